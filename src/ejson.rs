@@ -22,6 +22,23 @@ pub struct ParseError {
 
 /// Returns the one document in `text` (surrounding whitespace allowed).
 pub fn parse_document(text: &str) -> Result<Document, ParseError> {
-    let _ = text;
-    Err(ParseError { line: 1, column: 1, message: "not implemented".into() })
+    // Temporary: strict Extended JSON only, until the hand-written reader lands.
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ParseError {
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    match bson::Bson::try_from(value) {
+        Ok(bson::Bson::Document(d)) => Ok(d),
+        Ok(_) => Err(ParseError {
+            line: 1,
+            column: 1,
+            message: "expected a document".into(),
+        }),
+        Err(e) => Err(ParseError {
+            line: 1,
+            column: 1,
+            message: e.to_string(),
+        }),
+    }
 }

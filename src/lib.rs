@@ -5,7 +5,10 @@
 //! WebAssembly page. Only [`cli`] (native) and `ui` (wasm32) touch the outside world.
 #![warn(missing_docs)]
 
+pub mod bench;
+pub mod chart;
 pub mod ejson;
+pub mod human;
 pub mod size;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,0 +1,179 @@
+//! Chart geometry as plain numbers, so that the page only draws and the layout is tested
+//! natively.
+
+/// An axis-aligned rectangle.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rect {
+    /// Left edge.
+    pub x: f64,
+    /// Top edge.
+    pub y: f64,
+    /// Width.
+    pub w: f64,
+    /// Height.
+    pub h: f64,
+}
+
+impl Rect {
+    /// Returns the area.
+    pub fn area(&self) -> f64 {
+        self.w * self.h
+    }
+}
+
+/// Returns one rectangle per weight, in the order of `weights`, tiling `bounds` with areas
+/// proportional to the weights (the squarified treemap of Bruls, Huizing and van Wijk, which
+/// keeps cells close to square so that small fields stay legible). Non-positive or non-finite
+/// weights get an empty rectangle.
+pub fn squarify(weights: &[f64], bounds: Rect) -> Vec<Rect> {
+    let mut out = vec![
+        Rect {
+            x: bounds.x,
+            y: bounds.y,
+            w: 0.0,
+            h: 0.0
+        };
+        weights.len()
+    ];
+    let mut order: Vec<usize> = (0..weights.len())
+        .filter(|&i| weights[i].is_finite() && weights[i] > 0.0)
+        .collect();
+    order.sort_by(|&a, &b| weights[b].total_cmp(&weights[a]).then(a.cmp(&b)));
+    let total: f64 = order.iter().map(|&i| weights[i]).sum();
+    if total <= 0.0 || bounds.area() <= 0.0 {
+        return out;
+    }
+    let scale = bounds.area() / total;
+    let mut free = bounds;
+    let mut row: Vec<usize> = Vec::new();
+    let mut rest = order.as_slice();
+    while let Some((&next, tail)) = rest.split_first() {
+        let side = free.w.min(free.h);
+        let mut candidate = row.clone();
+        candidate.push(next);
+        if row.is_empty()
+            || worst(&candidate, weights, scale, side) <= worst(&row, weights, scale, side)
+        {
+            row = candidate;
+            rest = tail;
+        } else {
+            free = lay_row(&row, weights, scale, free, &mut out);
+            row.clear();
+        }
+    }
+    if !row.is_empty() {
+        lay_row(&row, weights, scale, free, &mut out);
+    }
+    out
+}
+
+/// Returns the worst aspect ratio of `row` laid along a side of length `side`.
+fn worst(row: &[usize], weights: &[f64], scale: f64, side: f64) -> f64 {
+    let areas: Vec<f64> = row.iter().map(|&i| weights[i] * scale).collect();
+    let sum: f64 = areas.iter().sum();
+    let (min, max) = areas
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(lo, hi), &a| (lo.min(a), hi.max(a)));
+    let s2 = side * side;
+    let sum2 = sum * sum;
+    (s2 * max / sum2).max(sum2 / (s2 * min))
+}
+
+/// Places `row` along the shorter side of `free` and returns the space left.
+fn lay_row(row: &[usize], weights: &[f64], scale: f64, free: Rect, out: &mut [Rect]) -> Rect {
+    let sum: f64 = row.iter().map(|&i| weights[i] * scale).sum();
+    if free.w >= free.h {
+        // Column on the left.
+        let width = if free.h > 0.0 { sum / free.h } else { 0.0 };
+        let mut y = free.y;
+        for &i in row {
+            let h = if width > 0.0 {
+                weights[i] * scale / width
+            } else {
+                0.0
+            };
+            out[i] = Rect {
+                x: free.x,
+                y,
+                w: width,
+                h,
+            };
+            y += h;
+        }
+        Rect {
+            x: free.x + width,
+            y: free.y,
+            w: (free.w - width).max(0.0),
+            h: free.h,
+        }
+    } else {
+        // Row on top.
+        let height = if free.w > 0.0 { sum / free.w } else { 0.0 };
+        let mut x = free.x;
+        for &i in row {
+            let w = if height > 0.0 {
+                weights[i] * scale / height
+            } else {
+                0.0
+            };
+            out[i] = Rect {
+                x,
+                y: free.y,
+                w,
+                h: height,
+            };
+            x += w;
+        }
+        Rect {
+            x: free.x,
+            y: free.y + height,
+            w: free.w,
+            h: (free.h - height).max(0.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BOX: Rect = Rect {
+        x: 0.0,
+        y: 0.0,
+        w: 600.0,
+        h: 400.0,
+    };
+
+    #[test]
+    fn areas_are_proportional_and_tile_the_box() {
+        let weights = [6.0, 6.0, 4.0, 3.0, 2.0, 2.0, 1.0];
+        let rects = squarify(&weights, BOX);
+        let total: f64 = weights.iter().sum();
+        for (w, r) in weights.iter().zip(&rects) {
+            let expected = w / total * BOX.area();
+            assert!((r.area() - expected).abs() < 1e-6, "{r:?} vs {expected}");
+            assert!(r.x >= -1e-9 && r.y >= -1e-9);
+            assert!(r.x + r.w <= BOX.w + 1e-6 && r.y + r.h <= BOX.h + 1e-6);
+        }
+        let covered: f64 = rects.iter().map(Rect::area).sum();
+        assert!((covered - BOX.area()).abs() < 1e-6);
+        // No two cells overlap.
+        for (i, a) in rects.iter().enumerate() {
+            for b in &rects[i + 1..] {
+                let ox = (a.x + a.w).min(b.x + b.w) - a.x.max(b.x);
+                let oy = (a.y + a.h).min(b.y + b.h) - a.y.max(b.y);
+                assert!(ox <= 1e-6 || oy <= 1e-6, "{a:?} overlaps {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn zero_and_invalid_weights_get_empty_cells() {
+        let rects = squarify(&[0.0, 5.0, f64::NAN, -1.0], BOX);
+        assert_eq!(rects[0].area(), 0.0);
+        assert!((rects[1].area() - BOX.area()).abs() < 1e-6);
+        assert_eq!(rects[2].area(), 0.0);
+        assert_eq!(rects[3].area(), 0.0);
+        assert!(squarify(&[], BOX).is_empty());
+    }
+}

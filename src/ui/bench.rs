@@ -1,0 +1,52 @@
+//! The page's benchmark hook. Opened with `?bench`, the page registers
+//! `window.squillionBenchSizes(ndjson, rounds)`, which reads the documents (untimed) and times
+//! the same sizing loop the native benchmark times. `scripts/bench.sh` calls it from headless
+//! Chromium next to npm `bson` in the same page.
+
+use wasm_bindgen::prelude::*;
+
+use crate::bench::time_sizes;
+use crate::ejson::parse_document;
+
+/// Registers the hook when the page's query string asks for it.
+pub fn register_if_requested() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let search = window.location().search().unwrap_or_default();
+    if !search.contains("bench") {
+        return;
+    }
+    let hook = Closure::<dyn Fn(String, u32) -> Result<JsValue, JsValue>>::new(run);
+    let _ = js_sys::Reflect::set(&window, &"squillionBenchSizes".into(), hook.as_ref());
+    // The hook lives as long as the page.
+    hook.forget();
+}
+
+/// Reads newline-delimited documents and times sizing them `rounds` times.
+fn run(ndjson: String, rounds: u32) -> Result<JsValue, JsValue> {
+    let mut docs = Vec::new();
+    for (i, line) in ndjson
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let doc = parse_document(line)
+            .map_err(|e| JsValue::from_str(&format!("document on line {}: {e}", i + 1)))?;
+        docs.push(doc);
+    }
+    let performance = web_sys::window()
+        .and_then(|w| w.performance())
+        .ok_or_else(|| JsValue::from_str("no performance clock"))?;
+    let timing = time_sizes(&docs, rounds, || performance.now());
+    let out = js_sys::Object::new();
+    for (key, value) in [
+        ("docs", timing.docs as f64),
+        ("rounds", f64::from(timing.rounds)),
+        ("ms", timing.ms),
+        ("checksum", timing.checksum as f64),
+    ] {
+        js_sys::Reflect::set(&out, &key.into(), &value.into())?;
+    }
+    Ok(out.into())
+}

@@ -1,0 +1,60 @@
+//! A gauge of a document's size against the 16 MiB limit.
+
+use leptos::prelude::*;
+
+use crate::human;
+use crate::size::{MAX_BSON_SIZE, WARN_RATIO};
+
+/// A horizontal gauge of `size` against 16,777,216 bytes, with the 80% warning mark.
+#[component]
+pub fn LimitGauge(
+    /// The document's exact size in bytes.
+    #[prop(into)]
+    size: Signal<u64>,
+) -> impl IntoView {
+    let share = move || size.get() as f64 / MAX_BSON_SIZE as f64;
+    let level = move || {
+        let s = share();
+        if s > 1.0 {
+            "over"
+        } else if s >= WARN_RATIO {
+            "warn"
+        } else {
+            "ok"
+        }
+    };
+    let width = move || format!("{:.4}%", (share() * 100.0).min(100.0));
+    let headroom = move || {
+        let size = size.get();
+        if size > MAX_BSON_SIZE {
+            format!(
+                "{} bytes over the limit",
+                human::thousands(size - MAX_BSON_SIZE)
+            )
+        } else {
+            format!(
+                "{} bytes to the limit",
+                human::thousands(MAX_BSON_SIZE - size)
+            )
+        }
+    };
+    view! {
+        <div class="gauge" data-level=level>
+            <div
+                class="gauge-track"
+                role="meter"
+                aria-label="Share of the 16 MiB document limit"
+                aria-valuemin="0"
+                aria-valuemax=MAX_BSON_SIZE
+                aria-valuenow=move || size.get()
+            >
+                <div class="gauge-fill" style:width=width></div>
+                <div class="gauge-mark warn-mark" style:left=format!("{}%", WARN_RATIO * 100.0) title="80%: warning"></div>
+            </div>
+            <div class="gauge-legend">
+                <span class="gauge-share">{move || human::percent(share())}" of 16 MiB"</span>
+                <span class="gauge-headroom">{headroom}</span>
+            </div>
+        </div>
+    }
+}

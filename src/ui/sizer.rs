@@ -1,0 +1,179 @@
+//! The document sizer: paste or type a document, see its exact size and where the bytes go.
+
+use leptos::prelude::*;
+
+use super::breakdown::{parts, BreakdownTable, Composition, Treemap};
+use super::examples::EXAMPLES;
+use super::gauge::LimitGauge;
+use crate::ejson::{parse_document, ParseError};
+use crate::human;
+use crate::size::{analyze, Analysis, LimitStatus};
+
+/// Returns the analysis of the document in `text`, or where and why it cannot be read.
+fn analyze_text(text: &str) -> Result<Analysis, ParseError> {
+    parse_document(text).map(|doc| analyze(&doc))
+}
+
+/// Returns the badge text and CSS level of a limit status.
+fn status_badge(status: LimitStatus) -> (&'static str, &'static str) {
+    match status {
+        LimitStatus::Ok => ("Within the limit", "ok"),
+        LimitStatus::Warning => ("Over 80% of the limit", "warn"),
+        LimitStatus::OverLimit => ("Over the 16 MiB limit: mongod rejects it", "over"),
+        LimitStatus::TooDeep => ("Nested deeper than 100 levels: mongod rejects it", "over"),
+    }
+}
+
+/// The editor and its results. Invalid input shows the error at its line and column and
+/// keeps the last good result on screen.
+#[component]
+pub fn DocumentSizer() -> impl IntoView {
+    let first = EXAMPLES[0];
+    let (text, set_text) = signal(first.text.to_string());
+    let (example, set_example) = signal(first.id.to_string());
+    let (error, set_error) = signal(None::<ParseError>);
+    let (last_good, set_last_good) = signal(analyze_text(first.text).ok());
+
+    let update = move |new_text: String| {
+        match analyze_text(&new_text) {
+            Ok(a) => {
+                set_last_good.set(Some(a));
+                set_error.set(None);
+            }
+            Err(e) => set_error.set(Some(e)),
+        }
+        set_text.set(new_text);
+    };
+
+    let on_pick = move |ev: leptos::ev::Event| {
+        let id = event_target_value(&ev);
+        if let Some(ex) = EXAMPLES.iter().find(|e| e.id == id) {
+            set_example.set(id);
+            update(ex.text.to_string());
+        }
+    };
+
+    let analysis = Signal::derive(move || last_good.get().unwrap_or_else(empty_analysis));
+    let size = Signal::derive(move || analysis.get().size);
+
+    view! {
+        <section class="sizer">
+            <div class="card editor-card">
+                <div class="card-head">
+                    <h2>"Document"</h2>
+                    <label class="picker">
+                        <span>"Example"</span>
+                        <select on:change=on_pick prop:value=move || example.get() aria-label="Example document">
+                            {EXAMPLES
+                                .iter()
+                                .map(|e| view! { <option value=e.id>{e.label}</option> })
+                                .collect_view()}
+                        </select>
+                    </label>
+                </div>
+                <label class="visually-hidden" for="doc-input">"Document in Extended JSON or mongosh syntax"</label>
+                <textarea
+                    id="doc-input"
+                    class="doc-input"
+                    spellcheck="false"
+                    autocomplete="off"
+                    prop:value=move || text.get()
+                    on:input=move |ev| update(event_target_value(&ev))
+                    aria-invalid=move || error.get().is_some().to_string()
+                    aria-describedby="doc-status"
+                ></textarea>
+                <div id="doc-status" class="doc-status" aria-live="polite">
+                    {move || match error.get() {
+                        Some(e) => view! {
+                            <p class="error" role="alert">
+                                <strong>{format!("Line {}, column {}", e.line, e.column)}</strong>
+                                ": "
+                                {e.message.clone()}
+                                {last_good.get().is_some().then_some(" — showing the last valid document")}
+                            </p>
+                        }
+                        .into_any(),
+                        None => view! {
+                            <p class="hint">
+                                "Extended JSON (canonical or relaxed) or mongosh syntax: "
+                                <code>"ObjectId(…)"</code>", "<code>"ISODate(…)"</code>", "
+                                <code>"NumberLong(…)"</code>", unquoted keys, comments."
+                            </p>
+                        }
+                        .into_any(),
+                    }}
+                </div>
+            </div>
+
+            <div class="card result-card" class:stale=move || error.get().is_some()>
+                <div class="card-head">
+                    <h2>"Exact BSON size"</h2>
+                    {move || {
+                        let (label, level) = status_badge(analysis.get().status);
+                        view! { <span class="badge" data-level=level>{label}</span> }
+                    }}
+                </div>
+                <p class="big-size">
+                    <span class="size-value" data-testid="size-bytes">{move || human::thousands(size.get())}</span>
+                    <span class="size-unit">" bytes"</span>
+                </p>
+                <p class="size-sub">
+                    {move || human::binary_size(size.get())}
+                    " · what "<code>"Object.bsonsize()"</code>" reports"
+                </p>
+                <LimitGauge size=size/>
+                <dl class="stats">
+                    <div>
+                        <dt>"Field names"</dt>
+                        <dd data-testid="field-name-share">
+                            {move || {
+                                let a = analysis.get();
+                                human::percent(a.field_name_bytes as f64 / a.size.max(1) as f64)
+                            }}
+                        </dd>
+                        <dd class="sub">{move || format!("{} bytes", human::thousands(analysis.get().field_name_bytes))}</dd>
+                    </div>
+                    <div>
+                        <dt>"Array indexes"</dt>
+                        <dd>{move || human::thousands(parts(&analysis.get()).indexes)}</dd>
+                        <dd class="sub">"bytes of \"0\", \"1\", …"</dd>
+                    </div>
+                    <div>
+                        <dt>"Fields"</dt>
+                        <dd>{move || human::thousands(analysis.get().fields.len() as u64)}</dd>
+                        <dd class="sub">"incl. array elements"</dd>
+                    </div>
+                    <div>
+                        <dt>"Nesting depth"</dt>
+                        <dd>{move || analysis.get().depth}</dd>
+                        <dd class="sub">"limit 100"</dd>
+                    </div>
+                </dl>
+                <Composition analysis=analysis/>
+            </div>
+
+            <div class="card wide">
+                <div class="card-head">
+                    <h2>"Top-level fields"</h2>
+                    <p class="card-note">"Each cell's area is the field's share of the document: key and value."</p>
+                </div>
+                <Treemap analysis=analysis/>
+            </div>
+
+            <div class="card wide">
+                <div class="card-head">
+                    <h2>"Bytes per path"</h2>
+                    <p class="card-note">"Key = type byte + name + NUL. Array elements pay their index's digits + 2."</p>
+                </div>
+                <div class="table-wrap">
+                    <BreakdownTable analysis=analysis/>
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// Returns the analysis of the empty document, shown before anything valid was typed.
+fn empty_analysis() -> Analysis {
+    analyze(&bson::Document::new())
+}

@@ -1,0 +1,95 @@
+//! Browser tests of the page's components, run in headless Chromium by
+//! `cargo test --target wasm32-unknown-unknown` (wasm-bindgen-test-runner + chromedriver).
+#![cfg(target_arch = "wasm32")]
+
+use leptos::prelude::*;
+use squillion::ui::{DocumentSizer, LimitGauge};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{HtmlElement, HtmlTextAreaElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Mounts `view` into a fresh container and returns the container.
+fn mount<V: IntoView + 'static>(view: impl FnOnce() -> V + 'static) -> HtmlElement {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let container: HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    document.body().unwrap().append_child(&container).unwrap();
+    let handle = leptos::mount::mount_to(container.clone(), view);
+    std::mem::forget(handle);
+    container
+}
+
+fn text_of(root: &HtmlElement, selector: &str) -> String {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+        .text_content()
+        .unwrap_or_default()
+}
+
+/// Types `text` into the sizer's textarea as a user would (value + input event).
+fn type_into(root: &HtmlElement, text: &str) {
+    let area: HtmlTextAreaElement = root
+        .query_selector("textarea")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    area.set_value(text);
+    let event = web_sys::Event::new_with_event_init_dict("input", &{
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        init
+    })
+    .unwrap();
+    area.dispatch_event(&event).unwrap();
+}
+
+#[wasm_bindgen_test]
+fn gauge_reports_share_and_headroom() {
+    let root = mount(|| view! { <LimitGauge size=Signal::derive(|| 8_388_608u64)/> });
+    assert_eq!(text_of(&root, ".gauge-share"), "50% of 16 MiB");
+    assert_eq!(
+        text_of(&root, ".gauge-headroom"),
+        "8,388,608 bytes to the limit"
+    );
+    let gauge = root.query_selector(".gauge").unwrap().unwrap();
+    assert_eq!(gauge.get_attribute("data-level").as_deref(), Some("ok"));
+}
+
+#[wasm_bindgen_test]
+fn gauge_marks_a_document_over_the_limit() {
+    let root = mount(|| view! { <LimitGauge size=Signal::derive(|| 16_777_217u64)/> });
+    assert_eq!(text_of(&root, ".gauge-headroom"), "1 bytes over the limit");
+    let gauge = root.query_selector(".gauge").unwrap().unwrap();
+    assert_eq!(gauge.get_attribute("data-level").as_deref(), Some("over"));
+}
+
+#[wasm_bindgen_test]
+fn sizer_updates_as_you_type() {
+    let root = mount(|| view! { <DocumentSizer/> });
+    // {"a": 1}: 4 (length) + 1 (type) + 2 ("a\0") + 4 (int32) + 1 (trailing 0) = 12 bytes.
+    type_into(&root, r#"{"a": 1}"#);
+    assert_eq!(text_of(&root, "[data-testid=size-bytes]"), "12");
+    // One row per field in the table.
+    assert_eq!(
+        root.query_selector_all(".breakdown tbody tr")
+            .unwrap()
+            .length(),
+        1
+    );
+    type_into(&root, r#"{"a": 1, "bb": "xyz"}"#);
+    // + 1 + 3 ("bb\0") + 4 (length) + 4 ("xyz\0") = 12 + 12 = 24.
+    assert_eq!(text_of(&root, "[data-testid=size-bytes]"), "24");
+}
+
+#[wasm_bindgen_test]
+fn sizer_keeps_the_last_good_result_on_a_bad_edit() {
+    let root = mount(|| view! { <DocumentSizer/> });
+    type_into(&root, r#"{"a": 1}"#);
+    type_into(&root, "{\"a\": 1,\n  \"b\": }");
+    let error = text_of(&root, ".error");
+    assert!(error.starts_with("Line 2, column"), "error was {error:?}");
+    assert_eq!(text_of(&root, "[data-testid=size-bytes]"), "12");
+    assert!(root.query_selector(".result-card.stale").unwrap().is_some());
+}
