@@ -72,7 +72,7 @@ test('a bad edit shows line and column and keeps the last good size', async () =
   await page.close();
 });
 
-test('every example from the articles is sized as npm bson sizes it', async () => {
+test('every example from the articles loads and is sized', async () => {
   const { page, errors } = await openPage(browser, server.url);
   await page.waitForSelector('[data-testid=size-bytes]');
   const options = await page.$$eval('select[aria-label="Example document"] option', (os) => os.map((o) => o.value));

@@ -4,7 +4,8 @@
 #
 #   Rust: the wasm32 target, Trunk 0.21.14, wasm-bindgen-cli at exactly the Cargo.lock version
 #   npm:  wasm-opt (binaryen 132), playwright-core, and the peers bson and mingo (package-lock.json)
-#   apt:  chromium and chromium-driver (Debian's; Playwright never downloads a browser)
+#   apt:  chromium and chromium-driver (Debian's; Playwright never downloads a browser), and
+#         fonts-wqy-zenhei so that the articles' Chinese text renders in screenshots
 #   pip:  pymongo (its `bson` module is the peer for exact sizes)
 #
 # Source it (`. scripts/setup.sh`) to also get the environment it sets: PATH with npm's tools,
@@ -47,12 +48,12 @@ else
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
-step "Chromium and ChromeDriver (Debian)"
-if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+step "Chromium, ChromeDriver and a CJK font for screenshots (Debian)"
+if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && [ -d /usr/share/fonts/truetype/wqy ]; then
   echo "already installed"
 else
   as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver fonts-wqy-zenhei
 fi
 
 step "npm dev dependencies (package-lock.json)"

@@ -122,8 +122,8 @@ pub fn Treemap(
     #[prop(into)]
     analysis: Signal<Analysis>,
 ) -> impl IntoView {
-    const W: f64 = 640.0;
-    const H: f64 = 260.0;
+    const W: f64 = 960.0;
+    const H: f64 = 200.0;
     let cells = move || {
         let a = analysis.get();
         let top: Vec<_> = a.fields.iter().filter(|f| f.depth == 1).cloned().collect();
@@ -162,17 +162,20 @@ pub fn Treemap(
                 cells()
                     .into_iter()
                     .map(|(path, ty, bytes, share, r)| {
-                        let big = r.w > 70.0 && r.h > 34.0;
                         let label = format!("{path}: {} bytes ({})", human::thousands(bytes), human::percent(share));
+                        let detail = format!("{} B · {}", human::thousands(bytes), human::percent(share));
+                        // Monospace labels: about 8 px a character at 13 px, 7 px at 11 px.
+                        let show_name = r.w > path.chars().count() as f64 * 8.0 + 14.0 && r.h > 26.0;
+                        let show_detail = show_name && r.w > detail.chars().count() as f64 * 7.0 + 14.0 && r.h > 42.0;
                         view! {
                             <g class=format!("cell {}", type_class(ty))>
                                 <title>{label}</title>
                                 <rect x=r.x y=r.y width=r.w height=r.h></rect>
-                                {big.then(|| view! {
+                                {show_name.then(|| view! {
                                     <text x=r.x + 8.0 y=r.y + 20.0 class="cell-name">{path.clone()}</text>
-                                    <text x=r.x + 8.0 y=r.y + 36.0 class="cell-bytes">
-                                        {format!("{} B · {}", human::thousands(bytes), human::percent(share))}
-                                    </text>
+                                })}
+                                {show_detail.then(|| view! {
+                                    <text x=r.x + 8.0 y=r.y + 36.0 class="cell-bytes">{detail}</text>
                                 })}
                             </g>
                         }
