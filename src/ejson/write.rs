@@ -73,7 +73,9 @@ fn write_shell(out: &mut String, value: &Bson, pretty: bool, indent: usize) {
         Bson::RegularExpression(re) => {
             let (pattern, options) = (re.pattern.as_str(), re.options.as_str());
             let literal = format!("/{pattern}/{options}");
+            // `/*…` would open a comment; unlexable patterns need the constructor.
             let clean = options.chars().all(|c| "imsu".contains(c))
+                && !pattern.starts_with('*')
                 && lex_regex_literal(&literal) == Some((pattern, options));
             if clean {
                 out.push_str(&literal);
