@@ -53,6 +53,7 @@ macro_rules! commands {
 
 commands! {
     /// Report the exact BSON size of each document (and whether mongod would accept it).
+    #[command(long_about = size::LONG_ABOUT, after_help = size::EXAMPLES)]
     Size(size::SizeArgs),
 }
 

@@ -2,7 +2,10 @@
 //! the analysis totals agree, and documents survive the shell and canonical Extended JSON
 //! writers and our reader.
 
-use bson::{oid::ObjectId, spec::BinarySubtype, Binary, Bson, DateTime, Decimal128, Document, JavaScriptCodeWithScope, Regex, Timestamp};
+use bson::{
+    oid::ObjectId, spec::BinarySubtype, Binary, Bson, DateTime, Decimal128, Document,
+    JavaScriptCodeWithScope, Regex, Timestamp,
+};
 use proptest::prelude::*;
 use squillion::ejson::{db_pointer, parse_document, to_canonical_ejson, to_shell_string};
 use squillion::size::{analyze, document_size, value_size};
@@ -19,7 +22,8 @@ fn text() -> impl Strategy<Value = String> {
 
 fn decimal() -> impl Strategy<Value = Decimal128> {
     prop_oneof![
-        (any::<bool>(), any::<u64>(), -6176i32..=6111).prop_map(|(neg, c, e)| format!("{}{c}E{e}", if neg { "-" } else { "" })),
+        (any::<bool>(), any::<u64>(), -6176i32..=6111)
+            .prop_map(|(neg, c, e)| format!("{}{c}E{e}", if neg { "-" } else { "" })),
         Just("Infinity".to_string()),
         Just("-Infinity".to_string()),
         Just("NaN".to_string()),
@@ -41,22 +45,42 @@ fn leaf() -> impl Strategy<Value = Bson> {
         any::<i64>().prop_map(Bson::Int64),
         any::<[u8; 12]>().prop_map(|b| Bson::ObjectId(ObjectId::from_bytes(b))),
         any::<i64>().prop_map(|ms| Bson::DateTime(DateTime::from_millis(ms))),
-        (-62_167_219_200_000i64..253_402_300_800_000).prop_map(|ms| Bson::DateTime(DateTime::from_millis(ms))),
+        (-62_167_219_200_000i64..253_402_300_800_000)
+            .prop_map(|ms| Bson::DateTime(DateTime::from_millis(ms))),
         decimal().prop_map(Bson::Decimal128),
-        (any::<u8>(), prop::collection::vec(any::<u8>(), 0..40))
-            .prop_map(|(st, bytes)| Bson::Binary(Binary { subtype: BinarySubtype::from(st), bytes })),
-        prop::collection::vec(any::<u8>(), 16..=16).prop_map(|bytes| Bson::Binary(Binary { subtype: BinarySubtype::Uuid, bytes })),
-        prop::collection::vec(any::<u8>(), 0..20).prop_map(|bytes| Bson::Binary(Binary { subtype: BinarySubtype::BinaryOld, bytes })),
-        ("[^\\x00]{0,10}", prop::sample::subsequence(vec!['i', 'l', 'm', 's', 'u', 'x'], 0..=6)).prop_map(|(p, o)| {
-            Bson::RegularExpression(Regex {
-                pattern: p.try_into().unwrap(),
-                options: o.into_iter().collect::<String>().try_into().unwrap(),
+        (any::<u8>(), prop::collection::vec(any::<u8>(), 0..40)).prop_map(|(st, bytes)| {
+            Bson::Binary(Binary {
+                subtype: BinarySubtype::from(st),
+                bytes,
             })
         }),
-        (any::<u32>(), any::<u32>()).prop_map(|(time, increment)| Bson::Timestamp(Timestamp { time, increment })),
+        prop::collection::vec(any::<u8>(), 16..=16).prop_map(|bytes| Bson::Binary(Binary {
+            subtype: BinarySubtype::Uuid,
+            bytes
+        })),
+        prop::collection::vec(any::<u8>(), 0..20).prop_map(|bytes| Bson::Binary(Binary {
+            subtype: BinarySubtype::BinaryOld,
+            bytes
+        })),
+        (
+            "[^\\x00]{0,10}",
+            prop::sample::subsequence(vec!['i', 'l', 'm', 's', 'u', 'x'], 0..=6)
+        )
+            .prop_map(|(p, o)| {
+                Bson::RegularExpression(Regex {
+                    pattern: p.try_into().unwrap(),
+                    options: o.into_iter().collect::<String>().try_into().unwrap(),
+                })
+            }),
+        (any::<u32>(), any::<u32>())
+            .prop_map(|(time, increment)| Bson::Timestamp(Timestamp { time, increment })),
         text().prop_map(Bson::JavaScriptCode),
         text().prop_map(Bson::Symbol),
-        ("[^\\x00]{0,12}", any::<[u8; 12]>()).prop_map(|(ns, id)| db_pointer(&ns, ObjectId::from_bytes(id)).unwrap()),
+        ("[^\\x00]{0,12}", any::<[u8; 12]>()).prop_map(|(ns, id)| db_pointer(
+            &ns,
+            ObjectId::from_bytes(id)
+        )
+        .unwrap()),
     ]
 }
 

@@ -16,7 +16,10 @@ fn expected() -> BTreeMap<usize, u64> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let (line, size) = l.split_once('\t').expect("line<TAB>size");
-            (line.parse().expect("line number"), size.parse().expect("size"))
+            (
+                line.parse().expect("line number"),
+                size.parse().expect("size"),
+            )
         })
         .collect()
 }
@@ -24,7 +27,10 @@ fn expected() -> BTreeMap<usize, u64> {
 #[test]
 fn corpus_sizes_equal_the_peer() {
     let expected = expected();
-    assert!(expected.len() >= 60, "the corpus should hold at least 60 documents");
+    assert!(
+        expected.len() >= 60,
+        "the corpus should hold at least 60 documents"
+    );
     let mut checked = 0;
     for (i, line) in CORPUS.lines().enumerate() {
         let number = i + 1;
@@ -33,8 +39,16 @@ fn corpus_sizes_equal_the_peer() {
         }
         let doc = parse_document(line).unwrap_or_else(|e| panic!("corpus line {number}: {e}"));
         let want = expected[&number];
-        assert_eq!(document_size(&doc), want, "corpus line {number}: arithmetic size");
-        assert_eq!(doc.to_vec().unwrap().len() as u64, want, "corpus line {number}: bson-rust");
+        assert_eq!(
+            document_size(&doc),
+            want,
+            "corpus line {number}: arithmetic size"
+        );
+        assert_eq!(
+            doc.to_vec().unwrap().len() as u64,
+            want,
+            "corpus line {number}: bson-rust"
+        );
         let analysis = analyze(&doc);
         assert_eq!(analysis.size, want, "corpus line {number}: analysis");
         let top: u64 = analysis
@@ -56,7 +70,12 @@ fn corpus_as_one_stream_gives_the_same_documents() {
     assert_eq!(items.len(), expected.len());
     for item in items {
         let doc = item.result.unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(document_size(&doc), expected[&item.line], "stream line {}", item.line);
+        assert_eq!(
+            document_size(&doc),
+            expected[&item.line],
+            "stream line {}",
+            item.line
+        );
     }
 }
 
@@ -66,6 +85,11 @@ fn corpus_round_trips_through_canonical_extended_json() {
         let doc = parse_document(line).unwrap();
         let again = parse_document(&to_canonical_ejson(&doc)).unwrap();
         // NaN never equals itself: compare the encodings instead.
-        assert_eq!(doc.to_vec().unwrap(), again.to_vec().unwrap(), "corpus line {}", i + 1);
+        assert_eq!(
+            doc.to_vec().unwrap(),
+            again.to_vec().unwrap(),
+            "corpus line {}",
+            i + 1
+        );
     }
 }

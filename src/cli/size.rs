@@ -9,12 +9,12 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::ejson::{parse_stream, ParseError};
-use crate::size::{analyze_with_limit, Analysis, FieldSize, LimitStatus, MAX_BSON_SIZE, MAX_NESTING};
+use crate::size::{
+    analyze_with_limit, Analysis, FieldSize, LimitStatus, MAX_BSON_SIZE, MAX_NESTING,
+};
 
-/// Arguments of `squillion size`.
-#[derive(Debug, Args)]
-#[command(
-    long_about = "Report the exact BSON size of each document.\n\n\
+/// The long help of `squillion size` (`squillion size --help`).
+pub const LONG_ABOUT: &str = "Report the exact BSON size of each document.\n\n\
         The size is the length in bytes of the document encoded as BSON: exactly what \
         Object.bsonsize() in mongosh and bson.encode() in pymongo report. mongod refuses a \
         document larger than 16 MiB = 16,777,216 bytes (a document of exactly that size is \
@@ -31,9 +31,13 @@ use crate::size::{analyze_with_limit, Analysis, FieldSize, LimitStatus, MAX_BSON
         (see docs/cli.md).\n\n\
         Exit codes: 0 every document readable and accepted by mongod, 1 any document \
         unreadable, over 16 MiB or too deep, 2 usage or input error (missing file, not \
-        UTF-8).",
-    after_help = "Examples:\n  squillion size users.ndjson\n  mongoexport -c users | squillion size --json\n  echo \"{ _id: ObjectId('5f0c3c0b9d1e8a3f2c4b6a10'), n: NumberLong(1) }\" | squillion size"
-)]
+        UTF-8).";
+
+/// The examples after the help of `squillion size`.
+pub const EXAMPLES: &str = "Examples:\n  squillion size users.ndjson\n  mongoexport -c users | squillion size --json\n  echo \"{ _id: ObjectId('5f0c3c0b9d1e8a3f2c4b6a10'), n: NumberLong(1) }\" | squillion size";
+
+/// Arguments of `squillion size`.
+#[derive(Debug, Args)]
 pub struct SizeArgs {
     /// File to read; '-' or nothing reads standard input.
     pub file: Option<PathBuf>,
@@ -73,7 +77,13 @@ impl SizeArgs {
                 Err(error) => {
                     finding = true;
                     if self.json {
-                        write_json(&mut out, &ErrorReport { line: item.line, error })
+                        write_json(
+                            &mut out,
+                            &ErrorReport {
+                                line: item.line,
+                                error,
+                            },
+                        )
                     } else {
                         writeln!(out, "error\t{error}")
                     }
@@ -87,7 +97,9 @@ impl SizeArgs {
             }
         }
         match out.flush() {
-            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e).context("cannot write the report"),
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                Err(e).context("cannot write the report")
+            }
             _ => Ok(exit(finding)),
         }
     }
@@ -105,25 +117,41 @@ fn read_input(file: Option<&PathBuf>) -> anyhow::Result<String> {
     let mut bytes = Vec::new();
     match file {
         Some(path) if path.as_os_str() != "-" => {
-            bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         }
         _ => {
-            io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
+            io::stdin()
+                .read_to_end(&mut bytes)
+                .context("cannot read standard input")?;
         }
     }
     String::from_utf8(bytes).map_err(|e| {
-        anyhow::anyhow!("the input is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to())
+        anyhow::anyhow!(
+            "the input is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
     })
 }
 
 /// Returns the text report of one document: size, share, line and marker, tab-separated.
 fn text_line(line: usize, analysis: &Analysis) -> String {
-    let mut text = format!("{}\t{:.2}%\tline {line}", analysis.size, analysis.share() * 100.0);
+    let mut text = format!(
+        "{}\t{:.2}%\tline {line}",
+        analysis.size,
+        analysis.share() * 100.0
+    );
     if analysis.size > MAX_BSON_SIZE {
-        text.push_str(&format!("\tOVER LIMIT (+{} bytes)", analysis.bytes_over_limit()));
+        text.push_str(&format!(
+            "\tOVER LIMIT (+{} bytes)",
+            analysis.bytes_over_limit()
+        ));
     }
     if analysis.depth > MAX_NESTING {
-        text.push_str(&format!("\tTOO DEEP (depth {} > {MAX_NESTING})", analysis.depth));
+        text.push_str(&format!(
+            "\tTOO DEEP (depth {} > {MAX_NESTING})",
+            analysis.depth
+        ));
     }
     if analysis.status == LimitStatus::Warning {
         text.push_str("\tWARNING ≥80%");
