@@ -2,7 +2,7 @@
 //!
 //! Each subcommand is one file in `cli/` holding its clap `Args` struct with a
 //! `run(self) -> anyhow::Result<ExitCode>` method; adding one is a `mod` line and a line in
-//! [`commands!`]. Exit codes, for every subcommand: 0 nothing to report, 1 a finding (an
+//! `commands!`. Exit codes, for every subcommand: 0 nothing to report, 1 a finding (an
 //! invalid document, a document over a limit), 2 a usage or input error.
 
 use std::process::ExitCode;

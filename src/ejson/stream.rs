@@ -15,7 +15,7 @@ pub(super) fn parse_stream(text: &str) -> Vec<StreamItem> {
     loop {
         let line = lines.line_of(text, pos);
         let mut parser = Parser::with_first_line(text.get(lines.line_start..).unwrap_or(""), line);
-        parser.set_offset(pos - lines.line_start);
+        parser.set_offset(pos.saturating_sub(lines.line_start));
         let base = lines.line_start;
         match parser.is_at_end() {
             Ok(true) => {
