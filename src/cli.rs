@@ -1,8 +1,76 @@
 //! The `squillion` command-line tool: a thin shell over the core.
+//!
+//! Each subcommand is one file in `cli/` holding its clap `Args` struct with a
+//! `run(self) -> anyhow::Result<ExitCode>` method; adding one is a `mod` line and a line in
+//! `commands!`. Exit codes, for every subcommand: 0 nothing to report, 1 a finding (an
+//! invalid document, a document over a limit), 2 a usage or input error.
 
 use std::process::ExitCode;
 
+use clap::{Parser, Subcommand};
+
+mod size;
+
+/// Exact BSON sizes, query counts and 16 MiB break points for MongoDB schema designs.
+#[derive(Debug, Parser)]
+#[command(
+    name = "squillion",
+    version,
+    about,
+    long_about = "Squillion: a MongoDB schema-design playground on the command line.\n\n\
+        Every number matches what MongoDB itself computes: document sizes are the exact \
+        length of the encoded BSON (what Object.bsonsize() reports), checked against \
+        mongod's limit of 16 MiB = 16,777,216 bytes per document.\n\n\
+        Exit codes: 0 everything is fine, 1 a finding (an unreadable document, a document \
+        over a limit), 2 a usage or input error.",
+    after_help = "Reference: docs/cli.md"
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Declares the subcommands: each variant wraps the `Args` of one module in `cli/`.
+macro_rules! commands {
+    ($($(#[$meta:meta])* $variant:ident($module:ident::$args:ident),)*) => {
+        /// The subcommands of `squillion`.
+        #[derive(Debug, Subcommand)]
+        pub enum Command {
+            $($(#[$meta])* $variant($module::$args),)*
+        }
+
+        impl Command {
+            /// Runs the subcommand and returns its exit code.
+            pub fn run(self) -> anyhow::Result<ExitCode> {
+                match self {
+                    $(Command::$variant(args) => args.run(),)*
+                }
+            }
+        }
+    };
+}
+
+commands! {
+    /// Report the exact BSON size of each document (and whether mongod would accept it).
+    #[command(long_about = size::LONG_ABOUT, after_help = size::EXAMPLES)]
+    Size(size::SizeArgs),
+}
+
 /// Runs the command line and returns its exit code (0 ok, 1 a finding, 2 a usage error).
 pub fn main() -> ExitCode {
-    ExitCode::SUCCESS
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match cli.command.run() {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("squillion: {e:#}");
+            ExitCode::from(2)
+        }
+    }
 }

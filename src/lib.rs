@@ -9,6 +9,7 @@ pub mod bench;
 pub mod chart;
 pub mod ejson;
 pub mod human;
+pub mod shell;
 pub mod size;
 
 #[cfg(not(target_arch = "wasm32"))]

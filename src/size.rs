@@ -1,90 +1,104 @@
 //! Exact BSON sizes, computed arithmetically from a document without encoding it.
+//!
+//! The encoding facts used here: a document is a 4-byte length, its elements and a trailing
+//! 0 (empty = 5 bytes); an element is a type byte, the key as a NUL-terminated string and the
+//! value; arrays are documents keyed "0", "1", …; strings, code and symbols are a 4-byte
+//! length, the UTF-8 bytes and a NUL; binary data is a 4-byte length, a subtype byte and the
+//! bytes (the old subtype 2 repeats the length inside: 4 more bytes); a regex is two
+//! NUL-terminated strings; code with scope is a 4-byte total length, a string and a document;
+//! a DBPointer is a string and a 12-byte ObjectId.
 
-use bson::Document;
+use bson::{spec::BinarySubtype, Bson, Document};
 
-/// The largest document mongod accepts: 16 MiB. A document of exactly this size is accepted.
+mod analysis;
+
+pub use analysis::{analyze, analyze_with_limit, share_of_limit, Analysis, FieldSize, LimitStatus};
+
+/// The largest document mongod accepts: 16 MiB. A document of exactly this size is accepted;
+/// one byte more is rejected (error 10334 BSONObjectTooLarge).
 pub const MAX_BSON_SIZE: u64 = 16_777_216;
 
-/// Returns the exact encoded size of `doc` in bytes, as `doc.to_vec().len()` would.
-pub fn document_size(doc: &Document) -> u64 {
-    doc.to_vec().map(|v| v.len() as u64).unwrap_or(0)
-}
-
-/// Share of the limit from which a document gets a warning (80%).
+/// The share of [`MAX_BSON_SIZE`] from which a document is flagged as a warning (80%).
 pub const WARN_RATIO: f64 = 0.8;
 
-/// Where a document stands against mongod's limits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LimitStatus {
-    /// Under 80% of the limit.
-    Ok,
-    /// 80% of the limit or more.
-    Warning,
-    /// Larger than 16,777,216 bytes.
-    OverLimit,
-    /// Nested deeper than 100 levels.
-    TooDeep,
-}
+/// The deepest nesting mongod accepts: the top-level document is depth 1 and each nested
+/// document or array adds one, so a document nested deeper than 100 levels is refused.
+pub const MAX_NESTING: usize = 100;
 
-/// The size of one field or subtree.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct FieldSize {
-    /// Dotted path.
-    pub path: String,
-    /// Depth (top-level fields are 1).
-    pub depth: usize,
-    /// MongoDB's `$type` alias.
-    pub bson_type: &'static str,
-    /// Type byte, key and NUL.
-    pub key_bytes: u64,
-    /// The value's bytes.
-    pub value_bytes: u64,
-    /// Element count of a document or array.
-    pub elements: Option<usize>,
-}
-
-/// A document's size, broken down.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Analysis {
-    /// Exact encoded size.
-    pub size: u64,
-    /// Bytes spent on field names.
-    pub field_name_bytes: u64,
-    /// Bytes spent on array index keys.
-    pub array_index_bytes: u64,
-    /// Nesting depth.
-    pub depth: usize,
-    /// Against the limits.
-    pub status: LimitStatus,
-    /// Every field, pre-order.
-    pub fields: Vec<FieldSize>,
-}
-
-/// Returns the analysis of `doc` (temporary stub: top-level fields only).
-pub fn analyze(doc: &Document) -> Analysis {
-    let fields = doc
+/// Returns the exact encoded size of `doc` in bytes, as `doc.to_vec().len()` would, without
+/// encoding it.
+pub fn document_size(doc: &Document) -> u64 {
+    5 + doc
         .iter()
-        .map(|(k, v)| {
-            let mut one = Document::new();
-            one.insert(k.clone(), v.clone());
-            let total = document_size(&one) - 5;
-            FieldSize {
-                path: k.clone(),
-                depth: 1,
-                bson_type: "unknown",
-                key_bytes: k.len() as u64 + 2,
-                value_bytes: total - k.len() as u64 - 2,
-                elements: None,
-            }
-        })
-        .collect();
-    Analysis {
-        size: document_size(doc),
-        field_name_bytes: doc.keys().map(|k| k.len() as u64 + 1).sum(),
-        array_index_bytes: 0,
-        depth: 1,
-        status: LimitStatus::Ok,
-        fields,
+        .map(|(key, value)| element_size(key.len(), value))
+        .sum::<u64>()
+}
+
+/// Returns the size of one element: type byte, key bytes and NUL, and the value.
+pub fn element_size(key_len: usize, value: &Bson) -> u64 {
+    2 + key_len as u64 + value_size(value)
+}
+
+/// Returns the size of the array `items` encoded as the document `{"0": …, "1": …}`.
+pub fn array_size(items: &[Bson]) -> u64 {
+    5 + items
+        .iter()
+        .enumerate()
+        .map(|(i, value)| element_size(decimal_digits(i), value))
+        .sum::<u64>()
+}
+
+/// Returns the number of decimal digits of `n` (the length of an array index key).
+pub fn decimal_digits(mut n: usize) -> usize {
+    let mut digits = 1;
+    while n >= 10 {
+        n /= 10;
+        digits += 1;
+    }
+    digits
+}
+
+/// Returns the size of a value alone, without its type byte and key.
+pub fn value_size(value: &Bson) -> u64 {
+    match value {
+        Bson::Double(_) | Bson::Int64(_) | Bson::DateTime(_) | Bson::Timestamp(_) => 8,
+        Bson::Int32(_) => 4,
+        Bson::Decimal128(_) => 16,
+        Bson::ObjectId(_) => 12,
+        Bson::Boolean(_) => 1,
+        Bson::Null | Bson::Undefined | Bson::MinKey | Bson::MaxKey => 0,
+        Bson::String(s) | Bson::JavaScriptCode(s) | Bson::Symbol(s) => string_size(s),
+        Bson::Document(doc) => document_size(doc),
+        Bson::Array(items) => array_size(items),
+        Bson::Binary(bin) => {
+            let old = if bin.subtype == BinarySubtype::BinaryOld {
+                4
+            } else {
+                0
+            };
+            4 + 1 + old + bin.bytes.len() as u64
+        }
+        Bson::RegularExpression(re) => {
+            re.pattern.as_str().len() as u64 + 1 + re.options.as_str().len() as u64 + 1
+        }
+        Bson::JavaScriptCodeWithScope(cws) => {
+            4 + string_size(&cws.code) + document_size(&cws.scope)
+        }
+        // bson keeps a DBPointer's namespace private: see `ejson::db_pointer_parts`.
+        Bson::DbPointer(p) => {
+            let ns_len = crate::ejson::db_pointer_parts(p).map_or(0, |(ns, _)| ns.len() as u64);
+            string_size_len(ns_len) + 12
+        }
     }
 }
+
+fn string_size(s: &str) -> u64 {
+    string_size_len(s.len() as u64)
+}
+
+fn string_size_len(len: u64) -> u64 {
+    4 + len + 1
+}
+
+#[cfg(test)]
+mod tests;

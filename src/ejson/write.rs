@@ -1,0 +1,317 @@
+//! Writing values back: the mongosh shell style, and Extended JSON v2 (canonical, relaxed).
+//!
+//! The Extended JSON writers are ours rather than bson's `extjson` (which needs extra bson
+//! features) so that every type is written the way our reader reads it back, including
+//! subnormal doubles, which must be `$numberDouble` strings in canonical mode.
+
+use std::fmt::Write as _;
+
+use bson::{spec::BinarySubtype, Binary, Bson, Document};
+use serde_json::{json, Map, Value};
+
+use super::date::format_iso_date;
+use super::dbpointer::db_pointer_parts;
+use super::parser::{is_ident_char, is_ident_start, lex_regex_literal};
+
+/// Returns `value` in mongosh's style: `{ _id: ObjectId('…'), at: ISODate('…'),
+/// n: NumberLong(5), 'odd key': 'text' }`; with `pretty`, one field per line indented by two
+/// spaces.
+///
+/// Our reader reads the result back to the same value, with two exceptions: a document
+/// whose keys look like an Extended JSON wrapper (`{ $oid: … }`), and `NaN` payloads.
+/// Doubles always show a fraction or an exponent (`1.0`), so that they stay doubles.
+pub fn to_shell_string(value: &Bson, pretty: bool) -> String {
+    let mut out = String::new();
+    write_shell(&mut out, value, pretty, 0);
+    out
+}
+
+fn write_shell(out: &mut String, value: &Bson, pretty: bool, indent: usize) {
+    match value {
+        Bson::Document(doc) => write_fields(
+            out,
+            doc.iter().map(|(k, v)| (Some(k.as_str()), v)),
+            doc.len(),
+            ('{', '}'),
+            pretty,
+            indent,
+        ),
+        Bson::Array(items) => write_fields(
+            out,
+            items.iter().map(|v| (None, v)),
+            items.len(),
+            ('[', ']'),
+            pretty,
+            indent,
+        ),
+        Bson::Double(v) => out.push_str(&shell_double(*v)),
+        Bson::String(s) => out.push_str(&quote(s)),
+        Bson::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
+        Bson::Null => out.push_str("null"),
+        Bson::Undefined => out.push_str("undefined"),
+        Bson::Int32(v) => out.push_str(&v.to_string()),
+        Bson::Int64(v) if v.unsigned_abs() <= 1 << 53 => {
+            let _ = write!(out, "NumberLong({v})");
+        }
+        Bson::Int64(v) => {
+            let _ = write!(out, "NumberLong('{v}')");
+        }
+        Bson::Decimal128(d) => {
+            let _ = write!(out, "NumberDecimal('{d}')");
+        }
+        Bson::ObjectId(id) => {
+            let _ = write!(out, "ObjectId('{}')", id.to_hex());
+        }
+        Bson::DateTime(dt) => match format_iso_date(dt.timestamp_millis()) {
+            Some(iso) => {
+                let _ = write!(out, "ISODate('{iso}')");
+            }
+            None => {
+                let _ = write!(out, "new Date({})", dt.timestamp_millis());
+            }
+        },
+        Bson::RegularExpression(re) => {
+            let (pattern, options) = (re.pattern.as_str(), re.options.as_str());
+            let literal = format!("/{pattern}/{options}");
+            // `/*…` would open a comment; unlexable patterns need the constructor.
+            let clean = options.chars().all(|c| "imsu".contains(c))
+                && !pattern.starts_with('*')
+                && lex_regex_literal(&literal) == Some((pattern, options));
+            if clean {
+                out.push_str(&literal);
+            } else {
+                let _ = write!(out, "BSONRegExp({}, {})", quote(pattern), quote(options));
+            }
+        }
+        Bson::Binary(bin) => write_binary(out, bin),
+        Bson::Timestamp(ts) => {
+            let _ = write!(out, "Timestamp({{ t: {}, i: {} }})", ts.time, ts.increment);
+        }
+        Bson::MinKey => out.push_str("MinKey()"),
+        Bson::MaxKey => out.push_str("MaxKey()"),
+        Bson::JavaScriptCode(code) => {
+            let _ = write!(out, "Code({})", quote(code));
+        }
+        Bson::JavaScriptCodeWithScope(cws) => {
+            let _ = write!(out, "Code({}, ", quote(&cws.code));
+            write_shell(out, &Bson::Document(cws.scope.clone()), pretty, indent);
+            out.push(')');
+        }
+        Bson::Symbol(s) => {
+            let _ = write!(out, "BSONSymbol({})", quote(s));
+        }
+        Bson::DbPointer(p) => match db_pointer_parts(p) {
+            Some((ns, id)) => {
+                let _ = write!(
+                    out,
+                    "DBPointer({}, ObjectId('{}'))",
+                    quote(&ns),
+                    id.to_hex()
+                );
+            }
+            None => out.push_str("DBPointer()"),
+        },
+    }
+}
+
+fn write_fields<'v>(
+    out: &mut String,
+    fields: impl Iterator<Item = (Option<&'v str>, &'v Bson)>,
+    len: usize,
+    (open, close): (char, char),
+    pretty: bool,
+    indent: usize,
+) {
+    out.push(open);
+    if len == 0 {
+        out.push(close);
+        return;
+    }
+    for (i, (key, value)) in fields.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if pretty {
+            out.push('\n');
+            out.push_str(&"  ".repeat(indent + 1));
+        } else {
+            out.push(' ');
+        }
+        if let Some(key) = key {
+            out.push_str(&shell_key(key));
+            out.push_str(": ");
+        }
+        write_shell(out, value, pretty, indent + 1);
+    }
+    if pretty {
+        out.push('\n');
+        out.push_str(&"  ".repeat(indent));
+    } else {
+        out.push(' ');
+    }
+    out.push(close);
+}
+
+fn write_binary(out: &mut String, bin: &Binary) {
+    if bin.subtype == BinarySubtype::Uuid && bin.bytes.len() == 16 {
+        let hex: String = bin.bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let part = |from: usize, to: usize| hex.get(from..to).unwrap_or("");
+        let _ = write!(
+            out,
+            "UUID('{}-{}-{}-{}-{}')",
+            part(0, 8),
+            part(8, 12),
+            part(12, 16),
+            part(16, 20),
+            part(20, 32)
+        );
+    } else {
+        let _ = write!(
+            out,
+            "BinData({}, '{}')",
+            u8::from(bin.subtype),
+            base64_encode(&bin.bytes)
+        );
+    }
+}
+
+/// Returns a double as a JavaScript literal that our reader reads back as a double.
+fn shell_double(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else {
+        format!("{v:?}")
+    }
+}
+
+/// Returns `key` bare when it is an identifier, else single-quoted.
+fn shell_key(key: &str) -> String {
+    let mut chars = key.chars();
+    let bare = chars
+        .next()
+        .is_some_and(|c| is_ident_start(c) && c.is_ascii())
+        && chars.all(|c| is_ident_char(c) && c.is_ascii());
+    if bare {
+        key.to_string()
+    } else {
+        quote(key)
+    }
+}
+
+/// Returns `s` as a single-quoted JavaScript string.
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('\'');
+    for c in s.chars() {
+        match c {
+            '\'' => out.push_str("\\'"),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' || c == '\u{7f}' => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+/// Returns standard base64 with padding.
+pub(crate) fn base64_encode(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let sym = |i: u32| char::from(ALPHABET.get((i & 63) as usize).copied().unwrap_or(b'A'));
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = |i: usize| u32::from(chunk.get(i).copied().unwrap_or(0));
+        let n = (b(0) << 16) | (b(1) << 8) | b(2);
+        out.push(sym(n >> 18));
+        out.push(sym(n >> 12));
+        out.push(if chunk.len() > 1 { sym(n >> 6) } else { '=' });
+        out.push(if chunk.len() > 2 { sym(n) } else { '=' });
+    }
+    out
+}
+
+/// Returns `doc` as relaxed Extended JSON v2 on one line (numbers as plain JSON numbers,
+/// dates from 1970 to 9999 as ISO-8601 strings).
+pub fn to_relaxed_ejson(doc: &Document) -> String {
+    Value::Object(object(doc, false)).to_string()
+}
+
+/// Returns `doc` as canonical Extended JSON v2 on one line (every number and date in its
+/// type wrapper, so the types survive any JSON tool).
+pub fn to_canonical_ejson(doc: &Document) -> String {
+    Value::Object(object(doc, true)).to_string()
+}
+
+fn object(doc: &Document, canonical: bool) -> Map<String, Value> {
+    doc.iter()
+        .map(|(k, v)| (k.clone(), ejson(v, canonical)))
+        .collect()
+}
+
+fn ejson(value: &Bson, canonical: bool) -> Value {
+    match value {
+        Bson::Document(doc) => Value::Object(object(doc, canonical)),
+        Bson::Array(items) => Value::Array(items.iter().map(|v| ejson(v, canonical)).collect()),
+        Bson::Double(v) if !canonical && v.is_finite() => json!(v),
+        Bson::Double(v) => json!({ "$numberDouble": double_text(*v) }),
+        Bson::Int32(v) if canonical => json!({ "$numberInt": v.to_string() }),
+        Bson::Int32(v) => json!(v),
+        Bson::Int64(v) if canonical => json!({ "$numberLong": v.to_string() }),
+        Bson::Int64(v) => json!(v),
+        Bson::String(s) => json!(s),
+        Bson::Boolean(b) => json!(b),
+        Bson::Null => Value::Null,
+        Bson::Undefined => json!({ "$undefined": true }),
+        Bson::MinKey => json!({ "$minKey": 1 }),
+        Bson::MaxKey => json!({ "$maxKey": 1 }),
+        Bson::ObjectId(id) => json!({ "$oid": id.to_hex() }),
+        Bson::Decimal128(d) => json!({ "$numberDecimal": d.to_string() }),
+        Bson::Symbol(s) => json!({ "$symbol": s }),
+        Bson::JavaScriptCode(code) => json!({ "$code": code }),
+        Bson::JavaScriptCodeWithScope(cws) => json!({
+            "$code": cws.code,
+            "$scope": Value::Object(object(&cws.scope, canonical)),
+        }),
+        Bson::Timestamp(ts) => json!({ "$timestamp": { "t": ts.time, "i": ts.increment } }),
+        Bson::RegularExpression(re) => json!({
+            "$regularExpression": { "pattern": re.pattern.as_str(), "options": re.options.as_str() }
+        }),
+        Bson::Binary(bin) => json!({
+            "$binary": {
+                "base64": base64_encode(&bin.bytes),
+                "subType": format!("{:02x}", u8::from(bin.subtype)),
+            }
+        }),
+        Bson::DateTime(dt) => {
+            let ms = dt.timestamp_millis();
+            match format_iso_date(ms) {
+                Some(iso) if !canonical && ms >= 0 => json!({ "$date": iso }),
+                _ => json!({ "$date": { "$numberLong": ms.to_string() } }),
+            }
+        }
+        Bson::DbPointer(p) => match db_pointer_parts(p) {
+            Some((ns, id)) => {
+                json!({ "$dbPointer": { "$ref": ns, "$id": { "$oid": id.to_hex() } } })
+            }
+            None => Value::Null,
+        },
+    }
+}
+
+/// Returns a double as the text of a `$numberDouble` wrapper.
+fn double_text(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else {
+        format!("{v:?}")
+    }
+}

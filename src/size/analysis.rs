@@ -1,0 +1,225 @@
+//! Where the bytes of a document go: every field and subtree with its key and value bytes,
+//! the nesting depth and how the document stands against mongod's limits.
+
+use bson::{Bson, Document};
+use serde::Serialize;
+
+use super::{decimal_digits, value_size, MAX_BSON_SIZE, MAX_NESTING, WARN_RATIO};
+
+/// How a document stands against mongod's limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LimitStatus {
+    /// Within the limits and under 80% of the size limit.
+    Ok,
+    /// At or over 80% ([`WARN_RATIO`]) of the 16 MiB limit, but not over it.
+    Warning,
+    /// Larger than 16 MiB: mongod rejects it (error 10334 BSONObjectTooLarge). Takes
+    /// precedence over [`LimitStatus::TooDeep`].
+    OverLimit,
+    /// Nested deeper than 100 levels ([`MAX_NESTING`]): mongod rejects it.
+    TooDeep,
+}
+
+impl LimitStatus {
+    /// Returns the status of a document of `size` bytes nested `depth` levels deep.
+    pub fn of(size: u64, depth: usize) -> Self {
+        if size > MAX_BSON_SIZE {
+            LimitStatus::OverLimit
+        } else if depth > MAX_NESTING {
+            LimitStatus::TooDeep
+        } else if size as f64 >= WARN_RATIO * MAX_BSON_SIZE as f64 {
+            LimitStatus::Warning
+        } else {
+            LimitStatus::Ok
+        }
+    }
+
+    /// Returns a short label for reports: "ok", "warning", "over limit", "too deep".
+    pub fn label(self) -> &'static str {
+        match self {
+            LimitStatus::Ok => "ok",
+            LimitStatus::Warning => "warning",
+            LimitStatus::OverLimit => "over limit",
+            LimitStatus::TooDeep => "too deep",
+        }
+    }
+
+    /// Returns whether mongod would accept the document (ok or warning).
+    pub fn is_accepted(self) -> bool {
+        matches!(self, LimitStatus::Ok | LimitStatus::Warning)
+    }
+
+    /// Returns the share of the 16 MiB limit that `size` bytes use (1.0 = exactly the limit).
+    pub fn share(size: u64) -> f64 {
+        share_of_limit(size)
+    }
+}
+
+/// Returns the share of the 16 MiB limit that `size` bytes use (1.0 = exactly the limit).
+pub fn share_of_limit(size: u64) -> f64 {
+    size as f64 / MAX_BSON_SIZE as f64
+}
+
+/// The size of one field or array element and of its subtree.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldSize {
+    /// Dotted path, array elements by index: `items.0.price`.
+    pub path: String,
+    /// Depth of the document holding this field: top-level fields are at depth 1.
+    pub depth: usize,
+    /// MongoDB `$type` alias of the value: "objectId", "string", "int", "array", …
+    #[serde(rename = "type")]
+    pub bson_type: &'static str,
+    /// Bytes of the element header: type byte, key (field name or array index) and its NUL.
+    pub key_bytes: u64,
+    /// Bytes of the value, including its whole subtree for documents and arrays.
+    pub value_bytes: u64,
+    /// Number of fields or elements, for documents and arrays.
+    pub elements: Option<usize>,
+}
+
+/// The exact size of a document and where its bytes go.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Analysis {
+    /// Exact encoded size in bytes.
+    pub size: u64,
+    /// Bytes spent on field names of documents (key bytes plus NUL), not array indexes.
+    pub field_name_bytes: u64,
+    /// Bytes spent on array index keys ("0", "1", … plus NUL).
+    pub array_index_bytes: u64,
+    /// Nesting depth: the top-level document is 1, each nested document or array adds one.
+    pub depth: usize,
+    /// How the document stands against mongod's limits.
+    pub status: LimitStatus,
+    /// Every field and subtree in document order (pre-order), up to the row limit.
+    pub fields: Vec<FieldSize>,
+    /// Rows left out of `fields` because of the row limit (totals still count them).
+    pub fields_omitted: usize,
+}
+
+impl Analysis {
+    /// Returns the share of the 16 MiB limit this document uses (1.0 = exactly the limit).
+    pub fn share(&self) -> f64 {
+        share_of_limit(self.size)
+    }
+
+    /// Returns how many bytes the document is over the limit (0 when within it).
+    pub fn bytes_over_limit(&self) -> u64 {
+        self.size.saturating_sub(MAX_BSON_SIZE)
+    }
+}
+
+/// Returns the analysis of `doc`, listing every field.
+pub fn analyze(doc: &Document) -> Analysis {
+    analyze_with_limit(doc, usize::MAX)
+}
+
+/// Returns the analysis of `doc`, listing at most `max_rows` fields (the totals stay exact
+/// and `fields_omitted` says how many rows were left out): for arrays of millions.
+pub fn analyze_with_limit(doc: &Document, max_rows: usize) -> Analysis {
+    let mut walk = Walk {
+        max_rows,
+        fields: Vec::new(),
+        omitted: 0,
+        field_name_bytes: 0,
+        array_index_bytes: 0,
+        depth: 1,
+    };
+    let size = walk.document(doc, "", 1);
+    let depth = walk.depth;
+    Analysis {
+        size,
+        field_name_bytes: walk.field_name_bytes,
+        array_index_bytes: walk.array_index_bytes,
+        depth,
+        status: LimitStatus::of(size, depth),
+        fields: walk.fields,
+        fields_omitted: walk.omitted,
+    }
+}
+
+struct Walk {
+    max_rows: usize,
+    fields: Vec<FieldSize>,
+    omitted: usize,
+    field_name_bytes: u64,
+    array_index_bytes: u64,
+    depth: usize,
+}
+
+impl Walk {
+    /// Returns the size of `doc` at `depth`, recording its fields under `prefix`.
+    fn document(&mut self, doc: &Document, prefix: &str, depth: usize) -> u64 {
+        self.depth = self.depth.max(depth);
+        let mut size = 5;
+        for (key, value) in doc {
+            self.field_name_bytes += key.len() as u64 + 1;
+            size += self.element(key, key.len(), value, prefix, depth);
+        }
+        size
+    }
+
+    /// Returns the size of the array `items` at `depth`, recording its elements.
+    fn array(&mut self, items: &[Bson], prefix: &str, depth: usize) -> u64 {
+        self.depth = self.depth.max(depth);
+        let mut size = 5;
+        for (i, value) in items.iter().enumerate() {
+            let digits = decimal_digits(i);
+            self.array_index_bytes += digits as u64 + 1;
+            size += self.element(&i.to_string(), digits, value, prefix, depth);
+        }
+        size
+    }
+
+    /// Returns the size of one element and records its row (before its subtree's rows).
+    fn element(
+        &mut self,
+        key: &str,
+        key_len: usize,
+        value: &Bson,
+        prefix: &str,
+        depth: usize,
+    ) -> u64 {
+        let key_bytes = 2 + key_len as u64;
+        let row = if self.fields.len() < self.max_rows {
+            self.fields.push(FieldSize {
+                path: if prefix.is_empty() {
+                    key.to_string()
+                } else {
+                    format!("{prefix}.{key}")
+                },
+                depth,
+                bson_type: crate::ejson::type_alias(value),
+                key_bytes,
+                value_bytes: 0,
+                elements: None,
+            });
+            Some(self.fields.len() - 1)
+        } else {
+            self.omitted += 1;
+            None
+        };
+        let path = match row.and_then(|i| self.fields.get(i)) {
+            Some(f) => f.path.clone(),
+            None if matches!(value, Bson::Document(_) | Bson::Array(_)) => {
+                if prefix.is_empty() {
+                    key.to_string()
+                } else {
+                    format!("{prefix}.{key}")
+                }
+            }
+            None => String::new(),
+        };
+        let (value_bytes, elements) = match value {
+            Bson::Document(doc) => (self.document(doc, &path, depth + 1), Some(doc.len())),
+            Bson::Array(items) => (self.array(items, &path, depth + 1), Some(items.len())),
+            other => (value_size(other), None),
+        };
+        if let Some(field) = row.and_then(|i| self.fields.get_mut(i)) {
+            field.value_bytes = value_bytes;
+            field.elements = elements;
+        }
+        key_bytes + value_bytes
+    }
+}
