@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bench;
 mod size;
 
 /// Exact BSON sizes, query counts and 16 MiB break points for MongoDB schema designs.
@@ -55,6 +56,9 @@ commands! {
     /// Report the exact BSON size of each document (and whether mongod would accept it).
     #[command(long_about = size::LONG_ABOUT, after_help = size::EXAMPLES)]
     Size(size::SizeArgs),
+    /// Benchmark measurements, driven by scripts/bench.sh (prints JSON).
+    #[command(hide = true)]
+    Bench(bench::BenchArgs),
 }
 
 /// Runs the command line and returns its exit code (0 ok, 1 a finding, 2 a usage error).

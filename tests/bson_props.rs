@@ -130,6 +130,8 @@ proptest! {
         let keys: u64 = a.fields.iter().map(|f| f.key_bytes - 1).sum();
         prop_assert_eq!(keys, a.field_name_bytes + a.array_index_bytes);
         prop_assert_eq!(a.fields_omitted, 0);
+        let containers = a.fields.iter().filter(|f| f.elements.is_some()).count() as u64 + 1;
+        prop_assert_eq!(a.framing_bytes, a.fields.len() as u64 + 5 * containers);
         prop_assert!(a.depth >= 1);
     }
 

@@ -28,8 +28,19 @@ fn text_of(root: &HtmlElement, selector: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Types `text` into the sizer's textarea as a user would (value + input event).
-fn type_into(root: &HtmlElement, text: &str) {
+/// Waits until the browser has run Leptos's scheduled updates (a macrotask later).
+async fn tick() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+/// Types `text` into the sizer's textarea as a user would (value + input event), and waits
+/// for the page to update.
+async fn type_into(root: &HtmlElement, text: &str) {
     let area: HtmlTextAreaElement = root
         .query_selector("textarea")
         .unwrap()
@@ -43,6 +54,20 @@ fn type_into(root: &HtmlElement, text: &str) {
     })
     .unwrap();
     area.dispatch_event(&event).unwrap();
+    tick().await;
+}
+
+#[wasm_bindgen_test]
+async fn sizer_starts_with_the_first_example_sized() {
+    let root = mount(|| view! { <DocumentSizer/> });
+    tick().await;
+    // The social-graph example (data/examples/social-graph-user.js): pymongo's
+    // len(bson.encode(doc)) of the same document is 135.
+    assert_eq!(text_of(&root, "[data-testid=size-bytes]"), "135");
+    assert!(root
+        .query_selector(".breakdown tr[data-path=\"followers.2\"]")
+        .unwrap()
+        .is_some());
 }
 
 #[wasm_bindgen_test]
@@ -66,10 +91,10 @@ fn gauge_marks_a_document_over_the_limit() {
 }
 
 #[wasm_bindgen_test]
-fn sizer_updates_as_you_type() {
+async fn sizer_updates_as_you_type() {
     let root = mount(|| view! { <DocumentSizer/> });
     // {"a": 1}: 4 (length) + 1 (type) + 2 ("a\0") + 4 (int32) + 1 (trailing 0) = 12 bytes.
-    type_into(&root, r#"{"a": 1}"#);
+    type_into(&root, r#"{"a": 1}"#).await;
     assert_eq!(text_of(&root, "[data-testid=size-bytes]"), "12");
     // One row per field in the table.
     assert_eq!(
@@ -78,16 +103,16 @@ fn sizer_updates_as_you_type() {
             .length(),
         1
     );
-    type_into(&root, r#"{"a": 1, "bb": "xyz"}"#);
+    type_into(&root, r#"{"a": 1, "bb": "xyz"}"#).await;
     // + 1 + 3 ("bb\0") + 4 (length) + 4 ("xyz\0") = 12 + 12 = 24.
     assert_eq!(text_of(&root, "[data-testid=size-bytes]"), "24");
 }
 
 #[wasm_bindgen_test]
-fn sizer_keeps_the_last_good_result_on_a_bad_edit() {
+async fn sizer_keeps_the_last_good_result_on_a_bad_edit() {
     let root = mount(|| view! { <DocumentSizer/> });
-    type_into(&root, r#"{"a": 1}"#);
-    type_into(&root, "{\"a\": 1,\n  \"b\": }");
+    type_into(&root, r#"{"a": 1}"#).await;
+    type_into(&root, "{\"a\": 1,\n  \"b\": }").await;
     let error = text_of(&root, ".error");
     assert!(error.starts_with("Line 2, column"), "error was {error:?}");
     assert_eq!(text_of(&root, "[data-testid=size-bytes]"), "12");

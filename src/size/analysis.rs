@@ -88,6 +88,10 @@ pub struct Analysis {
     pub field_name_bytes: u64,
     /// Bytes spent on array index keys ("0", "1", … plus NUL).
     pub array_index_bytes: u64,
+    /// Bytes spent on structure: one type byte per element, and the 4-byte length and
+    /// trailing 0 of every document and array. What remains after names, indexes and
+    /// framing is the values' own bytes.
+    pub framing_bytes: u64,
     /// Nesting depth: the top-level document is 1, each nested document or array adds one.
     pub depth: usize,
     /// How the document stands against mongod's limits.
@@ -124,6 +128,7 @@ pub fn analyze_with_limit(doc: &Document, max_rows: usize) -> Analysis {
         omitted: 0,
         field_name_bytes: 0,
         array_index_bytes: 0,
+        framing_bytes: 0,
         depth: 1,
     };
     let size = walk.document(doc, "", 1);
@@ -132,6 +137,7 @@ pub fn analyze_with_limit(doc: &Document, max_rows: usize) -> Analysis {
         size,
         field_name_bytes: walk.field_name_bytes,
         array_index_bytes: walk.array_index_bytes,
+        framing_bytes: walk.framing_bytes,
         depth,
         status: LimitStatus::of(size, depth),
         fields: walk.fields,
@@ -145,6 +151,7 @@ struct Walk {
     omitted: usize,
     field_name_bytes: u64,
     array_index_bytes: u64,
+    framing_bytes: u64,
     depth: usize,
 }
 
@@ -152,6 +159,7 @@ impl Walk {
     /// Returns the size of `doc` at `depth`, recording its fields under `prefix`.
     fn document(&mut self, doc: &Document, prefix: &str, depth: usize) -> u64 {
         self.depth = self.depth.max(depth);
+        self.framing_bytes += 5;
         let mut size = 5;
         for (key, value) in doc {
             self.field_name_bytes += key.len() as u64 + 1;
@@ -163,6 +171,7 @@ impl Walk {
     /// Returns the size of the array `items` at `depth`, recording its elements.
     fn array(&mut self, items: &[Bson], prefix: &str, depth: usize) -> u64 {
         self.depth = self.depth.max(depth);
+        self.framing_bytes += 5;
         let mut size = 5;
         for (i, value) in items.iter().enumerate() {
             let digits = decimal_digits(i);
@@ -182,6 +191,7 @@ impl Walk {
         depth: usize,
     ) -> u64 {
         let key_bytes = 2 + key_len as u64;
+        self.framing_bytes += 1;
         let row = if self.fields.len() < self.max_rows {
             self.fields.push(FieldSize {
                 path: if prefix.is_empty() {

@@ -62,6 +62,13 @@ fn analysis_lists_every_field_in_pre_order() {
     assert_eq!(a.depth, 3);
     assert_eq!(a.field_name_bytes, 2 + 2 + 2 + 2);
     assert_eq!(a.array_index_bytes, 2 + 2);
+    // Six type bytes, and 4 + 1 for each of the three containers (top, b, b.d).
+    assert_eq!(a.framing_bytes, 6 + 3 * 5);
+    // What is left are the values: int32 4, "x" 4 + 1 + 1, true 1, null 0.
+    assert_eq!(
+        a.size - a.field_name_bytes - a.array_index_bytes - a.framing_bytes,
+        11
+    );
     assert_eq!(a.status, LimitStatus::Ok);
     let b = &a.fields[1];
     assert_eq!(

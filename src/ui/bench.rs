@@ -6,7 +6,7 @@
 use wasm_bindgen::prelude::*;
 
 use crate::bench::time_sizes;
-use crate::ejson::parse_document;
+use crate::ejson::parse_stream;
 
 /// Registers the hook when the page's query string asks for it.
 pub fn register_if_requested() {
@@ -26,14 +26,8 @@ pub fn register_if_requested() {
 /// Reads newline-delimited documents and times sizing them `rounds` times.
 fn run(ndjson: String, rounds: u32) -> Result<JsValue, JsValue> {
     let mut docs = Vec::new();
-    for (i, line) in ndjson
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let doc = parse_document(line)
-            .map_err(|e| JsValue::from_str(&format!("document on line {}: {e}", i + 1)))?;
-        docs.push(doc);
+    for item in parse_stream(&ndjson) {
+        docs.push(item.result.map_err(|e| JsValue::from_str(&e.to_string()))?);
     }
     let performance = web_sys::window()
         .and_then(|w| w.performance())

@@ -26,15 +26,13 @@ pub struct Parts {
 
 /// Returns the split of `a.size` into names, array indexes, framing and values.
 pub fn parts(a: &Analysis) -> Parts {
-    let containers = a.fields.iter().filter(|f| f.elements.is_some()).count() as u64 + 1;
-    let framing = a.fields.len() as u64 + 5 * containers;
     let values = a
         .size
-        .saturating_sub(a.field_name_bytes + a.array_index_bytes + framing);
+        .saturating_sub(a.field_name_bytes + a.array_index_bytes + a.framing_bytes);
     Parts {
         names: a.field_name_bytes,
         indexes: a.array_index_bytes,
-        framing,
+        framing: a.framing_bytes,
         values,
     }
 }
@@ -196,7 +194,7 @@ pub fn BreakdownTable(
     let rows = move || {
         let a = analysis.get();
         let total = a.size.max(1) as f64;
-        let hidden = a.fields.len().saturating_sub(MAX_TABLE_ROWS);
+        let hidden = a.fields.len().saturating_sub(MAX_TABLE_ROWS) + a.fields_omitted;
         let rows: Vec<_> = a
             .fields
             .into_iter()

@@ -7,12 +7,15 @@ use super::examples::EXAMPLES;
 use super::gauge::LimitGauge;
 use crate::ejson::{parse_document, ParseError};
 use crate::human;
-use crate::size::{analyze, Analysis, LimitStatus};
+use crate::size::{analyze_with_limit, Analysis, LimitStatus};
 
 /// Returns the analysis of the document in `text`, or where and why it cannot be read.
 fn analyze_text(text: &str) -> Result<Analysis, ParseError> {
-    parse_document(text).map(|doc| analyze(&doc))
+    parse_document(text).map(|doc| analyze_with_limit(&doc, MAX_ROWS))
 }
+
+/// Rows of the breakdown the page keeps; totals stay exact beyond it.
+const MAX_ROWS: usize = 2_000;
 
 /// Returns the badge text and CSS level of a limit status.
 fn status_badge(status: LimitStatus) -> (&'static str, &'static str) {
@@ -175,5 +178,5 @@ pub fn DocumentSizer() -> impl IntoView {
 
 /// Returns the analysis of the empty document, shown before anything valid was typed.
 fn empty_analysis() -> Analysis {
-    analyze(&bson::Document::new())
+    analyze_with_limit(&bson::Document::new(), MAX_ROWS)
 }
