@@ -1,6 +1,7 @@
 //! Property tests over arbitrary BSON of every type: the arithmetic size equals the encoder's,
 //! the analysis totals agree, and documents survive the shell and canonical Extended JSON
 //! writers and our reader.
+#![cfg(not(target_arch = "wasm32"))]
 
 use bson::{
     oid::ObjectId, spec::BinarySubtype, Binary, Bson, DateTime, Decimal128, Document,

@@ -1,5 +1,6 @@
 //! `squillion size` run as a real binary in a temporary directory: exact sizes, error lines,
 //! exit codes 0/1/2, stdin, and `--json` output.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::io::Write;
 use std::path::Path;

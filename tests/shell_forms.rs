@@ -1,5 +1,6 @@
 //! Documents written in mongosh syntax equal the same documents in canonical Extended JSON
 //! (tests/fixtures/shell_forms/cases.txt), and have the same size.
+#![cfg(not(target_arch = "wasm32"))]
 
 use squillion::ejson::{parse_document, to_shell_string};
 use squillion::size::document_size;

@@ -1,6 +1,7 @@
 //! The peer-checked size corpus: every document of tests/fixtures/sizes/corpus.ndjson, read
 //! by our reader, must have the size pymongo measured (tests/fixtures/sizes/expected.tsv,
 //! written by scripts/peer_sizes.py), computed arithmetically and by bson-rust's encoder.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::collections::BTreeMap;
 

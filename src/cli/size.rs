@@ -175,6 +175,7 @@ struct Report<'a> {
     depth: usize,
     field_name_bytes: u64,
     array_index_bytes: u64,
+    framing_bytes: u64,
     fields_omitted: usize,
     fields: &'a [FieldSize],
 }
@@ -190,6 +191,7 @@ impl<'a> Report<'a> {
             depth: a.depth,
             field_name_bytes: a.field_name_bytes,
             array_index_bytes: a.array_index_bytes,
+            framing_bytes: a.framing_bytes,
             fields_omitted: a.fields_omitted,
             fields: &a.fields,
         }
