@@ -5,8 +5,13 @@
 //! WebAssembly page. Only [`cli`] (native) and `ui` (wasm32) touch the outside world.
 #![warn(missing_docs)]
 
+pub mod arith;
+pub mod design;
 pub mod ejson;
+pub mod generate;
+pub mod model;
 pub mod size;
+pub mod warning;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
