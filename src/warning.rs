@@ -107,10 +107,14 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                 let g = shape.growing.iter().find(|g| g.field == a.field);
                 let growth = g.map_or(0.0, |g| g.growth_largest);
                 if let Some(bp) = a.break_point {
-                    let when = match (&a.largest_reaches, &a.typical_reaches) {
+                    let when = if a.max_count >= bp.count {
+                        String::new()
+                    } else {
+                        match (&a.largest_reaches, &a.typical_reaches) {
                         (Some(l), Some(t)) => format!("; growing {growth}/day the largest parent reaches it on {} (in {} days), a typical parent on {} (in {} days)", l.date, thousands(l.days), t.date, thousands(t.days)),
                         (Some(l), None) => format!("; growing {growth}/day the largest parent reaches it on {} (in {} days)", l.date, thousands(l.days)),
                         _ => String::new(),
+                        }
                     };
                     let already = if a.max_count >= bp.count { format!(" — the largest parent already has {}", thousands(a.max_count)) } else { String::new() };
                     out.push(w("ARRAY_BREAK_POINT", if a.max_count >= bp.count { Severity::Error } else { Severity::Info }, &c.name, &a.field, format!("{}.{} breaks the 16 MiB limit at {} elements ({}, {} bytes per element){already}{when}", c.name, a.field, thousands(bp.count), label(bp.exact), a.element_bytes.bytes), "Keep the array bounded: continuation documents past a threshold, buckets, or a reference in the child."));

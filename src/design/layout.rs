@@ -182,8 +182,17 @@ impl Builder<'_> {
         }
         let as_child: Vec<_> =
             self.model.relationships.iter().filter(|r| r.child == e.name && r.feed.is_none()).collect();
+        // Self-references (follows) and many-to-many buckets hold ids of documents that must
+        // exist elsewhere.
         as_child.is_empty()
-            || !as_child.iter().all(|r| matches!(self.strategy(&r.name), Strategy::Embed | Strategy::Bucket { .. }))
+            || !as_child.iter().all(|r| {
+                r.parent != r.child
+                    && match self.strategy(&r.name) {
+                        Strategy::Embed => true,
+                        Strategy::Bucket { .. } => !r.many_to_many,
+                        _ => false,
+                    }
+            })
     }
 
     fn patterns_for<'s>(&'s self, entity: &'s str) -> impl Iterator<Item = &'s FieldPattern> + 's {

@@ -317,7 +317,12 @@ fn step_commands(model: &Model, layout: &Layout, i: usize, step: &Step, out: &mu
                             later.push(by_ids(&format!("{}: fields not copied into the parent", r.name)));
                         }
                     }
-                    Strategy::ReferenceInParent | Strategy::TwoWay => later.push(by_ids(&format!("{}: application-level join", r.name))),
+                    Strategy::ReferenceInParent | Strategy::TwoWay => {
+                        if let Some(l) = c.limit {
+                            projection.insert(arr.clone(), doc! { "$slice": l as i64 });
+                        }
+                        later.push(by_ids(&format!("{}: application-level join", r.name)));
+                    }
                     Strategy::ReferenceInChild { .. } => {
                         let mut f = Command::new(i, &child_coll, Find, doc! { r.parent_ref(): param(format!("{entity}._id")) }, format!("{}: children by parent reference", r.name));
                         f.sort = sort.clone();
@@ -341,6 +346,12 @@ fn step_commands(model: &Model, layout: &Layout, i: usize, step: &Step, out: &mu
                         later.push(f);
                     }
                     Strategy::Continuation { threshold } => {
+                        if let Some(l) = c.limit {
+                            projection.insert(arr.clone(), doc! { "$slice": l as i64 });
+                        }
+                        if !(c.fields.is_empty() || c.fields.iter().all(|f| f == "_id")) {
+                            later.push(by_ids(&format!("{}: application-level join", r.name)));
+                        }
                         if c.limit.is_none_or(|l| l > *threshold) {
                             let f = Command::new(i, &coll, Find, doc! { "_id": { "$in": param(format!("{entity}.tbc")) } }, format!("{}: continuation documents", r.name));
                             later.push(f);
@@ -443,7 +454,8 @@ fn step_commands(model: &Model, layout: &Layout, i: usize, step: &Step, out: &mu
                 }
                 Strategy::Bucket { size } => {
                     let mut c = Command::new(i, &relationship_collection_name(r, s), Update, doc! { r.parent_ref(): pid.clone(), "count": { "$lt": *size as i64 } }, "append to the open bucket (upsert opens the next)");
-                    c.update = Some(doc! { "$push": { arr.as_str(): param("child") }, "$inc": { "count": 1 }, "$setOnInsert": { "sequence": param("next_sequence") } });
+                    let pushed = if r.many_to_many { param("child._id") } else { param("child") };
+                    c.update = Some(doc! { "$push": { arr.as_str(): pushed }, "$inc": { "count": 1 }, "$setOnInsert": { "sequence": param("next_sequence") } });
                     c.upsert = true;
                     out.push(c);
                 }

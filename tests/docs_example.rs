@@ -1,0 +1,43 @@
+//! The annotated example in docs/model.md parses, lays out under every design, generates and
+//! is checked.
+
+use squillion::design::{layout_model, layout_named, DesignName};
+use squillion::model::parse_model;
+
+fn docs_example() -> String {
+    let text = include_str!("../docs/model.md");
+    let start = text.find("```json\n").map(|i| i + 8).unwrap_or(0);
+    let end = text[start..].find("```").map_or(text.len(), |i| start + i);
+    text[start..end].to_string()
+}
+
+#[test]
+fn docs_example_parses() {
+    let model = parse_model(&docs_example()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(model.entities.len(), 2);
+    assert_eq!(model.relationships.len(), 2);
+    let layout = layout_model(&model).unwrap_or_else(|e| panic!("{e}"));
+    if std::env::var("SQUILLION_SHOW").is_ok() {
+        for c in &layout.collections {
+            let st = squillion::arith::collection_stats(c, &model.start_date);
+            println!("{}", serde_json::to_string_pretty(&st).unwrap_or_default());
+            for i in &c.indexes {
+                println!("{}", i.mongosh());
+            }
+        }
+        for u in &layout.plan.units {
+            for c in &u.commands {
+                println!("{}: {}", u.unit, c.mongosh());
+            }
+        }
+        for w in squillion::warning::check(&model, &layout) {
+            println!("{:?} {} {} {}: {}", w.severity, w.code, w.collection, w.path, w.message);
+        }
+    }
+    for name in [DesignName::Normalized, DesignName::Denormalized, DesignName::Bucketed] {
+        let l = layout_named(&model, name).unwrap_or_else(|e| panic!("{e}"));
+        let data = squillion::generate::generate(&model, &l);
+        assert!(data.document_count() > 0);
+        assert!(data.document_count() < 5000, "{}", data.document_count());
+    }
+}
