@@ -202,6 +202,9 @@ impl Distribution {
     /// Returns the mean. Exact for fixed and uniform; for the other shapes it is a numeric
     /// integral of the quantile function (an estimate, see [`Distribution::mean_is_exact`]).
     pub fn mean(&self) -> f64 {
+        if self.is_constant() {
+            return self.min();
+        }
         match *self {
             Distribution::Fixed { value } => value,
             Distribution::Uniform { min, max } => (min + max) / 2.0,
