@@ -33,7 +33,11 @@ pub fn index_digits_sum(n: u64) -> u64 {
     let mut lo = 0u64; // first index with `d` digits
     let mut d = 1u64;
     while lo < n {
-        let hi = if d >= 20 { u64::MAX } else { 10u64.pow(d as u32) };
+        let hi = if d >= 20 {
+            u64::MAX
+        } else {
+            10u64.pow(d as u32)
+        };
         let upto = n.min(hi);
         total += (upto - lo) * d;
         lo = hi;
@@ -65,11 +69,17 @@ pub struct Size {
 impl Size {
     /// Returns an exact size.
     pub fn exact(bytes: u64) -> Self {
-        Size { bytes: bytes as f64, exact: true }
+        Size {
+            bytes: bytes as f64,
+            exact: true,
+        }
     }
 
     fn add(self, other: Size) -> Size {
-        Size { bytes: self.bytes + other.bytes, exact: self.exact && other.exact }
+        Size {
+            bytes: self.bytes + other.bytes,
+            exact: self.exact && other.exact,
+        }
     }
 
     /// Returns the bytes rounded to a whole number.
@@ -113,7 +123,10 @@ pub fn value_size(field: &Field, at: At) -> Size {
         }
         _ => {
             let len = field.length_distribution();
-            Size { bytes: payload(ty, len.mean()), exact: len.is_constant() }
+            Size {
+                bytes: payload(ty, len.mean()),
+                exact: len.is_constant(),
+            }
         }
     }
 }
@@ -132,10 +145,18 @@ pub fn array_of(count: &Distribution, elem: Size, at: At) -> Size {
         At::Mean => {
             if count.is_constant() {
                 let n = count.count_at(0.5);
-                Size { bytes: (5 + index_digits_sum(n)) as f64 + n as f64 * (2.0 + elem.bytes), exact: elem.exact }
+                Size {
+                    bytes: (5 + index_digits_sum(n)) as f64 + n as f64 * (2.0 + elem.bytes),
+                    exact: elem.exact,
+                }
             } else {
-                let keys = count.integrate(|x| index_digits_sum(crate::model::distribution::round_count(x)) as f64);
-                Size { bytes: 5.0 + keys + count.mean() * (2.0 + elem.bytes), exact: false }
+                let keys = count.integrate(|x| {
+                    index_digits_sum(crate::model::distribution::round_count(x)) as f64
+                });
+                Size {
+                    bytes: 5.0 + keys + count.mean() * (2.0 + elem.bytes),
+                    exact: false,
+                }
             }
         }
     }
@@ -146,19 +167,27 @@ pub fn array_of(count: &Distribution, elem: Size, at: At) -> Size {
 pub fn field_element_size(name: &str, field: &Field, at: At) -> Size {
     let p = field.presence();
     let v = value_size(field, at);
-    let full = Size { bytes: 2.0 + name.len() as f64 + v.bytes, exact: v.exact };
+    let full = Size {
+        bytes: 2.0 + name.len() as f64 + v.bytes,
+        exact: v.exact,
+    };
     if p >= 1.0 {
         full
     } else if p <= 0.0 {
         Size::exact(0)
     } else {
-        Size { bytes: p * full.bytes, exact: false }
+        Size {
+            bytes: p * full.bytes,
+            exact: false,
+        }
     }
 }
 
 /// Returns the size of a document with these fields.
 pub fn document_size_of(fields: &Fields, at: At) -> Size {
-    fields.iter().fold(Size::exact(5), |acc, (name, f)| acc.add(field_element_size(name, f, at)))
+    fields.iter().fold(Size::exact(5), |acc, (name, f)| {
+        acc.add(field_element_size(name, f, at))
+    })
 }
 
 /// The smallest count at which a growing array pushes its document over the limit.
@@ -200,7 +229,8 @@ pub fn break_point(base: Size, elem: Size) -> Option<BreakPoint> {
     // With a fractional mean element, scale to hundredths so the integer search stays exact for
     // the mean.
     if exact {
-        first_count_over(base.whole(), elem.whole(), MAX_BSON_SIZE).map(|count| BreakPoint { count, exact })
+        first_count_over(base.whole(), elem.whole(), MAX_BSON_SIZE)
+            .map(|count| BreakPoint { count, exact })
     } else {
         // Solve on the mean: smallest n with base + n(2+e) + D(n) > limit, with e fractional.
         let mut lo = 0u64;
@@ -215,7 +245,10 @@ pub fn break_point(base: Size, elem: Size) -> Option<BreakPoint> {
             let size_hi = size_lo + (hi - lo) as f64 * c;
             if size_hi > limit {
                 let k = ((limit - size_lo) / c).floor() as u64 + 1;
-                return Some(BreakPoint { count: lo + k, exact });
+                return Some(BreakPoint {
+                    count: lo + k,
+                    exact,
+                });
             }
             lo = hi;
             size_lo = size_hi;

@@ -61,24 +61,36 @@ pub fn named_strategy(name: DesignName, r: &Relationship, model: &Model) -> Stra
         return match name {
             DesignName::Normalized => Strategy::FanOutOnRead,
             DesignName::Denormalized => Strategy::FanOutOnWrite,
-            DesignName::Bucketed => Strategy::BucketedFanOut { size: DEFAULT_BUCKET },
+            DesignName::Bucketed => Strategy::BucketedFanOut {
+                size: DEFAULT_BUCKET,
+            },
         };
     }
-    let normalized = if r.many_to_many { Strategy::LinkCollection } else { Strategy::ReferenceInChild { copy: vec![] } };
+    let normalized = if r.many_to_many {
+        Strategy::LinkCollection
+    } else {
+        Strategy::ReferenceInChild { copy: vec![] }
+    };
     match name {
         DesignName::Normalized => normalized,
         DesignName::Bucketed => {
             if is_unbounded(r) {
-                Strategy::Bucket { size: DEFAULT_BUCKET }
+                Strategy::Bucket {
+                    size: DEFAULT_BUCKET,
+                }
             } else {
                 normalized
             }
         }
         DesignName::Denormalized => {
             if r.many_to_many {
-                Strategy::ExtendedReference { copy: child_fields_read(r, model) }
+                Strategy::ExtendedReference {
+                    copy: child_fields_read(r, model),
+                }
             } else if is_unbounded(r) {
-                Strategy::ReferenceInChild { copy: parent_lookup_fields(r, model) }
+                Strategy::ReferenceInChild {
+                    copy: parent_lookup_fields(r, model),
+                }
             } else {
                 Strategy::Embed
             }
@@ -111,8 +123,17 @@ fn parent_lookup_fields(r: &Relationship, model: &Model) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for u in &model.workload {
         for s in &u.steps {
-            if let crate::model::Step::Read { entity, by, children } = s {
-                if entity == &r.parent && by != "_id" && children.iter().any(|c| c.relationship == r.name) && !out.contains(by) {
+            if let crate::model::Step::Read {
+                entity,
+                by,
+                children,
+            } = s
+            {
+                if entity == &r.parent
+                    && by != "_id"
+                    && children.iter().any(|c| c.relationship == r.name)
+                    && !out.contains(by)
+                {
                     out.push(by.clone());
                 }
             }
@@ -128,7 +149,11 @@ pub fn resolve(model: &Model, spec: &DesignSpec) -> Vec<(String, Strategy)> {
         .relationships
         .iter()
         .map(|r| {
-            let s = spec.relationships.get(&r.name).cloned().unwrap_or_else(|| named_strategy(spec.base, r, model));
+            let s = spec
+                .relationships
+                .get(&r.name)
+                .cloned()
+                .unwrap_or_else(|| named_strategy(spec.base, r, model));
             (r.name.clone(), s)
         })
         .collect()
@@ -142,6 +167,10 @@ pub fn layout_model(model: &Model) -> Result<Layout, DesignError> {
 /// Returns the layout of `model` under one of the named designs, keeping the model's field
 /// patterns and no relationship overrides.
 pub fn layout_named(model: &Model, name: DesignName) -> Result<Layout, DesignError> {
-    let spec = DesignSpec { base: name, relationships: Default::default(), fields: model.design.fields.clone() };
+    let spec = DesignSpec {
+        base: name,
+        relationships: Default::default(),
+        fields: model.design.fields.clone(),
+    };
     layout::build(model, &spec)
 }

@@ -23,5 +23,9 @@ pub struct ParseError {
 /// Returns the one document in `text` (surrounding whitespace allowed).
 pub fn parse_document(text: &str) -> Result<Document, ParseError> {
     let _ = text;
-    Err(ParseError { line: 1, column: 1, message: "not implemented".into() })
+    Err(ParseError {
+        line: 1,
+        column: 1,
+        message: "not implemented".into(),
+    })
 }

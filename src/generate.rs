@@ -27,7 +27,9 @@ pub struct GenOptions {
 
 impl Default for GenOptions {
     fn default() -> Self {
-        GenOptions { max_elements: 10_000 }
+        GenOptions {
+            max_elements: 10_000,
+        }
     }
 }
 
@@ -128,16 +130,26 @@ struct Refs {
 
 impl Refs {
     fn get(&self, field: &str) -> Option<(&str, u64)> {
-        self.fields.iter().find(|(f, _, _)| f == field).map(|(_, e, n)| (e.as_str(), *n))
+        self.fields
+            .iter()
+            .find(|(f, _, _)| f == field)
+            .map(|(_, e, n)| (e.as_str(), *n))
     }
 }
 
 /// Generates every collection of `layout`.
 pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Dataset {
-    let sample_of = |entity: &str| model.entity(entity).map_or(0, |e| model.sample.sample_count(e.count));
+    let sample_of = |entity: &str| {
+        model
+            .entity(entity)
+            .map_or(0, |e| model.sample.sample_count(e.count))
+    };
     let mut collections = Vec::new();
     for c in &layout.collections {
-        let mut out = GeneratedCollection { name: c.name.clone(), ..Default::default() };
+        let mut out = GeneratedCollection {
+            name: c.name.clone(),
+            ..Default::default()
+        };
         for shape in &c.shapes {
             let refs = refs_for(model, layout, shape, &sample_of);
             let n = model.sample.sample_count(shape.count);
@@ -159,7 +171,11 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
                         continue;
                     }
                     let v = if name == "_id" && f.ty == BsonType::ObjectId {
-                        let ent = if primary { shape.entity.clone().unwrap_or_default() } else { key.clone() };
+                        let ent = if primary {
+                            shape.entity.clone().unwrap_or_default()
+                        } else {
+                            key.clone()
+                        };
                         Bson::ObjectId(entity_oid(model.seed, &ent, j))
                     } else if let Some((ent, count)) = refs.get(name) {
                         g.reference(f, ent, count, name)
@@ -169,12 +185,14 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
                     d.insert(name.clone(), v);
                 }
                 let doc_index = out.documents.len();
-                out.truncated.extend(g.truncated.into_iter().map(|(field, materialized, full_count)| Truncation {
-                    document: doc_index,
-                    field,
-                    materialized,
-                    full_count,
-                }));
+                out.truncated.extend(g.truncated.into_iter().map(
+                    |(field, materialized, full_count)| Truncation {
+                        document: doc_index,
+                        field,
+                        materialized,
+                        full_count,
+                    },
+                ));
                 out.documents.push(d);
             }
         }
@@ -184,14 +202,29 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
 }
 
 /// Works out which top-level fields of a shape hold references to which entity.
-fn refs_for(model: &Model, layout: &Layout, shape: &DocShape, sample_of: &dyn Fn(&str) -> u64) -> Refs {
+fn refs_for(
+    model: &Model,
+    layout: &Layout,
+    shape: &DocShape,
+    sample_of: &dyn Fn(&str) -> u64,
+) -> Refs {
     let mut refs = Refs::default();
-    let mut add = |field: String, entity: &str| refs.fields.push((field, entity.to_string(), sample_of(entity)));
+    let mut add = |field: String, entity: &str| {
+        refs.fields
+            .push((field, entity.to_string(), sample_of(entity)))
+    };
     for g in &shape.growing {
         if let Some(r) = model.relationship(&g.relationship) {
             add(g.field.clone(), &r.child);
-            if matches!(layout.strategy(&r.name), Some(Strategy::Continuation { .. })) && shape.fields.get("tbc").is_some() {
-                add("tbc".to_string(), &format!("{}/{} continuation", r.parent, r.name));
+            if matches!(
+                layout.strategy(&r.name),
+                Some(Strategy::Continuation { .. })
+            ) && shape.fields.get("tbc").is_some()
+            {
+                add(
+                    "tbc".to_string(),
+                    &format!("{}/{} continuation", r.parent, r.name),
+                );
             }
         }
     }
@@ -226,17 +259,51 @@ struct Gen {
 }
 
 const FIRST: &[&str] = &[
-    "Kate", "Wil", "Bruce", "Diana", "Clark", "Ada", "Grace", "Alan", "Linus", "Barbara", "Ken", "Dennis", "Margaret",
-    "Edsger", "Frances", "Donald", "Radia", "Tim", "Hedy", "John",
+    "Kate", "Wil", "Bruce", "Diana", "Clark", "Ada", "Grace", "Alan", "Linus", "Barbara", "Ken",
+    "Dennis", "Margaret", "Edsger", "Frances", "Donald", "Radia", "Tim", "Hedy", "John",
 ];
 const LAST: &[&str] = &[
-    "Monster", "Wheaton", "Wayne", "Prince", "Kent", "Lovelace", "Hopper", "Turing", "Torvalds", "Liskov", "Thompson",
-    "Ritchie", "Hamilton", "Dijkstra", "Allen", "Knuth", "Perlman", "Berners", "Lamarr", "Backus",
+    "Monster", "Wheaton", "Wayne", "Prince", "Kent", "Lovelace", "Hopper", "Turing", "Torvalds",
+    "Liskov", "Thompson", "Ritchie", "Hamilton", "Dijkstra", "Allen", "Knuth", "Perlman",
+    "Berners", "Lamarr", "Backus",
 ];
 const WORDS: &[&str] = &[
-    "lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do", "eiusmod", "tempor",
-    "incididunt", "ut", "labore", "et", "dolore", "magna", "aliqua", "enim", "ad", "minim", "veniam", "quis", "nostrud",
-    "exercitation", "ullamco", "laboris", "nisi", "aliquip", "ex", "ea", "commodo", "consequat", "grommet", "shifter",
+    "lorem",
+    "ipsum",
+    "dolor",
+    "sit",
+    "amet",
+    "consectetur",
+    "adipiscing",
+    "elit",
+    "sed",
+    "do",
+    "eiusmod",
+    "tempor",
+    "incididunt",
+    "ut",
+    "labore",
+    "et",
+    "dolore",
+    "magna",
+    "aliqua",
+    "enim",
+    "ad",
+    "minim",
+    "veniam",
+    "quis",
+    "nostrud",
+    "exercitation",
+    "ullamco",
+    "laboris",
+    "nisi",
+    "aliquip",
+    "ex",
+    "ea",
+    "commodo",
+    "consequat",
+    "grommet",
+    "shifter",
 ];
 
 impl Gen {
@@ -246,7 +313,9 @@ impl Gen {
     }
 
     fn pick<'a>(&mut self, list: &[&'a str]) -> &'a str {
-        list.get(self.rng.random_range(0..list.len().max(1))).copied().unwrap_or("x")
+        list.get(self.rng.random_range(0..list.len().max(1)))
+            .copied()
+            .unwrap_or("x")
     }
 
     /// Returns a whole count drawn from `d` (integers uniform for uniform shapes).
@@ -279,7 +348,11 @@ impl Gen {
 
     fn reference(&mut self, f: &Field, entity: &str, count: u64, path: &str) -> Bson {
         let pick = |g: &mut Gen| {
-            let i = if count > 0 { g.rng.random_range(0..count) } else { g.rng.random_range(0..u32::MAX as u64) };
+            let i = if count > 0 {
+                g.rng.random_range(0..count)
+            } else {
+                g.rng.random_range(0..u32::MAX as u64)
+            };
             Bson::ObjectId(entity_oid(g.seed, entity, i))
         };
         match f.ty {
@@ -297,7 +370,9 @@ impl Gen {
                         out.push(pick(self));
                     } else {
                         let mut v = self.value(&elem, path);
-                        if let (Bson::Document(d), Some(BsonType::ObjectId)) = (&mut v, elem.fields.get("_id").map(|x| x.ty)) {
+                        if let (Bson::Document(d), Some(BsonType::ObjectId)) =
+                            (&mut v, elem.fields.get("_id").map(|x| x.ty))
+                        {
                             if let Bson::ObjectId(o) = pick(self) {
                                 d.insert("_id", o);
                             }
@@ -316,15 +391,23 @@ impl Gen {
             BsonType::Double => Bson::Double(self.number(f)),
             BsonType::Decimal => {
                 let v = self.number(f);
-                Bson::Decimal128(format!("{v:.2}").parse().unwrap_or_else(|_| bson::Decimal128::from_bytes([0; 16])))
+                Bson::Decimal128(
+                    format!("{v:.2}")
+                        .parse()
+                        .unwrap_or_else(|_| bson::Decimal128::from_bytes([0; 16])),
+                )
             }
-            BsonType::Int => Bson::Int32(self.integer(f).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32),
+            BsonType::Int => Bson::Int32(
+                self.integer(f)
+                    .clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32,
+            ),
             BsonType::Long => Bson::Int64(self.integer(f)),
             BsonType::Bool => Bson::Boolean(self.rng.random()),
             BsonType::Date => Bson::DateTime(DateTime::from_millis(self.date(f))),
-            BsonType::Timestamp => {
-                Bson::Timestamp(bson::Timestamp { time: (self.date(f) / 1000) as u32, increment: self.rng.random_range(1..1000) })
-            }
+            BsonType::Timestamp => Bson::Timestamp(bson::Timestamp {
+                time: (self.date(f) / 1000) as u32,
+                increment: self.rng.random_range(1..1000),
+            }),
             BsonType::ObjectId => {
                 let mut b = [0u8; 12];
                 self.rng.fill(&mut b);
@@ -339,13 +422,21 @@ impl Gen {
                 let n = self.draw(&f.length_distribution());
                 let mut bytes = vec![0u8; n as usize];
                 self.rng.fill(&mut bytes[..]);
-                Bson::Binary(Binary { subtype: bson::spec::BinarySubtype::Generic, bytes })
+                Bson::Binary(Binary {
+                    subtype: bson::spec::BinarySubtype::Generic,
+                    bytes,
+                })
             }
             BsonType::Regex => {
                 let n = self.draw(&f.length_distribution()) as usize;
                 let pattern: String = "ab.c*".chars().cycle().take(n).collect();
-                match (bson::raw::CString::try_from(pattern), bson::raw::CString::try_from("")) {
-                    (Ok(pattern), Ok(options)) => Bson::RegularExpression(bson::Regex { pattern, options }),
+                match (
+                    bson::raw::CString::try_from(pattern),
+                    bson::raw::CString::try_from(""),
+                ) {
+                    (Ok(pattern), Ok(options)) => {
+                        Bson::RegularExpression(bson::Regex { pattern, options })
+                    }
                     _ => Bson::Null,
                 }
             }
@@ -374,11 +465,20 @@ impl Gen {
     }
 
     fn number(&mut self, f: &Field) -> f64 {
-        let (lo, hi) = (f.min.unwrap_or(0.0), f.max.unwrap_or(if f.kind == Some(ValueKind::Price) { 100.0 } else { 1000.0 }));
+        let (lo, hi) = (
+            f.min.unwrap_or(0.0),
+            f.max.unwrap_or(if f.kind == Some(ValueKind::Price) {
+                100.0
+            } else {
+                1000.0
+            }),
+        );
         match f.kind {
             Some(ValueKind::Counter) => 0.0,
             Some(ValueKind::Sequence) => self.index as f64,
-            Some(ValueKind::Price) => ((lo + self.rng.random::<f64>() * (hi - lo)) * 100.0).round() / 100.0,
+            Some(ValueKind::Price) => {
+                ((lo + self.rng.random::<f64>() * (hi - lo)) * 100.0).round() / 100.0
+            }
             _ => lo + self.rng.random::<f64>() * (hi - lo),
         }
     }
@@ -400,7 +500,9 @@ impl Gen {
     }
 
     fn date(&mut self, f: &Field) -> i64 {
-        let day = |s: &Option<String>, d: i64| s.as_deref().and_then(crate::arith::parse_date).unwrap_or(d);
+        let day = |s: &Option<String>, d: i64| {
+            s.as_deref().and_then(crate::arith::parse_date).unwrap_or(d)
+        };
         let (a, b) = (day(&f.from, 18_262), day(&f.to, 20_089)); // 2020-01-01 .. 2025-01-01
         let (a, b) = (a.min(b) * 86_400_000, a.max(b) * 86_400_000);
         if b <= a {
@@ -419,18 +521,40 @@ impl Gen {
         let kind = f.kind.unwrap_or(ValueKind::Text);
         let s = match kind {
             ValueKind::Name => format!("{} {}", self.pick(FIRST), self.pick(LAST)),
-            ValueKind::Username => format!("{}{}", self.pick(FIRST).to_lowercase(), self.rng.random_range(1..999)),
+            ValueKind::Username => format!(
+                "{}{}",
+                self.pick(FIRST).to_lowercase(),
+                self.rng.random_range(1..999)
+            ),
             ValueKind::Email => {
-                let local = format!("{}.{}", self.pick(FIRST).to_lowercase(), self.pick(LAST).to_lowercase());
+                let local = format!(
+                    "{}.{}",
+                    self.pick(FIRST).to_lowercase(),
+                    self.pick(LAST).to_lowercase()
+                );
                 let domain = "@example.com";
                 let room = len.saturating_sub(domain.len()).max(1);
                 let local = fit(local, room, self);
                 return fit(format!("{local}{domain}"), len, self);
             }
             ValueKind::Hostname => format!("{}.example.com", self.pick(WORDS)),
-            ValueKind::Ip => format!("10.{}.{}.{}", self.rng.random_range(0..256), self.rng.random_range(0..256), self.rng.random_range(0..256)),
-            ValueKind::Url => format!("https://example.com/{}/{}", self.pick(WORDS), self.pick(WORDS)),
-            ValueKind::Code => format!("{:03}-{}-{:03}", self.rng.random_range(0..1000), self.pick(&["aff", "bcd", "xyz"]), self.rng.random_range(0..1000)),
+            ValueKind::Ip => format!(
+                "10.{}.{}.{}",
+                self.rng.random_range(0..256),
+                self.rng.random_range(0..256),
+                self.rng.random_range(0..256)
+            ),
+            ValueKind::Url => format!(
+                "https://example.com/{}/{}",
+                self.pick(WORDS),
+                self.pick(WORDS)
+            ),
+            ValueKind::Code => format!(
+                "{:03}-{}-{:03}",
+                self.rng.random_range(0..1000),
+                self.pick(&["aff", "bcd", "xyz"]),
+                self.rng.random_range(0..1000)
+            ),
             ValueKind::Word => self.pick(WORDS).to_string(),
             _ => {
                 let mut t = String::new();
@@ -463,6 +587,13 @@ fn fit(mut s: String, len: usize, g: &mut Gen) -> String {
 /// Returns one document with `fields`, every array at quantile `q` of its count distribution
 /// (arrays with a fixed count get exactly that count), for tests and previews.
 pub fn document_from_fields(fields: &Fields, q: f64, seed: u64) -> Document {
-    let mut g = Gen { rng: ChaCha8Rng::seed_from_u64(seed), q, index: 0, max_elements: u64::MAX, truncated: vec![], seed };
+    let mut g = Gen {
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        q,
+        index: 0,
+        max_elements: u64::MAX,
+        truncated: vec![],
+        seed,
+    };
     g.object(fields, "")
 }

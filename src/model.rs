@@ -112,7 +112,9 @@ impl Relationship {
 
     /// Returns the name of the parent reference in the child.
     pub fn parent_ref(&self) -> String {
-        self.parent_field.clone().unwrap_or_else(|| format!("{}Id", self.parent))
+        self.parent_field
+            .clone()
+            .unwrap_or_else(|| format!("{}Id", self.parent))
     }
 
     /// Returns children added per day to a typical parent (0 when not growing).
@@ -122,7 +124,9 @@ impl Relationship {
 
     /// Returns children added per day to the largest parent.
     pub fn growth_largest(&self) -> f64 {
-        self.growth_per_day.as_ref().map_or(0.0, |g| g.largest.unwrap_or(g.typical))
+        self.growth_per_day
+            .as_ref()
+            .map_or(0.0, |g| g.largest.unwrap_or(g.typical))
     }
 }
 
@@ -249,6 +253,11 @@ pub fn model_from_value(value: serde_json::Value) -> Result<Model, ModelErrors> 
         return Err(ModelErrors { errors });
     }
     serde_json::from_value(value).map_err(|e| ModelErrors {
-        errors: vec![ModelError { path: "$".into(), message: e.to_string(), line: None, column: None }],
+        errors: vec![ModelError {
+            path: "$".into(),
+            message: e.to_string(),
+            line: None,
+            column: None,
+        }],
     })
 }

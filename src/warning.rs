@@ -55,8 +55,22 @@ pub struct Warning {
     pub fix: String,
 }
 
-fn w(code: &'static str, severity: Severity, collection: &str, path: &str, message: String, fix: &str) -> Warning {
-    Warning { code, severity, collection: collection.to_string(), path: path.to_string(), message, fix: fix.to_string() }
+fn w(
+    code: &'static str,
+    severity: Severity,
+    collection: &str,
+    path: &str,
+    message: String,
+    fix: &str,
+) -> Warning {
+    Warning {
+        code,
+        severity,
+        collection: collection.to_string(),
+        path: path.to_string(),
+        message,
+        fix: fix.to_string(),
+    }
 }
 
 /// Formats a whole number with thousands separators (16,777,216).
@@ -64,7 +78,7 @@ pub fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -82,7 +96,11 @@ fn label(exact: bool) -> &'static str {
 
 /// Returns every warning for `layout` of `model`, using the layout's own indexes.
 pub fn check(model: &Model, layout: &Layout) -> Vec<Warning> {
-    let indexes: Vec<Index> = layout.collections.iter().flat_map(|c| c.indexes.clone()).collect();
+    let indexes: Vec<Index> = layout
+        .collections
+        .iter()
+        .flat_map(|c| c.indexes.clone())
+        .collect();
     check_with_indexes(model, layout, &indexes)
 }
 
@@ -90,7 +108,11 @@ pub fn check(model: &Model, layout: &Layout) -> Vec<Warning> {
 /// indexes that actually exist, which the user may have edited).
 pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> Vec<Warning> {
     let mut out = Vec::new();
-    let stats: Vec<CollectionStats> = layout.collections.iter().map(|c| collection_stats(c, &model.start_date)).collect();
+    let stats: Vec<CollectionStats> = layout
+        .collections
+        .iter()
+        .map(|c| collection_stats(c, &model.start_date))
+        .collect();
     for (c, st) in layout.collections.iter().zip(&stats) {
         for (shape, ss) in c.shapes.iter().zip(&st.shapes) {
             let max = ss.max.bytes;
@@ -116,28 +138,67 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                         _ => String::new(),
                         }
                     };
-                    let already = if a.max_count >= bp.count { format!(" — the largest parent already has {}", thousands(a.max_count)) } else { String::new() };
+                    let already = if a.max_count >= bp.count {
+                        format!(
+                            " — the largest parent already has {}",
+                            thousands(a.max_count)
+                        )
+                    } else {
+                        String::new()
+                    };
                     out.push(w("ARRAY_BREAK_POINT", if a.max_count >= bp.count { Severity::Error } else { Severity::Info }, &c.name, &a.field, format!("{}.{} breaks the 16 MiB limit at {} elements ({}, {} bytes per element){already}{when}", c.name, a.field, thousands(bp.count), label(bp.exact), a.element_bytes.bytes), "Keep the array bounded: continuation documents past a threshold, buckets, or a reference in the child."));
                 }
                 let elem_ty = shape.fields.get(&a.field).and_then(|f| f.items);
-                let heavy = matches!(elem_ty, Some(BsonType::Object | BsonType::ObjectId | BsonType::String));
+                let heavy = matches!(
+                    elem_ty,
+                    Some(BsonType::Object | BsonType::ObjectId | BsonType::String)
+                );
                 if !a.capped && ((heavy && a.max_count >= UNBOUNDED_ELEMENTS) || growth > 0.0) {
                     out.push(w("UNBOUNDED_ARRAY", Severity::Warning, &c.name, &a.field, format!("{}.{} is unbounded: up to {} elements{} (Compass flags arrays of ≥ 250 objects, ids or strings)", c.name, a.field, thousands(a.max_count), if growth > 0.0 { format!(", still growing {growth}/day with no cap") } else { String::new() }), "Never embed unbounded growth: use a reference in the child, buckets, or keep only the newest k."));
                 }
             }
             let depth = fields_depth(&shape.fields) + 1;
             if depth > MAX_DEPTH {
-                out.push(w("DEPTH_OVER_LIMIT", Severity::Error, &c.name, "", format!("documents nest {depth} levels deep, beyond the documented limit of 100"), "Flatten the structure or reference deep parts."));
+                out.push(w(
+                    "DEPTH_OVER_LIMIT",
+                    Severity::Error,
+                    &c.name,
+                    "",
+                    format!(
+                        "documents nest {depth} levels deep, beyond the documented limit of 100"
+                    ),
+                    "Flatten the structure or reference deep parts.",
+                ));
             }
         }
         if c.indexes.len() > MAX_INDEXES {
-            out.push(w("INDEX_LIMIT", Severity::Error, &c.name, "", format!("{} indexes: a collection can have at most 64", c.indexes.len()), "Use an array of {k, v} with one multikey index instead of one index per key."));
+            out.push(w(
+                "INDEX_LIMIT",
+                Severity::Error,
+                &c.name,
+                "",
+                format!(
+                    "{} indexes: a collection can have at most 64",
+                    c.indexes.len()
+                ),
+                "Use an array of {k, v} with one multikey index instead of one index per key.",
+            ));
         } else if c.indexes.len() > MANY_INDEXES {
             out.push(w("TOO_MANY_INDEXES", Severity::Warning, &c.name, "", format!("{} indexes, more than Compass's threshold of 10: every write updates them all", c.indexes.len()), "Merge indexes with common prefixes; use the attribute pattern for per-key indexes."));
         }
     }
     if layout.collections.len() > MANY_COLLECTIONS {
-        out.push(w("TOO_MANY_COLLECTIONS", Severity::Warning, "", "", format!("{} collections, more than Compass's threshold of 10,000", layout.collections.len()), "Put documents of the same shape in one collection with a discriminating field."));
+        out.push(w(
+            "TOO_MANY_COLLECTIONS",
+            Severity::Warning,
+            "",
+            "",
+            format!(
+                "{} collections, more than Compass's threshold of 10,000",
+                layout.collections.len()
+            ),
+            "Put documents of the same shape in one collection with a discriminating field.",
+        ));
     }
     patterns(model, layout, &mut out);
     live_copies(model, layout, &mut out);
@@ -151,7 +212,13 @@ pub fn fields_depth(fields: &Fields) -> usize {
         .iter()
         .map(|(_, f)| match f.ty {
             BsonType::Object => 1 + fields_depth(&f.fields),
-            BsonType::Array => 1 + if f.items == Some(BsonType::Object) { 1 + fields_depth(&f.fields) } else { 0 },
+            BsonType::Array => {
+                1 + if f.items == Some(BsonType::Object) {
+                    1 + fields_depth(&f.fields)
+                } else {
+                    0
+                }
+            }
             _ => 0,
         })
         .max()
@@ -161,13 +228,30 @@ pub fn fields_depth(fields: &Fields) -> usize {
 fn patterns(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
     for p in &model.design.fields {
         match p {
-            FieldPattern::Preallocated { entity, field, slots } => {
-                let coll = layout.collection_of(entity).map_or(entity.clone(), |c| c.name.clone());
+            FieldPattern::Preallocated {
+                entity,
+                field,
+                slots,
+            } => {
+                let coll = layout
+                    .collection_of(entity)
+                    .map_or(entity.clone(), |c| c.name.clone());
                 out.push(w("MMAPV1_PREALLOCATION", Severity::Info, &coll, field, format!("{field} pre-allocates {slots} counters. Pre-allocation (and padding, usePowerOf2Sizes) paid off on the old MMAPv1 engine, where a growing document had to move on disk; WiredTiger writes a new version of the whole document on every update, so zeros written in advance buy no in-place growth"), "Keep the pre-populated shape only if it makes reads simpler; otherwise let $inc create counters on first use."));
             }
-            FieldPattern::Attribute { entity, field, form: AttributeForm::Keyed, .. } => {
-                let coll = layout.collection_of(entity).map_or(entity.clone(), |c| c.name.clone());
-                let keys = layout.collection_of(entity).and_then(|c| c.shapes.first()).and_then(|s| s.fields.get(field)).map_or(0, |f| f.fields.0.len());
+            FieldPattern::Attribute {
+                entity,
+                field,
+                form: AttributeForm::Keyed,
+                ..
+            } => {
+                let coll = layout
+                    .collection_of(entity)
+                    .map_or(entity.clone(), |c| c.name.clone());
+                let keys = layout
+                    .collection_of(entity)
+                    .and_then(|c| c.shapes.first())
+                    .and_then(|s| s.fields.get(field))
+                    .map_or(0, |f| f.fields.0.len());
                 out.push(w("KEYED_ATTRIBUTES", Severity::Warning, &coll, field, format!("{field} is a sub-document keyed by attribute: querying by any attribute needs one index per key ({keys} keys), and a new key needs a new index"), "Use an array of {k, v} with one multikey index on {k: 1, v: 1}."));
             }
             _ => {}
@@ -181,11 +265,19 @@ fn live_copies(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
     for c in &layout.collections {
         for s in &c.shapes {
             for cf in &s.copied {
-                let Some(r) = model.relationship(&cf.relationship) else { continue };
+                let Some(r) = model.relationship(&cf.relationship) else {
+                    continue;
+                };
                 let mut writes = 0.0;
                 for u in &model.workload {
                     for st in &u.steps {
-                        if let Step::Update { entity, field, copies: Copies::Live, .. } = st {
+                        if let Step::Update {
+                            entity,
+                            field,
+                            copies: Copies::Live,
+                            ..
+                        } = st
+                        {
                             if entity == &cf.entity && field == &cf.source {
                                 writes += u.rate_per_sec;
                             }
@@ -197,7 +289,10 @@ fn live_copies(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
                 }
                 // Documents holding one source value's copy.
                 let per_write = if r.child == cf.entity {
-                    let (p, ch) = (model.entity(&r.parent).map_or(0.0, |e| e.count), model.entity(&r.child).map_or(1.0, |e| e.count));
+                    let (p, ch) = (
+                        model.entity(&r.parent).map_or(0.0, |e| e.count),
+                        model.entity(&r.child).map_or(1.0, |e| e.count),
+                    );
                     if r.many_to_many && ch > 0.0 {
                         p * r.cardinality.mean() / ch
                     } else {
@@ -230,13 +325,34 @@ fn queries(model: &Model, layout: &Layout, indexes: &[Index], out: &mut Vec<Warn
                 continue;
             }
             if let Some(keys) = crate::design::indexes::key_for(&cmd.filter, None) {
-                let supported = indexes.iter().any(|ix| ix.collection == cmd.collection && keys.keys().next().is_some_and(|k| ix.keys.keys().next() == Some(k)));
+                let supported = indexes.iter().any(|ix| {
+                    ix.collection == cmd.collection
+                        && keys
+                            .keys()
+                            .next()
+                            .is_some_and(|k| ix.keys.keys().next() == Some(k))
+                });
                 if !supported {
-                    out.push(w("UNINDEXED_QUERY", Severity::Warning, &cmd.collection, "", format!("\"{}\" runs {} with no index on {}: a collection scan", u.unit, cmd.mongosh(), keys.keys().cloned().collect::<Vec<_>>().join(", ")), "Create the index shown in the layout."));
+                    out.push(w(
+                        "UNINDEXED_QUERY",
+                        Severity::Warning,
+                        &cmd.collection,
+                        "",
+                        format!(
+                            "\"{}\" runs {} with no index on {}: a collection scan",
+                            u.unit,
+                            cmd.mongosh(),
+                            keys.keys().cloned().collect::<Vec<_>>().join(", ")
+                        ),
+                        "Create the index shown in the layout.",
+                    ));
                 }
             }
             if shards > 1 {
-                if let Some(sk) = layout.collection(&cmd.collection).and_then(|c| c.shard_key.as_ref()) {
+                if let Some(sk) = layout
+                    .collection(&cmd.collection)
+                    .and_then(|c| c.shard_key.as_ref())
+                {
                     let first = sk.keys().next();
                     let targeted = first.is_some_and(|k| cmd.filter.contains_key(k));
                     if !targeted {

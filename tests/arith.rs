@@ -36,8 +36,14 @@ fn wil_breaks_at_844_411_followers() {
     let bp = break_point(base, Size::exact(12)).unwrap_or_else(|| panic!("no break point"));
     assert_eq!(bp.count, 844_411);
     assert!(bp.exact);
-    assert_eq!(document_size_of(&wil(844_410), At::Mean).whole(), 16_777_213);
-    assert_eq!(document_size_of(&wil(844_411), At::Mean).whole(), 16_777_233);
+    assert_eq!(
+        document_size_of(&wil(844_410), At::Mean).whole(),
+        16_777_213
+    );
+    assert_eq!(
+        document_size_of(&wil(844_411), At::Mean).whole(),
+        16_777_233
+    );
     let below = document_from_fields(&wil(844_410), 0.5, 7);
     let above = document_from_fields(&wil(844_411), 0.5, 7);
     assert_eq!(document_size(&below), 16_777_213);
@@ -55,7 +61,13 @@ fn shapes() -> Vec<(&'static str, Field)> {
         ("int", Field::of(BsonType::Int)),
         ("decimal", Field::of(BsonType::Decimal)),
         ("string", Field::string_of_len(5)),
-        ("object", Field { fields: obj, ..Field::of(BsonType::Object) }),
+        (
+            "object",
+            Field {
+                fields: obj,
+                ..Field::of(BsonType::Object)
+            },
+        ),
         ("bool", Field::of(BsonType::Bool)),
         ("null", Field::of(BsonType::Null)),
     ]
@@ -64,7 +76,9 @@ fn shapes() -> Vec<(&'static str, Field)> {
 /// Arithmetic equals the encoded size at digit boundaries of the array index.
 #[test]
 fn arithmetic_matches_materialized_at_digit_boundaries() {
-    let counts = [0u64, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 1001, 9_999, 10_000, 10_001, 100_000];
+    let counts = [
+        0u64, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 1001, 9_999, 10_000, 10_001, 100_000,
+    ];
     for (label, elem) in shapes() {
         for &n in &counts {
             let mut f = Fields::default();
@@ -77,7 +91,11 @@ fn arithmetic_matches_materialized_at_digit_boundaries() {
             let arith = document_size_of(&f, At::Mean);
             assert!(arith.exact, "{label} {n}");
             let doc = document_from_fields(&f, 0.5, n);
-            assert_eq!(arith.whole(), document_size(&doc), "{label} at {n} elements");
+            assert_eq!(
+                arith.whole(),
+                document_size(&doc),
+                "{label} at {n} elements"
+            );
         }
     }
 }
@@ -86,15 +104,27 @@ fn arithmetic_matches_materialized_at_digit_boundaries() {
 /// `count − 1` and not at `count`.
 #[test]
 fn break_point_of_sub_documents_is_exact() {
-    let (_, elem) = shapes().into_iter().find(|(l, _)| *l == "object").unwrap_or_else(|| panic!("object shape"));
+    let (_, elem) = shapes()
+        .into_iter()
+        .find(|(l, _)| *l == "object")
+        .unwrap_or_else(|| panic!("object shape"));
     let with = |n: u64| {
         let mut f = Fields::default();
         f.push("_id", Field::of(BsonType::ObjectId));
-        f.push("lines", Field::array_of_objects(elem.fields.clone(), fixed(n)));
+        f.push(
+            "lines",
+            Field::array_of_objects(elem.fields.clone(), fixed(n)),
+        );
         f
     };
     let base = document_size_of(&with(0), At::Mean);
-    let e = arith::value_size(&with(1).get("lines").map(|l| l.element()).unwrap_or_else(|| Field::of(BsonType::Null)), At::Mean);
+    let e = arith::value_size(
+        &with(1)
+            .get("lines")
+            .map(|l| l.element())
+            .unwrap_or_else(|| Field::of(BsonType::Null)),
+        At::Mean,
+    );
     let bp = break_point(base, e).unwrap_or_else(|| panic!("no break point"));
     assert!(bp.exact);
     let fits = document_size(&document_from_fields(&with(bp.count - 1), 0.5, 1));
@@ -108,9 +138,12 @@ fn break_point_of_sub_documents_is_exact() {
 fn full_scale_statistics_are_constant_time() {
     let text = include_str!("models/social-graph.json");
     let model = squillion::model::parse_model(text).unwrap_or_else(|e| panic!("{e}"));
-    let layout = squillion::design::layout_named(&model, squillion::design::DesignName::Denormalized)
-        .unwrap_or_else(|e| panic!("{e}"));
-    let users = layout.collection("user").unwrap_or_else(|| panic!("user collection"));
+    let layout =
+        squillion::design::layout_named(&model, squillion::design::DesignName::Denormalized)
+            .unwrap_or_else(|e| panic!("{e}"));
+    let users = layout
+        .collection("user")
+        .unwrap_or_else(|| panic!("user collection"));
     assert_eq!(users.count(), 100_000_000.0);
     let start = std::time::Instant::now();
     let st = arith::collection_stats(users, &model.start_date);
@@ -142,9 +175,18 @@ fn arb_scalar() -> impl Strategy<Value = Field> {
         Just(Field::of(BsonType::MinKey)),
         Just(Field::of(BsonType::MaxKey)),
         (0u64..40).prop_map(Field::string_of_len),
-        (0u64..40).prop_map(|n| Field { length: Some(Distribution::fixed(n as f64)), ..Field::of(BsonType::BinData) }),
-        (0u64..20).prop_map(|n| Field { length: Some(Distribution::fixed(n as f64)), ..Field::of(BsonType::Regex) }),
-        (0u64..20).prop_map(|n| Field { length: Some(Distribution::fixed(n as f64)), ..Field::of(BsonType::JavaScript) }),
+        (0u64..40).prop_map(|n| Field {
+            length: Some(Distribution::fixed(n as f64)),
+            ..Field::of(BsonType::BinData)
+        }),
+        (0u64..20).prop_map(|n| Field {
+            length: Some(Distribution::fixed(n as f64)),
+            ..Field::of(BsonType::Regex)
+        }),
+        (0u64..20).prop_map(|n| Field {
+            length: Some(Distribution::fixed(n as f64)),
+            ..Field::of(BsonType::JavaScript)
+        }),
     ]
 }
 

@@ -31,13 +31,49 @@ fn docs_example_parses() {
             }
         }
         for w in squillion::warning::check(&model, &layout) {
-            println!("{:?} {} {} {}: {}", w.severity, w.code, w.collection, w.path, w.message);
+            println!(
+                "{:?} {} {} {}: {}",
+                w.severity, w.code, w.collection, w.path, w.message
+            );
         }
     }
-    for name in [DesignName::Normalized, DesignName::Denormalized, DesignName::Bucketed] {
+    for name in [
+        DesignName::Normalized,
+        DesignName::Denormalized,
+        DesignName::Bucketed,
+    ] {
         let l = layout_named(&model, name).unwrap_or_else(|e| panic!("{e}"));
         let data = squillion::generate::generate(&model, &l);
         assert!(data.document_count() > 0);
         assert!(data.document_count() < 5000, "{}", data.document_count());
+    }
+}
+
+/// docs/model.schema.json is a draft 2020-12 JSON Schema whose top-level keys are the model's.
+/// (It was also checked with Python's `jsonschema` Draft202012Validator against every model in
+/// tests/models/ and the docs example: no errors.)
+#[test]
+fn schema_is_draft_2020_12_and_lists_the_top_level_keys() {
+    let schema: serde_json::Value = serde_json::from_str(include_str!("../docs/model.schema.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    let props: Vec<&str> = schema["properties"]
+        .as_object()
+        .map(|m| m.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    for k in [
+        "entities",
+        "relationships",
+        "workload",
+        "sharding",
+        "design",
+        "sample",
+        "seed",
+        "start_date",
+    ] {
+        assert!(props.contains(&k), "{k}");
     }
 }

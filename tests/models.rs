@@ -11,7 +11,12 @@ fn models() -> Vec<(String, String)> {
             rd.filter_map(Result::ok)
                 .map(|e| e.path())
                 .filter(|p| p.extension().is_some_and(|x| x == "json"))
-                .map(|p| (p.display().to_string(), std::fs::read_to_string(&p).unwrap_or_default()))
+                .map(|p| {
+                    (
+                        p.display().to_string(),
+                        std::fs::read_to_string(&p).unwrap_or_default(),
+                    )
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -26,13 +31,23 @@ fn every_model_lays_out_generates_and_checks() {
     for (path, text) in all {
         let model = parse_model(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
         let mut layouts = vec![layout_model(&model).unwrap_or_else(|e| panic!("{path}: {e}"))];
-        for name in [DesignName::Normalized, DesignName::Denormalized, DesignName::Bucketed] {
-            layouts.push(layout_named(&model, name).unwrap_or_else(|e| panic!("{path} {name:?}: {e}")));
+        for name in [
+            DesignName::Normalized,
+            DesignName::Denormalized,
+            DesignName::Bucketed,
+        ] {
+            layouts.push(
+                layout_named(&model, name).unwrap_or_else(|e| panic!("{path} {name:?}: {e}")),
+            );
         }
         for layout in &layouts {
             assert!(!layout.collections.is_empty(), "{path}");
             let data = squillion::generate::generate(&model, layout);
-            assert!(data.document_count() > 0 && data.document_count() <= 5000, "{path}: {}", data.document_count());
+            assert!(
+                data.document_count() > 0 && data.document_count() <= 5000,
+                "{path}: {}",
+                data.document_count()
+            );
             for c in &layout.collections {
                 let st = squillion::arith::collection_stats(c, &model.start_date);
                 assert!(st.total_bytes.is_finite(), "{path}");
@@ -43,7 +58,15 @@ fn every_model_lays_out_generates_and_checks() {
                 for c in &layout.collections {
                     let st = squillion::arith::collection_stats(c, &model.start_date);
                     for s in &st.shapes {
-                        println!("  {} / {}: count {:.0} avg {} max {} ({})", c.name, s.label, s.count, s.average.bytes, s.max.bytes, if s.max.exact { "exact" } else { "estimate" });
+                        println!(
+                            "  {} / {}: count {:.0} avg {} max {} ({})",
+                            c.name,
+                            s.label,
+                            s.count,
+                            s.average.bytes,
+                            s.max.bytes,
+                            if s.max.exact { "exact" } else { "estimate" }
+                        );
                     }
                     for i in &c.indexes {
                         println!("  {}", i.mongosh());
@@ -55,7 +78,10 @@ fn every_model_lays_out_generates_and_checks() {
                     }
                 }
                 for w in &warnings {
-                    println!("  {:?} {} {}.{}: {}", w.severity, w.code, w.collection, w.path, w.message);
+                    println!(
+                        "  {:?} {} {}.{}: {}",
+                        w.severity, w.code, w.collection, w.path, w.message
+                    );
                 }
             }
         }

@@ -34,15 +34,28 @@ fn lay(m: &Model) -> Layout {
 /// Asserts that collection `coll`, shape `label`, has exactly `bytes` per document by the
 /// arithmetic and that every generated document of that shape has that size.
 fn assert_size(m: &Model, l: &Layout, coll: &str, label: &str, bytes: u64) {
-    let c = l.collection(coll).unwrap_or_else(|| panic!("no collection {coll}: {:?}", names(l)));
-    let s = c.shape(label).unwrap_or_else(|| panic!("no shape {label} in {coll}"));
+    let c = l
+        .collection(coll)
+        .unwrap_or_else(|| panic!("no collection {coll}: {:?}", names(l)));
+    let s = c
+        .shape(label)
+        .unwrap_or_else(|| panic!("no shape {label} in {coll}"));
     let size = document_size_of(&s.fields, At::Mean);
     assert!(size.exact, "{coll}/{label} not exact");
     assert_eq!(size.whole(), bytes, "{coll}/{label} arithmetic");
     let data = generate(m, l);
-    let docs = data.collection(coll).map(|g| g.documents.clone()).unwrap_or_default();
+    let docs = data
+        .collection(coll)
+        .map(|g| g.documents.clone())
+        .unwrap_or_default();
     assert!(!docs.is_empty());
-    let shaped: Vec<_> = docs.iter().filter(|d| d.keys().cloned().collect::<Vec<_>>() == s.fields.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>()).collect();
+    let shaped: Vec<_> = docs
+        .iter()
+        .filter(|d| {
+            d.keys().cloned().collect::<Vec<_>>()
+                == s.fields.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>()
+        })
+        .collect();
     assert!(!shaped.is_empty(), "no generated {coll}/{label}");
     for d in shaped {
         assert_eq!(document_size(d), bytes, "{coll}/{label} generated {d}");
@@ -72,18 +85,32 @@ fn embed_subset() {
     assert_size(&m, &l, "p", "p", 56);
     // c: {_id, v, pId}: 4+17+7+17+1 = 46.
     assert_size(&m, &l, "c", "c", 46);
-    let cmds: Vec<String> = l.plan.units.iter().flat_map(|u| u.commands.iter().map(|c| c.mongosh())).collect();
+    let cmds: Vec<String> = l
+        .plan
+        .units
+        .iter()
+        .flat_map(|u| u.commands.iter().map(|c| c.mongosh()))
+        .collect();
     assert!(cmds.is_empty());
 }
 
 #[test]
 fn extended_reference() {
-    let m = model(r#"{ "strategy": "extended_reference", "copy": ["v"] }"#, 2, true, "");
+    let m = model(
+        r#"{ "strategy": "extended_reference", "copy": ["v"] }"#,
+        2,
+        true,
+        "",
+    );
     let l = lay(&m);
     // r: [{_id, v} × 2]: sub-document 4+17+7+1 = 29, element 32; array 5+64 = 69; field 72.
     assert_size(&m, &l, "p", "p", 4 + 17 + 11 + 72 + 1);
     assert_size(&m, &l, "c", "c", 29);
-    let copied = &l.collection("p").and_then(|c| c.shape("p")).map(|s| s.copied.clone()).unwrap_or_default();
+    let copied = &l
+        .collection("p")
+        .and_then(|c| c.shape("p"))
+        .map(|s| s.copied.clone())
+        .unwrap_or_default();
     assert_eq!(copied.len(), 1);
     assert_eq!(copied[0].path, "r.v");
 }
@@ -108,7 +135,12 @@ fn reference_in_child() {
 
 #[test]
 fn reference_in_child_with_copy() {
-    let m = model(r#"{ "strategy": "reference_in_child", "copy": ["n"] }"#, 2, false, "");
+    let m = model(
+        r#"{ "strategy": "reference_in_child", "copy": ["n"] }"#,
+        2,
+        false,
+        "",
+    );
     let l = lay(&m);
     // c gets p_n: 1+3+1+(4+3+1) = 13 → 46 + 13 = 59.
     assert_size(&m, &l, "c", "c", 59);
@@ -146,13 +178,21 @@ fn bucket() {
 
 #[test]
 fn continuation() {
-    let m = model(r#"{ "strategy": "continuation", "threshold": 1 }"#, 3, true, "");
+    let m = model(
+        r#"{ "strategy": "continuation", "threshold": 1 }"#,
+        3,
+        true,
+        "",
+    );
     let l = lay(&m);
     // p: tbc [2 oids] 1+3+1+35 = 40; r [1 oid] 1+1+1+20 = 23: 4+17+11+40+23+1 = 96.
     assert_size(&m, &l, "p", "p", 96);
     // continuation {_id, r: [1 oid]}: 4+17+23+1 = 45; 2 per parent → 20.
     assert_size(&m, &l, "p", "r continuation", 45);
-    let c = l.collection("p").and_then(|c| c.shape("r continuation")).map(|s| s.count);
+    let c = l
+        .collection("p")
+        .and_then(|c| c.shape("r continuation"))
+        .map(|s| s.count);
     assert_eq!(c, Some(20.0));
 }
 
@@ -183,7 +223,10 @@ fn fan_out_on_read() {
     // {_id, author, t, to: [2 oids]}: author 1+6+1+12 = 20, to 1+2+1+35 = 39: 4+17+20+7+39+1 = 88.
     assert_size(&m, &l, "a", "feed item", 88);
     let read = &l.plan.units[1].commands[0];
-    assert_eq!(read.mongosh(), "db.a.find({ to: me._id }).sort({ _id: -1 }).limit(2)");
+    assert_eq!(
+        read.mongosh(),
+        "db.a.find({ to: me._id }).sort({ _id: -1 }).limit(2)"
+    );
 }
 
 #[test]
@@ -240,7 +283,9 @@ fn attribute_forms() {
     // keyed: {web: int, app: int, box: int}: 4 + 3×(1+3+1+4) + 1 = 32, field 40: 4+17+40+1 = 62.
     let m = parse_model(&text("keyed")).unwrap_or_else(|e| panic!("{e}"));
     assert_size(&m, &lay(&m), "s", "s", 62);
-    assert!(squillion::warning::check(&m, &lay(&m)).iter().any(|w| w.code == "KEYED_ATTRIBUTES"));
+    assert!(squillion::warning::check(&m, &lay(&m))
+        .iter()
+        .any(|w| w.code == "KEYED_ATTRIBUTES"));
     // flattened: {_id, channel, price} rows: 4+17+17+11+1 = 50, 3 per showing.
     let m = parse_model(&text("flattened")).unwrap_or_else(|e| panic!("{e}"));
     let l = lay(&m);
@@ -252,14 +297,31 @@ fn attribute_forms() {
 fn named_designs_choose_as_documented() {
     use squillion::design::{layout_named, DesignName, Strategy};
     let m = model(r#"{ "strategy": "embed" }"#, 2, false, "");
-    let s = |n| layout_named(&m, n).ok().and_then(|l| l.strategy("r").cloned());
-    assert_eq!(s(DesignName::Normalized), Some(Strategy::ReferenceInChild { copy: vec![] }));
+    let s = |n| {
+        layout_named(&m, n)
+            .ok()
+            .and_then(|l| l.strategy("r").cloned())
+    };
+    assert_eq!(
+        s(DesignName::Normalized),
+        Some(Strategy::ReferenceInChild { copy: vec![] })
+    );
     assert_eq!(s(DesignName::Denormalized), Some(Strategy::Embed));
-    assert_eq!(s(DesignName::Bucketed), Some(Strategy::ReferenceInChild { copy: vec![] }));
+    assert_eq!(
+        s(DesignName::Bucketed),
+        Some(Strategy::ReferenceInChild { copy: vec![] })
+    );
     let m2 = model(r#"{ "strategy": "embed" }"#, 2, true, "");
-    let s2 = |n| layout_named(&m2, n).ok().and_then(|l| l.strategy("r").cloned());
+    let s2 = |n| {
+        layout_named(&m2, n)
+            .ok()
+            .and_then(|l| l.strategy("r").cloned())
+    };
     assert_eq!(s2(DesignName::Normalized), Some(Strategy::LinkCollection));
-    assert_eq!(s2(DesignName::Denormalized), Some(Strategy::ExtendedReference { copy: vec![] }));
+    assert_eq!(
+        s2(DesignName::Denormalized),
+        Some(Strategy::ExtendedReference { copy: vec![] })
+    );
 }
 
 #[test]
@@ -267,8 +329,15 @@ fn indexes_follow_the_workload() {
     let text = include_str!("models/image-board.json");
     let m = parse_model(text).unwrap_or_else(|e| panic!("{e}"));
     let l = lay(&m);
-    let ix: Vec<String> = l.collections.iter().flat_map(|c| c.indexes.iter().map(|i| i.mongosh())).collect();
+    let ix: Vec<String> = l
+        .collections
+        .iter()
+        .flat_map(|c| c.indexes.iter().map(|i| i.mongosh()))
+        .collect();
     assert_eq!(ix, ["db.image.createIndex({ threadId: 1, date: 1 })"]);
-    let stats = collection_stats(l.collection("image").unwrap_or_else(|| panic!("image")), &m.start_date);
+    let stats = collection_stats(
+        l.collection("image").unwrap_or_else(|| panic!("image")),
+        &m.start_date,
+    );
     assert_eq!(stats.count, 50_000_000.0);
 }

@@ -69,10 +69,22 @@ fn all_problems_at_once_with_paths() {
         "$.design.relationships.a.size",
     ];
     for p in expected {
-        assert!(e.has_path(p), "missing {p}; got:\n{}", e.errors.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("\n"));
+        assert!(
+            e.has_path(p),
+            "missing {p}; got:\n{}",
+            e.errors
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
     }
     assert!(e.errors.len() >= expected.len());
-    let p99 = e.errors.iter().find(|x| x.path == "$.relationships[2].cardinality.p99").map(|x| x.message.clone());
+    let p99 = e
+        .errors
+        .iter()
+        .find(|x| x.path == "$.relationships[2].cardinality.p99")
+        .map(|x| x.message.clone());
     assert_eq!(p99.as_deref(), Some("p99 (900) is greater than max (100)"));
 }
 
@@ -112,7 +124,10 @@ fn valid_models_have_no_errors() {
 
 #[test]
 fn serialization_round_trips() {
-    for text in [include_str!("models/social-graph.json"), include_str!("models/shopping-cart.json")] {
+    for text in [
+        include_str!("models/social-graph.json"),
+        include_str!("models/shopping-cart.json"),
+    ] {
         let m = parse_model(text).unwrap_or_else(|e| panic!("{e}"));
         let again = serde_json::to_string(&m).unwrap_or_default();
         let m2 = parse_model(&again).unwrap_or_else(|e| panic!("{e}"));

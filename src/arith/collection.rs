@@ -4,7 +4,9 @@
 
 use serde::Serialize;
 
-use super::{break_date, break_point, document_size_of, value_size, At, BreakDate, BreakPoint, Size};
+use super::{
+    break_date, break_point, document_size_of, value_size, At, BreakDate, BreakPoint, Size,
+};
 use crate::design::{Collection, DocShape};
 use crate::model::distribution::Distribution;
 use crate::model::field::Fields;
@@ -20,7 +22,10 @@ pub struct SizeFigure {
 
 impl From<Size> for SizeFigure {
     fn from(s: Size) -> Self {
-        SizeFigure { bytes: s.whole(), exact: s.exact }
+        SizeFigure {
+            bytes: s.whole(),
+            exact: s.exact,
+        }
     }
 }
 
@@ -85,8 +90,16 @@ pub struct CollectionStats {
 pub fn collection_stats(c: &Collection, start: &str) -> CollectionStats {
     let shapes: Vec<ShapeStats> = c.shapes.iter().map(|s| shape_stats(s, start)).collect();
     let total_bytes = shapes.iter().map(|s| s.total_bytes).sum();
-    let total_exact = shapes.iter().all(|s| s.average.exact && s.count.fract() == 0.0);
-    CollectionStats { name: c.name.clone(), count: c.count(), total_bytes, total_exact, shapes }
+    let total_exact = shapes
+        .iter()
+        .all(|s| s.average.exact && s.count.fract() == 0.0);
+    CollectionStats {
+        name: c.name.clone(),
+        count: c.count(),
+        total_bytes,
+        total_exact,
+        shapes,
+    }
 }
 
 /// Returns the statistics of one document shape.
@@ -96,12 +109,21 @@ pub fn shape_stats(s: &DocShape, start: &str) -> ShapeStats {
         .growing
         .iter()
         .map(|g| {
-            let elem = s.fields.get(&g.field).map(|f| value_size(&f.element(), At::Mean)).unwrap_or(Size::exact(0));
+            let elem = s
+                .fields
+                .get(&g.field)
+                .map(|f| value_size(&f.element(), At::Mean))
+                .unwrap_or(Size::exact(0));
             let base = with_empty(&s.fields, &g.field);
-            let bp = if g.capped { None } else { break_point(document_size_of(&base, At::Quantile(1.0)), elem) };
+            let bp = if g.capped {
+                None
+            } else {
+                break_point(document_size_of(&base, At::Quantile(1.0)), elem)
+            };
             let max_count = g.count.max_count();
             let largest = bp.and_then(|b| break_date(max_count, b.count, g.growth_largest, start));
-            let typical = bp.and_then(|b| break_date(g.count.p50(), b.count, g.growth_typical, start));
+            let typical =
+                bp.and_then(|b| break_date(g.count.p50(), b.count, g.growth_typical, start));
             ArrayStats {
                 field: g.field.clone(),
                 relationship: g.relationship.clone(),

@@ -24,7 +24,11 @@ pub struct Index {
 impl Index {
     /// Returns the `createIndex` call.
     pub fn mongosh(&self) -> String {
-        format!("db.{}.createIndex({})", self.collection, shell(&Bson::Document(self.keys.clone())))
+        format!(
+            "db.{}.createIndex({})",
+            self.collection,
+            shell(&Bson::Document(self.keys.clone()))
+        )
     }
 
     fn is_prefix_of(&self, other: &Index) -> bool {
@@ -76,7 +80,12 @@ pub fn attach(layout: &mut Layout) {
     for c in &layout.collections {
         if let Some(k) = &c.shard_key {
             if k.keys().any(|f| f != "_id") {
-                add(Index { collection: c.name.clone(), keys: k.clone(), multikey: false, reason: "shard key".into() });
+                add(Index {
+                    collection: c.name.clone(),
+                    keys: k.clone(),
+                    multikey: false,
+                    reason: "shard key".into(),
+                });
             }
         }
     }
@@ -86,7 +95,12 @@ pub fn attach(layout: &mut Layout) {
                 continue;
             }
             if let Some(keys) = key_for(&c.filter, c.sort.as_ref()) {
-                add(Index { collection: c.collection.clone(), keys, multikey: false, reason: u.unit.clone() });
+                add(Index {
+                    collection: c.collection.clone(),
+                    keys,
+                    multikey: false,
+                    reason: u.unit.clone(),
+                });
             }
         }
     }
@@ -94,11 +108,19 @@ pub fn attach(layout: &mut Layout) {
         if let Some(coll) = layout.collections.iter().find(|c| c.name == ix.collection) {
             ix.multikey = ix.keys.keys().any(|k| {
                 let top = k.split('.').next().unwrap_or(k);
-                coll.shapes.iter().any(|s| s.fields.get(top).is_some_and(|f| f.ty == crate::model::BsonType::Array))
+                coll.shapes.iter().any(|s| {
+                    s.fields
+                        .get(top)
+                        .is_some_and(|f| f.ty == crate::model::BsonType::Array)
+                })
             });
         }
     }
     for c in &mut layout.collections {
-        c.indexes = all.iter().filter(|i| i.collection == c.name).cloned().collect();
+        c.indexes = all
+            .iter()
+            .filter(|i| i.collection == c.name)
+            .cloned()
+            .collect();
     }
 }

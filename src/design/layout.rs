@@ -32,12 +32,19 @@ impl Layout {
 
     /// Returns the strategy of relationship `name`.
     pub fn strategy(&self, name: &str) -> Option<&Strategy> {
-        self.strategies.iter().find(|(n, _)| n == name).map(|(_, s)| s)
+        self.strategies
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s)
     }
 
     /// Returns the collection that holds entity `name` as top-level documents, if any.
     pub fn collection_of(&self, entity: &str) -> Option<&Collection> {
-        self.collections.iter().find(|c| c.shapes.iter().any(|s| s.entity.as_deref() == Some(entity) && s.label == entity))
+        self.collections.iter().find(|c| {
+            c.shapes
+                .iter()
+                .any(|s| s.entity.as_deref() == Some(entity) && s.label == entity)
+        })
     }
 }
 
@@ -120,13 +127,20 @@ fn oid() -> Field {
 }
 
 fn int_field(kind: ValueKind) -> Field {
-    Field { kind: Some(kind), ..Field::of(BsonType::Int) }
+    Field {
+        kind: Some(kind),
+        ..Field::of(BsonType::Int)
+    }
 }
 
 /// Builds the layout of `model` under `spec`.
 pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
     let strategies = super::resolve(model, spec);
-    let b = Builder { model, spec, strategies: &strategies };
+    let b = Builder {
+        model,
+        spec,
+        strategies: &strategies,
+    };
     let mut collections = Vec::new();
     for e in &model.entities {
         if !b.has_own_collection(e) {
@@ -152,11 +166,19 @@ pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
     } else {
         format!("{} + overrides", spec.base.as_str())
     };
-    let mut layout = Layout { design, strategies: strategies.clone(), collections, plan: Plan::default() };
+    let mut layout = Layout {
+        design,
+        strategies: strategies.clone(),
+        collections,
+        plan: Plan::default(),
+    };
     layout.plan = plan::build(model, &layout);
     indexes::attach(&mut layout);
     Ok(layout)
 }
+
+/// What an entity gets as a parent: extra fields, the arrays among them, copied fields.
+type ParentAdditions = (Vec<(String, Field)>, Vec<GrowingArray>, Vec<CopiedField>);
 
 struct Builder<'a> {
     model: &'a Model,
@@ -166,22 +188,37 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     fn strategy(&self, rel: &str) -> &Strategy {
-        self.strategies.iter().find(|(n, _)| n == rel).map(|(_, s)| s).unwrap_or(&Strategy::LinkCollection)
+        self.strategies
+            .iter()
+            .find(|(n, _)| n == rel)
+            .map(|(_, s)| s)
+            .unwrap_or(&Strategy::LinkCollection)
     }
 
     fn entity(&self, name: &str) -> Result<&Entity, DesignError> {
-        self.model.entity(name).ok_or_else(|| DesignError::Unknown { what: "entity", name: name.to_string() })
+        self.model.entity(name).ok_or_else(|| DesignError::Unknown {
+            what: "entity",
+            name: name.to_string(),
+        })
     }
 
     /// An entity has no collection of its own when every relationship that holds it as a
     /// child embeds it (embed, bucket) or when it is posted through a feed.
     fn has_own_collection(&self, e: &Entity) -> bool {
-        let feeds = self.model.relationships.iter().any(|r| r.feed.as_deref() == Some(e.name.as_str()));
+        let feeds = self
+            .model
+            .relationships
+            .iter()
+            .any(|r| r.feed.as_deref() == Some(e.name.as_str()));
         if feeds {
             return false;
         }
-        let as_child: Vec<_> =
-            self.model.relationships.iter().filter(|r| r.child == e.name && r.feed.is_none()).collect();
+        let as_child: Vec<_> = self
+            .model
+            .relationships
+            .iter()
+            .filter(|r| r.child == e.name && r.feed.is_none())
+            .collect();
         // Self-references (follows) and many-to-many buckets hold ids of documents that must
         // exist elsewhere.
         as_child.is_empty()
@@ -208,16 +245,31 @@ impl Builder<'_> {
         let mut fields = e.fields.clone();
         for p in self.patterns_for(&e.name) {
             match p {
-                FieldPattern::Attribute { field, form: AttributeForm::Keyed, key, value, .. } => {
+                FieldPattern::Attribute {
+                    field,
+                    form: AttributeForm::Keyed,
+                    key,
+                    value,
+                    ..
+                } => {
                     if let Some(f) = e.fields.get(field) {
                         fields.push(field.clone(), keyed(f, key, value));
                     }
                 }
                 FieldPattern::Attribute { .. } => {}
-                FieldPattern::Computed { field, relationship, sum, .. } => {
+                FieldPattern::Computed {
+                    field,
+                    relationship,
+                    sum,
+                    ..
+                } => {
                     let ty = sum
                         .as_ref()
-                        .and_then(|_| self.model.relationship(relationship).and_then(|r| self.model.entity(&r.child)))
+                        .and_then(|_| {
+                            self.model
+                                .relationship(relationship)
+                                .and_then(|r| self.model.entity(&r.child))
+                        })
                         .and_then(|c| sum.as_ref().and_then(|s| c.fields.get(s)))
                         .map_or(BsonType::Int, |f| f.ty);
                     let mut f = Field::of(ty);
@@ -229,7 +281,13 @@ impl Builder<'_> {
                     for i in 0..*slots {
                         sub.push(i.to_string(), int_field(ValueKind::Counter));
                     }
-                    fields.push(field.clone(), Field { fields: sub, ..Field::of(BsonType::Object) });
+                    fields.push(
+                        field.clone(),
+                        Field {
+                            fields: sub,
+                            ..Field::of(BsonType::Object)
+                        },
+                    );
                 }
             }
         }
@@ -242,12 +300,17 @@ impl Builder<'_> {
         &self,
         e: &Entity,
         visiting: &mut Vec<String>,
-    ) -> Result<(Vec<(String, Field)>, Vec<GrowingArray>, Vec<CopiedField>), DesignError> {
+    ) -> Result<ParentAdditions, DesignError> {
         let mut fields = Vec::new();
         let mut growing = Vec::new();
         let mut copied = Vec::new();
         visiting.push(e.name.clone());
-        for r in self.model.relationships.iter().filter(|r| r.parent == e.name) {
+        for r in self
+            .model
+            .relationships
+            .iter()
+            .filter(|r| r.parent == e.name)
+        {
             let s = self.strategy(&r.name);
             let child = self.entity(&r.child)?;
             let name = r.array_field().to_string();
@@ -263,7 +326,10 @@ impl Builder<'_> {
             match s {
                 Strategy::Embed | Strategy::EmbedSubset { .. } => {
                     let count = match s {
-                        Strategy::EmbedSubset { k } => Distribution::Capped { of: Box::new(card), cap: *k as f64 },
+                        Strategy::EmbedSubset { k } => Distribution::Capped {
+                            of: Box::new(card),
+                            cap: *k as f64,
+                        },
                         _ => card,
                     };
                     let elem = self.embedded_fields(child, visiting)?;
@@ -274,7 +340,15 @@ impl Builder<'_> {
                     let mut elem = Fields::default();
                     elem.push("_id", oid());
                     for c in copy {
-                        let f = child.fields.get(c).cloned().ok_or_else(|| DesignError::Unknown { what: "field", name: c.clone() })?;
+                        let f =
+                            child
+                                .fields
+                                .get(c)
+                                .cloned()
+                                .ok_or_else(|| DesignError::Unknown {
+                                    what: "field",
+                                    name: c.clone(),
+                                })?;
                         elem.push(c.clone(), f);
                         copied.push(CopiedField {
                             path: format!("{name}.{c}"),
@@ -287,15 +361,28 @@ impl Builder<'_> {
                     growing.push(grow(card, false));
                 }
                 Strategy::ReferenceInParent | Strategy::TwoWay => {
-                    fields.push((name.clone(), Field::array_of(BsonType::ObjectId, card.clone())));
+                    fields.push((
+                        name.clone(),
+                        Field::array_of(BsonType::ObjectId, card.clone()),
+                    ));
                     growing.push(grow(card, false));
                 }
                 Strategy::Continuation { threshold } => {
                     let t = *threshold as f64;
-                    let tbc = Distribution::Chunks { of: Box::new(card.clone()), size: t, less: 1.0 };
+                    let tbc = Distribution::Chunks {
+                        of: Box::new(card.clone()),
+                        size: t,
+                        less: 1.0,
+                    };
                     fields.push(("tbc".to_string(), Field::array_of(BsonType::ObjectId, tbc)));
-                    let kept = Distribution::Capped { of: Box::new(card), cap: t };
-                    fields.push((name.clone(), Field::array_of(BsonType::ObjectId, kept.clone())));
+                    let kept = Distribution::Capped {
+                        of: Box::new(card),
+                        cap: t,
+                    };
+                    fields.push((
+                        name.clone(),
+                        Field::array_of(BsonType::ObjectId, kept.clone()),
+                    ));
                     growing.push(grow(kept, true));
                 }
                 _ => {}
@@ -307,7 +394,11 @@ impl Builder<'_> {
 
     /// Returns the fields of `e` when embedded in another document: its own fields plus what it
     /// holds as a parent (no `_id` unless declared, no parent reference).
-    fn embedded_fields(&self, e: &Entity, visiting: &mut Vec<String>) -> Result<Fields, DesignError> {
+    fn embedded_fields(
+        &self,
+        e: &Entity,
+        visiting: &mut Vec<String>,
+    ) -> Result<Fields, DesignError> {
         let mut fields = self.own_fields(e);
         if visiting.contains(&e.name) {
             return Ok(fields);
@@ -333,9 +424,17 @@ impl Builder<'_> {
             fields.push(n, f);
         }
         // Child-side additions: parent references and copies of parent fields.
-        for r in self.model.relationships.iter().filter(|r| r.child == e.name && r.feed.is_none()) {
+        for r in self
+            .model
+            .relationships
+            .iter()
+            .filter(|r| r.child == e.name && r.feed.is_none())
+        {
             let s = self.strategy(&r.name);
-            let adds_ref = matches!(s, Strategy::ReferenceInChild { .. } | Strategy::TwoWay | Strategy::EmbedSubset { .. });
+            let adds_ref = matches!(
+                s,
+                Strategy::ReferenceInChild { .. } | Strategy::TwoWay | Strategy::EmbedSubset { .. }
+            );
             if !adds_ref {
                 continue;
             }
@@ -343,45 +442,98 @@ impl Builder<'_> {
             let pref = r.parent_ref();
             if r.many_to_many {
                 // Each child keeps the ids of all its parents: on average parents × mean / children.
-                let mean = if e.count > 0.0 { parent.count * r.cardinality.mean() / e.count } else { 0.0 };
-                fields.push(pref, Field::array_of(BsonType::ObjectId, Distribution::fixed(mean.round())));
+                let mean = if e.count > 0.0 {
+                    parent.count * r.cardinality.mean() / e.count
+                } else {
+                    0.0
+                };
+                fields.push(
+                    pref,
+                    Field::array_of(BsonType::ObjectId, Distribution::fixed(mean.round())),
+                );
             } else {
                 fields.push(pref, oid());
             }
             if let Strategy::ReferenceInChild { copy } = s {
                 for c in copy {
-                    let f = parent.fields.get(c).cloned().ok_or_else(|| DesignError::Unknown { what: "field", name: c.clone() })?;
+                    let f = parent
+                        .fields
+                        .get(c)
+                        .cloned()
+                        .ok_or_else(|| DesignError::Unknown {
+                            what: "field",
+                            name: c.clone(),
+                        })?;
                     let path = format!("{}_{c}", r.parent);
                     fields.push(path.clone(), f);
-                    copied.push(CopiedField { path, entity: parent.name.clone(), source: c.clone(), relationship: r.name.clone() });
+                    copied.push(CopiedField {
+                        path,
+                        entity: parent.name.clone(),
+                        source: c.clone(),
+                        relationship: r.name.clone(),
+                    });
                 }
             }
         }
         let mut shapes = Vec::new();
         // The flattened attribute pattern turns each entity into one row per attribute.
         let flattened = self.patterns_for(&e.name).find_map(|p| match p {
-            FieldPattern::Attribute { field, form: AttributeForm::Flattened, .. } => Some(field.clone()),
+            FieldPattern::Attribute {
+                field,
+                form: AttributeForm::Flattened,
+                ..
+            } => Some(field.clone()),
             _ => None,
         });
         if let Some(attr) = flattened {
-            let f = e.fields.get(&attr).cloned().unwrap_or_else(|| Field::of(BsonType::Null));
+            let f = e
+                .fields
+                .get(&attr)
+                .cloned()
+                .unwrap_or_else(|| Field::of(BsonType::Null));
             let per = f.count.clone().map_or(1.0, |c| c.mean());
             let mut rows = Fields(fields.0.into_iter().filter(|(n, _)| *n != attr).collect());
             for (n, sub) in f.fields.iter() {
                 rows.push(n.clone(), sub.clone());
             }
-            shapes.push(DocShape { label: e.name.clone(), entity: Some(e.name.clone()), count: e.count * per, fields: rows, growing, copied });
+            shapes.push(DocShape {
+                label: e.name.clone(),
+                entity: Some(e.name.clone()),
+                count: e.count * per,
+                fields: rows,
+                growing,
+                copied,
+            });
         } else {
-            shapes.push(DocShape { label: e.name.clone(), entity: Some(e.name.clone()), count: e.count, fields, growing, copied: copied.clone() });
+            shapes.push(DocShape {
+                label: e.name.clone(),
+                entity: Some(e.name.clone()),
+                count: e.count,
+                fields,
+                growing,
+                copied: copied.clone(),
+            });
         }
         // Continuation documents live in the parent's collection.
-        for r in self.model.relationships.iter().filter(|r| r.parent == e.name) {
+        for r in self
+            .model
+            .relationships
+            .iter()
+            .filter(|r| r.parent == e.name)
+        {
             if let Strategy::Continuation { threshold } = self.strategy(&r.name) {
-                let per = Distribution::Chunks { of: Box::new(r.cardinality.clone()), size: *threshold as f64, less: 1.0 };
+                let per = Distribution::Chunks {
+                    of: Box::new(r.cardinality.clone()),
+                    size: *threshold as f64,
+                    less: 1.0,
+                };
                 let mut f = Fields::default();
                 f.push("_id", oid());
                 let full = Distribution::fixed(*threshold as f64);
-                f.push(r.array_field(), Field::array_of(BsonType::ObjectId, full.clone()));
+                f.push(
+                    r.array_field(),
+                    Field::array_of(BsonType::ObjectId, full.clone()),
+                );
                 shapes.push(DocShape {
                     label: format!("{} continuation", r.name),
                     entity: Some(e.name.clone()),
@@ -399,10 +551,19 @@ impl Builder<'_> {
                 });
             }
         }
-        Ok(Collection { name: e.name.clone(), shapes, indexes: vec![], shard_key: None })
+        Ok(Collection {
+            name: e.name.clone(),
+            shapes,
+            indexes: vec![],
+            shard_key: None,
+        })
     }
 
-    fn relationship_collection(&self, r: &Relationship, s: &Strategy) -> Result<Option<Collection>, DesignError> {
+    fn relationship_collection(
+        &self,
+        r: &Relationship,
+        s: &Strategy,
+    ) -> Result<Option<Collection>, DesignError> {
         let parent = self.entity(&r.parent)?;
         let child = self.entity(&r.child)?;
         let pref = r.parent_ref();
@@ -435,7 +596,11 @@ impl Builder<'_> {
                     Field::array_of_objects(self.embedded_fields(child, &mut v)?, full.clone())
                 };
                 f.push(r.array_field(), elem);
-                let per = Distribution::Chunks { of: Box::new(r.cardinality.clone()), size: *size as f64, less: 0.0 };
+                let per = Distribution::Chunks {
+                    of: Box::new(r.cardinality.clone()),
+                    size: *size as f64,
+                    less: 0.0,
+                };
                 DocShape {
                     label: "bucket".into(),
                     entity: Some(child.name.clone()),
@@ -467,7 +632,10 @@ impl Builder<'_> {
                         for (n, x) in item_fields.iter() {
                             f.push(n.clone(), x.clone());
                         }
-                        f.push("to", Field::array_of(BsonType::ObjectId, r.cardinality.clone()));
+                        f.push(
+                            "to",
+                            Field::array_of(BsonType::ObjectId, r.cardinality.clone()),
+                        );
                         DocShape {
                             label: "feed item".into(),
                             entity: Some(item.name.clone()),
@@ -499,12 +667,19 @@ impl Builder<'_> {
                         }
                     }
                     _ => {
-                        let size = if let Strategy::BucketedFanOut { size } = s { *size } else { 1 };
+                        let size = if let Strategy::BucketedFanOut { size } = s {
+                            *size
+                        } else {
+                            1
+                        };
                         f.push("owner", oid());
                         f.push("sequence", int_field(ValueKind::Sequence));
                         f.push("count", int_field(ValueKind::Counter));
                         let full = Distribution::fixed(size as f64);
-                        f.push("activities", Field::array_of_objects(item_fields, full.clone()));
+                        f.push(
+                            "activities",
+                            Field::array_of_objects(item_fields, full.clone()),
+                        );
                         DocShape {
                             label: "feed bucket".into(),
                             entity: Some(item.name.clone()),
@@ -525,7 +700,12 @@ impl Builder<'_> {
             }
             _ => return Ok(None),
         };
-        Ok(Some(Collection { name: relationship_collection_name(r, s), shapes: vec![shape], indexes: vec![], shard_key: None }))
+        Ok(Some(Collection {
+            name: relationship_collection_name(r, s),
+            shapes: vec![shape],
+            indexes: vec![],
+            shard_key: None,
+        }))
     }
 }
 
@@ -533,8 +713,13 @@ impl Builder<'_> {
 pub fn relationship_collection_name(r: &Relationship, s: &Strategy) -> String {
     match s {
         Strategy::Bucket { .. } => format!("{}_buckets", r.name),
-        Strategy::FanOutOnRead | Strategy::FanOutOnWrite => r.feed.clone().unwrap_or_else(|| r.name.clone()),
-        Strategy::BucketedFanOut { .. } => format!("{}_buckets", r.feed.clone().unwrap_or_else(|| r.name.clone())),
+        Strategy::FanOutOnRead | Strategy::FanOutOnWrite => {
+            r.feed.clone().unwrap_or_else(|| r.name.clone())
+        }
+        Strategy::BucketedFanOut { .. } => format!(
+            "{}_buckets",
+            r.feed.clone().unwrap_or_else(|| r.name.clone())
+        ),
         _ => r.name.clone(),
     }
 }
@@ -555,12 +740,22 @@ pub fn child_ref(r: &Relationship) -> String {
 fn keyed(f: &Field, key: &str, value: &str) -> Field {
     let names: Vec<String> = match f.fields.get(key) {
         Some(k) if !k.values.is_empty() => k.values.clone(),
-        _ => (0..f.count.as_ref().map_or(0, |c| c.max_count())).map(|i| format!("attr{i}")).collect(),
+        _ => (0..f.count.as_ref().map_or(0, |c| c.max_count()))
+            .map(|i| format!("attr{i}"))
+            .collect(),
     };
-    let vf = f.fields.get(value).cloned().unwrap_or_else(|| Field::of(BsonType::Null));
+    let vf = f
+        .fields
+        .get(value)
+        .cloned()
+        .unwrap_or_else(|| Field::of(BsonType::Null));
     let mut sub = Fields::default();
     for n in names {
         sub.push(n, vf.clone());
     }
-    Field { fields: sub, presence: f.presence, ..Field::of(BsonType::Object) }
+    Field {
+        fields: sub,
+        presence: f.presence,
+        ..Field::of(BsonType::Object)
+    }
 }

@@ -77,7 +77,10 @@ impl Strategy {
 
     /// Returns true for the three feed strategies.
     pub fn is_feed(&self) -> bool {
-        matches!(self, Strategy::FanOutOnRead | Strategy::FanOutOnWrite | Strategy::BucketedFanOut { .. })
+        matches!(
+            self,
+            Strategy::FanOutOnRead | Strategy::FanOutOnWrite | Strategy::BucketedFanOut { .. }
+        )
     }
 }
 

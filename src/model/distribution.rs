@@ -106,7 +106,9 @@ impl Distribution {
             | Distribution::Normal { max, .. }
             | Distribution::Zipf { max, .. }
             | Distribution::Lognormal { max, .. } => max,
-            Distribution::Capped { ref of, .. } | Distribution::Chunks { ref of, .. } => self.map(of.max()),
+            Distribution::Capped { ref of, .. } | Distribution::Chunks { ref of, .. } => {
+                self.map(of.max())
+            }
         }
     }
 
@@ -214,7 +216,10 @@ impl Distribution {
 
     /// Returns true when [`Distribution::mean`] is exact rather than a numeric estimate.
     pub fn mean_is_exact(&self) -> bool {
-        matches!(self, Distribution::Fixed { .. } | Distribution::Uniform { .. }) || self.is_constant()
+        matches!(
+            self,
+            Distribution::Fixed { .. } | Distribution::Uniform { .. }
+        ) || self.is_constant()
     }
 
     /// Returns ∫₀¹ f(quantile(q)) dq numerically: a fixed number of points (constant time),
@@ -277,8 +282,12 @@ pub fn inverse_normal(p: f64) -> f64 {
         4.374_664_141_464_968,
         2.938_163_982_698_783,
     ];
-    const D: [f64; 4] =
-        [7.784_695_709_041_462e-3, 3.224_671_290_700_398e-1, 2.445_134_137_142_996, 3.754_408_661_907_416];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
     if p <= 0.0 {
         return f64::NEG_INFINITY;
     }
@@ -308,7 +317,12 @@ mod tests {
 
     #[test]
     fn zipf_hits_its_anchors() {
-        let d = Distribution::Zipf { min: 0.0, typical: 50.0, p99: 5000.0, max: 40_000_000.0 };
+        let d = Distribution::Zipf {
+            min: 0.0,
+            typical: 50.0,
+            p99: 5000.0,
+            max: 40_000_000.0,
+        };
         assert_eq!(d.p50(), 50);
         assert_eq!(d.count_at(0.99), 5000);
         assert_eq!(d.max_count(), 40_000_000);

@@ -111,7 +111,10 @@ impl BsonType {
 
     /// Returns true for types whose length comes from a `length` distribution.
     pub fn has_length(self) -> bool {
-        matches!(self, BsonType::String | BsonType::BinData | BsonType::Regex | BsonType::JavaScript)
+        matches!(
+            self,
+            BsonType::String | BsonType::BinData | BsonType::Regex | BsonType::JavaScript
+        )
     }
 }
 
@@ -234,17 +237,29 @@ impl Field {
 
     /// Returns a string field of exactly `len` bytes.
     pub fn string_of_len(len: u64) -> Self {
-        Field { length: Some(Distribution::fixed(len as f64)), ..Field::of(BsonType::String) }
+        Field {
+            length: Some(Distribution::fixed(len as f64)),
+            ..Field::of(BsonType::String)
+        }
     }
 
     /// Returns an array of `items` with a count distribution.
     pub fn array_of(items: BsonType, count: Distribution) -> Self {
-        Field { items: Some(items), count: Some(count), ..Field::of(BsonType::Array) }
+        Field {
+            items: Some(items),
+            count: Some(count),
+            ..Field::of(BsonType::Array)
+        }
     }
 
     /// Returns an array of sub-documents with the given fields.
     pub fn array_of_objects(fields: Fields, count: Distribution) -> Self {
-        Field { items: Some(BsonType::Object), count: Some(count), fields, ..Field::of(BsonType::Array) }
+        Field {
+            items: Some(BsonType::Object),
+            count: Some(count),
+            fields,
+            ..Field::of(BsonType::Array)
+        }
     }
 
     /// Returns the presence probability (1 when not given).

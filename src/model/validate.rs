@@ -20,8 +20,10 @@ const TOP: &[&str] = &[
     "sharding",
     "design",
 ];
-const FIELD_KEYS: &[&str] =
-    &["type", "items", "kind", "length", "count", "fields", "presence", "values", "min", "max", "from", "to"];
+const FIELD_KEYS: &[&str] = &[
+    "type", "items", "kind", "length", "count", "fields", "presence", "values", "min", "max",
+    "from", "to",
+];
 const KINDS: &[&str] = &[
     "name",
     "email",
@@ -92,7 +94,12 @@ fn describe(v: &Value) -> &'static str {
 
 impl Checker {
     fn err(&mut self, path: &str, message: impl Into<String>) {
-        self.errors.push(ModelError { path: path.to_string(), message: message.into(), line: None, column: None });
+        self.errors.push(ModelError {
+            path: path.to_string(),
+            message: message.into(),
+            line: None,
+            column: None,
+        });
     }
 
     /// Checks that `v` is an object with only `allowed` keys and all `required` ones.
@@ -109,12 +116,21 @@ impl Checker {
         };
         for k in m.keys() {
             if !allowed.contains(&k.as_str()) {
-                self.err(&format!("{path}.{k}"), format!("unknown key \"{k}\"; expected one of: {}", allowed.join(", ")));
+                self.err(
+                    &format!("{path}.{k}"),
+                    format!(
+                        "unknown key \"{k}\"; expected one of: {}",
+                        allowed.join(", ")
+                    ),
+                );
             }
         }
         for r in required {
             if !m.contains_key(*r) {
-                self.err(&format!("{path}.{r}"), format!("missing required key \"{r}\""));
+                self.err(
+                    &format!("{path}.{r}"),
+                    format!("missing required key \"{r}\""),
+                );
             }
         }
         Some(m)
@@ -125,7 +141,10 @@ impl Checker {
         match v.as_str() {
             Some(s) => Some(s),
             None => {
-                self.err(&format!("{path}.{key}"), format!("expected a string, found {}", describe(v)));
+                self.err(
+                    &format!("{path}.{key}"),
+                    format!("expected a string, found {}", describe(v)),
+                );
                 None
             }
         }
@@ -134,14 +153,23 @@ impl Checker {
     fn boolean(&mut self, m: &Map<String, Value>, key: &str, path: &str) {
         if let Some(v) = m.get(key) {
             if !v.is_boolean() {
-                self.err(&format!("{path}.{key}"), format!("expected true or false, found {}", describe(v)));
+                self.err(
+                    &format!("{path}.{key}"),
+                    format!("expected true or false, found {}", describe(v)),
+                );
             }
         }
     }
 
     /// Returns a finite number at `key`, reporting wrong types, NaN and negatives (when
     /// `nonneg`).
-    fn number(&mut self, m: &Map<String, Value>, key: &str, path: &str, nonneg: bool) -> Option<f64> {
+    fn number(
+        &mut self,
+        m: &Map<String, Value>,
+        key: &str,
+        path: &str,
+        nonneg: bool,
+    ) -> Option<f64> {
         let v = m.get(key)?;
         let p = format!("{path}.{key}");
         let Some(n) = v.as_f64() else {
@@ -164,7 +192,13 @@ impl Checker {
         Some(n)
     }
 
-    fn integer(&mut self, m: &Map<String, Value>, key: &str, path: &str, at_least: u64) -> Option<u64> {
+    fn integer(
+        &mut self,
+        m: &Map<String, Value>,
+        key: &str,
+        path: &str,
+        at_least: u64,
+    ) -> Option<u64> {
         let v = m.get(key)?;
         let p = format!("{path}.{key}");
         match v.as_u64() {
@@ -174,18 +208,32 @@ impl Checker {
                 None
             }
             None => {
-                self.err(&p, format!("expected a whole number ≥ {at_least}, found {}", describe_num(v)));
+                self.err(
+                    &p,
+                    format!(
+                        "expected a whole number ≥ {at_least}, found {}",
+                        describe_num(v)
+                    ),
+                );
                 None
             }
         }
     }
 
-    fn array<'a>(&mut self, m: &'a Map<String, Value>, key: &str, path: &str) -> Option<&'a Vec<Value>> {
+    fn array<'a>(
+        &mut self,
+        m: &'a Map<String, Value>,
+        key: &str,
+        path: &str,
+    ) -> Option<&'a Vec<Value>> {
         let v = m.get(key)?;
         match v.as_array() {
             Some(a) => Some(a),
             None => {
-                self.err(&format!("{path}.{key}"), format!("expected an array, found {}", describe(v)));
+                self.err(
+                    &format!("{path}.{key}"),
+                    format!("expected an array, found {}", describe(v)),
+                );
                 None
             }
         }
@@ -194,13 +242,18 @@ impl Checker {
     fn date(&mut self, m: &Map<String, Value>, key: &str, path: &str) {
         if let Some(s) = self.string(m, key, path) {
             if crate::arith::parse_date(s).is_none() {
-                self.err(&format!("{path}.{key}"), format!("expected a date YYYY-MM-DD, found \"{s}\""));
+                self.err(
+                    &format!("{path}.{key}"),
+                    format!("expected a date YYYY-MM-DD, found \"{s}\""),
+                );
             }
         }
     }
 
     fn model(&mut self, v: &Value) {
-        let Some(m) = self.object(v, "$", TOP, &["entities"]) else { return };
+        let Some(m) = self.object(v, "$", TOP, &["entities"]) else {
+            return;
+        };
         self.string(m, "name", "$");
         self.string(m, "description", "$");
         self.integer(m, "seed", "$", 0);
@@ -220,7 +273,10 @@ impl Checker {
             for (i, e) in list.iter().enumerate() {
                 if let Some(info) = self.entity(e, &format!("$.entities[{i}]")) {
                     if entities.iter().any(|x: &EntityInfo| x.name == info.name) {
-                        self.err(&format!("$.entities[{i}].name"), format!("duplicate entity \"{}\"", info.name));
+                        self.err(
+                            &format!("$.entities[{i}].name"),
+                            format!("duplicate entity \"{}\"", info.name),
+                        );
                     }
                     entities.push(info);
                 }
@@ -229,9 +285,14 @@ impl Checker {
         let mut rels = Vec::new();
         if let Some(list) = self.array(m, "relationships", "$") {
             for (i, r) in list.iter().enumerate() {
-                if let Some(info) = self.relationship(r, &format!("$.relationships[{i}]"), &entities) {
+                if let Some(info) =
+                    self.relationship(r, &format!("$.relationships[{i}]"), &entities)
+                {
                     if rels.iter().any(|x: &RelInfo| x.name == info.name) {
-                        self.err(&format!("$.relationships[{i}].name"), format!("duplicate relationship \"{}\"", info.name));
+                        self.err(
+                            &format!("$.relationships[{i}].name"),
+                            format!("duplicate relationship \"{}\"", info.name),
+                        );
                     }
                     rels.push(info);
                 }
@@ -251,7 +312,10 @@ impl Checker {
                             self.shard_key(key, &format!("$.sharding.keys.{coll}"));
                         }
                     } else {
-                        self.err("$.sharding.keys", format!("expected an object, found {}", describe(k)));
+                        self.err(
+                            "$.sharding.keys",
+                            format!("expected an object, found {}", describe(k)),
+                        );
                     }
                 }
             }
@@ -263,7 +327,10 @@ impl Checker {
 
     fn shard_key(&mut self, v: &Value, path: &str) {
         let Some(m) = v.as_object() else {
-            self.err(path, format!("expected a shard key object, found {}", describe(v)));
+            self.err(
+                path,
+                format!("expected a shard key object, found {}", describe(v)),
+            );
             return;
         };
         if m.is_empty() {
@@ -272,7 +339,10 @@ impl Checker {
         for (k, x) in m {
             let ok = x.as_i64().is_some_and(|n| n == 1) || x.as_str() == Some("hashed");
             if !ok {
-                self.err(&format!("{path}.{k}"), "a shard key field is 1 or \"hashed\"");
+                self.err(
+                    &format!("{path}.{k}"),
+                    "a shard key field is 1 or \"hashed\"",
+                );
             }
         }
     }
@@ -285,20 +355,29 @@ impl Checker {
         if let Some(f) = m.get("fields") {
             fields.extend(self.fields(f, &format!("{path}.fields"), 1));
         }
-        Some(EntityInfo { name: name?, fields })
+        Some(EntityInfo {
+            name: name?,
+            fields,
+        })
     }
 
     /// Checks a `fields` object and returns the field names.
     fn fields(&mut self, v: &Value, path: &str, depth: usize) -> Vec<String> {
         let Some(m) = v.as_object() else {
-            self.err(path, format!("expected an object of fields, found {}", describe(v)));
+            self.err(
+                path,
+                format!("expected an object of fields, found {}", describe(v)),
+            );
             return Vec::new();
         };
         for (name, f) in m {
             if name.is_empty() {
                 self.err(path, "a field name must not be empty");
             } else if name.starts_with('$') || name.contains('.') || name.contains('\0') {
-                self.err(&format!("{path}.{name}"), "field names must not start with $ or contain . or NUL");
+                self.err(
+                    &format!("{path}.{name}"),
+                    "field names must not start with $ or contain . or NUL",
+                );
             }
             self.field(f, &format!("{path}.{name}"), depth);
         }
@@ -306,15 +385,26 @@ impl Checker {
     }
 
     fn field(&mut self, v: &Value, path: &str, depth: usize) {
-        let Some(m) = self.object(v, path, FIELD_KEYS, &["type"]) else { return };
+        let Some(m) = self.object(v, path, FIELD_KEYS, &["type"]) else {
+            return;
+        };
         let ty = self.bson_type(m, "type", path);
         let items = self.bson_type(m, "items", path);
         if let Some(k) = self.string(m, "kind", path) {
             if !KINDS.contains(&k) {
-                self.err(&format!("{path}.kind"), format!("unknown kind \"{k}\"; expected one of: {}", KINDS.join(", ")));
+                self.err(
+                    &format!("{path}.kind"),
+                    format!(
+                        "unknown kind \"{k}\"; expected one of: {}",
+                        KINDS.join(", ")
+                    ),
+                );
             }
             if k == "enum" && !m.contains_key("values") {
-                self.err(&format!("{path}.values"), "kind \"enum\" needs a non-empty \"values\" list");
+                self.err(
+                    &format!("{path}.values"),
+                    "kind \"enum\" needs a non-empty \"values\" list",
+                );
             }
         }
         if let Some(vals) = self.array(m, "values", path) {
@@ -323,47 +413,68 @@ impl Checker {
             }
             for (i, x) in vals.iter().enumerate() {
                 if !x.is_string() {
-                    self.err(&format!("{path}.values[{i}]"), format!("expected a string, found {}", describe(x)));
+                    self.err(
+                        &format!("{path}.values[{i}]"),
+                        format!("expected a string, found {}", describe(x)),
+                    );
                 }
             }
         }
         if let Some(p) = self.number(m, "presence", path, true) {
             if p > 1.0 {
-                self.err(&format!("{path}.presence"), format!("a probability is between 0 and 1 (found {p})"));
+                self.err(
+                    &format!("{path}.presence"),
+                    format!("a probability is between 0 and 1 (found {p})"),
+                );
             }
         }
         let lo = self.number(m, "min", path, false);
         let hi = self.number(m, "max", path, false);
         if let (Some(lo), Some(hi)) = (lo, hi) {
             if lo > hi {
-                self.err(&format!("{path}.min"), format!("min ({lo}) is greater than max ({hi})"));
+                self.err(
+                    &format!("{path}.min"),
+                    format!("min ({lo}) is greater than max ({hi})"),
+                );
             }
         }
         self.date(m, "from", path);
         self.date(m, "to", path);
-        let elem = if ty == Some(BsonType::Array) { items } else { ty };
+        let elem = if ty == Some(BsonType::Array) {
+            items
+        } else {
+            ty
+        };
         if let Some(l) = m.get("length") {
             self.distribution(l, &format!("{path}.length"));
             if let Some(t) = elem {
                 if !t.has_length() {
-                    self.err(&format!("{path}.length"), format!("type \"{}\" has no length", t.alias()));
+                    self.err(
+                        &format!("{path}.length"),
+                        format!("type \"{}\" has no length", t.alias()),
+                    );
                 }
             }
         }
         match ty {
             Some(BsonType::Array) => {
                 match items {
-                    None if !m.contains_key("items") => {
-                        self.err(&format!("{path}.items"), "an array needs \"items\": the element type")
-                    }
-                    Some(BsonType::Array) => {
-                        self.err(&format!("{path}.items"), "arrays of arrays are not supported; use an array of objects")
-                    }
+                    None if !m.contains_key("items") => self.err(
+                        &format!("{path}.items"),
+                        "an array needs \"items\": the element type",
+                    ),
+                    Some(BsonType::Array) => self.err(
+                        &format!("{path}.items"),
+                        "arrays of arrays are not supported; use an array of objects",
+                    ),
                     _ => {}
                 }
                 match m.get("count") {
                     Some(c) => self.distribution(c, &format!("{path}.count")),
-                    None => self.err(&format!("{path}.count"), "an array needs \"count\": a distribution of its length"),
+                    None => self.err(
+                        &format!("{path}.count"),
+                        "an array needs \"count\": a distribution of its length",
+                    ),
                 }
             }
             Some(_) if m.contains_key("count") => {
@@ -379,7 +490,10 @@ impl Checker {
                 None => self.err(&format!("{path}.fields"), "an object needs \"fields\""),
             }
         } else if m.contains_key("fields") && elem.is_some() {
-            self.err(&format!("{path}.fields"), "only objects (and arrays of objects) have fields");
+            self.err(
+                &format!("{path}.fields"),
+                "only objects (and arrays of objects) have fields",
+            );
         }
     }
 
@@ -388,19 +502,31 @@ impl Checker {
         let t = BsonType::from_alias(s);
         if t.is_none() {
             let all: Vec<_> = BsonType::ALL.iter().map(|t| t.alias()).collect();
-            self.err(&format!("{path}.{key}"), format!("unknown BSON type \"{s}\"; expected one of: {}", all.join(", ")));
+            self.err(
+                &format!("{path}.{key}"),
+                format!(
+                    "unknown BSON type \"{s}\"; expected one of: {}",
+                    all.join(", ")
+                ),
+            );
         }
         t
     }
 
     fn distribution(&mut self, v: &Value, path: &str) {
         let Some(m) = v.as_object() else {
-            self.err(path, format!("expected a distribution object, found {}", describe(v)));
+            self.err(
+                path,
+                format!("expected a distribution object, found {}", describe(v)),
+            );
             return;
         };
         let Some(shape) = self.string(m, "shape", path) else {
             if !m.contains_key("shape") {
-                self.err(&format!("{path}.shape"), "missing required key \"shape\" (fixed, uniform, normal, zipf, lognormal)");
+                self.err(
+                    &format!("{path}.shape"),
+                    "missing required key \"shape\" (fixed, uniform, normal, zipf, lognormal)",
+                );
             }
             return;
         };
@@ -417,10 +543,26 @@ impl Checker {
         };
         self.object(v, path, keys, keys);
         let n = |c: &mut Self, k: &str| c.number(m, k, path, k != "mean");
-        let min = if keys.contains(&"min") { n(self, "min") } else { Some(0.0) };
-        let max = if keys.contains(&"max") { n(self, "max") } else { None };
-        let typical = if keys.contains(&"typical") { n(self, "typical") } else { None };
-        let p99 = if keys.contains(&"p99") { n(self, "p99") } else { None };
+        let min = if keys.contains(&"min") {
+            n(self, "min")
+        } else {
+            Some(0.0)
+        };
+        let max = if keys.contains(&"max") {
+            n(self, "max")
+        } else {
+            None
+        };
+        let typical = if keys.contains(&"typical") {
+            n(self, "typical")
+        } else {
+            None
+        };
+        let p99 = if keys.contains(&"p99") {
+            n(self, "p99")
+        } else {
+            None
+        };
         if shape == "fixed" {
             n(self, "value");
         }
@@ -430,34 +572,58 @@ impl Checker {
         }
         if let (Some(lo), Some(hi)) = (min, max) {
             if lo > hi {
-                self.err(&format!("{path}.min"), format!("min ({lo}) is greater than max ({hi})"));
+                self.err(
+                    &format!("{path}.min"),
+                    format!("min ({lo}) is greater than max ({hi})"),
+                );
             }
         }
         if let (Some(p), Some(hi)) = (p99, max) {
             if p > hi {
-                self.err(&format!("{path}.p99"), format!("p99 ({p}) is greater than max ({hi})"));
+                self.err(
+                    &format!("{path}.p99"),
+                    format!("p99 ({p}) is greater than max ({hi})"),
+                );
             }
         }
         if let (Some(t), Some(p)) = (typical, p99) {
             if t > p {
-                self.err(&format!("{path}.typical"), format!("typical ({t}) is greater than p99 ({p})"));
+                self.err(
+                    &format!("{path}.typical"),
+                    format!("typical ({t}) is greater than p99 ({p})"),
+                );
             }
         }
         if let Some(t) = typical {
             if t <= 0.0 {
-                self.err(&format!("{path}.typical"), "typical must be greater than 0 for a heavy-tailed shape");
+                self.err(
+                    &format!("{path}.typical"),
+                    "typical must be greater than 0 for a heavy-tailed shape",
+                );
             }
             if let (Some(lo), true) = (min, shape == "zipf") {
                 if lo > t {
-                    self.err(&format!("{path}.min"), format!("min ({lo}) is greater than typical ({t})"));
+                    self.err(
+                        &format!("{path}.min"),
+                        format!("min ({lo}) is greater than typical ({t})"),
+                    );
                 }
             }
         }
     }
 
     fn relationship(&mut self, v: &Value, path: &str, entities: &[EntityInfo]) -> Option<RelInfo> {
-        let keys =
-            &["name", "parent", "child", "cardinality", "many_to_many", "growth_per_day", "field", "parent_field", "feed"];
+        let keys = &[
+            "name",
+            "parent",
+            "child",
+            "cardinality",
+            "many_to_many",
+            "growth_per_day",
+            "field",
+            "parent_field",
+            "feed",
+        ];
         let m = self.object(v, path, keys, &["name", "parent", "child", "cardinality"])?;
         let name = self.string(m, "name", path).map(str::to_string);
         let mut ends = Vec::new();
@@ -492,11 +658,21 @@ impl Checker {
             [p, c] => (p.clone(), c.clone()),
             _ => return None,
         };
-        Some(RelInfo { name: name?, parent, child, feed: feed.is_some() })
+        Some(RelInfo {
+            name: name?,
+            parent,
+            child,
+            feed: feed.is_some(),
+        })
     }
 
     fn unit(&mut self, v: &Value, path: &str, entities: &[EntityInfo], rels: &[RelInfo]) {
-        let Some(m) = self.object(v, path, &["name", "rate_per_sec", "steps"], &["name", "rate_per_sec", "steps"]) else {
+        let Some(m) = self.object(
+            v,
+            path,
+            &["name", "rate_per_sec", "steps"],
+            &["name", "rate_per_sec", "steps"],
+        ) else {
             return;
         };
         self.string(m, "name", path);
@@ -508,37 +684,70 @@ impl Checker {
         }
     }
 
-    fn entity_ref<'a>(&mut self, m: &Map<String, Value>, key: &str, path: &str, entities: &'a [EntityInfo]) -> Option<&'a EntityInfo> {
+    fn entity_ref<'a>(
+        &mut self,
+        m: &Map<String, Value>,
+        key: &str,
+        path: &str,
+        entities: &'a [EntityInfo],
+    ) -> Option<&'a EntityInfo> {
         let name = self.string(m, key, path)?;
         let found = entities.iter().find(|e| e.name == name);
         if found.is_none() {
-            self.err(&format!("{path}.{key}"), format!("unknown entity \"{name}\""));
+            self.err(
+                &format!("{path}.{key}"),
+                format!("unknown entity \"{name}\""),
+            );
         }
         found
     }
 
-    fn rel_ref<'a>(&mut self, m: &Map<String, Value>, key: &str, path: &str, rels: &'a [RelInfo]) -> Option<&'a RelInfo> {
+    fn rel_ref<'a>(
+        &mut self,
+        m: &Map<String, Value>,
+        key: &str,
+        path: &str,
+        rels: &'a [RelInfo],
+    ) -> Option<&'a RelInfo> {
         let name = self.string(m, key, path)?;
         let found = rels.iter().find(|r| r.name == name);
         if found.is_none() {
-            self.err(&format!("{path}.{key}"), format!("unknown relationship \"{name}\""));
+            self.err(
+                &format!("{path}.{key}"),
+                format!("unknown relationship \"{name}\""),
+            );
         }
         found
     }
 
-    fn field_ref(&mut self, m: &Map<String, Value>, key: &str, path: &str, entities: &[EntityInfo], entity: &str) {
-        let Some(f) = self.string(m, key, path) else { return };
+    fn field_ref(
+        &mut self,
+        m: &Map<String, Value>,
+        key: &str,
+        path: &str,
+        entities: &[EntityInfo],
+        entity: &str,
+    ) {
+        let Some(f) = self.string(m, key, path) else {
+            return;
+        };
         if let Some(e) = entities.iter().find(|e| e.name == entity) {
             let top = f.split('.').next().unwrap_or(f);
             if !e.fields.iter().any(|x| x == top) {
-                self.err(&format!("{path}.{key}"), format!("entity \"{entity}\" has no field \"{f}\""));
+                self.err(
+                    &format!("{path}.{key}"),
+                    format!("entity \"{entity}\" has no field \"{f}\""),
+                );
             }
         }
     }
 
     fn step(&mut self, v: &Value, path: &str, entities: &[EntityInfo], rels: &[RelInfo]) {
         let Some(m) = v.as_object() else {
-            self.err(path, format!("expected a step object, found {}", describe(v)));
+            self.err(
+                path,
+                format!("expected a step object, found {}", describe(v)),
+            );
             return;
         };
         let Some(op) = self.string(m, "op", path) else {
@@ -552,8 +761,14 @@ impl Checker {
             "find_parents" => (&["op", "relationship", "by"], &["op", "relationship", "by"]),
             "insert_child" | "post_feed" => (&["op", "relationship"], &["op", "relationship"]),
             "insert" | "delete" => (&["op", "entity"], &["op", "entity"]),
-            "update" => (&["op", "entity", "field", "copies", "increment"], &["op", "entity", "field"]),
-            "read_feed" => (&["op", "relationship", "page_size"], &["op", "relationship"]),
+            "update" => (
+                &["op", "entity", "field", "copies", "increment"],
+                &["op", "entity", "field"],
+            ),
+            "read_feed" => (
+                &["op", "relationship", "page_size"],
+                &["op", "relationship"],
+            ),
             other => {
                 self.err(&format!("{path}.op"), format!("unknown op \"{other}\"; expected read, find_parents, insert_child, insert, update, delete, post_feed or read_feed"));
                 return;
@@ -562,26 +777,41 @@ impl Checker {
         self.object(v, path, keys, req);
         match op {
             "read" => {
-                let e = self.entity_ref(m, "entity", path, entities).map(|e| e.name.clone());
+                let e = self
+                    .entity_ref(m, "entity", path, entities)
+                    .map(|e| e.name.clone());
                 if let Some(e) = &e {
                     self.field_ref(m, "by", path, entities, e);
                 }
                 if let Some(children) = self.array(m, "children", path) {
                     for (i, c) in children.iter().enumerate() {
                         let cp = format!("{path}.children[{i}]");
-                        let Some(cm) = self.object(c, &cp, &["relationship", "limit", "sort", "fields"], &["relationship"]) else {
+                        let Some(cm) = self.object(
+                            c,
+                            &cp,
+                            &["relationship", "limit", "sort", "fields"],
+                            &["relationship"],
+                        ) else {
                             continue;
                         };
                         let r = self.rel_ref(cm, "relationship", &cp, rels);
                         if let (Some(r), Some(e)) = (r, &e) {
                             if &r.parent != e {
-                                self.err(&format!("{cp}.relationship"), format!("relationship \"{}\" has parent \"{}\", not \"{e}\"", r.name, r.parent));
+                                self.err(
+                                    &format!("{cp}.relationship"),
+                                    format!(
+                                        "relationship \"{}\" has parent \"{}\", not \"{e}\"",
+                                        r.name, r.parent
+                                    ),
+                                );
                             }
                         }
                         self.integer(cm, "limit", &cp, 1);
                         if let Some(s) = cm.get("sort") {
                             let sp = format!("{cp}.sort");
-                            if let Some(sm) = self.object(s, &sp, &["field", "order"], &["field", "order"]) {
+                            if let Some(sm) =
+                                self.object(s, &sp, &["field", "order"], &["field", "order"])
+                            {
                                 if let Some(r) = r {
                                     self.field_ref(sm, "field", &sp, entities, &r.child);
                                 }
@@ -596,12 +826,21 @@ impl Checker {
                             for (j, f) in fs.iter().enumerate() {
                                 match (f.as_str(), r) {
                                     (Some(name), Some(r)) => {
-                                        let ok = entities.iter().any(|x| x.name == r.child && x.fields.iter().any(|n| n == name));
+                                        let ok = entities.iter().any(|x| {
+                                            x.name == r.child && x.fields.iter().any(|n| n == name)
+                                        });
                                         if !ok {
-                                            self.err(&format!("{cp}.fields[{j}]"), format!("entity \"{}\" has no field \"{name}\"", r.child));
+                                            self.err(
+                                                &format!("{cp}.fields[{j}]"),
+                                                format!(
+                                                    "entity \"{}\" has no field \"{name}\"",
+                                                    r.child
+                                                ),
+                                            );
                                         }
                                     }
-                                    (None, _) => self.err(&format!("{cp}.fields[{j}]"), "expected a field name"),
+                                    (None, _) => self
+                                        .err(&format!("{cp}.fields[{j}]"), "expected a field name"),
                                     _ => {}
                                 }
                             }
@@ -620,7 +859,10 @@ impl Checker {
             "post_feed" | "read_feed" => {
                 if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
                     if !r.feed {
-                        self.err(&format!("{path}.relationship"), format!("relationship \"{}\" has no \"feed\" entity", r.name));
+                        self.err(
+                            &format!("{path}.relationship"),
+                            format!("relationship \"{}\" has no \"feed\" entity", r.name),
+                        );
                     }
                 }
                 self.integer(m, "page_size", path, 1);
@@ -635,7 +877,10 @@ impl Checker {
                 }
                 if let Some(c) = self.string(m, "copies", path) {
                     if c != "live" && c != "snapshot" {
-                        self.err(&format!("{path}.copies"), "copies is \"live\" or \"snapshot\"");
+                        self.err(
+                            &format!("{path}.copies"),
+                            "copies is \"live\" or \"snapshot\"",
+                        );
                     }
                 }
                 self.boolean(m, "increment", path);
@@ -645,15 +890,25 @@ impl Checker {
     }
 
     fn design(&mut self, v: &Value, entities: &[EntityInfo], rels: &[RelInfo]) {
-        let Some(m) = self.object(v, "$.design", &["base", "relationships", "fields"], &[]) else { return };
+        let Some(m) = self.object(v, "$.design", &["base", "relationships", "fields"], &[]) else {
+            return;
+        };
         if let Some(b) = self.string(m, "base", "$.design") {
             if !["normalized", "denormalized", "bucketed"].contains(&b) {
-                self.err("$.design.base", format!("unknown design \"{b}\"; expected normalized, denormalized or bucketed"));
+                self.err(
+                    "$.design.base",
+                    format!(
+                        "unknown design \"{b}\"; expected normalized, denormalized or bucketed"
+                    ),
+                );
             }
         }
         if let Some(r) = m.get("relationships") {
             let Some(rm) = r.as_object() else {
-                self.err("$.design.relationships", format!("expected an object, found {}", describe(r)));
+                self.err(
+                    "$.design.relationships",
+                    format!("expected an object, found {}", describe(r)),
+                );
                 return;
             };
             for (name, s) in rm {
@@ -682,17 +937,29 @@ impl Checker {
 
     fn strategy(&mut self, v: &Value, path: &str, rel: Option<&RelInfo>, entities: &[EntityInfo]) {
         let Some(m) = v.as_object() else {
-            self.err(path, format!("expected a strategy object, found {}", describe(v)));
+            self.err(
+                path,
+                format!("expected a strategy object, found {}", describe(v)),
+            );
             return;
         };
         let Some(s) = self.string(m, "strategy", path) else {
             if !m.contains_key("strategy") {
-                self.err(&format!("{path}.strategy"), "missing required key \"strategy\"");
+                self.err(
+                    &format!("{path}.strategy"),
+                    "missing required key \"strategy\"",
+                );
             }
             return;
         };
         if !STRATEGIES.contains(&s) {
-            self.err(&format!("{path}.strategy"), format!("unknown strategy \"{s}\"; expected one of: {}", STRATEGIES.join(", ")));
+            self.err(
+                &format!("{path}.strategy"),
+                format!(
+                    "unknown strategy \"{s}\"; expected one of: {}",
+                    STRATEGIES.join(", ")
+                ),
+            );
             return;
         }
         let (keys, req): (&[&str], &[&str]) = match s {
@@ -709,17 +976,31 @@ impl Checker {
         if let Some(rel) = rel {
             let feed_strategy = s.contains("fan_out");
             if feed_strategy && !rel.feed {
-                self.err(&format!("{path}.strategy"), format!("\"{s}\" needs a relationship with a \"feed\" entity"));
+                self.err(
+                    &format!("{path}.strategy"),
+                    format!("\"{s}\" needs a relationship with a \"feed\" entity"),
+                );
             }
             if !feed_strategy && rel.feed {
                 self.err(&format!("{path}.strategy"), format!("relationship \"{}\" is a feed: use fan_out_on_read, fan_out_on_write or bucketed_fan_out", rel.name));
             }
             if let Some(list) = self.array(m, "copy", path) {
-                let from = if s == "extended_reference" { &rel.child } else { &rel.parent };
+                let from = if s == "extended_reference" {
+                    &rel.child
+                } else {
+                    &rel.parent
+                };
                 for (i, f) in list.iter().enumerate() {
-                    let ok = f.as_str().is_some_and(|n| entities.iter().any(|e| &e.name == from && e.fields.iter().any(|x| x == n)));
+                    let ok = f.as_str().is_some_and(|n| {
+                        entities
+                            .iter()
+                            .any(|e| &e.name == from && e.fields.iter().any(|x| x == n))
+                    });
                     if !ok {
-                        self.err(&format!("{path}.copy[{i}]"), format!("entity \"{from}\" has no field {f}"));
+                        self.err(
+                            &format!("{path}.copy[{i}]"),
+                            format!("entity \"{from}\" has no field {f}"),
+                        );
                     }
                 }
             }
@@ -728,12 +1009,18 @@ impl Checker {
 
     fn pattern(&mut self, v: &Value, path: &str, entities: &[EntityInfo], rels: &[RelInfo]) {
         let Some(m) = v.as_object() else {
-            self.err(path, format!("expected a pattern object, found {}", describe(v)));
+            self.err(
+                path,
+                format!("expected a pattern object, found {}", describe(v)),
+            );
             return;
         };
         let Some(p) = self.string(m, "pattern", path) else {
             if !m.contains_key("pattern") {
-                self.err(&format!("{path}.pattern"), "missing required key \"pattern\"");
+                self.err(
+                    &format!("{path}.pattern"),
+                    "missing required key \"pattern\"",
+                );
             }
             return;
         };
@@ -742,13 +1029,20 @@ impl Checker {
             "computed" => &["pattern", "entity", "field", "relationship", "sum"],
             "preallocated" => &["pattern", "entity", "field", "slots"],
             other => {
-                self.err(&format!("{path}.pattern"), format!("unknown pattern \"{other}\"; expected attribute, computed or preallocated"));
+                self.err(
+                    &format!("{path}.pattern"),
+                    format!(
+                        "unknown pattern \"{other}\"; expected attribute, computed or preallocated"
+                    ),
+                );
                 return;
             }
         };
         let req: Vec<&str> = keys.iter().copied().filter(|k| *k != "sum").collect();
         self.object(v, path, keys, &req);
-        let entity = self.entity_ref(m, "entity", path, entities).map(|e| e.name.clone());
+        let entity = self
+            .entity_ref(m, "entity", path, entities)
+            .map(|e| e.name.clone());
         match p {
             "attribute" => {
                 if let Some(e) = &entity {
@@ -756,7 +1050,10 @@ impl Checker {
                 }
                 if let Some(f) = self.string(m, "form", path) {
                     if !["keyed", "key_value", "flattened"].contains(&f) {
-                        self.err(&format!("{path}.form"), "form is keyed, key_value or flattened");
+                        self.err(
+                            &format!("{path}.form"),
+                            "form is keyed, key_value or flattened",
+                        );
                     }
                 }
                 self.string(m, "key", path);
@@ -766,7 +1063,10 @@ impl Checker {
                 self.string(m, "field", path);
                 if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
                     if entity.as_deref().is_some_and(|e| e != r.parent) {
-                        self.err(&format!("{path}.relationship"), format!("relationship \"{}\" has parent \"{}\"", r.name, r.parent));
+                        self.err(
+                            &format!("{path}.relationship"),
+                            format!("relationship \"{}\" has parent \"{}\"", r.name, r.parent),
+                        );
                     }
                     let child = r.child.clone();
                     self.field_ref(m, "sum", path, entities, &child);
