@@ -46,6 +46,32 @@ impl Dataset {
         self.collections.iter().find(|c| c.name == name)
     }
 
+    /// Returns the full-scale size of document `index` of collection `name`: its encoded size
+    /// plus, for every array cut short, the bytes of the missing elements (keys included,
+    /// computed in closed form). Exact when the materialized elements all have the same size,
+    /// which the second value says.
+    pub fn full_size(&self, name: &str, index: usize) -> Option<(u64, bool)> {
+        let c = self.collection(name)?;
+        let doc = c.documents.get(index)?;
+        let mut size = crate::size::document_size(doc);
+        let mut exact = true;
+        for t in c.truncated.iter().filter(|t| t.document == index) {
+            let Ok(arr) = doc.get_array(&t.field) else {
+                exact = false;
+                continue;
+            };
+            let sizes: Vec<u64> = arr.iter().map(element_value_size).collect();
+            let (Some(&lo), Some(&hi)) = (sizes.iter().min(), sizes.iter().max()) else {
+                exact = false;
+                continue;
+            };
+            exact &= lo == hi;
+            size = size - crate::arith::array_size(t.materialized, lo)
+                + crate::arith::array_size(t.full_count, lo);
+        }
+        Some((size, exact))
+    }
+
     /// Returns the number of generated documents.
     pub fn document_count(&self) -> usize {
         self.collections.iter().map(|c| c.documents.len()).sum()
@@ -74,6 +100,14 @@ pub struct Truncation {
     pub materialized: u64,
     /// Elements the document has at full scale.
     pub full_count: u64,
+}
+
+/// Returns the bytes of a value as an array element, without its type byte and key.
+fn element_value_size(v: &Bson) -> u64 {
+    let mut d = Document::new();
+    d.insert("0", v.clone());
+    // 4 (length) + 1 (type) + 2 ("0" and NUL) + value + 1 (trailing NUL).
+    crate::size::document_size(&d).saturating_sub(8)
 }
 
 /// Returns a 64-bit FNV-1a hash of `s` mixed with `seed` (stable across platforms).

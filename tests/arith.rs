@@ -238,3 +238,48 @@ proptest! {
         prop_assert_eq!(arith.whole(), document_size(&doc));
     }
 }
+
+/// The largest parent is generated first, truncated to keep generation instant, and its full
+/// size (from the truncated document plus the closed-form bytes of the missing elements)
+/// equals the arithmetic maximum of its collection.
+#[test]
+fn largest_parent_is_sized_exactly_despite_truncation() {
+    let text = r#"{
+      "entities": [
+        { "name": "user", "count": 100000000, "fields": {
+            "username": { "type": "string", "length": { "shape": "fixed", "value": 3 } },
+            "email": { "type": "string", "length": { "shape": "fixed", "value": 15 } } } }
+      ],
+      "relationships": [
+        { "name": "followers", "parent": "user", "child": "user", "many_to_many": true,
+          "cardinality": { "shape": "zipf", "min": 0, "typical": 50, "p99": 5000, "max": 40000000 } }
+      ],
+      "sample": { "max_documents": 50 },
+      "design": { "relationships": { "followers": { "strategy": "reference_in_parent" } } }
+    }"#;
+    let model = squillion::model::parse_model(text).unwrap_or_else(|e| panic!("{e}"));
+    let layout = squillion::design::layout_model(&model).unwrap_or_else(|e| panic!("{e}"));
+    let data = squillion::generate::generate(&model, &layout);
+    let users = data.collection("user").unwrap_or_else(|| panic!("users"));
+    assert_eq!(
+        users.truncated.first().map(|t| (t.document, t.full_count)),
+        Some((0, 40_000_000))
+    );
+    let (full, exact) = data.full_size("user", 0).unwrap_or_else(|| panic!("doc 0"));
+    assert!(exact);
+    let stats = arith::collection_stats(
+        layout.collection("user").unwrap_or_else(|| panic!("user")),
+        &model.start_date,
+    );
+    assert_eq!(
+        stats.shapes[0].max,
+        arith::SizeFigure {
+            bytes: full,
+            exact: true
+        }
+    );
+    // 40,000,000 ObjectIds: 5 + 40,000,000 × 14 + Σ digits(0..40,000,000) = 5 + 560,000,000 +
+    // 308,888,890 = 868,888,895; plus 4 + _id 17 + username 18 + email 27 + the key
+    // "followers" 11 (type, 9, NUL) + 1 = 868,888,973.
+    assert_eq!(full, 868_888_973);
+}
