@@ -158,17 +158,35 @@ pub fn generate(model: &Model, layout: &Layout) -> Dataset {
 /// Where the ObjectIds of top-level fields and array elements point.
 #[derive(Debug, Clone, Default)]
 struct Refs {
-    /// Field name → (entity, generated count of that entity).
-    fields: Vec<(String, String, u64)>,
+    /// Field name → (entity, generated count of that entity, cumulative weights of the
+    /// generated parents when children follow the cardinality distribution).
+    fields: Vec<(String, String, u64, Vec<f64>)>,
 }
 
 impl Refs {
-    fn get(&self, field: &str) -> Option<(&str, u64)> {
+    fn get(&self, field: &str) -> Option<(&str, u64, &[f64])> {
         self.fields
             .iter()
-            .find(|(f, _, _)| f == field)
-            .map(|(_, e, n)| (e.as_str(), *n))
+            .find(|(f, ..)| f == field)
+            .map(|(_, e, n, w)| (e.as_str(), *n, w.as_slice()))
     }
+}
+
+/// Returns the cumulative child counts of the generated parents of `r` (parent `j` sits at
+/// its document quantile), so that a child picks its parent in proportion to the parent's
+/// cardinality: the busiest host gets the most log messages in the sample too.
+fn parent_weights(model: &Model, r: &crate::model::Relationship, n: u64) -> Vec<f64> {
+    let key = format!("{}/{}", r.parent, r.parent);
+    let mut acc = 0.0;
+    (0..n)
+        .map(|j| {
+            acc += r
+                .cardinality
+                .quantile(document_quantile(model.seed, &key, j))
+                .max(0.0);
+            acc
+        })
+        .collect()
 }
 
 /// Generates every collection of `layout`.
@@ -211,8 +229,15 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
                             key.clone()
                         };
                         Bson::ObjectId(entity_oid(model.seed, &ent, j))
-                    } else if let Some((ent, count)) = refs.get(name) {
-                        g.reference(f, ent, count, name)
+                    } else if let Some((ent, count, weights)) = refs.get(name) {
+                        match (f.ty, weights.last()) {
+                            (BsonType::ObjectId, Some(&total)) if total > 0.0 => {
+                                let u = g.rng.random::<f64>() * total;
+                                let i = weights.partition_point(|&w| w <= u).min(weights.len() - 1);
+                                Bson::ObjectId(entity_oid(model.seed, ent, i as u64))
+                            }
+                            _ => g.reference(f, ent, count, name),
+                        }
                     } else {
                         g.value(f, name)
                     };
@@ -243,38 +268,42 @@ fn refs_for(
     sample_of: &dyn Fn(&str) -> u64,
 ) -> Refs {
     let mut refs = Refs::default();
-    let mut add = |field: String, entity: &str| {
-        refs.fields
-            .push((field, entity.to_string(), sample_of(entity)))
-    };
+    let plain =
+        |field: String, entity: &str| (field, entity.to_string(), sample_of(entity), Vec::new());
     for g in &shape.growing {
         if let Some(r) = model.relationship(&g.relationship) {
-            add(g.field.clone(), &r.child);
+            refs.fields.push(plain(g.field.clone(), &r.child));
             if matches!(
                 layout.strategy(&r.name),
                 Some(Strategy::Continuation { .. })
             ) && shape.fields.get("tbc").is_some()
             {
-                add(
+                refs.fields.push(plain(
                     "tbc".to_string(),
                     &format!("{}/{} continuation", r.parent, r.name),
-                );
+                ));
             }
         }
     }
     for r in &model.relationships {
         let pref = r.parent_ref();
-        if shape.fields.get(&pref).is_some() {
-            add(pref, &r.parent);
+        if shape.fields.get(&pref).is_some() && refs.get(&pref).is_none() {
+            let n = sample_of(&r.parent);
+            let weights = if r.many_to_many {
+                Vec::new()
+            } else {
+                parent_weights(model, r, n)
+            };
+            refs.fields.push((pref, r.parent.clone(), n, weights));
         }
         let cref = crate::design::layout::child_ref(r);
         if shape.label == "link" && shape.fields.get(&cref).is_some() {
-            add(cref, &r.child);
+            refs.fields.push(plain(cref, &r.child));
         }
         if r.feed.is_some() {
             for f in ["author", "owner"] {
                 if shape.fields.get(f).is_some() {
-                    add(f.to_string(), &r.parent);
+                    refs.fields.push(plain(f.to_string(), &r.parent));
                 }
             }
         }

@@ -341,3 +341,39 @@ fn indexes_follow_the_workload() {
     );
     assert_eq!(stats.count, 50_000_000.0);
 }
+
+/// Children pick their parent in proportion to the parent's cardinality, so the busiest host
+/// (generated first, at the distribution's max) owns the most log messages of the sample.
+#[test]
+fn children_follow_the_cardinality_of_their_parents() {
+    use squillion::design::{layout_named, DesignName};
+    let m = parse_model(include_str!("models/host-logs.json")).unwrap_or_else(|e| panic!("{e}"));
+    let l = layout_named(&m, DesignName::Normalized).unwrap_or_else(|e| panic!("{e}"));
+    let data = generate(&m, &l);
+    let logs = data
+        .collection("logmsg")
+        .map(|c| c.documents.clone())
+        .unwrap_or_default();
+    let owned = |i: u64| {
+        let id = squillion::generate::entity_oid(m.seed, "host", i);
+        logs.iter()
+            .filter(|d| d.get_object_id("host").ok() == Some(id))
+            .count()
+    };
+    let busiest = owned(0);
+    let hosts = data.collection("host").map_or(0, |c| c.documents.len());
+    assert!(
+        busiest * hosts > logs.len() * 5,
+        "busiest {busiest} of {} over {hosts} hosts",
+        logs.len()
+    );
+}
+
+/// The same model and seed give the same documents.
+#[test]
+fn generation_is_deterministic() {
+    let m =
+        parse_model(include_str!("models/shopping-cart.json")).unwrap_or_else(|e| panic!("{e}"));
+    let l = lay(&m);
+    assert_eq!(generate(&m, &l), generate(&m, &l));
+}
