@@ -226,8 +226,6 @@ pub fn first_count_over(base: u64, elem: u64, limit: u64) -> Option<u64> {
 /// are `elem` (exact when `elem.exact`; otherwise the mean element size, labelled an estimate).
 pub fn break_point(base: Size, elem: Size) -> Option<BreakPoint> {
     let exact = base.exact && elem.exact;
-    // With a fractional mean element, scale to hundredths so the integer search stays exact for
-    // the mean.
     if exact {
         first_count_over(base.whole(), elem.whole(), MAX_BSON_SIZE)
             .map(|count| BreakPoint { count, exact })

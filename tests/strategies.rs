@@ -377,3 +377,36 @@ fn generation_is_deterministic() {
     let l = lay(&m);
     assert_eq!(generate(&m, &l), generate(&m, &l));
 }
+
+/// The plan of the product-parts model (extended reference with the part name copied) reads as
+/// mongosh, one round trip per line.
+#[test]
+fn plan_displays_as_mongosh() {
+    let m =
+        parse_model(include_str!("models/product-parts.json")).unwrap_or_else(|e| panic!("{e}"));
+    let l = lay(&m);
+    let expected = "\
+product page (300/s, 1 round trip(s))
+  db.product.find({ catalog_number: product.catalog_number }).limit(1)  // read product by catalog_number
+products using a part (10/s, 2 round trip(s))
+  db.part.find({ partno: part.partno })  // parts: children with that partno
+  db.product.find({ \"parts._id\": { $in: children._id } })  // parts: parents by child partno
+rename part (2/s, 2 round trip(s))
+  db.part.updateOne({ _id: part._id }, { $set: { name: new.name } })  // update part.name
+  db.product.updateMany({ \"parts._id\": part._id }, { $set: { \"parts.$.name\": new.name } })  // live copy parts.name via parts
+";
+    assert_eq!(l.plan.to_string(), expected);
+    let ix: Vec<String> = l
+        .collections
+        .iter()
+        .flat_map(|c| c.indexes.iter().map(|i| i.mongosh()))
+        .collect();
+    assert_eq!(
+        ix,
+        [
+            "db.product.createIndex({ catalog_number: 1 })",
+            "db.product.createIndex({ \"parts._id\": 1 })",
+            "db.part.createIndex({ partno: 1 })"
+        ]
+    );
+}

@@ -37,6 +37,33 @@ impl UnitPlan {
     }
 }
 
+impl std::fmt::Display for UnitPlan {
+    /// Writes the unit as its mongosh lines, one round trip per line, with why each exists.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} ({}/s, {} round trip(s))",
+            self.unit,
+            self.rate_per_sec,
+            self.queries()
+        )?;
+        for c in &self.commands {
+            writeln!(f, "  {}  // {}", c.mongosh(), c.note)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for Plan {
+    /// Writes every unit's commands.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for u in &self.units {
+            write!(f, "{u}")?;
+        }
+        Ok(())
+    }
+}
+
 /// The kind of a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

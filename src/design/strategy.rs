@@ -126,6 +126,13 @@ pub struct DesignSpec {
     pub fields: Vec<FieldPattern>,
 }
 
+impl DesignSpec {
+    /// Returns the layout of `model` under this design.
+    pub fn layout(&self, model: &crate::model::Model) -> Result<super::Layout, super::DesignError> {
+        super::layout::build(model, self)
+    }
+}
+
 /// How an attribute array is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
