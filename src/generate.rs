@@ -23,12 +23,15 @@ pub struct GenOptions {
     /// Arrays longer than this are truncated (and recorded), so that the largest parent of a
     /// one-to-squillions relationship stays instant.
     pub max_elements: u64,
+    /// Array elements per document, all arrays together (nested arrays multiply).
+    pub max_document_elements: u64,
 }
 
 impl Default for GenOptions {
     fn default() -> Self {
         GenOptions {
             max_elements: 10_000,
+            max_document_elements: 100_000,
         }
     }
 }
@@ -214,6 +217,7 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
                     q,
                     index: j,
                     max_elements: opts.max_elements,
+                    budget: opts.max_document_elements,
                     truncated: Vec::new(),
                     seed: model.seed,
                 };
@@ -317,6 +321,7 @@ struct Gen {
     q: f64,
     index: u64,
     max_elements: u64,
+    budget: u64,
     truncated: Vec<(String, u64, u64)>,
     seed: u64,
 }
@@ -382,6 +387,12 @@ impl Gen {
     }
 
     /// Returns a whole count drawn from `d` (integers uniform for uniform shapes).
+    /// Returns a whole length drawn from `d`, at most the BSON limit (a longer value could
+    /// never be stored).
+    fn draw_len(&mut self, d: &Distribution) -> u64 {
+        self.draw(d).min(crate::size::MAX_BSON_SIZE)
+    }
+
     fn draw(&mut self, d: &Distribution) -> u64 {
         match *d {
             Distribution::Fixed { value } => crate::model::distribution::round_count(value),
@@ -422,7 +433,8 @@ impl Gen {
             BsonType::ObjectId => pick(self),
             BsonType::Array => {
                 let n = self.count(f);
-                let m = n.min(self.max_elements);
+                let m = n.min(self.max_elements).min(self.budget);
+                self.budget -= m;
                 if m < n {
                     self.truncated.push((path.to_string(), m, n));
                 }
@@ -482,7 +494,7 @@ impl Gen {
             BsonType::String => Bson::String(self.string(f)),
             BsonType::JavaScript => Bson::JavaScriptCode(self.string(f)),
             BsonType::BinData => {
-                let n = self.draw(&f.length_distribution());
+                let n = self.draw_len(&f.length_distribution());
                 let mut bytes = vec![0u8; n as usize];
                 self.rng.fill(&mut bytes[..]);
                 Bson::Binary(Binary {
@@ -491,7 +503,7 @@ impl Gen {
                 })
             }
             BsonType::Regex => {
-                let n = self.draw(&f.length_distribution()) as usize;
+                let n = self.draw_len(&f.length_distribution()) as usize;
                 let pattern: String = "ab.c*".chars().cycle().take(n).collect();
                 match (
                     bson::raw::CString::try_from(pattern),
@@ -506,7 +518,8 @@ impl Gen {
             BsonType::Object => Bson::Document(self.object(&f.fields, path)),
             BsonType::Array => {
                 let n = self.count(f);
-                let m = n.min(self.max_elements);
+                let m = n.min(self.max_elements).min(self.budget);
+                self.budget -= m;
                 if m < n {
                     self.truncated.push((path.to_string(), m, n));
                 }
@@ -580,7 +593,7 @@ impl Gen {
             let i = self.rng.random_range(0..f.values.len());
             return f.values.get(i).cloned().unwrap_or_default();
         }
-        let len = self.draw(&f.length_distribution()) as usize;
+        let len = self.draw_len(&f.length_distribution()) as usize;
         let kind = f.kind.unwrap_or(ValueKind::Text);
         let s = match kind {
             ValueKind::Name => format!("{} {}", self.pick(FIRST), self.pick(LAST)),
@@ -655,6 +668,7 @@ pub fn document_from_fields(fields: &Fields, q: f64, seed: u64) -> Document {
         q,
         index: 0,
         max_elements: u64::MAX,
+        budget: u64::MAX,
         truncated: vec![],
         seed,
     };
