@@ -10,7 +10,7 @@ fn arb_json() -> impl Strategy<Value = Value> {
         any::<bool>().prop_map(Value::Bool),
         (-1e13f64..1e13)
             .prop_map(|f| serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)),
-        (0u64..2000).prop_map(|n| Value::from(n)),
+        (0u64..2000).prop_map(Value::from),
         prop::sample::select(vec![
             "user",
             "post",
