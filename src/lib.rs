@@ -5,6 +5,7 @@
 //! WebAssembly page. Only [`cli`] (native) and `ui` (wasm32) touch the outside world.
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod arith;
 pub mod design;
 pub mod ejson;

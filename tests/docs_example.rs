@@ -77,3 +77,14 @@ fn schema_is_draft_2020_12_and_lists_the_top_level_keys() {
         assert!(props.contains(&k), "{k}");
     }
 }
+
+/// The analysis of every design serializes to JSON (what the CLI and the page print).
+#[test]
+fn analysis_serializes() {
+    let model = parse_model(&docs_example()).unwrap_or_else(|e| panic!("{e}"));
+    let all = squillion::analysis::compare(&model).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(all.len(), 4);
+    let json = serde_json::to_value(&all).unwrap_or_default();
+    assert_eq!(json[0]["layout"]["design"], "normalized");
+    assert!(json[3]["stats"][0]["shapes"].is_array());
+}

@@ -55,7 +55,8 @@ fn break_point_with_dates() {
     let ub = find(&w, "UNBOUNDED_ARRAY").unwrap_or_else(|| panic!("{w:?}"));
     assert!(ub.message.contains("800,000"));
     // 800,000 ids: 5 + 800,000×14 + 4,688,890 key digits = 15,888,895 bytes, plus the other
-    // 118 bytes of the wil document = 15,889,013.
+    // 118 bytes of the wil document = 15,889,013 (pymongo: len(bson.encode(wil with 800,000
+    // followers)) == 15,889,013).
     let near = find(&w, "DOC_NEAR_LIMIT").unwrap_or_else(|| panic!("{w:?}"));
     assert!(
         near.message.contains("15,889,013 bytes (exact)"),
