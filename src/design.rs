@@ -1,6 +1,7 @@
 //! Designs: a strategy for every relationship, resolved into a [`Layout`] of concrete
 //! collections with document shapes, indexes and the commands each application unit runs.
 
+pub mod command;
 pub mod indexes;
 pub mod layout;
 pub mod plan;
