@@ -282,10 +282,17 @@ fn refs_for(
                 Some(Strategy::Continuation { .. })
             ) && shape.fields.get("tbc").is_some()
             {
-                refs.fields.push(plain(
-                    "tbc".to_string(),
-                    &format!("{}/{} continuation", r.parent, r.name),
-                ));
+                // Continuation documents are keyed by collection and shape label.
+                let label = format!("{} continuation", r.name);
+                let coll = layout.collection_of(&r.parent);
+                let n = coll
+                    .and_then(|c| c.shape(&label))
+                    .map_or(0, |c| model.sample.sample_count(c.count));
+                let key = format!(
+                    "{}/{label}",
+                    coll.map_or(r.parent.as_str(), |c| c.name.as_str())
+                );
+                refs.fields.push(("tbc".to_string(), key, n, Vec::new()));
             }
         }
     }

@@ -410,3 +410,37 @@ rename part (2/s, 2 round trip(s))
         ]
     );
 }
+
+/// Every id in a parent's `tbc` array names a generated continuation document.
+#[test]
+fn continuation_ids_resolve() {
+    let m = model(
+        r#"{ "strategy": "continuation", "threshold": 1 }"#,
+        3,
+        true,
+        "",
+    );
+    let l = lay(&m);
+    let data = generate(&m, &l);
+    let docs = data
+        .collection("p")
+        .map(|c| c.documents.clone())
+        .unwrap_or_default();
+    let ids: Vec<_> = docs
+        .iter()
+        .filter_map(|d| d.get_object_id("_id").ok())
+        .collect();
+    let mut checked = 0;
+    for d in &docs {
+        if let Ok(tbc) = d.get_array("tbc") {
+            for t in tbc {
+                assert!(
+                    t.as_object_id().is_some_and(|o| ids.contains(&o)),
+                    "dangling {t}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 20);
+}
