@@ -502,8 +502,15 @@ impl Gen {
             BsonType::JavaScript => Bson::JavaScriptCode(self.string(f)),
             BsonType::BinData => {
                 let n = self.draw_len(&f.length_distribution());
-                let mut bytes = vec![0u8; n as usize];
-                self.rng.fill(&mut bytes[..]);
+                // A random 64-byte block repeated: same size, cheap for large thumbnails.
+                let mut block = [0u8; 64];
+                self.rng.fill(&mut block);
+                let n = n as usize;
+                let mut bytes = Vec::with_capacity(n);
+                while bytes.len() < n {
+                    let take = (n - bytes.len()).min(block.len());
+                    bytes.extend_from_slice(&block[..take]);
+                }
                 Bson::Binary(Binary {
                     subtype: bson::spec::BinarySubtype::Generic,
                     bytes,
