@@ -157,6 +157,31 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                     out.push(w("UNBOUNDED_ARRAY", Severity::Warning, &c.name, &a.field, format!("{}.{} is unbounded: up to {} elements{} (Compass flags arrays of ≥ 250 objects, ids or strings)", c.name, a.field, thousands(a.max_count), if growth > 0.0 { format!(", still growing {growth}/day with no cap") } else { String::new() }), "Never embed unbounded growth: use a reference in the child, buckets, or keep only the newest k."));
                 }
             }
+            // Declared arrays (not a relationship's) can be unbounded too.
+            for (name, f) in shape.fields.iter() {
+                if f.ty != BsonType::Array || shape.growing.iter().any(|g| &g.field == name) {
+                    continue;
+                }
+                let heavy = matches!(
+                    f.items,
+                    Some(BsonType::Object | BsonType::ObjectId | BsonType::String)
+                );
+                let max = f.count.as_ref().map_or(0, |c| c.max_count());
+                if heavy && max >= UNBOUNDED_ELEMENTS {
+                    out.push(w(
+                        "UNBOUNDED_ARRAY",
+                        Severity::Warning,
+                        &c.name,
+                        name,
+                        format!(
+                            "{}.{name} is unbounded: up to {} elements (Compass flags arrays of ≥ 250 objects, ids or strings)",
+                            c.name,
+                            thousands(max)
+                        ),
+                        "Cap the array or move its elements into their own collection.",
+                    ));
+                }
+            }
             let depth = fields_depth(&shape.fields) + 1;
             if depth > MAX_DEPTH {
                 out.push(w(

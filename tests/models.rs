@@ -87,3 +87,55 @@ fn every_model_lays_out_generates_and_checks() {
         }
     }
 }
+
+/// In every generated sample, references resolve: each parent reference in a child names a
+/// generated parent, and link documents name generated parents and children.
+#[test]
+fn references_resolve_in_every_sample() {
+    use std::collections::HashSet;
+    for (path, text) in models() {
+        let model = parse_model(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        for name in [
+            DesignName::Normalized,
+            DesignName::Denormalized,
+            DesignName::Bucketed,
+        ] {
+            let layout = layout_named(&model, name).unwrap_or_else(|e| panic!("{path}: {e}"));
+            let data = squillion::generate::generate(&model, &layout);
+            let ids_of = |entity: &str| -> HashSet<bson::oid::ObjectId> {
+                layout
+                    .collection_of(entity)
+                    .and_then(|c| data.collection(&c.name))
+                    .map(|c| {
+                        c.documents
+                            .iter()
+                            .filter_map(|d| d.get_object_id("_id").ok())
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            for r in &model.relationships {
+                let parents = ids_of(&r.parent);
+                if parents.is_empty() {
+                    continue;
+                }
+                let pref = r.parent_ref();
+                for c in &layout.collections {
+                    let Some(g) = data.collection(&c.name) else {
+                        continue;
+                    };
+                    for d in &g.documents {
+                        if let Ok(id) = d.get_object_id(&pref) {
+                            assert!(
+                                parents.contains(&id),
+                                "{path} {name:?}: {}.{pref} = {id} names no {}",
+                                c.name,
+                                r.parent
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -151,3 +151,18 @@ fn warnings_serialize() {
         .as_str()
         .is_some_and(|m| m.contains("WiredTiger")));
 }
+
+#[test]
+fn declared_arrays_at_250_are_unbounded() {
+    let doc = |n: u64| {
+        format!(
+            r#"{{ "entities": [ {{ "name": "x", "count": 1, "fields": {{ "tags": {{ "type": "array", "items": "string", "count": {{ "shape": "uniform", "min": 0, "max": {n} }} }} }} }} ] }}"#
+        )
+    };
+    assert!(find(&warnings(&doc(249)), "UNBOUNDED_ARRAY").is_none());
+    let w = warnings(&doc(250));
+    assert_eq!(
+        find(&w, "UNBOUNDED_ARRAY").map(|w| w.path.as_str()),
+        Some("tags")
+    );
+}
