@@ -5,12 +5,18 @@
 //! WebAssembly page. Only [`cli`] (native) and `ui` (wasm32) touch the outside world.
 #![warn(missing_docs)]
 
+pub mod analysis;
+pub mod arith;
 pub mod bench;
 pub mod chart;
+pub mod design;
 pub mod ejson;
+pub mod generate;
 pub mod human;
+pub mod model;
 pub mod shell;
 pub mod size;
+pub mod warning;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

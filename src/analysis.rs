@@ -1,0 +1,61 @@
+//! Everything Squillion says about one design of one model, in one serializable value: the
+//! layout (collections, shapes, indexes, plan), full-scale statistics and warnings. The command
+//! line and the page both print this, so they show the same numbers.
+
+use serde::Serialize;
+
+use crate::arith::{collection_stats, CollectionStats};
+use crate::design::{DesignError, DesignName, Layout};
+use crate::model::Model;
+use crate::warning::{check, Warning};
+
+/// One design's layout, numbers and findings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Analysis {
+    /// The layout (with its plan and indexes).
+    pub layout: Layout,
+    /// Full-scale statistics per collection, in layout order.
+    pub stats: Vec<CollectionStats>,
+    /// Every warning.
+    pub warnings: Vec<Warning>,
+}
+
+/// Returns the analysis of `layout` (a layout of `model`).
+pub fn analyze_layout(model: &Model, layout: Layout) -> Analysis {
+    let stats = layout
+        .collections
+        .iter()
+        .map(|c| collection_stats(c, &model.start_date))
+        .collect();
+    let warnings = check(model, &layout);
+    Analysis {
+        layout,
+        stats,
+        warnings,
+    }
+}
+
+/// Returns the analysis of the model's own design.
+pub fn analyze(model: &Model) -> Result<Analysis, DesignError> {
+    Ok(analyze_layout(model, crate::design::layout_model(model)?))
+}
+
+/// Returns the analysis of the model under each named design, then its own design when it has
+/// overrides: the side-by-side comparison.
+pub fn compare(model: &Model) -> Result<Vec<Analysis>, DesignError> {
+    let mut out = Vec::new();
+    for name in [
+        DesignName::Normalized,
+        DesignName::Denormalized,
+        DesignName::Bucketed,
+    ] {
+        out.push(analyze_layout(
+            model,
+            crate::design::layout_named(model, name)?,
+        ));
+    }
+    if !model.design.relationships.is_empty() {
+        out.push(analyze(model)?);
+    }
+    Ok(out)
+}

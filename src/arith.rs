@@ -1,0 +1,361 @@
+//! Full-scale size arithmetic: exact BSON sizes as functions of array lengths, break points
+//! and their dates, and per-collection statistics, in closed form (never one loop per element
+//! or per document).
+//!
+//! Encoding facts used throughout: a document is a 4-byte length, its elements and a trailing
+//! NUL (empty = 5 bytes); an element is a type byte, the key and a NUL, then the value; an array
+//! is a document keyed "0", "1", …, so element `i` of an array costs
+//! `1 + digits(i) + 1 + value bytes`.
+
+pub mod collection;
+
+use crate::model::distribution::Distribution;
+use crate::model::field::{BsonType, Field, Fields};
+use crate::size::MAX_BSON_SIZE;
+
+pub use collection::{collection_stats, CollectionStats, SizeFigure};
+
+/// Returns the number of decimal digits of `i` (`digits(0) == 1`).
+pub fn digits(i: u64) -> u64 {
+    let mut d = 1;
+    let mut x = i;
+    while x >= 10 {
+        x /= 10;
+        d += 1;
+    }
+    d
+}
+
+/// Returns Σ digits(i) for i in 0..n: the bytes spent on the keys "0" … "n−1" of an array of
+/// `n` elements. Constant time per digit length (at most 20 steps).
+pub fn index_digits_sum(n: u64) -> u64 {
+    let mut total = 0u64;
+    let mut lo = 0u64; // first index with `d` digits
+    let mut d = 1u64;
+    while lo < n {
+        let hi = if d >= 20 {
+            u64::MAX
+        } else {
+            10u64.pow(d as u32)
+        };
+        let upto = n.min(hi);
+        total += (upto - lo) * d;
+        lo = hi;
+        d += 1;
+    }
+    total
+}
+
+/// Returns the exact size of an array of `n` elements whose values are `value_bytes` each:
+/// `5 + Σ (1 + digits(i) + 1 + value_bytes)`.
+pub fn array_size(n: u64, value_bytes: u64) -> u64 {
+    5 + n * (2 + value_bytes) + index_digits_sum(n)
+}
+
+/// Returns the size of one element of a document: type byte, key, NUL and value.
+pub fn element_size(key: &str, value_bytes: u64) -> u64 {
+    2 + key.len() as u64 + value_bytes
+}
+
+/// A size that is either exact or an estimate (a mean over what varies).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Size {
+    /// Bytes (a whole number when exact).
+    pub bytes: f64,
+    /// True when every document of this description has exactly this size.
+    pub exact: bool,
+}
+
+impl Size {
+    /// Returns an exact size.
+    pub fn exact(bytes: u64) -> Self {
+        Size {
+            bytes: bytes as f64,
+            exact: true,
+        }
+    }
+
+    fn add(self, other: Size) -> Size {
+        Size {
+            bytes: self.bytes + other.bytes,
+            exact: self.exact && other.exact,
+        }
+    }
+
+    /// Returns the bytes rounded to a whole number.
+    pub fn whole(self) -> u64 {
+        crate::model::distribution::round_count(self.bytes.ceil())
+    }
+}
+
+/// How array counts are chosen when sizing a description.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum At {
+    /// Expected size over all distributions.
+    Mean,
+    /// Every array count at this quantile (comonotonic: the big parent is big everywhere).
+    Quantile(f64),
+}
+
+/// Returns the size of a string-like value's payload length `len` for type `ty`.
+fn payload(ty: BsonType, len: f64) -> f64 {
+    match ty {
+        BsonType::String | BsonType::JavaScript => 4.0 + len + 1.0,
+        BsonType::BinData => 4.0 + 1.0 + len,
+        // pattern NUL options NUL (no options)
+        BsonType::Regex => len + 2.0,
+        _ => 0.0,
+    }
+}
+
+/// Returns the size of a value described by `field` (not counting its type byte and key).
+pub fn value_size(field: &Field, at: At) -> Size {
+    let ty = field.ty;
+    if let Some(s) = ty.fixed_size() {
+        return Size::exact(s);
+    }
+    match ty {
+        BsonType::Object => document_size_of(&field.fields, at),
+        BsonType::Array => {
+            let elem = value_size(&field.element(), at);
+            let count = field.count.clone().unwrap_or(Distribution::fixed(0.0));
+            array_of(&count, elem, at)
+        }
+        _ => {
+            let len = field.length_distribution();
+            Size {
+                bytes: payload(ty, len.mean()),
+                exact: len.is_constant(),
+            }
+        }
+    }
+}
+
+/// Returns the size of an array whose count follows `count` and whose elements have size
+/// `elem`.
+pub fn array_of(count: &Distribution, elem: Size, at: At) -> Size {
+    match at {
+        At::Quantile(q) => {
+            let n = count.count_at(q);
+            Size {
+                bytes: (5 + index_digits_sum(n)) as f64 + n as f64 * (2.0 + elem.bytes),
+                exact: elem.exact,
+            }
+        }
+        At::Mean => {
+            if count.is_constant() {
+                let n = count.count_at(0.5);
+                Size {
+                    bytes: (5 + index_digits_sum(n)) as f64 + n as f64 * (2.0 + elem.bytes),
+                    exact: elem.exact,
+                }
+            } else {
+                let keys = count.integrate(|x| {
+                    index_digits_sum(crate::model::distribution::round_count(x)) as f64
+                });
+                Size {
+                    bytes: 5.0 + keys + count.mean() * (2.0 + elem.bytes),
+                    exact: false,
+                }
+            }
+        }
+    }
+}
+
+/// Returns the size of one field as an element of its document (0 when absent), weighted by
+/// its presence probability.
+pub fn field_element_size(name: &str, field: &Field, at: At) -> Size {
+    let p = field.presence();
+    let v = value_size(field, at);
+    let full = Size {
+        bytes: 2.0 + name.len() as f64 + v.bytes,
+        exact: v.exact,
+    };
+    if p >= 1.0 {
+        full
+    } else if p <= 0.0 {
+        Size::exact(0)
+    } else {
+        Size {
+            bytes: p * full.bytes,
+            exact: false,
+        }
+    }
+}
+
+/// Returns the size of a document with these fields.
+pub fn document_size_of(fields: &Fields, at: At) -> Size {
+    fields.iter().fold(Size::exact(5), |acc, (name, f)| {
+        acc.add(field_element_size(name, f, at))
+    })
+}
+
+/// The smallest count at which a growing array pushes its document over the limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct BreakPoint {
+    /// The first count whose document exceeds [`MAX_BSON_SIZE`] (at `count − 1` it still fits).
+    pub count: u64,
+    /// False when element sizes vary and their mean was used (an estimate).
+    pub exact: bool,
+}
+
+/// Returns the smallest `n` with `base + n·(2 + elem) + index_digits_sum(n) > limit`, where
+/// `base` is the document's size with the array empty (its key and 5-byte header included)
+/// and `elem` the value bytes of each element. `Some(0)` when the empty document is already
+/// over; `None` never happens for positive sizes but guards degenerate input.
+pub fn first_count_over(base: u64, elem: u64, limit: u64) -> Option<u64> {
+    if base > limit {
+        return Some(0);
+    }
+    let mut lo = 0u64;
+    let mut size_lo = base;
+    for d in 1..=19u64 {
+        let hi = 10u64.pow(d as u32);
+        let c = 2 + elem + d;
+        let size_hi = size_lo.checked_add((hi - lo).checked_mul(c)?)?;
+        if size_hi > limit {
+            return Some(lo + (limit - size_lo) / c + 1);
+        }
+        lo = hi;
+        size_lo = size_hi;
+    }
+    None
+}
+
+/// Returns the break point of a document of `base` bytes (array empty) whose array elements
+/// are `elem` (exact when `elem.exact`; otherwise the mean element size, labelled an estimate).
+pub fn break_point(base: Size, elem: Size) -> Option<BreakPoint> {
+    let exact = base.exact && elem.exact;
+    if exact {
+        first_count_over(base.whole(), elem.whole(), MAX_BSON_SIZE)
+            .map(|count| BreakPoint { count, exact })
+    } else {
+        // Solve on the mean: smallest n with base + n(2+e) + D(n) > limit, with e fractional.
+        let mut lo = 0u64;
+        let mut size_lo = base.bytes;
+        let limit = MAX_BSON_SIZE as f64;
+        if size_lo > limit {
+            return Some(BreakPoint { count: 0, exact });
+        }
+        for d in 1..=19u64 {
+            let hi = 10u64.pow(d as u32);
+            let c = 2.0 + elem.bytes + d as f64;
+            let size_hi = size_lo + (hi - lo) as f64 * c;
+            if size_hi > limit {
+                let k = ((limit - size_lo) / c).floor() as u64 + 1;
+                return Some(BreakPoint {
+                    count: lo + k,
+                    exact,
+                });
+            }
+            lo = hi;
+            size_lo = size_hi;
+        }
+        None
+    }
+}
+
+/// When a growing array reaches its break point.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct BreakDate {
+    /// Days from the start date until the count first exceeds the limit (rounded up).
+    pub days: u64,
+    /// That day, `YYYY-MM-DD`.
+    pub date: String,
+}
+
+/// Returns when `current` children growing by `per_day` reach `break_count`, counted from
+/// `start` (`YYYY-MM-DD`). `None` when not growing or the date cannot be read.
+pub fn break_date(current: u64, break_count: u64, per_day: f64, start: &str) -> Option<BreakDate> {
+    if per_day <= 0.0 || per_day.is_nan() {
+        return None;
+    }
+    let start_day = parse_date(start)?;
+    let missing = break_count.saturating_sub(current) as f64;
+    let days = (missing / per_day).ceil() as u64;
+    let date = format_date(start_day.checked_add(i64::try_from(days).ok()?)?);
+    Some(BreakDate { days, date })
+}
+
+/// Returns the days since 1970-01-01 of a `YYYY-MM-DD` date.
+pub fn parse_date(s: &str) -> Option<i64> {
+    let mut it = s.split('-');
+    let (y, m, d) = (it.next()?, it.next()?, it.next()?);
+    if it.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return None;
+    }
+    let (y, m, d): (i64, i64, i64) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    if !(1..=12).contains(&m) || d < 1 || d > days_in_month(y, m) {
+        return None;
+    }
+    Some(days_from_civil(y, m, d))
+}
+
+fn days_in_month(y: i64, m: i64) -> i64 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Returns the days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
+pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = if y >= 0 { y } else { y - 399 } / 400;
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// Returns `YYYY-MM-DD` for days since 1970-01-01.
+pub fn format_date(z: i64) -> String {
+    let z = z + 719_468;
+    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digit_sums_at_boundaries() {
+        assert_eq!(index_digits_sum(0), 0);
+        assert_eq!(index_digits_sum(10), 10);
+        assert_eq!(index_digits_sum(11), 12);
+        assert_eq!(index_digits_sum(100), 190);
+        assert_eq!(index_digits_sum(1000), 2890);
+        let brute: u64 = (0..12_345u64).map(digits).sum();
+        assert_eq!(index_digits_sum(12_345), brute);
+    }
+
+    #[test]
+    fn dates_round_trip() {
+        let d = parse_date("2024-02-29").unwrap_or_default();
+        assert_eq!(format_date(d), "2024-02-29");
+        assert_eq!(parse_date("1970-01-01"), Some(0));
+        assert_eq!(parse_date("2023-02-29"), None);
+        assert_eq!(format_date(d + 1), "2024-03-01");
+    }
+
+    #[test]
+    fn first_count_over_is_tight() {
+        for (base, elem) in [(40u64, 12u64), (5_000, 0), (16_777_000, 1)] {
+            let n = first_count_over(base, elem, MAX_BSON_SIZE).unwrap_or_default();
+            let size = |n: u64| base + n * (2 + elem) + index_digits_sum(n);
+            assert!(size(n) > MAX_BSON_SIZE);
+            assert!(n == 0 || size(n - 1) <= MAX_BSON_SIZE);
+        }
+    }
+}

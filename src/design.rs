@@ -1,0 +1,177 @@
+//! Designs: a strategy for every relationship, resolved into a [`Layout`] of concrete
+//! collections with document shapes, indexes and the commands each application unit runs.
+
+pub mod command;
+pub mod indexes;
+pub mod layout;
+pub mod plan;
+pub mod strategy;
+
+pub use indexes::Index;
+pub use layout::{Collection, CopiedField, DocShape, GrowingArray, Layout};
+pub use plan::{Command, CommandKind, Plan, UnitPlan};
+pub use strategy::{AttributeForm, DesignName, DesignSpec, FieldPattern, Strategy};
+
+use crate::model::{Model, Relationship};
+
+/// Why a design cannot be laid out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DesignError {
+    /// A strategy that cannot apply to this relationship.
+    #[error("relationship \"{relationship}\": {message}")]
+    Unsupported {
+        /// The relationship.
+        relationship: String,
+        /// Why.
+        message: String,
+    },
+    /// A name the model does not define (models from [`crate::model::parse_model`] never have
+    /// these).
+    #[error("unknown {what} \"{name}\"")]
+    Unknown {
+        /// "entity", "relationship" or "field".
+        what: &'static str,
+        /// The name.
+        name: String,
+    },
+}
+
+/// The count at and above which an array counts as unbounded (MongoDB Compass's threshold).
+pub const UNBOUNDED_ARRAY: f64 = 250.0;
+
+/// Bucket size the named bucketed design uses (the social-feed article's 50).
+pub const DEFAULT_BUCKET: u64 = 50;
+
+/// Returns true when a relationship's children are unbounded: the largest parent has at least
+/// [`UNBOUNDED_ARRAY`] children, or children keep arriving.
+pub fn is_unbounded(r: &Relationship) -> bool {
+    r.cardinality.max() >= UNBOUNDED_ARRAY || r.growth_typical() > 0.0 || r.growth_largest() > 0.0
+}
+
+/// Returns the strategy a named design gives a relationship (before overrides).
+///
+/// - normalized: reference in child (1:n), link collection (m:n), fan-out on read (feeds);
+/// - denormalized: embed when bounded and 1:n; extended reference (ids plus the child fields
+///   the workload reads) when m:n; reference in child with copies of the parent's lookup
+///   fields when unbounded 1:n (one-to-squillions never goes into the parent); fan-out on
+///   write (feeds);
+/// - bucketed: bucket of [`DEFAULT_BUCKET`] when unbounded or growing, else as normalized;
+///   bucketed fan-out (feeds).
+pub fn named_strategy(name: DesignName, r: &Relationship, model: &Model) -> Strategy {
+    if r.feed.is_some() {
+        return match name {
+            DesignName::Normalized => Strategy::FanOutOnRead,
+            DesignName::Denormalized => Strategy::FanOutOnWrite,
+            DesignName::Bucketed => Strategy::BucketedFanOut {
+                size: DEFAULT_BUCKET,
+            },
+        };
+    }
+    let normalized = if r.many_to_many {
+        Strategy::LinkCollection
+    } else {
+        Strategy::ReferenceInChild { copy: vec![] }
+    };
+    match name {
+        DesignName::Normalized => normalized,
+        DesignName::Bucketed => {
+            if is_unbounded(r) {
+                Strategy::Bucket {
+                    size: DEFAULT_BUCKET,
+                }
+            } else {
+                normalized
+            }
+        }
+        DesignName::Denormalized => {
+            if r.many_to_many {
+                Strategy::ExtendedReference {
+                    copy: child_fields_read(r, model),
+                }
+            } else if is_unbounded(r) {
+                Strategy::ReferenceInChild {
+                    copy: parent_lookup_fields(r, model),
+                }
+            } else {
+                Strategy::Embed
+            }
+        }
+    }
+}
+
+/// Returns the child fields the workload reads through `r` (the copies an extended reference
+/// keeps).
+fn child_fields_read(r: &Relationship, model: &Model) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for u in &model.workload {
+        for s in &u.steps {
+            if let crate::model::Step::Read { children, .. } = s {
+                for c in children.iter().filter(|c| c.relationship == r.name) {
+                    for f in &c.fields {
+                        if f != "_id" && !out.contains(f) {
+                            out.push(f.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Returns the parent fields the workload looks parents up by (other than `_id`).
+fn parent_lookup_fields(r: &Relationship, model: &Model) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for u in &model.workload {
+        for s in &u.steps {
+            if let crate::model::Step::Read {
+                entity,
+                by,
+                children,
+            } = s
+            {
+                if entity == &r.parent
+                    && by != "_id"
+                    && children.iter().any(|c| c.relationship == r.name)
+                    && !out.contains(by)
+                {
+                    out.push(by.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Returns the strategy of every relationship of `model` under `spec` (base plus overrides),
+/// in model order.
+pub fn resolve(model: &Model, spec: &DesignSpec) -> Vec<(String, Strategy)> {
+    model
+        .relationships
+        .iter()
+        .map(|r| {
+            let s = spec
+                .relationships
+                .get(&r.name)
+                .cloned()
+                .unwrap_or_else(|| named_strategy(spec.base, r, model));
+            (r.name.clone(), s)
+        })
+        .collect()
+}
+
+/// Returns the layout of the model's own design.
+pub fn layout_model(model: &Model) -> Result<Layout, DesignError> {
+    layout::build(model, &model.design)
+}
+
+/// Returns the layout of `model` under one of the named designs, keeping the model's field
+/// patterns and no relationship overrides.
+pub fn layout_named(model: &Model, name: DesignName) -> Result<Layout, DesignError> {
+    let spec = DesignSpec {
+        base: name,
+        relationships: Default::default(),
+        fields: model.design.fields.clone(),
+    };
+    layout::build(model, &spec)
+}

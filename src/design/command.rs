@@ -1,0 +1,264 @@
+//! Commands as plain data: one round trip each, with its mongosh code, and the helpers that
+//! render documents as mongosh source and as JSON.
+
+use bson::{doc, Bson, Document};
+use serde::Serialize;
+
+/// The kind of a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandKind {
+    /// `find`.
+    Find,
+    /// `insert` (one document, or one per child when `fan_out` is set).
+    Insert,
+    /// `update`.
+    Update,
+    /// `delete`.
+    Delete,
+    /// `aggregate`.
+    Aggregate,
+}
+
+/// One command sent to the database: one round trip.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Command {
+    /// Index of the logical step it implements.
+    pub step: usize,
+    /// Target collection.
+    pub collection: String,
+    /// Command kind.
+    pub kind: CommandKind,
+    /// Query filter (find, update, delete).
+    #[serde(serialize_with = "ser_doc")]
+    pub filter: Document,
+    /// Sort (find).
+    #[serde(serialize_with = "ser_opt_doc")]
+    pub sort: Option<Document>,
+    /// Limit (find).
+    pub limit: Option<u64>,
+    /// Projection (find).
+    #[serde(serialize_with = "ser_opt_doc")]
+    pub projection: Option<Document>,
+    /// Update document (update).
+    #[serde(serialize_with = "ser_opt_doc")]
+    pub update: Option<Document>,
+    /// Label of the document shape an insert creates (the generator makes the document).
+    pub insert_shape: Option<String>,
+    /// Update or delete every match.
+    pub multi: bool,
+    /// Update with `upsert: true`.
+    pub upsert: bool,
+    /// Aggregation pipeline (aggregate).
+    #[serde(serialize_with = "ser_docs")]
+    pub pipeline: Vec<Document>,
+    /// When set, the command writes one document per child of this relationship (a fan-out:
+    /// `insertMany`/bulk write in one round trip).
+    pub fan_out: Option<String>,
+    /// Why this command exists.
+    pub note: String,
+}
+
+impl Command {
+    pub(crate) fn new(
+        step: usize,
+        collection: &str,
+        kind: CommandKind,
+        filter: Document,
+        note: impl Into<String>,
+    ) -> Self {
+        Command {
+            step,
+            collection: collection.to_string(),
+            kind,
+            filter,
+            sort: None,
+            limit: None,
+            projection: None,
+            update: None,
+            insert_shape: None,
+            multi: false,
+            upsert: false,
+            pipeline: vec![],
+            fan_out: None,
+            note: note.into(),
+        }
+    }
+
+    /// Returns the mongosh code of the command.
+    pub fn mongosh(&self) -> String {
+        let c = &self.collection;
+        match self.kind {
+            CommandKind::Find => {
+                let mut s = format!(
+                    "db.{c}.find({}",
+                    shell(&Bson::Document(self.filter.clone()))
+                );
+                if let Some(p) = &self.projection {
+                    s.push_str(&format!(", {}", shell(&Bson::Document(p.clone()))));
+                }
+                s.push(')');
+                if let Some(o) = &self.sort {
+                    s.push_str(&format!(".sort({})", shell(&Bson::Document(o.clone()))));
+                }
+                if let Some(l) = self.limit {
+                    s.push_str(&format!(".limit({l})"));
+                }
+                s
+            }
+            CommandKind::Insert => {
+                let what = self.insert_shape.as_deref().unwrap_or("document");
+                match &self.fan_out {
+                    Some(r) => format!("db.{c}.insertMany(/* one {what} per child of {r} */ docs)"),
+                    None => format!("db.{c}.insertOne(/* new {what} */ doc)"),
+                }
+            }
+            CommandKind::Update => {
+                let m = if self.multi || self.fan_out.is_some() {
+                    "updateMany"
+                } else {
+                    "updateOne"
+                };
+                let u = self.update.clone().unwrap_or_default();
+                let opts = if self.upsert {
+                    ", { upsert: true }"
+                } else {
+                    ""
+                };
+                format!(
+                    "db.{c}.{m}({}, {}{opts})",
+                    shell(&Bson::Document(self.filter.clone())),
+                    shell(&Bson::Document(u))
+                )
+            }
+            CommandKind::Delete => {
+                let m = if self.multi {
+                    "deleteMany"
+                } else {
+                    "deleteOne"
+                };
+                format!(
+                    "db.{c}.{m}({})",
+                    shell(&Bson::Document(self.filter.clone()))
+                )
+            }
+            CommandKind::Aggregate => {
+                let p: Vec<String> = self
+                    .pipeline
+                    .iter()
+                    .map(|d| shell(&Bson::Document(d.clone())))
+                    .collect();
+                format!("db.{c}.aggregate([{}])", p.join(", "))
+            }
+        }
+    }
+}
+
+/// Returns a document as JSON (numbers, strings, nested documents; other BSON values as their
+/// relaxed Extended JSON text), for reports and `serde` output.
+pub fn doc_to_json(d: &Document) -> serde_json::Value {
+    serde_json::Value::Object(
+        d.iter()
+            .map(|(k, v)| (k.clone(), bson_to_json(v)))
+            .collect(),
+    )
+}
+
+fn bson_to_json(v: &Bson) -> serde_json::Value {
+    use serde_json::Value as J;
+    match v {
+        Bson::Document(d) => doc_to_json(d),
+        Bson::Array(a) => J::Array(a.iter().map(bson_to_json).collect()),
+        Bson::String(s) => J::String(s.clone()),
+        Bson::Int32(i) => J::from(*i),
+        Bson::Int64(i) => J::from(*i),
+        Bson::Double(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
+        Bson::Boolean(b) => J::Bool(*b),
+        Bson::Null => J::Null,
+        other => J::String(other.to_string()),
+    }
+}
+
+/// Returns a JSON object as a document (whole numbers become int32 when they fit, else
+/// int64; other numbers double).
+pub fn json_to_doc(m: &serde_json::Map<String, serde_json::Value>) -> Document {
+    m.iter()
+        .map(|(k, v)| (k.clone(), json_to_bson(v)))
+        .collect()
+}
+
+fn json_to_bson(v: &serde_json::Value) -> Bson {
+    use serde_json::Value as J;
+    match v {
+        J::Null => Bson::Null,
+        J::Bool(b) => Bson::Boolean(*b),
+        J::Number(n) => match n.as_i64() {
+            Some(i) => i32::try_from(i).map_or(Bson::Int64(i), Bson::Int32),
+            None => Bson::Double(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        J::String(s) => Bson::String(s.clone()),
+        J::Array(a) => Bson::Array(a.iter().map(json_to_bson).collect()),
+        J::Object(m) => Bson::Document(json_to_doc(m)),
+    }
+}
+
+/// Serializes a document field as JSON (`serialize_with`).
+pub fn ser_doc<S: serde::Serializer>(d: &Document, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&doc_to_json(d), s)
+}
+
+/// Serializes an optional document field as JSON (`serialize_with`).
+pub fn ser_opt_doc<S: serde::Serializer>(d: &Option<Document>, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&d.as_ref().map(doc_to_json), s)
+}
+
+/// Serializes a list of documents as JSON (`serialize_with`).
+pub fn ser_docs<S: serde::Serializer>(d: &[Document], s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&d.iter().map(doc_to_json).collect::<Vec<_>>(), s)
+}
+
+/// Returns a parameter placeholder: `{"$param": name}`.
+pub fn param(name: impl Into<String>) -> Bson {
+    Bson::Document(doc! { "$param": name.into() })
+}
+
+/// Renders a value as mongosh source (`{ userId: 1, date: -1 }`, parameters as variables).
+pub fn shell(v: &Bson) -> String {
+    match v {
+        Bson::Document(d) => {
+            if let (1, Some(Bson::String(p))) = (d.len(), d.get("$param")) {
+                return p.clone();
+            }
+            if d.is_empty() {
+                return "{}".into();
+            }
+            let parts: Vec<String> = d
+                .iter()
+                .map(|(k, v)| format!("{}: {}", shell_key(k), shell(v)))
+                .collect();
+            format!("{{ {} }}", parts.join(", "))
+        }
+        Bson::Array(a) => format!("[{}]", a.iter().map(shell).collect::<Vec<_>>().join(", ")),
+        Bson::String(s) => format!("{s:?}"),
+        Bson::Int32(i) => i.to_string(),
+        Bson::Int64(i) => i.to_string(),
+        Bson::Double(f) => f.to_string(),
+        Bson::Boolean(b) => b.to_string(),
+        Bson::Null => "null".into(),
+        other => other.to_string(),
+    }
+}
+
+fn shell_key(k: &str) -> String {
+    let ident = k
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    if ident {
+        k.to_string()
+    } else {
+        format!("{k:?}")
+    }
+}

@@ -1,0 +1,126 @@
+//! The indexes a workload needs: equality fields first, then sort fields (the ESR rule),
+//! derived from the plan's commands, plus every shard key.
+
+use bson::{Bson, Document};
+use serde::Serialize;
+
+use super::layout::Layout;
+use super::plan::{shell, CommandKind};
+
+/// One secondary index.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Index {
+    /// Collection.
+    pub collection: String,
+    /// Key pattern, in order (`{ userId: 1, date: -1 }`).
+    #[serde(serialize_with = "super::plan::ser_doc")]
+    pub keys: Document,
+    /// True when a key path runs through an array (a multikey index).
+    pub multikey: bool,
+    /// Which unit (or shard key) needs it.
+    pub reason: String,
+}
+
+impl Index {
+    /// Returns the `createIndex` call.
+    pub fn mongosh(&self) -> String {
+        format!(
+            "db.{}.createIndex({})",
+            self.collection,
+            shell(&Bson::Document(self.keys.clone()))
+        )
+    }
+
+    fn is_prefix_of(&self, other: &Index) -> bool {
+        self.collection == other.collection
+            && self.keys.len() <= other.keys.len()
+            && self.keys.iter().zip(other.keys.iter()).all(|(a, b)| a == b)
+    }
+}
+
+/// Returns the key pattern a find/update/delete needs: filter fields (not operators, not a
+/// lone `_id`), then sort fields.
+pub fn key_for(filter: &Document, sort: Option<&Document>) -> Option<Document> {
+    let mut keys = Document::new();
+    for (k, v) in filter {
+        if k.starts_with('$') || k == "_id" {
+            continue;
+        }
+        // Range-only conditions ($lt on counters, $exists) go after equality, ignore here.
+        if let Bson::Document(d) = v {
+            if d.keys().any(|op| op == "$lt" || op == "$exists") {
+                continue;
+            }
+        }
+        keys.insert(k.clone(), 1);
+    }
+    if keys.is_empty() {
+        return None;
+    }
+    if let Some(s) = sort {
+        for (k, v) in s {
+            if !keys.contains_key(k) {
+                keys.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Some(keys)
+}
+
+/// Computes the indexes of every collection of `layout` from its plan and shard keys.
+pub fn attach(layout: &mut Layout) {
+    let mut all: Vec<Index> = Vec::new();
+    let mut add = |ix: Index| {
+        if all.iter().any(|x| ix.is_prefix_of(x)) {
+            return;
+        }
+        all.retain(|x| !x.is_prefix_of(&ix));
+        all.push(ix);
+    };
+    for c in &layout.collections {
+        if let Some(k) = &c.shard_key {
+            if k.keys().any(|f| f != "_id") {
+                add(Index {
+                    collection: c.name.clone(),
+                    keys: k.clone(),
+                    multikey: false,
+                    reason: "shard key".into(),
+                });
+            }
+        }
+    }
+    for u in &layout.plan.units {
+        for c in &u.commands {
+            if matches!(c.kind, CommandKind::Insert | CommandKind::Aggregate) {
+                continue;
+            }
+            if let Some(keys) = key_for(&c.filter, c.sort.as_ref()) {
+                add(Index {
+                    collection: c.collection.clone(),
+                    keys,
+                    multikey: false,
+                    reason: u.unit.clone(),
+                });
+            }
+        }
+    }
+    for ix in &mut all {
+        if let Some(coll) = layout.collections.iter().find(|c| c.name == ix.collection) {
+            ix.multikey = ix.keys.keys().any(|k| {
+                let top = k.split('.').next().unwrap_or(k);
+                coll.shapes.iter().any(|s| {
+                    s.fields
+                        .get(top)
+                        .is_some_and(|f| f.ty == crate::model::BsonType::Array)
+                })
+            });
+        }
+    }
+    for c in &mut layout.collections {
+        c.indexes = all
+            .iter()
+            .filter(|i| i.collection == c.name)
+            .cloned()
+            .collect();
+    }
+}

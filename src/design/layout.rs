@@ -1,0 +1,614 @@
+//! Resolving a design into concrete collections: which documents exist, with which fields,
+//! which embedded arrays (and their count distributions), which copied fields.
+
+use serde::Serialize;
+
+mod relationship;
+
+use super::indexes::{self, Index};
+use super::plan::{self, Plan};
+use super::strategy::{AttributeForm, DesignSpec, FieldPattern, Strategy};
+use super::DesignError;
+use crate::model::distribution::Distribution;
+use crate::model::field::{BsonType, Field, Fields, ValueKind};
+use crate::model::{Entity, Model, Relationship};
+
+/// A design resolved into collections.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Layout {
+    /// The design's name (`normalized`, or `normalized + overrides`).
+    pub design: String,
+    /// The strategy of every relationship, in model order.
+    pub strategies: Vec<(String, Strategy)>,
+    /// The collections.
+    pub collections: Vec<Collection>,
+    /// What every application unit runs.
+    pub plan: Plan,
+}
+
+impl Layout {
+    /// Returns the collection called `name`.
+    pub fn collection(&self, name: &str) -> Option<&Collection> {
+        self.collections.iter().find(|c| c.name == name)
+    }
+
+    /// Returns the strategy of relationship `name`.
+    pub fn strategy(&self, name: &str) -> Option<&Strategy> {
+        self.strategies
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s)
+    }
+
+    /// Returns the collection that holds entity `name` as top-level documents, if any.
+    pub fn collection_of(&self, entity: &str) -> Option<&Collection> {
+        self.collections.iter().find(|c| {
+            c.shapes
+                .iter()
+                .any(|s| s.entity.as_deref() == Some(entity) && s.label == entity)
+        })
+    }
+}
+
+/// One collection and the kinds of documents in it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Collection {
+    /// Collection name.
+    pub name: String,
+    /// The kinds of documents it holds (usually one; continuation documents add a second).
+    pub shapes: Vec<DocShape>,
+    /// The indexes the workload needs (besides `_id`).
+    pub indexes: Vec<Index>,
+    /// The shard key, when the model shards this collection.
+    #[serde(serialize_with = "super::plan::ser_opt_doc")]
+    pub shard_key: Option<bson::Document>,
+}
+
+impl Collection {
+    /// Returns the shape labelled `label`.
+    pub fn shape(&self, label: &str) -> Option<&DocShape> {
+        self.shapes.iter().find(|s| s.label == label)
+    }
+
+    /// Returns the full-scale number of documents.
+    pub fn count(&self) -> f64 {
+        self.shapes.iter().map(|s| s.count).sum()
+    }
+}
+
+/// One kind of document: its fields (with embedded arrays and their count distributions).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DocShape {
+    /// What these documents are (`user`, `continuation`, `bucket`, `link`, `feed item`).
+    pub label: String,
+    /// The entity they mainly hold.
+    pub entity: Option<String>,
+    /// How many exist at full scale.
+    pub count: f64,
+    /// The fields, in order.
+    pub fields: Fields,
+    /// The arrays that hold a relationship's children or references.
+    pub growing: Vec<GrowingArray>,
+    /// Fields copied from another entity.
+    pub copied: Vec<CopiedField>,
+}
+
+/// An array that holds a relationship's children or references.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GrowingArray {
+    /// Top-level field name of the array.
+    pub field: String,
+    /// The relationship.
+    pub relationship: String,
+    /// Elements per document.
+    pub count: Distribution,
+    /// Children added per day to a typical parent.
+    pub growth_typical: f64,
+    /// Children added per day to the largest parent.
+    pub growth_largest: f64,
+    /// True when the strategy keeps the array at a fixed maximum (subset, bucket,
+    /// continuation).
+    pub capped: bool,
+}
+
+/// A field copied from another entity.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CopiedField {
+    /// Path in this document (`parts.name`, `host_ipaddr`).
+    pub path: String,
+    /// The entity the value comes from.
+    pub entity: String,
+    /// The field there.
+    pub source: String,
+    /// The relationship the copy follows.
+    pub relationship: String,
+}
+
+fn oid() -> Field {
+    Field::of(BsonType::ObjectId)
+}
+
+fn int_field(kind: ValueKind) -> Field {
+    Field {
+        kind: Some(kind),
+        ..Field::of(BsonType::Int)
+    }
+}
+
+/// Builds the layout of `model` under `spec`.
+pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
+    let strategies = super::resolve(model, spec);
+    let b = Builder {
+        model,
+        spec,
+        strategies: &strategies,
+    };
+    let mut collections = Vec::new();
+    for e in &model.entities {
+        if !b.has_own_collection(e) {
+            continue;
+        }
+        collections.push(b.entity_collection(e)?);
+    }
+    for r in &model.relationships {
+        let s = b.strategy(&r.name);
+        if let Some(c) = b.relationship_collection(r, s)? {
+            collections.push(c);
+        }
+    }
+    if let Some(sh) = &model.sharding {
+        for c in &mut collections {
+            if let Some(k) = sh.keys.get(&c.name) {
+                c.shard_key = Some(super::plan::json_to_doc(k));
+            }
+        }
+    }
+    let design = if spec.relationships.is_empty() {
+        spec.base.as_str().to_string()
+    } else {
+        format!("{} + overrides", spec.base.as_str())
+    };
+    let mut layout = Layout {
+        design,
+        strategies: strategies.clone(),
+        collections,
+        plan: Plan::default(),
+    };
+    layout.plan = plan::build(model, &layout);
+    indexes::attach(&mut layout);
+    Ok(layout)
+}
+
+/// What an entity gets as a parent: extra fields, the arrays among them, copied fields.
+type ParentAdditions = (Vec<(String, Field)>, Vec<GrowingArray>, Vec<CopiedField>);
+
+struct Builder<'a> {
+    model: &'a Model,
+    spec: &'a DesignSpec,
+    strategies: &'a [(String, Strategy)],
+}
+
+impl Builder<'_> {
+    fn strategy(&self, rel: &str) -> &Strategy {
+        self.strategies
+            .iter()
+            .find(|(n, _)| n == rel)
+            .map(|(_, s)| s)
+            .unwrap_or(&Strategy::LinkCollection)
+    }
+
+    fn entity(&self, name: &str) -> Result<&Entity, DesignError> {
+        self.model.entity(name).ok_or_else(|| DesignError::Unknown {
+            what: "entity",
+            name: name.to_string(),
+        })
+    }
+
+    /// An entity has no collection of its own when every relationship that holds it as a
+    /// child embeds it (embed, bucket) or when it is posted through a feed.
+    fn has_own_collection(&self, e: &Entity) -> bool {
+        let feeds = self
+            .model
+            .relationships
+            .iter()
+            .any(|r| r.feed.as_deref() == Some(e.name.as_str()));
+        if feeds {
+            return false;
+        }
+        let as_child: Vec<_> = self
+            .model
+            .relationships
+            .iter()
+            .filter(|r| r.child == e.name && r.feed.is_none())
+            .collect();
+        // Self-references (follows) and many-to-many buckets hold ids of documents that must
+        // exist elsewhere.
+        as_child.is_empty()
+            || !as_child.iter().all(|r| {
+                r.parent != r.child
+                    && match self.strategy(&r.name) {
+                        Strategy::Embed => true,
+                        Strategy::Bucket { .. } => !r.many_to_many,
+                        _ => false,
+                    }
+            })
+    }
+
+    fn patterns_for<'s>(&'s self, entity: &'s str) -> impl Iterator<Item = &'s FieldPattern> + 's {
+        self.spec.fields.iter().filter(move |p| match p {
+            FieldPattern::Attribute { entity: e, .. }
+            | FieldPattern::Computed { entity: e, .. }
+            | FieldPattern::Preallocated { entity: e, .. } => e == entity,
+        })
+    }
+
+    /// Returns the entity's own fields with field patterns applied (no `_id` added).
+    fn own_fields(&self, e: &Entity) -> Fields {
+        let mut fields = e.fields.clone();
+        for p in self.patterns_for(&e.name) {
+            match p {
+                FieldPattern::Attribute {
+                    field,
+                    form: AttributeForm::Keyed,
+                    key,
+                    value,
+                    ..
+                } => {
+                    if let Some(f) = e.fields.get(field) {
+                        fields.push(field.clone(), keyed(f, key, value));
+                    }
+                }
+                FieldPattern::Attribute { .. } => {}
+                FieldPattern::Computed {
+                    field,
+                    relationship,
+                    sum,
+                    ..
+                } => {
+                    let ty = sum
+                        .as_ref()
+                        .and_then(|_| {
+                            self.model
+                                .relationship(relationship)
+                                .and_then(|r| self.model.entity(&r.child))
+                        })
+                        .and_then(|c| sum.as_ref().and_then(|s| c.fields.get(s)))
+                        .map_or(BsonType::Int, |f| f.ty);
+                    let mut f = Field::of(ty);
+                    f.kind = Some(ValueKind::Counter);
+                    fields.push(field.clone(), f);
+                }
+                FieldPattern::Preallocated { field, slots, .. } => {
+                    let mut sub = Fields::default();
+                    for i in 0..*slots {
+                        sub.push(i.to_string(), int_field(ValueKind::Counter));
+                    }
+                    fields.push(
+                        field.clone(),
+                        Field {
+                            fields: sub,
+                            ..Field::of(BsonType::Object)
+                        },
+                    );
+                }
+            }
+        }
+        fields
+    }
+
+    /// Returns the fields, arrays and copies an entity gets as a parent (used at top level and
+    /// when the entity is itself embedded). `visiting` prevents cycles.
+    fn parent_additions(
+        &self,
+        e: &Entity,
+        visiting: &mut Vec<String>,
+    ) -> Result<ParentAdditions, DesignError> {
+        let mut fields = Vec::new();
+        let mut growing = Vec::new();
+        let mut copied = Vec::new();
+        visiting.push(e.name.clone());
+        for r in self
+            .model
+            .relationships
+            .iter()
+            .filter(|r| r.parent == e.name)
+        {
+            let s = self.strategy(&r.name);
+            let child = self.entity(&r.child)?;
+            let name = r.array_field().to_string();
+            let grow = |count: Distribution, capped: bool| GrowingArray {
+                field: name.clone(),
+                relationship: r.name.clone(),
+                count,
+                growth_typical: r.growth_typical(),
+                growth_largest: r.growth_largest(),
+                capped,
+            };
+            let card = r.cardinality.clone();
+            match s {
+                Strategy::Embed | Strategy::EmbedSubset { .. } => {
+                    let count = match s {
+                        Strategy::EmbedSubset { k } => Distribution::Capped {
+                            of: Box::new(card),
+                            cap: *k as f64,
+                        },
+                        _ => card,
+                    };
+                    let elem = self.embedded_fields(child, visiting)?;
+                    fields.push((name.clone(), Field::array_of_objects(elem, count.clone())));
+                    growing.push(grow(count, matches!(s, Strategy::EmbedSubset { .. })));
+                }
+                Strategy::ExtendedReference { copy } => {
+                    let mut elem = Fields::default();
+                    elem.push("_id", oid());
+                    for c in copy {
+                        let f =
+                            child
+                                .fields
+                                .get(c)
+                                .cloned()
+                                .ok_or_else(|| DesignError::Unknown {
+                                    what: "field",
+                                    name: c.clone(),
+                                })?;
+                        elem.push(c.clone(), f);
+                        copied.push(CopiedField {
+                            path: format!("{name}.{c}"),
+                            entity: child.name.clone(),
+                            source: c.clone(),
+                            relationship: r.name.clone(),
+                        });
+                    }
+                    fields.push((name.clone(), Field::array_of_objects(elem, card.clone())));
+                    growing.push(grow(card, false));
+                }
+                Strategy::ReferenceInParent | Strategy::TwoWay => {
+                    fields.push((
+                        name.clone(),
+                        Field::array_of(BsonType::ObjectId, card.clone()),
+                    ));
+                    growing.push(grow(card, false));
+                }
+                Strategy::Continuation { threshold } => {
+                    let t = *threshold as f64;
+                    let tbc = Distribution::Chunks {
+                        of: Box::new(card.clone()),
+                        size: t,
+                        less: 1.0,
+                    };
+                    fields.push(("tbc".to_string(), Field::array_of(BsonType::ObjectId, tbc)));
+                    let kept = Distribution::Capped {
+                        of: Box::new(card),
+                        cap: t,
+                    };
+                    fields.push((
+                        name.clone(),
+                        Field::array_of(BsonType::ObjectId, kept.clone()),
+                    ));
+                    growing.push(grow(kept, true));
+                }
+                _ => {}
+            }
+        }
+        visiting.pop();
+        Ok((fields, growing, copied))
+    }
+
+    /// Returns the fields of `e` when embedded in another document: its own fields plus what it
+    /// holds as a parent (no `_id` unless declared, no parent reference).
+    fn embedded_fields(
+        &self,
+        e: &Entity,
+        visiting: &mut Vec<String>,
+    ) -> Result<Fields, DesignError> {
+        let mut fields = self.own_fields(e);
+        if visiting.contains(&e.name) {
+            return Ok(fields);
+        }
+        let (extra, _, _) = self.parent_additions(e, visiting)?;
+        for (n, f) in extra {
+            fields.push(n, f);
+        }
+        Ok(fields)
+    }
+
+    fn entity_collection(&self, e: &Entity) -> Result<Collection, DesignError> {
+        let mut fields = Fields::default();
+        if e.fields.get("_id").is_none() {
+            fields.push("_id", oid());
+        }
+        for (n, f) in self.own_fields(e).iter() {
+            fields.push(n.clone(), f.clone());
+        }
+        let mut visiting = Vec::new();
+        let (extra, growing, mut copied) = self.parent_additions(e, &mut visiting)?;
+        for (n, f) in extra {
+            fields.push(n, f);
+        }
+        // Child-side additions: parent references and copies of parent fields.
+        for r in self
+            .model
+            .relationships
+            .iter()
+            .filter(|r| r.child == e.name && r.feed.is_none())
+        {
+            let s = self.strategy(&r.name);
+            let adds_ref = matches!(
+                s,
+                Strategy::ReferenceInChild { .. } | Strategy::TwoWay | Strategy::EmbedSubset { .. }
+            );
+            if !adds_ref {
+                continue;
+            }
+            let parent = self.entity(&r.parent)?;
+            let pref = r.parent_ref();
+            if r.many_to_many {
+                // Each child keeps the ids of all its parents: on average parents × mean / children.
+                let mean = if e.count > 0.0 {
+                    parent.count * r.cardinality.mean() / e.count
+                } else {
+                    0.0
+                };
+                fields.push(
+                    pref,
+                    Field::array_of(BsonType::ObjectId, Distribution::fixed(mean.round())),
+                );
+            } else {
+                fields.push(pref, oid());
+            }
+            if let Strategy::ReferenceInChild { copy } = s {
+                for c in copy {
+                    let f = parent
+                        .fields
+                        .get(c)
+                        .cloned()
+                        .ok_or_else(|| DesignError::Unknown {
+                            what: "field",
+                            name: c.clone(),
+                        })?;
+                    let path = format!("{}_{c}", r.parent);
+                    fields.push(path.clone(), f);
+                    copied.push(CopiedField {
+                        path,
+                        entity: parent.name.clone(),
+                        source: c.clone(),
+                        relationship: r.name.clone(),
+                    });
+                }
+            }
+        }
+        let mut shapes = Vec::new();
+        // The flattened attribute pattern turns each entity into one row per attribute.
+        let flattened = self.patterns_for(&e.name).find_map(|p| match p {
+            FieldPattern::Attribute {
+                field,
+                form: AttributeForm::Flattened,
+                ..
+            } => Some(field.clone()),
+            _ => None,
+        });
+        if let Some(attr) = flattened {
+            let f = e
+                .fields
+                .get(&attr)
+                .cloned()
+                .unwrap_or_else(|| Field::of(BsonType::Null));
+            let per = f.count.clone().map_or(1.0, |c| c.mean());
+            let mut rows = Fields(fields.0.into_iter().filter(|(n, _)| *n != attr).collect());
+            for (n, sub) in f.fields.iter() {
+                rows.push(n.clone(), sub.clone());
+            }
+            shapes.push(DocShape {
+                label: e.name.clone(),
+                entity: Some(e.name.clone()),
+                count: e.count * per,
+                fields: rows,
+                growing,
+                copied,
+            });
+        } else {
+            shapes.push(DocShape {
+                label: e.name.clone(),
+                entity: Some(e.name.clone()),
+                count: e.count,
+                fields,
+                growing,
+                copied: copied.clone(),
+            });
+        }
+        // Continuation documents live in the parent's collection.
+        for r in self
+            .model
+            .relationships
+            .iter()
+            .filter(|r| r.parent == e.name)
+        {
+            if let Strategy::Continuation { threshold } = self.strategy(&r.name) {
+                let per = Distribution::Chunks {
+                    of: Box::new(r.cardinality.clone()),
+                    size: *threshold as f64,
+                    less: 1.0,
+                };
+                let mut f = Fields::default();
+                f.push("_id", oid());
+                let full = Distribution::fixed(*threshold as f64);
+                f.push(
+                    r.array_field(),
+                    Field::array_of(BsonType::ObjectId, full.clone()),
+                );
+                shapes.push(DocShape {
+                    label: format!("{} continuation", r.name),
+                    entity: Some(e.name.clone()),
+                    count: e.count * per.mean(),
+                    fields: f,
+                    growing: vec![GrowingArray {
+                        field: r.array_field().to_string(),
+                        relationship: r.name.clone(),
+                        count: full,
+                        growth_typical: 0.0,
+                        growth_largest: 0.0,
+                        capped: true,
+                    }],
+                    copied: vec![],
+                });
+            }
+        }
+        Ok(Collection {
+            name: e.name.clone(),
+            shapes,
+            indexes: vec![],
+            shard_key: None,
+        })
+    }
+}
+
+/// Returns the name of the collection a relationship strategy creates (link, bucket, feed).
+pub fn relationship_collection_name(r: &Relationship, s: &Strategy) -> String {
+    match s {
+        Strategy::Bucket { .. } => format!("{}_buckets", r.name),
+        Strategy::FanOutOnRead | Strategy::FanOutOnWrite => {
+            r.feed.clone().unwrap_or_else(|| r.name.clone())
+        }
+        Strategy::BucketedFanOut { .. } => format!(
+            "{}_buckets",
+            r.feed.clone().unwrap_or_else(|| r.name.clone())
+        ),
+        _ => r.name.clone(),
+    }
+}
+
+/// Returns the child reference field of a link collection (`{child}Id`, or `childId` when the
+/// relationship links an entity to itself).
+pub fn child_ref(r: &Relationship) -> String {
+    let c = format!("{}Id", r.child);
+    if c == r.parent_ref() {
+        "childId".to_string()
+    } else {
+        c
+    }
+}
+
+/// Returns the keyed-sub-document form of an attribute array: one sub-field per attribute name
+/// (the key field's enum values, or `attr0…` for as many as the largest count).
+fn keyed(f: &Field, key: &str, value: &str) -> Field {
+    let names: Vec<String> = match f.fields.get(key) {
+        Some(k) if !k.values.is_empty() => k.values.clone(),
+        _ => (0..f.count.as_ref().map_or(0, |c| c.max_count()))
+            .map(|i| format!("attr{i}"))
+            .collect(),
+    };
+    let vf = f
+        .fields
+        .get(value)
+        .cloned()
+        .unwrap_or_else(|| Field::of(BsonType::Null));
+    let mut sub = Fields::default();
+    for n in names {
+        sub.push(n, vf.clone());
+    }
+    Field {
+        fields: sub,
+        presence: f.presence,
+        ..Field::of(BsonType::Object)
+    }
+}

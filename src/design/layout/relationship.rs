@@ -1,0 +1,163 @@
+//! Collections a relationship strategy creates of its own: link collections, buckets and the
+//! three feed collections.
+
+use super::{
+    child_ref, int_field, oid, relationship_collection_name, Builder, Collection, DocShape,
+    GrowingArray,
+};
+use crate::design::strategy::Strategy;
+use crate::design::DesignError;
+use crate::model::distribution::Distribution;
+use crate::model::field::{BsonType, Field, Fields, ValueKind};
+use crate::model::Relationship;
+
+impl Builder<'_> {
+    pub(super) fn relationship_collection(
+        &self,
+        r: &Relationship,
+        s: &Strategy,
+    ) -> Result<Option<Collection>, DesignError> {
+        let parent = self.entity(&r.parent)?;
+        let child = self.entity(&r.child)?;
+        let pref = r.parent_ref();
+        let shape = match s {
+            Strategy::LinkCollection => {
+                let mut f = Fields::default();
+                f.push("_id", oid());
+                f.push(pref.clone(), oid());
+                f.push(child_ref(r), oid());
+                DocShape {
+                    label: "link".into(),
+                    entity: None,
+                    count: parent.count * r.cardinality.mean(),
+                    fields: f,
+                    growing: vec![],
+                    copied: vec![],
+                }
+            }
+            Strategy::Bucket { size } => {
+                let mut f = Fields::default();
+                f.push("_id", oid());
+                f.push(pref.clone(), oid());
+                f.push("sequence", int_field(ValueKind::Sequence));
+                f.push("count", int_field(ValueKind::Counter));
+                let full = Distribution::fixed(*size as f64);
+                let elem = if r.many_to_many {
+                    Field::array_of(BsonType::ObjectId, full.clone())
+                } else {
+                    let mut v = Vec::new();
+                    Field::array_of_objects(self.embedded_fields(child, &mut v)?, full.clone())
+                };
+                f.push(r.array_field(), elem);
+                let per = Distribution::Chunks {
+                    of: Box::new(r.cardinality.clone()),
+                    size: *size as f64,
+                    less: 0.0,
+                };
+                DocShape {
+                    label: "bucket".into(),
+                    entity: Some(child.name.clone()),
+                    count: parent.count * per.mean(),
+                    fields: f,
+                    growing: vec![GrowingArray {
+                        field: r.array_field().to_string(),
+                        relationship: r.name.clone(),
+                        count: full,
+                        growth_typical: 0.0,
+                        growth_largest: 0.0,
+                        capped: true,
+                    }],
+                    copied: vec![],
+                }
+            }
+            Strategy::FanOutOnRead | Strategy::FanOutOnWrite | Strategy::BucketedFanOut { .. } => {
+                let item_name = r.feed.clone().unwrap_or_default();
+                let item = self.entity(&item_name)?;
+                let mut item_fields = Fields::default();
+                item_fields.push("author", oid());
+                for (n, f) in self.own_fields(item).iter() {
+                    item_fields.push(n.clone(), f.clone());
+                }
+                let mut f = Fields::default();
+                f.push("_id", oid());
+                match s {
+                    Strategy::FanOutOnRead => {
+                        for (n, x) in item_fields.iter() {
+                            f.push(n.clone(), x.clone());
+                        }
+                        f.push(
+                            "to",
+                            Field::array_of(BsonType::ObjectId, r.cardinality.clone()),
+                        );
+                        DocShape {
+                            label: "feed item".into(),
+                            entity: Some(item.name.clone()),
+                            count: item.count,
+                            fields: f,
+                            growing: vec![GrowingArray {
+                                field: "to".into(),
+                                relationship: r.name.clone(),
+                                count: r.cardinality.clone(),
+                                growth_typical: r.growth_typical(),
+                                growth_largest: r.growth_largest(),
+                                capped: false,
+                            }],
+                            copied: vec![],
+                        }
+                    }
+                    Strategy::FanOutOnWrite => {
+                        f.push("owner", oid());
+                        for (n, x) in item_fields.iter() {
+                            f.push(n.clone(), x.clone());
+                        }
+                        DocShape {
+                            label: "feed copy".into(),
+                            entity: Some(item.name.clone()),
+                            count: item.count * r.cardinality.mean(),
+                            fields: f,
+                            growing: vec![],
+                            copied: vec![],
+                        }
+                    }
+                    _ => {
+                        let size = if let Strategy::BucketedFanOut { size } = s {
+                            *size
+                        } else {
+                            1
+                        };
+                        f.push("owner", oid());
+                        f.push("sequence", int_field(ValueKind::Sequence));
+                        f.push("count", int_field(ValueKind::Counter));
+                        let full = Distribution::fixed(size as f64);
+                        f.push(
+                            "activities",
+                            Field::array_of_objects(item_fields, full.clone()),
+                        );
+                        DocShape {
+                            label: "feed bucket".into(),
+                            entity: Some(item.name.clone()),
+                            count: item.count * r.cardinality.mean() / size as f64,
+                            fields: f,
+                            growing: vec![GrowingArray {
+                                field: "activities".into(),
+                                relationship: r.name.clone(),
+                                count: full,
+                                growth_typical: 0.0,
+                                growth_largest: 0.0,
+                                capped: true,
+                            }],
+                            copied: vec![],
+                        }
+                    }
+                }
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(Collection {
+            name: relationship_collection_name(r, s),
+            shapes: vec![shape],
+            indexes: vec![],
+            shard_key: None,
+        }))
+    }
+}

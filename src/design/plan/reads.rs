@@ -1,0 +1,331 @@
+//! Reads: an entity with its children, parents by a child value, a feed page.
+
+use bson::{doc, Document};
+
+use super::collection_for;
+use crate::design::command::{param, Command, CommandKind};
+use crate::design::layout::{child_ref, relationship_collection_name, Layout};
+use crate::design::strategy::Strategy;
+use crate::model::{Model, Step};
+
+/// Appends the commands of `step` (step number `i`) to `out`.
+pub(super) fn commands(
+    model: &Model,
+    layout: &Layout,
+    i: usize,
+    step: &Step,
+    out: &mut Vec<Command>,
+) {
+    use CommandKind::*;
+    match step {
+        Step::Read {
+            entity,
+            by,
+            children,
+        } => {
+            let coll = collection_for(layout, entity);
+            let mut find = Command::new(
+                i,
+                &coll,
+                Find,
+                doc! { by.as_str(): param(format!("{entity}.{by}")) },
+                format!("read {entity} by {by}"),
+            );
+            find.limit = Some(1);
+            let mut projection = Document::new();
+            let mut later = Vec::new();
+            for c in children {
+                let Some(r) = model.relationship(&c.relationship) else {
+                    continue;
+                };
+                let Some(s) = layout.strategy(&r.name) else {
+                    continue;
+                };
+                let arr = r.array_field().to_string();
+                let child_coll = collection_for(layout, &r.child);
+                let sort = c.sort.as_ref().map(|s| doc! { s.field.as_str(): s.order });
+                let ids = param(format!("{entity}.{arr}"));
+                let by_ids = |note: &str| {
+                    let mut f = Command::new(
+                        i,
+                        &child_coll,
+                        Find,
+                        doc! { "_id": { "$in": ids.clone() } },
+                        note.to_string(),
+                    );
+                    f.sort = sort.clone();
+                    f.limit = c.limit;
+                    f
+                };
+                match s {
+                    Strategy::Embed => {
+                        if let Some(l) = c.limit {
+                            projection.insert(arr.clone(), doc! { "$slice": l as i64 });
+                        }
+                    }
+                    Strategy::EmbedSubset { k } => {
+                        if c.limit.is_some_and(|l| l <= *k) {
+                            projection.insert(
+                                arr.clone(),
+                                doc! { "$slice": c.limit.unwrap_or(*k) as i64 },
+                            );
+                        } else {
+                            let mut f = Command::new(
+                                i,
+                                &child_coll,
+                                Find,
+                                doc! { r.parent_ref(): param(format!("{entity}._id")) },
+                                format!("{}: beyond the newest {k}", r.name),
+                            );
+                            f.sort = sort.clone();
+                            f.limit = c.limit;
+                            later.push(f);
+                        }
+                    }
+                    Strategy::ExtendedReference { copy } => {
+                        let covered = !c.fields.is_empty()
+                            && c.fields.iter().all(|f| f == "_id" || copy.contains(f));
+                        if !covered {
+                            later.push(by_ids(&format!(
+                                "{}: fields not copied into the parent",
+                                r.name
+                            )));
+                        }
+                    }
+                    Strategy::ReferenceInParent | Strategy::TwoWay => {
+                        if let Some(l) = c.limit {
+                            projection.insert(arr.clone(), doc! { "$slice": l as i64 });
+                        }
+                        later.push(by_ids(&format!("{}: application-level join", r.name)));
+                    }
+                    Strategy::ReferenceInChild { .. } => {
+                        let mut f = Command::new(
+                            i,
+                            &child_coll,
+                            Find,
+                            doc! { r.parent_ref(): param(format!("{entity}._id")) },
+                            format!("{}: children by parent reference", r.name),
+                        );
+                        f.sort = sort.clone();
+                        f.limit = c.limit;
+                        later.push(f);
+                    }
+                    Strategy::LinkCollection => {
+                        let mut l = Command::new(
+                            i,
+                            &r.name,
+                            Find,
+                            doc! { r.parent_ref(): param(format!("{entity}._id")) },
+                            format!("{}: links", r.name),
+                        );
+                        l.limit = c.limit;
+                        later.push(l);
+                        let cref = child_ref(r);
+                        let mut f = Command::new(
+                            i,
+                            &child_coll,
+                            Find,
+                            doc! { "_id": { "$in": param(format!("links.{cref}")) } },
+                            format!("{}: children of the links", r.name),
+                        );
+                        f.sort = sort.clone();
+                        f.limit = c.limit;
+                        later.push(f);
+                    }
+                    Strategy::Bucket { size } => {
+                        let mut f = Command::new(
+                            i,
+                            &relationship_collection_name(r, s),
+                            Find,
+                            doc! { r.parent_ref(): param(format!("{entity}._id")) },
+                            format!("{}: newest buckets", r.name),
+                        );
+                        f.sort = Some(doc! { "sequence": -1 });
+                        f.limit = Some(c.limit.map_or(1, |l| l.div_ceil(*size).max(1) + 1));
+                        later.push(f);
+                    }
+                    Strategy::Continuation { threshold } => {
+                        if let Some(l) = c.limit {
+                            projection.insert(arr.clone(), doc! { "$slice": l as i64 });
+                        }
+                        if !(c.fields.is_empty() || c.fields.iter().all(|f| f == "_id")) {
+                            later.push(by_ids(&format!("{}: application-level join", r.name)));
+                        }
+                        if c.limit.is_none_or(|l| l > *threshold) {
+                            let f = Command::new(
+                                i,
+                                &coll,
+                                Find,
+                                doc! { "_id": { "$in": param(format!("{entity}.tbc")) } },
+                                format!("{}: continuation documents", r.name),
+                            );
+                            later.push(f);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if !projection.is_empty() {
+                find.projection = Some(projection);
+            }
+            out.push(find);
+            out.extend(later);
+        }
+        Step::FindParents { relationship, by } => {
+            let Some(r) = model.relationship(relationship) else {
+                return;
+            };
+            let Some(s) = layout.strategy(&r.name) else {
+                return;
+            };
+            let pcoll = collection_for(layout, &r.parent);
+            let ccoll = collection_for(layout, &r.child);
+            let arr = r.array_field();
+            let value = param(format!("{}.{by}", r.child));
+            let note = format!("{}: parents by child {by}", r.name);
+            let child_lookup = Command::new(
+                i,
+                &ccoll,
+                Find,
+                doc! { by.as_str(): value.clone() },
+                format!("{}: children with that {by}", r.name),
+            );
+            match s {
+                Strategy::Embed | Strategy::EmbedSubset { .. } => {
+                    out.push(Command::new(
+                        i,
+                        &pcoll,
+                        Find,
+                        doc! { format!("{arr}.{by}"): value },
+                        note,
+                    ));
+                }
+                Strategy::ExtendedReference { copy } if copy.contains(by) => {
+                    out.push(Command::new(
+                        i,
+                        &pcoll,
+                        Find,
+                        doc! { format!("{arr}.{by}"): value },
+                        note,
+                    ));
+                }
+                Strategy::ExtendedReference { .. } => {
+                    out.push(child_lookup);
+                    out.push(Command::new(
+                        i,
+                        &pcoll,
+                        Find,
+                        doc! { format!("{arr}._id"): { "$in": param("children._id") } },
+                        note,
+                    ));
+                }
+                Strategy::ReferenceInParent | Strategy::Continuation { .. } => {
+                    out.push(child_lookup);
+                    out.push(Command::new(
+                        i,
+                        &pcoll,
+                        Find,
+                        doc! { arr: { "$in": param("children._id") } },
+                        note,
+                    ));
+                }
+                Strategy::ReferenceInChild { .. } | Strategy::TwoWay => {
+                    out.push(child_lookup);
+                    out.push(Command::new(
+                        i,
+                        &pcoll,
+                        Find,
+                        doc! { "_id": { "$in": param(format!("children.{}", r.parent_ref())) } },
+                        note,
+                    ));
+                }
+                Strategy::LinkCollection => {
+                    out.push(child_lookup);
+                    out.push(Command::new(
+                        i,
+                        &r.name,
+                        Find,
+                        doc! { child_ref(r): { "$in": param("children._id") } },
+                        format!("{}: links of those children", r.name),
+                    ));
+                    out.push(Command::new(
+                        i,
+                        &pcoll,
+                        Find,
+                        doc! { "_id": { "$in": param(format!("links.{}", r.parent_ref())) } },
+                        note,
+                    ));
+                }
+                Strategy::Bucket { .. } => {
+                    let bcoll = relationship_collection_name(r, s);
+                    let f = if r.many_to_many {
+                        doc! { arr: { "$in": param("children._id") } }
+                    } else {
+                        doc! { format!("{arr}.{by}"): value }
+                    };
+                    if r.many_to_many {
+                        out.push(child_lookup);
+                    }
+                    out.push(Command::new(
+                        i,
+                        &bcoll,
+                        Find,
+                        f,
+                        format!("{}: buckets holding them", r.name),
+                    ));
+                    out.push(Command::new(
+                        i,
+                        &pcoll,
+                        Find,
+                        doc! { "_id": { "$in": param(format!("buckets.{}", r.parent_ref())) } },
+                        note,
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Step::ReadFeed {
+            relationship,
+            page_size,
+        } => {
+            let Some(r) = model.relationship(relationship) else {
+                return;
+            };
+            let Some(s) = layout.strategy(&r.name) else {
+                return;
+            };
+            let coll = relationship_collection_name(r, s);
+            let date = model
+                .entity(r.feed.as_deref().unwrap_or_default())
+                .and_then(|e| {
+                    e.fields
+                        .iter()
+                        .find(|(_, f)| f.ty == crate::model::BsonType::Date)
+                        .map(|(n, _)| n.clone())
+                })
+                .unwrap_or_else(|| "_id".into());
+            let me = param("me._id");
+            let mut c = match s {
+                Strategy::FanOutOnRead => {
+                    Command::new(i, &coll, Find, doc! { "to": me }, "items addressed to me")
+                }
+                Strategy::FanOutOnWrite => {
+                    Command::new(i, &coll, Find, doc! { "owner": me }, "my copies")
+                }
+                Strategy::BucketedFanOut { .. } => {
+                    Command::new(i, &coll, Find, doc! { "owner": me }, "my newest buckets")
+                }
+                _ => return,
+            };
+            if let Strategy::BucketedFanOut { size } = s {
+                c.sort = Some(doc! { "sequence": -1 });
+                c.limit = Some(page_size.div_ceil(*size) + 1);
+            } else {
+                c.sort = Some(doc! { date: -1 });
+                c.limit = Some(*page_size);
+            }
+            out.push(c);
+        }
+        _ => {}
+    }
+}

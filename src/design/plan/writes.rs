@@ -1,0 +1,338 @@
+//! Writes: inserting children and entities, updates (with live copies), deletes, feed posts.
+
+use bson::{doc, Bson, Document};
+
+use super::{collection_for, embedding_of};
+use crate::design::command::{param, Command, CommandKind};
+use crate::design::layout::{child_ref, relationship_collection_name, Layout};
+use crate::design::strategy::{FieldPattern, Strategy};
+use crate::model::{Copies, Model, Step};
+
+/// Appends the commands of `step` (step number `i`) to `out`.
+pub(super) fn commands(
+    model: &Model,
+    layout: &Layout,
+    i: usize,
+    step: &Step,
+    out: &mut Vec<Command>,
+) {
+    use CommandKind::*;
+    match step {
+        Step::InsertChild { relationship } => {
+            let Some(r) = model.relationship(relationship) else {
+                return;
+            };
+            let Some(s) = layout.strategy(&r.name) else {
+                return;
+            };
+            let pcoll = collection_for(layout, &r.parent);
+            let ccoll = collection_for(layout, &r.child);
+            let arr = r.array_field().to_string();
+            let pid = param(format!("{}._id", r.parent));
+            let insert_child = |note: &str| {
+                let mut c = Command::new(i, &ccoll, Insert, Document::new(), note.to_string());
+                c.insert_shape = Some(r.child.clone());
+                c
+            };
+            let mut parent_update: Option<Document> = None;
+            match s {
+                Strategy::Embed => {
+                    parent_update = Some(doc! { "$push": { arr.as_str(): param("child") } })
+                }
+                Strategy::EmbedSubset { k } => {
+                    out.push(insert_child("the child in its own collection"));
+                    parent_update = Some(
+                        doc! { "$push": { arr.as_str(): { "$each": [param("child")], "$slice": -(*k as i64) } } },
+                    );
+                }
+                Strategy::ExtendedReference { copy } => {
+                    if !r.many_to_many {
+                        out.push(insert_child("the child"));
+                    }
+                    let mut e = doc! { "_id": param("child._id") };
+                    for c in copy {
+                        e.insert(c.clone(), param(format!("child.{c}")));
+                    }
+                    parent_update = Some(doc! { "$push": { arr.as_str(): e } });
+                }
+                Strategy::ReferenceInParent | Strategy::TwoWay => {
+                    if !r.many_to_many {
+                        out.push(insert_child("the child"));
+                    }
+                    parent_update = Some(doc! { "$push": { arr.as_str(): param("child._id") } });
+                }
+                Strategy::ReferenceInChild { .. } => {
+                    out.push(insert_child("the child with its parent reference"))
+                }
+                Strategy::LinkCollection => {
+                    let mut c = Command::new(i, &r.name, Insert, Document::new(), "the link");
+                    c.insert_shape = Some("link".into());
+                    out.push(c);
+                }
+                Strategy::Bucket { size } => {
+                    let mut c = Command::new(
+                        i,
+                        &relationship_collection_name(r, s),
+                        Update,
+                        doc! { r.parent_ref(): pid.clone(), "count": { "$lt": *size as i64 } },
+                        "append to the open bucket (upsert opens the next)",
+                    );
+                    let pushed = if r.many_to_many {
+                        param("child._id")
+                    } else {
+                        param("child")
+                    };
+                    c.update = Some(
+                        doc! { "$push": { arr.as_str(): pushed }, "$inc": { "count": 1 }, "$setOnInsert": { "sequence": param("next_sequence") } },
+                    );
+                    c.upsert = true;
+                    out.push(c);
+                }
+                Strategy::Continuation { threshold } => {
+                    let full = format!("{arr}.{}", threshold.saturating_sub(1));
+                    let mut c = Command::new(
+                        i,
+                        &pcoll,
+                        Update,
+                        doc! { "_id": pid.clone(), full: { "$exists": false } },
+                        "append while the parent has room (else the last continuation document)",
+                    );
+                    c.update = Some(doc! { "$push": { arr.as_str(): param("child._id") } });
+                    out.push(c);
+                }
+                _ => {}
+            }
+            // Stored totals kept with $inc.
+            let mut inc = Document::new();
+            for p in &model.design.fields {
+                if let FieldPattern::Computed {
+                    field,
+                    relationship,
+                    sum,
+                    ..
+                } = p
+                {
+                    if relationship == &r.name {
+                        let by = sum
+                            .as_ref()
+                            .map_or(Bson::Int32(1), |s| param(format!("child.{s}")));
+                        inc.insert(field.clone(), by);
+                    }
+                }
+            }
+            if let Some(mut u) = parent_update {
+                if !inc.is_empty() {
+                    u.insert("$inc", inc);
+                }
+                let mut c = Command::new(
+                    i,
+                    &pcoll,
+                    Update,
+                    doc! { "_id": pid },
+                    format!("{}: update the parent", r.name),
+                );
+                c.update = Some(u);
+                out.push(c);
+            } else if !inc.is_empty() {
+                let mut c = Command::new(
+                    i,
+                    &pcoll,
+                    Update,
+                    doc! { "_id": pid },
+                    "keep the stored total",
+                );
+                c.update = Some(doc! { "$inc": inc });
+                out.push(c);
+            }
+        }
+        Step::Insert { entity } => {
+            let mut c = Command::new(
+                i,
+                &collection_for(layout, entity),
+                Insert,
+                Document::new(),
+                format!("insert {entity}"),
+            );
+            c.insert_shape = Some(entity.clone());
+            out.push(c);
+        }
+        Step::Update {
+            entity,
+            field,
+            copies,
+            increment,
+        } => {
+            let op = if *increment { "$inc" } else { "$set" };
+            let value = if *increment {
+                Bson::Int32(1)
+            } else {
+                param(format!("new.{field}"))
+            };
+            let id = param(format!("{entity}._id"));
+            if let (None, Some(r)) = (
+                layout.collection_of(entity),
+                embedding_of(model, layout, entity),
+            ) {
+                let arr = r.array_field();
+                let mut c = Command::new(
+                    i,
+                    &collection_for(layout, &r.parent),
+                    Update,
+                    doc! { format!("{arr}.{field}"): param(format!("old.{field}")) },
+                    format!("update embedded {entity}"),
+                );
+                c.update = Some(doc! { op: { format!("{arr}.$.{field}"): value.clone() } });
+                c.multi = r.many_to_many;
+                out.push(c);
+            } else {
+                let mut c = Command::new(
+                    i,
+                    &collection_for(layout, entity),
+                    Update,
+                    doc! { "_id": id.clone() },
+                    format!("update {entity}.{field}"),
+                );
+                c.update = Some(doc! { op: { field.as_str(): value.clone() } });
+                out.push(c);
+            }
+            if *copies == Copies::Snapshot {
+                return;
+            }
+            for coll in &layout.collections {
+                for shape in &coll.shapes {
+                    for cf in shape
+                        .copied
+                        .iter()
+                        .filter(|c| &c.entity == entity && &c.source == field)
+                    {
+                        let Some(r) = model.relationship(&cf.relationship) else {
+                            continue;
+                        };
+                        let (filter, path) = if r.child == *entity {
+                            (
+                                doc! { format!("{}._id", r.array_field()): id.clone() },
+                                format!("{}.$.{field}", r.array_field()),
+                            )
+                        } else {
+                            (doc! { r.parent_ref(): id.clone() }, cf.path.clone())
+                        };
+                        let mut c = Command::new(
+                            i,
+                            &coll.name,
+                            Update,
+                            filter,
+                            format!("live copy {} via {}", cf.path, r.name),
+                        );
+                        c.update = Some(doc! { op: { path: value.clone() } });
+                        c.multi = true;
+                        out.push(c);
+                    }
+                }
+            }
+        }
+        Step::Delete { entity } => {
+            let id = param(format!("{entity}._id"));
+            let mut c = Command::new(
+                i,
+                &collection_for(layout, entity),
+                Delete,
+                doc! { "_id": id.clone() },
+                format!("delete {entity}"),
+            );
+            c.multi = false;
+            out.push(c);
+            for r in model.relationships.iter().filter(|r| &r.child == entity) {
+                let coll = collection_for(layout, &r.parent);
+                match layout.strategy(&r.name) {
+                    Some(
+                        Strategy::ReferenceInParent
+                        | Strategy::TwoWay
+                        | Strategy::Continuation { .. },
+                    ) => {
+                        let mut u = Command::new(
+                            i,
+                            &coll,
+                            Update,
+                            doc! { r.array_field(): id.clone() },
+                            format!("{}: remove the reference", r.name),
+                        );
+                        u.update = Some(doc! { "$pull": { r.array_field(): id.clone() } });
+                        u.multi = r.many_to_many;
+                        out.push(u);
+                    }
+                    Some(Strategy::ExtendedReference { .. }) => {
+                        let mut u = Command::new(
+                            i,
+                            &coll,
+                            Update,
+                            doc! { format!("{}._id", r.array_field()): id.clone() },
+                            format!("{}: remove the reference", r.name),
+                        );
+                        u.update =
+                            Some(doc! { "$pull": { r.array_field(): { "_id": id.clone() } } });
+                        u.multi = r.many_to_many;
+                        out.push(u);
+                    }
+                    Some(Strategy::LinkCollection) => {
+                        let mut d = Command::new(
+                            i,
+                            &r.name,
+                            Delete,
+                            doc! { child_ref(r): id.clone() },
+                            format!("{}: remove the links", r.name),
+                        );
+                        d.multi = true;
+                        out.push(d);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Step::PostFeed { relationship } => {
+            let Some(r) = model.relationship(relationship) else {
+                return;
+            };
+            let Some(s) = layout.strategy(&r.name) else {
+                return;
+            };
+            let coll = relationship_collection_name(r, s);
+            match s {
+                Strategy::FanOutOnRead => {
+                    let mut c = Command::new(
+                        i,
+                        &coll,
+                        Insert,
+                        Document::new(),
+                        "one item with all followers in `to`",
+                    );
+                    c.insert_shape = Some("feed item".into());
+                    out.push(c);
+                }
+                Strategy::FanOutOnWrite => {
+                    let mut c =
+                        Command::new(i, &coll, Insert, Document::new(), "one copy per follower");
+                    c.insert_shape = Some("feed copy".into());
+                    c.fan_out = Some(r.name.clone());
+                    out.push(c);
+                }
+                Strategy::BucketedFanOut { size } => {
+                    let mut c = Command::new(
+                        i,
+                        &coll,
+                        Update,
+                        doc! { "owner": param("follower._id"), "count": { "$lt": *size as i64 } },
+                        "append to every follower's open bucket",
+                    );
+                    c.update = Some(
+                        doc! { "$push": { "activities": param("item") }, "$inc": { "count": 1 } },
+                    );
+                    c.upsert = true;
+                    c.fan_out = Some(r.name.clone());
+                    out.push(c);
+                }
+                _ => {}
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,690 @@
+//! Deterministic synthetic documents: the same model and seed always give the same documents,
+//! with realistic values (names, e-mails, usernames, dates, prices, lorem-like text of the
+//! requested length) and ObjectIds derived from the seed.
+//!
+//! Every collection is materialized at sample scale ([`crate::model::Sample`]), but the tail is
+//! never lost: document 0 of every collection is the largest parent (every count at its
+//! distribution's `max`) and document 1 sits at p99. Arrays longer than
+//! [`GenOptions::max_elements`] are truncated and recorded in [`Truncation`], so their full
+//! size is available exactly from [`crate::arith`].
+
+use bson::{oid::ObjectId, Binary, Bson, DateTime, Document};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::design::{DocShape, Layout, Strategy};
+use crate::model::distribution::Distribution;
+use crate::model::field::{BsonType, Field, Fields, ValueKind};
+use crate::model::Model;
+
+/// Options of generation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenOptions {
+    /// Arrays longer than this are truncated (and recorded), so that the largest parent of a
+    /// one-to-squillions relationship stays instant.
+    pub max_elements: u64,
+    /// Array elements per document, all arrays together (nested arrays multiply).
+    pub max_document_elements: u64,
+}
+
+impl Default for GenOptions {
+    fn default() -> Self {
+        GenOptions {
+            max_elements: 10_000,
+            max_document_elements: 100_000,
+        }
+    }
+}
+
+/// All generated collections.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Dataset {
+    /// In layout order.
+    pub collections: Vec<GeneratedCollection>,
+}
+
+impl Dataset {
+    /// Returns the collection called `name`.
+    pub fn collection(&self, name: &str) -> Option<&GeneratedCollection> {
+        self.collections.iter().find(|c| c.name == name)
+    }
+
+    /// Returns the full-scale size of document `index` of collection `name`: its encoded size
+    /// plus, for every array cut short, the bytes of the missing elements (keys included,
+    /// computed in closed form). Exact when the materialized elements all have the same size,
+    /// which the second value says.
+    pub fn full_size(&self, name: &str, index: usize) -> Option<(u64, bool)> {
+        let c = self.collection(name)?;
+        let doc = c.documents.get(index)?;
+        let mut size = crate::size::document_size(doc);
+        let mut exact = true;
+        for t in c.truncated.iter().filter(|t| t.document == index) {
+            let Ok(arr) = doc.get_array(&t.field) else {
+                exact = false;
+                continue;
+            };
+            let sizes: Vec<u64> = arr.iter().map(element_value_size).collect();
+            let (Some(&lo), Some(&hi)) = (sizes.iter().min(), sizes.iter().max()) else {
+                exact = false;
+                continue;
+            };
+            exact &= lo == hi;
+            size = size - crate::arith::array_size(t.materialized, lo)
+                + crate::arith::array_size(t.full_count, lo);
+        }
+        Some((size, exact))
+    }
+
+    /// Returns the number of generated documents.
+    pub fn document_count(&self) -> usize {
+        self.collections.iter().map(|c| c.documents.len()).sum()
+    }
+}
+
+/// The documents of one collection.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GeneratedCollection {
+    /// Collection name.
+    pub name: String,
+    /// The documents.
+    pub documents: Vec<Document>,
+    /// Arrays cut short (full counts are in the arithmetic).
+    pub truncated: Vec<Truncation>,
+}
+
+/// An array generated shorter than its drawn count.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Truncation {
+    /// Index of the document in its collection.
+    pub document: usize,
+    /// Top-level path of the array.
+    pub field: String,
+    /// Elements materialized.
+    pub materialized: u64,
+    /// Elements the document has at full scale.
+    pub full_count: u64,
+}
+
+/// Returns the bytes of a value as an array element, without its type byte and key.
+fn element_value_size(v: &Bson) -> u64 {
+    let mut d = Document::new();
+    d.insert("0", v.clone());
+    // 4 (length) + 1 (type) + 2 ("0" and NUL) + value + 1 (trailing NUL).
+    crate::size::document_size(&d).saturating_sub(8)
+}
+
+/// Returns a 64-bit FNV-1a hash of `s` mixed with `seed` (stable across platforms).
+pub fn mix(seed: u64, s: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    for b in s.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    splitmix(h)
+}
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Returns the ObjectId of document `index` of `entity` under `seed`: references to an entity
+/// use the same function, so joins find their documents.
+pub fn entity_oid(seed: u64, entity: &str, index: u64) -> ObjectId {
+    let h = mix(seed, entity);
+    let mut b = [0u8; 12];
+    // A timestamp in 2024 keeps ids looking real; the rest identifies entity and index.
+    let ts: u32 = 1_704_067_200u32.wrapping_add((h % 31_536_000) as u32);
+    b[..4].copy_from_slice(&ts.to_be_bytes());
+    b[4..8].copy_from_slice(&((h >> 32) as u32).to_be_bytes());
+    b[8..12].copy_from_slice(&(index as u32).to_be_bytes());
+    ObjectId::from_bytes(b)
+}
+
+/// Returns the quantile document `index` of a collection sits at: 1.0 (the largest parent) for
+/// the first, 0.99 for the second, then a seeded uniform draw.
+pub fn document_quantile(seed: u64, collection: &str, index: u64) -> f64 {
+    match index {
+        0 => 1.0,
+        1 => 0.99,
+        _ => (splitmix(mix(seed, collection) ^ index) >> 11) as f64 / (1u64 << 53) as f64,
+    }
+}
+
+/// Generates every collection of `layout` with default options.
+pub fn generate(model: &Model, layout: &Layout) -> Dataset {
+    generate_with(model, layout, &GenOptions::default())
+}
+
+/// Where the ObjectIds of top-level fields and array elements point.
+#[derive(Debug, Clone, Default)]
+struct Refs {
+    /// Field name → (entity, generated count of that entity, cumulative weights of the
+    /// generated parents when children follow the cardinality distribution).
+    fields: Vec<(String, String, u64, Vec<f64>)>,
+}
+
+impl Refs {
+    fn get(&self, field: &str) -> Option<(&str, u64, &[f64])> {
+        self.fields
+            .iter()
+            .find(|(f, ..)| f == field)
+            .map(|(_, e, n, w)| (e.as_str(), *n, w.as_slice()))
+    }
+}
+
+/// Returns the cumulative child counts of the generated parents of `r` (parent `j` sits at
+/// its document quantile), so that a child picks its parent in proportion to the parent's
+/// cardinality: the busiest host gets the most log messages in the sample too.
+fn parent_weights(model: &Model, r: &crate::model::Relationship, n: u64) -> Vec<f64> {
+    let key = format!("{}/{}", r.parent, r.parent);
+    let mut acc = 0.0;
+    (0..n)
+        .map(|j| {
+            acc += r
+                .cardinality
+                .quantile(document_quantile(model.seed, &key, j))
+                .max(0.0);
+            acc
+        })
+        .collect()
+}
+
+/// Generates every collection of `layout`.
+pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Dataset {
+    let sample_of = |entity: &str| {
+        model
+            .entity(entity)
+            .map_or(0, |e| model.sample.sample_count(e.count))
+    };
+    let mut collections = Vec::new();
+    for c in &layout.collections {
+        let mut out = GeneratedCollection {
+            name: c.name.clone(),
+            ..Default::default()
+        };
+        for shape in &c.shapes {
+            let refs = refs_for(model, layout, shape, &sample_of);
+            let n = model.sample.sample_count(shape.count);
+            let primary = shape.label == shape.entity.clone().unwrap_or_default();
+            for j in 0..n {
+                let key = format!("{}/{}", c.name, shape.label);
+                let q = document_quantile(model.seed, &key, j);
+                let mut g = Gen {
+                    rng: ChaCha8Rng::seed_from_u64(mix(model.seed, &key) ^ splitmix(j)),
+                    q,
+                    index: j,
+                    max_elements: opts.max_elements,
+                    budget: opts.max_document_elements,
+                    truncated: Vec::new(),
+                    seed: model.seed,
+                };
+                let mut d = Document::new();
+                for (name, f) in shape.fields.iter() {
+                    if !g.present(f) {
+                        continue;
+                    }
+                    let v = if name == "_id" && f.ty == BsonType::ObjectId {
+                        let ent = if primary {
+                            shape.entity.clone().unwrap_or_default()
+                        } else {
+                            key.clone()
+                        };
+                        Bson::ObjectId(entity_oid(model.seed, &ent, j))
+                    } else if let Some((ent, count, weights)) = refs.get(name) {
+                        match (f.ty, weights.last()) {
+                            (BsonType::ObjectId, Some(&total)) if total > 0.0 => {
+                                let u = g.rng.random::<f64>() * total;
+                                let i = weights.partition_point(|&w| w <= u).min(weights.len() - 1);
+                                Bson::ObjectId(entity_oid(model.seed, ent, i as u64))
+                            }
+                            _ => g.reference(f, ent, count, name),
+                        }
+                    } else {
+                        g.value(f, name)
+                    };
+                    d.insert(name.clone(), v);
+                }
+                let doc_index = out.documents.len();
+                out.truncated.extend(g.truncated.into_iter().map(
+                    |(field, materialized, full_count)| Truncation {
+                        document: doc_index,
+                        field,
+                        materialized,
+                        full_count,
+                    },
+                ));
+                out.documents.push(d);
+            }
+        }
+        collections.push(out);
+    }
+    Dataset { collections }
+}
+
+/// Works out which top-level fields of a shape hold references to which entity.
+fn refs_for(
+    model: &Model,
+    layout: &Layout,
+    shape: &DocShape,
+    sample_of: &dyn Fn(&str) -> u64,
+) -> Refs {
+    let mut refs = Refs::default();
+    let plain =
+        |field: String, entity: &str| (field, entity.to_string(), sample_of(entity), Vec::new());
+    for g in &shape.growing {
+        if let Some(r) = model.relationship(&g.relationship) {
+            refs.fields.push(plain(g.field.clone(), &r.child));
+            if matches!(
+                layout.strategy(&r.name),
+                Some(Strategy::Continuation { .. })
+            ) && shape.fields.get("tbc").is_some()
+            {
+                // Continuation documents are keyed by collection and shape label.
+                let label = format!("{} continuation", r.name);
+                let coll = layout.collection_of(&r.parent);
+                let n = coll
+                    .and_then(|c| c.shape(&label))
+                    .map_or(0, |c| model.sample.sample_count(c.count));
+                let key = format!(
+                    "{}/{label}",
+                    coll.map_or(r.parent.as_str(), |c| c.name.as_str())
+                );
+                refs.fields.push(("tbc".to_string(), key, n, Vec::new()));
+            }
+        }
+    }
+    for r in &model.relationships {
+        let pref = r.parent_ref();
+        if shape.fields.get(&pref).is_some() && refs.get(&pref).is_none() {
+            let n = sample_of(&r.parent);
+            let weights = if r.many_to_many {
+                Vec::new()
+            } else {
+                parent_weights(model, r, n)
+            };
+            refs.fields.push((pref, r.parent.clone(), n, weights));
+        }
+        let cref = crate::design::layout::child_ref(r);
+        if shape.label == "link" && shape.fields.get(&cref).is_some() {
+            refs.fields.push(plain(cref, &r.child));
+        }
+        if r.feed.is_some() {
+            for f in ["author", "owner"] {
+                if shape.fields.get(f).is_some() {
+                    refs.fields.push(plain(f.to_string(), &r.parent));
+                }
+            }
+        }
+    }
+    refs
+}
+
+/// State of one document's generation.
+struct Gen {
+    rng: ChaCha8Rng,
+    q: f64,
+    index: u64,
+    max_elements: u64,
+    budget: u64,
+    truncated: Vec<(String, u64, u64)>,
+    seed: u64,
+}
+
+const FIRST: &[&str] = &[
+    "Kate", "Wil", "Bruce", "Diana", "Clark", "Ada", "Grace", "Alan", "Linus", "Barbara", "Ken",
+    "Dennis", "Margaret", "Edsger", "Frances", "Donald", "Radia", "Tim", "Hedy", "John",
+];
+const LAST: &[&str] = &[
+    "Monster", "Wheaton", "Wayne", "Prince", "Kent", "Lovelace", "Hopper", "Turing", "Torvalds",
+    "Liskov", "Thompson", "Ritchie", "Hamilton", "Dijkstra", "Allen", "Knuth", "Perlman",
+    "Berners", "Lamarr", "Backus",
+];
+const WORDS: &[&str] = &[
+    "lorem",
+    "ipsum",
+    "dolor",
+    "sit",
+    "amet",
+    "consectetur",
+    "adipiscing",
+    "elit",
+    "sed",
+    "do",
+    "eiusmod",
+    "tempor",
+    "incididunt",
+    "ut",
+    "labore",
+    "et",
+    "dolore",
+    "magna",
+    "aliqua",
+    "enim",
+    "ad",
+    "minim",
+    "veniam",
+    "quis",
+    "nostrud",
+    "exercitation",
+    "ullamco",
+    "laboris",
+    "nisi",
+    "aliquip",
+    "ex",
+    "ea",
+    "commodo",
+    "consequat",
+    "grommet",
+    "shifter",
+];
+
+impl Gen {
+    fn present(&mut self, f: &Field) -> bool {
+        let p = f.presence();
+        p >= 1.0 || (p > 0.0 && self.rng.random::<f64>() < p)
+    }
+
+    fn pick<'a>(&mut self, list: &[&'a str]) -> &'a str {
+        list.get(self.rng.random_range(0..list.len().max(1)))
+            .copied()
+            .unwrap_or("x")
+    }
+
+    /// Returns a whole count drawn from `d` (integers uniform for uniform shapes).
+    /// Returns a whole length drawn from `d`, at most the BSON limit (a longer value could
+    /// never be stored).
+    fn draw_len(&mut self, d: &Distribution) -> u64 {
+        self.draw(d).min(crate::size::MAX_BSON_SIZE)
+    }
+
+    fn draw(&mut self, d: &Distribution) -> u64 {
+        match *d {
+            Distribution::Fixed { value } => crate::model::distribution::round_count(value),
+            Distribution::Uniform { min, max } => {
+                let (lo, hi) = (min.ceil().max(0.0) as u64, max.floor().max(0.0) as u64);
+                if hi <= lo {
+                    lo
+                } else {
+                    self.rng.random_range(lo..=hi)
+                }
+            }
+            _ => {
+                let u: f64 = self.rng.random();
+                d.count_at(u)
+            }
+        }
+    }
+
+    fn count(&mut self, f: &Field) -> u64 {
+        let d = f.count.clone().unwrap_or(Distribution::fixed(0.0));
+        if d.is_constant() {
+            d.count_at(0.5)
+        } else {
+            d.count_at(self.q)
+        }
+    }
+
+    fn reference(&mut self, f: &Field, entity: &str, count: u64, path: &str) -> Bson {
+        let pick = |g: &mut Gen| {
+            let i = if count > 0 {
+                g.rng.random_range(0..count)
+            } else {
+                g.rng.random_range(0..u32::MAX as u64)
+            };
+            Bson::ObjectId(entity_oid(g.seed, entity, i))
+        };
+        match f.ty {
+            BsonType::ObjectId => pick(self),
+            BsonType::Array => {
+                let n = self.count(f);
+                let m = n.min(self.max_elements).min(self.budget);
+                self.budget -= m;
+                if m < n {
+                    self.truncated.push((path.to_string(), m, n));
+                }
+                let elem = f.element();
+                let mut out = Vec::with_capacity(m as usize);
+                for _ in 0..m {
+                    if elem.ty == BsonType::ObjectId {
+                        out.push(pick(self));
+                    } else {
+                        let mut v = self.value(&elem, path);
+                        if let (Bson::Document(d), Some(BsonType::ObjectId)) =
+                            (&mut v, elem.fields.get("_id").map(|x| x.ty))
+                        {
+                            if let Bson::ObjectId(o) = pick(self) {
+                                d.insert("_id", o);
+                            }
+                        }
+                        out.push(v);
+                    }
+                }
+                Bson::Array(out)
+            }
+            _ => self.value(f, path),
+        }
+    }
+
+    fn value(&mut self, f: &Field, path: &str) -> Bson {
+        match f.ty {
+            BsonType::Double => Bson::Double(self.number(f)),
+            BsonType::Decimal => {
+                let v = self.number(f);
+                Bson::Decimal128(
+                    format!("{v:.2}")
+                        .parse()
+                        .unwrap_or_else(|_| bson::Decimal128::from_bytes([0; 16])),
+                )
+            }
+            BsonType::Int => Bson::Int32(
+                self.integer(f)
+                    .clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32,
+            ),
+            BsonType::Long => Bson::Int64(self.integer(f)),
+            BsonType::Bool => Bson::Boolean(self.rng.random()),
+            BsonType::Date => Bson::DateTime(DateTime::from_millis(self.date(f))),
+            BsonType::Timestamp => Bson::Timestamp(bson::Timestamp {
+                time: (self.date(f) / 1000) as u32,
+                increment: self.rng.random_range(1..1000),
+            }),
+            BsonType::ObjectId => {
+                let mut b = [0u8; 12];
+                self.rng.fill(&mut b);
+                Bson::ObjectId(ObjectId::from_bytes(b))
+            }
+            BsonType::Null => Bson::Null,
+            BsonType::MinKey => Bson::MinKey,
+            BsonType::MaxKey => Bson::MaxKey,
+            BsonType::String => Bson::String(self.string(f)),
+            BsonType::JavaScript => Bson::JavaScriptCode(self.string(f)),
+            BsonType::BinData => {
+                let n = self.draw_len(&f.length_distribution());
+                // A random 64-byte block repeated: same size, cheap for large thumbnails.
+                let mut block = [0u8; 64];
+                self.rng.fill(&mut block);
+                let n = n as usize;
+                let mut bytes = Vec::with_capacity(n);
+                while bytes.len() < n {
+                    let take = (n - bytes.len()).min(block.len());
+                    bytes.extend_from_slice(&block[..take]);
+                }
+                Bson::Binary(Binary {
+                    subtype: bson::spec::BinarySubtype::Generic,
+                    bytes,
+                })
+            }
+            BsonType::Regex => {
+                let n = self.draw_len(&f.length_distribution()) as usize;
+                let pattern: String = "ab.c*".chars().cycle().take(n).collect();
+                match (
+                    bson::raw::CString::try_from(pattern),
+                    bson::raw::CString::try_from(""),
+                ) {
+                    (Ok(pattern), Ok(options)) => {
+                        Bson::RegularExpression(bson::Regex { pattern, options })
+                    }
+                    _ => Bson::Null,
+                }
+            }
+            BsonType::Object => Bson::Document(self.object(&f.fields, path)),
+            BsonType::Array => {
+                let n = self.count(f);
+                let m = n.min(self.max_elements).min(self.budget);
+                self.budget -= m;
+                if m < n {
+                    self.truncated.push((path.to_string(), m, n));
+                }
+                let elem = f.element();
+                Bson::Array((0..m).map(|_| self.value(&elem, path)).collect())
+            }
+        }
+    }
+
+    fn object(&mut self, fields: &Fields, path: &str) -> Document {
+        let mut d = Document::new();
+        for (n, f) in fields.iter() {
+            if self.present(f) {
+                let v = self.value(f, &format!("{path}.{n}"));
+                d.insert(n.clone(), v);
+            }
+        }
+        d
+    }
+
+    fn number(&mut self, f: &Field) -> f64 {
+        let (lo, hi) = (
+            f.min.unwrap_or(0.0),
+            f.max.unwrap_or(if f.kind == Some(ValueKind::Price) {
+                100.0
+            } else {
+                1000.0
+            }),
+        );
+        match f.kind {
+            Some(ValueKind::Counter) => 0.0,
+            Some(ValueKind::Sequence) => self.index as f64,
+            Some(ValueKind::Price) => {
+                ((lo + self.rng.random::<f64>() * (hi - lo)) * 100.0).round() / 100.0
+            }
+            _ => lo + self.rng.random::<f64>() * (hi - lo),
+        }
+    }
+
+    fn integer(&mut self, f: &Field) -> i64 {
+        match f.kind {
+            Some(ValueKind::Counter) => 0,
+            Some(ValueKind::Sequence) => self.index as i64,
+            _ => {
+                let lo = f.min.unwrap_or(0.0) as i64;
+                let hi = f.max.unwrap_or(1000.0) as i64;
+                if hi <= lo {
+                    lo
+                } else {
+                    self.rng.random_range(lo..=hi)
+                }
+            }
+        }
+    }
+
+    fn date(&mut self, f: &Field) -> i64 {
+        let day = |s: &Option<String>, d: i64| {
+            s.as_deref().and_then(crate::arith::parse_date).unwrap_or(d)
+        };
+        let (a, b) = (day(&f.from, 18_262), day(&f.to, 20_089)); // 2020-01-01 .. 2025-01-01
+        let (a, b) = (a.min(b) * 86_400_000, a.max(b) * 86_400_000);
+        if b <= a {
+            a
+        } else {
+            self.rng.random_range(a..b)
+        }
+    }
+
+    fn string(&mut self, f: &Field) -> String {
+        if !f.values.is_empty() {
+            let i = self.rng.random_range(0..f.values.len());
+            return f.values.get(i).cloned().unwrap_or_default();
+        }
+        let len = self.draw_len(&f.length_distribution()) as usize;
+        let kind = f.kind.unwrap_or(ValueKind::Text);
+        let s = match kind {
+            ValueKind::Name => format!("{} {}", self.pick(FIRST), self.pick(LAST)),
+            ValueKind::Username => format!(
+                "{}{}",
+                self.pick(FIRST).to_lowercase(),
+                self.rng.random_range(1..999)
+            ),
+            ValueKind::Email => {
+                let local = format!(
+                    "{}.{}",
+                    self.pick(FIRST).to_lowercase(),
+                    self.pick(LAST).to_lowercase()
+                );
+                let domain = "@example.com";
+                let room = len.saturating_sub(domain.len()).max(1);
+                let local = fit(local, room, self);
+                return fit(format!("{local}{domain}"), len, self);
+            }
+            ValueKind::Hostname => format!("{}.example.com", self.pick(WORDS)),
+            ValueKind::Ip => format!(
+                "10.{}.{}.{}",
+                self.rng.random_range(0..256),
+                self.rng.random_range(0..256),
+                self.rng.random_range(0..256)
+            ),
+            ValueKind::Url => format!(
+                "https://example.com/{}/{}",
+                self.pick(WORDS),
+                self.pick(WORDS)
+            ),
+            ValueKind::Code => format!(
+                "{:03}-{}-{:03}",
+                self.rng.random_range(0..1000),
+                self.pick(&["aff", "bcd", "xyz"]),
+                self.rng.random_range(0..1000)
+            ),
+            ValueKind::Word => self.pick(WORDS).to_string(),
+            _ => {
+                let mut t = String::new();
+                while t.len() < len {
+                    if !t.is_empty() {
+                        t.push(' ');
+                    }
+                    t.push_str(self.pick(WORDS));
+                }
+                t
+            }
+        };
+        fit(s, len, self)
+    }
+}
+
+/// Returns `s` cut or padded (with lorem letters) to exactly `len` bytes (all ASCII).
+fn fit(mut s: String, len: usize, g: &mut Gen) -> String {
+    if s.len() > len {
+        s.truncate(len);
+    }
+    while s.len() < len {
+        let w = g.pick(WORDS);
+        let room = len - s.len();
+        s.push_str(w.get(..room.min(w.len())).unwrap_or("x"));
+    }
+    s
+}
+
+/// Returns one document with `fields`, every array at quantile `q` of its count distribution
+/// (arrays with a fixed count get exactly that count), for tests and previews.
+pub fn document_from_fields(fields: &Fields, q: f64, seed: u64) -> Document {
+    let mut g = Gen {
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        q,
+        index: 0,
+        max_elements: u64::MAX,
+        budget: u64::MAX,
+        truncated: vec![],
+        seed,
+    };
+    g.object(fields, "")
+}

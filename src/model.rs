@@ -1,0 +1,263 @@
+//! The model: what the user describes (entities, relationships, workload, sharding and the
+//! chosen design), read from one JSON format shared by the command line and the page.
+//!
+//! [`parse_model`] checks the whole text and reports every problem at once, each at a JSON
+//! path such as `$.relationships[2].cardinality.p99`.
+
+pub mod distribution;
+pub mod field;
+pub mod validate;
+pub mod workload;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+pub use distribution::Distribution;
+pub use field::{BsonType, Field, Fields, ValueKind};
+pub use workload::{ChildRead, Copies, Sort, Step, Unit};
+
+use crate::design::strategy::DesignSpec;
+
+/// A whole model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Model {
+    /// Short name (the preset's name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// What the model shows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Seed of the synthetic data: the same seed gives the same documents.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// The day growth is counted from (`YYYY-MM-DD`), for break-point dates.
+    #[serde(default = "default_start")]
+    pub start_date: String,
+    /// How much of the full-scale data is materialized.
+    #[serde(default)]
+    pub sample: Sample,
+    /// The kinds of things.
+    pub entities: Vec<Entity>,
+    /// Parent → child relationships.
+    #[serde(default)]
+    pub relationships: Vec<Relationship>,
+    /// Application units.
+    #[serde(default)]
+    pub workload: Vec<Unit>,
+    /// Shard count and shard keys, when the cluster is sharded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sharding: Option<Sharding>,
+    /// The chosen design.
+    #[serde(default)]
+    pub design: DesignSpec,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+fn default_start() -> String {
+    "2025-01-01".to_string()
+}
+
+/// A kind of thing with typed fields and a full-scale count.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entity {
+    /// Name (also the default collection name).
+    pub name: String,
+    /// How many exist at full scale (up to 10^12; arithmetic, never materialized).
+    pub count: f64,
+    /// The fields (an `_id` of type objectId is added when not declared).
+    #[serde(default)]
+    pub fields: Fields,
+}
+
+/// Parent → child with a cardinality distribution and a growth rate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Relationship {
+    /// Name, used by steps and overrides (`followers`, `addresses`).
+    pub name: String,
+    /// The parent entity.
+    pub parent: String,
+    /// The child entity.
+    pub child: String,
+    /// Children per parent.
+    pub cardinality: Distribution,
+    /// True when a child can have many parents (follows, parts shared by products).
+    #[serde(default)]
+    pub many_to_many: bool,
+    /// Children added per parent per day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub growth_per_day: Option<Growth>,
+    /// Name of the array on the parent (default: the relationship's name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Name of the parent reference in the child (default: parent name + `Id`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_field: Option<String>,
+    /// For feeds: the entity an author posts (activities); parent = author, child = follower.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feed: Option<String>,
+}
+
+impl Relationship {
+    /// Returns the name of the array on the parent.
+    pub fn array_field(&self) -> &str {
+        self.field.as_deref().unwrap_or(&self.name)
+    }
+
+    /// Returns the name of the parent reference in the child.
+    pub fn parent_ref(&self) -> String {
+        self.parent_field
+            .clone()
+            .unwrap_or_else(|| format!("{}Id", self.parent))
+    }
+
+    /// Returns children added per day to a typical parent (0 when not growing).
+    pub fn growth_typical(&self) -> f64 {
+        self.growth_per_day.as_ref().map_or(0.0, |g| g.typical)
+    }
+
+    /// Returns children added per day to the largest parent.
+    pub fn growth_largest(&self) -> f64 {
+        self.growth_per_day
+            .as_ref()
+            .map_or(0.0, |g| g.largest.unwrap_or(g.typical))
+    }
+}
+
+/// Children added per parent per day.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Growth {
+    /// For a typical parent.
+    pub typical: f64,
+    /// For the largest parent (default: same as typical).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub largest: Option<f64>,
+}
+
+/// How much of the data is materialized. The default keeps it instant: at most
+/// [`Sample::DEFAULT_MAX_DOCUMENTS`] documents per collection.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sample {
+    /// Fraction of each entity's count to generate (e.g. 0.001).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<f64>,
+    /// Upper bound of generated top-level entities per entity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_documents: Option<u64>,
+}
+
+impl Sample {
+    /// Entities generated per entity when nothing is said.
+    pub const DEFAULT_MAX_DOCUMENTS: u64 = 500;
+
+    /// Returns how many of `count` full-scale entities are generated (at least 1 when any).
+    pub fn sample_count(&self, count: f64) -> u64 {
+        let scaled = self.scale.map_or(count, |s| (count * s).ceil());
+        let cap = self.max_documents.unwrap_or(Self::DEFAULT_MAX_DOCUMENTS) as f64;
+        let n = scaled.min(cap).min(count);
+        if count > 0.0 {
+            (n.max(1.0)) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// Shard count and shard key per collection.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sharding {
+    /// Number of shards.
+    pub shards: u32,
+    /// Collection name → shard key (`{"owner": 1, "sequence": 1}` or `{"_id": "hashed"}`).
+    #[serde(default)]
+    pub keys: BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
+}
+
+impl Model {
+    /// Returns the entity called `name`.
+    pub fn entity(&self, name: &str) -> Option<&Entity> {
+        self.entities.iter().find(|e| e.name == name)
+    }
+
+    /// Returns the relationship called `name`.
+    pub fn relationship(&self, name: &str) -> Option<&Relationship> {
+        self.relationships.iter().find(|r| r.name == name)
+    }
+}
+
+/// One problem in a model, at a JSON path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ModelError {
+    /// Where: `$.relationships[2].cardinality.p99`.
+    pub path: String,
+    /// Why, in words a user understands.
+    pub message: String,
+    /// 1-based line, for JSON syntax errors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// 1-based column, for JSON syntax errors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+}
+
+impl std::fmt::Display for ModelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => write!(f, "line {l}, column {c}: {}", self.message),
+            _ => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}
+
+/// Every problem found in a model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{} problem(s) in the model: {}", .errors.len(), .errors.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))]
+pub struct ModelErrors {
+    /// The problems, in document order.
+    pub errors: Vec<ModelError>,
+}
+
+impl ModelErrors {
+    /// Returns true when some problem is reported at exactly `path`.
+    pub fn has_path(&self, path: &str) -> bool {
+        self.errors.iter().any(|e| e.path == path)
+    }
+}
+
+/// Reads a model from JSON text, reporting every problem at once.
+pub fn parse_model(text: &str) -> Result<Model, ModelErrors> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ModelErrors {
+        errors: vec![ModelError {
+            path: "$".into(),
+            message: e.to_string(),
+            line: Some(e.line()),
+            column: Some(e.column()),
+        }],
+    })?;
+    model_from_value(value)
+}
+
+/// Reads a model from an already-parsed JSON value, reporting every problem at once.
+pub fn model_from_value(value: serde_json::Value) -> Result<Model, ModelErrors> {
+    let errors = validate::validate(&value);
+    if !errors.is_empty() {
+        return Err(ModelErrors { errors });
+    }
+    serde_json::from_value(value).map_err(|e| ModelErrors {
+        errors: vec![ModelError {
+            path: "$".into(),
+            message: e.to_string(),
+            line: None,
+            column: None,
+        }],
+    })
+}

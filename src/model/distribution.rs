@@ -1,0 +1,339 @@
+//! Cardinality and length distributions: how many children a parent has, how long a string is.
+//!
+//! A distribution is described by the numbers an architect knows (typical, p99, max) rather
+//! than by fitted parameters, and answers quantile questions in constant time so that full-scale
+//! arithmetic never loops over parents.
+
+use serde::{Deserialize, Serialize};
+
+/// A distribution of non-negative counts (children per parent, string lengths, array sizes).
+///
+/// Every shape has a hard `max`: the largest parent is assumed to exist and to have exactly
+/// `max` children, so the tail that breaks documents is never averaged away.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "shape", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Distribution {
+    /// Every parent has exactly `value`.
+    Fixed {
+        /// The one count.
+        value: f64,
+    },
+    /// Integers spread evenly over `min..=max`.
+    Uniform {
+        /// Smallest count.
+        min: f64,
+        /// Largest count.
+        max: f64,
+    },
+    /// A normal distribution, clamped to `min..=max`.
+    Normal {
+        /// Mean before clamping.
+        mean: f64,
+        /// Standard deviation before clamping.
+        sd: f64,
+        /// Lower clamp.
+        min: f64,
+        /// Upper clamp.
+        max: f64,
+    },
+    /// A heavy-tailed (Pareto/Zipf-like) shape through its median (`typical`) and `p99`,
+    /// clamped to `min..=max`: most users have a few followers, a celebrity has millions.
+    Zipf {
+        /// Lower clamp.
+        min: f64,
+        /// The median.
+        typical: f64,
+        /// The 99th percentile.
+        p99: f64,
+        /// The largest parent's count.
+        max: f64,
+    },
+    /// A log-normal shape through its median (`typical`) and `p99`, clamped to `0..=max`.
+    Lognormal {
+        /// The median.
+        typical: f64,
+        /// The 99th percentile.
+        p99: f64,
+        /// The largest parent's count.
+        max: f64,
+    },
+    /// `min(of, cap)`: the children a parent keeps when at most `cap` fit (layouts only).
+    #[serde(skip_deserializing)]
+    Capped {
+        /// The uncapped distribution.
+        of: Box<Distribution>,
+        /// The cap.
+        cap: f64,
+    },
+    /// `ceil(of / size) − less`, at least 0: bucket documents per parent (`less` 0) or
+    /// continuation documents per parent (`less` 1) (layouts only).
+    Chunks {
+        /// The distribution of children.
+        of: Box<Distribution>,
+        /// Children per document.
+        size: f64,
+        /// Documents not counted (1 for the parent document itself).
+        less: f64,
+    },
+}
+
+/// z such that Φ(z) = 0.99.
+const Z99: f64 = 2.326_347_874_040_841;
+
+impl Distribution {
+    /// Returns a distribution that always yields `value`.
+    pub fn fixed(value: f64) -> Self {
+        Distribution::Fixed { value }
+    }
+
+    /// Returns the smallest value the distribution can produce.
+    pub fn min(&self) -> f64 {
+        match *self {
+            Distribution::Fixed { value } => value,
+            Distribution::Uniform { min, .. }
+            | Distribution::Normal { min, .. }
+            | Distribution::Zipf { min, .. } => min,
+            Distribution::Lognormal { .. } => 0.0,
+            Distribution::Capped { .. } | Distribution::Chunks { .. } => self.map(self.inner_min()),
+        }
+    }
+
+    /// Returns the largest value the distribution can produce (the largest parent).
+    pub fn max(&self) -> f64 {
+        match *self {
+            Distribution::Fixed { value } => value,
+            Distribution::Uniform { max, .. }
+            | Distribution::Normal { max, .. }
+            | Distribution::Zipf { max, .. }
+            | Distribution::Lognormal { max, .. } => max,
+            Distribution::Capped { ref of, .. } | Distribution::Chunks { ref of, .. } => {
+                self.map(of.max())
+            }
+        }
+    }
+
+    fn inner_min(&self) -> f64 {
+        match self {
+            Distribution::Capped { of, .. } | Distribution::Chunks { of, .. } => of.min(),
+            _ => self.min(),
+        }
+    }
+
+    /// Applies a derived distribution's monotone transform to a value of its inner one.
+    fn map(&self, x: f64) -> f64 {
+        match *self {
+            Distribution::Capped { cap, .. } => x.min(cap),
+            Distribution::Chunks { size, less, .. } => {
+                if size <= 0.0 {
+                    0.0
+                } else {
+                    ((x.round() / size).ceil() - less).max(0.0)
+                }
+            }
+            _ => x,
+        }
+    }
+
+    /// Returns true when every draw yields the same value.
+    pub fn is_constant(&self) -> bool {
+        self.min() == self.max()
+    }
+
+    /// Returns the value at quantile `q` (0..=1), unrounded. `quantile(1.0)` is `max`.
+    pub fn quantile(&self, q: f64) -> f64 {
+        let q = if q.is_nan() { 0.5 } else { q.clamp(0.0, 1.0) };
+        if q >= 1.0 {
+            return self.max();
+        }
+        let v = match *self {
+            Distribution::Fixed { value } => value,
+            Distribution::Uniform { min, max } => min + q * (max - min),
+            Distribution::Normal { mean, sd, .. } => mean + sd * inverse_normal(q),
+            Distribution::Zipf { typical, p99, .. } => {
+                if p99 <= typical || typical <= 0.0 {
+                    typical
+                } else {
+                    // Pareto through (0.5, typical) and (0.99, p99): x = t·(0.5/(1−q))^(1/α).
+                    let alpha = (50.0f64).ln() / (p99 / typical).ln();
+                    typical * (0.5 / (1.0 - q)).powf(1.0 / alpha)
+                }
+            }
+            Distribution::Lognormal { typical, p99, .. } => {
+                if p99 <= typical || typical <= 0.0 {
+                    typical
+                } else {
+                    let sigma = (p99 / typical).ln() / Z99;
+                    (typical.ln() + sigma * inverse_normal(q)).exp()
+                }
+            }
+            Distribution::Capped { ref of, .. } | Distribution::Chunks { ref of, .. } => {
+                return self.map(of.quantile(q));
+            }
+        };
+        v.clamp(self.min(), self.max())
+    }
+
+    /// Returns the count at quantile `q`, rounded to the nearest integer.
+    pub fn count_at(&self, q: f64) -> u64 {
+        round_count(self.quantile(q))
+    }
+
+    /// Returns the median count (rounded).
+    pub fn p50(&self) -> u64 {
+        self.count_at(0.5)
+    }
+
+    /// Returns the 99th-percentile count (rounded); for zipf and lognormal it is the given p99.
+    pub fn p99(&self) -> u64 {
+        match *self {
+            Distribution::Zipf { p99, .. } | Distribution::Lognormal { p99, .. } => {
+                round_count(p99.min(self.max()))
+            }
+            Distribution::Capped { ref of, .. } | Distribution::Chunks { ref of, .. } => {
+                round_count(self.map(of.p99() as f64))
+            }
+            _ => self.count_at(0.99),
+        }
+    }
+
+    /// Returns the largest count (rounded).
+    pub fn max_count(&self) -> u64 {
+        round_count(self.max())
+    }
+
+    /// Returns the mean. Exact for fixed and uniform; for the other shapes it is a numeric
+    /// integral of the quantile function (an estimate, see [`Distribution::mean_is_exact`]).
+    pub fn mean(&self) -> f64 {
+        if self.is_constant() {
+            return self.min();
+        }
+        match *self {
+            Distribution::Fixed { value } => value,
+            Distribution::Uniform { min, max } => (min + max) / 2.0,
+            _ => self.integrate(|x| x),
+        }
+    }
+
+    /// Returns true when [`Distribution::mean`] is exact rather than a numeric estimate.
+    pub fn mean_is_exact(&self) -> bool {
+        matches!(
+            self,
+            Distribution::Fixed { .. } | Distribution::Uniform { .. }
+        ) || self.is_constant()
+    }
+
+    /// Returns ∫₀¹ f(quantile(q)) dq numerically: a fixed number of points (constant time),
+    /// denser near q = 1 where heavy tails live.
+    pub fn integrate(&self, f: impl Fn(f64) -> f64) -> f64 {
+        const BODY: usize = 396;
+        const TAIL: usize = 400;
+        let mut sum = 0.0;
+        // Body: q in [0, 0.99), midpoint rule.
+        let h = 0.99 / BODY as f64;
+        for i in 0..BODY {
+            let q = (i as f64 + 0.5) * h;
+            sum += f(self.quantile(q)) * h;
+        }
+        // Tail: q in [0.99, 1), substitute u = ln(1 − q) from ln 0.01 to ln 1e-9.
+        let (u0, u1) = (0.01f64.ln(), 1e-9f64.ln());
+        let hu = (u1 - u0) / TAIL as f64;
+        for i in 0..TAIL {
+            let u = u0 + (i as f64 + 0.5) * hu;
+            let q = 1.0 - u.exp();
+            // dq = −e^u du; hu < 0, so the product is positive.
+            sum += f(self.quantile(q)) * (-(u.exp()) * hu);
+        }
+        // The last 1e-9 of mass sits at max.
+        sum + f(self.max()) * 1e-9
+    }
+}
+
+/// Rounds a non-negative count to the nearest integer (negative and NaN become 0).
+pub fn round_count(v: f64) -> u64 {
+    if v.is_nan() || v <= 0.0 {
+        0
+    } else {
+        v.round() as u64
+    }
+}
+
+/// Returns z with Φ(z) = p (Acklam's rational approximation, relative error < 1.2e-9).
+pub fn inverse_normal(p: f64) -> f64 {
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_69e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    if p <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if p >= 1.0 {
+        return f64::INFINITY;
+    }
+    let plow = 0.02425;
+    if p < plow {
+        let q = (-2.0 * p.ln()).sqrt();
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    } else if p <= 1.0 - plow {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    } else {
+        let q = (-2.0 * (1.0 - p).ln()).sqrt();
+        -(((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zipf_hits_its_anchors() {
+        let d = Distribution::Zipf {
+            min: 0.0,
+            typical: 50.0,
+            p99: 5000.0,
+            max: 40_000_000.0,
+        };
+        assert_eq!(d.p50(), 50);
+        assert_eq!(d.count_at(0.99), 5000);
+        assert_eq!(d.max_count(), 40_000_000);
+        assert!(d.mean() > 50.0);
+    }
+
+    #[test]
+    fn uniform_mean_is_exact() {
+        let d = Distribution::Uniform { min: 1.0, max: 5.0 };
+        assert_eq!(d.mean(), 3.0);
+        assert!(d.mean_is_exact());
+        assert_eq!(d.p50(), 3);
+    }
+}

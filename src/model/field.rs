@@ -1,0 +1,363 @@
+//! Typed fields of an entity: BSON types by MongoDB's alias names, plus value kinds that make
+//! generated data look real.
+
+use serde::{Deserialize, Serialize};
+
+use super::distribution::Distribution;
+
+/// A BSON type, spelled as MongoDB's `$type` aliases spell it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum BsonType {
+    /// 64-bit binary floating point (8 bytes).
+    Double,
+    /// UTF-8 string (4-byte length + bytes + NUL).
+    String,
+    /// Embedded document.
+    Object,
+    /// Array (a document keyed "0", "1", …).
+    Array,
+    /// Binary data (4-byte length + subtype byte + bytes).
+    BinData,
+    /// ObjectId (12 bytes).
+    ObjectId,
+    /// Boolean (1 byte).
+    Bool,
+    /// UTC datetime (8 bytes).
+    Date,
+    /// Null (0 bytes).
+    Null,
+    /// Regular expression (pattern and options, each NUL-terminated).
+    Regex,
+    /// JavaScript code (a string).
+    #[serde(rename = "javascript")]
+    JavaScript,
+    /// 32-bit integer (4 bytes).
+    Int,
+    /// Internal timestamp (8 bytes).
+    Timestamp,
+    /// 64-bit integer (8 bytes).
+    Long,
+    /// 128-bit decimal (16 bytes).
+    Decimal,
+    /// MinKey (0 bytes).
+    MinKey,
+    /// MaxKey (0 bytes).
+    MaxKey,
+}
+
+impl BsonType {
+    /// Returns every type, in the order of their BSON type numbers.
+    pub const ALL: [BsonType; 17] = [
+        BsonType::Double,
+        BsonType::String,
+        BsonType::Object,
+        BsonType::Array,
+        BsonType::BinData,
+        BsonType::ObjectId,
+        BsonType::Bool,
+        BsonType::Date,
+        BsonType::Null,
+        BsonType::Regex,
+        BsonType::JavaScript,
+        BsonType::Int,
+        BsonType::Timestamp,
+        BsonType::Long,
+        BsonType::Decimal,
+        BsonType::MinKey,
+        BsonType::MaxKey,
+    ];
+
+    /// Returns the alias as written in a model (`"objectId"`, `"binData"`, …).
+    pub fn alias(self) -> &'static str {
+        match self {
+            BsonType::Double => "double",
+            BsonType::String => "string",
+            BsonType::Object => "object",
+            BsonType::Array => "array",
+            BsonType::BinData => "binData",
+            BsonType::ObjectId => "objectId",
+            BsonType::Bool => "bool",
+            BsonType::Date => "date",
+            BsonType::Null => "null",
+            BsonType::Regex => "regex",
+            BsonType::JavaScript => "javascript",
+            BsonType::Int => "int",
+            BsonType::Timestamp => "timestamp",
+            BsonType::Long => "long",
+            BsonType::Decimal => "decimal",
+            BsonType::MinKey => "minKey",
+            BsonType::MaxKey => "maxKey",
+        }
+    }
+
+    /// Returns the type for an alias, if it is one.
+    pub fn from_alias(s: &str) -> Option<BsonType> {
+        BsonType::ALL.into_iter().find(|t| t.alias() == s)
+    }
+
+    /// Returns the value size in bytes when it does not depend on the value.
+    pub fn fixed_size(self) -> Option<u64> {
+        match self {
+            BsonType::Double | BsonType::Date | BsonType::Timestamp | BsonType::Long => Some(8),
+            BsonType::ObjectId => Some(12),
+            BsonType::Bool => Some(1),
+            BsonType::Null | BsonType::MinKey | BsonType::MaxKey => Some(0),
+            BsonType::Int => Some(4),
+            BsonType::Decimal => Some(16),
+            _ => None,
+        }
+    }
+
+    /// Returns true for types whose length comes from a `length` distribution.
+    pub fn has_length(self) -> bool {
+        matches!(
+            self,
+            BsonType::String | BsonType::BinData | BsonType::Regex | BsonType::JavaScript
+        )
+    }
+}
+
+/// What a value means, so that generated data looks like the real thing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ValueKind {
+    /// A person's full name ("Kate Monster").
+    Name,
+    /// An e-mail address.
+    Email,
+    /// A login name ("batman", "wil").
+    Username,
+    /// Lorem-like prose.
+    Text,
+    /// A single word (titles, tags).
+    Word,
+    /// A host name ("goofy.example.com").
+    Hostname,
+    /// A dotted IPv4 address.
+    Ip,
+    /// A URL.
+    Url,
+    /// A price between `min` and `max` with two decimals.
+    Price,
+    /// A quantity between `min` and `max`.
+    Quantity,
+    /// One of `values`.
+    Enum,
+    /// A date between `from` and `to`.
+    DateRange,
+    /// 0, 1, 2, … in insertion order.
+    Sequence,
+    /// A counter that starts at zero.
+    Counter,
+    /// A part or catalog number ("123-aff-456").
+    Code,
+}
+
+impl ValueKind {
+    /// Returns the length distribution a string of this kind has when none is given.
+    pub fn default_length(self) -> Distribution {
+        let (min, max) = match self {
+            ValueKind::Name => (8.0, 20.0),
+            ValueKind::Email => (14.0, 30.0),
+            ValueKind::Username => (4.0, 14.0),
+            ValueKind::Text => (40.0, 200.0),
+            ValueKind::Word => (4.0, 10.0),
+            ValueKind::Hostname => (12.0, 24.0),
+            ValueKind::Ip => (11.0, 15.0),
+            ValueKind::Url => (20.0, 60.0),
+            ValueKind::Code => (11.0, 11.0),
+            _ => (8.0, 16.0),
+        };
+        Distribution::Uniform { min, max }
+    }
+}
+
+/// One field of an entity (or of an embedded object, or the elements of an array).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    /// The BSON type.
+    #[serde(rename = "type")]
+    pub ty: BsonType,
+    /// For arrays: the element type (`"object"` means elements have `fields`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<BsonType>,
+    /// What the value means (for generation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ValueKind>,
+    /// Length in bytes of strings, binData payloads, regex patterns, code (or of array elements
+    /// of those types). Defaults to the kind's usual length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length: Option<Distribution>,
+    /// For arrays: how many elements.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<Distribution>,
+    /// For objects and arrays of objects: the sub-fields, in order.
+    #[serde(default, skip_serializing_if = "Fields::is_empty")]
+    pub fields: Fields,
+    /// Probability (0..=1) that the field is present; absent fields cost nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub presence: Option<f64>,
+    /// For `enum`: the possible values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+    /// Lower bound of numbers (prices, quantities).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    /// Upper bound of numbers (prices, quantities).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    /// Start of a date range (`YYYY-MM-DD`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// End of a date range (`YYYY-MM-DD`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+}
+
+impl Field {
+    /// Returns a plain field of type `ty` (always present, default kind and length).
+    pub fn of(ty: BsonType) -> Self {
+        Field {
+            ty,
+            items: None,
+            kind: None,
+            length: None,
+            count: None,
+            fields: Fields::default(),
+            presence: None,
+            values: Vec::new(),
+            min: None,
+            max: None,
+            from: None,
+            to: None,
+        }
+    }
+
+    /// Returns a string field of exactly `len` bytes.
+    pub fn string_of_len(len: u64) -> Self {
+        Field {
+            length: Some(Distribution::fixed(len as f64)),
+            ..Field::of(BsonType::String)
+        }
+    }
+
+    /// Returns an array of `items` with a count distribution.
+    pub fn array_of(items: BsonType, count: Distribution) -> Self {
+        Field {
+            items: Some(items),
+            count: Some(count),
+            ..Field::of(BsonType::Array)
+        }
+    }
+
+    /// Returns an array of sub-documents with the given fields.
+    pub fn array_of_objects(fields: Fields, count: Distribution) -> Self {
+        Field {
+            items: Some(BsonType::Object),
+            count: Some(count),
+            fields,
+            ..Field::of(BsonType::Array)
+        }
+    }
+
+    /// Returns the presence probability (1 when not given).
+    pub fn presence(&self) -> f64 {
+        self.presence.unwrap_or(1.0)
+    }
+
+    /// Returns the length distribution of this value (or of array elements), falling back to
+    /// the kind's default, or to the number of bytes of the longest enum value.
+    pub fn length_distribution(&self) -> Distribution {
+        if let Some(d) = &self.length {
+            return d.clone();
+        }
+        if !self.values.is_empty() {
+            let min = self.values.iter().map(|v| v.len()).min().unwrap_or(0) as f64;
+            let max = self.values.iter().map(|v| v.len()).max().unwrap_or(0) as f64;
+            return Distribution::Uniform { min, max };
+        }
+        self.kind.unwrap_or(ValueKind::Word).default_length()
+    }
+
+    /// Returns the element description of an array field (its items as a field of their own).
+    pub fn element(&self) -> Field {
+        Field {
+            ty: self.items.unwrap_or(BsonType::Null),
+            items: None,
+            kind: self.kind,
+            length: self.length.clone(),
+            count: None,
+            fields: self.fields.clone(),
+            presence: None,
+            values: self.values.clone(),
+            min: self.min,
+            max: self.max,
+            from: self.from.clone(),
+            to: self.to.clone(),
+        }
+    }
+}
+
+/// Named fields in document order (written in JSON as an object: `{"name": {…}, …}`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Fields(pub Vec<(String, Field)>);
+
+impl Fields {
+    /// Returns true when there are no fields.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Returns the field called `name`.
+    pub fn get(&self, name: &str) -> Option<&Field> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, f)| f)
+    }
+
+    /// Returns the fields in order.
+    pub fn iter(&self) -> impl Iterator<Item = &(String, Field)> {
+        self.0.iter()
+    }
+
+    /// Appends a field (or replaces one of the same name).
+    pub fn push(&mut self, name: impl Into<String>, field: Field) {
+        let name = name.into();
+        if let Some(slot) = self.0.iter_mut().find(|(n, _)| *n == name) {
+            slot.1 = field;
+        } else {
+            self.0.push((name, field));
+        }
+    }
+}
+
+impl Serialize for Fields {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Fields {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Fields;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of field name → field description")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Fields, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = a.next_entry::<String, Field>()? {
+                    out.push((k, v));
+                }
+                Ok(Fields(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}

@@ -1,0 +1,676 @@
+//! Validation of a model as JSON: unknown keys, wrong types, dangling references and
+//! impossible numbers, all collected (not stopping at the first) with their JSON paths.
+
+use serde_json::{Map, Value};
+
+mod design;
+mod workload;
+
+use super::field::BsonType;
+use super::ModelError;
+
+const TOP: &[&str] = &[
+    "name",
+    "description",
+    "seed",
+    "start_date",
+    "sample",
+    "entities",
+    "relationships",
+    "workload",
+    "sharding",
+    "design",
+];
+const FIELD_KEYS: &[&str] = &[
+    "type", "items", "kind", "length", "count", "fields", "presence", "values", "min", "max",
+    "from", "to",
+];
+const KINDS: &[&str] = &[
+    "name",
+    "email",
+    "username",
+    "text",
+    "word",
+    "hostname",
+    "ip",
+    "url",
+    "price",
+    "quantity",
+    "enum",
+    "date_range",
+    "sequence",
+    "counter",
+    "code",
+];
+const STRATEGIES: &[&str] = &[
+    "embed",
+    "embed_subset",
+    "extended_reference",
+    "reference_in_parent",
+    "reference_in_child",
+    "two_way",
+    "link_collection",
+    "bucket",
+    "continuation",
+    "fan_out_on_read",
+    "fan_out_on_write",
+    "bucketed_fan_out",
+];
+
+/// Returns every problem in `v` (empty when the model is valid).
+pub fn validate(v: &Value) -> Vec<ModelError> {
+    let mut c = Checker { errors: Vec::new() };
+    c.model(v);
+    c.errors
+}
+
+struct Checker {
+    errors: Vec<ModelError>,
+}
+
+/// What the reference checks need to know about one entity.
+struct EntityInfo {
+    name: String,
+    fields: Vec<String>,
+}
+
+/// What the reference checks need to know about one relationship.
+struct RelInfo {
+    name: String,
+    parent: String,
+    child: String,
+    feed: bool,
+}
+
+fn describe(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl Checker {
+    fn err(&mut self, path: &str, message: impl Into<String>) {
+        self.errors.push(ModelError {
+            path: path.to_string(),
+            message: message.into(),
+            line: None,
+            column: None,
+        });
+    }
+
+    /// Checks that `v` is an object with only `allowed` keys and all `required` ones.
+    fn object<'a>(
+        &mut self,
+        v: &'a Value,
+        path: &str,
+        allowed: &[&str],
+        required: &[&str],
+    ) -> Option<&'a Map<String, Value>> {
+        let Some(m) = v.as_object() else {
+            self.err(path, format!("expected an object, found {}", describe(v)));
+            return None;
+        };
+        for k in m.keys() {
+            if !allowed.contains(&k.as_str()) {
+                self.err(
+                    &format!("{path}.{k}"),
+                    format!(
+                        "unknown key \"{k}\"; expected one of: {}",
+                        allowed.join(", ")
+                    ),
+                );
+            }
+        }
+        for r in required {
+            if !m.contains_key(*r) {
+                self.err(
+                    &format!("{path}.{r}"),
+                    format!("missing required key \"{r}\""),
+                );
+            }
+        }
+        Some(m)
+    }
+
+    fn string<'a>(&mut self, m: &'a Map<String, Value>, key: &str, path: &str) -> Option<&'a str> {
+        let v = m.get(key)?;
+        match v.as_str() {
+            Some(s) => Some(s),
+            None => {
+                self.err(
+                    &format!("{path}.{key}"),
+                    format!("expected a string, found {}", describe(v)),
+                );
+                None
+            }
+        }
+    }
+
+    fn boolean(&mut self, m: &Map<String, Value>, key: &str, path: &str) {
+        if let Some(v) = m.get(key) {
+            if !v.is_boolean() {
+                self.err(
+                    &format!("{path}.{key}"),
+                    format!("expected true or false, found {}", describe(v)),
+                );
+            }
+        }
+    }
+
+    /// Returns a finite number at `key`, reporting wrong types, NaN and negatives (when
+    /// `nonneg`).
+    fn number(
+        &mut self,
+        m: &Map<String, Value>,
+        key: &str,
+        path: &str,
+        nonneg: bool,
+    ) -> Option<f64> {
+        let v = m.get(key)?;
+        let p = format!("{path}.{key}");
+        let Some(n) = v.as_f64() else {
+            let msg = if v.as_str().is_some_and(|s| s.eq_ignore_ascii_case("nan")) {
+                "NaN is not a number a model can use".to_string()
+            } else {
+                format!("expected a number, found {}", describe(v))
+            };
+            self.err(&p, msg);
+            return None;
+        };
+        if !n.is_finite() {
+            self.err(&p, "expected a finite number");
+            return None;
+        }
+        if nonneg && n < 0.0 {
+            self.err(&p, format!("must not be negative (found {n})"));
+            return None;
+        }
+        Some(n)
+    }
+
+    fn integer(
+        &mut self,
+        m: &Map<String, Value>,
+        key: &str,
+        path: &str,
+        at_least: u64,
+    ) -> Option<u64> {
+        let v = m.get(key)?;
+        let p = format!("{path}.{key}");
+        match v.as_u64() {
+            Some(n) if n >= at_least => Some(n),
+            Some(n) => {
+                self.err(&p, format!("must be at least {at_least} (found {n})"));
+                None
+            }
+            None => {
+                self.err(
+                    &p,
+                    format!(
+                        "expected a whole number ≥ {at_least}, found {}",
+                        describe_num(v)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn array<'a>(
+        &mut self,
+        m: &'a Map<String, Value>,
+        key: &str,
+        path: &str,
+    ) -> Option<&'a Vec<Value>> {
+        let v = m.get(key)?;
+        match v.as_array() {
+            Some(a) => Some(a),
+            None => {
+                self.err(
+                    &format!("{path}.{key}"),
+                    format!("expected an array, found {}", describe(v)),
+                );
+                None
+            }
+        }
+    }
+
+    fn date(&mut self, m: &Map<String, Value>, key: &str, path: &str) {
+        if let Some(s) = self.string(m, key, path) {
+            if crate::arith::parse_date(s).is_none() {
+                self.err(
+                    &format!("{path}.{key}"),
+                    format!("expected a date YYYY-MM-DD, found \"{s}\""),
+                );
+            }
+        }
+    }
+
+    fn model(&mut self, v: &Value) {
+        let Some(m) = self.object(v, "$", TOP, &["entities"]) else {
+            return;
+        };
+        self.string(m, "name", "$");
+        self.string(m, "description", "$");
+        self.integer(m, "seed", "$", 0);
+        self.date(m, "start_date", "$");
+        if let Some(s) = m.get("sample") {
+            if let Some(sm) = self.object(s, "$.sample", &["scale", "max_documents"], &[]) {
+                if let Some(x) = self.number(sm, "scale", "$.sample", true) {
+                    if x == 0.0 || x > 1.0 {
+                        self.err("$.sample.scale", format!("must be in (0, 1] (found {x})"));
+                    }
+                }
+                self.integer(sm, "max_documents", "$.sample", 1);
+            }
+        }
+        let mut entities = Vec::new();
+        if let Some(list) = self.array(m, "entities", "$") {
+            for (i, e) in list.iter().enumerate() {
+                if let Some(info) = self.entity(e, &format!("$.entities[{i}]")) {
+                    if entities.iter().any(|x: &EntityInfo| x.name == info.name) {
+                        self.err(
+                            &format!("$.entities[{i}].name"),
+                            format!("duplicate entity \"{}\"", info.name),
+                        );
+                    }
+                    entities.push(info);
+                }
+            }
+        }
+        let mut rels = Vec::new();
+        if let Some(list) = self.array(m, "relationships", "$") {
+            for (i, r) in list.iter().enumerate() {
+                if let Some(info) =
+                    self.relationship(r, &format!("$.relationships[{i}]"), &entities)
+                {
+                    if rels.iter().any(|x: &RelInfo| x.name == info.name) {
+                        self.err(
+                            &format!("$.relationships[{i}].name"),
+                            format!("duplicate relationship \"{}\"", info.name),
+                        );
+                    }
+                    rels.push(info);
+                }
+            }
+        }
+        if let Some(list) = self.array(m, "workload", "$") {
+            for (i, u) in list.iter().enumerate() {
+                self.unit(u, &format!("$.workload[{i}]"), &entities, &rels);
+            }
+        }
+        if let Some(s) = m.get("sharding") {
+            if let Some(sm) = self.object(s, "$.sharding", &["shards", "keys"], &["shards"]) {
+                self.integer(sm, "shards", "$.sharding", 1);
+                if let Some(k) = sm.get("keys") {
+                    if let Some(km) = k.as_object() {
+                        for (coll, key) in km {
+                            self.shard_key(key, &format!("$.sharding.keys.{coll}"));
+                        }
+                    } else {
+                        self.err(
+                            "$.sharding.keys",
+                            format!("expected an object, found {}", describe(k)),
+                        );
+                    }
+                }
+            }
+        }
+        if let Some(d) = m.get("design") {
+            self.design(d, &entities, &rels);
+        }
+    }
+
+    fn shard_key(&mut self, v: &Value, path: &str) {
+        let Some(m) = v.as_object() else {
+            self.err(
+                path,
+                format!("expected a shard key object, found {}", describe(v)),
+            );
+            return;
+        };
+        if m.is_empty() {
+            self.err(path, "a shard key needs at least one field");
+        }
+        for (k, x) in m {
+            let ok = x.as_i64().is_some_and(|n| n == 1) || x.as_str() == Some("hashed");
+            if !ok {
+                self.err(
+                    &format!("{path}.{k}"),
+                    "a shard key field is 1 or \"hashed\"",
+                );
+            }
+        }
+    }
+
+    fn entity(&mut self, v: &Value, path: &str) -> Option<EntityInfo> {
+        let m = self.object(v, path, &["name", "count", "fields"], &["name", "count"])?;
+        let name = self.string(m, "name", path).map(str::to_string);
+        self.number(m, "count", path, true);
+        let mut fields = vec!["_id".to_string()];
+        if let Some(f) = m.get("fields") {
+            fields.extend(self.fields(f, &format!("{path}.fields"), 1));
+        }
+        Some(EntityInfo {
+            name: name?,
+            fields,
+        })
+    }
+
+    /// Checks a `fields` object and returns the field names.
+    fn fields(&mut self, v: &Value, path: &str, depth: usize) -> Vec<String> {
+        let Some(m) = v.as_object() else {
+            self.err(
+                path,
+                format!("expected an object of fields, found {}", describe(v)),
+            );
+            return Vec::new();
+        };
+        for (name, f) in m {
+            if name.is_empty() {
+                self.err(path, "a field name must not be empty");
+            } else if name.starts_with('$') || name.contains('.') || name.contains('\0') {
+                self.err(
+                    &format!("{path}.{name}"),
+                    "field names must not start with $ or contain . or NUL",
+                );
+            }
+            self.field(f, &format!("{path}.{name}"), depth);
+        }
+        m.keys().cloned().collect()
+    }
+
+    fn field(&mut self, v: &Value, path: &str, depth: usize) {
+        let Some(m) = self.object(v, path, FIELD_KEYS, &["type"]) else {
+            return;
+        };
+        let ty = self.bson_type(m, "type", path);
+        let items = self.bson_type(m, "items", path);
+        if let Some(k) = self.string(m, "kind", path) {
+            if !KINDS.contains(&k) {
+                self.err(
+                    &format!("{path}.kind"),
+                    format!(
+                        "unknown kind \"{k}\"; expected one of: {}",
+                        KINDS.join(", ")
+                    ),
+                );
+            }
+            if k == "enum" && !m.contains_key("values") {
+                self.err(
+                    &format!("{path}.values"),
+                    "kind \"enum\" needs a non-empty \"values\" list",
+                );
+            }
+        }
+        if let Some(vals) = self.array(m, "values", path) {
+            if vals.is_empty() {
+                self.err(&format!("{path}.values"), "must not be empty");
+            }
+            for (i, x) in vals.iter().enumerate() {
+                if !x.is_string() {
+                    self.err(
+                        &format!("{path}.values[{i}]"),
+                        format!("expected a string, found {}", describe(x)),
+                    );
+                }
+            }
+        }
+        if let Some(p) = self.number(m, "presence", path, true) {
+            if p > 1.0 {
+                self.err(
+                    &format!("{path}.presence"),
+                    format!("a probability is between 0 and 1 (found {p})"),
+                );
+            }
+        }
+        let lo = self.number(m, "min", path, false);
+        let hi = self.number(m, "max", path, false);
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            if lo > hi {
+                self.err(
+                    &format!("{path}.min"),
+                    format!("min ({lo}) is greater than max ({hi})"),
+                );
+            }
+        }
+        self.date(m, "from", path);
+        self.date(m, "to", path);
+        let elem = if ty == Some(BsonType::Array) {
+            items
+        } else {
+            ty
+        };
+        if let Some(l) = m.get("length") {
+            self.distribution(l, &format!("{path}.length"));
+            if let Some(t) = elem {
+                if !t.has_length() {
+                    self.err(
+                        &format!("{path}.length"),
+                        format!("type \"{}\" has no length", t.alias()),
+                    );
+                }
+            }
+        }
+        match ty {
+            Some(BsonType::Array) => {
+                match items {
+                    None if !m.contains_key("items") => self.err(
+                        &format!("{path}.items"),
+                        "an array needs \"items\": the element type",
+                    ),
+                    Some(BsonType::Array) => self.err(
+                        &format!("{path}.items"),
+                        "arrays of arrays are not supported; use an array of objects",
+                    ),
+                    _ => {}
+                }
+                match m.get("count") {
+                    Some(c) => self.distribution(c, &format!("{path}.count")),
+                    None => self.err(
+                        &format!("{path}.count"),
+                        "an array needs \"count\": a distribution of its length",
+                    ),
+                }
+            }
+            Some(_) if m.contains_key("count") => {
+                self.err(&format!("{path}.count"), "only arrays have a count");
+            }
+            _ => {}
+        }
+        if elem == Some(BsonType::Object) {
+            match m.get("fields") {
+                Some(f) => {
+                    self.fields(f, &format!("{path}.fields"), depth + 1);
+                }
+                None => self.err(&format!("{path}.fields"), "an object needs \"fields\""),
+            }
+        } else if m.contains_key("fields") && elem.is_some() {
+            self.err(
+                &format!("{path}.fields"),
+                "only objects (and arrays of objects) have fields",
+            );
+        }
+    }
+
+    fn bson_type(&mut self, m: &Map<String, Value>, key: &str, path: &str) -> Option<BsonType> {
+        let s = self.string(m, key, path)?;
+        let t = BsonType::from_alias(s);
+        if t.is_none() {
+            let all: Vec<_> = BsonType::ALL.iter().map(|t| t.alias()).collect();
+            self.err(
+                &format!("{path}.{key}"),
+                format!(
+                    "unknown BSON type \"{s}\"; expected one of: {}",
+                    all.join(", ")
+                ),
+            );
+        }
+        t
+    }
+
+    fn distribution(&mut self, v: &Value, path: &str) {
+        let Some(m) = v.as_object() else {
+            self.err(
+                path,
+                format!("expected a distribution object, found {}", describe(v)),
+            );
+            return;
+        };
+        let Some(shape) = self.string(m, "shape", path) else {
+            if !m.contains_key("shape") {
+                self.err(
+                    &format!("{path}.shape"),
+                    "missing required key \"shape\" (fixed, uniform, normal, zipf, lognormal)",
+                );
+            }
+            return;
+        };
+        let keys: &[&str] = match shape {
+            "fixed" => &["shape", "value"],
+            "uniform" => &["shape", "min", "max"],
+            "normal" => &["shape", "mean", "sd", "min", "max"],
+            "zipf" => &["shape", "min", "typical", "p99", "max"],
+            "lognormal" => &["shape", "typical", "p99", "max"],
+            other => {
+                self.err(&format!("{path}.shape"), format!("unknown shape \"{other}\"; expected fixed, uniform, normal, zipf or lognormal"));
+                return;
+            }
+        };
+        self.object(v, path, keys, keys);
+        let n = |c: &mut Self, k: &str| c.number(m, k, path, k != "mean");
+        let min = if keys.contains(&"min") {
+            n(self, "min")
+        } else {
+            Some(0.0)
+        };
+        let max = if keys.contains(&"max") {
+            n(self, "max")
+        } else {
+            None
+        };
+        let typical = if keys.contains(&"typical") {
+            n(self, "typical")
+        } else {
+            None
+        };
+        let p99 = if keys.contains(&"p99") {
+            n(self, "p99")
+        } else {
+            None
+        };
+        if shape == "fixed" {
+            n(self, "value");
+        }
+        if shape == "normal" {
+            n(self, "mean");
+            n(self, "sd");
+        }
+        if let (Some(lo), Some(hi)) = (min, max) {
+            if lo > hi {
+                self.err(
+                    &format!("{path}.min"),
+                    format!("min ({lo}) is greater than max ({hi})"),
+                );
+            }
+        }
+        if let (Some(p), Some(hi)) = (p99, max) {
+            if p > hi {
+                self.err(
+                    &format!("{path}.p99"),
+                    format!("p99 ({p}) is greater than max ({hi})"),
+                );
+            }
+        }
+        if let (Some(t), Some(p)) = (typical, p99) {
+            if t > p {
+                self.err(
+                    &format!("{path}.typical"),
+                    format!("typical ({t}) is greater than p99 ({p})"),
+                );
+            }
+        }
+        if let Some(t) = typical {
+            if t <= 0.0 {
+                self.err(
+                    &format!("{path}.typical"),
+                    "typical must be greater than 0 for a heavy-tailed shape",
+                );
+            }
+            if let (Some(lo), true) = (min, shape == "zipf") {
+                if lo > t {
+                    self.err(
+                        &format!("{path}.min"),
+                        format!("min ({lo}) is greater than typical ({t})"),
+                    );
+                }
+            }
+        }
+    }
+
+    fn relationship(&mut self, v: &Value, path: &str, entities: &[EntityInfo]) -> Option<RelInfo> {
+        let keys = &[
+            "name",
+            "parent",
+            "child",
+            "cardinality",
+            "many_to_many",
+            "growth_per_day",
+            "field",
+            "parent_field",
+            "feed",
+        ];
+        let m = self.object(v, path, keys, &["name", "parent", "child", "cardinality"])?;
+        let name = self.string(m, "name", path).map(str::to_string);
+        let mut ends = Vec::new();
+        for end in ["parent", "child"] {
+            if let Some(e) = self.string(m, end, path) {
+                if !entities.iter().any(|x| x.name == e) {
+                    self.err(&format!("{path}.{end}"), format!("unknown entity \"{e}\""));
+                }
+                ends.push(e.to_string());
+            }
+        }
+        if let Some(c) = m.get("cardinality") {
+            self.distribution(c, &format!("{path}.cardinality"));
+        }
+        self.boolean(m, "many_to_many", path);
+        if let Some(g) = m.get("growth_per_day") {
+            let gp = format!("{path}.growth_per_day");
+            if let Some(gm) = self.object(g, &gp, &["typical", "largest"], &["typical"]) {
+                self.number(gm, "typical", &gp, true);
+                self.number(gm, "largest", &gp, true);
+            }
+        }
+        self.string(m, "field", path);
+        self.string(m, "parent_field", path);
+        let feed = self.string(m, "feed", path).map(str::to_string);
+        if let Some(f) = &feed {
+            if !entities.iter().any(|x| &x.name == f) {
+                self.err(&format!("{path}.feed"), format!("unknown entity \"{f}\""));
+            }
+        }
+        let (parent, child) = match ends.as_slice() {
+            [p, c] => (p.clone(), c.clone()),
+            _ => return None,
+        };
+        Some(RelInfo {
+            name: name?,
+            parent,
+            child,
+            feed: feed.is_some(),
+        })
+    }
+}
+
+fn describe_num(v: &Value) -> String {
+    match v {
+        Value::Number(n) => n.to_string(),
+        other => describe(other).to_string(),
+    }
+}

@@ -1,0 +1,199 @@
+//! Checks of the design: base, strategy overrides and field patterns.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::{describe, Checker, EntityInfo, RelInfo, STRATEGIES};
+
+impl Checker {
+    pub(super) fn design(&mut self, v: &Value, entities: &[EntityInfo], rels: &[RelInfo]) {
+        let Some(m) = self.object(v, "$.design", &["base", "relationships", "fields"], &[]) else {
+            return;
+        };
+        if let Some(b) = self.string(m, "base", "$.design") {
+            if !["normalized", "denormalized", "bucketed"].contains(&b) {
+                self.err(
+                    "$.design.base",
+                    format!(
+                        "unknown design \"{b}\"; expected normalized, denormalized or bucketed"
+                    ),
+                );
+            }
+        }
+        if let Some(r) = m.get("relationships") {
+            let Some(rm) = r.as_object() else {
+                self.err(
+                    "$.design.relationships",
+                    format!("expected an object, found {}", describe(r)),
+                );
+                return;
+            };
+            for (name, s) in rm {
+                let p = format!("$.design.relationships.{name}");
+                let rel = rels.iter().find(|r| &r.name == name);
+                if rel.is_none() {
+                    self.err(&p, format!("unknown relationship \"{name}\""));
+                }
+                self.strategy(s, &p, rel, entities);
+            }
+        }
+        if let Some(list) = self.array(m, "fields", "$.design") {
+            let mut seen = HashSet::new();
+            for (i, f) in list.iter().enumerate() {
+                let p = format!("$.design.fields[{i}]");
+                self.pattern(f, &p, entities, rels);
+                if let Some(fm) = f.as_object() {
+                    let key = (fm.get("entity").cloned(), fm.get("field").cloned());
+                    if !seen.insert(format!("{key:?}")) {
+                        self.err(&p, "two patterns for the same field");
+                    }
+                }
+            }
+        }
+    }
+
+    fn strategy(&mut self, v: &Value, path: &str, rel: Option<&RelInfo>, entities: &[EntityInfo]) {
+        let Some(m) = v.as_object() else {
+            self.err(
+                path,
+                format!("expected a strategy object, found {}", describe(v)),
+            );
+            return;
+        };
+        let Some(s) = self.string(m, "strategy", path) else {
+            if !m.contains_key("strategy") {
+                self.err(
+                    &format!("{path}.strategy"),
+                    "missing required key \"strategy\"",
+                );
+            }
+            return;
+        };
+        if !STRATEGIES.contains(&s) {
+            self.err(
+                &format!("{path}.strategy"),
+                format!(
+                    "unknown strategy \"{s}\"; expected one of: {}",
+                    STRATEGIES.join(", ")
+                ),
+            );
+            return;
+        }
+        let (keys, req): (&[&str], &[&str]) = match s {
+            "embed_subset" => (&["strategy", "k"], &["strategy", "k"]),
+            "extended_reference" | "reference_in_child" => (&["strategy", "copy"], &["strategy"]),
+            "bucket" | "bucketed_fan_out" => (&["strategy", "size"], &["strategy", "size"]),
+            "continuation" => (&["strategy", "threshold"], &["strategy", "threshold"]),
+            _ => (&["strategy"], &["strategy"]),
+        };
+        self.object(v, path, keys, req);
+        self.integer(m, "k", path, 1);
+        self.integer(m, "size", path, 1);
+        self.integer(m, "threshold", path, 1);
+        if let Some(rel) = rel {
+            let feed_strategy = s.contains("fan_out");
+            if feed_strategy && !rel.feed {
+                self.err(
+                    &format!("{path}.strategy"),
+                    format!("\"{s}\" needs a relationship with a \"feed\" entity"),
+                );
+            }
+            if !feed_strategy && rel.feed {
+                self.err(&format!("{path}.strategy"), format!("relationship \"{}\" is a feed: use fan_out_on_read, fan_out_on_write or bucketed_fan_out", rel.name));
+            }
+            if let Some(list) = self.array(m, "copy", path) {
+                let from = if s == "extended_reference" {
+                    &rel.child
+                } else {
+                    &rel.parent
+                };
+                for (i, f) in list.iter().enumerate() {
+                    let ok = f.as_str().is_some_and(|n| {
+                        entities
+                            .iter()
+                            .any(|e| &e.name == from && e.fields.iter().any(|x| x == n))
+                    });
+                    if !ok {
+                        self.err(
+                            &format!("{path}.copy[{i}]"),
+                            format!("entity \"{from}\" has no field {f}"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn pattern(&mut self, v: &Value, path: &str, entities: &[EntityInfo], rels: &[RelInfo]) {
+        let Some(m) = v.as_object() else {
+            self.err(
+                path,
+                format!("expected a pattern object, found {}", describe(v)),
+            );
+            return;
+        };
+        let Some(p) = self.string(m, "pattern", path) else {
+            if !m.contains_key("pattern") {
+                self.err(
+                    &format!("{path}.pattern"),
+                    "missing required key \"pattern\"",
+                );
+            }
+            return;
+        };
+        let keys: &[&str] = match p {
+            "attribute" => &["pattern", "entity", "field", "form", "key", "value"],
+            "computed" => &["pattern", "entity", "field", "relationship", "sum"],
+            "preallocated" => &["pattern", "entity", "field", "slots"],
+            other => {
+                self.err(
+                    &format!("{path}.pattern"),
+                    format!(
+                        "unknown pattern \"{other}\"; expected attribute, computed or preallocated"
+                    ),
+                );
+                return;
+            }
+        };
+        let req: Vec<&str> = keys.iter().copied().filter(|k| *k != "sum").collect();
+        self.object(v, path, keys, &req);
+        let entity = self
+            .entity_ref(m, "entity", path, entities)
+            .map(|e| e.name.clone());
+        match p {
+            "attribute" => {
+                if let Some(e) = &entity {
+                    self.field_ref(m, "field", path, entities, e);
+                }
+                if let Some(f) = self.string(m, "form", path) {
+                    if !["keyed", "key_value", "flattened"].contains(&f) {
+                        self.err(
+                            &format!("{path}.form"),
+                            "form is keyed, key_value or flattened",
+                        );
+                    }
+                }
+                self.string(m, "key", path);
+                self.string(m, "value", path);
+            }
+            "computed" => {
+                self.string(m, "field", path);
+                if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
+                    if entity.as_deref().is_some_and(|e| e != r.parent) {
+                        self.err(
+                            &format!("{path}.relationship"),
+                            format!("relationship \"{}\" has parent \"{}\"", r.name, r.parent),
+                        );
+                    }
+                    let child = r.child.clone();
+                    self.field_ref(m, "sum", path, entities, &child);
+                }
+            }
+            _ => {
+                self.string(m, "field", path);
+                self.integer(m, "slots", path, 1);
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+//! Checks of the workload: units, steps and the names they refer to.
+
+use serde_json::{Map, Value};
+
+use super::{describe, Checker, EntityInfo, RelInfo};
+
+impl Checker {
+    pub(super) fn unit(
+        &mut self,
+        v: &Value,
+        path: &str,
+        entities: &[EntityInfo],
+        rels: &[RelInfo],
+    ) {
+        let Some(m) = self.object(
+            v,
+            path,
+            &["name", "rate_per_sec", "steps"],
+            &["name", "rate_per_sec", "steps"],
+        ) else {
+            return;
+        };
+        self.string(m, "name", path);
+        self.number(m, "rate_per_sec", path, true);
+        if let Some(steps) = self.array(m, "steps", path) {
+            for (i, s) in steps.iter().enumerate() {
+                self.step(s, &format!("{path}.steps[{i}]"), entities, rels);
+            }
+        }
+    }
+
+    pub(super) fn entity_ref<'a>(
+        &mut self,
+        m: &Map<String, Value>,
+        key: &str,
+        path: &str,
+        entities: &'a [EntityInfo],
+    ) -> Option<&'a EntityInfo> {
+        let name = self.string(m, key, path)?;
+        let found = entities.iter().find(|e| e.name == name);
+        if found.is_none() {
+            self.err(
+                &format!("{path}.{key}"),
+                format!("unknown entity \"{name}\""),
+            );
+        }
+        found
+    }
+
+    pub(super) fn rel_ref<'a>(
+        &mut self,
+        m: &Map<String, Value>,
+        key: &str,
+        path: &str,
+        rels: &'a [RelInfo],
+    ) -> Option<&'a RelInfo> {
+        let name = self.string(m, key, path)?;
+        let found = rels.iter().find(|r| r.name == name);
+        if found.is_none() {
+            self.err(
+                &format!("{path}.{key}"),
+                format!("unknown relationship \"{name}\""),
+            );
+        }
+        found
+    }
+
+    pub(super) fn field_ref(
+        &mut self,
+        m: &Map<String, Value>,
+        key: &str,
+        path: &str,
+        entities: &[EntityInfo],
+        entity: &str,
+    ) {
+        let Some(f) = self.string(m, key, path) else {
+            return;
+        };
+        if let Some(e) = entities.iter().find(|e| e.name == entity) {
+            let top = f.split('.').next().unwrap_or(f);
+            if !e.fields.iter().any(|x| x == top) {
+                self.err(
+                    &format!("{path}.{key}"),
+                    format!("entity \"{entity}\" has no field \"{f}\""),
+                );
+            }
+        }
+    }
+
+    fn step(&mut self, v: &Value, path: &str, entities: &[EntityInfo], rels: &[RelInfo]) {
+        let Some(m) = v.as_object() else {
+            self.err(
+                path,
+                format!("expected a step object, found {}", describe(v)),
+            );
+            return;
+        };
+        let Some(op) = self.string(m, "op", path) else {
+            if !m.contains_key("op") {
+                self.err(&format!("{path}.op"), "missing required key \"op\"");
+            }
+            return;
+        };
+        let (keys, req): (&[&str], &[&str]) = match op {
+            "read" => (&["op", "entity", "by", "children"], &["op", "entity"]),
+            "find_parents" => (&["op", "relationship", "by"], &["op", "relationship", "by"]),
+            "insert_child" | "post_feed" => (&["op", "relationship"], &["op", "relationship"]),
+            "insert" | "delete" => (&["op", "entity"], &["op", "entity"]),
+            "update" => (
+                &["op", "entity", "field", "copies", "increment"],
+                &["op", "entity", "field"],
+            ),
+            "read_feed" => (
+                &["op", "relationship", "page_size"],
+                &["op", "relationship"],
+            ),
+            other => {
+                self.err(&format!("{path}.op"), format!("unknown op \"{other}\"; expected read, find_parents, insert_child, insert, update, delete, post_feed or read_feed"));
+                return;
+            }
+        };
+        self.object(v, path, keys, req);
+        match op {
+            "read" => {
+                let e = self
+                    .entity_ref(m, "entity", path, entities)
+                    .map(|e| e.name.clone());
+                if let Some(e) = &e {
+                    self.field_ref(m, "by", path, entities, e);
+                }
+                if let Some(children) = self.array(m, "children", path) {
+                    for (i, c) in children.iter().enumerate() {
+                        let cp = format!("{path}.children[{i}]");
+                        let Some(cm) = self.object(
+                            c,
+                            &cp,
+                            &["relationship", "limit", "sort", "fields"],
+                            &["relationship"],
+                        ) else {
+                            continue;
+                        };
+                        let r = self.rel_ref(cm, "relationship", &cp, rels);
+                        if let (Some(r), Some(e)) = (r, &e) {
+                            if &r.parent != e {
+                                self.err(
+                                    &format!("{cp}.relationship"),
+                                    format!(
+                                        "relationship \"{}\" has parent \"{}\", not \"{e}\"",
+                                        r.name, r.parent
+                                    ),
+                                );
+                            }
+                        }
+                        self.integer(cm, "limit", &cp, 1);
+                        if let Some(s) = cm.get("sort") {
+                            let sp = format!("{cp}.sort");
+                            if let Some(sm) =
+                                self.object(s, &sp, &["field", "order"], &["field", "order"])
+                            {
+                                if let Some(r) = r {
+                                    self.field_ref(sm, "field", &sp, entities, &r.child);
+                                }
+                                if let Some(o) = sm.get("order") {
+                                    if o.as_i64() != Some(1) && o.as_i64() != Some(-1) {
+                                        self.err(&format!("{sp}.order"), "order is 1 or -1");
+                                    }
+                                }
+                            }
+                        }
+                        if let Some(fs) = self.array(cm, "fields", &cp) {
+                            for (j, f) in fs.iter().enumerate() {
+                                match (f.as_str(), r) {
+                                    (Some(name), Some(r)) => {
+                                        let ok = entities.iter().any(|x| {
+                                            x.name == r.child && x.fields.iter().any(|n| n == name)
+                                        });
+                                        if !ok {
+                                            self.err(
+                                                &format!("{cp}.fields[{j}]"),
+                                                format!(
+                                                    "entity \"{}\" has no field \"{name}\"",
+                                                    r.child
+                                                ),
+                                            );
+                                        }
+                                    }
+                                    (None, _) => self
+                                        .err(&format!("{cp}.fields[{j}]"), "expected a field name"),
+                                    _ => {}
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            "find_parents" => {
+                if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
+                    self.field_ref(m, "by", path, entities, &r.child.clone());
+                }
+            }
+            "insert_child" => {
+                self.rel_ref(m, "relationship", path, rels);
+            }
+            "post_feed" | "read_feed" => {
+                if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
+                    if !r.feed {
+                        self.err(
+                            &format!("{path}.relationship"),
+                            format!("relationship \"{}\" has no \"feed\" entity", r.name),
+                        );
+                    }
+                }
+                self.integer(m, "page_size", path, 1);
+            }
+            "insert" | "delete" => {
+                self.entity_ref(m, "entity", path, entities);
+            }
+            "update" => {
+                if let Some(e) = self.entity_ref(m, "entity", path, entities) {
+                    let name = e.name.clone();
+                    self.field_ref(m, "field", path, entities, &name);
+                }
+                if let Some(c) = self.string(m, "copies", path) {
+                    if c != "live" && c != "snapshot" {
+                        self.err(
+                            &format!("{path}.copies"),
+                            "copies is \"live\" or \"snapshot\"",
+                        );
+                    }
+                }
+                self.boolean(m, "increment", path);
+            }
+            _ => {}
+        }
+    }
+}

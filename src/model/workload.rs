@@ -1,0 +1,132 @@
+//! The workload: application units (one user action each) with a rate, as logical steps that
+//! every design later turns into concrete commands.
+
+use serde::{Deserialize, Serialize};
+
+/// One user action and how often it happens.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unit {
+    /// Name shown in reports ("view profile").
+    pub name: String,
+    /// How many times per second the whole cluster runs it.
+    pub rate_per_sec: f64,
+    /// The logical steps, in order.
+    pub steps: Vec<Step>,
+}
+
+/// One logical step of an application unit, independent of any design.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Step {
+    /// Read one entity by a key field, optionally with some of its children.
+    Read {
+        /// The entity read.
+        entity: String,
+        /// The field the entity is found by (default `_id`).
+        #[serde(default = "default_key")]
+        by: String,
+        /// Children read along with it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        children: Vec<ChildRead>,
+    },
+    /// Find the parents whose children have a given value (products using part X).
+    FindParents {
+        /// The relationship searched through.
+        relationship: String,
+        /// The child field compared.
+        by: String,
+    },
+    /// Add one child to a parent (a follower, a log message, an order line).
+    InsertChild {
+        /// The relationship the child joins.
+        relationship: String,
+    },
+    /// Insert one entity that is nobody's child.
+    Insert {
+        /// The entity inserted.
+        entity: String,
+    },
+    /// Change one field of one entity.
+    Update {
+        /// The entity updated.
+        entity: String,
+        /// The field changed.
+        field: String,
+        /// Whether copies of this field elsewhere must follow (`live`) or keep the value they
+        /// had when copied (`snapshot`, e.g. the price on an order).
+        #[serde(default)]
+        copies: Copies,
+        /// True when the change is an increment (`$inc`) rather than a `$set`.
+        #[serde(default, skip_serializing_if = "is_false")]
+        increment: bool,
+    },
+    /// Delete one entity.
+    Delete {
+        /// The entity deleted.
+        entity: String,
+    },
+    /// An author posts an item to all followers (a feed relationship).
+    PostFeed {
+        /// The feed relationship (parent = author, child = follower).
+        relationship: String,
+    },
+    /// A follower reads one page of the feed.
+    ReadFeed {
+        /// The feed relationship.
+        relationship: String,
+        /// Items per page.
+        #[serde(default = "default_page")]
+        page_size: u64,
+    },
+}
+
+fn default_key() -> String {
+    "_id".to_string()
+}
+
+fn default_page() -> u64 {
+    50
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// Children read with their parent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChildRead {
+    /// The relationship followed.
+    pub relationship: String,
+    /// At most this many children (none: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
+    /// Order of the children.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort: Option<Sort>,
+    /// Child fields the page needs (empty: all).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<String>,
+}
+
+/// A sort on one field.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sort {
+    /// The field sorted on.
+    pub field: String,
+    /// 1 ascending, -1 descending.
+    pub order: i32,
+}
+
+/// How copies of a field behave when the original changes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Copies {
+    /// Copies follow every update (write amplification).
+    #[default]
+    Live,
+    /// Copies are point-in-time and never updated.
+    Snapshot,
+}

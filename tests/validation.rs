@@ -1,0 +1,136 @@
+//! Bad models: every problem is reported at once, each at its JSON path.
+
+use squillion::model::parse_model;
+
+fn errors(text: &str) -> squillion::model::ModelErrors {
+    match parse_model(text) {
+        Ok(_) => panic!("expected errors"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn syntax_errors_carry_line_and_column() {
+    let e = errors("{\n  \"entities\": [\n    { \"name\": \"user\", }\n  ]\n}");
+    assert_eq!(e.errors.len(), 1);
+    assert_eq!(e.errors[0].line, Some(3));
+    assert!(e.errors[0].column.is_some());
+}
+
+#[test]
+fn all_problems_at_once_with_paths() {
+    let text = r#"{
+      "entites": [],
+      "seed": -1,
+      "entities": [
+        { "name": "user", "count": -5, "fields": {
+            "email": { "type": "strin" },
+            "tags": { "type": "array", "items": "string" },
+            "bio": { "type": "string", "length": { "shape": "uniform", "min": 10, "max": 2 } },
+            "p": { "type": "int", "presence": 1.5, "colour": "red" }
+        } },
+        { "name": "post", "count": 10 }
+      ],
+      "relationships": [
+        { "name": "a", "parent": "user", "child": "post", "cardinality": { "shape": "fixed", "value": 1 } },
+        { "name": "b", "parent": "ghost", "child": "post", "cardinality": { "shape": "fixed", "value": 1 } },
+        { "name": "c", "parent": "user", "child": "post", "cardinality": { "shape": "zipf", "min": 0, "typical": 5, "p99": 900, "max": 100 } },
+        { "name": "d", "parent": "user", "child": "post", "cardinality": { "shape": "uniform", "min": 0, "max": "NaN" }, "growth_per_day": { "typical": -2 } }
+      ],
+      "workload": [
+        { "name": "x", "rate_per_sec": -1, "steps": [
+          { "op": "read", "entity": "user", "children": [ { "relationship": "nope" } ] },
+          { "op": "insert_child", "relationship": "zzz" },
+          { "op": "fly" }
+        ] }
+      ],
+      "design": { "base": "normalised", "relationships": { "q": { "strategy": "embed" }, "a": { "strategy": "bucket" } } }
+    }"#;
+    let e = errors(text);
+    let expected = [
+        "$.entites",
+        "$.seed",
+        "$.entities[0].count",
+        "$.entities[0].fields.email.type",
+        "$.entities[0].fields.tags.count",
+        "$.entities[0].fields.bio.length.min",
+        "$.entities[0].fields.p.presence",
+        "$.entities[0].fields.p.colour",
+        "$.relationships[1].parent",
+        "$.relationships[2].cardinality.p99",
+        "$.relationships[3].cardinality.max",
+        "$.relationships[3].growth_per_day.typical",
+        "$.workload[0].rate_per_sec",
+        "$.workload[0].steps[0].children[0].relationship",
+        "$.workload[0].steps[1].relationship",
+        "$.workload[0].steps[2].op",
+        "$.design.base",
+        "$.design.relationships.q",
+        "$.design.relationships.a.size",
+    ];
+    for p in expected {
+        assert!(
+            e.has_path(p),
+            "missing {p}; got:\n{}",
+            e.errors
+                .iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+    assert!(e.errors.len() >= expected.len());
+    let p99 = e
+        .errors
+        .iter()
+        .find(|x| x.path == "$.relationships[2].cardinality.p99")
+        .map(|x| x.message.clone());
+    assert_eq!(p99.as_deref(), Some("p99 (900) is greater than max (100)"));
+}
+
+#[test]
+fn dangling_fields_and_copies() {
+    let text = r#"{
+      "entities": [ { "name": "p", "count": 1, "fields": { "n": { "type": "int" } } }, { "name": "c", "count": 1 } ],
+      "relationships": [ { "name": "r", "parent": "p", "child": "c", "cardinality": { "shape": "fixed", "value": 1 } } ],
+      "workload": [ { "name": "u", "rate_per_sec": 1, "steps": [
+        { "op": "update", "entity": "p", "field": "missing", "copies": "sometimes" },
+        { "op": "read", "entity": "c", "children": [ { "relationship": "r" } ] },
+        { "op": "post_feed", "relationship": "r" }
+      ] } ],
+      "design": { "relationships": { "r": { "strategy": "extended_reference", "copy": ["nothing"] } },
+                  "fields": [ { "pattern": "computed", "entity": "p", "field": "t", "relationship": "r", "sum": "zz" } ] }
+    }"#;
+    let e = errors(text);
+    for p in [
+        "$.workload[0].steps[0].field",
+        "$.workload[0].steps[0].copies",
+        "$.workload[0].steps[1].children[0].relationship",
+        "$.workload[0].steps[2].relationship",
+        "$.design.relationships.r.copy[0]",
+        "$.design.fields[0].sum",
+    ] {
+        assert!(e.has_path(p), "missing {p}: {e}");
+    }
+}
+
+#[test]
+fn valid_models_have_no_errors() {
+    let ok = r#"{ "entities": [ { "name": "x", "count": 1e12 } ] }"#;
+    let m = parse_model(ok).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.entities[0].count, 1e12);
+    assert_eq!(m.seed, 1);
+}
+
+#[test]
+fn serialization_round_trips() {
+    for text in [
+        include_str!("models/social-graph.json"),
+        include_str!("models/shopping-cart.json"),
+    ] {
+        let m = parse_model(text).unwrap_or_else(|e| panic!("{e}"));
+        let again = serde_json::to_string(&m).unwrap_or_default();
+        let m2 = parse_model(&again).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(m, m2);
+    }
+}
