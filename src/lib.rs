@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod ejson;
+pub mod engine;
 pub mod size;
 
 #[cfg(not(target_arch = "wasm32"))]

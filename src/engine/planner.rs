@@ -1,0 +1,614 @@
+//! The query planner: index bounds from a filter, candidate indexes ranked deterministically,
+//! and the winning plan as a [`PlanStage`] tree.
+//!
+//! Rules: an index is a candidate when the filter bounds its first field or it gives the
+//! requested sort; a sparse index only when the filter excludes missing values; a partial index
+//! only when the filter implies its partialFilterExpression. Candidates rank by (1) most
+//! leading fields bound to one value, (2) fewest keys in bounds, (3) giving the sort,
+//! (4) index name. No candidate (or `hint: {$natural: 1}`) means a COLLSCAN. A multikey field
+//! never intersects two ranges (an array can satisfy each by a different element) and never
+//! gives a sort.
+
+use crate::engine::collection::Collection;
+use crate::engine::compare::{compare, rank};
+use crate::engine::error::{EngineError, Result};
+use crate::engine::index::Index;
+use crate::engine::plan::{Interval, PlanStage, SORT_MEM_LIMIT};
+use crate::engine::projection::Projection;
+use crate::engine::query::{Filter, PathOp};
+use crate::engine::sort::SortSpec;
+use bson::oid::ObjectId;
+use bson::{Bson, Document};
+use std::cmp::Ordering;
+
+/// How the caller wants the collection read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum Hint {
+    /// Let the planner choose.
+    #[default]
+    Auto,
+    /// Force a collection scan (`hint: { $natural: 1 }`).
+    Collscan,
+    /// Force the index with this name.
+    Index(String),
+}
+
+/// A parsed read: what a find (or the query part of a write) asks for.
+#[derive(Debug, Clone)]
+pub struct Query {
+    /// The filter.
+    pub filter: Filter,
+    /// The sort (empty for natural order).
+    pub sort: SortSpec,
+    /// Documents to skip.
+    pub skip: u64,
+    /// The most documents to return (`None`: all).
+    pub limit: Option<u64>,
+    /// The projection.
+    pub projection: Option<Projection>,
+    /// The hint.
+    pub hint: Hint,
+}
+
+impl Query {
+    /// Returns a query with only a filter.
+    pub fn filter(filter: Filter) -> Query {
+        Query {
+            filter,
+            sort: SortSpec::default(),
+            skip: 0,
+            limit: None,
+            projection: None,
+            hint: Hint::Auto,
+        }
+    }
+}
+
+/// How the chosen plan reads the collection.
+#[derive(Debug, Clone)]
+pub enum Access {
+    /// The collection does not exist.
+    Eof,
+    /// Every document in natural order.
+    Collscan,
+    /// An index between bounds.
+    Index {
+        /// Position of the index in the collection's list.
+        pos: usize,
+        /// Intervals per index field, in value order.
+        bounds: Vec<Vec<Interval>>,
+        /// True when the index is walked backward (to give a descending sort).
+        backward: bool,
+    },
+}
+
+/// A chosen plan: the access path, whether a blocking sort follows, and the explain tree.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The access path.
+    pub access: Access,
+    /// True when a SORT stage must sort in memory.
+    pub blocking_sort: bool,
+    /// The winning plan as explain shows it.
+    pub root: PlanStage,
+}
+
+/// Returns the interval(s) a predicate bounds a field to, and whether they are exact (the
+/// predicate needs no re-check); `None` when the operator cannot use an index.
+pub fn predicate_intervals(op: &PathOp) -> Option<(Vec<Interval>, bool)> {
+    match op {
+        PathOp::Eq(v) => Some(eq_intervals(v)),
+        PathOp::In(list) => {
+            let mut out = Vec::new();
+            let mut exact = true;
+            for v in list {
+                if matches!(v, Bson::RegularExpression(_)) {
+                    return None;
+                }
+                let (i, e) = eq_intervals(v);
+                out.extend(i);
+                exact &= e;
+            }
+            Some((normalize(out), exact))
+        }
+        PathOp::Gt(v) | PathOp::Gte(v) | PathOp::Lt(v) | PathOp::Lte(v) => {
+            if matches!(
+                v,
+                Bson::Array(_) | Bson::RegularExpression(_) | Bson::MinKey | Bson::MaxKey
+            ) {
+                return None;
+            }
+            if matches!(v, Bson::Null) {
+                return Some((vec![Interval::point(Bson::Null)], false));
+            }
+            let (blo, bhi, bhi_inc) = bracket(v);
+            let i = match op {
+                PathOp::Gt(_) => Interval {
+                    lo: v.clone(),
+                    lo_inc: false,
+                    hi: bhi,
+                    hi_inc: bhi_inc,
+                },
+                PathOp::Gte(_) => Interval {
+                    lo: v.clone(),
+                    lo_inc: true,
+                    hi: bhi,
+                    hi_inc: bhi_inc,
+                },
+                PathOp::Lt(_) => Interval {
+                    lo: blo,
+                    lo_inc: true,
+                    hi: v.clone(),
+                    hi_inc: false,
+                },
+                _ => Interval {
+                    lo: blo,
+                    lo_inc: true,
+                    hi: v.clone(),
+                    hi_inc: true,
+                },
+            };
+            let exact = rank(v) != 0 && !matches!(v, Bson::Double(f) if f.is_nan());
+            Some((vec![i], exact && rank(v) < 6))
+        }
+        _ => None,
+    }
+}
+
+fn eq_intervals(v: &Bson) -> (Vec<Interval>, bool) {
+    match v {
+        Bson::Array(a) => {
+            let first = a.first().cloned().unwrap_or(Bson::Undefined);
+            (
+                normalize(vec![Interval::point(first), Interval::point(v.clone())]),
+                false,
+            )
+        }
+        Bson::Null => (vec![Interval::point(Bson::Null)], false),
+        other => (vec![Interval::point(other.clone())], true),
+    }
+}
+
+/// Returns the smallest and largest values of a value's type bracket (hi inclusive flag).
+fn bracket(v: &Bson) -> (Bson, Bson, bool) {
+    match rank(v) {
+        3 => (
+            Bson::Double(f64::NEG_INFINITY),
+            Bson::Double(f64::INFINITY),
+            true,
+        ),
+        4 => (
+            Bson::String(String::new()),
+            Bson::Document(Document::new()),
+            false,
+        ),
+        5 => (
+            Bson::Document(Document::new()),
+            Bson::Array(Vec::new()),
+            false,
+        ),
+        8 => (
+            Bson::ObjectId(ObjectId::from_bytes([0; 12])),
+            Bson::ObjectId(ObjectId::from_bytes([0xff; 12])),
+            true,
+        ),
+        9 => (Bson::Boolean(false), Bson::Boolean(true), true),
+        10 => (
+            Bson::DateTime(bson::DateTime::from_millis(i64::MIN)),
+            Bson::DateTime(bson::DateTime::from_millis(i64::MAX)),
+            true,
+        ),
+        11 => (
+            Bson::Timestamp(bson::Timestamp {
+                time: 0,
+                increment: 0,
+            }),
+            Bson::Timestamp(bson::Timestamp {
+                time: u32::MAX,
+                increment: u32::MAX,
+            }),
+            true,
+        ),
+        _ => (Bson::MinKey, Bson::MaxKey, true),
+    }
+}
+
+/// Returns intervals sorted and merged.
+pub fn normalize(mut list: Vec<Interval>) -> Vec<Interval> {
+    list.sort_by(|a, b| compare(&a.lo, &b.lo).then_with(|| b.lo_inc.cmp(&a.lo_inc)));
+    let mut out: Vec<Interval> = Vec::new();
+    for i in list {
+        if let Some(last) = out.last_mut() {
+            let o = compare(&i.lo, &last.hi);
+            if o == Ordering::Less || (o == Ordering::Equal && (i.lo_inc || last.hi_inc)) {
+                match compare(&i.hi, &last.hi) {
+                    Ordering::Greater => {
+                        last.hi = i.hi;
+                        last.hi_inc = i.hi_inc;
+                    }
+                    Ordering::Equal => last.hi_inc |= i.hi_inc,
+                    Ordering::Less => {}
+                }
+                continue;
+            }
+        }
+        out.push(i);
+    }
+    out
+}
+
+fn intersect_lists(a: &[Interval], b: &[Interval]) -> Vec<Interval> {
+    let mut out = Vec::new();
+    for x in a {
+        for y in b {
+            if let Some(i) = x.intersect(y) {
+                out.push(i);
+            }
+        }
+    }
+    normalize(out)
+}
+
+/// The bounds one index would scan for a filter.
+struct Candidate {
+    pos: usize,
+    bounds: Vec<Vec<Interval>>,
+    absorbed: Vec<usize>,
+    eq_prefix: usize,
+    sort: Option<bool>,
+    keys_estimate: u64,
+}
+
+fn bounds_for(index: &Index, conjuncts: &[&Filter]) -> (Vec<Vec<Interval>>, Vec<usize>) {
+    let mut bounds = Vec::new();
+    let mut absorbed = Vec::new();
+    let mut used_prefixes: Vec<String> = Vec::new();
+    for (field, _) in &index.spec.fields {
+        let mut preds: Vec<(usize, Vec<Interval>, bool, bool)> = Vec::new();
+        for (ci, c) in conjuncts.iter().enumerate() {
+            if let Filter::Path { path, op } = c {
+                if path == field {
+                    if let Some((iv, exact)) = predicate_intervals(op) {
+                        let is_eq = matches!(op, PathOp::Eq(_) | PathOp::In(_));
+                        preds.push((ci, iv, exact, is_eq));
+                    }
+                }
+            }
+        }
+        let prefixes: Vec<String> = index
+            .multikey_paths
+            .iter()
+            .filter(|p| *field == **p || field.starts_with(&format!("{p}.")))
+            .cloned()
+            .collect();
+        let shares = prefixes.iter().any(|p| used_prefixes.contains(p));
+        if preds.is_empty() || shares {
+            bounds.push(vec![Interval::full()]);
+            continue;
+        }
+        if !prefixes.is_empty() {
+            // Multikey: one predicate only; prefer an equality.
+            preds.sort_by_key(|p| !p.3);
+            let Some((ci, iv, exact, _)) = preds.into_iter().next() else {
+                continue;
+            };
+            if exact && !index.field_is_multikey(field) {
+                absorbed.push(ci);
+            }
+            bounds.push(iv);
+            used_prefixes.extend(prefixes);
+            continue;
+        }
+        let mut acc = vec![Interval::full()];
+        for (ci, iv, exact, _) in preds {
+            acc = intersect_lists(&acc, &iv);
+            if exact {
+                absorbed.push(ci);
+            }
+        }
+        bounds.push(acc);
+    }
+    (bounds, absorbed)
+}
+
+fn eq_prefix(bounds: &[Vec<Interval>]) -> usize {
+    bounds
+        .iter()
+        .take_while(|b| b.len() == 1 && b.first().is_some_and(Interval::is_point))
+        .count()
+}
+
+/// Returns `Some(backward)` when scanning the index yields the requested sort order.
+fn sort_direction(index: &Index, bounds: &[Vec<Interval>], sort: &SortSpec) -> Option<bool> {
+    if sort.is_empty() {
+        return Some(false);
+    }
+    let fields = &index.spec.fields;
+    let points = eq_prefix(bounds);
+    let mut dir: Option<bool> = None;
+    let mut next = points;
+    for (path, desc) in &sort.keys {
+        if index.field_is_multikey(path) {
+            return None;
+        }
+        if fields.iter().take(points).any(|(f, _)| f == path) {
+            continue;
+        }
+        let (f, fdesc) = fields.get(next)?;
+        if f != path {
+            return None;
+        }
+        let backward = desc != fdesc;
+        if dir.is_some_and(|d| d != backward) {
+            return None;
+        }
+        dir = Some(backward);
+        next += 1;
+    }
+    Some(dir.unwrap_or(false))
+}
+
+fn excludes_missing(op: &PathOp) -> bool {
+    match op {
+        PathOp::Eq(v) => !matches!(v, Bson::Null),
+        PathOp::In(l) => !l.iter().any(|v| matches!(v, Bson::Null)),
+        PathOp::Gt(v) | PathOp::Lt(v) => !matches!(v, Bson::MinKey | Bson::MaxKey),
+        PathOp::Gte(v) | PathOp::Lte(v) => !matches!(v, Bson::Null | Bson::MinKey | Bson::MaxKey),
+        PathOp::Exists(b) => *b,
+        PathOp::Type(t) => !t.contains(&10),
+        PathOp::Regex(_)
+        | PathOp::Size(_)
+        | PathOp::ElemMatchDoc(_)
+        | PathOp::ElemMatchValue(_)
+        | PathOp::Mod(..) => true,
+        _ => false,
+    }
+}
+
+/// Returns true when every predicate of a partial filter is implied by a query conjunct.
+fn implies(conjuncts: &[&Filter], partial: &Filter) -> bool {
+    partial.conjuncts().iter().all(|p| {
+        let Filter::Path { path: pp, op: pop } = p else {
+            return false;
+        };
+        conjuncts.iter().any(|c| {
+            let Filter::Path { path, op } = c else {
+                return false;
+            };
+            if path != pp {
+                return false;
+            }
+            if format!("{op:?}") == format!("{pop:?}") {
+                return true;
+            }
+            match (op, pop) {
+                (PathOp::Eq(v), _) => pop.matches_value(v) && !matches!(v, Bson::Null),
+                (_, PathOp::Exists(true)) => excludes_missing(op),
+                (PathOp::Gt(a) | PathOp::Gte(a), PathOp::Gt(b)) => {
+                    rank(a) == rank(b) && compare(a, b) == Ordering::Greater
+                        || matches!(op, PathOp::Gt(_)) && compare(a, b) == Ordering::Equal
+                }
+                (PathOp::Gt(a) | PathOp::Gte(a), PathOp::Gte(b)) => {
+                    rank(a) == rank(b) && compare(a, b) != Ordering::Less
+                }
+                (PathOp::Lt(a) | PathOp::Lte(a), PathOp::Lt(b)) => {
+                    rank(a) == rank(b) && compare(a, b) == Ordering::Less
+                        || matches!(op, PathOp::Lt(_)) && compare(a, b) == Ordering::Equal
+                }
+                (PathOp::Lt(a) | PathOp::Lte(a), PathOp::Lte(b)) => {
+                    rank(a) == rank(b) && compare(a, b) != Ordering::Greater
+                }
+                _ => false,
+            }
+        })
+    })
+}
+
+/// Returns the plan for a query on a collection (`None`: the collection does not exist).
+pub fn plan(coll: Option<&Collection>, q: &Query) -> Result<Plan> {
+    let Some(coll) = coll else {
+        return Ok(Plan {
+            access: Access::Eof,
+            blocking_sort: false,
+            root: PlanStage::Eof,
+        });
+    };
+    let conjuncts = q.filter.conjuncts();
+    let mut chosen: Option<Candidate> = None;
+    match &q.hint {
+        Hint::Collscan => {}
+        Hint::Index(name) => {
+            let pos = coll.indexes.iter().position(|i| i.spec.name == *name).ok_or_else(|| {
+                EngineError::bad_value("error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index")
+            })?;
+            chosen = Some(candidate(coll, pos, &conjuncts, &q.sort));
+        }
+        Hint::Auto => {
+            let mut cands: Vec<Candidate> = Vec::new();
+            for (pos, index) in coll.indexes.iter().enumerate() {
+                let first = index
+                    .spec
+                    .fields
+                    .first()
+                    .map(|(f, _)| f.as_str())
+                    .unwrap_or("");
+                let first_bound = conjuncts.iter().any(|c| {
+                    matches!(c, Filter::Path { path, op } if path == first && predicate_intervals(op).is_some())
+                });
+                if index.spec.sparse {
+                    let ok = conjuncts.iter().any(|c| {
+                        matches!(c, Filter::Path { path, op } if index.spec.fields.iter().any(|(f, _)| f == path) && excludes_missing(op))
+                    });
+                    if !ok {
+                        continue;
+                    }
+                }
+                if let Some(p) = &index.partial {
+                    if !implies(&conjuncts, p) {
+                        continue;
+                    }
+                }
+                let c = candidate(coll, pos, &conjuncts, &q.sort);
+                if !first_bound && (q.sort.is_empty() || c.sort.is_none()) {
+                    continue;
+                }
+                cands.push(c);
+            }
+            cands.sort_by(|a, b| {
+                b.eq_prefix
+                    .cmp(&a.eq_prefix)
+                    .then(a.keys_estimate.cmp(&b.keys_estimate))
+                    .then(b.sort.is_some().cmp(&a.sort.is_some()))
+                    .then_with(|| name_of(coll, a.pos).cmp(name_of(coll, b.pos)))
+            });
+            chosen = cands.into_iter().next();
+        }
+    }
+    Ok(build(coll, q, &conjuncts, chosen))
+}
+
+fn name_of(coll: &Collection, pos: usize) -> &str {
+    coll.indexes
+        .get(pos)
+        .map(|i| i.spec.name.as_str())
+        .unwrap_or("")
+}
+
+fn candidate(coll: &Collection, pos: usize, conjuncts: &[&Filter], sort: &SortSpec) -> Candidate {
+    let Some(index) = coll.indexes.get(pos) else {
+        return Candidate {
+            pos,
+            bounds: Vec::new(),
+            absorbed: Vec::new(),
+            eq_prefix: 0,
+            sort: None,
+            keys_estimate: u64::MAX,
+        };
+    };
+    let (bounds, absorbed) = bounds_for(index, conjuncts);
+    let sort_dir = sort_direction(index, &bounds, sort);
+    let keys_estimate = crate::engine::exec::count_keys(index, &bounds, 1_000_000);
+    Candidate {
+        pos,
+        eq_prefix: eq_prefix(&bounds),
+        bounds,
+        absorbed,
+        sort: sort_dir,
+        keys_estimate,
+    }
+}
+
+fn filter_doc(list: &[&Filter]) -> Option<Document> {
+    match list {
+        [] => None,
+        [one] => Some(one.to_document()),
+        many => Some(Filter::And(many.iter().map(|f| (*f).clone()).collect()).to_document()),
+    }
+}
+
+fn build(coll: &Collection, q: &Query, conjuncts: &[&Filter], chosen: Option<Candidate>) -> Plan {
+    let (access, mut root, blocking_sort) =
+        match chosen.and_then(|c| coll.indexes.get(c.pos).map(|i| (c, i))) {
+            Some((c, index)) => {
+                let backward = c.sort.unwrap_or(false);
+                let residual: Vec<&Filter> = conjuncts
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !c.absorbed.contains(i))
+                    .map(|(_, f)| *f)
+                    .collect();
+                let index_bounds = index
+                    .spec
+                    .fields
+                    .iter()
+                    .zip(c.bounds.iter())
+                    .map(|((f, desc), list)| {
+                        let reverse = *desc != backward;
+                        let mut shown: Vec<String> = list
+                            .iter()
+                            .map(|i| {
+                                if reverse {
+                                    Interval {
+                                        lo: i.hi.clone(),
+                                        lo_inc: i.hi_inc,
+                                        hi: i.lo.clone(),
+                                        hi_inc: i.lo_inc,
+                                    }
+                                    .to_string()
+                                } else {
+                                    i.to_string()
+                                }
+                            })
+                            .collect();
+                        if reverse {
+                            shown.reverse();
+                        }
+                        (f.clone(), shown)
+                    })
+                    .collect();
+                let ixscan = PlanStage::Ixscan {
+                    index_name: index.spec.name.clone(),
+                    key_pattern: index.spec.key.clone(),
+                    is_multi_key: index.is_multikey(),
+                    is_unique: index.spec.unique,
+                    is_sparse: index.spec.sparse,
+                    is_partial: index.partial.is_some(),
+                    direction: if backward { "backward" } else { "forward" }.into(),
+                    index_bounds,
+                };
+                let fetch = PlanStage::Fetch {
+                    filter: filter_doc(&residual),
+                    input: Box::new(ixscan),
+                };
+                (
+                    Access::Index {
+                        pos: c.pos,
+                        bounds: c.bounds,
+                        backward,
+                    },
+                    fetch,
+                    c.sort.is_none() && !q.sort.is_empty(),
+                )
+            }
+            None => (
+                Access::Collscan,
+                PlanStage::Collscan {
+                    filter: filter_doc(conjuncts),
+                    direction: "forward".into(),
+                },
+                !q.sort.is_empty(),
+            ),
+        };
+    if blocking_sort {
+        root = PlanStage::Sort {
+            sort_pattern: q.sort.to_document(),
+            mem_limit: SORT_MEM_LIMIT,
+            limit_amount: q.limit.map(|l| l + q.skip),
+            input: Box::new(root),
+        };
+    }
+    if q.skip > 0 {
+        root = PlanStage::Skip {
+            skip_amount: q.skip,
+            input: Box::new(root),
+        };
+    }
+    if let (Some(l), false) = (q.limit, blocking_sort) {
+        root = PlanStage::Limit {
+            limit_amount: l,
+            input: Box::new(root),
+        };
+    }
+    if let Some(p) = &q.projection {
+        root = PlanStage::Projection {
+            simple: p.is_simple(),
+            transform_by: p.spec.clone(),
+            input: Box::new(root),
+        };
+    }
+    Plan {
+        access,
+        blocking_sort,
+        root,
+    }
+}

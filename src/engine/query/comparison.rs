@@ -1,0 +1,80 @@
+//! `$eq $ne $gt $gte $lt $lte $in $nin`: equality across types, ranges within a type bracket.
+
+use super::{evaluation::RegexOp, PathOp};
+use crate::engine::compare::{compare, equal, rank};
+use crate::engine::error::{EngineError, Result};
+use crate::engine::path::Item;
+use bson::Bson;
+use std::cmp::Ordering;
+
+/// Returns the parsed comparison operator.
+pub fn parse(name: &str, arg: &Bson) -> Result<PathOp> {
+    let list = || match arg {
+        Bson::Array(a) => Ok(a.clone()),
+        _ => Err(EngineError::bad_value(format!("{name} needs an array"))),
+    };
+    Ok(match name {
+        "$eq" => PathOp::Eq(arg.clone()),
+        "$ne" => PathOp::Ne(arg.clone()),
+        "$gt" => PathOp::Gt(arg.clone()),
+        "$gte" => PathOp::Gte(arg.clone()),
+        "$lt" => PathOp::Lt(arg.clone()),
+        "$lte" => PathOp::Lte(arg.clone()),
+        "$in" => PathOp::In(checked_in(list()?)?),
+        _ => PathOp::Nin(checked_in(list()?)?),
+    })
+}
+
+fn checked_in(values: Vec<Bson>) -> Result<Vec<Bson>> {
+    for v in &values {
+        if let Bson::Document(d) = v {
+            if d.keys().next().is_some_and(|k| k.starts_with('$')) {
+                return Err(EngineError::bad_value("cannot nest $ under $in"));
+            }
+        }
+        if let Bson::RegularExpression(r) = v {
+            RegexOp::new(r.pattern.as_str(), r.options.as_str())?;
+        }
+    }
+    Ok(values)
+}
+
+/// Returns true when one reached item satisfies a positive comparison operator.
+pub fn matches(op: &PathOp, item: Item<'_>) -> bool {
+    match op {
+        PathOp::Eq(v) => eq_item(v, item),
+        PathOp::In(list) => list.iter().any(|v| match v {
+            Bson::RegularExpression(r) => RegexOp::new(r.pattern.as_str(), r.options.as_str())
+                .map(|re| re.matches_item(item))
+                .unwrap_or(false),
+            v => eq_item(v, item),
+        }),
+        PathOp::Gt(v) => range(v, item, |o| o == Ordering::Greater, false),
+        PathOp::Gte(v) => range(v, item, |o| o != Ordering::Less, true),
+        PathOp::Lt(v) => range(v, item, |o| o == Ordering::Less, false),
+        PathOp::Lte(v) => range(v, item, |o| o != Ordering::Greater, true),
+        _ => false,
+    }
+}
+
+fn eq_item(v: &Bson, item: Item<'_>) -> bool {
+    match item {
+        Item::Missing => matches!(v, Bson::Null),
+        Item::Value(x) => equal(x, v),
+    }
+}
+
+/// A range only compares values of the same canonical type (type bracketing); null bounds
+/// with `$gte`/`$lte` also match missing fields. MinKey/MaxKey bounds span every type.
+fn range(v: &Bson, item: Item<'_>, ok: impl Fn(Ordering) -> bool, inclusive: bool) -> bool {
+    match item {
+        Item::Missing => inclusive && matches!(v, Bson::Null),
+        Item::Value(x) => {
+            if matches!(v, Bson::MinKey | Bson::MaxKey) || rank(x) == rank(v) {
+                ok(compare(x, v))
+            } else {
+                false
+            }
+        }
+    }
+}
