@@ -101,7 +101,7 @@ pub fn parse_stage(d: &Document) -> Result<(String, Stage)> {
                     "$project specification must have at least one field",
                 ));
             }
-            Stage::Project(Projection::parse(spec)?)
+            Stage::Project(Projection::parse_aggregation(spec)?)
         }
         "$addFields" | "$set" => {
             let mut fields = Vec::new();

@@ -130,14 +130,16 @@ impl Index {
             match dir {
                 Some(d) if d > 0.0 => fields.push((k.clone(), false)),
                 Some(d) if d < 0.0 => fields.push((k.clone(), true)),
-                _ => return Err(EngineError::new(
-                    67,
-                    "CannotCreateIndex",
-                    format!(
+                _ => {
+                    return Err(EngineError::new(
+                        67,
+                        "CannotCreateIndex",
+                        format!(
                         "Values in the index key pattern can only be 1 or -1 in this engine: {}",
                         shell_doc(key)
                     ),
-                )),
+                    ))
+                }
             }
         }
         let partial = match &options.partial_filter_expression {
@@ -202,14 +204,10 @@ impl Index {
         if self.spec.sparse && all_missing {
             return Ok((Vec::new(), Vec::new()));
         }
-        let multi: Vec<&(String, String)> = arrays.iter().collect();
-        if let [(fa, _), (fb, _), ..] = multi.as_slice() {
-            let counts = per_field.iter().filter(|v| v.len() > 1).count();
-            // Two array fields are parallel unless they share the array (a.b, a.c under a).
-            let shared = arrays
-                .iter()
-                .all(|(_, p)| Some(p) == arrays.first().map(|(_, q)| q));
-            if counts > 1 && !shared {
+        // Two fields reaching arrays at different paths are parallel arrays (a.b and a.c
+        // under the same array `a` are not).
+        if let Some((fa, pa)) = arrays.first() {
+            if let Some((fb, _)) = arrays.iter().find(|(_, p)| p != pa) {
                 return Err(EngineError::parallel_arrays(fa, fb));
             }
         }

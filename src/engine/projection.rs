@@ -35,8 +35,18 @@ pub struct Projection {
 }
 
 impl Projection {
-    /// Returns the parsed projection; mixing inclusion and exclusion is error 31254/31253.
+    /// Returns the parsed find projection; mixing inclusion and exclusion is error 31254/31253.
     pub fn parse(spec: &Document) -> Result<Projection> {
+        Self::parse_with(spec, true)
+    }
+
+    /// Returns the parsed `$project` stage: like a find projection, but `$slice` and
+    /// `$elemMatch` are aggregation expressions there.
+    pub fn parse_aggregation(spec: &Document) -> Result<Projection> {
+        Self::parse_with(spec, false)
+    }
+
+    fn parse_with(spec: &Document, find: bool) -> Result<Projection> {
         let mut fields: Vec<(String, Node)> = Vec::new();
         let mut mode: Option<bool> = None;
         let mut id_node: Option<Node> = None;
@@ -61,10 +71,10 @@ impl Projection {
                         Node::Exclude
                     }
                 }
-                Bson::Document(d) if d.contains_key("$slice") && d.len() == 1 => {
+                Bson::Document(d) if find && d.contains_key("$slice") && d.len() == 1 => {
                     parse_slice(d.get("$slice"))?
                 }
-                Bson::Document(d) if d.contains_key("$elemMatch") && d.len() == 1 => {
+                Bson::Document(d) if find && d.contains_key("$elemMatch") && d.len() == 1 => {
                     if path.contains('.') {
                         return Err(EngineError::bad_value(
                             "Cannot use $elemMatch projection on a nested field.",

@@ -23,14 +23,16 @@ impl SortSpec {
             match dir {
                 Some(1.0) => keys.push((k.clone(), false)),
                 Some(-1.0) => keys.push((k.clone(), true)),
-                _ => return Err(EngineError::new(
-                    15975,
-                    "Location15975",
-                    format!(
+                _ => {
+                    return Err(EngineError::new(
+                        15975,
+                        "Location15975",
+                        format!(
                         "$sort key ordering must be 1 (for ascending) or -1 (for descending): {}",
                         shell_doc(spec)
                     ),
-                )),
+                    ))
+                }
             }
         }
         Ok(SortSpec { keys })

@@ -70,6 +70,11 @@ fn range(v: &Bson, item: Item<'_>, ok: impl Fn(Ordering) -> bool, inclusive: boo
     match item {
         Item::Missing => inclusive && matches!(v, Bson::Null),
         Item::Value(x) => {
+            let nan = |b: &Bson| matches!(b, Bson::Double(f) if f.is_nan());
+            if nan(x) || nan(v) {
+                // mongod: NaN is only "in range" of itself, through $gte/$lte.
+                return inclusive && nan(x) && nan(v);
+            }
             if matches!(v, Bson::MinKey | Bson::MaxKey) || rank(x) == rank(v) {
                 ok(compare(x, v))
             } else {
