@@ -29,7 +29,10 @@ fn document() -> impl Strategy<Value = Document> {
         prop::option::of(value()),
         prop::option::of(value()),
         prop::option::of(scalar()),
-        prop::option::of(prop::collection::vec(scalar().prop_map(|v| doc! {"x": v}), 0..3)),
+        prop::option::of(prop::collection::vec(
+            scalar().prop_map(|v| doc! {"x": v}),
+            0..3,
+        )),
     )
         .prop_map(|(a, b, c, d)| {
             let mut out = Document::new();
@@ -43,7 +46,10 @@ fn document() -> impl Strategy<Value = Document> {
                 out.insert("c", v);
             }
             if let Some(v) = d {
-                out.insert("d", Bson::Array(v.into_iter().map(Bson::Document).collect()));
+                out.insert(
+                    "d",
+                    Bson::Array(v.into_iter().map(Bson::Document).collect()),
+                );
             }
             out
         })
@@ -51,12 +57,16 @@ fn document() -> impl Strategy<Value = Document> {
 
 fn leaf() -> impl Strategy<Value = Document> {
     let field = prop::sample::select(vec!["a", "b", "c", "d.x", "a.x"]);
-    let op = prop::sample::select(vec!["$eq", "$gt", "$gte", "$lt", "$lte", "$in", "$ne", "$exists", "implicit"]);
+    let op = prop::sample::select(vec![
+        "$eq", "$gt", "$gte", "$lt", "$lte", "$in", "$ne", "$exists", "implicit",
+    ]);
     (field, op, scalar(), scalar()).prop_map(|(f, op, v, w)| {
         let cond = match op {
             "implicit" => v,
             "$in" => Bson::Document(doc! {"$in": [v, w]}),
-            "$exists" => Bson::Document(doc! {"$exists": matches!(v, Bson::Boolean(true) | Bson::Int32(1))}),
+            "$exists" => {
+                Bson::Document(doc! {"$exists": matches!(v, Bson::Boolean(true) | Bson::Int32(1))})
+            }
             other => {
                 let mut d = Document::new();
                 d.insert(other, v);
@@ -91,10 +101,20 @@ fn index_spec(i: usize) -> (Document, IndexOptions) {
         3 => (doc! {"a": 1, "b": 1}, plain),
         4 => (doc! {"b": 1, "a": -1}, plain),
         5 => (doc! {"d.x": 1}, plain),
-        6 => (doc! {"c": 1}, IndexOptions { sparse: true, name: Some("c_sparse".into()), ..plain }),
+        6 => (
+            doc! {"c": 1},
+            IndexOptions {
+                sparse: true,
+                name: Some("c_sparse".into()),
+                ..plain
+            },
+        ),
         _ => (
             doc! {"c": 1, "a": 1},
-            IndexOptions { partial_filter_expression: Some(doc! {"c": {"$gt": 0}}), ..plain },
+            IndexOptions {
+                partial_filter_expression: Some(doc! {"c": {"$gt": 0}}),
+                ..plain
+            },
         ),
     }
 }
