@@ -399,3 +399,55 @@ impl Database {
             .unwrap_or_default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::doc;
+
+    #[test]
+    fn results_serialize_with_explain_names() {
+        let mut db = Database::new();
+        assert!(db
+            .insert_many(
+                "c",
+                vec![doc! {"_id": 1, "a": 1}, doc! {"_id": 2, "a": 2}],
+                true
+            )
+            .is_ok());
+        assert!(db
+            .create_index("c", doc! {"a": 1}, IndexOptions::default())
+            .is_ok());
+        let r = db.find(
+            "c",
+            &FindCommand {
+                filter: doc! {"a": 2},
+                ..Default::default()
+            },
+        );
+        let json = r
+            .ok()
+            .and_then(|r| serde_json::to_value(&r).ok())
+            .unwrap_or_default();
+        let stats = &json["stats"];
+        assert_eq!(stats["nReturned"], 1);
+        assert_eq!(stats["keysExamined"], 1);
+        assert_eq!(stats["docsExamined"], 1);
+        assert_eq!(stats["indexKeysWritten"], 0);
+        assert_eq!(json["plan"]["stage"], "FETCH");
+        assert_eq!(json["plan"]["inputStage"]["indexName"], "a_1");
+        assert_eq!(json["plan"]["inputStage"]["indexBounds"]["a"][0], "[2, 2]");
+        assert_eq!(json["documents"][0]["_id"], 1 + 1);
+    }
+
+    #[test]
+    fn commands_are_values() {
+        let mut db = Database::new();
+        let cmd =
+            Command::from_document(&doc! {"insertMany": {"documents": [{"_id": 1}, {"_id": 2}]}});
+        let r = cmd.and_then(|c| db.run("c", c));
+        assert_eq!(r.map(|r| r.stats.write.n_inserted).ok(), Some(2));
+        let cmd = Command::from_document(&doc! {"nope": {}});
+        assert_eq!(cmd.err().map(|e| e.code), Some(59));
+    }
+}

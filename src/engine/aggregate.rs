@@ -226,7 +226,7 @@ pub fn run(
     loop {
         match rest.peek() {
             Some(((_, Stage::Skip(n)), _)) if query.limit.is_none() => {
-                query.skip += n;
+                query.skip = query.skip.saturating_add(*n);
                 rest.next();
             }
             Some(((_, Stage::Limit(n)), _)) => {

@@ -162,7 +162,7 @@ pub fn execute(
     let want = if plan.blocking_sort {
         None
     } else {
-        q.limit.map(|l| l + q.skip)
+        q.limit.map(|l| l.saturating_add(q.skip))
     };
     let enough = |n: usize| want.is_some_and(|w| n as u64 >= w);
     if let Some(coll) = coll {

@@ -322,6 +322,19 @@ mod tests {
     }
 
     #[test]
+    fn integer_mod_and_overflow() {
+        let d = doc! {"a": 7, "b": i32::MAX};
+        assert_eq!(
+            ev(Bson::Document(doc! {"$mod": ["$a", 3]}), d.clone()),
+            Some(Bson::Int32(1))
+        );
+        assert_eq!(
+            ev(Bson::Document(doc! {"$add": ["$b", 1]}), d),
+            Some(Bson::Int64(i64::from(i32::MAX) + 1))
+        );
+    }
+
+    #[test]
     fn unknown_operator_is_an_error() {
         let e = Expr::parse(&Bson::Document(doc! {"$frobnicate": 1}))
             .err()

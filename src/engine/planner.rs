@@ -583,7 +583,7 @@ fn build(coll: &Collection, q: &Query, conjuncts: &[&Filter], chosen: Option<Can
         root = PlanStage::Sort {
             sort_pattern: q.sort.to_document(),
             mem_limit: SORT_MEM_LIMIT,
-            limit_amount: q.limit.map(|l| l + q.skip),
+            limit_amount: q.limit.map(|l| l.saturating_add(q.skip)),
             input: Box::new(root),
         };
     }

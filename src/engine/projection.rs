@@ -172,7 +172,7 @@ fn parse_slice(arg: Option<&Bson>) -> Result<Node> {
             Ok(Node::Slice(s, n))
         }
         other => match num(other) {
-            Some(n) if n < 0 => Ok(Node::Slice(n, -n)),
+            Some(n) if n < 0 => Ok(Node::Slice(n, n.saturating_neg())),
             Some(n) => Ok(Node::Slice(0, n)),
             None => Err(EngineError::bad_value(
                 "$slice only supports numbers and [skip, limit] arrays",

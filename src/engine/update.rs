@@ -372,6 +372,7 @@ pub fn parent<'a>(
                     if !create {
                         return Ok(None);
                     }
+                    check_backfill(a.len(), idx)?;
                     a.resize(idx, Bson::Null);
                     a.push(Bson::Document(Document::new()));
                 }
@@ -397,6 +398,16 @@ pub fn parent<'a>(
         };
     }
     Ok(Some(cur))
+}
+
+/// mongod refuses to pad an array with more than 1,500,000 nulls.
+fn check_backfill(len: usize, index: usize) -> Result<()> {
+    if index.saturating_sub(len) > 1_500_000 {
+        return Err(EngineError::bad_value(
+            "can't backfill more than 1500000 elements",
+        ));
+    }
+    Ok(())
 }
 
 impl Parent<'_> {
@@ -431,6 +442,7 @@ impl Parent<'_> {
                     )));
                 };
                 if i >= a.len() {
+                    check_backfill(a.len(), i)?;
                     a.resize(i, Bson::Null);
                     a.push(value);
                 } else if let Some(slot) = a.get_mut(i) {
@@ -471,6 +483,12 @@ mod tests {
                 .err()
                 .map(|e| e.code),
             Some(28)
+        );
+        assert_eq!(
+            up(doc! {"a": []}, doc! {"$set": {"a.99999999": 1}})
+                .err()
+                .map(|e| e.code),
+            Some(2)
         );
     }
 

@@ -20,6 +20,7 @@ pub fn combine(a: &Bson, b: &Bson, op: char) -> Option<Bson> {
             let r = match op {
                 '+' => i.checked_add(j),
                 '-' => i.checked_sub(j),
+                '%' => i.checked_rem(j),
                 _ => i.checked_mul(j),
             };
             let both_int32 = matches!(a, Bson::Int32(_)) && matches!(b, Bson::Int32(_));

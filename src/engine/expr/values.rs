@@ -144,7 +144,7 @@ pub fn eval(name: &str, args: &[Option<Bson>]) -> Result<Option<Bson>> {
             } else {
                 let n = int_arg(name, arg(args, 1))?;
                 if n < 0 {
-                    ((len + n).max(0), -n)
+                    (len.saturating_add(n).max(0), n.saturating_neg())
                 } else {
                     (0, n)
                 }

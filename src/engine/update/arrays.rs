@@ -103,7 +103,7 @@ pub fn push(doc: &mut Document, path: &[String], arg: &Bson, id: &str) -> Result
         if n >= 0 {
             arr.truncate(n as usize);
         } else {
-            let keep = (-n) as usize;
+            let keep = usize::try_from(n.saturating_neg()).unwrap_or(usize::MAX);
             if arr.len() > keep {
                 let drop = arr.len() - keep;
                 arr.drain(..drop);
