@@ -248,14 +248,19 @@ impl Database {
                 base
             }
         };
-        if let Some(id) = doc.get("_id") {
-            check_id(id)?;
-        } else {
-            let mut d = Document::new();
-            d.insert("_id", Bson::ObjectId(self.next_object_id()));
-            d.extend(doc);
-            doc = d;
-        }
+        let id = match doc.get("_id") {
+            Some(id) => {
+                check_id(id)?;
+                id.clone()
+            }
+            None => Bson::ObjectId(self.next_object_id()),
+        };
+        // mongod stores _id first.
+        let mut d = Document::new();
+        d.insert("_id", id);
+        doc.remove("_id");
+        d.extend(doc);
+        doc = d;
         Ok(doc)
     }
 

@@ -70,3 +70,35 @@ pub fn matches(op: &PathOp, item: Item<'_>) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::query::Filter;
+    use bson::{doc, Document};
+
+    fn m(f: Document, d: Document) -> bool {
+        Filter::parse(&f).map(|f| f.matches(&d)).unwrap_or(false)
+    }
+
+    #[test]
+    fn size_all_elem_match() {
+        assert!(m(doc! {"a": {"$size": 2}}, doc! {"a": [1, [2, 3]]}));
+        assert!(!m(doc! {"a": {"$size": 2}}, doc! {"a": [[1, 2]]}));
+        assert!(m(doc! {"a": {"$all": [1, 2]}}, doc! {"a": [2, 3, 1]}));
+        assert!(m(doc! {"a": {"$all": [1]}}, doc! {"a": 1}));
+        assert!(!m(doc! {"a": {"$all": []}}, doc! {"a": [1]}));
+        assert!(m(
+            doc! {"a": {"$all": [{"$elemMatch": {"x": 1}}, {"$elemMatch": {"y": 1}}]}},
+            doc! {"a": [{"x": 1}, {"y": 1}]}
+        ));
+        assert!(!m(
+            doc! {"a": {"$elemMatch": {"x": 1, "y": 1}}},
+            doc! {"a": [{"x": 1}, {"y": 1}]}
+        ));
+        assert!(m(
+            doc! {"a": {"$elemMatch": {"$gt": 1, "$lt": 3}}},
+            doc! {"a": [0, 2, 4]}
+        ));
+        assert!(!m(doc! {"a": {"$elemMatch": {"$gt": 1}}}, doc! {"a": 5}));
+    }
+}

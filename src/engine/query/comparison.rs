@@ -83,3 +83,33 @@ fn range(v: &Bson, item: Item<'_>, ok: impl Fn(Ordering) -> bool, inclusive: boo
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::query::Filter;
+    use bson::{doc, Document};
+
+    fn m(f: Document, d: Document) -> bool {
+        Filter::parse(&f).map(|f| f.matches(&d)).unwrap_or(false)
+    }
+
+    #[test]
+    fn ranges_stay_in_their_type_bracket() {
+        assert!(m(doc! {"a": {"$gt": 1}}, doc! {"a": 1.5}));
+        assert!(!m(doc! {"a": {"$gt": 1}}, doc! {"a": "2"}));
+        assert!(!m(doc! {"a": {"$lt": "b"}}, doc! {"a": 1}));
+        assert!(m(doc! {"a": {"$lt": "b"}}, doc! {"a": ["z", "a"]}));
+        assert!(m(doc! {"a": {"$gte": null}}, doc! {}));
+        assert!(!m(doc! {"a": {"$gt": null}}, doc! {}));
+        assert!(m(doc! {"a": {"$gt": bson::Bson::MinKey}}, doc! {"a": "x"}));
+    }
+
+    #[test]
+    fn in_and_nin() {
+        assert!(m(doc! {"a": {"$in": [null]}}, doc! {}));
+        assert!(m(doc! {"a": {"$in": [2, 3]}}, doc! {"a": [1, 3]}));
+        assert!(!m(doc! {"a": {"$nin": [2, 3]}}, doc! {"a": [1, 3]}));
+        assert!(Filter::parse(&doc! {"a": {"$in": 1}}).is_err());
+        assert!(Filter::parse(&doc! {"a": {"$in": [{"$gt": 1}]}}).is_err());
+    }
+}

@@ -87,3 +87,24 @@ pub fn matches(op: &PathOp, item: Item<'_>) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::query::Filter;
+    use bson::{doc, Document};
+
+    fn m(f: Document, d: Document) -> bool {
+        Filter::parse(&f).map(|f| f.matches(&d)).unwrap_or(false)
+    }
+
+    #[test]
+    fn exists_and_type() {
+        assert!(m(doc! {"a": {"$exists": true}}, doc! {"a": null}));
+        assert!(m(doc! {"a.b": {"$exists": false}}, doc! {"a": [1, 2]}));
+        assert!(m(doc! {"a": {"$type": "string"}}, doc! {"a": ["x", 1]}));
+        assert!(m(doc! {"a": {"$type": ["null", 16]}}, doc! {"a": 3}));
+        assert!(m(doc! {"a": {"$type": "array"}}, doc! {"a": []}));
+        assert!(!m(doc! {"a": {"$type": "long"}}, doc! {"a": 3}));
+        assert!(Filter::parse(&doc! {"a": {"$type": "nonsense"}}).is_err());
+    }
+}

@@ -154,3 +154,40 @@ impl RegexOp {
 pub fn is_regex(op: &PathOp) -> bool {
     matches!(op, PathOp::Regex(_))
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::query::Filter;
+    use bson::{doc, Document};
+
+    fn m(f: Document, d: Document) -> bool {
+        Filter::parse(&f).map(|f| f.matches(&d)).unwrap_or(false)
+    }
+
+    #[test]
+    fn regex_mod_expr() {
+        assert!(m(
+            doc! {"s": {"$regex": "^ab", "$options": "i"}},
+            doc! {"s": "ABc"}
+        ));
+        assert!(m(doc! {"s": {"$not": {"$regex": "^ab"}}}, doc! {"s": 1}));
+        assert!(m(doc! {"n": {"$mod": [3, -1]}}, doc! {"n": -4}));
+        assert!(!m(doc! {"n": {"$mod": [3, 1]}}, doc! {"n": "4"}));
+        assert_eq!(
+            Filter::parse(&doc! {"n": {"$mod": [0, 1]}})
+                .err()
+                .map(|e| e.code),
+            Some(2)
+        );
+        assert_eq!(
+            Filter::parse(&doc! {"s": {"$regex": "(?<=a)b"}})
+                .err()
+                .map(|e| e.code),
+            Some(51091)
+        );
+        assert!(m(
+            doc! {"$expr": {"$lt": ["$a", "$b"]}},
+            doc! {"a": 1, "b": 2}
+        ));
+    }
+}

@@ -55,3 +55,38 @@ pub fn parse_not(arg: &Bson) -> Result<PathOp> {
         _ => Err(EngineError::bad_value("$not needs a regex or a document")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::query::Filter;
+    use bson::{doc, Document};
+
+    fn m(f: Document, d: Document) -> bool {
+        Filter::parse(&f).map(|f| f.matches(&d)).unwrap_or(false)
+    }
+
+    #[test]
+    fn and_or_nor_not() {
+        assert!(m(doc! {"$or": [{"a": 1}, {"b": 1}]}, doc! {"b": 1}));
+        assert!(!m(doc! {"$nor": [{"a": 1}, {"b": 1}]}, doc! {"b": 1}));
+        assert!(m(
+            doc! {"$and": [{"a": {"$gt": 0}}, {"a": {"$lt": 2}}]},
+            doc! {"a": 1}
+        ));
+        assert!(m(doc! {"a": {"$not": {"$in": [1, 2]}}}, doc! {}));
+        assert_eq!(
+            Filter::parse(&doc! {"$or": []}).err().map(|e| e.code),
+            Some(2)
+        );
+        assert_eq!(
+            Filter::parse(&doc! {"$foo": 1}).err().map(|e| e.code),
+            Some(2)
+        );
+        assert_eq!(
+            Filter::parse(&doc! {"a": {"$not": {}}})
+                .err()
+                .map(|e| e.code),
+            Some(2)
+        );
+    }
+}
