@@ -83,13 +83,14 @@ fn filter() -> impl Strategy<Value = Document> {
     prop_oneof![
         3 => leaf(),
         2 => (leaf(), leaf()).prop_map(|(x, y)| doc! {"$and": [x, y]}),
+        1 => (scalar(), leaf()).prop_map(|(v, y)| doc! {"$and": [{"c": {"$gt": 0}}, {"c": v}, y]}),
         1 => (leaf(), leaf()).prop_map(|(x, y)| doc! {"$or": [x, y]}),
         1 => Just(Document::new()),
     ]
 }
 
 fn indexes() -> impl Strategy<Value = Vec<usize>> {
-    prop::collection::vec(0usize..8, 0..4)
+    prop::collection::vec(0usize..8, 1..5)
 }
 
 fn index_spec(i: usize) -> (Document, IndexOptions) {
@@ -131,7 +132,7 @@ fn sort() -> impl Strategy<Value = Option<Document>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
     #[test]
     fn indexed_plans_match_collection_scans(
