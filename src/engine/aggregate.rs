@@ -108,7 +108,7 @@ pub fn parse_stage(d: &Document) -> Result<(String, Stage)> {
             for (k, v) in need_doc()? {
                 fields.push((k.clone(), Expr::parse(v)?));
             }
-            Stage::AddFields(fields)
+            Stage::AddFields(stages::flatten_fields(fields))
         }
         "$unset" => match arg {
             Bson::String(s) => Stage::Unset(vec![s.clone()]),

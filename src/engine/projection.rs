@@ -50,7 +50,8 @@ impl Projection {
         let mut fields: Vec<(String, Node)> = Vec::new();
         let mut mode: Option<bool> = None;
         let mut id_node: Option<Node> = None;
-        for (path, value) in spec {
+        for (path, value) in &flatten(spec, "")? {
+            let (path, value) = (path.as_str(), value);
             if path.is_empty() || path.starts_with('$') || path.ends_with(".$") {
                 return Err(EngineError::bad_value(format!(
                     "projection path '{path}' is not supported (positional projection is not implemented)"
@@ -157,6 +158,31 @@ impl Projection {
             Ok(out)
         }
     }
+}
+
+/// Returns the projection with nested sub-projections (`{a: {b: 1}}`) spelled as dotted
+/// paths (`a.b`), as mongod reads them; operator documents (`{$slice: 2}`) stay values.
+fn flatten(spec: &Document, prefix: &str) -> Result<Vec<(String, Bson)>> {
+    let mut out = Vec::new();
+    for (k, v) in spec {
+        let path = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        match v {
+            Bson::Document(d) if d.is_empty() => {
+                return Err(EngineError::new(
+                    51270,
+                    "Location51270",
+                    format!("An empty sub-projection is not a valid value. Found empty object at path {path}"),
+                ))
+            }
+            Bson::Document(d) if !d.keys().any(|x| x.starts_with('$')) => out.extend(flatten(d, &path)?),
+            other => out.push((path, other.clone())),
+        }
+    }
+    Ok(out)
 }
 
 fn parse_slice(arg: Option<&Bson>) -> Result<Node> {

@@ -124,15 +124,65 @@ pub fn unwind(docs: Vec<Document>, u: &UnwindSpec) -> Vec<Document> {
     out
 }
 
-/// `$addFields` / `$set`: sets computed fields (creating embedded documents); `$$REMOVE`
-/// removes the field.
+/// Returns `$addFields` entries with object expressions spelled as dotted leaves
+/// (`{a: {e: 1}}` is `a.e: 1`), so they merge into embedded documents as in mongod.
+pub fn flatten_fields(fields: Vec<(String, Expr)>) -> Vec<(String, Expr)> {
+    let mut out = Vec::new();
+    for (path, e) in fields {
+        match e {
+            Expr::Object(sub) if !sub.is_empty() => {
+                let nested: Vec<(String, Expr)> = sub
+                    .into_iter()
+                    .map(|(k, v)| (format!("{path}.{k}"), v))
+                    .collect();
+                out.extend(flatten_fields(nested));
+            }
+            other => out.push((path, other)),
+        }
+    }
+    out
+}
+
+/// Sets a value as `$addFields` does: through arrays, in every document element.
+fn set_through_arrays(d: &mut Document, parts: &[&str], v: Bson) {
+    let Some((first, rest)) = parts.split_first() else {
+        return;
+    };
+    if rest.is_empty() {
+        d.insert(*first, v);
+        return;
+    }
+    match d.get_mut(*first) {
+        Some(Bson::Document(sub)) => set_through_arrays(sub, rest, v),
+        Some(Bson::Array(items)) => {
+            for e in items.iter_mut() {
+                if let Bson::Document(sub) = e {
+                    set_through_arrays(sub, rest, v.clone());
+                } else {
+                    let mut sub = Document::new();
+                    set_through_arrays(&mut sub, rest, v.clone());
+                    *e = Bson::Document(sub);
+                }
+            }
+        }
+        _ => {
+            let mut sub = Document::new();
+            set_through_arrays(&mut sub, rest, v);
+            d.insert(*first, sub);
+        }
+    }
+}
+
+/// `$addFields` / `$set`: sets computed fields (creating embedded documents, reaching into
+/// arrays of documents); `$$REMOVE` removes the field.
 pub fn add_fields(docs: Vec<Document>, f: &[(String, Expr)]) -> Result<Vec<Document>> {
     let mut out = Vec::with_capacity(docs.len());
     for d in docs {
         let mut doc = d.clone();
         for (path, e) in f {
+            let refs: Vec<&str> = path.split('.').collect();
             match e.eval(&d)? {
-                Some(v) => fields::set(&mut doc, &parts(path), v)?,
+                Some(v) => set_through_arrays(&mut doc, &refs, v),
                 None => fields::unset(&mut doc, &parts(path))?,
             }
         }
