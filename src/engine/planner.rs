@@ -418,7 +418,14 @@ pub fn plan(coll: Option<&Collection>, q: &Query) -> Result<Plan> {
     match &q.hint {
         Hint::Collscan => {}
         Hint::Index(name) => {
-            let pos = coll.indexes.iter().position(|i| i.spec.name == *name).ok_or_else(|| {
+            let by_name = coll.indexes.iter().position(|i| i.spec.name == *name);
+            // A key-pattern hint arrives as its default name; match indexes named otherwise too.
+            let by_key = || {
+                coll.indexes
+                    .iter()
+                    .position(|i| crate::engine::index::default_name(&i.spec.key) == *name)
+            };
+            let pos = by_name.or_else(by_key).ok_or_else(|| {
                 EngineError::bad_value("error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index")
             })?;
             chosen = Some(candidate(coll, pos, &conjuncts, &q.sort));
