@@ -130,6 +130,19 @@ fn in_bounds(key: &IndexKey, bounds: &[Vec<Interval>]) -> bool {
         .all(|(part, list)| list.iter().any(|i| i.contains(&part.value)))
 }
 
+/// Returns the document a covered plan builds from an index key: the projected index fields,
+/// in key pattern order.
+fn covered_doc(index: &Index, key: &IndexKey, q: &Query) -> Document {
+    let mut d = Document::new();
+    for ((field, _), part) in index.spec.fields.iter().zip(key.iter()) {
+        if q.projection.as_ref().is_some_and(|p| p.includes(field)) {
+            let parts: Vec<String> = field.split('.').map(str::to_string).collect();
+            let _ = crate::engine::update::fields::set(&mut d, &parts, part.value.clone());
+        }
+    }
+    d
+}
+
 /// Returns how many keys lie in the bounds (at most `cap`), the planner's cost estimate.
 pub fn count_keys(index: &Index, bounds: &[Vec<Interval>], cap: u64) -> u64 {
     let mut n = 0;
@@ -208,6 +221,14 @@ pub fn execute(
                         for (key, rid) in iter {
                             stats.keys_examined += 1;
                             if !in_bounds(key, bounds) || !seen.insert(*rid) {
+                                continue;
+                            }
+                            if plan.covered {
+                                // The bounds are exact: build the document from the key.
+                                matched.push((*rid, covered_doc(index, key, q)));
+                                if enough(matched.len()) {
+                                    break 'scan;
+                                }
                                 continue;
                             }
                             let Some(doc) = coll.docs.get(rid) else {

@@ -175,6 +175,13 @@ pub enum PlanStage {
         /// The input.
         input: Box<PlanStage>,
     },
+    /// A projection built from index keys alone (no FETCH): `PROJECTION_COVERED`.
+    ProjectionCovered {
+        /// The projection.
+        transform_by: Document,
+        /// The input (an IXSCAN, possibly under SKIP/LIMIT).
+        input: Box<PlanStage>,
+    },
     /// An aggregation stage (`$group`, `$unwind`, ...) over its input.
     Stage {
         /// The stage name, e.g. `$group`.
@@ -216,6 +223,7 @@ impl PlanStage {
             PlanStage::Skip { .. } => "SKIP".into(),
             PlanStage::Projection { simple: true, .. } => "PROJECTION_SIMPLE".into(),
             PlanStage::Projection { .. } => "PROJECTION_DEFAULT".into(),
+            PlanStage::ProjectionCovered { .. } => "PROJECTION_COVERED".into(),
             PlanStage::Stage { name, .. } => name.clone(),
             PlanStage::Lookup { .. } => "$lookup".into(),
         }
@@ -229,6 +237,7 @@ impl PlanStage {
             | PlanStage::Limit { input, .. }
             | PlanStage::Skip { input, .. }
             | PlanStage::Projection { input, .. }
+            | PlanStage::ProjectionCovered { input, .. }
             | PlanStage::Stage { input, .. }
             | PlanStage::Lookup { input, .. } => Some(input),
             _ => None,
@@ -312,7 +321,8 @@ impl PlanStage {
             PlanStage::Skip { skip_amount, .. } => {
                 out.push(("skipAmount", Bson::Int64(*skip_amount as i64)))
             }
-            PlanStage::Projection { transform_by, .. } => {
+            PlanStage::Projection { transform_by, .. }
+            | PlanStage::ProjectionCovered { transform_by, .. } => {
                 out.push(("transformBy", Bson::Document(transform_by.clone())))
             }
             PlanStage::Stage { spec, .. } => out.push(("spec", spec.clone())),

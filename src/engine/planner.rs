@@ -89,6 +89,9 @@ pub struct Plan {
     pub access: Access,
     /// True when a SORT stage must sort in memory.
     pub blocking_sort: bool,
+    /// True when the index alone answers the query and the projection (no FETCH): the
+    /// documents are built from the index keys and none is examined.
+    pub covered: bool,
     /// The winning plan as explain shows it.
     pub root: PlanStage,
 }
@@ -410,6 +413,7 @@ pub fn plan(coll: Option<&Collection>, q: &Query) -> Result<Plan> {
         return Ok(Plan {
             access: Access::Eof,
             blocking_sort: false,
+            covered: false,
             root: PlanStage::Eof,
         });
     };
@@ -513,7 +517,67 @@ fn filter_doc(list: &[&Filter]) -> Option<Document> {
     }
 }
 
+/// Returns true when the index answers the query and its projection alone: every conjunct is
+/// absorbed by exact bounds, the projection only includes index fields (and drops `_id` unless
+/// indexed), the index is not multikey, no blocking sort is needed, and every projected field's
+/// bounds exclude null (so a missing field cannot be mistaken for a null key).
+fn is_covered(index: &Index, c: &Candidate, q: &Query, residual: &[&Filter]) -> bool {
+    let Some(p) = &q.projection else { return false };
+    if !residual.is_empty()
+        || !p.inclusion
+        || index.is_multikey()
+        || (c.sort.is_none() && !q.sort.is_empty())
+    {
+        return false;
+    }
+    let mut leaves = Vec::new();
+    if !include_leaves(&p.fields, "", &mut leaves) {
+        return false;
+    }
+    leaves.iter().all(|(path, included)| {
+        let pos = index.spec.fields.iter().position(|(f, _)| f == path);
+        match (pos, included) {
+            (None, false) => path == "_id",
+            (None, true) => false,
+            (Some(_), false) => true,
+            (Some(i), true) => c.bounds.get(i).is_some_and(|list| {
+                list.iter()
+                    .all(|iv| !iv.contains(&Bson::Null) && !iv.contains(&Bson::Undefined))
+            }),
+        }
+    })
+}
+
+/// Collects the projection's leaves as (path, included); false if any leaf is not a plain
+/// inclusion or exclusion.
+fn include_leaves(
+    fields: &[(String, crate::engine::projection::Node)],
+    prefix: &str,
+    out: &mut Vec<(String, bool)>,
+) -> bool {
+    use crate::engine::projection::Node;
+    for (k, node) in fields {
+        let path = if prefix.is_empty() {
+            k.clone()
+        } else {
+            format!("{prefix}.{k}")
+        };
+        match node {
+            Node::Include => out.push((path, true)),
+            Node::Exclude => out.push((path, false)),
+            Node::Children(c) => {
+                if !include_leaves(c, &path, out) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
 fn build(coll: &Collection, q: &Query, conjuncts: &[&Filter], chosen: Option<Candidate>) -> Plan {
+    let mut covered = false;
     let (access, mut root, blocking_sort) =
         match chosen.and_then(|c| coll.indexes.get(c.pos).map(|i| (c, i))) {
             Some((c, index)) => {
@@ -563,9 +627,14 @@ fn build(coll: &Collection, q: &Query, conjuncts: &[&Filter], chosen: Option<Can
                     direction: if backward { "backward" } else { "forward" }.into(),
                     index_bounds,
                 };
-                let fetch = PlanStage::Fetch {
-                    filter: filter_doc(&residual),
-                    input: Box::new(ixscan),
+                covered = is_covered(index, &c, q, &residual);
+                let fetch = if covered {
+                    ixscan
+                } else {
+                    PlanStage::Fetch {
+                        filter: filter_doc(&residual),
+                        input: Box::new(ixscan),
+                    }
                 };
                 (
                     Access::Index {
@@ -606,7 +675,12 @@ fn build(coll: &Collection, q: &Query, conjuncts: &[&Filter], chosen: Option<Can
             input: Box::new(root),
         };
     }
-    if let Some(p) = &q.projection {
+    if let (Some(p), true) = (&q.projection, covered) {
+        root = PlanStage::ProjectionCovered {
+            transform_by: p.spec.clone(),
+            input: Box::new(root),
+        };
+    } else if let Some(p) = &q.projection {
         root = PlanStage::Projection {
             simple: p.is_simple(),
             transform_by: p.spec.clone(),
@@ -616,6 +690,7 @@ fn build(coll: &Collection, q: &Query, conjuncts: &[&Filter], chosen: Option<Can
     Plan {
         access,
         blocking_sort,
+        covered,
         root,
     }
 }

@@ -148,6 +148,20 @@ impl Projection {
             .all(|(_, n)| matches!(n, Node::Include | Node::Exclude))
     }
 
+    /// Returns true when an inclusion projection keeps the field at `path` (as a whole).
+    pub fn includes(&self, path: &str) -> bool {
+        let mut fields = &self.fields;
+        let parts: Vec<&str> = path.split('.').collect();
+        for (i, p) in parts.iter().enumerate() {
+            match fields.iter().find(|(k, _)| k == p) {
+                Some((_, Node::Include)) => return i + 1 == parts.len(),
+                Some((_, Node::Children(c))) => fields = c,
+                _ => return false,
+            }
+        }
+        false
+    }
+
     /// Returns the projected document.
     pub fn apply(&self, doc: &Document) -> Result<Document> {
         if self.inclusion {
