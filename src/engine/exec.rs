@@ -130,6 +130,87 @@ fn in_bounds(key: &IndexKey, bounds: &[Vec<Interval>]) -> bool {
         .all(|(part, list)| list.iter().any(|i| i.contains(&part.value)))
 }
 
+/// Loads a record (counting it as examined) and keeps it when it matches; returns true when
+/// it was kept.
+fn fetch(
+    coll: &Collection,
+    rid: RecordId,
+    q: &Query,
+    stats: &mut ExecStats,
+    matched: &mut Vec<(RecordId, Document)>,
+) -> bool {
+    let Some(doc) = coll.docs.get(&rid) else {
+        return false;
+    };
+    stats.docs_examined += 1;
+    if q.filter.matches(doc) {
+        matched.push((rid, doc.clone()));
+        return true;
+    }
+    false
+}
+
+/// Walks an index between bounds, counting keys examined (including the key past the end of
+/// each range, see the module notes), calling `visit` for each key inside the bounds until it
+/// returns true.
+fn scan(
+    index: &Index,
+    bounds: &[Vec<Interval>],
+    backward: bool,
+    stats: &mut ExecStats,
+    visit: &mut dyn FnMut(&IndexKey, RecordId, &mut ExecStats) -> bool,
+) {
+    let has_range = bounds
+        .iter()
+        .any(|l| l.iter().any(|i| !i.is_point() && !i.is_full()));
+    let mut list = ranges(index, bounds);
+    if backward {
+        list.reverse();
+    }
+    for r in &list {
+        let Some(b) = bounds_of(r) else { continue };
+        let iter: Box<dyn Iterator<Item = &(IndexKey, RecordId)>> = if backward {
+            Box::new(index.entries.range(b).rev())
+        } else {
+            Box::new(index.entries.range(b))
+        };
+        for (key, rid) in iter {
+            stats.keys_examined += 1;
+            if in_bounds(key, bounds) && visit(key, *rid, stats) {
+                return;
+            }
+        }
+        if has_range {
+            let beyond = if backward {
+                let end = if r.start_inc {
+                    Bound::Excluded(r.start.clone())
+                } else {
+                    Bound::Included(r.start.clone())
+                };
+                index
+                    .entries
+                    .range((Bound::Unbounded, end))
+                    .next_back()
+                    .is_some()
+            } else {
+                let start = if r.end_inc {
+                    Bound::Excluded(r.end.clone())
+                } else {
+                    Bound::Included(r.end.clone())
+                };
+                index
+                    .entries
+                    .range((start, Bound::Unbounded))
+                    .next()
+                    .is_some()
+            };
+            if beyond {
+                stats.keys_examined += 1;
+            }
+        }
+    }
+}
+
 /// Returns the document a covered plan builds from an index key: the projected index fields,
 /// in key pattern order.
 fn covered_doc(index: &Index, key: &IndexKey, q: &Query) -> Document {
@@ -199,78 +280,41 @@ pub fn execute(
                 bounds,
                 backward,
             } => {
-                if let Some(index) = coll.indexes.get(*pos) {
-                    let has_range = bounds
-                        .iter()
-                        .any(|l| l.iter().any(|i| !i.is_point() && !i.is_full()));
+                if let (Some(index), false) = (coll.indexes.get(*pos), want == Some(0)) {
                     let mut seen: BTreeSet<RecordId> = BTreeSet::new();
-                    let mut list = ranges(index, bounds);
-                    if *backward {
-                        list.reverse();
-                    }
-                    'scan: for r in &list {
-                        if want == Some(0) {
-                            break;
-                        }
-                        let Some(b) = bounds_of(r) else { continue };
-                        let iter: Box<dyn Iterator<Item = &(IndexKey, RecordId)>> = if *backward {
-                            Box::new(index.entries.range(b).rev())
-                        } else {
-                            Box::new(index.entries.range(b))
-                        };
-                        for (key, rid) in iter {
-                            stats.keys_examined += 1;
-                            if !in_bounds(key, bounds) || !seen.insert(*rid) {
-                                continue;
+                    scan(
+                        index,
+                        bounds,
+                        *backward,
+                        &mut stats,
+                        &mut |key, rid, stats| {
+                            if !seen.insert(rid) {
+                                return false;
                             }
                             if plan.covered {
                                 // The bounds are exact: build the document from the key.
-                                matched.push((*rid, covered_doc(index, key, q)));
-                                if enough(matched.len()) {
-                                    break 'scan;
-                                }
-                                continue;
+                                matched.push((rid, covered_doc(index, key, q)));
+                                return enough(matched.len());
                             }
-                            let Some(doc) = coll.docs.get(rid) else {
-                                continue;
-                            };
-                            stats.docs_examined += 1;
-                            if q.filter.matches(doc) {
-                                matched.push((*rid, doc.clone()));
-                                if enough(matched.len()) {
-                                    break 'scan;
-                                }
-                            }
-                        }
-                        if has_range {
-                            let beyond = if *backward {
-                                let end = if r.start_inc {
-                                    Bound::Excluded(r.start.clone())
-                                } else {
-                                    Bound::Included(r.start.clone())
-                                };
-                                index
-                                    .entries
-                                    .range((Bound::Unbounded, end))
-                                    .next_back()
-                                    .is_some()
-                            } else {
-                                let start = if r.end_inc {
-                                    Bound::Excluded(r.end.clone())
-                                } else {
-                                    Bound::Included(r.end.clone())
-                                };
-                                index
-                                    .entries
-                                    .range((start, Bound::Unbounded))
-                                    .next()
-                                    .is_some()
-                            };
-                            if beyond {
-                                stats.keys_examined += 1;
-                            }
-                        }
+                            fetch(coll, rid, q, stats, &mut matched) && enough(matched.len())
+                        },
+                    );
+                }
+            }
+            Access::Or { scans } => {
+                let mut seen: BTreeSet<RecordId> = BTreeSet::new();
+                for (pos, bounds) in scans {
+                    let Some(index) = coll.indexes.get(*pos) else {
+                        continue;
+                    };
+                    if want == Some(0) || enough(matched.len()) {
+                        break;
                     }
+                    scan(index, bounds, false, &mut stats, &mut |_, rid, stats| {
+                        seen.insert(rid)
+                            && fetch(coll, rid, q, stats, &mut matched)
+                            && enough(matched.len())
+                    });
                 }
             }
         }

@@ -182,6 +182,11 @@ pub enum PlanStage {
         /// The input (an IXSCAN, possibly under SKIP/LIMIT).
         input: Box<PlanStage>,
     },
+    /// The union of several index scans (one per `$or` clause), record ids deduplicated.
+    Or {
+        /// The scans.
+        inputs: Vec<PlanStage>,
+    },
     /// An aggregation stage (`$group`, `$unwind`, ...) over its input.
     Stage {
         /// The stage name, e.g. `$group`.
@@ -224,6 +229,7 @@ impl PlanStage {
             PlanStage::Projection { simple: true, .. } => "PROJECTION_SIMPLE".into(),
             PlanStage::Projection { .. } => "PROJECTION_DEFAULT".into(),
             PlanStage::ProjectionCovered { .. } => "PROJECTION_COVERED".into(),
+            PlanStage::Or { .. } => "OR".into(),
             PlanStage::Stage { name, .. } => name.clone(),
             PlanStage::Lookup { .. } => "$lookup".into(),
         }
@@ -250,6 +256,16 @@ impl PlanStage {
             PlanStage::Ixscan { index_name, .. } => index_name.clone(),
             PlanStage::Collscan { .. } => "COLLSCAN".into(),
             PlanStage::Eof => "EOF".into(),
+            PlanStage::Or { inputs } => {
+                format!(
+                    "OR({})",
+                    inputs
+                        .iter()
+                        .map(|i| i.access())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )
+            }
             other => other
                 .input()
                 .map(|i| i.access())
@@ -259,7 +275,9 @@ impl PlanStage {
 
     /// Returns true when a stage of this name appears in the tree.
     pub fn contains(&self, name: &str) -> bool {
-        self.name() == name || self.input().is_some_and(|i| i.contains(name))
+        self.name() == name
+            || self.input().is_some_and(|i| i.contains(name))
+            || matches!(self, PlanStage::Or { inputs } if inputs.iter().any(|i| i.contains(name)))
     }
 
     /// Returns the stage's own fields (not its input), as explain names them.
@@ -267,7 +285,7 @@ impl PlanStage {
         let s = |v: &str| Bson::String(v.to_string());
         let mut out = vec![("stage", s(&self.name()))];
         match self {
-            PlanStage::Eof => {}
+            PlanStage::Eof | PlanStage::Or { .. } => {}
             PlanStage::Collscan { filter, direction } => {
                 if let Some(f) = filter {
                     out.push(("filter", Bson::Document(f.clone())));
@@ -357,6 +375,10 @@ impl PlanStage {
         if let Some(i) = self.input() {
             m.insert("inputStage".into(), i.to_json());
         }
+        if let PlanStage::Or { inputs } = self {
+            let list = inputs.iter().map(|i| i.to_json()).collect();
+            m.insert("inputStages".into(), serde_json::Value::Array(list));
+        }
         serde_json::Value::Object(m)
     }
 
@@ -370,6 +392,15 @@ impl PlanStage {
             write!(f, "{pad}inputStage: ")?;
             i.write_indented(f, indent + 1)?;
             writeln!(f)?;
+        }
+        if let PlanStage::Or { inputs } = self {
+            writeln!(f, "{pad}inputStages: [")?;
+            for i in inputs {
+                write!(f, "{pad}  ")?;
+                i.write_indented(f, indent + 2)?;
+                writeln!(f, ",")?;
+            }
+            writeln!(f, "{pad}]")?;
         }
         write!(f, "{}}}", "  ".repeat(indent))
     }

@@ -71,6 +71,11 @@ pub enum Access {
     Eof,
     /// Every document in natural order.
     Collscan,
+    /// One index scan per `$or` clause, record ids deduplicated: (index position, bounds).
+    Or {
+        /// The scans in clause order.
+        scans: Vec<(usize, Vec<Vec<Interval>>)>,
+    },
     /// An index between bounds.
     Index {
         /// Position of the index in the collection's list.
@@ -435,47 +440,162 @@ pub fn plan(coll: Option<&Collection>, q: &Query) -> Result<Plan> {
             chosen = Some(candidate(coll, pos, &conjuncts, &q.sort));
         }
         Hint::Auto => {
-            let mut cands: Vec<Candidate> = Vec::new();
-            for (pos, index) in coll.indexes.iter().enumerate() {
-                let first = index
-                    .spec
-                    .fields
-                    .first()
-                    .map(|(f, _)| f.as_str())
-                    .unwrap_or("");
-                let first_bound = conjuncts.iter().any(|c| {
-                    matches!(c, Filter::Path { path, op } if path == first && predicate_intervals(op).is_some())
-                });
-                if index.spec.sparse {
-                    let ok = conjuncts.iter().any(|c| {
-                        matches!(c, Filter::Path { path, op } if index.spec.fields.iter().any(|(f, _)| f == path) && excludes_missing(op))
-                    });
-                    if !ok {
-                        continue;
+            chosen = best_candidate(coll, &conjuncts, &q.sort);
+            if chosen.is_none() {
+                if let [Filter::Or(clauses)] = conjuncts.as_slice() {
+                    if let Some(plan) = or_plan(coll, q, clauses) {
+                        return Ok(plan);
                     }
                 }
-                if let Some(p) = &index.partial {
-                    if !implies(&conjuncts, p) {
-                        continue;
-                    }
-                }
-                let c = candidate(coll, pos, &conjuncts, &q.sort);
-                if !first_bound && (q.sort.is_empty() || c.sort.is_none()) {
-                    continue;
-                }
-                cands.push(c);
             }
-            cands.sort_by(|a, b| {
-                b.eq_prefix
-                    .cmp(&a.eq_prefix)
-                    .then(a.keys_estimate.cmp(&b.keys_estimate))
-                    .then(b.sort.is_some().cmp(&a.sort.is_some()))
-                    .then_with(|| name_of(coll, a.pos).cmp(name_of(coll, b.pos)))
-            });
-            chosen = cands.into_iter().next();
         }
     }
     Ok(build(coll, q, &conjuncts, chosen))
+}
+
+/// Returns the best index candidate for a conjunction, by the ranking rules.
+fn best_candidate(coll: &Collection, conjuncts: &[&Filter], sort: &SortSpec) -> Option<Candidate> {
+    let mut cands: Vec<Candidate> = Vec::new();
+    for (pos, index) in coll.indexes.iter().enumerate() {
+        let first = index
+            .spec
+            .fields
+            .first()
+            .map(|(f, _)| f.as_str())
+            .unwrap_or("");
+        let first_bound = conjuncts.iter().any(|c| {
+            matches!(c, Filter::Path { path, op } if path == first && predicate_intervals(op).is_some())
+        });
+        if index.spec.sparse {
+            let ok = conjuncts.iter().any(|c| {
+                matches!(c, Filter::Path { path, op } if index.spec.fields.iter().any(|(f, _)| f == path) && excludes_missing(op))
+            });
+            if !ok {
+                continue;
+            }
+        }
+        if let Some(p) = &index.partial {
+            if !implies(conjuncts, p) {
+                continue;
+            }
+        }
+        let c = candidate(coll, pos, conjuncts, sort);
+        if !first_bound && (sort.is_empty() || c.sort.is_none()) {
+            continue;
+        }
+        cands.push(c);
+    }
+    cands.sort_by(|a, b| {
+        b.eq_prefix
+            .cmp(&a.eq_prefix)
+            .then(a.keys_estimate.cmp(&b.keys_estimate))
+            .then(b.sort.is_some().cmp(&a.sort.is_some()))
+            .then_with(|| name_of(coll, a.pos).cmp(name_of(coll, b.pos)))
+    });
+    cands.into_iter().next()
+}
+
+/// Returns an OR plan for a filter that is one `$or` whose every clause can use an index:
+/// `FETCH` (the whole filter) over `OR` over one IXSCAN per clause, record ids deduplicated.
+fn or_plan(coll: &Collection, q: &Query, clauses: &[Filter]) -> Option<Plan> {
+    let mut scans = Vec::new();
+    let mut stages = Vec::new();
+    for clause in clauses {
+        let conjuncts = clause.conjuncts();
+        let c = best_candidate(coll, &conjuncts, &SortSpec::default())?;
+        let index = coll.indexes.get(c.pos)?;
+        stages.push(ixscan_stage(index, &c.bounds, false));
+        scans.push((c.pos, c.bounds));
+    }
+    let fetch = PlanStage::Fetch {
+        filter: Some(q.filter.to_document()),
+        input: Box::new(PlanStage::Or { inputs: stages }),
+    };
+    let blocking_sort = !q.sort.is_empty();
+    Some(Plan {
+        access: Access::Or { scans },
+        blocking_sort,
+        covered: false,
+        root: wrap(fetch, q, blocking_sort, false),
+    })
+}
+
+fn ixscan_stage(index: &Index, bounds: &[Vec<Interval>], backward: bool) -> PlanStage {
+    let index_bounds = index
+        .spec
+        .fields
+        .iter()
+        .zip(bounds.iter())
+        .map(|((f, desc), list)| {
+            let reverse = *desc != backward;
+            let mut shown: Vec<String> = list
+                .iter()
+                .map(|i| {
+                    if reverse {
+                        Interval {
+                            lo: i.hi.clone(),
+                            lo_inc: i.hi_inc,
+                            hi: i.lo.clone(),
+                            hi_inc: i.lo_inc,
+                        }
+                        .to_string()
+                    } else {
+                        i.to_string()
+                    }
+                })
+                .collect();
+            if reverse {
+                shown.reverse();
+            }
+            (f.clone(), shown)
+        })
+        .collect();
+    PlanStage::Ixscan {
+        index_name: index.spec.name.clone(),
+        key_pattern: index.spec.key.clone(),
+        is_multi_key: index.is_multikey(),
+        is_unique: index.spec.unique,
+        is_sparse: index.spec.sparse,
+        is_partial: index.partial.is_some(),
+        direction: if backward { "backward" } else { "forward" }.into(),
+        index_bounds,
+    }
+}
+
+/// Puts the SORT, SKIP, LIMIT and projection stages over an access stage.
+fn wrap(mut root: PlanStage, q: &Query, blocking_sort: bool, covered: bool) -> PlanStage {
+    if blocking_sort {
+        root = PlanStage::Sort {
+            sort_pattern: q.sort.to_document(),
+            mem_limit: SORT_MEM_LIMIT,
+            limit_amount: q.limit.map(|l| l.saturating_add(q.skip)),
+            input: Box::new(root),
+        };
+    }
+    if q.skip > 0 {
+        root = PlanStage::Skip {
+            skip_amount: q.skip,
+            input: Box::new(root),
+        };
+    }
+    if let (Some(l), false) = (q.limit, blocking_sort) {
+        root = PlanStage::Limit {
+            limit_amount: l,
+            input: Box::new(root),
+        };
+    }
+    match &q.projection {
+        Some(p) if covered => PlanStage::ProjectionCovered {
+            transform_by: p.spec.clone(),
+            input: Box::new(root),
+        },
+        Some(p) => PlanStage::Projection {
+            simple: p.is_simple(),
+            transform_by: p.spec.clone(),
+            input: Box::new(root),
+        },
+        None => root,
+    }
 }
 
 fn name_of(coll: &Collection, pos: usize) -> &str {
@@ -588,45 +708,7 @@ fn build(coll: &Collection, q: &Query, conjuncts: &[&Filter], chosen: Option<Can
                     .filter(|(i, _)| !c.absorbed.contains(i))
                     .map(|(_, f)| *f)
                     .collect();
-                let index_bounds = index
-                    .spec
-                    .fields
-                    .iter()
-                    .zip(c.bounds.iter())
-                    .map(|((f, desc), list)| {
-                        let reverse = *desc != backward;
-                        let mut shown: Vec<String> = list
-                            .iter()
-                            .map(|i| {
-                                if reverse {
-                                    Interval {
-                                        lo: i.hi.clone(),
-                                        lo_inc: i.hi_inc,
-                                        hi: i.lo.clone(),
-                                        hi_inc: i.lo_inc,
-                                    }
-                                    .to_string()
-                                } else {
-                                    i.to_string()
-                                }
-                            })
-                            .collect();
-                        if reverse {
-                            shown.reverse();
-                        }
-                        (f.clone(), shown)
-                    })
-                    .collect();
-                let ixscan = PlanStage::Ixscan {
-                    index_name: index.spec.name.clone(),
-                    key_pattern: index.spec.key.clone(),
-                    is_multi_key: index.is_multikey(),
-                    is_unique: index.spec.unique,
-                    is_sparse: index.spec.sparse,
-                    is_partial: index.partial.is_some(),
-                    direction: if backward { "backward" } else { "forward" }.into(),
-                    index_bounds,
-                };
+                let ixscan = ixscan_stage(index, &c.bounds, backward);
                 covered = is_covered(index, &c, q, &residual);
                 let fetch = if covered {
                     ixscan
@@ -655,38 +737,7 @@ fn build(coll: &Collection, q: &Query, conjuncts: &[&Filter], chosen: Option<Can
                 !q.sort.is_empty(),
             ),
         };
-    if blocking_sort {
-        root = PlanStage::Sort {
-            sort_pattern: q.sort.to_document(),
-            mem_limit: SORT_MEM_LIMIT,
-            limit_amount: q.limit.map(|l| l.saturating_add(q.skip)),
-            input: Box::new(root),
-        };
-    }
-    if q.skip > 0 {
-        root = PlanStage::Skip {
-            skip_amount: q.skip,
-            input: Box::new(root),
-        };
-    }
-    if let (Some(l), false) = (q.limit, blocking_sort) {
-        root = PlanStage::Limit {
-            limit_amount: l,
-            input: Box::new(root),
-        };
-    }
-    if let (Some(p), true) = (&q.projection, covered) {
-        root = PlanStage::ProjectionCovered {
-            transform_by: p.spec.clone(),
-            input: Box::new(root),
-        };
-    } else if let Some(p) = &q.projection {
-        root = PlanStage::Projection {
-            simple: p.is_simple(),
-            transform_by: p.spec.clone(),
-            input: Box::new(root),
-        };
-    }
+    root = wrap(root, q, blocking_sort, covered);
     Plan {
         access,
         blocking_sort,
