@@ -226,6 +226,12 @@ fn covered_doc(index: &Index, key: &IndexKey, q: &Query) -> Document {
 
 /// Returns how many keys lie in the bounds (at most `cap`), the planner's cost estimate.
 pub fn count_keys(index: &Index, bounds: &[Vec<Interval>], cap: u64) -> u64 {
+    if bounds
+        .iter()
+        .all(|l| l.len() == 1 && l.iter().all(Interval::is_full))
+    {
+        return (index.entries.len() as u64).min(cap);
+    }
     let mut n = 0;
     for r in ranges(index, bounds) {
         let Some(b) = bounds_of(&r) else { continue };

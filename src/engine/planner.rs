@@ -485,6 +485,13 @@ fn best_candidate(coll: &Collection, conjuncts: &[&Filter], sort: &SortSpec) -> 
         }
         cands.push(c);
     }
+    if cands.len() > 1 {
+        for c in &mut cands {
+            if let Some(index) = coll.indexes.get(c.pos) {
+                c.keys_estimate = crate::engine::exec::count_keys(index, &c.bounds, 1_000_000);
+            }
+        }
+    }
     cands.sort_by(|a, b| {
         b.eq_prefix
             .cmp(&a.eq_prefix)
@@ -618,7 +625,8 @@ fn candidate(coll: &Collection, pos: usize, conjuncts: &[&Filter], sort: &SortSp
     };
     let (bounds, absorbed) = bounds_for(index, conjuncts);
     let sort_dir = sort_direction(index, &bounds, sort);
-    let keys_estimate = crate::engine::exec::count_keys(index, &bounds, 1_000_000);
+    // Counted only when candidates must be compared (see `best_candidate`).
+    let keys_estimate = 0;
     Candidate {
         pos,
         eq_prefix: eq_prefix(&bounds),
