@@ -2,7 +2,7 @@
 //! the positional `$`, `$[]` and `$[<id>]` (arrayFilters), applied as mongod applies them.
 //!
 //! Field operators live in `update/fields.rs`, array operators in `update/arrays.rs`; both are
-//! reached through the one registry `match` in [`apply_op`].
+//! reached through the one registry `match` in `apply_op`.
 
 pub mod arrays;
 pub mod fields;
