@@ -267,7 +267,7 @@ fn engine_agrees_with_mingo() {
         "mingo is not installed: run `npm ci --prefix tests/differential` (needs Node.js)"
     );
     let mut g = Gen(ChaCha8Rng::seed_from_u64(2026));
-    let docs: Vec<Document> = (0..300).map(|i| g.document(i)).collect();
+    let docs: Vec<Document> = (0..1000).map(|i| g.document(i)).collect();
     let mut db = Database::new();
     assert!(db.insert_many("c", docs.clone(), true).is_ok());
 
