@@ -60,6 +60,34 @@ pub struct CommandResult {
     pub plan: Option<PlanStage>,
 }
 
+impl CommandResult {
+    /// Returns the result as `explain("executionStats")` shows it: `queryPlanner.winningPlan`
+    /// and `executionStats` with mongod's names (`totalKeysExamined`, `totalDocsExamined`).
+    pub fn explain(&self) -> serde_json::Value {
+        let plan = self
+            .plan
+            .as_ref()
+            .map(PlanStage::to_json)
+            .unwrap_or(serde_json::Value::Null);
+        let lookups: Vec<serde_json::Value> = self
+            .stats
+            .lookups
+            .iter()
+            .filter_map(|l| serde_json::to_value(l).ok())
+            .collect();
+        serde_json::json!({
+            "queryPlanner": { "winningPlan": plan.clone() },
+            "executionStats": {
+                "nReturned": self.stats.exec.n_returned,
+                "totalKeysExamined": self.stats.exec.keys_examined,
+                "totalDocsExamined": self.stats.exec.docs_examined,
+                "executionStages": plan,
+                "lookups": lookups,
+            }
+        })
+    }
+}
+
 fn ser_docs<S: serde::Serializer>(d: &[Document], s: S) -> std::result::Result<S::Ok, S::Error> {
     d.iter()
         .map(|x| Bson::Document(x.clone()).into_relaxed_extjson())
@@ -438,6 +466,16 @@ mod tests {
         assert_eq!(json["plan"]["inputStage"]["indexName"], "a_1");
         assert_eq!(json["plan"]["inputStage"]["indexBounds"]["a"][0], "[2, 2]");
         assert_eq!(json["documents"][0]["_id"], 1 + 1);
+        let r = db.find(
+            "c",
+            &FindCommand {
+                filter: doc! {"a": 2},
+                ..Default::default()
+            },
+        );
+        let e = r.map(|r| r.explain()).unwrap_or_default();
+        assert_eq!(e["executionStats"]["totalKeysExamined"], 1);
+        assert_eq!(e["queryPlanner"]["winningPlan"]["stage"], "FETCH");
     }
 
     #[test]
