@@ -56,14 +56,18 @@ else
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver fonts-wqy-zenhei
 fi
 
-step "npm dev dependencies (package-lock.json)"
-lock_hash="$(sha256sum package-lock.json | cut -d' ' -f1)"
-if [ "$(cat node_modules/.squillion-lock 2>/dev/null)" = "$lock_hash" ]; then
-  echo "already installed"
-else
-  npm ci --no-audit --no-fund --loglevel=error
-  echo "$lock_hash" > node_modules/.squillion-lock
-fi
+# Each folder with a package-lock.json: the root (tools and peers) and the engine's differential
+# harness against mingo (tests/differential).
+for dir in . tests/differential; do
+  step "npm dev dependencies ($dir/package-lock.json)"
+  lock_hash="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
+  if [ "$(cat "$dir/node_modules/.squillion-lock" 2>/dev/null)" = "$lock_hash" ]; then
+    echo "already installed"
+  else
+    npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+    echo "$lock_hash" > "$dir/node_modules/.squillion-lock"
+  fi
+done
 
 step "pymongo (the bson peer)"
 if python3 -c 'import bson, pymongo' 2>/dev/null; then

@@ -11,6 +11,7 @@ pub mod bench;
 pub mod chart;
 pub mod design;
 pub mod ejson;
+pub mod engine;
 pub mod generate;
 pub mod human;
 pub mod model;

@@ -1,0 +1,236 @@
+//! A collection: documents in natural (insertion) order plus its indexes, kept in step on
+//! every write; a write that would break a unique index changes nothing.
+
+use crate::engine::error::{EngineError, Result};
+use crate::engine::index::{Index, IndexKey, IndexOptions, RecordId};
+use bson::{doc, Document};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The most indexes mongod allows on one collection.
+pub const MAX_INDEXES: usize = 64;
+
+/// A named collection of documents and its indexes (the first is always the unique `_id_`).
+#[derive(Debug, Clone)]
+pub struct Collection {
+    /// The collection name.
+    pub name: String,
+    /// The namespace used in messages (`test.<name>`).
+    pub namespace: String,
+    pub(crate) docs: BTreeMap<RecordId, Document>,
+    pub(crate) indexes: Vec<Index>,
+    next_rid: RecordId,
+}
+
+impl Collection {
+    /// Returns an empty collection with its `_id_` index.
+    pub fn new(db: &str, name: &str) -> Collection {
+        let opts = IndexOptions {
+            name: Some("_id_".into()),
+            unique: true,
+            ..Default::default()
+        };
+        let id_index = Index::new(&doc! {"_id": 1}, &opts).ok();
+        Collection {
+            name: name.to_string(),
+            namespace: format!("{db}.{name}"),
+            docs: BTreeMap::new(),
+            indexes: id_index.into_iter().collect(),
+            next_rid: 1,
+        }
+    }
+
+    /// Returns the number of documents.
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// Returns true when the collection holds no document.
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// Returns the documents in natural order.
+    pub fn documents(&self) -> impl Iterator<Item = &Document> {
+        self.docs.values()
+    }
+
+    /// Returns the indexes, `_id_` first.
+    pub fn indexes(&self) -> &[Index] {
+        &self.indexes
+    }
+
+    /// Returns the index with this name.
+    pub fn index(&self, name: &str) -> Option<&Index> {
+        self.indexes.iter().find(|i| i.spec.name == name)
+    }
+
+    /// Builds an index over the existing documents; returns its name and the keys written.
+    /// An existing identical index is a no-op; nothing is created when a document violates it.
+    pub fn create_index(
+        &mut self,
+        key: &Document,
+        options: &IndexOptions,
+    ) -> Result<(String, u64)> {
+        let mut index = Index::new(key, options)?;
+        for existing in &self.indexes {
+            let same_key = existing.spec.key == *key;
+            if existing.spec.name == index.spec.name {
+                if same_key
+                    && existing.spec.unique == index.spec.unique
+                    && existing.spec.sparse == index.spec.sparse
+                {
+                    return Ok((existing.spec.name.clone(), 0));
+                }
+                return Err(EngineError::new(
+                    86,
+                    "IndexKeySpecsConflict",
+                    format!("An existing index has the same name as the requested index but different options: {}", index.spec.name),
+                ));
+            }
+            if same_key
+                && existing.spec.partial_filter_expression == index.spec.partial_filter_expression
+            {
+                return Err(EngineError::new(
+                    85,
+                    "IndexOptionsConflict",
+                    format!(
+                        "Index already exists with a different name: {}",
+                        existing.spec.name
+                    ),
+                ));
+            }
+        }
+        if self.indexes.len() >= MAX_INDEXES {
+            return Err(EngineError::new(
+                67,
+                "CannotCreateIndex",
+                format!(
+                    "add index fails, too many indexes for {} key:{}",
+                    self.namespace,
+                    crate::engine::compare::shell_doc(key)
+                ),
+            ));
+        }
+        let mut written = 0;
+        for (rid, d) in &self.docs {
+            let (keys, arrays) = index.keys_for(d)?;
+            if let Some(k) = index.duplicate(&keys, *rid) {
+                return Err(EngineError::duplicate_key(
+                    &self.namespace,
+                    &index.spec.name,
+                    &index.describe_key(k),
+                ));
+            }
+            index.multikey_paths.extend(arrays);
+            for k in keys {
+                if index.entries.insert((k, *rid)) {
+                    written += 1;
+                }
+            }
+        }
+        let name = index.spec.name.clone();
+        self.indexes.push(index);
+        Ok((name, written))
+    }
+
+    /// Drops an index by name (`_id_` cannot be dropped).
+    pub fn drop_index(&mut self, name: &str) -> Result<()> {
+        if name == "_id_" {
+            return Err(EngineError::new(
+                72,
+                "InvalidOptions",
+                "cannot drop _id index",
+            ));
+        }
+        let before = self.indexes.len();
+        self.indexes.retain(|i| i.spec.name != name);
+        if self.indexes.len() == before {
+            return Err(EngineError::index_not_found(name));
+        }
+        Ok(())
+    }
+
+    fn all_keys(&self, doc: &Document) -> Result<Vec<(Vec<IndexKey>, Vec<String>)>> {
+        self.indexes.iter().map(|i| i.keys_for(doc)).collect()
+    }
+
+    fn check_unique(&self, keys: &[(Vec<IndexKey>, Vec<String>)], rid: RecordId) -> Result<()> {
+        for (index, (k, _)) in self.indexes.iter().zip(keys.iter()) {
+            if let Some(dup) = index.duplicate(k, rid) {
+                return Err(EngineError::duplicate_key(
+                    &self.namespace,
+                    &index.spec.name,
+                    &index.describe_key(dup),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores a new document (already checked for `_id`, size and depth); returns its record
+    /// id and the index keys written. Nothing changes on a duplicate key.
+    pub(crate) fn insert_doc(&mut self, doc: Document) -> Result<(RecordId, u64)> {
+        let rid = self.next_rid;
+        let keys = self.all_keys(&doc)?;
+        self.check_unique(&keys, rid)?;
+        let mut written = 0;
+        for (index, (k, arrays)) in self.indexes.iter_mut().zip(keys) {
+            index.multikey_paths.extend(arrays);
+            for key in k {
+                if index.entries.insert((key, rid)) {
+                    written += 1;
+                }
+            }
+        }
+        self.docs.insert(rid, doc);
+        self.next_rid += 1;
+        Ok((rid, written))
+    }
+
+    /// Replaces a stored document; returns the index keys written (added plus removed).
+    pub(crate) fn replace_doc(&mut self, rid: RecordId, new: Document) -> Result<u64> {
+        let Some(old) = self.docs.get(&rid) else {
+            return Ok(0);
+        };
+        let old_keys = self.all_keys(old)?;
+        let new_keys = self.all_keys(&new)?;
+        self.check_unique(&new_keys, rid)?;
+        let mut written = 0;
+        for ((index, (ok, _)), (nk, arrays)) in self.indexes.iter_mut().zip(old_keys).zip(new_keys)
+        {
+            let old_set: BTreeSet<IndexKey> = ok.into_iter().collect();
+            let new_set: BTreeSet<IndexKey> = nk.into_iter().collect();
+            for k in old_set.difference(&new_set) {
+                if index.entries.remove(&(k.clone(), rid)) {
+                    written += 1;
+                }
+            }
+            for k in new_set.difference(&old_set) {
+                if index.entries.insert((k.clone(), rid)) {
+                    written += 1;
+                }
+            }
+            index.multikey_paths.extend(arrays);
+        }
+        self.docs.insert(rid, new);
+        Ok(written)
+    }
+
+    /// Deletes a stored document; returns the index keys removed.
+    pub(crate) fn delete_doc(&mut self, rid: RecordId) -> u64 {
+        let Some(old) = self.docs.remove(&rid) else {
+            return 0;
+        };
+        let mut written = 0;
+        for index in &mut self.indexes {
+            if let Ok((keys, _)) = index.keys_for(&old) {
+                for k in keys {
+                    if index.entries.remove(&(k, rid)) {
+                        written += 1;
+                    }
+                }
+            }
+        }
+        written
+    }
+}

@@ -1,0 +1,271 @@
+//! Indexes: single-field, compound, multikey, unique, sparse and partial, with keys kept in an
+//! ordered set so that range scans walk real key order.
+
+use crate::engine::compare::{compare, shell, shell_doc};
+use crate::engine::error::{EngineError, Result};
+use crate::engine::path;
+use crate::engine::query::Filter;
+use bson::{Bson, Document};
+use serde::Serialize;
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+
+/// The record id of a stored document (its insertion sequence number).
+pub type RecordId = u64;
+
+/// One component of an index key, ordered by BSON order, reversed for a descending field.
+#[derive(Debug, Clone)]
+pub struct KeyPart {
+    /// The indexed value.
+    pub value: Bson,
+    /// True for a descending (-1) field.
+    pub desc: bool,
+}
+
+impl PartialEq for KeyPart {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for KeyPart {}
+impl PartialOrd for KeyPart {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for KeyPart {
+    fn cmp(&self, other: &Self) -> Ordering {
+        let o = compare(&self.value, &other.value);
+        if self.desc {
+            o.reverse()
+        } else {
+            o
+        }
+    }
+}
+
+/// An encoded index key: one part per indexed field.
+pub type IndexKey = Vec<KeyPart>;
+
+/// Options given to `createIndex`.
+#[derive(Debug, Clone, Default)]
+pub struct IndexOptions {
+    /// The index name; defaults to mongod's `a_1_b_-1` form.
+    pub name: Option<String>,
+    /// Reject two documents with the same key.
+    pub unique: bool,
+    /// Skip documents missing every indexed field.
+    pub sparse: bool,
+    /// Only index documents matching this filter.
+    pub partial_filter_expression: Option<Document>,
+}
+
+/// The definition of an index, as `listIndexes` reports it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexSpec {
+    /// The index name.
+    pub name: String,
+    /// The key pattern, e.g. `{ a: 1, b: -1 }`.
+    #[serde(serialize_with = "crate::engine::plan::ser_doc")]
+    pub key: Document,
+    /// The fields and directions (`true` = descending).
+    #[serde(skip)]
+    pub fields: Vec<(String, bool)>,
+    /// True when duplicate keys are refused.
+    pub unique: bool,
+    /// True when documents without any indexed field are left out.
+    pub sparse: bool,
+    /// The partial filter expression, if any.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::engine::plan::ser_opt_doc"
+    )]
+    pub partial_filter_expression: Option<Document>,
+}
+
+/// An index: its definition and its ordered keys.
+#[derive(Debug, Clone)]
+pub struct Index {
+    /// The definition.
+    pub spec: IndexSpec,
+    /// The parsed partial filter.
+    pub partial: Option<Filter>,
+    /// Every (key, record id) pair in key order.
+    pub entries: BTreeSet<(IndexKey, RecordId)>,
+    /// The paths (prefixes of indexed fields) where an array was met.
+    pub multikey_paths: BTreeSet<String>,
+}
+
+/// Returns mongod's default index name for a key pattern (`a_1_b_-1`).
+pub fn default_name(key: &Document) -> String {
+    key.iter()
+        .map(|(k, v)| {
+            let d = match v {
+                Bson::Int32(i) => i.to_string(),
+                Bson::Int64(i) => i.to_string(),
+                Bson::Double(f) => format!("{f}"),
+                Bson::String(s) => s.clone(),
+                other => shell(other),
+            };
+            format!("{k}_{d}")
+        })
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+impl Index {
+    /// Returns an empty index for a key pattern, checking the pattern and options.
+    pub fn new(key: &Document, options: &IndexOptions) -> Result<Index> {
+        if key.is_empty() {
+            return Err(EngineError::new(
+                67,
+                "CannotCreateIndex",
+                "Index keys cannot be an empty field.",
+            ));
+        }
+        let mut fields = Vec::new();
+        for (k, v) in key {
+            let dir = crate::engine::compare::as_f64(v);
+            match dir {
+                Some(d) if d > 0.0 => fields.push((k.clone(), false)),
+                Some(d) if d < 0.0 => fields.push((k.clone(), true)),
+                _ => {
+                    return Err(EngineError::new(
+                        67,
+                        "CannotCreateIndex",
+                        format!(
+                        "Values in the index key pattern can only be 1 or -1 in this engine: {}",
+                        shell_doc(key)
+                    ),
+                    ))
+                }
+            }
+        }
+        let partial = match &options.partial_filter_expression {
+            Some(f) => Some(Filter::parse(f)?),
+            None => None,
+        };
+        let name = options.name.clone().unwrap_or_else(|| default_name(key));
+        Ok(Index {
+            spec: IndexSpec {
+                name,
+                key: key.clone(),
+                fields,
+                unique: options.unique,
+                sparse: options.sparse,
+                partial_filter_expression: options.partial_filter_expression.clone(),
+            },
+            partial,
+            entries: BTreeSet::new(),
+            multikey_paths: BTreeSet::new(),
+        })
+    }
+
+    /// Returns true when some document made this index multikey.
+    pub fn is_multikey(&self) -> bool {
+        !self.multikey_paths.is_empty()
+    }
+
+    /// Returns true when the field at `path` runs through an array in some document.
+    pub fn field_is_multikey(&self, field: &str) -> bool {
+        self.multikey_paths
+            .iter()
+            .any(|p| field == p || field.starts_with(&format!("{p}.")))
+    }
+
+    /// Returns the keys a document contributes (none when sparse/partial leave it out) and
+    /// the array paths met; error 171 when two fields are arrays.
+    pub fn keys_for(&self, doc: &Document) -> Result<(Vec<IndexKey>, Vec<String>)> {
+        if let Some(f) = &self.partial {
+            if !f.matches(doc) {
+                return Ok((Vec::new(), Vec::new()));
+            }
+        }
+        let mut per_field: Vec<Vec<Bson>> = Vec::new();
+        let mut arrays: Vec<(String, String)> = Vec::new();
+        let mut all_missing = true;
+        for (field, _) in &self.spec.fields {
+            let parts = path::split(field);
+            if !path::items(doc, &parts, false)
+                .iter()
+                .all(|i| matches!(i, path::Item::Missing))
+            {
+                all_missing = false;
+            }
+            let (mut values, array_at) = path::key_values(doc, &parts);
+            if let Some(a) = array_at {
+                arrays.push((field.clone(), a));
+            }
+            values.sort_by(compare);
+            values.dedup_by(|a, b| compare(a, b) == Ordering::Equal);
+            per_field.push(values);
+        }
+        if self.spec.sparse && all_missing {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        // Two fields reaching arrays at different paths are parallel arrays (a.b and a.c
+        // under the same array `a` are not).
+        if let Some((fa, pa)) = arrays.first() {
+            if let Some((fb, _)) = arrays.iter().find(|(_, p)| p != pa) {
+                return Err(EngineError::parallel_arrays(fa, fb));
+            }
+        }
+        let mut keys: Vec<IndexKey> = vec![Vec::new()];
+        for (values, (_, desc)) in per_field.iter().zip(self.spec.fields.iter()) {
+            let mut next = Vec::with_capacity(keys.len() * values.len());
+            for k in &keys {
+                for v in values {
+                    let mut k2 = k.clone();
+                    k2.push(KeyPart {
+                        value: v.clone(),
+                        desc: *desc,
+                    });
+                    next.push(k2);
+                }
+            }
+            keys = next;
+        }
+        Ok((keys, arrays.into_iter().map(|(_, p)| p).collect()))
+    }
+
+    /// Returns the key as mongod prints it in an E11000 message (`{ a: 1 }`).
+    pub fn describe_key(&self, key: &IndexKey) -> String {
+        let mut d = Document::new();
+        for ((f, _), part) in self.spec.fields.iter().zip(key.iter()) {
+            d.insert(f.clone(), part.value.clone());
+        }
+        shell_doc(&d)
+    }
+
+    /// Returns the first key of `keys` already held by another record (unique indexes only).
+    pub fn duplicate<'k>(&self, keys: &'k [IndexKey], rid: RecordId) -> Option<&'k IndexKey> {
+        if !self.spec.unique {
+            return None;
+        }
+        keys.iter().find(|k| {
+            let lo = ((*k).clone(), 0);
+            self.entries
+                .range(lo..)
+                .take_while(|(ek, _)| ek == *k)
+                .any(|(_, r)| *r != rid)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::doc;
+
+    #[test]
+    fn multikey_and_parallel_arrays() {
+        let idx = Index::new(&doc! {"a": 1, "b": 1}, &IndexOptions::default());
+        let Ok(idx) = idx else { return };
+        let ok = idx.keys_for(&doc! {"a": [1, 2], "b": 3});
+        assert_eq!(ok.map(|(k, _)| k.len()).ok(), Some(2));
+        let err = idx.keys_for(&doc! {"a": [1, 2], "b": [3, 4]});
+        assert_eq!(err.err().map(|e| e.code), Some(171));
+        assert_eq!(default_name(&doc! {"a": 1, "b": -1}), "a_1_b_-1");
+    }
+}

@@ -1,0 +1,205 @@
+//! Dotted-path resolution with MongoDB's array rules, for query matching and index keys.
+//!
+//! A query path such as `a.b` reaches every `b` of every document element of the array `a`;
+//! a numeric component (`a.1`) is both an array position and a field name; a leaf array yields
+//! itself and each of its elements, and a path that stops short yields "missing".
+
+use bson::{Bson, Document};
+
+/// One value a query path reaches in a document, or the fact that the path is missing there.
+#[derive(Debug, Clone, Copy)]
+pub enum Item<'a> {
+    /// The path reaches this value.
+    Value(&'a Bson),
+    /// The path stops before its end (absent field or scalar in the way).
+    Missing,
+}
+
+/// Returns the path split at dots.
+pub fn split(path: &str) -> Vec<&str> {
+    path.split('.').collect()
+}
+
+/// Returns `part` as an array index when it is all ASCII digits.
+pub fn array_index(part: &str) -> Option<usize> {
+    if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    part.parse().ok()
+}
+
+/// Returns every item the path reaches in `doc`.
+///
+/// With `expand_leaf`, a leaf array yields itself then each element (what `$eq`, `$gt`, `$in`,
+/// `$type`, `$regex` see); without it, only the array (what `$size` and `$elemMatch` see).
+pub fn items<'a>(doc: &'a Document, parts: &[&str], expand_leaf: bool) -> Vec<Item<'a>> {
+    let mut out = Vec::new();
+    walk_doc(doc, parts, expand_leaf, &mut out);
+    out
+}
+
+fn walk_doc<'a>(doc: &'a Document, parts: &[&str], expand: bool, out: &mut Vec<Item<'a>>) {
+    let Some((first, rest)) = parts.split_first() else {
+        return;
+    };
+    match doc.get(*first) {
+        None => out.push(Item::Missing),
+        Some(v) => walk_value(v, rest, expand, out),
+    }
+}
+
+fn walk_value<'a>(value: &'a Bson, rest: &[&str], expand: bool, out: &mut Vec<Item<'a>>) {
+    let Some((first, after)) = rest.split_first() else {
+        out.push(Item::Value(value));
+        if expand {
+            if let Bson::Array(a) = value {
+                out.extend(a.iter().map(Item::Value));
+            }
+        }
+        return;
+    };
+    match value {
+        Bson::Document(d) => walk_doc(d, rest, expand, out),
+        Bson::Array(a) => {
+            if let Some(i) = array_index(first) {
+                if let Some(e) = a.get(i) {
+                    walk_value(e, after, expand, out);
+                }
+                // Element documents may also have a field named like the index; only what they
+                // hold counts (their lack of it does not make the path "missing").
+                let mut inner = Vec::new();
+                for e in a {
+                    if let Bson::Document(d) = e {
+                        walk_doc(d, rest, expand, &mut inner);
+                    }
+                }
+                out.extend(inner.into_iter().filter(|i| matches!(i, Item::Value(_))));
+                return;
+            }
+            for e in a {
+                if let Bson::Document(d) = e {
+                    walk_doc(d, rest, expand, out);
+                }
+            }
+        }
+        _ => out.push(Item::Missing),
+    }
+}
+
+/// Returns the single value at a dotted path without array expansion (numeric parts index
+/// arrays), as updates and `$rename` see it.
+pub fn get<'a>(doc: &'a Document, parts: &[&str]) -> Option<&'a Bson> {
+    let (first, rest) = parts.split_first()?;
+    let mut cur = doc.get(*first)?;
+    for p in rest {
+        cur = match cur {
+            Bson::Document(d) => d.get(*p)?,
+            Bson::Array(a) => a.get(array_index(p)?)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+/// Returns the keys a document contributes to one field of an index, and whether an array was
+/// met on the way (the index becomes multikey). A missing field is keyed as null, an empty
+/// array as undefined, as mongod does.
+pub fn key_values(doc: &Document, parts: &[&str]) -> (Vec<Bson>, Option<String>) {
+    let mut out = Vec::new();
+    let mut array_at: Option<String> = None;
+    key_walk_doc(doc, parts, 0, &mut out, &mut array_at, parts);
+    if out.is_empty() {
+        out.push(Bson::Null);
+    }
+    (out, array_at)
+}
+
+fn key_walk_doc(
+    doc: &Document,
+    parts: &[&str],
+    depth: usize,
+    out: &mut Vec<Bson>,
+    array_at: &mut Option<String>,
+    all: &[&str],
+) {
+    let Some((first, rest)) = parts.split_first() else {
+        return;
+    };
+    match doc.get(*first) {
+        None => out.push(Bson::Null),
+        Some(v) => key_walk_value(v, rest, depth + 1, out, array_at, all),
+    }
+}
+
+fn key_walk_value(
+    value: &Bson,
+    rest: &[&str],
+    depth: usize,
+    out: &mut Vec<Bson>,
+    array_at: &mut Option<String>,
+    all: &[&str],
+) {
+    match value {
+        Bson::Array(a) => {
+            if array_at.is_none() {
+                *array_at = Some(
+                    all.iter()
+                        .take(depth)
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join("."),
+                );
+            }
+            if rest.is_empty() {
+                if a.is_empty() {
+                    out.push(Bson::Undefined);
+                }
+                out.extend(a.iter().cloned());
+                return;
+            }
+            for e in a {
+                match e {
+                    Bson::Document(d) => key_walk_doc(d, rest, depth, out, array_at, all),
+                    _ => out.push(Bson::Null),
+                }
+            }
+        }
+        _ if rest.is_empty() => out.push(value.clone()),
+        Bson::Document(d) => key_walk_doc(d, rest, depth, out, array_at, all),
+        _ => out.push(Bson::Null),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bson::doc;
+
+    fn values(doc: &Document, path: &str) -> Vec<String> {
+        items(doc, &split(path), true)
+            .iter()
+            .map(|i| match i {
+                Item::Value(v) => v.to_string(),
+                Item::Missing => "missing".into(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn arrays_of_documents_reach_every_element() {
+        let d = doc! {"a": [{"b": 1}, {"c": 2}, 3, {"b": [4, 5]}]};
+        assert_eq!(values(&d, "a.b"), vec!["1", "missing", "[4, 5]", "4", "5"]);
+        assert_eq!(values(&d, "a.0.b"), vec!["1"]);
+        assert_eq!(values(&d, "x"), vec!["missing"]);
+        assert_eq!(values(&doc! {"a": 5}, "a.b"), vec!["missing"]);
+    }
+
+    #[test]
+    fn index_keys_expand_one_array() {
+        let (k, arr) = key_values(&doc! {"a": [{"b": 1}, {"b": 2}, {}]}, &["a", "b"]);
+        assert_eq!(k, vec![Bson::Int32(1), Bson::Int32(2), Bson::Null]);
+        assert_eq!(arr.as_deref(), Some("a"));
+        let (k, _) = key_values(&doc! {"a": []}, &["a"]);
+        assert_eq!(k, vec![Bson::Undefined]);
+    }
+}

@@ -1,0 +1,429 @@
+//! Inserts, updates (with upsert), findOneAndUpdate and deletes: mongod's checks (generated
+//! `_id`, `$`-prefixed names, nesting depth, the 16 MiB limit, immutable `_id`, unique keys)
+//! before anything changes, and the write statistics.
+
+use super::{CommandResult, Database, FindCommand, UpdateCommand};
+use crate::engine::compare::{compare, shell};
+use crate::engine::error::{EngineError, Result};
+use crate::engine::planner::{self, Query};
+use crate::engine::query::{positional_match, Filter, PathOp};
+use crate::engine::stats::Stats;
+use crate::engine::update::{self, UpdateContext, UpdateSpec};
+use crate::engine::{exec, index::RecordId};
+use crate::size::{document_size, MAX_BSON_SIZE};
+use bson::{Bson, Document};
+
+/// The records a write's query matched, its read statistics and its plan.
+type Matched = (Vec<(RecordId, Document)>, Stats, crate::engine::PlanStage);
+
+/// The documented nesting limit the engine enforces (the top-level document is level 1).
+pub const MAX_DEPTH: usize = 100;
+
+/// Returns the nesting depth of a document (1 for a flat document).
+pub fn depth(d: &Document) -> usize {
+    1 + d.values().map(value_depth).max().unwrap_or(0)
+}
+
+fn value_depth(v: &Bson) -> usize {
+    match v {
+        Bson::Document(d) => depth(d),
+        Bson::Array(a) => 1 + a.iter().map(value_depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+fn check_id(v: &Bson) -> Result<()> {
+    match v {
+        Bson::Array(_) => Err(EngineError::new(
+            53,
+            "InvalidIdField",
+            "can't use an array for _id",
+        )),
+        Bson::RegularExpression(_) => Err(EngineError::new(
+            53,
+            "InvalidIdField",
+            "can't use a regex for _id",
+        )),
+        Bson::Undefined => Err(EngineError::new(
+            53,
+            "InvalidIdField",
+            "can't use a undefined for _id",
+        )),
+        Bson::Document(d) if d.keys().any(|k| k.starts_with('$')) => Err(EngineError::new(
+            53,
+            "InvalidIdField",
+            "_id fields may not contain '$'-prefixed fields",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Checks a document about to be stored: depth, size (`update`: code 17419, else 10334).
+fn check_stored(d: &Document, update: bool) -> Result<u64> {
+    let dep = depth(d);
+    if dep > MAX_DEPTH {
+        return Err(EngineError::too_deep(dep));
+    }
+    let size = document_size(d);
+    if size > MAX_BSON_SIZE {
+        return Err(if update {
+            EngineError::update_too_large(size)
+        } else {
+            EngineError::too_large(size)
+        });
+    }
+    Ok(size)
+}
+
+fn same_bytes(a: &Document, b: &Document) -> bool {
+    match (a.to_vec(), b.to_vec()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+impl Database {
+    /// Prepares a document for insertion as mongod does: `_id` first (generated when
+    /// missing), no `$`-prefixed top-level names, within depth and size limits.
+    fn prepare_insert(&mut self, doc: Document) -> Result<(Document, u64)> {
+        if let Some(k) = doc.keys().find(|k| k.starts_with('$')) {
+            return Err(EngineError::bad_value(format!(
+                "Document can't have $ prefixed field names: {k}"
+            )));
+        }
+        let id = match doc.get("_id") {
+            Some(v) => {
+                check_id(v)?;
+                v.clone()
+            }
+            None => Bson::ObjectId(self.next_object_id()),
+        };
+        let mut out = Document::new();
+        out.insert("_id", id);
+        for (k, v) in doc {
+            if k != "_id" {
+                out.insert(k, v);
+            }
+        }
+        let size = check_stored(&out, false)?;
+        Ok((out, size))
+    }
+
+    /// `insertMany`: ordered stops at the first error (the error tells how many were
+    /// inserted); unordered inserts the rest and reports the first error.
+    pub fn insert_many(
+        &mut self,
+        collection: &str,
+        docs: Vec<Document>,
+        ordered: bool,
+    ) -> Result<CommandResult> {
+        let mut r = CommandResult::default();
+        let mut first_error: Option<EngineError> = None;
+        for doc in docs {
+            let result = self.prepare_insert(doc).and_then(|(d, size)| {
+                let id = d.get("_id").cloned().unwrap_or(Bson::Null);
+                let (_, keys) = self.collection_mut(collection).insert_doc(d)?;
+                Ok((id, size, keys))
+            });
+            match result {
+                Ok((id, size, keys)) => {
+                    r.inserted_ids.push(id);
+                    r.stats.write.n_inserted += 1;
+                    r.stats.write.docs_written += 1;
+                    r.stats.write.bytes_written += size;
+                    r.stats.write.index_keys_written += keys;
+                }
+                Err(e) => {
+                    if ordered {
+                        return Err(e.with_inserted(r.stats.write.n_inserted));
+                    }
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        match first_error {
+            Some(e) => Err(e.with_inserted(r.stats.write.n_inserted)),
+            None => Ok(r),
+        }
+    }
+
+    fn matching(&self, collection: &str, q: &Query) -> Result<Matched> {
+        let coll = self.collections.get(collection);
+        let plan = planner::plan(coll, q)?;
+        let (found, exec) = exec::execute(coll, &plan, q)?;
+        Ok((
+            found,
+            Stats {
+                exec,
+                ..Default::default()
+            },
+            plan.root,
+        ))
+    }
+
+    /// Returns the new version of `old` under the update, checked (`_id` unchanged, limits).
+    fn updated(
+        &self,
+        old: &Document,
+        spec: &UpdateSpec,
+        filter: &Filter,
+        ctx: &UpdateContext,
+    ) -> Result<Document> {
+        let new = match spec {
+            UpdateSpec::Replacement(r) => {
+                let mut n = Document::new();
+                if let Some(id) = old.get("_id") {
+                    n.insert("_id", id.clone());
+                }
+                for (k, v) in r {
+                    if k == "_id" {
+                        if old.get("_id").is_some_and(|o| compare(o, v).is_ne()) {
+                            return Err(EngineError::immutable_id());
+                        }
+                        continue;
+                    }
+                    n.insert(k.clone(), v.clone());
+                }
+                n
+            }
+            UpdateSpec::Operators(ops) => {
+                let mut n = old.clone();
+                let ctx = UpdateContext {
+                    positional: positional_match(filter, old),
+                    ..ctx.clone()
+                };
+                update::apply(&mut n, ops, &ctx)?;
+                match (old.get("_id"), n.get("_id")) {
+                    (Some(a), Some(b))
+                        if compare(a, b).is_eq()
+                            && crate::engine::compare::rank(a)
+                                == crate::engine::compare::rank(b) => {}
+                    (None, _) => {}
+                    _ => return Err(EngineError::immutable_id()),
+                }
+                n
+            }
+        };
+        check_stored(&new, true)?;
+        Ok(new)
+    }
+
+    /// Returns the document an upsert inserts: the filter's equality fields, then the update.
+    fn upsert_doc(
+        &mut self,
+        filter: &Filter,
+        spec: &UpdateSpec,
+        ctx: &UpdateContext,
+    ) -> Result<Document> {
+        let mut base = Document::new();
+        for c in filter.conjuncts() {
+            if let Filter::Path {
+                path,
+                op: PathOp::Eq(v),
+            } = c
+            {
+                if path.split('.').any(|p| p.starts_with('$')) {
+                    continue;
+                }
+                let parts: Vec<String> = path.split('.').map(str::to_string).collect();
+                update::fields::set(&mut base, &parts, v.clone())?;
+            }
+        }
+        let mut doc = match spec {
+            UpdateSpec::Replacement(r) => {
+                let mut d = Document::new();
+                if let Some(id) = base.get("_id") {
+                    d.insert("_id", id.clone());
+                }
+                d.extend(r.clone());
+                d
+            }
+            UpdateSpec::Operators(ops) => {
+                let ctx = UpdateContext {
+                    inserting: true,
+                    positional: None,
+                    ..ctx.clone()
+                };
+                update::apply(&mut base, ops, &ctx)?;
+                base
+            }
+        };
+        let id = match doc.get("_id") {
+            Some(id) => {
+                check_id(id)?;
+                id.clone()
+            }
+            None => Bson::ObjectId(self.next_object_id()),
+        };
+        // mongod stores _id first.
+        let mut d = Document::new();
+        d.insert("_id", id);
+        doc.remove("_id");
+        d.extend(doc);
+        doc = d;
+        Ok(doc)
+    }
+
+    fn parse_update(u: &UpdateCommand) -> Result<(UpdateSpec, UpdateContext)> {
+        let spec = UpdateSpec::parse(&u.update)?;
+        match (&spec, u.replace) {
+            (UpdateSpec::Replacement(_), false) if u.multi => {
+                return Err(EngineError::failed_to_parse(
+                    "multi update is not supported for replacement-style update",
+                ))
+            }
+            (UpdateSpec::Operators(_), true) => {
+                return Err(EngineError::failed_to_parse(
+                    "Replacement document must not contain atomic operators",
+                ))
+            }
+            _ => {}
+        }
+        let ctx = UpdateContext {
+            array_filters: update::parse_array_filters(&u.array_filters)?,
+            ..Default::default()
+        };
+        Ok((spec, ctx))
+    }
+
+    /// `updateOne` / `updateMany` / `replaceOne`, with upsert.
+    pub fn update(&mut self, collection: &str, u: &UpdateCommand) -> Result<CommandResult> {
+        let (spec, mut ctx) = Self::parse_update(u)?;
+        ctx.now_millis = self.now();
+        let mut q = Query::filter(Filter::parse(&u.filter)?);
+        q.hint = u.hint.clone();
+        if !u.multi {
+            q.limit = Some(1);
+        }
+        let (found, mut stats, plan) = self.matching(collection, &q)?;
+        let mut r = CommandResult {
+            plan: Some(plan),
+            ..Default::default()
+        };
+        for (rid, old) in found {
+            stats.write.n_matched += 1;
+            let new = self.updated(&old, &spec, &q.filter, &ctx)?;
+            if same_bytes(&old, &new) {
+                continue;
+            }
+            let size = document_size(&new);
+            let keys = self.collection_mut(collection).replace_doc(rid, new)?;
+            stats.write.n_modified += 1;
+            stats.write.docs_written += 1;
+            stats.write.bytes_written += size;
+            stats.write.index_keys_written += keys;
+        }
+        if stats.write.n_matched == 0 && u.upsert {
+            let doc = self.upsert_doc(&q.filter, &spec, &ctx)?;
+            let size = check_stored(&doc, true)?;
+            let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
+            let (_, keys) = self.collection_mut(collection).insert_doc(doc)?;
+            r.inserted_ids.push(id);
+            stats.write.n_upserted = 1;
+            stats.write.docs_written += 1;
+            stats.write.bytes_written += size;
+            stats.write.index_keys_written += keys;
+        }
+        r.stats = stats;
+        Ok(r)
+    }
+
+    /// `deleteOne` / `deleteMany`.
+    pub fn delete(
+        &mut self,
+        collection: &str,
+        filter: &Document,
+        multi: bool,
+    ) -> Result<CommandResult> {
+        let mut q = Query::filter(Filter::parse(filter)?);
+        if !multi {
+            q.limit = Some(1);
+        }
+        let (found, mut stats, plan) = self.matching(collection, &q)?;
+        if let Some(c) = self.collections.get_mut(collection) {
+            for (rid, _) in found {
+                stats.write.index_keys_written += c.delete_doc(rid);
+                stats.write.n_deleted += 1;
+                stats.write.docs_written += 1;
+            }
+        }
+        Ok(CommandResult {
+            stats,
+            plan: Some(plan),
+            ..Default::default()
+        })
+    }
+
+    /// `findOneAndUpdate`: updates the first document in sort order and returns it as it was
+    /// before (default) or after the update, projected.
+    pub fn find_one_and_update(
+        &mut self,
+        collection: &str,
+        find: &FindCommand,
+        u: &UpdateCommand,
+        return_new: bool,
+    ) -> Result<CommandResult> {
+        let (spec, mut ctx) = Self::parse_update(u)?;
+        ctx.now_millis = self.now();
+        let mut q = Self::parse_query(&FindCommand {
+            limit: Some(1),
+            ..find.clone()
+        })?;
+        if !u.filter.is_empty() && find.filter.is_empty() {
+            q.filter = Filter::parse(&u.filter)?;
+        }
+        let (found, mut stats, plan) = self.matching(collection, &q)?;
+        let mut r = CommandResult {
+            plan: Some(plan),
+            ..Default::default()
+        };
+        let result_doc = match found.into_iter().next() {
+            Some((rid, old)) => {
+                stats.write.n_matched = 1;
+                let new = self.updated(&old, &spec, &q.filter, &ctx)?;
+                if !same_bytes(&old, &new) {
+                    let size = document_size(&new);
+                    let keys = self
+                        .collection_mut(collection)
+                        .replace_doc(rid, new.clone())?;
+                    stats.write.n_modified = 1;
+                    stats.write.docs_written = 1;
+                    stats.write.bytes_written = size;
+                    stats.write.index_keys_written = keys;
+                }
+                Some(if return_new { new } else { old })
+            }
+            None if u.upsert => {
+                let doc = self.upsert_doc(&q.filter, &spec, &ctx)?;
+                let size = check_stored(&doc, true)?;
+                r.inserted_ids
+                    .push(doc.get("_id").cloned().unwrap_or(Bson::Null));
+                let (_, keys) = self.collection_mut(collection).insert_doc(doc.clone())?;
+                stats.write.n_upserted = 1;
+                stats.write.docs_written = 1;
+                stats.write.bytes_written = size;
+                stats.write.index_keys_written = keys;
+                if return_new {
+                    Some(doc)
+                } else {
+                    None
+                }
+            }
+            None => None,
+        };
+        if let Some(d) = result_doc {
+            r.documents.push(match &q.projection {
+                Some(p) => p.apply(&d)?,
+                None => d,
+            });
+        }
+        stats.exec.n_returned = r.documents.len() as u64;
+        r.stats = stats;
+        Ok(r)
+    }
+}
+
+/// Returns a short description of a document's `_id` for messages.
+pub fn describe_id(d: &Document) -> String {
+    d.get("_id").map(shell).unwrap_or_else(|| "null".into())
+}
