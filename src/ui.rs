@@ -7,6 +7,7 @@ mod gauge;
 mod sizer;
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 pub use breakdown::{BreakdownTable, Composition, Treemap};
 pub use examples::EXAMPLES;
@@ -20,22 +21,93 @@ pub fn mount() {
     leptos::mount::mount_to_body(App);
 }
 
-/// The whole page: a header and the document sizer.
+/// The page's views, in the order of the tab bar. The URL's `#hash` names the open one, so a
+/// link can open a view directly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// Paste a document, see its exact size.
+    Documents,
+}
+
+impl View {
+    /// Every view, in tab order.
+    pub const ALL: &'static [View] = &[View::Documents];
+
+    /// The `#hash` that opens this view.
+    pub fn hash(self) -> &'static str {
+        match self {
+            View::Documents => "documents",
+        }
+    }
+
+    /// The tab's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            View::Documents => "Document size",
+        }
+    }
+
+    /// Returns the view a `#hash` names (the first view when it names none).
+    pub fn from_hash(hash: &str) -> View {
+        let hash = hash.trim_start_matches('#');
+        View::ALL
+            .iter()
+            .copied()
+            .find(|v| v.hash() == hash)
+            .unwrap_or(View::ALL[0])
+    }
+}
+
+/// Returns the view named by the page's current URL.
+fn current_view() -> View {
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    View::from_hash(&hash)
+}
+
+/// The whole page: a header with the tab bar, and the open view.
 #[component]
 pub fn App() -> impl IntoView {
+    let (view, set_view) = signal(current_view());
+    // Back/forward and edited URLs switch the view too.
+    let listener =
+        wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || set_view.set(current_view()));
+    if let Some(w) = web_sys::window() {
+        let _ = w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
+    }
+    listener.forget();
     view! {
         <header class="topbar">
             <div class="brand">
                 <span class="logo" aria-hidden="true">"{ }"</span>
                 <span class="name">"Squillion"</span>
             </div>
-            <p class="tagline">"MongoDB schema design, measured: exact BSON sizes against the 16 MiB limit"</p>
+            <nav class="tabs" aria-label="Views">
+                {View::ALL
+                    .iter()
+                    .map(|&v| {
+                        view! {
+                            <a
+                                href=format!("#{}", v.hash())
+                                class="tab"
+                                aria-current=move || (view.get() == v).then_some("page")
+                            >
+                                {v.label()}
+                            </a>
+                        }
+                    })
+                    .collect_view()}
+            </nav>
+            <p class="tagline">"MongoDB schema design, measured"</p>
         </header>
         <main class="page">
-            <DocumentSizer/>
+            {move || match view.get() {
+                View::Documents => view! { <DocumentSizer/> }.into_any(),
+            }}
         </main>
         <footer class="foot">
-            "Sizes are computed in your browser from the document's structure; nothing leaves this page."
+            "Everything runs in your browser; nothing you type leaves this page."
         </footer>
     }
 }
