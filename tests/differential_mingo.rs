@@ -3,6 +3,7 @@
 //! where mingo departs from MongoDB (see `MINGO_DEPARTURES`).
 //!
 //! Needs Node.js and `npm ci --prefix tests/differential`.
+#![cfg(not(target_arch = "wasm32"))]
 
 use bson::{doc, Bson, Document};
 use rand::{Rng, SeedableRng};

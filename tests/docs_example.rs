@@ -1,5 +1,6 @@
 //! The annotated example in docs/model.md parses, lays out under every design, generates and
 //! is checked.
+#![cfg(not(target_arch = "wasm32"))]
 
 use squillion::design::{layout_model, layout_named, DesignName};
 use squillion::model::parse_model;

@@ -19,6 +19,7 @@
 //! - `@expect-plan` — the plan's `Display`, verbatim (golden text)
 //! - `@expect-error CODE` — the last command fails with this code
 //! - `@expect-lookup NAME keysExamined=.. docsExamined=..` — how the first `$lookup` searched
+#![cfg(not(target_arch = "wasm32"))]
 
 use bson::{Bson, Document};
 use squillion::engine::{Command, CommandResult, Database};

@@ -1,4 +1,5 @@
 //! The 16 MiB document limit and the nesting limit, enforced as mongod does.
+#![cfg(not(target_arch = "wasm32"))]
 
 use bson::{doc, Document};
 use squillion::engine::Database;

@@ -1,5 +1,6 @@
 //! Property: for random documents, indexes, filters and sorts, the plan the planner picks
 //! returns exactly the documents a forced collection scan returns, in the same sort order.
+#![cfg(not(target_arch = "wasm32"))]
 
 use bson::{doc, Bson, Document};
 use proptest::prelude::*;

@@ -1,5 +1,6 @@
 //! Every model in tests/models/ (one per scenario of the source articles) parses, lays out
 //! under its own design and the three named ones, generates a small sample and is checked.
+#![cfg(not(target_arch = "wasm32"))]
 
 use squillion::design::{layout_model, layout_named, DesignName};
 use squillion::model::parse_model;

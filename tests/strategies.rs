@@ -4,6 +4,7 @@
 //! Base: entity `p` (count 10) with `n: string(3)`; entity `c` (count 20) with `v: int`;
 //! relationship `r` p → c with exactly 2 children. Sizes by hand: `_id` element 1+3+1+12 = 17;
 //! `n` 1+1+1+(4+3+1) = 11; `v` 1+1+1+4 = 7; an ObjectId array element 1+digits+1+12.
+#![cfg(not(target_arch = "wasm32"))]
 
 use squillion::arith::{collection_stats, document_size_of, At};
 use squillion::design::{layout_model, Layout};

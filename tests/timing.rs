@@ -1,4 +1,5 @@
 //! Timings, run by hand: `cargo test --release --test timing -- --ignored --nocapture`.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::time::Instant;
 

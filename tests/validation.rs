@@ -1,4 +1,5 @@
 //! Bad models: every problem is reported at once, each at its JSON path.
+#![cfg(not(target_arch = "wasm32"))]
 
 use squillion::model::parse_model;
 

@@ -1,4 +1,5 @@
 //! Warnings fire at their documented thresholds, with exact numbers.
+#![cfg(not(target_arch = "wasm32"))]
 
 use squillion::design::layout_model;
 use squillion::model::parse_model;

@@ -254,7 +254,7 @@ mod tests {
 
     #[test]
     fn canonical_type_order() {
-        let ordered = vec![
+        let ordered = [
             Bson::MinKey,
             Bson::Undefined,
             Bson::Null,
