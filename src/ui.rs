@@ -4,6 +4,7 @@ mod bench;
 mod breakdown;
 mod examples;
 mod gauge;
+mod playground;
 mod sizer;
 
 use leptos::prelude::*;
@@ -12,6 +13,7 @@ use wasm_bindgen::JsCast;
 pub use breakdown::{BreakdownTable, Composition, Treemap};
 pub use examples::EXAMPLES;
 pub use gauge::LimitGauge;
+pub use playground::Playground;
 pub use sizer::DocumentSizer;
 
 /// Mounts the app on the page's body, with a panic hook that reports to the console.
@@ -25,17 +27,20 @@ pub fn mount() {
 /// link can open a view directly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum View {
+    /// Describe a model, switch designs, compare what each costs.
+    Playground,
     /// Paste a document, see its exact size.
     Documents,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: &'static [View] = &[View::Documents];
+    pub const ALL: &'static [View] = &[View::Playground, View::Documents];
 
     /// The `#hash` that opens this view.
     pub fn hash(self) -> &'static str {
         match self {
+            View::Playground => "playground",
             View::Documents => "documents",
         }
     }
@@ -43,6 +48,7 @@ impl View {
     /// The tab's label.
     pub fn label(self) -> &'static str {
         match self {
+            View::Playground => "Design playground",
             View::Documents => "Document size",
         }
     }
@@ -103,6 +109,7 @@ pub fn App() -> impl IntoView {
         </header>
         <main class="page">
             {move || match view.get() {
+                View::Playground => view! { <Playground/> }.into_any(),
                 View::Documents => view! { <DocumentSizer/> }.into_any(),
             }}
         </main>

@@ -1,0 +1,241 @@
+//! The playground: a model as JSON, a design bar, and what the chosen design costs.
+
+mod collections;
+mod compare;
+mod operations;
+mod warnings;
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::analysis::{analyze, analyze_layout, Analysis};
+use crate::design::{layout_named, DesignName};
+use crate::model::{parse_model, Model, ModelError};
+
+pub use collections::CollectionCards;
+pub use compare::CompareTable;
+pub use operations::OperationList;
+pub use warnings::WarningList;
+
+/// The model the playground opens with.
+const STARTER_MODEL: &str = include_str!("../../tests/models/social-feed.json");
+
+/// A choice on the design bar: one of the named designs, or the model's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Choice {
+    /// One of the three named starting points.
+    Named(DesignName),
+    /// The model's own `design` (a named base plus per-relationship overrides).
+    Custom,
+}
+
+impl Choice {
+    /// Every choice, in the order of the bar and of the keys 1–4.
+    pub const ALL: [Choice; 4] = [
+        Choice::Named(DesignName::Normalized),
+        Choice::Named(DesignName::Denormalized),
+        Choice::Named(DesignName::Bucketed),
+        Choice::Custom,
+    ];
+
+    /// The button's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Choice::Named(DesignName::Normalized) => "Normalized",
+            Choice::Named(DesignName::Denormalized) => "Denormalized",
+            Choice::Named(DesignName::Bucketed) => "Bucketed",
+            Choice::Custom => "Custom",
+        }
+    }
+}
+
+/// Returns the analysis of `model` under `choice`, or why it cannot be laid out.
+pub fn evaluate(model: &Model, choice: Choice) -> Result<Analysis, String> {
+    match choice {
+        Choice::Named(name) => layout_named(model, name)
+            .map(|layout| analyze_layout(model, layout))
+            .map_err(|e| e.to_string()),
+        Choice::Custom => analyze(model).map_err(|e| e.to_string()),
+    }
+}
+
+/// Returns the model in `text`, or every problem with where it is.
+fn read_model(text: &str) -> Result<Model, Vec<ModelError>> {
+    parse_model(text).map_err(|e| e.errors)
+}
+
+/// The playground view. A bad edit lists its problems and keeps the last good model.
+#[component]
+pub fn Playground() -> impl IntoView {
+    let (text, set_text) = signal(STARTER_MODEL.to_string());
+    let (errors, set_errors) = signal(Vec::<ModelError>::new());
+    let (model, set_model) = signal(read_model(STARTER_MODEL).ok());
+    let (choice, set_choice) = signal(Choice::Named(DesignName::Normalized));
+
+    let on_input = move |ev: leptos::ev::Event| {
+        let new_text = event_target_value(&ev);
+        match read_model(&new_text) {
+            Ok(m) => {
+                set_model.set(Some(m));
+                set_errors.set(Vec::new());
+            }
+            Err(e) => set_errors.set(e),
+        }
+        set_text.set(new_text);
+    };
+
+    let result = Memo::new(move |_| model.with(|m| m.as_ref().map(|m| evaluate(m, choice.get()))));
+    let comparison = Memo::new(move |_| {
+        model.with(|m| {
+            m.as_ref().map(|m| {
+                Choice::ALL
+                    .iter()
+                    .map(|&c| (c, evaluate(m, c)))
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+
+    // Keys 1–4 switch designs, unless the user is typing.
+    let keys = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(
+        move |ev: web_sys::KeyboardEvent| {
+            if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing_in_a_field() {
+                return;
+            }
+            let index = match ev.key().as_str() {
+                "1" => 0,
+                "2" => 1,
+                "3" => 2,
+                "4" => 3,
+                _ => return,
+            };
+            if let Some(&c) = Choice::ALL.get(index) {
+                set_choice.set(c);
+            }
+        },
+    );
+    if let Some(w) = web_sys::window() {
+        let _ = w.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref());
+    }
+    // The listener lives as long as the page.
+    keys.forget();
+
+    view! {
+        <section class="playground">
+            <div class="card model-card">
+                <div class="card-head">
+                    <h2>"Model"</h2>
+                    <p class="card-note">"Entities, relationships and workload (docs/model.md)"</p>
+                </div>
+                <label class="visually-hidden" for="model-input">"Model as JSON"</label>
+                <textarea
+                    id="model-input"
+                    class="doc-input model-input"
+                    wrap="off"
+                    spellcheck="false"
+                    prop:value=move || text.get()
+                    on:input=on_input
+                    aria-invalid=move || (!errors.get().is_empty()).to_string()
+                ></textarea>
+                <ModelErrors errors=errors/>
+            </div>
+            <div class="results">
+                <DesignBar choice=choice set_choice=set_choice/>
+                {move || match result.get() {
+                    None => view! { <p class="empty">"Fix the model to see its numbers."</p> }.into_any(),
+                    Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
+                    Some(Ok(a)) => {
+                        let a = Signal::derive(move || match result.get() {
+                            Some(Ok(a)) => a,
+                            _ => a.clone(),
+                        });
+                        view! {
+                            <CollectionCards analysis=a/>
+                            <OperationList analysis=a/>
+                            <WarningList analysis=a/>
+                        }
+                        .into_any()
+                    }
+                }}
+                {move || comparison.get().map(|rows| view! { <CompareTable rows=rows current=choice/> })}
+            </div>
+        </section>
+    }
+}
+
+/// Returns true when the keyboard focus is in a text field (shortcuts must not steal keys).
+fn typing_in_a_field() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .map(|e| matches!(e.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT"))
+        .unwrap_or(false)
+}
+
+/// The list of problems in the model, each at its JSON path (and line and column for syntax).
+#[component]
+fn ModelErrors(
+    /// The problems; empty when the model is valid.
+    errors: ReadSignal<Vec<ModelError>>,
+) -> impl IntoView {
+    view! {
+        <div class="doc-status" aria-live="polite">
+            {move || {
+                let errors = errors.get();
+                if errors.is_empty() {
+                    view! { <p class="hint">"Valid model. Press 1–4 to switch designs."</p> }.into_any()
+                } else {
+                    view! {
+                        <div class="error" role="alert">
+                            <strong>{format!("{} problem(s); showing the last valid model", errors.len())}</strong>
+                            <ul class="model-errors">
+                                {errors
+                                    .into_iter()
+                                    .map(|e| {
+                                        let place = match (e.line, e.column) {
+                                            (Some(l), Some(c)) => format!("line {l}, column {c}"),
+                                            _ => e.path.clone(),
+                                        };
+                                        view! { <li><code>{place}</code>": "{e.message}</li> }
+                                    })
+                                    .collect_view()}
+                            </ul>
+                        </div>
+                    }
+                    .into_any()
+                }
+            }}
+        </div>
+    }
+}
+
+/// Normalized | Denormalized | Bucketed | Custom.
+#[component]
+fn DesignBar(
+    /// The current choice.
+    choice: ReadSignal<Choice>,
+    /// Changes the choice.
+    set_choice: WriteSignal<Choice>,
+) -> impl IntoView {
+    view! {
+        <div class="design-bar" role="group" aria-label="Design">
+            {Choice::ALL
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    view! {
+                        <button
+                            type="button"
+                            class="design-button"
+                            aria-pressed=move || (choice.get() == c).to_string()
+                            on:click=move |_| set_choice.set(c)
+                        >
+                            <kbd>{i + 1}</kbd>
+                            {c.label()}
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}

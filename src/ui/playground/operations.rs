@@ -1,0 +1,67 @@
+//! The workload: what each application unit sends to the database.
+
+use leptos::prelude::*;
+
+use crate::analysis::Analysis;
+use crate::human;
+
+/// Copies `text` to the clipboard (best effort: a browser may refuse).
+fn copy(text: &str) {
+    if let Some(w) = web_sys::window() {
+        let _ = w.navigator().clipboard().write_text(text);
+    }
+}
+
+/// One row per application unit: its rate, round trips and the mongosh of each.
+#[component]
+pub fn OperationList(
+    /// The design's analysis.
+    #[prop(into)]
+    analysis: Signal<Analysis>,
+) -> impl IntoView {
+    view! {
+        <div class="card operations">
+            <div class="card-head">
+                <h2>"Workload"</h2>
+                <p class="card-note">"Each line is one round trip, as mongosh would send it."</p>
+            </div>
+            {move || {
+                analysis
+                    .get()
+                    .layout
+                    .plan
+                    .units
+                    .into_iter()
+                    .map(|u| {
+                        let queries = u.queries();
+                        let per_sec = u.rate_per_sec * queries as f64;
+                        view! {
+                            <section class="unit" data-unit=u.unit.clone()>
+                                <header class="unit-head">
+                                    <h3>{u.unit.clone()}</h3>
+                                    <span class="metric" data-metric="queries">
+                                        <strong>{queries}</strong>{if queries == 1 { " query" } else { " queries" }}
+                                    </span>
+                                    <span class="muted">
+                                        {format!("{} / s → {} round trips / s", human::thousands(u.rate_per_sec.round() as u64), human::thousands(per_sec.round() as u64))}
+                                    </span>
+                                </header>
+                                {u.commands.into_iter().map(|c| {
+                                    let code = c.mongosh();
+                                    let to_copy = code.clone();
+                                    view! {
+                                        <div class="command">
+                                            <pre class="code">{code}</pre>
+                                            <button type="button" class="copy" on:click=move |_| copy(&to_copy) aria-label="Copy the mongosh code">"Copy"</button>
+                                            <p class="muted note">{c.note}</p>
+                                        </div>
+                                    }
+                                }).collect_view()}
+                            </section>
+                        }
+                    })
+                    .collect_view()
+            }}
+        </div>
+    }
+}
