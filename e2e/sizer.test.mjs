@@ -40,7 +40,7 @@ const PASTED = `{
 }`;
 
 test('pasting a document shows its exact size, equal to npm bson', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}#documents`);
   await page.waitForSelector('[data-testid=size-bytes]');
   const expected = BSON.calculateObjectSize(EJSON.parse(PASTED, { relaxed: false }));
   await page.fill('#doc-input', PASTED);
@@ -59,7 +59,7 @@ test('pasting a document shows its exact size, equal to npm bson', async () => {
 });
 
 test('a bad edit shows line and column and keeps the last good size', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}#documents`);
   await page.waitForSelector('[data-testid=size-bytes]');
   await page.fill('#doc-input', '{"a": 1}');
   await page.waitForFunction(() => document.querySelector('[data-testid=size-bytes]')?.textContent === '12');
@@ -73,7 +73,7 @@ test('a bad edit shows line and column and keeps the last good size', async () =
 });
 
 test('every example from the articles loads and is sized', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(browser, `${server.url}#documents`);
   await page.waitForSelector('[data-testid=size-bytes]');
   const options = await page.$$eval('select[aria-label="Example document"] option', (os) => os.map((o) => o.value));
   assert.ok(options.length >= 5, `examples: ${options}`);
@@ -83,6 +83,20 @@ test('every example from the articles loads and is sized', async () => {
     assert.match(shown, /^[\d,]+$/, `${value}: ${shown}`);
     assert.notEqual(shown, '5', `${value} did not parse`);
   }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a reload restores the document being worked on', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}#documents`);
+  await page.waitForSelector('[data-testid=size-bytes]');
+  await page.fill('#doc-input', '{ a: "kept" }');
+  // 4 + 1 + 2 + (4 + 5) + 1 = 17 bytes.
+  await page.waitForFunction(() => document.querySelector('[data-testid=size-bytes]')?.textContent === '17');
+  await page.reload();
+  await page.waitForSelector('[data-testid=size-bytes]');
+  assert.equal(await page.inputValue('#doc-input'), '{ a: "kept" }');
+  assert.equal(await page.textContent('[data-testid=size-bytes]'), '17');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -4,8 +4,10 @@ mod bench;
 mod breakdown;
 mod examples;
 mod gauge;
+mod panic;
 mod playground;
 mod sizer;
+mod storage;
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -16,9 +18,9 @@ pub use gauge::LimitGauge;
 pub use playground::Playground;
 pub use sizer::DocumentSizer;
 
-/// Mounts the app on the page's body, with a panic hook that reports to the console.
+/// Mounts the app on the page's body, with a panic hook that shows a reload banner.
 pub fn mount() {
-    console_error_panic_hook::set_once();
+    panic::install();
     bench::register_if_requested();
     leptos::mount::mount_to_body(App);
 }

@@ -10,9 +10,12 @@ use web_sys::{HtmlElement, HtmlTextAreaElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Mounts `view` into a fresh container and returns the container.
+/// Mounts `view` into a fresh container, with no autosaved work from another test, and
+/// returns the container.
 fn mount<V: IntoView + 'static>(view: impl FnOnce() -> V + 'static) -> HtmlElement {
-    let document = web_sys::window().unwrap().document().unwrap();
+    let window = web_sys::window().unwrap();
+    window.local_storage().unwrap().unwrap().clear().unwrap();
+    let document = window.document().unwrap();
     let container: HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&container).unwrap();
     let handle = leptos::mount::mount_to(container.clone(), view);
@@ -117,4 +120,22 @@ async fn sizer_keeps_the_last_good_result_on_a_bad_edit() {
     assert!(error.starts_with("Line 2, column"), "error was {error:?}");
     assert_eq!(text_of(&root, "[data-testid=size-bytes]"), "12");
     assert!(root.query_selector(".result-card.stale").unwrap().is_some());
+}
+
+#[wasm_bindgen_test]
+async fn sizer_autosaves_what_is_typed() {
+    let root = mount(|| view! { <DocumentSizer/> });
+    type_into(&root, "{ n: NumberLong(7) }").await;
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    assert_eq!(
+        storage.get_item("squillion.document").unwrap().as_deref(),
+        Some("{ n: NumberLong(7) }")
+    );
+    // A sizer mounted later (a reload) starts from the saved text: 4 + 1 + 2 + 8 + 1 = 16.
+    let document = web_sys::window().unwrap().document().unwrap();
+    let again: HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    document.body().unwrap().append_child(&again).unwrap();
+    std::mem::forget(leptos::mount::mount_to(again.clone(), || view! { <DocumentSizer/> }));
+    tick().await;
+    assert_eq!(text_of(&again, "[data-testid=size-bytes]"), "16");
 }

@@ -8,6 +8,7 @@ mod warnings;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::storage;
 use crate::analysis::{analyze, analyze_layout, Analysis};
 use crate::design::{layout_named, DesignName};
 use crate::model::{parse_model, Model, ModelError};
@@ -67,9 +68,15 @@ fn read_model(text: &str) -> Result<Model, Vec<ModelError>> {
 /// The playground view. A bad edit lists its problems and keeps the last good model.
 #[component]
 pub fn Playground() -> impl IntoView {
-    let (text, set_text) = signal(STARTER_MODEL.to_string());
-    let (errors, set_errors) = signal(Vec::<ModelError>::new());
-    let (model, set_model) = signal(read_model(STARTER_MODEL).ok());
+    // The last work, even an invalid edit, comes back on reload.
+    let start = storage::load(storage::MODEL_KEY).unwrap_or_else(|| STARTER_MODEL.to_string());
+    let (errors, set_errors) = signal(read_model(&start).err().unwrap_or_default());
+    let (model, set_model) = signal(
+        read_model(&start)
+            .ok()
+            .or_else(|| read_model(STARTER_MODEL).ok()),
+    );
+    let (text, set_text) = signal(start);
     let (choice, set_choice) = signal(Choice::Named(DesignName::Normalized));
 
     let on_input = move |ev: leptos::ev::Event| {
@@ -81,6 +88,7 @@ pub fn Playground() -> impl IntoView {
             }
             Err(e) => set_errors.set(e),
         }
+        storage::save(storage::MODEL_KEY, &new_text);
         set_text.set(new_text);
     };
 

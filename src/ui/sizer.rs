@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use super::breakdown::{parts, BreakdownTable, Composition, Treemap};
 use super::examples::EXAMPLES;
 use super::gauge::LimitGauge;
+use super::storage;
 use crate::ejson::{parse_document, ParseError};
 use crate::human;
 use crate::size::{analyze_with_limit, Analysis, LimitStatus};
@@ -32,10 +33,16 @@ fn status_badge(status: LimitStatus) -> (&'static str, &'static str) {
 #[component]
 pub fn DocumentSizer() -> impl IntoView {
     let first = EXAMPLES[0];
-    let (text, set_text) = signal(first.text.to_string());
+    // The last work, even an invalid edit, comes back on reload.
+    let start = storage::load(storage::DOCUMENT_KEY).unwrap_or_else(|| first.text.to_string());
     let (example, set_example) = signal(first.id.to_string());
-    let (error, set_error) = signal(None::<ParseError>);
-    let (last_good, set_last_good) = signal(analyze_text(first.text).ok());
+    let (error, set_error) = signal(analyze_text(&start).err());
+    let (last_good, set_last_good) = signal(
+        analyze_text(&start)
+            .ok()
+            .or_else(|| analyze_text(first.text).ok()),
+    );
+    let (text, set_text) = signal(start);
 
     let update = move |new_text: String| {
         match analyze_text(&new_text) {
@@ -45,6 +52,7 @@ pub fn DocumentSizer() -> impl IntoView {
             }
             Err(e) => set_error.set(Some(e)),
         }
+        storage::save(storage::DOCUMENT_KEY, &new_text);
         set_text.set(new_text);
     };
 

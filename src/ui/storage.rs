@@ -1,0 +1,24 @@
+//! Autosave: what the user typed survives a reload. Local storage only; nothing leaves the
+//! browser. Storage can be full or disabled (private windows): then saving silently does
+//! nothing, and the page keeps working.
+
+/// The local-storage key of the model editor's text.
+pub const MODEL_KEY: &str = "squillion.model";
+/// The local-storage key of the document sizer's text.
+pub const DOCUMENT_KEY: &str = "squillion.document";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// Returns the text saved under `key`, if any.
+pub fn load(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+/// Saves `text` under `key` (best effort).
+pub fn save(key: &str, text: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(key, text);
+    }
+}
