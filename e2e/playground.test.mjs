@@ -50,3 +50,40 @@ test('a bad model edit lists the problem and keeps the last good numbers', async
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a share link round-trips the model and keeps the previous work restorable', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}#playground`);
+  await page.waitForSelector('.collection');
+  const shared = (await page.inputValue('#model-input')).replace('"social-feed"', '"shared-feed"');
+  await page.fill('#model-input', shared);
+  await page.click('text=Share link');
+  const url = await page.inputValue('.share-url input');
+  assert.match(url, /#playground&model=[A-Za-z0-9_-]+$/);
+
+  // A stranger opens it: a fresh browser context with no saved work.
+  const { page: other, errors: otherErrors } = await openPage(browser, url);
+  await other.waitForSelector('.collection');
+  assert.equal(await other.inputValue('#model-input'), shared);
+  assert.deepEqual(otherErrors, []);
+  await other.close();
+
+  // Someone with other work opens it: the link loads, the old work is one click away.
+  await page.fill('#model-input', shared.replace('"shared-feed"', '"my-own-work"'));
+  await page.goto('about:blank');
+  await page.goto(url);
+  await page.waitForSelector('.notice');
+  assert.equal(await page.inputValue('#model-input'), shared);
+  await page.click('text=Restore your previous model');
+  assert.match(await page.inputValue('#model-input'), /"my-own-work"/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a damaged link is refused and changes nothing', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}#playground&model=AAAA`);
+  const alert = await page.waitForSelector('.model-card .error');
+  assert.match(await alert.textContent(), /could not be opened.*unchanged/);
+  await page.waitForSelector('.collection');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -2,6 +2,7 @@
 
 mod bench;
 mod breakdown;
+mod clipboard;
 mod examples;
 mod gauge;
 mod panic;
@@ -58,6 +59,8 @@ impl View {
     /// Returns the view a `#hash` names (the first view when it names none).
     pub fn from_hash(hash: &str) -> View {
         let hash = hash.trim_start_matches('#');
+        // `#playground&model=…`: what follows `&` is the view's own data.
+        let hash = hash.split('&').next().unwrap_or_default();
         View::ALL
             .iter()
             .copied()

@@ -135,7 +135,10 @@ async fn sizer_autosaves_what_is_typed() {
     let document = web_sys::window().unwrap().document().unwrap();
     let again: HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&again).unwrap();
-    std::mem::forget(leptos::mount::mount_to(again.clone(), || view! { <DocumentSizer/> }));
+    std::mem::forget(leptos::mount::mount_to(
+        again.clone(),
+        || view! { <DocumentSizer/> },
+    ));
     tick().await;
     assert_eq!(text_of(&again, "[data-testid=size-bytes]"), "16");
 }

@@ -8,10 +8,11 @@ mod warnings;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::storage;
+use super::{clipboard, storage};
 use crate::analysis::{analyze, analyze_layout, Analysis};
 use crate::design::{layout_named, DesignName};
 use crate::model::{parse_model, Model, ModelError};
+use crate::share;
 
 pub use collections::CollectionCards;
 pub use compare::CompareTable;
@@ -68,8 +69,27 @@ fn read_model(text: &str) -> Result<Model, Vec<ModelError>> {
 /// The playground view. A bad edit lists its problems and keeps the last good model.
 #[component]
 pub fn Playground() -> impl IntoView {
-    // The last work, even an invalid edit, comes back on reload.
-    let start = storage::load(storage::MODEL_KEY).unwrap_or_else(|| STARTER_MODEL.to_string());
+    // The last work, even an invalid edit, comes back on reload; a shared link opens its model
+    // but keeps the work it replaces one click away.
+    let saved = storage::load(storage::MODEL_KEY);
+    let (link_notice, set_link_notice) = signal(None::<LinkNotice>);
+    let start = match link_payload().map(|p| share::decode(&p)) {
+        Some(Ok(shared)) => {
+            if let Some(previous) = saved.as_ref().filter(|p| **p != shared) {
+                storage::save(storage::MODEL_BEFORE_LINK_KEY, previous);
+                set_link_notice.set(Some(LinkNotice::Opened { can_restore: true }));
+            } else {
+                set_link_notice.set(Some(LinkNotice::Opened { can_restore: false }));
+            }
+            storage::save(storage::MODEL_KEY, &shared);
+            shared
+        }
+        Some(Err(e)) => {
+            set_link_notice.set(Some(LinkNotice::Refused(e.to_string())));
+            saved.unwrap_or_else(|| STARTER_MODEL.to_string())
+        }
+        None => saved.unwrap_or_else(|| STARTER_MODEL.to_string()),
+    };
     let (errors, set_errors) = signal(read_model(&start).err().unwrap_or_default());
     let (model, set_model) = signal(
         read_model(&start)
@@ -79,8 +99,7 @@ pub fn Playground() -> impl IntoView {
     let (text, set_text) = signal(start);
     let (choice, set_choice) = signal(Choice::Named(DesignName::Normalized));
 
-    let on_input = move |ev: leptos::ev::Event| {
-        let new_text = event_target_value(&ev);
+    let load_text = move |new_text: String| {
         match read_model(&new_text) {
             Ok(m) => {
                 set_model.set(Some(m));
@@ -90,6 +109,19 @@ pub fn Playground() -> impl IntoView {
         }
         storage::save(storage::MODEL_KEY, &new_text);
         set_text.set(new_text);
+    };
+    let on_input = move |ev: leptos::ev::Event| load_text(event_target_value(&ev));
+    let restore = move |_| {
+        if let Some(previous) = storage::load(storage::MODEL_BEFORE_LINK_KEY) {
+            load_text(previous);
+        }
+        set_link_notice.set(None);
+    };
+    let (share_url, set_share_url) = signal(None::<String>);
+    let on_share = move |_| {
+        let url = share_link(&text.get_untracked());
+        clipboard::copy(&url);
+        set_share_url.set(Some(url));
     };
 
     let result = Memo::new(move |_| model.with(|m| m.as_ref().map(|m| evaluate(m, choice.get()))));
@@ -133,8 +165,27 @@ pub fn Playground() -> impl IntoView {
             <div class="card model-card">
                 <div class="card-head">
                     <h2>"Model"</h2>
-                    <p class="card-note">"Entities, relationships and workload (docs/model.md)"</p>
+                    <button type="button" class="button" on:click=on_share>"Share link"</button>
                 </div>
+                {move || link_notice.get().map(|n| match n {
+                    LinkNotice::Opened { can_restore } => view! {
+                        <p class="notice" role="status">
+                            "Opened the model from the link. "
+                            {can_restore.then(|| view! {
+                                <button type="button" class="link-button" on:click=restore>"Restore your previous model"</button>
+                            })}
+                        </p>
+                    }.into_any(),
+                    LinkNotice::Refused(why) => view! {
+                        <p class="error" role="alert">{format!("This link could not be opened: {why}. Your model is unchanged.")}</p>
+                    }.into_any(),
+                })}
+                {move || share_url.get().map(|url| view! {
+                    <label class="share-url">
+                        <span>"Link copied. Anyone who opens it gets this model; the data stays in their browser."</span>
+                        <input type="text" readonly prop:value=url aria-label="Share link"/>
+                    </label>
+                })}
                 <label class="visually-hidden" for="model-input">"Model as JSON"</label>
                 <textarea
                     id="model-input"
@@ -169,6 +220,35 @@ pub fn Playground() -> impl IntoView {
             </div>
         </section>
     }
+}
+
+/// What happened to the link the page was opened with.
+#[derive(Debug, Clone, PartialEq)]
+enum LinkNotice {
+    /// Its model was loaded; the model it replaced can be restored.
+    Opened {
+        /// True when there was different work before.
+        can_restore: bool,
+    },
+    /// It could not be read; nothing changed.
+    Refused(String),
+}
+
+/// Returns the `model=` payload of the page's URL fragment, if any.
+fn link_payload() -> Option<String> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    hash.split('&')
+        .find_map(|part| part.strip_prefix("model="))
+        .map(str::to_string)
+}
+
+/// Returns a link to this page that opens the playground with `model_text`.
+fn share_link(model_text: &str) -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|href| href.split('#').next().unwrap_or_default().to_string())
+        .unwrap_or_default();
+    format!("{base}#playground&model={}", share::encode(model_text))
 }
 
 /// Returns true when the keyboard focus is in a text field (shortcuts must not steal keys).

@@ -4,6 +4,8 @@
 
 /// The local-storage key of the model editor's text.
 pub const MODEL_KEY: &str = "squillion.model";
+/// The local-storage key of the model that a shared link replaced, so it can be restored.
+pub const MODEL_BEFORE_LINK_KEY: &str = "squillion.model.before-link";
 /// The local-storage key of the document sizer's text.
 pub const DOCUMENT_KEY: &str = "squillion.document";
 

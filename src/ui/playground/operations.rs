@@ -4,13 +4,7 @@ use leptos::prelude::*;
 
 use crate::analysis::Analysis;
 use crate::human;
-
-/// Copies `text` to the clipboard (best effort: a browser may refuse).
-fn copy(text: &str) {
-    if let Some(w) = web_sys::window() {
-        let _ = w.navigator().clipboard().write_text(text);
-    }
-}
+use crate::ui::clipboard::copy;
 
 /// One row per application unit: its rate, round trips and the mongosh of each.
 #[component]
