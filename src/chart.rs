@@ -133,9 +133,104 @@ fn lay_row(row: &[usize], weights: &[f64], scale: f64, free: Rect, out: &mut [Re
     }
 }
 
+/// The curve of a document's size as one of its arrays grows, with the 16 MiB line: the
+/// picture of a break point.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GrowthCurve {
+    /// Largest element count on the x axis.
+    pub x_max: f64,
+    /// Largest size on the y axis, in bytes.
+    pub y_max: f64,
+    /// `(count, bytes)` samples of the curve from 0 to `x_max`, in order.
+    pub points: Vec<(f64, f64)>,
+}
+
+impl GrowthCurve {
+    /// Returns the curve of `base + n·(2 + elem) + Σ digits(i)` (see `arith::array_size`)
+    /// over a range that keeps the break point `break_at` (the first count over the limit) in
+    /// view: up to 1.6 times the break point, or 1.2 times `largest` (the biggest document's
+    /// count) when that is smaller. A `largest` beyond the range is drawn off the chart.
+    pub fn new(base: f64, elem: f64, largest: f64, break_at: Option<f64>, limit: f64) -> Self {
+        let reach = match break_at {
+            Some(b) if largest * 1.2 > b * 1.6 => b * 1.6,
+            Some(b) => (largest * 1.2).max(b * 1.2),
+            None => largest * 1.2,
+        };
+        let x_max = reach.max(1.0).ceil();
+        let size = |n: f64| base + n * (2.0 + elem) + digits_sum(n);
+        const SAMPLES: usize = 96;
+        let points: Vec<(f64, f64)> = (0..=SAMPLES)
+            .map(|i| {
+                let n = (x_max * i as f64 / SAMPLES as f64).floor();
+                (n, size(n))
+            })
+            .collect();
+        let y_top = points.last().map(|p| p.1).unwrap_or(0.0);
+        GrowthCurve {
+            x_max,
+            y_max: y_top.max(limit) * 1.08,
+            points,
+        }
+    }
+
+    /// Returns the x pixel of `count` in a plot `width` wide.
+    pub fn x(&self, count: f64, width: f64) -> f64 {
+        if self.x_max > 0.0 {
+            count / self.x_max * width
+        } else {
+            0.0
+        }
+    }
+
+    /// Returns the y pixel of `bytes` in a plot `height` tall (0 at the top).
+    pub fn y(&self, bytes: f64, height: f64) -> f64 {
+        if self.y_max > 0.0 {
+            height - bytes / self.y_max * height
+        } else {
+            height
+        }
+    }
+}
+
+/// Returns Σ digits(i) for i in 0..n for a real `n` (floored): the array index key bytes.
+fn digits_sum(n: f64) -> f64 {
+    let n = n.max(0.0).floor();
+    let mut total = 0.0;
+    let mut lo = 0.0;
+    let mut d = 1.0;
+    while lo < n && d <= 20.0 {
+        let hi = 10f64.powf(d);
+        total += (n.min(hi) - lo) * d;
+        lo = hi;
+        d += 1.0;
+    }
+    total
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn growth_curve_follows_the_exact_size_and_spans_the_break_point() {
+        // The wil document: 123 bytes with no followers, 12-byte ObjectIds, breaks at 844,411.
+        let c = GrowthCurve::new(123.0, 12.0, 50_000.0, Some(844_411.0), 16_777_216.0);
+        assert!(c.x_max >= 844_411.0);
+        // A celebrity far past the break point does not squash the picture.
+        let far = GrowthCurve::new(123.0, 12.0, 40e6, Some(844_411.0), 16_777_216.0);
+        assert_eq!(far.x_max, (844_411.0f64 * 1.6).ceil());
+        for &(n, bytes) in &c.points {
+            let exact = crate::arith::array_size(n as u64, 12) + 123 - 5;
+            assert_eq!(bytes, exact as f64, "at {n}");
+        }
+        assert!(c.y_max > 16_777_216.0);
+        assert_eq!(c.x(0.0, 500.0), 0.0);
+        assert_eq!(c.y(0.0, 200.0), 200.0);
+        assert!(c
+            .points
+            .windows(2)
+            .all(|w| w[0].0 <= w[1].0 && w[0].1 <= w[1].1));
+    }
 
     const BOX: Rect = Rect {
         x: 0.0,

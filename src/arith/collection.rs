@@ -59,6 +59,9 @@ pub struct ArrayStats {
     pub relationship: String,
     /// Bytes per element (value only), exact or mean.
     pub element_bytes: SizeFigure,
+    /// Size of the largest document with this array empty: the size at `n` elements is
+    /// `base_bytes + n·(2 + element_bytes) + Σ digits(i)` (the curve the page draws).
+    pub base_bytes: SizeFigure,
     /// Elements of the largest document.
     pub max_count: u64,
     /// The first count that exceeds 16 MiB (with every other field of the largest document).
@@ -115,10 +118,11 @@ pub fn shape_stats(s: &DocShape, start: &str) -> ShapeStats {
                 .map(|f| value_size(&f.element(), At::Mean))
                 .unwrap_or(Size::exact(0));
             let base = with_empty(&s.fields, &g.field);
+            let base_size = document_size_of(&base, At::Quantile(1.0));
             let bp = if g.capped {
                 None
             } else {
-                break_point(document_size_of(&base, At::Quantile(1.0)), elem)
+                break_point(base_size, elem)
             };
             let max_count = g.count.max_count();
             let largest = bp.and_then(|b| break_date(max_count, b.count, g.growth_largest, start));
@@ -128,6 +132,7 @@ pub fn shape_stats(s: &DocShape, start: &str) -> ShapeStats {
                 field: g.field.clone(),
                 relationship: g.relationship.clone(),
                 element_bytes: elem.into(),
+                base_bytes: base_size.into(),
                 max_count,
                 break_point: bp,
                 largest_reaches: largest,

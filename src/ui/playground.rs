@@ -2,6 +2,7 @@
 
 mod collections;
 mod compare;
+mod growth;
 mod operations;
 mod warnings;
 
@@ -16,6 +17,7 @@ use crate::share;
 
 pub use collections::CollectionCards;
 pub use compare::CompareTable;
+pub use growth::GrowthChart;
 pub use operations::OperationList;
 pub use warnings::WarningList;
 

@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::GrowthChart;
 use crate::analysis::Analysis;
 use crate::arith::SizeFigure;
 use crate::human;
@@ -82,18 +83,24 @@ pub fn CollectionCards(
                                         (_, true) => "capped: never breaks 16 MiB".to_string(),
                                         (Some(bp), false) => {
                                             let approx = if bp.exact { "" } else { "≈ " };
-                                            let when = arr.largest_reaches.as_ref().map(|d| format!(", reached by the largest parent on {} (in {} days)", d.date, human::thousands(d.days))).unwrap_or_default();
+                                            let when = if arr.max_count >= bp.count {
+                                                ": the largest parent is already past it".to_string()
+                                            } else {
+                                                arr.largest_reaches.as_ref().map(|d| format!(", reached by the largest parent on {} (in {} days)", d.date, human::thousands(d.days))).unwrap_or_default()
+                                            };
                                             format!("breaks 16 MiB at {approx}{} elements{when}", human::thousands(bp.count))
                                         }
                                         (None, false) => "no break point".to_string(),
                                     };
                                     let broken = arr.break_point.as_ref().is_some_and(|bp| !arr.capped && arr.max_count >= bp.count);
+                                    let chart = (!arr.capped).then(|| view! { <GrowthChart array=arr.clone()/> });
                                     view! {
                                         <p class="array-line" class:broken=broken>
                                             <code>{arr.field.clone()}</code>
                                             {format!(" ({}): largest has {} · ", arr.relationship, human::thousands(arr.max_count))}
                                             <strong>{verdict}</strong>
                                         </p>
+                                        {chart}
                                     }
                                 }).collect_view()}
                                 <div class="indexes">
