@@ -6,6 +6,7 @@
 
 pub mod distribution;
 pub mod field;
+pub mod preset;
 pub mod validate;
 pub mod workload;
 
@@ -15,7 +16,8 @@ use serde::{Deserialize, Serialize};
 
 pub use distribution::Distribution;
 pub use field::{BsonType, Field, Fields, ValueKind};
-pub use workload::{ChildRead, Copies, Sort, Step, Unit};
+pub use preset::{PresetMeta, PresetSource};
+pub use workload::{ChildRead, Copies, Paging, Sort, Step, Unit};
 
 use crate::design::strategy::DesignSpec;
 
@@ -52,6 +54,9 @@ pub struct Model {
     /// The chosen design.
     #[serde(default)]
     pub design: DesignSpec,
+    /// Preset metadata, when the model is a preset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<PresetMeta>,
 }
 
 fn default_seed() -> u64 {
@@ -191,6 +196,19 @@ impl Model {
     /// Returns the relationship called `name`.
     pub fn relationship(&self, name: &str) -> Option<&Relationship> {
         self.relationships.iter().find(|r| r.name == name)
+    }
+
+    /// Returns the designs the model offers: each preset design by name, or the model's own
+    /// design alone (named `model`) when it is no preset.
+    pub fn offered_designs(&self) -> Vec<(String, DesignSpec)> {
+        match &self.preset {
+            Some(p) => p
+                .designs
+                .iter()
+                .filter_map(|n| p.design(n, &self.design).map(|d| (n.clone(), d)))
+                .collect(),
+            None => vec![("model".to_string(), self.design.clone())],
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use super::collection_for;
 use crate::design::command::{param, Command, CommandKind};
 use crate::design::layout::{child_ref, relationship_collection_name, Layout};
 use crate::design::strategy::Strategy;
-use crate::model::{Model, Step};
+use crate::model::{Model, Paging, Step};
 
 /// Appends the commands of `step` (step number `i`) to `out`.
 pub(super) fn commands(
@@ -325,6 +325,54 @@ pub(super) fn commands(
                 c.limit = Some(*page_size);
             }
             out.push(c);
+        }
+        Step::List {
+            entity,
+            by,
+            sort,
+            limit,
+            fields,
+            page,
+            paging,
+        } => {
+            let coll = collection_for(layout, entity);
+            let mut filter = Document::new();
+            if let Some(b) = by {
+                filter.insert(b.clone(), param(format!("{entity}.{b}")));
+            }
+            let later = *page > 1;
+            let mut note = format!("page {page} of {limit} {entity}");
+            let mut skip = None;
+            match paging {
+                Paging::Range if later => {
+                    let op = if sort.order < 0 { "$lt" } else { "$gt" };
+                    filter.insert(
+                        sort.field.clone(),
+                        doc! { op: param(format!("last.{}", sort.field)) },
+                    );
+                    note.push_str(&format!(", after the last {} seen", sort.field));
+                }
+                Paging::Skip if later => {
+                    skip = Some((page - 1).saturating_mul(*limit));
+                    note.push_str(", by skip");
+                }
+                _ => {}
+            }
+            let mut f = Command::new(i, &coll, Find, filter, note);
+            f.sort = Some(doc! { sort.field.as_str(): sort.order });
+            f.limit = Some(*limit);
+            f.skip = skip;
+            if !fields.is_empty() {
+                let mut p = Document::new();
+                for name in fields {
+                    p.insert(name.clone(), 1);
+                }
+                if !fields.iter().any(|n| n == "_id") {
+                    p.insert("_id", 0);
+                }
+                f.projection = Some(p);
+            }
+            out.push(f);
         }
         _ => {}
     }
