@@ -327,7 +327,7 @@ fn named_designs_choose_as_documented() {
 
 #[test]
 fn indexes_follow_the_workload() {
-    let text = include_str!("models/image-board.json");
+    let text = include_str!("../presets/image-board.json");
     let m = parse_model(text).unwrap_or_else(|e| panic!("{e}"));
     let l = lay(&m);
     let ix: Vec<String> = l
@@ -348,7 +348,8 @@ fn indexes_follow_the_workload() {
 #[test]
 fn children_follow_the_cardinality_of_their_parents() {
     use squillion::design::{layout_named, DesignName};
-    let m = parse_model(include_str!("models/host-logs.json")).unwrap_or_else(|e| panic!("{e}"));
+    let m =
+        parse_model(include_str!("../presets/host-logs.json")).unwrap_or_else(|e| panic!("{e}"));
     let l = layout_named(&m, DesignName::Normalized).unwrap_or_else(|e| panic!("{e}"));
     let data = generate(&m, &l);
     let logs = data
@@ -373,8 +374,8 @@ fn children_follow_the_cardinality_of_their_parents() {
 /// The same model and seed give the same documents.
 #[test]
 fn generation_is_deterministic() {
-    let m =
-        parse_model(include_str!("models/shopping-cart.json")).unwrap_or_else(|e| panic!("{e}"));
+    let m = parse_model(include_str!("../presets/shopping-cart.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
     let l = lay(&m);
     assert_eq!(generate(&m, &l), generate(&m, &l));
 }
@@ -383,8 +384,8 @@ fn generation_is_deterministic() {
 /// mongosh, one round trip per line.
 #[test]
 fn plan_displays_as_mongosh() {
-    let m =
-        parse_model(include_str!("models/product-parts.json")).unwrap_or_else(|e| panic!("{e}"));
+    let m = parse_model(include_str!("../presets/product-parts.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
     let l = lay(&m);
     let expected = "\
 product page (300/s, 1 round trip(s))

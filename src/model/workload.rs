@@ -79,6 +79,21 @@ pub enum Step {
         #[serde(default = "default_page")]
         page_size: u64,
     },
+    /// Find the entities whose attribute (an element of an array-of-objects field, laid out by
+    /// the attribute pattern) matches: the showings sold on a channel, the weapons with damage
+    /// above 20.
+    FindByAttribute {
+        /// The owning entity.
+        entity: String,
+        /// The array-of-objects field holding the attributes.
+        field: String,
+        /// The attribute looked for (a value of the pattern's `key` field); none: any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
+        /// Only attributes whose value is greater than this.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        above: Option<f64>,
+    },
     /// Read one page of an entity's documents: an optional equality on one field (or parent
     /// reference), a sort, a page size, a projection; page N by `range` (continue after the
     /// last value seen) or by `skip` ((N − 1) × limit documents skipped).

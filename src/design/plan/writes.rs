@@ -66,6 +66,19 @@ pub(super) fn commands(
                     }
                     parent_update = Some(doc! { "$push": { arr.as_str(): param("child._id") } });
                 }
+                Strategy::ReferenceInChild { .. } if r.many_to_many => {
+                    // The child exists: it gains the parent's id in its array of references
+                    // (the subscriber's `following`).
+                    let mut c = Command::new(
+                        i,
+                        &ccoll,
+                        Update,
+                        doc! { "_id": param("child._id") },
+                        format!("{}: add the parent to the child's references", r.name),
+                    );
+                    c.update = Some(doc! { "$push": { r.parent_ref(): pid.clone() } });
+                    out.push(c);
+                }
                 Strategy::ReferenceInChild { .. } => {
                     out.push(insert_child("the child with its parent reference"))
                 }

@@ -121,7 +121,7 @@ impl Checker {
                 &["op", "entity", "sort"],
             ),
             other => {
-                self.err(&format!("{path}.op"), format!("unknown op \"{other}\"; expected read, find_parents, insert_child, insert, update, delete, post_feed, read_feed or list"));
+                self.err(&format!("{path}.op"), format!("unknown op \"{other}\"; expected read, find_parents, insert_child, insert, update, delete, post_feed, read_feed, list or find_by_attribute"));
                 return;
             }
         };
@@ -222,6 +222,14 @@ impl Checker {
                 self.entity_ref(m, "entity", path, entities);
             }
             "list" => self.list(m, path, entities, rels),
+            "find_by_attribute" => {
+                if let Some(e) = self.entity_ref(m, "entity", path, entities) {
+                    let name = e.name.clone();
+                    self.field_ref(m, "field", path, entities, &name);
+                }
+                self.string(m, "key", path);
+                self.number(m, "above", path, false);
+            }
             "update" => {
                 if let Some(e) = self.entity_ref(m, "entity", path, entities) {
                     let name = e.name.clone();
