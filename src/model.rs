@@ -198,17 +198,25 @@ impl Model {
         self.relationships.iter().find(|r| r.name == name)
     }
 
-    /// Returns the designs the model offers: each preset design by name, or the model's own
-    /// design alone (named `model`) when it is no preset.
-    pub fn offered_designs(&self) -> Vec<(String, DesignSpec)> {
-        match &self.preset {
-            Some(p) => p
-                .designs
-                .iter()
-                .filter_map(|n| p.design(n, &self.design).map(|d| (n.clone(), d)))
-                .collect(),
-            None => vec![("model".to_string(), self.design.clone())],
-        }
+    /// Returns the model as laid out under each design it offers, with the design's name: for
+    /// a preset, each of its `designs` (named, or from `custom_designs`, with its
+    /// `design_sharding` when given); otherwise the model itself, named `model`.
+    pub fn offered_designs(&self) -> Vec<(String, Model)> {
+        let Some(p) = &self.preset else {
+            return vec![("model".to_string(), self.clone())];
+        };
+        p.designs
+            .iter()
+            .filter_map(|n| {
+                let spec = p.design(n, &self.design)?;
+                let mut m = self.clone();
+                m.design = spec;
+                if let Some(sh) = p.design_sharding.get(n) {
+                    m.sharding = Some(sh.clone());
+                }
+                Some((n.clone(), m))
+            })
+            .collect()
     }
 }
 

@@ -28,6 +28,10 @@ pub struct PresetMeta {
     /// Named per-relationship mixes (the article's recommended design when it is a mix).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub custom_designs: BTreeMap<String, DesignSpec>,
+    /// Design name → the sharding that design uses instead of the model's (fan-out on read
+    /// is sharded by author, fan-out on write by owner).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub design_sharding: BTreeMap<String, super::Sharding>,
 }
 
 /// The article a preset comes from.

@@ -308,27 +308,32 @@ impl Checker {
             }
         }
         if let Some(s) = m.get("sharding") {
-            if let Some(sm) = self.object(s, "$.sharding", &["shards", "keys"], &["shards"]) {
-                self.integer(sm, "shards", "$.sharding", 1);
-                if let Some(k) = sm.get("keys") {
-                    if let Some(km) = k.as_object() {
-                        for (coll, key) in km {
-                            self.shard_key(key, &format!("$.sharding.keys.{coll}"));
-                        }
-                    } else {
-                        self.err(
-                            "$.sharding.keys",
-                            format!("expected an object, found {}", describe(k)),
-                        );
-                    }
-                }
-            }
+            self.sharding(s, "$.sharding");
         }
         if let Some(d) = m.get("design") {
             self.design(d, &entities, &rels);
         }
         if let Some(p) = m.get("preset") {
             self.preset(p, &entities, &rels);
+        }
+    }
+
+    /// Checks a sharding object (shard count and shard keys) at `path`.
+    fn sharding(&mut self, s: &Value, path: &str) {
+        if let Some(sm) = self.object(s, path, &["shards", "keys"], &["shards"]) {
+            self.integer(sm, "shards", path, 1);
+            if let Some(k) = sm.get("keys") {
+                if let Some(km) = k.as_object() {
+                    for (coll, key) in km {
+                        self.shard_key(key, &format!("{path}.keys.{coll}"));
+                    }
+                } else {
+                    self.err(
+                        &format!("{path}.keys"),
+                        format!("expected an object, found {}", describe(k)),
+                    );
+                }
+            }
         }
     }
 
@@ -343,6 +348,7 @@ impl Checker {
             "scale_note",
             "designs",
             "custom_designs",
+            "design_sharding",
         ];
         const REQUIRED: &[&str] = &[
             "title",
@@ -407,6 +413,32 @@ impl Checker {
                 None => self.err(
                     "$.preset.custom_designs",
                     format!("expected an object, found {}", describe(c)),
+                ),
+            }
+        }
+        let offered: Vec<String> = m
+            .get("designs")
+            .and_then(Value::as_array)
+            .map(|l| {
+                l.iter()
+                    .filter_map(|d| d.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(ds) = m.get("design_sharding") {
+            match ds.as_object() {
+                Some(dm) => {
+                    for (name, sh) in dm {
+                        let p = format!("$.preset.design_sharding.{name}");
+                        if !offered.contains(name) {
+                            self.err(&p, format!("\"{name}\" is not one of the offered designs"));
+                        }
+                        self.sharding(sh, &p);
+                    }
+                }
+                None => self.err(
+                    "$.preset.design_sharding",
+                    format!("expected an object, found {}", describe(ds)),
                 ),
             }
         }

@@ -120,6 +120,10 @@ impl Checker {
                 ],
                 &["op", "entity", "sort"],
             ),
+            "find_by_attribute" => (
+                &["op", "entity", "field", "key", "above"],
+                &["op", "entity", "field"],
+            ),
             other => {
                 self.err(&format!("{path}.op"), format!("unknown op \"{other}\"; expected read, find_parents, insert_child, insert, update, delete, post_feed, read_feed, list or find_by_attribute"));
                 return;
