@@ -109,7 +109,8 @@ fn step_commands(model: &Model, layout: &Layout, i: usize, step: &Step, out: &mu
         Step::Read { .. }
         | Step::FindParents { .. }
         | Step::ReadFeed { .. }
-        | Step::List { .. } => reads::commands(model, layout, i, step, out),
+        | Step::List { .. }
+        | Step::FindByAttribute { .. } => reads::commands(model, layout, i, step, out),
         _ => writes::commands(model, layout, i, step, out),
     }
 }
