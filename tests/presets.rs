@@ -699,3 +699,91 @@ fn social_feed() {
         assert_eq!(trips(design(&all, d), page), 1, "{d}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The preset object is validated like the rest of the model.
+
+fn with_preset(preset: &str) -> Result<Model, squillion::model::ModelErrors> {
+    squillion::model::parse_model(&format!(
+        r#"{{ "entities": [ {{ "name": "a", "count": 1 }}, {{ "name": "b", "count": 1 }} ],
+             "relationships": [ {{ "name": "r", "parent": "a", "child": "b", "cardinality": {{ "shape": "fixed", "value": 1 }} }} ],
+             "preset": {preset} }}"#
+    ))
+}
+
+#[test]
+fn preset_object_is_validated() {
+    let ok = r#"{ "title": "t", "lesson": "l", "source": { "article": "002" }, "explanation": "e",
+                  "scale_note": "s", "designs": ["normalized", "mine"],
+                  "custom_designs": { "mine": { "relationships": { "r": { "strategy": "embed" } } } } }"#;
+    let m = with_preset(ok).unwrap_or_else(|e| panic!("{e}"));
+    let offered = m.offered_designs();
+    assert_eq!(offered.len(), 2);
+    assert_eq!(offered[1].0, "mine");
+    let bad = r#"{ "title": "", "lesson": "a\nb", "source": { "tips": ["x"] }, "explanation": "e",
+                   "scale_note": "s", "designs": ["nope"], "extra": 1,
+                   "custom_designs": { "bucketed": {}, "mine": { "relationships": { "zz": { "strategy": "embed" } } } },
+                   "design_sharding": { "other": { "shards": 0 } } }"#;
+    let e = with_preset(bad).map(|_| ()).unwrap_err();
+    for path in [
+        "$.preset.title",
+        "$.preset.lesson",
+        "$.preset.source.article",
+        "$.preset.source.tips[0]",
+        "$.preset.designs[0]",
+        "$.preset.extra",
+        "$.preset.custom_designs.bucketed",
+        "$.preset.custom_designs.mine.relationships.zz",
+        "$.preset.design_sharding.other",
+        "$.preset.design_sharding.other.shards",
+    ] {
+        assert!(e.has_path(path), "{path}: {e}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command line.
+
+fn squillion(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_squillion"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn cli_lists_shows_and_prints_models() {
+    let (code, out, _) = squillion(&["presets"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 13);
+    for p in presets::all() {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(p.name) && l.ends_with(&p.lesson)),
+            "{}",
+            p.name
+        );
+    }
+    let (code, out, _) = squillion(&["presets", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_default();
+    assert_eq!(v.as_array().map(Vec::len), Some(13));
+    assert_eq!(v[0]["name"], "social-graph");
+    assert_eq!(v[0]["source"]["article"], "000");
+    assert_eq!(v[0]["designs"][3], "tbc");
+    let (code, out, _) = squillion(&["presets", "host-logs"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Round trips per application unit, by design:"), "{out}");
+    assert!(out.contains("host dashboard: newest 1000           2          1            1             2"), "{out}");
+    let (code, out, _) = squillion(&["presets", "host-logs", "--model"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, presets::get("host-logs").map(|p| p.text).unwrap_or_default());
+    let (code, _, err) = squillion(&["presets", "social"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("known presets: social-graph, shopping-cart"), "{err}");
+}
