@@ -778,12 +778,28 @@ fn cli_lists_shows_and_prints_models() {
     assert_eq!(v[0]["designs"][3], "tbc");
     let (code, out, _) = squillion(&["presets", "host-logs"]);
     assert_eq!(code, 0);
-    assert!(out.contains("Round trips per application unit, by design:"), "{out}");
-    assert!(out.contains("host dashboard: newest 1000           2          1            1             2"), "{out}");
+    assert!(
+        out.contains("Round trips per application unit, by design:"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "host dashboard: newest 1000           2          1            1             2"
+        ),
+        "{out}"
+    );
     let (code, out, _) = squillion(&["presets", "host-logs", "--model"]);
     assert_eq!(code, 0);
-    assert_eq!(out, presets::get("host-logs").map(|p| p.text).unwrap_or_default());
+    assert_eq!(
+        out,
+        presets::get("host-logs")
+            .map(|p| p.text)
+            .unwrap_or_default()
+    );
     let (code, _, err) = squillion(&["presets", "social"]);
     assert_eq!(code, 2);
-    assert!(err.contains("known presets: social-graph, shopping-cart"), "{err}");
+    assert!(
+        err.contains("known presets: social-graph, shopping-cart"),
+        "{err}"
+    );
 }

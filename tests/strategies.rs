@@ -388,7 +388,7 @@ fn plan_displays_as_mongosh() {
         .unwrap_or_else(|e| panic!("{e}"));
     let l = lay(&m);
     let expected = "\
-product page (300/s, 1 round trip(s))
+product page with part names (300/s, 1 round trip(s))
   db.product.find({ catalog_number: product.catalog_number }).limit(1)  // read product by catalog_number
 products using a part (10/s, 2 round trip(s))
   db.part.find({ partno: part.partno })  // parts: children with that partno
@@ -396,6 +396,8 @@ products using a part (10/s, 2 round trip(s))
 rename part (2/s, 2 round trip(s))
   db.part.updateOne({ _id: part._id }, { $set: { name: new.name } })  // update part.name
   db.product.updateMany({ \"parts._id\": part._id }, { $set: { \"parts.$.name\": new.name } })  // live copy parts.name via parts
+rename product (1/s, 1 round trip(s))
+  db.product.updateOne({ _id: product._id }, { $set: { name: new.name } })  // update product.name
 ";
     assert_eq!(l.plan.to_string(), expected);
     let ix: Vec<String> = l
