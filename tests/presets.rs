@@ -784,7 +784,18 @@ fn cli_lists_shows_and_prints_models() {
     );
     assert!(
         out.contains(
-            "host dashboard: newest 1000           2          1            1             2"
+    let row = |label: &str| -> Vec<String> {
+        out.lines()
+            .find_map(|l| l.trim_start().strip_prefix(label))
+            .map(|rest| rest.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(row("host dashboard: newest 1000"), ["2", "1", "1", "2"], "{out}");
+    assert_eq!(
+        row("largest document (bytes)"),
+        ["148", "242,888,979", "117,979", "178"],
+        "{out}"
+    );
         ),
         "{out}"
     );

@@ -158,32 +158,86 @@ fn summary(out: &mut impl Write, p: &Preset, m: &Model) -> anyhow::Result<()> {
         )?;
     }
     let analyses = analyze_offered(m)?;
-    writeln!(out, "\nRound trips per application unit, by design:")?;
-    let names: Vec<&str> = analyses.iter().map(|(n, _)| n.as_str()).collect();
-    let unit_width = m
-        .workload
+    let mut rows: Vec<(String, Vec<String>)> = Vec::new();
+    let mut fan_out = false;
+    for (i, u) in m.workload.iter().enumerate() {
+        let cells = analyses
+            .iter()
+            .map(|(_, a)| {
+                let plan = a.layout.plan.units.get(i);
+                let fans = plan.is_some_and(|p| p.commands.iter().any(|c| c.fan_out.is_some()));
+                fan_out |= fans;
+                let q = plan.map_or(0, |p| p.queries());
+                format!("{q}{}", if fans { "*" } else { "" })
+            })
+            .collect();
+        rows.push((u.name.clone(), cells));
+    }
+    let per_design = |f: &dyn Fn(&crate::analysis::Analysis) -> String| -> Vec<String> {
+        analyses.iter().map(|(_, a)| f(a)).collect()
+    };
+    rows.push((
+        "indexes (besides _id)".into(),
+        per_design(&|a| {
+            let n: usize = a.layout.collections.iter().map(|c| c.indexes.len()).sum();
+            n.to_string()
+        }),
+    ));
+    rows.push((
+        "largest document (bytes)".into(),
+        per_design(&|a| {
+            a.stats
+                .iter()
+                .flat_map(|s| &s.shapes)
+                .max_by_key(|s| s.max.bytes)
+                .map_or_else(String::new, |s| {
+                    let approx = if s.max.exact { "" } else { "~" };
+                    format!("{approx}{}", crate::warning::thousands(s.max.bytes))
+                })
+        }),
+    ));
+    rows.push((
+        "warnings".into(),
+        per_design(&|a| a.warnings.len().to_string()),
+    ));
+    let label_width = rows
         .iter()
-        .map(|u| u.name.chars().count())
+        .map(|(l, _)| l.chars().count())
         .max()
-        .unwrap_or(4)
-        .max(4);
-    write!(out, "  {:unit_width$}", "unit")?;
-    for n in &names {
-        write!(out, "  {n:>w$}", w = n.len().max(3))?;
+        .unwrap_or(0);
+    let widths: Vec<usize> = analyses
+        .iter()
+        .enumerate()
+        .map(|(j, (n, _))| {
+            rows.iter()
+                .filter_map(|(_, c)| c.get(j).map(|c| c.chars().count()))
+                .chain([n.chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    writeln!(out, "\nRound trips per application unit, by design:")?;
+    write!(out, "  {:label_width$}", "unit")?;
+    for ((n, _), w) in analyses.iter().zip(&widths) {
+        write!(out, "  {n:>w$}")?;
     }
     writeln!(out)?;
-    for (i, u) in m.workload.iter().enumerate() {
-        write!(out, "  {:unit_width$}", u.name)?;
-        for (n, a) in &analyses {
-            let q = a.layout.plan.units.get(i).map_or(0, |p| p.queries());
-            write!(out, "  {q:>w$}", w = n.len().max(3))?;
+    for (label, cells) in &rows {
+        write!(out, "  {label:label_width$}")?;
+        for (c, w) in cells.iter().zip(&widths) {
+            write!(out, "  {c:>w$}")?;
         }
         writeln!(out)?;
     }
-    write!(out, "  {:unit_width$}", "warnings")?;
-    for (n, a) in &analyses {
-        write!(out, "  {:>w$}", a.warnings.len(), w = n.len().max(3))?;
+    if fan_out {
+        writeln!(
+            out,
+            "  * writes one document per follower in one round trip (fan-out)"
+        )?;
     }
-    writeln!(out)?;
+    writeln!(
+        out,
+        "  ~ estimate (field lengths vary); other sizes are exact BSON bytes"
+    )?;
     Ok(())
 }
