@@ -59,3 +59,14 @@ pub fn compare(model: &Model) -> Result<Vec<Analysis>, DesignError> {
     }
     Ok(out)
 }
+
+/// Returns the analysis of every design the model offers (a preset's `designs`, or the
+/// model's own design, named `model`), in order, each with its name. Each design is analysed
+/// as the model's own design (plans and warnings read its field patterns and sharding).
+pub fn analyze_offered(model: &Model) -> Result<Vec<(String, Analysis)>, DesignError> {
+    model
+        .offered_designs()
+        .into_iter()
+        .map(|(name, m)| Ok((name, analyze(&m)?)))
+        .collect()
+}

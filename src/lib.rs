@@ -15,6 +15,7 @@ pub mod engine;
 pub mod generate;
 pub mod human;
 pub mod model;
+pub mod presets;
 pub mod share;
 pub mod shell;
 pub mod size;

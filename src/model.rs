@@ -6,6 +6,7 @@
 
 pub mod distribution;
 pub mod field;
+pub mod preset;
 pub mod validate;
 pub mod workload;
 
@@ -15,7 +16,8 @@ use serde::{Deserialize, Serialize};
 
 pub use distribution::Distribution;
 pub use field::{BsonType, Field, Fields, ValueKind};
-pub use workload::{ChildRead, Copies, Sort, Step, Unit};
+pub use preset::{PresetMeta, PresetSource};
+pub use workload::{ChildRead, Copies, Paging, Sort, Step, Unit};
 
 use crate::design::strategy::DesignSpec;
 
@@ -52,6 +54,9 @@ pub struct Model {
     /// The chosen design.
     #[serde(default)]
     pub design: DesignSpec,
+    /// Preset metadata, when the model is a preset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<PresetMeta>,
 }
 
 fn default_seed() -> u64 {
@@ -191,6 +196,27 @@ impl Model {
     /// Returns the relationship called `name`.
     pub fn relationship(&self, name: &str) -> Option<&Relationship> {
         self.relationships.iter().find(|r| r.name == name)
+    }
+
+    /// Returns the model as laid out under each design it offers, with the design's name: for
+    /// a preset, each of its `designs` (named, or from `custom_designs`, with its
+    /// `design_sharding` when given); otherwise the model itself, named `model`.
+    pub fn offered_designs(&self) -> Vec<(String, Model)> {
+        let Some(p) = &self.preset else {
+            return vec![("model".to_string(), self.clone())];
+        };
+        p.designs
+            .iter()
+            .filter_map(|n| {
+                let spec = p.design(n, &self.design)?;
+                let mut m = self.clone();
+                m.design = spec;
+                if let Some(sh) = p.design_sharding.get(n) {
+                    m.sharding = Some(sh.clone());
+                }
+                Some((n.clone(), m))
+            })
+            .collect()
     }
 }
 

@@ -137,7 +137,7 @@ fn break_point_of_sub_documents_is_exact() {
 /// Sizes of 100 million parents with a heavy-tailed distribution cost constant time.
 #[test]
 fn full_scale_statistics_are_constant_time() {
-    let text = include_str!("models/social-graph.json");
+    let text = include_str!("../presets/social-graph.json");
     let model = squillion::model::parse_model(text).unwrap_or_else(|e| panic!("{e}"));
     let layout =
         squillion::design::layout_named(&model, squillion::design::DesignName::Denormalized)

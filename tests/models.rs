@@ -1,4 +1,4 @@
-//! Every model in tests/models/ (one per scenario of the source articles) parses, lays out
+//! Every preset in presets/ (one per scenario of the source articles) parses, lays out
 //! under its own design and the three named ones, generates a small sample and is checked.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -6,7 +6,7 @@ use squillion::design::{layout_model, layout_named, DesignName};
 use squillion::model::parse_model;
 
 fn models() -> Vec<(String, String)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/presets");
     let mut out: Vec<(String, String)> = std::fs::read_dir(dir)
         .map(|rd| {
             rd.filter_map(Result::ok)

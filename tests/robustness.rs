@@ -95,11 +95,11 @@ fn replace(v: &mut Value, path: &[String], with: Value) {
 }
 
 const MODELS: [&str; 5] = [
-    include_str!("models/social-graph.json"),
-    include_str!("models/shopping-cart.json"),
-    include_str!("models/host-logs.json"),
-    include_str!("models/movie-prices.json"),
-    include_str!("models/social-feed.json"),
+    include_str!("../presets/social-graph.json"),
+    include_str!("../presets/shopping-cart.json"),
+    include_str!("../presets/host-logs.json"),
+    include_str!("../presets/movie-prices.json"),
+    include_str!("../presets/social-feed.json"),
 ];
 
 proptest! {

@@ -327,7 +327,7 @@ fn named_designs_choose_as_documented() {
 
 #[test]
 fn indexes_follow_the_workload() {
-    let text = include_str!("models/image-board.json");
+    let text = include_str!("../presets/image-board.json");
     let m = parse_model(text).unwrap_or_else(|e| panic!("{e}"));
     let l = lay(&m);
     let ix: Vec<String> = l
@@ -348,7 +348,8 @@ fn indexes_follow_the_workload() {
 #[test]
 fn children_follow_the_cardinality_of_their_parents() {
     use squillion::design::{layout_named, DesignName};
-    let m = parse_model(include_str!("models/host-logs.json")).unwrap_or_else(|e| panic!("{e}"));
+    let m =
+        parse_model(include_str!("../presets/host-logs.json")).unwrap_or_else(|e| panic!("{e}"));
     let l = layout_named(&m, DesignName::Normalized).unwrap_or_else(|e| panic!("{e}"));
     let data = generate(&m, &l);
     let logs = data
@@ -373,8 +374,8 @@ fn children_follow_the_cardinality_of_their_parents() {
 /// The same model and seed give the same documents.
 #[test]
 fn generation_is_deterministic() {
-    let m =
-        parse_model(include_str!("models/shopping-cart.json")).unwrap_or_else(|e| panic!("{e}"));
+    let m = parse_model(include_str!("../presets/shopping-cart.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
     let l = lay(&m);
     assert_eq!(generate(&m, &l), generate(&m, &l));
 }
@@ -383,11 +384,11 @@ fn generation_is_deterministic() {
 /// mongosh, one round trip per line.
 #[test]
 fn plan_displays_as_mongosh() {
-    let m =
-        parse_model(include_str!("models/product-parts.json")).unwrap_or_else(|e| panic!("{e}"));
+    let m = parse_model(include_str!("../presets/product-parts.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
     let l = lay(&m);
     let expected = "\
-product page (300/s, 1 round trip(s))
+product page with part names (300/s, 1 round trip(s))
   db.product.find({ catalog_number: product.catalog_number }).limit(1)  // read product by catalog_number
 products using a part (10/s, 2 round trip(s))
   db.part.find({ partno: part.partno })  // parts: children with that partno
@@ -395,6 +396,8 @@ products using a part (10/s, 2 round trip(s))
 rename part (2/s, 2 round trip(s))
   db.part.updateOne({ _id: part._id }, { $set: { name: new.name } })  // update part.name
   db.product.updateMany({ \"parts._id\": part._id }, { $set: { \"parts.$.name\": new.name } })  // live copy parts.name via parts
+rename product (1/s, 1 round trip(s))
+  db.product.updateOne({ _id: product._id }, { $set: { name: new.name } })  // update product.name
 ";
     assert_eq!(l.plan.to_string(), expected);
     let ix: Vec<String> = l
@@ -444,4 +447,123 @@ fn continuation_ids_resolve() {
         }
     }
     assert_eq!(checked, 20);
+}
+
+/// Returns the base model with a workload and a strategy for `r`.
+fn with_workload(strategy: &str, m2m: bool, workload: &str) -> Model {
+    let text = format!(
+        r#"{{
+        "entities": [
+          {{ "name": "p", "count": 10, "fields": {{ "n": {{ "type": "string", "length": {{ "shape": "fixed", "value": 3 }} }} }} }},
+          {{ "name": "c", "count": 20, "fields": {{ "v": {{ "type": "int" }} }} }}
+        ],
+        "relationships": [
+          {{ "name": "r", "parent": "p", "child": "c", "many_to_many": {m2m}, "cardinality": {{ "shape": "fixed", "value": 2 }} }}
+        ],
+        "workload": {workload},
+        "design": {{ "relationships": {{ "r": {strategy} }} }}
+    }}"#
+    );
+    parse_model(&text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn lines(l: &Layout) -> Vec<Vec<String>> {
+    l.plan
+        .units
+        .iter()
+        .map(|u| u.commands.iter().map(|c| c.mongosh()).collect())
+        .collect()
+}
+
+/// Many-to-many with the reference in the child (the subscriber's `following`): linking an
+/// existing child pushes the parent's id into the child's array; it inserts nothing.
+#[test]
+fn many_to_many_reference_in_child_links_by_push() {
+    let m = with_workload(
+        r#"{ "strategy": "reference_in_child" }"#,
+        true,
+        r#"[ { "name": "link", "rate_per_sec": 1, "steps": [ { "op": "insert_child", "relationship": "r" } ] } ]"#,
+    );
+    assert_eq!(
+        lines(&lay(&m)),
+        [["db.c.updateOne({ _id: child._id }, { $push: { pId: p._id } })"]]
+    );
+}
+
+/// A child read that needs only the ids takes them from the references: no join.
+#[test]
+fn id_only_child_reads_skip_the_join() {
+    let units = r#"[
+      { "name": "ids", "rate_per_sec": 1, "steps": [ { "op": "read", "entity": "p", "children": [ { "relationship": "r", "fields": ["_id"] } ] } ] },
+      { "name": "values", "rate_per_sec": 1, "steps": [ { "op": "read", "entity": "p", "children": [ { "relationship": "r", "fields": ["v"] } ] } ] }
+    ]"#;
+    let trips = |strategy: &str| -> Vec<usize> {
+        lay(&with_workload(strategy, true, units))
+            .plan
+            .units
+            .iter()
+            .map(|u| u.queries())
+            .collect()
+    };
+    assert_eq!(trips(r#"{ "strategy": "reference_in_parent" }"#), [1, 2]);
+    assert_eq!(trips(r#"{ "strategy": "link_collection" }"#), [2, 3]);
+}
+
+/// A list pages by range (after the last value seen) or by skip, with a projection, and a
+/// sorted scan of the whole collection gets the sort's index.
+#[test]
+fn list_pages_by_range_or_by_skip() {
+    let m = with_workload(
+        r#"{ "strategy": "reference_in_child" }"#,
+        false,
+        r#"[
+          { "name": "newest", "rate_per_sec": 1, "steps": [ { "op": "list", "entity": "c", "sort": { "field": "v", "order": -1 }, "limit": 5, "fields": ["v"] } ] },
+          { "name": "range", "rate_per_sec": 1, "steps": [ { "op": "list", "entity": "c", "by": "pId", "sort": { "field": "v", "order": 1 }, "page": 3 } ] },
+          { "name": "skip", "rate_per_sec": 1, "steps": [ { "op": "list", "entity": "c", "by": "pId", "sort": { "field": "v", "order": 1 }, "page": 3, "paging": "skip" } ] }
+        ]"#,
+    );
+    let l = lay(&m);
+    assert_eq!(
+        lines(&l),
+        [
+            ["db.c.find({}, { v: 1, _id: 0 }).sort({ v: -1 }).limit(5)"],
+            ["db.c.find({ pId: c.pId, v: { $gt: last.v } }).sort({ v: 1 }).limit(20)"],
+            ["db.c.find({ pId: c.pId }).sort({ v: 1 }).skip(40).limit(20)"],
+        ]
+    );
+    let ix: Vec<String> = l
+        .collection("c")
+        .map(|c| c.indexes.iter().map(|i| i.mongosh()).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        ix,
+        [
+            "db.c.createIndex({ v: -1 })",
+            "db.c.createIndex({ pId: 1, v: 1 })"
+        ]
+    );
+}
+
+/// A list names a field or the parent reference the entity holds; paging is range or skip.
+#[test]
+fn list_steps_are_validated() {
+    let text = r#"{
+      "entities": [ { "name": "c", "count": 1, "fields": { "v": { "type": "int" } } } ],
+      "workload": [ { "name": "x", "rate_per_sec": 1, "steps": [
+        { "op": "list", "entity": "c", "by": "nope", "sort": { "field": "w", "order": 2 }, "fields": ["z"], "paging": "cursor", "page": 0 },
+        { "op": "find_by_attribute", "entity": "c", "field": "q", "above": "x" } ] } ]
+    }"#;
+    let e = parse_model(text).map(|_| ()).unwrap_err();
+    for p in [
+        "$.workload[0].steps[0].by",
+        "$.workload[0].steps[0].sort.field",
+        "$.workload[0].steps[0].sort.order",
+        "$.workload[0].steps[0].fields[0]",
+        "$.workload[0].steps[0].paging",
+        "$.workload[0].steps[0].page",
+        "$.workload[0].steps[1].field",
+        "$.workload[0].steps[1].above",
+    ] {
+        assert!(e.has_path(p), "{p}: {e}");
+    }
 }

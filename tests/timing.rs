@@ -9,7 +9,7 @@ use squillion::model::parse_model;
 #[test]
 #[ignore]
 fn timings() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/presets");
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .map(|r| r.filter_map(Result::ok).map(|e| e.path()).collect())
         .unwrap_or_default();

@@ -126,8 +126,8 @@ fn valid_models_have_no_errors() {
 #[test]
 fn serialization_round_trips() {
     for text in [
-        include_str!("models/social-graph.json"),
-        include_str!("models/shopping-cart.json"),
+        include_str!("../presets/social-graph.json"),
+        include_str!("../presets/shopping-cart.json"),
     ] {
         let m = parse_model(text).unwrap_or_else(|e| panic!("{e}"));
         let again = serde_json::to_string(&m).unwrap_or_default();

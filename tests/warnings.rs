@@ -106,7 +106,8 @@ fn near_limit_threshold_is_80_percent() {
 
 #[test]
 fn scatter_gather_on_fan_out_on_read() {
-    let m = parse_model(include_str!("models/social-feed.json")).unwrap_or_else(|e| panic!("{e}"));
+    let m =
+        parse_model(include_str!("../presets/social-feed.json")).unwrap_or_else(|e| panic!("{e}"));
     let l = squillion::design::layout_named(&m, squillion::design::DesignName::Normalized)
         .unwrap_or_else(|e| panic!("{e}"));
     let w = check(&m, &l);
@@ -120,13 +121,13 @@ fn scatter_gather_on_fan_out_on_read() {
 
 #[test]
 fn live_copies_that_cost_more_than_they_save() {
-    let text = include_str!("models/product-parts.json")
+    let text = include_str!("../presets/product-parts.json")
         .replace("\"rate_per_sec\": 2,", "\"rate_per_sec\": 500,");
     let w = warnings(&text);
     let lc = find(&w, "LIVE_COPY_AMPLIFICATION").unwrap_or_else(|| panic!("{w:?}"));
     assert_eq!(lc.path, "parts.name");
     assert!(find(
-        &warnings(include_str!("models/product-parts.json")),
+        &warnings(include_str!("../presets/product-parts.json")),
         "LIVE_COPY_AMPLIFICATION"
     )
     .is_none());
@@ -134,7 +135,8 @@ fn live_copies_that_cost_more_than_they_save() {
 
 #[test]
 fn unindexed_queries_against_edited_indexes() {
-    let m = parse_model(include_str!("models/image-board.json")).unwrap_or_else(|e| panic!("{e}"));
+    let m =
+        parse_model(include_str!("../presets/image-board.json")).unwrap_or_else(|e| panic!("{e}"));
     let l = layout_model(&m).unwrap_or_else(|e| panic!("{e}"));
     assert!(find(&check(&m, &l), "UNINDEXED_QUERY").is_none());
     let w = squillion::warning::check_with_indexes(&m, &l, &[]);
@@ -144,7 +146,7 @@ fn unindexed_queries_against_edited_indexes() {
 
 #[test]
 fn warnings_serialize() {
-    let w = warnings(include_str!("models/page-analytics.json"));
+    let w = warnings(include_str!("../presets/page-analytics.json"));
     let json = serde_json::to_value(&w).unwrap_or_default();
     assert_eq!(json[0]["code"], "MMAPV1_PREALLOCATION");
     assert_eq!(json[0]["severity"], "info");

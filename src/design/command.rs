@@ -35,6 +35,9 @@ pub struct Command {
     /// Sort (find).
     #[serde(serialize_with = "ser_opt_doc")]
     pub sort: Option<Document>,
+    /// Documents skipped before the first returned (find with `skip`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip: Option<u64>,
     /// Limit (find).
     pub limit: Option<u64>,
     /// Projection (find).
@@ -73,6 +76,7 @@ impl Command {
             kind,
             filter,
             sort: None,
+            skip: None,
             limit: None,
             projection: None,
             update: None,
@@ -100,6 +104,9 @@ impl Command {
                 s.push(')');
                 if let Some(o) = &self.sort {
                     s.push_str(&format!(".sort({})", shell(&Bson::Document(o.clone()))));
+                }
+                if let Some(k) = self.skip {
+                    s.push_str(&format!(".skip({k})"));
                 }
                 if let Some(l) = self.limit {
                     s.push_str(&format!(".limit({l})"));

@@ -39,7 +39,7 @@ impl Index {
 }
 
 /// Returns the key pattern a find/update/delete needs: filter fields (not operators, not a
-/// lone `_id`), then sort fields.
+/// lone `_id`), then sort fields; for an empty filter, the sort alone.
 pub fn key_for(filter: &Document, sort: Option<&Document>) -> Option<Document> {
     let mut keys = Document::new();
     for (k, v) in filter {
@@ -55,7 +55,12 @@ pub fn key_for(filter: &Document, sort: Option<&Document>) -> Option<Document> {
         keys.insert(k.clone(), 1);
     }
     if keys.is_empty() {
-        return None;
+        // A sorted scan of the whole collection (the 10 newest posts) needs the sort's index;
+        // anything else here is an `_id` lookup.
+        return match sort {
+            Some(s) if filter.is_empty() && !s.is_empty() => Some(s.clone()),
+            _ => None,
+        };
     }
     if let Some(s) = sort {
         for (k, v) in s {

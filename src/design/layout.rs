@@ -176,6 +176,7 @@ pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
     };
     layout.plan = plan::build(model, &layout);
     indexes::attach(&mut layout);
+    keyed_indexes(model, spec, &mut layout);
     Ok(layout)
 }
 
@@ -611,4 +612,64 @@ fn keyed(f: &Field, key: &str, value: &str) -> Field {
         presence: f.presence,
         ..Field::of(BsonType::Object)
     }
+}
+
+/// A sub-document keyed by attribute (`prices.gewala`) is queried by a key chosen at run time:
+/// once the plan queries one key, every key needs its own index (article 003).
+fn keyed_indexes(model: &Model, spec: &DesignSpec, layout: &mut Layout) {
+    for p in &spec.fields {
+        let FieldPattern::Attribute {
+            entity,
+            field,
+            form: AttributeForm::Keyed,
+            key,
+            ..
+        } = p
+        else {
+            continue;
+        };
+        let Some(coll) = layout.collection_of(entity).map(|c| c.name.clone()) else {
+            continue;
+        };
+        let prefix = format!("{field}.");
+        let queried = layout.plan.units.iter().any(|u| {
+            u.commands
+                .iter()
+                .any(|c| c.collection == coll && mentions(&c.filter, &prefix))
+        });
+        if !queried {
+            continue;
+        }
+        let names = model
+            .entity(entity)
+            .and_then(|e| e.fields.get(field))
+            .and_then(|f| f.fields.get(key))
+            .map(|k| k.values.clone())
+            .unwrap_or_default();
+        if let Some(c) = layout.collections.iter_mut().find(|c| c.name == coll) {
+            for n in names {
+                let keys = bson::doc! { format!("{field}.{n}"): 1 };
+                if !c.indexes.iter().any(|i| i.keys == keys) {
+                    c.indexes.push(Index {
+                        collection: coll.clone(),
+                        keys,
+                        multikey: false,
+                        reason: format!("{field} keyed by {key}: one index per key"),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// Returns true when a filter (or one of its `$or`/`$and` clauses) names a path under `prefix`.
+fn mentions(filter: &bson::Document, prefix: &str) -> bool {
+    filter.iter().any(|(k, v)| {
+        k.starts_with(prefix)
+            || (k.starts_with('$')
+                && v.as_array().is_some_and(|a| {
+                    a.iter()
+                        .any(|c| c.as_document().is_some_and(|d| mentions(d, prefix)))
+                }))
+    })
 }

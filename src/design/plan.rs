@@ -106,9 +106,11 @@ pub(super) fn embedding_of<'a>(
 
 fn step_commands(model: &Model, layout: &Layout, i: usize, step: &Step, out: &mut Vec<Command>) {
     match step {
-        Step::Read { .. } | Step::FindParents { .. } | Step::ReadFeed { .. } => {
-            reads::commands(model, layout, i, step, out)
-        }
+        Step::Read { .. }
+        | Step::FindParents { .. }
+        | Step::ReadFeed { .. }
+        | Step::List { .. }
+        | Step::FindByAttribute { .. } => reads::commands(model, layout, i, step, out),
         _ => writes::commands(model, layout, i, step, out),
     }
 }

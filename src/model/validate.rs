@@ -20,6 +20,7 @@ const TOP: &[&str] = &[
     "workload",
     "sharding",
     "design",
+    "preset",
 ];
 const FIELD_KEYS: &[&str] = &[
     "type", "items", "kind", "length", "count", "fields", "presence", "values", "min", "max",
@@ -80,6 +81,8 @@ struct RelInfo {
     parent: String,
     child: String,
     feed: bool,
+    /// The parent reference a child holds (`parent_field`, default parent name + `Id`).
+    parent_ref: String,
 }
 
 fn describe(v: &Value) -> &'static str {
@@ -305,24 +308,160 @@ impl Checker {
             }
         }
         if let Some(s) = m.get("sharding") {
-            if let Some(sm) = self.object(s, "$.sharding", &["shards", "keys"], &["shards"]) {
-                self.integer(sm, "shards", "$.sharding", 1);
-                if let Some(k) = sm.get("keys") {
-                    if let Some(km) = k.as_object() {
-                        for (coll, key) in km {
-                            self.shard_key(key, &format!("$.sharding.keys.{coll}"));
+            self.sharding(s, "$.sharding");
+        }
+        if let Some(d) = m.get("design") {
+            self.design(d, &entities, &rels);
+        }
+        if let Some(p) = m.get("preset") {
+            self.preset(p, &entities, &rels);
+        }
+    }
+
+    /// Checks a sharding object (shard count and shard keys) at `path`.
+    fn sharding(&mut self, s: &Value, path: &str) {
+        if let Some(sm) = self.object(s, path, &["shards", "keys"], &["shards"]) {
+            self.integer(sm, "shards", path, 1);
+            if let Some(k) = sm.get("keys") {
+                if let Some(km) = k.as_object() {
+                    for (coll, key) in km {
+                        self.shard_key(key, &format!("{path}.keys.{coll}"));
+                    }
+                } else {
+                    self.err(
+                        &format!("{path}.keys"),
+                        format!("expected an object, found {}", describe(k)),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Checks the preset metadata: required texts, the source, and that every offered design
+    /// is a named one or defined in `custom_designs` (each checked like `design`).
+    fn preset(&mut self, v: &Value, entities: &[EntityInfo], rels: &[RelInfo]) {
+        const KEYS: &[&str] = &[
+            "title",
+            "lesson",
+            "source",
+            "explanation",
+            "scale_note",
+            "designs",
+            "custom_designs",
+            "design_sharding",
+        ];
+        const REQUIRED: &[&str] = &[
+            "title",
+            "lesson",
+            "source",
+            "explanation",
+            "scale_note",
+            "designs",
+        ];
+        let Some(m) = self.object(v, "$.preset", KEYS, REQUIRED) else {
+            return;
+        };
+        for k in ["title", "lesson", "explanation", "scale_note"] {
+            if self
+                .string(m, k, "$.preset")
+                .is_some_and(|s| s.trim().is_empty())
+            {
+                self.err(&format!("$.preset.{k}"), "must not be empty");
+            }
+        }
+        if let Some(lesson) = m.get("lesson").and_then(Value::as_str) {
+            if lesson.contains('\n') {
+                self.err("$.preset.lesson", "the lesson is one line");
+            }
+        }
+        if let Some(s) = m.get("source") {
+            if let Some(sm) = self.object(s, "$.preset.source", &["article", "tips"], &["article"])
+            {
+                self.string(sm, "article", "$.preset.source");
+                if let Some(tips) = self.array(sm, "tips", "$.preset.source") {
+                    for (i, t) in tips.iter().enumerate() {
+                        if t.as_u64().is_none() {
+                            self.err(
+                                &format!("$.preset.source.tips[{i}]"),
+                                format!("expected a tip number, found {}", describe(t)),
+                            );
                         }
-                    } else {
-                        self.err(
-                            "$.sharding.keys",
-                            format!("expected an object, found {}", describe(k)),
-                        );
                     }
                 }
             }
         }
-        if let Some(d) = m.get("design") {
-            self.design(d, &entities, &rels);
+        let mut custom: Vec<String> = Vec::new();
+        if let Some(c) = m.get("custom_designs") {
+            match c.as_object() {
+                Some(cm) => {
+                    for (name, d) in cm {
+                        if ["normalized", "denormalized", "bucketed"].contains(&name.as_str()) {
+                            self.err(
+                                &format!("$.preset.custom_designs.{name}"),
+                                format!("\"{name}\" is a named design; choose another name"),
+                            );
+                        }
+                        self.design_at(
+                            d,
+                            &format!("$.preset.custom_designs.{name}"),
+                            entities,
+                            rels,
+                        );
+                        custom.push(name.clone());
+                    }
+                }
+                None => self.err(
+                    "$.preset.custom_designs",
+                    format!("expected an object, found {}", describe(c)),
+                ),
+            }
+        }
+        let offered: Vec<String> = m
+            .get("designs")
+            .and_then(Value::as_array)
+            .map(|l| {
+                l.iter()
+                    .filter_map(|d| d.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if let Some(ds) = m.get("design_sharding") {
+            match ds.as_object() {
+                Some(dm) => {
+                    for (name, sh) in dm {
+                        let p = format!("$.preset.design_sharding.{name}");
+                        if !offered.contains(name) {
+                            self.err(&p, format!("\"{name}\" is not one of the offered designs"));
+                        }
+                        self.sharding(sh, &p);
+                    }
+                }
+                None => self.err(
+                    "$.preset.design_sharding",
+                    format!("expected an object, found {}", describe(ds)),
+                ),
+            }
+        }
+        if let Some(list) = self.array(m, "designs", "$.preset") {
+            if list.is_empty() {
+                self.err("$.preset.designs", "a preset offers at least one design");
+            }
+            for (i, d) in list.iter().enumerate() {
+                let p = format!("$.preset.designs[{i}]");
+                match d.as_str() {
+                    Some(n)
+                        if ["normalized", "denormalized", "bucketed"].contains(&n)
+                            || custom.iter().any(|c| c == n) => {}
+                    Some(n) => self.err(
+                        &p,
+                        format!(
+                            "unknown design \"{n}\"; expected normalized, denormalized, bucketed{}",
+                            custom.iter().map(|c| format!(", {c}")).collect::<String>()
+                        ),
+                    ),
+                    None => self.err(&p, format!("expected a design name, found {}", describe(d))),
+                }
+            }
         }
     }
 
@@ -648,7 +787,7 @@ impl Checker {
             }
         }
         self.string(m, "field", path);
-        self.string(m, "parent_field", path);
+        let parent_field = self.string(m, "parent_field", path).map(str::to_string);
         let feed = self.string(m, "feed", path).map(str::to_string);
         if let Some(f) = &feed {
             if !entities.iter().any(|x| &x.name == f) {
@@ -661,6 +800,7 @@ impl Checker {
         };
         Some(RelInfo {
             name: name?,
+            parent_ref: parent_field.unwrap_or_else(|| format!("{parent}Id")),
             parent,
             child,
             feed: feed.is_some(),

@@ -79,6 +79,65 @@ pub enum Step {
         #[serde(default = "default_page")]
         page_size: u64,
     },
+    /// Find the entities whose attribute (an element of an array-of-objects field, laid out by
+    /// the attribute pattern) matches: the showings sold on a channel, the weapons with damage
+    /// above 20.
+    FindByAttribute {
+        /// The owning entity.
+        entity: String,
+        /// The array-of-objects field holding the attributes.
+        field: String,
+        /// The attribute looked for (a value of the pattern's `key` field); none: any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
+        /// Only attributes whose value is greater than this.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        above: Option<f64>,
+    },
+    /// Read one page of an entity's documents: an optional equality on one field (or parent
+    /// reference), a sort, a page size, a projection; page N by `range` (continue after the
+    /// last value seen) or by `skip` ((N − 1) × limit documents skipped).
+    List {
+        /// The entity listed.
+        entity: String,
+        /// The field compared for equality (`threadId`), or none for the whole collection.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        by: Option<String>,
+        /// The order of the list.
+        sort: Sort,
+        /// Documents per page.
+        #[serde(default = "default_list_limit")]
+        limit: u64,
+        /// Fields returned (empty: whole documents).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        fields: Vec<String>,
+        /// Which page (1 = the first).
+        #[serde(default = "default_first_page")]
+        page: u64,
+        /// How later pages are reached.
+        #[serde(default)]
+        paging: Paging,
+    },
+}
+
+/// How a list reaches its later pages.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Paging {
+    /// Continue after the last sort value seen (`{date: {$gt: last.date}}`): the index seeks
+    /// straight to the page.
+    #[default]
+    Range,
+    /// `skip((page − 1) × limit)`: the server still walks every skipped key.
+    Skip,
+}
+
+fn default_list_limit() -> u64 {
+    20
+}
+
+fn default_first_page() -> u64 {
+    1
 }
 
 fn default_key() -> String {

@@ -22,7 +22,7 @@ pub use operations::OperationList;
 pub use warnings::WarningList;
 
 /// The model the playground opens with.
-const STARTER_MODEL: &str = include_str!("../../tests/models/social-feed.json");
+const STARTER_MODEL: &str = include_str!("../../presets/social-feed.json");
 
 /// A choice on the design bar: one of the named designs, or the model's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,8 +5,8 @@ use bson::{doc, Document};
 use super::collection_for;
 use crate::design::command::{param, Command, CommandKind};
 use crate::design::layout::{child_ref, relationship_collection_name, Layout};
-use crate::design::strategy::Strategy;
-use crate::model::{Model, Step};
+use crate::design::strategy::{AttributeForm, FieldPattern, Strategy};
+use crate::model::{Model, Paging, Step};
 
 /// Appends the commands of `step` (step number `i`) to `out`.
 pub(super) fn commands(
@@ -96,7 +96,9 @@ pub(super) fn commands(
                         if let Some(l) = c.limit {
                             projection.insert(arr.clone(), doc! { "$slice": l as i64 });
                         }
-                        later.push(by_ids(&format!("{}: application-level join", r.name)));
+                        if !ids_only(&c.fields) {
+                            later.push(by_ids(&format!("{}: application-level join", r.name)));
+                        }
                     }
                     Strategy::ReferenceInChild { .. } => {
                         let mut f = Command::new(
@@ -120,6 +122,9 @@ pub(super) fn commands(
                         );
                         l.limit = c.limit;
                         later.push(l);
+                        if ids_only(&c.fields) {
+                            continue;
+                        }
                         let cref = child_ref(r);
                         let mut f = Command::new(
                             i,
@@ -326,6 +331,135 @@ pub(super) fn commands(
             }
             out.push(c);
         }
+        Step::FindByAttribute {
+            entity,
+            field,
+            key,
+            above,
+        } => {
+            let coll = collection_for(layout, entity);
+            let pattern = model.design.fields.iter().find_map(|p| match p {
+                FieldPattern::Attribute {
+                    entity: e,
+                    field: f,
+                    form,
+                    key,
+                    value,
+                } if e == entity && f == field => Some((*form, key.clone(), value.clone())),
+                _ => None,
+            });
+            let cond = |above: Option<f64>| -> bson::Bson {
+                match above {
+                    Some(a) => doc! { "$gt": a }.into(),
+                    None => doc! { "$exists": true }.into(),
+                }
+            };
+            let (filter, note) = match pattern {
+                Some((AttributeForm::Keyed, kf, _)) => {
+                    let keys = model
+                        .entity(entity)
+                        .and_then(|e| e.fields.get(field))
+                        .and_then(|f| f.fields.get(&kf))
+                        .map(|k| k.values.clone())
+                        .unwrap_or_default();
+                    match key {
+                        Some(k) => (
+                            doc! { format!("{field}.{k}"): cond(*above) },
+                            format!("{field}.{k}: the key is part of the path"),
+                        ),
+                        None => {
+                            let clauses: Vec<bson::Bson> = keys
+                                .iter()
+                                .map(|k| doc! { format!("{field}.{k}"): cond(*above) }.into())
+                                .collect();
+                            (
+                                doc! { "$or": clauses },
+                                format!("any key of {field}: every key named ({})", keys.len()),
+                            )
+                        }
+                    }
+                }
+                Some((AttributeForm::Flattened, kf, vf)) => {
+                    let mut f = Document::new();
+                    if let Some(k) = key {
+                        f.insert(kf, k.clone());
+                    }
+                    if above.is_some() || key.is_none() {
+                        f.insert(vf, cond(*above));
+                    }
+                    (f, format!("one row per {field} element"))
+                }
+                form => {
+                    let (kf, vf) = form.map_or_else(
+                        || ("key".to_string(), "value".to_string()),
+                        |(_, k, v)| (k, v),
+                    );
+                    let f = match (key, above) {
+                        (Some(k), Some(a)) => {
+                            doc! { field.as_str(): { "$elemMatch": { kf: k.clone(), vf: { "$gt": a } } } }
+                        }
+                        (Some(k), None) => doc! { format!("{field}.{kf}"): k.clone() },
+                        (None, a) => doc! { format!("{field}.{vf}"): cond(*a) },
+                    };
+                    (f, format!("{field} as an array: one multikey index"))
+                }
+            };
+            out.push(Command::new(i, &coll, Find, filter, note));
+        }
+        Step::List {
+            entity,
+            by,
+            sort,
+            limit,
+            fields,
+            page,
+            paging,
+        } => {
+            let coll = collection_for(layout, entity);
+            let mut filter = Document::new();
+            if let Some(b) = by {
+                filter.insert(b.clone(), param(format!("{entity}.{b}")));
+            }
+            let later = *page > 1;
+            let mut note = format!("page {page} of {limit} {entity}");
+            let mut skip = None;
+            match paging {
+                Paging::Range if later => {
+                    let op = if sort.order < 0 { "$lt" } else { "$gt" };
+                    filter.insert(
+                        sort.field.clone(),
+                        doc! { op: param(format!("last.{}", sort.field)) },
+                    );
+                    note.push_str(&format!(", after the last {} seen", sort.field));
+                }
+                Paging::Skip if later => {
+                    skip = Some((page - 1).saturating_mul(*limit));
+                    note.push_str(", by skip");
+                }
+                _ => {}
+            }
+            let mut f = Command::new(i, &coll, Find, filter, note);
+            f.sort = Some(doc! { sort.field.as_str(): sort.order });
+            f.limit = Some(*limit);
+            f.skip = skip;
+            if !fields.is_empty() {
+                let mut p = Document::new();
+                for name in fields {
+                    p.insert(name.clone(), 1);
+                }
+                if !fields.iter().any(|n| n == "_id") {
+                    p.insert("_id", 0);
+                }
+                f.projection = Some(p);
+            }
+            out.push(f);
+        }
         _ => {}
     }
+}
+
+/// Returns true when a child read needs nothing but the children's ids (`fields: ["_id"]`),
+/// which references already hold.
+fn ids_only(fields: &[String]) -> bool {
+    !fields.is_empty() && fields.iter().all(|f| f == "_id")
 }

@@ -41,9 +41,14 @@ pub(super) fn commands(
                 }
                 Strategy::EmbedSubset { k } => {
                     out.push(insert_child("the child in its own collection"));
-                    parent_update = Some(
-                        doc! { "$push": { arr.as_str(): { "$each": [param("child")], "$slice": -(*k as i64) } } },
-                    );
+                    // Keep the newest k in order: $sort on the field the workload reads them
+                    // by (ascending, so that $slice: -k keeps the newest), as article 002 does.
+                    let mut each = doc! { "$each": [param("child")] };
+                    if let Some(sf) = subset_sort_field(model, &r.name) {
+                        each.insert("$sort", doc! { sf: 1 });
+                    }
+                    each.insert("$slice", -(*k as i64));
+                    parent_update = Some(doc! { "$push": { arr.as_str(): each } });
                 }
                 Strategy::ExtendedReference { copy } => {
                     if !r.many_to_many {
@@ -60,6 +65,19 @@ pub(super) fn commands(
                         out.push(insert_child("the child"));
                     }
                     parent_update = Some(doc! { "$push": { arr.as_str(): param("child._id") } });
+                }
+                Strategy::ReferenceInChild { .. } if r.many_to_many => {
+                    // The child exists: it gains the parent's id in its array of references
+                    // (the subscriber's `following`).
+                    let mut c = Command::new(
+                        i,
+                        &ccoll,
+                        Update,
+                        doc! { "_id": param("child._id") },
+                        format!("{}: add the parent to the child's references", r.name),
+                    );
+                    c.update = Some(doc! { "$push": { r.parent_ref(): pid.clone() } });
+                    out.push(c);
                 }
                 Strategy::ReferenceInChild { .. } => {
                     out.push(insert_child("the child with its parent reference"))
@@ -335,4 +353,19 @@ pub(super) fn commands(
         }
         _ => {}
     }
+}
+
+/// Returns the child field the workload sorts a relationship's children by, if any.
+fn subset_sort_field(model: &Model, relationship: &str) -> Option<String> {
+    model
+        .workload
+        .iter()
+        .flat_map(|u| &u.steps)
+        .filter_map(|s| match s {
+            Step::Read { children, .. } => Some(children),
+            _ => None,
+        })
+        .flatten()
+        .filter(|c| c.relationship == relationship)
+        .find_map(|c| c.sort.as_ref().map(|s| s.field.clone()))
 }

@@ -8,13 +8,24 @@ use super::{describe, Checker, EntityInfo, RelInfo, STRATEGIES};
 
 impl Checker {
     pub(super) fn design(&mut self, v: &Value, entities: &[EntityInfo], rels: &[RelInfo]) {
-        let Some(m) = self.object(v, "$.design", &["base", "relationships", "fields"], &[]) else {
+        self.design_at(v, "$.design", entities, rels);
+    }
+
+    /// Checks a design (base, overrides, field patterns) found at `at`.
+    pub(super) fn design_at(
+        &mut self,
+        v: &Value,
+        at: &str,
+        entities: &[EntityInfo],
+        rels: &[RelInfo],
+    ) {
+        let Some(m) = self.object(v, at, &["base", "relationships", "fields"], &[]) else {
             return;
         };
-        if let Some(b) = self.string(m, "base", "$.design") {
+        if let Some(b) = self.string(m, "base", at) {
             if !["normalized", "denormalized", "bucketed"].contains(&b) {
                 self.err(
-                    "$.design.base",
+                    &format!("{at}.base"),
                     format!(
                         "unknown design \"{b}\"; expected normalized, denormalized or bucketed"
                     ),
@@ -24,13 +35,13 @@ impl Checker {
         if let Some(r) = m.get("relationships") {
             let Some(rm) = r.as_object() else {
                 self.err(
-                    "$.design.relationships",
+                    &format!("{at}.relationships"),
                     format!("expected an object, found {}", describe(r)),
                 );
                 return;
             };
             for (name, s) in rm {
-                let p = format!("$.design.relationships.{name}");
+                let p = format!("{at}.relationships.{name}");
                 let rel = rels.iter().find(|r| &r.name == name);
                 if rel.is_none() {
                     self.err(&p, format!("unknown relationship \"{name}\""));
@@ -38,10 +49,10 @@ impl Checker {
                 self.strategy(s, &p, rel, entities);
             }
         }
-        if let Some(list) = self.array(m, "fields", "$.design") {
+        if let Some(list) = self.array(m, "fields", at) {
             let mut seen = HashSet::new();
             for (i, f) in list.iter().enumerate() {
-                let p = format!("$.design.fields[{i}]");
+                let p = format!("{at}.fields[{i}]");
                 self.pattern(f, &p, entities, rels);
                 if let Some(fm) = f.as_object() {
                     let key = (fm.get("entity").cloned(), fm.get("field").cloned());

@@ -114,8 +114,18 @@ impl Checker {
                 &["op", "relationship", "page_size"],
                 &["op", "relationship"],
             ),
+            "list" => (
+                &[
+                    "op", "entity", "by", "sort", "limit", "fields", "page", "paging",
+                ],
+                &["op", "entity", "sort"],
+            ),
+            "find_by_attribute" => (
+                &["op", "entity", "field", "key", "above"],
+                &["op", "entity", "field"],
+            ),
             other => {
-                self.err(&format!("{path}.op"), format!("unknown op \"{other}\"; expected read, find_parents, insert_child, insert, update, delete, post_feed or read_feed"));
+                self.err(&format!("{path}.op"), format!("unknown op \"{other}\"; expected read, find_parents, insert_child, insert, update, delete, post_feed, read_feed, list or find_by_attribute"));
                 return;
             }
         };
@@ -215,6 +225,15 @@ impl Checker {
             "insert" | "delete" => {
                 self.entity_ref(m, "entity", path, entities);
             }
+            "list" => self.list(m, path, entities, rels),
+            "find_by_attribute" => {
+                if let Some(e) = self.entity_ref(m, "entity", path, entities) {
+                    let name = e.name.clone();
+                    self.field_ref(m, "field", path, entities, &name);
+                }
+                self.string(m, "key", path);
+                self.number(m, "above", path, false);
+            }
             "update" => {
                 if let Some(e) = self.entity_ref(m, "entity", path, entities) {
                     let name = e.name.clone();
@@ -231,6 +250,68 @@ impl Checker {
                 self.boolean(m, "increment", path);
             }
             _ => {}
+        }
+    }
+
+    /// Checks a `list` step: the entity, `by` (a field or a parent reference the entity holds),
+    /// the sort, the page size, the projected fields, the page number and the paging method.
+    fn list(
+        &mut self,
+        m: &Map<String, Value>,
+        path: &str,
+        entities: &[EntityInfo],
+        rels: &[RelInfo],
+    ) {
+        let Some(e) = self
+            .entity_ref(m, "entity", path, entities)
+            .map(|e| e.name.clone())
+        else {
+            return;
+        };
+        if let Some(by) = m.get("by").and_then(Value::as_str) {
+            let is_ref = rels.iter().any(|r| r.child == e && r.parent_ref == by);
+            if !is_ref {
+                self.field_ref(m, "by", path, entities, &e);
+            }
+        } else if m.contains_key("by") {
+            self.string(m, "by", path);
+        }
+        if let Some(s) = m.get("sort") {
+            let sp = format!("{path}.sort");
+            if let Some(sm) = self.object(s, &sp, &["field", "order"], &["field", "order"]) {
+                self.field_ref(sm, "field", &sp, entities, &e);
+                if let Some(o) = sm.get("order") {
+                    if o.as_i64() != Some(1) && o.as_i64() != Some(-1) {
+                        self.err(&format!("{sp}.order"), "order is 1 or -1");
+                    }
+                }
+            }
+        }
+        self.integer(m, "limit", path, 1);
+        self.integer(m, "page", path, 1);
+        if let Some(fs) = self.array(m, "fields", path) {
+            for (j, f) in fs.iter().enumerate() {
+                match f.as_str() {
+                    Some(name) => {
+                        let ok = name == "_id"
+                            || entities
+                                .iter()
+                                .any(|x| x.name == e && x.fields.iter().any(|n| n == name));
+                        if !ok {
+                            self.err(
+                                &format!("{path}.fields[{j}]"),
+                                format!("entity \"{e}\" has no field \"{name}\""),
+                            );
+                        }
+                    }
+                    None => self.err(&format!("{path}.fields[{j}]"), "expected a field name"),
+                }
+            }
+        }
+        if let Some(p) = self.string(m, "paging", path) {
+            if p != "range" && p != "skip" {
+                self.err(&format!("{path}.paging"), "paging is \"range\" or \"skip\"");
+            }
         }
     }
 }

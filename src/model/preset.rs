@@ -1,0 +1,72 @@
+//! Preset metadata: the optional top-level `preset` object that turns a model into a workshop
+//! preset (title, one-line lesson, source article, explanation, the designs it offers).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::design::strategy::{DesignName, DesignSpec};
+
+/// What a preset says about itself, next to its model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PresetMeta {
+    /// Title shown on the preset list ("Social graph: who follows whom").
+    pub title: String,
+    /// The lesson in one line.
+    pub lesson: String,
+    /// Where the lesson comes from.
+    pub source: PresetSource,
+    /// What the scenario is, what the article recommends and why, which numbers show it
+    /// (plain text, paragraphs separated by blank lines).
+    pub explanation: String,
+    /// Which counts and rates were chosen and why.
+    pub scale_note: String,
+    /// The designs the preset offers, in order: `normalized`, `denormalized`, `bucketed` or a
+    /// name from `custom_designs`.
+    pub designs: Vec<String>,
+    /// Named per-relationship mixes (the article's recommended design when it is a mix).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub custom_designs: BTreeMap<String, DesignSpec>,
+    /// Design name → the sharding that design uses instead of the model's (fan-out on read
+    /// is sharded by author, fan-out on write by owner).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub design_sharding: BTreeMap<String, super::Sharding>,
+}
+
+/// The article a preset comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PresetSource {
+    /// Article id (`000` … `004`, the seed file's number).
+    pub article: String,
+    /// Tip numbers within the article (article 001 numbers its tips), empty when it has none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tips: Vec<u32>,
+}
+
+impl PresetMeta {
+    /// Returns the design called `name`: a named design (keeping `fields`, the model's field
+    /// patterns) or one of `custom_designs`.
+    pub fn design(&self, name: &str, fields: &DesignSpec) -> Option<DesignSpec> {
+        if let Some(d) = self.custom_designs.get(name) {
+            return Some(d.clone());
+        }
+        let base = named(name)?;
+        Some(DesignSpec {
+            base,
+            relationships: BTreeMap::new(),
+            fields: fields.fields.clone(),
+        })
+    }
+}
+
+/// Returns the named design called `name`.
+pub fn named(name: &str) -> Option<DesignName> {
+    match name {
+        "normalized" => Some(DesignName::Normalized),
+        "denormalized" => Some(DesignName::Denormalized),
+        "bucketed" => Some(DesignName::Bucketed),
+        _ => None,
+    }
+}
