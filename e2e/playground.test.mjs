@@ -21,20 +21,43 @@ after(async () => {
   await server?.close();
 });
 
-test('keys 1–4 switch designs and the collections follow', async () => {
+test('number keys switch designs and the collections follow', async () => {
   const { page, errors } = await openPage(browser, `${server.url}#playground`);
   await page.waitForSelector('.collection');
+  const buttons = await page.$$eval('.design-button', (bs) => bs.map((b) => b.textContent.trim()));
+  assert.ok(buttons.length >= 3, `designs: ${buttons}`);
   const pressed = () => page.$eval('.design-button[aria-pressed="true"]', (b) => b.textContent.trim());
-  assert.match(await pressed(), /Normalized$/);
+  assert.equal(await pressed(), buttons[0]);
   const collections = async () => page.$$eval('.collection', (cs) => cs.map((c) => c.dataset.collection));
-  const normalized = await collections();
+  const first = await collections();
   await page.keyboard.press('3');
-  assert.match(await pressed(), /Bucketed$/);
-  const bucketed = await collections();
-  assert.notDeepEqual(bucketed, normalized, 'the bucketed design lays out other collections');
+  assert.equal(await pressed(), buttons[2]);
+  const third = await collections();
+  assert.notDeepEqual(third, first, 'the third design lays out other collections');
   await page.screenshot({ path: `${SHOTS}/playground.png`, fullPage: false });
   await page.keyboard.press('1');
-  assert.deepEqual(await collections(), normalized);
+  assert.deepEqual(await collections(), first);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('every preset opens, and each of its designs evaluates', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}#playground`);
+  await page.waitForSelector('.collection');
+  const names = await page.$$eval('select[aria-label="Open a preset"] option', (os) => os.map((o) => o.value).filter(Boolean));
+  assert.equal(names.length, 13);
+  for (const name of names) {
+    await page.selectOption('select[aria-label="Open a preset"]', name);
+    await page.waitForSelector('.lesson');
+    const designs = await page.$$('.design-button');
+    for (let i = 0; i < designs.length; i++) {
+      await page.keyboard.press(String(i + 1));
+      assert.ok(await page.$('.collection'), `${name}, design ${i + 1}: no collection shown`);
+      assert.equal(await page.$('.results > .error'), null, `${name}, design ${i + 1} failed`);
+    }
+  }
+  await page.selectOption('select[aria-label="Open a preset"]', 'social-graph');
+  await page.screenshot({ path: `${SHOTS}/playground-preset.png`, fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
 });

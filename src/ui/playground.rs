@@ -10,9 +10,10 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{clipboard, storage};
-use crate::analysis::{analyze, analyze_layout, Analysis};
-use crate::design::{layout_named, DesignName};
+use crate::analysis::{analyze, Analysis};
+use crate::design::{DesignName, DesignSpec};
 use crate::model::{parse_model, Model, ModelError};
+use crate::presets;
 use crate::share;
 
 pub use collections::CollectionCards;
@@ -24,43 +25,52 @@ pub use warnings::WarningList;
 /// The model the playground opens with.
 const STARTER_MODEL: &str = include_str!("../../presets/social-feed.json");
 
-/// A choice on the design bar: one of the named designs, or the model's own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Choice {
-    /// One of the three named starting points.
-    Named(DesignName),
-    /// The model's own `design` (a named base plus per-relationship overrides).
-    Custom,
+/// Returns the designs the design bar offers for `model`, each with its label and the model
+/// laid out under it: a preset's own designs, or else the three named designs and the model's
+/// own design ("Custom").
+pub fn offered(model: &Model) -> Vec<(String, Model)> {
+    if model.preset.is_some() {
+        return model
+            .offered_designs()
+            .into_iter()
+            .map(|(name, m)| (label(&name), m))
+            .collect();
+    }
+    let mut out: Vec<(String, Model)> = [
+        DesignName::Normalized,
+        DesignName::Denormalized,
+        DesignName::Bucketed,
+    ]
+    .into_iter()
+    .map(|name| {
+        let mut m = model.clone();
+        m.design = DesignSpec {
+            base: name,
+            ..DesignSpec::default()
+        };
+        (label(name.as_str()), m)
+    })
+    .collect();
+    out.push(("Custom".to_string(), model.clone()));
+    out
 }
 
-impl Choice {
-    /// Every choice, in the order of the bar and of the keys 1–4.
-    pub const ALL: [Choice; 4] = [
-        Choice::Named(DesignName::Normalized),
-        Choice::Named(DesignName::Denormalized),
-        Choice::Named(DesignName::Bucketed),
-        Choice::Custom,
-    ];
-
-    /// The button's label.
-    pub fn label(self) -> &'static str {
-        match self {
-            Choice::Named(DesignName::Normalized) => "Normalized",
-            Choice::Named(DesignName::Denormalized) => "Denormalized",
-            Choice::Named(DesignName::Bucketed) => "Bucketed",
-            Choice::Custom => "Custom",
-        }
+/// Returns a design name as a label: `fan-out_on_write` → `Fan-out on write`.
+fn label(name: &str) -> String {
+    let spaced = name.replace('_', " ");
+    let mut chars = spaced.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => spaced,
     }
 }
 
-/// Returns the analysis of `model` under `choice`, or why it cannot be laid out.
-pub fn evaluate(model: &Model, choice: Choice) -> Result<Analysis, String> {
-    match choice {
-        Choice::Named(name) => layout_named(model, name)
-            .map(|layout| analyze_layout(model, layout))
-            .map_err(|e| e.to_string()),
-        Choice::Custom => analyze(model).map_err(|e| e.to_string()),
-    }
+/// Returns the analysis of every offered design, with its label.
+pub fn evaluate_all(model: &Model) -> Vec<(String, Result<Analysis, String>)> {
+    offered(model)
+        .into_iter()
+        .map(|(label, m)| (label, analyze(&m).map_err(|e| e.to_string())))
+        .collect()
 }
 
 /// Returns the model in `text`, or every problem with where it is.
@@ -99,7 +109,7 @@ pub fn Playground() -> impl IntoView {
             .or_else(|| read_model(STARTER_MODEL).ok()),
     );
     let (text, set_text) = signal(start);
-    let (choice, set_choice) = signal(Choice::Named(DesignName::Normalized));
+    let (choice, set_choice) = signal(0usize);
 
     let load_text = move |new_text: String| {
         match read_model(&new_text) {
@@ -113,6 +123,18 @@ pub fn Playground() -> impl IntoView {
         set_text.set(new_text);
     };
     let on_input = move |ev: leptos::ev::Event| load_text(event_target_value(&ev));
+    let on_preset = move |ev: leptos::ev::Event| {
+        let name = event_target_value(&ev);
+        if let Some(p) = presets::get(&name) {
+            // The work a preset replaces stays one click away.
+            storage::save(storage::MODEL_BEFORE_LINK_KEY, &text.get_untracked());
+            load_text(p.text.to_string());
+            set_choice.set(0);
+            set_link_notice.set(Some(LinkNotice::Preset {
+                title: p.title.clone(),
+            }));
+        }
+    };
     let restore = move |_| {
         if let Some(previous) = storage::load(storage::MODEL_BEFORE_LINK_KEY) {
             load_text(previous);
@@ -126,33 +148,38 @@ pub fn Playground() -> impl IntoView {
         set_share_url.set(Some(url));
     };
 
-    let result = Memo::new(move |_| model.with(|m| m.as_ref().map(|m| evaluate(m, choice.get()))));
-    let comparison = Memo::new(move |_| {
-        model.with(|m| {
-            m.as_ref().map(|m| {
-                Choice::ALL
-                    .iter()
-                    .map(|&c| (c, evaluate(m, c)))
-                    .collect::<Vec<_>>()
+    // Every offered design is analysed once per model; switching designs only picks one.
+    let comparison = Memo::new(move |_| model.with(|m| m.as_ref().map(evaluate_all)));
+    let labels = Memo::new(move |_| {
+        comparison.with(|c| {
+            c.as_ref()
+                .map(|rows| rows.iter().map(|r| r.0.clone()).collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
+    });
+    let result = Memo::new(move |_| {
+        comparison.with(|c| {
+            c.as_ref().map(|rows| {
+                rows.get(choice.get())
+                    .or_else(|| rows.first())
+                    .map(|r| r.1.clone())
+                    .unwrap_or_else(|| Err("the model offers no design".to_string()))
             })
         })
     });
 
-    // Keys 1–4 switch designs, unless the user is typing.
+    // Keys 1–9 switch designs, unless the user is typing.
     let keys = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(
         move |ev: web_sys::KeyboardEvent| {
             if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing_in_a_field() {
                 return;
             }
-            let index = match ev.key().as_str() {
-                "1" => 0,
-                "2" => 1,
-                "3" => 2,
-                "4" => 3,
-                _ => return,
+            let Some(digit) = ev.key().chars().next().and_then(|c| c.to_digit(10)) else {
+                return;
             };
-            if let Some(&c) = Choice::ALL.get(index) {
-                set_choice.set(c);
+            if ev.key().len() == 1 && digit >= 1 && (digit as usize) <= labels.get_untracked().len()
+            {
+                set_choice.set(digit as usize - 1);
             }
         },
     );
@@ -178,6 +205,12 @@ pub fn Playground() -> impl IntoView {
                             })}
                         </p>
                     }.into_any(),
+                    LinkNotice::Preset { title } => view! {
+                        <p class="notice" role="status">
+                            {format!("Opened the preset “{title}”. ")}
+                            <button type="button" class="link-button" on:click=restore>"Back to your previous model"</button>
+                        </p>
+                    }.into_any(),
                     LinkNotice::Refused(why) => view! {
                         <p class="error" role="alert">{format!("This link could not be opened: {why}. Your model is unchanged.")}</p>
                     }.into_any(),
@@ -187,6 +220,23 @@ pub fn Playground() -> impl IntoView {
                         <span>"Link copied. Anyone who opens it gets this model; the data stays in their browser."</span>
                         <input type="text" readonly prop:value=url aria-label="Share link"/>
                     </label>
+                })}
+                <label class="preset-picker">
+                    <span>"Preset"</span>
+                    <select on:change=on_preset aria-label="Open a preset">
+                        <option value="" selected>"Open a scenario from the articles…"</option>
+                        {presets::all()
+                            .iter()
+                            .map(|p| view! { <option value=p.name>{format!("{} — {}", p.title, p.lesson)}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                {move || model.with(|m| m.as_ref().and_then(|m| m.preset.clone())).map(|p| view! {
+                    <details class="lesson">
+                        <summary><strong>{p.title}</strong>": "{p.lesson}</summary>
+                        {p.explanation.split("\n\n").map(|para| view! { <p>{para.to_string()}</p> }).collect_view()}
+                        <p class="muted">{p.scale_note}</p>
+                    </details>
                 })}
                 <label class="visually-hidden" for="model-input">"Model as JSON"</label>
                 <textarea
@@ -201,7 +251,7 @@ pub fn Playground() -> impl IntoView {
                 <ModelErrors errors=errors/>
             </div>
             <div class="results">
-                <DesignBar choice=choice set_choice=set_choice/>
+                <DesignBar labels=labels choice=choice set_choice=set_choice/>
                 {move || match result.get() {
                     None => view! { <p class="empty">"Fix the model to see its numbers."</p> }.into_any(),
                     Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
@@ -234,6 +284,11 @@ enum LinkNotice {
     },
     /// It could not be read; nothing changed.
     Refused(String),
+    /// A preset replaced the model; the previous one can be restored.
+    Preset {
+        /// The preset's title.
+        title: String,
+    },
 }
 
 /// Returns the `model=` payload of the page's URL fragment, if any.
@@ -299,33 +354,38 @@ fn ModelErrors(
     }
 }
 
-/// Normalized | Denormalized | Bucketed | Custom.
+/// The design bar: one button per offered design, keys 1–9.
 #[component]
 fn DesignBar(
-    /// The current choice.
-    choice: ReadSignal<Choice>,
-    /// Changes the choice.
-    set_choice: WriteSignal<Choice>,
+    /// The offered designs' labels, in order.
+    labels: Memo<Vec<String>>,
+    /// The index of the current design.
+    choice: ReadSignal<usize>,
+    /// Changes the design.
+    set_choice: WriteSignal<usize>,
 ) -> impl IntoView {
     view! {
         <div class="design-bar" role="group" aria-label="Design">
-            {Choice::ALL
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| {
-                    view! {
-                        <button
-                            type="button"
-                            class="design-button"
-                            aria-pressed=move || (choice.get() == c).to_string()
-                            on:click=move |_| set_choice.set(c)
-                        >
-                            <kbd>{i + 1}</kbd>
-                            {c.label()}
-                        </button>
-                    }
-                })
-                .collect_view()}
+            {move || {
+                labels
+                    .get()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, label)| {
+                        view! {
+                            <button
+                                type="button"
+                                class="design-button"
+                                aria-pressed=move || (choice.get() == i).to_string()
+                                on:click=move |_| set_choice.set(i)
+                            >
+                                <kbd>{i + 1}</kbd>
+                                {label}
+                            </button>
+                        }
+                    })
+                    .collect_view()
+            }}
         </div>
     }
 }

@@ -3,7 +3,6 @@
 use leptos::prelude::*;
 
 use super::collections::count_text;
-use super::Choice;
 use crate::analysis::Analysis;
 use crate::human;
 use crate::warning::Severity;
@@ -75,12 +74,12 @@ const METRICS: &[Metric] = &[
 /// The comparison table: one column per design, the best (lowest) value of each row marked.
 #[component]
 pub fn CompareTable(
-    /// Each design with its analysis (or why it failed).
-    rows: Vec<(Choice, Result<Analysis, String>)>,
-    /// The design shown above, marked in the header.
-    current: ReadSignal<Choice>,
+    /// Each design's label with its analysis (or why it failed).
+    rows: Vec<(String, Result<Analysis, String>)>,
+    /// The index of the design shown above, marked in the header.
+    current: ReadSignal<usize>,
 ) -> impl IntoView {
-    let columns: Vec<(Choice, Option<Analysis>)> =
+    let columns: Vec<(String, Option<Analysis>)> =
         rows.into_iter().map(|(c, r)| (c, r.ok())).collect();
     let header = columns.clone();
     view! {
@@ -93,8 +92,8 @@ pub fn CompareTable(
                 <thead>
                     <tr>
                         <th scope="col">"Metric"</th>
-                        {header.into_iter().map(|(c, _)| view! {
-                            <th scope="col" class="num" class:current=move || current.get() == c>{c.label()}</th>
+                        {header.into_iter().enumerate().map(|(i, (label, _))| view! {
+                            <th scope="col" class="num" class:current=move || current.get() == i>{label}</th>
                         }).collect_view()}
                     </tr>
                 </thead>
