@@ -328,7 +328,7 @@ fn ModelErrors(
             {move || {
                 let errors = errors.get();
                 if errors.is_empty() {
-                    view! { <p class="hint">"Valid model. Press 1–4 to switch designs."</p> }.into_any()
+                    view! { <p class="hint">"Valid model. The number keys switch designs."</p> }.into_any()
                 } else {
                     view! {
                         <div class="error" role="alert">
