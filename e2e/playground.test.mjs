@@ -110,3 +110,17 @@ test('a damaged link is refused and changes nothing', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('workshop mode: W toggles large type for a projector at 1280×720', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}#playground`, { width: 1280, height: 720 });
+  await page.waitForSelector('.collection');
+  await page.keyboard.press('w');
+  assert.equal(await page.$eval('html', (h) => h.classList.contains('workshop')), true);
+  assert.equal(await page.isVisible('#model-input'), false, 'the editor steps aside');
+  assert.equal(await page.isVisible('.compare-table'), true);
+  await page.screenshot({ path: `${SHOTS}/playground-workshop.png` });
+  await page.keyboard.press('w');
+  assert.equal(await page.$eval('html', (h) => h.classList.contains('workshop')), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

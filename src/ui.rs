@@ -88,6 +88,34 @@ pub fn App() -> impl IntoView {
         let _ = w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
     }
     listener.forget();
+
+    // Workshop mode: large type, high contrast, the editor out of the way. `W` toggles it.
+    let (workshop, set_workshop) = signal(false);
+    Effect::new(move |_| {
+        let on = workshop.get();
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = root.class_list().toggle_with_force("workshop", on);
+        }
+    });
+    let keys = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(
+        move |ev: web_sys::KeyboardEvent| {
+            let typing = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element())
+                .is_some_and(|e| matches!(e.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT"));
+            if !typing && !ev.ctrl_key() && !ev.meta_key() && ev.key().eq_ignore_ascii_case("w") {
+                set_workshop.update(|on| *on = !*on);
+            }
+        },
+    );
+    if let Some(w) = web_sys::window() {
+        let _ = w.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref());
+    }
+    keys.forget();
+
     view! {
         <header class="topbar">
             <div class="brand">
@@ -111,6 +139,15 @@ pub fn App() -> impl IntoView {
                     .collect_view()}
             </nav>
             <p class="tagline">"MongoDB schema design, measured"</p>
+            <button
+                type="button"
+                class="button workshop-toggle"
+                aria-pressed=move || workshop.get().to_string()
+                on:click=move |_| set_workshop.update(|on| *on = !*on)
+                title="Large type and high contrast for a projector (W)"
+            >
+                "Workshop mode"
+            </button>
         </header>
         <main class="page">
             {move || match view.get() {
