@@ -4,6 +4,12 @@
 //! evaluation) is plain Rust shared by the native `squillion` command-line tool and the
 //! WebAssembly page. Only [`cli`] (native) and `ui` (wasm32) touch the outside world.
 #![warn(missing_docs)]
+// No panics on user input, by construction: a panic in WebAssembly kills the page. Tests may
+// unwrap; the library may not (see docs/hardening.md).
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 pub mod analysis;
 pub mod arith;
