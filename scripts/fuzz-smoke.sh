@@ -48,10 +48,15 @@ for t in "${TARGETS[@]}"; do
   # smoke run never changes the working tree.
   mkdir -p "$WORK/$t"
   log="$WORK/$t.log"
+  dict=()
+  case "$t" in
+    model) dict=(-dict=fuzz/dicts/model.dict) ;;
+    ejson_* | shell_*) dict=(-dict=fuzz/dicts/ejson.dict) ;;
+  esac
   if cargo fuzz run --fuzz-dir fuzz --sanitizer none --debug-assertions "${TARGET_ARGS[@]}" \
     "$t" "$WORK/$t" "fuzz/corpus/$t" -- \
     -max_total_time="$SECONDS_EACH" -rss_limit_mb="$RSS_MB" -timeout=10 \
-    -max_len=65536 -print_final_stats=1 >"$log" 2>&1; then
+    -max_len=65536 -print_final_stats=1 "${dict[@]}" >"$log" 2>&1; then
     execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
     echo "    ok: ${execs:-?} executions"
   else

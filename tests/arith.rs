@@ -1,4 +1,5 @@
 //! Full-scale size arithmetic against materialized documents.
+#![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
 use squillion::arith::{self, array_size, break_point, document_size_of, At, Size};

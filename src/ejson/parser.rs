@@ -222,6 +222,11 @@ impl<'a> Parser<'a> {
                 self.parse_number()
             }
             Some(c) if is_ident_start(c) => self.parse_word(),
+            // Control characters (NUL, escape, …) are shown escaped, not sent to the terminal.
+            Some(c) if c.is_control() => Err(self.error_at(
+                start,
+                format!("unexpected control character {}", c.escape_unicode()),
+            )),
             Some(c) => Err(self.error_at(start, format!("unexpected character '{c}'"))),
         }
     }
