@@ -33,8 +33,8 @@ pub struct GenOptions {
     /// Documents generated in all, all collections together; the rest are counted in
     /// [`Dataset::omitted_documents`].
     pub max_total_documents: u64,
-    /// Bytes of strings, binary data and regexes in all (plus 64 per array element and per
-    /// document), all collections together; once reached, no further documents are generated (counted in [`Dataset::omitted_documents`]).
+    /// Bytes of strings, binary data and regexes in all (plus 64 per array element, per
+    /// sub-document field and per document), all collections together; once reached, no further documents are generated (counted in [`Dataset::omitted_documents`]).
     pub max_total_bytes: u64,
 }
 
@@ -252,6 +252,7 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
                     budget: opts.max_document_elements,
                     bytes_left: opts.max_document_bytes,
                     shortened: false,
+                    fields_made: 0,
                     truncated: Vec::new(),
                     seed: model.seed,
                 };
@@ -284,7 +285,10 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
                 let doc_index = out.documents.len();
                 // Strings and binary data, plus a rough 64 bytes of memory per element and per
                 // document, so that millions of small values count too.
-                let elements = opts.max_document_elements.saturating_sub(g.budget);
+                let elements = opts
+                    .max_document_elements
+                    .saturating_sub(g.budget)
+                    .saturating_add(g.fields_made);
                 total_bytes = total_bytes
                     .saturating_add(opts.max_document_bytes.saturating_sub(g.bytes_left))
                     .saturating_add(elements.saturating_add(1).saturating_mul(64));
@@ -379,6 +383,8 @@ struct Gen {
     bytes_left: u64,
     /// True when a value was cut short for want of `bytes_left`.
     shortened: bool,
+    /// Fields of sub-documents made, for the dataset's memory budget.
+    fields_made: u64,
     truncated: Vec<(String, u64, u64)>,
     seed: u64,
 }
@@ -568,7 +574,7 @@ impl Gen {
                 let mut bytes = Vec::with_capacity(n);
                 while bytes.len() < n {
                     let take = (n - bytes.len()).min(block.len());
-                    bytes.extend_from_slice(&block[..take]);
+                    bytes.extend_from_slice(block.get(..take).unwrap_or(&block));
                 }
                 Bson::Binary(Binary {
                     subtype: bson::spec::BinarySubtype::Generic,
@@ -621,6 +627,7 @@ impl Gen {
         let mut d = Document::new();
         for (n, f) in fields.iter() {
             if self.present(f) {
+                self.fields_made = self.fields_made.saturating_add(1);
                 let v = self.value(f, &format!("{path}.{n}"));
                 d.insert(n.clone(), v);
             }
@@ -774,6 +781,7 @@ pub fn document_from_fields(fields: &Fields, q: f64, seed: u64) -> Document {
         budget: u64::MAX,
         bytes_left: u64::MAX,
         shortened: false,
+        fields_made: 0,
         truncated: vec![],
         seed,
     };

@@ -141,6 +141,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = serde_json::to_string(&model) else {
         return;
     };
+    // To see what a crashing input builds: SQUILLION_FUZZ_PRINT=1 cargo fuzz run … <file>.
+    if std::env::var_os("SQUILLION_FUZZ_PRINT").is_some() {
+        eprintln!("{text}");
+    }
     if let Ok(model) = parse_model(&text) {
         model_pipeline::run(model);
     }
