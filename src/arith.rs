@@ -142,7 +142,7 @@ pub fn array_of(count: &Distribution, elem: Size, at: At) -> Size {
         At::Quantile(q) => {
             let n = count.count_at(q);
             Size {
-                bytes: (5 + index_digits_sum(n)) as f64 + n as f64 * (2.0 + elem.bytes),
+                bytes: 5.0 + index_digits_sum(n) as f64 + n as f64 * (2.0 + elem.bytes),
                 exact: elem.exact,
             }
         }
@@ -150,7 +150,7 @@ pub fn array_of(count: &Distribution, elem: Size, at: At) -> Size {
             if count.is_constant() {
                 let n = count.count_at(0.5);
                 Size {
-                    bytes: (5 + index_digits_sum(n)) as f64 + n as f64 * (2.0 + elem.bytes),
+                    bytes: 5.0 + index_digits_sum(n) as f64 + n as f64 * (2.0 + elem.bytes),
                     exact: elem.exact,
                 }
             } else {
@@ -246,9 +246,9 @@ pub fn break_point(base: Size, elem: Size) -> Option<BreakPoint> {
             let c = 2.0 + elem.bytes + d as f64;
             let size_hi = size_lo + (hi - lo) as f64 * c;
             if size_hi > limit {
-                let k = ((limit - size_lo) / c).floor() as u64 + 1;
+                let k = (((limit - size_lo) / c).floor() as u64).saturating_add(1);
                 return Some(BreakPoint {
-                    count: lo + k,
+                    count: lo.saturating_add(k),
                     exact,
                 });
             }

@@ -45,7 +45,7 @@ impl Default for GenOptions {
             max_document_elements: 100_000,
             max_document_bytes: 2 * crate::size::MAX_BSON_SIZE,
             max_total_documents: 200_000,
-            max_total_bytes: 8 * crate::size::MAX_BSON_SIZE,
+            max_total_bytes: 16 * crate::size::MAX_BSON_SIZE,
         }
     }
 }

@@ -35,6 +35,24 @@ const NUMBERS: &[f64] = &[
     1.8446744073709552e19, 1e300, -1e300, 1e-300, 5e-324,
 ];
 
+/// Whole numbers at the edges of the integer types (sizes, limits, slots, seeds, shards).
+const WHOLE: &[u64] = &[
+    0,
+    1,
+    10_000,
+    10_001,
+    100_000,
+    1_000_000,
+    1_000_001,
+    u32::MAX as u64,
+    1 << 53,
+    (1 << 53) + 1,
+    i64::MAX as u64,
+    1 << 63,
+    u64::MAX - 1,
+    u64::MAX,
+];
+
 const WORDS: &[&str] = &[
     "", "NaN", "_id", "user", "post", "tbc", "a.b", "$x", "fixed", "zipf", "uniform", "normal",
     "lognormal", "array", "object", "string", "binData", "regex", "embed", "embed_subset",
@@ -86,9 +104,10 @@ fn at<'a>(v: &'a mut Value, path: &[Value]) -> Option<&'a mut Value> {
 }
 
 fn hostile_value(u: &mut Unstructured) -> Result<Value> {
-    Ok(match u.int_in_range(0..=5)? {
+    Ok(match u.int_in_range(0..=6)? {
         0 | 1 => json!(*u.choose(NUMBERS)?),
         2 => json!(u.arbitrary::<i64>()?),
+        6 => json!(*u.choose(WHOLE)?),
         3 => json!(*u.choose(WORDS)?),
         4 => json!(u.arbitrary::<bool>()?),
         _ => json!({ "shape": "fixed", "value": *u.choose(NUMBERS)? }),

@@ -280,10 +280,12 @@ impl Builder<'_> {
                 }
                 FieldPattern::Preallocated { field, slots, .. } => {
                     too_many_fields(&e.name, field, *slots)?;
-                    let mut sub = Fields::default();
-                    for i in 0..*slots {
-                        sub.push(i.to_string(), int_field(ValueKind::Counter));
-                    }
+                    // The names "0" … are distinct: no need for `push`'s search.
+                    let sub = Fields(
+                        (0..*slots)
+                            .map(|i| (i.to_string(), int_field(ValueKind::Counter)))
+                            .collect(),
+                    );
                     fields.push(
                         field.clone(),
                         Field {

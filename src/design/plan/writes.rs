@@ -42,7 +42,7 @@ pub(super) fn commands(
                 Strategy::EmbedSubset { k } => {
                     out.push(insert_child("the child in its own collection"));
                     parent_update = Some(
-                        doc! { "$push": { arr.as_str(): { "$each": [param("child")], "$slice": -(*k as i64) } } },
+                        doc! { "$push": { arr.as_str(): { "$each": [param("child")], "$slice": -i64::try_from(*k).unwrap_or(i64::MAX) } } },
                     );
                 }
                 Strategy::ExtendedReference { copy } => {
