@@ -66,11 +66,17 @@ fuzz_target!(|data: &[u8]| {
     let canonical = to_canonical_ejson(&doc);
     let again = parse_document(&canonical)
         .unwrap_or_else(|e| panic!("canonical EJSON reads back: {e}\n{canonical}"));
-    assert_eq!(
-        again.to_vec().ok(),
-        Some(bytes.clone()),
-        "canonical EJSON round trip\n{canonical}"
-    );
+    // Extended JSON has one NaN: the sign and payload of `-NaN` are not kept (same size).
+    if has_nan(&doc) {
+        assert_eq!(to_canonical_ejson(&again), canonical, "canonical EJSON round trip");
+        assert_eq!(document_size(&again), size);
+    } else {
+        assert_eq!(
+            again.to_vec().ok(),
+            Some(bytes.clone()),
+            "canonical EJSON round trip\n{canonical}"
+        );
+    }
 
     let _ = to_relaxed_ejson(&doc);
 
