@@ -68,7 +68,11 @@ fuzz_target!(|data: &[u8]| {
         .unwrap_or_else(|e| panic!("canonical EJSON reads back: {e}\n{canonical}"));
     // Extended JSON has one NaN: the sign and payload of `-NaN` are not kept (same size).
     if has_nan(&doc) {
-        assert_eq!(to_canonical_ejson(&again), canonical, "canonical EJSON round trip");
+        assert_eq!(
+            to_canonical_ejson(&again),
+            canonical,
+            "canonical EJSON round trip"
+        );
         assert_eq!(document_size(&again), size);
     } else {
         assert_eq!(
@@ -88,7 +92,11 @@ fuzz_target!(|data: &[u8]| {
         let again = parse_document(&shell)
             .unwrap_or_else(|e| panic!("shell form reads back: {e}\n{shell}"));
         if has_nan(&doc) {
-            assert_eq!(to_canonical_ejson(&again), canonical, "shell round trip\n{shell}");
+            assert_eq!(
+                to_canonical_ejson(&again),
+                canonical,
+                "shell round trip\n{shell}"
+            );
         } else {
             assert_eq!(
                 again.to_vec().ok(),

@@ -11,9 +11,16 @@ fuzz_target!(|data: &[u8]| {
     let lines = text.lines().count().max(1);
     for item in parse_stream(text) {
         assert!(item.line >= 1, "line numbers are 1-based");
-        assert!(item.line <= lines + 1, "line {} past the end ({lines})", item.line);
+        assert!(
+            item.line <= lines + 1,
+            "line {} past the end ({lines})",
+            item.line
+        );
         if let Err(e) = &item.result {
-            assert!(e.line >= 1 && e.column >= 1, "error position is 1-based: {e}");
+            assert!(
+                e.line >= 1 && e.column >= 1,
+                "error position is 1-based: {e}"
+            );
         }
     }
 });

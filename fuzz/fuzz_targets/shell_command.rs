@@ -9,6 +9,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if let Err(e) = parse_command(text) {
-        assert!(e.line >= 1 && e.column >= 1, "error position is 1-based: {e}");
+        assert!(
+            e.line >= 1 && e.column >= 1,
+            "error position is 1-based: {e}"
+        );
     }
 });
