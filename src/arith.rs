@@ -39,7 +39,7 @@ pub fn index_digits_sum(n: u64) -> u64 {
             10u64.pow(d as u32)
         };
         let upto = n.min(hi);
-        total += (upto - lo) * d;
+        total = total.saturating_add((upto - lo).saturating_mul(d));
         lo = hi;
         d += 1;
     }
@@ -47,14 +47,18 @@ pub fn index_digits_sum(n: u64) -> u64 {
 }
 
 /// Returns the exact size of an array of `n` elements whose values are `value_bytes` each:
-/// `5 + Σ (1 + digits(i) + 1 + value_bytes)`.
+/// `5 + Σ (1 + digits(i) + 1 + value_bytes)`. Saturates at `u64::MAX` for impossible counts.
 pub fn array_size(n: u64, value_bytes: u64) -> u64 {
-    5 + n * (2 + value_bytes) + index_digits_sum(n)
+    n.saturating_mul(value_bytes.saturating_add(2))
+        .saturating_add(index_digits_sum(n))
+        .saturating_add(5)
 }
 
 /// Returns the size of one element of a document: type byte, key, NUL and value.
 pub fn element_size(key: &str, value_bytes: u64) -> u64 {
-    2 + key.len() as u64 + value_bytes
+    (key.len() as u64)
+        .saturating_add(2)
+        .saturating_add(value_bytes)
 }
 
 /// A size that is either exact or an estimate (a mean over what varies).
@@ -138,7 +142,7 @@ pub fn array_of(count: &Distribution, elem: Size, at: At) -> Size {
         At::Quantile(q) => {
             let n = count.count_at(q);
             Size {
-                bytes: (5 + index_digits_sum(n)) as f64 + n as f64 * (2.0 + elem.bytes),
+                bytes: 5.0 + index_digits_sum(n) as f64 + n as f64 * (2.0 + elem.bytes),
                 exact: elem.exact,
             }
         }
@@ -146,7 +150,7 @@ pub fn array_of(count: &Distribution, elem: Size, at: At) -> Size {
             if count.is_constant() {
                 let n = count.count_at(0.5);
                 Size {
-                    bytes: (5 + index_digits_sum(n)) as f64 + n as f64 * (2.0 + elem.bytes),
+                    bytes: 5.0 + index_digits_sum(n) as f64 + n as f64 * (2.0 + elem.bytes),
                     exact: elem.exact,
                 }
             } else {
@@ -211,7 +215,7 @@ pub fn first_count_over(base: u64, elem: u64, limit: u64) -> Option<u64> {
     let mut size_lo = base;
     for d in 1..=19u64 {
         let hi = 10u64.pow(d as u32);
-        let c = 2 + elem + d;
+        let c = elem.checked_add(2 + d)?;
         let size_hi = size_lo.checked_add((hi - lo).checked_mul(c)?)?;
         if size_hi > limit {
             return Some(lo + (limit - size_lo) / c + 1);
@@ -242,9 +246,9 @@ pub fn break_point(base: Size, elem: Size) -> Option<BreakPoint> {
             let c = 2.0 + elem.bytes + d as f64;
             let size_hi = size_lo + (hi - lo) as f64 * c;
             if size_hi > limit {
-                let k = ((limit - size_lo) / c).floor() as u64 + 1;
+                let k = (((limit - size_lo) / c).floor() as u64).saturating_add(1);
                 return Some(BreakPoint {
-                    count: lo + k,
+                    count: lo.saturating_add(k),
                     exact,
                 });
             }
@@ -311,9 +315,13 @@ pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// Returns `YYYY-MM-DD` for days since 1970-01-01.
+/// Days from 1970-01-01 beyond which [`format_date`] stops counting (about 2.7 billion years).
+const MAX_DAYS: i64 = 1_000_000_000_000;
+
+/// Returns `YYYY-MM-DD` for days since 1970-01-01 (clamped to ±10^12 days).
 pub fn format_date(z: i64) -> String {
-    let z = z + 719_468;
+    // Far beyond any real date, but keeps the arithmetic below in range for any input.
+    let z = z.clamp(-MAX_DAYS, MAX_DAYS) + 719_468;
     let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
     let doe = z - era * 146_097;
     let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;

@@ -36,10 +36,14 @@ pub fn squarify(weights: &[f64], bounds: Rect) -> Vec<Rect> {
         weights.len()
     ];
     let mut order: Vec<usize> = (0..weights.len())
-        .filter(|&i| weights[i].is_finite() && weights[i] > 0.0)
+        .filter(|&i| weight(weights, i).is_finite() && weight(weights, i) > 0.0)
         .collect();
-    order.sort_by(|&a, &b| weights[b].total_cmp(&weights[a]).then(a.cmp(&b)));
-    let total: f64 = order.iter().map(|&i| weights[i]).sum();
+    order.sort_by(|&a, &b| {
+        weight(weights, b)
+            .total_cmp(&weight(weights, a))
+            .then(a.cmp(&b))
+    });
+    let total: f64 = order.iter().map(|&i| weight(weights, i)).sum();
     if total <= 0.0 || bounds.area() <= 0.0 {
         return out;
     }
@@ -67,9 +71,14 @@ pub fn squarify(weights: &[f64], bounds: Rect) -> Vec<Rect> {
     out
 }
 
+/// Returns weight `i` (0 when out of range).
+fn weight(weights: &[f64], i: usize) -> f64 {
+    weights.get(i).copied().unwrap_or(0.0)
+}
+
 /// Returns the worst aspect ratio of `row` laid along a side of length `side`.
 fn worst(row: &[usize], weights: &[f64], scale: f64, side: f64) -> f64 {
-    let areas: Vec<f64> = row.iter().map(|&i| weights[i] * scale).collect();
+    let areas: Vec<f64> = row.iter().map(|&i| weight(weights, i) * scale).collect();
     let sum: f64 = areas.iter().sum();
     let (min, max) = areas
         .iter()
@@ -81,23 +90,25 @@ fn worst(row: &[usize], weights: &[f64], scale: f64, side: f64) -> f64 {
 
 /// Places `row` along the shorter side of `free` and returns the space left.
 fn lay_row(row: &[usize], weights: &[f64], scale: f64, free: Rect, out: &mut [Rect]) -> Rect {
-    let sum: f64 = row.iter().map(|&i| weights[i] * scale).sum();
+    let sum: f64 = row.iter().map(|&i| weight(weights, i) * scale).sum();
     if free.w >= free.h {
         // Column on the left.
         let width = if free.h > 0.0 { sum / free.h } else { 0.0 };
         let mut y = free.y;
         for &i in row {
             let h = if width > 0.0 {
-                weights[i] * scale / width
+                weight(weights, i) * scale / width
             } else {
                 0.0
             };
-            out[i] = Rect {
-                x: free.x,
-                y,
-                w: width,
-                h,
-            };
+            if let Some(slot) = out.get_mut(i) {
+                *slot = Rect {
+                    x: free.x,
+                    y,
+                    w: width,
+                    h,
+                };
+            }
             y += h;
         }
         Rect {
@@ -112,16 +123,18 @@ fn lay_row(row: &[usize], weights: &[f64], scale: f64, free: Rect, out: &mut [Re
         let mut x = free.x;
         for &i in row {
             let w = if height > 0.0 {
-                weights[i] * scale / height
+                weight(weights, i) * scale / height
             } else {
                 0.0
             };
-            out[i] = Rect {
-                x,
-                y: free.y,
-                w,
-                h: height,
-            };
+            if let Some(slot) = out.get_mut(i) {
+                *slot = Rect {
+                    x,
+                    y: free.y,
+                    w,
+                    h: height,
+                };
+            }
             x += w;
         }
         Rect {

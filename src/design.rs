@@ -25,6 +25,17 @@ pub enum DesignError {
         /// Why.
         message: String,
     },
+    /// A field pattern that would give one document more sub-fields than
+    /// [`MAX_SUBFIELDS`] (pre-allocated slots, or a keyed sub-document of that many attributes).
+    #[error("entity \"{entity}\", field \"{field}\": {count} sub-fields is more than the {max} a layout may hold", max = MAX_SUBFIELDS)]
+    TooManyFields {
+        /// The entity.
+        entity: String,
+        /// The field the pattern applies to.
+        field: String,
+        /// How many sub-fields it would make.
+        count: u64,
+    },
     /// A name the model does not define (models from [`crate::model::parse_model`] never have
     /// these).
     #[error("unknown {what} \"{name}\"")]
@@ -35,6 +46,11 @@ pub enum DesignError {
         name: String,
     },
 }
+
+/// The most sub-fields a field pattern may give one document (pre-allocated counters, keyed
+/// attributes): every document of the sample holds them, and the page lays the model out again
+/// on every edit. A day of per-minute counters is 1,440.
+pub const MAX_SUBFIELDS: u64 = 10_000;
 
 /// The count at and above which an array counts as unbounded (MongoDB Compass's threshold).
 pub const UNBOUNDED_ARRAY: f64 = 250.0;

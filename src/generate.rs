@@ -25,6 +25,17 @@ pub struct GenOptions {
     pub max_elements: u64,
     /// Array elements per document, all arrays together (nested arrays multiply).
     pub max_document_elements: u64,
+    /// Bytes of strings, binary data and regexes per document: arrays stop materializing
+    /// elements once a document holds this much (recorded in [`Truncation`]), and a value that
+    /// would pass it is cut short (the document is listed in
+    /// [`GeneratedCollection::shortened`]).
+    pub max_document_bytes: u64,
+    /// Documents generated in all, all collections together; the rest are counted in
+    /// [`Dataset::omitted_documents`].
+    pub max_total_documents: u64,
+    /// Bytes of strings, binary data and regexes in all (plus 64 per array element, per
+    /// sub-document field and per document), all collections together; once reached, no further documents are generated (counted in [`Dataset::omitted_documents`]).
+    pub max_total_bytes: u64,
 }
 
 impl Default for GenOptions {
@@ -32,6 +43,9 @@ impl Default for GenOptions {
         GenOptions {
             max_elements: 10_000,
             max_document_elements: 100_000,
+            max_document_bytes: 2 * crate::size::MAX_BSON_SIZE,
+            max_total_documents: 200_000,
+            max_total_bytes: 16 * crate::size::MAX_BSON_SIZE,
         }
     }
 }
@@ -41,6 +55,9 @@ impl Default for GenOptions {
 pub struct Dataset {
     /// In layout order.
     pub collections: Vec<GeneratedCollection>,
+    /// Documents of the sample not generated because the dataset reached
+    /// [`GenOptions::max_total_documents`] or [`GenOptions::max_total_bytes`] (0 normally).
+    pub omitted_documents: u64,
 }
 
 impl Dataset {
@@ -69,8 +86,9 @@ impl Dataset {
                 continue;
             };
             exact &= lo == hi;
-            size = size - crate::arith::array_size(t.materialized, lo)
-                + crate::arith::array_size(t.full_count, lo);
+            size = size
+                .saturating_sub(crate::arith::array_size(t.materialized, lo))
+                .saturating_add(crate::arith::array_size(t.full_count, lo));
         }
         Some((size, exact))
     }
@@ -90,6 +108,10 @@ pub struct GeneratedCollection {
     pub documents: Vec<Document>,
     /// Arrays cut short (full counts are in the arithmetic).
     pub truncated: Vec<Truncation>,
+    /// Indexes of documents in which a value was cut short to stay within
+    /// [`GenOptions::max_document_bytes`]: their encoded sizes are smaller than at full scale
+    /// (such a document is far over the 16 MiB limit anyway).
+    pub shortened: Vec<usize>,
 }
 
 /// An array generated shorter than its drawn count.
@@ -200,6 +222,9 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
             .map_or(0, |e| model.sample.sample_count(e.count))
     };
     let mut collections = Vec::new();
+    let mut total_documents = 0u64;
+    let mut total_bytes = 0u64;
+    let mut omitted_documents = 0u64;
     for c in &layout.collections {
         let mut out = GeneratedCollection {
             name: c.name.clone(),
@@ -210,6 +235,13 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
             let n = model.sample.sample_count(shape.count);
             let primary = shape.label == shape.entity.clone().unwrap_or_default();
             for j in 0..n {
+                if total_documents >= opts.max_total_documents
+                    || total_bytes >= opts.max_total_bytes
+                {
+                    omitted_documents = omitted_documents.saturating_add(n - j);
+                    break;
+                }
+                total_documents += 1;
                 let key = format!("{}/{}", c.name, shape.label);
                 let q = document_quantile(model.seed, &key, j);
                 let mut g = Gen {
@@ -218,6 +250,9 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
                     index: j,
                     max_elements: opts.max_elements,
                     budget: opts.max_document_elements,
+                    bytes_left: opts.max_document_bytes,
+                    shortened: false,
+                    fields_made: 0,
                     truncated: Vec::new(),
                     seed: model.seed,
                 };
@@ -248,6 +283,18 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
                     d.insert(name.clone(), v);
                 }
                 let doc_index = out.documents.len();
+                // Strings and binary data, plus a rough 64 bytes of memory per element and per
+                // document, so that millions of small values count too.
+                let elements = opts
+                    .max_document_elements
+                    .saturating_sub(g.budget)
+                    .saturating_add(g.fields_made);
+                total_bytes = total_bytes
+                    .saturating_add(opts.max_document_bytes.saturating_sub(g.bytes_left))
+                    .saturating_add(elements.saturating_add(1).saturating_mul(64));
+                if g.shortened {
+                    out.shortened.push(doc_index);
+                }
                 out.truncated.extend(g.truncated.into_iter().map(
                     |(field, materialized, full_count)| Truncation {
                         document: doc_index,
@@ -261,7 +308,10 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
         }
         collections.push(out);
     }
-    Dataset { collections }
+    Dataset {
+        collections,
+        omitted_documents,
+    }
 }
 
 /// Works out which top-level fields of a shape hold references to which entity.
@@ -329,6 +379,12 @@ struct Gen {
     index: u64,
     max_elements: u64,
     budget: u64,
+    /// Bytes of strings, binary data and regexes this document may still hold.
+    bytes_left: u64,
+    /// True when a value was cut short for want of `bytes_left`.
+    shortened: bool,
+    /// Fields of sub-documents made, for the dataset's memory budget.
+    fields_made: u64,
     truncated: Vec<(String, u64, u64)>,
     seed: u64,
 }
@@ -396,8 +452,16 @@ impl Gen {
     /// Returns a whole count drawn from `d` (integers uniform for uniform shapes).
     /// Returns a whole length drawn from `d`, at most the BSON limit (a longer value could
     /// never be stored).
+    /// Takes the length from the document's byte budget: a value that would pass it is cut
+    /// short (and the document marked as shortened).
     fn draw_len(&mut self, d: &Distribution) -> u64 {
-        self.draw(d).min(crate::size::MAX_BSON_SIZE)
+        let want = self.draw(d).min(crate::size::MAX_BSON_SIZE);
+        let got = want.min(self.bytes_left);
+        if got < want {
+            self.shortened = true;
+        }
+        self.bytes_left -= got;
+        got
     }
 
     fn draw(&mut self, d: &Distribution) -> u64 {
@@ -442,12 +506,12 @@ impl Gen {
                 let n = self.count(f);
                 let m = n.min(self.max_elements).min(self.budget);
                 self.budget -= m;
-                if m < n {
-                    self.truncated.push((path.to_string(), m, n));
-                }
                 let elem = f.element();
-                let mut out = Vec::with_capacity(m as usize);
+                let mut out = Vec::with_capacity(m.min(1024) as usize);
                 for _ in 0..m {
+                    if self.bytes_left == 0 {
+                        break;
+                    }
                     if elem.ty == BsonType::ObjectId {
                         out.push(pick(self));
                     } else {
@@ -462,6 +526,7 @@ impl Gen {
                         out.push(v);
                     }
                 }
+                self.note_short_array(path, &mut out, m, n);
                 Bson::Array(out)
             }
             _ => self.value(f, path),
@@ -509,7 +574,7 @@ impl Gen {
                 let mut bytes = Vec::with_capacity(n);
                 while bytes.len() < n {
                     let take = (n - bytes.len()).min(block.len());
-                    bytes.extend_from_slice(&block[..take]);
+                    bytes.extend_from_slice(block.get(..take).unwrap_or(&block));
                 }
                 Bson::Binary(Binary {
                     subtype: bson::spec::BinarySubtype::Generic,
@@ -518,7 +583,7 @@ impl Gen {
             }
             BsonType::Regex => {
                 let n = self.draw_len(&f.length_distribution()) as usize;
-                let pattern: String = "ab.c*".chars().cycle().take(n).collect();
+                let pattern = repeat_to("ab.c*".to_string(), n);
                 match (
                     bson::raw::CString::try_from(pattern),
                     bson::raw::CString::try_from(""),
@@ -534,12 +599,27 @@ impl Gen {
                 let n = self.count(f);
                 let m = n.min(self.max_elements).min(self.budget);
                 self.budget -= m;
-                if m < n {
-                    self.truncated.push((path.to_string(), m, n));
-                }
                 let elem = f.element();
-                Bson::Array((0..m).map(|_| self.value(&elem, path)).collect())
+                let mut out = Vec::with_capacity(m.min(1024) as usize);
+                for _ in 0..m {
+                    if self.bytes_left == 0 {
+                        break;
+                    }
+                    out.push(self.value(&elem, path));
+                }
+                self.note_short_array(path, &mut out, m, n);
+                Bson::Array(out)
             }
+        }
+    }
+
+    /// Records an array of `n` elements at `path` of which only `out.len()` (at most the `m`
+    /// planned) were materialized, and gives back the elements budget it did not use.
+    fn note_short_array(&mut self, path: &str, out: &mut [Bson], m: u64, n: u64) {
+        let got = out.len() as u64;
+        self.budget = self.budget.saturating_add(m.saturating_sub(got));
+        if got < n {
+            self.truncated.push((path.to_string(), got, n));
         }
     }
 
@@ -547,6 +627,7 @@ impl Gen {
         let mut d = Document::new();
         for (n, f) in fields.iter() {
             if self.present(f) {
+                self.fields_made = self.fields_made.saturating_add(1);
                 let v = self.value(f, &format!("{path}.{n}"));
                 d.insert(n.clone(), v);
             }
@@ -647,14 +728,15 @@ impl Gen {
             ),
             ValueKind::Word => self.pick(WORDS).to_string(),
             _ => {
+                // Words up to 256 bytes; longer text repeats them (cheap for megabytes).
                 let mut t = String::new();
-                while t.len() < len {
+                while t.len() < len.min(256) {
                     if !t.is_empty() {
                         t.push(' ');
                     }
                     t.push_str(self.pick(WORDS));
                 }
-                t
+                repeat_to(t, len)
             }
         };
         fit(s, len, self)
@@ -666,12 +748,26 @@ fn fit(mut s: String, len: usize, g: &mut Gen) -> String {
     if s.len() > len {
         s.truncate(len);
     }
-    while s.len() < len {
+    while s.len() < len.min(256) {
         let w = g.pick(WORDS);
         let room = len - s.len();
         s.push_str(w.get(..room.min(w.len())).unwrap_or("x"));
     }
-    s
+    repeat_to(s, len)
+}
+
+/// Returns the ASCII text `s` repeated (or cut) to exactly `len` bytes; `s` empty gives `x`s.
+fn repeat_to(s: String, len: usize) -> String {
+    if s.len() == len {
+        return s;
+    }
+    let block = if s.is_empty() { "x".to_string() } else { s };
+    let mut out = String::with_capacity(len);
+    while out.len() < len {
+        let room = len - out.len();
+        out.push_str(block.get(..room.min(block.len())).unwrap_or("x"));
+    }
+    out
 }
 
 /// Returns one document with `fields`, every array at quantile `q` of its count distribution
@@ -683,6 +779,9 @@ pub fn document_from_fields(fields: &Fields, q: f64, seed: u64) -> Document {
         index: 0,
         max_elements: u64::MAX,
         budget: u64::MAX,
+        bytes_left: u64::MAX,
+        shortened: false,
+        fields_made: 0,
         truncated: vec![],
         seed,
     };

@@ -56,7 +56,7 @@ pub fn binary_size(bytes: u64) -> String {
     } else {
         let text = format!("{value:.2}");
         let text = text.trim_end_matches('0').trim_end_matches('.');
-        format!("{text} {}", UNITS[unit])
+        format!("{text} {}", UNITS.get(unit).unwrap_or(&"bytes"))
     }
 }
 

@@ -4,6 +4,17 @@
 //! evaluation) is plain Rust shared by the native `squillion` command-line tool and the
 //! WebAssembly page. Only [`cli`] (native) and `ui` (wasm32) touch the outside world.
 #![warn(missing_docs)]
+// No panics on user input, by construction: a panic in WebAssembly kills the page. Tests may
+// unwrap and index; the library may not (see docs/hardening.md).
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
 
 pub mod analysis;
 pub mod arith;
@@ -24,5 +35,7 @@ pub mod warning;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 
+// The page indexes its own constant lists (`EXAMPLES[0]`); it never indexes user data.
 #[cfg(target_arch = "wasm32")]
+#[allow(clippy::indexing_slicing)]
 pub mod ui;

@@ -163,10 +163,16 @@ impl Sample {
     /// Entities generated per entity when nothing is said.
     pub const DEFAULT_MAX_DOCUMENTS: u64 = 500;
 
+    /// The largest `max_documents` a model may ask for (a sample, not the full data).
+    pub const MAX_MAX_DOCUMENTS: u64 = 1_000_000;
+
     /// Returns how many of `count` full-scale entities are generated (at least 1 when any).
     pub fn sample_count(&self, count: f64) -> u64 {
         let scaled = self.scale.map_or(count, |s| (count * s).ceil());
-        let cap = self.max_documents.unwrap_or(Self::DEFAULT_MAX_DOCUMENTS) as f64;
+        let cap = self
+            .max_documents
+            .unwrap_or(Self::DEFAULT_MAX_DOCUMENTS)
+            .min(Self::MAX_MAX_DOCUMENTS) as f64;
         let n = scaled.min(cap).min(count);
         if count > 0.0 {
             (n.max(1.0)) as u64

@@ -59,7 +59,12 @@ pub fn all() -> &'static [Preset] {
             .iter()
             .map(|&(name, text)| {
                 let v: serde_json::Value = serde_json::from_str(text).unwrap_or_default();
-                let meta = |k: &str| v["preset"][k].as_str().map(str::to_string);
+                let meta = |k: &str| {
+                    v.get("preset")
+                        .and_then(|p| p.get(k))
+                        .and_then(|x| x.as_str())
+                        .map(str::to_string)
+                };
                 Preset {
                     name,
                     title: meta("title").unwrap_or_else(|| name.to_string()),

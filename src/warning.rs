@@ -391,5 +391,7 @@ fn queries(model: &Model, layout: &Layout, indexes: &[Index], out: &mut Vec<Warn
 
 /// Returns `days` after `start` as `YYYY-MM-DD` (for reports).
 pub fn date_after(start: &str, days: u64) -> Option<String> {
-    Some(format_date(parse_date(start)? + i64::try_from(days).ok()?))
+    Some(format_date(
+        parse_date(start)?.checked_add(i64::try_from(days).ok()?)?,
+    ))
 }

@@ -244,7 +244,7 @@ impl Builder<'_> {
     }
 
     /// Returns the entity's own fields with field patterns applied (no `_id` added).
-    fn own_fields(&self, e: &Entity) -> Fields {
+    fn own_fields(&self, e: &Entity) -> Result<Fields, DesignError> {
         let mut fields = e.fields.clone();
         for p in self.patterns_for(&e.name) {
             match p {
@@ -256,7 +256,7 @@ impl Builder<'_> {
                     ..
                 } => {
                     if let Some(f) = e.fields.get(field) {
-                        fields.push(field.clone(), keyed(f, key, value));
+                        fields.push(field.clone(), keyed(&e.name, field, f, key, value)?);
                     }
                 }
                 FieldPattern::Attribute { .. } => {}
@@ -280,10 +280,13 @@ impl Builder<'_> {
                     fields.push(field.clone(), f);
                 }
                 FieldPattern::Preallocated { field, slots, .. } => {
-                    let mut sub = Fields::default();
-                    for i in 0..*slots {
-                        sub.push(i.to_string(), int_field(ValueKind::Counter));
-                    }
+                    too_many_fields(&e.name, field, *slots)?;
+                    // The names "0" … are distinct: no need for `push`'s search.
+                    let sub = Fields(
+                        (0..*slots)
+                            .map(|i| (i.to_string(), int_field(ValueKind::Counter)))
+                            .collect(),
+                    );
                     fields.push(
                         field.clone(),
                         Field {
@@ -294,7 +297,7 @@ impl Builder<'_> {
                 }
             }
         }
-        fields
+        Ok(fields)
     }
 
     /// Returns the fields, arrays and copies an entity gets as a parent (used at top level and
@@ -402,7 +405,7 @@ impl Builder<'_> {
         e: &Entity,
         visiting: &mut Vec<String>,
     ) -> Result<Fields, DesignError> {
-        let mut fields = self.own_fields(e);
+        let mut fields = self.own_fields(e)?;
         if visiting.contains(&e.name) {
             return Ok(fields);
         }
@@ -418,7 +421,7 @@ impl Builder<'_> {
         if e.fields.get("_id").is_none() {
             fields.push("_id", oid());
         }
-        for (n, f) in self.own_fields(e).iter() {
+        for (n, f) in self.own_fields(e)?.iter() {
             fields.push(n.clone(), f.clone());
         }
         let mut visiting = Vec::new();
@@ -591,12 +594,20 @@ pub fn child_ref(r: &Relationship) -> String {
 
 /// Returns the keyed-sub-document form of an attribute array: one sub-field per attribute name
 /// (the key field's enum values, or `attr0…` for as many as the largest count).
-fn keyed(f: &Field, key: &str, value: &str) -> Field {
+fn keyed(
+    entity: &str,
+    name: &str,
+    f: &Field,
+    key: &str,
+    value: &str,
+) -> Result<Field, DesignError> {
     let names: Vec<String> = match f.fields.get(key) {
         Some(k) if !k.values.is_empty() => k.values.clone(),
-        _ => (0..f.count.as_ref().map_or(0, |c| c.max_count()))
-            .map(|i| format!("attr{i}"))
-            .collect(),
+        _ => {
+            let n = f.count.as_ref().map_or(0, |c| c.max_count());
+            too_many_fields(entity, name, n)?;
+            (0..n).map(|i| format!("attr{i}")).collect()
+        }
     };
     let vf = f
         .fields
@@ -607,11 +618,24 @@ fn keyed(f: &Field, key: &str, value: &str) -> Field {
     for n in names {
         sub.push(n, vf.clone());
     }
-    Field {
+    Ok(Field {
         fields: sub,
         presence: f.presence,
         ..Field::of(BsonType::Object)
+    })
+}
+
+/// Refuses a field pattern that would lay out `count` sub-fields, more than
+/// [`super::MAX_SUBFIELDS`].
+fn too_many_fields(entity: &str, field: &str, count: u64) -> Result<(), DesignError> {
+    if count > super::MAX_SUBFIELDS {
+        return Err(DesignError::TooManyFields {
+            entity: entity.to_string(),
+            field: field.to_string(),
+            count,
+        });
     }
+    Ok(())
 }
 
 /// A sub-document keyed by attribute (`prices.gewala`) is queried by a key chosen at run time:

@@ -35,6 +35,10 @@ pub struct Parser<'a> {
     pos: usize,
     line_base: usize,
     depth: usize,
+    /// A known position (byte offset, 1-based line and column), so that errors after it are
+    /// located from there instead of from the start of the text: a stream of many small
+    /// documents or errors on one long line stays linear.
+    anchor: Option<(usize, usize, usize)>,
 }
 
 impl<'a> Parser<'a> {
@@ -45,6 +49,7 @@ impl<'a> Parser<'a> {
             pos: 0,
             line_base: 0,
             depth: 0,
+            anchor: None,
         }
     }
 
@@ -56,14 +61,12 @@ impl<'a> Parser<'a> {
         parser
     }
 
-    /// Returns a parser over `text` whose first line is line `first_line` of a larger text.
-    pub(crate) fn with_first_line(text: &'a str, first_line: usize) -> Self {
-        Parser {
-            text,
-            pos: 0,
-            line_base: first_line.saturating_sub(1),
-            depth: 0,
-        }
+    /// Returns a parser over the whole `text` at byte `offset`, which is at `line` and `column`
+    /// (1-based, columns in characters): errors at or after it are located from there.
+    pub(crate) fn at_known(text: &'a str, offset: usize, line: usize, column: usize) -> Self {
+        let mut parser = Parser::at(text, offset);
+        parser.anchor = Some((parser.pos, line, column));
+        parser
     }
 
     /// Returns the whole text this parser reads.
@@ -97,7 +100,17 @@ impl<'a> Parser<'a> {
 
     /// Returns an error at byte `offset` with a line and column relative to the whole text.
     pub fn error_at(&self, offset: usize, message: impl Into<String>) -> ParseError {
-        let (line, column) = line_column(self.text, offset);
+        let (line, column) = match self.anchor {
+            Some((at, line, column)) if offset >= at => {
+                let (l, c) = line_column(self.text.get(at..).unwrap_or(""), offset - at);
+                if l == 1 {
+                    (line.saturating_sub(self.line_base), column + c - 1)
+                } else {
+                    (line.saturating_sub(self.line_base) + l - 1, c)
+                }
+            }
+            _ => line_column(self.text, offset),
+        };
         ParseError {
             line: line + self.line_base,
             column,
@@ -222,6 +235,11 @@ impl<'a> Parser<'a> {
                 self.parse_number()
             }
             Some(c) if is_ident_start(c) => self.parse_word(),
+            // Control characters (NUL, escape, …) are shown escaped, not sent to the terminal.
+            Some(c) if c.is_control() => Err(self.error_at(
+                start,
+                format!("unexpected control character {}", c.escape_unicode()),
+            )),
             Some(c) => Err(self.error_at(start, format!("unexpected character '{c}'"))),
         }
     }

@@ -14,14 +14,12 @@ pub(super) fn parse_stream(text: &str) -> Vec<StreamItem> {
     let mut first = true;
     loop {
         let line = lines.line_of(text, pos);
-        let mut parser = Parser::with_first_line(text.get(lines.line_start..).unwrap_or(""), line);
-        parser.set_offset(pos.saturating_sub(lines.line_start));
-        let base = lines.line_start;
+        let mut parser = Parser::at_known(text, pos, line, lines.column);
         match parser.is_at_end() {
             Ok(true) => {
                 if in_array {
                     items.push(StreamItem {
-                        line: lines.line_of(text, base + parser.offset()),
+                        line: lines.line_of(text, parser.offset()),
                         result: Err(
                             parser.error_here("expected ']' to close the array of documents")
                         ),
@@ -38,7 +36,7 @@ pub(super) fn parse_stream(text: &str) -> Vec<StreamItem> {
                 break;
             }
         }
-        let start = base + parser.offset();
+        let start = parser.offset();
         let start_line = lines.line_of(text, start);
         if first && parser.peek() == Some('[') {
             first = false;
@@ -54,14 +52,14 @@ pub(super) fn parse_stream(text: &str) -> Vec<StreamItem> {
         }
         let value_offset = parser.offset();
         let value = parser.parse_value();
-        let read_to = base + parser.offset();
+        let read_to = parser.offset();
         let (result, resume) = match value {
             Ok(Bson::Document(doc)) => match separator(&mut parser, in_array) {
                 Ok(closed) => {
                     if closed {
                         in_array = false;
                     }
-                    (Ok(doc), Some(base + parser.offset()))
+                    (Ok(doc), Some(parser.offset()))
                 }
                 // The document itself is fine: report the separator, resume after the document.
                 Err(e) => (Err(e), Some(read_to)),
@@ -74,7 +72,7 @@ pub(super) fn parse_stream(text: &str) -> Vec<StreamItem> {
                 if let Ok(true) = separator(&mut parser, in_array) {
                     in_array = false;
                 }
-                (Err(error), Some(base + parser.offset()))
+                (Err(error), Some(parser.offset()))
             }
             Err(e) => (Err(e), resync(text, start)),
         };
@@ -122,26 +120,32 @@ fn resync(text: &str, start: usize) -> Option<usize> {
     }
 }
 
-/// Counts lines incrementally so that a stream of a million documents stays linear.
+/// Counts lines and columns incrementally so that a stream of a million documents (or of
+/// errors on one long line) stays linear.
 #[derive(Default)]
 struct LineCounter {
     offset: usize,
     line: usize,
-    line_start: usize,
+    /// 1-based column (in characters) of `offset`.
+    column: usize,
 }
 
 impl LineCounter {
     /// Returns the 1-based line of byte `pos` (positions must not go backwards), and keeps
-    /// the start offset of that line.
+    /// the column of that position.
     fn line_of(&mut self, text: &str, pos: usize) -> usize {
         if self.line == 0 {
             self.line = 1;
+            self.column = 1;
         }
         if pos > self.offset {
             let chunk = text.get(self.offset..pos).unwrap_or("");
             self.line += chunk.bytes().filter(|&b| b == b'\n').count();
-            if let Some(i) = chunk.rfind('\n') {
-                self.line_start = self.offset + i + 1;
+            match chunk.rfind('\n') {
+                Some(i) => {
+                    self.column = 1 + chunk.get(i + 1..).map_or(0, |s| s.chars().count());
+                }
+                None => self.column += chunk.chars().count(),
             }
             self.offset = pos;
         }

@@ -327,11 +327,12 @@ pub fn positional_match(filter: &Filter, doc: &Document) -> Option<usize> {
         let parts = path::split(path);
         // Find the first array along the path.
         for depth in 1..=parts.len() {
-            let Some(Bson::Array(arr)) = path::get(doc, &parts[..depth]) else {
+            let (head, tail) = parts.split_at(depth);
+            let Some(Bson::Array(arr)) = path::get(doc, head) else {
                 continue;
             };
-            let prefix = parts[..depth].join(".");
-            let rest = parts[depth..].join(".");
+            let prefix = head.join(".");
+            let rest = tail.join(".");
             for (i, elem) in arr.iter().enumerate() {
                 let hit = if rest.is_empty() {
                     match op {

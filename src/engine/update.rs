@@ -292,7 +292,7 @@ fn expand(doc: &Document, parts: &[String], ctx: &UpdateContext) -> Result<Vec<V
                     }
                     return Err(EngineError::bad_value(format!(
                         "The path '{}' must exist in the document in order to apply array updates.",
-                        parts[..i].join(".")
+                        parts.get(..i).unwrap_or_default().join(".")
                     )));
                 };
                 for (j, e) in arr.iter().enumerate() {

@@ -58,6 +58,11 @@ const STRATEGIES: &[&str] = &[
     "bucketed_fan_out",
 ];
 
+/// The largest entity count or distribution parameter (count, length, mean, …) a model may
+/// use: 10^15, a thousand times the largest real collections, so that every full-scale number
+/// stays well within `u64` and exact in `f64`.
+pub const MAX_COUNT: f64 = 1e15;
+
 /// Returns every problem in `v` (empty when the model is valid).
 pub fn validate(v: &Value) -> Vec<ModelError> {
     let mut c = Checker { errors: Vec::new() };
@@ -152,6 +157,18 @@ impl Checker {
                 None
             }
         }
+    }
+
+    /// Returns `x` when it is at most `max` (in absolute value); reports it otherwise.
+    fn at_most(&mut self, x: f64, max: f64, path: &str) -> Option<f64> {
+        if x.abs() > max {
+            self.err(
+                path,
+                format!("must be at most {max:e} (found {x:e}): far beyond any real data"),
+            );
+            return None;
+        }
+        Some(x)
     }
 
     fn boolean(&mut self, m: &Map<String, Value>, key: &str, path: &str) {
@@ -269,7 +286,15 @@ impl Checker {
                         self.err("$.sample.scale", format!("must be in (0, 1] (found {x})"));
                     }
                 }
-                self.integer(sm, "max_documents", "$.sample", 1);
+                if let Some(n) = self.integer(sm, "max_documents", "$.sample", 1) {
+                    let cap = super::Sample::MAX_MAX_DOCUMENTS;
+                    if n > cap {
+                        self.err(
+                            "$.sample.max_documents",
+                            format!("must be at most {cap} (found {n}): it is the size of the sample generated in memory, not of the full data"),
+                        );
+                    }
+                }
             }
         }
         let mut entities = Vec::new();
@@ -490,7 +515,9 @@ impl Checker {
     fn entity(&mut self, v: &Value, path: &str) -> Option<EntityInfo> {
         let m = self.object(v, path, &["name", "count", "fields"], &["name", "count"])?;
         let name = self.string(m, "name", path).map(str::to_string);
-        self.number(m, "count", path, true);
+        if let Some(x) = self.number(m, "count", path, true) {
+            self.at_most(x, MAX_COUNT, &format!("{path}.count"));
+        }
         let mut fields = vec!["_id".to_string()];
         if let Some(f) = m.get("fields") {
             fields.extend(self.fields(f, &format!("{path}.fields"), 1));
@@ -682,7 +709,10 @@ impl Checker {
             }
         };
         self.object(v, path, keys, keys);
-        let n = |c: &mut Self, k: &str| c.number(m, k, path, k != "mean");
+        let n = |c: &mut Self, k: &str| {
+            let x = c.number(m, k, path, k != "mean")?;
+            c.at_most(x, MAX_COUNT, &format!("{path}.{k}"))
+        };
         let min = if keys.contains(&"min") {
             n(self, "min")
         } else {

@@ -75,7 +75,7 @@ impl Builder<'_> {
                 let item = self.entity(&item_name)?;
                 let mut item_fields = Fields::default();
                 item_fields.push("author", oid());
-                for (n, f) in self.own_fields(item).iter() {
+                for (n, f) in self.own_fields(item)?.iter() {
                     item_fields.push(n.clone(), f.clone());
                 }
                 let mut f = Fields::default();

@@ -146,7 +146,10 @@ pub(super) fn commands(
                             format!("{}: newest buckets", r.name),
                         );
                         f.sort = Some(doc! { "sequence": -1 });
-                        f.limit = Some(c.limit.map_or(1, |l| l.div_ceil(*size).max(1) + 1));
+                        f.limit = Some(
+                            c.limit
+                                .map_or(1, |l| l.div_ceil(*size).max(1).saturating_add(1)),
+                        );
                         later.push(f);
                     }
                     Strategy::Continuation { threshold } => {
@@ -324,7 +327,7 @@ pub(super) fn commands(
             };
             if let Strategy::BucketedFanOut { size } = s {
                 c.sort = Some(doc! { "sequence": -1 });
-                c.limit = Some(page_size.div_ceil(*size) + 1);
+                c.limit = Some(page_size.div_ceil(*size).saturating_add(1));
             } else {
                 c.sort = Some(doc! { date: -1 });
                 c.limit = Some(*page_size);

@@ -47,7 +47,7 @@ pub(super) fn commands(
                     if let Some(sf) = subset_sort_field(model, &r.name) {
                         each.insert("$sort", doc! { sf: 1 });
                     }
-                    each.insert("$slice", -(*k as i64));
+                    each.insert("$slice", -i64::try_from(*k).unwrap_or(i64::MAX));
                     parent_update = Some(doc! { "$push": { arr.as_str(): each } });
                 }
                 Strategy::ExtendedReference { copy } => {

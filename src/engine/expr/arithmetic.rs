@@ -207,8 +207,8 @@ pub fn eval(name: &str, args: &[Option<Bson>]) -> Result<Option<Bson>> {
             }
         }
         "$sum" | "$avg" | "$min" | "$max" => {
-            let flat: Vec<Bson> = if args.len() == 1 {
-                match &args[0] {
+            let flat: Vec<Bson> = if let [only] = args {
+                match only {
                     Some(Bson::Array(a)) => a.clone(),
                     Some(v) => vec![v.clone()],
                     None => vec![],

@@ -203,7 +203,15 @@ impl Checker {
             }
             _ => {
                 self.string(m, "field", path);
-                self.integer(m, "slots", path, 1);
+                if let Some(n) = self.integer(m, "slots", path, 1) {
+                    let max = crate::design::MAX_SUBFIELDS;
+                    if n > max {
+                        self.err(
+                            &format!("{path}.slots"),
+                            format!("must be at most {max} (found {n}): every slot is a field in every document"),
+                        );
+                    }
+                }
             }
         }
     }
