@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod query;
 mod size;
 
 /// Exact BSON sizes, query counts and 16 MiB break points for MongoDB schema designs.
@@ -56,6 +57,9 @@ commands! {
     /// Report the exact BSON size of each document (and whether mongod would accept it).
     #[command(long_about = size::LONG_ABOUT, after_help = size::EXAMPLES)]
     Size(size::SizeArgs),
+    /// Run a mongosh command on the in-memory engine over NDJSON files; print the results.
+    #[command(long_about = query::LONG_ABOUT, after_help = query::EXAMPLES)]
+    Query(query::QueryArgs),
     /// Benchmark measurements, driven by scripts/bench.sh (prints JSON).
     #[command(hide = true)]
     Bench(bench::BenchArgs),
