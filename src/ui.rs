@@ -2,6 +2,7 @@
 
 mod bench;
 mod breakdown;
+mod console;
 mod examples;
 mod gauge;
 mod sizer;
@@ -10,6 +11,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 pub use breakdown::{BreakdownTable, Composition, Treemap};
+pub use console::Console;
 pub use examples::EXAMPLES;
 pub use gauge::LimitGauge;
 pub use sizer::DocumentSizer;
@@ -27,16 +29,19 @@ pub fn mount() {
 pub enum View {
     /// Paste a document, see its exact size.
     Documents,
+    /// Run mongosh commands against sample collections, with their statistics.
+    Console,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: &'static [View] = &[View::Documents];
+    pub const ALL: &'static [View] = &[View::Documents, View::Console];
 
     /// The `#hash` that opens this view.
     pub fn hash(self) -> &'static str {
         match self {
             View::Documents => "documents",
+            View::Console => "console",
         }
     }
 
@@ -44,6 +49,7 @@ impl View {
     pub fn label(self) -> &'static str {
         match self {
             View::Documents => "Document size",
+            View::Console => "Console",
         }
     }
 
@@ -104,6 +110,7 @@ pub fn App() -> impl IntoView {
         <main class="page">
             {move || match view.get() {
                 View::Documents => view! { <DocumentSizer/> }.into_any(),
+                View::Console => view! { <Console/> }.into_any(),
             }}
         </main>
         <footer class="foot">
