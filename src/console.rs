@@ -73,7 +73,8 @@ pub struct Outcome {
     pub command: Option<ShellCommand>,
     /// What mongosh would print.
     pub reply: Reply,
-    /// The engine's result: statistics and, for reads, the winning plan.
+    /// The engine's result: statistics and, for reads, the winning plan (a cursor's
+    /// documents are moved to the reply).
     pub result: CommandResult,
     /// True when the command ended with `.explain()` (the reply is the explain document).
     pub explained: bool,
@@ -428,7 +429,7 @@ impl Executor<'_> {
         self.cursor_reply(result, &cursor)
     }
 
-    fn cursor_reply(&self, result: CommandResult, cursor: &Cursor) -> Exec<Outcome> {
+    fn cursor_reply(&self, mut result: CommandResult, cursor: &Cursor) -> Exec<Outcome> {
         if cursor.explain {
             let explain = Bson::try_from(result.explain())
                 .map_err(|e| ExecError::at("explain", format!("explain(): {e}")))?;
@@ -440,7 +441,8 @@ impl Executor<'_> {
             let n = result.documents.len() as i64;
             return Ok(self.outcome(Reply::Value(Bson::Int64(n)), result));
         }
-        let docs = result.documents.clone();
+        // The reply holds the documents; the result keeps the statistics and plan.
+        let docs = std::mem::take(&mut result.documents);
         Ok(self.outcome(Reply::Documents(docs), result))
     }
 

@@ -192,14 +192,20 @@ async fn console_explain_shows_the_winning_plan_and_errors_inline() {
     run_in_console(&root, "db.users.find({ followers: 'grace' }).explain()").await;
     let entry = last_entry(&root);
     let plan = text_of(&entry, "[data-testid=winning-plan]");
-    assert!(plan.contains("IXSCAN") && plan.contains("followers_1"), "{plan}");
+    assert!(
+        plan.contains("IXSCAN") && plan.contains("followers_1"),
+        "{plan}"
+    );
     assert_eq!(
         text_of(&entry, "[data-testid=stats]"),
         "nReturned: 3, keysExamined: 3, docsExamined: 3, IXSCAN { followers: 1 }"
     );
     run_in_console(&root, "db.users.find({ a: })").await;
     let error = text_of(&last_entry(&root), ".error");
-    assert!(error.starts_with("Line 1, column 19: SyntaxError"), "{error}");
+    assert!(
+        error.starts_with("Line 1, column 19: SyntaxError"),
+        "{error}"
+    );
 }
 
 #[wasm_bindgen_test]

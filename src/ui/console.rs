@@ -16,6 +16,9 @@ const PAGE: usize = 20;
 /// Documents of a result shown unfolded at first.
 const OPEN: usize = 3;
 
+/// Documents up to this many characters are shown on one line, without folding.
+const ONE_LINE: usize = 80;
+
 /// Commands offered as examples under the input.
 const EXAMPLES: &[(&str, &str)] = &[
     ("Users with 3 followers", "db.users.find({ followers: { $size: 3 } })"),
@@ -111,7 +114,11 @@ pub fn Console() -> impl IntoView {
             });
         set_entries.update(|list| {
             let id = list.len();
-            list.push(Entry { id, text: text.clone(), result });
+            list.push(Entry {
+                id,
+                text: text.clone(),
+                result,
+            });
         });
         set_history.update(|h| {
             if h.last() != Some(&text) {
@@ -377,7 +384,9 @@ fn OutcomeView(
             <pre class="doc value-doc">{to_shell_string(&Bson::Document(doc.clone()), true)}</pre>
         }
         .into_any(),
-        Reply::Value(v) => view! { <pre class="value">{to_shell_string(v, false)}</pre> }.into_any(),
+        Reply::Value(v) => {
+            view! { <pre class="value">{to_shell_string(v, false)}</pre> }.into_any()
+        }
     };
     view! {
         {reply}
@@ -414,6 +423,14 @@ fn DocumentList(
                         .take(shown.get())
                         .enumerate()
                         .map(|(i, d)| {
+                            let line = to_shell_string(&Bson::Document(d.clone()), false);
+                            // Like mongosh, a short document stays on one line.
+                            if line.chars().count() <= ONE_LINE {
+                                return view! {
+                                    <li><pre class="doc-line">{line}</pre></li>
+                                }
+                                .into_any();
+                            }
                             let open = i < OPEN;
                             view! {
                                 <li>
@@ -423,6 +440,7 @@ fn DocumentList(
                                     </details>
                                 </li>
                             }
+                            .into_any()
                         })
                         .collect_view()
                 })
