@@ -146,7 +146,7 @@ async fn run_in_console(root: &HtmlElement, command: &str) {
     let window = web_sys::window().unwrap();
     let class = js_sys::Reflect::get(&window, &"KeyboardEvent".into()).unwrap();
     let enter = js_sys::Reflect::construct(
-        class.unchecked_ref(),
+        class.unchecked_ref::<js_sys::Function>(),
         &js_sys::Array::of2(&"keydown".into(), &init),
     )
     .unwrap();
