@@ -203,7 +203,7 @@ async fn console_explain_shows_the_winning_plan_and_errors_inline() {
     run_in_console(&root, "db.users.find({ a: })").await;
     let error = text_of(&last_entry(&root), ".error");
     assert!(
-        error.starts_with("Line 1, column 19: SyntaxError"),
+        error.starts_with("Line 1, column 20: SyntaxError"),
         "{error}"
     );
 }
