@@ -223,7 +223,12 @@ impl ExecError {
             ExecError::Server(e) => ConsoleError::Server(e),
             ExecError::Unsupported { near, message } => {
                 let start = text.len() - text.trim_start().len();
-                let offset = find_word(text, &near).unwrap_or(start);
+                // A method is found by its `.name` first, so that a field of the same name
+                // earlier in the command is not taken for it.
+                let offset = find_word(text, &format!(".{near}"))
+                    .map(|i| i + 1)
+                    .or_else(|| find_word(text, &near))
+                    .unwrap_or(start);
                 let (line, column) = line_column(text, offset);
                 ConsoleError::Unsupported {
                     line,
