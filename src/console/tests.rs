@@ -298,7 +298,10 @@ fn unsupported_things_say_which_and_where() {
         "{e:?}"
     );
     let e = fail(&mut db, "db.users.find({ count: 1 }).count(true)");
-    assert!(matches!(e, ConsoleError::Unsupported { column: 29, .. }), "{e:?}");
+    assert!(
+        matches!(e, ConsoleError::Unsupported { column: 29, .. }),
+        "{e:?}"
+    );
     let e = fail(&mut db, "db.users.insertOne({ _id: 1 }).limit(1)");
     assert!(e.to_string().contains("applies to a cursor"), "{e}");
     let e = fail(&mut db, "db.users.find(5)");
