@@ -227,8 +227,9 @@ pub fn Console() -> impl IntoView {
                                             .indexes
                                             .into_iter()
                                             .map(|(name, key)| {
+                                                let title = format!("{name}: {key}");
                                                 view! {
-                                                    <li title=name><code>{key}</code></li>
+                                                    <li title=title><code>{key}</code></li>
                                                 }
                                             })
                                             .collect_view()}
