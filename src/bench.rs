@@ -1,9 +1,12 @@
 //! Measurements the benchmark command and the page's benchmark hook share: the work being
 //! timed is identical natively and in the browser; only the clock differs.
 
-use bson::Document;
+use bson::{Bson, Document};
 use serde::Serialize;
 
+use crate::console::{execute_command, ConsoleError, Reply};
+use crate::engine::Database;
+use crate::shell::parse_command;
 use crate::size::document_size;
 
 /// What one timed run measured.
@@ -43,6 +46,79 @@ pub fn time_sizes(docs: &[Document], rounds: u32, now_ms: impl Fn() -> f64) -> T
     }
 }
 
+/// What timing one query measured.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct QueryTiming {
+    /// The mongosh command.
+    pub command: String,
+    /// How many times it ran.
+    pub rounds: u32,
+    /// Wall-clock milliseconds for all rounds.
+    pub ms: f64,
+    /// Documents returned by one round (or the count a count returns).
+    pub n: u64,
+    /// The sum of the integral `_id`s returned by one round, so that both sides of a
+    /// benchmark can be checked to return the same documents.
+    pub checksum: i64,
+}
+
+/// Returns the number of documents and the sum of integral `_id`s of a reply.
+fn reply_checksum(reply: &Reply) -> (u64, i64) {
+    match reply {
+        Reply::Documents(docs) => {
+            let sum = docs
+                .iter()
+                .filter_map(|d| match d.get("_id") {
+                    Some(Bson::Int32(i)) => Some(i64::from(*i)),
+                    Some(Bson::Int64(i)) => Some(*i),
+                    _ => None,
+                })
+                .fold(0i64, i64::wrapping_add);
+            (docs.len() as u64, sum)
+        }
+        Reply::Value(Bson::Int64(n)) => (u64::try_from(*n).unwrap_or(0), 0),
+        Reply::Value(_) => (1, 0),
+    }
+}
+
+/// Times each read-only mongosh command on `db`: each is parsed once (untimed), then run
+/// at least 3 times and until `min_ms` milliseconds have passed, with the clock `now_ms`.
+pub fn time_queries(
+    db: &mut Database,
+    commands: &[String],
+    min_ms: f64,
+    now_ms: impl Fn() -> f64,
+) -> Result<Vec<QueryTiming>, ConsoleError> {
+    let mut out = Vec::with_capacity(commands.len());
+    for text in commands {
+        let command = parse_command(text)?;
+        let mut rounds = 0u32;
+        let mut first = None;
+        let start = now_ms();
+        loop {
+            let outcome =
+                execute_command(db, std::hint::black_box(&command)).map_err(|e| e.locate(text))?;
+            rounds += 1;
+            if first.is_none() {
+                first = Some(reply_checksum(&outcome.reply));
+            }
+            if rounds >= 3 && now_ms() - start >= min_ms {
+                break;
+            }
+        }
+        let ms = now_ms() - start;
+        let (n, checksum) = first.unwrap_or((0, 0));
+        out.push(QueryTiming {
+            command: text.clone(),
+            rounds,
+            ms,
+            n,
+            checksum,
+        });
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -59,5 +135,26 @@ mod tests {
         let t = time_sizes(&docs, 3, clock);
         assert_eq!(t.checksum, 5 + 12);
         assert_eq!((t.docs, t.rounds, t.ms), (2, 3, 5.0));
+    }
+
+    #[test]
+    fn query_timing_counts_and_sums_ids() {
+        let mut db = Database::new();
+        let docs = (0..10).map(|i| bson::doc! {"_id": i, "a": i % 3}).collect();
+        assert!(db.insert_many("c", docs, true).is_ok());
+        let tick = Cell::new(0.0);
+        let clock = || {
+            tick.set(tick.get() + 1.0);
+            tick.get()
+        };
+        let commands = vec![
+            "db.c.find({ a: 1 })".to_string(),
+            "db.c.countDocuments({ a: 0 })".to_string(),
+        ];
+        let t = time_queries(&mut db, &commands, 10.0, clock).unwrap_or_default();
+        assert_eq!(t.len(), 2);
+        assert_eq!((t[0].n, t[0].checksum), (3, 1 + 4 + 7));
+        assert_eq!(t[1].n, 4);
+        assert!(t[0].rounds >= 3);
     }
 }

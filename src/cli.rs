@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod presets;
+mod query;
 mod size;
 
 /// Exact BSON sizes, query counts and 16 MiB break points for MongoDB schema designs.
@@ -60,6 +61,9 @@ commands! {
     /// List the workshop presets with their lessons, or show one (explanation, model, numbers).
     #[command(long_about = presets::LONG_ABOUT, after_help = presets::EXAMPLES)]
     Presets(presets::PresetsArgs),
+    /// Run a mongosh command on the in-memory engine over NDJSON files; print the results.
+    #[command(long_about = query::LONG_ABOUT, after_help = query::EXAMPLES)]
+    Query(query::QueryArgs),
     /// Benchmark measurements, driven by scripts/bench.sh (prints JSON).
     #[command(hide = true)]
     Bench(bench::BenchArgs),

@@ -20,6 +20,7 @@ pub mod analysis;
 pub mod arith;
 pub mod bench;
 pub mod chart;
+pub mod console;
 pub mod design;
 pub mod ejson;
 pub mod engine;

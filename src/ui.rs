@@ -3,6 +3,7 @@
 mod bench;
 mod breakdown;
 mod clipboard;
+mod console;
 mod examples;
 mod gauge;
 mod panic;
@@ -14,6 +15,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 pub use breakdown::{BreakdownTable, Composition, Treemap};
+pub use console::Console;
 pub use examples::EXAMPLES;
 pub use gauge::LimitGauge;
 pub use playground::Playground;
@@ -34,17 +36,20 @@ pub enum View {
     Playground,
     /// Paste a document, see its exact size.
     Documents,
+    /// Run mongosh commands against sample collections, with their statistics.
+    Console,
 }
 
 impl View {
     /// Every view, in tab order.
-    pub const ALL: &'static [View] = &[View::Playground, View::Documents];
+    pub const ALL: &'static [View] = &[View::Playground, View::Documents, View::Console];
 
     /// The `#hash` that opens this view.
     pub fn hash(self) -> &'static str {
         match self {
             View::Playground => "playground",
             View::Documents => "documents",
+            View::Console => "console",
         }
     }
 
@@ -53,6 +58,7 @@ impl View {
         match self {
             View::Playground => "Design playground",
             View::Documents => "Document size",
+            View::Console => "Console",
         }
     }
 
@@ -153,6 +159,7 @@ pub fn App() -> impl IntoView {
             {move || match view.get() {
                 View::Playground => view! { <Playground/> }.into_any(),
                 View::Documents => view! { <DocumentSizer/> }.into_any(),
+                View::Console => view! { <Console/> }.into_any(),
             }}
         </main>
         <footer class="foot">

@@ -3,8 +3,8 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
-use squillion::ui::{DocumentSizer, LimitGauge};
-use wasm_bindgen::JsCast;
+use squillion::ui::{Console, DocumentSizer, LimitGauge};
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::{HtmlElement, HtmlTextAreaElement};
 
@@ -141,4 +141,105 @@ async fn sizer_autosaves_what_is_typed() {
     ));
     tick().await;
     assert_eq!(text_of(&again, "[data-testid=size-bytes]"), "16");
+}
+
+/// Types `command` into the console's input and presses Enter, as a user would.
+async fn run_in_console(root: &HtmlElement, command: &str) {
+    let area: HtmlTextAreaElement = root
+        .query_selector("#console-input")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    area.set_value(command);
+    let input = web_sys::Event::new_with_event_init_dict("input", &{
+        let init = web_sys::EventInit::new();
+        init.set_bubbles(true);
+        init
+    })
+    .unwrap();
+    area.dispatch_event(&input).unwrap();
+    // new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true })
+    let init = js_sys::Object::new();
+    for (key, value) in [
+        ("key", JsValue::from_str("Enter")),
+        ("bubbles", JsValue::TRUE),
+        ("cancelable", JsValue::TRUE),
+    ] {
+        js_sys::Reflect::set(&init, &key.into(), &value).unwrap();
+    }
+    let window = web_sys::window().unwrap();
+    let class = js_sys::Reflect::get(&window, &"KeyboardEvent".into()).unwrap();
+    let enter = js_sys::Reflect::construct(
+        class.unchecked_ref::<js_sys::Function>(),
+        &js_sys::Array::of2(&"keydown".into(), &init),
+    )
+    .unwrap();
+    area.dispatch_event(enter.unchecked_ref()).unwrap();
+    tick().await;
+}
+
+fn last_entry(root: &HtmlElement) -> HtmlElement {
+    let entries = root.query_selector_all(".entry").unwrap();
+    entries
+        .item(entries.length() - 1)
+        .expect("an entry")
+        .unchecked_into()
+}
+
+#[wasm_bindgen_test]
+async fn console_runs_a_find_and_shows_count_and_stats() {
+    let root = mount(|| view! { <Console/> });
+    tick().await;
+    // data/console/users.ndjson: alice, carol, frank and celebrity-1 have 3 followers; the
+    // filter cannot use an index, so all 12 users are examined.
+    run_in_console(&root, "db.users.find({ followers: { $size: 3 } })").await;
+    let entry = last_entry(&root);
+    assert_eq!(text_of(&entry, "[data-testid=count]"), "4 documents");
+    assert_eq!(
+        text_of(&entry, "[data-testid=stats]"),
+        "nReturned: 4, keysExamined: 0, docsExamined: 12, COLLSCAN"
+    );
+    assert_eq!(entry.query_selector_all(".docs li").unwrap().length(), 4);
+    // The input is cleared for the next command.
+    let area: HtmlTextAreaElement = root
+        .query_selector("#console-input")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(area.value(), "");
+}
+
+#[wasm_bindgen_test]
+async fn console_explain_shows_the_winning_plan_and_errors_inline() {
+    let root = mount(|| view! { <Console/> });
+    tick().await;
+    run_in_console(&root, "db.users.find({ followers: 'grace' }).explain()").await;
+    let entry = last_entry(&root);
+    let plan = text_of(&entry, "[data-testid=winning-plan]");
+    assert!(
+        plan.contains("IXSCAN") && plan.contains("followers_1"),
+        "{plan}"
+    );
+    assert_eq!(
+        text_of(&entry, "[data-testid=stats]"),
+        "nReturned: 3, keysExamined: 3, docsExamined: 3, IXSCAN { followers: 1 }"
+    );
+    run_in_console(&root, "db.users.find({ a: })").await;
+    let error = text_of(&last_entry(&root), ".error");
+    assert!(
+        error.starts_with("Line 1, column 20: SyntaxError"),
+        "{error}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn console_writes_update_the_collection_counts() {
+    let root = mount(|| view! { <Console/> });
+    tick().await;
+    let count = || text_of(&root, ".coll[data-collection=users] .coll-count");
+    assert_eq!(count(), "12 docs");
+    run_in_console(&root, "db.users.insertMany([{ _id: 'x' }, { _id: 'y' }])").await;
+    assert_eq!(count(), "14 docs");
+    let value = text_of(&last_entry(&root), ".value-doc");
+    assert!(value.contains("insertedIds"), "{value}");
 }

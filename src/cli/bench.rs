@@ -8,8 +8,10 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 
-use crate::bench::time_sizes;
+use crate::bench::{time_queries, time_sizes};
+use crate::console::samples::{load_documents, run_script};
 use crate::ejson::parse_stream;
+use crate::engine::Database;
 
 /// Arguments of `squillion bench`.
 #[derive(Debug, Args)]
@@ -31,6 +33,25 @@ pub enum BenchWhat {
         #[arg(long, default_value_t = 5)]
         rounds: u32,
     },
+    /// Load an NDJSON file into a collection (untimed), run the setup commands (untimed),
+    /// then time each query (at least 3 runs and --min-ms milliseconds) and print
+    /// {"docs","queries":[{"command","rounds","ms","n","checksum"}]} as JSON.
+    Query {
+        /// Newline-delimited documents.
+        file: PathBuf,
+        /// The collection to load them into.
+        #[arg(long, default_value = "docs")]
+        collection: String,
+        /// A mongosh command to run before timing (e.g. a createIndex); repeatable.
+        #[arg(long)]
+        setup: Vec<String>,
+        /// A read-only mongosh command to time; repeatable.
+        #[arg(long, required = true)]
+        query: Vec<String>,
+        /// The least time spent on each query, in milliseconds.
+        #[arg(long, default_value_t = 300.0)]
+        min_ms: f64,
+    },
 }
 
 impl BenchArgs {
@@ -50,6 +71,29 @@ impl BenchArgs {
                 let clock = Instant::now();
                 let timing = time_sizes(&docs, rounds, || clock.elapsed().as_secs_f64() * 1e3);
                 println!("{}", serde_json::to_string(&timing)?);
+                Ok(ExitCode::SUCCESS)
+            }
+            BenchWhat::Query {
+                file,
+                collection,
+                setup,
+                query,
+                min_ms,
+            } => {
+                let text = std::fs::read_to_string(&file)
+                    .with_context(|| format!("cannot read {}", file.display()))?;
+                let mut db = Database::new();
+                let docs =
+                    load_documents(&mut db, &collection, &text, &file.display().to_string())?;
+                for command in &setup {
+                    run_script(&mut db, command, "--setup")?;
+                }
+                let clock = Instant::now();
+                let queries = time_queries(&mut db, &query, min_ms, || {
+                    clock.elapsed().as_secs_f64() * 1e3
+                })?;
+                let json = serde_json::json!({ "docs": docs, "queries": queries });
+                println!("{json}");
                 Ok(ExitCode::SUCCESS)
             }
         }

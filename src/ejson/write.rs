@@ -243,6 +243,12 @@ pub fn to_relaxed_ejson(doc: &Document) -> String {
     Value::Object(object(doc, false)).to_string()
 }
 
+/// Returns any value (a document, an array, a number, `null`) as relaxed Extended JSON v2
+/// on one line.
+pub fn to_relaxed_ejson_value(value: &Bson) -> String {
+    ejson(value, false).to_string()
+}
+
 /// Returns `doc` as canonical Extended JSON v2 on one line (every number and date in its
 /// type wrapper, so the types survive any JSON tool).
 pub fn to_canonical_ejson(doc: &Document) -> String {

@@ -265,9 +265,30 @@ pub fn execute(
         q.limit.map(|l| l.saturating_add(q.skip))
     };
     let enough = |n: usize| want.is_some_and(|w| n as u64 >= w);
+    let mut sorted = false;
     if let Some(coll) = coll {
         match &plan.access {
             Access::Eof => {}
+            Access::Collscan if plan.blocking_sort => {
+                // Sort references and clone only the documents that survive skip and limit.
+                let mut keyed: Vec<(Vec<Bson>, RecordId, &Document)> = Vec::new();
+                for (rid, doc) in &coll.docs {
+                    stats.docs_examined += 1;
+                    if q.filter.matches(doc) {
+                        keyed.push((q.sort.key(doc), *rid, doc));
+                    }
+                }
+                keyed.sort_by(|a, b| q.sort.compare_keys(&a.0, &b.0));
+                let keep = q.limit.map_or(usize::MAX, |l| {
+                    usize::try_from(l.saturating_add(q.skip)).unwrap_or(usize::MAX)
+                });
+                matched = keyed
+                    .into_iter()
+                    .take(keep)
+                    .map(|(_, rid, doc)| (rid, doc.clone()))
+                    .collect();
+                sorted = true;
+            }
             Access::Collscan => {
                 if want != Some(0) {
                     for (rid, doc) in &coll.docs {
@@ -325,7 +346,7 @@ pub fn execute(
             }
         }
     }
-    if plan.blocking_sort {
+    if plan.blocking_sort && !sorted {
         let mut keyed: Vec<(Vec<Bson>, (RecordId, Document))> =
             matched.into_iter().map(|m| (q.sort.key(&m.1), m)).collect();
         keyed.sort_by(|a, b| q.sort.compare_keys(&a.0, &b.0));

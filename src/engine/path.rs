@@ -20,6 +20,16 @@ pub fn split(path: &str) -> Vec<&str> {
     path.split('.').collect()
 }
 
+/// Returns the value of field `key` in `doc`. Small documents are searched in order, which
+/// is faster than hashing the key (the collection-scan hot path).
+pub fn field<'a>(doc: &'a Document, key: &str) -> Option<&'a Bson> {
+    if doc.len() <= 16 {
+        doc.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+    } else {
+        doc.get(key)
+    }
+}
+
 /// Returns `part` as an array index when it is all ASCII digits.
 pub fn array_index(part: &str) -> Option<usize> {
     if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
@@ -42,7 +52,7 @@ fn walk_doc<'a>(doc: &'a Document, parts: &[&str], expand: bool, out: &mut Vec<I
     let Some((first, rest)) = parts.split_first() else {
         return;
     };
-    match doc.get(*first) {
+    match field(doc, first) {
         None => out.push(Item::Missing),
         Some(v) => walk_value(v, rest, expand, out),
     }
@@ -90,10 +100,10 @@ fn walk_value<'a>(value: &'a Bson, rest: &[&str], expand: bool, out: &mut Vec<It
 /// arrays), as updates and `$rename` see it.
 pub fn get<'a>(doc: &'a Document, parts: &[&str]) -> Option<&'a Bson> {
     let (first, rest) = parts.split_first()?;
-    let mut cur = doc.get(*first)?;
+    let mut cur = field(doc, first)?;
     for p in rest {
         cur = match cur {
-            Bson::Document(d) => d.get(*p)?,
+            Bson::Document(d) => field(d, p)?,
             Bson::Array(a) => a.get(array_index(p)?)?,
             _ => return None,
         };
@@ -125,7 +135,7 @@ fn key_walk_doc(
     let Some((first, rest)) = parts.split_first() else {
         return;
     };
-    match doc.get(*first) {
+    match field(doc, first) {
         None => out.push(Bson::Null),
         Some(v) => key_walk_value(v, rest, depth + 1, out, array_at, all),
     }

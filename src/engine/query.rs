@@ -213,24 +213,33 @@ pub fn parse_operator(name: &str, arg: &Bson) -> Result<PathOp> {
 impl PathOp {
     /// Returns true when the operator holds at `path` in `doc`.
     pub fn matches_path(&self, doc: &Document, path: &str) -> bool {
-        let parts = path::split(path);
+        let parts = || path::split(path);
         match self {
             PathOp::Ne(v) => !PathOp::Eq(v.clone()).matches_path(doc, path),
             PathOp::Nin(v) => !PathOp::In(v.clone()).matches_path(doc, path),
             PathOp::Not(ops) => !ops.iter().all(|o| o.matches_path(doc, path)),
             PathOp::All(ops) => !ops.is_empty() && ops.iter().all(|o| o.matches_path(doc, path)),
             PathOp::Exists(want) => {
-                let found = path::items(doc, &parts, false)
+                let found = path::items(doc, &parts(), false)
                     .iter()
                     .any(|i| matches!(i, Item::Value(_)));
                 found == *want
             }
             PathOp::Size(_) | PathOp::ElemMatchDoc(_) | PathOp::ElemMatchValue(_) => {
-                path::items(doc, &parts, false)
+                path::items(doc, &parts(), false)
                     .iter()
                     .any(|i| self.matches_item(*i))
             }
-            _ => path::items(doc, &parts, true)
+            // A top-level field: the items `path::items` would list (the value, then a leaf
+            // array's elements; or Missing), without allocating them (the scan hot path).
+            _ if !path.contains('.') => match path::field(doc, path) {
+                None => self.matches_item(Item::Missing),
+                Some(v) => {
+                    self.matches_item(Item::Value(v))
+                        || matches!(v, Bson::Array(a) if a.iter().any(|e| self.matches_item(Item::Value(e))))
+                }
+            },
+            _ => path::items(doc, &parts(), true)
                 .iter()
                 .any(|i| self.matches_item(*i)),
         }

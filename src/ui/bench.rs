@@ -2,11 +2,18 @@
 //! `window.squillionBenchSizes(ndjson, rounds)`, which reads the documents (untimed) and times
 //! the same sizing loop the native benchmark times. `scripts/bench.sh` calls it from headless
 //! Chromium next to npm `bson` in the same page.
+//!
+//! It also registers `window.squillionBenchQuery(ndjson, collection, setup, queries, minMs)`:
+//! loads the documents and runs the setup commands (untimed), then times each query as
+//! `squillion bench query` does, and returns the timings as a JSON string
+//! (`bench/query.mjs` times mingo in the same page).
 
 use wasm_bindgen::prelude::*;
 
-use crate::bench::time_sizes;
+use crate::bench::{time_queries, time_sizes};
+use crate::console::samples::{load_documents, run_script};
 use crate::ejson::parse_stream;
+use crate::engine::Database;
 
 /// Registers the hook when the page's query string asks for it.
 pub fn register_if_requested() {
@@ -19,8 +26,36 @@ pub fn register_if_requested() {
     }
     let hook = Closure::<dyn Fn(String, u32) -> Result<JsValue, JsValue>>::new(run);
     let _ = js_sys::Reflect::set(&window, &"squillionBenchSizes".into(), hook.as_ref());
-    // The hook lives as long as the page.
+    // The hooks live as long as the page.
     hook.forget();
+    let query = Closure::<
+        dyn Fn(String, String, Vec<String>, Vec<String>, f64) -> Result<String, JsValue>,
+    >::new(run_queries);
+    let _ = js_sys::Reflect::set(&window, &"squillionBenchQuery".into(), query.as_ref());
+    query.forget();
+}
+
+/// Loads `ndjson` into `collection`, runs `setup`, times each of `queries`; returns JSON.
+fn run_queries(
+    ndjson: String,
+    collection: String,
+    setup: Vec<String>,
+    queries: Vec<String>,
+    min_ms: f64,
+) -> Result<String, JsValue> {
+    let err = |e: &dyn std::fmt::Display| JsValue::from_str(&e.to_string());
+    let mut db = Database::new();
+    let docs = load_documents(&mut db, &collection, &ndjson, "bench").map_err(|e| err(&e))?;
+    for command in &setup {
+        run_script(&mut db, command, "setup").map_err(|e| err(&e))?;
+    }
+    let performance = web_sys::window()
+        .and_then(|w| w.performance())
+        .ok_or_else(|| JsValue::from_str("no performance clock"))?;
+    let timings =
+        time_queries(&mut db, &queries, min_ms, || performance.now()).map_err(|e| err(&e))?;
+    let json = serde_json::json!({ "docs": docs, "queries": timings });
+    Ok(json.to_string())
 }
 
 /// Reads newline-delimited documents and times sizing them `rounds` times.

@@ -1,0 +1,140 @@
+// Benchmark (not a test): queries on the same 100,000 documents by Squillion's engine and by
+// mingo 7 (the peer), natively (our release binary vs mingo in Node) and in one headless
+// Chromium page (our wasm vs mingo's browser build). Each side runs each query at least 3
+// times and for at least MIN_MS; loading the documents and compiling the query are not timed.
+// Results are checked equal (count and sum of _ids) before any timing is printed.
+// Targets: collection scans ≥ 3x mingo; an indexed point query ≥ 100x mingo's scan.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { Query } from 'mingo';
+import { serve } from '../e2e/serve.mjs';
+import { launch } from '../e2e/browser.mjs';
+
+const COUNT = Number(process.env.BENCH_DOCS ?? 100_000);
+const MIN_MS = Number(process.env.BENCH_MIN_MS ?? 300);
+const BIN = process.argv[2];
+const DIST = process.argv[3] ?? 'dist';
+
+/** A small deterministic PRNG (mulberry32), so every run queries the same documents. */
+function rng(seed) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const CITIES = ['Paris', 'Tokyo', 'Lima', 'Oslo', 'Cairo', 'Quito', 'Perth', 'Dakar', 'Hanoi', 'Tunis',
+  'Accra', 'Seoul', 'Sofia', 'Riga', 'Minsk', 'Porto', 'Basel', 'Lyon', 'Nice', 'Bern'];
+const TAGS = ['red', 'green', 'blue', 'cyan', 'pink', 'gold', 'gray', 'teal', 'navy', 'plum'];
+
+/** Returns COUNT user documents with plain JSON values (ints, strings, booleans, arrays). */
+function documents() {
+  const r = rng(7);
+  const int = (lo, hi) => lo + Math.floor(r() * (hi - lo));
+  return Array.from({ length: COUNT }, (_, i) => ({
+    _id: i,
+    user: `user${i}`,
+    age: int(18, 80),
+    city: CITIES[int(0, CITIES.length)],
+    score: int(0, 100_000),
+    active: r() < 0.5,
+    tags: Array.from({ length: int(1, 5) }, () => TAGS[int(0, TAGS.length)]),
+    profile: { visits: int(0, 5000), plan: ['free', 'pro', 'team'][int(0, 3)] },
+  }));
+}
+
+/** The queries: name, what mingo runs, and the same as a mongosh command. */
+const QUERIES = [
+  { name: 'scan: range + equality', kind: 'scan', filter: { age: { $gte: 30, $lt: 40 }, city: 'Paris' } },
+  { name: 'scan: $in on an array + range', kind: 'scan', filter: { tags: { $in: ['red', 'navy'] }, score: { $gt: 90_000 } } },
+  { name: 'scan: dotted path + $or', kind: 'scan', filter: { $or: [{ 'profile.visits': { $lt: 10 } }, { 'profile.plan': 'team', active: false, age: 79 }] } },
+  { name: '$in + sort + limit', kind: 'scan', filter: { city: { $in: ['Paris', 'Tokyo', 'Lima'] } }, sort: { score: -1, _id: 1 }, limit: 20 },
+  { name: 'indexed point query vs mingo scan', kind: 'point', filter: { user: 'user77777' } },
+];
+const SETUP = ['db.docs.createIndex({ user: 1 })'];
+
+const shell = (q) =>
+  `db.docs.find(${JSON.stringify(q.filter)})` +
+  (q.sort ? `.sort(${JSON.stringify(q.sort)})` : '') +
+  (q.limit ? `.limit(${q.limit})` : '');
+
+/** Times one query with mingo, as `time_queries` does for Squillion. Runs in Node and the page. */
+function timeMingo(QueryClass, docs, q, minMs) {
+  const query = new QueryClass(q.filter);
+  const run = () => {
+    let c = query.find(docs);
+    if (q.sort) c = c.sort(q.sort);
+    if (q.limit) c = c.limit(q.limit);
+    return c.all();
+  };
+  let rounds = 0;
+  let first;
+  const start = performance.now();
+  for (;;) {
+    const out = run();
+    rounds++;
+    if (!first) first = { n: out.length, checksum: out.reduce((s, d) => s + d._id, 0) };
+    if (rounds >= 3 && performance.now() - start >= minMs) break;
+  }
+  return { rounds, ms: performance.now() - start, ...first };
+}
+
+const per = (t) => t.ms / t.rounds;
+const fmtMs = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(2)} ms`);
+
+function report(side, ours, theirs) {
+  for (const [i, q] of QUERIES.entries()) {
+    const a = ours[i];
+    const b = theirs[i];
+    if (a.n !== b.n || a.checksum !== b.checksum) {
+      throw new Error(`${side}: results differ for ${q.name}: squillion n=${a.n} sum=${a.checksum}, mingo n=${b.n} sum=${b.checksum}`);
+    }
+    const ratio = per(b) / per(a);
+    const target = q.kind === 'point' ? 100 : 3;
+    console.log(`${side}: ${q.name.padEnd(36)} n=${String(a.n).padStart(5)} | squillion ${fmtMs(per(a)).padStart(10)} | mingo ${fmtMs(per(b)).padStart(10)} | ratio ${ratio.toFixed(1)}x (target ≥ ${target}x)${ratio >= target ? '' : '  BELOW TARGET'}`);
+  }
+}
+
+const docs = documents();
+mkdirSync('target/bench', { recursive: true });
+const file = 'target/bench/query-docs.ndjson';
+writeFileSync(file, docs.map((d) => JSON.stringify(d)).join('\n') + '\n');
+// Both sides query documents read back from the same text.
+const reread = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const commands = QUERIES.map(shell);
+console.log(`querying ${COUNT.toLocaleString('en-US')} documents, each query ≥ 3 runs and ≥ ${MIN_MS} ms per side`);
+
+const args = ['bench', 'query', file, '--collection', 'docs', '--min-ms', String(MIN_MS)];
+for (const s of SETUP) args.push('--setup', s);
+for (const c of commands) args.push('--query', c);
+const native = JSON.parse(execFileSync(BIN, args, { encoding: 'utf8', maxBuffer: 1 << 26 }));
+const node = QUERIES.map((q) => timeMingo(Query, reread, q, MIN_MS));
+report('native ', native.queries, node);
+
+const server = await serve(DIST, { '/bench-query.ndjson': file });
+const browser = await launch();
+try {
+  const page = await browser.newPage({ bypassCSP: true });
+  await page.goto(`${server.url}?bench`);
+  await page.waitForFunction(() => typeof window.squillionBenchQuery === 'function');
+  await page.addScriptTag({ path: 'node_modules/mingo/dist/mingo.min.js' });
+  const result = await page.evaluate(
+    async ({ queries, commands, setup, minMs, timeMingoSource }) => {
+      const text = await (await fetch('./bench-query.ndjson')).text();
+      const wasm = JSON.parse(window.squillionBenchQuery(text, 'docs', setup, commands, minMs));
+      const docs = text.trim().split('\n').map((l) => JSON.parse(l));
+      // eslint-disable-next-line no-new-func
+      const timeMingo = new Function(`return ${timeMingoSource}`)();
+      const js = queries.map((q) => timeMingo(window.mingo.Query, docs, q, minMs));
+      return { wasm: wasm.queries, js };
+    },
+    { queries: QUERIES, commands, setup: SETUP, minMs: MIN_MS, timeMingoSource: timeMingo.toString() },
+  );
+  report('browser', result.wasm, result.js);
+} finally {
+  await browser.close();
+  await server.close();
+}

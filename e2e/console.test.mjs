@@ -1,0 +1,96 @@
+// End-to-end: the Console view in headless Chromium. The expected documents are computed by
+// mingo (the peer) on the same sample file, never by our own code.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { EJSON } from 'bson';
+import { Query } from 'mingo';
+import { serve } from './serve.mjs';
+import { launch, openPage } from './browser.mjs';
+
+const DIST = process.env.SQUILLION_DIST ?? 'dist';
+const SHOTS = 'target/screenshots';
+let server;
+let browser;
+
+before(async () => {
+  server = await serve(DIST);
+  browser = await launch();
+  mkdirSync(SHOTS, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const sample = (name) =>
+  readFileSync(`data/console/${name}.ndjson`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => EJSON.parse(line, { relaxed: true }));
+
+/** Types a command into the console and presses Enter; resolves to the new entry. */
+async function runCommand(page, command) {
+  const before = await page.$$eval('.entry', (es) => es.length);
+  await page.fill('#console-input', command);
+  await page.press('#console-input', 'Enter');
+  await page.waitForFunction((n) => document.querySelectorAll('.entry').length === n + 1, before);
+  const entries = await page.$$('.entry');
+  return entries[entries.length - 1];
+}
+
+test('a find on the sample users shows mingo\'s documents and the statistics', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}#console`, { width: 1280, height: 1000 });
+  await page.waitForSelector('#console-input');
+  // The side panel lists the samples with their counts and indexes.
+  const users = sample('users');
+  const panel = await page.textContent('.coll[data-collection=users]');
+  assert.match(panel, new RegExp(`${users.length} docs`));
+  assert.match(panel, /\{ followers: 1 \}/);
+
+  const expected = new Query({ followers: { $size: 3 } }).find(users).all().map((d) => d._id);
+  const entry = await runCommand(page, 'db.users.find({ followers: { $size: 3 } })');
+  const count = await entry.$eval('[data-testid=count]', (e) => e.textContent);
+  assert.equal(count, `${expected.length} documents`);
+  const summaries = await entry.$$eval('.docs li', (ls) => ls.map((l) => (l.querySelector('summary') ?? l).textContent));
+  assert.deepEqual(summaries.map((s) => s.match(/_id: '([^']+)'/)[1]), expected);
+  const stats = await entry.$eval('[data-testid=stats]', (e) => e.textContent);
+  assert.equal(stats, `nReturned: ${expected.length}, keysExamined: 0, docsExamined: ${users.length}, COLLSCAN`);
+
+  // An indexed query with .explain(): the winning plan is an IXSCAN of the multikey index.
+  const explained = await runCommand(page, "db.users.find({ followers: 'grace' }, { name: 1 }).explain()");
+  const plan = await explained.$eval('[data-testid=winning-plan]', (e) => e.textContent);
+  assert.match(plan, /stage: "IXSCAN"/);
+  assert.match(plan, /isMultiKey: true/);
+  const want = new Query({ followers: 'grace' }).find(users).all().length;
+  assert.match(await explained.$eval('[data-testid=stats]', (e) => e.textContent),
+    new RegExp(`^nReturned: ${want}, keysExamined: ${want}, docsExamined: ${want}, IXSCAN \\{ followers: 1 \\}$`));
+
+  // An aggregation, then an error shown inline with its position.
+  await runCommand(page, "db.orders.aggregate([{ $unwind: '$items' }, { $group: { _id: '$items.sku', units: { $sum: '$items.qty' } } }, { $sort: { units: -1 } }])");
+  const bad = await runCommand(page, 'db.users.find({ followers: { $size: 3 } }).collation({ locale: "fr" })');
+  assert.match(await bad.$eval('.error', (e) => e.textContent), /^Line 1, column 44: \.collation\(\) is not supported/);
+
+  // Up arrow brings back the last command.
+  await page.press('#console-input', 'ArrowUp');
+  assert.match(await page.inputValue('#console-input'), /collation/);
+  await page.fill('#console-input', '');
+
+  await page.screenshot({ path: `${SHOTS}/console.png`, fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('writes update the side panel; server errors show their code', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}#console`);
+  await page.waitForSelector('#console-input');
+  const n = sample('orders').length;
+  const insert = await runCommand(page, "db.orders.insertOne({ _id: 2001, status: 'pending', items: [] })");
+  assert.match(await insert.textContent(), /acknowledged: true,\s+insertedId: 2001/);
+  await page.waitForFunction((want) => document.querySelector('.coll[data-collection=orders] .coll-count')?.textContent === want, `${n + 1} docs`);
+  const dup = await runCommand(page, 'db.orders.insertOne({ _id: 2001 })');
+  assert.match(await dup.$eval('.error', (e) => e.textContent), /^MongoServerError\[DuplicateKey\]: E11000 .*\(code 11000\)$/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

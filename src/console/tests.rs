@@ -1,0 +1,351 @@
+use super::samples::{load_documents, sample_database};
+use super::*;
+use crate::ejson::to_shell_string;
+
+fn db() -> Database {
+    match sample_database() {
+        Ok(db) => db,
+        Err(e) => panic!("samples do not load: {e}"),
+    }
+}
+
+fn run(db: &mut Database, text: &str) -> Outcome {
+    match execute(db, text) {
+        Ok(o) => o,
+        Err(e) => panic!("{text}: {e}"),
+    }
+}
+
+fn fail(db: &mut Database, text: &str) -> ConsoleError {
+    match execute(db, text) {
+        Ok(o) => panic!("{text} succeeded: {:?}", o.reply),
+        Err(e) => e,
+    }
+}
+
+fn ids(o: &Outcome) -> Vec<String> {
+    o.documents()
+        .iter()
+        .map(|d| to_shell_string(d.get("_id").unwrap_or(&Bson::Null), false))
+        .collect()
+}
+
+fn value(o: &Outcome) -> String {
+    match &o.reply {
+        Reply::Value(v) => to_shell_string(v, false),
+        Reply::Documents(d) => format!("{} documents", d.len()),
+    }
+}
+
+#[test]
+fn samples_load_with_their_indexes() {
+    let db = db();
+    assert_eq!(db.collection_names(), ["movies", "orders", "users"]);
+    let names: Vec<String> = db
+        .list_indexes("users")
+        .into_iter()
+        .map(|i| i.name)
+        .collect();
+    assert_eq!(names, ["_id_", "followers_1"]);
+}
+
+#[test]
+fn find_with_size_scans_the_collection() {
+    let mut db = db();
+    let o = run(&mut db, "db.users.find({ followers: { $size: 3 } })");
+    assert_eq!(ids(&o), ["'alice'", "'carol'", "'frank'", "'celebrity-1'"]);
+    assert_eq!(o.result.stats.exec.docs_examined, 12);
+    assert_eq!(
+        o.stats_line(),
+        "nReturned: 4, keysExamined: 0, docsExamined: 12, COLLSCAN"
+    );
+}
+
+#[test]
+fn find_by_follower_uses_the_multikey_index() {
+    let mut db = db();
+    let o = run(
+        &mut db,
+        "db.users.find({ followers: 'grace' }, { name: 1 }).sort({ _id: 1 })",
+    );
+    assert_eq!(ids(&o), ["'celebrity'", "'frank'", "'heidi'"]);
+    assert_eq!(o.result.stats.exec.keys_examined, 3);
+    assert_eq!(o.result.stats.exec.docs_examined, 3);
+    assert!(
+        o.stats_line().ends_with("IXSCAN { followers: 1 }"),
+        "{}",
+        o.stats_line()
+    );
+    assert_eq!(o.documents()[0].keys().collect::<Vec<_>>(), ["_id", "name"]);
+}
+
+#[test]
+fn cursor_modifiers_chain() {
+    let mut db = db();
+    let o = run(
+        &mut db,
+        "db.orders.find({}, { total: 1 }).sort({ total: -1 }).skip(1).limit(2).toArray()",
+    );
+    assert_eq!(ids(&o), ["1003", "1007"]);
+    let o = run(&mut db, "db.orders.find({ status: 'shipped' }).count()");
+    assert_eq!(value(&o), "NumberLong(5)");
+    let o = run(
+        &mut db,
+        "db.orders.find({}, {}, { limit: 3, sort: { _id: -1 } })",
+    );
+    assert_eq!(ids(&o), ["1008", "1007", "1006"]);
+}
+
+#[test]
+fn explain_returns_the_explain_document() {
+    let mut db = db();
+    let o = run(
+        &mut db,
+        "db.movies.find({ 'prices.channel': 'web' }).explain('executionStats')",
+    );
+    assert!(o.explained);
+    let Reply::Value(Bson::Document(e)) = &o.reply else {
+        panic!("not a document: {:?}", o.reply)
+    };
+    let plan = e
+        .get_document("queryPlanner")
+        .and_then(|q| q.get_document("winningPlan"));
+    let text = plan.map(|p| to_shell_string(&Bson::Document(p.clone()), false));
+    let text = text.unwrap_or_default();
+    assert!(
+        text.contains("IXSCAN") && text.contains("isMultiKey: true"),
+        "{text}"
+    );
+    assert_eq!(
+        e.get_document("executionStats")
+            .ok()
+            .and_then(|s| s.get("nReturned"))
+            .map(|n| to_shell_string(n, false)),
+        Some("5".to_string())
+    );
+}
+
+#[test]
+fn find_one_and_count_documents() {
+    let mut db = db();
+    let o = run(&mut db, "db.users.findOne({ _id: 'nobody' })");
+    assert_eq!(value(&o), "null");
+    let o = run(
+        &mut db,
+        "db.users.findOne({ followerCount: { $gt: 4 } }, { _id: 1 })",
+    );
+    assert_eq!(value(&o), "{ _id: 'grace' }");
+    let o = run(
+        &mut db,
+        "db.orders.countDocuments({ 'customer._id': 'alice' })",
+    );
+    assert_eq!(value(&o), "NumberLong(3)");
+    assert!(
+        o.stats_line()
+            .contains("IXSCAN { 'customer._id': 1, date: -1 }"),
+        "{}",
+        o.stats_line()
+    );
+}
+
+#[test]
+fn writes_answer_like_mongosh() {
+    let mut db = db();
+    let o = run(&mut db, "db.users.insertOne({ _id: 'zoe', followers: [] })");
+    assert_eq!(value(&o), "{ acknowledged: true, insertedId: 'zoe' }");
+    let o = run(&mut db, "db.t.insertMany([{ _id: 1 }, { _id: 2 }])");
+    assert_eq!(
+        value(&o),
+        "{ acknowledged: true, insertedIds: { '0': 1, '1': 2 } }"
+    );
+    let o = run(
+        &mut db,
+        "db.users.updateOne({ _id: 'zoe' }, { $push: { followers: 'alice' }, $inc: { followerCount: 1 } })",
+    );
+    assert_eq!(
+        value(&o),
+        "{ acknowledged: true, insertedId: null, matchedCount: NumberLong(1), modifiedCount: NumberLong(1), upsertedCount: NumberLong(0) }"
+    );
+    let o = run(
+        &mut db,
+        "db.t.updateMany({ _id: { $gt: 5 } }, { $set: { a: 1 } }, { upsert: true })",
+    );
+    assert!(
+        value(&o).contains("upsertedCount: NumberLong(1)"),
+        "{}",
+        value(&o)
+    );
+    let o = run(&mut db, "db.t.replaceOne({ _id: 1 }, { b: 2 })");
+    assert!(value(&o).contains("modifiedCount: NumberLong(1)"));
+    let o = run(&mut db, "db.t.deleteMany({})");
+    assert_eq!(
+        value(&o),
+        "{ acknowledged: true, deletedCount: NumberLong(3) }"
+    );
+}
+
+#[test]
+fn array_filters_and_find_one_and_update() {
+    let mut db = db();
+    let o = run(
+        &mut db,
+        "db.movies.updateOne({ _id: 1 }, { $mul: { 'prices.$[p].price': 2 } }, { arrayFilters: [{ 'p.channel': 'web' }] })",
+    );
+    assert!(value(&o).contains("modifiedCount: NumberLong(1)"));
+    let o = run(
+        &mut db,
+        "db.movies.findOne({ _id: 1 }, { _id: 0, 'prices.price': 1 })",
+    );
+    assert_eq!(
+        value(&o),
+        "{ prices: [ { price: 19.98 }, { price: 7.99 }, { price: 11.99 } ] }"
+    );
+    let o = run(
+        &mut db,
+        "db.users.findOneAndUpdate({ _id: 'ivan' }, { $inc: { followerCount: 1 } }, { returnDocument: 'after', projection: { followerCount: 1 } })",
+    );
+    assert_eq!(value(&o), "{ _id: 'ivan', followerCount: 2 }");
+    let o = run(
+        &mut db,
+        "db.users.findOneAndUpdate({ _id: 'ivan' }, { $inc: { followerCount: 1 } }, { projection: { followerCount: 1 } })",
+    );
+    assert_eq!(value(&o), "{ _id: 'ivan', followerCount: 2 }");
+}
+
+#[test]
+fn aggregate_and_its_explain() {
+    let mut db = db();
+    let o = run(
+        &mut db,
+        "db.orders.aggregate([{ $unwind: '$items' }, { $group: { _id: '$items.sku', qty: { $sum: '$items.qty' } } }, { $sort: { qty: -1 } }, { $limit: 1 }])",
+    );
+    assert_eq!(value(&o), "1 documents");
+    assert_eq!(
+        to_shell_string(&Bson::Document(o.documents()[0].clone()), false),
+        "{ _id: 'P-100', qty: 14 }"
+    );
+    let o = run(
+        &mut db,
+        "db.orders.aggregate([{ $match: { status: 'pending' } }]).explain()",
+    );
+    assert!(o.explained);
+}
+
+#[test]
+fn index_commands() {
+    let mut db = db();
+    let o = run(
+        &mut db,
+        "db.orders.createIndex({ status: 1 }, { name: 'by_status' })",
+    );
+    assert_eq!(value(&o), "'by_status'");
+    let o = run(&mut db, "db.orders.getIndexes()");
+    assert_eq!(o.documents().len(), 3);
+    let o = run(&mut db, "db.orders.dropIndex({ status: 1 })");
+    assert_eq!(value(&o), "{ nIndexesWas: 3, ok: 1 }");
+    let o = run(&mut db, "db.orders.dropIndex('customer._id_1_date_-1')");
+    assert_eq!(value(&o), "{ nIndexesWas: 2, ok: 1 }");
+    let e = fail(&mut db, "db.orders.dropIndex('nope')");
+    assert!(
+        e.to_string().starts_with("MongoServerError[IndexNotFound]"),
+        "{e}"
+    );
+}
+
+#[test]
+fn database_commands() {
+    let mut db = db();
+    let o = run(&mut db, "db.getCollectionNames()");
+    assert_eq!(value(&o), "[ 'movies', 'orders', 'users' ]");
+    let o = run(&mut db, "show collections;");
+    assert_eq!(o.documents().len(), 3);
+}
+
+#[test]
+fn unsupported_things_say_which_and_where() {
+    let mut db = db();
+    let e = fail(&mut db, "db.users.mapReduce({})");
+    assert!(
+        matches!(
+            e,
+            ConsoleError::Unsupported {
+                line: 1,
+                column: 10,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("mapReduce() is not supported"));
+    let e = fail(&mut db, "db.users.updateOne(\n  { _id: 1 },\n  { $set: { a: 1 } },\n  { collation: { locale: 'fr' } })");
+    assert!(
+        matches!(
+            e,
+            ConsoleError::Unsupported {
+                line: 4,
+                column: 5,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e
+        .to_string()
+        .contains("option 'collation' is not supported"));
+    let e = fail(&mut db, "db.users.find().collation({ locale: 'fr' })");
+    assert!(
+        matches!(e, ConsoleError::Unsupported { column: 17, .. }),
+        "{e:?}"
+    );
+    let e = fail(&mut db, "db.users.find({ count: 1 }).count(true)");
+    assert!(
+        matches!(e, ConsoleError::Unsupported { column: 29, .. }),
+        "{e:?}"
+    );
+    let e = fail(&mut db, "db.users.insertOne({ _id: 1 }).limit(1)");
+    assert!(e.to_string().contains("applies to a cursor"), "{e}");
+    let e = fail(&mut db, "db.users.find(5)");
+    assert!(
+        e.to_string()
+            .contains("filter must be an object, not an int"),
+        "{e}"
+    );
+    let e = fail(&mut db, "db.users.find().count().limit(2)");
+    assert!(e.to_string().contains("cannot follow .count()"), "{e}");
+    let e = fail(&mut db, "db.users.updateOne({}, [{ $set: { a: 1 } }])");
+    assert!(e.to_string().contains("aggregation pipeline"), "{e}");
+}
+
+#[test]
+fn syntax_and_server_errors() {
+    let mut db = db();
+    let e = fail(&mut db, "db.users.find({ a: })");
+    assert!(
+        matches!(e, ConsoleError::Syntax(ref p) if p.line == 1),
+        "{e:?}"
+    );
+    let e = fail(&mut db, "db.users.insertOne({ _id: 'alice' })");
+    match e {
+        ConsoleError::Server(e) => assert_eq!((e.code, e.code_name), (11000, "DuplicateKey")),
+        other => panic!("{other:?}"),
+    }
+    let e = fail(&mut db, "db.users.find({ $where: 'this.a > 1' })");
+    assert!(e.to_string().starts_with("MongoServerError["), "{e}");
+}
+
+#[test]
+fn load_errors_say_line_and_column() {
+    let mut db = Database::new();
+    let e = load_documents(&mut db, "c", "{\"_id\": 1}\n{\"_id\": }\n", "f.ndjson");
+    assert_eq!(e.map_err(|e| (e.line, e.column)), Err((2, 9)));
+    let e = load_documents(
+        &mut db,
+        "c",
+        "{\"_id\": 1}\n{\"_id\": 2}\n{\"_id\": 1}\n",
+        "f.ndjson",
+    );
+    let e = e
+        .err()
+        .map(|e| (e.line, e.message.contains("DuplicateKey")));
+    assert_eq!(e, Some((3, true)));
+}

@@ -1,0 +1,459 @@
+//! The console: type mongosh commands against a small in-memory database (the articles'
+//! examples), see the documents mongosh would print and what each command examined.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::console::samples::sample_database;
+use crate::console::{execute, ConsoleError, Outcome, Reply};
+use crate::ejson::to_shell_string;
+use crate::engine::Database;
+use bson::{Bson, Document};
+
+/// Documents shown per page of a result; "show more" adds as many again.
+const PAGE: usize = 20;
+
+/// Documents of a result shown unfolded at first.
+const OPEN: usize = 3;
+
+/// Documents up to this many characters are shown on one line, without folding.
+const ONE_LINE: usize = 80;
+
+/// Commands offered as examples under the input.
+const EXAMPLES: &[(&str, &str)] = &[
+    ("Users with 3 followers", "db.users.find({ followers: { $size: 3 } })"),
+    (
+        "Who follows Grace (index)",
+        "db.users.find({ followers: 'grace' }, { name: 1 }).explain()",
+    ),
+    (
+        "Alice's orders, newest first",
+        "db.orders.find({ 'customer._id': 'alice' }).sort({ date: -1 })",
+    ),
+    (
+        "Units sold per product",
+        "db.orders.aggregate([\n  { $unwind: '$items' },\n  { $group: { _id: '$items.sku', units: { $sum: '$items.qty' } } },\n  { $sort: { units: -1 } }\n])",
+    ),
+    (
+        "Cheap on the web",
+        "db.movies.find({ prices: { $elemMatch: { channel: 'web', price: { $lt: 8 } } } }, { title: 1 })",
+    ),
+];
+
+/// One command typed and what it gave.
+#[derive(Clone)]
+struct Entry {
+    /// Position in the session (a stable key).
+    id: usize,
+    /// The command as typed.
+    text: String,
+    /// The outcome, or the error to show inline.
+    result: Result<Outcome, ConsoleError>,
+}
+
+/// What the side panel lists about one collection.
+#[derive(Clone, PartialEq)]
+struct CollectionInfo {
+    name: String,
+    count: usize,
+    indexes: Vec<(String, String)>,
+}
+
+fn collections(db: &Database) -> Vec<CollectionInfo> {
+    db.collection_names()
+        .into_iter()
+        .map(|name| CollectionInfo {
+            count: db.collection(&name).map(|c| c.len()).unwrap_or(0),
+            indexes: db
+                .list_indexes(&name)
+                .into_iter()
+                .map(|i| {
+                    let key = to_shell_string(&Bson::Document(i.key), false);
+                    (i.name, key)
+                })
+                .collect(),
+            name,
+        })
+        .collect()
+}
+
+/// Returns the UTF-16 length of `s` (the unit of a textarea's caret position).
+fn utf16_len(s: &str) -> u32 {
+    s.encode_utf16().count() as u32
+}
+
+/// The console view: a side panel of collections, the session's output and the input.
+#[component]
+pub fn Console() -> impl IntoView {
+    let (db, load_error) = match sample_database() {
+        Ok(db) => (db, None),
+        Err(e) => (Database::new(), Some(e.to_string())),
+    };
+    let db = StoredValue::new(db);
+    let (version, set_version) = signal(0u64);
+    let (entries, set_entries) = signal(Vec::<Entry>::new());
+    let (input, set_input) = signal(String::new());
+    let (history, set_history) = signal(Vec::<String>::new());
+    // Position in the history while browsing it with Up/Down, and the draft it replaced.
+    let (browsing, set_browsing) = signal(None::<usize>);
+    let (draft, set_draft) = signal(String::new());
+    let output_ref = NodeRef::<leptos::html::Div>::new();
+
+    let run = move |text: String| {
+        if text.trim().is_empty() {
+            return;
+        }
+        let result = db
+            .try_update_value(|db| execute(db, &text))
+            .unwrap_or_else(|| {
+                Err(ConsoleError::Unsupported {
+                    line: 1,
+                    column: 1,
+                    message: "the database is gone".into(),
+                })
+            });
+        set_entries.update(|list| {
+            let id = list.len();
+            list.push(Entry {
+                id,
+                text: text.clone(),
+                result,
+            });
+        });
+        set_history.update(|h| {
+            if h.last() != Some(&text) {
+                h.push(text.clone());
+            }
+        });
+        set_browsing.set(None);
+        set_input.set(String::new());
+        set_version.update(|v| *v += 1);
+        request_animation_frame(move || {
+            if let Some(out) = output_ref.get_untracked() {
+                out.set_scroll_top(out.scroll_height());
+            }
+        });
+    };
+
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        let key = ev.key();
+        if key == "Enter" && !ev.shift_key() {
+            ev.prevent_default();
+            run(input.get_untracked());
+            return;
+        }
+        if key != "ArrowUp" && key != "ArrowDown" {
+            return;
+        }
+        let Some(area) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+        else {
+            return;
+        };
+        let value = area.value();
+        let caret = area.selection_start().ok().flatten().unwrap_or(0);
+        let list = history.get_untracked();
+        if list.is_empty() {
+            return;
+        }
+        if key == "ArrowUp" {
+            let first_line = value.split('\n').next().unwrap_or("");
+            if caret > utf16_len(first_line) {
+                return;
+            }
+            let next = match browsing.get_untracked() {
+                None => {
+                    set_draft.set(value);
+                    list.len() - 1
+                }
+                Some(p) => p.saturating_sub(1),
+            };
+            ev.prevent_default();
+            set_browsing.set(Some(next));
+            set_input.set(list[next].clone());
+        } else {
+            let last_line = value.rsplit('\n').next().unwrap_or("");
+            if caret < utf16_len(&value) - utf16_len(last_line) {
+                return;
+            }
+            let Some(p) = browsing.get_untracked() else {
+                return;
+            };
+            ev.prevent_default();
+            if p + 1 < list.len() {
+                set_browsing.set(Some(p + 1));
+                set_input.set(list[p + 1].clone());
+            } else {
+                set_browsing.set(None);
+                set_input.set(draft.get_untracked());
+            }
+        }
+    };
+
+    let panel = Memo::new(move |_| {
+        version.track();
+        db.with_value(collections)
+    });
+
+    view! {
+        <section class="console">
+            <aside class="card console-side" aria-label="Collections">
+                <div class="card-head">
+                    <h2>"Collections"</h2>
+                    <span class="card-note">"database test"</span>
+                </div>
+                {load_error.map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                <ul class="coll-list">
+                    <For
+                        each=move || panel.get()
+                        key=|c| (c.name.clone(), c.count, c.indexes.len())
+                        children=move |c: CollectionInfo| {
+                            let find = format!("db.{}.find()", c.name);
+                            view! {
+                                <li class="coll" data-collection=c.name.clone()>
+                                    <button
+                                        class="coll-name"
+                                        title="Run find() on this collection"
+                                        on:click=move |_| run(find.clone())
+                                    >
+                                        {c.name.clone()}
+                                    </button>
+                                    <span class="coll-count">
+                                        {format!("{} docs", crate::human::thousands(c.count as u64))}
+                                    </span>
+                                    <ul class="coll-indexes">
+                                        {c
+                                            .indexes
+                                            .into_iter()
+                                            .map(|(name, key)| {
+                                                let title = format!("{name}: {key}");
+                                                view! {
+                                                    <li title=title><code>{key}</code></li>
+                                                }
+                                            })
+                                            .collect_view()}
+                                    </ul>
+                                </li>
+                            }
+                        }
+                    />
+                </ul>
+                <p class="hint side-hint">
+                    "Samples from the articles: a social graph with follower arrays, orders with embedded items, per-channel movie prices."
+                </p>
+            </aside>
+            <div class="card console-main">
+                <div class="card-head">
+                    <h2>"mongosh"</h2>
+                    <p class="card-note">"Enter runs · Shift+Enter new line · ↑/↓ history"</p>
+                </div>
+                <div class="console-output" node_ref=output_ref aria-live="polite">
+                    <Show when=move || entries.with(Vec::is_empty)>
+                        <p class="hint console-empty">
+                            "Type a command below, or pick an example. Writes change this in-memory database until you reload the page."
+                        </p>
+                    </Show>
+                    <For
+                        each=move || entries.get()
+                        key=|e| e.id
+                        children=move |e: Entry| view! { <ConsoleEntry entry=e/> }
+                    />
+                </div>
+                <div class="console-input-row">
+                    <span class="prompt" aria-hidden="true">">"</span>
+                    <label class="visually-hidden" for="console-input">"mongosh command"</label>
+                    <textarea
+                        id="console-input"
+                        class="console-input"
+                        rows="2"
+                        spellcheck="false"
+                        autocomplete="off"
+                        placeholder="db.users.find({ followers: { $size: 3 } })"
+                        prop:value=move || input.get()
+                        on:input=move |ev| set_input.set(event_target_value(&ev))
+                        on:keydown=on_keydown
+                    ></textarea>
+                    <button class="run" on:click=move |_| run(input.get_untracked())>"Run"</button>
+                </div>
+                <div class="console-examples">
+                    <span class="hint">"Try: "</span>
+                    {EXAMPLES
+                        .iter()
+                        .map(|(label, command)| {
+                            view! {
+                                <button class="chip" title=*command on:click=move |_| run(command.to_string())>
+                                    {*label}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// Returns a one-line preview of a document for its folded summary.
+fn preview(doc: &Document) -> String {
+    let text = to_shell_string(&Bson::Document(doc.clone()), false);
+    const MAX: usize = 110;
+    if text.chars().count() <= MAX {
+        return text;
+    }
+    let cut: String = text.chars().take(MAX).collect();
+    format!("{cut} …")
+}
+
+/// Returns the error's position label (when it has one) and message.
+fn error_parts(e: &ConsoleError) -> (Option<String>, String) {
+    match e {
+        ConsoleError::Syntax(p) => (
+            Some(format!("Line {}, column {}", p.line, p.column)),
+            format!("SyntaxError: {}", p.message),
+        ),
+        ConsoleError::Unsupported {
+            line,
+            column,
+            message,
+        } => (
+            Some(format!("Line {line}, column {column}")),
+            message.clone(),
+        ),
+        ConsoleError::Server(s) => (
+            None,
+            format!(
+                "MongoServerError[{}]: {} (code {})",
+                s.code_name, s.message, s.code
+            ),
+        ),
+    }
+}
+
+/// One command of the session with its documents (paged, foldable), statistics and, for
+/// `.explain()`, the winning plan.
+#[component]
+fn ConsoleEntry(
+    /// The command and what it gave.
+    entry: Entry,
+) -> impl IntoView {
+    let body = match entry.result {
+        Err(e) => {
+            let (at, message) = error_parts(&e);
+            view! {
+                <p class="error" role="alert">
+                    {at.map(|at| view! { <strong>{at}</strong> ": " })}
+                    {message}
+                </p>
+            }
+            .into_any()
+        }
+        Ok(outcome) => view! { <OutcomeView outcome=outcome/> }.into_any(),
+    };
+    view! {
+        <article class="entry" data-entry=entry.id>
+            <pre class="entry-command"><span class="prompt" aria-hidden="true">"> "</span>{entry.text}</pre>
+            {body}
+        </article>
+    }
+}
+
+/// The reply of a command that ran.
+#[component]
+fn OutcomeView(
+    /// What the command gave.
+    outcome: Outcome,
+) -> impl IntoView {
+    let has_stats = outcome.result.plan.is_some()
+        || outcome.result.stats.write.docs_written > 0
+        || outcome.result.stats.write.index_keys_written > 0;
+    let stats = has_stats.then(|| outcome.stats_line());
+    let plan = outcome
+        .explained
+        .then(|| outcome.result.plan.as_ref().map(ToString::to_string))
+        .flatten();
+    let reply = match &outcome.reply {
+        Reply::Documents(docs) => view! { <DocumentList docs=docs.clone()/> }.into_any(),
+        Reply::Value(Bson::Document(doc)) if outcome.explained => view! {
+            <details class="explain-doc">
+                <summary>"explain() document"</summary>
+                <pre>{to_shell_string(&Bson::Document(doc.clone()), true)}</pre>
+            </details>
+        }
+        .into_any(),
+        Reply::Value(Bson::Document(doc)) => view! {
+            <pre class="doc value-doc">{to_shell_string(&Bson::Document(doc.clone()), true)}</pre>
+        }
+        .into_any(),
+        Reply::Value(v) => {
+            view! { <pre class="value">{to_shell_string(v, false)}</pre> }.into_any()
+        }
+    };
+    view! {
+        {reply}
+        {plan.map(|p| view! {
+            <div class="plan">
+                <span class="plan-label">"winningPlan"</span>
+                <pre data-testid="winning-plan">{p}</pre>
+            </div>
+        })}
+        {stats.map(|s| view! { <p class="entry-stats" data-testid="stats">{s}</p> })}
+    }
+}
+
+/// A cursor's documents: the first [`PAGE`] shown, each foldable, and "show more".
+#[component]
+fn DocumentList(
+    /// The documents, in cursor order.
+    docs: Vec<Document>,
+) -> impl IntoView {
+    let total = docs.len();
+    let docs = StoredValue::new(docs);
+    let (shown, set_shown) = signal(PAGE.min(total));
+    let count = match total {
+        0 => "no documents".to_string(),
+        1 => "1 document".to_string(),
+        n => format!("{} documents", crate::human::thousands(n as u64)),
+    };
+    view! {
+        <p class="entry-count" data-testid="count">{count}</p>
+        <ol class="docs">
+            {move || {
+                docs.with_value(|docs| {
+                    docs.iter()
+                        .take(shown.get())
+                        .enumerate()
+                        .map(|(i, d)| {
+                            let line = to_shell_string(&Bson::Document(d.clone()), false);
+                            // Like mongosh, a short document stays on one line.
+                            if line.chars().count() <= ONE_LINE {
+                                return view! {
+                                    <li><pre class="doc-line">{line}</pre></li>
+                                }
+                                .into_any();
+                            }
+                            let open = i < OPEN;
+                            view! {
+                                <li>
+                                    <details open=open>
+                                        <summary>{preview(d)}</summary>
+                                        <pre class="doc">{to_shell_string(&Bson::Document(d.clone()), true)}</pre>
+                                    </details>
+                                </li>
+                            }
+                            .into_any()
+                        })
+                        .collect_view()
+                })
+            }}
+        </ol>
+        <Show when=move || { shown.get() < total }>
+            <button
+                class="more"
+                on:click=move |_| set_shown.update(|n| *n = (*n + PAGE).min(total))
+            >
+                {move || format!("show more ({} of {} shown)", shown.get(), total)}
+            </button>
+        </Show>
+    }
+}
