@@ -2,7 +2,8 @@
 # Installs everything Squillion needs to build, serve and test, from the package registries
 # only, and skips what is already there (a second run takes seconds).
 #
-#   Rust: the wasm32 target, Trunk 0.21.14, wasm-bindgen-cli at exactly the Cargo.lock version
+#   Rust: the wasm32 target, Trunk 0.21.14, wasm-bindgen-cli at exactly the Cargo.lock version,
+#         cargo-fuzz
 #   npm:  wasm-opt (binaryen 132), playwright-core, and the peers bson and mingo (package-lock.json)
 #   apt:  chromium and chromium-driver (Debian's; Playwright never downloads a browser), and
 #         fonts-wqy-zenhei so that the articles' Chinese text renders in screenshots
@@ -46,6 +47,13 @@ if have wasm-bindgen && wasm-bindgen --version | grep -q " $WASM_BINDGEN_VERSION
 else
   # Without --locked: its own lockfile names a crate version the registry no longer serves.
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+step "cargo-fuzz (the fuzz smoke runs of the test command)"
+if cargo fuzz --version >/dev/null 2>&1; then
+  echo "already installed"
+else
+  cargo install cargo-fuzz --locked
 fi
 
 step "Chromium, ChromeDriver and a CJK font for screenshots (Debian)"
