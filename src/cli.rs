@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod eval;
 mod size;
 
 /// Exact BSON sizes, query counts and 16 MiB break points for MongoDB schema designs.
@@ -56,6 +57,11 @@ commands! {
     /// Report the exact BSON size of each document (and whether mongod would accept it).
     #[command(long_about = size::LONG_ABOUT, after_help = size::EXAMPLES)]
     Size(size::SizeArgs),
+    /// Run a model's workload on the engine under one design: queries, documents examined and
+    /// written, plans, shards, warnings.
+    Eval(eval::EvalArgs),
+    /// Evaluate every design of a model side by side, the best per metric marked.
+    Compare(eval::CompareArgs),
     /// Benchmark measurements, driven by scripts/bench.sh (prints JSON).
     #[command(hide = true)]
     Bench(bench::BenchArgs),

@@ -12,6 +12,7 @@ pub mod chart;
 pub mod design;
 pub mod ejson;
 pub mod engine;
+pub mod eval;
 pub mod generate;
 pub mod human;
 pub mod model;

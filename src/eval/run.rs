@@ -1,0 +1,915 @@
+//! Running one unit's commands on the engine for one subject, and turning what the engine
+//! measured on the sample into full-scale figures with their basis.
+
+use std::collections::BTreeMap;
+
+use bson::{Bson, Document};
+use serde::Serialize;
+
+use super::bind::{bind_doc, Binder};
+use super::{CommandEval, EvalError, FanOut, Figure, Metrics, RunEval, SampleStats, Subject};
+use crate::design::layout::{child_ref, relationship_collection_name};
+use crate::design::{Command, CommandKind, Layout, Strategy};
+use crate::engine::{self, Database, FindCommand, UpdateCommand};
+use crate::generate::{entity_oid, Dataset};
+use crate::model::{Model, Relationship, Step};
+use crate::size::document_size;
+
+/// What the evaluator needs besides the database.
+pub(super) struct Ctx<'a> {
+    pub model: &'a Model,
+    pub layout: &'a Layout,
+    pub data: &'a Dataset,
+    pub cap: u64,
+}
+
+/// How a command reaches the shards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Routing {
+    /// The cluster or the collection is not sharded: one shard (the primary).
+    Unsharded,
+    /// Equality on the shard key (or its prefix for ranged keys): one shard.
+    Targeted,
+    /// Several shards, each targeted (`$in` on the shard key, one write per follower).
+    Multi,
+    /// No shard key in the filter: every shard, and the router waits for the slowest.
+    ScatterGather,
+}
+
+/// Which shards a command reaches.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ShardRouting {
+    /// How.
+    pub routing: Routing,
+    /// Shards reached.
+    pub touched: u32,
+    /// Shards in the cluster (1 when not sharded).
+    pub shards: u32,
+    /// The collection's shard key, if sharded.
+    pub shard_key: Option<serde_json::Value>,
+}
+
+/// Returns true when `v` (a filter value) is an equality.
+fn is_equality(v: &Bson) -> bool {
+    match v {
+        Bson::Document(d) => {
+            d.keys().all(|k| !k.starts_with('$')) || (d.len() == 1 && d.contains_key("$eq"))
+        }
+        Bson::Null => false,
+        _ => true,
+    }
+}
+
+/// Returns how a command with `filter` (bound) on `collection` reaches the shards; `writes`
+/// is the number of documents a fan-out writes (one routing each).
+pub(super) fn route(
+    model: &Model,
+    layout: &Layout,
+    collection: &str,
+    kind: CommandKind,
+    filter: &Document,
+    writes: Option<u64>,
+) -> ShardRouting {
+    let shards = model.sharding.as_ref().map_or(1, |s| s.shards.max(1));
+    let key = layout
+        .collection(collection)
+        .and_then(|c| c.shard_key.clone());
+    let Some(key) = key.filter(|_| shards > 1) else {
+        return ShardRouting {
+            routing: Routing::Unsharded,
+            touched: 1,
+            shards,
+            shard_key: None,
+        };
+    };
+    let out = |routing, touched: u32| ShardRouting {
+        routing,
+        touched: touched.clamp(1, shards),
+        shards,
+        shard_key: Some(crate::design::plan::doc_to_json(&key)),
+    };
+    if let Some(n) = writes {
+        let t = u32::try_from(n.min(u64::from(shards))).unwrap_or(shards);
+        return out(
+            if t > 1 {
+                Routing::Multi
+            } else {
+                Routing::Targeted
+            },
+            t,
+        );
+    }
+    if kind == CommandKind::Insert {
+        return out(Routing::Targeted, 1);
+    }
+    let hashed = key.values().any(|v| v.as_str() == Some("hashed"));
+    let fields: Vec<&String> = key.keys().collect();
+    let eq = |f: &str| filter.get(f).is_some_and(is_equality);
+    let targeted = if hashed {
+        fields.iter().all(|f| eq(f))
+    } else {
+        fields.first().is_some_and(|f| eq(f))
+    };
+    if targeted {
+        return out(Routing::Targeted, 1);
+    }
+    if let Some(Bson::Document(d)) = fields.first().and_then(|f| filter.get(f.as_str())) {
+        if let Some(Bson::Array(a)) = d.get("$in") {
+            let t = u32::try_from(a.len()).unwrap_or(u32::MAX).min(shards);
+            return out(
+                if t >= shards {
+                    Routing::ScatterGather
+                } else {
+                    Routing::Multi
+                },
+                t,
+            );
+        }
+    }
+    out(Routing::ScatterGather, shards)
+}
+
+/// Returns the entity a unit's step is about (its subject).
+fn step_subject(model: &Model, step: &Step) -> Option<String> {
+    let rel = |n: &str| model.relationship(n);
+    match step {
+        Step::Read { entity, .. }
+        | Step::Insert { entity }
+        | Step::Update { entity, .. }
+        | Step::Delete { entity } => Some(entity.clone()),
+        Step::FindParents { relationship, .. } | Step::ReadFeed { relationship, .. } => {
+            rel(relationship).map(|r| r.child.clone())
+        }
+        Step::InsertChild { relationship } | Step::PostFeed { relationship } => {
+            rel(relationship).map(|r| r.parent.clone())
+        }
+    }
+}
+
+/// Returns the full-scale number of documents a filter `{parentRef: P._id}` matches: the
+/// children of the subject parent at its quantile (buckets: ⌈children / size⌉).
+fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(f64, &'static str)> {
+    let (k, v) = cmd.filter.iter().next()?;
+    let Bson::Document(p) = v else { return None };
+    let Some(Bson::String(name)) = p.get("$param") else {
+        return None;
+    };
+    let parent = name.strip_suffix("._id")?;
+    for r in ctx
+        .model
+        .relationships
+        .iter()
+        .filter(|r| r.parent == parent)
+    {
+        if &r.parent_ref() != k {
+            continue;
+        }
+        let Some(s) = ctx.layout.strategy(&r.name) else {
+            continue;
+        };
+        let card = r.cardinality.count_at(q) as f64;
+        let child_coll = ctx
+            .layout
+            .collection_of(&r.child)
+            .map_or_else(|| r.child.clone(), |x| x.name.clone());
+        match s {
+            Strategy::Bucket { size } if cmd.collection == relationship_collection_name(r, s) => {
+                return Some(((card / *size as f64).ceil(), "buckets"));
+            }
+            Strategy::LinkCollection if cmd.collection == r.name => {
+                return Some((card, "links"));
+            }
+            _ if cmd.collection == child_coll => return Some((card, "children")),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn to_engine(c: &Command, b: &Binder) -> engine::Command {
+    let filter = bind_doc(&c.filter, b);
+    match c.kind {
+        CommandKind::Find => engine::Command::Find(FindCommand {
+            filter,
+            projection: c.projection.clone(),
+            sort: c.sort.clone(),
+            limit: c.limit,
+            ..Default::default()
+        }),
+        CommandKind::Aggregate => engine::Command::Aggregate {
+            pipeline: c.pipeline.iter().map(|d| bind_doc(d, b)).collect(),
+        },
+        CommandKind::Update => engine::Command::Update(UpdateCommand {
+            filter,
+            update: c
+                .update
+                .as_ref()
+                .map(|u| bind_doc(u, b))
+                .unwrap_or_default(),
+            multi: c.multi,
+            upsert: c.upsert,
+            ..Default::default()
+        }),
+        CommandKind::Delete => engine::Command::Delete {
+            filter,
+            multi: c.multi,
+        },
+        CommandKind::Insert => engine::Command::Insert {
+            documents: vec![],
+            ordered: true,
+        },
+    }
+}
+
+/// Returns a command with its parameters bound (for its mongosh code).
+fn bound(c: &Command, b: &Binder) -> Command {
+    let mut out = c.clone();
+    out.filter = bind_doc(&c.filter, b);
+    out.update = c.update.as_ref().map(|u| bind_doc(u, b));
+    out.pipeline = c.pipeline.iter().map(|d| bind_doc(d, b)).collect();
+    out
+}
+
+/// The shape fields of the documents an insert creates.
+fn shape_fields(ctx: &Ctx, c: &Command) -> crate::model::Fields {
+    let coll = ctx.layout.collection(&c.collection);
+    let label = c.insert_shape.clone().unwrap_or_default();
+    coll.and_then(|x| x.shape(&label).or(x.shapes.first()))
+        .map(|s| s.fields.clone())
+        .unwrap_or_default()
+}
+
+/// Prepares the fresh values of a step: the new child, the posted item.
+fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
+    b.fresh.clear();
+    b.results.clear();
+    let Some(step) = step else { return };
+    match step {
+        Step::InsertChild { relationship } => {
+            let Some(r) = ctx.model.relationship(relationship) else {
+                return;
+            };
+            let parent_id = b.value(&format!("{}._id", r.parent));
+            // The child as stored: in its own collection when it has one, else embedded.
+            let own = ctx.layout.collection_of(&r.child);
+            let fields = if let Some(c) = own {
+                c.shape(&r.child)
+                    .map(|s| s.fields.clone())
+                    .unwrap_or_default()
+            } else {
+                ctx.layout
+                    .collection_of(&r.parent)
+                    .and_then(|c| c.shapes.first())
+                    .and_then(|s| s.fields.get(r.array_field()))
+                    .map(|f| f.element().fields)
+                    .or_else(|| ctx.model.entity(&r.child).map(|e| e.fields.clone()))
+                    .unwrap_or_default()
+            };
+            *n += 1;
+            let mut child = b.new_document(&fields, &r.child, *n);
+            if !child.contains_key("_id") && own.is_some() {
+                child.insert(
+                    "_id",
+                    Bson::ObjectId(entity_oid(ctx.model.seed, &format!("new/{}", r.child), *n)),
+                );
+            }
+            if let Some(pid) = parent_id {
+                if child.contains_key(r.parent_ref()) {
+                    child.insert(r.parent_ref(), pid);
+                }
+            }
+            b.fresh.insert("child".into(), Bson::Document(child));
+        }
+        Step::PostFeed { relationship } => {
+            let Some(r) = ctx.model.relationship(relationship) else {
+                return;
+            };
+            let Some(item) = r.feed.as_ref().and_then(|f| ctx.model.entity(f)) else {
+                return;
+            };
+            *n += 1;
+            let mut fields = crate::model::Fields::default();
+            fields.push(
+                "author",
+                crate::model::Field::of(crate::model::BsonType::ObjectId),
+            );
+            for (k, f) in item.fields.iter() {
+                fields.push(k.clone(), f.clone());
+            }
+            let mut d = b.new_document(&fields, &item.name, *n);
+            if let Some(a) = b.value(&format!("{}._id", r.parent)) {
+                d.insert("author", a);
+            }
+            b.fresh.insert("item".into(), Bson::Document(d));
+        }
+        _ => {}
+    }
+}
+
+/// Runs unit `ui` for the typical (or the largest) subject on a clone of `db` when it writes.
+pub(super) fn run_unit(
+    ctx: &Ctx,
+    db: &Database,
+    ui: usize,
+    largest: bool,
+) -> Result<RunEval, EvalError> {
+    let Some(up) = ctx.layout.plan.units.get(ui) else {
+        return Err(EvalError::Engine(engine::EngineError::bad_value(
+            "no such unit",
+        )));
+    };
+    let unit = ctx.model.workload.get(ui);
+    let mut b = Binder {
+        model: ctx.model,
+        layout: ctx.layout,
+        data: ctx.data,
+        largest,
+        results: BTreeMap::new(),
+        fresh: BTreeMap::new(),
+    };
+    let first = unit.and_then(|u| u.steps.first());
+    let subject = first
+        .and_then(|s| step_subject(ctx.model, s))
+        .and_then(|e| b.subject(&e))
+        .map_or(
+            Subject {
+                which: which(largest),
+                quantile: if largest { 1.0 } else { 0.5 },
+                document: 0,
+            },
+            |(_, i, q)| Subject {
+                which: which(largest),
+                quantile: q,
+                document: i,
+            },
+        );
+    let writes = up
+        .commands
+        .iter()
+        .any(|c| !matches!(c.kind, CommandKind::Find | CommandKind::Aggregate));
+    let mut own: Option<Database> = writes.then(|| db.clone());
+    let mut step_no = usize::MAX;
+    let mut fresh_n = 0u64;
+    let mut commands = Vec::new();
+    for c in &up.commands {
+        if c.step != step_no {
+            step_no = c.step;
+            let st = unit.and_then(|u| u.steps.get(c.step));
+            prepare_step(ctx, &mut b, st, &mut fresh_n);
+        }
+        let q = subject.quantile;
+        let ce = match own.as_mut() {
+            Some(w) => run_command(ctx, &mut b, Target::Write(w), c, q, &mut fresh_n),
+            None => run_command(ctx, &mut b, Target::Read(db), c, q, &mut fresh_n),
+        };
+        commands.push(ce);
+    }
+    let total = commands
+        .iter()
+        .fold(Metrics::default(), |acc, c| acc.plus(&c.full));
+    let max_shards = commands.iter().map(|c| c.shards.touched).max().unwrap_or(0);
+    Ok(RunEval {
+        subject,
+        commands,
+        total,
+        max_shards,
+    })
+}
+
+fn which(largest: bool) -> String {
+    if largest { "largest" } else { "typical" }.to_string()
+}
+
+enum Target<'a> {
+    Read(&'a Database),
+    Write(&'a mut Database),
+}
+
+impl Target<'_> {
+    fn run(
+        &mut self,
+        coll: &str,
+        c: engine::Command,
+    ) -> engine::error::Result<engine::CommandResult> {
+        match self {
+            Target::Read(db) => match c {
+                engine::Command::Find(f) => db.find(coll, &f),
+                engine::Command::Aggregate { pipeline } => db.aggregate(coll, &pipeline),
+                _ => Err(engine::EngineError::bad_value("write on a read-only run")),
+            },
+            Target::Write(db) => db.run(coll, c),
+        }
+    }
+}
+
+fn add(a: &mut engine::CommandResult, r: engine::CommandResult) {
+    a.stats.exec.n_returned += r.stats.exec.n_returned;
+    a.stats.exec.keys_examined += r.stats.exec.keys_examined;
+    a.stats.exec.docs_examined += r.stats.exec.docs_examined;
+    let (w, x) = (&mut a.stats.write, r.stats.write);
+    w.n_matched += x.n_matched;
+    w.n_modified += x.n_modified;
+    w.n_upserted += x.n_upserted;
+    w.n_deleted += x.n_deleted;
+    w.n_inserted += x.n_inserted;
+    w.docs_written += x.docs_written;
+    w.bytes_written += x.bytes_written;
+    w.index_keys_written += x.index_keys_written;
+    a.stats.lookups.extend(r.stats.lookups);
+    a.documents.extend(r.documents);
+    if a.plan.is_none() {
+        a.plan = r.plan;
+    }
+}
+
+/// The documents an insert writes (one per follower, capped, for a fan-out), and the
+/// fan-out's figures.
+fn insert_documents(
+    ctx: &Ctx,
+    b: &Binder,
+    c: &Command,
+    q: f64,
+    n: &mut u64,
+) -> (Vec<Document>, Option<FanOut>, u64) {
+    let label = c.insert_shape.clone().unwrap_or_default();
+    // The child of the current insert-child step.
+    if let Some(Bson::Document(child)) = b.fresh.get("child") {
+        let is_child = ctx.model.relationships.iter().any(|r| r.child == label);
+        if is_child
+            && ctx
+                .layout
+                .collection_of(&label)
+                .is_some_and(|x| x.name == c.collection)
+        {
+            return (vec![child.clone()], None, 0);
+        }
+    }
+    let fields = shape_fields(ctx, c);
+    *n += 1;
+    let mut d = b.new_document(&fields, &format!("{}/{label}", c.collection), *n);
+    if !d.contains_key("_id") {
+        d.insert(
+            "_id",
+            Bson::ObjectId(entity_oid(ctx.model.seed, &format!("new/{label}"), *n)),
+        );
+    }
+    // Links: the parent and a child of the current step.
+    if label == "link" {
+        if let Some(r) = ctx
+            .model
+            .relationships
+            .iter()
+            .find(|r| r.name == c.collection)
+        {
+            if let Some(p) = b.value(&format!("{}._id", r.parent)) {
+                d.insert(r.parent_ref(), p);
+            }
+            let cid = b.value("child._id").unwrap_or(Bson::ObjectId(entity_oid(
+                ctx.model.seed,
+                &r.child,
+                1,
+            )));
+            d.insert(child_ref(r), cid);
+        }
+        return (vec![d], None, 0);
+    }
+    // Feed items and copies.
+    let feed: Option<&Relationship> = ctx
+        .model
+        .relationships
+        .iter()
+        .find(|r| r.feed.is_some() && relationship_coll(ctx, r) == Some(c.collection.clone()));
+    let Some(r) = feed else {
+        return (vec![d], None, 0);
+    };
+    if let Some(Bson::Document(item)) = b.fresh.get("item") {
+        for (k, v) in item {
+            if k != "_id" && d.contains_key(k) {
+                d.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    let followers = r.cardinality.count_at(q);
+    let real = followers.min(ctx.cap);
+    let sample_users = ctx
+        .model
+        .entity(&r.child)
+        .map_or(1, |e| ctx.model.sample.sample_count(e.count).max(1));
+    let follower = |i: u64| Bson::ObjectId(entity_oid(ctx.model.seed, &r.child, i % sample_users));
+    let fan = FanOut {
+        relationship: r.name.clone(),
+        full_scale: followers,
+        written: real,
+        cap: ctx.cap,
+        capped: real < followers,
+    };
+    if c.fan_out.is_some() {
+        let docs = (0..real)
+            .map(|i| {
+                let mut x = d.clone();
+                *n += 1;
+                x.insert(
+                    "_id",
+                    Bson::ObjectId(entity_oid(ctx.model.seed, &format!("new/{label}"), *n)),
+                );
+                x.insert("owner", follower(i));
+                x
+            })
+            .collect();
+        return (docs, Some(fan), 0);
+    }
+    // Fan-out on read: one item whose `to` lists the followers (capped; the bytes of the
+    // missing elements are added arithmetically).
+    if d.contains_key("to") {
+        d.insert("to", Bson::Array((0..real).map(follower).collect()));
+        let missing = crate::arith::array_size(followers, 12) - crate::arith::array_size(real, 12);
+        return (vec![d], Some(fan), missing);
+    }
+    (vec![d], None, 0)
+}
+
+fn relationship_coll(ctx: &Ctx, r: &Relationship) -> Option<String> {
+    ctx.layout
+        .strategy(&r.name)
+        .map(|s| relationship_collection_name(r, s))
+}
+
+/// Runs one command and returns what it cost.
+fn run_command(
+    ctx: &Ctx,
+    b: &mut Binder,
+    mut target: Target,
+    c: &Command,
+    q: f64,
+    n: &mut u64,
+) -> CommandEval {
+    if let Some(r) = c.fan_out.as_deref().and_then(|x| ctx.model.relationship(x)) {
+        // The mongosh shown is the first follower's.
+        b.fresh.insert(
+            "follower".into(),
+            bson::doc! { "_id": entity_oid(ctx.model.seed, &r.child, 0) }.into(),
+        );
+    }
+    let shown = bound(c, b);
+    let mut fan_out = None;
+    let mut extra_bytes = 0u64;
+    let mut writes_routed = None;
+    let result: engine::error::Result<engine::CommandResult> = match c.kind {
+        CommandKind::Insert => {
+            let (docs, fan, extra) = insert_documents(ctx, b, c, q, n);
+            extra_bytes = extra;
+            if c.fan_out.is_some() {
+                writes_routed = fan.as_ref().map(|f| f.full_scale);
+            }
+            fan_out = fan;
+            target.run(
+                &c.collection,
+                engine::Command::Insert {
+                    documents: docs,
+                    ordered: true,
+                },
+            )
+        }
+        CommandKind::Update if c.fan_out.is_some() => {
+            // One update per follower (one bulk write, one round trip).
+            let r = c.fan_out.as_deref().and_then(|x| ctx.model.relationship(x));
+            let followers = r.map_or(0, |r| r.cardinality.count_at(q));
+            let real = followers.min(ctx.cap);
+            let users = r
+                .and_then(|r| ctx.model.entity(&r.child))
+                .map_or(1, |e| ctx.model.sample.sample_count(e.count).max(1));
+            let child = r.map(|r| r.child.clone()).unwrap_or_default();
+            let mut acc = engine::CommandResult::default();
+            let mut err = None;
+            for i in 0..real {
+                b.fresh.insert(
+                    "follower".into(),
+                    bson::doc! { "_id": entity_oid(ctx.model.seed, &child, i % users) }.into(),
+                );
+                match target.run(&c.collection, to_engine(c, b)) {
+                    Ok(r) => add(&mut acc, r),
+                    Err(e) => {
+                        err = Some(e);
+                        break;
+                    }
+                }
+            }
+            fan_out = r.map(|r| FanOut {
+                relationship: r.name.clone(),
+                full_scale: followers,
+                written: real,
+                cap: ctx.cap,
+                capped: real < followers,
+            });
+            writes_routed = Some(followers);
+            match err {
+                Some(e) => Err(e),
+                None => Ok(acc),
+            }
+        }
+        _ => target.run(&c.collection, to_engine(c, b)),
+    };
+    let routing = route(
+        ctx.model,
+        ctx.layout,
+        &c.collection,
+        c.kind,
+        &shown.filter,
+        writes_routed,
+    );
+    let mut ce = CommandEval {
+        step: c.step,
+        collection: c.collection.clone(),
+        kind: c.kind,
+        note: c.note.clone(),
+        mongosh: shown.mongosh(),
+        queries: 1,
+        lookups: 0,
+        plan: String::new(),
+        plan_tree: None,
+        no_supporting_index: false,
+        shards: routing,
+        sample: SampleStats::default(),
+        full: Metrics::default(),
+        fan_out,
+        error: None,
+    };
+    let r = match result {
+        Ok(r) => r,
+        Err(e) => {
+            ce.error = Some(e.to_string());
+            return ce;
+        }
+    };
+    // Keep what later commands bind to.
+    if c.kind == CommandKind::Find {
+        let key = if c.note.contains(": links") || c.note.contains("links of those") {
+            Some("links")
+        } else if c.note.contains("children with that") {
+            Some("children")
+        } else if c.note.contains("buckets holding them") {
+            Some("buckets")
+        } else {
+            None
+        };
+        if let Some(k) = key {
+            b.results.insert(k.to_string(), r.documents.clone());
+        }
+    }
+    let st = &r.stats;
+    ce.lookups = st.lookups.len() as u64;
+    ce.sample = SampleStats {
+        n_returned: if c.kind == CommandKind::Insert {
+            0
+        } else {
+            r.documents.len() as u64
+        },
+        keys_examined: st.exec.keys_examined
+            + st.lookups.iter().map(|l| l.keys_examined).sum::<u64>(),
+        docs_examined: st.exec.docs_examined
+            + st.lookups.iter().map(|l| l.docs_examined).sum::<u64>(),
+        bytes_returned: if c.kind == CommandKind::Insert {
+            0
+        } else {
+            r.documents.iter().map(document_size).sum()
+        },
+        docs_written: st.write.docs_written,
+        bytes_written: st.write.bytes_written,
+        index_keys_written: st.write.index_keys_written,
+    };
+    if let Some(p) = &r.plan {
+        ce.plan = p.access();
+        ce.plan_tree = Some(p.to_json());
+    }
+    let full_count = ctx
+        .layout
+        .collection(&c.collection)
+        .map_or(0.0, |x| x.count());
+    ce.no_supporting_index = ce.plan == "COLLSCAN" && full_count >= super::LARGE_COLLECTION;
+    ce.full = full_metrics(
+        ctx,
+        c,
+        &ce,
+        &r,
+        q,
+        full_count,
+        extra_bytes,
+        shown.filter.get("_id"),
+    );
+    ce
+}
+
+/// Turns the sample measurements into full-scale figures.
+fn full_metrics(
+    ctx: &Ctx,
+    c: &Command,
+    ce: &CommandEval,
+    r: &engine::CommandResult,
+    q: f64,
+    full_count: f64,
+    extra_bytes: u64,
+    bound_id: Option<&Bson>,
+) -> Metrics {
+    let s = &ce.sample;
+    let sample_n = ctx
+        .data
+        .collection(&c.collection)
+        .map_or(0, |g| g.documents.len()) as f64;
+    let ratio = if sample_n > 0.0 {
+        (full_count / sample_n).max(1.0)
+    } else {
+        1.0
+    };
+    let limit = c.limit.map(|l| l as f64);
+    let cap = |x: f64| limit.map_or(x, |l| x.min(l));
+    let sorted_in_memory = r.plan.as_ref().is_some_and(|p| p.contains("SORT"));
+    let mut m = Metrics {
+        docs_examined: Figure::sample(s.docs_examined as f64),
+        keys_examined: Figure::sample(s.keys_examined as f64),
+        docs_returned: Figure::sample(s.n_returned as f64),
+        bytes_returned: Figure::sample(s.bytes_returned as f64),
+        docs_written: Figure::sample(s.docs_written as f64),
+        bytes_written: Figure::sample((s.bytes_written + extra_bytes) as f64),
+        index_keys_written: Figure::sample(s.index_keys_written as f64),
+    };
+    if extra_bytes > 0 {
+        m.bytes_written.basis = super::Basis::FullScale;
+    }
+    let reads = c.kind != CommandKind::Insert;
+    let limit_hit = limit.is_some_and(|l| s.n_returned as f64 >= l);
+    let matches = relationship_matches(ctx, c, q);
+    if let Some(f) = ce
+        .fan_out
+        .as_ref()
+        .filter(|_| c.kind == CommandKind::Update)
+    {
+        // One update per follower: per-update figures times the full-scale followers.
+        let k = if f.written > 0 {
+            f.full_scale as f64 / f.written as f64
+        } else {
+            0.0
+        };
+        if k != 1.0 {
+            m.keys_examined = Figure::estimate((s.keys_examined as f64 * k).round());
+            m.docs_examined = Figure::estimate((s.docs_examined as f64 * k).round());
+        }
+    } else if reads {
+        if ce.plan == "COLLSCAN" {
+            m.docs_examined = Figure::full(full_count);
+            m.keys_examined = Figure::full(0.0);
+            if !limit_hit && ratio > 1.0 {
+                m.docs_returned = Figure::estimate(cap(s.n_returned as f64 * ratio).round());
+            }
+        } else if let Some((k, _)) = matches {
+            let ret = cap(k);
+            let examined = if sorted_in_memory { k } else { ret };
+            m.keys_examined = Figure::full(examined);
+            m.docs_examined = Figure::full(examined);
+            if c.kind == CommandKind::Find || c.kind == CommandKind::Aggregate {
+                m.docs_returned = Figure::full(ret);
+            }
+        } else {
+            let by_id = c.filter.keys().next().is_some_and(|k| k == "_id");
+            if !by_id && !limit_hit && ratio > 1.0 {
+                let scale = |x: u64| {
+                    let v = x as f64 * ratio;
+                    if sorted_in_memory { v } else { cap(v) }.round()
+                };
+                m.keys_examined = Figure::estimate(scale(s.keys_examined));
+                m.docs_examined = Figure::estimate(scale(s.docs_examined));
+                if c.kind == CommandKind::Find {
+                    m.docs_returned = Figure::estimate(cap(s.n_returned as f64 * ratio).round());
+                }
+            }
+        }
+        // Bytes: whole documents cut short in the sample get their missing bytes back.
+        if c.kind == CommandKind::Find || c.kind == CommandKind::Aggregate {
+            if m.docs_returned.value == s.n_returned as f64 {
+                if c.projection.is_none() {
+                    let (bytes, exact) = full_bytes(ctx, &c.collection, &r.documents);
+                    if bytes != s.bytes_returned {
+                        m.bytes_returned = Figure {
+                            value: bytes as f64,
+                            basis: if exact {
+                                super::Basis::FullScale
+                            } else {
+                                super::Basis::Estimate
+                            },
+                        };
+                    }
+                }
+            } else {
+                let per = if s.n_returned > 0 {
+                    s.bytes_returned as f64 / s.n_returned as f64
+                } else {
+                    mean_size(ctx, &c.collection)
+                };
+                m.docs_returned.basis = m.docs_returned.basis.max(super::Basis::FullScale);
+                m.bytes_returned = Figure::estimate((per * m.docs_returned.value).round());
+            }
+        }
+    }
+    // Writes that touch more documents at full scale than in the sample.
+    let per_doc = |x: u64| {
+        if s.docs_written > 0 {
+            x as f64 / s.docs_written as f64
+        } else {
+            0.0
+        }
+    };
+    if let Some(f) = &ce.fan_out {
+        if f.capped || f.full_scale != f.written {
+            let k = f.full_scale as f64;
+            if c.kind == CommandKind::Update || c.fan_out.is_some() {
+                m.docs_written = Figure::full(k);
+                m.bytes_written = Figure::estimate((per_doc(s.bytes_written) * k).round());
+                m.index_keys_written =
+                    Figure::estimate((per_doc(s.index_keys_written) * k).round());
+            }
+        }
+    } else if c.kind == CommandKind::Update && c.multi {
+        if let Some((k, _)) = matches {
+            m.docs_written = Figure::full(k);
+            m.bytes_written = Figure::estimate((per_doc(s.bytes_written) * k).round());
+            m.index_keys_written = Figure::estimate((per_doc(s.index_keys_written) * k).round());
+        } else if ratio > 1.0 && s.docs_written > 0 {
+            m.docs_written = Figure::estimate((s.docs_written as f64 * ratio).round());
+            m.bytes_written = Figure::estimate((s.bytes_written as f64 * ratio).round());
+            m.index_keys_written = Figure::estimate((s.index_keys_written as f64 * ratio).round());
+        }
+    } else if c.kind == CommandKind::Update && s.docs_written > 0 {
+        // A single-document update rewrites the whole document: add what the sample cut.
+        if let Some(id) = bound_id {
+            let extra = truncated_bytes(ctx, &c.collection, id);
+            if extra > 0 {
+                m.bytes_written = Figure::full(s.bytes_written as f64 + extra as f64);
+            }
+        }
+    }
+    m
+}
+
+/// The bytes the sample cut from the document whose `_id` is `id` (0 when none).
+fn truncated_bytes(ctx: &Ctx, coll: &str, id: &Bson) -> u64 {
+    let Some(g) = ctx.data.collection(coll) else {
+        return 0;
+    };
+    for t in &g.truncated {
+        let Some(d) = g.documents.get(t.document) else {
+            continue;
+        };
+        if d.get("_id") == Some(id) {
+            return ctx
+                .data
+                .full_size(coll, t.document)
+                .map_or(0, |(full, _)| full.saturating_sub(document_size(d)));
+        }
+    }
+    0
+}
+
+/// Returns the full-scale bytes of returned documents: their size plus what the sample cut
+/// from arrays, exact when the cut elements all have the same size.
+fn full_bytes(ctx: &Ctx, coll: &str, docs: &[Document]) -> (u64, bool) {
+    let mut total = 0u64;
+    let mut exact = true;
+    let g = ctx.data.collection(coll);
+    for d in docs {
+        let size = document_size(d);
+        let idx = g.and_then(|g| {
+            let id = d.get("_id")?;
+            g.truncated
+                .iter()
+                .map(|t| t.document)
+                .find(|&i| g.documents.get(i).and_then(|x| x.get("_id")) == Some(id))
+        });
+        match idx.and_then(|i| ctx.data.full_size(coll, i)) {
+            Some((full, ex))
+                if size
+                    == g.and_then(|g| idx.and_then(|i| g.documents.get(i)))
+                        .map_or(0, document_size) =>
+            {
+                total += full;
+                exact &= ex;
+            }
+            _ => total += size,
+        }
+    }
+    (total, exact)
+}
+
+/// Mean document size of a collection at full scale (arithmetic).
+fn mean_size(ctx: &Ctx, coll: &str) -> f64 {
+    ctx.layout
+        .collection(coll)
+        .map(|c| {
+            let st = crate::arith::collection_stats(c, &ctx.model.start_date);
+            if st.count > 0.0 {
+                st.total_bytes / st.count
+            } else {
+                0.0
+            }
+        })
+        .unwrap_or(0.0)
+}
