@@ -786,7 +786,10 @@ fn full_metrics(
         // Bytes: whole documents cut short in the sample get their missing bytes back.
         if c.kind == CommandKind::Find || c.kind == CommandKind::Aggregate {
             if m.docs_returned.value == s.n_returned as f64 {
-                if c.projection.is_none() {
+                // The subject read by `_id` is the sample's largest or typical document: give
+                // it back the array elements the sample cut.
+                let by_id = c.filter.keys().next().is_some_and(|k| k == "_id");
+                if c.projection.is_none() && by_id {
                     let (bytes, exact) = full_bytes(ctx, &c.collection, &r.documents);
                     if bytes != s.bytes_returned {
                         m.bytes_returned = Figure {
