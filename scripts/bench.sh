@@ -9,3 +9,4 @@ source scripts/setup.sh >/dev/null
 cargo build --locked --profile bench-native --bin squillion
 trunk build --release --locked
 node bench/sizes.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
+"$CARGO_TARGET_DIR/bench-native/squillion" bench eval

@@ -7,7 +7,8 @@
 //!
 //! Each unit runs twice: with a *typical* subject (the sample document closest to the median
 //! of its distribution, the headline) and with the *largest* one (document 0, the tail).
-//! Writes run against a clone of the materialized database, so evaluating is repeatable: the
+//! Every run's writes are undone afterwards (changed and deleted documents restored, inserted
+//! ones removed), so every run sees the materialized sample and evaluating is repeatable: the
 //! same model, design and seed always give the same [`Evaluation`].
 
 mod bind;
@@ -426,7 +427,7 @@ pub fn evaluate_layout(
 ) -> Result<Evaluation, EvalError> {
     let model = sized(model, opts);
     let data = generate(&model, &layout);
-    let db = materialize(&layout, &data)?;
+    let mut db = materialize(&layout, &data)?;
     let collections = collections_eval(&model, &layout, &data, &db);
     let ctx = run::Ctx {
         model: &model,
@@ -436,8 +437,8 @@ pub fn evaluate_layout(
     };
     let mut operations = Vec::new();
     for (ui, u) in layout.plan.units.iter().enumerate() {
-        let typical = run::run_unit(&ctx, &db, ui, false)?;
-        let largest = run::run_unit(&ctx, &db, ui, true)?;
+        let typical = run::run_unit(&ctx, &mut db, ui, false)?;
+        let largest = run::run_unit(&ctx, &mut db, ui, true)?;
         operations.push(OperationEval {
             unit: u.unit.clone(),
             rate_per_sec: u.rate_per_sec,

@@ -218,6 +218,14 @@ fn writes_do_not_change_the_materialized_data() {
     let b = eval(&m, DesignName::Bucketed);
     // Typical and largest runs start from the same data, and so does the next evaluation.
     assert_eq!(a, b);
+    // Reading after the posts (undone) sees what reading alone sees.
+    let mut alone = m.clone();
+    alone.workload.retain(|u| u.name == "read feed");
+    let c = eval(&alone, DesignName::Bucketed);
+    assert_eq!(op(&a, "read feed"), op(&c, "read feed"));
+    let n = eval(&m, DesignName::Denormalized);
+    let d = eval(&alone, DesignName::Denormalized);
+    assert_eq!(op(&n, "read feed"), op(&d, "read feed"));
 }
 
 #[test]

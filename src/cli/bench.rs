@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 
-use crate::bench::time_sizes;
+use crate::bench::{time_eval, time_sizes};
 use crate::ejson::parse_stream;
 
 /// Arguments of `squillion bench`.
@@ -31,6 +31,16 @@ pub enum BenchWhat {
         #[arg(long, default_value_t = 5)]
         rounds: u32,
     },
+    /// Time the evaluation of each model at the default sample scale (target < 100 ms in the
+    /// browser) and its full-scale arithmetic with 100 million entities per entity (target
+    /// < 1 ms); print one JSON object per model. Default: every tests/models/*.json.
+    Eval {
+        /// Model files.
+        models: Vec<PathBuf>,
+        /// Runs per model (the median is printed).
+        #[arg(long, default_value_t = 5)]
+        rounds: u32,
+    },
 }
 
 impl BenchArgs {
@@ -50,6 +60,32 @@ impl BenchArgs {
                 let clock = Instant::now();
                 let timing = time_sizes(&docs, rounds, || clock.elapsed().as_secs_f64() * 1e3);
                 println!("{}", serde_json::to_string(&timing)?);
+                Ok(ExitCode::SUCCESS)
+            }
+            BenchWhat::Eval { models, rounds } => {
+                let mut paths = models;
+                if paths.is_empty() {
+                    let dir = std::path::Path::new("tests/models");
+                    paths = std::fs::read_dir(dir)
+                        .with_context(|| format!("cannot list {}", dir.display()))?
+                        .filter_map(Result::ok)
+                        .map(|e| e.path())
+                        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                        .collect();
+                    paths.sort();
+                }
+                for p in paths {
+                    let text = std::fs::read_to_string(&p)
+                        .with_context(|| format!("cannot read {}", p.display()))?;
+                    let model = crate::model::parse_model(&text)
+                        .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+                    let clock = Instant::now();
+                    let mut t = time_eval(&model, rounds, || clock.elapsed().as_secs_f64() * 1e3)?;
+                    if t.model.is_empty() {
+                        t.model = p.display().to_string();
+                    }
+                    println!("{}", serde_json::to_string(&t)?);
+                }
                 Ok(ExitCode::SUCCESS)
             }
         }

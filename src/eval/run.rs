@@ -307,10 +307,12 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
     }
 }
 
-/// Runs unit `ui` for the typical (or the largest) subject on a clone of `db` when it writes.
+/// Runs unit `ui` for the typical (or the largest) subject on `db`, then undoes its writes
+/// (restoring every document it changed or deleted, removing every document it inserted), so
+/// that the next run sees the materialized sample again.
 pub(super) fn run_unit(
     ctx: &Ctx,
-    db: &Database,
+    db: &mut Database,
     ui: usize,
     largest: bool,
 ) -> Result<RunEval, EvalError> {
@@ -344,11 +346,7 @@ pub(super) fn run_unit(
                 document: i,
             },
         );
-    let writes = up
-        .commands
-        .iter()
-        .any(|c| !matches!(c.kind, CommandKind::Find | CommandKind::Aggregate));
-    let mut own: Option<Database> = writes.then(|| db.clone());
+    let mut undo = Undo::default();
     let mut step_no = usize::MAX;
     let mut fresh_n = 0u64;
     let mut commands = Vec::new();
@@ -359,12 +357,20 @@ pub(super) fn run_unit(
             prepare_step(ctx, &mut b, st, &mut fresh_n);
         }
         let q = subject.quantile;
-        let ce = match own.as_mut() {
-            Some(w) => run_command(ctx, &mut b, Target::Write(w), c, q, &mut fresh_n),
-            None => run_command(ctx, &mut b, Target::Read(db), c, q, &mut fresh_n),
-        };
+        let ce = run_command(
+            ctx,
+            &mut b,
+            &mut Target {
+                db,
+                undo: &mut undo,
+            },
+            c,
+            q,
+            &mut fresh_n,
+        );
         commands.push(ce);
     }
+    undo.apply(db)?;
     let total = commands
         .iter()
         .fold(Metrics::default(), |acc, c| acc.plus(&c.full));
@@ -381,25 +387,90 @@ fn which(largest: bool) -> String {
     if largest { "largest" } else { "typical" }.to_string()
 }
 
-enum Target<'a> {
-    Read(&'a Database),
-    Write(&'a mut Database),
+/// What a run changed, to put back afterwards.
+#[derive(Default)]
+struct Undo {
+    /// (collection, document before the write), in write order.
+    restore: Vec<(String, Document)>,
+    /// (collection, `_id`) of documents the run inserted.
+    remove: Vec<(String, Bson)>,
+}
+
+impl Undo {
+    /// Puts the database back: inserted documents removed, changed and deleted ones restored
+    /// (in reverse order, so the oldest image wins).
+    fn apply(self, db: &mut Database) -> Result<(), EvalError> {
+        for (coll, id) in self.remove.into_iter().rev() {
+            db.run(
+                &coll,
+                engine::Command::Delete {
+                    filter: bson::doc! { "_id": id },
+                    multi: false,
+                },
+            )?;
+        }
+        for (coll, doc) in self.restore.into_iter().rev() {
+            let Some(id) = doc.get("_id").cloned() else {
+                continue;
+            };
+            db.run(
+                &coll,
+                engine::Command::Update(UpdateCommand {
+                    filter: bson::doc! { "_id": id },
+                    update: doc,
+                    upsert: true,
+                    replace: true,
+                    ..Default::default()
+                }),
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The database a run writes to, with its undo log.
+struct Target<'a> {
+    db: &'a mut Database,
+    undo: &'a mut Undo,
 }
 
 impl Target<'_> {
+    /// Runs a command, first saving the documents an update or delete may change and then
+    /// noting the documents it inserts.
     fn run(
         &mut self,
         coll: &str,
         c: engine::Command,
     ) -> engine::error::Result<engine::CommandResult> {
-        match self {
-            Target::Read(db) => match c {
-                engine::Command::Find(f) => db.find(coll, &f),
-                engine::Command::Aggregate { pipeline } => db.aggregate(coll, &pipeline),
-                _ => Err(engine::EngineError::bad_value("write on a read-only run")),
-            },
-            Target::Write(db) => db.run(coll, c),
+        let filter = match &c {
+            engine::Command::Update(u) => Some((u.filter.clone(), u.multi)),
+            engine::Command::Delete { filter, multi } => Some((filter.clone(), *multi)),
+            _ => None,
+        };
+        if let Some((filter, multi)) = filter {
+            let found = self.db.find(
+                coll,
+                &FindCommand {
+                    filter,
+                    limit: (!multi).then_some(1),
+                    ..Default::default()
+                },
+            )?;
+            self.undo
+                .restore
+                .extend(found.documents.into_iter().map(|d| (coll.to_string(), d)));
         }
+        let r = match c {
+            engine::Command::Find(f) => self.db.find(coll, &f),
+            engine::Command::Aggregate { pipeline } => self.db.aggregate(coll, &pipeline),
+            other => self.db.run(coll, other),
+        }?;
+        self.undo.remove.extend(
+            r.inserted_ids
+                .iter()
+                .map(|id| (coll.to_string(), id.clone())),
+        );
+        Ok(r)
     }
 }
 
@@ -539,7 +610,7 @@ fn relationship_coll(ctx: &Ctx, r: &Relationship) -> Option<String> {
 fn run_command(
     ctx: &Ctx,
     b: &mut Binder,
-    mut target: Target,
+    target: &mut Target,
     c: &Command,
     q: f64,
     n: &mut u64,
