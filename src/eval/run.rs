@@ -758,16 +758,7 @@ fn run_command(
         .collection(&c.collection)
         .map_or(0.0, |x| x.count());
     ce.no_supporting_index = ce.plan == "COLLSCAN" && full_count >= super::LARGE_COLLECTION;
-    ce.full = full_metrics(
-        ctx,
-        c,
-        &ce,
-        &r,
-        q,
-        full_count,
-        extra_bytes,
-        shown.filter.get("_id"),
-    );
+    ce.full = full_metrics(ctx, c, &ce, &r, q, extra_bytes, shown.filter.get("_id"));
     ce
 }
 
@@ -778,10 +769,13 @@ fn full_metrics(
     ce: &CommandEval,
     r: &engine::CommandResult,
     q: f64,
-    full_count: f64,
     extra_bytes: u64,
     bound_id: Option<&Bson>,
 ) -> Metrics {
+    let full_count = ctx
+        .layout
+        .collection(&c.collection)
+        .map_or(0.0, |x| x.count());
     let s = &ce.sample;
     let sample_n = ctx
         .data
