@@ -272,13 +272,11 @@ pub fn compare_report(c: &Comparison) -> String {
     s.push('\n');
     for (key, label) in METRICS {
         let _ = write!(s, "{label:<28}");
-        let best = c.best.get(key);
-        for (i, v) in c.metrics.get(key).into_iter().flatten().enumerate() {
-            let mark = if best.map(String::as_str) == names.get(i).copied() {
-                "*"
-            } else {
-                " "
-            };
+        let values = c.metrics.get(key).cloned().unwrap_or_default();
+        let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+        for v in &values {
+            // Every design tied with the best is marked.
+            let mark = if *v == min { "*" } else { " " };
             let _ = write!(s, "{:>w$}", format!("{}{mark}", num(*v)));
         }
         s.push('\n');
@@ -292,7 +290,9 @@ pub fn compare_report(c: &Comparison) -> String {
             .count();
         let _ = write!(s, "{:>w$}", format!("{} ({errs}) ", e.warnings.len()));
     }
-    s.push_str("\n\n* best per metric. Per-second figures use the typical subject.\n");
+    s.push_str(
+        "\n\n* best per metric (ties all marked). Per-second figures use the typical subject.\n",
+    );
     for e in &c.designs {
         let _ = writeln!(s, "\n{}\n{}", "=".repeat(72), report(e));
     }
