@@ -357,3 +357,35 @@ fn cli_reports_model_problems_with_exit_2() {
     let (code, _, _) = squillion(&["eval", "tests/models/blog.json", "--design", "nope.json"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn a_full_scale_write_over_16_mib_is_an_error() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/models/social-feed.json"
+    ))
+    .unwrap_or_default();
+    let m = model(&text);
+    let opts = EvalOptions {
+        max_documents: Some(50),
+        ..EvalOptions::default()
+    };
+    let e = evaluate(&m, &Design::Named(DesignName::Normalized), &opts)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let post = op(&e, "post");
+    // The largest author has 1,000,000 followers: one item whose `to` lists them all.
+    let c = &post.largest.commands[0];
+    let f = c.fan_out.as_ref().unwrap_or_else(|| panic!("no fan-out"));
+    assert_eq!(
+        (f.full_scale, f.written, f.capped),
+        (1_000_000, 1_000, true)
+    );
+    // 1,000,000 ObjectIds cost 12 + 2 + index digits each: far over the limit.
+    assert!(c.full.bytes_written.value > 16_777_216.0);
+    assert_eq!(c.full.bytes_written.basis, Basis::FullScale);
+    let err = c.error.as_deref().unwrap_or_default();
+    assert!(err.contains("10334"), "{err}");
+    // The typical author's 100 followers fit.
+    assert!(post.typical.commands[0].error.is_none());
+    assert!(e.has_errors());
+}

@@ -759,6 +759,19 @@ fn run_command(
         .map_or(0.0, |x| x.count());
     ce.no_supporting_index = ce.plan == "COLLSCAN" && full_count >= super::LARGE_COLLECTION;
     ce.full = full_metrics(ctx, c, &ce, &r, q, extra_bytes, shown.filter.get("_id"));
+    // One document written whose full-scale size is over the limit: mongod refuses it.
+    let one = ce.sample.docs_written == 1 && c.fan_out.is_none();
+    if one && ce.full.bytes_written.value > crate::size::MAX_BSON_SIZE as f64 {
+        let code = if c.kind == CommandKind::Insert {
+            "BSONObjectTooLarge, code 10334"
+        } else {
+            "code 17419"
+        };
+        ce.error = Some(format!(
+            "at full scale this writes a {}-byte document, over the 16,777,216-byte limit: mongod refuses it ({code})",
+            crate::warning::thousands(ce.full.bytes_written.value as u64)
+        ));
+    }
     ce
 }
 
