@@ -2,7 +2,9 @@
 //! subject documents, earlier commands' results (`children`, `links`) and fresh documents for
 //! inserts (`child`, `item`).
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use bson::{Bson, Document};
 
@@ -20,7 +22,12 @@ pub(super) struct Binder<'a> {
     pub results: BTreeMap<String, Vec<Document>>,
     /// Fresh values of the current step (`child`, `item`, `follower`).
     pub fresh: BTreeMap<String, Bson>,
+    /// Subjects already found, by entity (a subject can be a large document: found once).
+    pub cache: RefCell<BTreeMap<String, Option<Rc<Found>>>>,
 }
+
+/// A subject document, its index in its collection and its quantile.
+pub(super) type Found = (Document, usize, f64);
 
 /// Returns the index of the typical document (quantile closest to 0.5) among `n` documents
 /// of `key` (`collection/label`); document 0 is the largest.
@@ -62,7 +69,18 @@ pub(super) fn get_path(d: &Document, path: &str) -> Option<Bson> {
 impl Binder<'_> {
     /// Returns the subject document of an entity and its index and quantile: the largest or
     /// the typical document of its collection, or an element embedded in its parent's.
-    pub fn subject(&self, entity: &str) -> Option<(Document, usize, f64)> {
+    pub fn subject(&self, entity: &str) -> Option<Rc<Found>> {
+        if let Some(hit) = self.cache.borrow().get(entity) {
+            return hit.clone();
+        }
+        let found = self.find_subject(entity).map(Rc::new);
+        self.cache
+            .borrow_mut()
+            .insert(entity.to_string(), found.clone());
+        found
+    }
+
+    fn find_subject(&self, entity: &str) -> Option<Found> {
         if let Some(c) = self.layout.collection_of(entity) {
             let g = self.data.collection(&c.name)?;
             let n = c
@@ -90,7 +108,7 @@ impl Binder<'_> {
         })?;
         let in_parent = matches!(self.layout.strategy(&r.name), Some(Strategy::Embed));
         let (p, i, q) = in_parent
-            .then(|| self.subject(&r.parent))
+            .then(|| self.subject(&r.parent).map(|f| (*f).clone()))
             .flatten()
             .or_else(|| {
                 let bucket = crate::design::layout::relationship_collection_name(
@@ -148,15 +166,15 @@ impl Binder<'_> {
                     .iter()
                     .find(|r| r.feed.is_some())
                     .map(|r| r.child.clone())?;
-                return self.subject(&e).and_then(|(d, ..)| get_path(&d, rest));
+                return self.subject(&e).and_then(|f| get_path(&f.0, rest));
             }
             _ => {}
         }
-        let (d, ..) = self.subject(head)?;
+        let f = self.subject(head)?;
         if rest.is_empty() {
-            Some(Bson::Document(d))
+            Some(Bson::Document(f.0.clone()))
         } else {
-            get_path(&d, rest)
+            get_path(&f.0, rest)
         }
     }
 
@@ -164,8 +182,8 @@ impl Binder<'_> {
     /// that the update really modifies.
     fn new_value(&self, field: &str) -> Option<Bson> {
         let entity = self.update_entity(field)?;
-        let (cur, ..) = self.subject(&entity)?;
-        let old = get_path(&cur, field);
+        let cur = self.subject(&entity)?;
+        let old = get_path(&cur.0, field);
         let mut fields = self.model.entity(&entity)?.fields.clone();
         fields.0.retain(|(n, _)| n == field);
         for k in 0..8u64 {
@@ -182,8 +200,8 @@ impl Binder<'_> {
     /// The old value of an embedded entity's field (the element the update targets).
     fn old_value(&self, field: &str) -> Option<Bson> {
         let entity = self.update_entity(field)?;
-        let (d, ..) = self.subject(&entity)?;
-        get_path(&d, field)
+        let d = self.subject(&entity)?;
+        get_path(&d.0, field)
     }
 
     /// The entity an update step of the current unit changes, for `field`.

@@ -329,6 +329,7 @@ pub(super) fn run_unit(
         largest,
         results: BTreeMap::new(),
         fresh: BTreeMap::new(),
+        cache: Default::default(),
     };
     let first = unit.and_then(|u| u.steps.first());
     let subject = first
@@ -340,10 +341,10 @@ pub(super) fn run_unit(
                 quantile: if largest { 1.0 } else { 0.5 },
                 document: 0,
             },
-            |(_, i, q)| Subject {
+            |f| Subject {
                 which: which(largest),
-                quantile: q,
-                document: i,
+                quantile: f.2,
+                document: f.1,
             },
         );
     let mut undo = Undo::default();
