@@ -226,6 +226,17 @@ pub fn report(e: &Evaluation) -> String {
             );
         }
     }
+    for o in &e.operations {
+        for c in o.largest.commands.iter().filter(|c| c.error.is_some()) {
+            let _ = writeln!(
+                s,
+                "  {} (largest subject): {} — ERROR {}",
+                o.unit,
+                c.mongosh,
+                c.error.as_deref().unwrap_or_default()
+            );
+        }
+    }
     let t = &e.totals;
     let _ = writeln!(
         s,
