@@ -13,6 +13,8 @@
 
 mod bind;
 mod run;
+mod scale;
+mod shards;
 pub mod text;
 mod warn;
 
@@ -25,7 +27,7 @@ use crate::generate::{generate, Dataset};
 use crate::model::Model;
 use crate::warning::{Severity, Warning};
 
-pub use run::{Routing, ShardRouting};
+pub use shards::{Routing, ShardRouting};
 
 /// Why a design cannot be evaluated.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
