@@ -275,7 +275,7 @@ pub fn report(e: &Evaluation) -> String {
 pub fn compare_report(c: &Comparison) -> String {
     let mut s = String::new();
     let names: Vec<&str> = c.designs.iter().map(|e| e.design.as_str()).collect();
-    let w = names.iter().map(|n| n.len()).max().unwrap_or(10).max(16) + 2;
+    let w = names.iter().map(|n| n.len()).max().unwrap_or(10).max(22) + 2;
     let _ = write!(s, "{:<28}", "metric (lower is better)");
     for n in &names {
         let _ = write!(s, "{n:>w$}");
