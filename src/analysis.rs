@@ -18,6 +18,10 @@ pub struct Analysis {
     pub stats: Vec<CollectionStats>,
     /// Every warning.
     pub warnings: Vec<Warning>,
+    /// The design run on the engine (filled by [`compare`]; `None` from [`analyze`], which
+    /// stays instant).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evaluation: Option<Box<crate::eval::Evaluation>>,
 }
 
 /// Returns the analysis of `layout` (a layout of `model`).
@@ -32,6 +36,7 @@ pub fn analyze_layout(model: &Model, layout: Layout) -> Analysis {
         layout,
         stats,
         warnings,
+        evaluation: None,
     }
 }
 
@@ -41,7 +46,9 @@ pub fn analyze(model: &Model) -> Result<Analysis, DesignError> {
 }
 
 /// Returns the analysis of the model under each named design, then its own design when it has
-/// overrides: the side-by-side comparison.
+/// overrides: the side-by-side comparison, each with its evaluation on the engine
+/// ([`crate::eval::evaluate_layout`] with default options; `None` if the engine refused the
+/// sample).
 pub fn compare(model: &Model) -> Result<Vec<Analysis>, DesignError> {
     let mut out = Vec::new();
     for name in [
@@ -56,6 +63,11 @@ pub fn compare(model: &Model) -> Result<Vec<Analysis>, DesignError> {
     }
     if !model.design.relationships.is_empty() {
         out.push(analyze(model)?);
+    }
+    for a in &mut out {
+        a.evaluation = crate::eval::evaluate_layout(model, a.layout.clone(), &Default::default())
+            .ok()
+            .map(Box::new);
     }
     Ok(out)
 }

@@ -119,6 +119,86 @@ pub fn time_queries(
     Ok(out)
 }
 
+/// What timing one model's evaluation and arithmetic measured.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvalTiming {
+    /// The model's name.
+    pub model: String,
+    /// The design evaluated (the model's own).
+    pub design: String,
+    /// Documents materialized.
+    pub documents: usize,
+    /// Median milliseconds of one evaluation at the default sample scale (layout, generation,
+    /// materialization, every unit run twice).
+    pub eval_ms: f64,
+    /// Target for `eval_ms` in the browser.
+    pub eval_target_ms: f64,
+    /// Entities per entity in the arithmetic run.
+    pub arith_entities: f64,
+    /// Median milliseconds of the full-scale arithmetic (layout and every collection's
+    /// statistics) with every entity at `arith_entities`.
+    pub arith_ms: f64,
+    /// Target for `arith_ms`.
+    pub arith_target_ms: f64,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// Times `rounds` evaluations of `model` (its own design) and `rounds` runs of the full-scale
+/// arithmetic with every entity count set to 100 million, with the clock `now_ms`.
+pub fn time_eval(
+    model: &crate::model::Model,
+    rounds: u32,
+    now_ms: impl Fn() -> f64,
+) -> Result<EvalTiming, crate::eval::EvalError> {
+    let rounds = rounds.max(1);
+    let opts = crate::eval::EvalOptions::default();
+    let mut evals = Vec::new();
+    let mut design = String::new();
+    let mut documents = 0;
+    for _ in 0..rounds {
+        let t = now_ms();
+        let e = crate::eval::evaluate(model, &crate::eval::Design::Model, &opts)?;
+        evals.push(now_ms() - t);
+        design = e.design.clone();
+        documents = e
+            .collections
+            .iter()
+            .map(|c| c.sample_documents as usize)
+            .sum();
+    }
+    let entities = 1e8;
+    let mut big = model.clone();
+    for e in &mut big.entities {
+        e.count = entities;
+    }
+    let mut arith = Vec::new();
+    for _ in 0..rounds {
+        let t = now_ms();
+        let layout = crate::design::layout_model(&big)?;
+        let stats: Vec<_> = layout
+            .collections
+            .iter()
+            .map(|c| crate::arith::collection_stats(c, &big.start_date))
+            .collect();
+        std::hint::black_box(stats);
+        arith.push(now_ms() - t);
+    }
+    Ok(EvalTiming {
+        model: model.name.clone().unwrap_or_default(),
+        design,
+        documents,
+        eval_ms: median(evals),
+        eval_target_ms: 100.0,
+        arith_entities: entities,
+        arith_ms: median(arith),
+        arith_target_ms: 1.0,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod eval;
 mod presets;
 mod query;
 mod size;
@@ -64,6 +65,11 @@ commands! {
     /// Run a mongosh command on the in-memory engine over NDJSON files; print the results.
     #[command(long_about = query::LONG_ABOUT, after_help = query::EXAMPLES)]
     Query(query::QueryArgs),
+    /// Run a model's workload on the engine under one design: queries, documents examined and
+    /// written, plans, shards, warnings.
+    Eval(eval::EvalArgs),
+    /// Evaluate every design of a model side by side, the best per metric marked.
+    Compare(eval::CompareArgs),
     /// Benchmark measurements, driven by scripts/bench.sh (prints JSON).
     #[command(hide = true)]
     Bench(bench::BenchArgs),

@@ -24,6 +24,7 @@ pub mod console;
 pub mod design;
 pub mod ejson;
 pub mod engine;
+pub mod eval;
 pub mod generate;
 pub mod human;
 pub mod model;

@@ -1,4 +1,4 @@
-//! Structure-aware model fuzzing: one of the preset models (tests/models/) with a few leaves
+//! Structure-aware model fuzzing: one of the preset models (presets/) with a few leaves
 //! replaced, keys removed or added and elements duplicated, the choices driven by the fuzzer's
 //! bytes, so that most inputs are valid models with hostile numbers and references. Then the
 //! same checks as the `model` target.
@@ -13,19 +13,19 @@ use squillion::model::parse_model;
 mod model_pipeline;
 
 const SEEDS: &[&str] = &[
-    include_str!("../../tests/models/blog.json"),
-    include_str!("../../tests/models/fruit-totals.json"),
-    include_str!("../../tests/models/game-inventory.json"),
-    include_str!("../../tests/models/host-logs.json"),
-    include_str!("../../tests/models/image-board.json"),
-    include_str!("../../tests/models/movie-prices.json"),
-    include_str!("../../tests/models/page-analytics.json"),
-    include_str!("../../tests/models/person-addresses.json"),
-    include_str!("../../tests/models/person-tasks.json"),
-    include_str!("../../tests/models/product-parts.json"),
-    include_str!("../../tests/models/shopping-cart.json"),
-    include_str!("../../tests/models/social-feed.json"),
-    include_str!("../../tests/models/social-graph.json"),
+    include_str!("../../presets/blog.json"),
+    include_str!("../../presets/fruit-totals.json"),
+    include_str!("../../presets/game-inventory.json"),
+    include_str!("../../presets/host-logs.json"),
+    include_str!("../../presets/image-board.json"),
+    include_str!("../../presets/movie-prices.json"),
+    include_str!("../../presets/page-analytics.json"),
+    include_str!("../../presets/person-addresses.json"),
+    include_str!("../../presets/person-tasks.json"),
+    include_str!("../../presets/product-parts.json"),
+    include_str!("../../presets/shopping-cart.json"),
+    include_str!("../../presets/social-feed.json"),
+    include_str!("../../presets/social-graph.json"),
 ];
 
 /// Numbers a user (or a typo) can write.

@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 
-use crate::bench::{time_queries, time_sizes};
+use crate::bench::{time_eval, time_queries, time_sizes};
 use crate::console::samples::{load_documents, run_script};
 use crate::ejson::parse_stream;
 use crate::engine::Database;
@@ -52,6 +52,16 @@ pub enum BenchWhat {
         #[arg(long, default_value_t = 300.0)]
         min_ms: f64,
     },
+    /// Time the evaluation of each model at the default sample scale (target < 100 ms in the
+    /// browser) and its full-scale arithmetic with 100 million entities per entity (target
+    /// < 1 ms); print one JSON object per model. Default: every presets/*.json.
+    Eval {
+        /// Model files.
+        models: Vec<PathBuf>,
+        /// Runs per model (the median is printed).
+        #[arg(long, default_value_t = 5)]
+        rounds: u32,
+    },
 }
 
 impl BenchArgs {
@@ -94,6 +104,32 @@ impl BenchArgs {
                 })?;
                 let json = serde_json::json!({ "docs": docs, "queries": queries });
                 println!("{json}");
+                Ok(ExitCode::SUCCESS)
+            }
+            BenchWhat::Eval { models, rounds } => {
+                let mut paths = models;
+                if paths.is_empty() {
+                    let dir = std::path::Path::new("presets");
+                    paths = std::fs::read_dir(dir)
+                        .with_context(|| format!("cannot list {}", dir.display()))?
+                        .filter_map(Result::ok)
+                        .map(|e| e.path())
+                        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+                        .collect();
+                    paths.sort();
+                }
+                for p in paths {
+                    let text = std::fs::read_to_string(&p)
+                        .with_context(|| format!("cannot read {}", p.display()))?;
+                    let model = crate::model::parse_model(&text)
+                        .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+                    let clock = Instant::now();
+                    let mut t = time_eval(&model, rounds, || clock.elapsed().as_secs_f64() * 1e3)?;
+                    if t.model.is_empty() {
+                        t.model = p.display().to_string();
+                    }
+                    println!("{}", serde_json::to_string(&t)?);
+                }
                 Ok(ExitCode::SUCCESS)
             }
         }

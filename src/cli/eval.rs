@@ -1,0 +1,120 @@
+//! `squillion eval` and `squillion compare`: a model's designs run for real on the engine.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+
+use crate::design::{DesignName, DesignSpec};
+use crate::eval::text::{compare_report, comparison, report};
+use crate::eval::{compare, evaluate, Design, EvalOptions};
+use crate::model::{parse_model, Model};
+
+/// Arguments of `squillion eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The model (JSON, see docs/model.md).
+    pub model: PathBuf,
+    /// `normalized`, `denormalized`, `bucketed`, or a JSON file with a design
+    /// (`{"base": …, "relationships": {…}}`); default: the model's own design.
+    #[arg(long)]
+    pub design: Option<String>,
+    /// Entities materialized per entity (default: the model's sample, else 500).
+    #[arg(long, value_name = "N")]
+    pub scale: Option<u64>,
+    /// Print the evaluation as JSON (docs/cli.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `squillion compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The model (JSON, see docs/model.md).
+    pub model: PathBuf,
+    /// Entities materialized per entity (default: the model's sample, else 500).
+    #[arg(long, value_name = "N")]
+    pub scale: Option<u64>,
+    /// Print the comparison as JSON (docs/cli.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// An input problem, already printed: exit code 2.
+struct Reported;
+
+/// Reads and checks a model, printing every problem with its place.
+fn read_model(path: &Path) -> Result<Model, Reported> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("squillion: cannot read {}: {e}", path.display());
+            return Err(Reported);
+        }
+    };
+    parse_model(&text).map_err(|errs| {
+        for e in &errs.errors {
+            eprintln!("{}: {e}", path.display());
+        }
+        Reported
+    })
+}
+
+fn design_of(arg: Option<&str>) -> anyhow::Result<Design> {
+    Ok(match arg {
+        None => Design::Model,
+        Some("normalized") => Design::Named(DesignName::Normalized),
+        Some("denormalized") => Design::Named(DesignName::Denormalized),
+        Some("bucketed") => Design::Named(DesignName::Bucketed),
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read design file {file}"))?;
+            let spec: DesignSpec = serde_json::from_str(&text)
+                .with_context(|| format!("{file}: not a design (line:column in the message)"))?;
+            Design::Spec(spec)
+        }
+    })
+}
+
+fn options(scale: Option<u64>) -> EvalOptions {
+    EvalOptions {
+        max_documents: scale,
+        ..EvalOptions::default()
+    }
+}
+
+impl EvalArgs {
+    /// Evaluates the design; exit 1 when an error-severity warning is found.
+    pub fn run(self) -> anyhow::Result<ExitCode> {
+        let Ok(model) = read_model(&self.model) else {
+            return Ok(ExitCode::from(2));
+        };
+        let design = design_of(self.design.as_deref())?;
+        let e = evaluate(&model, &design, &options(self.scale))?;
+        if self.json {
+            println!("{}", serde_json::to_string_pretty(&e)?);
+        } else {
+            print!("{}", report(&e));
+        }
+        Ok(ExitCode::from(u8::from(e.has_errors())))
+    }
+}
+
+impl CompareArgs {
+    /// Evaluates every design side by side; exit 1 when any has an error-severity warning.
+    pub fn run(self) -> anyhow::Result<ExitCode> {
+        let Ok(model) = read_model(&self.model) else {
+            return Ok(ExitCode::from(2));
+        };
+        let c = comparison(compare(&model, &options(self.scale))?);
+        if self.json {
+            println!("{}", serde_json::to_string_pretty(&c)?);
+        } else {
+            print!("{}", compare_report(&c));
+        }
+        Ok(ExitCode::from(u8::from(
+            c.designs.iter().any(|e| e.has_errors()),
+        )))
+    }
+}

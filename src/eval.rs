@@ -1,0 +1,598 @@
+//! Evaluation: a design run for real. The generated sample is materialized into an engine
+//! [`Database`], every index the layout derives is created through the engine, each plan
+//! command's `$param` placeholders are bound from the sample, and every application unit runs
+//! as real engine commands. What the engine measures on the sample is reported as such
+//! (`basis: "sample"`); what must be scaled to full scale is computed arithmetically and
+//! labelled (`"full_scale"` when exact arithmetic, `"estimate"` otherwise).
+//!
+//! Each unit runs twice: with a *typical* subject (the sample document closest to the median
+//! of its distribution, the headline) and with the *largest* one (document 0, the tail).
+//! Every run's writes are undone afterwards (changed and deleted documents restored, inserted
+//! ones removed), so every run sees the materialized sample and evaluating is repeatable: the
+//! same model, design and seed always give the same [`Evaluation`].
+
+mod bind;
+mod run;
+mod scale;
+mod shards;
+pub mod text;
+mod warn;
+
+use serde::Serialize;
+
+use crate::arith::{collection_stats, CollectionStats};
+use crate::design::{DesignError, DesignName, DesignSpec, Layout};
+use crate::engine::{Database, EngineError};
+use crate::generate::{generate, Dataset};
+use crate::model::Model;
+use crate::warning::{Severity, Warning};
+
+pub use shards::{Routing, ShardRouting};
+
+/// Why a design cannot be evaluated.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EvalError {
+    /// The design cannot be laid out.
+    #[error(transparent)]
+    Design(#[from] DesignError),
+    /// The engine refused to materialize the sample or create an index.
+    #[error("materializing collection \"{collection}\": {source}")]
+    Materialize {
+        /// The collection.
+        collection: String,
+        /// The engine's error.
+        #[source]
+        source: EngineError,
+    },
+    /// Any other engine error.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+}
+
+/// Options of an evaluation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvalOptions {
+    /// Entities materialized per entity (overrides the model's `sample.max_documents`).
+    pub max_documents: Option<u64>,
+    /// Documents a fan-out writes at most per run (the rest is counted arithmetically).
+    pub fan_out_cap: u64,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        EvalOptions {
+            max_documents: None,
+            fan_out_cap: DEFAULT_FAN_OUT_CAP,
+        }
+    }
+}
+
+/// Fan-out writes materialized per run by default.
+pub const DEFAULT_FAN_OUT_CAP: u64 = 1_000;
+
+/// Collections at least this large at full scale make a collection scan a finding.
+pub const LARGE_COLLECTION: f64 = 10_000.0;
+
+/// Where a number comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Basis {
+    /// Measured by the engine on the materialized sample (valid at full scale as is).
+    Sample,
+    /// Computed arithmetically for the full-scale data (exact).
+    FullScale,
+    /// Scaled or averaged: an estimate.
+    Estimate,
+}
+
+/// A number and where it comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Figure {
+    /// The value.
+    pub value: f64,
+    /// Its basis.
+    pub basis: Basis,
+}
+
+impl Figure {
+    /// Returns a figure measured on the sample.
+    pub fn sample(value: f64) -> Figure {
+        Figure {
+            value,
+            basis: Basis::Sample,
+        }
+    }
+
+    /// Returns a figure computed for the full-scale data.
+    pub fn full(value: f64) -> Figure {
+        Figure {
+            value,
+            basis: Basis::FullScale,
+        }
+    }
+
+    /// Returns an estimate.
+    pub fn estimate(value: f64) -> Figure {
+        Figure {
+            value,
+            basis: Basis::Estimate,
+        }
+    }
+
+    /// Returns the sum of two figures, with the weaker basis.
+    pub fn plus(self, other: Figure) -> Figure {
+        Figure {
+            value: self.value + other.value,
+            basis: self.basis.max(other.basis),
+        }
+    }
+
+    /// Returns the figure multiplied by a rate (same basis).
+    pub fn times(self, k: f64) -> Figure {
+        Figure {
+            value: self.value * k,
+            basis: self.basis,
+        }
+    }
+}
+
+/// What the engine measured for one command on the sample.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct SampleStats {
+    /// Documents returned.
+    pub n_returned: u64,
+    /// Index keys examined.
+    pub keys_examined: u64,
+    /// Documents examined.
+    pub docs_examined: u64,
+    /// Exact BSON bytes of the returned documents.
+    pub bytes_returned: u64,
+    /// Documents written (inserted, modified, upserted, deleted).
+    pub docs_written: u64,
+    /// Bytes of the documents written.
+    pub bytes_written: u64,
+    /// Index keys inserted plus deleted.
+    pub index_keys_written: u64,
+}
+
+/// Per-command (or per-run) figures at full scale, each with its basis.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Documents examined.
+    pub docs_examined: Figure,
+    /// Index keys examined.
+    pub keys_examined: Figure,
+    /// Documents returned.
+    pub docs_returned: Figure,
+    /// Bytes returned.
+    pub bytes_returned: Figure,
+    /// Documents written.
+    pub docs_written: Figure,
+    /// Bytes written.
+    pub bytes_written: Figure,
+    /// Index keys written.
+    pub index_keys_written: Figure,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let z = Figure::sample(0.0);
+        Metrics {
+            docs_examined: z,
+            keys_examined: z,
+            docs_returned: z,
+            bytes_returned: z,
+            docs_written: z,
+            bytes_written: z,
+            index_keys_written: z,
+        }
+    }
+}
+
+impl Metrics {
+    /// Returns the sum of two sets of metrics.
+    pub fn plus(&self, o: &Metrics) -> Metrics {
+        Metrics {
+            docs_examined: self.docs_examined.plus(o.docs_examined),
+            keys_examined: self.keys_examined.plus(o.keys_examined),
+            docs_returned: self.docs_returned.plus(o.docs_returned),
+            bytes_returned: self.bytes_returned.plus(o.bytes_returned),
+            docs_written: self.docs_written.plus(o.docs_written),
+            bytes_written: self.bytes_written.plus(o.bytes_written),
+            index_keys_written: self.index_keys_written.plus(o.index_keys_written),
+        }
+    }
+
+    /// Returns every metric multiplied by `k` (a rate).
+    pub fn times(&self, k: f64) -> Metrics {
+        Metrics {
+            docs_examined: self.docs_examined.times(k),
+            keys_examined: self.keys_examined.times(k),
+            docs_returned: self.docs_returned.times(k),
+            bytes_returned: self.bytes_returned.times(k),
+            docs_written: self.docs_written.times(k),
+            bytes_written: self.bytes_written.times(k),
+            index_keys_written: self.index_keys_written.times(k),
+        }
+    }
+}
+
+/// A fan-out write: how many followers the sample author has, how many documents were
+/// really written, and the cap.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FanOut {
+    /// The relationship fanned out over.
+    pub relationship: String,
+    /// Followers of the author at full scale (from the cardinality distribution).
+    pub full_scale: u64,
+    /// Writes the engine really ran.
+    pub written: u64,
+    /// The cap on real writes.
+    pub cap: u64,
+    /// True when the cap cut the fan-out short.
+    pub capped: bool,
+}
+
+/// One command as run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CommandEval {
+    /// The logical step it implements.
+    pub step: usize,
+    /// Collection.
+    pub collection: String,
+    /// `find`, `insert`, `update`, `delete` or `aggregate`.
+    pub kind: crate::design::CommandKind,
+    /// Why it exists.
+    pub note: String,
+    /// The mongosh code with its parameters bound to the values run.
+    pub mongosh: String,
+    /// Round trips (always 1).
+    pub queries: u64,
+    /// `$lookup` stages run.
+    pub lookups: u64,
+    /// The winning plan's access: an index name, `COLLSCAN`, `EOF`, or empty for inserts.
+    pub plan: String,
+    /// The winning plan as explain prints it (reads only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan_tree: Option<serde_json::Value>,
+    /// True when a query scans a collection that is large at full scale.
+    pub no_supporting_index: bool,
+    /// Which shards it reaches.
+    pub shards: ShardRouting,
+    /// What the engine measured on the sample.
+    pub sample: SampleStats,
+    /// Figures at full scale.
+    pub full: Metrics,
+    /// The fan-out, when the command writes one document per follower.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fan_out: Option<FanOut>,
+    /// The engine's error, when the command failed (the evaluation goes on).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Which sample document a run is about.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Subject {
+    /// `typical` (closest to the median: the headline) or `largest` (document 0: the tail).
+    pub which: String,
+    /// The quantile of the subject's distributions (1.0 for the largest).
+    pub quantile: f64,
+    /// Index of the subject document in its collection.
+    pub document: usize,
+}
+
+/// One run of a unit (for one subject).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunEval {
+    /// The subject.
+    pub subject: Subject,
+    /// The commands, in order.
+    pub commands: Vec<CommandEval>,
+    /// Sum over the commands, at full scale.
+    pub total: Metrics,
+    /// Most shards any command reaches.
+    pub max_shards: u32,
+}
+
+/// One application unit evaluated.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OperationEval {
+    /// Unit name.
+    pub unit: String,
+    /// Runs per second.
+    pub rate_per_sec: f64,
+    /// Round trips per run.
+    pub queries: u64,
+    /// `$lookup`s per run (each inside one round trip).
+    pub lookups: u64,
+    /// The headline run: a typical subject.
+    pub typical: RunEval,
+    /// The tail run: the largest subject.
+    pub largest: RunEval,
+}
+
+/// One index as created in the engine.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IndexEval {
+    /// Index name (`_id_`, `userId_1_date_-1`).
+    pub name: String,
+    /// Key pattern.
+    pub keys: serde_json::Value,
+    /// True when some sample document put several keys in it.
+    pub multikey: bool,
+    /// Keys in the sample.
+    pub sample_keys: u64,
+    /// Estimated keys at full scale (sample keys per document × full-scale documents).
+    pub keys_full: Figure,
+    /// Estimated size at full scale: keys × (mean key bytes + 8 for the record id).
+    pub bytes: Figure,
+}
+
+/// One collection: full-scale statistics plus indexes as created.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CollectionEval {
+    /// Collection name.
+    pub name: String,
+    /// Full-scale statistics (counts, sizes, break points).
+    pub stats: CollectionStats,
+    /// Documents materialized.
+    pub sample_documents: u64,
+    /// Indexes, `_id_` first.
+    pub indexes: Vec<IndexEval>,
+    /// Number of indexes (with `_id_`).
+    pub index_count: usize,
+    /// Estimated bytes of all indexes at full scale.
+    pub index_bytes: Figure,
+}
+
+/// Workload totals per second (rate × per-run figures of the typical run).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Totals {
+    /// Round trips per second.
+    pub queries_per_sec: f64,
+    /// `$lookup`s per second.
+    pub lookups_per_sec: f64,
+    /// Per-second figures.
+    pub per_sec: Metrics,
+}
+
+/// Everything the evaluation of one design says.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Evaluation {
+    /// The design's name.
+    pub design: String,
+    /// The model's seed.
+    pub seed: u64,
+    /// Entities materialized per entity at most.
+    pub max_documents: u64,
+    /// Fan-out cap.
+    pub fan_out_cap: u64,
+    /// The layout evaluated.
+    pub layout: Layout,
+    /// Collections.
+    pub collections: Vec<CollectionEval>,
+    /// Operations, in workload order.
+    pub operations: Vec<OperationEval>,
+    /// Workload totals per second.
+    pub totals: Totals,
+    /// Every warning: the layout's and the evaluation's.
+    pub warnings: Vec<Warning>,
+}
+
+impl Evaluation {
+    /// Returns true when a warning is an error (mongod would refuse something).
+    pub fn has_errors(&self) -> bool {
+        self.warnings.iter().any(|w| w.severity == Severity::Error)
+    }
+}
+
+/// Which design to evaluate.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Design {
+    /// A named design (no overrides, the model's field patterns).
+    Named(DesignName),
+    /// A full design spec.
+    Spec(DesignSpec),
+    /// The model's own design.
+    Model,
+}
+
+/// Evaluates `model` under `design`.
+pub fn evaluate(
+    model: &Model,
+    design: &Design,
+    opts: &EvalOptions,
+) -> Result<Evaluation, EvalError> {
+    let layout = match design {
+        Design::Named(n) => crate::design::layout_named(model, *n)?,
+        Design::Spec(s) => s.layout(model)?,
+        Design::Model => crate::design::layout_model(model)?,
+    };
+    evaluate_layout(model, layout, opts)
+}
+
+/// Returns the model with the options' sample size applied.
+fn sized(model: &Model, opts: &EvalOptions) -> Model {
+    let mut m = model.clone();
+    if let Some(n) = opts.max_documents {
+        m.sample.max_documents = Some(n.max(1));
+    }
+    m
+}
+
+/// Evaluates `layout` (a layout of `model`).
+pub fn evaluate_layout(
+    model: &Model,
+    layout: Layout,
+    opts: &EvalOptions,
+) -> Result<Evaluation, EvalError> {
+    let model = sized(model, opts);
+    let data = generate(&model, &layout);
+    let mut db = materialize(&layout, &data)?;
+    let collections = collections_eval(&model, &layout, &data, &db);
+    let ctx = run::Ctx {
+        model: &model,
+        layout: &layout,
+        data: &data,
+        cap: opts.fan_out_cap.max(1),
+    };
+    let mut operations = Vec::new();
+    for (ui, u) in layout.plan.units.iter().enumerate() {
+        let typical = run::run_unit(&ctx, &mut db, ui, false)?;
+        let largest = run::run_unit(&ctx, &mut db, ui, true)?;
+        operations.push(OperationEval {
+            unit: u.unit.clone(),
+            rate_per_sec: u.rate_per_sec,
+            queries: u.commands.len() as u64,
+            lookups: typical.commands.iter().map(|c| c.lookups).sum(),
+            typical,
+            largest,
+        });
+    }
+    let mut per_sec = Metrics::default();
+    let (mut q, mut l) = (0.0, 0.0);
+    for o in &operations {
+        per_sec = per_sec.plus(&o.typical.total.times(o.rate_per_sec));
+        q += o.queries as f64 * o.rate_per_sec;
+        l += o.lookups as f64 * o.rate_per_sec;
+    }
+    let warnings = warn::warnings(&model, &layout, &operations);
+    Ok(Evaluation {
+        design: layout.design.clone(),
+        seed: model.seed,
+        max_documents: model
+            .sample
+            .max_documents
+            .unwrap_or(crate::model::Sample::DEFAULT_MAX_DOCUMENTS),
+        fan_out_cap: ctx.cap,
+        collections,
+        operations,
+        totals: Totals {
+            queries_per_sec: q,
+            lookups_per_sec: l,
+            per_sec,
+        },
+        warnings,
+        layout,
+    })
+}
+
+/// Inserts every generated document and creates every index of the layout.
+pub fn materialize(layout: &Layout, data: &Dataset) -> Result<Database, EvalError> {
+    let mut db = Database::new();
+    for c in &data.collections {
+        let err = |source| EvalError::Materialize {
+            collection: c.name.clone(),
+            source,
+        };
+        db.collection_mut(&c.name);
+        if !c.documents.is_empty() {
+            db.run(
+                &c.name,
+                crate::engine::Command::Insert {
+                    documents: c.documents.clone(),
+                    ordered: true,
+                },
+            )
+            .map_err(err)?;
+        }
+    }
+    for c in &layout.collections {
+        for ix in &c.indexes {
+            db.run(
+                &c.name,
+                crate::engine::Command::CreateIndex {
+                    keys: ix.keys.clone(),
+                    options: Default::default(),
+                },
+            )
+            .map_err(|source| EvalError::Materialize {
+                collection: c.name.clone(),
+                source,
+            })?;
+        }
+    }
+    Ok(db)
+}
+
+fn collections_eval(
+    model: &Model,
+    layout: &Layout,
+    data: &Dataset,
+    db: &Database,
+) -> Vec<CollectionEval> {
+    layout
+        .collections
+        .iter()
+        .map(|c| {
+            let stats = collection_stats(c, &model.start_date);
+            let n = data.collection(&c.name).map_or(0, |g| g.documents.len()) as u64;
+            let full = c.count();
+            let indexes: Vec<IndexEval> = db
+                .collection(&c.name)
+                .map(|ec| {
+                    ec.indexes()
+                        .iter()
+                        .map(|ix| {
+                            let keys = ix.entries.len() as u64;
+                            let key_bytes: u64 = ix
+                                .entries
+                                .iter()
+                                .map(|(k, _)| {
+                                    let d: bson::Document = k
+                                        .iter()
+                                        .enumerate()
+                                        .map(|(i, p)| (i.to_string(), p.value.clone()))
+                                        .collect();
+                                    crate::size::document_size(&d).saturating_sub(5)
+                                })
+                                .sum();
+                            let per_doc = if n > 0 { keys as f64 / n as f64 } else { 1.0 };
+                            let keys_full = (per_doc * full).round();
+                            let mean = if keys > 0 {
+                                key_bytes as f64 / keys as f64
+                            } else {
+                                0.0
+                            };
+                            IndexEval {
+                                name: ix.spec.name.clone(),
+                                keys: crate::design::plan::doc_to_json(&ix.spec.key),
+                                multikey: ix.is_multikey(),
+                                sample_keys: keys,
+                                keys_full: Figure::estimate(keys_full),
+                                bytes: Figure::estimate((keys_full * (mean + 8.0)).round()),
+                            }
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let index_bytes = Figure::estimate(indexes.iter().map(|i| i.bytes.value).sum());
+            CollectionEval {
+                name: c.name.clone(),
+                stats,
+                sample_documents: n,
+                index_count: indexes.len(),
+                indexes,
+                index_bytes,
+            }
+        })
+        .collect()
+}
+
+/// Returns the evaluation of the model under each named design, then its own design when it
+/// has overrides: the side-by-side comparison.
+pub fn compare(model: &Model, opts: &EvalOptions) -> Result<Vec<Evaluation>, EvalError> {
+    let mut out = Vec::new();
+    for name in [
+        DesignName::Normalized,
+        DesignName::Denormalized,
+        DesignName::Bucketed,
+    ] {
+        out.push(evaluate(model, &Design::Named(name), opts)?);
+    }
+    if !model.design.relationships.is_empty() {
+        out.push(evaluate(model, &Design::Model, opts)?);
+    }
+    Ok(out)
+}

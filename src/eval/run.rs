@@ -1,0 +1,634 @@
+//! Running one unit's commands on the engine for one subject: binding, fresh documents for
+//! inserts and fan-outs, the undo log that puts the sample back after each run.
+
+use std::collections::BTreeMap;
+
+use bson::{Bson, Document};
+
+use super::bind::{bind_doc, Binder};
+use super::scale::full_metrics;
+use super::shards::route;
+use super::{CommandEval, EvalError, FanOut, Metrics, RunEval, SampleStats, Subject};
+use crate::design::layout::{child_ref, relationship_collection_name};
+use crate::design::{Command, CommandKind, Layout};
+use crate::engine::{self, Database, FindCommand, UpdateCommand};
+use crate::generate::{entity_oid, Dataset};
+use crate::model::{Model, Relationship, Step};
+use crate::size::document_size;
+
+/// What the evaluator needs besides the database.
+pub(super) struct Ctx<'a> {
+    pub model: &'a Model,
+    pub layout: &'a Layout,
+    pub data: &'a Dataset,
+    pub cap: u64,
+}
+
+/// Returns the entity a unit's step is about (its subject).
+fn step_subject(model: &Model, step: &Step) -> Option<String> {
+    let rel = |n: &str| model.relationship(n);
+    match step {
+        Step::Read { entity, .. }
+        | Step::List { entity, .. }
+        | Step::FindByAttribute { entity, .. }
+        | Step::Insert { entity }
+        | Step::Update { entity, .. }
+        | Step::Delete { entity } => Some(entity.clone()),
+        Step::FindParents { relationship, .. } | Step::ReadFeed { relationship, .. } => {
+            rel(relationship).map(|r| r.child.clone())
+        }
+        Step::InsertChild { relationship } | Step::PostFeed { relationship } => {
+            rel(relationship).map(|r| r.parent.clone())
+        }
+    }
+}
+
+fn to_engine(c: &Command, b: &Binder) -> engine::Command {
+    let filter = bind_doc(&c.filter, b);
+    match c.kind {
+        CommandKind::Find => engine::Command::Find(FindCommand {
+            filter,
+            projection: c.projection.clone(),
+            sort: c.sort.clone(),
+            skip: c.skip.unwrap_or(0),
+            limit: c.limit,
+            ..Default::default()
+        }),
+        CommandKind::Aggregate => engine::Command::Aggregate {
+            pipeline: c.pipeline.iter().map(|d| bind_doc(d, b)).collect(),
+        },
+        CommandKind::Update => engine::Command::Update(UpdateCommand {
+            filter,
+            update: c
+                .update
+                .as_ref()
+                .map(|u| bind_doc(u, b))
+                .unwrap_or_default(),
+            multi: c.multi,
+            upsert: c.upsert,
+            ..Default::default()
+        }),
+        CommandKind::Delete => engine::Command::Delete {
+            filter,
+            multi: c.multi,
+        },
+        CommandKind::Insert => engine::Command::Insert {
+            documents: vec![],
+            ordered: true,
+        },
+    }
+}
+
+/// Returns a command with its parameters bound (for its mongosh code).
+fn bound(c: &Command, b: &Binder) -> Command {
+    let mut out = c.clone();
+    out.filter = bind_doc(&c.filter, b);
+    out.update = c.update.as_ref().map(|u| bind_doc(u, b));
+    out.pipeline = c.pipeline.iter().map(|d| bind_doc(d, b)).collect();
+    out
+}
+
+/// The shape fields of the documents an insert creates.
+fn shape_fields(ctx: &Ctx, c: &Command) -> crate::model::Fields {
+    let coll = ctx.layout.collection(&c.collection);
+    let label = c.insert_shape.clone().unwrap_or_default();
+    coll.and_then(|x| x.shape(&label).or(x.shapes.first()))
+        .map(|s| s.fields.clone())
+        .unwrap_or_default()
+}
+
+/// Prepares the fresh values of a step: the new child, the posted item.
+fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
+    b.fresh.clear();
+    b.results.clear();
+    let Some(step) = step else { return };
+    match step {
+        Step::InsertChild { relationship } => {
+            let Some(r) = ctx.model.relationship(relationship) else {
+                return;
+            };
+            let parent_id = b.value(&format!("{}._id", r.parent));
+            // The child as stored: in its own collection when it has one, else embedded.
+            let own = ctx.layout.collection_of(&r.child);
+            let fields = if let Some(c) = own {
+                c.shape(&r.child)
+                    .map(|s| s.fields.clone())
+                    .unwrap_or_default()
+            } else {
+                ctx.layout
+                    .collection_of(&r.parent)
+                    .and_then(|c| c.shapes.first())
+                    .and_then(|s| s.fields.get(r.array_field()))
+                    .map(|f| f.element().fields)
+                    .or_else(|| ctx.model.entity(&r.child).map(|e| e.fields.clone()))
+                    .unwrap_or_default()
+            };
+            *n += 1;
+            let mut child = b.new_document(&fields, &r.child, *n);
+            if !child.contains_key("_id") && own.is_some() {
+                child.insert(
+                    "_id",
+                    Bson::ObjectId(entity_oid(ctx.model.seed, &format!("new/{}", r.child), *n)),
+                );
+            }
+            if let Some(pid) = parent_id {
+                if child.contains_key(r.parent_ref()) {
+                    child.insert(r.parent_ref(), pid);
+                }
+            }
+            b.fresh.insert("child".into(), Bson::Document(child));
+        }
+        Step::PostFeed { relationship } => {
+            let Some(r) = ctx.model.relationship(relationship) else {
+                return;
+            };
+            let Some(item) = r.feed.as_ref().and_then(|f| ctx.model.entity(f)) else {
+                return;
+            };
+            *n += 1;
+            let mut fields = crate::model::Fields::default();
+            fields.push(
+                "author",
+                crate::model::Field::of(crate::model::BsonType::ObjectId),
+            );
+            for (k, f) in item.fields.iter() {
+                fields.push(k.clone(), f.clone());
+            }
+            let mut d = b.new_document(&fields, &item.name, *n);
+            if let Some(a) = b.value(&format!("{}._id", r.parent)) {
+                d.insert("author", a);
+            }
+            b.fresh.insert("item".into(), Bson::Document(d));
+        }
+        _ => {}
+    }
+}
+
+/// Runs unit `ui` for the typical (or the largest) subject on `db`, then undoes its writes
+/// (restoring every document it changed or deleted, removing every document it inserted), so
+/// that the next run sees the materialized sample again.
+pub(super) fn run_unit(
+    ctx: &Ctx,
+    db: &mut Database,
+    ui: usize,
+    largest: bool,
+) -> Result<RunEval, EvalError> {
+    let Some(up) = ctx.layout.plan.units.get(ui) else {
+        return Err(EvalError::Engine(engine::EngineError::bad_value(
+            "no such unit",
+        )));
+    };
+    let unit = ctx.model.workload.get(ui);
+    let mut b = Binder {
+        model: ctx.model,
+        layout: ctx.layout,
+        data: ctx.data,
+        largest,
+        results: BTreeMap::new(),
+        fresh: BTreeMap::new(),
+        cache: Default::default(),
+    };
+    let first = unit.and_then(|u| u.steps.first());
+    let subject = first
+        .and_then(|s| step_subject(ctx.model, s))
+        .and_then(|e| b.subject(&e))
+        .map_or(
+            Subject {
+                which: which(largest),
+                quantile: if largest { 1.0 } else { 0.5 },
+                document: 0,
+            },
+            |f| Subject {
+                which: which(largest),
+                quantile: f.2,
+                document: f.1,
+            },
+        );
+    let mut undo = Undo::default();
+    let mut step_no = usize::MAX;
+    let mut fresh_n = 0u64;
+    let mut commands = Vec::new();
+    for c in &up.commands {
+        if c.step != step_no {
+            step_no = c.step;
+            let st = unit.and_then(|u| u.steps.get(c.step));
+            prepare_step(ctx, &mut b, st, &mut fresh_n);
+        }
+        let q = subject.quantile;
+        let ce = run_command(
+            ctx,
+            &mut b,
+            &mut Target {
+                db,
+                undo: &mut undo,
+            },
+            c,
+            q,
+            &mut fresh_n,
+        );
+        commands.push(ce);
+    }
+    undo.apply(db)?;
+    let total = commands
+        .iter()
+        .fold(Metrics::default(), |acc, c| acc.plus(&c.full));
+    let max_shards = commands.iter().map(|c| c.shards.touched).max().unwrap_or(0);
+    Ok(RunEval {
+        subject,
+        commands,
+        total,
+        max_shards,
+    })
+}
+
+fn which(largest: bool) -> String {
+    if largest { "largest" } else { "typical" }.to_string()
+}
+
+/// What a run changed, to put back afterwards.
+#[derive(Default)]
+struct Undo {
+    /// (collection, document before the write), in write order.
+    restore: Vec<(String, Document)>,
+    /// (collection, `_id`) of documents the run inserted.
+    remove: Vec<(String, Bson)>,
+}
+
+impl Undo {
+    /// Puts the database back: inserted documents removed, changed and deleted ones restored
+    /// (in reverse order, so the oldest image wins).
+    fn apply(self, db: &mut Database) -> Result<(), EvalError> {
+        for (coll, id) in self.remove.into_iter().rev() {
+            db.run(
+                &coll,
+                engine::Command::Delete {
+                    filter: bson::doc! { "_id": id },
+                    multi: false,
+                },
+            )?;
+        }
+        for (coll, doc) in self.restore.into_iter().rev() {
+            let Some(id) = doc.get("_id").cloned() else {
+                continue;
+            };
+            db.run(
+                &coll,
+                engine::Command::Update(UpdateCommand {
+                    filter: bson::doc! { "_id": id },
+                    update: doc,
+                    upsert: true,
+                    replace: true,
+                    ..Default::default()
+                }),
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The database a run writes to, with its undo log.
+struct Target<'a> {
+    db: &'a mut Database,
+    undo: &'a mut Undo,
+}
+
+impl Target<'_> {
+    /// Runs a command, first saving the documents an update or delete may change and then
+    /// noting the documents it inserts.
+    fn run(
+        &mut self,
+        coll: &str,
+        c: engine::Command,
+    ) -> engine::error::Result<engine::CommandResult> {
+        let filter = match &c {
+            engine::Command::Update(u) => Some((u.filter.clone(), u.multi)),
+            engine::Command::Delete { filter, multi } => Some((filter.clone(), *multi)),
+            _ => None,
+        };
+        if let Some((filter, multi)) = filter {
+            let found = self.db.find(
+                coll,
+                &FindCommand {
+                    filter,
+                    limit: (!multi).then_some(1),
+                    ..Default::default()
+                },
+            )?;
+            self.undo
+                .restore
+                .extend(found.documents.into_iter().map(|d| (coll.to_string(), d)));
+        }
+        let r = match c {
+            engine::Command::Find(f) => self.db.find(coll, &f),
+            engine::Command::Aggregate { pipeline } => self.db.aggregate(coll, &pipeline),
+            other => self.db.run(coll, other),
+        }?;
+        self.undo.remove.extend(
+            r.inserted_ids
+                .iter()
+                .map(|id| (coll.to_string(), id.clone())),
+        );
+        Ok(r)
+    }
+}
+
+fn add(a: &mut engine::CommandResult, r: engine::CommandResult) {
+    a.stats.exec.n_returned += r.stats.exec.n_returned;
+    a.stats.exec.keys_examined += r.stats.exec.keys_examined;
+    a.stats.exec.docs_examined += r.stats.exec.docs_examined;
+    let (w, x) = (&mut a.stats.write, r.stats.write);
+    w.n_matched += x.n_matched;
+    w.n_modified += x.n_modified;
+    w.n_upserted += x.n_upserted;
+    w.n_deleted += x.n_deleted;
+    w.n_inserted += x.n_inserted;
+    w.docs_written += x.docs_written;
+    w.bytes_written += x.bytes_written;
+    w.index_keys_written += x.index_keys_written;
+    a.stats.lookups.extend(r.stats.lookups);
+    a.documents.extend(r.documents);
+    if a.plan.is_none() {
+        a.plan = r.plan;
+    }
+}
+
+/// The documents an insert writes (one per follower, capped, for a fan-out), and the
+/// fan-out's figures.
+fn insert_documents(
+    ctx: &Ctx,
+    b: &Binder,
+    c: &Command,
+    q: f64,
+    n: &mut u64,
+) -> (Vec<Document>, Option<FanOut>, u64) {
+    let label = c.insert_shape.clone().unwrap_or_default();
+    // The child of the current insert-child step.
+    if let Some(Bson::Document(child)) = b.fresh.get("child") {
+        let is_child = ctx.model.relationships.iter().any(|r| r.child == label);
+        if is_child
+            && ctx
+                .layout
+                .collection_of(&label)
+                .is_some_and(|x| x.name == c.collection)
+        {
+            return (vec![child.clone()], None, 0);
+        }
+    }
+    let fields = shape_fields(ctx, c);
+    *n += 1;
+    let mut d = b.new_document(&fields, &format!("{}/{label}", c.collection), *n);
+    if !d.contains_key("_id") {
+        d.insert(
+            "_id",
+            Bson::ObjectId(entity_oid(ctx.model.seed, &format!("new/{label}"), *n)),
+        );
+    }
+    // Links: the parent and a child of the current step.
+    if label == "link" {
+        if let Some(r) = ctx
+            .model
+            .relationships
+            .iter()
+            .find(|r| r.name == c.collection)
+        {
+            if let Some(p) = b.value(&format!("{}._id", r.parent)) {
+                d.insert(r.parent_ref(), p);
+            }
+            let cid = b.value("child._id").unwrap_or(Bson::ObjectId(entity_oid(
+                ctx.model.seed,
+                &r.child,
+                1,
+            )));
+            d.insert(child_ref(r), cid);
+        }
+        return (vec![d], None, 0);
+    }
+    // Feed items and copies.
+    let feed: Option<&Relationship> = ctx
+        .model
+        .relationships
+        .iter()
+        .find(|r| r.feed.is_some() && relationship_coll(ctx, r) == Some(c.collection.clone()));
+    let Some(r) = feed else {
+        return (vec![d], None, 0);
+    };
+    if let Some(Bson::Document(item)) = b.fresh.get("item") {
+        for (k, v) in item {
+            if k != "_id" && d.contains_key(k) {
+                d.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    let followers = r.cardinality.count_at(q);
+    let real = followers.min(ctx.cap);
+    let sample_users = ctx
+        .model
+        .entity(&r.child)
+        .map_or(1, |e| ctx.model.sample.sample_count(e.count).max(1));
+    let follower = |i: u64| Bson::ObjectId(entity_oid(ctx.model.seed, &r.child, i % sample_users));
+    let fan = FanOut {
+        relationship: r.name.clone(),
+        full_scale: followers,
+        written: real,
+        cap: ctx.cap,
+        capped: real < followers,
+    };
+    if c.fan_out.is_some() {
+        let docs = (0..real)
+            .map(|i| {
+                let mut x = d.clone();
+                *n += 1;
+                x.insert(
+                    "_id",
+                    Bson::ObjectId(entity_oid(ctx.model.seed, &format!("new/{label}"), *n)),
+                );
+                x.insert("owner", follower(i));
+                x
+            })
+            .collect();
+        return (docs, Some(fan), 0);
+    }
+    // Fan-out on read: one item whose `to` lists the followers (capped; the bytes of the
+    // missing elements are added arithmetically).
+    if d.contains_key("to") {
+        d.insert("to", Bson::Array((0..real).map(follower).collect()));
+        let missing = crate::arith::array_size(followers, 12) - crate::arith::array_size(real, 12);
+        return (vec![d], Some(fan), missing);
+    }
+    (vec![d], None, 0)
+}
+
+fn relationship_coll(ctx: &Ctx, r: &Relationship) -> Option<String> {
+    ctx.layout
+        .strategy(&r.name)
+        .map(|s| relationship_collection_name(r, s))
+}
+
+/// Runs one command and returns what it cost.
+fn run_command(
+    ctx: &Ctx,
+    b: &mut Binder,
+    target: &mut Target,
+    c: &Command,
+    q: f64,
+    n: &mut u64,
+) -> CommandEval {
+    if let Some(r) = c.fan_out.as_deref().and_then(|x| ctx.model.relationship(x)) {
+        // The mongosh shown is the first follower's.
+        b.fresh.insert(
+            "follower".into(),
+            bson::doc! { "_id": entity_oid(ctx.model.seed, &r.child, 0) }.into(),
+        );
+    }
+    let shown = bound(c, b);
+    let mut fan_out = None;
+    let mut extra_bytes = 0u64;
+    let mut writes_routed = None;
+    let result: engine::error::Result<engine::CommandResult> = match c.kind {
+        CommandKind::Insert => {
+            let (docs, fan, extra) = insert_documents(ctx, b, c, q, n);
+            extra_bytes = extra;
+            if c.fan_out.is_some() {
+                writes_routed = fan.as_ref().map(|f| f.full_scale);
+            }
+            fan_out = fan;
+            target.run(
+                &c.collection,
+                engine::Command::Insert {
+                    documents: docs,
+                    ordered: true,
+                },
+            )
+        }
+        CommandKind::Update if c.fan_out.is_some() => {
+            // One update per follower (one bulk write, one round trip).
+            let r = c.fan_out.as_deref().and_then(|x| ctx.model.relationship(x));
+            let followers = r.map_or(0, |r| r.cardinality.count_at(q));
+            let real = followers.min(ctx.cap);
+            let users = r
+                .and_then(|r| ctx.model.entity(&r.child))
+                .map_or(1, |e| ctx.model.sample.sample_count(e.count).max(1));
+            let child = r.map(|r| r.child.clone()).unwrap_or_default();
+            let mut acc = engine::CommandResult::default();
+            let mut err = None;
+            for i in 0..real {
+                b.fresh.insert(
+                    "follower".into(),
+                    bson::doc! { "_id": entity_oid(ctx.model.seed, &child, i % users) }.into(),
+                );
+                match target.run(&c.collection, to_engine(c, b)) {
+                    Ok(r) => add(&mut acc, r),
+                    Err(e) => {
+                        err = Some(e);
+                        break;
+                    }
+                }
+            }
+            fan_out = r.map(|r| FanOut {
+                relationship: r.name.clone(),
+                full_scale: followers,
+                written: real,
+                cap: ctx.cap,
+                capped: real < followers,
+            });
+            writes_routed = Some(followers);
+            match err {
+                Some(e) => Err(e),
+                None => Ok(acc),
+            }
+        }
+        _ => target.run(&c.collection, to_engine(c, b)),
+    };
+    let routing = route(
+        ctx.model,
+        ctx.layout,
+        &c.collection,
+        c.kind,
+        &shown.filter,
+        writes_routed,
+    );
+    let mut ce = CommandEval {
+        step: c.step,
+        collection: c.collection.clone(),
+        kind: c.kind,
+        note: c.note.clone(),
+        mongosh: shown.mongosh(),
+        queries: 1,
+        lookups: 0,
+        plan: String::new(),
+        plan_tree: None,
+        no_supporting_index: false,
+        shards: routing,
+        sample: SampleStats::default(),
+        full: Metrics::default(),
+        fan_out,
+        error: None,
+    };
+    let r = match result {
+        Ok(r) => r,
+        Err(e) => {
+            ce.error = Some(e.to_string());
+            return ce;
+        }
+    };
+    // Keep what later commands bind to.
+    if c.kind == CommandKind::Find {
+        let key = if c.note.contains(": links") || c.note.contains("links of those") {
+            Some("links")
+        } else if c.note.contains("children with that") {
+            Some("children")
+        } else if c.note.contains("buckets holding them") {
+            Some("buckets")
+        } else {
+            None
+        };
+        if let Some(k) = key {
+            b.results.insert(k.to_string(), r.documents.clone());
+        }
+    }
+    let st = &r.stats;
+    ce.lookups = st.lookups.len() as u64;
+    ce.sample = SampleStats {
+        n_returned: if c.kind == CommandKind::Insert {
+            0
+        } else {
+            r.documents.len() as u64
+        },
+        keys_examined: st.exec.keys_examined
+            + st.lookups.iter().map(|l| l.keys_examined).sum::<u64>(),
+        docs_examined: st.exec.docs_examined
+            + st.lookups.iter().map(|l| l.docs_examined).sum::<u64>(),
+        bytes_returned: if c.kind == CommandKind::Insert {
+            0
+        } else {
+            r.documents.iter().map(document_size).sum()
+        },
+        docs_written: st.write.docs_written,
+        bytes_written: st.write.bytes_written,
+        index_keys_written: st.write.index_keys_written,
+    };
+    if let Some(p) = &r.plan {
+        ce.plan = p.access();
+        ce.plan_tree = Some(p.to_json());
+    }
+    let full_count = ctx
+        .layout
+        .collection(&c.collection)
+        .map_or(0.0, |x| x.count());
+    ce.no_supporting_index = ce.plan == "COLLSCAN" && full_count >= super::LARGE_COLLECTION;
+    ce.full = full_metrics(ctx, c, &ce, &r, q, extra_bytes, shown.filter.get("_id"));
+    // One document written whose full-scale size is over the limit: mongod refuses it.
+    let one = ce.sample.docs_written == 1 && c.fan_out.is_none();
+    if one && ce.full.bytes_written.value > crate::size::MAX_BSON_SIZE as f64 {
+        let code = if c.kind == CommandKind::Insert {
+            "BSONObjectTooLarge, code 10334"
+        } else {
+            "code 17419"
+        };
+        ce.error = Some(format!(
+            "at full scale this writes a {}-byte document, over the 16,777,216-byte limit: mongod refuses it ({code})",
+            crate::warning::thousands(ce.full.bytes_written.value as u64)
+        ));
+    }
+    ce
+}

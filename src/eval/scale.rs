@@ -1,0 +1,277 @@
+//! From sample to full scale: what the engine measured on the materialized sample, turned
+//! into full-scale figures with their basis (children counted from the cardinality at the
+//! subject's quantile, collection scans from the full-scale count, cut arrays given back their
+//! bytes, the rest scaled and labelled an estimate).
+
+use bson::{Bson, Document};
+
+use super::run::Ctx;
+use super::{Basis, CommandEval, Figure, Metrics};
+use crate::design::layout::relationship_collection_name;
+use crate::design::{Command, CommandKind, Strategy};
+use crate::engine;
+use crate::size::document_size;
+
+/// Returns the full-scale number of documents a filter `{parentRef: P._id}` matches: the
+/// children of the subject parent at its quantile (buckets: ⌈children / size⌉).
+pub(super) fn relationship_matches(
+    ctx: &Ctx,
+    cmd: &Command,
+    q: f64,
+) -> Option<(f64, &'static str)> {
+    let (k, v) = cmd.filter.iter().next()?;
+    let Bson::Document(p) = v else { return None };
+    let Some(Bson::String(name)) = p.get("$param") else {
+        return None;
+    };
+    let parent = name.strip_suffix("._id")?;
+    for r in ctx
+        .model
+        .relationships
+        .iter()
+        .filter(|r| r.parent == parent)
+    {
+        if &r.parent_ref() != k {
+            continue;
+        }
+        let Some(s) = ctx.layout.strategy(&r.name) else {
+            continue;
+        };
+        let card = r.cardinality.count_at(q) as f64;
+        let child_coll = ctx
+            .layout
+            .collection_of(&r.child)
+            .map_or_else(|| r.child.clone(), |x| x.name.clone());
+        match s {
+            Strategy::Bucket { size } if cmd.collection == relationship_collection_name(r, s) => {
+                return Some(((card / *size as f64).ceil(), "buckets"));
+            }
+            Strategy::LinkCollection if cmd.collection == r.name => {
+                return Some((card, "links"));
+            }
+            _ if cmd.collection == child_coll => return Some((card, "children")),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Turns the sample measurements into full-scale figures.
+pub(super) fn full_metrics(
+    ctx: &Ctx,
+    c: &Command,
+    ce: &CommandEval,
+    r: &engine::CommandResult,
+    q: f64,
+    extra_bytes: u64,
+    bound_id: Option<&Bson>,
+) -> Metrics {
+    let full_count = ctx
+        .layout
+        .collection(&c.collection)
+        .map_or(0.0, |x| x.count());
+    let s = &ce.sample;
+    let sample_n = ctx
+        .data
+        .collection(&c.collection)
+        .map_or(0, |g| g.documents.len()) as f64;
+    let ratio = if sample_n > 0.0 {
+        (full_count / sample_n).max(1.0)
+    } else {
+        1.0
+    };
+    let limit = c.limit.map(|l| l as f64);
+    let cap = |x: f64| limit.map_or(x, |l| x.min(l));
+    let sorted_in_memory = r.plan.as_ref().is_some_and(|p| p.contains("SORT"));
+    let mut m = Metrics {
+        docs_examined: Figure::sample(s.docs_examined as f64),
+        keys_examined: Figure::sample(s.keys_examined as f64),
+        docs_returned: Figure::sample(s.n_returned as f64),
+        bytes_returned: Figure::sample(s.bytes_returned as f64),
+        docs_written: Figure::sample(s.docs_written as f64),
+        bytes_written: Figure::sample((s.bytes_written + extra_bytes) as f64),
+        index_keys_written: Figure::sample(s.index_keys_written as f64),
+    };
+    if extra_bytes > 0 {
+        m.bytes_written.basis = Basis::FullScale;
+    }
+    let reads = c.kind != CommandKind::Insert;
+    let limit_hit = limit.is_some_and(|l| s.n_returned as f64 >= l);
+    let matches = relationship_matches(ctx, c, q);
+    if let Some(f) = ce
+        .fan_out
+        .as_ref()
+        .filter(|_| c.kind == CommandKind::Update)
+    {
+        // One update per follower: per-update figures times the full-scale followers.
+        let k = if f.written > 0 {
+            f.full_scale as f64 / f.written as f64
+        } else {
+            0.0
+        };
+        if k != 1.0 {
+            m.keys_examined = Figure::estimate((s.keys_examined as f64 * k).round());
+            m.docs_examined = Figure::estimate((s.docs_examined as f64 * k).round());
+        }
+    } else if reads {
+        if ce.plan == "COLLSCAN" {
+            m.docs_examined = Figure::full(full_count);
+            m.keys_examined = Figure::full(0.0);
+            if !limit_hit && ratio > 1.0 {
+                m.docs_returned = Figure::estimate(cap(s.n_returned as f64 * ratio).round());
+            }
+        } else if let Some((k, _)) = matches {
+            let ret = cap(k);
+            let examined = if sorted_in_memory { k } else { ret };
+            m.keys_examined = Figure::full(examined);
+            m.docs_examined = Figure::full(examined);
+            if c.kind == CommandKind::Find || c.kind == CommandKind::Aggregate {
+                m.docs_returned = Figure::full(ret);
+            }
+        } else {
+            let by_id = c.filter.keys().next().is_some_and(|k| k == "_id");
+            if !by_id && !limit_hit && ratio > 1.0 {
+                let scale = |x: u64| {
+                    let v = x as f64 * ratio;
+                    if sorted_in_memory { v } else { cap(v) }.round()
+                };
+                m.keys_examined = Figure::estimate(scale(s.keys_examined));
+                m.docs_examined = Figure::estimate(scale(s.docs_examined));
+                if c.kind == CommandKind::Find {
+                    m.docs_returned = Figure::estimate(cap(s.n_returned as f64 * ratio).round());
+                }
+            }
+        }
+        // Bytes: whole documents cut short in the sample get their missing bytes back.
+        if c.kind == CommandKind::Find || c.kind == CommandKind::Aggregate {
+            if m.docs_returned.value == s.n_returned as f64 {
+                // The subject read by `_id` is the sample's largest or typical document: give
+                // it back the array elements the sample cut.
+                let by_id = c.filter.keys().next().is_some_and(|k| k == "_id");
+                if c.projection.is_none() && by_id {
+                    let (bytes, exact) = full_bytes(ctx, &c.collection, &r.documents);
+                    if bytes != s.bytes_returned {
+                        m.bytes_returned = Figure {
+                            value: bytes as f64,
+                            basis: if exact {
+                                Basis::FullScale
+                            } else {
+                                Basis::Estimate
+                            },
+                        };
+                    }
+                }
+            } else {
+                let per = if s.n_returned > 0 {
+                    s.bytes_returned as f64 / s.n_returned as f64
+                } else {
+                    mean_size(ctx, &c.collection)
+                };
+                m.docs_returned.basis = m.docs_returned.basis.max(Basis::FullScale);
+                m.bytes_returned = Figure::estimate((per * m.docs_returned.value).round());
+            }
+        }
+    }
+    // Writes that touch more documents at full scale than in the sample.
+    let per_doc = |x: u64| {
+        if s.docs_written > 0 {
+            x as f64 / s.docs_written as f64
+        } else {
+            0.0
+        }
+    };
+    if let Some(f) = &ce.fan_out {
+        if f.capped || f.full_scale != f.written {
+            let k = f.full_scale as f64;
+            if c.kind == CommandKind::Update || c.fan_out.is_some() {
+                m.docs_written = Figure::full(k);
+                m.bytes_written = Figure::estimate((per_doc(s.bytes_written) * k).round());
+                m.index_keys_written =
+                    Figure::estimate((per_doc(s.index_keys_written) * k).round());
+            }
+        }
+    } else if c.kind == CommandKind::Update && c.multi {
+        if let Some((k, _)) = matches {
+            m.docs_written = Figure::full(k);
+            m.bytes_written = Figure::estimate((per_doc(s.bytes_written) * k).round());
+            m.index_keys_written = Figure::estimate((per_doc(s.index_keys_written) * k).round());
+        } else if ratio > 1.0 && s.docs_written > 0 {
+            m.docs_written = Figure::estimate((s.docs_written as f64 * ratio).round());
+            m.bytes_written = Figure::estimate((s.bytes_written as f64 * ratio).round());
+            m.index_keys_written = Figure::estimate((s.index_keys_written as f64 * ratio).round());
+        }
+    } else if c.kind == CommandKind::Update && s.docs_written > 0 {
+        // A single-document update rewrites the whole document: add what the sample cut.
+        if let Some(id) = bound_id {
+            let extra = truncated_bytes(ctx, &c.collection, id);
+            if extra > 0 {
+                m.bytes_written = Figure::full(s.bytes_written as f64 + extra as f64);
+            }
+        }
+    }
+    m
+}
+
+/// The bytes the sample cut from the document whose `_id` is `id` (0 when none).
+fn truncated_bytes(ctx: &Ctx, coll: &str, id: &Bson) -> u64 {
+    let Some(g) = ctx.data.collection(coll) else {
+        return 0;
+    };
+    for t in &g.truncated {
+        let Some(d) = g.documents.get(t.document) else {
+            continue;
+        };
+        if d.get("_id") == Some(id) {
+            return ctx
+                .data
+                .full_size(coll, t.document)
+                .map_or(0, |(full, _)| full.saturating_sub(document_size(d)));
+        }
+    }
+    0
+}
+
+/// Returns the full-scale bytes of returned documents: their size plus what the sample cut
+/// from arrays, exact when the cut elements all have the same size.
+fn full_bytes(ctx: &Ctx, coll: &str, docs: &[Document]) -> (u64, bool) {
+    let mut total = 0u64;
+    let mut exact = true;
+    let g = ctx.data.collection(coll);
+    for d in docs {
+        let size = document_size(d);
+        let idx = g.and_then(|g| {
+            let id = d.get("_id")?;
+            g.truncated
+                .iter()
+                .map(|t| t.document)
+                .find(|&i| g.documents.get(i).and_then(|x| x.get("_id")) == Some(id))
+        });
+        match idx.and_then(|i| ctx.data.full_size(coll, i)) {
+            Some((full, ex))
+                if size
+                    == g.and_then(|g| idx.and_then(|i| g.documents.get(i)))
+                        .map_or(0, document_size) =>
+            {
+                total += full;
+                exact &= ex;
+            }
+            _ => total += size,
+        }
+    }
+    (total, exact)
+}
+
+/// Mean document size of a collection at full scale (arithmetic).
+fn mean_size(ctx: &Ctx, coll: &str) -> f64 {
+    ctx.layout
+        .collection(coll)
+        .map(|c| {
+            let st = crate::arith::collection_stats(c, &ctx.model.start_date);
+            if st.count > 0.0 {
+                st.total_bytes / st.count
+            } else {
+                0.0
+            }
+        })
+        .unwrap_or(0.0)
+}

@@ -1,0 +1,312 @@
+//! The evaluation as a readable report, and the side-by-side comparison with the best design
+//! per metric.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::{Basis, Evaluation, Figure};
+fn human_bytes(b: f64) -> String {
+    crate::human::binary_size(b.max(0.0).round() as u64)
+}
+use crate::warning::thousands;
+
+/// The designs side by side, with the best design per metric.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    /// One evaluation per design.
+    pub designs: Vec<Evaluation>,
+    /// The compared metrics, per design in the same order.
+    pub metrics: BTreeMap<String, Vec<f64>>,
+    /// Metric → the design that is best at it (lowest value; the first on ties).
+    pub best: BTreeMap<String, String>,
+}
+
+/// The metrics `compare` ranks, all "lower is better": (key, label).
+pub const METRICS: [(&str, &str); 12] = [
+    ("queries_per_sec", "round trips/s"),
+    ("lookups_per_sec", "$lookups/s"),
+    ("docs_examined_per_sec", "docs examined/s"),
+    ("keys_examined_per_sec", "keys examined/s"),
+    ("bytes_returned_per_sec", "bytes returned/s"),
+    ("docs_written_per_sec", "docs written/s"),
+    ("bytes_written_per_sec", "bytes written/s"),
+    ("index_keys_written_per_sec", "index keys written/s"),
+    ("shard_requests_per_sec", "shard requests/s"),
+    ("storage_bytes", "data bytes"),
+    ("index_bytes", "index bytes (estimate)"),
+    ("largest_document_bytes", "largest document"),
+];
+
+/// Returns the value of metric `key` for one evaluation.
+pub fn metric(e: &Evaluation, key: &str) -> f64 {
+    let t = &e.totals.per_sec;
+    match key {
+        "queries_per_sec" => e.totals.queries_per_sec,
+        "lookups_per_sec" => e.totals.lookups_per_sec,
+        "docs_examined_per_sec" => t.docs_examined.value,
+        "keys_examined_per_sec" => t.keys_examined.value,
+        "bytes_returned_per_sec" => t.bytes_returned.value,
+        "docs_written_per_sec" => t.docs_written.value,
+        "bytes_written_per_sec" => t.bytes_written.value,
+        "index_keys_written_per_sec" => t.index_keys_written.value,
+        "shard_requests_per_sec" => e
+            .operations
+            .iter()
+            .map(|o| {
+                o.rate_per_sec
+                    * o.typical
+                        .commands
+                        .iter()
+                        .map(|c| f64::from(c.shards.touched))
+                        .sum::<f64>()
+            })
+            .sum(),
+        "storage_bytes" => e.collections.iter().map(|c| c.stats.total_bytes).sum(),
+        "index_bytes" => e.collections.iter().map(|c| c.index_bytes.value).sum(),
+        "largest_document_bytes" => e
+            .collections
+            .iter()
+            .flat_map(|c| c.stats.shapes.iter().map(|s| s.max.bytes as f64))
+            .fold(0.0, f64::max),
+        _ => 0.0,
+    }
+}
+
+/// Returns the comparison of `designs`.
+pub fn comparison(designs: Vec<Evaluation>) -> Comparison {
+    let mut metrics = BTreeMap::new();
+    let mut best = BTreeMap::new();
+    for (key, _) in METRICS {
+        let values: Vec<f64> = designs.iter().map(|e| metric(e, key)).collect();
+        // The first design with the lowest value (a tie goes to the first).
+        let mut lowest: Option<(f64, &Evaluation)> = None;
+        for (v, e) in values.iter().zip(&designs) {
+            if lowest.is_none_or(|(b, _)| *v < b) {
+                lowest = Some((*v, e));
+            }
+        }
+        if let Some((_, e)) = lowest {
+            best.insert(key.to_string(), e.design.clone());
+        }
+        metrics.insert(key.to_string(), values);
+    }
+    Comparison {
+        designs,
+        metrics,
+        best,
+    }
+}
+
+fn num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e18 {
+        thousands(v.abs() as u64)
+    } else if v.abs() >= 100.0 {
+        thousands(v.round().abs() as u64)
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// Formats a figure with a marker for its basis: none for sample, `≈` for estimate,
+/// `(full)` for full-scale arithmetic.
+pub fn fig(f: Figure) -> String {
+    match f.basis {
+        Basis::Sample => num(f.value),
+        Basis::FullScale => format!("{} (full)", num(f.value)),
+        Basis::Estimate => format!("≈{}", num(f.value)),
+    }
+}
+
+/// Returns the readable report of one evaluation.
+pub fn report(e: &Evaluation) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Design: {} (seed {}, sample ≤ {} documents per entity, fan-out writes capped at {})",
+        e.design, e.seed, e.max_documents, e.fan_out_cap
+    );
+    let _ = writeln!(
+        s,
+        "Figures: plain = measured on the sample; (full) = full-scale arithmetic; ≈ = estimate."
+    );
+    let _ = writeln!(s, "\nCollections");
+    for c in &e.collections {
+        let _ = writeln!(
+            s,
+            "  {}: {} documents ({} sampled), {} data, {} index(es) ≈{} (estimate)",
+            c.name,
+            num(c.stats.count),
+            c.sample_documents,
+            human_bytes(c.stats.total_bytes),
+            c.index_count,
+            human_bytes(c.index_bytes.value)
+        );
+        for sh in &c.stats.shapes {
+            let _ = writeln!(
+                s,
+                "    {}: p50 {} B, p99 {} B, max {} B{}",
+                sh.label,
+                thousands(sh.p50.bytes),
+                thousands(sh.p99.bytes),
+                thousands(sh.max.bytes),
+                if sh.max.exact { "" } else { " (estimate)" }
+            );
+            for a in &sh.arrays {
+                if let Some(bp) = a.break_point {
+                    let _ = writeln!(
+                        s,
+                        "      {} breaks 16 MiB at {} elements (largest has {})",
+                        a.field,
+                        thousands(bp.count),
+                        thousands(a.max_count)
+                    );
+                }
+            }
+        }
+        for ix in &c.indexes {
+            let _ = writeln!(s, "    index {} {}", ix.name, ix.keys);
+        }
+    }
+    let _ = writeln!(s, "\nOperations (typical subject; largest in brackets)");
+    for o in &e.operations {
+        let (t, l) = (&o.typical.total, &o.largest.total);
+        let _ = writeln!(
+            s,
+            "  {} — {}/s: {} quer{} ({} $lookup), examined {} docs [{}], {} keys [{}], returned {} docs [{}], {} B [{}], written {} docs [{}], {} B [{}], shards {} [{}]",
+            o.unit,
+            num(o.rate_per_sec),
+            o.queries,
+            if o.queries == 1 { "y" } else { "ies" },
+            o.lookups,
+            fig(t.docs_examined),
+            fig(l.docs_examined),
+            fig(t.keys_examined),
+            fig(l.keys_examined),
+            fig(t.docs_returned),
+            fig(l.docs_returned),
+            fig(t.bytes_returned),
+            fig(l.bytes_returned),
+            fig(t.docs_written),
+            fig(l.docs_written),
+            fig(t.bytes_written),
+            fig(l.bytes_written),
+            o.typical.max_shards,
+            o.largest.max_shards
+        );
+        for c in &o.typical.commands {
+            let plan = if c.plan.is_empty() { "-" } else { &c.plan };
+            let _ = writeln!(
+                s,
+                "    {}  // {}; plan {}{}; shards {}/{} {:?}{}{}",
+                c.mongosh,
+                c.note,
+                plan,
+                if c.no_supporting_index {
+                    " (no supporting index)"
+                } else {
+                    ""
+                },
+                c.shards.touched,
+                c.shards.shards,
+                c.shards.routing,
+                c.fan_out.as_ref().map_or(String::new(), |f| format!(
+                    "; fan-out {} at full scale, {} written{}",
+                    thousands(f.full_scale),
+                    thousands(f.written),
+                    if f.capped {
+                        format!(" (capped at {})", thousands(f.cap))
+                    } else {
+                        String::new()
+                    }
+                )),
+                c.error
+                    .as_ref()
+                    .map_or(String::new(), |e| format!("; ERROR {e}"))
+            );
+        }
+    }
+    for o in &e.operations {
+        for c in o.largest.commands.iter().filter(|c| c.error.is_some()) {
+            let _ = writeln!(
+                s,
+                "  {} (largest subject): {} — ERROR {}",
+                o.unit,
+                c.mongosh,
+                c.error.as_deref().unwrap_or_default()
+            );
+        }
+    }
+    let t = &e.totals;
+    let _ = writeln!(
+        s,
+        "\nWorkload per second: {} round trips, {} $lookups, {} docs examined, {} docs written, {} bytes written",
+        num(t.queries_per_sec),
+        num(t.lookups_per_sec),
+        fig(t.per_sec.docs_examined),
+        fig(t.per_sec.docs_written),
+        fig(t.per_sec.bytes_written)
+    );
+    if e.warnings.is_empty() {
+        let _ = writeln!(s, "\nNo warnings.");
+    } else {
+        let _ = writeln!(s, "\nWarnings");
+        for w in &e.warnings {
+            let _ = writeln!(
+                s,
+                "  [{:?}] {} {}{}: {}\n    fix: {}",
+                w.severity,
+                w.code,
+                w.collection,
+                if w.path.is_empty() {
+                    String::new()
+                } else {
+                    format!(".{}", w.path)
+                },
+                w.message,
+                w.fix
+            );
+        }
+    }
+    s
+}
+
+/// Returns the side-by-side report, the best design per metric marked with `*`.
+pub fn compare_report(c: &Comparison) -> String {
+    let mut s = String::new();
+    let names: Vec<&str> = c.designs.iter().map(|e| e.design.as_str()).collect();
+    let w = names.iter().map(|n| n.len()).max().unwrap_or(10).max(22) + 2;
+    let _ = write!(s, "{:<28}", "metric (lower is better)");
+    for n in &names {
+        let _ = write!(s, "{n:>w$}");
+    }
+    s.push('\n');
+    for (key, label) in METRICS {
+        let _ = write!(s, "{label:<28}");
+        let values = c.metrics.get(key).cloned().unwrap_or_default();
+        let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+        for v in &values {
+            // Every design tied with the best is marked.
+            let mark = if *v == min { "*" } else { " " };
+            let _ = write!(s, "{:>w$}", format!("{}{mark}", num(*v)));
+        }
+        s.push('\n');
+    }
+    let _ = write!(s, "{:<28}", "warnings (errors)");
+    for e in &c.designs {
+        let errs = e
+            .warnings
+            .iter()
+            .filter(|x| x.severity == crate::warning::Severity::Error)
+            .count();
+        let _ = write!(s, "{:>w$}", format!("{} ({errs}) ", e.warnings.len()));
+    }
+    s.push_str(
+        "\n\n* best per metric (ties all marked). Per-second figures use the typical subject.\n",
+    );
+    for e in &c.designs {
+        let _ = writeln!(s, "\n{}\n{}", "=".repeat(72), report(e));
+    }
+    s
+}

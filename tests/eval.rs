@@ -1,0 +1,391 @@
+//! Evaluation on the engine: hand-computed query counts, documents examined and written per
+//! strategy, determinism, sizes of the materialized sample, and the `eval`/`compare` CLI.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::process::Command;
+
+use squillion::design::{layout_named, DesignName};
+use squillion::eval::{compare, evaluate, Basis, Design, EvalOptions, Evaluation, OperationEval};
+use squillion::generate::generate;
+use squillion::model::{parse_model, Model};
+use squillion::size::document_size;
+
+fn model(text: &str) -> Model {
+    parse_model(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn eval(m: &Model, d: DesignName) -> Evaluation {
+    evaluate(m, &Design::Named(d), &EvalOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn op<'a>(e: &'a Evaluation, unit: &str) -> &'a OperationEval {
+    e.operations
+        .iter()
+        .find(|o| o.unit == unit)
+        .unwrap_or_else(|| panic!("no unit {unit}"))
+}
+
+/// 1,000 customers with exactly 3 orders each, read as "an order page".
+const ORDERS: &str = r#"{
+  "entities": [
+    { "name": "customer", "count": 1000, "fields": { "name": { "type": "string", "kind": "name" } } },
+    { "name": "order", "count": 3000, "fields": { "total": { "type": "int", "kind": "quantity", "min": 1, "max": 9 } } }
+  ],
+  "relationships": [
+    { "name": "orders", "parent": "customer", "child": "order", "cardinality": { "shape": "fixed", "value": 3 } }
+  ],
+  "workload": [
+    { "name": "order page", "rate_per_sec": 10, "steps": [ { "op": "read", "entity": "customer", "children": [ { "relationship": "orders" } ] } ] }
+  ]
+}"#;
+
+#[test]
+fn normalized_order_page_is_two_queries_embedded_is_one() {
+    let m = model(ORDERS);
+    let n = eval(&m, DesignName::Normalized);
+    let page = op(&n, "order page");
+    // find the customer by _id, then its orders by customerId.
+    assert_eq!(page.queries, 2);
+    let c = &page.typical.commands;
+    assert_eq!(c[0].plan, "_id_");
+    assert_eq!(c[0].sample.docs_examined, 1);
+    assert_eq!(c[0].sample.n_returned, 1);
+    assert_eq!(c[1].plan, "customerId_1");
+    // Exactly 3 children per customer at full scale: 3 keys, 3 documents, 3 returned.
+    assert_eq!(c[1].full.docs_examined.value, 3.0);
+    assert_eq!(c[1].full.docs_examined.basis, Basis::FullScale);
+    assert_eq!(c[1].full.docs_returned.value, 3.0);
+    assert_eq!(page.typical.total.docs_examined.value, 4.0);
+    // 10 runs/s × 2 round trips.
+    assert_eq!(n.totals.queries_per_sec, 20.0);
+
+    let d = eval(&m, DesignName::Denormalized);
+    let page = op(&d, "order page");
+    assert_eq!(page.queries, 1);
+    let c = &page.typical.commands[0];
+    assert_eq!((c.sample.docs_examined, c.sample.n_returned), (1, 1));
+    // Bytes returned are the exact BSON size of the returned customer with its 3 orders.
+    assert_eq!(c.full.bytes_returned.basis, Basis::Sample);
+    assert!(c.sample.bytes_returned > 0);
+}
+
+#[test]
+fn bytes_returned_are_exact_bson_sizes() {
+    let m = model(ORDERS);
+    let layout = layout_named(&m, DesignName::Denormalized).unwrap_or_else(|e| panic!("{e}"));
+    let data = generate(&m, &layout);
+    let e = eval(&m, DesignName::Denormalized);
+    let c = &op(&e, "order page").largest.commands[0];
+    let doc0 = &data.collections[0].documents[0];
+    assert_eq!(c.sample.bytes_returned, document_size(doc0));
+    assert_eq!(
+        c.sample.bytes_returned,
+        doc0.to_vec().map_or(0, |v| v.len() as u64)
+    );
+}
+
+/// A feed where every user has exactly 3 followers.
+const FEED: &str = r#"{
+  "entities": [
+    { "name": "user", "count": 100, "fields": { "name": { "type": "string", "kind": "username" } } },
+    { "name": "activity", "count": 1000, "fields": { "date": { "type": "date" }, "text": { "type": "string", "kind": "text", "length": { "shape": "fixed", "value": 20 } } } }
+  ],
+  "relationships": [
+    { "name": "feed", "parent": "user", "child": "user", "many_to_many": true, "feed": "activity", "cardinality": { "shape": "fixed", "value": 3 } }
+  ],
+  "workload": [
+    { "name": "post", "rate_per_sec": 2, "steps": [ { "op": "post_feed", "relationship": "feed" } ] },
+    { "name": "read feed", "rate_per_sec": 100, "steps": [ { "op": "read_feed", "relationship": "feed", "page_size": 50 } ] }
+  ],
+  "sharding": { "shards": 4, "keys": { "activity": { "owner": 1 }, "activity_buckets": { "owner": 1, "sequence": 1 } } }
+}"#;
+
+#[test]
+fn fan_out_on_write_of_three_followers_writes_three_documents() {
+    let m = model(FEED);
+    let e = eval(&m, DesignName::Denormalized);
+    let post = op(&e, "post");
+    assert_eq!(post.queries, 1);
+    let c = &post.typical.commands[0];
+    assert_eq!(c.sample.docs_written, 3);
+    assert_eq!(c.full.docs_written.value, 3.0);
+    let f = c.fan_out.as_ref().unwrap_or_else(|| panic!("no fan-out"));
+    assert_eq!((f.full_scale, f.written, f.capped), (3, 3, false));
+    // Every copy has _id and owner: 3 documents × 2 index keys (_id_, owner_1_date_-1).
+    assert_eq!(c.sample.index_keys_written, 6);
+    // 2 posts/s × 3 copies.
+    assert_eq!(e.totals.per_sec.docs_written.value, 6.0);
+    // The read is targeted: equality on the shard key.
+    let read = &op(&e, "read feed").typical.commands[0];
+    assert_eq!(read.shards.touched, 1);
+    assert_eq!(read.shards.routing, squillion::eval::Routing::Targeted);
+}
+
+#[test]
+fn fan_out_cap_is_reported_and_full_scale_counted() {
+    let m = model(&FEED.replace(r#""value": 3 }"#, r#""value": 40 }"#));
+    let opts = EvalOptions {
+        fan_out_cap: 10,
+        ..EvalOptions::default()
+    };
+    let e = evaluate(&m, &Design::Named(DesignName::Denormalized), &opts)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let c = &op(&e, "post").typical.commands[0];
+    let f = c.fan_out.as_ref().unwrap_or_else(|| panic!("no fan-out"));
+    assert_eq!(
+        (f.full_scale, f.written, f.cap, f.capped),
+        (40, 10, 10, true)
+    );
+    assert_eq!(c.sample.docs_written, 10);
+    assert_eq!(c.full.docs_written.value, 40.0);
+    assert_eq!(c.full.docs_written.basis, Basis::FullScale);
+}
+
+#[test]
+fn fan_out_on_read_is_scatter_gather_and_bucketed_reads_two_buckets() {
+    let m = model(FEED);
+    let n = eval(&m, DesignName::Normalized);
+    let read = &op(&n, "read feed").typical.commands[0];
+    assert_eq!(read.shards.touched, 4);
+    assert!(n.warnings.iter().any(|w| w.code == "SCATTER_GATHER"));
+    // The post is one insert whose `to` lists the 3 followers.
+    let post = &op(&n, "post").typical.commands[0];
+    assert_eq!(post.sample.docs_written, 1);
+
+    let b = eval(&m, DesignName::Bucketed);
+    let read = &op(&b, "read feed").typical.commands[0];
+    // A page of 50 from buckets of 50: the newest (partial) bucket and the one before.
+    assert_eq!(op(&b, "read feed").queries, 1);
+    assert!(read.mongosh.ends_with(".limit(2)"), "{}", read.mongosh);
+    assert!(read.sample.n_returned <= 2);
+    // Posting appends to each of the 3 followers' open buckets: 3 writes in one round trip.
+    let post = &op(&b, "post").typical.commands[0];
+    assert_eq!(post.sample.docs_written, 3);
+}
+
+/// Renaming a product rewrites every line that copies its name (live), not a snapshot.
+const PRODUCTS: &str = r#"{
+  "entities": [
+    { "name": "product", "count": 100, "fields": { "name": { "type": "string", "kind": "word" } } },
+    { "name": "line", "count": 400, "fields": { "qty": { "type": "int", "kind": "quantity", "min": 1, "max": 5 } } }
+  ],
+  "relationships": [
+    { "name": "lines", "parent": "product", "child": "line", "cardinality": { "shape": "fixed", "value": 4 } }
+  ],
+  "workload": [
+    { "name": "rename", "rate_per_sec": 50, "steps": [ { "op": "update", "entity": "product", "field": "name", "copies": "COPIES" } ] },
+    { "name": "lines of a product", "rate_per_sec": 1, "steps": [ { "op": "read", "entity": "product", "by": "name", "children": [ { "relationship": "lines" } ] } ] }
+  ],
+  "design": { "base": "normalized", "relationships": { "lines": { "strategy": "reference_in_child", "copy": ["name"] } } }
+}"#;
+
+#[test]
+fn live_copy_counts_the_documents_a_rename_rewrites() {
+    let m = model(&PRODUCTS.replace("COPIES", "live"));
+    let e = evaluate(&m, &Design::Model, &EvalOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let rename = op(&e, "rename");
+    assert_eq!(rename.queries, 2);
+    let copy = &rename.typical.commands[1];
+    assert!(copy.note.starts_with("live copy"), "{}", copy.note);
+    // Every product has exactly 4 lines.
+    assert_eq!(copy.full.docs_written.value, 4.0);
+    assert_eq!(copy.full.docs_written.basis, Basis::FullScale);
+    // 50 renames/s × 4 = 200 writes/s against 1 read/s.
+    let w = e
+        .warnings
+        .iter()
+        .find(|w| w.code == "LIVE_COPY_AMPLIFICATION")
+        .unwrap_or_else(|| panic!("{:?}", e.warnings));
+    assert!(
+        w.message.contains("200.0 document writes/s"),
+        "{}",
+        w.message
+    );
+
+    let m = model(&PRODUCTS.replace("COPIES", "snapshot"));
+    let e = evaluate(&m, &Design::Model, &EvalOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(op(&e, "rename").queries, 1);
+    assert!(!e
+        .warnings
+        .iter()
+        .any(|w| w.code == "LIVE_COPY_AMPLIFICATION"));
+}
+
+#[test]
+fn writes_do_not_change_the_materialized_data() {
+    let m = model(FEED);
+    let a = eval(&m, DesignName::Bucketed);
+    let b = eval(&m, DesignName::Bucketed);
+    // Typical and largest runs start from the same data, and so does the next evaluation.
+    assert_eq!(a, b);
+    // Reading after the posts (undone) sees what reading alone sees.
+    let mut alone = m.clone();
+    alone.workload.retain(|u| u.name == "read feed");
+    let c = eval(&alone, DesignName::Bucketed);
+    assert_eq!(op(&a, "read feed"), op(&c, "read feed"));
+    let n = eval(&m, DesignName::Denormalized);
+    let d = eval(&alone, DesignName::Denormalized);
+    assert_eq!(op(&n, "read feed"), op(&d, "read feed"));
+}
+
+#[test]
+fn evaluation_is_deterministic() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/presets/social-feed.json"
+    ))
+    .unwrap_or_default();
+    let m = model(&text);
+    let opts = EvalOptions {
+        max_documents: Some(100),
+        ..EvalOptions::default()
+    };
+    let one = serde_json::to_string(&compare(&m, &opts).unwrap_or_else(|e| panic!("{e}")))
+        .unwrap_or_default();
+    let two = serde_json::to_string(&compare(&m, &opts).unwrap_or_else(|e| panic!("{e}")))
+        .unwrap_or_default();
+    assert!(!one.is_empty());
+    assert_eq!(one, two);
+}
+
+#[test]
+fn full_sizes_of_materialized_documents_match_the_engine() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/presets");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .map(|r| r.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    paths.sort();
+    let mut checked = 0;
+    for p in paths {
+        let m = model(&std::fs::read_to_string(&p).unwrap_or_default());
+        for d in [
+            DesignName::Normalized,
+            DesignName::Denormalized,
+            DesignName::Bucketed,
+        ] {
+            let layout = layout_named(&m, d).unwrap_or_else(|e| panic!("{e}"));
+            let data = generate(&m, &layout);
+            let db = squillion::eval::materialize(&layout, &data).unwrap_or_else(|e| panic!("{e}"));
+            for c in &data.collections {
+                let engine_docs: Vec<_> = db
+                    .collection(&c.name)
+                    .map(|x| x.documents().cloned().collect())
+                    .unwrap_or_default();
+                assert_eq!(engine_docs.len(), c.documents.len(), "{}", c.name);
+                for (i, doc) in c.documents.iter().enumerate() {
+                    let id = doc.get("_id");
+                    let stored = engine_docs
+                        .iter()
+                        .find(|x| x.get("_id") == id)
+                        .unwrap_or_else(|| panic!("{} {i} not in the engine", c.name));
+                    let (full, _) = data.full_size(&c.name, i).unwrap_or((0, false));
+                    if c.truncated.iter().any(|t| t.document == i) {
+                        assert!(full > document_size(stored));
+                    } else {
+                        assert_eq!(full, document_size(stored), "{} {i}", c.name);
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 1000);
+}
+
+fn squillion(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_squillion"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn cli_eval_and_compare_on_social_feed() {
+    let model = "presets/social-feed.json";
+    let (code, out, err) = squillion(&["eval", model, "--design", "denormalized", "--scale", "50"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Operations"), "{out}");
+    assert!(out.contains("db.activity.find("), "{out}");
+
+    let (code, out, err) = squillion(&[
+        "eval",
+        model,
+        "--design",
+        "normalized",
+        "--json",
+        "--scale",
+        "50",
+    ]);
+    // The normalized feed item's `to` array is over 16 MiB for the largest author.
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(v["design"], "normalized");
+    assert!(
+        v["operations"][0]["typical"]["commands"][0]["full"]["docs_written"]["basis"].is_string()
+    );
+
+    let (code, out, err) = squillion(&["compare", model, "--json", "--scale", "50"]);
+    assert_eq!(code, 1, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(v["designs"].as_array().map_or(0, Vec::len), 3);
+    assert_eq!(v["best"]["shard_requests_per_sec"], "denormalized");
+
+    let (code, out, _) = squillion(&["compare", model, "--scale", "50"]);
+    assert_eq!(code, 1);
+    assert!(out.contains('*'), "{out}");
+}
+
+#[test]
+fn cli_reports_model_problems_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{ \"entities\": [ { \"name\": 3 } ] }").unwrap_or_else(|e| panic!("{e}"));
+    let p = bad.to_string_lossy().to_string();
+    let (code, _, err) = squillion(&["eval", &p]);
+    assert_eq!(code, 2);
+    assert!(err.contains("$.entities[0]"), "{err}");
+    std::fs::write(&bad, "{ \"entities\": [ ").unwrap_or_else(|e| panic!("{e}"));
+    let (code, _, err) = squillion(&["compare", &p]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 1, column"), "{err}");
+    let (code, _, _) = squillion(&["eval", "presets/blog.json", "--design", "nope.json"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn a_full_scale_write_over_16_mib_is_an_error() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/presets/social-feed.json"
+    ))
+    .unwrap_or_default();
+    let m = model(&text);
+    let opts = EvalOptions {
+        max_documents: Some(50),
+        ..EvalOptions::default()
+    };
+    let e = evaluate(&m, &Design::Named(DesignName::Normalized), &opts)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let post = op(&e, "post");
+    // The largest author has 1,000,000 followers: one item whose `to` lists them all.
+    let c = &post.largest.commands[0];
+    let f = c.fan_out.as_ref().unwrap_or_else(|| panic!("no fan-out"));
+    assert_eq!(
+        (f.full_scale, f.written, f.capped),
+        (1_000_000, 1_000, true)
+    );
+    // 1,000,000 ObjectIds cost 12 + 2 + index digits each: far over the limit.
+    assert!(c.full.bytes_written.value > 16_777_216.0);
+    assert_eq!(c.full.bytes_written.basis, Basis::FullScale);
+    let err = c.error.as_deref().unwrap_or_default();
+    assert!(err.contains("10334"), "{err}");
+    // The typical author's 100 followers fit.
+    assert!(post.typical.commands[0].error.is_none());
+    assert!(e.has_errors());
+}
