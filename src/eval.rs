@@ -583,6 +583,19 @@ fn collections_eval(
 /// Returns the evaluation of the model under each named design, then its own design when it
 /// has overrides: the side-by-side comparison.
 pub fn compare(model: &Model, opts: &EvalOptions) -> Result<Vec<Evaluation>, EvalError> {
+    // A preset compares the designs it offers (named ones or its own mixes, each with its
+    // own sharding), under their names.
+    if model.preset.is_some() {
+        return model
+            .offered_designs()
+            .into_iter()
+            .map(|(name, m)| {
+                let mut e = evaluate(&m, &Design::Model, opts)?;
+                e.design = name;
+                Ok(e)
+            })
+            .collect();
+    }
     let mut out = Vec::new();
     for name in [
         DesignName::Normalized,

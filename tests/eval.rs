@@ -389,3 +389,35 @@ fn a_full_scale_write_over_16_mib_is_an_error() {
     assert!(post.typical.commands[0].error.is_none());
     assert!(e.has_errors());
 }
+
+#[test]
+fn compare_a_preset_puts_its_own_designs_side_by_side() {
+    // social-feed: a page of 20 reaches all 8 shards under fan-out on read (sharded by
+    // author) and 1 under fan-out on write (sharded by owner); posting writes one copy per
+    // follower (100 for the median user) under fan-out on write.
+    let (code, out, _) = squillion(&["compare", "--preset", "social-feed", "--json"]);
+    assert_eq!(
+        code, 1,
+        "fan-out on read's celebrity item is over 16 MiB: an error"
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let designs: Vec<&str> = v["designs"]
+        .as_array()
+        .expect("designs")
+        .iter()
+        .map(|d| d["design"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(designs, ["normalized", "denormalized", "bucketed"]);
+    let shard_requests = &v["metrics"]["shard_requests_per_sec"];
+    // 1,000 posts + 50,000 pages × 8 shards + 5,000 pages × 8 shards = 441,000 under fan-out
+    // on read; 1,000 posts × 8 + 55,000 reads × 1 = 63,000 under fan-out on write.
+    assert_eq!(shard_requests[0].as_f64(), Some(441_000.0));
+    assert_eq!(shard_requests[1].as_f64(), Some(63_000.0));
+    assert_eq!(
+        v["metrics"]["docs_written_per_sec"][1].as_f64(),
+        Some(100_000.0)
+    );
+    let (code, _, err) = squillion(&["compare", "--preset", "no-such-preset"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("known presets"), "{err}");
+}

@@ -15,9 +15,14 @@ use crate::model::{parse_model, Model};
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// The model (JSON, see docs/model.md).
-    pub model: PathBuf,
-    /// `normalized`, `denormalized`, `bucketed`, or a JSON file with a design
-    /// (`{"base": …, "relationships": {…}}`); default: the model's own design.
+    #[arg(required_unless_present = "preset", conflicts_with = "preset")]
+    pub model: Option<PathBuf>,
+    /// Evaluate a preset instead of a model file (`squillion presets` lists them).
+    #[arg(long, value_name = "NAME")]
+    pub preset: Option<String>,
+    /// `normalized`, `denormalized`, `bucketed`, one of a preset's designs (`squillion
+    /// presets NAME` lists them), or a JSON file with a design (`{"base": …,
+    /// "relationships": {…}}`); default: the model's own design.
     #[arg(long)]
     pub design: Option<String>,
     /// Entities materialized per entity (default: the model's sample, else 500).
@@ -32,7 +37,11 @@ pub struct EvalArgs {
 #[derive(Debug, Args)]
 pub struct CompareArgs {
     /// The model (JSON, see docs/model.md).
-    pub model: PathBuf,
+    #[arg(required_unless_present = "preset", conflicts_with = "preset")]
+    pub model: Option<PathBuf>,
+    /// Compare a preset's designs instead of a model file's (`squillion presets` lists them).
+    #[arg(long, value_name = "NAME")]
+    pub preset: Option<String>,
     /// Entities materialized per entity (default: the model's sample, else 500).
     #[arg(long, value_name = "N")]
     pub scale: Option<u64>,
@@ -43,6 +52,29 @@ pub struct CompareArgs {
 
 /// An input problem, already printed: exit code 2.
 struct Reported;
+
+/// Reads and checks the model of a file or a preset, printing every problem with its place.
+fn model_of(path: Option<&Path>, preset: Option<&str>) -> Result<Model, Reported> {
+    match (path, preset) {
+        (_, Some(name)) => {
+            let p = crate::presets::find(name).map_err(|e| {
+                eprintln!("squillion: {e}");
+                Reported
+            })?;
+            p.model().map_err(|errs| {
+                for e in &errs.errors {
+                    eprintln!("preset {name}: {e}");
+                }
+                Reported
+            })
+        }
+        (Some(path), None) => read_model(path),
+        (None, None) => {
+            eprintln!("squillion: give a model file or --preset NAME");
+            Err(Reported)
+        }
+    }
+}
 
 /// Reads and checks a model, printing every problem with its place.
 fn read_model(path: &Path) -> Result<Model, Reported> {
@@ -87,11 +119,25 @@ fn options(scale: Option<u64>) -> EvalOptions {
 impl EvalArgs {
     /// Evaluates the design; exit 1 when an error-severity warning is found.
     pub fn run(self) -> anyhow::Result<ExitCode> {
-        let Ok(model) = read_model(&self.model) else {
+        let Ok(model) = model_of(self.model.as_deref(), self.preset.as_deref()) else {
             return Ok(ExitCode::from(2));
         };
-        let design = design_of(self.design.as_deref())?;
-        let e = evaluate(&model, &design, &options(self.scale))?;
+        // A preset's own design names (`tbc`, `keyed`, …) select that design and its sharding.
+        let offered = self.design.as_deref().and_then(|name| {
+            model.preset.as_ref()?;
+            model.offered_designs().into_iter().find(|(n, _)| n == name)
+        });
+        let e = match offered {
+            Some((name, m)) => {
+                let mut e = evaluate(&m, &Design::Model, &options(self.scale))?;
+                e.design = name;
+                e
+            }
+            None => {
+                let design = design_of(self.design.as_deref())?;
+                evaluate(&model, &design, &options(self.scale))?
+            }
+        };
         if self.json {
             println!("{}", serde_json::to_string_pretty(&e)?);
         } else {
@@ -104,7 +150,7 @@ impl EvalArgs {
 impl CompareArgs {
     /// Evaluates every design side by side; exit 1 when any has an error-severity warning.
     pub fn run(self) -> anyhow::Result<ExitCode> {
-        let Ok(model) = read_model(&self.model) else {
+        let Ok(model) = model_of(self.model.as_deref(), self.preset.as_deref()) else {
             return Ok(ExitCode::from(2));
         };
         let c = comparison(compare(&model, &options(self.scale))?);
