@@ -421,3 +421,29 @@ fn compare_a_preset_puts_its_own_designs_side_by_side() {
     assert_eq!(code, 2);
     assert!(err.contains("known presets"), "{err}");
 }
+
+#[test]
+fn image_board_keys_examined_grow_with_the_page_under_skip_not_under_a_range() {
+    // Article 001 #3: page 50 of 20 images. For the busiest thread (2,000,000 images), the
+    // skip walks past 49 × 20 = 980 index keys before returning 20: 1,000 examined; the range
+    // on {threadId: 1, date: 1} starts at the page: 20 examined, as on page 1.
+    let (code, out, _) = squillion(&["eval", "--preset", "image-board", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let keys = |unit: &str, subject: &str| {
+        v["operations"]
+            .as_array()
+            .expect("operations")
+            .iter()
+            .find(|o| o["unit"] == unit)
+            .and_then(|o| o[subject]["commands"][0]["full"]["keys_examined"]["value"].as_f64())
+            .unwrap_or_else(|| panic!("no figure for {unit}"))
+    };
+    assert_eq!(keys("thread page 1", "largest"), 20.0);
+    assert_eq!(keys("thread page 50 by date range", "largest"), 20.0);
+    assert_eq!(keys("thread page 50 by skip", "largest"), 1_000.0);
+    // A typical thread (about 100 images) has no page 50: the range finds nothing at once,
+    // the skip walks every key of the thread to learn that.
+    assert_eq!(keys("thread page 50 by date range", "typical"), 0.0);
+    assert!(keys("thread page 50 by skip", "typical") > 20.0);
+}

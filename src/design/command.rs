@@ -38,6 +38,11 @@ pub struct Command {
     /// Documents skipped before the first returned (find with `skip`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skip: Option<u64>,
+    /// Documents that come before this page in its order, for a page read by range (after
+    /// the last value seen) rather than by `skip`: the evaluator needs it to know whether the
+    /// page exists for the subject, since the range itself names no position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_offset: Option<u64>,
     /// Limit (find).
     pub limit: Option<u64>,
     /// Projection (find).
@@ -77,6 +82,7 @@ impl Command {
             filter,
             sort: None,
             skip: None,
+            page_offset: None,
             limit: None,
             projection: None,
             update: None,

@@ -13,7 +13,9 @@ use crate::engine;
 use crate::size::document_size;
 
 /// Returns the full-scale number of documents a filter `{parentRef: P._id}` matches: the
-/// children of the subject parent at its quantile (buckets: ⌈children / size⌉).
+/// children of the subject parent at its quantile (buckets: ⌈children / size⌉). A list of a
+/// child entity by its parent reference (`{threadId: image.threadId}`) matches the same
+/// children.
 pub(super) fn relationship_matches(
     ctx: &Ctx,
     cmd: &Command,
@@ -24,13 +26,11 @@ pub(super) fn relationship_matches(
     let Some(Bson::String(name)) = p.get("$param") else {
         return None;
     };
-    let parent = name.strip_suffix("._id")?;
-    for r in ctx
-        .model
-        .relationships
-        .iter()
-        .filter(|r| r.parent == parent)
-    {
+    let parent = name.strip_suffix("._id");
+    for r in ctx.model.relationships.iter().filter(|r| match parent {
+        Some(p) => r.parent == p,
+        None => *name == format!("{}.{}", r.child, r.parent_ref()),
+    }) {
         if &r.parent_ref() != k {
             continue;
         }
@@ -121,8 +121,18 @@ pub(super) fn full_metrics(
                 m.docs_returned = Figure::estimate(cap(s.n_returned as f64 * ratio).round());
             }
         } else if let Some((k, _)) = matches {
-            let ret = cap(k);
-            let examined = if sorted_in_memory { k } else { ret };
+            // An index scan walks past the skipped keys (and fetches their documents) before
+            // it returns the page: page N by skip examines (N − 1) × limit + limit keys. A
+            // page by range starts its scan at the page: it examines only what it returns,
+            // and nothing when the subject has no such page.
+            let skip = c.skip.unwrap_or(0) as f64;
+            let before = skip + c.page_offset.unwrap_or(0) as f64;
+            let ret = cap((k - before).max(0.0));
+            let examined = if sorted_in_memory {
+                k
+            } else {
+                (skip + ret).min(k)
+            };
             m.keys_examined = Figure::full(examined);
             m.docs_examined = Figure::full(examined);
             if c.kind == CommandKind::Find || c.kind == CommandKind::Aggregate {

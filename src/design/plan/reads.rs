@@ -426,6 +426,7 @@ pub(super) fn commands(
             let later = *page > 1;
             let mut note = format!("page {page} of {limit} {entity}");
             let mut skip = None;
+            let mut page_offset = None;
             match paging {
                 Paging::Range if later => {
                     let op = if sort.order < 0 { "$lt" } else { "$gt" };
@@ -434,6 +435,7 @@ pub(super) fn commands(
                         doc! { op: param(format!("last.{}", sort.field)) },
                     );
                     note.push_str(&format!(", after the last {} seen", sort.field));
+                    page_offset = Some((page - 1).saturating_mul(*limit));
                 }
                 Paging::Skip if later => {
                     skip = Some((page - 1).saturating_mul(*limit));
@@ -445,6 +447,7 @@ pub(super) fn commands(
             f.sort = Some(doc! { sort.field.as_str(): sort.order });
             f.limit = Some(*limit);
             f.skip = skip;
+            f.page_offset = page_offset;
             if !fields.is_empty() {
                 let mut p = Document::new();
                 for name in fields {
