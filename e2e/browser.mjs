@@ -1,5 +1,8 @@
 // Launches Debian's Chromium through playwright-core (which never downloads a browser).
+import { before, after } from 'node:test';
+import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
+import { serve } from './serve.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
@@ -31,4 +34,26 @@ export async function openPage(browser, url, viewport = { width: 1280, height: 9
   page.on('pageerror', (err) => errors.push(String(err)));
   await page.goto(url);
   return { page, errors };
+}
+
+/** Where end-to-end tests save screenshots for review. */
+export const SHOTS = 'target/screenshots';
+
+/**
+ * Registers node:test hooks that serve the built site (SQUILLION_DIST, default dist/) on
+ * 127.0.0.1 and launch Chromium for the tests of one file. Returns an object whose `server`
+ * and `browser` are set once the hooks have run.
+ */
+export function useSite() {
+  const site = {};
+  before(async () => {
+    site.server = await serve(process.env.SQUILLION_DIST ?? 'dist');
+    site.browser = await launch();
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  after(async () => {
+    await site.browser?.close();
+    await site.server?.close();
+  });
+  return site;
 }

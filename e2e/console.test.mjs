@@ -1,28 +1,13 @@
 // End-to-end: the Console view in headless Chromium. The expected documents are computed by
 // mingo (the peer) on the same sample file, never by our own code.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { EJSON } from 'bson';
 import { Query } from 'mingo';
-import { serve } from './serve.mjs';
-import { launch, openPage } from './browser.mjs';
+import { openPage, useSite, SHOTS } from './browser.mjs';
 
-const DIST = process.env.SQUILLION_DIST ?? 'dist';
-const SHOTS = 'target/screenshots';
-let server;
-let browser;
-
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  mkdirSync(SHOTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 const sample = (name) =>
   readFileSync(`data/console/${name}.ndjson`, 'utf8')
@@ -41,7 +26,7 @@ async function runCommand(page, command) {
 }
 
 test('a find on the sample users shows mingo\'s documents and the statistics', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#console`, { width: 1280, height: 1000 });
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#console`, { width: 1280, height: 1000 });
   await page.waitForSelector('#console-input');
   // The side panel lists the samples with their counts and indexes.
   const users = sample('users');
@@ -83,7 +68,7 @@ test('a find on the sample users shows mingo\'s documents and the statistics', a
 });
 
 test('writes update the side panel; server errors show their code', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#console`);
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#console`);
   await page.waitForSelector('#console-input');
   const n = sample('orders').length;
   const insert = await runCommand(page, "db.orders.insertOne({ _id: 2001, status: 'pending', items: [] })");

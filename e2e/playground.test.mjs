@@ -1,28 +1,12 @@
 // End-to-end: the design playground in headless Chromium.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { serve } from './serve.mjs';
-import { launch, openPage } from './browser.mjs';
+import { openPage, useSite, SHOTS } from './browser.mjs';
 
-const DIST = process.env.SQUILLION_DIST ?? 'dist';
-const SHOTS = 'target/screenshots';
-let server;
-let browser;
-
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  mkdirSync(SHOTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 test('number keys switch designs and the collections follow', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#playground`);
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
   await page.waitForSelector('.collection');
   const buttons = await page.$$eval('.design-button', (bs) => bs.map((b) => b.textContent.trim()));
   assert.ok(buttons.length >= 3, `designs: ${buttons}`);
@@ -42,7 +26,7 @@ test('number keys switch designs and the collections follow', async () => {
 });
 
 test('every preset opens, and each of its designs evaluates', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#playground`);
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
   await page.waitForSelector('.collection');
   const names = await page.$$eval('select[aria-label="Open a preset"] option', (os) => os.map((o) => o.value).filter(Boolean));
   assert.equal(names.length, 13);
@@ -63,7 +47,7 @@ test('every preset opens, and each of its designs evaluates', async () => {
 });
 
 test('a bad model edit lists the problem and keeps the last good numbers', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#playground`);
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
   await page.waitForSelector('.collection');
   const before = await page.$$eval('.collection', (cs) => cs.length);
   await page.fill('#model-input', '{"entities": [');
@@ -75,7 +59,7 @@ test('a bad model edit lists the problem and keeps the last good numbers', async
 });
 
 test('a share link round-trips the model and keeps the previous work restorable', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#playground`);
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
   await page.waitForSelector('.collection');
   const shared = (await page.inputValue('#model-input')).replace('"social-feed"', '"shared-feed"');
   await page.fill('#model-input', shared);
@@ -84,7 +68,7 @@ test('a share link round-trips the model and keeps the previous work restorable'
   assert.match(url, /#playground&model=[A-Za-z0-9_-]+$/);
 
   // A stranger opens it: a fresh browser context with no saved work.
-  const { page: other, errors: otherErrors } = await openPage(browser, url);
+  const { page: other, errors: otherErrors } = await openPage(site.browser, url);
   await other.waitForSelector('.collection');
   assert.equal(await other.inputValue('#model-input'), shared);
   assert.deepEqual(otherErrors, []);
@@ -103,7 +87,7 @@ test('a share link round-trips the model and keeps the previous work restorable'
 });
 
 test('a damaged link is refused and changes nothing', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#playground&model=AAAA`);
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground&model=AAAA`);
   const alert = await page.waitForSelector('.model-card .error');
   assert.match(await alert.textContent(), /could not be opened.*unchanged/);
   await page.waitForSelector('.collection');
@@ -112,7 +96,7 @@ test('a damaged link is refused and changes nothing', async () => {
 });
 
 test('workshop mode: W toggles large type for a projector at 1280×720', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#playground`, { width: 1280, height: 720 });
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 720 });
   await page.waitForSelector('.collection');
   await page.keyboard.press('w');
   assert.equal(await page.$eval('html', (h) => h.classList.contains('workshop')), true);

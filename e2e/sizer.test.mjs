@@ -1,27 +1,11 @@
 // End-to-end: the built site in headless Chromium. Sizes are checked against npm `bson`
 // (the peer), never against our own code.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { BSON, EJSON } from 'bson';
-import { serve } from './serve.mjs';
-import { launch, openPage } from './browser.mjs';
+import { openPage, useSite, SHOTS } from './browser.mjs';
 
-const DIST = process.env.SQUILLION_DIST ?? 'dist';
-const SHOTS = 'target/screenshots';
-let server;
-let browser;
-
-before(async () => {
-  server = await serve(DIST);
-  browser = await launch();
-  mkdirSync(SHOTS, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 const thousands = (n) => n.toLocaleString('en-US');
 
@@ -40,7 +24,7 @@ const PASTED = `{
 }`;
 
 test('pasting a document shows its exact size, equal to npm bson', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#documents`);
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#documents`);
   await page.waitForSelector('[data-testid=size-bytes]');
   const expected = BSON.calculateObjectSize(EJSON.parse(PASTED, { relaxed: false }));
   await page.fill('#doc-input', PASTED);
@@ -59,7 +43,7 @@ test('pasting a document shows its exact size, equal to npm bson', async () => {
 });
 
 test('a bad edit shows line and column and keeps the last good size', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#documents`);
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#documents`);
   await page.waitForSelector('[data-testid=size-bytes]');
   await page.fill('#doc-input', '{"a": 1}');
   await page.waitForFunction(() => document.querySelector('[data-testid=size-bytes]')?.textContent === '12');
@@ -73,7 +57,7 @@ test('a bad edit shows line and column and keeps the last good size', async () =
 });
 
 test('every example from the articles loads and is sized', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#documents`);
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#documents`);
   await page.waitForSelector('[data-testid=size-bytes]');
   const options = await page.$$eval('select[aria-label="Example document"] option', (os) => os.map((o) => o.value));
   assert.ok(options.length >= 5, `examples: ${options}`);
@@ -88,7 +72,7 @@ test('every example from the articles loads and is sized', async () => {
 });
 
 test('a reload restores the document being worked on', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}#documents`);
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#documents`);
   await page.waitForSelector('[data-testid=size-bytes]');
   await page.fill('#doc-input', '{ a: "kept" }');
   // 4 + 1 + 2 + (4 + 5) + 1 = 17 bytes.
