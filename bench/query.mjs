@@ -9,22 +9,12 @@ import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { Query } from 'mingo';
 import { serve } from '../e2e/serve.mjs';
 import { launch } from '../e2e/browser.mjs';
+import { rng } from './rng.mjs';
 
 const COUNT = Number(process.env.BENCH_DOCS ?? 100_000);
 const MIN_MS = Number(process.env.BENCH_MIN_MS ?? 300);
 const BIN = process.argv[2];
 const DIST = process.argv[3] ?? 'dist';
-
-/** A small deterministic PRNG (mulberry32), so every run queries the same documents. */
-function rng(seed) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const CITIES = ['Paris', 'Tokyo', 'Lima', 'Oslo', 'Cairo', 'Quito', 'Perth', 'Dakar', 'Hanoi', 'Tunis',
   'Accra', 'Seoul', 'Sofia', 'Riga', 'Minsk', 'Porto', 'Basel', 'Lyon', 'Nice', 'Bern'];

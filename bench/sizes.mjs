@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { BSON, EJSON } from 'bson';
 import { serve } from '../e2e/serve.mjs';
 import { launch } from '../e2e/browser.mjs';
+import { rng } from './rng.mjs';
 
 const COUNT = Number(process.env.BENCH_DOCS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -15,17 +16,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const BROWSER_ROUNDS = Number(process.env.BENCH_BROWSER_ROUNDS ?? 1);
 const BIN = process.argv[2];
 const DIST = process.argv[3] ?? 'dist';
-
-/** A small deterministic PRNG (mulberry32), so every run sizes the same documents. */
-function rng(seed) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Returns COUNT varied documents: users, orders, log lines, analytics buckets. */
 function documents() {
