@@ -111,6 +111,22 @@ pub struct GrowingArray {
     pub capped: bool,
 }
 
+impl GrowingArray {
+    /// Returns the array of a document that is written full and never grows: a bucket or a
+    /// continuation document holds a fixed number of children (`count`), so it has no growth
+    /// and no break date, only its fixed size.
+    pub fn full(field: &str, relationship: &str, count: Distribution) -> Self {
+        GrowingArray {
+            field: field.to_string(),
+            relationship: relationship.to_string(),
+            count,
+            growth_typical: 0.0,
+            growth_largest: 0.0,
+            capped: true,
+        }
+    }
+}
+
 /// A field copied from another entity.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CopiedField {
@@ -545,14 +561,7 @@ impl Builder<'_> {
                     entity: Some(e.name.clone()),
                     count: e.count * per.mean(),
                     fields: f,
-                    growing: vec![GrowingArray {
-                        field: r.array_field().to_string(),
-                        relationship: r.name.clone(),
-                        count: full,
-                        growth_typical: 0.0,
-                        growth_largest: 0.0,
-                        capped: true,
-                    }],
+                    growing: vec![GrowingArray::full(r.array_field(), &r.name, full)],
                     copied: vec![],
                 });
             }

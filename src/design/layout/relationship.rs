@@ -59,14 +59,7 @@ impl Builder<'_> {
                     entity: Some(child.name.clone()),
                     count: parent.count * per.mean(),
                     fields: f,
-                    growing: vec![GrowingArray {
-                        field: r.array_field().to_string(),
-                        relationship: r.name.clone(),
-                        count: full,
-                        growth_typical: 0.0,
-                        growth_largest: 0.0,
-                        capped: true,
-                    }],
+                    growing: vec![GrowingArray::full(r.array_field(), &r.name, full)],
                     copied: vec![],
                 }
             }
@@ -138,14 +131,7 @@ impl Builder<'_> {
                             entity: Some(item.name.clone()),
                             count: item.count * r.cardinality.mean() / size as f64,
                             fields: f,
-                            growing: vec![GrowingArray {
-                                field: "activities".into(),
-                                relationship: r.name.clone(),
-                                count: full,
-                                growth_typical: 0.0,
-                                growth_largest: 0.0,
-                                capped: true,
-                            }],
+                            growing: vec![GrowingArray::full("activities", &r.name, full)],
                             copied: vec![],
                         }
                     }
