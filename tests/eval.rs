@@ -14,6 +14,12 @@ fn model(text: &str) -> Model {
     parse_model(text).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Returns the model of a built-in preset, as `squillion eval --preset` reads it.
+fn preset(name: &str) -> Model {
+    let p = squillion::presets::find(name).unwrap_or_else(|e| panic!("{e}"));
+    p.model().unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn eval(m: &Model, d: DesignName) -> Evaluation {
     evaluate(m, &Design::Named(d), &EvalOptions::default()).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -230,12 +236,7 @@ fn writes_do_not_change_the_materialized_data() {
 
 #[test]
 fn evaluation_is_deterministic() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/presets/social-feed.json"
-    ))
-    .unwrap_or_default();
-    let m = model(&text);
+    let m = preset("social-feed");
     let opts = EvalOptions {
         max_documents: Some(100),
         ..EvalOptions::default()
@@ -360,12 +361,7 @@ fn cli_reports_model_problems_with_exit_2() {
 
 #[test]
 fn a_full_scale_write_over_16_mib_is_an_error() {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/presets/social-feed.json"
-    ))
-    .unwrap_or_default();
-    let m = model(&text);
+    let m = preset("social-feed");
     let opts = EvalOptions {
         max_documents: Some(50),
         ..EvalOptions::default()
