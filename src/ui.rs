@@ -75,6 +75,15 @@ impl View {
     }
 }
 
+/// Returns true when the keyboard focus is in a text field: single-key shortcuts (design
+/// numbers, W for workshop mode) must not steal what the user types.
+fn typing_in_a_field() -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .is_some_and(|e| matches!(e.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT"))
+}
+
 /// Returns the view named by the page's current URL.
 fn current_view() -> View {
     let hash = web_sys::window()
@@ -108,11 +117,11 @@ pub fn App() -> impl IntoView {
     });
     let keys = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(
         move |ev: web_sys::KeyboardEvent| {
-            let typing = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.active_element())
-                .is_some_and(|e| matches!(e.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT"));
-            if !typing && !ev.ctrl_key() && !ev.meta_key() && ev.key().eq_ignore_ascii_case("w") {
+            if !typing_in_a_field()
+                && !ev.ctrl_key()
+                && !ev.meta_key()
+                && ev.key().eq_ignore_ascii_case("w")
+            {
                 set_workshop.update(|on| *on = !*on);
             }
         },

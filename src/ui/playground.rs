@@ -102,12 +102,12 @@ pub fn Playground() -> impl IntoView {
         }
         None => saved.unwrap_or_else(|| STARTER_MODEL.to_string()),
     };
-    let (errors, set_errors) = signal(read_model(&start).err().unwrap_or_default());
-    let (model, set_model) = signal(
-        read_model(&start)
-            .ok()
-            .or_else(|| read_model(STARTER_MODEL).ok()),
-    );
+    let (first_model, first_errors) = match read_model(&start) {
+        Ok(m) => (Some(m), Vec::new()),
+        Err(e) => (read_model(STARTER_MODEL).ok(), e),
+    };
+    let (errors, set_errors) = signal(first_errors);
+    let (model, set_model) = signal(first_model);
     let (text, set_text) = signal(start);
     let (choice, set_choice) = signal(0usize);
 
@@ -171,7 +171,7 @@ pub fn Playground() -> impl IntoView {
     // Keys 1–9 switch designs, unless the user is typing.
     let keys = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(
         move |ev: web_sys::KeyboardEvent| {
-            if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing_in_a_field() {
+            if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || super::typing_in_a_field() {
                 return;
             }
             let Some(digit) = ev.key().chars().next().and_then(|c| c.to_digit(10)) else {
@@ -306,15 +306,6 @@ fn share_link(model_text: &str) -> String {
         .map(|href| href.split('#').next().unwrap_or_default().to_string())
         .unwrap_or_default();
     format!("{base}#playground&model={}", share::encode(model_text))
-}
-
-/// Returns true when the keyboard focus is in a text field (shortcuts must not steal keys).
-fn typing_in_a_field() -> bool {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.active_element())
-        .map(|e| matches!(e.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT"))
-        .unwrap_or(false)
 }
 
 /// The list of problems in the model, each at its JSON path (and line and column for syntax).

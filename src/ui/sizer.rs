@@ -36,12 +36,12 @@ pub fn DocumentSizer() -> impl IntoView {
     // The last work, even an invalid edit, comes back on reload.
     let start = storage::load(storage::DOCUMENT_KEY).unwrap_or_else(|| first.text.to_string());
     let (example, set_example) = signal(first.id.to_string());
-    let (error, set_error) = signal(analyze_text(&start).err());
-    let (last_good, set_last_good) = signal(
-        analyze_text(&start)
-            .ok()
-            .or_else(|| analyze_text(first.text).ok()),
-    );
+    let (first_good, first_error) = match analyze_text(&start) {
+        Ok(a) => (Some(a), None),
+        Err(e) => (analyze_text(first.text).ok(), Some(e)),
+    };
+    let (error, set_error) = signal(first_error);
+    let (last_good, set_last_good) = signal(first_good);
     let (text, set_text) = signal(start);
 
     let update = move |new_text: String| {
