@@ -170,7 +170,9 @@ impl GrowthCurve {
             None => largest * 1.2,
         };
         let x_max = reach.max(1.0).ceil();
-        let size = |n: f64| base + n * (2.0 + elem) + digits_sum(n);
+        // `n` is a whole, non-negative count (the samples are floored).
+        let size =
+            |n: f64| base + n * (2.0 + elem) + crate::arith::index_digits_sum(n as u64) as f64;
         const SAMPLES: usize = 96;
         let points: Vec<(f64, f64)> = (0..=SAMPLES)
             .map(|i| {
@@ -203,21 +205,6 @@ impl GrowthCurve {
             height
         }
     }
-}
-
-/// Returns Σ digits(i) for i in 0..n for a real `n` (floored): the array index key bytes.
-fn digits_sum(n: f64) -> f64 {
-    let n = n.max(0.0).floor();
-    let mut total = 0.0;
-    let mut lo = 0.0;
-    let mut d = 1.0;
-    while lo < n && d <= 20.0 {
-        let hi = 10f64.powf(d);
-        total += (n.min(hi) - lo) * d;
-        lo = hi;
-        d += 1.0;
-    }
-    total
 }
 
 #[cfg(test)]
