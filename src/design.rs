@@ -73,6 +73,11 @@ pub fn is_unbounded(r: &Relationship) -> bool {
 ///   write (feeds);
 /// - bucketed: bucket of [`DEFAULT_BUCKET`] when unbounded or growing, else as normalized;
 ///   bucketed fan-out (feeds).
+///
+/// A child that has a life of its own (see [`stands_alone`]) is never moved inside its parent
+/// by a named design: embedding or bucketing it would leave the workload's own reads of it
+/// without a collection. MongoDB's guidance is the same: embed what is only reached through
+/// its parent.
 pub fn named_strategy(name: DesignName, r: &Relationship, model: &Model) -> Strategy {
     if r.feed.is_some() {
         return match name {
@@ -91,7 +96,7 @@ pub fn named_strategy(name: DesignName, r: &Relationship, model: &Model) -> Stra
     match name {
         DesignName::Normalized => normalized,
         DesignName::Bucketed => {
-            if is_unbounded(r) {
+            if is_unbounded(r) && !stands_alone(r, model, true) {
                 Strategy::Bucket {
                     size: DEFAULT_BUCKET,
                 }
@@ -104,7 +109,7 @@ pub fn named_strategy(name: DesignName, r: &Relationship, model: &Model) -> Stra
                 Strategy::ExtendedReference {
                     copy: child_fields_read(r, model),
                 }
-            } else if is_unbounded(r) {
+            } else if is_unbounded(r) || stands_alone(r, model, false) {
                 Strategy::ReferenceInChild {
                     copy: parent_lookup_fields(r, model),
                 }
@@ -113,6 +118,34 @@ pub fn named_strategy(name: DesignName, r: &Relationship, model: &Model) -> Stra
             }
         }
     }
+}
+
+/// Returns true when the child of `r` is reached other than through `r`'s parent: it is the
+/// parent of another relationship or the child of a second one, or a workload step reads,
+/// lists, searches, inserts or deletes it on its own, or (`updates_count`) updates it. Such a
+/// child needs its own collection. An embedded child can still be updated in place
+/// (`{ "arr.$.field": … }`), so embedding passes `updates_count = false`.
+pub fn stands_alone(r: &Relationship, model: &Model, updates_count: bool) -> bool {
+    use crate::model::Step;
+    let child = r.child.as_str();
+    let related = model
+        .relationships
+        .iter()
+        .any(|o| o.name != r.name && (o.parent == child || o.child == child));
+    related
+        || model
+            .workload
+            .iter()
+            .flat_map(|u| &u.steps)
+            .any(|s| match s {
+                Step::Read { entity, .. }
+                | Step::List { entity, .. }
+                | Step::FindByAttribute { entity, .. }
+                | Step::Insert { entity }
+                | Step::Delete { entity } => entity == child,
+                Step::Update { entity, .. } => updates_count && entity == child,
+                _ => false,
+            })
 }
 
 /// Returns the child fields the workload reads through `r` (the copies an extended reference

@@ -159,14 +159,48 @@ fn fan_out_on_read_is_scatter_gather_and_bucketed_reads_two_buckets() {
     assert_eq!(post.sample.docs_written, 1);
 
     let b = eval(&m, DesignName::Bucketed);
-    let read = &op(&b, "read feed").typical.commands[0];
-    // A page of 50 from buckets of 50: the newest (partial) bucket and the one before.
-    assert_eq!(op(&b, "read feed").queries, 1);
-    assert!(read.mongosh.ends_with(".limit(2)"), "{}", read.mongosh);
-    assert!(read.sample.n_returned <= 2);
-    // Posting appends to each of the 3 followers' open buckets: 3 writes in one round trip.
-    let post = &op(&b, "post").typical.commands[0];
-    assert_eq!(post.sample.docs_written, 3);
+    // A page of 50 from buckets of 50, as the article reads it: the newest (partial) bucket,
+    // then the one before it: two queries, two documents, one shard each.
+    let read = op(&b, "read feed");
+    assert_eq!(read.queries, 2);
+    let [newest, older] = &read.typical.commands[..] else {
+        panic!("{:?}", read.typical.commands)
+    };
+    assert!(
+        newest.mongosh.ends_with(".sort({ sequence: -1 }).limit(1)"),
+        "{}",
+        newest.mongosh
+    );
+    assert_eq!(newest.sample.n_returned, 1);
+    assert!(
+        older.mongosh.contains("sequence: { $lt: "),
+        "{}",
+        older.mongosh
+    );
+    assert!(older.sample.n_returned <= 1);
+    // Posting: each of the 3 followers' item counters is incremented (the bucket number), then
+    // the item is appended to its newest bucket by { owner, sequence }: 2 bulk writes, 3
+    // documents each.
+    let post = op(&b, "post");
+    assert_eq!(post.queries, 2);
+    let [counter, append] = &post.typical.commands[..] else {
+        panic!("{:?}", post.typical.commands)
+    };
+    assert!(
+        counter.mongosh.contains("$inc: { activityCount: 1 }"),
+        "{}",
+        counter.mongosh
+    );
+    assert_eq!(counter.sample.docs_written, 3);
+    assert!(
+        append
+            .mongosh
+            .starts_with("db.activity_buckets.bulkWrite([{ updateOne: { filter: { owner: "),
+        "{}",
+        append.mongosh
+    );
+    assert!(append.mongosh.contains("sequence: "), "{}", append.mongosh);
+    assert_eq!(append.sample.docs_written, 3);
 }
 
 /// Renaming a product rewrites every line that copies its name (live), not a snapshot.

@@ -126,6 +126,17 @@ impl Command {
                     None => format!("db.{c}.insertOne(/* new {what} */ doc)"),
                 }
             }
+            CommandKind::Update if self.fan_out.is_some() && !self.multi => {
+                // One updateOne per child, sent as one bulk write (one round trip).
+                let u = self.update.clone().unwrap_or_default();
+                let upsert = if self.upsert { ", upsert: true" } else { "" };
+                format!(
+                    "db.{c}.bulkWrite([{{ updateOne: {{ filter: {}, update: {}{upsert} }} }}, /* … one per child of {} */])",
+                    shell(&Bson::Document(self.filter.clone())),
+                    shell(&Bson::Document(u)),
+                    self.fan_out.as_deref().unwrap_or_default()
+                )
+            }
             CommandKind::Update => {
                 let m = if self.multi || self.fan_out.is_some() {
                     "updateMany"

@@ -145,6 +145,10 @@ impl Binder<'_> {
             };
         }
         if let Some(docs) = self.results.get(head) {
+            // `newest.first.sequence`: one value of the first result, not an array of all.
+            if let Some(path) = rest.strip_prefix("first.") {
+                return docs.first().and_then(|d| get_path(d, path));
+            }
             let mut out = Vec::new();
             for d in docs {
                 match get_path(d, rest) {

@@ -10,7 +10,7 @@ use super::scale::full_metrics;
 use super::shards::route;
 use super::{CommandEval, EvalError, FanOut, Metrics, RunEval, SampleStats, Subject};
 use crate::design::layout::{child_ref, relationship_collection_name};
-use crate::design::{Command, CommandKind, Layout};
+use crate::design::{Command, CommandKind, Layout, Strategy};
 use crate::engine::{self, Database, FindCommand, UpdateCommand};
 use crate::generate::{entity_oid, Dataset};
 use crate::model::{Model, Relationship, Step};
@@ -458,6 +458,47 @@ fn insert_documents(
     (vec![d], None, 0)
 }
 
+/// Returns follower `i` of a fan-out as the parameters its commands bind: its `_id` and, when
+/// the command addresses a bucket by `sequence`, the number of the bucket its next item goes
+/// into (the newest bucket while it holds fewer than the bucket size, else the next one): what
+/// the application computes from the follower's item counter in the article's scheme.
+fn follower_doc(ctx: &Ctx, target: &mut Target, c: &Command, r: &Relationship, i: u64) -> Document {
+    let id = entity_oid(ctx.model.seed, &r.child, i);
+    let mut f = bson::doc! { "_id": id };
+    let size = match ctx.layout.strategy(&r.name) {
+        Some(Strategy::BucketedFanOut { size }) => *size,
+        _ => return f,
+    };
+    if !c.filter.contains_key("sequence") {
+        return f;
+    }
+    let newest = target
+        .run(
+            &c.collection,
+            engine::Command::Find(FindCommand {
+                filter: bson::doc! { "owner": id },
+                sort: Some(bson::doc! { "sequence": -1 }),
+                limit: Some(1),
+                ..Default::default()
+            }),
+        )
+        .ok()
+        .and_then(|r| r.documents.into_iter().next());
+    let number = |d: &Document, k: &str| match d.get(k) {
+        Some(Bson::Int32(v)) => i64::from(*v),
+        Some(Bson::Int64(v)) => *v,
+        Some(Bson::Double(v)) => *v as i64,
+        _ => 0,
+    };
+    let sequence = match newest {
+        Some(d) if (number(&d, "count") as u64) < size => number(&d, "sequence"),
+        Some(d) => number(&d, "sequence").saturating_add(1),
+        None => 0,
+    };
+    f.insert("sequence", sequence);
+    f
+}
+
 fn relationship_coll(ctx: &Ctx, r: &Relationship) -> Option<String> {
     ctx.layout
         .strategy(&r.name)
@@ -475,10 +516,8 @@ fn run_command(
 ) -> CommandEval {
     if let Some(r) = c.fan_out.as_deref().and_then(|x| ctx.model.relationship(x)) {
         // The mongosh shown is the first follower's.
-        b.fresh.insert(
-            "follower".into(),
-            bson::doc! { "_id": entity_oid(ctx.model.seed, &r.child, 0) }.into(),
-        );
+        let f = follower_doc(ctx, target, c, r, 0);
+        b.fresh.insert("follower".into(), f.into());
     }
     let shown = bound(c, b);
     let mut fan_out = None;
@@ -512,10 +551,11 @@ fn run_command(
             let mut acc = engine::CommandResult::default();
             let mut err = None;
             for i in 0..real {
-                b.fresh.insert(
-                    "follower".into(),
-                    bson::doc! { "_id": entity_oid(ctx.model.seed, &child, i % users) }.into(),
-                );
+                let f = match r {
+                    Some(r) => follower_doc(ctx, target, c, r, i % users),
+                    None => bson::doc! { "_id": entity_oid(ctx.model.seed, &child, i % users) },
+                };
+                b.fresh.insert("follower".into(), f.into());
                 match target.run(&c.collection, to_engine(c, b)) {
                     Ok(r) => add(&mut acc, r),
                     Err(e) => {
@@ -579,6 +619,8 @@ fn run_command(
             Some("children")
         } else if c.note.contains("buckets holding them") {
             Some("buckets")
+        } else if c.note.contains("my newest bucket") {
+            Some("newest")
         } else {
             None
         };

@@ -321,13 +321,27 @@ pub(super) fn commands(
                     Command::new(i, &coll, Find, doc! { "owner": me }, "my copies")
                 }
                 Strategy::BucketedFanOut { .. } => {
-                    Command::new(i, &coll, Find, doc! { "owner": me }, "my newest buckets")
+                    Command::new(i, &coll, Find, doc! { "owner": me }, "my newest bucket")
                 }
                 _ => return,
             };
             if let Strategy::BucketedFanOut { size } = s {
+                // The article's two reads: the newest bucket (partly filled), then as many
+                // older ones as the page needs.
                 c.sort = Some(doc! { "sequence": -1 });
-                c.limit = Some(page_size.div_ceil(*size).saturating_add(1));
+                c.limit = Some(1);
+                out.push(c);
+                let mut older = Command::new(
+                    i,
+                    &coll,
+                    Find,
+                    doc! { "owner": param("me._id"), "sequence": { "$lt": param("newest.first.sequence") } },
+                    "the buckets before it, to fill the page",
+                );
+                older.sort = Some(doc! { "sequence": -1 });
+                older.limit = Some(page_size.div_ceil(*size).max(1));
+                out.push(older);
+                return;
             } else {
                 c.sort = Some(doc! { date: -1 });
                 c.limit = Some(*page_size);

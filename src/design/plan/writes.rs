@@ -333,13 +333,26 @@ pub(super) fn commands(
                     c.fan_out = Some(r.name.clone());
                     out.push(c);
                 }
-                Strategy::BucketedFanOut { size } => {
+                Strategy::BucketedFanOut { .. } => {
+                    // The article's scheme: each follower's item counter gives the number of
+                    // the bucket the item goes into (sequence = count / size), and the upsert
+                    // on { owner, sequence } opens the next bucket with its number set.
+                    let mut counter = Command::new(
+                        i,
+                        &collection_for(layout, &r.child),
+                        Update,
+                        doc! { "_id": param("follower._id") },
+                        "count the item on every follower (its bucket number)",
+                    );
+                    counter.update = Some(doc! { "$inc": { feed_counter(r): 1 } });
+                    counter.fan_out = Some(r.name.clone());
+                    out.push(counter);
                     let mut c = Command::new(
                         i,
                         &coll,
                         Update,
-                        doc! { "owner": param("follower._id"), "count": { "$lt": *size as i64 } },
-                        "append to every follower's open bucket",
+                        doc! { "owner": param("follower._id"), "sequence": param("follower.sequence") },
+                        "append to every follower's newest bucket",
                     );
                     c.update = Some(
                         doc! { "$push": { "activities": param("item") }, "$inc": { "count": 1 } },
@@ -353,6 +366,12 @@ pub(super) fn commands(
         }
         _ => {}
     }
+}
+
+/// Returns the follower field that counts a feed's items under bucketed fan-out
+/// (`activityCount` for a feed of `activity`, as in the article).
+pub(crate) fn feed_counter(r: &crate::model::Relationship) -> String {
+    format!("{}Count", r.feed.as_deref().unwrap_or("item"))
 }
 
 /// Returns the child field the workload sorts a relationship's children by, if any.
