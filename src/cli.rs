@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod eval;
+mod export;
 mod presets;
 mod query;
 mod size;
@@ -70,6 +71,9 @@ commands! {
     Eval(eval::EvalArgs),
     /// Evaluate every design of a model side by side, the best per metric marked.
     Compare(eval::CompareArgs),
+    /// Export a design for a real MongoDB cluster: mongoimport files, setup.js, workload.js.
+    #[command(long_about = export::LONG_ABOUT, after_help = export::EXAMPLES)]
+    Export(export::ExportArgs),
     /// Benchmark measurements, driven by scripts/bench.sh (prints JSON).
     #[command(hide = true)]
     Bench(bench::BenchArgs),

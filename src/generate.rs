@@ -216,11 +216,7 @@ fn parent_weights(model: &Model, r: &crate::model::Relationship, n: u64) -> Vec<
 
 /// Generates every collection of `layout`.
 pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Dataset {
-    let sample_of = |entity: &str| {
-        model
-            .entity(entity)
-            .map_or(0, |e| model.sample.sample_count(e.count))
-    };
+    let count = |n: f64| model.sample.sample_count(n);
     let mut collections = Vec::new();
     let mut total_documents = 0u64;
     let mut total_bytes = 0u64;
@@ -230,10 +226,8 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
             name: c.name.clone(),
             ..Default::default()
         };
-        for shape in &c.shapes {
-            let refs = refs_for(model, layout, shape, &sample_of);
-            let n = model.sample.sample_count(shape.count);
-            let primary = shape.label == shape.entity.clone().unwrap_or_default();
+        for sg in shape_generators(model, layout, c, &count) {
+            let n = sg.count;
             for j in 0..n {
                 if total_documents >= opts.max_total_documents
                     || total_bytes >= opts.max_total_bytes
@@ -242,56 +236,9 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
                     break;
                 }
                 total_documents += 1;
-                let key = format!("{}/{}", c.name, shape.label);
-                let q = document_quantile(model.seed, &key, j);
-                let mut g = Gen {
-                    rng: ChaCha8Rng::seed_from_u64(mix(model.seed, &key) ^ splitmix(j)),
-                    q,
-                    index: j,
-                    max_elements: opts.max_elements,
-                    budget: opts.max_document_elements,
-                    bytes_left: opts.max_document_bytes,
-                    shortened: false,
-                    fields_made: 0,
-                    truncated: Vec::new(),
-                    seed: model.seed,
-                };
-                let mut d = Document::new();
-                for (name, f) in shape.fields.iter() {
-                    if !g.present(f) {
-                        continue;
-                    }
-                    let v = if name == "_id" && f.ty == BsonType::ObjectId {
-                        let ent = if primary {
-                            shape.entity.clone().unwrap_or_default()
-                        } else {
-                            key.clone()
-                        };
-                        Bson::ObjectId(entity_oid(model.seed, &ent, j))
-                    } else if let Some((ent, count, weights)) = refs.get(name) {
-                        match (f.ty, weights.last()) {
-                            (BsonType::ObjectId, Some(&total)) if total > 0.0 => {
-                                let u = g.rng.random::<f64>() * total;
-                                let i = weights.partition_point(|&w| w <= u).min(weights.len() - 1);
-                                Bson::ObjectId(entity_oid(model.seed, ent, i as u64))
-                            }
-                            _ => g.reference(f, ent, count, name),
-                        }
-                    } else {
-                        g.value(f, name)
-                    };
-                    d.insert(name.clone(), v);
-                }
+                let g = sg.document(j, opts);
                 let doc_index = out.documents.len();
-                // Strings and binary data, plus a rough 64 bytes of memory per element and per
-                // document, so that millions of small values count too.
-                let elements = opts
-                    .max_document_elements
-                    .saturating_sub(g.budget)
-                    .saturating_add(g.fields_made);
-                total_bytes = total_bytes
-                    .saturating_add(opts.max_document_bytes.saturating_sub(g.bytes_left))
-                    .saturating_add(elements.saturating_add(1).saturating_mul(64));
+                total_bytes = total_bytes.saturating_add(g.memory);
                 if g.shortened {
                     out.shortened.push(doc_index);
                 }
@@ -303,7 +250,7 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
                         full_count,
                     },
                 ));
-                out.documents.push(d);
+                out.documents.push(g.document);
             }
         }
         collections.push(out);
@@ -314,12 +261,131 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
     }
 }
 
+/// One generated document with what generation had to leave out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GeneratedDocument {
+    /// The document.
+    pub document: Document,
+    /// Arrays cut short: (top-level path, materialized, full count).
+    pub truncated: Vec<(String, u64, u64)>,
+    /// True when a value was cut short for want of bytes.
+    pub shortened: bool,
+    /// Rough bytes of memory the document holds (strings and binary data, plus 64 per array
+    /// element, per sub-document field and per document), for the dataset's budget.
+    pub memory: u64,
+}
+
+/// Generates the documents of one shape of a collection one at a time: document `j` depends
+/// only on the model's seed, the shape and `j`, so a dataset can be streamed to disk document
+/// by document ([`crate::export`]) and is the same documents [`generate_with`] holds.
+pub struct ShapeGenerator<'a> {
+    model: &'a Model,
+    shape: &'a DocShape,
+    refs: Refs,
+    /// `collection/label`: the seed key of the shape's documents.
+    key: String,
+    primary: bool,
+    /// Documents of this shape to generate.
+    pub count: u64,
+}
+
+/// Returns one generator per shape of collection `c`, in shape order. `count` maps a
+/// full-scale count to the number generated (the sample's `sample_count`, or an export's
+/// scale): it sizes every shape and every entity references point into.
+pub fn shape_generators<'a>(
+    model: &'a Model,
+    layout: &'a Layout,
+    c: &'a crate::design::Collection,
+    count: &dyn Fn(f64) -> u64,
+) -> Vec<ShapeGenerator<'a>> {
+    let sample_of = |entity: &str| model.entity(entity).map_or(0, |e| count(e.count));
+    c.shapes
+        .iter()
+        .map(|shape| ShapeGenerator {
+            model,
+            shape,
+            refs: refs_for(model, layout, shape, &sample_of, count),
+            key: format!("{}/{}", c.name, shape.label),
+            primary: shape.label == shape.entity.clone().unwrap_or_default(),
+            count: count(shape.count),
+        })
+        .collect()
+}
+
+impl ShapeGenerator<'_> {
+    /// Returns the shape's label.
+    pub fn label(&self) -> &str {
+        &self.shape.label
+    }
+
+    /// Generates document `j` of the shape.
+    pub fn document(&self, j: u64, opts: &GenOptions) -> GeneratedDocument {
+        let (model, shape, refs, key) = (self.model, self.shape, &self.refs, &self.key);
+        let q = document_quantile(model.seed, key, j);
+        let mut g = Gen {
+            rng: ChaCha8Rng::seed_from_u64(mix(model.seed, key) ^ splitmix(j)),
+            q,
+            index: j,
+            max_elements: opts.max_elements,
+            budget: opts.max_document_elements,
+            bytes_left: opts.max_document_bytes,
+            shortened: false,
+            fields_made: 0,
+            truncated: Vec::new(),
+            seed: model.seed,
+        };
+        let mut d = Document::new();
+        for (name, f) in shape.fields.iter() {
+            if !g.present(f) {
+                continue;
+            }
+            let v = if name == "_id" && f.ty == BsonType::ObjectId {
+                let ent = if self.primary {
+                    shape.entity.clone().unwrap_or_default()
+                } else {
+                    key.clone()
+                };
+                Bson::ObjectId(entity_oid(model.seed, &ent, j))
+            } else if let Some((ent, count, weights)) = refs.get(name) {
+                match (f.ty, weights.last()) {
+                    (BsonType::ObjectId, Some(&total)) if total > 0.0 => {
+                        let u = g.rng.random::<f64>() * total;
+                        let i = weights.partition_point(|&w| w <= u).min(weights.len() - 1);
+                        Bson::ObjectId(entity_oid(model.seed, ent, i as u64))
+                    }
+                    _ => g.reference(f, ent, count, name),
+                }
+            } else {
+                g.value(f, name)
+            };
+            d.insert(name.clone(), v);
+        }
+        // Strings and binary data, plus a rough 64 bytes of memory per element and per
+        // document, so that millions of small values count too.
+        let elements = opts
+            .max_document_elements
+            .saturating_sub(g.budget)
+            .saturating_add(g.fields_made);
+        let memory = opts
+            .max_document_bytes
+            .saturating_sub(g.bytes_left)
+            .saturating_add(elements.saturating_add(1).saturating_mul(64));
+        GeneratedDocument {
+            document: d,
+            truncated: g.truncated,
+            shortened: g.shortened,
+            memory,
+        }
+    }
+}
+
 /// Works out which top-level fields of a shape hold references to which entity.
 fn refs_for(
     model: &Model,
     layout: &Layout,
     shape: &DocShape,
     sample_of: &dyn Fn(&str) -> u64,
+    count: &dyn Fn(f64) -> u64,
 ) -> Refs {
     let mut refs = Refs::default();
     let plain =
@@ -337,7 +403,7 @@ fn refs_for(
                 let coll = layout.collection_of(&r.parent);
                 let n = coll
                     .and_then(|c| c.shape(&label))
-                    .map_or(0, |c| model.sample.sample_count(c.count));
+                    .map_or(0, |c| count(c.count));
                 let key = format!(
                     "{}/{label}",
                     coll.map_or(r.parent.as_str(), |c| c.name.as_str())

@@ -25,6 +25,7 @@ pub mod design;
 pub mod ejson;
 pub mod engine;
 pub mod eval;
+pub mod export;
 pub mod generate;
 pub mod human;
 pub mod model;
@@ -32,6 +33,7 @@ pub mod presets;
 pub mod share;
 pub mod shell;
 pub mod size;
+pub mod storage;
 pub mod warning;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -51,10 +51,10 @@ pub struct CompareArgs {
 }
 
 /// An input problem, already printed: exit code 2.
-struct Reported;
+pub(super) struct Reported;
 
 /// Reads and checks the model of a file or a preset, printing every problem with its place.
-fn model_of(path: Option<&Path>, preset: Option<&str>) -> Result<Model, Reported> {
+pub(super) fn model_of(path: Option<&Path>, preset: Option<&str>) -> Result<Model, Reported> {
     match (path, preset) {
         (_, Some(name)) => {
             let p = crate::presets::find(name).map_err(|e| {
@@ -93,6 +93,22 @@ fn read_model(path: &Path) -> Result<Model, Reported> {
     })
 }
 
+/// Returns the model (with the design's sharding), the design and, for a preset's own
+/// design names (`tbc`, `keyed`, …), that name.
+pub(super) fn chosen_design(
+    model: &Model,
+    arg: Option<&str>,
+) -> anyhow::Result<(Model, Design, Option<String>)> {
+    let offered = arg.and_then(|name| {
+        model.preset.as_ref()?;
+        model.offered_designs().into_iter().find(|(n, _)| n == name)
+    });
+    Ok(match offered {
+        Some((name, m)) => (m, Design::Model, Some(name)),
+        None => (model.clone(), design_of(arg)?, None),
+    })
+}
+
 fn design_of(arg: Option<&str>) -> anyhow::Result<Design> {
     Ok(match arg {
         None => Design::Model,
@@ -122,22 +138,11 @@ impl EvalArgs {
         let Ok(model) = model_of(self.model.as_deref(), self.preset.as_deref()) else {
             return Ok(ExitCode::from(2));
         };
-        // A preset's own design names (`tbc`, `keyed`, …) select that design and its sharding.
-        let offered = self.design.as_deref().and_then(|name| {
-            model.preset.as_ref()?;
-            model.offered_designs().into_iter().find(|(n, _)| n == name)
-        });
-        let e = match offered {
-            Some((name, m)) => {
-                let mut e = evaluate(&m, &Design::Model, &options(self.scale))?;
-                e.design = name;
-                e
-            }
-            None => {
-                let design = design_of(self.design.as_deref())?;
-                evaluate(&model, &design, &options(self.scale))?
-            }
-        };
+        let (model, design, name) = chosen_design(&model, self.design.as_deref())?;
+        let mut e = evaluate(&model, &design, &options(self.scale))?;
+        if let Some(name) = name {
+            e.design = name;
+        }
         if self.json {
             println!("{}", serde_json::to_string_pretty(&e)?);
         } else {

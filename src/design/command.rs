@@ -269,7 +269,10 @@ pub fn shell(v: &Bson) -> String {
         Bson::Double(f) => f.to_string(),
         Bson::Boolean(b) => b.to_string(),
         Bson::Null => "null".into(),
-        other => other.to_string(),
+        Bson::ObjectId(_) => v.to_string(),
+        // Dates, decimals, binary data… in mongosh syntax (`ISODate('…')`), not bson's
+        // debugging form (`DateTime("…")`), so that the code runs in mongosh.
+        other => crate::ejson::to_shell_string(other, false),
     }
 }
 

@@ -1,0 +1,192 @@
+//! `squillion export`: a design's documents, scripts and README written to a folder, ready
+//! for mongoimport and mongosh, streamed document by document.
+
+use std::fs::File;
+use std::io::{BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+
+use super::eval::{chosen_design, model_of};
+use crate::eval::{evaluate_layout, Design, EvalOptions};
+use crate::export::{
+    planned_documents, scripts, write_collection, Manifest, Scale, DEFAULT_MAX_DOCUMENTS,
+};
+
+/// Long help of `squillion export`.
+pub const LONG_ABOUT: &str = "Export a design to a real MongoDB cluster: one mongoimport-ready \
+file per collection (canonical Extended JSON, one document per line), setup.js for mongosh \
+(createCollection with $jsonSchema validators, createIndex, sh.enableSharding / \
+sh.shardCollection), workload.js (every operation as mongosh code), manifest.json (counts, \
+BSON bytes, snappy estimate, validators) and a README with the commands.\n\n\
+Documents are generated, encoded and written one at a time: memory stays bounded whatever \
+the scale. --scale N generates N root entities (the model's first entity that is not the \
+child of a one-to-many relationship, e.g. users) and scales every other collection by the \
+same factor, at most --max-documents per collection.\n\n\
+Exit codes: 0 written, 1 written but some document is over 16 MiB (mongoimport would refuse \
+it), 2 a usage or input error.";
+
+/// Examples of `squillion export`.
+pub const EXAMPLES: &str = "Examples:\n  \
+squillion export --preset social-feed --design denormalized --scale 1000000 --out feed\n  \
+squillion export model.json --design bucketed --out export --json";
+
+/// Arguments of `squillion export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The model (JSON, see docs/model.md).
+    #[arg(required_unless_present = "preset", conflicts_with = "preset")]
+    pub model: Option<PathBuf>,
+    /// Export a preset instead of a model file (`squillion presets` lists them).
+    #[arg(long, value_name = "NAME")]
+    pub preset: Option<String>,
+    /// `normalized`, `denormalized`, `bucketed`, one of a preset's designs, or a JSON file
+    /// with a design; default: the model's own design.
+    #[arg(long)]
+    pub design: Option<String>,
+    /// Root entities to generate (e.g. users); every other collection is scaled by the same
+    /// factor. Default: the model's sample.
+    #[arg(long, value_name = "N")]
+    pub scale: Option<u64>,
+    /// Documents per collection at most.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DOCUMENTS)]
+    pub max_documents: u64,
+    /// The folder to write (created if missing; files in it are replaced).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Show a progress bar on stderr even when it is not a terminal.
+    #[arg(long)]
+    pub progress: bool,
+    /// Print the manifest as JSON instead of the summary (docs/cli.md).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A progress bar on stderr, redrawn when the shown percentage changes.
+struct Progress {
+    on: bool,
+    total: u64,
+    done: u64,
+    shown: Option<u64>,
+}
+
+impl Progress {
+    fn update(&mut self, done: u64, what: &str) {
+        self.done = done;
+        if !self.on {
+            return;
+        }
+        let pct = (done.saturating_mul(1000) / self.total.max(1)).min(1000);
+        if self.shown == Some(pct) {
+            return;
+        }
+        self.shown = Some(pct);
+        let filled = (pct / 25) as usize;
+        let bar = format!("{}{}", "#".repeat(filled), ".".repeat(40 - filled.min(40)));
+        let mut e = std::io::stderr().lock();
+        let _ = write!(
+            e,
+            "\r[{bar}] {:>5.1}% {}/{} documents {what:<24}",
+            pct as f64 / 10.0,
+            done,
+            self.total
+        );
+        let _ = e.flush();
+    }
+
+    fn finish(&self) {
+        if self.on {
+            eprintln!();
+        }
+    }
+}
+
+impl ExportArgs {
+    /// Writes the export; exit 1 when a document is over 16 MiB.
+    pub fn run(self) -> anyhow::Result<ExitCode> {
+        let Ok(model) = model_of(self.model.as_deref(), self.preset.as_deref()) else {
+            return Ok(ExitCode::from(2));
+        };
+        let (model, design, name) = chosen_design(&model, self.design.as_deref())?;
+        let layout = match &design {
+            Design::Named(n) => crate::design::layout_named(&model, *n)?,
+            Design::Spec(s) => s.layout(&model)?,
+            Design::Model => crate::design::layout_model(&model)?,
+        };
+        let scale = Scale::new(&model, self.scale, self.max_documents.max(1));
+        std::fs::create_dir_all(&self.out)
+            .with_context(|| format!("cannot create {}", self.out.display()))?;
+        let planned = planned_documents(&model, &layout, &scale);
+        let mut progress = Progress {
+            on: self.progress || std::io::stderr().is_terminal(),
+            total: planned.iter().map(|(_, n)| n).sum(),
+            done: 0,
+            shown: None,
+        };
+        let mut manifest = Manifest {
+            model: model.name.clone().unwrap_or_else(|| "model".into()),
+            design: name.unwrap_or_else(|| layout.design.clone()),
+            seed: model.seed,
+            scale: scale.clone(),
+            collections: Vec::new(),
+        };
+        for c in &layout.collections {
+            let path = self.out.join(crate::export::file_name(&c.name));
+            let file =
+                File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
+            let mut w = BufWriter::with_capacity(1 << 20, file);
+            let base = progress.done;
+            let label = c.name.clone();
+            let ce = write_collection(&model, &layout, c, &scale, &mut w, &mut |n| {
+                progress.update(base + n, &label)
+            })
+            .with_context(|| format!("cannot write {}", path.display()))?;
+            w.flush()
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            manifest.collections.push(ce);
+        }
+        progress.finish();
+        // The workload as the evaluation runs it on the default sample: same seed, so its
+        // bound ids are documents of the export.
+        let eval = evaluate_layout(&model, layout.clone(), &EvalOptions::default())?;
+        let write = |file: &str, text: String| -> anyhow::Result<()> {
+            let p = self.out.join(file);
+            std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))
+        };
+        write("setup.js", scripts::setup_js(&model, &layout, &manifest))?;
+        write(
+            "workload.js",
+            scripts::workload_js(&model, &layout, &eval, &scale, &manifest),
+        )?;
+        write("README.md", scripts::readme(&manifest))?;
+        let json = serde_json::to_string_pretty(&manifest)?;
+        write("manifest.json", json.clone())?;
+        if self.json {
+            println!("{json}");
+        } else {
+            println!(
+                "{}: {} documents in {} collection(s) ({} design)",
+                self.out.display(),
+                manifest.documents(),
+                manifest.collections.len(),
+                manifest.design
+            );
+            for c in &manifest.collections {
+                let capped = if c.uncapped_documents > c.documents {
+                    format!(" (of {} at this scale)", c.uncapped_documents)
+                } else {
+                    String::new()
+                };
+                println!(
+                    "  {:<24} {:>12} documents{capped}, {} BSON bytes, ~{} on disk (snappy estimate)",
+                    c.file, c.documents, c.bson_bytes, c.compressed_bytes
+                );
+            }
+            println!("  setup.js, workload.js, manifest.json, README.md");
+        }
+        let over = manifest.collections.iter().any(|c| c.over_limit > 0);
+        Ok(ExitCode::from(u8::from(over)))
+    }
+}
