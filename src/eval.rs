@@ -12,9 +12,11 @@
 //! same model, design and seed always give the same [`Evaluation`].
 
 mod bind;
+pub mod memory;
 mod run;
 mod scale;
 mod shards;
+pub mod spread;
 pub mod text;
 mod warn;
 
@@ -56,6 +58,8 @@ pub struct EvalOptions {
     pub max_documents: Option<u64>,
     /// Documents a fan-out writes at most per run (the rest is counted arithmetically).
     pub fan_out_cap: u64,
+    /// RAM of each machine (bytes), for the WiredTiger cache the working set is compared to.
+    pub ram_bytes: u64,
 }
 
 impl Default for EvalOptions {
@@ -63,6 +67,7 @@ impl Default for EvalOptions {
         EvalOptions {
             max_documents: None,
             fan_out_cap: DEFAULT_FAN_OUT_CAP,
+            ram_bytes: crate::storage::DEFAULT_RAM,
         }
     }
 }
@@ -376,6 +381,10 @@ pub struct Evaluation {
     pub operations: Vec<OperationEval>,
     /// Workload totals per second.
     pub totals: Totals,
+    /// How each sharded collection spreads over the shards, with its shard-key report.
+    pub sharding: Vec<spread::ShardSpread>,
+    /// On-disk size, indexes and working set against the WiredTiger cache.
+    pub storage: memory::Storage,
     /// Every warning: the layout's and the evaluation's.
     pub warnings: Vec<Warning>,
 }
@@ -457,7 +466,11 @@ pub fn evaluate_layout(
         q += o.queries as f64 * o.rate_per_sec;
         l += o.lookups as f64 * o.rate_per_sec;
     }
-    let warnings = warn::warnings(&model, &layout, &operations);
+    let sharding = spread::spreads(&model, &layout, &data, &operations);
+    let shards = model.sharding.as_ref().map_or(1, |s| s.shards.max(1));
+    let storage = memory::storage(&data, &collections, &operations, shards, opts.ram_bytes);
+    let mut warnings = warn::warnings(&model, &layout, &operations);
+    warnings.extend(warn::cluster_warnings(&sharding, &storage));
     Ok(Evaluation {
         design: layout.design.clone(),
         seed: model.seed,
@@ -473,6 +486,8 @@ pub fn evaluate_layout(
             lookups_per_sec: l,
             per_sec,
         },
+        sharding,
+        storage,
         warnings,
         layout,
     })

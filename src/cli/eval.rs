@@ -28,6 +28,10 @@ pub struct EvalArgs {
     /// Entities materialized per entity (default: the model's sample, else 500).
     #[arg(long, value_name = "N")]
     pub scale: Option<u64>,
+    /// RAM of each machine, for the WiredTiger cache the working set is compared to
+    /// (`16GiB`, `512MiB`, bytes).
+    #[arg(long, value_name = "SIZE", default_value = "16GiB", value_parser = parse_ram)]
+    pub ram: u64,
     /// Print the evaluation as JSON (docs/cli.md).
     #[arg(long)]
     pub json: bool,
@@ -45,6 +49,10 @@ pub struct CompareArgs {
     /// Entities materialized per entity (default: the model's sample, else 500).
     #[arg(long, value_name = "N")]
     pub scale: Option<u64>,
+    /// RAM of each machine, for the WiredTiger cache the working set is compared to
+    /// (`16GiB`, `512MiB`, bytes).
+    #[arg(long, value_name = "SIZE", default_value = "16GiB", value_parser = parse_ram)]
+    pub ram: u64,
     /// Print the comparison as JSON (docs/cli.md).
     #[arg(long)]
     pub json: bool,
@@ -125,11 +133,19 @@ fn design_of(arg: Option<&str>) -> anyhow::Result<Design> {
     })
 }
 
-fn options(scale: Option<u64>) -> EvalOptions {
+fn options(scale: Option<u64>, ram: u64) -> EvalOptions {
     EvalOptions {
         max_documents: scale,
+        ram_bytes: ram,
         ..EvalOptions::default()
     }
+}
+
+/// Parses `--ram`.
+fn parse_ram(text: &str) -> Result<u64, String> {
+    crate::storage::parse_bytes(text)
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("not a memory size: {text} (write 16GiB, 512MiB or bytes)"))
 }
 
 impl EvalArgs {
@@ -139,7 +155,7 @@ impl EvalArgs {
             return Ok(ExitCode::from(2));
         };
         let (model, design, name) = chosen_design(&model, self.design.as_deref())?;
-        let mut e = evaluate(&model, &design, &options(self.scale))?;
+        let mut e = evaluate(&model, &design, &options(self.scale, self.ram))?;
         if let Some(name) = name {
             e.design = name;
         }
@@ -158,7 +174,7 @@ impl CompareArgs {
         let Ok(model) = model_of(self.model.as_deref(), self.preset.as_deref()) else {
             return Ok(ExitCode::from(2));
         };
-        let c = comparison(compare(&model, &options(self.scale))?);
+        let c = comparison(compare(&model, &options(self.scale, self.ram))?);
         if self.json {
             println!("{}", serde_json::to_string_pretty(&c)?);
         } else {

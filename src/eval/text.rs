@@ -238,6 +238,7 @@ pub fn report(e: &Evaluation) -> String {
             );
         }
     }
+    cluster_report(&mut s, e);
     let t = &e.totals;
     let _ = writeln!(
         s,
@@ -270,6 +271,90 @@ pub fn report(e: &Evaluation) -> String {
         }
     }
     s
+}
+
+/// Writes the shard spread, shard-key report and storage sections of a report.
+fn cluster_report(s: &mut String, e: &Evaluation) {
+    for sp in &e.sharding {
+        let _ = writeln!(
+            s,
+            "\nSharding of {} by {}{} over {} shards (estimate)",
+            sp.collection,
+            sp.shard_key,
+            if sp.hashed { " (hashed)" } else { "" },
+            sp.shards
+        );
+        for p in &sp.per_shard {
+            let _ = writeln!(
+                s,
+                "  shard {}: {} documents, {}",
+                p.shard,
+                fig(p.documents),
+                human_bytes(p.bytes.value)
+            );
+        }
+        let k = &sp.key;
+        let _ = writeln!(
+            s,
+            "  largest shard {:.2}× an even share; chunks {}; jumbo chunks {}",
+            sp.imbalance,
+            fig(sp.chunks),
+            fig(sp.jumbo_chunks)
+        );
+        let _ = writeln!(
+            s,
+            "  shard key: cardinality {} ({} in the sample); most common value {} ({:.2}% of the sample, {} documents); {}monotonic: {}",
+            fig(k.cardinality),
+            k.sample_cardinality,
+            k.most_common.as_ref().map(|c| c.value.to_string()).unwrap_or_default(),
+            k.most_common.as_ref().map_or(0.0, |c| c.share * 100.0),
+            k.most_common.as_ref().map(|c| fig(c.documents)).unwrap_or_default(),
+            if k.monotonicity.monotonic { "" } else { "not " },
+            k.monotonicity.reason
+        );
+        for (what, d) in [("reads", k.reads), ("writes", k.writes)] {
+            if d.per_sec > 0.0 {
+                let _ = writeln!(
+                    s,
+                    "  {what}: {}/s, {:.1}% one shard, {:.1}% several shards, {:.1}% scatter-gather",
+                    num(d.per_sec),
+                    d.single_shard * 100.0,
+                    d.multi_shard * 100.0,
+                    d.scatter_gather * 100.0
+                );
+            }
+        }
+    }
+    let st = &e.storage;
+    let _ = writeln!(
+        s,
+        "\nStorage (estimate: snappy on 32 KiB blocks of sample BSON)"
+    );
+    for c in &st.collections {
+        let _ = writeln!(
+            s,
+            "  {}: {} data, ≈{} on disk (ratio {:.2}), ≈{} indexes, ≈{} hot in an hour",
+            c.collection,
+            human_bytes(c.data_bytes.value),
+            human_bytes(c.disk_bytes.value),
+            c.compression_ratio,
+            human_bytes(c.index_bytes.value),
+            human_bytes(c.hot_bytes.value)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "  total: {} data, ≈{} on disk, ≈{} indexes; working set ≈{} (≈{} per shard over {}) vs WiredTiger cache {} of {} RAM: {}",
+        human_bytes(st.data_bytes.value),
+        human_bytes(st.disk_bytes.value),
+        human_bytes(st.index_bytes.value),
+        human_bytes(st.working_set.value),
+        human_bytes(st.working_set_per_shard.value),
+        st.shards,
+        human_bytes(st.cache_bytes as f64),
+        human_bytes(st.ram_bytes as f64),
+        if st.fits_in_cache { "fits" } else { "does NOT fit" }
+    );
 }
 
 /// Returns the side-by-side report, the best design per metric marked with `*`.

@@ -105,3 +105,42 @@ fn live_copies(model: &Model, o: &OperationEval, out: &mut Vec<Warning>) {
         }
     }
 }
+
+/// Returns the warnings of the shard spread and the working set: HOT_SHARD, JUMBO_CHUNK,
+/// MONOTONIC_SHARD_KEY and WORKING_SET_EXCEEDS_CACHE.
+pub(super) fn cluster_warnings(
+    spreads: &[super::spread::ShardSpread],
+    storage: &super::memory::Storage,
+) -> Vec<Warning> {
+    let mut out = Vec::new();
+    for s in spreads {
+        if s.imbalance > super::spread::HOT_SHARD_FACTOR {
+            let big = s.key.most_common.as_ref();
+            out.push(warning("HOT_SHARD", &s.collection, "", format!(
+                "One shard-key value ({}) holds ≈{} bytes, {:.1}× a shard's even share of the collection: its documents cannot be split, so one of the {} shards holds them all (estimate from the sample).",
+                big.map(|b| b.value.to_string()).unwrap_or_default(),
+                thousands(s.per_shard.first().map_or(0.0, |p| p.bytes.value) as u64),
+                s.imbalance, s.shards),
+                "Add a field to the shard key that splits a large value's documents (e.g. { owner: 1, sequence: 1 }), or bucket them."));
+        }
+        if s.jumbo_chunks.value >= 1.0 {
+            out.push(warning("JUMBO_CHUNK", &s.collection, "", format!(
+                "≈{} shard-key value(s) hold more than a chunk (128 MiB): such a chunk can never be split or moved by the balancer (estimate from the sample).",
+                thousands(s.jumbo_chunks.value as u64)),
+                "Choose a shard key with more distinct values per document, or add a second field to it."));
+        }
+        if s.key.monotonicity.monotonic {
+            out.push(warning("MONOTONIC_SHARD_KEY", &s.collection, "", format!(
+                "Ranged shard key {}: {}.", s.shard_key, s.key.monotonicity.reason),
+                "Use a hashed shard key, or lead the key with a field that is not insertion-ordered."));
+        }
+    }
+    if !storage.fits_in_cache {
+        out.push(warning("WORKING_SET_EXCEEDS_CACHE", "", "", format!(
+            "Working set ≈{} bytes per shard (hot documents of an hour plus every index) exceeds the WiredTiger cache of {} bytes (50% of {} bytes of RAM − 1 GiB): reads go to disk.",
+            thousands(storage.working_set_per_shard.value as u64),
+            thousands(storage.cache_bytes), thousands(storage.ram_bytes)),
+            "Add RAM or shards, drop unused indexes, or shrink the hot documents."));
+    }
+    out
+}

@@ -1,0 +1,126 @@
+//! Storage and memory of a design: on-disk size under WiredTiger's snappy block compression
+//! (the ratio measured by compressing the sample's BSON in 32 KiB blocks, see
+//! [`crate::storage`]), index sizes, and the working set against the WiredTiger cache.
+//!
+//! The working set is the indexes (every index of a busy collection is read on every write)
+//! plus the hot documents: the bytes the workload examines or writes in an hour
+//! ([`HOT_WINDOW_SECS`]), at most the whole collection. Everything here is an estimate.
+
+use serde::Serialize;
+
+use super::{CollectionEval, Figure, OperationEval};
+use crate::generate::Dataset;
+use crate::storage::{compression_ratio, default_cache};
+
+/// Documents touched within this many seconds count as hot: one hour.
+pub const HOT_WINDOW_SECS: f64 = 3600.0;
+
+/// One collection's storage.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CollectionStorage {
+    /// Collection name.
+    pub collection: String,
+    /// BSON bytes at full scale.
+    pub data_bytes: Figure,
+    /// Compressed ÷ BSON bytes, measured on the sample with snappy in 32 KiB blocks.
+    pub compression_ratio: f64,
+    /// Estimated bytes on disk (data × ratio).
+    pub disk_bytes: Figure,
+    /// Estimated bytes of the indexes (uncompressed; WiredTiger's prefix compression makes
+    /// them smaller).
+    pub index_bytes: Figure,
+    /// Bytes of documents the workload touches in an hour, at most the collection.
+    pub hot_bytes: Figure,
+}
+
+/// Storage and memory of a design.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Storage {
+    /// Per collection.
+    pub collections: Vec<CollectionStorage>,
+    /// Data bytes, all collections.
+    pub data_bytes: Figure,
+    /// Bytes on disk, all collections (snappy estimate).
+    pub disk_bytes: Figure,
+    /// Index bytes, all collections.
+    pub index_bytes: Figure,
+    /// Working set: hot documents plus every index.
+    pub working_set: Figure,
+    /// Shards the data is spread over (1 when not sharded).
+    pub shards: u32,
+    /// Working set per shard (even spread).
+    pub working_set_per_shard: Figure,
+    /// RAM of each machine (bytes).
+    pub ram_bytes: u64,
+    /// WiredTiger's default cache on that RAM: max(50% of (RAM − 1 GiB), 256 MiB).
+    pub cache_bytes: u64,
+    /// True when the working set per shard fits in the cache.
+    pub fits_in_cache: bool,
+}
+
+/// Returns the storage of a design.
+pub(super) fn storage(
+    data: &Dataset,
+    collections: &[CollectionEval],
+    ops: &[OperationEval],
+    shards: u32,
+    ram: u64,
+) -> Storage {
+    let per = collections
+        .iter()
+        .map(|c| {
+            let docs = data
+                .collection(&c.name)
+                .map_or(&[][..], |g| &g.documents[..]);
+            let ratio = compression_ratio(docs);
+            let total = c.stats.total_bytes;
+            let mean = if c.stats.count > 0.0 {
+                total / c.stats.count
+            } else {
+                0.0
+            };
+            let touched_per_sec: f64 = ops
+                .iter()
+                .map(|o| {
+                    o.typical
+                        .commands
+                        .iter()
+                        .filter(|k| k.collection == c.name)
+                        .map(|k| {
+                            (k.full.docs_examined.value * mean + k.full.bytes_written.value)
+                                * o.rate_per_sec
+                        })
+                        .sum::<f64>()
+                })
+                .sum();
+            CollectionStorage {
+                collection: c.name.clone(),
+                data_bytes: Figure::estimate(total.round()),
+                compression_ratio: ratio,
+                disk_bytes: Figure::estimate((total * ratio).round()),
+                index_bytes: c.index_bytes,
+                hot_bytes: Figure::estimate((touched_per_sec * HOT_WINDOW_SECS).min(total).round()),
+            }
+        })
+        .collect::<Vec<_>>();
+    let sum = |f: fn(&CollectionStorage) -> f64| per.iter().map(f).sum::<f64>();
+    let data_bytes = sum(|c| c.data_bytes.value);
+    let disk = sum(|c| c.disk_bytes.value);
+    let index = sum(|c| c.index_bytes.value);
+    let ws = sum(|c| c.hot_bytes.value) + index;
+    let shards = shards.max(1);
+    let per_shard = ws / f64::from(shards);
+    let cache = default_cache(ram);
+    Storage {
+        collections: per,
+        data_bytes: Figure::estimate(data_bytes),
+        disk_bytes: Figure::estimate(disk),
+        index_bytes: Figure::estimate(index),
+        working_set: Figure::estimate(ws),
+        shards,
+        working_set_per_shard: Figure::estimate(per_shard.round()),
+        ram_bytes: ram,
+        cache_bytes: cache,
+        fits_in_cache: per_shard <= cache as f64,
+    }
+}

@@ -1,0 +1,353 @@
+//! How a sharded collection's documents and bytes spread over the shards, and an offline
+//! shard-key report in the spirit of MongoDB's `analyzeShardKey` (cardinality, frequency,
+//! monotonicity, and the share of the workload's reads that reach one shard).
+//!
+//! The spread is an estimate from the sample: the balancer evens out data by size, so every
+//! shard holds its share of the collection, except that the documents of one shard-key value
+//! can never be split (one chunk, on one shard): a value larger than a shard's share makes
+//! that shard hot, and a value larger than the chunk size (128 MiB) is a jumbo chunk. The
+//! largest value's size is its sample documents scaled to full scale.
+
+use std::collections::HashMap;
+
+use bson::{Bson, Document};
+use serde::Serialize;
+
+use super::{Figure, OperationEval, Routing};
+use crate::design::{CommandKind, Layout};
+use crate::generate::Dataset;
+use crate::model::field::{BsonType, ValueKind};
+use crate::model::Model;
+
+/// MongoDB's default chunk size since 6.0: 128 MiB.
+pub const CHUNK_BYTES: f64 = 128.0 * 1024.0 * 1024.0;
+
+/// A shard is hot when it holds more than this many times its even share.
+pub const HOT_SHARD_FACTOR: f64 = 1.5;
+
+/// One shard's part of a collection.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ShardShare {
+    /// Shard number (0-based; shard 0 holds the largest shard-key value).
+    pub shard: u32,
+    /// Documents at full scale.
+    pub documents: Figure,
+    /// BSON bytes at full scale.
+    pub bytes: Figure,
+}
+
+/// Share of the workload's commands on a collection by how they reach the shards, weighted
+/// by rate (`analyzeShardKey`'s `readDistribution` / `writeDistribution`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Distribution {
+    /// Commands per second in all.
+    pub per_sec: f64,
+    /// Share that reaches one shard (targeted).
+    pub single_shard: f64,
+    /// Share that reaches several shards, each targeted.
+    pub multi_shard: f64,
+    /// Share that reaches every shard (scatter-gather).
+    pub scatter_gather: f64,
+}
+
+/// The most common shard-key value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CommonValue {
+    /// The value (relaxed Extended JSON of the key's fields).
+    pub value: serde_json::Value,
+    /// Its share of the sample's documents.
+    pub share: f64,
+    /// Its documents at full scale.
+    pub documents: Figure,
+    /// Its bytes at full scale.
+    pub bytes: Figure,
+}
+
+/// Whether the shard key grows with insertion order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Monotonicity {
+    /// True when new documents always get the largest key (ranged keys only).
+    pub monotonic: bool,
+    /// Why.
+    pub reason: String,
+}
+
+/// The shard-key report of one collection.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeyReport {
+    /// Distinct shard-key values in the sample.
+    pub sample_cardinality: u64,
+    /// Distinct values at full scale.
+    pub cardinality: Figure,
+    /// The most frequent value.
+    pub most_common: Option<CommonValue>,
+    /// Whether the key is monotonically increasing.
+    pub monotonicity: Monotonicity,
+    /// How the workload's reads reach the shards.
+    pub reads: Distribution,
+    /// How the workload's writes reach the shards.
+    pub writes: Distribution,
+}
+
+/// How one sharded collection spreads over the shards.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ShardSpread {
+    /// Collection.
+    pub collection: String,
+    /// The shard key.
+    pub shard_key: serde_json::Value,
+    /// True for a hashed key.
+    pub hashed: bool,
+    /// Shards.
+    pub shards: u32,
+    /// Each shard's part, shard 0 first.
+    pub per_shard: Vec<ShardShare>,
+    /// Largest shard's bytes ÷ an even share (1.0 = perfectly even).
+    pub imbalance: f64,
+    /// Chunks at full scale (bytes ÷ 128 MiB, at least 2 per shard for hashed keys).
+    pub chunks: Figure,
+    /// Shard-key values larger than a chunk: chunks that can never be split or moved.
+    pub jumbo_chunks: Figure,
+    /// The shard-key report.
+    pub key: KeyReport,
+}
+
+/// Returns the spread of every sharded collection of the layout.
+pub(super) fn spreads(
+    model: &Model,
+    layout: &Layout,
+    data: &Dataset,
+    ops: &[OperationEval],
+) -> Vec<ShardSpread> {
+    let shards = model.sharding.as_ref().map_or(1, |s| s.shards.max(1));
+    if shards < 2 {
+        return Vec::new();
+    }
+    layout
+        .collections
+        .iter()
+        .filter_map(|c| {
+            let key = c.shard_key.as_ref()?;
+            let docs = data
+                .collection(&c.name)
+                .map_or(&[][..], |g| &g.documents[..]);
+            let full_docs = c.count();
+            let full_bytes = crate::arith::collection_stats(c, &model.start_date).total_bytes;
+            Some(spread(
+                model, layout, &c.name, key, docs, full_docs, full_bytes, shards, ops,
+            ))
+        })
+        .collect()
+}
+
+/// Returns the value of the shard key's fields in `d` (missing fields as null).
+fn key_value(key: &Document, d: &Document) -> Document {
+    key.keys()
+        .map(|f| {
+            let v = crate::engine::path::get(d, &crate::engine::path::split(f))
+                .cloned()
+                .unwrap_or(Bson::Null);
+            (f.clone(), v)
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn spread(
+    model: &Model,
+    layout: &Layout,
+    collection: &str,
+    key: &Document,
+    docs: &[Document],
+    full_docs: f64,
+    full_bytes: f64,
+    shards: u32,
+    ops: &[OperationEval],
+) -> ShardSpread {
+    let hashed = key.values().any(|v| v.as_str() == Some("hashed"));
+    let n = docs.len().max(1) as f64;
+    // Group the sample by shard-key value: documents and bytes per value.
+    let mut groups: HashMap<String, (Document, u64, u64)> = HashMap::new();
+    for d in docs {
+        let v = key_value(key, d);
+        let text = crate::ejson::to_canonical_ejson(&v);
+        let e = groups.entry(text).or_insert((v, 0, 0));
+        e.1 += 1;
+        e.2 += crate::size::document_size(d);
+    }
+    let distinct = groups.len() as u64;
+    // How many full-scale values one sample value stands for: all documents distinct → one
+    // per document; a reference to an entity → that entity's full ÷ sampled count; else 1.
+    let ratio = if distinct as f64 >= n && n > 0.0 {
+        full_docs / n
+    } else {
+        ref_ratio(model, layout, collection, key).unwrap_or(1.0)
+    }
+    .max(1.0);
+    let per_sample_doc = full_docs / n;
+    let cardinality = (distinct as f64 * ratio).min(full_docs.max(1.0)).round();
+    let largest = groups
+        .values()
+        .max_by(|a, b| a.2.cmp(&b.2).then(a.1.cmp(&b.1)))
+        .cloned();
+    let most_common = groups.values().max_by_key(|g| g.1).map(|g| CommonValue {
+        value: serde_json::from_str(&crate::ejson::to_relaxed_ejson(&g.0))
+            .unwrap_or(serde_json::Value::Null),
+        share: g.1 as f64 / n,
+        documents: Figure::estimate((g.1 as f64 * per_sample_doc / ratio).round()),
+        bytes: Figure::estimate((g.2 as f64 * per_sample_doc / ratio).round()),
+    });
+    let (big_docs, big_bytes) = largest.as_ref().map_or((0.0, 0.0), |g| {
+        (
+            g.1 as f64 * per_sample_doc / ratio,
+            g.2 as f64 * per_sample_doc / ratio,
+        )
+    });
+    // Shard 0 holds the largest value (it cannot be split); the balancer evens out the rest.
+    let even_bytes = full_bytes / f64::from(shards);
+    let even_docs = full_docs / f64::from(shards);
+    let first_bytes = even_bytes.max(big_bytes).min(full_bytes);
+    let first_docs = if big_bytes > even_bytes {
+        big_docs.min(full_docs)
+    } else {
+        even_docs
+    };
+    let rest = f64::from(shards - 1);
+    let per_shard = (0..shards)
+        .map(|i| {
+            let (d, b) = if i == 0 {
+                (first_docs, first_bytes)
+            } else {
+                (
+                    (full_docs - first_docs).max(0.0) / rest,
+                    (full_bytes - first_bytes).max(0.0) / rest,
+                )
+            };
+            ShardShare {
+                shard: i,
+                documents: Figure::estimate(d.round()),
+                bytes: Figure::estimate(b.round()),
+            }
+        })
+        .collect();
+    let chunk_floor = if hashed { 2.0 * f64::from(shards) } else { 1.0 };
+    let jumbo = groups
+        .values()
+        .filter(|g| g.2 as f64 * per_sample_doc / ratio > CHUNK_BYTES)
+        .count() as f64;
+    ShardSpread {
+        collection: collection.to_string(),
+        shard_key: crate::design::plan::doc_to_json(key),
+        hashed,
+        shards,
+        per_shard,
+        imbalance: if even_bytes > 0.0 {
+            first_bytes / even_bytes
+        } else {
+            1.0
+        },
+        chunks: Figure::estimate((full_bytes / CHUNK_BYTES).ceil().max(chunk_floor)),
+        jumbo_chunks: Figure::estimate((jumbo * ratio).min(cardinality)),
+        key: KeyReport {
+            sample_cardinality: distinct,
+            cardinality: Figure::estimate(cardinality),
+            most_common,
+            monotonicity: monotonicity(layout, collection, key, hashed),
+            reads: distribution(ops, collection, true),
+            writes: distribution(ops, collection, false),
+        },
+    }
+}
+
+/// Returns full ÷ sampled count of the entity the key's first field references, if it does.
+fn ref_ratio(model: &Model, layout: &Layout, collection: &str, key: &Document) -> Option<f64> {
+    let first = key.keys().next()?;
+    let c = layout.collection(collection)?;
+    let f = c.shapes.iter().find_map(|s| s.fields.get(first))?;
+    if f.ty != BsonType::ObjectId {
+        return None;
+    }
+    // The entity: a relationship whose parent or child reference (or feed author / owner)
+    // this field is.
+    let entity = model.relationships.iter().find_map(|r| {
+        if *first == r.parent_ref() || (r.feed.is_some() && (first == "owner" || first == "author"))
+        {
+            Some(r.parent.clone())
+        } else if *first == crate::design::layout::child_ref(r) {
+            Some(r.child.clone())
+        } else {
+            None
+        }
+    })?;
+    let e = model.entity(&entity)?;
+    let sampled = model.sample.sample_count(e.count).max(1) as f64;
+    Some(e.count / sampled)
+}
+
+/// Returns whether the key's first field grows with insertion order: an ObjectId `_id`
+/// (its first bytes are a timestamp), a date or timestamp, or a sequence number.
+fn monotonicity(layout: &Layout, collection: &str, key: &Document, hashed: bool) -> Monotonicity {
+    let Some(first) = key.keys().next() else {
+        return Monotonicity {
+            monotonic: false,
+            reason: "no shard key".into(),
+        };
+    };
+    let field = layout
+        .collection(collection)
+        .and_then(|c| c.shapes.iter().find_map(|s| s.fields.get(first)));
+    let why = match field {
+        _ if first == "_id" && field.is_none_or(|f| f.ty == BsonType::ObjectId) => {
+            Some("an ObjectId _id starts with its creation time")
+        }
+        Some(f) if matches!(f.ty, BsonType::Date | BsonType::Timestamp) => {
+            Some("a creation date or timestamp grows with time")
+        }
+        Some(f) if f.kind == Some(ValueKind::Sequence) => Some("a sequence number only grows"),
+        _ => None,
+    };
+    match (why, hashed) {
+        (Some(w), false) => Monotonicity {
+            monotonic: true,
+            reason: format!("{first}: {w}: every insert goes to the last chunk, on one shard"),
+        },
+        (Some(w), true) => Monotonicity {
+            monotonic: false,
+            reason: format!("{first}: {w}, but hashing spreads the inserts"),
+        },
+        (None, _) => Monotonicity {
+            monotonic: false,
+            reason: format!("{first}: not insertion-ordered"),
+        },
+    }
+}
+
+/// Returns the rate-weighted routing of the workload's reads (or writes) on `collection`.
+fn distribution(ops: &[OperationEval], collection: &str, reads: bool) -> Distribution {
+    let mut d = Distribution::default();
+    for o in ops {
+        for c in o
+            .typical
+            .commands
+            .iter()
+            .filter(|c| c.collection == collection)
+        {
+            let is_read = matches!(c.kind, CommandKind::Find | CommandKind::Aggregate);
+            if is_read != reads {
+                continue;
+            }
+            d.per_sec += o.rate_per_sec;
+            match c.shards.routing {
+                Routing::Unsharded | Routing::Targeted => d.single_shard += o.rate_per_sec,
+                Routing::Multi => d.multi_shard += o.rate_per_sec,
+                Routing::ScatterGather => d.scatter_gather += o.rate_per_sec,
+            }
+        }
+    }
+    if d.per_sec > 0.0 {
+        d.single_shard /= d.per_sec;
+        d.multi_shard /= d.per_sec;
+        d.scatter_gather /= d.per_sec;
+    }
+    d
+}
