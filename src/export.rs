@@ -55,7 +55,13 @@ impl Scale {
     pub fn uncapped(&self, model: &Model, full: f64) -> u64 {
         match self.factor {
             Some(k) => {
-                let n = (full * k).ceil();
+                // Rounded up, but 200.00000000000003 (float noise) is 200.
+                let x = full * k;
+                let n = if (x - x.round()).abs() <= 1e-9 * x.abs().max(1.0) {
+                    x.round()
+                } else {
+                    x.ceil()
+                };
                 if full > 0.0 {
                     n.clamp(1.0, 1e15) as u64
                 } else {

@@ -185,11 +185,22 @@ fn spread(
     }
     .max(1.0);
     let per_sample_doc = full_docs / n;
-    let cardinality = (distinct as f64 * ratio).min(full_docs.max(1.0)).round();
     let largest = groups
         .values()
         .max_by(|a, b| a.2.cmp(&b.2).then(a.1.cmp(&b.1)))
         .cloned();
+    let mean_bytes = if full_docs > 0.0 {
+        full_bytes / full_docs
+    } else {
+        0.0
+    };
+    // A key that is exactly the parent reference of a one-to-many relationship: the largest
+    // value holds the largest parent's children (the celebrity), from the distribution.
+    let parent = parent_of(model, layout, collection, key);
+    let cardinality = match &parent {
+        Some((_, parents)) => parents.min(full_docs.max(1.0)),
+        None => (distinct as f64 * ratio).min(full_docs.max(1.0)).round(),
+    };
     let most_common = groups.values().max_by_key(|g| g.1).map(|g| CommonValue {
         value: serde_json::from_str(&crate::ejson::to_relaxed_ejson(&g.0))
             .unwrap_or(serde_json::Value::Null),
@@ -197,12 +208,18 @@ fn spread(
         documents: Figure::estimate((g.1 as f64 * per_sample_doc / ratio).round()),
         bytes: Figure::estimate((g.2 as f64 * per_sample_doc / ratio).round()),
     });
-    let (big_docs, big_bytes) = largest.as_ref().map_or((0.0, 0.0), |g| {
-        (
-            g.1 as f64 * per_sample_doc / ratio,
-            g.2 as f64 * per_sample_doc / ratio,
-        )
-    });
+    let (big_docs, big_bytes) = match &parent {
+        Some((card, _)) => {
+            let n = card.quantile(1.0).max(0.0).min(full_docs);
+            (n, n * mean_bytes)
+        }
+        None => largest.as_ref().map_or((0.0, 0.0), |g| {
+            (
+                g.1 as f64 * per_sample_doc / ratio,
+                g.2 as f64 * per_sample_doc / ratio,
+            )
+        }),
+    };
     // Shard 0 holds the largest value (it cannot be split); the balancer evens out the rest.
     let even_bytes = full_bytes / f64::from(shards);
     let even_docs = full_docs / f64::from(shards);
@@ -212,6 +229,14 @@ fn spread(
     } else {
         even_docs
     };
+    // With a parent-reference key the most common value is the largest parent.
+    let most_common = most_common.map(|mut c| {
+        if parent.is_some() {
+            c.documents = Figure::estimate(big_docs.round());
+            c.bytes = Figure::estimate(big_bytes.round());
+        }
+        c
+    });
     let rest = f64::from(shards - 1);
     let per_shard = (0..shards)
         .map(|i| {
@@ -231,10 +256,19 @@ fn spread(
         })
         .collect();
     let chunk_floor = if hashed { 2.0 * f64::from(shards) } else { 1.0 };
-    let jumbo = groups
-        .values()
-        .filter(|g| g.2 as f64 * per_sample_doc / ratio > CHUNK_BYTES)
-        .count() as f64;
+    let jumbo = match &parent {
+        Some((card, parents)) if mean_bytes > 0.0 => {
+            parents * share_above(card, CHUNK_BYTES / mean_bytes)
+        }
+        Some(_) => 0.0,
+        None => {
+            groups
+                .values()
+                .filter(|g| g.2 as f64 * per_sample_doc / ratio > CHUNK_BYTES)
+                .count() as f64
+                * ratio
+        }
+    };
     ShardSpread {
         collection: collection.to_string(),
         shard_key: crate::design::plan::doc_to_json(key),
@@ -247,7 +281,7 @@ fn spread(
             1.0
         },
         chunks: Figure::estimate((full_bytes / CHUNK_BYTES).ceil().max(chunk_floor)),
-        jumbo_chunks: Figure::estimate((jumbo * ratio).min(cardinality)),
+        jumbo_chunks: Figure::estimate(jumbo.round().min(cardinality)),
         key: KeyReport {
             sample_cardinality: distinct,
             cardinality: Figure::estimate(cardinality),
@@ -257,6 +291,47 @@ fn spread(
             writes: distribution(ops, collection, false),
         },
     }
+}
+
+/// Returns the cardinality distribution and full-scale parent count of the one-to-many
+/// relationship whose parent reference is the whole shard key (hashed or ranged).
+fn parent_of(
+    model: &Model,
+    layout: &Layout,
+    collection: &str,
+    key: &Document,
+) -> Option<(crate::model::Distribution, f64)> {
+    let mut fields = key.keys();
+    let (first, None) = (fields.next()?, fields.next()) else {
+        return None;
+    };
+    let c = layout.collection(collection)?;
+    let r = model.relationships.iter().find(|r| {
+        !r.many_to_many
+            && r.parent_ref() == *first
+            && c.shapes
+                .iter()
+                .any(|s| s.entity.as_deref() == Some(r.child.as_str()))
+    })?;
+    Some((r.cardinality.clone(), model.entity(&r.parent)?.count))
+}
+
+/// Returns the share of a distribution's values above `x` (by bisection on its quantiles).
+fn share_above(d: &crate::model::Distribution, x: f64) -> f64 {
+    if d.quantile(1.0) <= x {
+        return 0.0;
+    }
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..60 {
+        let mid = (lo + hi) / 2.0;
+        if d.quantile(mid) > x {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    // At least the largest parent.
+    (1.0 - hi).max(0.0)
 }
 
 /// Returns full ÷ sampled count of the entity the key's first field references, if it does.

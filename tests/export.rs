@@ -1,0 +1,276 @@
+//! Export and cluster figures: the exported documents are the evaluation's (same sizes),
+//! stream in order, carry validators; shard targeting and spread on the social-feed preset
+//! follow article 004; hot shards, monotonic keys and the WiredTiger cache are reported.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::process::Command;
+
+use squillion::design::layout_model;
+use squillion::eval::{evaluate, Design, EvalOptions, Evaluation, Routing};
+use squillion::export::{write_collection, Scale};
+use squillion::generate::generate;
+use squillion::model::{parse_model, Model};
+use squillion::size::document_size;
+
+/// Returns the preset's model under one of its designs, with that design's sharding.
+fn design(name: &str) -> Model {
+    let p = squillion::presets::find("social-feed").unwrap_or_else(|e| panic!("{e}"));
+    let m = p.model().unwrap_or_else(|e| panic!("{e}"));
+    m.offered_designs()
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, m)| m)
+        .unwrap_or_else(|| panic!("no design {name}"))
+}
+
+fn eval(m: &Model) -> Evaluation {
+    evaluate(m, &Design::Model, &EvalOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn exported_documents_are_the_evaluations_sample() {
+    let m = design("bucketed");
+    let layout = layout_model(&m).unwrap_or_else(|e| panic!("{e}"));
+    let data = generate(&m, &layout);
+    let scale = Scale::new(&m, None, u64::MAX);
+    for c in &layout.collections {
+        let mut out = Vec::new();
+        let mut calls = 0;
+        let ce = write_collection(&m, &layout, c, &scale, &mut out, &mut |_| calls += 1)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = String::from_utf8(out).unwrap_or_default();
+        let docs: Vec<_> = text
+            .lines()
+            .map(|l| squillion::ejson::parse_document(l).unwrap_or_else(|e| panic!("{e}")))
+            .collect();
+        let sample = &data
+            .collection(&c.name)
+            .unwrap_or_else(|| panic!("no {}", c.name))
+            .documents;
+        assert_eq!(&docs, sample, "{}", c.name);
+        let bytes: u64 = sample.iter().map(document_size).sum();
+        assert_eq!(ce.bson_bytes, bytes, "{}", c.name);
+        assert_eq!(ce.documents, sample.len() as u64);
+        assert_eq!(ce.file_bytes, text.len() as u64);
+        assert!(
+            ce.compressed_bytes > 0 && ce.compressed_bytes < bytes,
+            "{}",
+            c.name
+        );
+        assert!(calls >= 1);
+    }
+}
+
+#[test]
+fn scale_counts_root_entities_and_caps_collections() {
+    let m = design("denormalized");
+    let layout = layout_model(&m).unwrap_or_else(|e| panic!("{e}"));
+    let scale = Scale::new(&m, Some(1000), 50_000);
+    assert_eq!(scale.root, "user");
+    let planned = squillion::export::planned_documents(&m, &layout, &scale);
+    assert_eq!(
+        planned,
+        vec![("user".to_string(), 1000), ("activity".to_string(), 50_000)]
+    );
+    // 1,000 of 10,000,000 users: the feed copies scale by the same 1e-4, before the cap.
+    let activity = layout
+        .collection("activity")
+        .unwrap_or_else(|| panic!("no activity"));
+    let uncapped = scale.uncapped(&m, activity.count());
+    assert_eq!(uncapped, (activity.count() * 1e-4).ceil() as u64);
+    // References point into the 1,000 exported users.
+    let mut out = Vec::new();
+    let small = Scale::new(&m, Some(1000), 2000);
+    write_collection(&m, &layout, activity, &small, &mut out, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    let users: std::collections::HashSet<_> = (0..1000u64)
+        .map(|i| squillion::generate::entity_oid(m.seed, "user", i))
+        .collect();
+    let text = String::from_utf8(out).unwrap_or_default();
+    assert_eq!(text.lines().count(), 2000);
+    for l in text.lines() {
+        let d = squillion::ejson::parse_document(l).unwrap_or_else(|e| panic!("{e}"));
+        let owner = d.get_object_id("owner").unwrap_or_else(|e| panic!("{e}"));
+        assert!(users.contains(&owner), "{owner}");
+    }
+}
+
+#[test]
+fn social_feed_targeting_follows_the_article() {
+    // Fan-out on read sharded by author: reading a feed reaches every shard.
+    let read = eval(&design("normalized"));
+    // Fan-out on write sharded by owner: one.
+    let write = eval(&design("denormalized"));
+    let bucket = eval(&design("bucketed"));
+    for (e, routing, touched) in [
+        (&read, Routing::ScatterGather, 8),
+        (&write, Routing::Targeted, 1),
+        (&bucket, Routing::Targeted, 1),
+    ] {
+        for unit in ["read a page of 20", "read 50 activities"] {
+            let o = e
+                .operations
+                .iter()
+                .find(|o| o.unit == unit)
+                .unwrap_or_else(|| panic!("{unit}"));
+            for c in &o.typical.commands {
+                assert_eq!(c.shards.routing, routing, "{} {unit}", e.design);
+                assert_eq!(c.shards.touched, touched, "{} {unit}", e.design);
+            }
+        }
+    }
+    // The shard-key report says the same in shares of the reads.
+    assert_eq!(read.sharding[0].key.reads.scatter_gather, 1.0);
+    assert_eq!(write.sharding[0].key.reads.single_shard, 1.0);
+    assert_eq!(write.sharding[0].key.writes.multi_shard, 1.0);
+    assert_eq!(bucket.sharding[0].key.reads.single_shard, 1.0);
+    for e in [&read, &write, &bucket] {
+        let s = &e.sharding[0];
+        assert_eq!(s.per_shard.len(), 8);
+        let c = e
+            .collections
+            .iter()
+            .find(|c| c.name == s.collection)
+            .unwrap_or_else(|| panic!("no collection"));
+        let docs: f64 = s.per_shard.iter().map(|p| p.documents.value).sum();
+        assert!(
+            (docs - c.stats.count).abs() / c.stats.count < 1e-6,
+            "{}: {docs}",
+            e.design
+        );
+        assert!(!s.key.monotonicity.monotonic, "{}", e.design);
+        assert!(
+            e.warnings.iter().all(|w| w.code != "HOT_SHARD"),
+            "{}",
+            e.design
+        );
+        assert!(e.storage.disk_bytes.value < e.storage.data_bytes.value);
+        assert!(!e.storage.fits_in_cache, "{}", e.design);
+    }
+}
+
+/// 1,000 hosts whose log counts follow a zipf law with a 5,000,000-message giant.
+const LOGS: &str = r#"{
+  "entities": [
+    { "name": "host", "count": 1000, "fields": { "name": { "type": "string", "kind": "hostname" } } },
+    { "name": "log", "count": 10000000, "fields": { "msg": { "type": "string", "length": { "shape": "fixed", "value": 100 } } } }
+  ],
+  "relationships": [
+    { "name": "logs", "parent": "host", "child": "log", "parent_field": "host",
+      "cardinality": { "shape": "zipf", "min": 1, "typical": 100, "p99": 100000, "max": 5000000 } }
+  ],
+  "workload": [],
+  "sharding": { "shards": 4, "keys": { "log": { "host": 1 } } },
+  "design": { "base": "normalized" }
+}"#;
+
+#[test]
+fn a_giant_parent_makes_a_hot_shard_and_jumbo_chunks() {
+    let m = parse_model(LOGS).unwrap_or_else(|e| panic!("{e}"));
+    let e = eval(&m);
+    let s = e
+        .sharding
+        .iter()
+        .find(|s| s.collection == "log")
+        .unwrap_or_else(|| panic!("no log spread: {:?}", e.sharding));
+    assert!(s.imbalance > 1.5, "{}", s.imbalance);
+    assert!(s.per_shard[0].bytes.value > s.per_shard[1].bytes.value);
+    assert!(s.jumbo_chunks.value >= 1.0);
+    for code in ["HOT_SHARD", "JUMBO_CHUNK"] {
+        assert!(e.warnings.iter().any(|w| w.code == code), "{code}");
+    }
+}
+
+#[test]
+fn monotonic_keys_are_flagged_unless_hashed() {
+    let ranged = LOGS.replace(r#"{ "host": 1 }"#, r#"{ "_id": 1 }"#);
+    let e = eval(&parse_model(&ranged).unwrap_or_else(|e| panic!("{e}")));
+    assert!(e.sharding[0].key.monotonicity.monotonic);
+    assert!(e.warnings.iter().any(|w| w.code == "MONOTONIC_SHARD_KEY"));
+    let hashed = LOGS.replace(r#"{ "host": 1 }"#, r#"{ "_id": "hashed" }"#);
+    let e = eval(&parse_model(&hashed).unwrap_or_else(|e| panic!("{e}")));
+    let s = &e.sharding[0];
+    assert!(s.hashed && !s.key.monotonicity.monotonic);
+    assert!(e.warnings.iter().all(|w| w.code != "MONOTONIC_SHARD_KEY"));
+    // Every _id distinct: full-scale cardinality is the collection's count.
+    assert_eq!(s.key.cardinality.value, 10_000_000.0);
+}
+
+#[test]
+fn working_set_is_compared_to_the_cache_of_the_given_ram() {
+    let m = parse_model(LOGS).unwrap_or_else(|e| panic!("{e}"));
+    let opts = |ram: u64| EvalOptions {
+        ram_bytes: ram,
+        ..EvalOptions::default()
+    };
+    let small = evaluate(&m, &Design::Model, &opts(2 << 30)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(small.storage.cache_bytes, 512 << 20);
+    let big = evaluate(&m, &Design::Model, &opts(1 << 40)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(big.storage.cache_bytes, ((1u64 << 40) - (1 << 30)) / 2);
+    assert!(big.storage.fits_in_cache);
+}
+
+#[test]
+fn cli_export_writes_every_file_and_its_manifest() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = Command::new(env!("CARGO_BIN_EXE_squillion"))
+        .args([
+            "export",
+            "--preset",
+            "social-feed",
+            "--design",
+            "normalized",
+            "--scale",
+            "200",
+            "--max-documents",
+            "300",
+            "--json",
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Not a terminal and no --progress: no progress bar.
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    for f in [
+        "user.json",
+        "activity.json",
+        "setup.js",
+        "workload.js",
+        "README.md",
+        "manifest.json",
+    ] {
+        assert!(dir.path().join(f).exists(), "{f}");
+    }
+    assert_eq!(manifest["collections"][0]["documents"], 200);
+    assert_eq!(manifest["collections"][1]["documents"], 300);
+    let setup = std::fs::read_to_string(dir.path().join("setup.js")).unwrap_or_default();
+    assert!(
+        setup.contains(r#"sh.shardCollection(db.getName() + "." + "activity", {"author":1});"#),
+        "{setup}"
+    );
+    assert!(setup.contains("$jsonSchema"));
+    let workload = std::fs::read_to_string(dir.path().join("workload.js")).unwrap_or_default();
+    assert!(
+        workload.contains("db.activity.find({ to: ObjectId("),
+        "{workload}"
+    );
+    let bad = Command::new(env!("CARGO_BIN_EXE_squillion"))
+        .args(["export", "--preset", "no-such-preset", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bad.status.code(), Some(2));
+}
