@@ -148,9 +148,19 @@ impl ExportArgs {
             manifest.collections.push(ce);
         }
         progress.finish();
-        // The workload as the evaluation runs it on the default sample: same seed, so its
-        // bound ids are documents of the export.
-        let eval = evaluate_layout(&model, layout.clone(), &EvalOptions::default())?;
+        // The workload as the evaluation runs it: same seed, and a sample no larger than the
+        // export, so its bound ids are documents of the export.
+        let sample = self
+            .scale
+            .map(|n| n.min(crate::model::Sample::DEFAULT_MAX_DOCUMENTS).max(1));
+        let eval = evaluate_layout(
+            &model,
+            layout.clone(),
+            &EvalOptions {
+                max_documents: sample,
+                ..EvalOptions::default()
+            },
+        )?;
         let write = |file: &str, text: String| -> anyhow::Result<()> {
             let p = self.out.join(file);
             std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))
