@@ -152,7 +152,7 @@ impl ExportArgs {
         // export, so its bound ids are documents of the export.
         let sample = self
             .scale
-            .map(|n| n.min(crate::model::Sample::DEFAULT_MAX_DOCUMENTS).max(1));
+            .map(|n| n.clamp(1, crate::model::Sample::DEFAULT_MAX_DOCUMENTS));
         let eval = evaluate_layout(
             &model,
             layout.clone(),
