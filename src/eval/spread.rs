@@ -8,7 +8,7 @@
 //! that shard hot, and a value larger than the chunk size (128 MiB) is a jumbo chunk. The
 //! largest value's size is its sample documents scaled to full scale.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use bson::{Bson, Document};
 use serde::Serialize;
@@ -167,7 +167,7 @@ fn spread(
     let hashed = key.values().any(|v| v.as_str() == Some("hashed"));
     let n = docs.len().max(1) as f64;
     // Group the sample by shard-key value: documents and bytes per value.
-    let mut groups: HashMap<String, (Document, u64, u64)> = HashMap::new();
+    let mut groups: BTreeMap<String, (Document, u64, u64)> = BTreeMap::new();
     for d in docs {
         let v = key_value(key, d);
         let text = crate::ejson::to_canonical_ejson(&v);
