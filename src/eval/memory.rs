@@ -99,7 +99,14 @@ pub(super) fn storage(
                 compression_ratio: ratio,
                 disk_bytes: Figure::estimate((total * ratio).round()),
                 index_bytes: c.index_bytes,
-                hot_bytes: Figure::estimate((touched_per_sec * HOT_WINDOW_SECS).min(total).round()),
+                // `+ 0.0` turns a −0 (nothing touched) into 0.
+                hot_bytes: Figure::estimate(
+                    (touched_per_sec * HOT_WINDOW_SECS)
+                        .min(total)
+                        .max(0.0)
+                        .round()
+                        + 0.0,
+                ),
             }
         })
         .collect::<Vec<_>>();
