@@ -58,8 +58,9 @@ pub struct EvalOptions {
     pub max_documents: Option<u64>,
     /// Documents a fan-out writes at most per run (the rest is counted arithmetically).
     pub fan_out_cap: u64,
-    /// RAM of each machine (bytes), for the WiredTiger cache the working set is compared to.
-    pub ram_bytes: u64,
+    /// RAM of each machine (bytes), for the WiredTiger cache the working set is compared to;
+    /// `None`: the model's `ram_gb`, else [`crate::storage::DEFAULT_RAM`].
+    pub ram_bytes: Option<u64>,
 }
 
 impl Default for EvalOptions {
@@ -67,7 +68,7 @@ impl Default for EvalOptions {
         EvalOptions {
             max_documents: None,
             fan_out_cap: DEFAULT_FAN_OUT_CAP,
-            ram_bytes: crate::storage::DEFAULT_RAM,
+            ram_bytes: None,
         }
     }
 }
@@ -468,7 +469,12 @@ pub fn evaluate_layout(
     }
     let sharding = spread::spreads(&model, &layout, &data, &operations);
     let shards = model.sharding.as_ref().map_or(1, |s| s.shards.max(1));
-    let storage = memory::storage(&data, &collections, &operations, shards, opts.ram_bytes);
+    let ram = opts.ram_bytes.unwrap_or_else(|| {
+        model.ram_gb.map_or(crate::storage::DEFAULT_RAM, |g| {
+            (g * crate::storage::GIB as f64).clamp(1.0, 1e18) as u64
+        })
+    });
+    let storage = memory::storage(&data, &collections, &operations, shards, ram);
     let mut warnings = warn::warnings(&model, &layout, &operations);
     warnings.extend(warn::cluster_warnings(&sharding, &storage));
     Ok(Evaluation {

@@ -51,6 +51,10 @@ pub struct Model {
     /// Shard count and shard keys, when the cluster is sharded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sharding: Option<Sharding>,
+    /// RAM of each machine (each shard) in GiB, for the WiredTiger cache the working set is
+    /// compared to (default 16; `squillion eval --ram` overrides it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ram_gb: Option<f64>,
     /// The chosen design.
     #[serde(default)]
     pub design: DesignSpec,

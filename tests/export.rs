@@ -200,7 +200,7 @@ fn monotonic_keys_are_flagged_unless_hashed() {
 fn working_set_is_compared_to_the_cache_of_the_given_ram() {
     let m = parse_model(LOGS).unwrap_or_else(|e| panic!("{e}"));
     let opts = |ram: u64| EvalOptions {
-        ram_bytes: ram,
+        ram_bytes: Some(ram),
         ..EvalOptions::default()
     };
     let small = evaluate(&m, &Design::Model, &opts(2 << 30)).unwrap_or_else(|e| panic!("{e}"));
@@ -208,6 +208,15 @@ fn working_set_is_compared_to_the_cache_of_the_given_ram() {
     let big = evaluate(&m, &Design::Model, &opts(1 << 40)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(big.storage.cache_bytes, ((1u64 << 40) - (1 << 30)) / 2);
     assert!(big.storage.fits_in_cache);
+    // The model's ram_gb when no RAM is given; the default 16 GiB without either.
+    let with = parse_model(&LOGS.replace(r#""workload": [],"#, r#""workload": [], "ram_gb": 4,"#))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(eval(&with).storage.cache_bytes, (3 << 30) / 2);
+    assert_eq!(eval(&m).storage.cache_bytes, (15 << 30) / 2);
+    assert!(
+        parse_model(&LOGS.replace(r#""workload": [],"#, r#""workload": [], "ram_gb": 0,"#))
+            .is_err()
+    );
 }
 
 #[test]

@@ -29,9 +29,9 @@ pub struct EvalArgs {
     #[arg(long, value_name = "N")]
     pub scale: Option<u64>,
     /// RAM of each machine, for the WiredTiger cache the working set is compared to
-    /// (`16GiB`, `512MiB`, bytes).
-    #[arg(long, value_name = "SIZE", default_value = "16GiB", value_parser = parse_ram)]
-    pub ram: u64,
+    /// (`16GiB`, `512MiB`, bytes; default: the model's `ram_gb`, else 16GiB).
+    #[arg(long, value_name = "SIZE", value_parser = parse_ram)]
+    pub ram: Option<u64>,
     /// Print the evaluation as JSON (docs/cli.md).
     #[arg(long)]
     pub json: bool,
@@ -50,9 +50,9 @@ pub struct CompareArgs {
     #[arg(long, value_name = "N")]
     pub scale: Option<u64>,
     /// RAM of each machine, for the WiredTiger cache the working set is compared to
-    /// (`16GiB`, `512MiB`, bytes).
-    #[arg(long, value_name = "SIZE", default_value = "16GiB", value_parser = parse_ram)]
-    pub ram: u64,
+    /// (`16GiB`, `512MiB`, bytes; default: the model's `ram_gb`, else 16GiB).
+    #[arg(long, value_name = "SIZE", value_parser = parse_ram)]
+    pub ram: Option<u64>,
     /// Print the comparison as JSON (docs/cli.md).
     #[arg(long)]
     pub json: bool,
@@ -133,7 +133,7 @@ fn design_of(arg: Option<&str>) -> anyhow::Result<Design> {
     })
 }
 
-fn options(scale: Option<u64>, ram: u64) -> EvalOptions {
+fn options(scale: Option<u64>, ram: Option<u64>) -> EvalOptions {
     EvalOptions {
         max_documents: scale,
         ram_bytes: ram,

@@ -19,6 +19,7 @@ const TOP: &[&str] = &[
     "relationships",
     "workload",
     "sharding",
+    "ram_gb",
     "design",
     "preset",
 ];
@@ -334,6 +335,14 @@ impl Checker {
         }
         if let Some(s) = m.get("sharding") {
             self.sharding(s, "$.sharding");
+        }
+        if let Some(r) = self.number(m, "ram_gb", "$", true) {
+            if !(r > 0.0 && r <= 1e6) {
+                self.err(
+                    "$.ram_gb",
+                    format!("must be more than 0 and at most 1,000,000 GiB (found {r})"),
+                );
+            }
         }
         if let Some(d) = m.get("design") {
             self.design(d, &entities, &rels);
