@@ -32,7 +32,8 @@ pub struct Scale {
     pub roots: Option<u64>,
     /// Full-scale counts are multiplied by this (roots ÷ the root's full-scale count).
     pub factor: Option<f64>,
-    /// Documents per collection at most.
+    /// Documents per collection at most (a collection of no more than `roots` documents is
+    /// never cut).
     pub max_documents: u64,
 }
 
@@ -72,9 +73,12 @@ impl Scale {
         }
     }
 
-    /// Returns the number of documents generated for a full-scale count.
+    /// Returns the number of documents generated for a full-scale count: at most
+    /// `max_documents`, but never fewer than the root entities asked for (a collection of the
+    /// million users of `--scale 1000000` is never cut).
     pub fn count(&self, model: &Model, full: f64) -> u64 {
-        self.uncapped(model, full).min(self.max_documents)
+        let cap = self.max_documents.max(self.roots.unwrap_or(0));
+        self.uncapped(model, full).min(cap)
     }
 }
 
