@@ -32,9 +32,10 @@ pub struct Scale {
     pub roots: Option<u64>,
     /// Full-scale counts are multiplied by this (roots ÷ the root's full-scale count).
     pub factor: Option<f64>,
-    /// Documents per collection at most (a collection of no more than `roots` documents is
-    /// never cut).
+    /// Documents per collection at most (the root entities are never cut).
     pub max_documents: u64,
+    /// The root's full-scale count.
+    pub root_count: f64,
 }
 
 impl Scale {
@@ -49,6 +50,7 @@ impl Scale {
             roots,
             factor,
             max_documents,
+            root_count: full,
         }
     }
 
@@ -74,11 +76,15 @@ impl Scale {
     }
 
     /// Returns the number of documents generated for a full-scale count: at most
-    /// `max_documents`, but never fewer than the root entities asked for (a collection of the
-    /// million users of `--scale 1000000` is never cut).
+    /// `max_documents`, except the root entities themselves (the million users of `--scale
+    /// 1000000` are never cut; nor is a collection exactly as large as the root's).
     pub fn count(&self, model: &Model, full: f64) -> u64 {
-        let cap = self.max_documents.max(self.roots.unwrap_or(0));
-        self.uncapped(model, full).min(cap)
+        let n = self.uncapped(model, full);
+        if self.roots.is_some() && full == self.root_count {
+            n
+        } else {
+            n.min(self.max_documents)
+        }
     }
 }
 
