@@ -50,7 +50,7 @@ pub struct ExportArgs {
     /// factor. Default: the model's sample.
     #[arg(long, value_name = "N")]
     pub scale: Option<u64>,
-    /// Documents per collection at most (never fewer than --scale).
+    /// Documents per collection at most (the --scale root entities are never cut).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DOCUMENTS)]
     pub max_documents: u64,
     /// The folder to write (created if missing; files in it are replaced).
