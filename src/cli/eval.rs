@@ -1,5 +1,6 @@
 //! `squillion eval` and `squillion compare`: a model's designs run for real on the engine.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -139,9 +140,9 @@ impl EvalArgs {
             }
         };
         if self.json {
-            println!("{}", serde_json::to_string_pretty(&e)?);
+            writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&e)?)?;
         } else {
-            print!("{}", report(&e));
+            write!(std::io::stdout(), "{}", report(&e))?;
         }
         Ok(ExitCode::from(u8::from(e.has_errors())))
     }
@@ -155,9 +156,9 @@ impl CompareArgs {
         };
         let c = comparison(compare(&model, &options(self.scale))?);
         if self.json {
-            println!("{}", serde_json::to_string_pretty(&c)?);
+            writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&c)?)?;
         } else {
-            print!("{}", compare_report(&c));
+            write!(std::io::stdout(), "{}", compare_report(&c))?;
         }
         Ok(ExitCode::from(u8::from(
             c.designs.iter().any(|e| e.has_errors()),

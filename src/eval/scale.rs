@@ -7,7 +7,7 @@ use bson::{Bson, Document};
 
 use super::run::Ctx;
 use super::{Basis, CommandEval, Figure, Metrics};
-use crate::design::layout::relationship_collection_name;
+use crate::design::layout::{child_ref, relationship_collection_name};
 use crate::design::{Command, CommandKind, Strategy};
 use crate::engine;
 use crate::size::document_size;
@@ -16,13 +16,19 @@ use crate::size::document_size;
 /// children of the subject parent at its quantile (buckets: ⌈children / size⌉). A list of a
 /// child entity by its parent reference (`{threadId: image.threadId}`) matches the same
 /// children.
-pub(super) fn relationship_matches(
-    ctx: &Ctx,
-    cmd: &Command,
-    q: f64,
-) -> Option<(f64, &'static str)> {
+///
+/// A search for the parents of a child (`{followers: {$in: children._id}}`, the links of a
+/// child, the parents those links name) matches the child's parents: on average
+/// mean(children per parent) × parents ÷ children of them, an estimate (the model gives the
+/// distribution of children per parent, not of parents per child).
+pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(f64, Basis)> {
     let (k, v) = cmd.filter.iter().next()?;
     let Bson::Document(p) = v else { return None };
+    if let Some(Bson::Document(inner)) = p.get("$in") {
+        if let Some(Bson::String(name)) = inner.get("$param") {
+            return parent_matches(ctx, cmd, k, name);
+        }
+    }
     let Some(Bson::String(name)) = p.get("$param") else {
         return None;
     };
@@ -44,14 +50,55 @@ pub(super) fn relationship_matches(
             .map_or_else(|| r.child.clone(), |x| x.name.clone());
         match s {
             Strategy::Bucket { size } if cmd.collection == relationship_collection_name(r, s) => {
-                return Some(((card / *size as f64).ceil(), "buckets"));
+                return Some(((card / *size as f64).ceil(), Basis::FullScale));
             }
             Strategy::LinkCollection if cmd.collection == r.name => {
-                return Some((card, "links"));
+                return Some((card, Basis::FullScale));
             }
-            _ if cmd.collection == child_coll => return Some((card, "children")),
+            _ if cmd.collection == child_coll => return Some((card, Basis::FullScale)),
             _ => {}
         }
+    }
+    None
+}
+
+/// The parents of one child that a many-to-many search by `key` in `{key: {$in: param}}`
+/// matches (see [`relationship_matches`]).
+fn parent_matches(ctx: &Ctx, cmd: &Command, key: &str, param: &str) -> Option<(f64, Basis)> {
+    for r in ctx.model.relationships.iter().filter(|r| r.many_to_many) {
+        let Some(s) = ctx.layout.strategy(&r.name) else {
+            continue;
+        };
+        let pcoll = ctx
+            .layout
+            .collection_of(&r.parent)
+            .map_or_else(|| r.parent.clone(), |x| x.name.clone());
+        let arr = r.array_field();
+        let hit = match param {
+            "children._id" if cmd.collection == pcoll => key == arr || key == format!("{arr}._id"),
+            "children._id" => cmd.collection == r.name && key == child_ref(r),
+            other => {
+                cmd.collection == pcoll
+                    && key == "_id"
+                    && match s {
+                        Strategy::LinkCollection => other == format!("links.{}", r.parent_ref()),
+                        Strategy::ReferenceInChild { .. } | Strategy::TwoWay => {
+                            other == format!("children.{}", r.parent_ref())
+                        }
+                        _ => false,
+                    }
+            }
+        };
+        if !hit {
+            continue;
+        }
+        let parents = ctx.model.entity(&r.parent).map_or(0.0, |e| e.count);
+        let children = ctx.model.entity(&r.child).map_or(0.0, |e| e.count);
+        if children <= 0.0 {
+            return None;
+        }
+        let per_child = (r.cardinality.mean() * parents / children).round();
+        return Some((per_child, Basis::Estimate));
     }
     None
 }
@@ -120,7 +167,7 @@ pub(super) fn full_metrics(
             if !limit_hit && ratio > 1.0 {
                 m.docs_returned = Figure::estimate(cap(s.n_returned as f64 * ratio).round());
             }
-        } else if let Some((k, _)) = matches {
+        } else if let Some((k, basis)) = matches {
             // An index scan walks past the skipped keys (and fetches their documents) before
             // it returns the page: page N by skip examines (N − 1) × limit + limit keys. A
             // page by range starts its scan at the page: it examines only what it returns,
@@ -133,10 +180,13 @@ pub(super) fn full_metrics(
             } else {
                 (skip + ret).min(k)
             };
-            m.keys_examined = Figure::full(examined);
-            m.docs_examined = Figure::full(examined);
+            m.keys_examined = Figure {
+                value: examined,
+                basis,
+            };
+            m.docs_examined = m.keys_examined;
             if c.kind == CommandKind::Find || c.kind == CommandKind::Aggregate {
-                m.docs_returned = Figure::full(ret);
+                m.docs_returned = Figure { value: ret, basis };
             }
         } else {
             let by_id = c.filter.keys().next().is_some_and(|k| k == "_id");
@@ -201,8 +251,8 @@ pub(super) fn full_metrics(
             }
         }
     } else if c.kind == CommandKind::Update && c.multi {
-        if let Some((k, _)) = matches {
-            m.docs_written = Figure::full(k);
+        if let Some((k, basis)) = matches {
+            m.docs_written = Figure { value: k, basis };
             m.bytes_written = Figure::estimate((per_doc(s.bytes_written) * k).round());
             m.index_keys_written = Figure::estimate((per_doc(s.index_keys_written) * k).round());
         } else if ratio > 1.0 && s.docs_written > 0 {
