@@ -32,6 +32,9 @@ pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(
     let Some(Bson::String(name)) = p.get("$param") else {
         return None;
     };
+    if let Some(hit) = parent_matches(ctx, cmd, k, name) {
+        return Some(hit);
+    }
     let parent = name.strip_suffix("._id");
     for r in ctx.model.relationships.iter().filter(|r| match parent {
         Some(p) => r.parent == p,
@@ -62,10 +65,10 @@ pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(
     None
 }
 
-/// The parents of one child that a many-to-many search by `key` in `{key: {$in: param}}`
-/// matches (see [`relationship_matches`]).
+/// The parents of one child that a search by `key` in `{key: {$in: param}}` matches (see
+/// [`relationship_matches`]): exactly 1 for a one-to-many relationship.
 fn parent_matches(ctx: &Ctx, cmd: &Command, key: &str, param: &str) -> Option<(f64, Basis)> {
-    for r in ctx.model.relationships.iter().filter(|r| r.many_to_many) {
+    for r in &ctx.model.relationships {
         let Some(s) = ctx.layout.strategy(&r.name) else {
             continue;
         };
@@ -74,7 +77,11 @@ fn parent_matches(ctx: &Ctx, cmd: &Command, key: &str, param: &str) -> Option<(f
             .collection_of(&r.parent)
             .map_or_else(|| r.parent.clone(), |x| x.name.clone());
         let arr = r.array_field();
+        let own_id = format!("{}._id", r.child);
         let hit = match param {
+            p if p == own_id => {
+                cmd.collection == pcoll && (key == arr || key == format!("{arr}._id"))
+            }
             "children._id" if cmd.collection == pcoll => key == arr || key == format!("{arr}._id"),
             "children._id" => cmd.collection == r.name && key == child_ref(r),
             other => {
@@ -91,6 +98,10 @@ fn parent_matches(ctx: &Ctx, cmd: &Command, key: &str, param: &str) -> Option<(f
         };
         if !hit {
             continue;
+        }
+        if !r.many_to_many {
+            // One-to-many: a child has exactly one parent.
+            return Some((1.0, Basis::FullScale));
         }
         let parents = ctx.model.entity(&r.parent).map_or(0.0, |e| e.count);
         let children = ctx.model.entity(&r.child).map_or(0.0, |e| e.count);

@@ -86,6 +86,8 @@ struct RelInfo {
     parent: String,
     child: String,
     feed: bool,
+    /// Many-to-many.
+    many_to_many: bool,
     /// The parent reference a child holds (`parent_field`, default parent name + `Id`).
     parent_ref: String,
 }
@@ -809,6 +811,7 @@ impl Checker {
             self.distribution(c, &format!("{path}.cardinality"));
         }
         self.boolean(m, "many_to_many", path);
+        let many_to_many = m.get("many_to_many").and_then(Value::as_bool) == Some(true);
         if let Some(g) = m.get("growth_per_day") {
             let gp = format!("{path}.growth_per_day");
             if let Some(gm) = self.object(g, &gp, &["typical", "largest"], &["typical"]) {
@@ -834,6 +837,7 @@ impl Checker {
             parent,
             child,
             feed: feed.is_some(),
+            many_to_many,
         })
     }
 }

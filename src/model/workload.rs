@@ -42,6 +42,12 @@ pub enum Step {
         /// The relationship the child joins.
         relationship: String,
     },
+    /// Move one child to another parent (reassign a task): one write under a reference in
+    /// the child, both sides under two-way references (not atomic, article 002).
+    Reassign {
+        /// The one-to-many relationship whose child moves.
+        relationship: String,
+    },
     /// Insert one entity that is nobody's child.
     Insert {
         /// The entity inserted.

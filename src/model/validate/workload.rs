@@ -104,7 +104,9 @@ impl Checker {
         let (keys, req): (&[&str], &[&str]) = match op {
             "read" => (&["op", "entity", "by", "children"], &["op", "entity"]),
             "find_parents" => (&["op", "relationship", "by"], &["op", "relationship", "by"]),
-            "insert_child" | "post_feed" => (&["op", "relationship"], &["op", "relationship"]),
+            "insert_child" | "post_feed" | "reassign" => {
+                (&["op", "relationship"], &["op", "relationship"])
+            }
             "insert" | "delete" => (&["op", "entity"], &["op", "entity"]),
             "update" => (
                 &["op", "entity", "field", "copies", "increment"],
@@ -125,7 +127,7 @@ impl Checker {
                 &["op", "entity", "field"],
             ),
             other => {
-                self.err(&format!("{path}.op"), format!("unknown op \"{other}\"; expected read, find_parents, insert_child, insert, update, delete, post_feed, read_feed, list or find_by_attribute"));
+                self.err(&format!("{path}.op"), format!("unknown op \"{other}\"; expected read, find_parents, insert_child, reassign, insert, update, delete, post_feed, read_feed, list or find_by_attribute"));
                 return;
             }
         };
@@ -210,6 +212,19 @@ impl Checker {
             }
             "insert_child" => {
                 self.rel_ref(m, "relationship", path, rels);
+            }
+            "reassign" => {
+                if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
+                    if r.feed || r.many_to_many {
+                        self.err(
+                            &format!("{path}.relationship"),
+                            format!(
+                                "reassign moves a child to another parent: relationship \"{}\" must be one-to-many (not many-to-many, not a feed)",
+                                r.name
+                            ),
+                        );
+                    }
+                }
             }
             "post_feed" | "read_feed" => {
                 if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
