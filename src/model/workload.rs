@@ -59,6 +59,10 @@ pub enum Step {
         entity: String,
         /// The field changed.
         field: String,
+        /// More fields changed by the same update (one `updateOne`, one round trip): a hit
+        /// counting its minute, its hour and the total.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        also: Vec<String>,
         /// Whether copies of this field elsewhere must follow (`live`) or keep the value they
         /// had when copied (`snapshot`, e.g. the price on an order).
         #[serde(default)]

@@ -177,6 +177,7 @@ pub(super) fn commands(
         Step::Update {
             entity,
             field,
+            also,
             copies,
             increment,
         } => {
@@ -203,14 +204,28 @@ pub(super) fn commands(
                 c.multi = r.many_to_many;
                 out.push(c);
             } else {
+                let mut changes = Document::new();
+                for f in std::iter::once(field).chain(also) {
+                    let v = if *increment {
+                        Bson::Int32(1)
+                    } else {
+                        param(format!("new.{f}"))
+                    };
+                    changes.insert(counter_path(model, entity, f, *increment), v);
+                }
+                let what = std::iter::once(field)
+                    .chain(also)
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 let mut c = Command::new(
                     i,
                     &collection_for(layout, entity),
                     Update,
                     doc! { "_id": id.clone() },
-                    format!("update {entity}.{field}"),
+                    format!("update {entity}.{what}"),
                 );
-                c.update = Some(doc! { op: { field.as_str(): value.clone() } });
+                c.update = Some(doc! { op: changes });
                 out.push(c);
             }
             if *copies == Copies::Snapshot {
@@ -371,6 +386,42 @@ pub(super) fn commands(
             }
         }
         _ => {}
+    }
+}
+
+/// Returns the path an update of `field` changes: the field itself, or for an increment of a
+/// slotted counter object (a `preallocated` pattern, or the same counters created on demand
+/// where the pattern is not used) one slot in the middle of the object, `minutes.180`: a hit
+/// counts in its minute.
+fn counter_path(model: &Model, entity: &str, field: &str, increment: bool) -> String {
+    if !increment {
+        return field.to_string();
+    }
+    let declared = model
+        .entity(entity)
+        .is_some_and(|e| e.fields.get(field).is_some());
+    let slots = model
+        .design
+        .fields
+        .iter()
+        .chain(
+            model
+                .preset
+                .iter()
+                .flat_map(|p| p.custom_designs.values())
+                .flat_map(|d| d.fields.iter()),
+        )
+        .find_map(|p| match p {
+            FieldPattern::Preallocated {
+                entity: e,
+                field: f,
+                slots,
+            } if e == entity && f == field => Some(*slots),
+            _ => None,
+        });
+    match slots {
+        Some(n) if !declared => format!("{field}.{}", n / 2),
+        _ => field.to_string(),
     }
 }
 

@@ -87,6 +87,33 @@ impl Checker {
         }
     }
 
+    /// Checks an array of field names of `entity` (an update's `also`).
+    fn field_list(&mut self, v: &Value, path: &str, entities: &[EntityInfo], entity: &str) {
+        let Some(list) = v.as_array() else {
+            self.err(
+                path,
+                format!("expected an array of field names, found {}", describe(v)),
+            );
+            return;
+        };
+        let Some(e) = entities.iter().find(|e| e.name == entity) else {
+            return;
+        };
+        for (i, f) in list.iter().enumerate() {
+            match f.as_str() {
+                Some(name) if e.fields.iter().any(|x| x == name) => {}
+                Some(name) => self.err(
+                    &format!("{path}[{i}]"),
+                    format!("entity \"{entity}\" has no field \"{name}\""),
+                ),
+                None => self.err(
+                    &format!("{path}[{i}]"),
+                    format!("expected a field name, found {}", describe(f)),
+                ),
+            }
+        }
+    }
+
     fn step(&mut self, v: &Value, path: &str, entities: &[EntityInfo], rels: &[RelInfo]) {
         let Some(m) = v.as_object() else {
             self.err(
@@ -109,7 +136,7 @@ impl Checker {
             }
             "insert" | "delete" => (&["op", "entity"], &["op", "entity"]),
             "update" => (
-                &["op", "entity", "field", "copies", "increment"],
+                &["op", "entity", "field", "also", "copies", "increment"],
                 &["op", "entity", "field"],
             ),
             "read_feed" => (
@@ -253,6 +280,9 @@ impl Checker {
                 if let Some(e) = self.entity_ref(m, "entity", path, entities) {
                     let name = e.name.clone();
                     self.field_ref(m, "field", path, entities, &name);
+                    if let Some(also) = m.get("also") {
+                        self.field_list(also, &format!("{path}.also"), entities, &name);
+                    }
                 }
                 if let Some(c) = self.string(m, "copies", path) {
                     if c != "live" && c != "snapshot" {
