@@ -156,6 +156,22 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
                     Bson::ObjectId(entity_oid(ctx.model.seed, &format!("new/{}", r.child), *n)),
                 );
             }
+            // Many-to-many links an existing child (following a user who exists): the first
+            // sample document of the child's collection that is not the parent itself.
+            if r.many_to_many {
+                let existing = own
+                    .and_then(|c| ctx.data.collection(&c.name))
+                    .and_then(|g| {
+                        g.documents
+                            .iter()
+                            .filter_map(|d| d.get("_id"))
+                            .find(|id| Some(*id) != parent_id.as_ref())
+                            .cloned()
+                    });
+                if let Some(id) = existing {
+                    child.insert("_id", id);
+                }
+            }
             if let Some(pid) = parent_id {
                 if child.contains_key(r.parent_ref()) {
                     child.insert(r.parent_ref(), pid);

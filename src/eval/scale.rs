@@ -26,7 +26,8 @@ pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(
     let Bson::Document(p) = v else { return None };
     if let Some(Bson::Document(inner)) = p.get("$in") {
         if let Some(Bson::String(name)) = inner.get("$param") {
-            return parent_matches(ctx, cmd, k, name);
+            return continuation_matches(ctx, cmd, q, k, name)
+                .or_else(|| parent_matches(ctx, cmd, k, name));
         }
     }
     let Some(Bson::String(name)) = p.get("$param") else {
@@ -63,6 +64,41 @@ pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(
         }
     }
     None
+}
+
+/// The continuation documents `{_id: {$in: parent.tbc}}` matches: the subject parent keeps
+/// `threshold` children and each continuation document as many, so ⌈children ÷ threshold⌉ − 1
+/// of them (exact: the sample holds only some of the celebrity's).
+fn continuation_matches(
+    ctx: &Ctx,
+    cmd: &Command,
+    q: f64,
+    key: &str,
+    param: &str,
+) -> Option<(f64, Basis)> {
+    if key != "_id" {
+        return None;
+    }
+    let entity = param.strip_suffix(".tbc")?;
+    ctx.model
+        .relationships
+        .iter()
+        .filter(|r| r.parent == entity)
+        .find_map(|r| match ctx.layout.strategy(&r.name) {
+            Some(Strategy::Continuation { threshold }) if *threshold > 0 => {
+                let pcoll = ctx
+                    .layout
+                    .collection_of(&r.parent)
+                    .map_or_else(|| r.parent.clone(), |x| x.name.clone());
+                if cmd.collection != pcoll {
+                    return None;
+                }
+                let card = r.cardinality.count_at(q);
+                let docs = card.div_ceil(*threshold).saturating_sub(1);
+                Some((docs as f64, Basis::FullScale))
+            }
+            _ => None,
+        })
 }
 
 /// The parents of one child that a search by `key` in `{key: {$in: param}}` matches (see

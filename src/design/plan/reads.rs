@@ -435,7 +435,18 @@ pub(super) fn commands(
             let coll = collection_for(layout, entity);
             let mut filter = Document::new();
             if let Some(b) = by {
-                filter.insert(b.clone(), param(format!("{entity}.{b}")));
+                // By an array field (a tag): one of its values, which a multikey index
+                // bounds to a point, not the whole array.
+                let is_array = model
+                    .entity(entity)
+                    .and_then(|e| e.fields.get(b))
+                    .is_some_and(|f| f.ty == crate::model::BsonType::Array);
+                let name = if is_array {
+                    format!("{entity}.{b}.$first")
+                } else {
+                    format!("{entity}.{b}")
+                };
+                filter.insert(b.clone(), param(name));
             }
             let later = *page > 1;
             let mut note = format!("page {page} of {limit} {entity}");
