@@ -229,6 +229,19 @@ fn product_parts_join_and_denormalized_names() {
     // Application-level join: the product, then its parts with $in.
     assert_eq!(op(&ids, page).queries, 2);
     assert!(cmds(&ids, page)[1].mongosh.contains("_id: { $in: ["));
+    // The same join done by the server: 1 round trip with 1 $lookup, the same documents
+    // examined (the round trip is saved, not the work).
+    let lookup = eval("product-parts", "part-ids-lookup");
+    assert_eq!(op(&lookup, page).queries, 1);
+    assert_eq!(op(&lookup, page).lookups, 1);
+    assert!(cmds(&lookup, page)[0]
+        .mongosh
+        .contains("$lookup: { from: \"part\", localField: \"parts\", foreignField: \"_id\""));
+    assert_eq!(
+        total(&lookup, page, false, "docs_examined"),
+        total(&ids, page, false, "docs_examined")
+    );
+    assert_eq!(cmds(&lookup, page)[0].plan, "catalog_number_1");
     // Part names copied into the product: 1 query, but renaming a part rewrites every
     // product that lists it (a live copy), through the multikey { parts._id } index.
     assert_eq!(op(&names, page).queries, 1);

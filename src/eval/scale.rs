@@ -237,7 +237,14 @@ pub(super) fn full_metrics(
             }
         } else {
             let by_id = c.filter.keys().next().is_some_and(|k| k == "_id");
-            if !by_id && !limit_hit && ratio > 1.0 {
+            // A read of one parent with its children joined by `$lookup`: what the engine
+            // examined for the subject is the figure (the children it holds in the sample).
+            let one_parent_joined = c.kind == CommandKind::Aggregate
+                && c.pipeline.iter().any(|s| s.contains_key("$lookup"))
+                && c.pipeline
+                    .iter()
+                    .any(|s| s.get("$limit") == Some(&Bson::Int32(1)));
+            if !by_id && !one_parent_joined && !limit_hit && ratio > 1.0 {
                 let scale = |x: u64| {
                     let v = x as f64 * ratio;
                     if sorted_in_memory { v } else { cap(v) }.round()
