@@ -25,7 +25,7 @@ pub use growth::GrowthChart;
 pub use operations::OperationList;
 pub use warnings::WarningList;
 
-use evaluated::{EvalCollections, EvalOperations, EvalWarnings};
+use evaluated::{EvalOperations, EvalWarnings};
 use pipeline::{design_names, Key, Outcome, Pipeline};
 use scale::{EvalStatus, ScaleControl};
 
@@ -312,8 +312,12 @@ pub fn Playground() -> impl IntoView {
                             Some(Ok(a)) => a,
                             _ => a.clone(),
                         });
+                        let evaluated = Signal::derive(move || match outcome.get() {
+                            Some(Outcome::Done(s, _)) => Some(s),
+                            _ => None,
+                        });
                         view! {
-                            <CollectionCards analysis=a/>
+                            <CollectionCards analysis=a evaluated=evaluated/>
                             <Evaluated outcome=outcome analysis=a/>
                         }
                         .into_any()
@@ -337,7 +341,6 @@ fn Evaluated(
     move || {
         match outcome.get() {
         Some(Outcome::Done(s, _)) => view! {
-            <EvalCollections summary=s.clone()/>
             <EvalOperations summary=s.clone()/>
             <EvalWarnings warnings=s.warnings.clone()/>
         }

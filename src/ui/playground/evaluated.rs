@@ -6,7 +6,7 @@
 
 use leptos::prelude::*;
 
-use crate::eval::summary::{CollectionSummary, OperationSummary, Summary, WarningSummary};
+use crate::eval::summary::{OperationSummary, Summary, WarningSummary};
 use crate::eval::text::fig;
 use crate::eval::{Basis, Figure};
 use crate::human;
@@ -14,7 +14,7 @@ use crate::ui::clipboard::copy;
 
 /// Returns a byte figure as the CLI marks figures: `≈` for an estimate, `(full)` for
 /// full-scale arithmetic, nothing when measured on the sample.
-fn bytes(f: Figure) -> String {
+pub fn bytes(f: Figure) -> String {
     let b = human::binary_size(f.value.max(0.0).round() as u64);
     match f.basis {
         Basis::Sample => b,
@@ -184,96 +184,6 @@ pub fn EvalOperations(
                 )}
             </p>
             {s.operations.iter().cloned().map(|op| view! { <Operation op/> }).collect_view()}
-        </div>
-    }
-}
-
-/// One collection's row(s): one per kind of document.
-fn collection_rows(c: CollectionSummary) -> impl IntoView {
-    let shapes = c.stats.shapes.len();
-    let indexes = c
-        .indexes
-        .iter()
-        .map(|ix| {
-            let multikey = if ix.multikey { " (multikey)" } else { "" };
-            view! { <li><code>{ix.name.clone()}</code>{format!(" {}{multikey}", bytes(ix.bytes))}</li> }
-        })
-        .collect_view();
-    let rows = c
-        .stats
-        .shapes
-        .iter()
-        .enumerate()
-        .map(|(i, sh)| {
-            let size = |s: crate::eval::summary::SizeSummary| {
-                let b = human::binary_size(s.bytes);
-                if s.exact { b } else { format!("≈{b}") }
-            };
-            let label = if shapes > 1 { format!(" · {}", sh.label) } else { String::new() };
-            view! {
-                <tr data-shape=sh.label.clone()>
-                    <th scope="row">
-                        {(i == 0).then(|| view! { <code>{c.name.clone()}</code> })}
-                        <span class="muted">{label}</span>
-                    </th>
-                    <td class="num" data-metric="count" data-value=sh.count.to_string()>{human::thousands(sh.count.round() as u64)}</td>
-                    <td class="num" data-metric="avg" data-value=sh.average.bytes.to_string()>{size(sh.average)}</td>
-                    <td class="num" data-metric="p50" data-value=sh.p50.bytes.to_string()>{size(sh.p50)}</td>
-                    <td class="num" data-metric="p99" data-value=sh.p99.bytes.to_string()>{size(sh.p99)}</td>
-                    <td class="num" data-metric="max" data-value=sh.max.bytes.to_string()>{size(sh.max)}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-    let total = human::binary_size(c.stats.total_bytes.max(0.0).round() as u64);
-    view! {
-        <tbody class="eval-collection" data-collection=c.name.clone()>
-            {rows}
-            <tr class="collection-foot">
-                <td colspan="6">
-                    <span data-metric="documents" data-value=c.stats.count.to_string()>
-                        {format!("{} documents ({} sampled)", human::thousands(c.stats.count.round() as u64), human::thousands(c.sample_documents))}
-                    </span>
-                    " · "
-                    <span data-metric="total_bytes" data-value=c.stats.total_bytes.to_string()>
-                        {if c.stats.total_exact { format!("{total} data") } else { format!("≈{total} data") }}
-                    </span>
-                    " · "
-                    <span data-metric="index_bytes" data-value=c.index_bytes.value.to_string()>
-                        {format!("{} index(es) {}", c.indexes.len(), bytes(c.index_bytes))}
-                    </span>
-                    <ul class="index-sizes">{indexes}</ul>
-                </td>
-            </tr>
-        </tbody>
-    }
-}
-
-/// Every collection: documents, sizes, indexes with their estimated size.
-#[component]
-pub fn EvalCollections(
-    /// The evaluation.
-    summary: std::sync::Arc<Summary>,
-) -> impl IntoView {
-    view! {
-        <div class="card eval-collections">
-            <div class="card-head">
-                <h2>"Collections, materialized"</h2>
-                <p class="card-note">{format!("Sample: ≤ {} documents per entity, seed {}", human::thousands(summary.max_documents), summary.seed)}</p>
-            </div>
-            <table class="eval-table">
-                <thead>
-                    <tr>
-                        <th scope="col">"Collection"</th>
-                        <th scope="col" class="num">"Documents"</th>
-                        <th scope="col" class="num">"avg"</th>
-                        <th scope="col" class="num">"p50"</th>
-                        <th scope="col" class="num">"p99"</th>
-                        <th scope="col" class="num">"max"</th>
-                    </tr>
-                </thead>
-                {summary.collections.iter().cloned().map(collection_rows).collect_view()}
-            </table>
         </div>
     }
 }
