@@ -36,6 +36,36 @@ function cliFigures(op) {
   };
 }
 
+/**
+ * Numbers that differ only in the last bits: the page's wasm and the native CLI use different
+ * `ln`/`exp`/`pow` implementations (Rust's libm vs the C library), which can change the last
+ * bit of a full-scale figure. Counted and printed; anything more is a failure.
+ */
+let lastBits = 0;
+
+/** Asserts that `actual` equals `expected`, numbers exactly or within 1e-12 relative. */
+function assertSame(actual, expected, where) {
+  if (typeof expected === 'number' && typeof actual === 'number') {
+    if (actual === expected) return;
+    const close = Math.abs(actual - expected) <= 1e-12 * Math.max(Math.abs(actual), Math.abs(expected));
+    assert.ok(close, `${where}: page shows ${actual}, the CLI says ${expected}`);
+    lastBits += 1;
+    return;
+  }
+  if (Array.isArray(expected)) {
+    assert.ok(Array.isArray(actual), `${where}: not a list`);
+    assert.equal(actual.length, expected.length, `${where}: length`);
+    expected.forEach((e, i) => assertSame(actual[i], e, `${where}[${i}]`));
+    return;
+  }
+  if (expected && typeof expected === 'object') {
+    assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), `${where}: keys`);
+    for (const k of Object.keys(expected)) assertSame(actual[k], expected[k], `${where}.${k}`);
+    return;
+  }
+  assert.equal(actual, expected, where);
+}
+
 /** Waits for the evaluation of `design` and returns what the page shows of it. */
 async function shown(page, design) {
   await page.waitForSelector(`.eval-operations[data-state="done"][data-design="${design}"]`, { timeout: 180_000 });
@@ -74,9 +104,9 @@ test('every preset: each offered design shows the numbers of squillion eval --js
       const where = `${preset.name} / ${design}`;
       assert.deepEqual(page_.operations.map((o) => o.unit), cli.operations.map((o) => o.unit), `${where}: operations`);
       for (const [j, op] of cli.operations.entries()) {
-        assert.deepEqual(page_.operations[j].figures, cliFigures(op), `${where} / ${op.unit}`);
+        assertSame(page_.operations[j].figures, cliFigures(op), `${where} / ${op.unit}`);
       }
-      assert.deepEqual(
+      assertSame(
         page_.collections,
         cli.collections.map((c) => ({ name: c.name, documents: c.stats.count, total_bytes: c.stats.total_bytes, index_bytes: c.index_bytes.value })),
         `${where}: collections`,
@@ -85,7 +115,7 @@ test('every preset: each offered design shows the numbers of squillion eval --js
       compared += 1;
     }
   }
-  console.log(`compared ${compared} evaluations of ${presets.length} presets with the CLI`);
+  console.log(`compared ${compared} evaluations of ${presets.length} presets with the CLI; ${lastBits} number(s) differ in the last bits only`);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -117,7 +147,14 @@ test('design-switch latency on social-feed (a measurement, not an assertion)', a
   // At once: the second design's evaluation may still be running in the background.
   const first = await switchTime(page, '2', designs[1]);
   const cached = [await switchTime(page, '1', designs[0]), await switchTime(page, '2', designs[1])];
-  const line = `design-switch latency social-feed: first ${Math.round(first)} ms, cached ${Math.round(Math.max(...cached))} ms`;
+  // Uncached: a new sample scale, then at once the third design: the worker first finishes the
+  // current design at the new scale, then evaluates the third one while the user waits.
+  await page.fill('.scale-input', '499');
+  await page.press('.scale-input', 'Enter');
+  await page.$eval('.scale-input', (i) => i.blur());
+  const uncached = await switchTime(page, '3', designs[2]);
+  const line = `design-switch latency social-feed: first ${Math.round(first)} ms, cached ${Math.round(Math.max(...cached))} ms`
+    + ` (uncached, evaluation on the critical path: ${Math.round(uncached)} ms)`;
   console.log(line);
   mkdirSync(dirname(LATENCY), { recursive: true });
   writeFileSync(LATENCY, `${line}\n`);

@@ -301,8 +301,10 @@ pub fn Playground() -> impl IntoView {
             <div class="results">
                 <div class="design-row">
                     <DesignBar labels=labels choice=choice set_choice=set_choice/>
-                    <ScaleControl model_default=model_default scale=scale/>
-                    <EvalStatus pipeline=pipeline wanted=wanted/>
+                    <div class="design-meta">
+                        <EvalStatus pipeline=pipeline wanted=wanted/>
+                        <ScaleControl model_default=model_default scale=scale/>
+                    </div>
                 </div>
                 {move || match result.get() {
                     None => view! { <p class="empty">"Fix the model to see its numbers."</p> }.into_any(),
