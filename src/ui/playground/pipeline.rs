@@ -88,6 +88,9 @@ struct Runner {
     next_id: u32,
     /// The id of the message in flight, and its key.
     in_flight: Option<(u32, Key)>,
+    /// True once the current worker has answered (it started, so a later failure is the
+    /// evaluation's, not the worker's).
+    answered: bool,
 }
 
 impl Pipeline {
@@ -102,6 +105,7 @@ impl Pipeline {
                 worker: None,
                 next_id: 0,
                 in_flight: None,
+                answered: false,
             }))),
         };
         match spawn_worker(pipeline, wanted) {
@@ -112,9 +116,35 @@ impl Pipeline {
         }
         Effect::new(move |_| {
             wanted.track();
+            // An evaluation nobody wants any more (another model or scale) is not waited for.
+            let stale = pipeline.busy.with_untracked(|b| {
+                b.as_ref()
+                    .is_some_and(|k| wanted.with_untracked(|w| !w.contains(k)))
+            });
+            if stale && pipeline.inline_reason.get_untracked().is_none() {
+                pipeline.respawn(wanted);
+            }
             pipeline.pump(wanted);
         });
         pipeline
+    }
+
+    /// Replaces the worker by a fresh one, dropping the evaluation in flight.
+    fn respawn(self, wanted: Memo<Vec<Key>>) {
+        let runner = self.runner.get_value();
+        if let Some(w) = runner.borrow_mut().worker.take() {
+            w.terminate();
+        }
+        match spawn_worker(self, wanted) {
+            Ok(worker) => {
+                let mut r = runner.borrow_mut();
+                r.worker = Some(worker);
+                r.in_flight = None;
+                r.answered = false;
+            }
+            Err(why) => self.fall_back(&why),
+        }
+        self.busy.set(None);
     }
 
     /// Sends the first wanted evaluation not yet cached, unless one is in flight.
@@ -203,7 +233,24 @@ impl Pipeline {
         if id != Some(f64::from(expected)) {
             return;
         }
+        let answered = std::mem::replace(&mut self.runner.get_value().borrow_mut().answered, true);
         if let Some(fatal) = field("fatal").and_then(|v| v.as_string()) {
+            if answered {
+                // The worker worked before: this evaluation broke it (out of memory at a huge
+                // sample, say). Running it on the page would freeze the page: report it, and
+                // go on with a fresh worker.
+                self.cache.update(|c| {
+                    c.insert(
+                        key,
+                        Outcome::Failed(format!(
+                            "the evaluation stopped ({fatal}); a smaller sample may fit"
+                        )),
+                    );
+                });
+                self.respawn(wanted);
+                self.pump(wanted);
+                return;
+            }
             // The worker cannot evaluate at all: evaluate this one and the rest on the page.
             self.fall_back(&format!("the evaluation worker failed ({fatal})"));
             let options = serde_json::json!({ "max_documents": key.scale }).to_string();
