@@ -1,7 +1,8 @@
 // The playground's evaluation worker: the page's own wasm module (the same files boot.js
 // loads, so nothing is shipped twice). Without a window, the module's start function only
-// registers `squillionEvaluate(modelText, design, optionsJson)`, which returns the Evaluation
-// JSON `squillion eval --json` prints, or throws why the design cannot be evaluated.
+// registers `squillionEvaluate(modelText, design, optionsJson)`, which returns the evaluation's
+// figures as JSON (a subset of what `squillion eval --json` prints, same field names), or throws
+// why the design cannot be evaluated.
 //
 // Message in:  { id, model, design, options }
 // Message out: { id, json, ms } | { id, error } (the design cannot be evaluated)

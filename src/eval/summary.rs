@@ -1,14 +1,17 @@
 //! The part of an [`Evaluation`]'s JSON that the page shows, read back.
 //!
-//! The page evaluates in a Web Worker, which can only hand back text: it sends the very JSON
-//! `squillion eval --json` prints (`serde_json` of [`Evaluation`]), and the page reads the
-//! fields it shows into a [`Summary`]. Every field here has the name and meaning of the
-//! Evaluation field it mirrors, so the page's numbers are the CLI's numbers; unknown fields are
-//! ignored. Warnings come back as text (their codes are `&'static str` in [`crate::warning`]).
+//! The page evaluates in a Web Worker, which can only hand back text. Every field here has the
+//! name and meaning of the [`Evaluation`] field it mirrors, so a Summary's JSON is a subset of
+//! what `squillion eval --json` prints and [`Summary::from_json`] reads either (unknown fields
+//! are ignored): the page's numbers are the CLI's numbers. The worker sends
+//! [`Summary::of`]'s JSON, which spares the page's wasm a serializer for the whole Evaluation
+//! (layout, plans, explain trees). Warnings come back as text (their codes are `&'static str`
+//! in [`crate::warning`]).
 
 use serde::{Deserialize, Serialize};
 
 use super::{Evaluation, Figure, Metrics, Totals};
+use crate::warning::Severity;
 
 /// What the page shows of one evaluation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -183,9 +186,113 @@ impl Summary {
         Ok(serde_json::from_str(json)?)
     }
 
-    /// Returns the page's part of `e` (through its JSON, exactly as the worker hands it over).
-    pub fn of(e: &Evaluation) -> Result<Summary, SummaryError> {
-        Ok(serde_json::from_value(serde_json::to_value(e)?)?)
+    /// Returns the page's part of `e`, field by field (the page's wasm then needs no
+    /// serializer for the whole Evaluation). Its JSON is a subset of the Evaluation's, with the
+    /// same names: [`Summary::from_json`] reads either.
+    pub fn of(e: &Evaluation) -> Summary {
+        Summary {
+            design: e.design.clone(),
+            seed: e.seed,
+            max_documents: e.max_documents,
+            fan_out_cap: e.fan_out_cap,
+            collections: e.collections.iter().map(collection).collect(),
+            operations: e
+                .operations
+                .iter()
+                .map(|o| OperationSummary {
+                    unit: o.unit.clone(),
+                    rate_per_sec: o.rate_per_sec,
+                    queries: o.queries,
+                    lookups: o.lookups,
+                    typical: run(&o.typical),
+                    largest: run(&o.largest),
+                })
+                .collect(),
+            totals: e.totals,
+            warnings: e
+                .warnings
+                .iter()
+                .map(|w| WarningSummary {
+                    code: w.code.to_string(),
+                    severity: match w.severity {
+                        Severity::Info => "info",
+                        Severity::Warning => "warning",
+                        Severity::Error => "error",
+                    }
+                    .to_string(),
+                    collection: w.collection.clone(),
+                    path: w.path.clone(),
+                    message: w.message.clone(),
+                    fix: w.fix.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+fn size(s: &crate::arith::SizeFigure) -> SizeSummary {
+    SizeSummary {
+        bytes: s.bytes,
+        exact: s.exact,
+    }
+}
+
+fn collection(c: &super::CollectionEval) -> CollectionSummary {
+    CollectionSummary {
+        name: c.name.clone(),
+        stats: StatsSummary {
+            count: c.stats.count,
+            total_bytes: c.stats.total_bytes,
+            total_exact: c.stats.total_exact,
+            shapes: c
+                .stats
+                .shapes
+                .iter()
+                .map(|sh| ShapeSummary {
+                    label: sh.label.clone(),
+                    count: sh.count,
+                    average: size(&sh.average),
+                    p50: size(&sh.p50),
+                    p99: size(&sh.p99),
+                    max: size(&sh.max),
+                })
+                .collect(),
+        },
+        sample_documents: c.sample_documents,
+        indexes: c
+            .indexes
+            .iter()
+            .map(|ix| IndexSummary {
+                name: ix.name.clone(),
+                keys: ix.keys.clone(),
+                multikey: ix.multikey,
+                bytes: ix.bytes,
+            })
+            .collect(),
+        index_bytes: c.index_bytes,
+    }
+}
+
+fn run(r: &super::RunEval) -> RunSummary {
+    RunSummary {
+        commands: r
+            .commands
+            .iter()
+            .map(|c| CommandSummary {
+                collection: c.collection.clone(),
+                note: c.note.clone(),
+                mongosh: c.mongosh.clone(),
+                plan: c.plan.clone(),
+                no_supporting_index: c.no_supporting_index,
+                shards: ShardsSummary {
+                    touched: c.shards.touched,
+                    shards: c.shards.shards,
+                },
+                error: c.error.clone(),
+            })
+            .collect(),
+        total: r.total,
+        max_shards: r.max_shards,
     }
 }
 
@@ -205,7 +312,11 @@ mod tests {
         };
         let e = evaluate_offered(&m, &name, &opts).unwrap();
         let s = Summary::from_json(&serde_json::to_string_pretty(&e).unwrap()).unwrap();
-        assert_eq!(s, Summary::of(&e).unwrap());
+        // Read from the whole Evaluation JSON (what the CLI prints) or built field by field
+        // (what the worker sends): the same.
+        assert_eq!(s, Summary::of(&e));
+        let sent = serde_json::to_string(&Summary::of(&e)).unwrap();
+        assert_eq!(Summary::from_json(&sent).unwrap(), s);
         assert_eq!(s.design, name);
         assert_eq!(s.max_documents, 40);
         assert_eq!(s.operations.len(), e.operations.len());

@@ -7,11 +7,12 @@
 
 use wasm_bindgen::prelude::*;
 
+use crate::eval::summary::Summary;
 use crate::eval::{evaluate_offered, EvalOptions};
 use crate::model::parse_model;
 
-/// Returns the Evaluation JSON (what `squillion eval --design DESIGN --json` prints) of the
-/// model in `model_text` under its offered design `design`, with `options_json` an
+/// Returns the evaluation (the page's part of what `squillion eval --design DESIGN --json`
+/// prints, as [`Summary`] JSON) of the model in `model_text` under its offered design `design`, with `options_json` an
 /// [`EvalOptions`] as JSON (`{"max_documents": 200}`; missing fields take their default), or
 /// why it cannot be evaluated.
 pub fn evaluate_json(model_text: &str, design: &str, options_json: &str) -> Result<String, String> {
@@ -22,7 +23,7 @@ pub fn evaluate_json(model_text: &str, design: &str, options_json: &str) -> Resu
     let opts: EvalOptions =
         serde_json::from_str(options_json).map_err(|e| format!("bad evaluation options: {e}"))?;
     let evaluation = evaluate_offered(&model, design, &opts).map_err(|e| e.to_string())?;
-    serde_json::to_string(&evaluation).map_err(|e| e.to_string())
+    serde_json::to_string(&Summary::of(&evaluation)).map_err(|e| e.to_string())
 }
 
 /// Registers `squillionEvaluate` on the worker's global scope; an error comes back as a thrown
