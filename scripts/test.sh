@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up (scripts/setup.sh) and runs every test; fails on the first failure.
-# Prints how long each stage took and, at the end, the gzip size of the shipped wasm + js.
+# Prints how long each stage took and, at the end, the gzip size of the shipped wasm + js
+# against its budget (docs/size.md; reported, never failing the run).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,15 +38,24 @@ stage "expected evaluations (release CLI, every preset and design)" \
 rm -f target/e2e-latency.txt
 stage "end-to-end tests (playwright-core, Chromium)" node --test e2e/
 
+# Budget for the shipped page (wasm + js, gzip -9), issue #6 item 10; see docs/size.md.
+SIZE_BUDGET_KB=500
+
 report_size() {
-  local wasm js
-  wasm=$(ls dist/*.wasm | head -n 1)
-  js=$(ls dist/*.js | grep -v -e boot.js -e worker.js | head -n 1)
+  # Every wasm and js file the page ships (the wasm-bindgen glue, boot.js, any worker script).
   local gz_wasm gz_js
-  gz_wasm=$(gzip -9 -c "$wasm" | wc -c)
-  gz_js=$(gzip -9 -c "$js" dist/boot.js dist/worker.js | wc -c)
-  printf 'shipped size (gzip -9): wasm %s bytes + js %s bytes = %s bytes (%s KB)\n' \
-    "$gz_wasm" "$gz_js" $((gz_wasm + gz_js)) $(((gz_wasm + gz_js + 999) / 1000))
+  gz_wasm=$(cat dist/*.wasm | gzip -9 | wc -c)
+  gz_js=$(cat dist/*.js | gzip -9 | wc -c)
+  local total_kb=$(((gz_wasm + gz_js + 999) / 1000))
+  printf 'shipped size (gzip -9): wasm %s bytes + js %s bytes = %s bytes\n' \
+    "$gz_wasm" "$gz_js" $((gz_wasm + gz_js))
+  # The budget (docs/size.md) is reported, not enforced: a size regression shows in the log
+  # without failing a run whose tests all passed.
+  local verdict="within budget"
+  if ((total_kb > SIZE_BUDGET_KB)); then
+    verdict="OVER budget by $((total_kb - SIZE_BUDGET_KB)) KB"
+  fi
+  printf 'shipped size: %s KB gzip (budget %s KB, %s)\n' "$total_kb" "$SIZE_BUDGET_KB" "$verdict"
 }
 
 printf '\n==> timings\n'
