@@ -61,12 +61,14 @@ pub struct RegexOp {
     pub pattern: String,
     /// The options as given (`i`, `m`, `s`, `x`).
     pub options: String,
-    re: regex::Regex,
+    re: regex_lite::Regex,
 }
 
 impl RegexOp {
     /// Returns the compiled regex; error 51091 when the pattern is invalid or uses PCRE
-    /// features (look-around, back-references) the engine does not have.
+    /// features (look-around, back-references, Unicode classes `\p{..}`) the engine does not
+    /// have. `\w`, `\d`, `\s`, `\b` are ASCII as in MongoDB; `i` folds ASCII letters only
+    /// (regex-lite keeps the page small: docs/size.md).
     pub fn new(pattern: &str, options: &str) -> Result<RegexOp> {
         let mut flags = String::new();
         for c in options.chars() {
@@ -87,7 +89,7 @@ impl RegexOp {
         } else {
             format!("(?{flags}){pattern}")
         };
-        let re = regex::Regex::new(&full).map_err(|e| {
+        let re = regex_lite::Regex::new(&full).map_err(|e| {
             EngineError::new(
                 51091,
                 "Location51091",
@@ -189,5 +191,36 @@ mod tests {
             doc! {"$expr": {"$lt": ["$a", "$b"]}},
             doc! {"a": 1, "b": 2}
         ));
+    }
+
+    /// The regex engine is regex-lite (docs/size.md): classes are ASCII as in MongoDB's PCRE,
+    /// options i, m, s, x work, Unicode classes are refused rather than misread.
+    #[test]
+    fn regex_flags_and_ascii_classes() {
+        let s =
+            |p: &str, o: &str, v: &str| m(doc! {"s": {"$regex": p, "$options": o}}, doc! {"s": v});
+        assert!(s("^b$", "m", "a\nb\nc"));
+        assert!(!s("^b$", "", "a\nb\nc"));
+        assert!(s("a.c", "s", "a\nc"));
+        assert!(!s("a.c", "", "a\nc"));
+        assert!(s("a b # comment", "x", "ab"));
+        assert!(s("^\\w+$", "", "abc_1"));
+        assert!(!s("^\\w+$", "", "été"));
+        assert!(!s("^\\d$", "", "٣"));
+        assert!(s("^.$", "", "é"));
+        assert!(s("ÉTÉ", "", "ÉTÉ"));
+        assert!(s("straße", "i", "STRAßE"));
+        assert_eq!(
+            Filter::parse(&doc! {"s": {"$regex": "\\p{L}"}})
+                .err()
+                .map(|e| e.code),
+            Some(51091)
+        );
+        assert_eq!(
+            Filter::parse(&doc! {"s": {"$regex": "a", "$options": "q"}})
+                .err()
+                .map(|e| e.code),
+            Some(51108)
+        );
     }
 }
