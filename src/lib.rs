@@ -26,6 +26,7 @@ pub mod ejson;
 pub mod engine;
 pub mod eval;
 pub mod generate;
+pub mod history;
 pub mod human;
 pub mod model;
 pub mod presets;
