@@ -755,6 +755,58 @@ pub fn shape_profile(d: &Value, n: usize) -> Option<Vec<f64>> {
     )
 }
 
+/// Returns the number keys a distribution of `shape` takes, in the order the forms show them.
+pub fn shape_keys(shape: &str) -> &'static [&'static str] {
+    match shape {
+        "fixed" => &["value"],
+        "uniform" => &["min", "max"],
+        "normal" => &["mean", "sd", "min", "max"],
+        "zipf" => &["min", "typical", "p99", "max"],
+        "lognormal" => &["typical", "p99", "max"],
+        _ => &[],
+    }
+}
+
+/// Returns the number typed in a form (`"1e6"`, `" 12 "`) as JSON: a whole number without a
+/// fraction, else a float; `None` when it is not a finite number.
+pub fn number_value(text: &str) -> Option<Value> {
+    let x: f64 = text.trim().parse().ok()?;
+    if !x.is_finite() {
+        return None;
+    }
+    Some(if x.fract() == 0.0 && x.abs() < 9e15 {
+        json!(x as i64)
+    } else {
+        json!(x)
+    })
+}
+
+/// Sets `key` of the object at JSON pointer `parent` to `value` (in place when it exists, else
+/// after the other keys), or removes it when `value` is `None`. Returns false when `parent` is
+/// not an object.
+pub fn set_key(v: &mut Value, parent: &str, key: &str, value: Option<Value>) -> bool {
+    let Some(map) = v.pointer_mut(parent).and_then(Value::as_object_mut) else {
+        return false;
+    };
+    match value {
+        Some(x) => {
+            map.insert(key.to_string(), x);
+        }
+        None => {
+            map.shift_remove(key);
+        }
+    }
+    true
+}
+
+/// Returns the JSON pointer of `parts` (`["entities", "0", "a/b"]` → `/entities/0/a~1b`).
+pub fn pointer(parts: &[&str]) -> String {
+    parts
+        .iter()
+        .map(|p| format!("/{}", p.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
 /// Changes the field's `type` to `ty`, dropping the keys that do not apply to the new type and
 /// adding the ones it needs (an array's `items` and `count`, an object's `fields`). Keeps
 /// `presence`.
@@ -1001,6 +1053,36 @@ mod tests {
         let zipf = shape_profile(&samples[0], 10).unwrap();
         assert!(zipf[5] < 0.01 && zipf[9] == 1.0);
         assert!(shape_profile(&json!({ "shape": "nope" }), 10).is_none());
+    }
+
+    #[test]
+    fn set_key_edits_in_place_and_pointer_escapes() {
+        let mut v = json!({ "a": { "x": 1, "y": 2 } });
+        assert!(set_key(&mut v, "/a", "x", number_value(" 2.5 ")));
+        assert!(set_key(&mut v, "/a", "z", number_value("1e3")));
+        assert_eq!(v.to_string(), r#"{"a":{"x":2.5,"y":2,"z":1000}}"#);
+        assert!(set_key(&mut v, "/a", "x", None));
+        assert_eq!(v.to_string(), r#"{"a":{"y":2,"z":1000}}"#);
+        assert!(!set_key(&mut v, "/b", "x", None));
+        assert_eq!(number_value("abc"), None);
+        assert_eq!(number_value("inf"), None);
+        assert_eq!(pointer(&["entities", "0", "a/b~c"]), "/entities/0/a~1b~0c");
+        let w = json!({ "a/b~c": 1 });
+        assert_eq!(w.pointer(&pointer(&["a/b~c"])), Some(&json!(1)));
+        for shape in SHAPES {
+            let d = with_shape(&json!({}), shape);
+            let mut keys: Vec<&str> = d
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .filter(|k| *k != "shape")
+                .collect();
+            keys.sort();
+            let mut expected = shape_keys(shape).to_vec();
+            expected.sort();
+            assert_eq!(keys, expected, "{shape}");
+        }
     }
 
     #[test]
