@@ -113,12 +113,12 @@ test('a bad JSON edit lists its problem; the form and the results keep the last 
   assert.equal(await docs(page, 'user'), '10,000,000');
   await page.click('#tab-form');
   assert.equal(await page.inputValue('[aria-label="Count of user"]'), '10000000');
-  assert.equal(await page.isDisabled('.form-body'), true);
+  assert.equal(await page.$eval('.form-body', (f) => f.disabled), true);
   assert.match(await page.textContent('.form-frozen'), /syntax error/);
   await page.screenshot({ path: `${SHOTS}/editor-broken-json.png` });
   // Undo takes the broken text back.
   await page.keyboard.press('Control+z');
-  assert.equal(await page.isDisabled('.form-body'), false);
+  assert.equal(await page.$eval('.form-body', (f) => f.disabled), false);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -219,11 +219,11 @@ test('the preset chooser: cards with lessons, the loaded one marked, keyboard an
   const loaded = await page.$$eval('.preset-card[aria-current="true"]', (cs) => cs.map((c) => c.dataset.preset));
   assert.deepEqual(loaded, ['social-feed']);
   // The loaded card has the focus.
-  assert.equal(await page.evaluate(() => document.activeElement.dataset.preset), 'social-feed');
+  await page.waitForFunction(() => document.activeElement?.dataset?.preset === 'social-feed');
   await page.screenshot({ path: `${SHOTS}/editor-chooser.png` });
   await page.keyboard.press('Escape');
   await page.waitForSelector('.chooser', { state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement.id), 'choose-preset');
+  await page.waitForFunction(() => document.activeElement?.id === 'choose-preset');
   // Keyboard only: open, move to another card, open it.
   await page.keyboard.press('Enter');
   await page.waitForSelector('.chooser');

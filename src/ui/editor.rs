@@ -621,6 +621,8 @@ fn NoticeLine(ws: Workspace) -> impl IntoView {
 /// The model as forms: entities, relationships, workload.
 #[component]
 fn ModelForm(ws: Workspace) -> impl IntoView {
+    // Only whether there is a model re-renders the sections; each control follows its value.
+    let readable = Memo::new(move |_| ws.doc.with(Option::is_some));
     view! {
         {move || ws.broken.get().then(|| view! {
             <p class="notice form-frozen" role="status">
@@ -632,7 +634,7 @@ fn ModelForm(ws: Workspace) -> impl IntoView {
         })}
         <fieldset class="form-body" disabled=move || ws.broken.get()>
             <legend class="visually-hidden">"Model"</legend>
-            {move || if ws.doc.with(Option::is_none) {
+            {move || if !readable.get() {
                 view! { <p class="empty">"No readable model yet: fix the JSON."</p> }.into_any()
             } else {
                 view! {

@@ -132,7 +132,7 @@ pub fn PresetChooser(
                                 >
                                     <span class="preset-source">{source_of(p.text)}</span>
                                     <span class="preset-title">{p.title.clone()}</span>
-                                    <span class="preset-lesson">{p.lesson.clone()}</span>
+                                    <span class="preset-lesson" title=p.lesson.clone()>{p.lesson.clone()}</span>
                                     {move || is_loaded(&t3).then(|| view! { <span class="badge loaded-badge">"Loaded"</span> })}
                                 </button>
                             </li>

@@ -69,17 +69,19 @@ pub fn DistributionInput(
                     {SHAPES.iter().map(|s| view! { <option value=*s prop:selected=move || shape.get() == *s>{*s}</option> }).collect_view()}
                 </select>
             </label>
-            {move || {
-                let s = shape.get();
-                let path = format!("{parent}/{key}");
-                edit::shape_keys(&s)
-                    .iter()
-                    .map(|k| view! {
-                        <NumberInput ws=ws parent=path.clone() key=k.to_string() label=k.to_string()
-                            aria=format!("{k} of the {about}")/>
-                    })
-                    .collect_view()
-            }}
+            <div class="dist-numbers">
+                {move || {
+                    let s = shape.get();
+                    let path = format!("{parent}/{key}");
+                    edit::shape_keys(&s)
+                        .iter()
+                        .map(|k| view! {
+                            <NumberInput ws=ws parent=path.clone() key=k.to_string() label=k.to_string()
+                                aria=format!("{k} of the {about}")/>
+                        })
+                        .collect_view()
+                }}
+            </div>
             <ShapePreview dist=dist large=large/>
         </div>
     }
