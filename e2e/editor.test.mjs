@@ -153,6 +153,8 @@ test('distribution shapes: the form converts the numbers and draws the shape', a
   assert.notEqual(await page.getAttribute('.relationship-item .shape-preview .curve', 'points'), zipfLine);
   assert.equal(await page.inputValue('[aria-label="max of the cardinality of feed"]'), '1000000');
   await page.locator('.relationship-item').screenshot({ path: `${SHOTS}/editor-relationship.png` });
+  await page.locator('.unit-item').last().scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/editor-workload.png` });
   assert.deepEqual(errors, []);
   await page.close();
 });
