@@ -72,6 +72,8 @@ test('undo and redo: a form edit, a JSON edit and a preset load', async () => {
   assert.match(await json(page), /"seed": 7,/);
   await page.keyboard.press('Control+z');
   assert.equal(await json(page), afterForm);
+  // The caret stays where the typing was, not at the end of the text.
+  await page.waitForFunction(() => document.querySelector('#model-input').selectionStart < 40);
   await page.keyboard.press('Control+Shift+z');
   assert.match(await json(page), /"seed": 7,/);
   const afterJson = await json(page);

@@ -258,6 +258,28 @@ fn uncommitted_field() -> bool {
         .is_ok_and(|input| input.value() != committed)
 }
 
+/// Returns the JSON text area and its caret when it has the focus.
+fn json_caret() -> Option<(web_sys::HtmlTextAreaElement, u32)> {
+    use wasm_bindgen::JsCast;
+    let area: web_sys::HtmlTextAreaElement = web_sys::window()?
+        .document()?
+        .active_element()?
+        .dyn_into()
+        .ok()?;
+    let at = area.selection_start().ok().flatten()?;
+    Some((area, at))
+}
+
+/// Puts the caret back where it was (or at the end of a shorter text) once an undo or redo has
+/// replaced the text, instead of at the end.
+fn restore_caret((area, at): (web_sys::HtmlTextAreaElement, u32)) {
+    request_animation_frame(move || {
+        let len = u32::try_from(area.value().encode_utf16().count()).unwrap_or(u32::MAX);
+        let at = at.min(len);
+        let _ = area.set_selection_range(at, at);
+    });
+}
+
 /// Reads a dropped or chosen model file; a valid model replaces the current one (undoable),
 /// anything else changes nothing and says why.
 pub fn import_file(ws: Workspace, file: web_sys::File) {
@@ -396,10 +418,14 @@ pub fn ModelCard(
             return;
         }
         ev.prevent_default();
+        let caret = json_caret();
         if undo {
             ws.undo();
         } else {
             ws.redo();
+        }
+        if let Some(caret) = caret {
+            restore_caret(caret);
         }
     });
     on_cleanup(move || keys.remove());
