@@ -29,15 +29,21 @@ stage "peer check: sizes against pymongo's bson" python3 scripts/peer_sizes.py -
 stage "browser tests (wasm-bindgen-test, headless Chromium)" \
   cargo test --locked --target wasm32-unknown-unknown --test web
 stage "trunk build --release" trunk build --release --locked
+# The playground must show the numbers of `squillion eval --json`: the release CLI writes them
+# for every preset and design (target/expected), e2e/evaluation.test.mjs compares.
+stage "expected evaluations (release CLI, every preset and design)" \
+  bash -c 'cargo build --release --locked --bin squillion \
+    && node scripts/expected-evals.mjs "$CARGO_TARGET_DIR/release/squillion" target/expected'
+rm -f target/e2e-latency.txt
 stage "end-to-end tests (playwright-core, Chromium)" node --test e2e/
 
 report_size() {
   local wasm js
   wasm=$(ls dist/*.wasm | head -n 1)
-  js=$(ls dist/*.js | grep -v boot.js | head -n 1)
+  js=$(ls dist/*.js | grep -v -e boot.js -e worker.js | head -n 1)
   local gz_wasm gz_js
   gz_wasm=$(gzip -9 -c "$wasm" | wc -c)
-  gz_js=$(gzip -9 -c "$js" dist/boot.js | wc -c)
+  gz_js=$(gzip -9 -c "$js" dist/boot.js dist/worker.js | wc -c)
   printf 'shipped size (gzip -9): wasm %s bytes + js %s bytes = %s bytes (%s KB)\n' \
     "$gz_wasm" "$gz_js" $((gz_wasm + gz_js)) $(((gz_wasm + gz_js + 999) / 1000))
 }
@@ -45,5 +51,7 @@ report_size() {
 printf '\n==> timings\n'
 printf '%s\n' "${TIMINGS[@]}"
 printf '%5ss  total\n\n' $((SECONDS - START))
+# Measured by e2e/evaluation.test.mjs (a measurement, not an assertion; target < 100 ms).
+cat target/e2e-latency.txt 2>/dev/null || echo "design-switch latency: not measured"
 report_size
 echo "all tests passed"

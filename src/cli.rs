@@ -86,9 +86,20 @@ pub fn main() -> ExitCode {
     };
     match cli.command.run() {
         Ok(code) => code,
+        // A reader that stops early (`squillion eval … | head`) closes the pipe: that is
+        // not an error of ours, so stop quietly as other Unix tools do.
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("squillion: {e:#}");
             ExitCode::from(2)
         }
     }
+}
+
+/// Returns true when `e` comes from writing to a closed pipe.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

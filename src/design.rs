@@ -10,7 +10,7 @@ pub mod strategy;
 pub use indexes::Index;
 pub use layout::{Collection, CopiedField, DocShape, GrowingArray, Layout};
 pub use plan::{Command, CommandKind, Plan, UnitPlan};
-pub use strategy::{AttributeForm, DesignName, DesignSpec, FieldPattern, Strategy};
+pub use strategy::{AttributeForm, DesignName, DesignSpec, FieldPattern, Joins, Strategy};
 
 use crate::model::{Model, Relationship};
 
@@ -221,6 +221,7 @@ pub fn layout_named(model: &Model, name: DesignName) -> Result<Layout, DesignErr
         base: name,
         relationships: Default::default(),
         fields: model.design.fields.clone(),
+        joins: model.design.joins,
     };
     layout::build(model, &spec)
 }

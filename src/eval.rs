@@ -15,10 +15,11 @@ mod bind;
 mod run;
 mod scale;
 mod shards;
+pub mod summary;
 pub mod text;
 mod warn;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{DesignError, DesignName, DesignSpec, Layout};
@@ -47,10 +48,14 @@ pub enum EvalError {
     /// Any other engine error.
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// The design name is neither one of the model's offered designs nor a named design.
+    #[error("unknown design \"{0}\": not one the model offers")]
+    UnknownDesign(String),
 }
 
 /// Options of an evaluation.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct EvalOptions {
     /// Entities materialized per entity (overrides the model's `sample.max_documents`).
     pub max_documents: Option<u64>,
@@ -74,7 +79,7 @@ pub const DEFAULT_FAN_OUT_CAP: u64 = 1_000;
 pub const LARGE_COLLECTION: f64 = 10_000.0;
 
 /// Where a number comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Basis {
     /// Measured by the engine on the materialized sample (valid at full scale as is).
@@ -86,7 +91,7 @@ pub enum Basis {
 }
 
 /// A number and where it comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Figure {
     /// The value.
     pub value: f64,
@@ -156,7 +161,7 @@ pub struct SampleStats {
 }
 
 /// Per-command (or per-run) figures at full scale, each with its basis.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
     /// Documents examined.
     pub docs_examined: Figure,
@@ -347,7 +352,7 @@ pub struct CollectionEval {
 }
 
 /// Workload totals per second (rate × per-run figures of the typical run).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Totals {
     /// Round trips per second.
     pub queries_per_sec: f64,
@@ -410,6 +415,32 @@ pub fn evaluate(
         Design::Model => crate::design::layout_model(model)?,
     };
     evaluate_layout(model, layout, opts)
+}
+
+/// Evaluates the design named `name` as the design bar offers it, the way `squillion eval
+/// --design NAME` does: one of a preset's own designs (with its sharding) under its name,
+/// else `normalized`, `denormalized` or `bucketed`, else `custom`/`model` for the model's own
+/// design.
+pub fn evaluate_offered(
+    model: &Model,
+    name: &str,
+    opts: &EvalOptions,
+) -> Result<Evaluation, EvalError> {
+    if model.preset.is_some() {
+        if let Some((name, m)) = model.offered_designs().into_iter().find(|(n, _)| n == name) {
+            let mut e = evaluate(&m, &Design::Model, opts)?;
+            e.design = name;
+            return Ok(e);
+        }
+    }
+    let design = match name {
+        "normalized" => Design::Named(DesignName::Normalized),
+        "denormalized" => Design::Named(DesignName::Denormalized),
+        "bucketed" => Design::Named(DesignName::Bucketed),
+        "custom" | "model" => Design::Model,
+        other => return Err(EvalError::UnknownDesign(other.to_string())),
+    };
+    evaluate(model, &design, opts)
 }
 
 /// Returns the model with the options' sample size applied.

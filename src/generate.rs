@@ -45,7 +45,7 @@ impl Default for GenOptions {
             max_document_elements: 100_000,
             max_document_bytes: 2 * crate::size::MAX_BSON_SIZE,
             max_total_documents: 200_000,
-            max_total_bytes: 16 * crate::size::MAX_BSON_SIZE,
+            max_total_bytes: 4 * crate::size::MAX_BSON_SIZE,
         }
     }
 }
@@ -225,7 +225,12 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
     let mut total_documents = 0u64;
     let mut total_bytes = 0u64;
     let mut omitted_documents = 0u64;
+    // Each collection gets an equal share of the memory budget, so a collection of huge
+    // documents (hosts with every log embedded) cannot leave the next one (the logs in their
+    // own collection) with no sample at all.
+    let share = opts.max_total_bytes / (layout.collections.len().max(1) as u64);
     for c in &layout.collections {
+        let mut collection_bytes = 0u64;
         let mut out = GeneratedCollection {
             name: c.name.clone(),
             ..Default::default()
@@ -237,6 +242,7 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
             for j in 0..n {
                 if total_documents >= opts.max_total_documents
                     || total_bytes >= opts.max_total_bytes
+                    || collection_bytes >= share
                 {
                     omitted_documents = omitted_documents.saturating_add(n - j);
                     break;
@@ -289,9 +295,12 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
                     .max_document_elements
                     .saturating_sub(g.budget)
                     .saturating_add(g.fields_made);
-                total_bytes = total_bytes
-                    .saturating_add(opts.max_document_bytes.saturating_sub(g.bytes_left))
+                let bytes = opts
+                    .max_document_bytes
+                    .saturating_sub(g.bytes_left)
                     .saturating_add(elements.saturating_add(1).saturating_mul(64));
+                total_bytes = total_bytes.saturating_add(bytes);
+                collection_bytes = collection_bytes.saturating_add(bytes);
                 if g.shortened {
                     out.shortened.push(doc_index);
                 }

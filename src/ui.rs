@@ -12,6 +12,7 @@ mod panic;
 mod playground;
 mod sizer;
 mod storage;
+mod worker;
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -23,8 +24,15 @@ pub use gauge::LimitGauge;
 pub use playground::Playground;
 pub use sizer::DocumentSizer;
 
-/// Mounts the app on the page's body, with a panic hook that shows a reload banner.
+/// Mounts the app on the page's body, with a panic hook that shows a reload banner. Without a
+/// window (the evaluation worker, public/worker.js, loads this same module) it only registers
+/// the worker's evaluation function.
 pub fn mount() {
+    if web_sys::window().is_none() {
+        console_error_panic_hook::set_once();
+        worker::register();
+        return;
+    }
     panic::install();
     bench::register_if_requested();
     leptos::mount::mount_to_body(App);

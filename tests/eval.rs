@@ -477,3 +477,27 @@ fn image_board_keys_examined_grow_with_the_page_under_skip_not_under_a_range() {
     assert_eq!(keys("thread page 50 by date range", "typical"), 0.0);
     assert!(keys("thread page 50 by skip", "typical") > 20.0);
 }
+
+/// A reader that stops early (`squillion compare … | head -1`) closes the pipe: the command
+/// stops quietly with exit 0 instead of panicking on the failed write.
+#[test]
+fn a_closed_output_pipe_is_not_a_panic() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_squillion"))
+        .args(["compare", "--preset", "social-graph", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
+    let mut first = String::new();
+    BufReader::new(stdout)
+        .read_line(&mut first)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(first.starts_with('{'), "{first}");
+    // The read end is dropped here: every later write fails with EPIPE.
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}

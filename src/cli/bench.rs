@@ -1,6 +1,7 @@
 //! `squillion bench`: the native side of the benchmarks in `bench/` (scripts/bench.sh), which
 //! time the same work in the peer (npm bson, mingo) in the same run and print the ratio.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -80,7 +81,7 @@ impl BenchArgs {
                 }
                 let clock = Instant::now();
                 let timing = time_sizes(&docs, rounds, || clock.elapsed().as_secs_f64() * 1e3);
-                println!("{}", serde_json::to_string(&timing)?);
+                writeln!(std::io::stdout(), "{}", serde_json::to_string(&timing)?)?;
                 Ok(ExitCode::SUCCESS)
             }
             BenchWhat::Query {
@@ -103,7 +104,7 @@ impl BenchArgs {
                     clock.elapsed().as_secs_f64() * 1e3
                 })?;
                 let json = serde_json::json!({ "docs": docs, "queries": queries });
-                println!("{json}");
+                writeln!(std::io::stdout(), "{json}")?;
                 Ok(ExitCode::SUCCESS)
             }
             BenchWhat::Eval { models, rounds } => {
@@ -128,7 +129,7 @@ impl BenchArgs {
                     if t.model.is_empty() {
                         t.model = p.display().to_string();
                     }
-                    println!("{}", serde_json::to_string(&t)?);
+                    writeln!(std::io::stdout(), "{}", serde_json::to_string(&t)?)?;
                 }
                 Ok(ExitCode::SUCCESS)
             }

@@ -1,5 +1,6 @@
 //! `squillion eval` and `squillion compare`: a model's designs run for real on the engine.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -8,7 +9,7 @@ use clap::Args;
 
 use crate::design::{DesignName, DesignSpec};
 use crate::eval::text::{compare_report, comparison, report};
-use crate::eval::{compare, evaluate, Design, EvalOptions};
+use crate::eval::{compare, evaluate, evaluate_offered, Design, EvalOptions};
 use crate::model::{parse_model, Model};
 
 /// Arguments of `squillion eval`.
@@ -122,26 +123,22 @@ impl EvalArgs {
         let Ok(model) = model_of(self.model.as_deref(), self.preset.as_deref()) else {
             return Ok(ExitCode::from(2));
         };
-        // A preset's own design names (`tbc`, `keyed`, …) select that design and its sharding.
-        let offered = self.design.as_deref().and_then(|name| {
-            model.preset.as_ref()?;
-            model.offered_designs().into_iter().find(|(n, _)| n == name)
+        // A preset's own design names (`tbc`, `keyed`, …) select that design and its sharding,
+        // through the same core call the page's design bar makes.
+        let offered = self.design.as_deref().filter(|name| {
+            model.preset.is_some() && model.offered_designs().iter().any(|(n, _)| n == name)
         });
         let e = match offered {
-            Some((name, m)) => {
-                let mut e = evaluate(&m, &Design::Model, &options(self.scale))?;
-                e.design = name;
-                e
-            }
+            Some(name) => evaluate_offered(&model, name, &options(self.scale))?,
             None => {
                 let design = design_of(self.design.as_deref())?;
                 evaluate(&model, &design, &options(self.scale))?
             }
         };
         if self.json {
-            println!("{}", serde_json::to_string_pretty(&e)?);
+            writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&e)?)?;
         } else {
-            print!("{}", report(&e));
+            write!(std::io::stdout(), "{}", report(&e))?;
         }
         Ok(ExitCode::from(u8::from(e.has_errors())))
     }
@@ -155,9 +152,9 @@ impl CompareArgs {
         };
         let c = comparison(compare(&model, &options(self.scale))?);
         if self.json {
-            println!("{}", serde_json::to_string_pretty(&c)?);
+            writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&c)?)?;
         } else {
-            print!("{}", compare_report(&c));
+            write!(std::io::stdout(), "{}", compare_report(&c))?;
         }
         Ok(ExitCode::from(u8::from(
             c.designs.iter().any(|e| e.has_errors()),

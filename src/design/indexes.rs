@@ -96,8 +96,32 @@ pub fn attach(layout: &mut Layout) {
     }
     for u in &layout.plan.units {
         for c in &u.commands {
-            if matches!(c.kind, CommandKind::Insert | CommandKind::Aggregate) {
+            if c.kind == CommandKind::Insert {
                 continue;
+            }
+            // An aggregate's filter is its leading `$match`; each equality `$lookup` needs
+            // its foreign field indexed in the joined collection.
+            if c.kind == CommandKind::Aggregate {
+                for l in c
+                    .pipeline
+                    .iter()
+                    .filter_map(|s| s.get_document("$lookup").ok())
+                {
+                    if let (Ok(from), Ok(foreign)) = (l.get_str("from"), l.get_str("foreignField"))
+                    {
+                        if foreign != "_id" {
+                            add(Index {
+                                collection: from.to_string(),
+                                keys: bson::doc! { foreign: 1 },
+                                multikey: false,
+                                reason: u.unit.clone(),
+                            });
+                        }
+                    }
+                }
+                if c.filter.is_empty() {
+                    continue;
+                }
             }
             if let Some(keys) = key_for(&c.filter, c.sort.as_ref()) {
                 add(Index {

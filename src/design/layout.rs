@@ -7,7 +7,7 @@ mod relationship;
 
 use super::indexes::{self, Index};
 use super::plan::{self, Plan};
-use super::strategy::{AttributeForm, DesignSpec, FieldPattern, Strategy};
+use super::strategy::{AttributeForm, DesignSpec, FieldPattern, Joins, Strategy};
 use super::DesignError;
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
@@ -22,6 +22,9 @@ pub struct Layout {
     pub strategies: Vec<(String, Strategy)>,
     /// The collections.
     pub collections: Vec<Collection>,
+    /// How reads join collections.
+    #[serde(skip_serializing_if = "Joins::is_application")]
+    pub joins: Joins,
     /// What every application unit runs.
     pub plan: Plan,
 }
@@ -188,6 +191,7 @@ pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
         design,
         strategies: strategies.clone(),
         collections,
+        joins: spec.joins,
         plan: Plan::default(),
     };
     layout.plan = plan::build(model, &layout);

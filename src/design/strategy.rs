@@ -124,6 +124,29 @@ pub struct DesignSpec {
     /// Field-level patterns.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<FieldPattern>,
+    /// How a read joins a parent and children that live in other collections.
+    #[serde(default, skip_serializing_if = "Joins::is_application")]
+    pub joins: Joins,
+}
+
+/// How a read with children in other collections joins them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Joins {
+    /// The application queries each collection in turn (one round trip per collection).
+    #[default]
+    Application,
+    /// One `aggregate` with an equality `$lookup` per child collection (one round trip; the
+    /// server runs the joins). A read that limits or sorts its children keeps the
+    /// application join: an equality `$lookup` cannot.
+    Lookup,
+}
+
+impl Joins {
+    /// True for the default, application-level joins.
+    pub fn is_application(&self) -> bool {
+        *self == Joins::Application
+    }
 }
 
 impl DesignSpec {

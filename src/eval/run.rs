@@ -34,9 +34,9 @@ fn step_subject(model: &Model, step: &Step) -> Option<String> {
         | Step::Insert { entity }
         | Step::Update { entity, .. }
         | Step::Delete { entity } => Some(entity.clone()),
-        Step::FindParents { relationship, .. } | Step::ReadFeed { relationship, .. } => {
-            rel(relationship).map(|r| r.child.clone())
-        }
+        Step::FindParents { relationship, .. }
+        | Step::ReadFeed { relationship, .. }
+        | Step::Reassign { relationship } => rel(relationship).map(|r| r.child.clone()),
         Step::InsertChild { relationship } | Step::PostFeed { relationship } => {
             rel(relationship).map(|r| r.parent.clone())
         }
@@ -103,6 +103,31 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
     b.results.clear();
     let Some(step) = step else { return };
     match step {
+        Step::Reassign { relationship } => {
+            // The new parent: the sample's next parent after the child's current one.
+            let Some(r) = ctx.model.relationship(relationship) else {
+                return;
+            };
+            let old = b.value(&format!("{}.{}", r.child, r.parent_ref()));
+            let pcoll = collection_for_entity(ctx, &r.parent);
+            let Some(g) = ctx.data.collection(&pcoll) else {
+                return;
+            };
+            let at = g
+                .documents
+                .iter()
+                .position(|d| old.as_ref().is_some_and(|o| d.get("_id") == Some(o)))
+                .map_or(1, |i| i + 1);
+            let next = g
+                .documents
+                .get(at)
+                .or_else(|| g.documents.first())
+                .and_then(|d| d.get("_id").cloned());
+            if let Some(id) = next {
+                b.fresh
+                    .insert("new_parent".into(), bson::doc! { "_id": id }.into());
+            }
+        }
         Step::InsertChild { relationship } => {
             let Some(r) = ctx.model.relationship(relationship) else {
                 return;
@@ -130,6 +155,22 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
                     "_id",
                     Bson::ObjectId(entity_oid(ctx.model.seed, &format!("new/{}", r.child), *n)),
                 );
+            }
+            // Many-to-many links an existing child (following a user who exists): the first
+            // sample document of the child's collection that is not the parent itself.
+            if r.many_to_many {
+                let existing = own
+                    .and_then(|c| ctx.data.collection(&c.name))
+                    .and_then(|g| {
+                        g.documents
+                            .iter()
+                            .filter_map(|d| d.get("_id"))
+                            .find(|id| Some(*id) != parent_id.as_ref())
+                            .cloned()
+                    });
+                if let Some(id) = existing {
+                    child.insert("_id", id);
+                }
             }
             if let Some(pid) = parent_id {
                 if child.contains_key(r.parent_ref()) {
@@ -499,6 +540,13 @@ fn follower_doc(ctx: &Ctx, target: &mut Target, c: &Command, r: &Relationship, i
     f
 }
 
+/// Returns the collection an entity's documents live in (its own name when it has none).
+fn collection_for_entity(ctx: &Ctx, entity: &str) -> String {
+    ctx.layout
+        .collection_of(entity)
+        .map_or_else(|| entity.to_string(), |c| c.name.clone())
+}
+
 fn relationship_coll(ctx: &Ctx, r: &Relationship) -> Option<String> {
     ctx.layout
         .strategy(&r.name)
@@ -621,6 +669,8 @@ fn run_command(
             Some("buckets")
         } else if c.note.contains("my newest bucket") {
             Some("newest")
+        } else if c.note.contains("the parent holding it") {
+            Some("holder")
         } else {
             None
         };

@@ -7,7 +7,7 @@ use bson::{Bson, Document};
 
 use super::run::Ctx;
 use super::{Basis, CommandEval, Figure, Metrics};
-use crate::design::layout::relationship_collection_name;
+use crate::design::layout::{child_ref, relationship_collection_name};
 use crate::design::{Command, CommandKind, Strategy};
 use crate::engine;
 use crate::size::document_size;
@@ -16,16 +16,26 @@ use crate::size::document_size;
 /// children of the subject parent at its quantile (buckets: ⌈children / size⌉). A list of a
 /// child entity by its parent reference (`{threadId: image.threadId}`) matches the same
 /// children.
-pub(super) fn relationship_matches(
-    ctx: &Ctx,
-    cmd: &Command,
-    q: f64,
-) -> Option<(f64, &'static str)> {
+///
+/// A search for the parents of a child (`{followers: {$in: children._id}}`, the links of a
+/// child, the parents those links name) matches the child's parents: on average
+/// mean(children per parent) × parents ÷ children of them, an estimate (the model gives the
+/// distribution of children per parent, not of parents per child).
+pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(f64, Basis)> {
     let (k, v) = cmd.filter.iter().next()?;
     let Bson::Document(p) = v else { return None };
+    if let Some(Bson::Document(inner)) = p.get("$in") {
+        if let Some(Bson::String(name)) = inner.get("$param") {
+            return continuation_matches(ctx, cmd, q, k, name)
+                .or_else(|| parent_matches(ctx, cmd, k, name));
+        }
+    }
     let Some(Bson::String(name)) = p.get("$param") else {
         return None;
     };
+    if let Some(hit) = parent_matches(ctx, cmd, k, name) {
+        return Some(hit);
+    }
     let parent = name.strip_suffix("._id");
     for r in ctx.model.relationships.iter().filter(|r| match parent {
         Some(p) => r.parent == p,
@@ -44,14 +54,98 @@ pub(super) fn relationship_matches(
             .map_or_else(|| r.child.clone(), |x| x.name.clone());
         match s {
             Strategy::Bucket { size } if cmd.collection == relationship_collection_name(r, s) => {
-                return Some(((card / *size as f64).ceil(), "buckets"));
+                return Some(((card / *size as f64).ceil(), Basis::FullScale));
             }
             Strategy::LinkCollection if cmd.collection == r.name => {
-                return Some((card, "links"));
+                return Some((card, Basis::FullScale));
             }
-            _ if cmd.collection == child_coll => return Some((card, "children")),
+            _ if cmd.collection == child_coll => return Some((card, Basis::FullScale)),
             _ => {}
         }
+    }
+    None
+}
+
+/// The continuation documents `{_id: {$in: parent.tbc}}` matches: the subject parent keeps
+/// `threshold` children and each continuation document as many, so ⌈children ÷ threshold⌉ − 1
+/// of them (exact: the sample holds only some of the celebrity's).
+fn continuation_matches(
+    ctx: &Ctx,
+    cmd: &Command,
+    q: f64,
+    key: &str,
+    param: &str,
+) -> Option<(f64, Basis)> {
+    if key != "_id" {
+        return None;
+    }
+    let entity = param.strip_suffix(".tbc")?;
+    ctx.model
+        .relationships
+        .iter()
+        .filter(|r| r.parent == entity)
+        .find_map(|r| match ctx.layout.strategy(&r.name) {
+            Some(Strategy::Continuation { threshold }) if *threshold > 0 => {
+                let pcoll = ctx
+                    .layout
+                    .collection_of(&r.parent)
+                    .map_or_else(|| r.parent.clone(), |x| x.name.clone());
+                if cmd.collection != pcoll {
+                    return None;
+                }
+                let card = r.cardinality.count_at(q);
+                let docs = card.div_ceil(*threshold).saturating_sub(1);
+                Some((docs as f64, Basis::FullScale))
+            }
+            _ => None,
+        })
+}
+
+/// The parents of one child that a search by `key` in `{key: {$in: param}}` matches (see
+/// [`relationship_matches`]): exactly 1 for a one-to-many relationship.
+fn parent_matches(ctx: &Ctx, cmd: &Command, key: &str, param: &str) -> Option<(f64, Basis)> {
+    for r in &ctx.model.relationships {
+        let Some(s) = ctx.layout.strategy(&r.name) else {
+            continue;
+        };
+        let pcoll = ctx
+            .layout
+            .collection_of(&r.parent)
+            .map_or_else(|| r.parent.clone(), |x| x.name.clone());
+        let arr = r.array_field();
+        let own_id = format!("{}._id", r.child);
+        let hit = match param {
+            p if p == own_id => {
+                cmd.collection == pcoll && (key == arr || key == format!("{arr}._id"))
+            }
+            "children._id" if cmd.collection == pcoll => key == arr || key == format!("{arr}._id"),
+            "children._id" => cmd.collection == r.name && key == child_ref(r),
+            other => {
+                cmd.collection == pcoll
+                    && key == "_id"
+                    && match s {
+                        Strategy::LinkCollection => other == format!("links.{}", r.parent_ref()),
+                        Strategy::ReferenceInChild { .. } | Strategy::TwoWay => {
+                            other == format!("children.{}", r.parent_ref())
+                        }
+                        _ => false,
+                    }
+            }
+        };
+        if !hit {
+            continue;
+        }
+        if !r.many_to_many {
+            // One-to-many: a child has exactly one parent.
+            return Some((1.0, Basis::FullScale));
+        }
+        let parents = ctx.model.entity(&r.parent).map_or(0.0, |e| e.count);
+        let children = ctx.model.entity(&r.child).map_or(0.0, |e| e.count);
+        if children <= 0.0 {
+            return None;
+        }
+        let per_child = (r.cardinality.mean() * parents / children).round();
+        return Some((per_child, Basis::Estimate));
     }
     None
 }
@@ -120,7 +214,7 @@ pub(super) fn full_metrics(
             if !limit_hit && ratio > 1.0 {
                 m.docs_returned = Figure::estimate(cap(s.n_returned as f64 * ratio).round());
             }
-        } else if let Some((k, _)) = matches {
+        } else if let Some((k, basis)) = matches {
             // An index scan walks past the skipped keys (and fetches their documents) before
             // it returns the page: page N by skip examines (N − 1) × limit + limit keys. A
             // page by range starts its scan at the page: it examines only what it returns,
@@ -133,14 +227,24 @@ pub(super) fn full_metrics(
             } else {
                 (skip + ret).min(k)
             };
-            m.keys_examined = Figure::full(examined);
-            m.docs_examined = Figure::full(examined);
+            m.keys_examined = Figure {
+                value: examined,
+                basis,
+            };
+            m.docs_examined = m.keys_examined;
             if c.kind == CommandKind::Find || c.kind == CommandKind::Aggregate {
-                m.docs_returned = Figure::full(ret);
+                m.docs_returned = Figure { value: ret, basis };
             }
         } else {
             let by_id = c.filter.keys().next().is_some_and(|k| k == "_id");
-            if !by_id && !limit_hit && ratio > 1.0 {
+            // A read of one parent with its children joined by `$lookup`: what the engine
+            // examined for the subject is the figure (the children it holds in the sample).
+            let one_parent_joined = c.kind == CommandKind::Aggregate
+                && c.pipeline.iter().any(|s| s.contains_key("$lookup"))
+                && c.pipeline
+                    .iter()
+                    .any(|s| s.get("$limit") == Some(&Bson::Int32(1)));
+            if !by_id && !one_parent_joined && !limit_hit && ratio > 1.0 {
                 let scale = |x: u64| {
                     let v = x as f64 * ratio;
                     if sorted_in_memory { v } else { cap(v) }.round()
@@ -201,8 +305,8 @@ pub(super) fn full_metrics(
             }
         }
     } else if c.kind == CommandKind::Update && c.multi {
-        if let Some((k, _)) = matches {
-            m.docs_written = Figure::full(k);
+        if let Some((k, basis)) = matches {
+            m.docs_written = Figure { value: k, basis };
             m.bytes_written = Figure::estimate((per_doc(s.bytes_written) * k).round());
             m.index_keys_written = Figure::estimate((per_doc(s.index_keys_written) * k).round());
         } else if ratio > 1.0 && s.docs_written > 0 {

@@ -57,6 +57,7 @@ impl PresetMeta {
             base,
             relationships: BTreeMap::new(),
             fields: fields.fields.clone(),
+            joins: fields.joins,
         })
     }
 }

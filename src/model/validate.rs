@@ -80,12 +80,35 @@ struct EntityInfo {
     fields: Vec<String>,
 }
 
+/// Returns the `(entity, field)` of every `preallocated` field pattern in the raw model: its
+/// design's and its preset's custom designs'.
+fn preallocated_fields(m: &Map<String, Value>) -> Vec<(String, String)> {
+    let mut specs: Vec<&Value> = m.get("design").into_iter().collect();
+    if let Some(Value::Object(custom)) = m.get("preset").and_then(|p| p.get("custom_designs")) {
+        specs.extend(custom.values());
+    }
+    specs
+        .into_iter()
+        .filter_map(|d| d.get("fields").and_then(Value::as_array))
+        .flatten()
+        .filter(|p| p.get("pattern").and_then(Value::as_str) == Some("preallocated"))
+        .filter_map(|p| {
+            Some((
+                p.get("entity")?.as_str()?.to_string(),
+                p.get("field")?.as_str()?.to_string(),
+            ))
+        })
+        .collect()
+}
+
 /// What the reference checks need to know about one relationship.
 struct RelInfo {
     name: String,
     parent: String,
     child: String,
     feed: bool,
+    /// Many-to-many.
+    many_to_many: bool,
     /// The parent reference a child holds (`parent_field`, default parent name + `Id`).
     parent_ref: String,
 }
@@ -324,6 +347,16 @@ impl Checker {
                         );
                     }
                     rels.push(info);
+                }
+            }
+        }
+        // A pre-allocated counter object (a field pattern of the model's design or of a
+        // preset's custom design) is a field the workload may update, even in a design that
+        // creates its counters on demand.
+        for (entity, field) in preallocated_fields(m) {
+            if let Some(e) = entities.iter_mut().find(|e| e.name == entity) {
+                if !e.fields.contains(&field) {
+                    e.fields.push(field);
                 }
             }
         }
@@ -809,6 +842,7 @@ impl Checker {
             self.distribution(c, &format!("{path}.cardinality"));
         }
         self.boolean(m, "many_to_many", path);
+        let many_to_many = m.get("many_to_many").and_then(Value::as_bool) == Some(true);
         if let Some(g) = m.get("growth_per_day") {
             let gp = format!("{path}.growth_per_day");
             if let Some(gm) = self.object(g, &gp, &["typical", "largest"], &["typical"]) {
@@ -834,6 +868,7 @@ impl Checker {
             parent,
             child,
             feed: feed.is_some(),
+            many_to_many,
         })
     }
 }

@@ -42,6 +42,12 @@ pub enum Step {
         /// The relationship the child joins.
         relationship: String,
     },
+    /// Move one child to another parent (reassign a task): one write under a reference in
+    /// the child, both sides under two-way references (not atomic, article 002).
+    Reassign {
+        /// The one-to-many relationship whose child moves.
+        relationship: String,
+    },
     /// Insert one entity that is nobody's child.
     Insert {
         /// The entity inserted.
@@ -53,6 +59,10 @@ pub enum Step {
         entity: String,
         /// The field changed.
         field: String,
+        /// More fields changed by the same update (one `updateOne`, one round trip): a hit
+        /// counting its minute, its hour and the total.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        also: Vec<String>,
         /// Whether copies of this field elsewhere must follow (`live`) or keep the value they
         /// had when copied (`snapshot`, e.g. the price on an order).
         #[serde(default)]

@@ -2,8 +2,11 @@
 
 mod collections;
 mod compare;
+mod evaluated;
 mod growth;
 mod operations;
+mod pipeline;
+mod scale;
 mod warnings;
 
 use leptos::prelude::*;
@@ -22,6 +25,10 @@ pub use compare::CompareTable;
 pub use growth::GrowthChart;
 pub use operations::OperationList;
 pub use warnings::WarningList;
+
+use evaluated::{EvalOperations, EvalWarnings};
+use pipeline::{design_names, Key, Outcome, Pipeline};
+use scale::{EvalStatus, ScaleControl};
 
 /// The model the playground opens with.
 const STARTER_MODEL: &str = include_str!("../../presets/social-feed.json");
@@ -87,10 +94,13 @@ pub fn Playground() -> impl IntoView {
     let (history, notice) = start_history(storage::load(storage::MODEL_KEY));
     let ws = Workspace::new(history, notice);
     let text = ws.text;
-    let (first_model, first_errors) = match read_model(&text.get_untracked()) {
-        Ok(m) => (Some(m), Vec::new()),
-        Err(e) => (read_model(STARTER_MODEL).ok(), e),
+    let start = text.get_untracked();
+    let (first_model, first_errors, first_good) = match read_model(&start) {
+        Ok(m) => (Some(m), Vec::new(), start.clone()),
+        Err(e) => (read_model(STARTER_MODEL).ok(), e, STARTER_MODEL.to_string()),
     };
+    // The text of the model shown (the last valid one): what the engine evaluates.
+    let (good_text, set_good_text) = signal(std::sync::Arc::<str>::from(first_good));
     let (errors, set_errors) = signal(first_errors);
     let (model, set_model) = signal(first_model);
     let (choice, set_choice) = signal(0usize);
@@ -101,8 +111,16 @@ pub fn Playground() -> impl IntoView {
         if first.is_some() {
             match read_model(&t) {
                 Ok(m) => {
+                    // Another model (a preset, an import) starts on its first design.
+                    let renamed = model.with_untracked(|old| {
+                        old.as_ref().map(|o| o.name.as_deref()) != Some(m.name.as_deref())
+                    });
+                    if renamed {
+                        set_choice.set(0);
+                    }
                     set_model.set(Some(m));
                     set_errors.set(Vec::new());
+                    set_good_text.set(std::sync::Arc::from(t.as_str()));
                 }
                 Err(e) => set_errors.set(e),
             }
@@ -126,6 +144,44 @@ pub fn Playground() -> impl IntoView {
                     .map(|r| r.1.clone())
                     .unwrap_or_else(|| Err("the model offers no design".to_string()))
             })
+        })
+    });
+
+    // The engine's evaluation of every offered design, off the main thread: the chosen one
+    // first, the others in the background, cached per (model text, design, sample scale).
+    let scale = RwSignal::new(None::<u64>);
+    let names =
+        Memo::new(move |_| model.with(|m| m.as_ref().map(design_names).unwrap_or_default()));
+    let wanted = Memo::new(move |_| {
+        let text = good_text.get();
+        let scale = scale.get();
+        let names = names.get();
+        let chosen = choice.get().min(names.len().saturating_sub(1));
+        let key = |design: &String| Key {
+            text: text.clone(),
+            design: design.clone(),
+            scale,
+        };
+        let mut keys: Vec<Key> = names.get(chosen).map(key).into_iter().collect();
+        keys.extend(
+            names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != chosen)
+                .map(|(_, n)| key(n)),
+        );
+        keys
+    });
+    let pipeline = Pipeline::start(wanted);
+    let outcome = Memo::new(move |_| {
+        let key = wanted.with(|w| w.first().cloned());
+        key.and_then(|k| pipeline.cache.with(|c| c.get(&k).cloned()))
+    });
+    let model_default = Signal::derive(move || {
+        model.with(|m| {
+            m.as_ref()
+                .and_then(|m| m.sample.max_documents)
+                .unwrap_or(crate::model::Sample::DEFAULT_MAX_DOCUMENTS)
         })
     });
 
@@ -154,7 +210,13 @@ pub fn Playground() -> impl IntoView {
         <section class="playground">
             <ModelCard ws=ws model=model errors=errors/>
             <div class="results">
-                <DesignBar labels=labels choice=choice set_choice=set_choice/>
+                <div class="design-row">
+                    <DesignBar labels=labels choice=choice set_choice=set_choice/>
+                    <div class="design-meta">
+                        <EvalStatus pipeline=pipeline wanted=wanted/>
+                        <ScaleControl model_default=model_default scale=scale/>
+                    </div>
+                </div>
                 {move || match result.get() {
                     None => view! { <p class="empty">"Fix the model to see its numbers."</p> }.into_any(),
                     Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
@@ -163,10 +225,13 @@ pub fn Playground() -> impl IntoView {
                             Some(Ok(a)) => a,
                             _ => a.clone(),
                         });
+                        let evaluated = Signal::derive(move || match outcome.get() {
+                            Some(Outcome::Done(s, _)) => Some(s),
+                            _ => None,
+                        });
                         view! {
-                            <CollectionCards analysis=a/>
-                            <OperationList analysis=a/>
-                            <WarningList analysis=a/>
+                            <CollectionCards analysis=a evaluated=evaluated/>
+                            <Evaluated outcome=outcome analysis=a/>
                         }
                         .into_any()
                     }
@@ -205,6 +270,39 @@ fn start_history(saved: Option<String>) -> (History, Option<Notice>) {
             History::new(saved.unwrap_or_else(|| STARTER_MODEL.to_string())),
             None,
         ),
+    }
+}
+
+/// The engine's evaluation of the chosen design; while it runs, the instant arithmetic
+/// workload and warnings stand in, marked as pending.
+#[component]
+fn Evaluated(
+    /// The chosen design's evaluation, once done.
+    outcome: Memo<Option<Outcome>>,
+    /// The chosen design's arithmetic analysis.
+    analysis: Signal<Analysis>,
+) -> impl IntoView {
+    move || {
+        match outcome.get() {
+        Some(Outcome::Done(s, _)) => view! {
+            <EvalOperations summary=s.clone()/>
+            <EvalWarnings warnings=s.warnings.clone()/>
+        }
+        .into_any(),
+        Some(Outcome::Failed(e)) => view! {
+            <p class="error eval-error" role="alert">{format!("This design could not be run on the engine: {e}")}</p>
+            <OperationList analysis=analysis/>
+            <WarningList analysis=analysis/>
+        }
+        .into_any(),
+        None => view! {
+            <div class="pending" aria-busy="true">
+                <OperationList analysis=analysis/>
+                <WarningList analysis=analysis/>
+            </div>
+        }
+        .into_any(),
+    }
     }
 }
 

@@ -5,8 +5,66 @@ use bson::{doc, Document};
 use super::collection_for;
 use crate::design::command::{param, Command, CommandKind};
 use crate::design::layout::{child_ref, relationship_collection_name, Layout};
-use crate::design::strategy::{AttributeForm, FieldPattern, Strategy};
+use crate::design::strategy::{AttributeForm, FieldPattern, Joins, Strategy};
 use crate::model::{Model, Paging, Step};
+
+/// Returns the application-level joins of a read (`later`, the finds after the parent's) as
+/// equality `$lookup` stages, or `None` when one of them sorts, limits or projects (which an
+/// equality `$lookup` cannot) or has a shape this does not know.
+fn lookup_stages(model: &Model, entity: &str, later: &[Command]) -> Option<Vec<Document>> {
+    let mut stages = Vec::new();
+    for c in later {
+        if c.sort.is_some()
+            || c.limit.is_some()
+            || c.projection.is_some()
+            || c.kind != CommandKind::Find
+        {
+            return None;
+        }
+        let r = model.relationship(c.note.split(':').next().unwrap_or_default())?;
+        let arr = r.array_field();
+        let (key, value) = c.filter.iter().next().filter(|_| c.filter.len() == 1)?;
+        let name = |v: &bson::Bson| -> Option<String> {
+            match v {
+                bson::Bson::Document(d) => match d.get("$param") {
+                    Some(bson::Bson::String(s)) => Some(s.clone()),
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+        let links_as = format!("{arr}_links");
+        let (local, foreign, as_field) = match value {
+            bson::Bson::Document(d) if d.contains_key("$in") => {
+                let p = name(d.get("$in")?)?;
+                let local = if let Some(field) = p.strip_prefix(&format!("{entity}.")) {
+                    field.to_string()
+                } else if let Some(field) = p.strip_prefix("links.") {
+                    format!("{links_as}.{field}")
+                } else {
+                    return None;
+                };
+                let as_field = if local == "tbc" {
+                    "tbc".to_string()
+                } else {
+                    arr.to_string()
+                };
+                (local, key.clone(), as_field)
+            }
+            v if name(v)? == format!("{entity}._id") => {
+                let as_field = if c.collection == r.name {
+                    links_as.clone()
+                } else {
+                    arr.to_string()
+                };
+                ("_id".to_string(), key.clone(), as_field)
+            }
+            _ => return None,
+        };
+        stages.push(doc! { "$lookup": { "from": c.collection.clone(), "localField": local, "foreignField": foreign, "as": as_field } });
+    }
+    Some(stages)
+}
 
 /// Appends the commands of `step` (step number `i`) to `out`.
 pub(super) fn commands(
@@ -171,6 +229,24 @@ pub(super) fn commands(
                         }
                     }
                     _ => {}
+                }
+            }
+            if layout.joins == Joins::Lookup && !later.is_empty() && projection.is_empty() {
+                if let Some(stages) = lookup_stages(model, entity, &later) {
+                    let mut pipeline =
+                        vec![doc! { "$match": find.filter.clone() }, doc! { "$limit": 1 }];
+                    pipeline.extend(stages);
+                    // The filter is the `$match` (what the derived indexes serve).
+                    let mut a = Command::new(
+                        i,
+                        &coll,
+                        Aggregate,
+                        find.filter.clone(),
+                        format!("read {entity} by {by} with its children ($lookup)"),
+                    );
+                    a.pipeline = pipeline;
+                    out.push(a);
+                    return;
                 }
             }
             if !projection.is_empty() {
@@ -435,7 +511,18 @@ pub(super) fn commands(
             let coll = collection_for(layout, entity);
             let mut filter = Document::new();
             if let Some(b) = by {
-                filter.insert(b.clone(), param(format!("{entity}.{b}")));
+                // By an array field (a tag): one of its values, which a multikey index
+                // bounds to a point, not the whole array.
+                let is_array = model
+                    .entity(entity)
+                    .and_then(|e| e.fields.get(b))
+                    .is_some_and(|f| f.ty == crate::model::BsonType::Array);
+                let name = if is_array {
+                    format!("{entity}.{b}.$first")
+                } else {
+                    format!("{entity}.{b}")
+                };
+                filter.insert(b.clone(), param(name));
             }
             let later = *page > 1;
             let mut note = format!("page {page} of {limit} {entity}");

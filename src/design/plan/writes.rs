@@ -177,6 +177,7 @@ pub(super) fn commands(
         Step::Update {
             entity,
             field,
+            also,
             copies,
             increment,
         } => {
@@ -203,14 +204,28 @@ pub(super) fn commands(
                 c.multi = r.many_to_many;
                 out.push(c);
             } else {
+                let mut changes = Document::new();
+                for f in std::iter::once(field).chain(also) {
+                    let v = if *increment {
+                        Bson::Int32(1)
+                    } else {
+                        param(format!("new.{f}"))
+                    };
+                    changes.insert(counter_path(model, entity, f, *increment), v);
+                }
+                let what = std::iter::once(field)
+                    .chain(also)
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 let mut c = Command::new(
                     i,
                     &collection_for(layout, entity),
                     Update,
                     doc! { "_id": id.clone() },
-                    format!("update {entity}.{field}"),
+                    format!("update {entity}.{what}"),
                 );
-                c.update = Some(doc! { op: { field.as_str(): value.clone() } });
+                c.update = Some(doc! { op: changes });
                 out.push(c);
             }
             if *copies == Copies::Snapshot {
@@ -306,6 +321,12 @@ pub(super) fn commands(
                 }
             }
         }
+        Step::Reassign { relationship } => {
+            let Some(r) = model.relationship(relationship) else {
+                return;
+            };
+            reassign(layout, i, r, out);
+        }
         Step::PostFeed { relationship } => {
             let Some(r) = model.relationship(relationship) else {
                 return;
@@ -363,6 +384,145 @@ pub(super) fn commands(
                 }
                 _ => {}
             }
+        }
+        _ => {}
+    }
+}
+
+/// Returns the path an update of `field` changes: the field itself, or for an increment of a
+/// slotted counter object (a `preallocated` pattern, or the same counters created on demand
+/// where the pattern is not used) one slot in the middle of the object, `minutes.180`: a hit
+/// counts in its minute.
+fn counter_path(model: &Model, entity: &str, field: &str, increment: bool) -> String {
+    if !increment {
+        return field.to_string();
+    }
+    let declared = model
+        .entity(entity)
+        .is_some_and(|e| e.fields.get(field).is_some());
+    let slots = model
+        .design
+        .fields
+        .iter()
+        .chain(
+            model
+                .preset
+                .iter()
+                .flat_map(|p| p.custom_designs.values())
+                .flat_map(|d| d.fields.iter()),
+        )
+        .find_map(|p| match p {
+            FieldPattern::Preallocated {
+                entity: e,
+                field: f,
+                slots,
+            } if e == entity && f == field => Some(*slots),
+            _ => None,
+        });
+    match slots {
+        Some(n) if !declared => format!("{field}.{}", n / 2),
+        _ => field.to_string(),
+    }
+}
+
+/// Appends the writes that move a child of `r` to another parent (`new_parent`): the child's
+/// reference where the child keeps one, the arrays of both parents where they list it. Under
+/// two-way references that is both sides, in separate writes (no single atomic update).
+fn reassign(layout: &Layout, i: usize, r: &crate::model::Relationship, out: &mut Vec<Command>) {
+    use CommandKind::*;
+    let Some(s) = layout.strategy(&r.name) else {
+        return;
+    };
+    let pcoll = collection_for(layout, &r.parent);
+    let ccoll = collection_for(layout, &r.child);
+    let arr = r.array_field().to_string();
+    let pref = r.parent_ref();
+    let child_id = param(format!("{}._id", r.child));
+    let new_parent = param("new_parent._id");
+    let set_ref = || {
+        let mut c = Command::new(
+            i,
+            &ccoll,
+            Update,
+            doc! { "_id": child_id.clone() },
+            format!("{}: point the child at its new parent", r.name),
+        );
+        c.update = Some(doc! { "$set": { pref.as_str(): new_parent.clone() } });
+        c
+    };
+    let pull = |filter: Document, element: Bson| {
+        let mut c = Command::new(
+            i,
+            &pcoll,
+            Update,
+            filter,
+            format!("{}: remove it from the old parent", r.name),
+        );
+        c.update = Some(doc! { "$pull": { arr.as_str(): element } });
+        c
+    };
+    let push = |element: Bson| {
+        let mut c = Command::new(
+            i,
+            &pcoll,
+            Update,
+            doc! { "_id": new_parent.clone() },
+            format!("{}: add it to the new parent", r.name),
+        );
+        c.update = Some(doc! { "$push": { arr.as_str(): element } });
+        c
+    };
+    match s {
+        Strategy::ReferenceInChild { .. } => out.push(set_ref()),
+        Strategy::TwoWay => {
+            out.push(set_ref());
+            out.push(pull(
+                doc! { "_id": param(format!("{}.{pref}", r.child)) },
+                child_id.clone(),
+            ));
+            out.push(push(child_id));
+        }
+        Strategy::EmbedSubset { .. } => {
+            out.push(set_ref());
+            out.push(pull(
+                doc! { "_id": param(format!("{}.{pref}", r.child)) },
+                doc! { "_id": child_id.clone() }.into(),
+            ));
+        }
+        Strategy::ReferenceInParent => {
+            // The child does not know its parent: find it first.
+            out.push(Command::new(
+                i,
+                &pcoll,
+                Find,
+                doc! { arr.as_str(): child_id.clone() },
+                format!("{}: the parent holding it", r.name),
+            ));
+            out.push(pull(
+                doc! { "_id": { "$in": param("holder._id") } },
+                child_id.clone(),
+            ));
+            out.push(push(child_id));
+        }
+        Strategy::LinkCollection => {
+            let mut c = Command::new(
+                i,
+                &r.name,
+                Update,
+                doc! { child_ref(r): child_id },
+                format!("{}: the link points at the new parent", r.name),
+            );
+            c.update = Some(doc! { "$set": { pref.as_str(): new_parent } });
+            out.push(c);
+        }
+        Strategy::Embed => {
+            // The embedded child moves whole: out of the old parent's array, into the new one's.
+            let child = param(r.child.clone());
+            out.push(pull(
+                doc! { "_id": param(format!("{}._id", r.parent)) },
+                child.clone(),
+            ));
+            out.push(push(child));
         }
         _ => {}
     }

@@ -19,9 +19,17 @@ impl Checker {
         entities: &[EntityInfo],
         rels: &[RelInfo],
     ) {
-        let Some(m) = self.object(v, at, &["base", "relationships", "fields"], &[]) else {
+        let Some(m) = self.object(v, at, &["base", "relationships", "fields", "joins"], &[]) else {
             return;
         };
+        if let Some(j) = self.string(m, "joins", at) {
+            if j != "application" && j != "lookup" {
+                self.err(
+                    &format!("{at}.joins"),
+                    format!("unknown joins \"{j}\"; expected application or lookup"),
+                );
+            }
+        }
         if let Some(b) = self.string(m, "base", at) {
             if !["normalized", "denormalized", "bucketed"].contains(&b) {
                 self.err(

@@ -87,6 +87,33 @@ impl Checker {
         }
     }
 
+    /// Checks an array of field names of `entity` (an update's `also`).
+    fn field_list(&mut self, v: &Value, path: &str, entities: &[EntityInfo], entity: &str) {
+        let Some(list) = v.as_array() else {
+            self.err(
+                path,
+                format!("expected an array of field names, found {}", describe(v)),
+            );
+            return;
+        };
+        let Some(e) = entities.iter().find(|e| e.name == entity) else {
+            return;
+        };
+        for (i, f) in list.iter().enumerate() {
+            match f.as_str() {
+                Some(name) if e.fields.iter().any(|x| x == name) => {}
+                Some(name) => self.err(
+                    &format!("{path}[{i}]"),
+                    format!("entity \"{entity}\" has no field \"{name}\""),
+                ),
+                None => self.err(
+                    &format!("{path}[{i}]"),
+                    format!("expected a field name, found {}", describe(f)),
+                ),
+            }
+        }
+    }
+
     fn step(&mut self, v: &Value, path: &str, entities: &[EntityInfo], rels: &[RelInfo]) {
         let Some(m) = v.as_object() else {
             self.err(
@@ -104,10 +131,12 @@ impl Checker {
         let (keys, req): (&[&str], &[&str]) = match op {
             "read" => (&["op", "entity", "by", "children"], &["op", "entity"]),
             "find_parents" => (&["op", "relationship", "by"], &["op", "relationship", "by"]),
-            "insert_child" | "post_feed" => (&["op", "relationship"], &["op", "relationship"]),
+            "insert_child" | "post_feed" | "reassign" => {
+                (&["op", "relationship"], &["op", "relationship"])
+            }
             "insert" | "delete" => (&["op", "entity"], &["op", "entity"]),
             "update" => (
-                &["op", "entity", "field", "copies", "increment"],
+                &["op", "entity", "field", "also", "copies", "increment"],
                 &["op", "entity", "field"],
             ),
             "read_feed" => (
@@ -125,7 +154,7 @@ impl Checker {
                 &["op", "entity", "field"],
             ),
             other => {
-                self.err(&format!("{path}.op"), format!("unknown op \"{other}\"; expected read, find_parents, insert_child, insert, update, delete, post_feed, read_feed, list or find_by_attribute"));
+                self.err(&format!("{path}.op"), format!("unknown op \"{other}\"; expected read, find_parents, insert_child, reassign, insert, update, delete, post_feed, read_feed, list or find_by_attribute"));
                 return;
             }
         };
@@ -211,6 +240,19 @@ impl Checker {
             "insert_child" => {
                 self.rel_ref(m, "relationship", path, rels);
             }
+            "reassign" => {
+                if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
+                    if r.feed || r.many_to_many {
+                        self.err(
+                            &format!("{path}.relationship"),
+                            format!(
+                                "reassign moves a child to another parent: relationship \"{}\" must be one-to-many (not many-to-many, not a feed)",
+                                r.name
+                            ),
+                        );
+                    }
+                }
+            }
             "post_feed" | "read_feed" => {
                 if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
                     if !r.feed {
@@ -238,6 +280,9 @@ impl Checker {
                 if let Some(e) = self.entity_ref(m, "entity", path, entities) {
                     let name = e.name.clone();
                     self.field_ref(m, "field", path, entities, &name);
+                    if let Some(also) = m.get("also") {
+                        self.field_list(also, &format!("{path}.also"), entities, &name);
+                    }
                 }
                 if let Some(c) = self.string(m, "copies", path) {
                     if c != "live" && c != "snapshot" {

@@ -1,10 +1,14 @@
-//! One card per collection: full-scale counts and sizes, break points, indexes.
+//! One card per collection: full-scale counts and sizes, break points, indexes. Once the
+//! engine has evaluated the design, the counts, sizes and indexes shown are the evaluation's
+//! (`squillion eval --json`'s `collections`), each number also in `data-value`; until then the
+//! instant arithmetic analysis (the same full-scale statistics) stands in.
 
 use leptos::prelude::*;
 
 use super::GrowthChart;
 use crate::analysis::Analysis;
 use crate::arith::SizeFigure;
+use crate::eval::summary::{CollectionSummary, SizeSummary, Summary};
 use crate::human;
 use crate::size::MAX_BSON_SIZE;
 
@@ -23,32 +27,61 @@ pub fn count_text(n: f64) -> String {
     }
 }
 
+/// Returns an evaluated size as a size figure.
+fn figure(s: SizeSummary) -> SizeFigure {
+    SizeFigure {
+        bytes: s.bytes,
+        exact: s.exact,
+    }
+}
+
+/// One row of a shape table: label, count, average, p50, p99, largest.
+type ShapeRow = (String, f64, SizeFigure, SizeFigure, SizeFigure, SizeFigure);
+
 /// The collections of the design, each with its sizes at full scale.
 #[component]
 pub fn CollectionCards(
     /// The design's analysis.
     #[prop(into)]
     analysis: Signal<Analysis>,
+    /// The engine's evaluation of the same design, once done.
+    #[prop(into)]
+    evaluated: Signal<Option<std::sync::Arc<Summary>>>,
 ) -> impl IntoView {
     view! {
         <div class="collections">
             {move || {
                 let a = analysis.get();
+                let evaluated = evaluated.get();
                 a.layout
                     .collections
                     .iter()
                     .zip(a.stats.iter())
                     .map(|(c, s)| {
+                        let ev: Option<CollectionSummary> = evaluated
+                            .as_ref()
+                            .and_then(|e| e.collections.iter().find(|x| x.name == c.name).cloned());
+                        let (count, total, exact) = ev.as_ref().map_or((s.count, s.total_bytes, s.total_exact), |e| {
+                            (e.stats.count, e.stats.total_bytes, e.stats.total_exact)
+                        });
+                        let rows: Vec<ShapeRow> = match &ev {
+                            Some(e) => e.stats.shapes.iter().map(|sh| (sh.label.clone(), sh.count, figure(sh.average), figure(sh.p50), figure(sh.p99), figure(sh.max))).collect(),
+                            None => s.shapes.iter().map(|sh| (sh.label.clone(), sh.count, sh.average, sh.p50, sh.p99, sh.max)).collect(),
+                        };
+                        let is_evaluated = ev.is_some().to_string();
                         let indexes: Vec<String> = c.indexes.iter().map(|i| i.mongosh()).collect();
                         let shard = c.shard_key.as_ref().map(|k| crate::ejson::to_shell_string(&bson::Bson::Document(k.clone()), false));
                         view! {
-                            <article class="card collection" data-collection=c.name.clone()>
+                            <article class="card collection" data-collection=c.name.clone() data-evaluated=is_evaluated>
                                 <div class="card-head">
                                     <h3><code>{c.name.clone()}</code></h3>
                                     <span class="muted">
-                                        {count_text(s.count)}" documents · "
-                                        {if s.total_exact { "" } else { "≈ " }}
-                                        {human::binary_size(s.total_bytes.max(0.0).round() as u64)}
+                                        <span data-metric="documents" data-value=count.to_string()>{count_text(count)}" documents"</span>
+                                        " · "
+                                        <span data-metric="total_bytes" data-value=total.to_string()>
+                                            {if exact { "" } else { "≈ " }}
+                                            {human::binary_size(total.max(0.0).round() as u64)}
+                                        </span>
                                     </span>
                                 </div>
                                 <table class="shape-table">
@@ -63,16 +96,17 @@ pub fn CollectionCards(
                                         </tr>
                                     </thead>
                                     <tbody>
-                                        {s.shapes.iter().map(|sh| {
-                                            let level = if sh.max.bytes > MAX_BSON_SIZE { "over" } else if sh.max.bytes as f64 >= 0.8 * MAX_BSON_SIZE as f64 { "warn" } else { "ok" };
+                                        {rows.into_iter().map(|(label, n, avg, p50, p99, max)| {
+                                            let level = if max.bytes > MAX_BSON_SIZE { "over" } else if max.bytes as f64 >= 0.8 * MAX_BSON_SIZE as f64 { "warn" } else { "ok" };
+                                            let shape = label.clone();
                                             view! {
-                                                <tr>
-                                                    <td>{sh.label.clone()}</td>
-                                                    <td class="num">{count_text(sh.count)}</td>
-                                                    <td class="num">{size_text(&sh.average)}</td>
-                                                    <td class="num">{size_text(&sh.p50)}</td>
-                                                    <td class="num">{size_text(&sh.p99)}</td>
-                                                    <td class="num largest" data-level=level>{size_text(&sh.max)}</td>
+                                                <tr data-shape=shape>
+                                                    <td>{label}</td>
+                                                    <td class="num" data-metric="count" data-value=n.to_string()>{count_text(n)}</td>
+                                                    <td class="num" data-metric="avg" data-value=avg.bytes.to_string()>{size_text(&avg)}</td>
+                                                    <td class="num" data-metric="p50" data-value=p50.bytes.to_string()>{size_text(&p50)}</td>
+                                                    <td class="num" data-metric="p99" data-value=p99.bytes.to_string()>{size_text(&p99)}</td>
+                                                    <td class="num largest" data-level=level data-metric="max" data-value=max.bytes.to_string()>{size_text(&max)}</td>
                                                 </tr>
                                             }
                                         }).collect_view()}
@@ -103,6 +137,28 @@ pub fn CollectionCards(
                                         {chart}
                                     }
                                 }).collect_view()}
+                                {ev.map(|e| {
+                                    let index_total = super::evaluated::bytes(e.index_bytes);
+                                    view! {
+                                        <p class="eval-indexes muted">
+                                            {format!("{} documents sampled · ", human::thousands(e.sample_documents))}
+                                            <span data-metric="index_bytes" data-value=e.index_bytes.value.to_string()>
+                                                {format!("{} index(es) {index_total} at full scale", e.indexes.len())}
+                                            </span>
+                                        </p>
+                                        <ul class="index-sizes">
+                                            {e.indexes.into_iter().map(|ix| {
+                                                let multikey = if ix.multikey { ", multikey" } else { "" };
+                                                view! {
+                                                    <li data-index=ix.name.clone() data-value=ix.bytes.value.to_string()>
+                                                        <code>{ix.name.clone()}</code>
+                                                        {format!(" {}{multikey}", super::evaluated::bytes(ix.bytes))}
+                                                    </li>
+                                                }
+                                            }).collect_view()}
+                                        </ul>
+                                    }
+                                })}
                                 <div class="indexes">
                                     {shard.map(|k| view! { <p class="muted">"Shard key "<code>{k}</code></p> })}
                                     {indexes.into_iter().map(|code| view! { <pre class="code">{code}</pre> }).collect_view()}

@@ -1,0 +1,195 @@
+// End-to-end: the playground shows the engine's evaluation, the very numbers of
+// `squillion eval --preset NAME --design D --json`, for every preset and every offered design.
+// scripts/test.sh writes the CLI's JSON into target/expected (SQUILLION_EXPECTED) first, with
+// scripts/expected-evals.mjs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { openPage, useSite, SHOTS, openPreset } from './browser.mjs';
+
+const EXPECTED = process.env.SQUILLION_EXPECTED ?? 'target/expected';
+/** Where the latency line is written for scripts/test.sh's summary. */
+const LATENCY = process.env.SQUILLION_LATENCY ?? 'target/e2e-latency.txt';
+const site = useSite();
+
+function readExpected(...parts) {
+  const file = join(EXPECTED, ...parts);
+  assert.ok(existsSync(file), `${file} is missing: run node scripts/expected-evals.mjs BIN ${EXPECTED} (scripts/test.sh does)`);
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** The figures of one operation of the CLI's JSON: [typical, largest] per metric. */
+function cliFigures(op) {
+  const pair = (key) => [op.typical.total[key].value, op.largest.total[key].value];
+  return {
+    queries: [op.queries, op.queries],
+    lookups: [op.lookups, op.lookups],
+    docs_examined: pair('docs_examined'),
+    keys_examined: pair('keys_examined'),
+    docs_returned: pair('docs_returned'),
+    bytes_returned: pair('bytes_returned'),
+    docs_written: pair('docs_written'),
+    bytes_written: pair('bytes_written'),
+    index_keys_written: pair('index_keys_written'),
+    shards: [op.typical.max_shards, op.largest.max_shards],
+  };
+}
+
+/**
+ * Asserts that `actual` equals `expected` exactly: the page's wasm and the native CLI run the
+ * same code, and the distributions' `ln`/`exp`/`pow` go through the `libm` crate on both, so
+ * not even the last bit of a float may differ.
+ */
+function assertSame(actual, expected, where) {
+  if (typeof expected === 'number' && typeof actual === 'number') {
+    assert.equal(actual, expected, `${where}: page shows ${actual}, the CLI says ${expected}`);
+    return;
+  }
+  if (Array.isArray(expected)) {
+    assert.ok(Array.isArray(actual), `${where}: not a list`);
+    assert.equal(actual.length, expected.length, `${where}: length`);
+    expected.forEach((e, i) => assertSame(actual[i], e, `${where}[${i}]`));
+    return;
+  }
+  if (expected && typeof expected === 'object') {
+    assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), `${where}: keys`);
+    for (const k of Object.keys(expected)) assertSame(actual[k], expected[k], `${where}.${k}`);
+    return;
+  }
+  assert.equal(actual, expected, where);
+}
+
+/** Waits for the evaluation of `design` and returns what the page shows of it. */
+async function shown(page, design) {
+  await page.waitForSelector(`.eval-operations[data-state="done"][data-design="${design}"]`, { timeout: 180_000 });
+  return page.evaluate(() => ({
+    operations: [...document.querySelectorAll('.eval-unit')].map((u) => ({
+      unit: u.dataset.unit,
+      figures: Object.fromEntries(
+        [...u.querySelectorAll('[data-metric]')].map((m) => [m.dataset.metric, [Number(m.dataset.value), Number(m.dataset.largest)]]),
+      ),
+    })),
+    collections: [...document.querySelectorAll('.collection[data-evaluated="true"]')].map((c) => ({
+      name: c.dataset.collection,
+      documents: Number(c.querySelector('[data-metric="documents"]').dataset.value),
+      total_bytes: Number(c.querySelector('[data-metric="total_bytes"]').dataset.value),
+      index_bytes: Number(c.querySelector('[data-metric="index_bytes"]').dataset.value),
+    })),
+    warnings: [...document.querySelectorAll('.eval-warnings .warning')].map((w) => w.dataset.code).sort(),
+  }));
+}
+
+test('every preset: each offered design shows the numbers of squillion eval --json', async () => {
+  const presets = readExpected('index.json');
+  assert.ok(presets.length >= 13, `presets: ${presets.length}`);
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  let compared = 0;
+  for (const preset of presets) {
+    await openPreset(page, preset.name);
+    await page.waitForSelector('.lesson');
+    const buttons = await page.$$('.design-button');
+    assert.equal(buttons.length, preset.designs.length, `${preset.name}: design buttons`);
+    for (const [i, design] of preset.designs.entries()) {
+      await buttons[i].click();
+      const page_ = await shown(page, design);
+      const cli = readExpected(preset.name, `${design}.json`);
+      const where = `${preset.name} / ${design}`;
+      assert.deepEqual(page_.operations.map((o) => o.unit), cli.operations.map((o) => o.unit), `${where}: operations`);
+      for (const [j, op] of cli.operations.entries()) {
+        assertSame(page_.operations[j].figures, cliFigures(op), `${where} / ${op.unit}`);
+      }
+      assertSame(
+        page_.collections,
+        cli.collections.map((c) => ({ name: c.name, documents: c.stats.count, total_bytes: c.stats.total_bytes, index_bytes: c.index_bytes.value })),
+        `${where}: collections`,
+      );
+      assert.deepEqual(page_.warnings, cli.warnings.map((w) => w.code).sort(), `${where}: warnings`);
+      compared += 1;
+    }
+  }
+  console.log(`compared ${compared} evaluations of ${presets.length} presets with the CLI: every number equal`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** Presses `key` in the page and returns the ms until `design`'s evaluation is on screen. */
+function switchTime(page, key, design) {
+  return page.evaluate(({ key, design }) => new Promise((resolve) => {
+    const selector = `.eval-operations[data-state="done"][data-design="${design}"]`;
+    const t0 = performance.now();
+    const done = () => {
+      if (!document.querySelector(selector)) return false;
+      observer.disconnect();
+      resolve(performance.now() - t0);
+      return true;
+    };
+    const observer = new MutationObserver(done);
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+    window.dispatchEvent(new KeyboardEvent('keydown', { key }));
+    done();
+  }), { key, design });
+}
+
+test('design-switch latency on social-feed (a measurement, not an assertion)', async () => {
+  const designs = readExpected('index.json').find((p) => p.name === 'social-feed').designs;
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
+  await openPreset(page, 'social-feed');
+  await page.waitForSelector(`.eval-operations[data-state="done"][data-design="${designs[0]}"]`, { timeout: 180_000 });
+  // At once: the second design's evaluation may still be running in the background.
+  const first = await switchTime(page, '2', designs[1]);
+  const cached = [await switchTime(page, '1', designs[0]), await switchTime(page, '2', designs[1])];
+  // Uncached: a new sample scale, then at once the third design: the worker first finishes the
+  // current design at the new scale, then evaluates the third one while the user waits.
+  await page.fill('.scale-input', '499');
+  await page.press('.scale-input', 'Enter');
+  await page.$eval('.scale-input', (i) => i.blur());
+  const uncached = await switchTime(page, '3', designs[2]);
+  const line = `design-switch latency social-feed: first ${Math.round(first)} ms, cached ${Math.round(Math.max(...cached))} ms`
+    + ` (uncached, evaluation on the critical path: ${Math.round(uncached)} ms)`;
+  console.log(line);
+  mkdirSync(dirname(LATENCY), { recursive: true });
+  writeFileSync(LATENCY, `${line}\n`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the sample scale re-evaluates, and is clamped to the model limits', async () => {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  assert.equal(await page.inputValue('.scale-input'), '500', 'the model default is shown');
+  await page.fill('.scale-input', '40');
+  await page.press('.scale-input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('.eval-state[data-state="done"]')?.textContent.includes('≤ 40 docs'), null, { timeout: 180_000 });
+  assert.match(await page.textContent('.collection'), /40 documents sampled/);
+  await page.fill('.scale-input', '0');
+  await page.press('.scale-input', 'Enter');
+  assert.match(await page.textContent('.scale-clamped'), /Clamped to 1 /);
+  assert.equal(await page.inputValue('.scale-input'), '1');
+  await page.waitForFunction(() => document.querySelector('.eval-state[data-state="done"]')?.textContent.includes('≤ 1 docs'), null, { timeout: 180_000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('without a worker the page evaluates inline and says so', async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await page.route('**/worker.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  await page.goto(`${site.server.url}#playground`);
+  await page.waitForSelector('.inline-notice', { timeout: 60_000 });
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  assert.ok((await page.$$('.eval-unit [data-metric="queries"]')).length > 0);
+  await page.close();
+});
+
+test('screenshots of the evaluated playground (1280×720, 1920×1080, dark)', async () => {
+  for (const [width, height, scheme] of [[1280, 720, 'light'], [1920, 1080, 'light'], [1280, 720, 'dark']]) {
+    const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width, height });
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+    await page.screenshot({ path: `${SHOTS}/playground-eval-${width}x${height}-${scheme}.png` });
+    if (width === 1920) await page.screenshot({ path: `${SHOTS}/playground-eval-full.png`, fullPage: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});

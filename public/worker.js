@@ -1,0 +1,31 @@
+// The playground's evaluation worker: the page's own wasm module (the same files boot.js
+// loads, so nothing is shipped twice). Without a window, the module's start function only
+// registers `squillionEvaluate(modelText, design, optionsJson)`, which returns the evaluation's
+// figures as JSON (a subset of what `squillion eval --json` prints, same field names), or throws
+// why the design cannot be evaluated.
+//
+// Message in:  { id, model, design, options }
+// Message out: { id, json, ms } | { id, error } (the design cannot be evaluated)
+//              | { id, fatal } (this worker cannot evaluate at all: the page takes over)
+import init from './squillion.js';
+
+const ready = init({ module_or_path: new URL('./squillion_bg.wasm', import.meta.url) });
+
+self.onmessage = async (event) => {
+  const { id, model, design, options } = event.data;
+  try {
+    await ready;
+  } catch (e) {
+    self.postMessage({ id, fatal: String(e?.message ?? e) });
+    return;
+  }
+  const t0 = performance.now();
+  try {
+    const json = self.squillionEvaluate(model, design, options);
+    self.postMessage({ id, json, ms: performance.now() - t0 });
+  } catch (e) {
+    // A string is the evaluation's own error; anything else (a trap) leaves the module unusable.
+    if (typeof e === 'string') self.postMessage({ id, error: e });
+    else self.postMessage({ id, fatal: String(e?.message ?? e) });
+  }
+};

@@ -1,0 +1,346 @@
+//! Each workshop preset's lesson as numbers the engine measures: every preset design is run
+//! with `eval::evaluate` (what `squillion eval --preset NAME --design D` and the page run), and
+//! the figures the article's argument rests on are asserted: round trips, documents and keys
+//! examined, documents and bytes written, plans and multikey scans, shards reached.
+//! (tests/presets.rs checks the same presets' plans, sizes and warnings without the engine.)
+#![cfg(not(target_arch = "wasm32"))]
+
+use squillion::design::CommandKind;
+use squillion::eval::{evaluate, CommandEval, Design, EvalOptions, Evaluation, OperationEval};
+use squillion::presets;
+
+/// Evaluates a preset under one of the designs it offers, as `squillion eval --preset` does.
+fn eval(preset: &str, design: &str) -> Evaluation {
+    let p = presets::find(preset).unwrap_or_else(|e| panic!("{e}"));
+    let m = p.model().unwrap_or_else(|e| panic!("{e}"));
+    let (name, model) = m
+        .offered_designs()
+        .into_iter()
+        .find(|(n, _)| n == design)
+        .unwrap_or_else(|| panic!("{preset} offers no design {design}"));
+    let mut e = evaluate(&model, &Design::Model, &EvalOptions::default())
+        .unwrap_or_else(|e| panic!("{preset}/{design}: {e}"));
+    e.design = name;
+    e
+}
+
+fn op<'a>(e: &'a Evaluation, unit: &str) -> &'a OperationEval {
+    e.operations
+        .iter()
+        .find(|o| o.unit == unit)
+        .unwrap_or_else(|| panic!("{}: no unit {unit}", e.design))
+}
+
+/// The typical subject's commands of a unit.
+fn cmds<'a>(e: &'a Evaluation, unit: &str) -> &'a [CommandEval] {
+    &op(e, unit).typical.commands
+}
+
+/// Full-scale totals of a unit for the typical (`false`) or largest (`true`) subject.
+fn total(e: &Evaluation, unit: &str, largest: bool, metric: &str) -> f64 {
+    let o = op(e, unit);
+    let run = if largest { &o.largest } else { &o.typical };
+    let m = &run.total;
+    match metric {
+        "docs_examined" => m.docs_examined.value,
+        "keys_examined" => m.keys_examined.value,
+        "docs_returned" => m.docs_returned.value,
+        "bytes_returned" => m.bytes_returned.value,
+        "docs_written" => m.docs_written.value,
+        "bytes_written" => m.bytes_written.value,
+        other => panic!("unknown metric {other}"),
+    }
+}
+
+/// True when the command's winning plan scans a multikey index.
+fn multikey(c: &CommandEval) -> bool {
+    serde_json::to_string(&c.plan_tree)
+        .map(|s| s.contains("\"isMultiKey\":true"))
+        .unwrap_or(false)
+}
+
+fn collections(e: &Evaluation, unit: &str) -> Vec<String> {
+    let mut out: Vec<String> = cmds(e, unit)
+        .iter()
+        .filter(|c| c.kind != CommandKind::Find)
+        .map(|c| c.collection.clone())
+        .collect();
+    out.dedup();
+    out
+}
+
+#[test]
+fn social_graph_notify_and_follow() {
+    let notify = "notify all followers";
+    // Followers in the producer: 1 query, 1 document, even for the celebrity...
+    let followers = eval("social-graph", "followers");
+    assert_eq!(op(&followers, notify).queries, 1);
+    assert_eq!(total(&followers, notify, true, "docs_examined"), 1.0);
+    // ...whose document is far over 16 MiB: the write that grows it is refused at full scale.
+    let follow = op(&followers, "follow someone");
+    assert!(follow.largest.commands.iter().any(|c| c.error.is_some()));
+    // Following in the subscriber: notifying the celebrity's 50,000,000 followers walks an
+    // index key for each of them.
+    let following = eval("social-graph", "following");
+    assert_eq!(
+        total(&following, notify, true, "keys_examined"),
+        50_000_001.0
+    );
+    assert!(multikey(&cmds(&following, notify)[1]));
+    // Continuation documents: the parent and ⌈50,000,000 ÷ 100,000⌉ − 1 = 499 continuation
+    // documents, each under 16 MiB; a typical user (51 followers) is 1 document.
+    let tbc = eval("social-graph", "tbc");
+    assert_eq!(total(&tbc, notify, true, "docs_examined"), 500.0);
+    assert_eq!(total(&tbc, notify, false, "docs_examined"), 1.0);
+    assert!(op(&tbc, "follow someone")
+        .largest
+        .commands
+        .iter()
+        .all(|c| c.error.is_none()));
+    // "Activities of the users I follow", first half: whom I follow. A typical user follows
+    // the mean number of users (an estimate: the model gives followers per user), found with
+    // 1 round trip on the subscriber side, 2 on the producer side (a multikey search).
+    let whom = "whom I follow (for the activities of the users I follow)";
+    let mean = total(&followers, whom, false, "docs_returned");
+    assert!((1_000.0..1_500.0).contains(&mean), "{mean}");
+    assert!(multikey(&cmds(&followers, whom)[1]));
+    assert_eq!(total(&following, whom, false, "docs_returned"), mean);
+}
+
+#[test]
+fn shopping_cart_snapshots_are_untouched_by_a_sale() {
+    let n = eval("shopping-cart", "normalized");
+    let s = eval("shopping-cart", "snapshot");
+    assert_eq!(op(&n, "order page").queries, 2);
+    assert_eq!(op(&s, "order page").queries, 1);
+    // A sale rewrites the product only: 1 document, never an order.
+    for unit in ["product on sale (-20%)", "customer moves house"] {
+        assert_eq!(total(&s, unit, true, "docs_written"), 1.0, "{unit}");
+        assert!(
+            cmds(&s, unit).iter().all(|c| c.collection != "order"),
+            "{unit}"
+        );
+    }
+}
+
+#[test]
+fn blog_post_page_in_one_query_and_a_projected_home_page() {
+    let one = eval("blog", "one-query");
+    let n = eval("blog", "normalized");
+    assert_eq!(op(&one, "post page").queries, 1);
+    assert_eq!(op(&n, "post page").queries, 2);
+    // The home page: 10 documents through the date index, projected to a few fields.
+    let home = "home page: 10 newest posts";
+    assert_eq!(total(&one, home, false, "docs_examined"), 10.0);
+    let per_post = total(&one, home, false, "bytes_returned") / 10.0;
+    assert!(per_post < 500.0, "{per_post}");
+    // A tag page: 20 index keys on the multikey { tags, date } index, no in-memory sort.
+    let tag = "tag page: 20 newest posts with a tag";
+    assert_eq!(total(&one, tag, false, "keys_examined"), 20.0);
+    assert!(multikey(&cmds(&one, tag)[0]));
+    // Comments as unbounded growth: each comment rewrites the whole post document.
+    assert!(
+        total(&one, "comment", false, "bytes_written")
+            > total(&n, "comment", false, "bytes_written")
+    );
+}
+
+#[test]
+fn image_board_skip_examines_every_earlier_page() {
+    let e = eval("image-board", "normalized");
+    // The largest thread has 1,000 images: page 50 by skip walks 1,000 keys, by range 20.
+    assert_eq!(
+        total(&e, "thread page 50 by skip", true, "keys_examined"),
+        1_000.0
+    );
+    assert_eq!(
+        total(&e, "thread page 50 by date range", true, "keys_examined"),
+        20.0
+    );
+}
+
+#[test]
+fn page_analytics_inc_never_grows_a_preallocated_document() {
+    let pre = eval("page-analytics", "preallocated");
+    let lazy = eval("page-analytics", "on-demand");
+    let hit = "count a hit (minute, hour, total)";
+    let chart = "chart of a page's 6 hours";
+    // One updateOne with three $inc (minute, hour, total).
+    assert_eq!(op(&pre, hit).queries, 1);
+    assert!(cmds(&pre, hit)[0]
+        .mongosh
+        .contains("\"minutes.180\": 1, \"hours.3\": 1, total: 1"));
+    // Pre-allocated: the document written is exactly the document read (it did not grow).
+    assert_eq!(
+        total(&pre, hit, false, "bytes_written"),
+        total(&pre, chart, false, "bytes_returned")
+    );
+    // On demand: the hit creates its minute and hour counters, so the document grows.
+    assert!(
+        total(&lazy, hit, false, "bytes_written") > total(&lazy, chart, false, "bytes_returned")
+    );
+}
+
+#[test]
+fn game_inventory_array_query_is_one_multikey_scan() {
+    let array = eval("game-inventory", "array");
+    let keyed = eval("game-inventory", "keyed");
+    let weapons = "weapons with damage > 20";
+    let a = &cmds(&array, weapons)[0];
+    assert_eq!(a.plan, "items.damage_1");
+    assert!(multikey(a));
+    // Keyed: one index and one $or branch per item name.
+    let k = &cmds(&keyed, weapons)[0];
+    assert!(k.plan.starts_with("OR("), "{}", k.plan);
+    assert!(k.mongosh.matches("$gt: 20").count() >= 10, "{}", k.mongosh);
+    // A player's sword: an index scan on the array, a collection scan on the keyed form.
+    assert_eq!(cmds(&keyed, "a player's sword")[0].plan, "COLLSCAN");
+    assert_eq!(cmds(&array, "a player's sword")[0].plan, "items.id_1");
+}
+
+#[test]
+fn fruit_totals_stored_total_is_one_document() {
+    let stored = eval("fruit-totals", "stored-total");
+    let computed = eval("fruit-totals", "computed-at-read");
+    let show = "show the total";
+    assert_eq!(op(&stored, show).queries, 1);
+    assert_eq!(total(&stored, show, false, "docs_examined"), 1.0);
+    assert!(total(&computed, show, false, "docs_examined") > 1.0);
+    assert!(cmds(&stored, "add fruit")[0]
+        .mongosh
+        .contains("$inc: { total: "));
+}
+
+#[test]
+fn person_addresses_embedded_is_one_query() {
+    let d = eval("person-addresses", "denormalized");
+    let n = eval("person-addresses", "normalized");
+    let show = "show person with addresses";
+    assert_eq!(op(&d, show).queries, 1);
+    assert_eq!(total(&d, show, true, "docs_examined"), 1.0);
+    assert_eq!(op(&n, show).queries, 2);
+}
+
+#[test]
+fn product_parts_join_and_denormalized_names() {
+    let ids = eval("product-parts", "part-ids");
+    let names = eval("product-parts", "part-names");
+    let page = "product page with part names";
+    // Application-level join: the product, then its parts with $in.
+    assert_eq!(op(&ids, page).queries, 2);
+    assert!(cmds(&ids, page)[1].mongosh.contains("_id: { $in: ["));
+    // The same join done by the server: 1 round trip with 1 $lookup, the same documents
+    // examined (the round trip is saved, not the work).
+    let lookup = eval("product-parts", "part-ids-lookup");
+    assert_eq!(op(&lookup, page).queries, 1);
+    assert_eq!(op(&lookup, page).lookups, 1);
+    assert!(cmds(&lookup, page)[0]
+        .mongosh
+        .contains("$lookup: { from: \"part\", localField: \"parts\", foreignField: \"_id\""));
+    assert_eq!(
+        total(&lookup, page, false, "docs_examined"),
+        total(&ids, page, false, "docs_examined")
+    );
+    assert_eq!(cmds(&lookup, page)[0].plan, "catalog_number_1");
+    // Part names copied into the product: 1 query, but renaming a part rewrites every
+    // product that lists it (a live copy), through the multikey { parts._id } index.
+    assert_eq!(op(&names, page).queries, 1);
+    let rename = "rename part";
+    assert_eq!(op(&names, rename).queries, 2);
+    assert!(total(&names, rename, false, "docs_written") > 1.0);
+    assert_eq!(total(&ids, rename, false, "docs_written"), 1.0);
+    assert!(multikey(&cmds(&names, rename)[1]));
+}
+
+#[test]
+fn host_logs_newest_thousand_stay_bounded() {
+    let all = eval("host-logs", "embed-all");
+    let newest = eval("host-logs", "newest-1000");
+    let log = "log a message";
+    // Embedding every log: one $push at full scale writes a document over 16 MiB for the
+    // busiest host, which mongod refuses.
+    assert!(op(&all, log)
+        .largest
+        .commands
+        .iter()
+        .any(|c| c.error.is_some()));
+    // The newest 1000 on the host ($push/$each/$sort/$slice), the rest in their own
+    // collection: 2 writes, no error, and the host document written stays the same size for
+    // the busiest host as for a typical one (bounded).
+    let push = &cmds(&newest, log)[1];
+    assert!(push.mongosh.contains("$slice: -1000") || push.mongosh.contains("$slice: 1000"));
+    assert!(op(&newest, log)
+        .largest
+        .commands
+        .iter()
+        .all(|c| c.error.is_none()));
+    let typical = total(&newest, log, false, "bytes_written");
+    let largest = total(&newest, log, true, "bytes_written");
+    assert!(
+        (largest - typical).abs() / typical < 0.05,
+        "{typical} {largest}"
+    );
+    assert_eq!(op(&newest, "host dashboard: newest 1000").queries, 1);
+}
+
+#[test]
+fn person_tasks_reassignment_writes_both_sides() {
+    let two = eval("person-tasks", "two-way");
+    let n = eval("person-tasks", "normalized");
+    // Both lookups are 1 query on one document.
+    for unit in ["a person's task ids", "a task with its owner id"] {
+        assert_eq!(op(&two, unit).queries, 1, "{unit}");
+        assert_eq!(total(&two, unit, false, "docs_examined"), 1.0, "{unit}");
+    }
+    // Reassigning: the task and the persons, separate writes that no single atomic update
+    // covers; under a reference in the child it is 1 write.
+    let reassign = "reassign a task";
+    assert_eq!(op(&two, reassign).queries, 3);
+    assert_eq!(collections(&two, reassign), ["task", "person"]);
+    assert_eq!(op(&n, reassign).queries, 1);
+    assert_eq!(total(&n, reassign, false, "docs_written"), 1.0);
+    assert_eq!(op(&two, "add task").queries, 2);
+}
+
+#[test]
+fn movie_prices_array_of_pairs_is_one_multikey_index() {
+    let keyed = eval("movie-prices", "keyed");
+    let array = eval("movie-prices", "array");
+    let flat = eval("movie-prices", "flattened");
+    let sold = "showings sold on a channel";
+    assert_eq!(cmds(&keyed, sold)[0].plan, "COLLSCAN");
+    let a = &cmds(&array, sold)[0];
+    assert_eq!(a.plan, "provider.channel_1");
+    assert!(multikey(a));
+    assert!(!multikey(&cmds(&flat, sold)[0]));
+    assert!(keyed.warnings.iter().any(|w| w.code == "TOO_MANY_INDEXES"));
+}
+
+#[test]
+fn social_feed_reads_shards_and_writes() {
+    let read = eval("social-feed", "normalized");
+    let write = eval("social-feed", "denormalized");
+    let bucket = eval("social-feed", "bucketed");
+    let page = "read a page of 20";
+    // Fan-out on read: every shard; on write and bucketed: one.
+    assert_eq!(cmds(&read, page)[0].shards.touched, 8);
+    assert_eq!(cmds(&write, page)[0].shards.touched, 1);
+    assert!(cmds(&bucket, "read 50 activities")
+        .iter()
+        .all(|c| c.shards.touched == 1));
+    // Posting: 1 document on read; one per follower on write (the celebrity: 1,000,000).
+    assert_eq!(total(&read, "post", false, "docs_written"), 1.0);
+    assert_eq!(total(&write, "post", true, "docs_written"), 1_000_000.0);
+    // Bucketed: 50 activities in 2 queries of 1 document each; a post writes each
+    // follower's counter and bucket.
+    let fifty = op(&bucket, "read 50 activities");
+    assert_eq!(fifty.queries, 2);
+    assert_eq!(
+        total(&bucket, "read 50 activities", false, "docs_examined"),
+        2.0
+    );
+    assert_eq!(
+        total(&bucket, "post", true, "docs_written"),
+        2.0 * total(&write, "post", true, "docs_written")
+    );
+}
