@@ -57,3 +57,15 @@ export function useSite() {
   });
   return site;
 }
+
+/** Opens the model editor's JSON tab (the Form tab is the default). */
+export async function showJson(page) {
+  await page.click('#tab-json');
+}
+
+/** Opens the preset called `name` (file name without .json; `blank`) from the preset chooser. */
+export async function openPreset(page, name) {
+  await page.click('#choose-preset');
+  await page.click(`.preset-card[data-preset="${name}"]`);
+  await page.waitForSelector('.chooser', { state: 'detached' });
+}

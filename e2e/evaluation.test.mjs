@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { openPage, useSite, SHOTS } from './browser.mjs';
+import { openPage, useSite, SHOTS, openPreset } from './browser.mjs';
 
 const EXPECTED = process.env.SQUILLION_EXPECTED ?? 'target/expected';
 /** Where the latency line is written for scripts/test.sh's summary. */
@@ -94,7 +94,7 @@ test('every preset: each offered design shows the numbers of squillion eval --js
   await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
   let compared = 0;
   for (const preset of presets) {
-    await page.selectOption('select[aria-label="Open a preset"]', preset.name);
+    await openPreset(page, preset.name);
     await page.waitForSelector('.lesson');
     const buttons = await page.$$('.design-button');
     assert.equal(buttons.length, preset.designs.length, `${preset.name}: design buttons`);
@@ -142,8 +142,7 @@ function switchTime(page, key, design) {
 test('design-switch latency on social-feed (a measurement, not an assertion)', async () => {
   const designs = readExpected('index.json').find((p) => p.name === 'social-feed').designs;
   const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
-  await page.selectOption('select[aria-label="Open a preset"]', 'social-feed');
-  await page.$eval('select[aria-label="Open a preset"]', (s) => s.blur());
+  await openPreset(page, 'social-feed');
   await page.waitForSelector(`.eval-operations[data-state="done"][data-design="${designs[0]}"]`, { timeout: 180_000 });
   // At once: the second design's evaluation may still be running in the background.
   const first = await switchTime(page, '2', designs[1]);

@@ -1,7 +1,7 @@
 // End-to-end: the design playground in headless Chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, useSite, SHOTS } from './browser.mjs';
+import { openPage, useSite, SHOTS, showJson, openPreset } from './browser.mjs';
 
 const site = useSite();
 
@@ -28,10 +28,12 @@ test('number keys switch designs and the collections follow', async () => {
 test('every preset opens, and each of its designs evaluates', async () => {
   const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
   await page.waitForSelector('.collection');
-  const names = await page.$$eval('select[aria-label="Open a preset"] option', (os) => os.map((o) => o.value).filter(Boolean));
+  await page.click('#choose-preset');
+  const names = await page.$$eval('.preset-card', (cs) => cs.map((c) => c.dataset.preset).filter((n) => n !== 'blank'));
+  await page.keyboard.press('Escape');
   assert.equal(names.length, 13);
   for (const name of names) {
-    await page.selectOption('select[aria-label="Open a preset"]', name);
+    await openPreset(page, name);
     await page.waitForSelector('.lesson');
     const designs = await page.$$('.design-button');
     for (let i = 0; i < designs.length; i++) {
@@ -40,7 +42,7 @@ test('every preset opens, and each of its designs evaluates', async () => {
       assert.equal(await page.$('.results > .error'), null, `${name}, design ${i + 1} failed`);
     }
   }
-  await page.selectOption('select[aria-label="Open a preset"]', 'social-graph');
+  await openPreset(page, 'social-graph');
   await page.screenshot({ path: `${SHOTS}/playground-preset.png`, fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
@@ -50,6 +52,7 @@ test('a bad model edit lists the problem and keeps the last good numbers', async
   const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
   await page.waitForSelector('.collection');
   const before = await page.$$eval('.collection', (cs) => cs.length);
+  await showJson(page);
   await page.fill('#model-input', '{"entities": [');
   const error = await page.waitForSelector('.model-card .error');
   assert.match(await error.textContent(), /line 1, column \d+/);
@@ -62,6 +65,7 @@ test('a share link round-trips the model and keeps the previous work restorable'
   const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
   await page.waitForSelector('.collection');
   const shared = (await page.inputValue('#model-input')).replace('"social-feed"', '"shared-feed"');
+  await showJson(page);
   await page.fill('#model-input', shared);
   await page.click('text=Share link');
   const url = await page.inputValue('.share-url input');
@@ -75,6 +79,7 @@ test('a share link round-trips the model and keeps the previous work restorable'
   await other.close();
 
   // Someone with other work opens it: the link loads, the old work is one click away.
+  await showJson(page);
   await page.fill('#model-input', shared.replace('"shared-feed"', '"my-own-work"'));
   await page.goto('about:blank');
   await page.goto(url);

@@ -27,6 +27,7 @@ pub mod engine;
 pub mod eval;
 pub mod export;
 pub mod generate;
+pub mod history;
 pub mod human;
 pub mod model;
 pub mod presets;

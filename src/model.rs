@@ -5,6 +5,7 @@
 //! path such as `$.relationships[2].cardinality.p99`.
 
 pub mod distribution;
+pub mod edit;
 pub mod field;
 pub mod preset;
 pub mod validate;

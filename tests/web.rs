@@ -3,10 +3,10 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
-use squillion::ui::{Console, DocumentSizer, LimitGauge};
+use squillion::ui::{Console, DocumentSizer, LimitGauge, Playground};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-use web_sys::{HtmlElement, HtmlTextAreaElement};
+use web_sys::{HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -242,4 +242,155 @@ async fn console_writes_update_the_collection_counts() {
     assert_eq!(count(), "14 docs");
     let value = text_of(&last_entry(&root), ".value-doc");
     assert!(value.contains("insertedIds"), "{value}");
+}
+
+// The playground's model editor (docs/page.md).
+
+fn model_text(root: &HtmlElement) -> String {
+    root.query_selector("#model-input")
+        .unwrap()
+        .unwrap()
+        .unchecked_into::<HtmlTextAreaElement>()
+        .value()
+}
+
+fn dispatch(target: &web_sys::Element, event: &str) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let ev = web_sys::Event::new_with_event_init_dict(event, &init).unwrap();
+    target.dispatch_event(&ev).unwrap();
+}
+
+/// Sets the form input matching `selector` to `value` and commits it (a `change` event).
+async fn commit_input(root: &HtmlElement, selector: &str, value: &str) {
+    let input: HtmlInputElement = root
+        .query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no input matches {selector}"))
+        .unchecked_into();
+    input.set_value(value);
+    dispatch(&input, "change");
+    tick().await;
+}
+
+async fn click(root: &HtmlElement, selector: &str) {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+        .unchecked_into::<HtmlElement>()
+        .click();
+    tick().await;
+}
+
+async fn type_model(root: &HtmlElement, text: &str) {
+    let area: HtmlTextAreaElement = root
+        .query_selector("#model-input")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    area.set_value(text);
+    dispatch(&area, "input");
+    tick().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_form_edit_rewrites_the_json_and_the_results() {
+    let root = mount(|| view! { <Playground/> });
+    tick().await;
+    assert!(text_of(&root, ".collection[data-collection=user]").contains("10,000,000 documents"));
+    commit_input(&root, "[aria-label=\"Count of user\"]", "30000000").await;
+    let text = model_text(&root);
+    assert!(text.contains("\"count\": 30000000,"), "{text}");
+    // Pretty, two-space indents, key order kept.
+    assert!(text.starts_with("{\n  \"name\": \"social-feed\",\n  \"description\""));
+    assert!(text_of(&root, ".collection[data-collection=user]").contains("30,000,000 documents"));
+}
+
+#[wasm_bindgen_test]
+async fn undo_and_redo_cover_form_json_and_preset_changes() {
+    let root = mount(|| view! { <Playground/> });
+    tick().await;
+    let start = model_text(&root);
+    commit_input(&root, "[aria-label=\"Count of user\"]", "5").await;
+    let after_form = model_text(&root);
+    assert_ne!(after_form, start);
+    click(&root, "[data-testid=undo]").await;
+    assert_eq!(model_text(&root), start);
+    click(&root, "[data-testid=redo]").await;
+    assert_eq!(model_text(&root), after_form);
+
+    let edited = after_form.replacen("\"count\": 5,", "\"count\": 6,", 1);
+    type_model(&root, &edited).await;
+    click(&root, "[data-testid=undo]").await;
+    assert_eq!(model_text(&root), after_form);
+    click(&root, "[data-testid=redo]").await;
+    assert_eq!(model_text(&root), edited);
+
+    click(&root, "#choose-preset").await;
+    click(&root, ".preset-card[data-preset=blog]").await;
+    assert!(model_text(&root).contains("\"name\": \"blog\""));
+    assert!(text_of(&root, "[data-testid=loaded-preset]").starts_with("Blog"));
+    click(&root, "[data-testid=undo]").await;
+    assert_eq!(model_text(&root), edited);
+    assert!(text_of(&root, "[data-testid=loaded-preset]").contains("edited"));
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_json_edit_keeps_the_last_good_model_in_the_form_and_results() {
+    let root = mount(|| view! { <Playground/> });
+    tick().await;
+    type_model(&root, "{\"entities\": [").await;
+    assert!(text_of(&root, ".doc-status .error").contains("line 1, column"));
+    let count: HtmlInputElement = root
+        .query_selector("[aria-label=\"Count of user\"]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(count.value(), "10000000");
+    let fieldset = root.query_selector(".form-body").unwrap().unwrap();
+    assert!(fieldset.has_attribute("disabled"));
+    assert!(text_of(&root, ".collection[data-collection=user]").contains("10,000,000 documents"));
+    // A valid model that breaks a rule still reaches the form, with its problem listed.
+    type_model(
+        &root,
+        r#"{"entities": [{"name": "user", "count": -1, "fields": {}}]}"#,
+    )
+    .await;
+    assert!(!root
+        .query_selector(".form-body")
+        .unwrap()
+        .unwrap()
+        .has_attribute("disabled"));
+    assert!(text_of(&root, ".doc-status .error").contains("$.entities[0].count"));
+}
+
+#[wasm_bindgen_test]
+async fn a_reload_restores_the_work() {
+    let root = mount(|| view! { <Playground/> });
+    tick().await;
+    commit_input(&root, "[aria-label=\"Count of activity\"]", "4321").await;
+    let saved = model_text(&root);
+    let document = web_sys::window().unwrap().document().unwrap();
+    let again: HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    document.body().unwrap().append_child(&again).unwrap();
+    std::mem::forget(leptos::mount::mount_to(
+        again.clone(),
+        || view! { <Playground/> },
+    ));
+    tick().await;
+    assert_eq!(model_text(&again), saved);
+    assert!(text_of(&again, ".collection[data-collection=activity]").contains("4,321 documents"));
+}
+
+#[wasm_bindgen_test]
+async fn a_refused_rename_changes_nothing_and_says_why() {
+    let root = mount(|| view! { <Playground/> });
+    tick().await;
+    let start = model_text(&root);
+    commit_input(&root, "[aria-label=\"Name of entity 1\"]", "activity").await;
+    assert_eq!(model_text(&root), start);
+    assert!(text_of(&root, ".form-message").contains("already an entity named “activity”"));
+    commit_input(&root, "[aria-label=\"Name of entity 1\"]", "member").await;
+    let text = model_text(&root);
+    assert!(text.contains("\"parent\": \"member\"") && !text.contains("\"user\""));
 }

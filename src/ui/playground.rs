@@ -12,11 +12,12 @@ mod warnings;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{clipboard, storage};
+use super::editor::{ModelCard, Notice, Workspace};
+use super::storage;
 use crate::analysis::{analyze, Analysis};
 use crate::design::{DesignName, DesignSpec};
+use crate::history::{Change, History};
 use crate::model::{parse_model, Model, ModelError};
-use crate::presets;
 use crate::share;
 
 pub use collections::CollectionCards;
@@ -89,26 +90,11 @@ fn read_model(text: &str) -> Result<Model, Vec<ModelError>> {
 #[component]
 pub fn Playground() -> impl IntoView {
     // The last work, even an invalid edit, comes back on reload; a shared link opens its model
-    // but keeps the work it replaces one click away.
-    let saved = storage::load(storage::MODEL_KEY);
-    let (link_notice, set_link_notice) = signal(None::<LinkNotice>);
-    let start = match link_payload().map(|p| share::decode(&p)) {
-        Some(Ok(shared)) => {
-            if let Some(previous) = saved.as_ref().filter(|p| **p != shared) {
-                storage::save(storage::MODEL_BEFORE_LINK_KEY, previous);
-                set_link_notice.set(Some(LinkNotice::Opened { can_restore: true }));
-            } else {
-                set_link_notice.set(Some(LinkNotice::Opened { can_restore: false }));
-            }
-            storage::save(storage::MODEL_KEY, &shared);
-            shared
-        }
-        Some(Err(e)) => {
-            set_link_notice.set(Some(LinkNotice::Refused(e.to_string())));
-            saved.unwrap_or_else(|| STARTER_MODEL.to_string())
-        }
-        None => saved.unwrap_or_else(|| STARTER_MODEL.to_string()),
-    };
+    // but keeps the work it replaces undoable and one click away.
+    let (history, notice) = start_history(storage::load(storage::MODEL_KEY));
+    let ws = Workspace::new(history, notice);
+    let text = ws.text;
+    let start = text.get_untracked();
     let (first_model, first_errors, first_good) = match read_model(&start) {
         Ok(m) => (Some(m), Vec::new(), start.clone()),
         Err(e) => (read_model(STARTER_MODEL).ok(), e, STARTER_MODEL.to_string()),
@@ -117,46 +103,29 @@ pub fn Playground() -> impl IntoView {
     let (good_text, set_good_text) = signal(std::sync::Arc::<str>::from(first_good));
     let (errors, set_errors) = signal(first_errors);
     let (model, set_model) = signal(first_model);
-    let (text, set_text) = signal(start);
     let (choice, set_choice) = signal(0usize);
-
-    let load_text = move |new_text: String| {
-        match read_model(&new_text) {
-            Ok(m) => {
-                set_model.set(Some(m));
-                set_errors.set(Vec::new());
-                set_good_text.set(std::sync::Arc::from(new_text.as_str()));
+    // Every change of the text (typing, forms, presets, undo) re-reads the model; a bad one
+    // keeps the last good model.
+    Effect::new(move |first: Option<()>| {
+        let t = text.get();
+        if first.is_some() {
+            match read_model(&t) {
+                Ok(m) => {
+                    // Another model (a preset, an import) starts on its first design.
+                    let renamed = model.with_untracked(|old| {
+                        old.as_ref().map(|o| o.name.as_deref()) != Some(m.name.as_deref())
+                    });
+                    if renamed {
+                        set_choice.set(0);
+                    }
+                    set_model.set(Some(m));
+                    set_errors.set(Vec::new());
+                    set_good_text.set(std::sync::Arc::from(t.as_str()));
+                }
+                Err(e) => set_errors.set(e),
             }
-            Err(e) => set_errors.set(e),
         }
-        storage::save(storage::MODEL_KEY, &new_text);
-        set_text.set(new_text);
-    };
-    let on_input = move |ev: leptos::ev::Event| load_text(event_target_value(&ev));
-    let on_preset = move |ev: leptos::ev::Event| {
-        let name = event_target_value(&ev);
-        if let Some(p) = presets::get(&name) {
-            // The work a preset replaces stays one click away.
-            storage::save(storage::MODEL_BEFORE_LINK_KEY, &text.get_untracked());
-            load_text(p.text.to_string());
-            set_choice.set(0);
-            set_link_notice.set(Some(LinkNotice::Preset {
-                title: p.title.clone(),
-            }));
-        }
-    };
-    let restore = move |_| {
-        if let Some(previous) = storage::load(storage::MODEL_BEFORE_LINK_KEY) {
-            load_text(previous);
-        }
-        set_link_notice.set(None);
-    };
-    let (share_url, set_share_url) = signal(None::<String>);
-    let on_share = move |_| {
-        let url = share_link(&text.get_untracked());
-        clipboard::copy(&url);
-        set_share_url.set(Some(url));
-    };
+    });
 
     // Every offered design is analysed once per model; switching designs only picks one.
     let comparison = Memo::new(move |_| model.with(|m| m.as_ref().map(evaluate_all)));
@@ -239,65 +208,7 @@ pub fn Playground() -> impl IntoView {
 
     view! {
         <section class="playground">
-            <div class="card model-card">
-                <div class="card-head">
-                    <h2>"Model"</h2>
-                    <button type="button" class="button" on:click=on_share>"Share link"</button>
-                </div>
-                {move || link_notice.get().map(|n| match n {
-                    LinkNotice::Opened { can_restore } => view! {
-                        <p class="notice" role="status">
-                            "Opened the model from the link. "
-                            {can_restore.then(|| view! {
-                                <button type="button" class="link-button" on:click=restore>"Restore your previous model"</button>
-                            })}
-                        </p>
-                    }.into_any(),
-                    LinkNotice::Preset { title } => view! {
-                        <p class="notice" role="status">
-                            {format!("Opened the preset “{title}”. ")}
-                            <button type="button" class="link-button" on:click=restore>"Back to your previous model"</button>
-                        </p>
-                    }.into_any(),
-                    LinkNotice::Refused(why) => view! {
-                        <p class="error" role="alert">{format!("This link could not be opened: {why}. Your model is unchanged.")}</p>
-                    }.into_any(),
-                })}
-                {move || share_url.get().map(|url| view! {
-                    <label class="share-url">
-                        <span>"Link copied. Anyone who opens it gets this model; the data stays in their browser."</span>
-                        <input type="text" readonly prop:value=url aria-label="Share link"/>
-                    </label>
-                })}
-                <label class="preset-picker">
-                    <span>"Preset"</span>
-                    <select on:change=on_preset aria-label="Open a preset">
-                        <option value="" selected>"Open a scenario from the articles…"</option>
-                        {presets::all()
-                            .iter()
-                            .map(|p| view! { <option value=p.name>{format!("{} — {}", p.title, p.lesson)}</option> })
-                            .collect_view()}
-                    </select>
-                </label>
-                {move || model.with(|m| m.as_ref().and_then(|m| m.preset.clone())).map(|p| view! {
-                    <details class="lesson">
-                        <summary><strong>{p.title}</strong>": "{p.lesson}</summary>
-                        {p.explanation.split("\n\n").map(|para| view! { <p>{para.to_string()}</p> }).collect_view()}
-                        <p class="muted">{p.scale_note}</p>
-                    </details>
-                })}
-                <label class="visually-hidden" for="model-input">"Model as JSON"</label>
-                <textarea
-                    id="model-input"
-                    class="doc-input model-input"
-                    wrap="off"
-                    spellcheck="false"
-                    prop:value=move || text.get()
-                    on:input=on_input
-                    aria-invalid=move || (!errors.get().is_empty()).to_string()
-                ></textarea>
-                <ModelErrors errors=errors/>
-            </div>
+            <ModelCard ws=ws model=model errors=errors/>
             <div class="results">
                 <div class="design-row">
                     <DesignBar labels=labels choice=choice set_choice=set_choice/>
@@ -328,6 +239,37 @@ pub fn Playground() -> impl IntoView {
                 {move || comparison.get().map(|rows| view! { <CompareTable rows=rows current=choice/> })}
             </div>
         </section>
+    }
+}
+
+/// Returns the history the playground starts with, and what to say about it: the model of a
+/// shared link (the saved work it replaces one undo, or one click, away), else the saved work,
+/// else the starter model.
+fn start_history(saved: Option<String>) -> (History, Option<Notice>) {
+    match link_payload().map(|p| share::decode(&p)) {
+        Some(Ok(shared)) => {
+            storage::save(storage::MODEL_KEY, &shared);
+            match saved.filter(|p| *p != shared) {
+                Some(previous) => {
+                    storage::save(storage::MODEL_BEFORE_LINK_KEY, &previous);
+                    let mut h = History::new(previous);
+                    h.record(shared, Change::Link, 0.0);
+                    (h, Some(Notice::Opened { can_restore: true }))
+                }
+                None => (
+                    History::new(shared),
+                    Some(Notice::Opened { can_restore: false }),
+                ),
+            }
+        }
+        Some(Err(e)) => (
+            History::new(saved.unwrap_or_else(|| STARTER_MODEL.to_string())),
+            Some(Notice::Refused(e.to_string())),
+        ),
+        None => (
+            History::new(saved.unwrap_or_else(|| STARTER_MODEL.to_string())),
+            None,
+        ),
     }
 }
 
@@ -364,75 +306,12 @@ fn Evaluated(
     }
 }
 
-/// What happened to the link the page was opened with.
-#[derive(Debug, Clone, PartialEq)]
-enum LinkNotice {
-    /// Its model was loaded; the model it replaced can be restored.
-    Opened {
-        /// True when there was different work before.
-        can_restore: bool,
-    },
-    /// It could not be read; nothing changed.
-    Refused(String),
-    /// A preset replaced the model; the previous one can be restored.
-    Preset {
-        /// The preset's title.
-        title: String,
-    },
-}
-
 /// Returns the `model=` payload of the page's URL fragment, if any.
 fn link_payload() -> Option<String> {
     let hash = web_sys::window()?.location().hash().ok()?;
     hash.split('&')
         .find_map(|part| part.strip_prefix("model="))
         .map(str::to_string)
-}
-
-/// Returns a link to this page that opens the playground with `model_text`.
-fn share_link(model_text: &str) -> String {
-    let base = web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .map(|href| href.split('#').next().unwrap_or_default().to_string())
-        .unwrap_or_default();
-    format!("{base}#playground&model={}", share::encode(model_text))
-}
-
-/// The list of problems in the model, each at its JSON path (and line and column for syntax).
-#[component]
-fn ModelErrors(
-    /// The problems; empty when the model is valid.
-    errors: ReadSignal<Vec<ModelError>>,
-) -> impl IntoView {
-    view! {
-        <div class="doc-status" aria-live="polite">
-            {move || {
-                let errors = errors.get();
-                if errors.is_empty() {
-                    view! { <p class="hint">"Valid model. The number keys switch designs."</p> }.into_any()
-                } else {
-                    view! {
-                        <div class="error" role="alert">
-                            <strong>{format!("{} problem(s); showing the last valid model", errors.len())}</strong>
-                            <ul class="model-errors">
-                                {errors
-                                    .into_iter()
-                                    .map(|e| {
-                                        let place = match (e.line, e.column) {
-                                            (Some(l), Some(c)) => format!("line {l}, column {c}"),
-                                            _ => e.path.clone(),
-                                        };
-                                        view! { <li><code>{place}</code>": "{e.message}</li> }
-                                    })
-                                    .collect_view()}
-                            </ul>
-                        </div>
-                    }
-                    .into_any()
-                }
-            }}
-        </div>
-    }
 }
 
 /// The design bar: one button per offered design, keys 1–9.

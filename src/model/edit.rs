@@ -1,0 +1,1105 @@
+//! Editing a model as its JSON value, for the playground's forms: every edit changes the
+//! `serde_json::Value` in place, so keys the forms know nothing about (preset metadata, field
+//! kinds, sharding, design overrides) stay exactly as they were, in their order.
+//!
+//! Renames carry their references along (a renamed entity is renamed in relationships, steps,
+//! design patterns and shard keys); a rename or removal that would still leave a dangling
+//! reference is refused, with the paths that would break.
+
+use serde_json::{json, Map, Value};
+
+use super::distribution::Distribution;
+use super::validate::validate;
+use super::ModelError;
+
+/// The smallest useful model: one entity with two fields, nothing else. Valid as it is.
+pub const BLANK_MODEL: &str = r#"{
+  "name": "blank",
+  "entities": [
+    {
+      "name": "item",
+      "count": 1000,
+      "fields": {
+        "title": {
+          "type": "string",
+          "length": {
+            "shape": "uniform",
+            "min": 5,
+            "max": 40
+          }
+        },
+        "created": {
+          "type": "date"
+        }
+      }
+    }
+  ],
+  "relationships": [],
+  "workload": []
+}
+"#;
+
+/// The distribution shapes a model may use, in the order the forms offer them.
+pub const SHAPES: [&str; 5] = ["fixed", "uniform", "normal", "zipf", "lognormal"];
+
+/// The workload step operations, in the order the forms offer them.
+pub const OPS: [&str; 10] = [
+    "read",
+    "insert",
+    "insert_child",
+    "update",
+    "delete",
+    "list",
+    "find_parents",
+    "find_by_attribute",
+    "post_feed",
+    "read_feed",
+];
+
+/// Why an edit was refused. The value is unchanged.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EditError {
+    /// The new name is empty.
+    #[error("a name cannot be empty")]
+    EmptyName,
+    /// Another item already has the new name.
+    #[error("there is already {what} named “{name}”")]
+    NameTaken {
+        /// `an entity`, `a relationship`, `a field`.
+        what: &'static str,
+        /// The name asked for.
+        name: String,
+    },
+    /// Nothing has the old name (the model changed under the form).
+    #[error("no {what} named “{name}”")]
+    NotFound {
+        /// `entity`, `relationship`, `field`.
+        what: &'static str,
+        /// The name looked for.
+        name: String,
+    },
+    /// The edit would leave references that name nothing.
+    #[error("{action} would break {}: {}", plural(.errors.len(), "reference"), .errors.iter().take(3).map(|e| format!("{} ({})", e.path, e.message)).collect::<Vec<_>>().join("; "))]
+    WouldBreak {
+        /// What was asked (`Deleting entity “user”`).
+        action: String,
+        /// The problems the edit would add.
+        errors: Vec<ModelError>,
+    },
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// Returns the model as pretty JSON (two-space indents, keys in the order they were written or
+/// added: the same value always gives the same text), with a final newline.
+pub fn pretty(v: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string());
+    s.push('\n');
+    s
+}
+
+/// Applies `edit` to a copy of `v` and keeps it only if it adds no validation problem; `action`
+/// names the edit in the refusal.
+fn checked(
+    v: &mut Value,
+    action: String,
+    edit: impl FnOnce(&mut Value) -> Result<(), EditError>,
+) -> Result<(), EditError> {
+    let before: Vec<String> = validate(v).into_iter().map(|e| e.message).collect();
+    let mut next = v.clone();
+    edit(&mut next)?;
+    let added: Vec<ModelError> = validate(&next)
+        .into_iter()
+        .filter(|e| !before.contains(&e.message))
+        .collect();
+    if !added.is_empty() {
+        return Err(EditError::WouldBreak {
+            action,
+            errors: added,
+        });
+    }
+    *v = next;
+    Ok(())
+}
+
+fn array_mut<'a>(v: &'a mut Value, key: &str) -> impl Iterator<Item = &'a mut Value> {
+    v.get_mut(key)
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+}
+
+fn array<'a>(v: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
+    v.get(key).and_then(Value::as_array).into_iter().flatten()
+}
+
+fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// Replaces the string at `key` of `v` by `new` when it is `old`.
+fn swap(v: &mut Value, key: &str, old: &str, new: &str) {
+    if let Some(s) = v.get_mut(key) {
+        if s.as_str() == Some(old) {
+            *s = Value::String(new.to_string());
+        }
+    }
+}
+
+/// Replaces every string equal to `old` in the array at `key` of `v`.
+fn swap_in_list(v: &mut Value, key: &str, old: &str, new: &str) {
+    for s in array_mut(v, key) {
+        if s.as_str() == Some(old) {
+            *s = Value::String(new.to_string());
+        }
+    }
+}
+
+/// Renames the key `old` of the object `v` to `new`, keeping its place.
+fn rename_key(v: &mut Value, old: &str, new: &str) {
+    let Some(map) = v.as_object_mut() else { return };
+    if !map.contains_key(old) || map.contains_key(new) {
+        return;
+    }
+    let entries = std::mem::take(map);
+    *map = entries
+        .into_iter()
+        .map(|(k, x)| {
+            if k == old {
+                (new.to_string(), x)
+            } else {
+                (k, x)
+            }
+        })
+        .collect();
+}
+
+/// Every design object of the model: `design` and each of `preset.custom_designs`.
+fn designs_mut(v: &mut Value) -> Vec<&mut Value> {
+    let mut out = Vec::new();
+    let Some(map) = v.as_object_mut() else {
+        return out;
+    };
+    for (k, x) in map.iter_mut() {
+        match k.as_str() {
+            "design" => out.push(x),
+            "preset" => {
+                if let Some(custom) = x.get_mut("custom_designs").and_then(Value::as_object_mut) {
+                    out.extend(custom.values_mut());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every sharding object of the model: `sharding` and each of `preset.design_sharding`.
+fn shardings_mut(v: &mut Value) -> Vec<&mut Value> {
+    let mut out = Vec::new();
+    let Some(map) = v.as_object_mut() else {
+        return out;
+    };
+    for (k, x) in map.iter_mut() {
+        match k.as_str() {
+            "sharding" => out.push(x),
+            "preset" => {
+                if let Some(s) = x.get_mut("design_sharding").and_then(Value::as_object_mut) {
+                    out.extend(s.values_mut());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every workload step, with children reads inside `read` steps reachable from it.
+fn steps_mut(v: &mut Value) -> impl Iterator<Item = &mut Value> {
+    array_mut(v, "workload").flat_map(|u| array_mut(u, "steps"))
+}
+
+/// Returns the names of the entities.
+pub fn entity_names(v: &Value) -> Vec<String> {
+    array(v, "entities")
+        .filter_map(|e| str_of(e, "name").map(str::to_string))
+        .collect()
+}
+
+/// Returns the names of the relationships.
+pub fn relationship_names(v: &Value) -> Vec<String> {
+    array(v, "relationships")
+        .filter_map(|r| str_of(r, "name").map(str::to_string))
+        .collect()
+}
+
+/// Returns the names of the fields of `entity`, in document order.
+pub fn field_names(v: &Value, entity: &str) -> Vec<String> {
+    entity_value(v, entity)
+        .and_then(|e| e.get("fields"))
+        .and_then(Value::as_object)
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+fn entity_value<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
+    array(v, "entities").find(|e| str_of(e, "name") == Some(name))
+}
+
+fn entity_mut<'a>(v: &'a mut Value, name: &str) -> Option<&'a mut Value> {
+    array_mut(v, "entities").find(|e| str_of(e, "name") == Some(name))
+}
+
+/// `(parent, child)` of the relationship called `name`.
+fn ends(v: &Value, name: &str) -> Option<(String, String)> {
+    let r = array(v, "relationships").find(|r| str_of(r, "name") == Some(name))?;
+    Some((
+        str_of(r, "parent")?.to_string(),
+        str_of(r, "child")?.to_string(),
+    ))
+}
+
+fn check_name(new: &str, taken: &[String], what: &'static str) -> Result<(), EditError> {
+    if new.trim().is_empty() {
+        return Err(EditError::EmptyName);
+    }
+    if taken.iter().any(|n| n == new) {
+        return Err(EditError::NameTaken {
+            what,
+            name: new.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Renames entity `old` to `new`, and every reference to it: relationship ends and feeds,
+/// steps, design patterns, shard keys of its collection, and parent references left at their
+/// default name (`userId` → `memberId` in steps).
+pub fn rename_entity(v: &mut Value, old: &str, new: &str) -> Result<(), EditError> {
+    if old == new {
+        return Ok(());
+    }
+    check_name(new, &entity_names(v), "an entity")?;
+    if entity_value(v, old).is_none() {
+        return Err(EditError::NotFound {
+            what: "entity",
+            name: old.to_string(),
+        });
+    }
+    let (old_ref, new_ref) = (format!("{old}Id"), format!("{new}Id"));
+    let default_ref = array(v, "relationships")
+        .any(|r| str_of(r, "parent") == Some(old) && r.get("parent_field").is_none());
+    checked(v, format!("Renaming entity “{old}”"), |v| {
+        if let Some(e) = entity_mut(v, old) {
+            swap(e, "name", old, new);
+        }
+        for r in array_mut(v, "relationships") {
+            for key in ["parent", "child", "feed"] {
+                swap(r, key, old, new);
+            }
+        }
+        for s in steps_mut(v) {
+            swap(s, "entity", old, new);
+            if default_ref {
+                swap(s, "by", &old_ref, &new_ref);
+            }
+        }
+        for d in designs_mut(v) {
+            for p in array_mut(d, "fields") {
+                swap(p, "entity", old, new);
+            }
+        }
+        for s in shardings_mut(v) {
+            if let Some(keys) = s.get_mut("keys") {
+                rename_key(keys, old, new);
+                rename_key(keys, &format!("{old}_buckets"), &format!("{new}_buckets"));
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Renames relationship `old` to `new`, and every reference to it: steps (and the children
+/// they read), design overrides and computed fields.
+pub fn rename_relationship(v: &mut Value, old: &str, new: &str) -> Result<(), EditError> {
+    if old == new {
+        return Ok(());
+    }
+    check_name(new, &relationship_names(v), "a relationship")?;
+    if ends(v, old).is_none() {
+        return Err(EditError::NotFound {
+            what: "relationship",
+            name: old.to_string(),
+        });
+    }
+    checked(v, format!("Renaming relationship “{old}”"), |v| {
+        for r in array_mut(v, "relationships") {
+            swap(r, "name", old, new);
+        }
+        for s in steps_mut(v) {
+            swap(s, "relationship", old, new);
+            for c in array_mut(s, "children") {
+                swap(c, "relationship", old, new);
+            }
+        }
+        for d in designs_mut(v) {
+            if let Some(rels) = d.get_mut("relationships") {
+                rename_key(rels, old, new);
+            }
+            for p in array_mut(d, "fields") {
+                swap(p, "relationship", old, new);
+            }
+        }
+        for s in shardings_mut(v) {
+            if let Some(keys) = s.get_mut("keys") {
+                rename_key(keys, old, new);
+                rename_key(keys, &format!("{old}_buckets"), &format!("{new}_buckets"));
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Renames field `old` of `entity` to `new` (keeping its place), and every reference to it:
+/// steps on the entity, children reads and searches through relationships whose child it is,
+/// copied fields, design patterns, shard keys.
+pub fn rename_field(v: &mut Value, entity: &str, old: &str, new: &str) -> Result<(), EditError> {
+    if old == new {
+        return Ok(());
+    }
+    let names = field_names(v, entity);
+    check_name(new, &names, "a field")?;
+    if !names.iter().any(|n| n == old) {
+        return Err(EditError::NotFound {
+            what: "field",
+            name: old.to_string(),
+        });
+    }
+    let rels: Vec<(String, String, String)> = array(v, "relationships")
+        .filter_map(|r| {
+            Some((
+                str_of(r, "name")?.to_string(),
+                str_of(r, "parent")?.to_string(),
+                str_of(r, "child")?.to_string(),
+            ))
+        })
+        .collect();
+    let child_of = |rel: Option<&str>| {
+        rels.iter()
+            .any(|(n, _, c)| Some(n.as_str()) == rel && c == entity)
+    };
+    let parent_of = |rel: &str| rels.iter().any(|(n, p, _)| n == rel && p == entity);
+    checked(v, format!("Renaming field “{old}”"), |v| {
+        if let Some(fields) = entity_mut(v, entity).and_then(|e| e.get_mut("fields")) {
+            rename_key(fields, old, new);
+        }
+        for s in steps_mut(v) {
+            if str_of(s, "entity") == Some(entity) {
+                for key in ["field", "by"] {
+                    swap(s, key, old, new);
+                }
+                swap_in_list(s, "fields", old, new);
+                if let Some(sort) = s.get_mut("sort") {
+                    swap(sort, "field", old, new);
+                }
+            }
+            if str_of(s, "op") == Some("find_parents") && child_of(str_of(s, "relationship")) {
+                swap(s, "by", old, new);
+            }
+            for c in array_mut(s, "children") {
+                if child_of(str_of(c, "relationship")) {
+                    swap_in_list(c, "fields", old, new);
+                    if let Some(sort) = c.get_mut("sort") {
+                        swap(sort, "field", old, new);
+                    }
+                }
+            }
+        }
+        for d in designs_mut(v) {
+            if let Some(overrides) = d.get_mut("relationships").and_then(Value::as_object_mut) {
+                for (rel, o) in overrides.iter_mut() {
+                    let from_child = str_of(o, "strategy") == Some("extended_reference");
+                    let ours = if from_child {
+                        child_of(Some(rel.as_str()))
+                    } else {
+                        parent_of(rel)
+                    };
+                    if ours {
+                        swap_in_list(o, "copy", old, new);
+                    }
+                }
+            }
+            for p in array_mut(d, "fields") {
+                if str_of(p, "entity") == Some(entity) {
+                    swap(p, "field", old, new);
+                }
+                if child_of(str_of(p, "relationship")) {
+                    swap(p, "sum", old, new);
+                }
+            }
+        }
+        for s in shardings_mut(v) {
+            if let Some(key) = s.get_mut("keys").and_then(|k| k.get_mut(entity)) {
+                rename_key(key, old, new);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Removes entity `name`, refused while a relationship, step or pattern still names it.
+pub fn remove_entity(v: &mut Value, name: &str) -> Result<(), EditError> {
+    checked(v, format!("Deleting entity “{name}”"), |v| {
+        let list =
+            v.get_mut("entities")
+                .and_then(Value::as_array_mut)
+                .ok_or(EditError::NotFound {
+                    what: "entity",
+                    name: name.to_string(),
+                })?;
+        let before = list.len();
+        list.retain(|e| str_of(e, "name") != Some(name));
+        if list.len() == before {
+            return Err(EditError::NotFound {
+                what: "entity",
+                name: name.to_string(),
+            });
+        }
+        Ok(())
+    })
+}
+
+/// Removes relationship `name`, refused while a step or design override still names it.
+pub fn remove_relationship(v: &mut Value, name: &str) -> Result<(), EditError> {
+    checked(v, format!("Deleting relationship “{name}”"), |v| {
+        let list = v
+            .get_mut("relationships")
+            .and_then(Value::as_array_mut)
+            .ok_or(EditError::NotFound {
+                what: "relationship",
+                name: name.to_string(),
+            })?;
+        let before = list.len();
+        list.retain(|r| str_of(r, "name") != Some(name));
+        if list.len() == before {
+            return Err(EditError::NotFound {
+                what: "relationship",
+                name: name.to_string(),
+            });
+        }
+        Ok(())
+    })
+}
+
+/// Removes field `field` of `entity`, refused while a step or design names it.
+pub fn remove_field(v: &mut Value, entity: &str, field: &str) -> Result<(), EditError> {
+    checked(v, format!("Deleting field “{field}”"), |v| {
+        let removed = entity_mut(v, entity)
+            .and_then(|e| e.get_mut("fields"))
+            .and_then(Value::as_object_mut)
+            .and_then(|m| m.shift_remove(field));
+        match removed {
+            Some(_) => Ok(()),
+            None => Err(EditError::NotFound {
+                what: "field",
+                name: field.to_string(),
+            }),
+        }
+    })
+}
+
+/// Moves item `index` of the array at `key` (`entities`, `workload`, …) one place up (`up`) or
+/// down. Returns false when it cannot move.
+pub fn move_item(v: &mut Value, key: &str, index: usize, up: bool) -> bool {
+    let Some(list) = v.get_mut(key).and_then(Value::as_array_mut) else {
+        return false;
+    };
+    let other = if up {
+        index.checked_sub(1)
+    } else {
+        index.checked_add(1)
+    };
+    match other {
+        Some(o) if o < list.len() && index < list.len() => {
+            list.swap(index, o);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Returns `base`, or `base2`, `base3`… : the first not in `taken`.
+pub fn unused_name(base: &str, taken: &[String]) -> String {
+    if !taken.iter().any(|n| n == base) {
+        return base.to_string();
+    }
+    (2..)
+        .map(|i| format!("{base}{i}"))
+        .find(|n| !taken.contains(n))
+        .unwrap_or_else(|| base.to_string())
+}
+
+fn push_to(v: &mut Value, key: &str, item: Value) {
+    let Some(map) = v.as_object_mut() else { return };
+    let slot = map
+        .entry(key.to_string())
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if !slot.is_array() {
+        *slot = Value::Array(Vec::new());
+    }
+    if let Some(list) = slot.as_array_mut() {
+        list.push(item);
+    }
+}
+
+/// Adds an entity (`entity`, `entity2`, …) with one string field; returns its name.
+pub fn add_entity(v: &mut Value) -> String {
+    let name = unused_name("entity", &entity_names(v));
+    push_to(
+        v,
+        "entities",
+        json!({
+            "name": name,
+            "count": 1000,
+            "fields": { "title": { "type": "string", "length": { "shape": "uniform", "min": 5, "max": 40 } } }
+        }),
+    );
+    name
+}
+
+/// Adds a string field (`field`, `field2`, …) to `entity`; returns its name.
+pub fn add_field(v: &mut Value, entity: &str) -> Option<String> {
+    let name = unused_name("field", &field_names(v, entity));
+    let e = entity_mut(v, entity)?.as_object_mut()?;
+    let fields = e
+        .entry("fields".to_string())
+        .or_insert_with(|| Value::Object(Map::new()));
+    fields
+        .as_object_mut()?
+        .insert(name.clone(), json!({ "type": "string" }));
+    Some(name)
+}
+
+/// Adds a one-to-many relationship between the first two entities (or the first one and
+/// itself); returns its name, or `None` when there is no entity.
+pub fn add_relationship(v: &mut Value) -> Option<String> {
+    let names = entity_names(v);
+    let parent = names.first()?.clone();
+    let child = names.get(1).unwrap_or(&parent).clone();
+    let name = unused_name(&format!("{child}s"), &relationship_names(v));
+    push_to(
+        v,
+        "relationships",
+        json!({
+            "name": name,
+            "parent": parent,
+            "child": child,
+            "cardinality": { "shape": "uniform", "min": 0, "max": 10 }
+        }),
+    );
+    Some(name)
+}
+
+/// Adds an application unit reading the first entity by `_id`.
+pub fn add_unit(v: &mut Value) {
+    let names = entity_names(v);
+    let unit = unused_name(
+        "new operation",
+        &array(v, "workload")
+            .filter_map(|u| str_of(u, "name").map(str::to_string))
+            .collect::<Vec<_>>(),
+    );
+    let steps = match names.first() {
+        Some(e) => vec![json!({ "op": "read", "entity": e })],
+        None => Vec::new(),
+    };
+    push_to(
+        v,
+        "workload",
+        json!({ "name": unit, "rate_per_sec": 10, "steps": steps }),
+    );
+}
+
+/// Returns a step of operation `op`, keeping the entity or relationship of `old` when the new
+/// operation takes the same kind of target, else naming the model's first one.
+pub fn step_with_op(v: &Value, old: &Value, op: &str) -> Value {
+    let entity = str_of(old, "entity")
+        .map(str::to_string)
+        .or_else(|| entity_names(v).into_iter().next())
+        .unwrap_or_default();
+    let feeds: Vec<String> = array(v, "relationships")
+        .filter(|r| r.get("feed").is_some())
+        .filter_map(|r| str_of(r, "name").map(str::to_string))
+        .collect();
+    let rel_of = |feed: bool| {
+        str_of(old, "relationship")
+            .filter(|r| !feed || feeds.iter().any(|f| f == r))
+            .map(str::to_string)
+            .or_else(|| {
+                if feed {
+                    feeds.first().cloned()
+                } else {
+                    relationship_names(v).into_iter().next()
+                }
+            })
+            .unwrap_or_default()
+    };
+    let first_field = |e: &str| {
+        field_names(v, e)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| "_id".to_string())
+    };
+    match op {
+        "read" | "insert" | "delete" => json!({ "op": op, "entity": entity }),
+        "update" => json!({ "op": op, "entity": entity, "field": first_field(&entity) }),
+        "list" => {
+            json!({ "op": op, "entity": entity, "sort": { "field": first_field(&entity), "order": -1 } })
+        }
+        "find_by_attribute" => {
+            json!({ "op": op, "entity": entity, "field": first_field(&entity) })
+        }
+        "find_parents" => {
+            let rel = rel_of(false);
+            let child = ends(v, &rel).map(|(_, c)| c).unwrap_or_default();
+            json!({ "op": op, "relationship": rel, "by": first_field(&child) })
+        }
+        "post_feed" | "read_feed" => json!({ "op": op, "relationship": rel_of(true) }),
+        _ => json!({ "op": op, "relationship": rel_of(false) }),
+    }
+}
+
+/// True when operation `op` names an entity (else it names a relationship).
+pub fn op_takes_entity(op: &str) -> bool {
+    matches!(
+        op,
+        "read" | "insert" | "delete" | "update" | "list" | "find_by_attribute"
+    )
+}
+
+/// Returns the distribution `d` changed to `shape`, its numbers carried over where the shapes
+/// share them (the largest stays the largest, the typical the typical) and made consistent
+/// (`typical ≤ p99 ≤ max`, `min ≤ max`).
+pub fn with_shape(d: &Value, shape: &str) -> Value {
+    let num = |k: &str| d.get(k).and_then(Value::as_f64);
+    let max = num("max").or(num("value")).unwrap_or(100.0).max(1.0);
+    let min = num("min").unwrap_or(0.0).clamp(0.0, max);
+    let typical = num("typical")
+        .or(num("mean"))
+        .or(num("value"))
+        .unwrap_or((min + max) / 2.0)
+        .clamp(1.0_f64.min(max), max);
+    let p99 = num("p99")
+        .unwrap_or((typical * 10.0).min(max))
+        .clamp(typical, max);
+    let tidy = |x: f64| {
+        if x.fract() == 0.0 && x.abs() < 9e15 {
+            json!(x as i64)
+        } else {
+            json!(x)
+        }
+    };
+    match shape {
+        "fixed" => json!({ "shape": "fixed", "value": tidy(num("value").unwrap_or(typical)) }),
+        "uniform" => json!({ "shape": "uniform", "min": tidy(min), "max": tidy(max) }),
+        "normal" => {
+            let sd = num("sd").unwrap_or(((max - min) / 6.0).max(1.0).round());
+            json!({ "shape": "normal", "mean": tidy(typical), "sd": tidy(sd), "min": tidy(min), "max": tidy(max) })
+        }
+        "zipf" => json!({
+            "shape": "zipf",
+            "min": tidy(min.min(typical)),
+            "typical": tidy(typical),
+            "p99": tidy(p99),
+            "max": tidy(max)
+        }),
+        _ => {
+            json!({ "shape": "lognormal", "typical": tidy(typical), "p99": tidy(p99), "max": tidy(max) })
+        }
+    }
+}
+
+/// Returns `n` points (n ≥ 2) of the distribution's quantile curve, each in 0..=1 of its
+/// largest value: the values of parents sorted from the smallest to the largest, the shape the
+/// forms draw. `None` when the value is not a valid distribution.
+pub fn shape_profile(d: &Value, n: usize) -> Option<Vec<f64>> {
+    let dist: Distribution = serde_json::from_value(d.clone()).ok()?;
+    let max = dist.max();
+    if !max.is_finite() || n < 2 {
+        return None;
+    }
+    let steps = (n - 1) as f64;
+    Some(
+        (0..n)
+            .map(|i| {
+                // The last point is the largest parent; the others spread up to p99.9.
+                let q = if i + 1 == n {
+                    1.0
+                } else {
+                    i as f64 / steps * 0.999
+                };
+                let y = dist.quantile(q);
+                if max > 0.0 {
+                    (y / max).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                }
+            })
+            .collect(),
+    )
+}
+
+/// Returns the number keys a distribution of `shape` takes, in the order the forms show them.
+pub fn shape_keys(shape: &str) -> &'static [&'static str] {
+    match shape {
+        "fixed" => &["value"],
+        "uniform" => &["min", "max"],
+        "normal" => &["mean", "sd", "min", "max"],
+        "zipf" => &["min", "typical", "p99", "max"],
+        "lognormal" => &["typical", "p99", "max"],
+        _ => &[],
+    }
+}
+
+/// Returns the number typed in a form (`"1e6"`, `" 12 "`) as JSON: a whole number without a
+/// fraction, else a float; `None` when it is not a finite number.
+pub fn number_value(text: &str) -> Option<Value> {
+    let x: f64 = text.trim().parse().ok()?;
+    if !x.is_finite() {
+        return None;
+    }
+    Some(if x.fract() == 0.0 && x.abs() < 9e15 {
+        json!(x as i64)
+    } else {
+        json!(x)
+    })
+}
+
+/// Sets `key` of the object at JSON pointer `parent` to `value` (in place when it exists, else
+/// after the other keys), or removes it when `value` is `None`. Returns false when `parent` is
+/// not an object.
+pub fn set_key(v: &mut Value, parent: &str, key: &str, value: Option<Value>) -> bool {
+    let Some(map) = v.pointer_mut(parent).and_then(Value::as_object_mut) else {
+        return false;
+    };
+    match value {
+        Some(x) => {
+            map.insert(key.to_string(), x);
+        }
+        None => {
+            map.shift_remove(key);
+        }
+    }
+    true
+}
+
+/// Returns the JSON pointer of `parts` (`["entities", "0", "a/b"]` → `/entities/0/a~1b`).
+pub fn pointer(parts: &[&str]) -> String {
+    parts
+        .iter()
+        .map(|p| format!("/{}", p.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
+/// Changes the field's `type` to `ty`, dropping the keys that do not apply to the new type and
+/// adding the ones it needs (an array's `items` and `count`, an object's `fields`). Keeps
+/// `presence`.
+pub fn set_field_type(field: &mut Value, ty: &str) {
+    let presence = field.get("presence").cloned();
+    let length = field.get("length").cloned();
+    let mut out = Map::new();
+    out.insert("type".into(), Value::String(ty.to_string()));
+    match ty {
+        "string" | "binData" | "regex" | "javascript" => {
+            if let Some(l) = length {
+                out.insert("length".into(), l);
+            }
+        }
+        "array" => {
+            out.insert("items".into(), json!("string"));
+            out.insert(
+                "count".into(),
+                json!({ "shape": "uniform", "min": 0, "max": 5 }),
+            );
+        }
+        "object" => {
+            out.insert("fields".into(), json!({}));
+        }
+        _ => {}
+    }
+    if let Some(p) = presence {
+        out.insert("presence".into(), p);
+    }
+    *field = Value::Object(out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::parse_model;
+    use crate::presets;
+
+    fn preset(name: &str) -> Value {
+        serde_json::from_str(presets::find(name).unwrap().text).unwrap()
+    }
+
+    fn valid(v: &Value) {
+        let errors = validate(v);
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+
+    #[test]
+    fn the_blank_model_is_valid_and_pretty_is_stable() {
+        let m = parse_model(BLANK_MODEL).unwrap();
+        assert_eq!(m.entities.len(), 1);
+        let v: Value = serde_json::from_str(BLANK_MODEL).unwrap();
+        assert_eq!(pretty(&v), BLANK_MODEL);
+    }
+
+    #[test]
+    fn pretty_keeps_every_preset_as_written() {
+        for p in presets::all() {
+            let v: Value = serde_json::from_str(p.text).unwrap();
+            let again: Value = serde_json::from_str(&pretty(&v)).unwrap();
+            assert_eq!(again, v, "{}", p.name);
+            // Key order survives (preserve_order).
+            assert_eq!(
+                again.as_object().unwrap().keys().collect::<Vec<_>>(),
+                v.as_object().unwrap().keys().collect::<Vec<_>>()
+            );
+        }
+    }
+
+    #[test]
+    fn renaming_an_entity_renames_its_references() {
+        let mut v = preset("social-feed");
+        rename_entity(&mut v, "user", "member").unwrap();
+        valid(&v);
+        let text = v.to_string();
+        assert!(!text.contains("\"user\""), "{text}");
+        assert_eq!(v["relationships"][0]["parent"], "member");
+        assert_eq!(v["relationships"][0]["child"], "member");
+        rename_entity(&mut v, "activity", "post").unwrap();
+        valid(&v);
+        assert_eq!(v["relationships"][0]["feed"], "post");
+        // Shard keys follow the collection.
+        assert!(v["sharding"]["keys"].get("post").is_some());
+        assert!(v["sharding"]["keys"].get("post_buckets").is_some());
+    }
+
+    #[test]
+    fn every_entity_and_relationship_of_every_preset_can_be_renamed() {
+        for p in presets::all() {
+            let v = preset(p.name);
+            for e in entity_names(&v) {
+                let mut w = v.clone();
+                rename_entity(&mut w, &e, "renamed_thing")
+                    .unwrap_or_else(|err| panic!("{}: {e}: {err}", p.name));
+                valid(&w);
+                assert!(entity_names(&w).contains(&"renamed_thing".to_string()));
+            }
+            for r in relationship_names(&v) {
+                let mut w = v.clone();
+                rename_relationship(&mut w, &r, "renamed_rel")
+                    .unwrap_or_else(|err| panic!("{}: {r}: {err}", p.name));
+                valid(&w);
+            }
+        }
+    }
+
+    #[test]
+    fn every_field_of_every_preset_is_renamed_with_its_references_or_refused() {
+        let mut renamed = 0;
+        for p in presets::all() {
+            let v = preset(p.name);
+            for e in entity_names(&v) {
+                for f in field_names(&v, &e) {
+                    let mut w = v.clone();
+                    match rename_field(&mut w, &e, &f, "zz_renamed") {
+                        Ok(()) => {
+                            valid(&w);
+                            renamed += 1;
+                        }
+                        // A refusal leaves the model as it was, and says why.
+                        Err(EditError::WouldBreak { errors, .. }) => {
+                            assert_eq!(w, v);
+                            assert!(!errors.is_empty());
+                        }
+                        Err(other) => panic!("{}: {e}.{f}: {other}", p.name),
+                    }
+                }
+            }
+        }
+        assert!(renamed > 20, "only {renamed} fields could be renamed");
+    }
+
+    #[test]
+    fn field_rename_follows_steps_and_keeps_the_place() {
+        let mut v = preset("social-feed");
+        rename_field(&mut v, "user", "username", "handle").unwrap();
+        valid(&v);
+        assert_eq!(field_names(&v, "user"), ["handle", "activityCount"]);
+    }
+
+    #[test]
+    fn renames_refuse_taken_and_empty_names() {
+        let mut v = preset("social-feed");
+        let before = v.clone();
+        assert_eq!(
+            rename_entity(&mut v, "user", "activity"),
+            Err(EditError::NameTaken {
+                what: "an entity",
+                name: "activity".into()
+            })
+        );
+        assert_eq!(
+            rename_entity(&mut v, "user", " "),
+            Err(EditError::EmptyName)
+        );
+        assert!(matches!(
+            rename_field(&mut v, "user", "username", "activityCount"),
+            Err(EditError::NameTaken { .. })
+        ));
+        assert_eq!(v, before);
+    }
+
+    #[test]
+    fn deleting_something_still_named_is_refused_with_the_paths() {
+        let mut v = preset("social-feed");
+        let before = v.clone();
+        let err = remove_entity(&mut v, "user").unwrap_err();
+        assert!(err
+            .to_string()
+            .starts_with("Deleting entity “user” would break"));
+        assert!(
+            err.to_string().contains("$.relationships[0].parent"),
+            "{err}"
+        );
+        let err = remove_relationship(&mut v, "feed").unwrap_err();
+        assert!(err.to_string().contains("$.workload[0].steps[0]"), "{err}");
+        assert_eq!(v, before);
+        // Unreferenced things go.
+        let mut b: Value = serde_json::from_str(BLANK_MODEL).unwrap();
+        let e = add_entity(&mut b);
+        assert_eq!(e, "entity");
+        remove_field(&mut b, "item", "created").unwrap();
+        remove_entity(&mut b, "entity").unwrap();
+        valid(&b);
+        assert_eq!(entity_names(&b), ["item"]);
+        assert_eq!(field_names(&b, "item"), ["title"]);
+    }
+
+    #[test]
+    fn adding_things_keeps_the_model_valid() {
+        let mut v: Value = serde_json::from_str(BLANK_MODEL).unwrap();
+        add_entity(&mut v);
+        add_entity(&mut v);
+        assert_eq!(entity_names(&v), ["item", "entity", "entity2"]);
+        add_field(&mut v, "item").unwrap();
+        assert_eq!(add_relationship(&mut v).as_deref(), Some("entitys"));
+        add_unit(&mut v);
+        valid(&v);
+        assert!(move_item(&mut v, "entities", 2, true));
+        assert_eq!(entity_names(&v), ["item", "entity2", "entity"]);
+        assert!(!move_item(&mut v, "entities", 0, true));
+        assert!(!move_item(&mut v, "entities", 2, false));
+        valid(&v);
+    }
+
+    #[test]
+    fn every_op_gets_a_step_and_the_usual_ones_are_valid() {
+        let v = preset("blog");
+        let old = json!({ "op": "read", "entity": "post" });
+        for op in OPS {
+            let s = step_with_op(&v, &old, op);
+            assert_eq!(s["op"], op);
+            assert_eq!(op_takes_entity(op), s.get("entity").is_some(), "{op}");
+        }
+        for op in ["read", "insert", "delete", "update", "list", "insert_child"] {
+            let mut w = v.clone();
+            w["workload"][0]["steps"][0] = step_with_op(&v, &old, op);
+            valid(&w);
+        }
+    }
+
+    #[test]
+    fn shapes_convert_to_valid_distributions() {
+        let samples = [
+            json!({ "shape": "zipf", "min": 0, "typical": 50, "p99": 5000, "max": 40000000 }),
+            json!({ "shape": "uniform", "min": 3, "max": 15 }),
+            json!({ "shape": "fixed", "value": 0 }),
+            json!({ "shape": "normal", "mean": 120, "sd": 40, "min": 1, "max": 280 }),
+            json!({ "shape": "lognormal", "typical": 60, "p99": 400, "max": 1000 }),
+        ];
+        for d in &samples {
+            for shape in SHAPES {
+                let out = with_shape(d, shape);
+                assert_eq!(out["shape"], shape);
+                let mut m: Value = serde_json::from_str(BLANK_MODEL).unwrap();
+                m["entities"][0]["fields"]["title"]["length"] = out.clone();
+                valid(&m);
+                let profile = shape_profile(&out, 24).unwrap();
+                assert_eq!(profile.len(), 24);
+                assert!(profile.windows(2).all(|w| w[0] <= w[1]), "{out}");
+            }
+        }
+        // The heavy tail shows: most parents are tiny next to the largest.
+        let zipf = shape_profile(&samples[0], 10).unwrap();
+        assert!(zipf[5] < 0.01 && zipf[9] == 1.0);
+        assert!(shape_profile(&json!({ "shape": "nope" }), 10).is_none());
+    }
+
+    #[test]
+    fn set_key_edits_in_place_and_pointer_escapes() {
+        let mut v = json!({ "a": { "x": 1, "y": 2 } });
+        assert!(set_key(&mut v, "/a", "x", number_value(" 2.5 ")));
+        assert!(set_key(&mut v, "/a", "z", number_value("1e3")));
+        assert_eq!(v.to_string(), r#"{"a":{"x":2.5,"y":2,"z":1000}}"#);
+        assert!(set_key(&mut v, "/a", "x", None));
+        assert_eq!(v.to_string(), r#"{"a":{"y":2,"z":1000}}"#);
+        assert!(!set_key(&mut v, "/b", "x", None));
+        assert_eq!(number_value("abc"), None);
+        assert_eq!(number_value("inf"), None);
+        assert_eq!(pointer(&["entities", "0", "a/b~c"]), "/entities/0/a~1b~0c");
+        let w = json!({ "a/b~c": 1 });
+        assert_eq!(w.pointer(&pointer(&["a/b~c"])), Some(&json!(1)));
+        for shape in SHAPES {
+            let d = with_shape(&json!({}), shape);
+            let mut keys: Vec<&str> = d
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .filter(|k| *k != "shape")
+                .collect();
+            keys.sort();
+            let mut expected = shape_keys(shape).to_vec();
+            expected.sort();
+            assert_eq!(keys, expected, "{shape}");
+        }
+    }
+
+    #[test]
+    fn a_type_change_keeps_presence_and_adds_what_the_type_needs() {
+        let mut f = json!({ "type": "string", "kind": "text", "length": { "shape": "fixed", "value": 3 }, "presence": 0.5 });
+        set_field_type(&mut f, "array");
+        assert_eq!(f["items"], "string");
+        assert_eq!(f["presence"], 0.5);
+        assert!(f.get("kind").is_none());
+        let mut m: Value = serde_json::from_str(BLANK_MODEL).unwrap();
+        m["entities"][0]["fields"]["title"] = f.clone();
+        valid(&m);
+        for ty in crate::model::BsonType::ALL {
+            let mut g = f.clone();
+            set_field_type(&mut g, ty.alias());
+            m["entities"][0]["fields"]["title"] = g;
+            valid(&m);
+        }
+    }
+}

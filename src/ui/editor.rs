@@ -1,0 +1,712 @@
+//! The model card of the playground: the model as forms or as JSON (both kept in sync), the
+//! preset chooser, undo/redo, import/export and the share link.
+//!
+//! One [`Workspace`] holds the model's text and its undo history. Every change goes through
+//! it: typing in the JSON (in bursts), a form edit (rewritten as pretty JSON), a preset, an
+//! import or a shared link. Nothing replaces the user's work without a way back: undo covers
+//! every step, and a preset, an import or a link also keeps the replaced work in local storage
+//! behind a "restore" button. See docs/page.md.
+
+mod chooser;
+mod distribution;
+mod entities;
+mod inputs;
+mod relationships;
+mod workload;
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use super::{clipboard, files, storage};
+use crate::history::{Change, History};
+use crate::model::edit::{self, EditError};
+use crate::model::{parse_model, Model, ModelError};
+use crate::presets;
+use crate::share;
+
+pub use chooser::PresetChooser;
+
+/// The local-storage key of the editor's open tab (`form` or `json`).
+const TAB_KEY: &str = "squillion.editor.tab";
+
+/// A model file larger than this is not read (a model is a few kilobytes).
+const IMPORT_LIMIT: f64 = 2.0 * 1024.0 * 1024.0;
+
+/// What the last preset, import or link did, shown above the editor.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notice {
+    /// A shared link's model was loaded.
+    Opened {
+        /// True when it replaced different work, which can be restored.
+        can_restore: bool,
+    },
+    /// A link could not be read; nothing changed.
+    Refused(String),
+    /// A preset (or the blank model) replaced the model.
+    Preset {
+        /// The preset's title.
+        title: String,
+    },
+    /// A model file replaced the model.
+    Imported {
+        /// The file's name.
+        file: String,
+    },
+    /// A model file could not be imported; nothing changed.
+    ImportFailed {
+        /// The file's name.
+        file: String,
+        /// Why, with line and column for syntax errors.
+        why: String,
+    },
+}
+
+/// The model being edited: its text, undo history, the last readable JSON value, and the
+/// messages of the editor. Cheap to copy into every form.
+#[derive(Debug, Clone, Copy)]
+pub struct Workspace {
+    history: RwSignal<History>,
+    /// The model's text (what the JSON tab shows and local storage keeps).
+    pub text: Memo<String>,
+    /// The last text that was readable JSON (an object), as a value: what the forms show.
+    pub doc: Memo<Option<Value>>,
+    /// True while the text is not readable JSON (the forms are then read-only).
+    pub broken: Memo<bool>,
+    /// Why the last form edit was refused, if it was.
+    pub message: RwSignal<Option<String>>,
+    /// What the last preset, import or link did.
+    pub notice: RwSignal<Option<Notice>>,
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+fn read_object(text: &str) -> Option<Value> {
+    serde_json::from_str::<Value>(text)
+        .ok()
+        .filter(Value::is_object)
+}
+
+impl Workspace {
+    /// Returns a workspace on `history` (its current text is the model), with `notice` shown.
+    pub fn new(history: History, notice: Option<Notice>) -> Self {
+        let history = RwSignal::new(history);
+        let text = Memo::new(move |_| history.with(|h| h.current().to_string()));
+        let doc = Memo::new(move |prev: Option<&Option<Value>>| {
+            text.with(|t| read_object(t))
+                .or_else(|| prev.cloned().flatten())
+        });
+        let broken = Memo::new(move |_| text.with(|t| read_object(t).is_none()));
+        Workspace {
+            history,
+            text,
+            doc,
+            broken,
+            message: RwSignal::new(None),
+            notice: RwSignal::new(notice),
+        }
+    }
+
+    /// Makes `text` the model, recorded as `change`, and saves it.
+    pub fn record(&self, text: String, change: Change) {
+        let mut changed = false;
+        self.history
+            .update(|h| changed = h.record(text, change, now_ms()));
+        if changed {
+            self.save();
+        }
+    }
+
+    /// Replaces the whole model (a preset, an import, the blank model): the work it replaces
+    /// stays undoable and is also kept for the notice's restore button.
+    pub fn replace(&self, text: String, change: Change, notice: Notice) {
+        let before = self.text.get_untracked();
+        if before != text {
+            storage::save(storage::MODEL_BEFORE_LINK_KEY, &before);
+        }
+        self.record(text, change);
+        self.message.set(None);
+        self.notice.set(Some(notice));
+    }
+
+    /// Brings back the work the last preset, import or link replaced (undoable too).
+    pub fn restore(&self) {
+        if let Some(previous) = storage::load(storage::MODEL_BEFORE_LINK_KEY) {
+            self.record(previous, Change::Restore);
+        }
+        self.notice.set(None);
+    }
+
+    /// Goes back one step.
+    pub fn undo(&self) {
+        let mut moved = false;
+        self.history.update(|h| moved = h.undo().is_some());
+        if moved {
+            self.after_jump();
+        }
+    }
+
+    /// Goes forward one step.
+    pub fn redo(&self) {
+        let mut moved = false;
+        self.history.update(|h| moved = h.redo().is_some());
+        if moved {
+            self.after_jump();
+        }
+    }
+
+    fn after_jump(&self) {
+        self.message.set(None);
+        self.notice.set(None);
+        self.save();
+    }
+
+    fn save(&self) {
+        storage::save(storage::MODEL_KEY, &self.text.get_untracked());
+    }
+
+    /// Returns what an undo would revert (for the button's label), if anything.
+    pub fn undoable(&self) -> Option<Change> {
+        self.history.with(History::undoable)
+    }
+
+    /// Returns what a redo would re-apply, if anything.
+    pub fn redoable(&self) -> Option<Change> {
+        self.history.with(History::redoable)
+    }
+
+    /// Applies a form edit to the last readable model and rewrites the text as pretty JSON.
+    /// A refused edit changes nothing and says why; returns false then.
+    pub fn edit(&self, f: impl FnOnce(&mut Value) -> Result<(), EditError>) -> bool {
+        if self.broken.get_untracked() {
+            self.message.set(Some(
+                "The JSON has a syntax error: fix it (or undo) before editing in the form."
+                    .to_string(),
+            ));
+            return false;
+        }
+        let Some(mut v) = self.doc.get_untracked() else {
+            return false;
+        };
+        match f(&mut v) {
+            Ok(()) => {
+                self.message.set(None);
+                self.record(edit::pretty(&v), Change::Form);
+                true
+            }
+            Err(e) => {
+                self.message.set(Some(e.to_string()));
+                false
+            }
+        }
+    }
+
+    /// Sets `key` of the object at `parent` (a JSON pointer), or removes it (`None`).
+    pub fn set(&self, parent: &str, key: &str, value: Option<Value>) -> bool {
+        let parent = parent.to_string();
+        let key = key.to_string();
+        self.edit(move |v| {
+            edit::set_key(v, &parent, &key, value);
+            Ok(())
+        })
+    }
+}
+
+/// Which view of the model is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Form,
+    Json,
+}
+
+/// Returns `(preset title, edited)` for the loaded preset (`None` for the user's own model).
+fn loaded_preset(doc: &Value) -> Option<(String, bool)> {
+    let name = doc.get("name").and_then(Value::as_str)?;
+    if name == "blank" {
+        let blank: Value = serde_json::from_str(edit::BLANK_MODEL).ok()?;
+        return Some(("Blank model".to_string(), blank != *doc));
+    }
+    let p = presets::get(name)?;
+    let original: Value = serde_json::from_str(p.text).ok()?;
+    Some((p.title.clone(), original != *doc))
+}
+
+/// Returns a link to this page that opens the playground with `model_text`.
+fn share_link(model_text: &str) -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|href| href.split('#').next().unwrap_or_default().to_string())
+        .unwrap_or_default();
+    format!("{base}#playground&model={}", share::encode(model_text))
+}
+
+/// Returns true when the focused element is a form input whose typed value is not yet
+/// committed to the model: there the browser's own undo applies to the field.
+fn uncommitted_field() -> bool {
+    use wasm_bindgen::JsCast;
+    let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+    else {
+        return false;
+    };
+    let Some(committed) = el.get_attribute("data-committed") else {
+        return false;
+    };
+    el.dyn_into::<web_sys::HtmlInputElement>()
+        .is_ok_and(|input| input.value() != committed)
+}
+
+/// Returns the JSON text area and its caret when it has the focus.
+fn json_caret() -> Option<(web_sys::HtmlTextAreaElement, u32)> {
+    use wasm_bindgen::JsCast;
+    let area: web_sys::HtmlTextAreaElement = web_sys::window()?
+        .document()?
+        .active_element()?
+        .dyn_into()
+        .ok()?;
+    let at = area.selection_start().ok().flatten()?;
+    Some((area, at))
+}
+
+/// Puts the caret back where it was (or at the end of a shorter text) once an undo or redo has
+/// replaced the text, instead of at the end.
+fn restore_caret((area, at): (web_sys::HtmlTextAreaElement, u32)) {
+    request_animation_frame(move || {
+        let len = u32::try_from(area.value().encode_utf16().count()).unwrap_or(u32::MAX);
+        let at = at.min(len);
+        let _ = area.set_selection_range(at, at);
+    });
+}
+
+/// Reads a dropped or chosen model file; a valid model replaces the current one (undoable),
+/// anything else changes nothing and says why.
+pub fn import_file(ws: Workspace, file: web_sys::File) {
+    let name = file.name();
+    if file.size() > IMPORT_LIMIT {
+        ws.notice.set(Some(Notice::ImportFailed {
+            file: name,
+            why: "the file is larger than 2 MiB; a model is a few kilobytes".to_string(),
+        }));
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        let outcome = match files::read_text(&file).await {
+            Err(why) => Err(why),
+            Ok(text) => match parse_model(&text) {
+                Ok(_) => Ok(text),
+                Err(e) => Err(describe_errors(&e.errors)),
+            },
+        };
+        match outcome {
+            Ok(text) => ws.replace(text, Change::Import, Notice::Imported { file: name }),
+            Err(why) => {
+                let _ = ws
+                    .notice
+                    .try_set(Some(Notice::ImportFailed { file: name, why }));
+            }
+        }
+    });
+}
+
+/// Returns the first problems of a model, each with its line and column or JSON path.
+fn describe_errors(errors: &[ModelError]) -> String {
+    let mut out: Vec<String> = errors.iter().take(3).map(|e| e.to_string()).collect();
+    if errors.len() > 3 {
+        out.push(format!("and {} more", errors.len() - 3));
+    }
+    out.join("; ")
+}
+
+/// The model card: toolbar, notices, preset bar, the Form and JSON tabs, the problems.
+#[component]
+pub fn ModelCard(
+    /// The model being edited.
+    ws: Workspace,
+    /// The last valid model (its preset's lesson is shown).
+    model: ReadSignal<Option<Model>>,
+    /// The problems of the current text.
+    errors: ReadSignal<Vec<ModelError>>,
+) -> impl IntoView {
+    let first_tab = match storage::load(TAB_KEY).as_deref() {
+        Some("json") => Tab::Json,
+        _ => Tab::Form,
+    };
+    let tab = RwSignal::new(first_tab);
+    let set_tab = move |t: Tab| {
+        tab.set(t);
+        storage::save(
+            TAB_KEY,
+            match t {
+                Tab::Form => "form",
+                Tab::Json => "json",
+            },
+        );
+    };
+    let chooser_open = RwSignal::new(false);
+    let dropping = RwSignal::new(false);
+    let (share_url, set_share_url) = signal(None::<String>);
+    let on_share = move |_| {
+        let url = share_link(&ws.text.get_untracked());
+        clipboard::copy(&url);
+        set_share_url.set(Some(url));
+    };
+    let on_export = move |_| {
+        let name = ws
+            .doc
+            .with_untracked(|d| {
+                d.as_ref()
+                    .and_then(|d| d.get("name"))
+                    .and_then(Value::as_str)
+                    .map(files::safe_file_name)
+            })
+            .unwrap_or_else(|| "model".to_string());
+        files::download(&format!("{name}.json"), &ws.text.get_untracked());
+    };
+    let file_input = NodeRef::<leptos::html::Input>::new();
+    let on_import_click = move |_| {
+        if let Some(input) = file_input.get() {
+            input.click();
+        }
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        if let Some(file) = input.files().and_then(|l| l.get(0)) {
+            import_file(ws, file);
+        }
+        // Choosing the same file again must fire `change` again.
+        input.set_value("");
+    };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        dropping.set(false);
+        if let Some(file) = ev
+            .data_transfer()
+            .and_then(|d| d.files())
+            .and_then(|l| l.get(0))
+        {
+            import_file(ws, file);
+        }
+    };
+    let on_dragover = move |ev: leptos::ev::DragEvent| {
+        let has_files = ev
+            .data_transfer()
+            .is_some_and(|d| d.types().includes(&"Files".into(), 0));
+        if has_files {
+            ev.prevent_default();
+            dropping.set(true);
+        }
+    };
+
+    // Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo, everywhere on the playground, except in a
+    // form input with uncommitted typing (the browser undoes that typing). See docs/page.md.
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        if !(ev.ctrl_key() || ev.meta_key()) || ev.alt_key() {
+            return;
+        }
+        let key = ev.key().to_ascii_lowercase();
+        let undo = key == "z" && !ev.shift_key();
+        let redo = (key == "z" && ev.shift_key()) || (key == "y" && !ev.shift_key());
+        if !(undo || redo) || uncommitted_field() {
+            return;
+        }
+        ev.prevent_default();
+        let caret = json_caret();
+        if undo {
+            ws.undo();
+        } else {
+            ws.redo();
+        }
+        if let Some(caret) = caret {
+            restore_caret(caret);
+        }
+    });
+    on_cleanup(move || keys.remove());
+
+    let loaded = Memo::new(move |_| ws.doc.with(|d| d.as_ref().and_then(loaded_preset)));
+    let on_tab_key = move |ev: leptos::ev::KeyboardEvent| {
+        let next = match ev.key().as_str() {
+            "ArrowLeft" | "Home" => Tab::Form,
+            "ArrowRight" | "End" => Tab::Json,
+            _ => return,
+        };
+        ev.prevent_default();
+        set_tab(next);
+        focus(match next {
+            Tab::Form => "#tab-form",
+            Tab::Json => "#tab-json",
+        });
+    };
+
+    view! {
+        <div
+            class="card model-card"
+            class:dropping=move || dropping.get()
+            on:dragover=on_dragover
+            on:dragleave=move |_| dropping.set(false)
+            on:drop=on_drop
+        >
+            <div class="card-head">
+                <h2>"Model"</h2>
+                <div class="toolbar" role="toolbar" aria-label="Model file">
+                    <button type="button" class="button" on:click=on_import_click title="Open a model file (.json); you can also drop one here">"Import…"</button>
+                    <input
+                        node_ref=file_input
+                        type="file"
+                        class="visually-hidden"
+                        accept=".json,application/json"
+                        aria-label="Import a model file"
+                        tabindex="-1"
+                        on:change=on_file
+                    />
+                    <button type="button" class="button" on:click=on_export title="Download the model as a .json file">"Export"</button>
+                    <button type="button" class="button" on:click=on_share>"Share link"</button>
+                </div>
+            </div>
+            <NoticeLine ws=ws/>
+            {move || share_url.get().map(|url| view! {
+                <label class="share-url">
+                    <span>"Link copied. Anyone who opens it gets this model; the data stays in their browser."</span>
+                    <input type="text" readonly prop:value=url aria-label="Share link"/>
+                </label>
+            })}
+            <div class="preset-bar">
+                <span class="preset-label">"Preset"</span>
+                <span class="preset-current" data-testid="loaded-preset">
+                    {move || match loaded.get() {
+                        Some((title, edited)) => view! {
+                            <strong>{title}</strong>
+                            {edited.then(|| view! { <span class="badge" data-level="info">"edited"</span> })}
+                        }.into_any(),
+                        None => view! { <span class="muted">"Your own model"</span> }.into_any(),
+                    }}
+                </span>
+                <button
+                    type="button"
+                    class="button"
+                    id="choose-preset"
+                    aria-haspopup="dialog"
+                    aria-expanded=move || chooser_open.get().to_string()
+                    on:click=move |_| chooser_open.set(true)
+                >
+                    "Presets…"
+                </button>
+            </div>
+            {move || model.with(|m| m.as_ref().and_then(|m| m.preset.clone())).map(|p| view! {
+                <details class="lesson">
+                    <summary><strong>{p.title}</strong>": "{p.lesson}</summary>
+                    {p.explanation.split("\n\n").map(|para| view! { <p>{para.to_string()}</p> }).collect_view()}
+                    <p class="muted">{p.scale_note}</p>
+                </details>
+            })}
+            <div class="editor-bar">
+                <div class="editor-tabs" role="tablist" aria-label="Edit the model as">
+                    <button
+                        type="button"
+                        role="tab"
+                        id="tab-form"
+                        aria-controls="panel-form"
+                        aria-selected=move || (tab.get() == Tab::Form).to_string()
+                        tabindex=move || if tab.get() == Tab::Form { "0" } else { "-1" }
+                        on:click=move |_| set_tab(Tab::Form)
+                        on:keydown=on_tab_key
+                    >
+                        "Form"
+                    </button>
+                    <button
+                        type="button"
+                        role="tab"
+                        id="tab-json"
+                        aria-controls="panel-json"
+                        aria-selected=move || (tab.get() == Tab::Json).to_string()
+                        tabindex=move || if tab.get() == Tab::Json { "0" } else { "-1" }
+                        on:click=move |_| set_tab(Tab::Json)
+                        on:keydown=on_tab_key
+                    >
+                        "JSON"
+                    </button>
+                </div>
+                <div class="undo-buttons">
+                    <button
+                        type="button"
+                        class="button"
+                        data-testid="undo"
+                        disabled=move || ws.undoable().is_none()
+                        title=move || match ws.undoable() {
+                            Some(c) => format!("Undo {} (Ctrl+Z)", c.describe()),
+                            None => "Nothing to undo".to_string(),
+                        }
+                        on:click=move |_| ws.undo()
+                    >
+                        "↶ Undo"
+                    </button>
+                    <button
+                        type="button"
+                        class="button"
+                        data-testid="redo"
+                        disabled=move || ws.redoable().is_none()
+                        title=move || match ws.redoable() {
+                            Some(c) => format!("Redo {} (Ctrl+Shift+Z or Ctrl+Y)", c.describe()),
+                            None => "Nothing to redo".to_string(),
+                        }
+                        on:click=move |_| ws.redo()
+                    >
+                        "↷ Redo"
+                    </button>
+                </div>
+            </div>
+            <div id="panel-form" role="tabpanel" aria-labelledby="tab-form" class="model-form" hidden=move || tab.get() != Tab::Form>
+                <ModelForm ws=ws/>
+            </div>
+            <div id="panel-json" role="tabpanel" aria-labelledby="tab-json" hidden=move || tab.get() != Tab::Json>
+                <label class="visually-hidden" for="model-input">"Model as JSON"</label>
+                <textarea
+                    id="model-input"
+                    class="doc-input model-input"
+                    wrap="off"
+                    spellcheck="false"
+                    prop:value=move || ws.text.get()
+                    on:input=move |ev| ws.record(event_target_value(&ev), Change::Typing)
+                    aria-invalid=move || (!errors.get().is_empty()).to_string()
+                ></textarea>
+            </div>
+            <ModelErrors errors=errors/>
+            <p class="drop-hint" aria-hidden="true">"Drop a model file to import it"</p>
+        </div>
+        {move || chooser_open.get().then(|| view! {
+            <PresetChooser ws=ws loaded=loaded on_close=move || {
+                chooser_open.set(false);
+                focus("#choose-preset");
+            }/>
+        })}
+    }
+}
+
+/// Moves the keyboard focus to the element matching `selector`, after the next render.
+fn focus(selector: &'static str) {
+    request_animation_frame(move || {
+        use wasm_bindgen::JsCast;
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(selector).ok().flatten())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = el.focus();
+        }
+    });
+}
+
+/// The line above the editor saying what the last preset, import or link did.
+#[component]
+fn NoticeLine(ws: Workspace) -> impl IntoView {
+    let restore = move |_| ws.restore();
+    move || {
+        ws.notice.get().map(|n| match n {
+            Notice::Opened { can_restore } => view! {
+                <p class="notice" role="status">
+                    "Opened the model from the link. "
+                    {can_restore.then(|| view! {
+                        <button type="button" class="link-button" on:click=restore>"Restore your previous model"</button>
+                    })}
+                </p>
+            }
+            .into_any(),
+            Notice::Preset { title } => view! {
+                <p class="notice" role="status">
+                    {format!("Opened “{title}”. ")}
+                    <button type="button" class="link-button" on:click=restore>"Back to your previous model"</button>
+                </p>
+            }
+            .into_any(),
+            Notice::Imported { file } => view! {
+                <p class="notice" role="status">
+                    {format!("Imported “{file}”. ")}
+                    <button type="button" class="link-button" on:click=restore>"Back to your previous model"</button>
+                </p>
+            }
+            .into_any(),
+            Notice::Refused(why) => view! {
+                <p class="error" role="alert">{format!("This link could not be opened: {why}. Your model is unchanged.")}</p>
+            }
+            .into_any(),
+            Notice::ImportFailed { file, why } => view! {
+                <p class="error" role="alert" data-testid="import-error">{format!("Could not import “{file}”: {why}. Your model is unchanged.")}</p>
+            }
+            .into_any(),
+        })
+    }
+}
+
+/// The model as forms: entities, relationships, workload.
+#[component]
+fn ModelForm(ws: Workspace) -> impl IntoView {
+    // Only whether there is a model re-renders the sections; each control follows its value.
+    let readable = Memo::new(move |_| ws.doc.with(Option::is_some));
+    view! {
+        {move || ws.broken.get().then(|| view! {
+            <p class="notice form-frozen" role="status">
+                "The JSON has a syntax error: the form shows the last readable model. Fix the JSON, or undo (Ctrl+Z), to edit here."
+            </p>
+        })}
+        {move || ws.message.get().map(|m| view! {
+            <p class="error form-message" role="alert">{m}</p>
+        })}
+        <fieldset class="form-body" disabled=move || ws.broken.get()>
+            <legend class="visually-hidden">"Model"</legend>
+            {move || if !readable.get() {
+                view! { <p class="empty">"No readable model yet: fix the JSON."</p> }.into_any()
+            } else {
+                view! {
+                    <entities::EntitiesForm ws=ws/>
+                    <relationships::RelationshipsForm ws=ws/>
+                    <workload::WorkloadForm ws=ws/>
+                    <p class="hint form-hint">"Other keys (field kinds, sharding, design overrides, preset notes) stay as they are in the JSON."</p>
+                }.into_any()
+            }}
+        </fieldset>
+    }
+}
+
+/// The list of problems in the model, each at its JSON path (and line and column for syntax).
+#[component]
+pub fn ModelErrors(
+    /// The problems; empty when the model is valid.
+    errors: ReadSignal<Vec<ModelError>>,
+) -> impl IntoView {
+    view! {
+        <div class="doc-status" aria-live="polite">
+            {move || {
+                let errors = errors.get();
+                if errors.is_empty() {
+                    view! { <p class="hint">"Valid model. The number keys switch designs; Ctrl+Z undoes."</p> }.into_any()
+                } else {
+                    view! {
+                        <div class="error" role="alert">
+                            <strong>{format!("{} problem(s); showing the last valid model", errors.len())}</strong>
+                            <ul class="model-errors">
+                                {errors
+                                    .into_iter()
+                                    .map(|e| {
+                                        let place = match (e.line, e.column) {
+                                            (Some(l), Some(c)) => format!("line {l}, column {c}"),
+                                            _ => e.path.clone(),
+                                        };
+                                        view! { <li><code>{place}</code>": "{e.message}</li> }
+                                    })
+                                    .collect_view()}
+                            </ul>
+                        </div>
+                    }
+                    .into_any()
+                }
+            }}
+        </div>
+    }
+}

@@ -1,0 +1,145 @@
+//! The preset chooser: a card per workshop scenario (title, one-line lesson, source article)
+//! and "start blank". Opening one replaces the model; the work it replaces stays undoable.
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use super::{Notice, Workspace};
+use crate::history::Change;
+use crate::model::edit::BLANK_MODEL;
+use crate::presets;
+
+/// Returns "Article 001 · tips 3, 4" from a preset's `preset.source`.
+fn source_of(text: &str) -> String {
+    let v: Value = serde_json::from_str(text).unwrap_or_default();
+    let source = v.get("preset").and_then(|p| p.get("source"));
+    let article = source
+        .and_then(|s| s.get("article"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let tips: Vec<String> = source
+        .and_then(|s| s.get("tips"))
+        .and_then(Value::as_array)
+        .map(|t| t.iter().map(|x| x.to_string()).collect())
+        .unwrap_or_default();
+    match (article.is_empty(), tips.is_empty()) {
+        (true, _) => String::new(),
+        (false, true) => format!("Article {article}"),
+        (false, false) => format!("Article {article} · tips {}", tips.join(", ")),
+    }
+}
+
+/// The chooser dialog. `loaded` is the open preset's title (and whether it was edited).
+#[component]
+pub fn PresetChooser(
+    /// The model.
+    ws: Workspace,
+    /// The loaded preset, if any.
+    loaded: Memo<Option<(String, bool)>>,
+    /// Closes the dialog.
+    on_close: impl Fn() + Clone + Send + Sync + 'static,
+) -> impl IntoView {
+    let close = on_close.clone();
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        if ev.key() == "Escape" {
+            ev.prevent_default();
+            close();
+        }
+    });
+    on_cleanup(move || keys.remove());
+    // The loaded card (else the first) has the focus when the dialog opens.
+    request_animation_frame(|| {
+        use wasm_bindgen::JsCast;
+        let doc = web_sys::window().and_then(|w| w.document());
+        let el = doc.as_ref().and_then(|d| {
+            d.query_selector(".preset-card[aria-current=\"true\"]")
+                .ok()
+                .flatten()
+                .or_else(|| d.query_selector(".preset-card").ok().flatten())
+        });
+        if let Some(el) = el.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    });
+    let is_loaded = move |title: &str| loaded.with(|l| l.as_ref().is_some_and(|(t, _)| t == title));
+    let close_blank = on_close.clone();
+    let open_blank = move |_| {
+        ws.replace(
+            BLANK_MODEL.to_string(),
+            Change::Preset,
+            Notice::Preset {
+                title: "Blank model".to_string(),
+            },
+        );
+        close_blank();
+    };
+    let close_x = on_close.clone();
+    let close_backdrop = on_close.clone();
+    view! {
+        <div
+            class="chooser-backdrop"
+            on:click=move |ev| {
+                use wasm_bindgen::JsCast;
+                let on_backdrop = ev
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|e| e.class_list().contains("chooser-backdrop"));
+                if on_backdrop {
+                    close_backdrop();
+                }
+            }
+        >
+            <div class="chooser" role="dialog" aria-modal="true" aria-labelledby="chooser-title">
+                <div class="chooser-head">
+                    <div>
+                        <h2 id="chooser-title">"Start from a scenario"</h2>
+                        <p class="muted">"Each preset is a scenario from the articles, with the designs it compares. Your current model stays one Ctrl+Z away."</p>
+                    </div>
+                    <button type="button" class="icon-button" aria-label="Close" title="Close (Esc)" on:click=move |_| close_x()>"×"</button>
+                </div>
+                <ul class="preset-cards">
+                    <li>
+                        <button
+                            type="button"
+                            class="preset-card blank-card"
+                            data-preset="blank"
+                            aria-current=move || is_loaded("Blank model").to_string()
+                            on:click=open_blank
+                        >
+                            <span class="preset-source">"Your own"</span>
+                            <span class="preset-title">"Start blank"</span>
+                            <span class="preset-lesson">"One entity with two fields, no relationships, no workload: build your model from there."</span>
+                            {move || is_loaded("Blank model").then(|| view! { <span class="badge loaded-badge">"Loaded"</span> })}
+                        </button>
+                    </li>
+                    {presets::all().iter().map(|p| {
+                        let close = on_close.clone();
+                        let title = p.title.clone();
+                        let t2 = title.clone();
+                        let t3 = title.clone();
+                        let open = move |_| {
+                            ws.replace(p.text.to_string(), Change::Preset, Notice::Preset { title: title.clone() });
+                            close();
+                        };
+                        view! {
+                            <li>
+                                <button
+                                    type="button"
+                                    class="preset-card"
+                                    data-preset=p.name
+                                    aria-current=move || is_loaded(&t2).to_string()
+                                    on:click=open
+                                >
+                                    <span class="preset-source">{source_of(p.text)}</span>
+                                    <span class="preset-title">{p.title.clone()}</span>
+                                    <span class="preset-lesson" title=p.lesson.clone()>{p.lesson.clone()}</span>
+                                    {move || is_loaded(&t3).then(|| view! { <span class="badge loaded-badge">"Loaded"</span> })}
+                                </button>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ul>
+            </div>
+        </div>
+    }
+}

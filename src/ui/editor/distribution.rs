@@ -1,0 +1,122 @@
+//! A distribution in the form: its shape from a list, its numbers, and a small drawing of the
+//! shape (parents sorted from the fewest children to the most, the right end the largest).
+
+use leptos::prelude::*;
+use serde_json::{json, Value};
+
+use super::inputs::NumberInput;
+use super::Workspace;
+use crate::model::edit::{self, SHAPES};
+
+/// Points of the preview's curve.
+const POINTS: usize = 40;
+
+/// The editor of the distribution at `key` of the object at `parent`.
+#[component]
+pub fn DistributionInput(
+    /// The model.
+    ws: Workspace,
+    /// JSON pointer of the object holding the distribution.
+    parent: String,
+    /// Its key (`cardinality`, `length`, `count`).
+    key: &'static str,
+    /// The visible label.
+    label: &'static str,
+    /// What the distribution counts, for screen readers ("length of title").
+    about: String,
+    /// True when the key may be absent (then "default" is offered).
+    #[prop(optional)]
+    optional: bool,
+    /// A larger preview (relationship cardinalities).
+    #[prop(optional)]
+    large: bool,
+) -> impl IntoView {
+    let path = format!("{parent}/{key}");
+    let dist = Memo::new(move |_| {
+        ws.doc
+            .with(|d| d.as_ref().and_then(|d| d.pointer(&path)).cloned())
+    });
+    let shape = Memo::new(move |_| {
+        dist.with(|d| {
+            d.as_ref()
+                .and_then(|d| d.get("shape"))
+                .and_then(Value::as_str)
+                .unwrap_or("default")
+                .to_string()
+        })
+    });
+    let parent_for_select = parent.clone();
+    let on_shape = move |ev: leptos::ev::Event| {
+        let chosen = event_target_value(&ev);
+        if chosen == "default" {
+            ws.set(&parent_for_select, key, None);
+        } else {
+            let old = dist.get_untracked().unwrap_or_else(|| json!({}));
+            ws.set(
+                &parent_for_select,
+                key,
+                Some(edit::with_shape(&old, &chosen)),
+            );
+        }
+    };
+    let shape_label = format!("Shape of the {about}");
+    view! {
+        <div class="dist" class:large=large>
+            <label class="dist-shape">
+                <span>{label}</span>
+                <select aria-label=shape_label on:change=on_shape>
+                    {optional.then(|| view! { <option value="default" prop:selected=move || shape.get() == "default">"default"</option> })}
+                    {SHAPES.iter().map(|s| view! { <option value=*s prop:selected=move || shape.get() == *s>{*s}</option> }).collect_view()}
+                </select>
+            </label>
+            <div class="dist-numbers">
+                {move || {
+                    let s = shape.get();
+                    let path = format!("{parent}/{key}");
+                    edit::shape_keys(&s)
+                        .iter()
+                        .map(|k| view! {
+                            <NumberInput ws=ws parent=path.clone() key=k.to_string() label=k.to_string()
+                                aria=format!("{k} of the {about}")/>
+                        })
+                        .collect_view()
+                }}
+            </div>
+            <ShapePreview dist=dist large=large/>
+        </div>
+    }
+}
+
+/// A small drawing of a distribution: values of parents sorted ascending, scaled to the largest.
+#[component]
+fn ShapePreview(dist: Memo<Option<Value>>, large: bool) -> impl IntoView {
+    let (w, h) = if large { (132.0, 44.0) } else { (84.0, 28.0) };
+    let points =
+        Memo::new(move |_| dist.with(|d| d.as_ref().and_then(|d| edit::shape_profile(d, POINTS))));
+    view! {
+        <svg
+            class="shape-preview"
+            viewBox=format!("0 0 {w} {h}")
+            width=w
+            height=h
+            role="img"
+            aria-label="Shape: parents sorted from the fewest to the most; the right end is the largest"
+        >
+            <title>"Parents sorted from the fewest to the most; the right end is the largest"</title>
+            <line class="axis" x1="0" y1=h - 0.5 x2=w y2=h - 0.5/>
+            {move || points.get().map(|ys| {
+                let step = w / (ys.len().saturating_sub(1).max(1)) as f64;
+                let line: Vec<String> = ys
+                    .iter()
+                    .enumerate()
+                    .map(|(i, y)| format!("{:.1},{:.1}", i as f64 * step, 1.0 + (h - 2.0) * (1.0 - y)))
+                    .collect();
+                let area = format!("0,{h} {} {w},{h}", line.join(" "));
+                view! {
+                    <polygon class="area" points=area/>
+                    <polyline class="curve" points=line.join(" ")/>
+                }
+            })}
+        </svg>
+    }
+}

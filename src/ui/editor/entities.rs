@@ -1,0 +1,238 @@
+//! Entities in the form: name (renamed with its references), count, order, and their fields
+//! (name, BSON type, optional, length or element count).
+
+use leptos::prelude::*;
+use serde_json::{json, Value};
+
+use super::distribution::DistributionInput;
+use super::inputs::{NameInput, NumberInput};
+use super::Workspace;
+use crate::model::edit::{self, pointer};
+use crate::model::BsonType;
+
+/// One field as the list shows it.
+#[derive(Debug, Clone, PartialEq)]
+struct FieldRow {
+    name: String,
+    ty: String,
+    optional: bool,
+    /// Sub-fields of an object (or of an array of objects).
+    sub_fields: usize,
+    items: Option<String>,
+}
+
+fn field_rows(v: &Value, entity: usize) -> Vec<FieldRow> {
+    v.pointer(&format!("/entities/{entity}/fields"))
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .map(|(name, f)| FieldRow {
+                    name: name.clone(),
+                    ty: f
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string(),
+                    optional: f.get("presence").is_some(),
+                    sub_fields: f
+                        .get("fields")
+                        .and_then(Value::as_object)
+                        .map_or(0, |m| m.len()),
+                    items: f.get("items").and_then(Value::as_str).map(str::to_string),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The entities section.
+#[component]
+pub fn EntitiesForm(ws: Workspace) -> impl IntoView {
+    let names = Memo::new(move |_| {
+        ws.doc
+            .with(|d| d.as_ref().map(edit::entity_names).unwrap_or_default())
+    });
+    let add = move |_| {
+        ws.edit(|v| {
+            edit::add_entity(v);
+            Ok(())
+        });
+    };
+    view! {
+        <section class="form-section" aria-labelledby="form-entities">
+            <div class="section-head">
+                <h3 id="form-entities">"Entities " <span class="count">{move || names.get().len()}</span></h3>
+                <button type="button" class="button small" on:click=add>"+ Add entity"</button>
+            </div>
+            <ol class="form-list">
+                {move || {
+                    let all = names.get();
+                    let n = all.len();
+                    all.into_iter()
+                        .enumerate()
+                        .map(|(i, name)| view! { <EntityItem ws=ws index=i name=name last=i + 1 == n/> })
+                        .collect_view()
+                }}
+            </ol>
+        </section>
+    }
+}
+
+#[component]
+fn EntityItem(ws: Workspace, index: usize, name: String, last: bool) -> impl IntoView {
+    let base = format!("/entities/{index}");
+    let rows = Memo::new(move |_| {
+        ws.doc
+            .with(|d| d.as_ref().map(|d| field_rows(d, index)).unwrap_or_default())
+    });
+    let old = name.clone();
+    let rename = Callback::new(move |new: String| {
+        let old = old.clone();
+        ws.edit(move |v| edit::rename_entity(v, &old, &new))
+    });
+    let moving = move |up: bool| {
+        move |_| {
+            ws.edit(move |v| {
+                edit::move_item(v, "entities", index, up);
+                Ok(())
+            });
+        }
+    };
+    let to_delete = name.clone();
+    let delete = move |_| {
+        let n = to_delete.clone();
+        ws.edit(move |v| edit::remove_entity(v, &n));
+    };
+    let to_add = name.clone();
+    let add_field = move |_| {
+        let n = to_add.clone();
+        ws.edit(move |v| {
+            edit::add_field(v, &n);
+            Ok(())
+        });
+    };
+    let entity = name.clone();
+    view! {
+        <li class="form-item entity-item" data-entity=name.clone()>
+            <div class="item-head">
+                <NameInput value=name.clone() label=format!("Name of entity {}", index + 1) commit=rename class="title-input"/>
+                <NumberInput ws=ws parent=base.clone() key="count".to_string() label="count".to_string()
+                    aria=format!("Count of {name}")/>
+                <div class="item-actions">
+                    <button type="button" class="icon-button" disabled=index == 0 on:click=moving(true)
+                        aria-label=format!("Move {name} up") title="Move up">"↑"</button>
+                    <button type="button" class="icon-button" disabled=last on:click=moving(false)
+                        aria-label=format!("Move {name} down") title="Move down">"↓"</button>
+                    <button type="button" class="icon-button danger" on:click=delete
+                        aria-label=format!("Delete entity {name}") title="Delete">"×"</button>
+                </div>
+            </div>
+            <table class="field-table">
+                <caption class="visually-hidden">{format!("Fields of {name}")}</caption>
+                <thead>
+                    <tr><th scope="col">"Field"</th><th scope="col">"Type"</th><th scope="col">"Optional"</th><th scope="col"><span class="visually-hidden">"Delete"</span></th></tr>
+                </thead>
+                {move || rows.get().into_iter().map(|row| view! {
+                    <FieldItem ws=ws index=index entity=entity.clone() row=row/>
+                }).collect_view()}
+            </table>
+            <button type="button" class="button small add-field" on:click=add_field>"+ Add field"</button>
+        </li>
+    }
+}
+
+#[component]
+fn FieldItem(ws: Workspace, index: usize, entity: String, row: FieldRow) -> impl IntoView {
+    let FieldRow {
+        name,
+        ty,
+        optional,
+        sub_fields,
+        items,
+    } = row;
+    let path = format!("/entities/{index}{}", pointer(&["fields", &name]));
+    let old = name.clone();
+    let e = entity.clone();
+    let rename = Callback::new(move |new: String| {
+        let (e, old) = (e.clone(), old.clone());
+        ws.edit(move |v| edit::rename_field(v, &e, &old, &new))
+    });
+    let type_path = path.clone();
+    let on_type = move |ev: leptos::ev::Event| {
+        let new = event_target_value(&ev);
+        let p = type_path.clone();
+        ws.edit(move |v| {
+            if let Some(f) = v.pointer_mut(&p) {
+                edit::set_field_type(f, &new);
+            }
+            Ok(())
+        });
+    };
+    let opt_path = path.clone();
+    let on_optional = move |ev: leptos::ev::Event| {
+        let on = event_target_checked(&ev);
+        ws.set(&opt_path, "presence", on.then(|| json!(0.5)));
+    };
+    let (e, n) = (entity.clone(), name.clone());
+    let delete = move |_| {
+        let (e, n) = (e.clone(), n.clone());
+        ws.edit(move |v| edit::remove_field(v, &e, &n));
+    };
+    let has_length = BsonType::from_alias(&ty).is_some_and(BsonType::has_length);
+    let is_array = ty == "array";
+    let item_has_length = items
+        .as_deref()
+        .and_then(BsonType::from_alias)
+        .is_some_and(BsonType::has_length);
+    let detail = match (ty.as_str(), &items) {
+        ("object", _) => Some(format!("{sub_fields} sub-field(s): edit them in the JSON")),
+        ("array", Some(it)) if it == "object" => Some(format!(
+            "array of objects with {sub_fields} sub-field(s): edit them in the JSON"
+        )),
+        ("array", Some(it)) => Some(format!("array of {it}")),
+        _ => None,
+    };
+    let label_ty = format!("Type of {entity}.{name}");
+    view! {
+        <tbody class="field-row">
+            <tr>
+                <td><NameInput value=name.clone() label=format!("Name of field {name} of {entity}") commit=rename/></td>
+                <td>
+                    <select aria-label=label_ty on:change=on_type>
+                        {BsonType::ALL.iter().map(|t| {
+                            let alias = t.alias();
+                            view! { <option value=alias prop:selected=alias == ty>{alias}</option> }
+                        }).collect_view()}
+                    </select>
+                </td>
+                <td class="center">
+                    <input type="checkbox" prop:checked=optional on:change=on_optional
+                        aria-label=format!("{entity}.{name} is optional")/>
+                </td>
+                <td class="center">
+                    <button type="button" class="icon-button danger" on:click=delete
+                        aria-label=format!("Delete field {name} of {entity}") title="Delete field">"×"</button>
+                </td>
+            </tr>
+            {(optional || has_length || is_array || detail.is_some()).then(|| view! {
+                <tr class="field-detail">
+                    <td colspan="4">
+                        {detail.map(|d| view! { <p class="muted detail-note">{d}</p> })}
+                        {optional.then(|| view! {
+                            <NumberInput ws=ws parent=path.clone() key="presence".to_string()
+                                label="present in (0–1)".to_string() aria=format!("Presence of {name}, 0 to 1")/>
+                        })}
+                        {(has_length || (is_array && item_has_length)).then(|| view! {
+                            <DistributionInput ws=ws parent=path.clone() key="length" label="length"
+                                about=format!("length of {name}") optional=true/>
+                        })}
+                        {is_array.then(|| view! {
+                            <DistributionInput ws=ws parent=path.clone() key="count" label="elements"
+                                about=format!("number of elements of {name}")/>
+                        })}
+                    </td>
+                </tr>
+            })}
+        </tbody>
+    }
+}
