@@ -75,6 +75,10 @@ struct Checker {
     errors: Vec<ModelError>,
 }
 
+/// The most shards a model may have. MongoDB sets no hard limit, but the evaluation reports
+/// each shard's documents and bytes, and the largest clusters run hundreds of shards.
+pub const MAX_SHARDS: u64 = 1_000;
+
 /// What the reference checks need to know about one entity.
 struct EntityInfo {
     name: String,
@@ -388,7 +392,14 @@ impl Checker {
     /// Checks a sharding object (shard count and shard keys) at `path`.
     fn sharding(&mut self, s: &Value, path: &str) {
         if let Some(sm) = self.object(s, path, &["shards", "keys"], &["shards"]) {
-            self.integer(sm, "shards", path, 1);
+            if let Some(n) = self.integer(sm, "shards", path, 1) {
+                if n > MAX_SHARDS {
+                    self.err(
+                        &format!("{path}.shards"),
+                        format!("must be at most {MAX_SHARDS} (found {n}): Squillion reports every shard's share"),
+                    );
+                }
+            }
             if let Some(k) = sm.get("keys") {
                 if let Some(km) = k.as_object() {
                     for (coll, key) in km {
