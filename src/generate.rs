@@ -186,6 +186,36 @@ struct Refs {
     /// Field name → (entity, generated count of that entity, cumulative weights of the
     /// generated parents when children follow the cardinality distribution).
     fields: Vec<(String, String, u64, Vec<f64>)>,
+    /// A parent's array of its one-to-many children → (cumulative weights of the generated
+    /// parents, generated children): the generated children it lists (see [`owned_range`]).
+    owned: Vec<(String, Vec<f64>, u64)>,
+}
+
+/// Returns the generated children `[start, end)` that parent `j` owns in a one-to-many
+/// relationship: children are dealt to parents in index order, in proportion to the parents'
+/// cumulative weights, so that a child's parent reference ([`owner_of`]) and its parent's
+/// array of children agree (a task is in its owner's `tasks` and in nobody else's).
+fn owned_range(weights: &[f64], children: u64, j: u64) -> (u64, u64) {
+    let Some(&total) = weights.last().filter(|t| **t > 0.0) else {
+        return (0, 0);
+    };
+    let at = |w: f64| ((w / total) * children as f64).floor() as u64;
+    let before = match j.checked_sub(1) {
+        Some(p) => weights.get(p as usize).copied().unwrap_or(total),
+        None => 0.0,
+    };
+    let upto = weights.get(j as usize).copied().unwrap_or(total);
+    (at(before).min(children), at(upto).min(children))
+}
+
+/// Returns the parent of generated child `i` of `children`: the inverse of [`owned_range`] (the
+/// first parent whose range ends past `i`; a binary search, as the ranges are in order).
+fn owner_of(weights: &[f64], children: u64, i: u64) -> u64 {
+    let Some(&total) = weights.last().filter(|t| **t > 0.0) else {
+        return 0;
+    };
+    let at = |w: f64| ((w / total) * children as f64).floor() as u64;
+    (weights.partition_point(|&w| at(w) <= i) as u64).min(weights.len().saturating_sub(1) as u64)
 }
 
 impl Refs {
@@ -356,11 +386,18 @@ impl ShapeGenerator<'_> {
             } else if let Some((ent, count, weights)) = refs.get(name) {
                 match (f.ty, weights.last()) {
                     (BsonType::ObjectId, Some(&total)) if total > 0.0 => {
-                        let u = g.rng.random::<f64>() * total;
-                        let i = weights.partition_point(|&w| w <= u).min(weights.len() - 1);
-                        Bson::ObjectId(entity_oid(model.seed, ent, i as u64))
+                        // The parent whose array lists this child (see `owned_range`).
+                        let i = owner_of(weights, self.count, j);
+                        Bson::ObjectId(entity_oid(model.seed, ent, i))
                     }
-                    _ => g.reference(f, ent, count, name),
+                    _ => {
+                        let owned = refs
+                            .owned
+                            .iter()
+                            .find(|(field, ..)| field == name)
+                            .map(|(_, w, children)| (owned_range(w, *children, j), *children));
+                        g.reference(f, ent, count, name, owned)
+                    }
                 }
             } else {
                 g.value(f, name)
@@ -400,6 +437,14 @@ fn refs_for(
     for g in &shape.growing {
         if let Some(r) = model.relationship(&g.relationship) {
             refs.fields.push(plain(g.field.clone(), &r.child));
+            if !r.many_to_many && r.feed.is_none() && layout.collection_of(&r.child).is_some() {
+                let parents = sample_of(&r.parent);
+                refs.owned.push((
+                    g.field.clone(),
+                    parent_weights(model, r, parents),
+                    sample_of(&r.child),
+                ));
+            }
             if matches!(
                 layout.strategy(&r.name),
                 Some(Strategy::Continuation { .. })
@@ -564,8 +609,27 @@ impl Gen {
         }
     }
 
-    fn reference(&mut self, f: &Field, entity: &str, count: u64, path: &str) -> Bson {
-        let pick = |g: &mut Gen| {
+    /// A reference, or an array of them. With `owned` (`[start, end)` of `children` generated
+    /// ones), an array lists those children first, then children that were not generated
+    /// (indexes from `children` on): a one-to-many parent never lists another's child.
+    fn reference(
+        &mut self,
+        f: &Field,
+        entity: &str,
+        count: u64,
+        path: &str,
+        owned: Option<((u64, u64), u64)>,
+    ) -> Bson {
+        let mut next_owned = owned.map(|((s, _), _)| s);
+        let pick = |g: &mut Gen, next_owned: &mut Option<u64>| {
+            if let (Some(k), Some(((_, end), children))) = (*next_owned, owned) {
+                if k < end {
+                    *next_owned = Some(k + 1);
+                    return Bson::ObjectId(entity_oid(g.seed, entity, k));
+                }
+                let i = children.saturating_add(g.rng.random_range(0..u32::MAX as u64));
+                return Bson::ObjectId(entity_oid(g.seed, entity, i));
+            }
             let i = if count > 0 {
                 g.rng.random_range(0..count)
             } else {
@@ -574,7 +638,7 @@ impl Gen {
             Bson::ObjectId(entity_oid(g.seed, entity, i))
         };
         match f.ty {
-            BsonType::ObjectId => pick(self),
+            BsonType::ObjectId => pick(self, &mut next_owned),
             BsonType::Array => {
                 let n = self.count(f);
                 let m = n.min(self.max_elements).min(self.budget);
@@ -586,13 +650,13 @@ impl Gen {
                         break;
                     }
                     if elem.ty == BsonType::ObjectId {
-                        out.push(pick(self));
+                        out.push(pick(self, &mut next_owned));
                     } else {
                         let mut v = self.value(&elem, path);
                         if let (Bson::Document(d), Some(BsonType::ObjectId)) =
                             (&mut v, elem.fields.get("_id").map(|x| x.ty))
                         {
-                            if let Bson::ObjectId(o) = pick(self) {
+                            if let Bson::ObjectId(o) = pick(self, &mut next_owned) {
                                 d.insert("_id", o);
                             }
                         }
@@ -859,4 +923,33 @@ pub fn document_from_fields(fields: &Fields, q: f64, seed: u64) -> Document {
         seed,
     };
     g.object(fields, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{owned_range, owner_of};
+
+    /// Every generated child is in exactly one parent's range, and `owner_of` names it.
+    #[test]
+    fn owned_ranges_partition_the_children_and_invert() {
+        let weights = [3.0, 3.0, 10.0, 10.5, 40.0, 40.0, 41.0];
+        for children in [0u64, 1, 7, 100, 1_000] {
+            let mut next = 0;
+            for j in 0..weights.len() as u64 {
+                let (s, e) = owned_range(&weights, children, j);
+                assert_eq!(s, next, "{children} {j}");
+                for i in s..e {
+                    assert_eq!(owner_of(&weights, children, i), j, "{children} {i}");
+                }
+                next = e;
+            }
+            assert_eq!(next, children);
+        }
+        // A parent with no weight (the second, 3.0 → 3.0) owns nothing.
+        assert_eq!(
+            owned_range(&weights, 1_000, 1).0,
+            owned_range(&weights, 1_000, 1).1
+        );
+        assert_eq!(owned_range(&[], 10, 0), (0, 0));
+    }
 }

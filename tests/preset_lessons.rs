@@ -297,6 +297,8 @@ fn person_tasks_reassignment_writes_both_sides() {
     let reassign = "reassign a task";
     assert_eq!(op(&two, reassign).queries, 3);
     assert_eq!(collections(&two, reassign), ["task", "person"]);
+    // Both sides of the sample agree (the task is in its owner's array), so all 3 write.
+    assert_eq!(total(&two, reassign, false, "docs_written"), 3.0);
     assert_eq!(op(&n, reassign).queries, 1);
     assert_eq!(total(&n, reassign, false, "docs_written"), 1.0);
     assert_eq!(op(&two, "add task").queries, 2);
