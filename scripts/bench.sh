@@ -10,4 +10,4 @@ cargo build --locked --profile bench-native --bin squillion
 trunk build --release --locked
 node bench/sizes.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
 node bench/query.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
-"$CARGO_TARGET_DIR/bench-native/squillion" bench eval
+node bench/eval.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist

@@ -3,6 +3,9 @@
 //! the same sizing loop the native benchmark times. `scripts/bench.sh` calls it from headless
 //! Chromium next to npm `bson` in the same page.
 //!
+//! `window.squillionBenchEval(model, rounds)` times evaluations of a model's own design and
+//! its full-scale arithmetic, as `squillion bench eval` does (`bench/eval.mjs`).
+//!
 //! It also registers `window.squillionBenchQuery(ndjson, collection, setup, queries, minMs)`:
 //! loads the documents and runs the setup commands (untimed), then times each query as
 //! `squillion bench query` does, and returns the timings as a JSON string
@@ -33,6 +36,23 @@ pub fn register_if_requested() {
     >::new(run_queries);
     let _ = js_sys::Reflect::set(&window, &"squillionBenchQuery".into(), query.as_ref());
     query.forget();
+    let eval = Closure::<dyn Fn(String, u32) -> Result<String, JsValue>>::new(run_eval);
+    let _ = js_sys::Reflect::set(&window, &"squillionBenchEval".into(), eval.as_ref());
+    eval.forget();
+}
+
+/// Reads a model (untimed) and times `rounds` evaluations of its own design and of the
+/// full-scale arithmetic at 100 million entities, as `squillion bench eval` does; returns the
+/// timing as JSON.
+fn run_eval(model: String, rounds: u32) -> Result<String, JsValue> {
+    let err = |e: &dyn std::fmt::Display| JsValue::from_str(&e.to_string());
+    let model = crate::model::parse_model(&model).map_err(|e| err(&e))?;
+    let performance = web_sys::window()
+        .and_then(|w| w.performance())
+        .ok_or_else(|| JsValue::from_str("no performance clock"))?;
+    let timing =
+        crate::bench::time_eval(&model, rounds, || performance.now()).map_err(|e| err(&e))?;
+    serde_json::to_string(&timing).map_err(|e| err(&e))
 }
 
 /// Loads `ndjson` into `collection`, runs `setup`, times each of `queries`; returns JSON.
