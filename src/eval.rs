@@ -12,6 +12,7 @@
 //! same model, design and seed always give the same [`Evaluation`].
 
 mod bind;
+pub mod budget;
 mod run;
 mod scale;
 mod shards;
@@ -23,7 +24,7 @@ use serde::Serialize;
 use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{DesignError, DesignName, DesignSpec, Layout};
 use crate::engine::{Database, EngineError};
-use crate::generate::{generate, Dataset};
+use crate::generate::{generate, Dataset, GenOptions};
 use crate::model::Model;
 use crate::warning::{Severity, Warning};
 
@@ -47,6 +48,9 @@ pub enum EvalError {
     /// Any other engine error.
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// The sample would not fit the memory budget (refused before generating anything).
+    #[error(transparent)]
+    TooBig(#[from] budget::TooBig),
 }
 
 /// Options of an evaluation.
@@ -427,7 +431,9 @@ pub fn evaluate_layout(
     layout: Layout,
     opts: &EvalOptions,
 ) -> Result<Evaluation, EvalError> {
-    let model = sized(model, opts);
+    let explicit = opts.max_documents.is_some() || model.sample.max_documents.is_some();
+    let mut model = sized(model, opts);
+    budget::fit(&mut model, &layout, &GenOptions::default(), explicit)?;
     let data = generate(&model, &layout);
     let mut db = materialize(&layout, &data)?;
     let collections = collections_eval(&model, &layout, &data, &db);
