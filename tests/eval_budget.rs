@@ -171,7 +171,7 @@ fn hostile_scales_are_refused_by_documents_and_by_bytes() {
 
 /// A default sample too big for the budget is lowered, not refused: host-logs embedded keeps
 /// 10,000 log lines in each host document (2.7 MB each), so fewer hosts fit than the default
-/// 500, and the evaluation reports the size it used.
+/// 500 (`Evaluation::max_documents` reports the size used).
 #[test]
 fn a_default_sample_is_lowered_to_fit() {
     let m = preset("host-logs");
@@ -181,13 +181,13 @@ fn a_default_sample_is_lowered_to_fit() {
         .into_iter()
         .find(|(n, _)| n == "embed-all")
         .unwrap_or_else(|| panic!("host-logs has no embed-all"));
-    let e =
-        evaluate(&embed, &Design::Model, &EvalOptions::default()).unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        e.max_documents < 500 && e.max_documents > 10,
-        "{}",
-        e.max_documents
-    );
+    // What `evaluate` does first (evaluating it all takes a minute in a debug build).
+    let l = layout_model(&embed).unwrap_or_else(|e| panic!("{e}"));
+    let mut lowered = embed.clone();
+    let f = fit(&mut lowered, &l, &GenOptions::default(), false).unwrap_or_else(|e| panic!("{e}"));
+    let n = lowered.sample.max_documents.unwrap_or_default();
+    assert!(n < 500 && n > 10, "{n}");
+    assert!(f.bytes <= GenOptions::default().max_total_bytes);
     // Asked for explicitly, the same size is refused with the size that fits.
     let asked = EvalOptions {
         max_documents: Some(500),
@@ -198,10 +198,7 @@ fn a_default_sample_is_lowered_to_fit() {
         .map(|e| e.to_string())
         .unwrap_or_default();
     assert!(
-        msg.contains(&format!(
-            "at most {} documents per entity fit",
-            e.max_documents
-        )),
+        msg.contains(&format!("at most {n} documents per entity fit")),
         "{msg}"
     );
 }
