@@ -13,6 +13,7 @@
 
 use crate::design::Layout;
 use crate::generate::GenOptions;
+use crate::human::thousands as group;
 use crate::model::field::{BsonType, Field, Fields};
 use crate::model::Model;
 
@@ -183,30 +184,4 @@ fn largest_fitting(model: &Model, layout: &Layout, opts: &GenOptions) -> Option<
         }
     }
     Some(lo)
-}
-
-/// Returns `n` with thousands separators (`3,200,000`).
-fn group(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn groups_thousands() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(999), "999");
-        assert_eq!(group(1000), "1,000");
-        assert_eq!(group(3_200_000), "3,200,000");
-    }
 }
