@@ -44,6 +44,17 @@ async function alive(page, errors, what) {
 
 const thousands = (n) => Number(n).toLocaleString('en-US');
 
+/**
+ * Puts `text` into a text field as a paste does: the value, then one input event. (Playwright's
+ * fill() types text through the editing machinery: 40 s for the 468 KB of deep-fields.json.)
+ */
+async function paste(page, selector, text) {
+  await page.$eval(selector, (e, t) => {
+    e.value = t;
+    e.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+}
+
 // {"baseline_value": "xyz"}: 4 + 16 + 8 + 1 = 29 bytes, a size no hostile document has.
 const BASELINE = '{"baseline_value": "xyz"}';
 
@@ -51,12 +62,13 @@ test('the sizer answers every hostile document with a size or a located error', 
   const { page, errors } = await openPage(site.browser, `${site.server.url}#documents`);
   await page.waitForSelector('[data-testid=size-bytes]');
   const summary = [];
+  const problems = [];
   for (const { name, text } of corpus('documents')) {
     await page.fill('#doc-input', BASELINE);
     await page.waitForFunction(
       () => document.querySelector('[data-testid=size-bytes]')?.textContent === '29' && !document.querySelector('#doc-status .error'),
     );
-    await page.fill('#doc-input', text);
+    await paste(page, '#doc-input', text);
     await page.waitForFunction(
       () => document.querySelector('#doc-status .error') || document.querySelector('[data-testid=size-bytes]')?.textContent !== '29',
       null,
@@ -74,10 +86,16 @@ test('the sizer answers every hostile document with a size or a located error', 
         assert.ok(!/\tline 1$/.test(want.text) || name.includes('bom-twice'), `${name}: the CLI sizes it, the page says ${error}`);
       }
       // The same reason as the command line gives, when the file holds one document.
+      // The sizer takes one document: a file of several stops at the second one. The command
+      // line's message (one of the file's documents) must be the page's when the page stops
+      // on the same line; a top-level array is read by the command line as a list of
+      // documents, whose brackets open one level before the sizer's.
+      const several = /unexpected text after the value/.test(error);
       const m = want.text.match(/^line (\d+), column (\d+): (.*)$/);
-      if (m && !/(scalars|quotes-100k|top-level|many-documents)/.test(name)) {
-        assert.ok(error.includes(m[3]), `${name}: expected “${m[3]}”, the page says “${error}”`);
-        assert.ok(error.startsWith(`Line ${m[1]}, column ${m[2]}`), `${name}: ${error}`);
+      const line = Number(error.match(/^Line (\d+)/)[1]);
+      if (m && !several && !text.startsWith('[') && Number(m[1]) === line) {
+        if (!error.includes(m[3])) problems.push(`${name}: expected “${m[3]}”, the page says “${error}”`);
+        if (!error.startsWith(`Line ${m[1]}, column ${m[2]}`)) problems.push(`${name}: CLI at ${m[1]}:${m[2]}, the page says ${error}`);
       }
       summary.push(`${name}: error ${error.slice(0, 90)}`);
     } else {
@@ -95,6 +113,7 @@ test('the sizer answers every hostile document with a size or a located error', 
   await page.waitForFunction(() => document.querySelector('[data-testid=size-bytes]')?.textContent === '12');
   await page.screenshot({ path: `${SHOTS}/hostile-sizer.png`, fullPage: false });
   console.log(summary.join('\n'));
+  assert.deepEqual(problems, []);
   await alive(page, errors, 'sizer');
   await page.close();
 });
@@ -193,7 +212,7 @@ test('the model editor lists the problem of every hostile model, at its path', a
   for (const { name, text } of corpus('models')) {
     const want = EXPECTED.get(name);
     assert.ok(want, `${name} has no line in expected.tsv`);
-    await page.fill('#model-input', text);
+    await paste(page, '#model-input', text);
     const state = await modelState(page);
     if (want.outcome === 'error') {
       // The same problem at the same place as the command line reports it.
