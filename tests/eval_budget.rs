@@ -91,7 +91,7 @@ fn largest_preset_at_the_sample_cap_is_refused_up_front() {
     };
     let msg = e.to_string();
     assert!(msg.contains("over the limit of 200,000"), "{msg}");
-    assert!(msg.contains("--max-documents"), "{msg}");
+    assert!(msg.contains("--scale N"), "{msg}");
     assert!(msg.contains("documents per entity fit"), "{msg}");
     assert!(msg.contains("computed"), "{msg}");
     assert!(e.footprint.documents > 200_000);

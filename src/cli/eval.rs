@@ -25,7 +25,8 @@ pub struct EvalArgs {
     /// "relationships": {…}}`); default: the model's own design.
     #[arg(long)]
     pub design: Option<String>,
-    /// Entities materialized per entity (default: the model's sample, else 500).
+    /// Entities materialized per entity (default: the model's sample, else 500, lowered to fit
+    /// the memory budget; a size given here or in the model that does not fit is refused).
     #[arg(long, value_name = "N")]
     pub scale: Option<u64>,
     /// Print the evaluation as JSON (docs/cli.md).
@@ -42,7 +43,8 @@ pub struct CompareArgs {
     /// Compare a preset's designs instead of a model file's (`squillion presets` lists them).
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,
-    /// Entities materialized per entity (default: the model's sample, else 500).
+    /// Entities materialized per entity (default: the model's sample, else 500, lowered to fit
+    /// the memory budget; a size given here or in the model that does not fit is refused).
     #[arg(long, value_name = "N")]
     pub scale: Option<u64>,
     /// Print the comparison as JSON (docs/cli.md).

@@ -34,7 +34,7 @@ pub struct Footprint {
 /// A sample too big to materialize.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error(
-    "the sample is too big to evaluate: {what}. Lower the sample size (--max-documents, or \
+    "the sample is too big to evaluate: {what}. Lower the sample size (--scale N on the command line, or \
      \"sample\": {{\"max_documents\": …}} in the model){fits}; full-scale numbers are computed \
      from the model, not materialized, so a small sample loses nothing but measured detail"
 )]
@@ -139,7 +139,7 @@ pub fn check(model: &Model, layout: &Layout, opts: &GenOptions) -> Result<Footpr
 }
 
 /// Applies the budget to `model` (its sample options already applied) before an evaluation:
-/// a sample size the user asked for (`explicit`: `--max-documents` or the model's
+/// a sample size the user asked for (`explicit`: `--scale` on the command line or the model's
 /// `sample.max_documents`) is refused when it does not fit; the default size is lowered to the
 /// largest that fits (an embedded one-to-squillions array makes every document megabytes), so
 /// that every shipped design evaluates. Returns the footprint of the sample that will be made.
