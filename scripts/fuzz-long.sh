@@ -6,6 +6,7 @@
 #
 #   scripts/fuzz-long.sh                       # all targets, 10 minutes each
 #   FUZZ_SECONDS=3600 scripts/fuzz-long.sh model
+#   FUZZ_SECONDS=3600 scripts/fuzz-long.sh engine   # the engine (command sequences)
 #   FUZZ_JOBS=2 scripts/fuzz-long.sh ejson_document   # two processes on one target
 #
 # To turn a crash into a regression test: reproduce it with

@@ -26,7 +26,7 @@ stage "clippy (native)" cargo clippy --locked --all-targets -- -D warnings
 stage "clippy (wasm32)" cargo clippy --locked --all-targets --target wasm32-unknown-unknown -- -D warnings
 stage "native tests" cargo test --locked
 stage "export check: npm bson EJSON, ajv \$jsonSchema, node --check" bash scripts/export-check.sh
-stage "fuzz smoke (every cargo-fuzz target, ${FUZZ_SECONDS:-20} s each)" bash scripts/fuzz-smoke.sh
+stage "fuzz smoke (every cargo-fuzz target, ${FUZZ_SECONDS:-15} s each)" bash scripts/fuzz-smoke.sh
 stage "peer check: sizes against pymongo's bson" python3 scripts/peer_sizes.py --check
 stage "browser tests (wasm-bindgen-test, headless Chromium)" \
   cargo test --locked --target wasm32-unknown-unknown --test web

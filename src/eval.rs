@@ -12,6 +12,7 @@
 //! same model, design and seed always give the same [`Evaluation`].
 
 mod bind;
+pub mod budget;
 pub mod memory;
 mod run;
 mod scale;
@@ -26,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{DesignError, DesignName, DesignSpec, Layout};
 use crate::engine::{Database, EngineError};
-use crate::generate::{generate, Dataset};
+use crate::generate::{generate, Dataset, GenOptions};
 use crate::model::Model;
 use crate::warning::{Severity, Warning};
 
@@ -53,6 +54,9 @@ pub enum EvalError {
     /// The design name is neither one of the model's offered designs nor a named design.
     #[error("unknown design \"{0}\": not one the model offers")]
     UnknownDesign(String),
+    /// The sample would not fit the memory budget (refused before generating anything).
+    #[error(transparent)]
+    TooBig(#[from] budget::TooBig),
 }
 
 /// Options of an evaluation.
@@ -468,7 +472,9 @@ pub fn evaluate_layout(
     layout: Layout,
     opts: &EvalOptions,
 ) -> Result<Evaluation, EvalError> {
-    let model = sized(model, opts);
+    let explicit = opts.max_documents.is_some() || model.sample.max_documents.is_some();
+    let mut model = sized(model, opts);
+    budget::fit(&mut model, &layout, &GenOptions::default(), explicit)?;
     let data = generate(&model, &layout);
     let mut db = materialize(&layout, &data)?;
     let collections = collections_eval(&model, &layout, &data, &db);

@@ -275,12 +275,24 @@ pub fn parse_model(text: &str) -> Result<Model, ModelErrors> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ModelErrors {
         errors: vec![ModelError {
             path: "$".into(),
-            message: e.to_string(),
+            message: clear_json_message(e.to_string()),
             line: Some(e.line()),
             column: Some(e.column()),
         }],
     })?;
     model_from_value(value)
+}
+
+/// Returns serde_json's message with the limit it hit spelled out: its nesting limit and the
+/// range of a double are limits of the model format, and a user should know which.
+fn clear_json_message(message: String) -> String {
+    if message.starts_with("recursion limit exceeded") {
+        format!("{message}: a model may nest at most 128 levels of JSON (objects and arrays)")
+    } else if message.starts_with("number out of range") {
+        format!("{message}: numbers must be finite doubles (at most about 1.8e308)")
+    } else {
+        message
+    }
 }
 
 /// Reads a model from an already-parsed JSON value, reporting every problem at once.
@@ -292,7 +304,7 @@ pub fn model_from_value(value: serde_json::Value) -> Result<Model, ModelErrors> 
     serde_json::from_value(value).map_err(|e| ModelErrors {
         errors: vec![ModelError {
             path: "$".into(),
-            message: e.to_string(),
+            message: clear_json_message(e.to_string()),
             line: None,
             column: None,
         }],

@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use squillion::analysis::compare;
+use squillion::eval::budget::fit;
 use squillion::generate::{generate_with, GenOptions};
 use squillion::model::parse_model;
 
@@ -170,6 +171,15 @@ fn run_model(text: String) -> (String, String) {
         Ok(a) => a,
         Err(e) => return ("design error".into(), e.to_string()),
     };
+    // An evaluation refuses, before generating anything, a sample the user sized beyond the
+    // memory budget (eval::budget; a default sample is lowered to fit instead).
+    let explicit = model.sample.max_documents.is_some();
+    for a in &analyses {
+        let mut m = model.clone();
+        if let Err(e) = fit(&mut m, &a.layout, &GenOptions::default(), explicit) {
+            return ("refused".into(), e.to_string());
+        }
+    }
     let mut documents = 0;
     let mut warnings = 0;
     for a in &analyses {

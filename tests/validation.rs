@@ -135,3 +135,61 @@ fn serialization_round_trips() {
         assert_eq!(m, m2);
     }
 }
+
+/// The size limits of a model, each with its path, the limit and what was found; checked
+/// before the per-item work, so that 100,000 entities are refused at once instead of compared
+/// pairwise for duplicates.
+#[test]
+fn size_limits_of_a_model_are_clear_errors() {
+    let entities: Vec<String> = (0..100_000)
+        .map(|i| format!(r#"{{"name":"e{i}","count":1,"fields":{{}}}}"#))
+        .collect();
+    let t = std::time::Instant::now();
+    let e = errors(&format!(r#"{{"entities":[{}]}}"#, entities.join(",")));
+    assert!(t.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(e.errors.len(), 1);
+    assert_eq!(e.errors[0].path, "$.entities");
+    assert!(
+        e.errors[0]
+            .message
+            .contains("at most 1000 entities (found 100000)"),
+        "{e}"
+    );
+
+    let fields: Vec<String> = (0..10_001)
+        .map(|i| format!(r#""f{i}":{{"type":"int"}}"#))
+        .collect();
+    let e = errors(&format!(
+        r#"{{"entities":[{{"name":"a","count":1,"fields":{{"s":{{"type":"object","fields":{{{}}}}}}}}}]}}"#,
+        fields.join(",")
+    ));
+    assert_eq!(e.errors[0].path, "$.entities[0].fields.s.fields");
+    assert!(
+        e.errors[0]
+            .message
+            .contains("at most 10000 fields (found 10001)"),
+        "{e}"
+    );
+
+    let rels: Vec<String> = (0..1001)
+        .map(|i| format!(r#"{{"name":"r{i}","parent":"a","child":"a","cardinality":{{"shape":"fixed","value":1}}}}"#))
+        .collect();
+    let e = errors(&format!(
+        r#"{{"entities":[{{"name":"a","count":1,"fields":{{}}}}],"relationships":[{}]}}"#,
+        rels.join(",")
+    ));
+    assert_eq!(e.errors[0].path, "$.relationships");
+    assert!(
+        e.errors[0]
+            .message
+            .contains("at most 1000 relationships (found 1001)"),
+        "{e}"
+    );
+
+    // JSON nesting and numbers beyond a double name the limit they hit.
+    let e = errors(&format!("{}{}", "[".repeat(200), "]".repeat(200)));
+    assert!(e.to_string().contains("recursion limit exceeded"), "{e}");
+    assert!(e.to_string().contains("at most 128 levels"), "{e}");
+    let e = errors(r#"{"entities": [], "seed": 1e400}"#);
+    assert!(e.to_string().contains("finite doubles"), "{e}");
+}

@@ -26,7 +26,8 @@ pub struct EvalArgs {
     /// "relationships": {…}}`); default: the model's own design.
     #[arg(long)]
     pub design: Option<String>,
-    /// Entities materialized per entity (default: the model's sample, else 500).
+    /// Entities materialized per entity (default: the model's sample, else 500, lowered to fit
+    /// the memory budget; a size given here or in the model that does not fit is refused).
     #[arg(long, value_name = "N")]
     pub scale: Option<u64>,
     /// RAM of each machine, for the WiredTiger cache the working set is compared to
@@ -47,7 +48,8 @@ pub struct CompareArgs {
     /// Compare a preset's designs instead of a model file's (`squillion presets` lists them).
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,
-    /// Entities materialized per entity (default: the model's sample, else 500).
+    /// Entities materialized per entity (default: the model's sample, else 500, lowered to fit
+    /// the memory budget; a size given here or in the model that does not fit is refused).
     #[arg(long, value_name = "N")]
     pub scale: Option<u64>,
     /// RAM of each machine, for the WiredTiger cache the working set is compared to

@@ -64,6 +64,19 @@ const STRATEGIES: &[&str] = &[
 /// stays well within `u64` and exact in `f64`.
 pub const MAX_COUNT: f64 = 1e15;
 
+/// The most entities a model may declare (each is a collection in the normalized design, and
+/// every design compares entities pairwise): far more than any schema worth designing by hand,
+/// few enough that a pasted or linked model of 100,000 entities cannot hang the page.
+pub const MAX_ENTITIES: usize = 1_000;
+
+/// The most relationships a model may declare (same reason as [`MAX_ENTITIES`]).
+pub const MAX_RELATIONSHIPS: usize = 1_000;
+
+/// The most fields one object of a model may declare (an entity's or a sub-document's):
+/// MongoDB has no such limit, but a document of more than 10,000 top-level fields is not a
+/// design, and every field is laid out, sized and generated for every design.
+pub const MAX_FIELDS: usize = 10_000;
+
 /// Returns every problem in `v` (empty when the model is valid).
 pub fn validate(v: &Value) -> Vec<ModelError> {
     let mut c = Checker { errors: Vec::new() };
@@ -327,6 +340,16 @@ impl Checker {
         }
         let mut entities = Vec::new();
         if let Some(list) = self.array(m, "entities", "$") {
+            if list.len() > MAX_ENTITIES {
+                self.err(
+                    "$.entities",
+                    format!(
+                        "at most {MAX_ENTITIES} entities (found {}): each is a collection of its own",
+                        list.len()
+                    ),
+                );
+                return;
+            }
             for (i, e) in list.iter().enumerate() {
                 if let Some(info) = self.entity(e, &format!("$.entities[{i}]")) {
                     if entities.iter().any(|x: &EntityInfo| x.name == info.name) {
@@ -341,6 +364,16 @@ impl Checker {
         }
         let mut rels = Vec::new();
         if let Some(list) = self.array(m, "relationships", "$") {
+            if list.len() > MAX_RELATIONSHIPS {
+                self.err(
+                    "$.relationships",
+                    format!(
+                        "at most {MAX_RELATIONSHIPS} relationships (found {})",
+                        list.len()
+                    ),
+                );
+                return;
+            }
             for (i, r) in list.iter().enumerate() {
                 if let Some(info) =
                     self.relationship(r, &format!("$.relationships[{i}]"), &entities)
@@ -590,6 +623,13 @@ impl Checker {
             );
             return Vec::new();
         };
+        if m.len() > MAX_FIELDS {
+            self.err(
+                path,
+                format!("at most {MAX_FIELDS} fields (found {})", m.len()),
+            );
+            return Vec::new();
+        }
         for (name, f) in m {
             if name.is_empty() {
                 self.err(path, "a field name must not be empty");
