@@ -158,10 +158,10 @@ fn hostile_scales_are_refused_by_documents_and_by_bytes() {
     );
     let msg = e.err().map(|e| e.to_string()).unwrap_or_default();
     assert!(
-        msg.contains("MiB in memory, over the limit of 256 MiB"),
+        msg.contains("MiB in memory, over the limit of 64 MiB"),
         "{msg}"
     );
-    assert!(msg.contains("at most 16 documents per entity fit"), "{msg}");
+    assert!(msg.contains("at most 4 documents per entity fit"), "{msg}");
     let l = layout_named(&big_strings, DesignName::Normalized).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         footprint(&big_strings, &l, &GenOptions::default()).documents,

@@ -151,7 +151,7 @@ fn hostile_documents_through_the_cli() {
 }
 
 /// Returns the generation options of the test: the defaults, but a dataset budget of 32 MiB
-/// instead of 256 MiB, so that a debug build under load stays far from the 20 s limit. The
+/// instead of 64 MiB, so that a debug build under load stays far from the 20 s limit. The
 /// budget is the same code path whatever its value; the presets need up to 128 MB.
 fn options() -> GenOptions {
     GenOptions {
