@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
-import { openPage, useSite, SHOTS } from './browser.mjs';
+import { openPage, openPreset, useSite, SHOTS } from './browser.mjs';
 
 const site = useSite();
 
@@ -228,9 +228,9 @@ test('the model editor lists the problem of every hostile model, at its path', a
     await alive(page, errors, name);
   }
   // Still answering: a preset opens and shows its collections.
-  await page.selectOption('select[aria-label="Open a preset"]', 'blog');
-  await page.waitForSelector('.lesson');
-  assert.ok(await page.$('.collection'));
+  await openPreset(page, 'blog');
+  await page.waitForSelector('.collection');
+  assert.match(await page.textContent('.model-card'), /Blog/);
   await page.screenshot({ path: `${SHOTS}/hostile-model.png`, fullPage: false });
   await alive(page, errors, 'model editor');
   await page.close();
