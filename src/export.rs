@@ -9,6 +9,7 @@
 
 pub mod schema;
 pub mod scripts;
+pub mod zip;
 
 use std::io::{self, Write};
 
