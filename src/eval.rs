@@ -417,18 +417,24 @@ pub enum Design {
     Model,
 }
 
+impl Design {
+    /// Returns `model` laid out under this design.
+    pub fn layout(&self, model: &Model) -> Result<Layout, DesignError> {
+        match self {
+            Design::Named(n) => crate::design::layout_named(model, *n),
+            Design::Spec(s) => s.layout(model),
+            Design::Model => crate::design::layout_model(model),
+        }
+    }
+}
+
 /// Evaluates `model` under `design`.
 pub fn evaluate(
     model: &Model,
     design: &Design,
     opts: &EvalOptions,
 ) -> Result<Evaluation, EvalError> {
-    let layout = match design {
-        Design::Named(n) => crate::design::layout_named(model, *n)?,
-        Design::Spec(s) => s.layout(model)?,
-        Design::Model => crate::design::layout_model(model)?,
-    };
-    evaluate_layout(model, layout, opts)
+    evaluate_layout(model, design.layout(model)?, opts)
 }
 
 /// Evaluates the design named `name` as the design bar offers it, the way `squillion eval
@@ -440,11 +446,46 @@ pub fn evaluate_offered(
     name: &str,
     opts: &EvalOptions,
 ) -> Result<Evaluation, EvalError> {
+    let offered = offered_layout(model, name)?;
+    let mut e = evaluate_layout(&offered.model, offered.layout, opts)?;
+    if let Some(name) = offered.preset_design {
+        e.design = name;
+    }
+    Ok(e)
+}
+
+/// A design the design bar offers, laid out.
+#[derive(Debug, Clone)]
+pub struct Offered {
+    /// The model under that design (a preset's design carries its own sharding).
+    pub model: Model,
+    /// Its layout.
+    pub layout: Layout,
+    /// The name of a preset's own design (`None` for the named designs and `custom`).
+    pub preset_design: Option<String>,
+}
+
+impl Offered {
+    /// Returns the design's name as reports give it: the preset's name for it, else the
+    /// layout's (`normalized`, `custom`).
+    pub fn name(&self) -> String {
+        self.preset_design
+            .clone()
+            .unwrap_or_else(|| self.layout.design.clone())
+    }
+}
+
+/// Returns the design named `name` as the design bar offers it (see [`evaluate_offered`]),
+/// laid out: what the evaluation and the page's export both run.
+pub fn offered_layout(model: &Model, name: &str) -> Result<Offered, EvalError> {
     if model.preset.is_some() {
         if let Some((name, m)) = model.offered_designs().into_iter().find(|(n, _)| n == name) {
-            let mut e = evaluate(&m, &Design::Model, opts)?;
-            e.design = name;
-            return Ok(e);
+            let layout = crate::design::layout_model(&m)?;
+            return Ok(Offered {
+                model: m,
+                layout,
+                preset_design: Some(name),
+            });
         }
     }
     let design = match name {
@@ -454,7 +495,12 @@ pub fn evaluate_offered(
         "custom" | "model" => Design::Model,
         other => return Err(EvalError::UnknownDesign(other.to_string())),
     };
-    evaluate(model, &design, opts)
+    let layout = design.layout(model)?;
+    Ok(Offered {
+        model: model.clone(),
+        layout,
+        preset_design: None,
+    })
 }
 
 /// Returns the model with the options' sample size applied.
@@ -466,15 +512,27 @@ fn sized(model: &Model, opts: &EvalOptions) -> Model {
     m
 }
 
+/// Returns `model` with the sample an evaluation under `opts` materializes for `layout`:
+/// the options' sample size, fitted to the memory budget ([`budget::fit`]) — the sample
+/// [`evaluate_layout`] generates, and the page's export writes.
+pub fn fitted_sample(
+    model: &Model,
+    layout: &Layout,
+    opts: &EvalOptions,
+) -> Result<Model, budget::TooBig> {
+    let explicit = opts.max_documents.is_some() || model.sample.max_documents.is_some();
+    let mut model = sized(model, opts);
+    budget::fit(&mut model, layout, &GenOptions::default(), explicit)?;
+    Ok(model)
+}
+
 /// Evaluates `layout` (a layout of `model`).
 pub fn evaluate_layout(
     model: &Model,
     layout: Layout,
     opts: &EvalOptions,
 ) -> Result<Evaluation, EvalError> {
-    let explicit = opts.max_documents.is_some() || model.sample.max_documents.is_some();
-    let mut model = sized(model, opts);
-    budget::fit(&mut model, &layout, &GenOptions::default(), explicit)?;
+    let model = fitted_sample(model, &layout, opts)?;
     let data = generate(&model, &layout);
     let mut db = materialize(&layout, &data)?;
     let collections = collections_eval(&model, &layout, &data, &db);

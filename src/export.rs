@@ -6,6 +6,10 @@
 //! Documents are generated, encoded and written one at a time ([`ShapeGenerator`]), so an
 //! export of millions of documents runs in bounded memory: nothing but the current document,
 //! a 32 KiB compression block and the writer's buffer is held.
+//!
+//! [`write_export`] writes every file to an [`ExportSink`]: `squillion export` gives it a
+//! folder, the page a [`zip::ZipWriter`] in memory ([`export_offered_zip`]), so both produce
+//! the same files from the same code.
 
 pub mod schema;
 pub mod scripts;
@@ -16,6 +20,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::design::{Collection, Layout};
+use crate::eval::{evaluate_layout, fitted_sample, offered_layout, EvalError, EvalOptions};
 use crate::generate::{shape_generators, GenOptions, ShapeGenerator};
 use crate::model::Model;
 use crate::storage::BlockCompressor;
@@ -244,4 +249,166 @@ pub fn file_name(collection: &str) -> String {
         })
         .collect();
     format!("{safe}.json")
+}
+
+/// Where an export's files go: a folder (the CLI) or a zip archive in memory (the page).
+pub trait ExportSink {
+    /// Starts the file `name` (a bare file name) and returns where its bytes go.
+    fn start(&mut self, name: &str) -> io::Result<&mut dyn Write>;
+    /// Ends the file started last (flushing it).
+    fn end(&mut self) -> io::Result<()>;
+}
+
+impl ExportSink for zip::ZipWriter {
+    fn start(&mut self, name: &str) -> io::Result<&mut dyn Write> {
+        zip::ZipWriter::start(self, name)?;
+        Ok(self)
+    }
+
+    fn end(&mut self) -> io::Result<()> {
+        // The entry ends at the next start or at finish.
+        Ok(())
+    }
+}
+
+/// Why an export could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    /// A file could not be written.
+    #[error("cannot write {file}: {source}")]
+    Write {
+        /// The file (as named in the export).
+        file: String,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// The design could not be laid out or evaluated (`workload.js` needs its evaluation).
+    #[error(transparent)]
+    Eval(#[from] EvalError),
+    /// The manifest could not be encoded.
+    #[error("cannot encode the manifest: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// What an export writes.
+#[derive(Debug, Clone)]
+pub struct ExportPlan<'a> {
+    /// The model (under the design exported).
+    pub model: &'a Model,
+    /// The model laid out under the design.
+    pub layout: &'a Layout,
+    /// The design's name, as the manifest and README give it.
+    pub design: String,
+    /// How many documents.
+    pub scale: Scale,
+    /// Documents per entity of the evaluation `workload.js` binds its parameters from (`None`:
+    /// the model's sample); no larger than the export, so its ids are exported documents.
+    pub workload_sample: Option<u64>,
+}
+
+/// The files of an export besides the collections', in the order written.
+pub const SCRIPT_FILES: [&str; 4] = ["setup.js", "workload.js", "README.md", "manifest.json"];
+
+/// Writes the export of `plan` to `sink`: one file per collection (in layout order), then
+/// `setup.js`, `workload.js`, `README.md` and `manifest.json`; `progress` is called with the
+/// documents written so far, all collections together, and the collection being written.
+/// Returns the manifest.
+pub fn write_export(
+    plan: &ExportPlan,
+    sink: &mut dyn ExportSink,
+    progress: &mut dyn FnMut(u64, &str),
+) -> Result<Manifest, ExportError> {
+    let (model, layout) = (plan.model, plan.layout);
+    let mut manifest = Manifest {
+        model: model.name.clone().unwrap_or_else(|| "model".into()),
+        design: plan.design.clone(),
+        seed: model.seed,
+        scale: plan.scale.clone(),
+        collections: Vec::new(),
+    };
+    let mut done = 0u64;
+    for c in &layout.collections {
+        let file = file_name(&c.name);
+        let failed = |source| ExportError::Write {
+            file: file.clone(),
+            source,
+        };
+        let w = sink.start(&file).map_err(failed)?;
+        let ce = write_collection(model, layout, c, &plan.scale, w, &mut |n| {
+            progress(done + n, &c.name)
+        })
+        .map_err(failed)?;
+        sink.end().map_err(failed)?;
+        done += ce.documents;
+        manifest.collections.push(ce);
+    }
+    let eval = evaluate_layout(
+        model,
+        layout.clone(),
+        &EvalOptions {
+            max_documents: plan.workload_sample,
+            ..EvalOptions::default()
+        },
+    )?;
+    let json = serde_json::to_string_pretty(&manifest)?;
+    let texts = [
+        scripts::setup_js(model, layout, &manifest),
+        scripts::workload_js(model, layout, &eval, &plan.scale, &manifest),
+        scripts::readme(&manifest),
+        json,
+    ];
+    for (file, text) in SCRIPT_FILES.iter().zip(texts) {
+        let failed = |source| ExportError::Write {
+            file: file.to_string(),
+            source,
+        };
+        sink.start(file)
+            .and_then(|w| w.write_all(text.as_bytes()))
+            .map_err(failed)?;
+        sink.end().map_err(failed)?;
+    }
+    Ok(manifest)
+}
+
+/// Bytes the page's archive may hold: a tab builds it in memory, then hands it to the browser.
+pub const PAGE_ARCHIVE_LIMIT: u64 = 256 << 20;
+
+/// An export as one zip archive.
+#[derive(Debug, Clone)]
+pub struct Archive {
+    /// The archive's bytes.
+    pub bytes: Vec<u8>,
+    /// What it holds.
+    pub manifest: Manifest,
+}
+
+/// Returns the export of `model` under its offered design `name` (as the design bar and
+/// `squillion eval --design NAME` name it) as a zip archive of at most `limit` bytes: exactly
+/// the sample the evaluation under `opts` materializes (its sample size, fitted to the
+/// evaluation's memory budget, so an export never needs more memory than the evaluation the
+/// page has already run), with the files `squillion export` writes in a folder.
+pub fn export_offered_zip(
+    model: &Model,
+    name: &str,
+    opts: &EvalOptions,
+    limit: u64,
+) -> Result<Archive, ExportError> {
+    let offered = offered_layout(model, name)?;
+    let design = offered.name();
+    let m = fitted_sample(&offered.model, &offered.layout, opts).map_err(EvalError::from)?;
+    let plan = ExportPlan {
+        model: &m,
+        layout: &offered.layout,
+        design,
+        scale: Scale::new(&m, None, DEFAULT_MAX_DOCUMENTS),
+        workload_sample: None,
+    };
+    let mut zip = zip::ZipWriter::new(limit);
+    let manifest = write_export(&plan, &mut zip, &mut |_, _| {})?;
+    let bytes = zip.finish().map_err(|source| ExportError::Write {
+        file: "the archive".to_string(),
+        source,
+    })?;
+    Ok(Archive { bytes, manifest })
 }

@@ -283,3 +283,125 @@ fn cli_export_writes_every_file_and_its_manifest() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// Returns the files of zip archive `zip`, read back by Python's zipfile (CRCs checked).
+fn unzip(zip: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("export.zip");
+    std::fs::write(&path, zip).unwrap_or_else(|e| panic!("{e}"));
+    let script = [
+        "import sys, zipfile",
+        "z = zipfile.ZipFile(sys.argv[1])",
+        "assert z.testzip() is None",
+        "z.extractall(sys.argv[2])",
+        "print('\\n'.join(z.namelist()))",
+    ]
+    .join("\n");
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .arg(&path)
+        .arg(dir.path().join("files"))
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|name| {
+            let bytes = std::fs::read(dir.path().join("files").join(name))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            (name.to_string(), bytes)
+        })
+        .collect()
+}
+
+/// The page's archive holds exactly the files `squillion export` writes for the same design
+/// and sample, byte for byte: one core function writes both.
+#[test]
+fn the_page_archive_holds_the_files_the_cli_writes() {
+    let p = squillion::presets::find("social-feed").unwrap_or_else(|e| panic!("{e}"));
+    let m = p.model().unwrap_or_else(|e| panic!("{e}"));
+    let archive = squillion::export::export_offered_zip(
+        &m,
+        "denormalized",
+        &EvalOptions::default(),
+        squillion::export::PAGE_ARCHIVE_LIMIT,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let files = unzip(&archive.bytes);
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    let mut expected: Vec<String> = archive
+        .manifest
+        .collections
+        .iter()
+        .map(|c| c.file.clone())
+        .collect();
+    expected.extend(squillion::export::SCRIPT_FILES.map(str::to_string));
+    assert_eq!(names, expected);
+    assert_eq!(archive.manifest.design, "denormalized");
+    assert!(archive.manifest.documents() > 0);
+
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = Command::new(env!("CARGO_BIN_EXE_squillion"))
+        .args([
+            "export",
+            "--preset",
+            "social-feed",
+            "--design",
+            "denormalized",
+            "--out",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (name, bytes) in &files {
+        let written = std::fs::read(dir.path().join(name)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(written == *bytes, "{name} differs from the CLI's");
+        if name.ends_with(".json") && name != "manifest.json" {
+            let lines = String::from_utf8_lossy(bytes);
+            let c = archive
+                .manifest
+                .collections
+                .iter()
+                .find(|c| c.file == *name)
+                .unwrap_or_else(|| panic!("{name} not in the manifest"));
+            assert_eq!(lines.lines().count() as u64, c.documents, "{name}");
+            assert_eq!(bytes.len() as u64, c.file_bytes, "{name}");
+        }
+    }
+}
+
+/// The page's export is bounded: by the evaluation's memory budget (an explicit sample too
+/// big is refused before anything is generated), and by the archive's byte limit.
+#[test]
+fn the_page_archive_is_bounded() {
+    let p = squillion::presets::find("social-feed").unwrap_or_else(|e| panic!("{e}"));
+    let m = p.model().unwrap_or_else(|e| panic!("{e}"));
+    let huge = EvalOptions {
+        max_documents: Some(1_000_000),
+        ..EvalOptions::default()
+    };
+    let e = squillion::export::export_offered_zip(&m, "normalized", &huge, u64::MAX)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.to_string().contains("too big to evaluate"), "{e}");
+    let e =
+        squillion::export::export_offered_zip(&m, "normalized", &EvalOptions::default(), 10_000)
+            .map(|_| ())
+            .unwrap_err();
+    assert!(e.to_string().contains("the archive would pass"), "{e}");
+    let e = squillion::export::export_offered_zip(&m, "no-such", &EvalOptions::default(), 1 << 30)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.to_string().contains("unknown design"), "{e}");
+}

@@ -1,5 +1,6 @@
 //! `squillion export`: a design's documents, scripts and README written to a folder, ready
-//! for mongoimport and mongosh, streamed document by document.
+//! for mongoimport and mongosh, streamed document by document ([`write_export`], which also
+//! builds the page's `.zip`).
 
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
@@ -10,9 +11,8 @@ use anyhow::Context;
 use clap::Args;
 
 use super::eval::{chosen_design, model_of};
-use crate::eval::{evaluate_layout, Design, EvalOptions};
 use crate::export::{
-    planned_documents, scripts, write_collection, Manifest, Scale, DEFAULT_MAX_DOCUMENTS,
+    planned_documents, write_export, ExportPlan, ExportSink, Scale, DEFAULT_MAX_DOCUMENTS,
 };
 
 /// Long help of `squillion export`.
@@ -103,6 +103,26 @@ impl Progress {
     }
 }
 
+/// The export's folder: each file through a 1 MiB buffer.
+struct Folder {
+    dir: PathBuf,
+    file: Option<BufWriter<File>>,
+}
+
+impl ExportSink for Folder {
+    fn start(&mut self, name: &str) -> std::io::Result<&mut dyn Write> {
+        let file = File::create(self.dir.join(name))?;
+        Ok(self.file.insert(BufWriter::with_capacity(1 << 20, file)))
+    }
+
+    fn end(&mut self) -> std::io::Result<()> {
+        match self.file.take() {
+            Some(mut w) => w.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
 impl ExportArgs {
     /// Writes the export; exit 1 when a document is over 16 MiB.
     pub fn run(self) -> anyhow::Result<ExitCode> {
@@ -110,11 +130,7 @@ impl ExportArgs {
             return Ok(ExitCode::from(2));
         };
         let (model, design, name) = chosen_design(&model, self.design.as_deref())?;
-        let layout = match &design {
-            Design::Named(n) => crate::design::layout_named(&model, *n)?,
-            Design::Spec(s) => s.layout(&model)?,
-            Design::Model => crate::design::layout_model(&model)?,
-        };
+        let layout = design.layout(&model)?;
         let scale = Scale::new(&model, self.scale, self.max_documents.max(1));
         std::fs::create_dir_all(&self.out)
             .with_context(|| format!("cannot create {}", self.out.display()))?;
@@ -125,56 +141,26 @@ impl ExportArgs {
             done: 0,
             shown: None,
         };
-        let mut manifest = Manifest {
-            model: model.name.clone().unwrap_or_else(|| "model".into()),
+        let plan = ExportPlan {
+            model: &model,
+            layout: &layout,
             design: name.unwrap_or_else(|| layout.design.clone()),
-            seed: model.seed,
-            scale: scale.clone(),
-            collections: Vec::new(),
+            scale,
+            // The workload as the evaluation runs it: same seed, and a sample no larger than
+            // the export, so its bound ids are documents of the export.
+            workload_sample: self
+                .scale
+                .map(|n| n.clamp(1, crate::model::Sample::DEFAULT_MAX_DOCUMENTS)),
         };
-        for c in &layout.collections {
-            let path = self.out.join(crate::export::file_name(&c.name));
-            let file =
-                File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
-            let mut w = BufWriter::with_capacity(1 << 20, file);
-            let base = progress.done;
-            let label = c.name.clone();
-            let ce = write_collection(&model, &layout, c, &scale, &mut w, &mut |n| {
-                progress.update(base + n, &label)
-            })
-            .with_context(|| format!("cannot write {}", path.display()))?;
-            w.flush()
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            manifest.collections.push(ce);
-        }
+        let mut folder = Folder {
+            dir: self.out.clone(),
+            file: None,
+        };
+        let manifest = write_export(&plan, &mut folder, &mut |n, what| progress.update(n, what))
+            .with_context(|| format!("exporting to {}", self.out.display()))?;
         progress.finish();
-        // The workload as the evaluation runs it: same seed, and a sample no larger than the
-        // export, so its bound ids are documents of the export.
-        let sample = self
-            .scale
-            .map(|n| n.clamp(1, crate::model::Sample::DEFAULT_MAX_DOCUMENTS));
-        let eval = evaluate_layout(
-            &model,
-            layout.clone(),
-            &EvalOptions {
-                max_documents: sample,
-                ..EvalOptions::default()
-            },
-        )?;
-        let write = |file: &str, text: String| -> anyhow::Result<()> {
-            let p = self.out.join(file);
-            std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))
-        };
-        write("setup.js", scripts::setup_js(&model, &layout, &manifest))?;
-        write(
-            "workload.js",
-            scripts::workload_js(&model, &layout, &eval, &scale, &manifest),
-        )?;
-        write("README.md", scripts::readme(&manifest))?;
-        let json = serde_json::to_string_pretty(&manifest)?;
-        write("manifest.json", json.clone())?;
         if self.json {
-            println!("{json}");
+            println!("{}", serde_json::to_string_pretty(&manifest)?);
         } else {
             println!(
                 "{}: {} documents in {} collection(s) ({} design)",
