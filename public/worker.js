@@ -6,21 +6,31 @@
 //
 // Message in:  { id, model, design, options }
 // Message out: { id, json, ms } | { id, error } (the design cannot be evaluated)
-//              | { id, fatal } (this worker cannot evaluate at all: the page takes over)
+//              | { id, fatal, init? } (this worker cannot evaluate at all: the page takes over;
+//                init: true when the module did not even load)
+//
+// With `kind: 'export'`, the same message builds the export's zip archive instead
+// (`squillionExport`, what "Download export (.zip)" asks a worker of its own for):
+// Message out: { id, zip: Uint8Array (transferred), summary, ms } | { id, error } | { id, fatal }
 import init from './squillion.js';
 
 const ready = init({ module_or_path: new URL('./squillion_bg.wasm', import.meta.url) });
 
 self.onmessage = async (event) => {
-  const { id, model, design, options } = event.data;
+  const { id, kind, model, design, options } = event.data;
   try {
     await ready;
   } catch (e) {
-    self.postMessage({ id, fatal: String(e?.message ?? e) });
+    self.postMessage({ id, fatal: String(e?.message ?? e), init: true });
     return;
   }
   const t0 = performance.now();
   try {
+    if (kind === 'export') {
+      const { zip, summary } = self.squillionExport(model, design, options);
+      self.postMessage({ id, zip, summary, ms: performance.now() - t0 }, [zip.buffer]);
+      return;
+    }
     const json = self.squillionEvaluate(model, design, options);
     self.postMessage({ id, json, ms: performance.now() - t0 });
   } catch (e) {

@@ -253,7 +253,6 @@ impl Write for ZipWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::process::Command;
 
     #[test]
     fn crc32_matches_the_standard_check_value() {
@@ -280,8 +279,10 @@ mod tests {
     }
 
     /// Python's zipfile reads the archive back: names, contents, CRCs (`testzip`).
+    #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn python_reads_the_archive_back() {
+        use std::process::Command;
         let big: Vec<u8> = (0..100_000u32).flat_map(|i| i.to_le_bytes()).collect();
         let files: [(&str, &[u8]); 4] = [
             ("users.json", b"{\"_id\":1}\n{\"_id\":2}\n"),
@@ -322,8 +323,9 @@ mod tests {
         }
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
     fn python_sha256(bytes: &[u8]) -> String {
-        let mut c = Command::new("python3")
+        let mut c = std::process::Command::new("python3")
             .arg("-c")
             .arg("import sys, hashlib; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest(), end='')")
             .stdin(std::process::Stdio::piped())

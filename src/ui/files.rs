@@ -1,4 +1,5 @@
-//! Model files: download the model as a `.json` file, read a chosen or dropped file.
+//! Files: download the model as a `.json` file or the export as a `.zip`, read a chosen or
+//! dropped file.
 
 use wasm_bindgen::JsCast;
 
@@ -30,11 +31,22 @@ pub fn download(file_name: &str, text: &str) {
 }
 
 fn try_download(file_name: &str, text: &str) -> Option<()> {
+    offer(file_name, &text.into(), "application/json")
+}
+
+/// Offers `bytes` (a `Uint8Array`) for download as `file_name`, of MIME type `mime`; returns
+/// `None` when the browser refuses.
+pub fn download_bytes(file_name: &str, bytes: &js_sys::Uint8Array, mime: &str) -> Option<()> {
+    offer(file_name, bytes, mime)
+}
+
+/// Offers one blob part (a string or a typed array) for download.
+fn offer(file_name: &str, part: &wasm_bindgen::JsValue, mime: &str) -> Option<()> {
     let document = web_sys::window()?.document()?;
-    let parts = js_sys::Array::of1(&text.into());
+    let parts = js_sys::Array::of1(part);
     let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/json");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_buffer_source_sequence_and_options(&parts, &options).ok()?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
     let a: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
     a.set_href(&url);

@@ -3,6 +3,7 @@
 mod collections;
 mod compare;
 mod evaluated;
+mod export;
 mod growth;
 mod operations;
 mod pipeline;
@@ -27,6 +28,7 @@ pub use operations::OperationList;
 pub use warnings::WarningList;
 
 use evaluated::{EvalOperations, EvalWarnings};
+use export::ExportButton;
 use pipeline::{design_names, Key, Outcome, Pipeline};
 use scale::{EvalStatus, ScaleControl};
 
@@ -177,6 +179,14 @@ pub fn Playground() -> impl IntoView {
         let key = wanted.with(|w| w.first().cloned());
         key.and_then(|k| pipeline.cache.with(|c| c.get(&k).cloned()))
     });
+    let chosen_key = Signal::derive(move || wanted.with(|w| w.first().cloned()));
+    let model_name = Signal::derive(move || {
+        model.with(|m| {
+            m.as_ref()
+                .and_then(|m| m.name.clone())
+                .unwrap_or_else(|| "model".to_string())
+        })
+    });
     let model_default = Signal::derive(move || {
         model.with(|m| {
             m.as_ref()
@@ -215,6 +225,7 @@ pub fn Playground() -> impl IntoView {
                     <div class="design-meta">
                         <EvalStatus pipeline=pipeline wanted=wanted/>
                         <ScaleControl model_default=model_default scale=scale/>
+                        <ExportButton key=chosen_key model_name=model_name/>
                     </div>
                 </div>
                 {move || match result.get() {

@@ -2,28 +2,74 @@
 //!
 //! `public/worker.js` loads the page's own wasm module; its start function finds no `window`
 //! and calls [`register`] instead of mounting the app, which makes
-//! `self.squillionEvaluate(modelText, design, optionsJson)` available to the worker's script.
-//! The page calls [`evaluate_json`] directly when no worker can start.
+//! `self.squillionEvaluate(modelText, design, optionsJson)` available to the worker's script,
+//! and `self.squillionExport(modelText, design, optionsJson)`, which builds the export's zip
+//! archive ([`export_zip`]). The page calls [`evaluate_json`] and [`export_zip`] directly when
+//! no worker can start.
 
 use wasm_bindgen::prelude::*;
 
 use crate::eval::summary::Summary;
 use crate::eval::{evaluate_offered, EvalOptions};
-use crate::model::parse_model;
+use crate::export::{export_offered_zip, PAGE_ARCHIVE_LIMIT};
+use crate::model::{parse_model, Model};
 
 /// Returns the evaluation (the page's part of what `squillion eval --design DESIGN --json`
 /// prints, as [`Summary`] JSON) of the model in `model_text` under its offered design `design`, with `options_json` an
 /// [`EvalOptions`] as JSON (`{"max_documents": 200}`; missing fields take their default), or
 /// why it cannot be evaluated.
 pub fn evaluate_json(model_text: &str, design: &str, options_json: &str) -> Result<String, String> {
+    let (model, opts) = read_request(model_text, options_json)?;
+    let evaluation = evaluate_offered(&model, design, &opts).map_err(|e| e.to_string())?;
+    serde_json::to_string(&Summary::of(&evaluation)).map_err(|e| e.to_string())
+}
+
+/// Returns the model and evaluation options of a request, or why they cannot be read.
+fn read_request(model_text: &str, options_json: &str) -> Result<(Model, EvalOptions), String> {
     let model = parse_model(model_text).map_err(|e| {
         let first = e.errors.first().map(|x| x.to_string()).unwrap_or_default();
         format!("the model has {} problem(s): {first}", e.errors.len())
     })?;
     let opts: EvalOptions =
         serde_json::from_str(options_json).map_err(|e| format!("bad evaluation options: {e}"))?;
-    let evaluation = evaluate_offered(&model, design, &opts).map_err(|e| e.to_string())?;
-    serde_json::to_string(&Summary::of(&evaluation)).map_err(|e| e.to_string())
+    Ok((model, opts))
+}
+
+/// What an export archive holds, for the page to say.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ArchiveSummary {
+    /// The design exported (its name in the design bar's terms: `denormalized`, `custom`).
+    pub design: String,
+    /// Documents, all collections together.
+    pub documents: u64,
+    /// Collections (one file each).
+    pub collections: usize,
+    /// Files in the archive.
+    pub files: usize,
+    /// Bytes of the archive.
+    pub bytes: u64,
+}
+
+/// Returns the export of the model in `model_text` under its offered design `design` at the
+/// evaluation's sample (`options_json` as for [`evaluate_json`]) as a zip archive, with what
+/// it holds; or why it cannot be exported.
+pub fn export_zip(
+    model_text: &str,
+    design: &str,
+    options_json: &str,
+) -> Result<(Vec<u8>, ArchiveSummary), String> {
+    let (model, opts) = read_request(model_text, options_json)?;
+    let archive =
+        export_offered_zip(&model, design, &opts, PAGE_ARCHIVE_LIMIT).map_err(|e| e.to_string())?;
+    let m = &archive.manifest;
+    let summary = ArchiveSummary {
+        design: m.design.clone(),
+        documents: m.documents(),
+        collections: m.collections.len(),
+        files: m.collections.len() + crate::export::SCRIPT_FILES.len(),
+        bytes: archive.bytes.len() as u64,
+    };
+    Ok((archive.bytes, summary))
 }
 
 /// Registers `squillionEvaluate` on the worker's global scope; an error comes back as a thrown
@@ -41,4 +87,24 @@ pub fn register() {
     );
     // The function lives as long as the worker.
     evaluate.forget();
+    // `{ zip: Uint8Array, summary: ArchiveSummary JSON }`, or a thrown string.
+    let export = Closure::<dyn Fn(String, String, String) -> Result<JsValue, JsValue>>::new(
+        |model: String, design: String, options: String| {
+            let (bytes, summary) =
+                export_zip(&model, &design, &options).map_err(|e| JsValue::from_str(&e))?;
+            let summary =
+                serde_json::to_string(&summary).map_err(|e| JsValue::from_str(&e.to_string()))?;
+            let out = js_sys::Object::new();
+            let zip = js_sys::Uint8Array::from(bytes.as_slice());
+            let _ = js_sys::Reflect::set(&out, &"zip".into(), &zip);
+            let _ = js_sys::Reflect::set(&out, &"summary".into(), &summary.into());
+            Ok(out.into())
+        },
+    );
+    let _ = js_sys::Reflect::set(
+        &js_sys::global(),
+        &"squillionExport".into(),
+        export.as_ref(),
+    );
+    export.forget();
 }

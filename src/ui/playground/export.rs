@@ -1,0 +1,243 @@
+//! "Download export (.zip)": the chosen design's export — what `squillion export` writes in a
+//! folder (one mongoimport file per collection, `setup.js`, `workload.js`, `manifest.json`,
+//! `README.md`) — as one zip archive, at the evaluation's sample.
+//!
+//! The archive is built by the core ([`crate::export::export_offered_zip`]) in a Web Worker of
+//! its own (`public/worker.js`, message `kind: 'export'`), so the page never freezes and a
+//! worker that runs out of memory takes nothing else with it; it is terminated once the archive
+//! is handed over. The sample is the evaluation's, fitted to the evaluation's memory budget,
+//! and the archive is capped at [`crate::export::PAGE_ARCHIVE_LIMIT`]: a tab never holds more
+//! than that. When no worker can start, the page builds it itself after a pause that lets the
+//! "preparing…" state paint.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::pipeline::Key;
+use crate::human;
+use crate::ui::files;
+use crate::ui::worker::{export_zip, ArchiveSummary};
+
+/// What the export button is doing.
+#[derive(Debug, Clone, PartialEq)]
+enum State {
+    /// Nothing yet.
+    Idle,
+    /// The archive is being built.
+    Preparing,
+    /// The archive was offered for download.
+    Ready {
+        /// Its file name.
+        file: String,
+        /// What it holds.
+        summary: ArchiveSummary,
+    },
+    /// Why there is no archive.
+    Failed(String),
+}
+
+/// Returns the archive's file name: `<model>-<design>.zip`.
+fn archive_name(model: &str, design: &str) -> String {
+    format!(
+        "{}-{}.zip",
+        files::safe_file_name(model),
+        files::safe_file_name(design)
+    )
+}
+
+/// Returns what an archive holds, in words.
+fn describe(s: &ArchiveSummary) -> String {
+    format!(
+        "{} documents in {} collection file(s), {} in all ({} files)",
+        human::thousands(s.documents),
+        s.collections,
+        human::binary_size(s.bytes),
+        s.files
+    )
+}
+
+/// The download button and what it did.
+#[component]
+pub fn ExportButton(
+    /// The chosen design's evaluation key: the model's text, the design, the sample scale.
+    key: Signal<Option<Key>>,
+    /// The model's name (for the file name).
+    model_name: Signal<String>,
+) -> impl IntoView {
+    let state = RwSignal::new(State::Idle);
+    let on_click = move |_| {
+        if state.get_untracked() == State::Preparing {
+            return;
+        }
+        let Some(k) = key.get_untracked() else {
+            state.set(State::Failed("fix the model first".to_string()));
+            return;
+        };
+        let file = archive_name(&model_name.get_untracked(), &k.design);
+        state.set(State::Preparing);
+        let request = Request {
+            options: serde_json::json!({ "max_documents": k.scale }).to_string(),
+            key: k,
+            file,
+        };
+        if spawn(request.clone(), state).is_err() {
+            inline(request, state);
+        }
+    };
+    view! {
+        <div class="export-control" aria-live="polite">
+            <button
+                type="button"
+                class="button export-zip"
+                on:click=on_click
+                disabled=move || state.get() == State::Preparing
+                aria-busy=move || (state.get() == State::Preparing).to_string()
+                title="The chosen design's documents at the evaluation's sample, one mongoimport file per collection, with setup.js, workload.js, manifest.json and a README: what squillion export writes"
+            >
+                {move || if state.get() == State::Preparing {
+                    view! { <span class="spinner" aria-hidden="true"></span>"Preparing export…" }.into_any()
+                } else {
+                    "Download export (.zip)".into_any()
+                }}
+            </button>
+            {move || match state.get() {
+                State::Idle | State::Preparing => None,
+                State::Ready { file, summary } => Some(view! {
+                    <span class="export-summary" role="status">
+                        {format!("{file}: {}", describe(&summary))}
+                    </span>
+                }.into_any()),
+                State::Failed(e) => Some(view! {
+                    <span class="export-error" role="alert">{format!("The export failed: {e}")}</span>
+                }.into_any()),
+            }}
+        </div>
+    }
+}
+
+/// One archive to build.
+#[derive(Debug, Clone)]
+struct Request {
+    key: Key,
+    options: String,
+    file: String,
+}
+
+/// Offers the archive for download and says what it holds.
+fn deliver(
+    request: &Request,
+    zip: &js_sys::Uint8Array,
+    summary: ArchiveSummary,
+    state: RwSignal<State>,
+) {
+    state.set(
+        match files::download_bytes(&request.file, zip, "application/zip") {
+            Some(()) => State::Ready {
+                file: request.file.clone(),
+                summary,
+            },
+            None => State::Failed("the browser refused the download".to_string()),
+        },
+    );
+}
+
+/// Builds the archive on the page, after a pause that lets "Preparing export…" paint.
+fn inline(request: Request, state: RwSignal<State>) {
+    let run = move || match export_zip(&request.key.text, &request.key.design, &request.options) {
+        Ok((bytes, summary)) => {
+            let zip = js_sys::Uint8Array::from(bytes.as_slice());
+            drop(bytes);
+            deliver(&request, &zip, summary, state);
+        }
+        Err(e) => state.set(State::Failed(e)),
+    };
+    let callback = Closure::once_into_js(run);
+    let scheduled = web_sys::window().and_then(|w| {
+        w.set_timeout_with_callback_and_timeout_and_arguments_0(callback.unchecked_ref(), 30)
+            .ok()
+    });
+    if scheduled.is_none() {
+        state.set(State::Failed(
+            "the page could not schedule the export".to_string(),
+        ));
+    }
+}
+
+/// Builds the archive in a worker of its own; `Err` when no worker can start (the caller
+/// builds it on the page).
+fn spawn(request: Request, state: RwSignal<State>) -> Result<(), JsValue> {
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options("./worker.js", &options)?;
+    // The worker answers once; an error event may follow or replace the answer.
+    let settled = Rc::new(Cell::new(false));
+    let on_message = {
+        let (worker, settled, request) = (worker.clone(), settled.clone(), request.clone());
+        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+            if settled.replace(true) {
+                return;
+            }
+            worker.terminate();
+            let data = ev.data();
+            let field = |name: &str| js_sys::Reflect::get(&data, &name.into()).ok();
+            if let Some(zip) = field("zip").and_then(|z| z.dyn_into::<js_sys::Uint8Array>().ok()) {
+                let summary = field("summary")
+                    .and_then(|s| s.as_string())
+                    .and_then(|s| serde_json::from_str::<ArchiveSummary>(&s).ok());
+                match summary {
+                    Some(summary) => deliver(&request, &zip, summary, state),
+                    None => state.set(State::Failed("the worker sent no summary".to_string())),
+                }
+            } else if let Some(e) = field("error").and_then(|e| e.as_string()) {
+                state.set(State::Failed(e));
+            } else if field("init").is_some_and(|i| i.is_truthy()) {
+                // The worker could not load the module: the page builds the archive.
+                inline(request.clone(), state);
+            } else if let Some(fatal) = field("fatal").and_then(|e| e.as_string()) {
+                // Out of memory, say: building it on the page would not fare better.
+                state.set(State::Failed(format!(
+                    "the export stopped ({fatal}); a smaller sample may fit"
+                )));
+            } else {
+                state.set(State::Failed("the worker sent no archive".to_string()));
+            }
+        })
+    };
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    let on_error = {
+        let (worker, settled, request) = (worker.clone(), settled.clone(), request.clone());
+        Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
+            ev.prevent_default();
+            if settled.replace(true) {
+                return;
+            }
+            // The worker could not start (its script or module failed to load).
+            worker.terminate();
+            inline(request.clone(), state);
+        })
+    };
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    // Both live as long as the worker, which is terminated once it has answered.
+    on_message.forget();
+    on_error.forget();
+    let message = js_sys::Object::new();
+    for (name, value) in [
+        ("id", JsValue::from(0)),
+        ("kind", JsValue::from_str("export")),
+        ("model", JsValue::from_str(&request.key.text)),
+        ("design", JsValue::from_str(&request.key.design)),
+        ("options", JsValue::from_str(&request.options)),
+    ] {
+        js_sys::Reflect::set(&message, &name.into(), &value)?;
+    }
+    if let Err(e) = worker.post_message(&message) {
+        settled.set(true);
+        worker.terminate();
+        return Err(e);
+    }
+    Ok(())
+}
