@@ -75,3 +75,48 @@ test('the export downloads as one zip of mongoimport files and scripts', async (
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('without a worker the page builds the archive itself', async () => {
+  const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(String(err)));
+  // No worker script: every worker fails to start (the evaluation falls back to the page too).
+  await page.route('**/worker.js', (route) => route.abort());
+  await page.goto(`${site.server.url}#playground`);
+  await page.waitForSelector('.collection');
+  await openPreset(page, 'social-feed');
+  const downloaded = page.waitForEvent('download', { timeout: 180_000 });
+  await page.click('button.export-zip');
+  const download = await downloaded;
+  assert.equal(download.suggestedFilename(), 'social-feed-normalized.zip');
+  const dir = mkdtempSync(join(tmpdir(), 'squillion-export-'));
+  try {
+    const path = join(dir, 'export.zip');
+    await download.saveAs(path);
+    const names = unzip(path).map(([n]) => n);
+    assert.ok(names.includes('manifest.json') && names.includes('user.json'), names.join(', '));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  await page.waitForSelector('.export-summary');
+  // The workers did fail: the evaluation says it runs on the page.
+  await page.waitForSelector('.inline-notice');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a sample over the budget is refused with a message, and the page goes on', async () => {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
+  await page.waitForSelector('.collection');
+  await openPreset(page, 'social-feed');
+  await page.fill('.scale-input', '1000000');
+  await page.press('.scale-input', 'Enter');
+  await page.click('button.export-zip');
+  const alert = await page.waitForSelector('.export-error', { timeout: 180_000 });
+  assert.match(await alert.textContent(), /^The export failed: the sample is too big to evaluate/);
+  assert.equal((await page.locator('button.export-zip').textContent()).trim(), 'Download export (.zip)');
+  assert.equal(await page.locator('button.export-zip').isEnabled(), true);
+  await page.locator('.design-row').screenshot({ path: `${SHOTS}/export-zip-refused.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
