@@ -186,6 +186,43 @@ impl Summary {
         Ok(serde_json::from_str(json)?)
     }
 
+    /// Returns the value of comparison metric `key` (one of [`super::text::METRICS`], all
+    /// "lower is better"); 0 for an unknown key. `squillion compare` and the page's comparison
+    /// both rank designs by it.
+    pub fn metric(&self, key: &str) -> f64 {
+        let t = &self.totals.per_sec;
+        match key {
+            "queries_per_sec" => self.totals.queries_per_sec,
+            "lookups_per_sec" => self.totals.lookups_per_sec,
+            "docs_examined_per_sec" => t.docs_examined.value,
+            "keys_examined_per_sec" => t.keys_examined.value,
+            "bytes_returned_per_sec" => t.bytes_returned.value,
+            "docs_written_per_sec" => t.docs_written.value,
+            "bytes_written_per_sec" => t.bytes_written.value,
+            "index_keys_written_per_sec" => t.index_keys_written.value,
+            "shard_requests_per_sec" => self
+                .operations
+                .iter()
+                .map(|o| {
+                    o.rate_per_sec
+                        * o.typical
+                            .commands
+                            .iter()
+                            .map(|c| f64::from(c.shards.touched))
+                            .sum::<f64>()
+                })
+                .sum(),
+            "storage_bytes" => self.collections.iter().map(|c| c.stats.total_bytes).sum(),
+            "index_bytes" => self.collections.iter().map(|c| c.index_bytes.value).sum(),
+            "largest_document_bytes" => self
+                .collections
+                .iter()
+                .flat_map(|c| c.stats.shapes.iter().map(|s| s.max.bytes as f64))
+                .fold(0.0, f64::max),
+            _ => 0.0,
+        }
+    }
+
     /// Returns the page's part of `e`, field by field (the page's wasm then needs no
     /// serializer for the whole Evaluation). Its JSON is a subset of the Evaluation's, with the
     /// same names: [`Summary::from_json`] reads either.
@@ -336,6 +373,42 @@ mod tests {
             assert_eq!(sc.index_bytes, ec.index_bytes);
         }
         assert_eq!(s.warnings.len(), e.warnings.len());
+    }
+
+    #[test]
+    fn the_page_ranks_designs_by_the_figures_compare_prints() {
+        let m = crate::presets::find("social-feed")
+            .unwrap()
+            .model()
+            .unwrap();
+        let opts = EvalOptions {
+            max_documents: Some(40),
+            ..EvalOptions::default()
+        };
+        let evals = crate::eval::compare(&m, &opts).unwrap();
+        // What the page holds: each evaluation as the CLI prints it, read back.
+        let read: Vec<Summary> = evals
+            .iter()
+            .map(|e| Summary::from_json(&serde_json::to_string(e).unwrap()).unwrap())
+            .collect();
+        let c = crate::eval::text::comparison(evals);
+        for (key, _) in crate::eval::text::METRICS {
+            let page: Vec<f64> = read.iter().map(|s| s.metric(key)).collect();
+            assert_eq!(page, c.metrics[key], "{key}");
+            let best = crate::eval::text::best_index(&page).unwrap();
+            assert_eq!(read[best].design, c.best[key], "{key}");
+        }
+        // Fan-out on read reaches every shard, fan-out on write one: the article in a row.
+        let shards = &c.metrics["shard_requests_per_sec"];
+        assert_eq!(shards, &vec![441_000.0, 63_000.0, 119_000.0]);
+    }
+
+    #[test]
+    fn the_best_is_the_lowest_and_the_first_on_ties() {
+        use crate::eval::text::best_index;
+        assert_eq!(best_index(&[3.0, 1.0, 1.0, 2.0]), Some(1));
+        assert_eq!(best_index(&[0.0]), Some(0));
+        assert_eq!(best_index(&[]), None);
     }
 
     #[test]

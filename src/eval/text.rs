@@ -6,11 +6,13 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use super::summary::Summary;
 use super::{Basis, Evaluation, Figure};
+use crate::warning::thousands;
+
 fn human_bytes(b: f64) -> String {
     crate::human::binary_size(b.max(0.0).round() as u64)
 }
-use crate::warning::thousands;
 
 /// The designs side by side, with the best design per metric.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -39,55 +41,15 @@ pub const METRICS: [(&str, &str); 12] = [
     ("largest_document_bytes", "largest document"),
 ];
 
-/// Returns the value of metric `key` for one evaluation.
-pub fn metric(e: &Evaluation, key: &str) -> f64 {
-    let t = &e.totals.per_sec;
-    match key {
-        "queries_per_sec" => e.totals.queries_per_sec,
-        "lookups_per_sec" => e.totals.lookups_per_sec,
-        "docs_examined_per_sec" => t.docs_examined.value,
-        "keys_examined_per_sec" => t.keys_examined.value,
-        "bytes_returned_per_sec" => t.bytes_returned.value,
-        "docs_written_per_sec" => t.docs_written.value,
-        "bytes_written_per_sec" => t.bytes_written.value,
-        "index_keys_written_per_sec" => t.index_keys_written.value,
-        "shard_requests_per_sec" => e
-            .operations
-            .iter()
-            .map(|o| {
-                o.rate_per_sec
-                    * o.typical
-                        .commands
-                        .iter()
-                        .map(|c| f64::from(c.shards.touched))
-                        .sum::<f64>()
-            })
-            .sum(),
-        "storage_bytes" => e.collections.iter().map(|c| c.stats.total_bytes).sum(),
-        "index_bytes" => e.collections.iter().map(|c| c.index_bytes.value).sum(),
-        "largest_document_bytes" => e
-            .collections
-            .iter()
-            .flat_map(|c| c.stats.shapes.iter().map(|s| s.max.bytes as f64))
-            .fold(0.0, f64::max),
-        _ => 0.0,
-    }
-}
-
 /// Returns the comparison of `designs`.
 pub fn comparison(designs: Vec<Evaluation>) -> Comparison {
+    // The page compares the summaries its worker sends back; the CLI ranks the same figures.
+    let summaries: Vec<Summary> = designs.iter().map(Summary::of).collect();
     let mut metrics = BTreeMap::new();
     let mut best = BTreeMap::new();
     for (key, _) in METRICS {
-        let values: Vec<f64> = designs.iter().map(|e| metric(e, key)).collect();
-        // The first design with the lowest value (a tie goes to the first).
-        let mut lowest: Option<(f64, &Evaluation)> = None;
-        for (v, e) in values.iter().zip(&designs) {
-            if lowest.is_none_or(|(b, _)| *v < b) {
-                lowest = Some((*v, e));
-            }
-        }
-        if let Some((_, e)) = lowest {
+        let values: Vec<f64> = summaries.iter().map(|s| s.metric(key)).collect();
+        if let Some(e) = best_index(&values).and_then(|i| designs.get(i)) {
             best.insert(key.to_string(), e.design.clone());
         }
         metrics.insert(key.to_string(), values);
@@ -97,6 +59,18 @@ pub fn comparison(designs: Vec<Evaluation>) -> Comparison {
         metrics,
         best,
     }
+}
+
+/// Returns the index of the best (lowest) of `values`, the first on ties; `None` when empty.
+/// The page marks the same cell.
+pub fn best_index(values: &[f64]) -> Option<usize> {
+    let mut lowest: Option<(f64, usize)> = None;
+    for (i, v) in values.iter().enumerate() {
+        if lowest.is_none_or(|(b, _)| *v < b) {
+            lowest = Some((*v, i));
+        }
+    }
+    lowest.map(|(_, i)| i)
 }
 
 fn num(v: f64) -> String {
