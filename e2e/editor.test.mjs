@@ -225,6 +225,15 @@ test('the preset chooser: cards with lessons, the loaded one marked, keyboard an
   // The loaded card has the focus.
   await page.waitForFunction(() => document.activeElement?.dataset?.preset === 'social-feed');
   await page.screenshot({ path: `${SHOTS}/editor-chooser.png` });
+  // The dialog is modal: Tab from its last control wraps to its first (the close button),
+  // Shift+Tab from the first wraps to the last, never to the page behind it.
+  const active = () => page.evaluate(() => document.activeElement?.dataset?.preset ?? document.activeElement?.getAttribute('aria-label'));
+  await page.focus('.preset-cards li:last-child .preset-card');
+  const last = await active();
+  await page.keyboard.press('Tab');
+  assert.equal(await active(), 'Close');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await active(), last);
   await page.keyboard.press('Escape');
   await page.waitForSelector('.chooser', { state: 'detached' });
   await page.waitForFunction(() => document.activeElement?.id === 'choose-preset');
