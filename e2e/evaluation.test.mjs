@@ -179,6 +179,38 @@ test('the sample scale re-evaluates, and is clamped to the model limits', async 
   await page.close();
 });
 
+test('the worker reports each step of an evaluation in a progress bar', async () => {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  const operations = await page.$$eval('.eval-unit', (us) => us.length);
+  // Record every state of the bar from now on.
+  await page.evaluate(() => {
+    window.steps = [];
+    new MutationObserver(() => {
+      const bar = document.querySelector('progress.eval-progress');
+      if (bar) {
+        window.steps.push({
+          value: bar.getAttribute('value'), max: bar.getAttribute('max'),
+          text: document.querySelector('.eval-state')?.textContent ?? '',
+        });
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  await page.fill('.scale-input', '300');
+  await page.press('.scale-input', 'Enter');
+  await page.waitForFunction(() => document.querySelector('.eval-state[data-state="done"]')?.textContent.includes('≤ 300 docs'), null, { timeout: 180_000 });
+  const steps = await page.evaluate(() => window.steps);
+  const counted = steps.filter((s) => s.value !== null);
+  assert.ok(counted.length >= 3, `the bar moved through the steps: ${JSON.stringify(steps)}`);
+  // Generation, insertion, measuring, one step per operation, the cluster.
+  for (const s of counted) assert.equal(Number(s.max), 4 + operations, JSON.stringify(s));
+  const values = counted.map((s) => Number(s.value));
+  assert.deepEqual(values, [...values].sort((a, b) => a - b), 'the steps only go forward');
+  assert.ok(counted.some((s) => /running “.+” \(\d+ of \d+\)…/.test(s.text)), JSON.stringify(counted));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('without a worker the page evaluates inline and says so', async () => {
   const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
   await page.route('**/worker.js', (route) => route.fulfill({ status: 404, body: 'gone' }));
