@@ -14,6 +14,9 @@ use crate::human;
 /// One design and its evaluation, `None` while it is pending (or failed).
 pub type DesignEval = (String, Option<Arc<Summary>>);
 
+/// A collection's name, data bytes and index bytes.
+type Part = (String, f64, f64);
+
 const W: f64 = 620.0;
 const LEFT: f64 = 56.0;
 const TOP: f64 = 12.0;
@@ -231,7 +234,7 @@ pub fn StorageChart(evals: Signal<Vec<DesignEval>>) -> impl IntoView {
     move || {
         let evals = evals.get();
         // Each design's (collection, data bytes, index bytes).
-        let parts: Vec<Option<Vec<(String, f64, f64)>>> = evals
+        let parts: Vec<Option<Vec<Part>>> = evals
             .iter()
             .map(|(_, s)| {
                 s.as_ref().map(|s| {
@@ -319,7 +322,7 @@ pub fn StorageChart(evals: Signal<Vec<DesignEval>>) -> impl IntoView {
 }
 
 /// The storage chart's numbers: one row per design and collection.
-fn storage_table(names: &[String], parts: &[Option<Vec<(String, f64, f64)>>]) -> impl IntoView {
+fn storage_table(names: &[String], parts: &[Option<Vec<Part>>]) -> impl IntoView {
     let size = |v: f64| human::binary_size(v.max(0.0).round() as u64);
     view! {
         <table class="visually-hidden">
