@@ -229,14 +229,16 @@ impl LogScale {
         LogScale { lo, hi }
     }
 
-    /// Returns the length of `value` on an axis `len` long (0 for zero, negative or invalid
-    /// values; values below the axis are clamped to it).
+    /// Returns the length of `value` on an axis `len` long: 0 for zero, negative or invalid
+    /// values; the lowest decade sits 5% above the axis so that its bars (one round trip)
+    /// stay visible; values below it are clamped to it.
     pub fn length(&self, value: f64, len: f64) -> f64 {
         if !(value.is_finite() && value > 0.0) {
             return 0.0;
         }
         let span = f64::from(self.hi - self.lo);
-        ((value.log10() - f64::from(self.lo)) / span).clamp(0.0, 1.0) * len
+        let f = ((value.log10() - f64::from(self.lo)) / span).clamp(0.0, 1.0);
+        (0.05 + 0.95 * f) * len
     }
 
     /// Returns the decade ticks, lowest first: 1, 10, 100, …
@@ -314,12 +316,13 @@ mod tests {
         assert_eq!(s.ticks()[7], 1e7);
         assert_eq!(s.length(0.0, 700.0), 0.0);
         assert_eq!(s.length(f64::NAN, 700.0), 0.0);
-        assert!((s.length(1000.0, 700.0) - 300.0).abs() < 1e-9);
+        assert!((s.length(1.0, 700.0) - 35.0).abs() < 1e-9);
+        assert!((s.length(1000.0, 700.0) - (35.0 + 665.0 * 3.0 / 7.0)).abs() < 1e-9);
         assert!((s.length(1e7, 700.0) - 700.0).abs() < 1e-9);
         // Fractions (0.5 docs per run) get their own decade; nothing is drawn below the axis.
         let f = LogScale::new(&[0.5, 3.0]);
         assert_eq!(f, LogScale { lo: -1, hi: 1 });
-        assert!(f.length(0.001, 100.0) == 0.0);
+        assert!((f.length(0.001, 100.0) - 5.0).abs() < 1e-9);
         // No data: one decade, 1 to 10.
         assert_eq!(LogScale::new(&[]), LogScale { lo: 0, hi: 1 });
     }
