@@ -1,6 +1,8 @@
 //! Chart geometry as plain numbers, so that the page only draws and the layout is tested
 //! natively.
 
+pub mod bars;
+
 /// An axis-aligned rectangle.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rect {
@@ -207,163 +209,9 @@ impl GrowthCurve {
     }
 }
 
-/// A base-10 logarithmic scale over whole decades, for values that span orders of magnitude
-/// (one operation reads 1 document, another scans a million). Zero has no logarithm: it is
-/// drawn at the axis (length 0) and labelled with its value.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LogScale {
-    /// Exponent of the lowest decade (the axis).
-    pub lo: i32,
-    /// Exponent of the highest decade.
-    pub hi: i32,
-}
-
-impl LogScale {
-    /// Returns the decades enclosing the positive, finite `values`, from at most 1 (so a value
-    /// of 1 still gets a visible bar) to at least 10.
-    pub fn new(values: &[f64]) -> LogScale {
-        let positive = values.iter().copied().filter(|v| v.is_finite() && *v > 0.0);
-        let (min, max) = positive.fold((1.0f64, 10.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-        let lo = min.log10().floor() as i32;
-        let hi = (max.log10().ceil() as i32).max(lo + 1);
-        LogScale { lo, hi }
-    }
-
-    /// Returns the length of `value` on an axis `len` long: 0 for zero, negative or invalid
-    /// values; the lowest decade sits 5% above the axis so that its bars (one round trip)
-    /// stay visible; values below it are clamped to it.
-    pub fn length(&self, value: f64, len: f64) -> f64 {
-        if !(value.is_finite() && value > 0.0) {
-            return 0.0;
-        }
-        let span = f64::from(self.hi - self.lo);
-        let f = ((value.log10() - f64::from(self.lo)) / span).clamp(0.0, 1.0);
-        (0.05 + 0.95 * f) * len
-    }
-
-    /// Returns the decade ticks, lowest first: 1, 10, 100, …
-    pub fn ticks(&self) -> Vec<f64> {
-        (self.lo..=self.hi).map(|e| 10f64.powi(e)).collect()
-    }
-}
-
-/// Returns linear ticks from 0 to a "nice" top of 1, 2 or 5 × 10ⁿ at or above `max`, with
-/// between 3 and 6 steps; the last tick is the axis top.
-pub fn linear_ticks(max: f64) -> Vec<f64> {
-    let max = if max.is_finite() && max > 0.0 {
-        max
-    } else {
-        1.0
-    };
-    let raw = max / 4.0;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 2.5, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| s * 4.0 >= max || s * 5.0 >= max)
-        .unwrap_or(mag * 10.0);
-    let steps = (max / step).ceil().max(1.0) as usize;
-    (0..=steps).map(|i| step * i as f64).collect()
-}
-
-/// Returns the `(x, width)` of each bar of `bars` grouped bars in each of `groups` groups laid
-/// side by side over `width`: groups share the width evenly, bars fill 80% of their group
-/// with no gaps between them. Outer is the group, inner the bar.
-pub fn grouped_bars(groups: usize, bars: usize, width: f64) -> Vec<Vec<(f64, f64)>> {
-    if groups == 0 || bars == 0 {
-        return vec![Vec::new(); groups];
-    }
-    let band = width / groups as f64;
-    let bar = band * 0.8 / bars as f64;
-    (0..groups)
-        .map(|g| {
-            let start = band * g as f64 + band * 0.1;
-            (0..bars).map(|b| (start + bar * b as f64, bar)).collect()
-        })
-        .collect()
-}
-
-/// Returns the `(start, length)` of each segment of a stacked bar of `values` on a linear axis
-/// whose top is `top`, over `len`: segments follow each other from 0, invalid or negative
-/// values get length 0.
-pub fn stack(values: &[f64], top: f64, len: f64) -> Vec<(f64, f64)> {
-    let mut at = 0.0;
-    values
-        .iter()
-        .map(|&v| {
-            let l = if v.is_finite() && v > 0.0 && top > 0.0 {
-                v / top * len
-            } else {
-                0.0
-            };
-            let seg = (at, l);
-            at += l;
-            seg
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn log_scale_spans_whole_decades_and_draws_zero_at_the_axis() {
-        let s = LogScale::new(&[0.0, 1.0, 37.0, 1_200_000.0]);
-        assert_eq!(s, LogScale { lo: 0, hi: 7 });
-        assert_eq!(s.ticks().len(), 8);
-        assert_eq!(s.ticks()[0], 1.0);
-        assert_eq!(s.ticks()[7], 1e7);
-        assert_eq!(s.length(0.0, 700.0), 0.0);
-        assert_eq!(s.length(f64::NAN, 700.0), 0.0);
-        assert!((s.length(1.0, 700.0) - 35.0).abs() < 1e-9);
-        assert!((s.length(1000.0, 700.0) - (35.0 + 665.0 * 3.0 / 7.0)).abs() < 1e-9);
-        assert!((s.length(1e7, 700.0) - 700.0).abs() < 1e-9);
-        // Fractions (0.5 docs per run) get their own decade; nothing is drawn below the axis.
-        let f = LogScale::new(&[0.5, 3.0]);
-        assert_eq!(f, LogScale { lo: -1, hi: 1 });
-        assert!((f.length(0.001, 100.0) - 5.0).abs() < 1e-9);
-        // No data: one decade, 1 to 10.
-        assert_eq!(LogScale::new(&[]), LogScale { lo: 0, hi: 1 });
-    }
-
-    #[test]
-    fn linear_ticks_end_at_a_nice_top_above_the_maximum() {
-        for max in [1.0, 7.0, 93.0, 1234.0, 3.3e9, 0.0, f64::NAN] {
-            let t = linear_ticks(max);
-            assert_eq!(t[0], 0.0);
-            assert!((3..=7).contains(&t.len()), "{max}: {t:?}");
-            let top = *t.last().unwrap();
-            assert!(!max.is_finite() || top >= max, "{max}: {t:?}");
-            assert!(t.windows(2).all(|w| w[1] > w[0]));
-        }
-        assert_eq!(linear_ticks(93.0), vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
-    }
-
-    #[test]
-    fn grouped_bars_sit_inside_their_group_without_overlap() {
-        let g = grouped_bars(3, 4, 600.0);
-        assert_eq!(g.len(), 3);
-        for (i, bars) in g.iter().enumerate() {
-            assert_eq!(bars.len(), 4);
-            let lo = 200.0 * i as f64;
-            assert!(bars
-                .iter()
-                .all(|&(x, w)| x >= lo && x + w <= lo + 200.0 + 1e-9));
-            assert!(bars.windows(2).all(|w| w[0].0 + w[0].1 <= w[1].0 + 1e-9));
-        }
-        assert!(grouped_bars(2, 0, 100.0).iter().all(Vec::is_empty));
-        assert!(grouped_bars(0, 3, 100.0).is_empty());
-    }
-
-    #[test]
-    fn stacked_segments_follow_each_other_in_proportion() {
-        let s = stack(&[30.0, 10.0, -1.0, 60.0], 200.0, 400.0);
-        assert_eq!(
-            s,
-            vec![(0.0, 60.0), (60.0, 20.0), (80.0, 0.0), (80.0, 120.0)]
-        );
-    }
 
     #[test]
     fn growth_curve_follows_the_exact_size_and_spans_the_break_point() {
