@@ -64,8 +64,22 @@ impl Scale {
         let max = positive.iter().copied().fold(0.0, f64::max);
         if !positive.is_empty() && max / min > LOG_RATIO {
             Scale::log(min, max)
+        } else if positive.iter().all(|v| v.fract() == 0.0) {
+            Scale::whole(max)
         } else {
             Scale::linear(max, 10.0)
+        }
+    }
+
+    /// Returns a linear scale for whole numbers (round trips): ticks at least 1 apart, so no
+    /// tick says "half a round trip".
+    pub fn whole(max: f64) -> Scale {
+        match Scale::linear(max, 10.0) {
+            Scale::Linear { step, .. } if step < 1.0 => Scale::Linear {
+                top: max.ceil().max(1.0),
+                step: 1.0,
+            },
+            s => s,
         }
     }
 
@@ -231,8 +245,8 @@ impl Layout {
         let value_w = text_width(&"m".repeat(spec.value_chars), f);
         let plot_x = label_w + gap * 2.0;
         let plot_w = (width - plot_x - value_w - gap * 2.0).max(width * 0.25);
-        let bar_h = (f * 1.4).round();
-        let row_h = bar_h + (f * 0.35).round();
+        let bar_h = (f * 1.3).round();
+        let row_h = bar_h + (f * 0.3).round();
         let tick_y = f * 1.1;
         let plot_top = tick_y + f * 0.6;
         let mut y = plot_top + f * 0.4;
@@ -326,6 +340,17 @@ mod tests {
     fn the_scale_is_logarithmic_only_when_values_span_orders_of_magnitude() {
         assert!(Scale::choose(&[1.0, 37.0, 1_200_000.0, 0.0]).is_log());
         assert!(!Scale::choose(&[1.0, 2.0, 3.0]).is_log());
+        // Round trips: whole ticks only.
+        assert_eq!(Scale::choose(&[1.0, 2.0]).ticks(), vec![0.0, 1.0, 2.0]);
+        assert_eq!(Scale::choose(&[1.0, 1.0]).ticks(), vec![0.0, 1.0]);
+        assert_eq!(
+            Scale::choose(&[0.5, 2.0]).ticks(),
+            vec![0.0, 0.5, 1.0, 1.5, 2.0]
+        );
+        assert_eq!(
+            Scale::choose(&[3.0, 40.0]).ticks(),
+            vec![0.0, 10.0, 20.0, 30.0, 40.0]
+        );
         assert!(!Scale::choose(&[1.0, 100.0]).is_log());
         assert!(!Scale::choose(&[]).is_log());
         assert!(!Scale::choose(&[0.0, f64::NAN]).is_log());

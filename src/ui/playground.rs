@@ -28,7 +28,7 @@ pub use growth::GrowthChart;
 pub use operations::OperationList;
 pub use warnings::WarningList;
 
-use design_charts::{CostCharts, DesignEval, StorageChart};
+use design_charts::DesignCharts;
 use evaluated::{EvalOperations, EvalWarnings};
 use export::ExportButton;
 use pipeline::{design_names, Key, Outcome, Pipeline};
@@ -177,25 +177,8 @@ pub fn Playground() -> impl IntoView {
         keys
     });
     let pipeline = Pipeline::start(wanted);
-    // Every offered design with its evaluation so far, in the design bar's order.
-    let all_evals = Signal::derive(move || {
-        let keys = wanted.get();
-        let mut out: Vec<DesignEval> = names
-            .get()
-            .into_iter()
-            .map(|n| {
-                let s = keys.iter().find(|k| k.design == n).and_then(|k| {
-                    pipeline.cache.with(|c| match c.get(k) {
-                        Some(Outcome::Done(s, _)) => Some(s.clone()),
-                        _ => None,
-                    })
-                });
-                (n, s)
-            })
-            .collect();
-        out.truncate(4);
-        out
-    });
+    // Every offered design with its evaluation so far, for the charts.
+    let chart_designs = design_charts::designs(names, wanted, pipeline);
     let outcome = Memo::new(move |_| {
         let key = wanted.with(|w| w.first().cloned());
         key.and_then(|k| pipeline.cache.with(|c| c.get(&k).cloned()))
@@ -269,10 +252,7 @@ pub fn Playground() -> impl IntoView {
                     }
                 }}
                 {move || comparison.get().map(|rows| view! { <CompareTable rows=rows current=choice/> })}
-                <div class="card compare-charts">
-                    <CostCharts evals=all_evals/>
-                    <StorageChart evals=all_evals/>
-                </div>
+                <DesignCharts designs=chart_designs/>
             </div>
         </section>
     }
