@@ -178,7 +178,14 @@ test('large screens, dark theme and workshop mode: nothing overlaps, nothing is 
       const fonts = await page.$$eval('.design-charts svg.bars', (s) => s.map((x) => x.getAttribute('font-size')));
       assert.ok(fonts.every((f) => f === (workshop ? '15' : '12')), `font sizes ${fonts}`);
       const card = await page.$('.design-charts');
-      await card.screenshot({ path: `${SHOTS}/charts-${name}-${width}x${height}-${scheme}${workshop ? '-workshop' : ''}.png` });
+      const shot = `${SHOTS}/charts-${name}-${width}x${height}-${scheme}${workshop ? '-workshop' : ''}`;
+      await card.screenshot({ path: `${shot}.png` });
+      // Docs examined span orders of magnitude on these presets: a log scale, still clear.
+      await page.click('.metric-switch[data-metric="docs_examined"]');
+      assert.equal(await page.$eval('.chart[data-chart="cost"] svg', (s) => s.dataset.scale), 'log scale');
+      assert.deepEqual(await layoutProblems(page), [], `${name} docs examined`);
+      await (await page.$('.chart[data-chart="cost"]')).screenshot({ path: `${shot}-docs.png` });
+      await page.click('.metric-switch[data-metric="queries"]');
     }
     assert.deepEqual(errors, []);
     await page.close();

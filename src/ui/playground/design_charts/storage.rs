@@ -71,9 +71,9 @@ pub fn StorageChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl Into
             .collect_view();
         view! {
             {items}
-            <li class="index-key" title="indexes: an estimate">
+            <li class="index-key" title="index sizes are estimates">
                 <span class="swatch" aria-hidden="true"></span>
-                "lighter: its indexes (estimate)"
+                "faded: the collection's indexes (estimate)"
             </li>
         }
     };
