@@ -2,6 +2,7 @@
 //! natively.
 
 pub mod bars;
+pub mod svg;
 
 /// An axis-aligned rectangle.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use super::{legend_item, Design, Size, PALETTE};
 use crate::chart::bars::{fit_text, Layout, Scale, Spec};
+use crate::chart::svg::Svg;
 use crate::eval::summary::OperationSummary;
 use crate::eval::text::fig;
 use crate::eval::Figure;
@@ -171,66 +172,62 @@ fn draw(designs: &[Design], metric: &'static Metric, size: Size) -> impl IntoVie
         bars: designs.len(),
         headings: true,
     });
-    let ticks = l
-        .ticks(&scale, font, |v| tick_text(v).chars().count())
-        .into_iter()
-        .map(|t| {
-            view! {
-                <line class="grid" x1=t.x x2=t.x y1=l.plot_top y2=l.plot_bottom></line>
-                {t.labelled.then(|| view! {
-                    <text class="tick" x=t.x y=l.tick_y text-anchor="middle">{tick_text(t.value)}</text>
-                })}
-            }
-        })
-        .collect_view();
-    let mut marks = Vec::new();
+    let mut svg = Svg::default();
+    for t in l.ticks(&scale, font, |v| tick_text(v).chars().count()) {
+        svg.line("grid", t.x, t.x, l.plot_top, l.plot_bottom);
+        if t.labelled {
+            svg.text("tick", t.x, l.tick_y, "middle", &tick_text(t.value));
+        }
+    }
+    svg.line("axis", l.plot_x, l.plot_x, l.plot_top, l.plot_bottom);
     for ((op, row), group) in ops.iter().zip(&cells).zip(&l.groups) {
-        marks.push(
-            view! {
-                <text class="group-label" x=l.plot_x y=group.heading_y aria-hidden="true">
-                    {fit_text(op, l.width - l.plot_x, font)}
-                </text>
-            }
-            .into_any(),
-        );
+        let heading = fit_text(op, l.width - l.plot_x, font);
+        svg.text("group-label", l.plot_x, group.heading_y, "start", &heading);
         for (i, ((d, cell), r)) in designs.iter().zip(row).zip(&group.rows).enumerate() {
             let name = fit_text(&d.label, l.label_w, font);
-            marks.push(view! {
-                <text class="bar-label" x=l.plot_x - l.gap y=r.text_y text-anchor="end" aria-hidden="true">{name}</text>
-            }.into_any());
-            marks.push(match cell {
+            svg.text("bar-label", l.plot_x - l.gap, r.text_y, "end", &name);
+            match cell {
                 Some((v, text)) => {
                     let len = l.length(&scale, *v);
                     let label = format!("{}, {op}: {text} {} per run", d.label, metric.label);
-                    let aria = label.clone();
-                    view! {
-                        <rect class=format!("bar c{}", i % PALETTE) x=l.plot_x y=r.y width=len height=r.h
-                            role="img" aria-label=aria data-design=d.name.clone() data-op=op.clone()
-                            data-state="done" data-value=v.to_string() data-text=text.clone()>
-                            <title>{label}</title>
-                        </rect>
-                        <text class="bar-value" x=l.plot_x + len + l.gap y=r.text_y aria-hidden="true">{text.clone()}</text>
-                    }
-                    .into_any()
+                    let class = format!("bar c{}", i % PALETTE);
+                    let value = v.to_string();
+                    let data = [
+                        ("design", d.name.as_str()),
+                        ("op", op.as_str()),
+                        ("state", "done"),
+                        ("value", value.as_str()),
+                        ("text", text.as_str()),
+                    ];
+                    svg.rect(&class, l.plot_x, r.y, len, r.h, &label, &data);
+                    svg.text("bar-value", l.plot_x + len + l.gap, r.text_y, "start", text);
                 }
                 None => {
-                    let what = if d.summary().is_some() { "not in this design".to_string() } else { d.placeholder() };
+                    let what = if d.summary().is_some() {
+                        "not in this design".to_string()
+                    } else {
+                        d.placeholder()
+                    };
                     let label = format!("{}, {op}: {what}", d.label);
-                    let aria = label.clone();
-                    view! {
-                        <rect class="bar placeholder" x=l.plot_x y=r.y width=l.plot_w height=r.h
-                            role="img" aria-label=aria data-design=d.name.clone() data-op=op.clone()
-                            data-state=d.state_name()>
-                            <title>{label}</title>
-                        </rect>
-                        <text class="placeholder-text" class:failed=d.state_name() == "failed"
-                            x=l.plot_x + l.gap y=r.text_y aria-hidden="true">
-                            {fit_text(&what, l.plot_w - l.gap * 2.0, font)}
-                        </text>
-                    }
-                    .into_any()
+                    let data = [
+                        ("design", d.name.as_str()),
+                        ("op", op.as_str()),
+                        ("state", d.state_name()),
+                    ];
+                    svg.rect(
+                        "bar placeholder",
+                        l.plot_x,
+                        r.y,
+                        l.plot_w,
+                        r.h,
+                        &label,
+                        &data,
+                    );
+                    let class = format!("placeholder-text {}", d.state_name());
+                    let shown = fit_text(&what, l.plot_w - l.gap * 2.0, font);
+                    svg.text(&class, l.plot_x + l.gap, r.text_y, "start", &shown);
                 }
-            });
+            }
         }
     }
     let scale_name = if scale.is_log() {
@@ -245,10 +242,7 @@ fn draw(designs: &[Design], metric: &'static Metric, size: Size) -> impl IntoVie
     view! {
         <p class="axis-note">{format!("{} per run, typical subject · {scale_name}", capitalize(metric.label))}</p>
         <svg class="bars" width=l.width height=l.height viewBox=format!("0 0 {} {}", l.width, l.height)
-            font-size=font role="group" aria-label=title data-scale=scale_name>
-            {ticks}
-            <line class="axis" x1=l.plot_x x2=l.plot_x y1=l.plot_top y2=l.plot_bottom></line>
-            {marks}
+            font-size=font role="group" aria-label=title data-scale=scale_name inner_html=svg.finish()>
         </svg>
     }
     .into_any()

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 
 use super::{legend_item, Design, Size, PALETTE};
 use crate::chart::bars::{fit_text, stack, Layout, Scale, Spec};
+use crate::chart::svg::Svg;
 use crate::eval::summary::Summary;
 use crate::human;
 
@@ -115,96 +116,87 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
         bars: designs.len(),
         headings: false,
     });
-    let ticks = l
-        .ticks(&scale, font, |v| tick_text(v).chars().count())
-        .into_iter()
-        .map(|t| {
-            view! {
-                <line class="grid" x1=t.x x2=t.x y1=l.plot_top y2=l.plot_bottom></line>
-                {t.labelled.then(|| view! {
-                    <text class="tick" x=t.x y=l.tick_y text-anchor="middle">{tick_text(t.value)}</text>
-                })}
-            }
-        })
-        .collect_view();
+    let mut svg = Svg::default();
+    for t in l.ticks(&scale, font, |v| tick_text(v).chars().count()) {
+        svg.line("grid", t.x, t.x, l.plot_top, l.plot_bottom);
+        if t.labelled {
+            svg.text("tick", t.x, l.tick_y, "middle", &tick_text(t.value));
+        }
+    }
+    svg.line("axis", l.plot_x, l.plot_x, l.plot_top, l.plot_bottom);
     let rows = l.groups.first().map(|g| g.rows.clone()).unwrap_or_default();
-    let bars = designs
-        .iter()
-        .zip(&rows)
-        .map(|(d, r)| {
-            let name = view! {
-                <text class="bar-label" x=l.plot_x - l.gap y=r.text_y text-anchor="end" aria-hidden="true">
-                    {fit_text(&d.label, l.label_w, font)}
-                </text>
-            };
-            let Some(s) = d.summary() else {
-                let what = d.placeholder();
-                let label = format!("{}: {what}", d.label);
-                let aria = label.clone();
-                return view! {
-                    {name}
-                    <rect class="bar placeholder" x=l.plot_x y=r.y width=l.plot_w height=r.h role="img"
-                        aria-label=aria data-design=d.name.clone() data-state=d.state_name()>
-                        <title>{label}</title>
-                    </rect>
-                    <text class="placeholder-text" class:failed=d.state_name() == "failed"
-                        x=l.plot_x + l.gap y=r.text_y aria-hidden="true">
-                        {fit_text(&what, l.plot_w - l.gap * 2.0, font)}
-                    </text>
-                }
-                .into_any();
-            };
-            // Data then indexes of each collection, in the design's order.
-            let parts: Vec<(usize, &str, &'static str, f64)> = s
-                .collections
-                .iter()
-                .flat_map(|c| {
-                    let colour = colour_of(names, &c.name);
-                    [
-                        (colour, c.name.as_str(), "data", c.stats.total_bytes),
-                        (colour, c.name.as_str(), "indexes", c.index_bytes.value),
-                    ]
-                })
-                .collect();
-            let values: Vec<f64> = parts.iter().map(|p| p.3).collect();
-            let segs = stack(&values, &scale, l.plot_x, l.plot_w);
-            let end = segs.last().map_or(l.plot_x, |(x, w)| x + w);
-            let whole = total(s);
-            let summary = format!("{}: {} in all", d.label, size_text(whole));
-            let segments = parts
-                .into_iter()
-                .zip(segs)
-                .map(|((colour, coll, kind, v), (x, w))| {
-                    let estimate = if kind == "indexes" { " (estimate)" } else { "" };
-                    let label = format!("{}, {coll} {kind}: {}{estimate}", d.label, size_text(v));
-                    let aria = label.clone();
-                    view! {
-                        <rect class=format!("bar-seg c{colour} part-{kind}") x=x y=r.y width=w height=r.h role="img"
-                            aria-label=aria data-design=d.name.clone() data-collection=coll.to_string()
-                            data-kind=kind data-value=v.to_string()>
-                            <title>{label}</title>
-                        </rect>
-                    }
-                })
-                .collect_view();
-            view! {
-                {name}
-                <g class="bar" role="group" aria-label=summary data-design=d.name.clone() data-state="done"
-                    data-value=whole.to_string()>
-                    {segments}
-                </g>
-                <text class="bar-value" x=end + l.gap y=r.text_y aria-hidden="true">{size_text(whole)}</text>
-            }
-            .into_any()
-        })
-        .collect_view();
+    for (d, r) in designs.iter().zip(&rows) {
+        let name = fit_text(&d.label, l.label_w, font);
+        svg.text("bar-label", l.plot_x - l.gap, r.text_y, "end", &name);
+        let Some(s) = d.summary() else {
+            let what = d.placeholder();
+            let label = format!("{}: {what}", d.label);
+            let data = [("design", d.name.as_str()), ("state", d.state_name())];
+            svg.rect(
+                "bar placeholder",
+                l.plot_x,
+                r.y,
+                l.plot_w,
+                r.h,
+                &label,
+                &data,
+            );
+            let class = format!("placeholder-text {}", d.state_name());
+            let shown = fit_text(&what, l.plot_w - l.gap * 2.0, font);
+            svg.text(&class, l.plot_x + l.gap, r.text_y, "start", &shown);
+            continue;
+        };
+        // Data then indexes of each collection, in the design's order.
+        let parts: Vec<(usize, &str, &'static str, f64)> = s
+            .collections
+            .iter()
+            .flat_map(|c| {
+                let colour = colour_of(names, &c.name);
+                [
+                    (colour, c.name.as_str(), "data", c.stats.total_bytes),
+                    (colour, c.name.as_str(), "indexes", c.index_bytes.value),
+                ]
+            })
+            .collect();
+        let values: Vec<f64> = parts.iter().map(|p| p.3).collect();
+        let segs = stack(&values, &scale, l.plot_x, l.plot_w);
+        let end = segs.last().map_or(l.plot_x, |(x, w)| x + w);
+        let whole = total(s);
+        let summary = format!("{}: {} in all", d.label, size_text(whole));
+        let whole_text = whole.to_string();
+        let data = [
+            ("design", d.name.as_str()),
+            ("state", "done"),
+            ("value", whole_text.as_str()),
+        ];
+        svg.group("bar", &summary, &data);
+        for ((colour, coll, kind, v), (x, w)) in parts.into_iter().zip(segs) {
+            let estimate = if kind == "indexes" { " (estimate)" } else { "" };
+            let label = format!("{}, {coll} {kind}: {}{estimate}", d.label, size_text(v));
+            let class = format!("bar-seg c{colour} part-{kind}");
+            let value = v.to_string();
+            let data = [
+                ("design", d.name.as_str()),
+                ("collection", coll),
+                ("kind", kind),
+                ("value", value.as_str()),
+            ];
+            svg.rect(&class, x, r.y, w, r.h, &label, &data);
+        }
+        svg.close();
+        svg.text(
+            "bar-value",
+            end + l.gap,
+            r.text_y,
+            "start",
+            &size_text(whole),
+        );
+    }
     view! {
         <p class="axis-note">"Data and index bytes, all documents at full scale · linear scale"</p>
         <svg class="bars" width=l.width height=l.height viewBox=format!("0 0 {} {}", l.width, l.height)
-            font-size=font role="group" aria-label="Storage per collection at full scale, for each design (linear scale)">
-            {ticks}
-            <line class="axis" x1=l.plot_x x2=l.plot_x y1=l.plot_top y2=l.plot_bottom></line>
-            {bars}
+            font-size=font role="group" aria-label="Storage per collection at full scale, for each design (linear scale)"
+            inner_html=svg.finish()>
         </svg>
     }
     .into_any()
