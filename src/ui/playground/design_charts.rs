@@ -169,7 +169,7 @@ pub fn DesignCharts(
         <div class="card design-charts">
             <div class="card-head">
                 <h2>"Designs side by side"</h2>
-                <p class="card-note">"The engine's figures, as in the workload above and squillion compare; each bar is labelled with its exact figure."</p>
+                <p class="card-note">"The engine's figures, as squillion compare prints them."</p>
             </div>
             <div class="chart-host" node_ref=host>
                 <cost::CostChart designs size/>
