@@ -1,6 +1,9 @@
 //! Chart geometry as plain numbers, so that the page only draws and the layout is tested
 //! natively.
 
+pub mod bars;
+pub mod svg;
+
 /// An axis-aligned rectangle.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rect {

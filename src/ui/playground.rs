@@ -2,6 +2,7 @@
 
 mod collections;
 mod compare;
+mod design_charts;
 mod evaluated;
 mod export;
 mod growth;
@@ -27,6 +28,7 @@ pub use growth::GrowthChart;
 pub use operations::OperationList;
 pub use warnings::WarningList;
 
+use design_charts::DesignCharts;
 use evaluated::{EvalOperations, EvalWarnings};
 use export::ExportButton;
 use pipeline::{design_names, Key, Outcome, Pipeline};
@@ -175,6 +177,8 @@ pub fn Playground() -> impl IntoView {
         keys
     });
     let pipeline = Pipeline::start(wanted);
+    // Every offered design with its evaluation so far, for the charts.
+    let chart_designs = design_charts::designs(names, wanted, pipeline);
     let outcome = Memo::new(move |_| {
         let key = wanted.with(|w| w.first().cloned());
         key.and_then(|k| pipeline.cache.with(|c| c.get(&k).cloned()))
@@ -248,6 +252,7 @@ pub fn Playground() -> impl IntoView {
                     }
                 }}
                 {move || comparison.get().map(|rows| view! { <CompareTable rows=rows current=choice/> })}
+                <DesignCharts designs=chart_designs/>
             </div>
         </section>
     }

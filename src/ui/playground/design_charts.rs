@@ -1,0 +1,193 @@
+//! Every offered design side by side as charts, from the engine's evaluations (the figures of
+//! `squillion compare --json`, formatted as the workload view formats them): the cost of each
+//! operation per run ([`cost`]) and the storage of each collection at full scale
+//! ([`storage`]). The geometry is the core's ([`crate::chart::bars`]); the charts are drawn at
+//! the card's measured width, so text is never scaled, clipped or overlapping. A design still
+//! evaluating is drawn as such, and one whose evaluation failed says so and why.
+
+mod cost;
+mod storage;
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::pipeline::{Key, Outcome, Pipeline};
+use crate::eval::summary::Summary;
+
+/// Where a design's evaluation is.
+#[derive(Debug, Clone)]
+pub enum State {
+    /// Not evaluated yet.
+    Pending,
+    /// The engine could not evaluate it: why.
+    Failed(String),
+    /// Evaluated.
+    Done(Arc<Summary>),
+}
+
+impl PartialEq for State {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (State::Pending, State::Pending) => true,
+            (State::Failed(a), State::Failed(b)) => a == b,
+            (State::Done(a), State::Done(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+/// One offered design in the charts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Design {
+    /// Its name, as the CLI spells it (`fan-out_on_write`).
+    pub name: String,
+    /// As the design bar shows it (`Fan-out on write`).
+    pub label: String,
+    /// Its evaluation.
+    pub state: State,
+}
+
+impl Design {
+    /// Returns the evaluation, when done.
+    pub fn summary(&self) -> Option<&Summary> {
+        match &self.state {
+            State::Done(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Returns what stands for a figure of a design not evaluated: `evaluating…` or
+    /// `failed: why` (the first sentence of the error).
+    pub fn placeholder(&self) -> String {
+        match &self.state {
+            State::Failed(e) => format!("failed: {}", brief(e)),
+            _ => "evaluating…".to_string(),
+        }
+    }
+
+    /// Returns the state's name for `data-state`: `done`, `pending` or `failed`.
+    pub fn state_name(&self) -> &'static str {
+        match self.state {
+            State::Done(_) => "done",
+            State::Pending => "pending",
+            State::Failed(_) => "failed",
+        }
+    }
+}
+
+/// Returns the first sentence of an error message.
+fn brief(e: &str) -> &str {
+    e.split(". ").next().unwrap_or(e).trim_end_matches('.')
+}
+
+/// Returns every offered design (`names`, in the design bar's order) with its evaluation so
+/// far: the pipeline's cached outcome for the key it evaluates.
+pub fn designs(
+    names: Memo<Vec<String>>,
+    wanted: Memo<Vec<Key>>,
+    pipeline: Pipeline,
+) -> Memo<Vec<Design>> {
+    Memo::new(move |_| {
+        let keys = wanted.get();
+        names
+            .get()
+            .into_iter()
+            .map(|n| {
+                let state = keys
+                    .iter()
+                    .find(|k| k.design == n)
+                    .and_then(|k| pipeline.cache.with(|c| c.get(k).cloned()))
+                    .map_or(State::Pending, |o| match o {
+                        Outcome::Done(s, _) => State::Done(s),
+                        Outcome::Failed(e) => State::Failed(e),
+                    });
+                Design {
+                    label: super::label(&n),
+                    name: n,
+                    state,
+                }
+            })
+            .collect()
+    })
+}
+
+/// The measured drawing size: the charts' width and font size in pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Size {
+    /// Width available to a chart.
+    pub width: f64,
+    /// Font size of its text (larger in workshop mode).
+    pub font: f64,
+}
+
+/// Returns the size of `el`'s content box and the font size of the page's mode.
+fn measure(el: &web_sys::HtmlElement) -> Size {
+    let workshop = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .is_some_and(|root| root.class_list().contains("workshop"));
+    Size {
+        width: f64::from(el.client_width()).max(240.0),
+        font: if workshop { 15.0 } else { 12.0 },
+    }
+}
+
+/// The card of charts, below the comparison table.
+#[component]
+pub fn DesignCharts(
+    /// Every offered design and its evaluation.
+    designs: Memo<Vec<Design>>,
+) -> impl IntoView {
+    let host = NodeRef::<leptos::html::Div>::new();
+    let size = RwSignal::new(Size {
+        width: 760.0,
+        font: 12.0,
+    });
+    // Redrawn at the card's width whenever it changes (window, workshop mode, layout).
+    Effect::new(move |_| {
+        let Some(el) = host.get() else { return };
+        let el: web_sys::HtmlElement = el.into();
+        size.set(measure(&el));
+        let watched = el.clone();
+        let on_resize = Closure::<dyn Fn()>::new(move || {
+            let now = measure(&watched);
+            if size.get_untracked() != now {
+                size.set(now);
+            }
+        });
+        if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+            observer.observe(&el);
+        }
+        // The card lives as long as the playground.
+        on_resize.forget();
+    });
+    let size = Signal::from(size);
+    view! {
+        <div class="card design-charts">
+            <div class="card-head">
+                <h2>"Designs side by side"</h2>
+                <p class="card-note">"The engine's figures, as squillion compare prints them."</p>
+            </div>
+            <div class="chart-host" node_ref=host>
+                <cost::CostChart designs size/>
+                <storage::StorageChart designs size/>
+            </div>
+        </div>
+    }
+}
+
+/// A legend entry: a colour swatch (class `c{colour}`) and its text, with `title` on hover.
+fn legend_item(colour: usize, text: String, state: &'static str, title: String) -> impl IntoView {
+    view! {
+        <li class=format!("c{}", colour % PALETTE) data-state=state title=title>
+            <span class="swatch" aria-hidden="true"></span>
+            {text}
+        </li>
+    }
+}
+
+/// Colours of the palette (`.c0` … `.c7` in style.css, for both themes).
+pub const PALETTE: usize = 8;

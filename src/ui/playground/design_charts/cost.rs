@@ -1,0 +1,257 @@
+//! Cost per operation per design: for the chosen metric, one group of bars per operation and
+//! one bar per design, the exact figure after each bar and in its accessible label.
+
+use leptos::prelude::*;
+
+use super::{legend_item, Design, Size, PALETTE};
+use crate::chart::bars::{fit_text, Layout, Scale, Spec};
+use crate::chart::svg::Svg;
+use crate::eval::summary::OperationSummary;
+use crate::eval::text::fig;
+use crate::eval::Figure;
+use crate::human;
+
+/// A per-run figure of an operation, as the workload view shows it.
+pub struct Metric {
+    /// Its key, as in the Evaluation JSON (`docs_examined`).
+    pub key: &'static str,
+    /// What it is, per run.
+    pub label: &'static str,
+    /// The value and its text.
+    pub value: fn(&OperationSummary) -> (f64, String),
+}
+
+/// Returns a figure of the typical run with its text.
+fn figure(f: Figure) -> (f64, String) {
+    (f.value, fig(f))
+}
+
+/// The metrics offered, round trips first.
+pub static METRICS: [Metric; 5] = [
+    Metric {
+        key: "queries",
+        label: "round trips",
+        value: |o| (o.queries as f64, human::thousands(o.queries)),
+    },
+    Metric {
+        key: "docs_examined",
+        label: "docs examined",
+        value: |o| figure(o.typical.total.docs_examined),
+    },
+    Metric {
+        key: "keys_examined",
+        label: "keys examined",
+        value: |o| figure(o.typical.total.keys_examined),
+    },
+    Metric {
+        key: "docs_returned",
+        label: "docs returned",
+        value: |o| figure(o.typical.total.docs_returned),
+    },
+    Metric {
+        key: "docs_written",
+        label: "docs written",
+        value: |o| figure(o.typical.total.docs_written),
+    },
+];
+
+/// Returns a tick's label: 0.1, 1, 10, 100, 1K, 10K, 1M, 1B; 2.5K on linear scales.
+fn tick_text(v: f64) -> String {
+    let short = |x: f64| {
+        let t = format!("{x:.1}");
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    match v {
+        v if v >= 1e9 => format!("{}B", short(v / 1e9)),
+        v if v >= 1e6 => format!("{}M", short(v / 1e6)),
+        v if v >= 1e3 => format!("{}K", short(v / 1e3)),
+        v if v >= 1.0 || v == 0.0 => short(v),
+        v => format!("{v}"),
+    }
+}
+
+/// The cost chart with its metric switch and legend.
+#[component]
+pub fn CostChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl IntoView {
+    let metric = RwSignal::new(0usize);
+    let switch = METRICS
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            view! {
+                <button type="button" class="metric-switch" data-metric=m.key
+                    aria-pressed=move || (metric.get() == i).to_string()
+                    on:click=move |_| metric.set(i)>{m.label}</button>
+            }
+        })
+        .collect_view();
+    let legend = move || {
+        designs
+            .get()
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                let full = match &d.state {
+                    super::State::Failed(e) => format!("{}: could not be evaluated: {e}", d.label),
+                    _ => d.label.clone(),
+                };
+                let text = match d.state {
+                    super::State::Done(_) => d.label.clone(),
+                    _ => format!("{} ({})", d.label, d.placeholder()),
+                };
+                legend_item(i, text, d.state_name(), full)
+            })
+            .collect_view()
+    };
+    view! {
+        <figure class="chart" data-chart="cost">
+            <figcaption>
+                <span class="chart-title">"Cost per run of each operation"</span>
+                <span class="metric-switches" role="group" aria-label="Metric">{switch}</span>
+            </figcaption>
+            <ul class="chart-legend">{legend}</ul>
+            {move || draw(&designs.get(), METRICS.get(metric.get()).unwrap_or(&METRICS[0]), size.get())}
+        </figure>
+    }
+}
+
+/// Draws `metric` for every operation and design.
+fn draw(designs: &[Design], metric: &'static Metric, size: Size) -> impl IntoView {
+    // The workload's operations, in order, from the first design evaluated (all share it).
+    let ops: Vec<String> = designs
+        .iter()
+        .find_map(|d| d.summary())
+        .map(|s| s.operations.iter().map(|o| o.unit.clone()).collect())
+        .unwrap_or_default();
+    if ops.is_empty() {
+        let text = if designs
+            .iter()
+            .all(|d| matches!(d.state, super::State::Failed(_)))
+        {
+            "No design could be evaluated."
+        } else {
+            "Evaluating the designs…"
+        };
+        return view! { <p class="muted chart-empty">{text}</p> }.into_any();
+    }
+    // Per operation, per design: the figure and its text.
+    let cells: Vec<Vec<Option<(f64, String)>>> = ops
+        .iter()
+        .map(|op| {
+            designs
+                .iter()
+                .map(|d| {
+                    d.summary()
+                        .and_then(|s| s.operations.iter().find(|o| &o.unit == op))
+                        .map(metric.value)
+                })
+                .collect()
+        })
+        .collect();
+    let values: Vec<f64> = cells.iter().flatten().flatten().map(|c| c.0).collect();
+    let scale = Scale::choose(&values);
+    let font = size.font;
+    let label_chars = designs
+        .iter()
+        .map(|d| d.label.chars().count())
+        .max()
+        .unwrap_or(0);
+    let value_chars = cells
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|c| c.1.chars().count())
+        .max()
+        .unwrap_or(0);
+    let l = Layout::new(Spec {
+        width: size.width,
+        font,
+        label_chars,
+        value_chars,
+        groups: ops.len(),
+        bars: designs.len(),
+        headings: true,
+    });
+    let mut svg = Svg::default();
+    for t in l.ticks(&scale, font, |v| tick_text(v).chars().count()) {
+        svg.line("grid", t.x, t.x, l.plot_top, l.plot_bottom);
+        if t.labelled {
+            svg.text("tick", t.x, l.tick_y, "middle", &tick_text(t.value));
+        }
+    }
+    svg.line("axis", l.plot_x, l.plot_x, l.plot_top, l.plot_bottom);
+    for ((op, row), group) in ops.iter().zip(&cells).zip(&l.groups) {
+        let heading = fit_text(op, l.width - l.plot_x, font);
+        svg.text("group-label", l.plot_x, group.heading_y, "start", &heading);
+        for (i, ((d, cell), r)) in designs.iter().zip(row).zip(&group.rows).enumerate() {
+            let name = fit_text(&d.label, l.label_w, font);
+            svg.text("bar-label", l.plot_x - l.gap, r.text_y, "end", &name);
+            match cell {
+                Some((v, text)) => {
+                    let len = l.length(&scale, *v);
+                    let label = format!("{}, {op}: {text} {} per run", d.label, metric.label);
+                    let class = format!("bar c{}", i % PALETTE);
+                    let value = v.to_string();
+                    let data = [
+                        ("design", d.name.as_str()),
+                        ("op", op.as_str()),
+                        ("state", "done"),
+                        ("value", value.as_str()),
+                        ("text", text.as_str()),
+                    ];
+                    svg.rect(&class, l.plot_x, r.y, len, r.h, &label, &data);
+                    svg.text("bar-value", l.plot_x + len + l.gap, r.text_y, "start", text);
+                }
+                None => {
+                    let what = if d.summary().is_some() {
+                        "not in this design".to_string()
+                    } else {
+                        d.placeholder()
+                    };
+                    let label = format!("{}, {op}: {what}", d.label);
+                    let data = [
+                        ("design", d.name.as_str()),
+                        ("op", op.as_str()),
+                        ("state", d.state_name()),
+                    ];
+                    svg.rect(
+                        "bar placeholder",
+                        l.plot_x,
+                        r.y,
+                        l.plot_w,
+                        r.h,
+                        &label,
+                        &data,
+                    );
+                    let class = format!("placeholder-text {}", d.state_name());
+                    let shown = fit_text(&what, l.plot_w - l.gap * 2.0, font);
+                    svg.text(&class, l.plot_x + l.gap, r.text_y, "start", &shown);
+                }
+            }
+        }
+    }
+    let scale_name = if scale.is_log() {
+        "log scale"
+    } else {
+        "linear scale"
+    };
+    let title = format!(
+        "{} per run of each operation, for each design ({scale_name})",
+        capitalize(metric.label)
+    );
+    view! {
+        <p class="axis-note">{format!("{} per run, typical subject · {scale_name}", capitalize(metric.label))}</p>
+        <svg class="bars" width=l.width height=l.height viewBox=format!("0 0 {} {}", l.width, l.height)
+            font-size=font role="group" aria-label=title data-scale=scale_name inner_html=svg.finish()>
+        </svg>
+    }
+    .into_any()
+}
+
+/// Returns `s` with its first letter in upper case.
+pub fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}

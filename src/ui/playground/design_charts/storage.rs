@@ -1,0 +1,203 @@
+//! Storage per collection at full scale: one bar per design, one segment per collection (its
+//! colour in every design), its indexes in a lighter shade after its data; the total after the
+//! bar. Stacked bars need a linear scale; the ticks are round in binary units.
+
+use leptos::prelude::*;
+
+use super::{legend_item, Design, Size, PALETTE};
+use crate::chart::bars::{fit_text, stack, Layout, Scale, Spec};
+use crate::chart::svg::Svg;
+use crate::eval::summary::Summary;
+use crate::human;
+
+/// Returns a byte count as the workload view shows it.
+fn size_text(v: f64) -> String {
+    human::binary_size(v.max(0.0).round() as u64)
+}
+
+/// Returns a tick's label: 0, then sizes.
+fn tick_text(v: f64) -> String {
+    if v == 0.0 {
+        "0".to_string()
+    } else {
+        size_text(v)
+    }
+}
+
+/// Returns the collections of every evaluated design, each once, in order of appearance: the
+/// same collection gets the same colour in every design.
+fn collections(designs: &[Design]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for s in designs.iter().filter_map(Design::summary) {
+        for c in &s.collections {
+            if !out.contains(&c.name) {
+                out.push(c.name.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Collections take the palette from its middle, so that in the common case (a few designs,
+/// a few collections) a collection's colour is none of the cost chart's design colours.
+const COLLECTION_OFFSET: usize = PALETTE / 2;
+
+/// Returns the colour of collection `name` among `names`.
+fn colour_of(names: &[String], name: &str) -> usize {
+    (names.iter().position(|n| n == name).unwrap_or(0) + COLLECTION_OFFSET) % PALETTE
+}
+
+/// Returns a design's data plus index bytes, all collections together.
+fn total(s: &Summary) -> f64 {
+    s.metric("storage_bytes") + s.metric("index_bytes")
+}
+
+/// The storage chart and its legend.
+#[component]
+pub fn StorageChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl IntoView {
+    let names = Memo::new(move |_| collections(&designs.get()));
+    let legend = move || {
+        let items = names
+            .get()
+            .into_iter()
+            .enumerate()
+            .map(|(i, n)| {
+                legend_item(
+                    i + COLLECTION_OFFSET,
+                    n.clone(),
+                    "done",
+                    format!("collection {n}"),
+                )
+            })
+            .collect_view();
+        view! {
+            {items}
+            <li class="index-key" title="index sizes are estimates">
+                <span class="swatch" aria-hidden="true"></span>
+                "faded: the collection's indexes (estimate)"
+            </li>
+        }
+    };
+    view! {
+        <figure class="chart" data-chart="storage">
+            <figcaption>
+                <span class="chart-title">"Storage per collection at full scale"</span>
+            </figcaption>
+            <ul class="chart-legend">{legend}</ul>
+            {move || draw(&designs.get(), &names.get(), size.get())}
+        </figure>
+    }
+}
+
+/// Draws one stacked bar per design.
+fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
+    if names.is_empty() {
+        return view! { <p class="muted chart-empty">"Evaluating the designs…"</p> }.into_any();
+    }
+    let font = size.font;
+    let totals: Vec<Option<f64>> = designs.iter().map(|d| d.summary().map(total)).collect();
+    let scale = Scale::linear(totals.iter().flatten().copied().fold(0.0, f64::max), 1024.0);
+    let value_chars = totals
+        .iter()
+        .flatten()
+        .map(|t| size_text(*t).chars().count())
+        .max()
+        .unwrap_or(0);
+    let l = Layout::new(Spec {
+        width: size.width,
+        font,
+        label_chars: designs
+            .iter()
+            .map(|d| d.label.chars().count())
+            .max()
+            .unwrap_or(0),
+        value_chars,
+        groups: 1,
+        bars: designs.len(),
+        headings: false,
+    });
+    let mut svg = Svg::default();
+    for t in l.ticks(&scale, font, |v| tick_text(v).chars().count()) {
+        svg.line("grid", t.x, t.x, l.plot_top, l.plot_bottom);
+        if t.labelled {
+            svg.text("tick", t.x, l.tick_y, "middle", &tick_text(t.value));
+        }
+    }
+    svg.line("axis", l.plot_x, l.plot_x, l.plot_top, l.plot_bottom);
+    let rows = l.groups.first().map(|g| g.rows.clone()).unwrap_or_default();
+    for (d, r) in designs.iter().zip(&rows) {
+        let name = fit_text(&d.label, l.label_w, font);
+        svg.text("bar-label", l.plot_x - l.gap, r.text_y, "end", &name);
+        let Some(s) = d.summary() else {
+            let what = d.placeholder();
+            let label = format!("{}: {what}", d.label);
+            let data = [("design", d.name.as_str()), ("state", d.state_name())];
+            svg.rect(
+                "bar placeholder",
+                l.plot_x,
+                r.y,
+                l.plot_w,
+                r.h,
+                &label,
+                &data,
+            );
+            let class = format!("placeholder-text {}", d.state_name());
+            let shown = fit_text(&what, l.plot_w - l.gap * 2.0, font);
+            svg.text(&class, l.plot_x + l.gap, r.text_y, "start", &shown);
+            continue;
+        };
+        // Data then indexes of each collection, in the design's order.
+        let parts: Vec<(usize, &str, &'static str, f64)> = s
+            .collections
+            .iter()
+            .flat_map(|c| {
+                let colour = colour_of(names, &c.name);
+                [
+                    (colour, c.name.as_str(), "data", c.stats.total_bytes),
+                    (colour, c.name.as_str(), "indexes", c.index_bytes.value),
+                ]
+            })
+            .collect();
+        let values: Vec<f64> = parts.iter().map(|p| p.3).collect();
+        let segs = stack(&values, &scale, l.plot_x, l.plot_w);
+        let end = segs.last().map_or(l.plot_x, |(x, w)| x + w);
+        let whole = total(s);
+        let summary = format!("{}: {} in all", d.label, size_text(whole));
+        let whole_text = whole.to_string();
+        let data = [
+            ("design", d.name.as_str()),
+            ("state", "done"),
+            ("value", whole_text.as_str()),
+        ];
+        svg.group("bar", &summary, &data);
+        for ((colour, coll, kind, v), (x, w)) in parts.into_iter().zip(segs) {
+            let estimate = if kind == "indexes" { " (estimate)" } else { "" };
+            let label = format!("{}, {coll} {kind}: {}{estimate}", d.label, size_text(v));
+            let class = format!("bar-seg c{colour} part-{kind}");
+            let value = v.to_string();
+            let data = [
+                ("design", d.name.as_str()),
+                ("collection", coll),
+                ("kind", kind),
+                ("value", value.as_str()),
+            ];
+            svg.rect(&class, x, r.y, w, r.h, &label, &data);
+        }
+        svg.close();
+        svg.text(
+            "bar-value",
+            end + l.gap,
+            r.text_y,
+            "start",
+            &size_text(whole),
+        );
+    }
+    view! {
+        <p class="axis-note">"Data and index bytes, all documents at full scale · linear scale"</p>
+        <svg class="bars" width=l.width height=l.height viewBox=format!("0 0 {} {}", l.width, l.height)
+            font-size=font role="group" aria-label="Storage per collection at full scale, for each design (linear scale)"
+            inner_html=svg.finish()>
+        </svg>
+    }
+    .into_any()
+}
