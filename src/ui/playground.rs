@@ -7,6 +7,7 @@ mod export;
 mod growth;
 mod operations;
 mod pipeline;
+mod sample;
 mod scale;
 mod warnings;
 
