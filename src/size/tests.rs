@@ -165,8 +165,25 @@ fn an_element_limit_lists_the_first_elements_and_the_fields_after_the_array() {
 
 #[test]
 fn an_analysis_reads_back_from_its_json() {
-    let d = doc! { "_id": bson::oid::ObjectId::new(), "tags": ["a", "b"], "at": bson::DateTime::from_millis(0), "n": 5_i64 };
+    // One value of every BSON type: each alias reads back.
+    let d = doc! {
+        "_id": ObjectId::new(), "tags": ["a", "b"], "at": bson::DateTime::from_millis(0),
+        "n": 5_i64, "i": 5, "x": 1.5, "ok": true, "none": Bson::Null, "u": Bson::Undefined,
+        "min": Bson::MinKey, "max": Bson::MaxKey, "sub": { "a": 1 },
+        "re": Bson::RegularExpression(bson::Regex {
+            pattern: "^a".to_string().try_into().unwrap(),
+            options: "i".to_string().try_into().unwrap(),
+        }),
+        "js": Bson::JavaScriptCode("1".into()),
+        "jss": Bson::JavaScriptCodeWithScope(bson::JavaScriptCodeWithScope { code: "1".into(), scope: doc! {} }),
+        "ts": Bson::Timestamp(bson::Timestamp { time: 1, increment: 1 }),
+        "bin": Binary { subtype: BinarySubtype::Generic, bytes: vec![1] },
+        "sym": Bson::Symbol("s".into()),
+        "dec": Bson::Decimal128(bson::Decimal128::from_bytes([0; 16])),
+        "ptr": crate::ejson::db_pointer("db.c", ObjectId::new()).unwrap(),
+    };
     let a = analyze(&d);
+    assert_eq!(a.fields.iter().filter(|f| f.depth == 1).count(), d.len());
     let back: Analysis = serde_json::from_str(&serde_json::to_string(&a).unwrap()).unwrap();
     assert_eq!(back, a);
     let bad = serde_json::to_string(&a)
