@@ -77,6 +77,8 @@ async function shown(page, design) {
       documents: Number(c.querySelector('[data-metric="documents"]').dataset.value),
       total_bytes: Number(c.querySelector('[data-metric="total_bytes"]').dataset.value),
       index_bytes: Number(c.querySelector('[data-metric="index_bytes"]').dataset.value),
+      // The typical sample document's exact size (shown first on the card).
+      sample_bytes: ((v) => (v === undefined ? null : Number(v)))(c.querySelector('[data-metric="sample_bytes"]')?.dataset.value),
     })),
     warnings: [...document.querySelectorAll('.eval-warnings .warning')].map((w) => w.dataset.code).sort(),
   }));
@@ -104,7 +106,13 @@ test('every preset: each offered design shows the numbers of squillion eval --js
       }
       assertSame(
         page_.collections,
-        cli.collections.map((c) => ({ name: c.name, documents: c.stats.count, total_bytes: c.stats.total_bytes, index_bytes: c.index_bytes.value })),
+        cli.collections.map((c) => ({
+          name: c.name,
+          documents: c.stats.count,
+          total_bytes: c.stats.total_bytes,
+          index_bytes: c.index_bytes.value,
+          sample_bytes: c.samples ? c.samples.typical.bytes : null,
+        })),
         `${where}: collections`,
       );
       assert.deepEqual(page_.warnings, cli.warnings.map((w) => w.code).sort(), `${where}: warnings`);

@@ -36,6 +36,7 @@ mod calls;
 mod date;
 mod dbpointer;
 mod parser;
+mod pretty;
 mod stream;
 mod wrapper;
 mod write;
@@ -46,7 +47,11 @@ mod tests;
 pub use date::{format_iso_date, parse_iso_date};
 pub use dbpointer::{db_pointer, db_pointer_parts};
 pub use parser::{line_column, Parser, MAX_PARSE_DEPTH};
-pub use write::{to_canonical_ejson, to_relaxed_ejson, to_relaxed_ejson_value, to_shell_string};
+pub use pretty::{pretty_json, PRETTY_WIDTH};
+pub use write::{
+    to_canonical_ejson, to_relaxed_ejson, to_relaxed_ejson_value, to_shell_string,
+    to_typed_ejson_value,
+};
 
 /// Where and why a document could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]

@@ -15,6 +15,7 @@ mod bind;
 pub mod budget;
 pub mod memory;
 mod run;
+pub mod sample;
 mod scale;
 mod shards;
 pub mod spread;
@@ -359,6 +360,10 @@ pub struct CollectionEval {
     pub index_count: usize,
     /// Estimated bytes of all indexes at full scale.
     pub index_bytes: Figure,
+    /// The typical (median-size) and the largest sample document, each with its exact size,
+    /// bounded Extended JSON text and byte breakdown (see [`sample`]); `None` when the sample
+    /// holds no document of the collection.
+    pub samples: Option<sample::SampleDocs>,
 }
 
 /// Workload totals per second (rate × per-run figures of the typical run).
@@ -743,6 +748,7 @@ fn collections_eval(
                 index_count: indexes.len(),
                 indexes,
                 index_bytes,
+                samples: sample::samples(data, &c.name),
             }
         })
         .collect()

@@ -12,7 +12,10 @@ use bson::{spec::BinarySubtype, Bson, Document};
 
 mod analysis;
 
-pub use analysis::{analyze, analyze_with_limit, share_of_limit, Analysis, FieldSize, LimitStatus};
+pub use analysis::{
+    analyze, analyze_with_limit, analyze_with_limits, share_of_limit, Analysis, FieldSize,
+    LimitStatus,
+};
 
 /// The largest document mongod accepts: 16 MiB. A document of exactly this size is accepted;
 /// one byte more is rejected (error 10334 BSONObjectTooLarge).

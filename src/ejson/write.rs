@@ -240,36 +240,68 @@ pub(crate) fn base64_encode(bytes: &[u8]) -> String {
 /// Returns `doc` as relaxed Extended JSON v2 on one line (numbers as plain JSON numbers,
 /// dates from 1970 to 9999 as ISO-8601 strings).
 pub fn to_relaxed_ejson(doc: &Document) -> String {
-    Value::Object(object(doc, false)).to_string()
+    Value::Object(object(doc, RELAXED)).to_string()
 }
 
 /// Returns any value (a document, an array, a number, `null`) as relaxed Extended JSON v2
 /// on one line.
 pub fn to_relaxed_ejson_value(value: &Bson) -> String {
-    ejson(value, false).to_string()
+    ejson(value, RELAXED).to_string()
 }
 
 /// Returns `doc` as canonical Extended JSON v2 on one line (every number and date in its
 /// type wrapper, so the types survive any JSON tool).
 pub fn to_canonical_ejson(doc: &Document) -> String {
-    Value::Object(object(doc, true)).to_string()
+    Value::Object(object(doc, CANONICAL)).to_string()
 }
 
-fn object(doc: &Document, canonical: bool) -> Map<String, Value> {
+/// Returns `value` as *typed* Extended JSON v2: numbers in their canonical type wrappers
+/// (`{"$numberInt": "5"}`, `{"$numberLong": "5"}`, `{"$numberDouble": "5.0"}`: the type decides
+/// the bytes) and dates in the relaxed form (`{"$date": "2024-01-01T00:00:00Z"}`, exact to the
+/// millisecond; canonical before 1970). Every Extended JSON v2 reader accepts both forms, and
+/// reads this one back to the very same BSON (same types, same size) where relaxed JSON would
+/// turn a `long` 5 or a `double` 5.0 into an `int`.
+pub fn to_typed_ejson_value(value: &Bson) -> Value {
+    ejson(value, TYPED)
+}
+
+/// How numbers and dates are written.
+#[derive(Clone, Copy)]
+struct Style {
+    /// Numbers in their type wrappers.
+    numbers: bool,
+    /// Dates as `{"$numberLong": …}` milliseconds rather than ISO-8601 strings.
+    dates: bool,
+}
+
+const CANONICAL: Style = Style {
+    numbers: true,
+    dates: true,
+};
+const RELAXED: Style = Style {
+    numbers: false,
+    dates: false,
+};
+const TYPED: Style = Style {
+    numbers: true,
+    dates: false,
+};
+
+fn object(doc: &Document, style: Style) -> Map<String, Value> {
     doc.iter()
-        .map(|(k, v)| (k.clone(), ejson(v, canonical)))
+        .map(|(k, v)| (k.clone(), ejson(v, style)))
         .collect()
 }
 
-fn ejson(value: &Bson, canonical: bool) -> Value {
+fn ejson(value: &Bson, style: Style) -> Value {
     match value {
-        Bson::Document(doc) => Value::Object(object(doc, canonical)),
-        Bson::Array(items) => Value::Array(items.iter().map(|v| ejson(v, canonical)).collect()),
-        Bson::Double(v) if !canonical && v.is_finite() => json!(v),
+        Bson::Document(doc) => Value::Object(object(doc, style)),
+        Bson::Array(items) => Value::Array(items.iter().map(|v| ejson(v, style)).collect()),
+        Bson::Double(v) if !style.numbers && v.is_finite() => json!(v),
         Bson::Double(v) => json!({ "$numberDouble": double_text(*v) }),
-        Bson::Int32(v) if canonical => json!({ "$numberInt": v.to_string() }),
+        Bson::Int32(v) if style.numbers => json!({ "$numberInt": v.to_string() }),
         Bson::Int32(v) => json!(v),
-        Bson::Int64(v) if canonical => json!({ "$numberLong": v.to_string() }),
+        Bson::Int64(v) if style.numbers => json!({ "$numberLong": v.to_string() }),
         Bson::Int64(v) => json!(v),
         Bson::String(s) => json!(s),
         Bson::Boolean(b) => json!(b),
@@ -283,7 +315,7 @@ fn ejson(value: &Bson, canonical: bool) -> Value {
         Bson::JavaScriptCode(code) => json!({ "$code": code }),
         Bson::JavaScriptCodeWithScope(cws) => json!({
             "$code": cws.code,
-            "$scope": Value::Object(object(&cws.scope, canonical)),
+            "$scope": Value::Object(object(&cws.scope, style)),
         }),
         Bson::Timestamp(ts) => json!({ "$timestamp": { "t": ts.time, "i": ts.increment } }),
         Bson::RegularExpression(re) => json!({
@@ -298,7 +330,7 @@ fn ejson(value: &Bson, canonical: bool) -> Value {
         Bson::DateTime(dt) => {
             let ms = dt.timestamp_millis();
             match format_iso_date(ms) {
-                Some(iso) if !canonical && ms >= 0 => json!({ "$date": iso }),
+                Some(iso) if !style.dates && ms >= 0 => json!({ "$date": iso }),
                 _ => json!({ "$date": { "$numberLong": ms.to_string() } }),
             }
         }

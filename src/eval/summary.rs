@@ -47,6 +47,9 @@ pub struct CollectionSummary {
     pub indexes: Vec<IndexSummary>,
     /// Estimated bytes of all indexes at full scale.
     pub index_bytes: Figure,
+    /// The typical and the largest sample document (absent from older evaluations' JSON).
+    #[serde(default)]
+    pub samples: Option<super::sample::SampleDocs>,
 }
 
 /// A collection's full-scale statistics.
@@ -310,6 +313,7 @@ fn collection(c: &super::CollectionEval) -> CollectionSummary {
             })
             .collect(),
         index_bytes: c.index_bytes,
+        samples: c.samples.clone(),
     }
 }
 

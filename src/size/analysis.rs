@@ -1,13 +1,16 @@
 //! Where the bytes of a document go: every field and subtree with its key and value bytes,
 //! the nesting depth and how the document stands against mongod's limits.
+//!
+//! An [`Analysis`] also reads back from its JSON: the page's evaluation worker sends the
+//! breakdown of each collection's sample documents (`eval::sample`) as text.
 
 use bson::{Bson, Document};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{decimal_digits, value_size, MAX_BSON_SIZE, MAX_NESTING, WARN_RATIO};
 
 /// How a document stands against mongod's limits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LimitStatus {
     /// Within the limits and under 80% of the size limit.
@@ -80,7 +83,7 @@ pub struct FieldSize {
 }
 
 /// The exact size of a document and where its bytes go.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Analysis {
     /// Exact encoded size in bytes.
     pub size: u64,
@@ -114,6 +117,70 @@ impl Analysis {
     }
 }
 
+/// Every alias [`crate::ejson::type_alias`] returns.
+const TYPE_ALIASES: [&str; 21] = [
+    "double",
+    "string",
+    "array",
+    "object",
+    "bool",
+    "null",
+    "regex",
+    "javascript",
+    "javascriptWithScope",
+    "int",
+    "long",
+    "timestamp",
+    "binData",
+    "objectId",
+    "date",
+    "symbol",
+    "decimal",
+    "undefined",
+    "maxKey",
+    "minKey",
+    "dbPointer",
+];
+
+/// A [`FieldSize`] as read from JSON, its type alias still owned text.
+#[derive(Deserialize)]
+struct FieldRow {
+    path: String,
+    depth: usize,
+    #[serde(rename = "type")]
+    bson_type: String,
+    key_bytes: u64,
+    value_bytes: u64,
+    elements: Option<usize>,
+}
+
+impl<'de> Deserialize<'de> for FieldSize {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        FieldSize::try_from(FieldRow::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
+}
+
+impl TryFrom<FieldRow> for FieldSize {
+    type Error = String;
+
+    /// Reads the type alias back as the alias itself; an unknown one is an error.
+    fn try_from(r: FieldRow) -> Result<Self, String> {
+        let bson_type = TYPE_ALIASES
+            .iter()
+            .find(|a| **a == r.bson_type)
+            .copied()
+            .ok_or_else(|| format!("unknown BSON type \"{}\"", r.bson_type))?;
+        Ok(FieldSize {
+            path: r.path,
+            depth: r.depth,
+            bson_type,
+            key_bytes: r.key_bytes,
+            value_bytes: r.value_bytes,
+            elements: r.elements,
+        })
+    }
+}
+
 /// Returns the analysis of `doc`, listing every field.
 pub fn analyze(doc: &Document) -> Analysis {
     analyze_with_limit(doc, usize::MAX)
@@ -122,8 +189,19 @@ pub fn analyze(doc: &Document) -> Analysis {
 /// Returns the analysis of `doc`, listing at most `max_rows` fields (the totals stay exact
 /// and `fields_omitted` says how many rows were left out): for arrays of millions.
 pub fn analyze_with_limit(doc: &Document, max_rows: usize) -> Analysis {
+    analyze_with_limits(doc, max_rows, usize::MAX)
+}
+
+/// Returns the analysis of `doc` listing at most `max_rows` fields and, of every array, the
+/// first `max_elements` elements only (with their subtrees): a breakdown short enough for a
+/// card in which a 10,000-element array does not hide the fields after it. The array's own
+/// row still counts all its elements and bytes; totals stay exact and `fields_omitted` counts
+/// every row left out.
+pub fn analyze_with_limits(doc: &Document, max_rows: usize, max_elements: usize) -> Analysis {
     let mut walk = Walk {
         max_rows,
+        max_elements,
+        hidden: 0,
         fields: Vec::new(),
         omitted: 0,
         field_name_bytes: 0,
@@ -147,6 +225,10 @@ pub fn analyze_with_limit(doc: &Document, max_rows: usize) -> Analysis {
 
 struct Walk {
     max_rows: usize,
+    /// Elements of each array listed.
+    max_elements: usize,
+    /// Above 0 inside an array element past `max_elements`: no rows are recorded.
+    hidden: usize,
     fields: Vec<FieldSize>,
     omitted: usize,
     field_name_bytes: u64,
@@ -176,7 +258,10 @@ impl Walk {
         for (i, value) in items.iter().enumerate() {
             let digits = decimal_digits(i);
             self.array_index_bytes += digits as u64 + 1;
+            let hide = usize::from(i >= self.max_elements);
+            self.hidden += hide;
             size += self.element(&i.to_string(), digits, value, prefix, depth);
+            self.hidden -= hide;
         }
         size
     }
@@ -192,7 +277,7 @@ impl Walk {
     ) -> u64 {
         let key_bytes = 2 + key_len as u64;
         self.framing_bytes += 1;
-        let row = if self.fields.len() < self.max_rows {
+        let row = if self.hidden == 0 && self.fields.len() < self.max_rows {
             self.fields.push(FieldSize {
                 path: if prefix.is_empty() {
                     key.to_string()
@@ -212,7 +297,7 @@ impl Walk {
         };
         let path = match row.and_then(|i| self.fields.get(i)) {
             Some(f) => f.path.clone(),
-            None if matches!(value, Bson::Document(_) | Bson::Array(_)) => {
+            None if self.hidden == 0 && matches!(value, Bson::Document(_) | Bson::Array(_)) => {
                 if prefix.is_empty() {
                     key.to_string()
                 } else {

@@ -132,3 +132,62 @@ fn depth_counts_documents_and_arrays() {
     assert_eq!(analyze(&d).status, LimitStatus::TooDeep);
     assert_eq!(analyze(&doc! {"a": []}).depth, 2);
 }
+
+#[test]
+fn an_element_limit_lists_the_first_elements_and_the_fields_after_the_array() {
+    let followers: Vec<Bson> = (0..1000).map(|i| bson::bson!({ "id": i })).collect();
+    let d = doc! { "_id": 1, "followers": followers, "name": "celebrity" };
+    let full = analyze(&d);
+    let short = analyze_with_limits(&d, 100, 3);
+    let paths: Vec<&str> = short.fields.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "_id",
+            "followers",
+            "followers.0",
+            "followers.0.id",
+            "followers.1",
+            "followers.1.id",
+            "followers.2",
+            "followers.2.id",
+            "name"
+        ]
+    );
+    // Totals, the array's own row and the omitted count stay exact.
+    assert_eq!(short.size, full.size);
+    assert_eq!(short.size, document_size(&d));
+    assert_eq!(short.array_index_bytes, full.array_index_bytes);
+    assert_eq!(short.fields[1], full.fields[1]);
+    assert_eq!(short.fields[1].elements, Some(1000));
+    assert_eq!(short.fields_omitted, full.fields.len() - short.fields.len());
+}
+
+#[test]
+fn an_analysis_reads_back_from_its_json() {
+    // One value of every BSON type: each alias reads back.
+    let d = doc! {
+        "_id": ObjectId::new(), "tags": ["a", "b"], "at": bson::DateTime::from_millis(0),
+        "n": 5_i64, "i": 5, "x": 1.5, "ok": true, "none": Bson::Null, "u": Bson::Undefined,
+        "min": Bson::MinKey, "max": Bson::MaxKey, "sub": { "a": 1 },
+        "re": Bson::RegularExpression(bson::Regex {
+            pattern: "^a".to_string().try_into().unwrap(),
+            options: "i".to_string().try_into().unwrap(),
+        }),
+        "js": Bson::JavaScriptCode("1".into()),
+        "jss": Bson::JavaScriptCodeWithScope(bson::JavaScriptCodeWithScope { code: "1".into(), scope: doc! {} }),
+        "ts": Bson::Timestamp(bson::Timestamp { time: 1, increment: 1 }),
+        "bin": Binary { subtype: BinarySubtype::Generic, bytes: vec![1] },
+        "sym": Bson::Symbol("s".into()),
+        "dec": Bson::Decimal128(bson::Decimal128::from_bytes([0; 16])),
+        "ptr": crate::ejson::db_pointer("db.c", ObjectId::new()).unwrap(),
+    };
+    let a = analyze(&d);
+    assert_eq!(a.fields.iter().filter(|f| f.depth == 1).count(), d.len());
+    let back: Analysis = serde_json::from_str(&serde_json::to_string(&a).unwrap()).unwrap();
+    assert_eq!(back, a);
+    let bad = serde_json::to_string(&a)
+        .unwrap()
+        .replace("\"objectId\"", "\"nope\"");
+    assert!(serde_json::from_str::<Analysis>(&bad).is_err());
+}

@@ -11,7 +11,11 @@ pub fn LimitGauge(
     /// The document's exact size in bytes.
     #[prop(into)]
     size: Signal<u64>,
+    /// What the gauge measures, for screen readers (when a page shows several).
+    #[prop(optional, into)]
+    label: Option<String>,
 ) -> impl IntoView {
+    let label = label.unwrap_or_else(|| "Share of the 16 MiB document limit".to_string());
     let share = move || size.get() as f64 / MAX_BSON_SIZE as f64;
     let level = move || {
         let s = share();
@@ -43,7 +47,7 @@ pub fn LimitGauge(
             <div
                 class="gauge-track"
                 role="meter"
-                aria-label="Share of the 16 MiB document limit"
+                aria-label=label
                 aria-valuemin="0"
                 aria-valuemax=MAX_BSON_SIZE
                 aria-valuenow=move || size.get()

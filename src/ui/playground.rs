@@ -8,6 +8,7 @@ mod export;
 mod growth;
 mod operations;
 mod pipeline;
+mod sample;
 mod scale;
 mod warnings;
 

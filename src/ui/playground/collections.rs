@@ -5,6 +5,7 @@
 
 use leptos::prelude::*;
 
+use super::sample::SampleDocumentPanel;
 use super::GrowthChart;
 use crate::analysis::Analysis;
 use crate::arith::SizeFigure;
@@ -137,6 +138,11 @@ pub fn CollectionCards(
                                         {chart}
                                     }
                                 }).collect_view()}
+                                {ev.as_ref().and_then(|e| {
+                                    let full_largest = e.stats.shapes.iter().map(|sh| sh.max).max_by_key(|m| m.bytes)?;
+                                    let samples = e.samples.clone()?;
+                                    Some(view! { <SampleDocumentPanel collection=c.name.clone() samples sampled=e.sample_documents full_largest/> })
+                                })}
                                 {ev.map(|e| {
                                     let index_total = super::evaluated::bytes(e.index_bytes);
                                     view! {

@@ -1,0 +1,135 @@
+//! A collection card's sample document: the typical one (the median size of the sample) or,
+//! one click away, the largest, as the evaluation carries them (`eval::sample`): its pretty
+//! Extended JSON, its exact size against the 16 MiB limit and where its bytes go, with the
+//! Document size page's own gauge and breakdown. When the collection's largest document at
+//! full scale is bigger than the sample's largest, a second gauge shows that figure, labelled
+//! exact or estimate.
+
+use leptos::prelude::*;
+
+use crate::eval::sample::{SampleDocs, SampleDocument};
+use crate::eval::summary::SizeSummary;
+use crate::human;
+use crate::ui::{BreakdownTable, Composition, LimitGauge};
+
+/// The sample document panel of one collection card.
+#[component]
+pub fn SampleDocumentPanel(
+    /// The collection's name (for labels).
+    collection: String,
+    /// Its typical and largest sample documents.
+    samples: SampleDocs,
+    /// Documents sampled.
+    sampled: u64,
+    /// The largest document at full scale (the shape table's "Largest").
+    full_largest: SizeSummary,
+) -> impl IntoView {
+    let largest = RwSignal::new(false);
+    let docs = StoredValue::new(samples);
+    let shown = Signal::derive(move || {
+        docs.with_value(|d| {
+            if largest.get() {
+                d.largest.clone()
+            } else {
+                d.typical.clone()
+            }
+        })
+    });
+    let size = Signal::derive(move || shown.with(|d| d.bytes));
+    let analysis = Signal::derive(move || shown.with(|d| d.breakdown.clone()));
+    let beyond = move || {
+        let d = shown.get();
+        (largest.get() && full_largest.bytes > d.bytes).then_some(full_largest)
+    };
+    let doc_label = format!("Sample document of {collection} as Extended JSON");
+    let toggle = move |want: bool| {
+        view! {
+            <button
+                type="button"
+                class="segment"
+                data-which=if want { "largest" } else { "typical" }
+                aria-pressed=move || (largest.get() == want).to_string()
+                on:click=move |_| largest.set(want)
+            >
+                {if want { "Largest document" } else { "Typical" }}
+            </button>
+        }
+    };
+    view! {
+        <section class="sample" data-which=move || if largest.get() { "largest" } else { "typical" }>
+            <div class="sample-head">
+                <h4>"Sample document"</h4>
+                <div class="segmented" role="group" aria-label=format!("Which sample document of {collection}")>
+                    {toggle(false)}
+                    {toggle(true)}
+                </div>
+            </div>
+            <p class="sample-size">
+                <strong data-metric="sample_bytes" data-value=move || size.get().to_string()>
+                    {move || format!("{} B", human::thousands(size.get()))}
+                </strong>
+                <span class="muted">{move || describe(&shown.get(), largest.get(), sampled, beyond().is_some())}</span>
+            </p>
+            <LimitGauge size=size label="Share of the 16 MiB limit: this document"/>
+            {move || beyond().map(|f| {
+                let approx = if f.exact { "" } else { "≈ " };
+                let basis = if f.exact { "exact arithmetic" } else { "estimate, beyond the sample" };
+                view! {
+                    <p class="sample-full" data-metric="full_largest" data-value=f.bytes.to_string()>
+                        "Largest at full scale: "
+                        <strong>{format!("{approx}{} B", human::thousands(f.bytes))}</strong>
+                        <span class="muted">{format!(" ({basis})")}</span>
+                    </p>
+                    <LimitGauge size=f.bytes label="Share of the 16 MiB limit: the largest document at full scale"/>
+                }
+            })}
+            <pre class="code sample-doc" tabindex="0" aria-label=doc_label>{move || shown.with(|d| d.ejson.clone())}</pre>
+            {move || {
+                let d = shown.get();
+                d.truncated.then(|| {
+                    let left = if d.omitted > 0 {
+                        format!("{} elements or fields left out", human::thousands(d.omitted))
+                    } else {
+                        "long strings cut".to_string()
+                    };
+                    view! {
+                        <p class="sample-note muted">
+                            {format!("Shortened for display ({left}, marked “…”); sizes and bytes per field are of the whole document.")}
+                        </p>
+                    }
+                })
+            }}
+            <details class="sample-breakdown">
+                <summary>"Bytes per field"</summary>
+                <Composition analysis=analysis/>
+                <div class="table-wrap sample-table">
+                    <BreakdownTable analysis=analysis/>
+                </div>
+            </details>
+        </section>
+    }
+}
+
+/// Returns what the shown document is: which one, of how many, and its full-scale size when
+/// the sample cut its arrays short (unless the full-scale largest gauge follows: one
+/// full-scale figure at a time).
+fn describe(d: &SampleDocument, largest: bool, sampled: u64, gauge_follows: bool) -> String {
+    let which = if largest {
+        format!(" · the largest of {} sampled", human::thousands(sampled))
+    } else {
+        format!(
+            " · typical: the median size of {} sampled",
+            human::thousands(sampled)
+        )
+    };
+    let full = if d.full_bytes.bytes > d.bytes && !gauge_follows {
+        let approx = if d.full_bytes.exact { "" } else { "≈ " };
+        format!(
+            " · {approx}{} B with every array element",
+            human::thousands(d.full_bytes.bytes)
+        )
+    } else {
+        String::new()
+    };
+    format!("{which}{full}")
+}
