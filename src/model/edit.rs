@@ -6,11 +6,15 @@
 //! design patterns and shard keys); a rename or removal that would still leave a dangling
 //! reference is refused, with the paths that would break.
 
+mod design;
+
 use serde_json::{json, Map, Value};
 
 use super::distribution::Distribution;
 use super::validate::validate;
 use super::ModelError;
+
+pub use design::{set_design, set_strategy};
 
 /// The smallest useful model: one entity with two fields, nothing else. Valid as it is.
 pub const BLANK_MODEL: &str = r#"{
