@@ -82,6 +82,15 @@ pub enum EditError {
         /// The name looked for.
         name: String,
     },
+    /// The edit would make the model invalid (a design edit: a parameter of 0, a strategy the
+    /// relationship cannot take).
+    #[error("{action} was refused: {}", .errors.iter().take(3).map(|e| format!("{} ({})", e.path, e.message)).collect::<Vec<_>>().join("; "))]
+    Invalid {
+        /// What was asked (`Using bucket for “comments”`).
+        action: String,
+        /// The problems the edit would add.
+        errors: Vec<ModelError>,
+    },
     /// The edit would leave references that name nothing.
     #[error("{action} would break {}: {}", plural(.errors.len(), "reference"), .errors.iter().take(3).map(|e| format!("{} ({})", e.path, e.message)).collect::<Vec<_>>().join("; "))]
     WouldBreak {

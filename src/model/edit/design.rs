@@ -23,7 +23,7 @@ pub fn set_strategy(
     }
     let value = serde_json::to_value(strategy).unwrap_or(Value::Null);
     let action = format!("Using {} for “{relationship}”", strategy.name());
-    checked(v, action, |v| {
+    invalid(checked(v, action, |v| {
         if let Some(overrides) = object_in(v, "design")
             .and_then(|d| object_in(d, "relationships"))
             .and_then(Value::as_object_mut)
@@ -31,7 +31,7 @@ pub fn set_strategy(
             overrides.insert(relationship.to_string(), value);
         }
         Ok(())
-    })
+    }))
 }
 
 /// Replaces the model's own design by `spec` (what the page's Custom design starts from: the
@@ -39,11 +39,19 @@ pub fn set_strategy(
 /// problem.
 pub fn set_design(v: &mut Value, spec: &DesignSpec) -> Result<(), EditError> {
     let value = serde_json::to_value(spec).unwrap_or(Value::Null);
-    checked(v, "Starting the custom design".to_string(), |v| {
+    invalid(checked(v, "Starting the custom design".to_string(), |v| {
         if let Some(map) = v.as_object_mut() {
             map.insert("design".to_string(), value);
         }
         Ok(())
+    }))
+}
+
+/// Says "refused" rather than "would break references": a design edit adds no reference.
+fn invalid(r: Result<(), EditError>) -> Result<(), EditError> {
+    r.map_err(|e| match e {
+        EditError::WouldBreak { action, errors } => EditError::Invalid { action, errors },
+        other => other,
     })
 }
 
@@ -110,7 +118,7 @@ mod tests {
         let mut v = preset("social-feed");
         let before = v.clone();
         let e = set_strategy(&mut v, "feed", &Strategy::Embed).unwrap_err();
-        assert!(e.to_string().contains("is a feed"), "{e}");
+        assert!(e.to_string().starts_with("Using embed for “feed” was refused: $.design.relationships.feed.strategy (relationship \"feed\" is a feed"), "{e}");
         assert_eq!(v, before);
         let e = set_strategy(&mut v, "feed", &Strategy::BucketedFanOut { size: 0 }).unwrap_err();
         assert!(
