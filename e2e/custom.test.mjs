@@ -135,6 +135,8 @@ test('Custom on a preset: pick a strategy, the JSON has it, the CLI agrees, undo
   // Comparison: Custom beside the named designs.
   const heads = await page.$$eval('.compare-table thead th', (ths) => ths.map((t) => t.textContent.trim()));
   assert.deepEqual(heads.slice(1), ['Normalized', 'Denormalized', 'One-query', 'Custom']);
+  await page.$eval('.compare', (c) => c.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: `${SHOTS}/custom-design-compare.png` });
 
   await page.$eval('#strategy-comments', (s) => s.scrollIntoView({ block: 'center' }));
   await page.focus('#strategy-comments');
@@ -153,6 +155,8 @@ test('Custom on a preset: pick a strategy, the JSON has it, the CLI agrees, undo
   assert.match(await error.textContent(), /\$\.design\.relationships\.comments\.size/);
   assert.equal(await page.inputValue('#model-input'), before);
   assert.equal(await page.inputValue('#strategy-comments-parameter'), '20', 'the field shows the model again');
+  await page.$eval('.strategies', (c) => c.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: `${SHOTS}/custom-design-refused.png` });
 
   // Undo (outside any field): the size, then the strategy.
   await page.$eval('#strategy-comments-parameter', (i) => i.blur());
