@@ -32,29 +32,16 @@ pub fn seed(model: &Model, from: usize) -> Option<DesignSpec> {
     (m.design != model.design).then_some(m.design)
 }
 
-/// One relationship as the picker shows it.
-#[derive(Debug, Clone, PartialEq)]
-struct Row {
-    name: String,
-    ends: String,
-    /// The strategies it may take, with default parameters.
-    choices: Vec<Strategy>,
-    /// Its strategy under the model's design.
-    current: Strategy,
-    /// True when the design overrides the base for it.
-    overridden: bool,
-}
+/// One relationship as the picker lists it: name, `parent → child`, the strategies it may
+/// take (with default parameters). Changes only when the relationships do.
+type Shape = (String, String, Vec<Strategy>);
 
-fn rows(m: &Model) -> Vec<Row> {
-    resolve(m, &m.design)
-        .into_iter()
-        .zip(&m.relationships)
-        .map(|((name, current), r)| Row {
-            choices: strategies_for(m, &name),
-            overridden: m.design.relationships.contains_key(&name),
-            ends: format!("{} → {}", r.parent, r.child),
-            name,
-            current,
+fn shapes(m: &Model) -> Vec<Shape> {
+    m.relationships
+        .iter()
+        .map(|r| {
+            let ends = format!("{} → {}", r.parent, r.child);
+            (r.name.clone(), ends, strategies_for(m, &r.name))
         })
         .collect()
 }
@@ -76,115 +63,172 @@ pub fn StrategyPicker(
     /// The model shown (the last valid one).
     model: ReadSignal<Option<Model>>,
 ) -> impl IntoView {
-    let all = Memo::new(move |_| model.with(|m| m.as_ref().map(rows).unwrap_or_default()));
-    let base = Memo::new(move |_| {
+    let shape = Memo::new(move |_| model.with(|m| m.as_ref().map(shapes).unwrap_or_default()));
+    // Each relationship's strategy under the model's design, and whether it is an override.
+    let current = Memo::new(move |_| {
         model.with(|m| {
             m.as_ref()
-                .map(|m| label(m.design.base.as_str()))
+                .map(|m| {
+                    resolve(m, &m.design)
+                        .into_iter()
+                        .map(|(n, s)| {
+                            let o = m.design.relationships.contains_key(&n);
+                            (n, s, o)
+                        })
+                        .collect::<Vec<_>>()
+                })
                 .unwrap_or_default()
         })
     });
-    let error = RwSignal::new(None::<String>);
-    // Writes `s` for `rel`; a refusal is shown here (not twice) and changes nothing.
-    let commit = move |rel: &str, s: &Strategy| -> bool {
-        let ok = ws.edit(|v| edit::set_strategy(v, rel, s));
-        error.set(if ok { None } else { ws.message.get_untracked() });
-        ws.message.set(None);
-        ok
+    let base = move || {
+        model.with(|m| {
+            let b = m
+                .as_ref()
+                .map(|m| m.design.base.as_str())
+                .unwrap_or_default();
+            format!(
+                "Others follow the base design ({}). Each change is one undo step.",
+                label(b)
+            )
+        })
     };
+    let error = RwSignal::new(None::<String>);
     view! {
         <section class="card strategies" aria-labelledby="strategies-title">
             <div class="card-head">
                 <h2 id="strategies-title">"Custom design: a strategy per relationship"</h2>
-                <p class="card-note">
-                    {move || format!("Others follow the base design ({}). Each change is one undo step.", base.get())}
-                </p>
+                <p class="card-note">{base}</p>
             </div>
             <div class="strategy-rows">
-                <For
-                    each=move || all.get()
-                    key=|r| (r.name.clone(), r.choices.iter().map(Strategy::name).collect::<Vec<_>>())
-                    children=move |row| {
-                        let name = row.name.clone();
-                        let id = format!("strategy-{}", row.name);
-                        let current = Memo::new({
-                            let name = name.clone();
-                            move |_| all.with(|rs| rs.iter().find(|r| r.name == name).map(|r| (r.current.clone(), r.overridden)))
-                        });
-                        let chosen = move || current.with(|c| c.as_ref().map(|c| c.0.name()).unwrap_or_default());
-                        let key = Memo::new(move |_| current.with(|c| c.as_ref().and_then(|c| c.0.parameter()).map(|p| p.0)));
-                        let value = move || current.with(|c| c.as_ref().and_then(|c| c.0.parameter()).map(|p| p.1.to_string()).unwrap_or_default());
-                        let choices = row.choices.clone();
-                        let on_select = {
-                            let name = name.clone();
-                            move |ev: leptos::ev::Event| {
-                                let picked = event_target_value(&ev);
-                                let Some(s) = choices.iter().find(|s| s.name() == picked) else { return };
-                                if !commit(&name, s) {
-                                    if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()) {
-                                        el.set_value(chosen());
-                                    }
-                                }
-                            }
-                        };
-                        let param_id = format!("strategy-{}-parameter", row.name);
-                        let param = move || key.get().map(|k| {
-                            let name = name.clone();
-                            view! {
-                                <label class="num-field" for=param_id.clone()>{parameter_label(k)}</label>
-                                <input
-                                    id=param_id.clone()
-                                    type="number"
-                                    min="1"
-                                    step="1"
-                                    inputmode="numeric"
-                                    class="num-input strategy-parameter"
-                                    data-parameter=k
-                                    prop:value=value
-                                    data-committed=value
-                                    on:change=move |ev| {
-                                        let Some(input) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
-                                        let typed = input.value();
-                                        let Some((s, _)) = current.get_untracked() else { return };
-                                        let ok = match typed.trim().parse::<u64>() {
-                                            Ok(n) => commit(&name, &s.with_parameter(n)),
-                                            Err(_) => {
-                                                error.set(Some(format!("{}: “{}” is not a whole number of at least 1.", parameter_label(k), typed.trim())));
-                                                false
-                                            }
-                                        };
-                                        if !ok {
-                                            input.set_value(&value());
-                                        }
-                                    }
-                                />
-                            }
-                        });
-                        view! {
-                            <div class="strategy-row" data-relationship=row.name.clone()>
-                                <label class="strategy-name" for=id.clone()>
-                                    <code>{row.name.clone()}</code>
-                                    <span class="muted">{row.ends.clone()}</span>
-                                </label>
-                                <select id=id class="strategy-select" prop:value=chosen on:change=on_select>
-                                    {row.choices.iter().map(|s| {
-                                        let n = s.name();
-                                        view! { <option value=n selected=move || chosen() == n>{label(n)}</option> }
-                                    }).collect_view()}
-                                </select>
-                                <span class="strategy-param">{param}</span>
-                                <span class="strategy-origin muted">
-                                    {move || if current.with(|c| c.as_ref().is_some_and(|c| c.1)) { "override" } else { "from base" }}
-                                </span>
-                            </div>
-                        }
+                {move || {
+                    let rows = shape.get();
+                    if rows.is_empty() {
+                        return view! { <p class="muted">"This model has no relationships: every entity is its own collection."</p> }.into_any();
                     }
-                />
-                {move || all.with(Vec::is_empty).then(|| view! {
-                    <p class="muted">"This model has no relationships: every entity is its own collection."</p>
-                })}
+                    rows.into_iter().map(|(name, ends, choices)| row(ws, name, ends, choices, current, error)).collect_view().into_any()
+                }}
             </div>
             {move || error.get().map(|e| view! { <p class="error strategy-error" role="alert">{e}</p> })}
         </section>
+    }
+}
+
+/// One relationship's row: its select, its number parameter, where its strategy comes from.
+fn row(
+    ws: Workspace,
+    name: String,
+    ends: String,
+    choices: Vec<Strategy>,
+    current: Memo<Vec<(String, Strategy, bool)>>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let mine = Memo::new({
+        let name = name.clone();
+        move |_| current.with(|c| c.iter().find(|x| x.0 == name).map(|x| (x.1.clone(), x.2)))
+    });
+    let strategy = move || mine.with(|m| m.as_ref().map(|m| m.0.clone()));
+    let chosen = move || mine.with(|m| m.as_ref().map(|m| m.0.name()).unwrap_or_default());
+    let key =
+        Memo::new(move |_| mine.with(|m| m.as_ref().and_then(|m| m.0.parameter()).map(|p| p.0)));
+    let value = move || {
+        mine.with(|m| {
+            m.as_ref()
+                .and_then(|m| m.0.parameter())
+                .map(|p| p.1.to_string())
+        })
+        .unwrap_or_default()
+    };
+    // Writes `s`; a refusal is shown under the picker (not twice) and changes nothing.
+    let commit = {
+        let name = name.clone();
+        move |s: &Strategy| -> bool {
+            let ok = ws.edit(|v| edit::set_strategy(v, &name, s));
+            error.set(if ok { None } else { ws.message.get_untracked() });
+            ws.message.set(None);
+            ok
+        }
+    };
+    let id = format!("strategy-{name}");
+    let param_id = format!("{id}-parameter");
+    let options = choices
+        .iter()
+        .map(|s| {
+            let n = s.name();
+            view! { <option value=n selected=chosen() == n>{label(n)}</option> }
+        })
+        .collect_view();
+    let on_select = {
+        let commit = commit.clone();
+        move |ev: leptos::ev::Event| {
+            let picked = event_target_value(&ev);
+            let ok = choices
+                .iter()
+                .find(|s| s.name() == picked)
+                .is_some_and(&commit);
+            if !ok {
+                if let Some(el) = ev
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+                {
+                    el.set_value(chosen());
+                }
+            }
+        }
+    };
+    let on_number = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let typed = input.value();
+        let ok = match (typed.trim().parse::<u64>(), strategy()) {
+            (Ok(n), Some(s)) => commit(&s.with_parameter(n)),
+            _ => {
+                error.set(Some(format!(
+                    "“{}” is not a whole number of at least 1.",
+                    typed.trim()
+                )));
+                false
+            }
+        };
+        if !ok {
+            input.set_value(&value());
+        }
+    };
+    let param = move || {
+        key.get().map(|k| {
+            view! {
+                <label class="num-field" for=param_id.clone()>{parameter_label(k)}</label>
+                <input
+                    id=param_id.clone()
+                    type="number"
+                    min="1"
+                    step="1"
+                    inputmode="numeric"
+                    class="num-input strategy-parameter"
+                    prop:value=value
+                    data-committed=value
+                    on:change=on_number.clone()
+                />
+            }
+        })
+    };
+    let rel = name.clone();
+    view! {
+        <div class="strategy-row" data-relationship=rel>
+            <label class="strategy-name" for=id.clone()>
+                <code>{name}</code>
+                <span class="muted">{ends}</span>
+            </label>
+            <select id=id class="strategy-select" prop:value=chosen on:change=on_select>
+                {options}
+            </select>
+            <span class="strategy-param">{param}</span>
+            <span class="strategy-origin muted">
+                {move || if mine.with(|m| m.as_ref().is_some_and(|m| m.1)) { "override" } else { "from base" }}
+            </span>
+        </div>
     }
 }
