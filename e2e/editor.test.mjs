@@ -44,6 +44,33 @@ test('a form edit rewrites the JSON and the results follow', async () => {
   await page.close();
 });
 
+test('fields, relationships, operations and steps reorder; each move is one undo step', async () => {
+  const { page, errors } = await fresh();
+  const start = await json(page);
+  const fields = async () => Object.keys(JSON.parse(await json(page)).entities[1].fields);
+  const before = await fields();
+  assert.deepEqual(before.slice(0, 2), ['date', 'type']);
+  // The first field cannot go up; moving "type" up puts it first, definition and all.
+  assert.equal(await page.isDisabled('[aria-label="Move field date of activity up"]'), true);
+  await page.click('[aria-label="Move field type of activity up"]');
+  await page.waitForFunction(() => /"fields": \{\s*"type"/.test(document.querySelector('#model-input').value));
+  assert.deepEqual(await fields(), ['type', 'date', ...before.slice(2)]);
+  // Operations: the second goes up.
+  const units = async () => JSON.parse(await json(page)).workload.map((u) => u.name);
+  const ops = await units();
+  await page.click(`[aria-label="Move operation ${ops[1]} up"]`);
+  await page.waitForFunction((first) => JSON.parse(document.querySelector('#model-input').value).workload[0].name === first, ops[1]);
+  assert.deepEqual(await units(), [ops[1], ops[0], ...ops.slice(2)]);
+  assert.equal(await page.isDisabled(`[aria-label="Move operation ${ops[1]} up"]`), true);
+  // Two undos give the model back as it was.
+  await page.click('[data-testid=undo]');
+  await page.click('[data-testid=undo]');
+  assert.equal(await json(page), start);
+  await page.screenshot({ path: `${SHOTS}/editor-reorder.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('undo and redo: a form edit, a JSON edit and a preset load', async () => {
   const { page, errors } = await fresh();
   const start = await json(page);
@@ -225,6 +252,15 @@ test('the preset chooser: cards with lessons, the loaded one marked, keyboard an
   // The loaded card has the focus.
   await page.waitForFunction(() => document.activeElement?.dataset?.preset === 'social-feed');
   await page.screenshot({ path: `${SHOTS}/editor-chooser.png` });
+  // The dialog is modal: Tab from its last control wraps to its first (the close button),
+  // Shift+Tab from the first wraps to the last, never to the page behind it.
+  const active = () => page.evaluate(() => document.activeElement?.dataset?.preset ?? document.activeElement?.getAttribute('aria-label'));
+  await page.focus('.preset-cards li:last-child .preset-card');
+  const last = await active();
+  await page.keyboard.press('Tab');
+  assert.equal(await active(), 'Close');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await active(), last);
   await page.keyboard.press('Escape');
   await page.waitForSelector('.chooser', { state: 'detached' });
   await page.waitForFunction(() => document.activeElement?.id === 'choose-preset');

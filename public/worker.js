@@ -5,7 +5,8 @@
 // why the design cannot be evaluated.
 //
 // Message in:  { id, model, design, options }
-// Message out: { id, json, ms } | { id, error } (the design cannot be evaluated)
+// Message out: { id, progress: { step, of, what } } (a step starts; any number of them), then
+//              { id, json, ms } | { id, error } (the design cannot be evaluated)
 //              | { id, fatal, init? } (this worker cannot evaluate at all: the page takes over;
 //                init: true when the module did not even load)
 //
@@ -31,7 +32,8 @@ self.onmessage = async (event) => {
       self.postMessage({ id, zip, summary, ms: performance.now() - t0 }, [zip.buffer]);
       return;
     }
-    const json = self.squillionEvaluate(model, design, options);
+    const progress = (step, of, what) => self.postMessage({ id, progress: { step, of, what } });
+    const json = self.squillionEvaluate(model, design, options, progress);
     self.postMessage({ id, json, ms: performance.now() - t0 });
   } catch (e) {
     // A string is the evaluation's own error; anything else (a trap) leaves the module unusable.

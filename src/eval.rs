@@ -446,8 +446,18 @@ pub fn evaluate_offered(
     name: &str,
     opts: &EvalOptions,
 ) -> Result<Evaluation, EvalError> {
+    evaluate_offered_with(model, name, opts, &mut |_| {})
+}
+
+/// [`evaluate_offered`], telling `progress` each step as it starts (the page's progress bar).
+pub fn evaluate_offered_with(
+    model: &Model,
+    name: &str,
+    opts: &EvalOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Evaluation, EvalError> {
     let offered = offered_layout(model, name)?;
-    let mut e = evaluate_layout(&offered.model, offered.layout, opts)?;
+    let mut e = evaluate_layout_with(&offered.model, offered.layout, opts, progress)?;
     if let Some(name) = offered.preset_design {
         e.design = name;
     }
@@ -532,9 +542,49 @@ pub fn evaluate_layout(
     layout: Layout,
     opts: &EvalOptions,
 ) -> Result<Evaluation, EvalError> {
+    evaluate_layout_with(model, layout, opts, &mut |_| {})
+}
+
+/// One step of an evaluation, reported as it starts: `step` of `of` (counted from 1), and what
+/// it does. The steps are: generating the documents, inserting them, measuring the
+/// collections, one per operation of the workload, and the cluster (shards, storage, warnings).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Progress {
+    /// This step, from 1.
+    pub step: usize,
+    /// Steps in all.
+    pub of: usize,
+    /// What it does, for a person: `running “post”`.
+    pub what: String,
+}
+
+/// [`evaluate_layout`], telling `progress` each step as it starts.
+pub fn evaluate_layout_with(
+    model: &Model,
+    layout: Layout,
+    opts: &EvalOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Evaluation, EvalError> {
+    let of = 4 + layout.plan.units.len();
+    let mut step = 0;
+    let mut tell = |what: String| {
+        step += 1;
+        progress(&Progress { step, of, what });
+    };
     let model = fitted_sample(model, &layout, opts)?;
+    tell("generating the sample documents".to_string());
     let data = generate(&model, &layout);
+    tell(format!(
+        "inserting {} documents and building the indexes",
+        crate::warning::thousands(
+            data.collections
+                .iter()
+                .map(|c| c.documents.len() as u64)
+                .sum()
+        )
+    ));
     let mut db = materialize(&layout, &data)?;
+    tell("measuring the collections".to_string());
     let collections = collections_eval(&model, &layout, &data, &db);
     let ctx = run::Ctx {
         model: &model,
@@ -544,6 +594,7 @@ pub fn evaluate_layout(
     };
     let mut operations = Vec::new();
     for (ui, u) in layout.plan.units.iter().enumerate() {
+        tell(format!("running “{}”", u.unit));
         let typical = run::run_unit(&ctx, &mut db, ui, false)?;
         let largest = run::run_unit(&ctx, &mut db, ui, true)?;
         operations.push(OperationEval {
@@ -562,6 +613,7 @@ pub fn evaluate_layout(
         q += o.queries as f64 * o.rate_per_sec;
         l += o.lookups as f64 * o.rate_per_sec;
     }
+    tell("spreading over shards, estimating storage and warnings".to_string());
     let sharding = spread::spreads(&model, &layout, &data, &operations);
     let shards = model.sharding.as_ref().map_or(1, |s| s.shards.max(1));
     let ram = opts.ram_bytes.unwrap_or_else(|| {

@@ -501,3 +501,32 @@ fn a_closed_output_pipe_is_not_a_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(out.status.code(), Some(0), "{err}");
 }
+
+/// The page's progress bar: every step reported once, in order, counted to the end; the
+/// evaluation is the one `squillion eval` prints.
+#[test]
+fn progress_counts_every_step_in_order() {
+    let m = preset("social-feed");
+    let opts = EvalOptions {
+        max_documents: Some(40),
+        ..EvalOptions::default()
+    };
+    let mut seen = Vec::new();
+    let e = squillion::eval::evaluate_offered_with(&m, "denormalized", &opts, &mut |p| {
+        seen.push(p.clone())
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let of = 4 + e.operations.len();
+    assert_eq!(seen.len(), of);
+    for (i, p) in seen.iter().enumerate() {
+        assert_eq!((p.step, p.of), (i + 1, of), "{p:?}");
+    }
+    assert_eq!(seen[0].what, "generating the sample documents");
+    assert!(seen[1].what.starts_with("inserting "), "{:?}", seen[1]);
+    assert_eq!(seen[3].what, format!("running “{}”", e.operations[0].unit));
+    let plain = squillion::eval::evaluate_offered(&m, "denormalized", &opts).unwrap();
+    assert_eq!(
+        serde_json::to_string(&plain).unwrap(),
+        serde_json::to_string(&e).unwrap()
+    );
+}

@@ -11,7 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Evaluation, Figure, Metrics, Totals};
-use crate::warning::Severity;
+use crate::warning::{Severity, Warning};
 
 /// What the page shows of one evaluation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -175,6 +175,25 @@ pub struct WarningSummary {
     pub fix: String,
 }
 
+impl From<&Warning> for WarningSummary {
+    /// The warning as the evaluation's JSON prints it (severity in lower case).
+    fn from(w: &Warning) -> WarningSummary {
+        WarningSummary {
+            code: w.code.to_string(),
+            severity: match w.severity {
+                Severity::Info => "info",
+                Severity::Warning => "warning",
+                Severity::Error => "error",
+            }
+            .to_string(),
+            collection: w.collection.clone(),
+            path: w.path.clone(),
+            message: w.message.clone(),
+            fix: w.fix.clone(),
+        }
+    }
+}
+
 /// Why an Evaluation's JSON could not be read back.
 #[derive(Debug, thiserror::Error)]
 #[error("the evaluation could not be read: {0}")]
@@ -246,23 +265,7 @@ impl Summary {
                 })
                 .collect(),
             totals: e.totals,
-            warnings: e
-                .warnings
-                .iter()
-                .map(|w| WarningSummary {
-                    code: w.code.to_string(),
-                    severity: match w.severity {
-                        Severity::Info => "info",
-                        Severity::Warning => "warning",
-                        Severity::Error => "error",
-                    }
-                    .to_string(),
-                    collection: w.collection.clone(),
-                    path: w.path.clone(),
-                    message: w.message.clone(),
-                    fix: w.fix.clone(),
-                })
-                .collect(),
+            warnings: e.warnings.iter().map(WarningSummary::from).collect(),
         }
     }
 }

@@ -3,6 +3,11 @@
 //! A distribution is described by the numbers an architect knows (typical, p99, max) rather
 //! than by fitted parameters, and answers quantile questions in constant time so that full-scale
 //! arithmetic never loops over parents.
+//!
+//! Logarithms, exponentials and powers go through the `libm` crate rather than `f64::ln` and
+//! friends: those call the platform's C library natively and Rust's own port in WebAssembly,
+//! which round the last bit differently, and the page must show the very numbers the command
+//! line prints.
 
 use serde::{Deserialize, Serialize};
 
@@ -154,16 +159,16 @@ impl Distribution {
                     typical
                 } else {
                     // Pareto through (0.5, typical) and (0.99, p99): x = t·(0.5/(1−q))^(1/α).
-                    let alpha = (50.0f64).ln() / (p99 / typical).ln();
-                    typical * (0.5 / (1.0 - q)).powf(1.0 / alpha)
+                    let alpha = libm::log(50.0) / libm::log(p99 / typical);
+                    typical * libm::pow(0.5 / (1.0 - q), 1.0 / alpha)
                 }
             }
             Distribution::Lognormal { typical, p99, .. } => {
                 if p99 <= typical || typical <= 0.0 {
                     typical
                 } else {
-                    let sigma = (p99 / typical).ln() / Z99;
-                    (typical.ln() + sigma * inverse_normal(q)).exp()
+                    let sigma = libm::log(p99 / typical) / Z99;
+                    libm::exp(libm::log(typical) + sigma * inverse_normal(q))
                 }
             }
             Distribution::Capped { ref of, .. } | Distribution::Chunks { ref of, .. } => {
@@ -235,13 +240,13 @@ impl Distribution {
             sum += f(self.quantile(q)) * h;
         }
         // Tail: q in [0.99, 1), substitute u = ln(1 − q) from ln 0.01 to ln 1e-9.
-        let (u0, u1) = (0.01f64.ln(), 1e-9f64.ln());
+        let (u0, u1) = (libm::log(0.01), libm::log(1e-9));
         let hu = (u1 - u0) / TAIL as f64;
         for i in 0..TAIL {
             let u = u0 + (i as f64 + 0.5) * hu;
-            let q = 1.0 - u.exp();
+            let q = 1.0 - libm::exp(u);
             // dq = −e^u du; hu < 0, so the product is positive.
-            sum += f(self.quantile(q)) * (-(u.exp()) * hu);
+            sum += f(self.quantile(q)) * (-libm::exp(u) * hu);
         }
         // The last 1e-9 of mass sits at max.
         sum + f(self.max()) * 1e-9
@@ -296,7 +301,7 @@ pub fn inverse_normal(p: f64) -> f64 {
     }
     let plow = 0.02425;
     if p < plow {
-        let q = (-2.0 * p.ln()).sqrt();
+        let q = (-2.0 * libm::log(p)).sqrt();
         (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
             / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
     } else if p <= 1.0 - plow {
@@ -305,7 +310,7 @@ pub fn inverse_normal(p: f64) -> f64 {
         (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
             / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
     } else {
-        let q = (-2.0 * (1.0 - p).ln()).sqrt();
+        let q = (-2.0 * libm::log(1.0 - p)).sqrt();
         -(((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
             / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
     }

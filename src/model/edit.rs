@@ -527,10 +527,10 @@ pub fn remove_field(v: &mut Value, entity: &str, field: &str) -> Result<(), Edit
     })
 }
 
-/// Moves item `index` of the array at `key` (`entities`, `workload`, …) one place up (`up`) or
-/// down. Returns false when it cannot move.
-pub fn move_item(v: &mut Value, key: &str, index: usize, up: bool) -> bool {
-    let Some(list) = v.get_mut(key).and_then(Value::as_array_mut) else {
+/// Moves item `index` of the array at JSON pointer `list` (`/entities`, `/workload/0/steps`)
+/// one place up (`up`) or down. Returns false when it cannot move.
+pub fn move_item(v: &mut Value, list: &str, index: usize, up: bool) -> bool {
+    let Some(list) = v.pointer_mut(list).and_then(Value::as_array_mut) else {
         return false;
     };
     let other = if up {
@@ -545,6 +545,36 @@ pub fn move_item(v: &mut Value, key: &str, index: usize, up: bool) -> bool {
         }
         _ => false,
     }
+}
+
+/// Moves field `field` of entity `entity` one place up (`up`) or down in its `fields` object,
+/// keeping every other key where it was. Returns false when it cannot move. Field order is the
+/// order of the generated documents' keys (it changes no size: BSON sizes do not depend on it).
+pub fn move_field(v: &mut Value, entity: &str, field: &str, up: bool) -> bool {
+    let Some(fields) = entity_mut(v, entity)
+        .and_then(|e| e.get_mut("fields"))
+        .and_then(Value::as_object_mut)
+    else {
+        return false;
+    };
+    let mut entries: Vec<(String, Value)> = std::mem::take(fields).into_iter().collect();
+    let at = entries.iter().position(|(k, _)| k == field);
+    let other = at.and_then(|i| {
+        if up {
+            i.checked_sub(1)
+        } else {
+            i.checked_add(1)
+        }
+    });
+    let moved = match (at, other) {
+        (Some(i), Some(o)) if o < entries.len() => {
+            entries.swap(i, o);
+            true
+        }
+        _ => false,
+    };
+    fields.extend(entries);
+    moved
 }
 
 /// Returns `base`, or `base2`, `base3`… : the first not in `taken`.
@@ -1018,10 +1048,48 @@ mod tests {
         assert_eq!(add_relationship(&mut v).as_deref(), Some("entitys"));
         add_unit(&mut v);
         valid(&v);
-        assert!(move_item(&mut v, "entities", 2, true));
+        assert!(move_item(&mut v, "/entities", 2, true));
         assert_eq!(entity_names(&v), ["item", "entity2", "entity"]);
-        assert!(!move_item(&mut v, "entities", 0, true));
-        assert!(!move_item(&mut v, "entities", 2, false));
+        assert!(!move_item(&mut v, "/entities", 0, true));
+        assert!(!move_item(&mut v, "/entities", 2, false));
+        valid(&v);
+    }
+
+    #[test]
+    fn fields_steps_and_operations_move_one_place_and_keep_the_rest() {
+        let mut v = preset("social-feed");
+        let text = |v: &Value| serde_json::to_string(v).unwrap();
+        assert_eq!(field_names(&v, "activity")[..2], ["date", "type"]);
+        assert!(move_field(&mut v, "activity", "type", true));
+        assert_eq!(field_names(&v, "activity")[..2], ["type", "date"]);
+        assert!(
+            !move_field(&mut v, "activity", "type", true),
+            "already first"
+        );
+        let last = field_names(&v, "activity").last().cloned().unwrap();
+        assert!(
+            !move_field(&mut v, "activity", &last, false),
+            "already last"
+        );
+        assert!(!move_field(&mut v, "activity", "nope", true));
+        assert!(!move_field(&mut v, "nobody", "type", true));
+        // The field kept its definition; moving back restores the text.
+        assert!(move_field(&mut v, "activity", "type", false));
+        assert_eq!(text(&v), text(&preset("social-feed")));
+        // Operations and steps are arrays at a pointer.
+        let units = |v: &Value| -> Vec<String> {
+            v["workload"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|u| u["name"].as_str().unwrap().to_string())
+                .collect()
+        };
+        let before = units(&v);
+        assert!(move_item(&mut v, "/workload", 1, true));
+        assert_eq!(units(&v)[0], before[1]);
+        assert!(!move_item(&mut v, "/workload/0/steps", 0, true));
+        assert!(!move_item(&mut v, "/no/such/list", 0, false));
         valid(&v);
     }
 

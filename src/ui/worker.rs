@@ -10,7 +10,7 @@
 use wasm_bindgen::prelude::*;
 
 use crate::eval::summary::Summary;
-use crate::eval::{evaluate_offered, EvalOptions};
+use crate::eval::{evaluate_offered_with, EvalOptions, Progress};
 use crate::export::{export_offered_zip, PAGE_ARCHIVE_LIMIT};
 use crate::model::{parse_model, Model};
 
@@ -19,8 +19,19 @@ use crate::model::{parse_model, Model};
 /// [`EvalOptions`] as JSON (`{"max_documents": 200}`; missing fields take their default), or
 /// why it cannot be evaluated.
 pub fn evaluate_json(model_text: &str, design: &str, options_json: &str) -> Result<String, String> {
+    evaluate_json_with(model_text, design, options_json, &mut |_| {})
+}
+
+/// [`evaluate_json`], telling `progress` each step of the evaluation as it starts.
+pub fn evaluate_json_with(
+    model_text: &str,
+    design: &str,
+    options_json: &str,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<String, String> {
     let (model, opts) = read_request(model_text, options_json)?;
-    let evaluation = evaluate_offered(&model, design, &opts).map_err(|e| e.to_string())?;
+    let evaluation =
+        evaluate_offered_with(&model, design, &opts, progress).map_err(|e| e.to_string())?;
     serde_json::to_string(&Summary::of(&evaluation)).map_err(|e| e.to_string())
 }
 
@@ -72,12 +83,26 @@ pub fn export_zip(
     Ok((archive.bytes, summary))
 }
 
-/// Registers `squillionEvaluate` on the worker's global scope; an error comes back as a thrown
-/// string.
+/// Registers `squillionEvaluate(model, design, options, onProgress?)` on the worker's global
+/// scope; `onProgress(step, of, what)` is called as each step starts; an error comes back as a
+/// thrown string.
 pub fn register() {
-    let evaluate = Closure::<dyn Fn(String, String, String) -> Result<String, JsValue>>::new(
-        |model: String, design: String, options: String| {
-            evaluate_json(&model, &design, &options).map_err(|e| JsValue::from_str(&e))
+    type Evaluate = dyn Fn(String, String, String, JsValue) -> Result<String, JsValue>;
+    let evaluate = Closure::<Evaluate>::new(
+        |model: String, design: String, options: String, on_progress: JsValue| {
+            let on_progress = on_progress.dyn_into::<js_sys::Function>().ok();
+            let mut tell = |p: &Progress| {
+                if let Some(f) = &on_progress {
+                    let _ = f.call3(
+                        &JsValue::NULL,
+                        &JsValue::from(p.step as u32),
+                        &JsValue::from(p.of as u32),
+                        &JsValue::from_str(&p.what),
+                    );
+                }
+            };
+            evaluate_json_with(&model, &design, &options, &mut tell)
+                .map_err(|e| JsValue::from_str(&e))
         },
     );
     let _ = js_sys::Reflect::set(

@@ -29,6 +29,46 @@ fn source_of(text: &str) -> String {
     }
 }
 
+/// Keeps Tab and Shift+Tab inside the open dialog (it is modal): from the last control Tab
+/// goes to the first, from the first Shift+Tab to the last, and from outside to the first.
+fn keep_focus_inside(ev: &web_sys::KeyboardEvent) {
+    use wasm_bindgen::JsCast;
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(dialog) = doc.query_selector(".chooser").ok().flatten() else {
+        return;
+    };
+    let Ok(list) = dialog.query_selector_all("button, input, select, textarea, [href]") else {
+        return;
+    };
+    let controls: Vec<web_sys::HtmlElement> = (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+        .collect();
+    let (Some(first), Some(last)) = (controls.first(), controls.last()) else {
+        return;
+    };
+    let active = doc.active_element();
+    let inside = active
+        .as_ref()
+        .is_some_and(|a| dialog.contains(Some(a.as_ref())));
+    let at = |el: &web_sys::HtmlElement| {
+        active
+            .as_ref()
+            .is_some_and(|a| AsRef::<web_sys::Element>::as_ref(el) == a)
+    };
+    let target = if ev.shift_key() {
+        (!inside || at(first)).then_some(last)
+    } else {
+        (!inside || at(last)).then_some(first)
+    };
+    if let Some(el) = target {
+        ev.prevent_default();
+        let _ = el.focus();
+    }
+}
+
 /// The chooser dialog. `loaded` is the open preset's title (and whether it was edited).
 #[component]
 pub fn PresetChooser(
@@ -44,9 +84,22 @@ pub fn PresetChooser(
         if ev.key() == "Escape" {
             ev.prevent_default();
             close();
+        } else if ev.key() == "Tab" {
+            keep_focus_inside(&ev);
         }
     });
-    on_cleanup(move || keys.remove());
+    // The button that opens the dialog gets the focus back when it closes.
+    on_cleanup(move || {
+        keys.remove();
+        use wasm_bindgen::JsCast;
+        let opener = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("choose-preset"))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(el) = opener {
+            let _ = el.focus();
+        }
+    });
     // The loaded card (else the first) has the focus when the dialog opens.
     request_animation_frame(|| {
         use wasm_bindgen::JsCast;

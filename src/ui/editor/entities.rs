@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use serde_json::{json, Value};
 
 use super::distribution::DistributionInput;
-use super::inputs::{NameInput, NumberInput};
+use super::inputs::{MoveButtons, NameInput, NumberInput};
 use super::Workspace;
 use crate::model::edit::{self, pointer};
 use crate::model::BsonType;
@@ -90,14 +90,6 @@ fn EntityItem(ws: Workspace, index: usize, name: String, last: bool) -> impl Int
         let old = old.clone();
         ws.edit(move |v| edit::rename_entity(v, &old, &new))
     });
-    let moving = move |up: bool| {
-        move |_| {
-            ws.edit(move |v| {
-                edit::move_item(v, "entities", index, up);
-                Ok(())
-            });
-        }
-    };
     let to_delete = name.clone();
     let delete = move |_| {
         let n = to_delete.clone();
@@ -119,10 +111,7 @@ fn EntityItem(ws: Workspace, index: usize, name: String, last: bool) -> impl Int
                 <NumberInput ws=ws parent=base.clone() key="count".to_string() label="count".to_string()
                     aria=format!("Count of {name}")/>
                 <div class="item-actions">
-                    <button type="button" class="icon-button" disabled=index == 0 on:click=moving(true)
-                        aria-label=format!("Move {name} up") title="Move up">"↑"</button>
-                    <button type="button" class="icon-button" disabled=last on:click=moving(false)
-                        aria-label=format!("Move {name} down") title="Move down">"↓"</button>
+                    <MoveButtons ws=ws list="/entities".to_string() index=index last=last what=name.clone()/>
                     <button type="button" class="icon-button danger" on:click=delete
                         aria-label=format!("Delete entity {name}") title="Delete">"×"</button>
                 </div>
@@ -132,9 +121,13 @@ fn EntityItem(ws: Workspace, index: usize, name: String, last: bool) -> impl Int
                 <thead>
                     <tr><th scope="col">"Field"</th><th scope="col">"Type"</th><th scope="col">"Optional"</th><th scope="col"><span class="visually-hidden">"Delete"</span></th></tr>
                 </thead>
-                {move || rows.get().into_iter().map(|row| view! {
-                    <FieldItem ws=ws index=index entity=entity.clone() row=row/>
-                }).collect_view()}
+                {move || {
+                    let rows = rows.get();
+                    let n = rows.len();
+                    rows.into_iter().enumerate().map(|(j, row)| view! {
+                        <FieldItem ws=ws index=index entity=entity.clone() row=row first=j == 0 last=j + 1 == n/>
+                    }).collect_view()
+                }}
             </table>
             <button type="button" class="button small add-field" on:click=add_field>"+ Add field"</button>
         </li>
@@ -142,7 +135,14 @@ fn EntityItem(ws: Workspace, index: usize, name: String, last: bool) -> impl Int
 }
 
 #[component]
-fn FieldItem(ws: Workspace, index: usize, entity: String, row: FieldRow) -> impl IntoView {
+fn FieldItem(
+    ws: Workspace,
+    index: usize,
+    entity: String,
+    row: FieldRow,
+    first: bool,
+    last: bool,
+) -> impl IntoView {
     let FieldRow {
         name,
         ty,
@@ -172,6 +172,17 @@ fn FieldItem(ws: Workspace, index: usize, entity: String, row: FieldRow) -> impl
     let on_optional = move |ev: leptos::ev::Event| {
         let on = event_target_checked(&ev);
         ws.set(&opt_path, "presence", on.then(|| json!(0.5)));
+    };
+    let (me, mn) = (entity.clone(), name.clone());
+    let moving = move |up: bool| {
+        let (e, n) = (me.clone(), mn.clone());
+        move |_| {
+            let (e, n) = (e.clone(), n.clone());
+            ws.edit(move |v| {
+                edit::move_field(v, &e, &n, up);
+                Ok(())
+            });
+        }
     };
     let (e, n) = (entity.clone(), name.clone());
     let delete = move |_| {
@@ -209,7 +220,11 @@ fn FieldItem(ws: Workspace, index: usize, entity: String, row: FieldRow) -> impl
                     <input type="checkbox" prop:checked=optional on:change=on_optional
                         aria-label=format!("{entity}.{name} is optional")/>
                 </td>
-                <td class="center">
+                <td class="field-actions">
+                    <button type="button" class="icon-button" disabled=first on:click=moving(true)
+                        aria-label=format!("Move field {name} of {entity} up") title="Move up">"↑"</button>
+                    <button type="button" class="icon-button" disabled=last on:click=moving(false)
+                        aria-label=format!("Move field {name} of {entity} down") title="Move down">"↓"</button>
                     <button type="button" class="icon-button danger" on:click=delete
                         aria-label=format!("Delete field {name} of {entity}") title="Delete field">"×"</button>
                 </td>

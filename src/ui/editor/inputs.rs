@@ -129,3 +129,37 @@ pub fn NumberInput(
         </label>
     }
 }
+
+/// ↑ and ↓ buttons that move item `index` of the array at JSON pointer `list` one place, one
+/// undo step each; the first cannot go up, the last cannot go down.
+#[component]
+pub fn MoveButtons(
+    /// The model.
+    ws: Workspace,
+    /// JSON pointer of the array (`/entities`, `/workload/0/steps`).
+    list: String,
+    /// The item's place in it.
+    index: usize,
+    /// True for the last item.
+    last: bool,
+    /// What the item is, for the buttons' labels (`entity user`, `step 2`).
+    #[prop(into)]
+    what: Signal<String>,
+) -> impl IntoView {
+    let moving = move |up: bool| {
+        let list = list.clone();
+        move |_| {
+            let list = list.clone();
+            ws.edit(move |v| {
+                edit::move_item(v, &list, index, up);
+                Ok(())
+            });
+        }
+    };
+    view! {
+        <button type="button" class="icon-button" disabled=index == 0 on:click=moving(true)
+            aria-label=move || format!("Move {} up", what.get()) title="Move up">"↑"</button>
+        <button type="button" class="icon-button" disabled=last on:click=moving(false)
+            aria-label=move || format!("Move {} down", what.get()) title="Move down">"↓"</button>
+    }
+}

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use serde_json::{json, Value};
 
 use super::distribution::DistributionInput;
-use super::inputs::{text_at, NameInput, NumberInput};
+use super::inputs::{text_at, MoveButtons, NameInput, NumberInput};
 use super::Workspace;
 use crate::model::edit;
 
@@ -32,9 +32,13 @@ pub fn RelationshipsForm(ws: Workspace) -> impl IntoView {
                 <p class="muted empty-note">"None yet: a relationship says how many children each parent has."</p>
             })}
             <ol class="form-list">
-                {move || names.get().into_iter().enumerate().map(|(i, name)| view! {
-                    <RelationshipItem ws=ws index=i name=name/>
-                }).collect_view()}
+                {move || {
+                    let names = names.get();
+                    let n = names.len();
+                    names.into_iter().enumerate().map(|(i, name)| view! {
+                        <RelationshipItem ws=ws index=i name=name last=i + 1 == n/>
+                    }).collect_view()
+                }}
             </ol>
         </section>
     }
@@ -74,7 +78,7 @@ fn EntitySelect(ws: Workspace, index: usize, key: &'static str, label: String) -
 }
 
 #[component]
-fn RelationshipItem(ws: Workspace, index: usize, name: String) -> impl IntoView {
+fn RelationshipItem(ws: Workspace, index: usize, name: String, last: bool) -> impl IntoView {
     let base = format!("/relationships/{index}");
     let old = name.clone();
     let rename = Callback::new(move |new: String| {
@@ -121,6 +125,7 @@ fn RelationshipItem(ws: Workspace, index: usize, name: String) -> impl IntoView 
             <div class="item-head">
                 <NameInput value=name.clone() label=format!("Name of relationship {}", index + 1) commit=rename class="title-input"/>
                 <div class="item-actions">
+                    <MoveButtons ws=ws list="/relationships".to_string() index=index last=last what=format!("relationship {name}")/>
                     <button type="button" class="icon-button danger" on:click=delete
                         aria-label=format!("Delete relationship {name}") title="Delete">"×"</button>
                 </div>

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
-use super::inputs::{input_of, text_at, NumberInput};
+use super::inputs::{input_of, text_at, MoveButtons, NumberInput};
 use super::Workspace;
 use crate::model::edit::{self, OPS};
 
@@ -87,14 +87,17 @@ pub fn WorkloadForm(ws: Workspace) -> impl IntoView {
                 <p class="muted empty-note">"None yet: an operation is one user action with its rate."</p>
             })}
             <ol class="form-list">
-                {move || (0..count.get()).map(|i| view! { <UnitItem ws=ws index=i/> }).collect_view()}
+                {move || {
+                    let n = count.get();
+                    (0..n).map(|i| view! { <UnitItem ws=ws index=i last=i + 1 == n/> }).collect_view()
+                }}
             </ol>
         </section>
     }
 }
 
 #[component]
-fn UnitItem(ws: Workspace, index: usize) -> impl IntoView {
+fn UnitItem(ws: Workspace, index: usize, last: bool) -> impl IntoView {
     let base = format!("/workload/{index}");
     let name = text_at(ws, format!("{base}/name"));
     let rows = Memo::new(move |_| {
@@ -145,14 +148,20 @@ fn UnitItem(ws: Workspace, index: usize) -> impl IntoView {
                 <NumberInput ws=ws parent=base.clone() key="rate_per_sec".to_string() label="per second".to_string()
                     aria=format!("Rate per second of operation {}", index + 1)/>
                 <div class="item-actions">
+                    <MoveButtons ws=ws list="/workload".to_string() index=index last=last
+                        what=Signal::derive(move || format!("operation {}", name.get()))/>
                     <button type="button" class="icon-button danger" on:click=delete
                         aria-label=move || format!("Delete operation {}", name.get()) title="Delete">"×"</button>
                 </div>
             </div>
             <ol class="step-list">
-                {move || rows.get().into_iter().enumerate().map(|(j, row)| view! {
-                    <StepItem ws=ws unit=index index=j row=row/>
-                }).collect_view()}
+                {move || {
+                    let rows = rows.get();
+                    let n = rows.len();
+                    rows.into_iter().enumerate().map(|(j, row)| view! {
+                        <StepItem ws=ws unit=index index=j row=row last=j + 1 == n/>
+                    }).collect_view()
+                }}
             </ol>
             <button type="button" class="button small" on:click=add_step>"+ Add step"</button>
         </li>
@@ -160,7 +169,7 @@ fn UnitItem(ws: Workspace, index: usize) -> impl IntoView {
 }
 
 #[component]
-fn StepItem(ws: Workspace, unit: usize, index: usize, row: StepRow) -> impl IntoView {
+fn StepItem(ws: Workspace, unit: usize, index: usize, row: StepRow, last: bool) -> impl IntoView {
     let path = format!("/workload/{unit}/steps/{index}");
     let StepRow { op, target, rest } = row;
     let takes_entity = edit::op_takes_entity(&op);
@@ -236,6 +245,7 @@ fn StepItem(ws: Workspace, unit: usize, index: usize, row: StepRow) -> impl Into
                     }).collect_view()
                 }}
             </select>
+            <MoveButtons ws=ws list=format!("/workload/{unit}/steps") index=index last=last what=format!("step {step_no}")/>
             <button type="button" class="icon-button danger" on:click=delete
                 aria-label=format!("Delete step {step_no}") title="Delete step">"×"</button>
             {(!rest.is_empty()).then(|| view! { <code class="step-rest" title="Edit these in the JSON">{rest}</code> })}

@@ -211,12 +211,15 @@ fn rank(severity: &str) -> u8 {
 pub fn EvalWarnings(
     /// The evaluation's warnings.
     warnings: Vec<WarningSummary>,
+    /// True for the engine's warnings; false for the arithmetic ones shown while it runs.
+    #[prop(default = true)]
+    measured: bool,
 ) -> impl IntoView {
     let mut ws = warnings;
     ws.sort_by_key(|w| std::cmp::Reverse(rank(&w.severity)));
     let count = ws.len().to_string();
     view! {
-        <div class="card warnings eval-warnings" data-count=count>
+        <div class="card warnings" class:eval-warnings=measured data-count=count>
             <div class="card-head">
                 <h2>"Warnings"</h2>
                 <p class="card-note">"Thresholds and their sources: docs/warnings.md"</p>

@@ -102,12 +102,13 @@ pub fn GrowthChart(
             // The curve.
             <polyline class="curve" points=path></polyline>
             {break_at.map(|b| {
-                // The label sits on the side of the line with more room.
+                // The label sits on the side of the line with more room, at the foot of the
+                // line: under the curve, clear of the largest parent's label above it.
                 let right = px(b) < LEFT + pw / 2.0;
                 let (x, anchor) = if right { (px(b) + 6.0, "start") } else { (px(b) - 6.0, "end") };
                 view! {
                     <line class="break" x1=px(b) y1=TOP x2=px(b) y2=TOP + ph></line>
-                    <text class="break-label" x=x y=TOP + 14.0 text-anchor=anchor>
+                    <text class="break-label" x=x y=TOP + ph - 8.0 text-anchor=anchor>
                         {format!("breaks at {}", human::thousands(b as u64))}
                     </text>
                 }

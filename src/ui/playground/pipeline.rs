@@ -79,6 +79,9 @@ pub struct Pipeline {
     pub cache: RwSignal<HashMap<Key, Outcome>>,
     /// The evaluation in flight.
     pub busy: RwSignal<Option<Key>>,
+    /// The step the evaluation in flight has reached, as the worker last said: (its key,
+    /// step, of, what). None between evaluations and when evaluating on the page.
+    pub progress: RwSignal<Option<(Key, u32, u32, String)>>,
     /// Why evaluations run on the page instead of in a worker (None while the worker works).
     pub inline_reason: RwSignal<Option<String>>,
     runner: StoredValue<Rc<RefCell<Runner>>, LocalStorage>,
@@ -102,6 +105,7 @@ impl Pipeline {
         let pipeline = Pipeline {
             cache: RwSignal::new(HashMap::new()),
             busy: RwSignal::new(None),
+            progress: RwSignal::new(None),
             inline_reason: RwSignal::new(None),
             runner: StoredValue::new_local(Rc::new(RefCell::new(Runner {
                 worker: None,
@@ -146,6 +150,7 @@ impl Pipeline {
             }
             Err(why) => self.fall_back(&why),
         }
+        self.progress.set(None);
         self.busy.set(None);
     }
 
@@ -220,6 +225,7 @@ impl Pipeline {
             c.insert(key, outcome);
         });
         self.runner.get_value().borrow_mut().in_flight = None;
+        self.progress.set(None);
         self.busy.set(None);
         self.pump(wanted);
     }
@@ -236,6 +242,13 @@ impl Pipeline {
             return;
         }
         let answered = std::mem::replace(&mut self.runner.get_value().borrow_mut().answered, true);
+        if let Some(p) = field("progress").filter(|p| p.is_object()) {
+            let get = |name: &str| js_sys::Reflect::get(&p, &name.into()).ok();
+            let num = |name: &str| get(name).and_then(|v| v.as_f64()).map_or(0, |v| v as u32);
+            let what = get("what").and_then(|v| v.as_string()).unwrap_or_default();
+            self.progress.set(Some((key, num("step"), num("of"), what)));
+            return;
+        }
         if let Some(fatal) = field("fatal").and_then(|v| v.as_string()) {
             if answered {
                 // The worker worked before: this evaluation broke it (out of memory at a huge

@@ -99,12 +99,30 @@ pub fn EvalStatus(
                     format!(" · other designs: {done} of {all} evaluated…")
                 });
                 match current {
-                    None => view! {
-                        <span class="eval-state" data-state="running">
-                            <span class="spinner" aria-hidden="true"></span>
-                            {format!("Evaluating {design} on the engine…")}
-                        </span>
-                    }.into_any(),
+                    None => {
+                        // The worker's last step for this design; none yet, or on the page:
+                        // an indeterminate bar.
+                        let step = pipeline.progress.with(|p| {
+                            p.as_ref()
+                                .filter(|(k, ..)| wanted.with(|w| w.first() == Some(k)))
+                                .map(|(_, step, of, what)| (*step, *of, what.clone()))
+                        });
+                        let text = match &step {
+                            Some((step, of, what)) => format!("Evaluating {design}: {what} ({step} of {of})…"),
+                            None => format!("Evaluating {design} on the engine…"),
+                        };
+                        let bar = match step {
+                            Some((step, of, _)) => view! {
+                                <progress class="eval-progress" max=of value=step aria-label="Evaluation progress"></progress>
+                            }.into_any(),
+                            None => view! {
+                                <progress class="eval-progress" aria-label="Evaluation progress"></progress>
+                            }.into_any(),
+                        };
+                        view! {
+                            <span class="eval-state" data-state="running">{bar}{text}</span>
+                        }.into_any()
+                    }
                     Some(Outcome::Done(s, ms)) => view! {
                         <span class="eval-state" data-state="done">
                             {format!("Ran on the engine in {} ms · sample ≤ {} docs / entity", ms.round(), human::thousands(s.max_documents))}
