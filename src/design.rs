@@ -58,6 +58,51 @@ pub const UNBOUNDED_ARRAY: f64 = 250.0;
 /// Bucket size the named bucketed design uses (the social-feed article's 50).
 pub const DEFAULT_BUCKET: u64 = 50;
 
+/// Children the embedded subset keeps when the page switches a relationship to `embed_subset`.
+pub const DEFAULT_SUBSET: u64 = 10;
+
+/// Child ids per document when the page switches a relationship to `continuation`.
+pub const DEFAULT_THRESHOLD: u64 = 1_000;
+
+/// Returns every strategy the relationship called `relationship` may take under validation's
+/// rule (the feed strategies for a feed, every other one otherwise: [`strategy::names_for`]),
+/// each with default parameters: `k` [`DEFAULT_SUBSET`], bucket `size` [`DEFAULT_BUCKET`],
+/// `threshold` [`DEFAULT_THRESHOLD`], an extended reference copying the child fields the
+/// workload reads (as the denormalized design does), no copies in a reference in child. Empty
+/// for a relationship the model does not have. The page's strategy picker offers these.
+pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
+    let Some(r) = model.relationship(relationship) else {
+        return Vec::new();
+    };
+    strategy::names_for(r.feed.is_some())
+        .filter_map(|name| {
+            Some(match name {
+                "embed" => Strategy::Embed,
+                "embed_subset" => Strategy::EmbedSubset { k: DEFAULT_SUBSET },
+                "extended_reference" => Strategy::ExtendedReference {
+                    copy: child_fields_read(r, model),
+                },
+                "reference_in_parent" => Strategy::ReferenceInParent,
+                "reference_in_child" => Strategy::ReferenceInChild { copy: vec![] },
+                "two_way" => Strategy::TwoWay,
+                "link_collection" => Strategy::LinkCollection,
+                "bucket" => Strategy::Bucket {
+                    size: DEFAULT_BUCKET,
+                },
+                "continuation" => Strategy::Continuation {
+                    threshold: DEFAULT_THRESHOLD,
+                },
+                "fan_out_on_read" => Strategy::FanOutOnRead,
+                "fan_out_on_write" => Strategy::FanOutOnWrite,
+                "bucketed_fan_out" => Strategy::BucketedFanOut {
+                    size: DEFAULT_BUCKET,
+                },
+                _ => return None,
+            })
+        })
+        .collect()
+}
+
 /// Returns true when a relationship's children are unbounded: the largest parent has at least
 /// [`UNBOUNDED_ARRAY`] children, or children keep arriving.
 pub fn is_unbounded(r: &Relationship) -> bool {

@@ -394,3 +394,49 @@ async fn a_refused_rename_changes_nothing_and_says_why() {
     let text = model_text(&root);
     assert!(text.contains("\"parent\": \"member\"") && !text.contains("\"user\""));
 }
+
+#[wasm_bindgen_test]
+async fn custom_starts_from_the_design_shown_and_its_picker_writes_an_override() {
+    let root = mount(|| view! { <Playground/> });
+    tick().await;
+    let start = model_text(&root);
+    assert!(start.contains("\"base\": \"denormalized\""), "{start}");
+    let buttons = root.query_selector_all(".design-button").unwrap();
+    assert_eq!(buttons.length(), 4);
+    let custom: HtmlElement = buttons.item(3).unwrap().unchecked_into();
+    assert!(custom.text_content().unwrap().ends_with("Custom"));
+    assert!(root.query_selector(".strategies").unwrap().is_none());
+    custom.click();
+    tick().await;
+    // The starter (social-feed) shows Normalized first: Custom starts from it.
+    let seeded = model_text(&root);
+    assert!(
+        seeded.contains("\"design\": {\n    \"base\": \"normalized\"\n  }"),
+        "{seeded}"
+    );
+    let select: web_sys::HtmlSelectElement = root
+        .query_selector("#strategy-feed")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(select.value(), "fan_out_on_read");
+    assert_eq!(select.length(), 3);
+    select.set_value("bucketed_fan_out");
+    dispatch(&select, "change");
+    tick().await;
+    let text = model_text(&root);
+    assert!(
+        text.contains("\"feed\": {\n        \"strategy\": \"bucketed_fan_out\",\n        \"size\": 50\n      }"),
+        "{text}"
+    );
+    let size: HtmlInputElement = root
+        .query_selector("#strategy-feed-parameter")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(size.value(), "50");
+    click(&root, "[data-testid=undo]").await;
+    assert_eq!(model_text(&root), seeded);
+    click(&root, "[data-testid=undo]").await;
+    assert_eq!(model_text(&root), start);
+}

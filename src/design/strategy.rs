@@ -77,11 +77,65 @@ impl Strategy {
 
     /// Returns true for the three feed strategies.
     pub fn is_feed(&self) -> bool {
-        matches!(
-            self,
-            Strategy::FanOutOnRead | Strategy::FanOutOnWrite | Strategy::BucketedFanOut { .. }
-        )
+        is_feed_name(self.name())
     }
+
+    /// Returns the strategy's number parameter with its key (`k`, `size`, `threshold`), for
+    /// the strategies that have one.
+    pub fn parameter(&self) -> Option<(&'static str, u64)> {
+        match self {
+            Strategy::EmbedSubset { k } => Some(("k", *k)),
+            Strategy::Bucket { size } | Strategy::BucketedFanOut { size } => Some(("size", *size)),
+            Strategy::Continuation { threshold } => Some(("threshold", *threshold)),
+            _ => None,
+        }
+    }
+
+    /// Returns the strategy with its number parameter set to `value` (unchanged when it has
+    /// none).
+    pub fn with_parameter(&self, value: u64) -> Strategy {
+        match self {
+            Strategy::EmbedSubset { .. } => Strategy::EmbedSubset { k: value },
+            Strategy::Bucket { .. } => Strategy::Bucket { size: value },
+            Strategy::BucketedFanOut { .. } => Strategy::BucketedFanOut { size: value },
+            Strategy::Continuation { .. } => Strategy::Continuation { threshold: value },
+            other => other.clone(),
+        }
+    }
+}
+
+/// Every strategy's name as written in a model, in the order the page offers them.
+pub const NAMES: &[&str] = &[
+    "embed",
+    "embed_subset",
+    "extended_reference",
+    "reference_in_parent",
+    "reference_in_child",
+    "two_way",
+    "link_collection",
+    "bucket",
+    "continuation",
+    "fan_out_on_read",
+    "fan_out_on_write",
+    "bucketed_fan_out",
+];
+
+/// Returns true when `name` is one of the three feed strategies: the only ones a feed
+/// relationship may take, and the ones no other relationship may.
+pub fn is_feed_name(name: &str) -> bool {
+    matches!(
+        name,
+        "fan_out_on_read" | "fan_out_on_write" | "bucketed_fan_out"
+    )
+}
+
+/// Returns the names of the strategies a relationship may take: the feed strategies for a
+/// feed (`feed`), every other one otherwise.
+pub fn names_for(feed: bool) -> impl Iterator<Item = &'static str> {
+    NAMES
+        .iter()
+        .copied()
+        .filter(move |n| is_feed_name(n) == feed)
 }
 
 /// The three named starting points.

@@ -6,11 +6,15 @@
 //! design patterns and shard keys); a rename or removal that would still leave a dangling
 //! reference is refused, with the paths that would break.
 
+mod design;
+
 use serde_json::{json, Map, Value};
 
 use super::distribution::Distribution;
 use super::validate::validate;
 use super::ModelError;
+
+pub use design::{set_design, set_strategy};
 
 /// The smallest useful model: one entity with two fields, nothing else. Valid as it is.
 pub const BLANK_MODEL: &str = r#"{
@@ -77,6 +81,15 @@ pub enum EditError {
         what: &'static str,
         /// The name looked for.
         name: String,
+    },
+    /// The edit would make the model invalid (a design edit: a parameter of 0, a strategy the
+    /// relationship cannot take).
+    #[error("{action} was refused: {}", .errors.iter().take(3).map(|e| format!("{} ({})", e.path, e.message)).collect::<Vec<_>>().join("; "))]
+    Invalid {
+        /// What was asked (`Using bucket for “comments”`).
+        action: String,
+        /// The problems the edit would add.
+        errors: Vec<ModelError>,
     },
     /// The edit would leave references that name nothing.
     #[error("{action} would break {}: {}", plural(.errors.len(), "reference"), .errors.iter().take(3).map(|e| format!("{} ({})", e.path, e.message)).collect::<Vec<_>>().join("; "))]

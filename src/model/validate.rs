@@ -44,20 +44,7 @@ const KINDS: &[&str] = &[
     "counter",
     "code",
 ];
-const STRATEGIES: &[&str] = &[
-    "embed",
-    "embed_subset",
-    "extended_reference",
-    "reference_in_parent",
-    "reference_in_child",
-    "two_way",
-    "link_collection",
-    "bucket",
-    "continuation",
-    "fan_out_on_read",
-    "fan_out_on_write",
-    "bucketed_fan_out",
-];
+use crate::design::strategy::NAMES as STRATEGIES;
 
 /// The largest entity count or distribution parameter (count, length, mean, …) a model may
 /// use: 10^15, a thousand times the largest real collections, so that every full-scale number
@@ -510,6 +497,12 @@ impl Checker {
                             self.err(
                                 &format!("$.preset.custom_designs.{name}"),
                                 format!("\"{name}\" is a named design; choose another name"),
+                            );
+                        }
+                        if ["custom", "model"].contains(&name.as_str()) {
+                            self.err(
+                                &format!("$.preset.custom_designs.{name}"),
+                                format!("\"{name}\" names the model's own design (the page's Custom); choose another name"),
                             );
                         }
                         self.design_at(

@@ -10,6 +10,7 @@ mod operations;
 mod pipeline;
 mod sample;
 mod scale;
+mod strategies;
 mod warnings;
 
 use leptos::prelude::*;
@@ -34,20 +35,23 @@ use evaluated::{EvalOperations, EvalWarnings};
 use export::ExportButton;
 use pipeline::{design_names, Key, Outcome, Pipeline};
 use scale::{EvalStatus, ScaleControl};
+use strategies::StrategyPicker;
 
 /// The model the playground opens with.
 const STARTER_MODEL: &str = include_str!("../../presets/social-feed.json");
 
 /// Returns the designs the design bar offers for `model`, each with its label and the model
-/// laid out under it: a preset's own designs, or else the three named designs and the model's
-/// own design ("Custom").
+/// laid out under it: a preset's own designs, or else the three named designs; then, last, the
+/// model's own design ("Custom").
 pub fn offered(model: &Model) -> Vec<(String, Model)> {
     if model.preset.is_some() {
-        return model
+        let mut out: Vec<(String, Model)> = model
             .offered_designs()
             .into_iter()
             .map(|(name, m)| (label(&name), m))
             .collect();
+        out.push(("Custom".to_string(), model.clone()));
+        return out;
     }
     let mut out: Vec<(String, Model)> = [
         DesignName::Normalized,
@@ -200,6 +204,21 @@ pub fn Playground() -> impl IntoView {
         })
     });
 
+    // Choosing a design; moving to Custom (always last) from a preset's design starts the
+    // model's own design from it, as one undo step, unless it was already customized.
+    let select = Callback::new(move |i: usize| {
+        let from = choice.get_untracked();
+        let custom = i + 1 == labels.get_untracked().len();
+        if custom && from != i {
+            let seed = model.with_untracked(|m| m.as_ref().and_then(|m| strategies::seed(m, from)));
+            if let Some(spec) = seed {
+                ws.edit(|v| crate::model::edit::set_design(v, &spec));
+            }
+        }
+        set_choice.set(i);
+    });
+    let is_custom = Memo::new(move |_| choice.get() + 1 == labels.with(Vec::len));
+
     // Keys 1–9 switch designs, unless the user is typing.
     let keys = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(
         move |ev: web_sys::KeyboardEvent| {
@@ -211,7 +230,7 @@ pub fn Playground() -> impl IntoView {
             };
             if ev.key().len() == 1 && digit >= 1 && (digit as usize) <= labels.get_untracked().len()
             {
-                set_choice.set(digit as usize - 1);
+                select.run(digit as usize - 1);
             }
         },
     );
@@ -226,13 +245,14 @@ pub fn Playground() -> impl IntoView {
             <ModelCard ws=ws model=model errors=errors/>
             <div class="results">
                 <div class="design-row">
-                    <DesignBar labels=labels choice=choice set_choice=set_choice/>
+                    <DesignBar labels=labels choice=choice select=select/>
                     <div class="design-meta">
                         <EvalStatus pipeline=pipeline wanted=wanted/>
                         <ScaleControl model_default=model_default scale=scale/>
                         <ExportButton key=chosen_key model_name=model_name/>
                     </div>
                 </div>
+                {move || is_custom.get().then(|| view! { <StrategyPicker ws=ws model=model/> })}
                 {move || match result.get() {
                     None => view! { <p class="empty">"Fix the model to see its numbers."</p> }.into_any(),
                     Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
@@ -331,7 +351,7 @@ fn link_payload() -> Option<String> {
         .map(str::to_string)
 }
 
-/// The design bar: one button per offered design, keys 1–9.
+/// The design bar: one button per offered design, keys 1–9, Custom last.
 #[component]
 fn DesignBar(
     /// The offered designs' labels, in order.
@@ -339,7 +359,7 @@ fn DesignBar(
     /// The index of the current design.
     choice: ReadSignal<usize>,
     /// Changes the design.
-    set_choice: WriteSignal<usize>,
+    select: Callback<usize>,
 ) -> impl IntoView {
     view! {
         <div class="design-bar" role="group" aria-label="Design">
@@ -354,7 +374,7 @@ fn DesignBar(
                                 type="button"
                                 class="design-button"
                                 aria-pressed=move || (choice.get() == i).to_string()
-                                on:click=move |_| set_choice.set(i)
+                                on:click=move |_| select.run(i)
                             >
                                 <kbd>{i + 1}</kbd>
                                 {label}

@@ -111,7 +111,7 @@ impl Checker {
         self.integer(m, "size", path, 1);
         self.integer(m, "threshold", path, 1);
         if let Some(rel) = rel {
-            let feed_strategy = s.contains("fan_out");
+            let feed_strategy = crate::design::strategy::is_feed_name(s);
             if feed_strategy && !rel.feed {
                 self.err(
                     &format!("{path}.strategy"),

@@ -52,14 +52,16 @@ impl PartialEq for Outcome {
 }
 
 /// Returns the names of the designs the design bar offers for `model`, in the order of
-/// [`super::offered`]: a preset's own designs, else the three named designs and `custom`.
+/// [`super::offered`]: a preset's own designs, else the three named designs; then `custom`.
 pub fn design_names(model: &Model) -> Vec<String> {
     if model.preset.is_some() {
-        return model
+        let mut out: Vec<String> = model
             .offered_designs()
             .into_iter()
             .map(|(name, _)| name)
             .collect();
+        out.push(super::strategies::CUSTOM.to_string());
+        return out;
     }
     ["normalized", "denormalized", "bucketed", "custom"]
         .into_iter()

@@ -1,0 +1,205 @@
+// End-to-end: the Custom design (the model's own `design`) and its strategy picker on a preset.
+// A strategy picked is an override in the model's JSON (one undo step), and the figures shown
+// are those of the release CLI's `squillion eval MODEL --json` for the same model (also with
+// `--design FILE`). The CLI is SQUILLION_BIN, else $CARGO_TARGET_DIR/release/squillion (built by
+// scripts/test.sh before the end-to-end stage).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPage, useSite, SHOTS, openPreset, showJson } from './browser.mjs';
+
+const BIN = process.env.SQUILLION_BIN ?? join(process.env.CARGO_TARGET_DIR ?? 'target', 'release', 'squillion');
+const site = useSite();
+
+/** Runs the CLI's `eval ARGS --json` (exit 1, an error-severity warning, is an evaluation). */
+function cliEval(args) {
+  assert.ok(existsSync(BIN), `${BIN} is missing: cargo build --release --bin squillion (scripts/test.sh does)`);
+  const run = spawnSync(BIN, ['eval', ...args, '--json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  assert.ok(run.status === 0 || run.status === 1, `eval ${args.join(' ')}: exit ${run.status}\n${run.stderr}`);
+  return JSON.parse(run.stdout);
+}
+
+/** The figures of the CLI's operations and collections, as the page marks them up. */
+function cliShown(cli) {
+  const pair = (op, key) => [op.typical.total[key].value, op.largest.total[key].value];
+  const metrics = ['docs_examined', 'keys_examined', 'docs_returned', 'bytes_returned', 'docs_written', 'bytes_written', 'index_keys_written'];
+  return {
+    operations: cli.operations.map((op) => ({
+      unit: op.unit,
+      figures: {
+        queries: [op.queries, op.queries],
+        lookups: [op.lookups, op.lookups],
+        ...Object.fromEntries(metrics.map((k) => [k, pair(op, k)])),
+        shards: [op.typical.max_shards, op.largest.max_shards],
+      },
+    })),
+    collections: cli.collections.map((c) => ({ name: c.name, documents: c.stats.count, total_bytes: c.stats.total_bytes, index_bytes: c.index_bytes.value })),
+    warnings: cli.warnings.map((w) => w.code).sort(),
+  };
+}
+
+/** Asserts that the page's figures are the CLI's, numbers to the last bit (as evaluation.test.mjs). */
+function assertSame(actual, expected, where) {
+  if (typeof expected === 'number') {
+    assert.ok(Object.is(actual, expected), `${where}: page shows ${actual}, the CLI says ${expected}`);
+  } else if (expected && typeof expected === 'object') {
+    assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), `${where}: keys`);
+    for (const k of Object.keys(expected)) assertSame(actual[k], expected[k], `${where}.${k}`);
+  } else {
+    assert.equal(actual, expected, where);
+  }
+}
+
+/**
+ * What the page shows of the chosen design's evaluation, once done (call it once the layout of
+ * the model shown has changed: the evaluation of a new model starts pending).
+ */
+async function shownEval(page) {
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  return page.evaluate(() => ({
+    operations: [...document.querySelectorAll('.eval-unit')].map((u) => ({
+      unit: u.dataset.unit,
+      figures: Object.fromEntries([...u.querySelectorAll('[data-metric]')].map((m) => [m.dataset.metric, [Number(m.dataset.value), Number(m.dataset.largest)]])),
+    })),
+    collections: [...document.querySelectorAll('.collection[data-evaluated="true"]')].map((c) => ({
+      name: c.dataset.collection,
+      documents: Number(c.querySelector('[data-metric="documents"]').dataset.value),
+      total_bytes: Number(c.querySelector('[data-metric="total_bytes"]').dataset.value),
+      index_bytes: Number(c.querySelector('[data-metric="index_bytes"]').dataset.value),
+    })),
+    warnings: [...document.querySelectorAll('.eval-warnings .warning')].map((w) => w.dataset.code).sort(),
+  }));
+}
+
+/** The model's `design` as the JSON tab shows it. */
+async function design(page) {
+  return JSON.parse(await page.inputValue('#model-input')).design;
+}
+
+const pressed = (page) => page.$eval('.design-button[aria-pressed="true"]', (b) => b.textContent.trim());
+
+test('Custom on a preset: pick a strategy, the JSON has it, the CLI agrees, undo restores, key 4', async () => {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 720 });
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  await openPreset(page, 'blog');
+  await showJson(page);
+  const labels = await page.$$eval('.design-button', (bs) => bs.map((b) => b.textContent.trim()));
+  assert.deepEqual(labels, ['1Normalized', '2Denormalized', '3One-query', '4Custom']);
+  assert.equal(await page.$('.strategies'), null, 'no picker outside Custom');
+
+  // From Denormalized, Custom starts as that design: one undo step.
+  await page.keyboard.press('2');
+  await page.click('.design-button:has-text("Custom")');
+  assert.equal(await pressed(page), '4Custom');
+  assert.deepEqual(await design(page), { base: 'denormalized' });
+  const rows = await page.$$eval('.strategy-row', (rs) => rs.map((r) => r.dataset.relationship));
+  assert.deepEqual(rows, ['posts', 'comments']);
+  // Only the strategies a one-to-many relationship may take (no feed strategies), labelled.
+  const options = await page.$$eval('#strategy-comments option', (os) => os.map((o) => o.value));
+  assert.equal(options.length, 9);
+  assert.ok(!options.some((o) => o.includes('fan_out')), options.join());
+  assert.equal(await page.$eval('label[for="strategy-comments"]', (l) => l.textContent), 'commentspost → comment');
+  // Comments are read on their own: denormalized keeps them in their own collection.
+  assert.equal(await page.inputValue('#strategy-comments'), 'reference_in_child');
+
+  // A strategy and its parameter: overrides in the JSON.
+  await page.selectOption('#strategy-comments', 'bucket');
+  await page.waitForFunction(() => JSON.parse(document.querySelector('#model-input').value).design.relationships?.comments);
+  assert.deepEqual((await design(page)).relationships, { comments: { strategy: 'bucket', size: 50 } });
+  assert.equal(await page.textContent('label[for="strategy-comments-parameter"]'), 'Bucket size');
+  await page.fill('#strategy-comments-parameter', '20');
+  await page.press('#strategy-comments-parameter', 'Enter');
+  await page.waitForFunction(() => JSON.parse(document.querySelector('#model-input').value).design.relationships.comments.size === 20);
+  assert.equal(await page.inputValue('#strategy-comments-parameter'), '20');
+  assert.ok(await page.$('.collection[data-collection="comments_buckets"]'), 'the bucket collection is laid out');
+
+  // The figures are the CLI's for this very model, and for its design given as a file.
+  const shown = await shownEval(page);
+  const dir = mkdtempSync(join(tmpdir(), 'squillion-custom-'));
+  try {
+    const text = await page.inputValue('#model-input');
+    writeFileSync(join(dir, 'model.json'), text);
+    writeFileSync(join(dir, 'design.json'), JSON.stringify(JSON.parse(text).design));
+    const cli = cliShown(cliEval([join(dir, 'model.json')]));
+    assert.ok(cli.operations.length > 0);
+    assertSame(shown, cli, 'blog / custom');
+    assertSame(shown, cliShown(cliEval([join(dir, 'model.json'), '--design', join(dir, 'design.json')])), 'blog / --design FILE');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  // Comparison: Custom beside the named designs.
+  const heads = await page.$$eval('.compare-table thead th', (ths) => ths.map((t) => t.textContent.trim()));
+  assert.deepEqual(heads.slice(1), ['Normalized', 'Denormalized', 'One-query', 'Custom']);
+  await page.$eval('.compare', (c) => c.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: `${SHOTS}/custom-design-compare.png` });
+
+  await page.$eval('#strategy-comments', (s) => s.scrollIntoView({ block: 'center' }));
+  await page.focus('#strategy-comments');
+  await page.keyboard.press('Tab');
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `${SHOTS}/custom-design-1280x720-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+
+  // A parameter of 0: the model's validation error, the model unchanged.
+  const before = await page.inputValue('#model-input');
+  await page.fill('#strategy-comments-parameter', '0');
+  await page.press('#strategy-comments-parameter', 'Enter');
+  const error = await page.waitForSelector('.strategy-error');
+  assert.match(await error.textContent(), /\$\.design\.relationships\.comments\.size/);
+  assert.equal(await page.inputValue('#model-input'), before);
+  assert.equal(await page.inputValue('#strategy-comments-parameter'), '20', 'the field shows the model again');
+  await page.$eval('.strategies', (c) => c.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: `${SHOTS}/custom-design-refused.png` });
+
+  // Undo (outside any field): the size, then the strategy.
+  await page.$eval('#strategy-comments-parameter', (i) => i.blur());
+  await page.keyboard.press('Control+z');
+  await page.waitForFunction(() => JSON.parse(document.querySelector('#model-input').value).design.relationships.comments.size === 50);
+  await page.keyboard.press('Control+z');
+  await page.waitForFunction(() => !JSON.parse(document.querySelector('#model-input').value).design.relationships);
+  assert.equal(await page.inputValue('#strategy-comments'), 'reference_in_child');
+  assert.equal(await page.$('#strategy-comments-parameter'), null);
+  // Redo brings the bucket back; a customized design is kept when coming back to Custom.
+  await page.keyboard.press('Control+y');
+  await page.waitForFunction(() => JSON.parse(document.querySelector('#model-input').value).design.relationships?.comments);
+  await page.keyboard.press('1');
+  assert.equal(await pressed(page), '1Normalized');
+  assert.equal(await page.$('.strategies'), null);
+  await page.keyboard.press('4');
+  assert.equal(await pressed(page), '4Custom');
+  assert.deepEqual((await design(page)).relationships, { comments: { strategy: 'bucket', size: 50 } });
+  assert.equal(await page.inputValue('#strategy-comments'), 'bucket');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the picker is reachable by keyboard and a feed lists only the feed strategies', async () => {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  await openPreset(page, 'social-feed');
+  await page.keyboard.press('4');
+  assert.equal(await pressed(page), '4Custom');
+  assert.deepEqual(await page.$$eval('#strategy-feed option', (os) => os.map((o) => o.value)), ['fan_out_on_read', 'fan_out_on_write', 'bucketed_fan_out']);
+  // Tab from the Custom button reaches the select; the keyboard changes the strategy.
+  await page.focus('.design-button[aria-pressed="true"]');
+  let reached = false;
+  for (let i = 0; i < 12 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await page.evaluate(() => document.activeElement?.id === 'strategy-feed');
+  }
+  assert.ok(reached, 'Tab reaches the strategy select');
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert.notEqual(outline, 'none', 'the focused select shows its focus');
+  await page.selectOption('#strategy-feed', 'bucketed_fan_out');
+  await page.waitForSelector('.collection[data-collection$="_buckets"]');
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  assert.equal(await page.$('.results > .error'), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
