@@ -272,7 +272,7 @@ pub fn Playground() -> impl IntoView {
                         .into_any()
                     }
                 }}
-                {move || comparison.get().map(|rows| view! { <CompareTable rows=rows current=choice/> })}
+                <CompareTable designs=chart_designs current=choice/>
                 <DesignCharts designs=chart_designs/>
             </div>
         </section>

@@ -1,118 +1,96 @@
-//! The designs side by side, the best value per metric highlighted.
+//! The designs side by side: the figures `squillion compare` ranks ([`METRICS`], all "lower is
+//! better"), from the engine's evaluation of each offered design, the best value per row
+//! highlighted once every design has been evaluated.
 
 use leptos::prelude::*;
 
 use super::collections::count_text;
-use crate::analysis::Analysis;
+use super::design_charts::Design;
+use crate::eval::text::{best_index, METRICS};
 use crate::human;
-use crate::warning::Severity;
 
-/// One metric of the comparison: lower is better for all of them.
-struct Metric {
-    label: &'static str,
-    value: fn(&Analysis) -> f64,
-    show: fn(f64) -> String,
+/// Returns a metric's value as the table shows it: bytes in binary units (per second for the
+/// rates), the largest document in bytes, counts and rates with thousands separators.
+fn show(key: &str, v: f64) -> String {
+    let bytes = || human::binary_size(v.max(0.0).round() as u64);
+    match key {
+        "largest_document_bytes" => format!("{} B", count_text(v)),
+        "storage_bytes" | "index_bytes" => bytes(),
+        k if k.starts_with("bytes_") => format!("{}/s", bytes()),
+        _ => count_text(v),
+    }
 }
 
-const METRICS: &[Metric] = &[
-    Metric {
-        label: "Round trips per second",
-        value: |a| {
-            a.layout
-                .plan
-                .units
-                .iter()
-                .map(|u| u.rate_per_sec * u.queries() as f64)
-                .sum()
-        },
-        show: count_text,
-    },
-    Metric {
-        label: "Storage (documents)",
-        value: |a| a.stats.iter().map(|s| s.total_bytes).sum(),
-        show: |v| human::binary_size(v.max(0.0).round() as u64),
-    },
-    Metric {
-        label: "Largest document",
-        value: |a| {
-            a.stats
-                .iter()
-                .flat_map(|s| s.shapes.iter())
-                .map(|s| s.max.bytes as f64)
-                .fold(0.0, f64::max)
-        },
-        show: |v| format!("{} B", count_text(v)),
-    },
-    Metric {
-        label: "Collections",
-        value: |a| a.layout.collections.len() as f64,
-        show: count_text,
-    },
-    Metric {
-        label: "Indexes",
-        value: |a| {
-            a.layout
-                .collections
-                .iter()
-                .map(|c| c.indexes.len())
-                .sum::<usize>() as f64
-        },
-        show: count_text,
-    },
-    Metric {
-        label: "Errors (mongod refuses)",
-        value: |a| {
-            a.warnings
-                .iter()
-                .filter(|w| w.severity == Severity::Error)
-                .count() as f64
-        },
-        show: count_text,
-    },
-];
+/// Returns a CLI label with a capital first letter: `round trips/s` → `Round trips/s`.
+fn capital(label: &str) -> String {
+    let mut chars = label.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
 
-/// The comparison table: one column per design, the best (lowest) value of each row marked.
+/// The comparison table: one column per offered design (in the design bar's order), one row
+/// per metric of `squillion compare`.
 #[component]
 pub fn CompareTable(
-    /// Each design's label with its analysis (or why it failed).
-    rows: Vec<(String, Result<Analysis, String>)>,
+    /// Every offered design with its evaluation so far.
+    designs: Memo<Vec<Design>>,
     /// The index of the design shown above, marked in the header.
     current: ReadSignal<usize>,
 ) -> impl IntoView {
-    let columns: Vec<(String, Option<Analysis>)> =
-        rows.into_iter().map(|(c, r)| (c, r.ok())).collect();
-    let header = columns.clone();
     view! {
         <div class="card compare">
             <div class="card-head">
                 <h2>"Compare designs"</h2>
-                <p class="card-note">"Lower is better; the best of each row is highlighted."</p>
+                <p class="card-note">"Per second at the workload's rates, as squillion compare prints them. Lower is better; the best of each row is highlighted."</p>
             </div>
-            <table class="compare-table">
-                <thead>
-                    <tr>
-                        <th scope="col">"Metric"</th>
-                        {header.into_iter().enumerate().map(|(i, (label, _))| view! {
-                            <th scope="col" class="num" class:current=move || current.get() == i>{label}</th>
-                        }).collect_view()}
-                    </tr>
-                </thead>
-                <tbody>
-                    {METRICS.iter().map(|m| {
-                        let values: Vec<Option<f64>> = columns.iter().map(|(_, a)| a.as_ref().map(m.value)).collect();
-                        let best = values.iter().flatten().copied().fold(f64::INFINITY, f64::min);
-                        view! {
-                            <tr>
-                                <th scope="row">{m.label}</th>
-                                {values.into_iter().map(|v| match v {
-                                    Some(v) => view! { <td class="num" class:best=v == best>{(m.show)(v)}</td> }.into_any(),
-                                    None => view! { <td class="num muted">"–"</td> }.into_any(),
-                                }).collect_view()}
-                            </tr>
-                        }
-                    }).collect_view()}
-                </tbody>
-            </table>
+            <div class="table-scroll">
+                <table class="compare-table">
+                    <thead>
+                        <tr>
+                            <th scope="col">"Metric"</th>
+                            {move || designs.get().into_iter().enumerate().map(|(i, d)| {
+                                let state = d.state_name();
+                                view! {
+                                    <th scope="col" class="num" class:current=move || current.get() == i
+                                        data-design=d.name data-state=state>{d.label}</th>
+                                }
+                            }).collect_view()}
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            let ds = designs.get();
+                            // The best is marked once no design is still running.
+                            let settled = ds.iter().all(|d| d.state_name() != "pending");
+                            METRICS.iter().map(|(key, label)| {
+                                let values: Vec<Option<f64>> =
+                                    ds.iter().map(|d| d.summary().map(|s| s.metric(key))).collect();
+                                let done: Vec<f64> = values.iter().flatten().copied().collect();
+                                let best = best_index(&done)
+                                    .and_then(|i| done.get(i).copied())
+                                    .filter(|_| settled);
+                                view! {
+                                    <tr data-metric=*key>
+                                        <th scope="row">{capital(label)}</th>
+                                        {values.into_iter().zip(&ds).map(|(v, d)| match v {
+                                            Some(v) => view! {
+                                                <td class="num" class:best=Some(v) == best data-value=v.to_string()>{show(key, v)}</td>
+                                            }.into_any(),
+                                            None => view! {
+                                                <td class="num muted" class:failed=d.state_name() == "failed" title=d.placeholder()>
+                                                    {if d.state_name() == "failed" { "failed" } else { "…" }}
+                                                </td>
+                                            }.into_any(),
+                                        }).collect_view()}
+                                    </tr>
+                                }
+                            }).collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
         </div>
     }
 }
