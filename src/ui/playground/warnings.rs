@@ -29,7 +29,7 @@ pub fn WarningList(
             </div>
             {move || {
                 let mut ws = analysis.get().warnings;
-                ws.sort_by_key(|w| std::cmp::Reverse(w.severity));
+                crate::sorting::sort_by_key(&mut ws, |w| std::cmp::Reverse(w.severity));
                 if ws.is_empty() {
                     return view! { <p class="muted">"No warnings for this design."</p> }.into_any();
                 }
