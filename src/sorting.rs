@@ -132,7 +132,7 @@ mod tests {
             let mut ours = v.clone();
             sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
             let mut theirs = v;
-            theirs.sort_by(|a, b| a.0.cmp(&b.0));
+            theirs.sort_by_key(|p| p.0);
             proptest::prop_assert_eq!(ours, theirs);
         }
     }
