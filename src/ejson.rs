@@ -46,7 +46,9 @@ mod tests;
 pub use date::{format_iso_date, parse_iso_date};
 pub use dbpointer::{db_pointer, db_pointer_parts};
 pub use parser::{line_column, Parser, MAX_PARSE_DEPTH};
-pub use write::{to_canonical_ejson, to_relaxed_ejson, to_relaxed_ejson_value, to_shell_string};
+pub use write::{
+    to_canonical_ejson, to_relaxed_ejson, to_relaxed_ejson_value, to_relaxed_json, to_shell_string,
+};
 
 /// Where and why a document could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
