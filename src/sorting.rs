@@ -38,20 +38,50 @@ pub fn sort<T: Ord>(v: &mut [T]) {
     sort_by(v, T::cmp);
 }
 
-/// Returns positions `0..n` in sorted order: a bottom-up merge sort, stable because a merge
-/// takes from the right run only what is strictly less than the left run's head.
-fn stable_order(n: usize, less: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
-    let mut src: Vec<usize> = (0..n).collect();
+/// Returns positions `0..n` in sorted order: a natural merge sort, stable. The input is first
+/// cut into runs as they come (a non-descending stretch as it is, a strictly descending one
+/// reversed, which keeps it stable as no two of its elements are equal), so that already
+/// sorted input costs one pass, as with the standard library's sort; then neighbouring runs
+/// are merged until one is left.
+fn stable_order(n: usize, compare: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<usize> {
+    let mut src: Vec<usize> = Vec::with_capacity(n);
+    let mut runs: Vec<usize> = Vec::new();
+    let mut start = 0;
+    while start < n {
+        let mut end = start + 1;
+        if end < n && compare(end, start) == Ordering::Less {
+            while end < n && compare(end, end - 1) == Ordering::Less {
+                end += 1;
+            }
+            src.extend((start..end).rev());
+        } else {
+            while end < n && compare(end, end - 1) != Ordering::Less {
+                end += 1;
+            }
+            src.extend(start..end);
+        }
+        runs.push(end - start);
+        start = end;
+    }
     let mut dst: Vec<usize> = Vec::with_capacity(n);
-    let mut width = 1;
-    while width < n {
+    while runs.len() > 1 {
         dst.clear();
-        for pair in src.chunks(width.saturating_mul(2)) {
-            let (left, right) = pair.split_at(width.min(pair.len()));
-            merge(left, right, &mut dst, less);
+        let mut merged = Vec::with_capacity(runs.len().div_ceil(2));
+        let mut rest: &[usize] = &src;
+        for pair in runs.chunks(2) {
+            let (a, b) = match pair {
+                [a, b] => (*a, *b),
+                [a] => (*a, 0),
+                _ => (0, 0),
+            };
+            let (left, tail) = rest.split_at(a.min(rest.len()));
+            let (right, tail) = tail.split_at(b.min(tail.len()));
+            merge(left, right, &mut dst, compare);
+            merged.push(a + b);
+            rest = tail;
         }
         std::mem::swap(&mut src, &mut dst);
-        width = width.saturating_mul(2);
+        runs = merged;
     }
     src
 }
@@ -119,6 +149,9 @@ mod tests {
         let mut e: Vec<u8> = Vec::new();
         sort(&mut e);
         assert!(e.is_empty());
+        let mut down = vec![(5, 'a'), (4, 'b'), (4, 'c'), (3, 'd'), (1, 'e')];
+        sort_by_key(&mut down, |p| p.0);
+        assert_eq!(down, vec![(1, 'e'), (3, 'd'), (4, 'b'), (4, 'c'), (5, 'a')]);
         let mut one = vec![7];
         sort(&mut one);
         assert_eq!(one, vec![7]);
