@@ -436,7 +436,10 @@ impl Executor<'_> {
 
     fn cursor_reply(&self, mut result: CommandResult, cursor: &Cursor) -> Exec<Outcome> {
         if cursor.explain {
-            let explain = Bson::try_from(result.explain())
+            // The explain JSON is relaxed Extended JSON: read back by our own reader (the one
+            // the console's input goes through) rather than bson's `TryFrom<Value>`, whose
+            // second Extended JSON reader would cost the page about 35 KB (docs/size.md).
+            let explain = crate::ejson::parse_value(&result.explain().to_string())
                 .map_err(|e| ExecError::at("explain", format!("explain(): {e}")))?;
             let mut o = self.outcome(Reply::Value(explain), result);
             o.explained = true;

@@ -90,14 +90,14 @@ impl CommandResult {
 
 fn ser_docs<S: serde::Serializer>(d: &[Document], s: S) -> std::result::Result<S::Ok, S::Error> {
     d.iter()
-        .map(|x| Bson::Document(x.clone()).into_relaxed_extjson())
+        .map(|x| crate::ejson::to_relaxed_json(&Bson::Document(x.clone())))
         .collect::<Vec<_>>()
         .serialize(s)
 }
 
 fn ser_values<S: serde::Serializer>(d: &[Bson], s: S) -> std::result::Result<S::Ok, S::Error> {
     d.iter()
-        .map(|x| x.clone().into_relaxed_extjson())
+        .map(crate::ejson::to_relaxed_json)
         .collect::<Vec<_>>()
         .serialize(s)
 }

@@ -668,7 +668,7 @@ pub(crate) fn regex_options(flags: &str) -> Result<String, String> {
         }
         chars.push(c);
     }
-    chars.sort_unstable();
+    crate::sorting::sort(&mut chars);
     Ok(chars.into_iter().collect())
 }
 

@@ -602,3 +602,87 @@ fn documents_from_the_shell_equal_their_canonical_form() {
     .unwrap();
     assert_eq!(shell, canonical);
 }
+
+/// `to_relaxed_json` writes what bson's `into_relaxed_extjson` writes, for every type and
+/// the cases where the two Extended JSON writers could differ (date fractions, NaN signs,
+/// regex option order, dates outside 1970–9999, scopes).
+#[test]
+fn relaxed_json_is_what_bson_writes() {
+    let dates = [
+        0,
+        1,
+        10,
+        100,
+        120,
+        500,
+        999,
+        1_704_164_645_000,
+        1_704_164_645_500,
+        1_704_164_645_050,
+        -1,
+        -86_400_000,
+        253_402_300_799_999,
+        253_402_300_800_000,
+        i64::MAX,
+        i64::MIN,
+    ];
+    let mut values: Vec<Bson> = dates
+        .iter()
+        .map(|&ms| Bson::DateTime(DateTime::from_millis(ms)))
+        .collect();
+    values.extend([
+        Bson::Double(1.5),
+        Bson::Double(-0.0),
+        Bson::Double(1e300),
+        Bson::Double(f64::NAN),
+        Bson::Double(-f64::NAN),
+        Bson::Double(f64::INFINITY),
+        Bson::Double(f64::NEG_INFINITY),
+        Bson::Int32(-7),
+        Bson::Int64(1 << 40),
+        Bson::String("é\"\n".into()),
+        Bson::Boolean(true),
+        Bson::Null,
+        Bson::Undefined,
+        Bson::MinKey,
+        Bson::MaxKey,
+        Bson::ObjectId(oid("5f0c3ac9a1d3b8a1c2d4e6f8")),
+        Bson::Decimal128("12.50".parse::<Decimal128>().unwrap()),
+        Bson::Symbol("s".into()),
+        Bson::JavaScriptCode("f()".into()),
+        Bson::Timestamp(Timestamp {
+            time: 7,
+            increment: 9,
+        }),
+        regex("a.b", "xmi"),
+        Bson::Binary(Binary {
+            subtype: BinarySubtype::Uuid,
+            bytes: vec![0, 1, 2, 250, 251],
+        }),
+        Bson::JavaScriptCodeWithScope(bson::JavaScriptCodeWithScope {
+            code: "x".into(),
+            scope: doc! { "at": DateTime::from_millis(1500), "n": f64::NAN },
+        }),
+        crate::ejson::db_pointer("db.c", oid("5f0c3ac9a1d3b8a1c2d4e6f8")).unwrap(),
+    ]);
+    let nested = Bson::Document(doc! {
+        "all": Bson::Array(values.clone()),
+        "inner": { "at": DateTime::from_millis(42), "list": [1, 2.5, "x"] },
+    });
+    values.push(nested);
+    // The console's explain() reads this JSON back with our reader: dates come back whole.
+    for &ms in dates
+        .iter()
+        .filter(|&&ms| (0..=253_402_300_799_999).contains(&ms))
+    {
+        let at = Bson::DateTime(DateTime::from_millis(ms));
+        assert_eq!(value(&to_relaxed_json(&at).to_string()), at);
+    }
+    for v in values {
+        assert_eq!(
+            to_relaxed_json(&v),
+            v.clone().into_relaxed_extjson(),
+            "{v:?}"
+        );
+    }
+}

@@ -249,6 +249,65 @@ pub fn to_relaxed_ejson_value(value: &Bson) -> String {
     ejson(value, RELAXED).to_string()
 }
 
+/// Returns `value` as relaxed Extended JSON v2, exactly as bson's `into_relaxed_extjson`
+/// writes it (the form of the engine's JSON outputs: explain plans, result documents), without
+/// compiling bson's writer and its date formatting into the page (docs/size.md). It differs
+/// from [`to_relaxed_ejson_value`] in three details only: dates show the fraction of a second
+/// only when there is one (`2024-01-02T03:04:05Z`, `…:05.5Z`), a date after 9999 is bson's
+/// last representable instant, and a NaN with its sign bit set is `-NaN`.
+pub fn to_relaxed_json(value: &Bson) -> Value {
+    match value {
+        Bson::Double(v) if v.is_nan() => {
+            json!({ "$numberDouble": if v.is_sign_negative() { "-NaN" } else { "NaN" } })
+        }
+        Bson::Document(doc) => Value::Object(
+            doc.iter()
+                .map(|(k, v)| (k.clone(), to_relaxed_json(v)))
+                .collect(),
+        ),
+        Bson::Array(items) => Value::Array(items.iter().map(to_relaxed_json).collect()),
+        Bson::JavaScriptCodeWithScope(cws) => json!({
+            "$code": cws.code,
+            "$scope": to_relaxed_json(&Bson::Document(cws.scope.clone())),
+        }),
+        Bson::RegularExpression(re) => {
+            let mut options: Vec<char> = re.options.as_str().chars().collect();
+            crate::sorting::sort(&mut options);
+            let options: String = options.into_iter().collect();
+            json!({
+                "$regularExpression": { "pattern": re.pattern.as_str(), "options": options }
+            })
+        }
+        Bson::DateTime(dt) => {
+            let ms = dt.timestamp_millis();
+            match format_iso_date(ms).and_then(|iso| rfc3339(&iso)) {
+                Some(text) if ms >= 0 => json!({ "$date": text }),
+                // bson clamps a date after 9999 to the last instant its date library holds.
+                _ if ms > LAST_MILLI_OF_9999 => {
+                    json!({ "$date": "9999-12-31T23:59:59.999999999Z" })
+                }
+                _ => json!({ "$date": { "$numberLong": ms.to_string() } }),
+            }
+        }
+        other => ejson(other, RELAXED),
+    }
+}
+
+/// 9999-12-31T23:59:59.999Z in milliseconds since the epoch.
+const LAST_MILLI_OF_9999: i64 = 253_402_300_799_999;
+
+/// Returns `YYYY-MM-DDTHH:MM:SS.mmmZ` as RFC 3339 writes it: the fraction of a second without
+/// its trailing zeros, none when it is zero.
+fn rfc3339(iso: &str) -> Option<String> {
+    let (head, fraction) = iso.strip_suffix('Z')?.rsplit_once('.')?;
+    let fraction = fraction.trim_end_matches('0');
+    Some(if fraction.is_empty() {
+        format!("{head}Z")
+    } else {
+        format!("{head}.{fraction}Z")
+    })
+}
+
 /// Returns `doc` as canonical Extended JSON v2 on one line (every number and date in its
 /// type wrapper, so the types survive any JSON tool).
 pub fn to_canonical_ejson(doc: &Document) -> String {

@@ -101,7 +101,7 @@ fn ranges(index: &Index, bounds: &[Vec<Interval>]) -> Vec<Range> {
             });
         }
     }
-    out.sort_by(|a, b| a.start.cmp(&b.start));
+    crate::sorting::sort_by(&mut out, |a, b| a.start.cmp(&b.start));
     out
 }
 
@@ -278,7 +278,7 @@ pub fn execute(
                         keyed.push((q.sort.key(doc), *rid, doc));
                     }
                 }
-                keyed.sort_by(|a, b| q.sort.compare_keys(&a.0, &b.0));
+                crate::sorting::sort_by(&mut keyed, |a, b| q.sort.compare_keys(&a.0, &b.0));
                 let keep = q.limit.map_or(usize::MAX, |l| {
                     usize::try_from(l.saturating_add(q.skip)).unwrap_or(usize::MAX)
                 });
@@ -349,7 +349,7 @@ pub fn execute(
     if plan.blocking_sort && !sorted {
         let mut keyed: Vec<(Vec<Bson>, (RecordId, Document))> =
             matched.into_iter().map(|m| (q.sort.key(&m.1), m)).collect();
-        keyed.sort_by(|a, b| q.sort.compare_keys(&a.0, &b.0));
+        crate::sorting::sort_by(&mut keyed, |a, b| q.sort.compare_keys(&a.0, &b.0));
         matched = keyed.into_iter().map(|(_, m)| m).collect();
     }
     let skip = usize::try_from(q.skip).unwrap_or(usize::MAX);

@@ -370,7 +370,7 @@ impl PlanStage {
     pub fn to_json(&self) -> serde_json::Value {
         let mut m = serde_json::Map::new();
         for (k, v) in self.fields() {
-            m.insert(k.to_string(), v.into_relaxed_extjson());
+            m.insert(k.to_string(), crate::ejson::to_relaxed_json(&v));
         }
         if let Some(i) = self.input() {
             m.insert("inputStage".into(), i.to_json());
@@ -420,15 +420,13 @@ impl Serialize for PlanStage {
 
 /// Serializes a document as relaxed extended JSON (for `#[serde(serialize_with)]`).
 pub fn ser_doc<S: Serializer>(d: &Document, serializer: S) -> Result<S::Ok, S::Error> {
-    Bson::Document(d.clone())
-        .into_relaxed_extjson()
-        .serialize(serializer)
+    crate::ejson::to_relaxed_json(&Bson::Document(d.clone())).serialize(serializer)
 }
 
 /// Serializes an optional document as relaxed extended JSON.
 pub fn ser_opt_doc<S: Serializer>(d: &Option<Document>, serializer: S) -> Result<S::Ok, S::Error> {
     d.as_ref()
-        .map(|d| Bson::Document(d.clone()).into_relaxed_extjson())
+        .map(|d| crate::ejson::to_relaxed_json(&Bson::Document(d.clone())))
         .serialize(serializer)
 }
 

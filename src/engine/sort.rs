@@ -83,7 +83,7 @@ impl SortSpec {
     pub fn sort_docs(&self, docs: &mut Vec<Document>) {
         let mut keyed: Vec<(Vec<Bson>, Document)> =
             docs.drain(..).map(|d| (self.key(&d), d)).collect();
-        keyed.sort_by(|a, b| self.compare_keys(&a.0, &b.0));
+        crate::sorting::sort_by(&mut keyed, |a, b| self.compare_keys(&a.0, &b.0));
         docs.extend(keyed.into_iter().map(|(_, d)| d));
     }
 
@@ -91,11 +91,14 @@ impl SortSpec {
     pub fn sort_values(&self, values: &mut [Bson]) {
         if self.keys.first().is_some_and(|(p, _)| p.is_empty()) {
             let desc = self.keys.first().is_some_and(|(_, d)| *d);
-            values.sort_by(|a, b| if desc { compare(b, a) } else { compare(a, b) });
+            crate::sorting::sort_by(
+                values,
+                |a, b| if desc { compare(b, a) } else { compare(a, b) },
+            );
             return;
         }
         let empty = Document::new();
-        values.sort_by(|a, b| {
+        crate::sorting::sort_by(values, |a, b| {
             let da = a.as_document().unwrap_or(&empty);
             let db = b.as_document().unwrap_or(&empty);
             self.compare_keys(&self.key(da), &self.key(db))

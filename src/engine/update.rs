@@ -111,7 +111,7 @@ impl UpdateSpec {
             }
         }
         check_conflicts(&ops)?;
-        ops.sort_by(|a, b| {
+        crate::sorting::sort_by(&mut ops, |a, b| {
             let pa: Vec<&str> = a.path.split('.').collect();
             let pb: Vec<&str> = b.path.split('.').collect();
             pa.cmp(&pb)
