@@ -12,6 +12,7 @@ mod panic;
 mod playground;
 mod sizer;
 mod storage;
+mod svg_dom;
 mod worker;
 
 use leptos::prelude::*;

@@ -179,6 +179,39 @@ pub fn DesignCharts(
     }
 }
 
+/// Draws the grey bar of a figure a design does not have (yet), for operation `op` (cost) or
+/// the whole design (storage): the full plot width, labelled for screen readers, with `what`
+/// written in it (`evaluating…`, `failed: why`).
+fn placeholder_bar(
+    svg: &mut crate::chart::svg::Svg,
+    l: &crate::chart::bars::Layout,
+    r: &crate::chart::bars::Row,
+    d: &Design,
+    what: &str,
+    op: Option<&str>,
+    font: f64,
+) {
+    let label = match op {
+        Some(op) => format!("{}, {op}: {what}", d.label),
+        None => format!("{}: {what}", d.label),
+    };
+    let mut data = vec![("design", d.name.as_str())];
+    data.extend(op.map(|op| ("op", op)));
+    data.push(("state", d.state_name()));
+    svg.rect(
+        "bar placeholder",
+        l.plot_x,
+        r.y,
+        l.plot_w,
+        r.h,
+        &label,
+        &data,
+    );
+    let class = format!("placeholder-text {}", d.state_name());
+    let shown = crate::chart::bars::fit_text(what, l.plot_w - l.gap * 2.0, font);
+    svg.text(&class, l.plot_x + l.gap, r.text_y, "start", &shown);
+}
+
 /// A legend entry: a colour swatch (class `c{colour}`) and its text, with `title` on hover.
 fn legend_item(colour: usize, text: String, state: &'static str, title: String) -> impl IntoView {
     view! {

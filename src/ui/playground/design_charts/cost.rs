@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::{legend_item, Design, Size, PALETTE};
+use super::{legend_item, placeholder_bar, Design, Size, PALETTE};
 use crate::chart::bars::{fit_text, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
 use crate::eval::summary::OperationSummary;
@@ -208,24 +208,7 @@ fn draw(designs: &[Design], metric: &'static Metric, size: Size) -> impl IntoVie
                     } else {
                         d.placeholder()
                     };
-                    let label = format!("{}, {op}: {what}", d.label);
-                    let data = [
-                        ("design", d.name.as_str()),
-                        ("op", op.as_str()),
-                        ("state", d.state_name()),
-                    ];
-                    svg.rect(
-                        "bar placeholder",
-                        l.plot_x,
-                        r.y,
-                        l.plot_w,
-                        r.h,
-                        &label,
-                        &data,
-                    );
-                    let class = format!("placeholder-text {}", d.state_name());
-                    let shown = fit_text(&what, l.plot_w - l.gap * 2.0, font);
-                    svg.text(&class, l.plot_x + l.gap, r.text_y, "start", &shown);
+                    placeholder_bar(&mut svg, &l, r, d, &what, Some(op.as_str()), font);
                 }
             }
         }
@@ -239,10 +222,17 @@ fn draw(designs: &[Design], metric: &'static Metric, size: Size) -> impl IntoVie
         "{} per run of each operation, for each design ({scale_name})",
         capitalize(metric.label)
     );
+    let holder = NodeRef::<leptos::svg::Svg>::new();
+    let nodes = svg.finish();
+    Effect::new(move |_| {
+        if let Some(el) = holder.get() {
+            crate::ui::svg_dom::fill(&el, &nodes);
+        }
+    });
     view! {
         <p class="axis-note">{format!("{} per run, typical subject · {scale_name}", capitalize(metric.label))}</p>
         <svg class="bars" width=l.width height=l.height viewBox=format!("0 0 {} {}", l.width, l.height)
-            font-size=font role="group" aria-label=title data-scale=scale_name inner_html=svg.finish()>
+            font-size=font role="group" aria-label=title data-scale=scale_name node_ref=holder>
         </svg>
     }
     .into_any()

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::{legend_item, Design, Size, PALETTE};
+use super::{legend_item, placeholder_bar, Design, Size, PALETTE};
 use crate::chart::bars::{fit_text, stack, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
 use crate::eval::summary::Summary;
@@ -130,20 +130,7 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
         svg.text("bar-label", l.plot_x - l.gap, r.text_y, "end", &name);
         let Some(s) = d.summary() else {
             let what = d.placeholder();
-            let label = format!("{}: {what}", d.label);
-            let data = [("design", d.name.as_str()), ("state", d.state_name())];
-            svg.rect(
-                "bar placeholder",
-                l.plot_x,
-                r.y,
-                l.plot_w,
-                r.h,
-                &label,
-                &data,
-            );
-            let class = format!("placeholder-text {}", d.state_name());
-            let shown = fit_text(&what, l.plot_w - l.gap * 2.0, font);
-            svg.text(&class, l.plot_x + l.gap, r.text_y, "start", &shown);
+            placeholder_bar(&mut svg, &l, r, d, &what, None, font);
             continue;
         };
         // Data then indexes of each collection, in the design's order.
@@ -192,11 +179,18 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
             &size_text(whole),
         );
     }
+    let holder = NodeRef::<leptos::svg::Svg>::new();
+    let nodes = svg.finish();
+    Effect::new(move |_| {
+        if let Some(el) = holder.get() {
+            crate::ui::svg_dom::fill(&el, &nodes);
+        }
+    });
     view! {
         <p class="axis-note">"Data and index bytes, all documents at full scale · linear scale"</p>
         <svg class="bars" width=l.width height=l.height viewBox=format!("0 0 {} {}", l.width, l.height)
             font-size=font role="group" aria-label="Storage per collection at full scale, for each design (linear scale)"
-            inner_html=svg.finish()>
+            node_ref=holder>
         </svg>
     }
     .into_any()
