@@ -530,3 +530,16 @@ fn progress_counts_every_step_in_order() {
         serde_json::to_string(&e).unwrap()
     );
 }
+
+/// `--design custom` is the model's own design, what the page's Custom shows and what `eval`
+/// runs without `--design`.
+#[test]
+fn design_custom_is_the_models_own_design() {
+    let (code, own, err) = squillion(&["eval", "--preset", "blog", "--scale", "40", "--json"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let (code, custom, err) = squillion(&[
+        "eval", "--preset", "blog", "--design", "custom", "--scale", "40", "--json",
+    ]);
+    assert!(code == 0 || code == 1, "{err}");
+    assert_eq!(own, custom);
+}

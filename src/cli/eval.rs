@@ -22,8 +22,9 @@ pub struct EvalArgs {
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,
     /// `normalized`, `denormalized`, `bucketed`, one of a preset's designs (`squillion
-    /// presets NAME` lists them), or a JSON file with a design (`{"base": …,
-    /// "relationships": {…}}`); default: the model's own design.
+    /// presets NAME` lists them), `custom` (the model's own design, the page's Custom), or a
+    /// JSON file with a design (`{"base": …, "relationships": {…}}`); default: the model's own
+    /// design.
     #[arg(long)]
     pub design: Option<String>,
     /// Entities materialized per entity (default: the model's sample, else 500, lowered to fit
@@ -122,7 +123,8 @@ pub(super) fn chosen_design(
 
 fn design_of(arg: Option<&str>) -> anyhow::Result<Design> {
     Ok(match arg {
-        None => Design::Model,
+        // `custom` is the page's name for the model's own design (Custom on the design bar).
+        None | Some("custom") => Design::Model,
         Some("normalized") => Design::Named(DesignName::Normalized),
         Some("denormalized") => Design::Named(DesignName::Denormalized),
         Some("bucketed") => Design::Named(DesignName::Bucketed),
