@@ -60,6 +60,15 @@ pub fn binary_size(bytes: u64) -> String {
     }
 }
 
+/// Returns `s` with its first letter in upper case: `round trips/s` → `Round trips/s`.
+pub fn capitalize(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +98,12 @@ mod tests {
         assert_eq!(binary_size(5), "5 bytes");
         assert_eq!(binary_size(1536), "1.5 KiB");
         assert_eq!(binary_size(16_777_216), "16 MiB");
+    }
+
+    #[test]
+    fn capitalize_changes_the_first_letter_only() {
+        assert_eq!(capitalize("round trips/s"), "Round trips/s");
+        assert_eq!(capitalize("ärger"), "Ärger");
+        assert_eq!(capitalize(""), "");
     }
 }

@@ -74,12 +74,7 @@ pub fn offered(model: &Model) -> Vec<(String, Model)> {
 
 /// Returns a design name as a label: `fan-out_on_write` → `Fan-out on write`.
 fn label(name: &str) -> String {
-    let spaced = name.replace('_', " ");
-    let mut chars = spaced.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => spaced,
-    }
+    crate::human::capitalize(&name.replace('_', " "))
 }
 
 /// Returns the analysis of every offered design, with its label.

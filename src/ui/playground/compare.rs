@@ -21,15 +21,6 @@ fn show(key: &str, v: f64) -> String {
     }
 }
 
-/// Returns a CLI label with a capital first letter: `round trips/s` → `Round trips/s`.
-fn capital(label: &str) -> String {
-    let mut chars = label.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}
-
 /// The comparison table: one column per offered design (in the design bar's order), one row
 /// per metric of `squillion compare`.
 #[component]
@@ -73,7 +64,7 @@ pub fn CompareTable(
                                     .filter(|_| settled);
                                 view! {
                                     <tr data-metric=*key>
-                                        <th scope="row">{capital(label)}</th>
+                                        <th scope="row">{human::capitalize(label)}</th>
                                         {values.into_iter().zip(&ds).map(|(v, d)| match v {
                                             Some(v) => view! {
                                                 <td class="num" class:best=Some(v) == best data-value=v.to_string()>{show(key, v)}</td>

@@ -179,6 +179,48 @@ pub fn DesignCharts(
     }
 }
 
+/// Draws the grid, the tick labels (those that fit) and the axis of a bar chart.
+fn axes(
+    svg: &mut crate::chart::svg::Svg,
+    l: &crate::chart::bars::Layout,
+    scale: &crate::chart::bars::Scale,
+    font: f64,
+    tick_text: fn(f64) -> String,
+) {
+    for t in l.ticks(scale, font, |v| tick_text(v).chars().count()) {
+        svg.line("grid", t.x, t.x, l.plot_top, l.plot_bottom);
+        if t.labelled {
+            svg.text("tick", t.x, l.tick_y, "middle", &tick_text(t.value));
+        }
+    }
+    svg.line("axis", l.plot_x, l.plot_x, l.plot_top, l.plot_bottom);
+}
+
+/// The `<svg>` of a chart, with its note above it: `nodes` are built into it once it is in
+/// the page (as DOM nodes, names as text).
+fn chart_svg(
+    l: &crate::chart::bars::Layout,
+    font: f64,
+    note: String,
+    title: String,
+    scale: &'static str,
+    nodes: Vec<crate::chart::svg::Node>,
+) -> AnyView {
+    let holder = NodeRef::<leptos::svg::Svg>::new();
+    Effect::new(move |_| {
+        if let Some(el) = holder.get() {
+            crate::ui::svg_dom::fill(&el, &nodes);
+        }
+    });
+    view! {
+        <p class="axis-note">{note}</p>
+        <svg class="bars" width=l.width height=l.height viewBox=format!("0 0 {} {}", l.width, l.height)
+            font-size=font role="group" aria-label=title data-scale=scale node_ref=holder>
+        </svg>
+    }
+    .into_any()
+}
+
 /// Draws the grey bar of a figure a design does not have (yet), for operation `op` (cost) or
 /// the whole design (storage): the full plot width, labelled for screen readers, with `what`
 /// written in it (`evaluating…`, `failed: why`).

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::{legend_item, placeholder_bar, Design, Size, PALETTE};
+use super::{axes, chart_svg, legend_item, placeholder_bar, Design, Size, PALETTE};
 use crate::chart::bars::{fit_text, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
 use crate::eval::summary::OperationSummary;
@@ -173,13 +173,7 @@ fn draw(designs: &[Design], metric: &'static Metric, size: Size) -> impl IntoVie
         headings: true,
     });
     let mut svg = Svg::default();
-    for t in l.ticks(&scale, font, |v| tick_text(v).chars().count()) {
-        svg.line("grid", t.x, t.x, l.plot_top, l.plot_bottom);
-        if t.labelled {
-            svg.text("tick", t.x, l.tick_y, "middle", &tick_text(t.value));
-        }
-    }
-    svg.line("axis", l.plot_x, l.plot_x, l.plot_top, l.plot_bottom);
+    axes(&mut svg, &l, &scale, font, tick_text);
     for ((op, row), group) in ops.iter().zip(&cells).zip(&l.groups) {
         let heading = fit_text(op, l.width - l.plot_x, font);
         svg.text("group-label", l.plot_x, group.heading_y, "start", &heading);
@@ -218,30 +212,13 @@ fn draw(designs: &[Design], metric: &'static Metric, size: Size) -> impl IntoVie
     } else {
         "linear scale"
     };
-    let title = format!(
-        "{} per run of each operation, for each design ({scale_name})",
-        capitalize(metric.label)
-    );
-    let holder = NodeRef::<leptos::svg::Svg>::new();
-    let nodes = svg.finish();
-    Effect::new(move |_| {
-        if let Some(el) = holder.get() {
-            crate::ui::svg_dom::fill(&el, &nodes);
-        }
-    });
-    view! {
-        <p class="axis-note">{format!("{} per run, typical subject · {scale_name}", capitalize(metric.label))}</p>
-        <svg class="bars" width=l.width height=l.height viewBox=format!("0 0 {} {}", l.width, l.height)
-            font-size=font role="group" aria-label=title data-scale=scale_name node_ref=holder>
-        </svg>
-    }
-    .into_any()
-}
-
-/// Returns `s` with its first letter in upper case.
-pub fn capitalize(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
-        .unwrap_or_default()
+    let label = human::capitalize(metric.label);
+    chart_svg(
+        &l,
+        font,
+        format!("{label} per run, typical subject · {scale_name}"),
+        format!("{label} per run of each operation, for each design ({scale_name})"),
+        scale_name,
+        svg.finish(),
+    )
 }

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::{legend_item, placeholder_bar, Design, Size, PALETTE};
+use super::{axes, chart_svg, legend_item, placeholder_bar, Design, Size, PALETTE};
 use crate::chart::bars::{fit_text, stack, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
 use crate::eval::summary::Summary;
@@ -117,13 +117,7 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
         headings: false,
     });
     let mut svg = Svg::default();
-    for t in l.ticks(&scale, font, |v| tick_text(v).chars().count()) {
-        svg.line("grid", t.x, t.x, l.plot_top, l.plot_bottom);
-        if t.labelled {
-            svg.text("tick", t.x, l.tick_y, "middle", &tick_text(t.value));
-        }
-    }
-    svg.line("axis", l.plot_x, l.plot_x, l.plot_top, l.plot_bottom);
+    axes(&mut svg, &l, &scale, font, tick_text);
     let rows = l.groups.first().map(|g| g.rows.clone()).unwrap_or_default();
     for (d, r) in designs.iter().zip(&rows) {
         let name = fit_text(&d.label, l.label_w, font);
@@ -179,19 +173,12 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
             &size_text(whole),
         );
     }
-    let holder = NodeRef::<leptos::svg::Svg>::new();
-    let nodes = svg.finish();
-    Effect::new(move |_| {
-        if let Some(el) = holder.get() {
-            crate::ui::svg_dom::fill(&el, &nodes);
-        }
-    });
-    view! {
-        <p class="axis-note">"Data and index bytes, all documents at full scale · linear scale"</p>
-        <svg class="bars" width=l.width height=l.height viewBox=format!("0 0 {} {}", l.width, l.height)
-            font-size=font role="group" aria-label="Storage per collection at full scale, for each design (linear scale)"
-            node_ref=holder>
-        </svg>
-    }
-    .into_any()
+    chart_svg(
+        &l,
+        font,
+        "Data and index bytes, all documents at full scale · linear scale".to_string(),
+        "Storage per collection at full scale, for each design (linear scale)".to_string(),
+        "linear scale",
+        svg.finish(),
+    )
 }
