@@ -3,9 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BSON, EJSON } from 'bson';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { openPage, useSite, SHOTS, openPreset } from './browser.mjs';
 
 const site = useSite();
+const EXPECTED = process.env.SQUILLION_EXPECTED ?? 'target/expected';
 
 const thousands = (n) => n.toLocaleString('en-US');
 
@@ -16,6 +19,7 @@ async function sampleOf(page, name) {
     bytes: Number(s.querySelector('[data-metric="sample_bytes"]').dataset.value),
     bytesText: s.querySelector('[data-metric="sample_bytes"]').textContent,
     text: s.querySelector('pre.sample-doc').textContent,
+    about: s.querySelector('.sample-size .muted').textContent,
     shortened: s.querySelector('.sample-note') !== null,
     fullLargest: s.querySelector('[data-metric="full_largest"]')?.dataset.value ?? null,
     gauges: s.querySelectorAll('.gauge').length,
@@ -99,6 +103,19 @@ test('the sample documents parse as EJSON to the sizes shown; the largest is a c
   assert.match(user.text, /"… 9,990 more elements \([\d,]+ at full scale\)"/);
   assert.ok(user.shortened);
   assert.ok(user.fullLargest !== null && Number(user.fullLargest) > user.bytes);
+  // Two full-scale figures, as the CLI prints them: the shape's estimate (every field at its
+  // mean length) in the gauge, and this very document with all its elements (its own strings,
+  // exact) in the line above, when they differ.
+  const file = join(EXPECTED, 'social-graph', 'followers.json');
+  assert.ok(existsSync(file), `${file} is missing: run node scripts/expected-evals.mjs BIN ${EXPECTED} (scripts/test.sh does)`);
+  const cli = JSON.parse(readFileSync(file, 'utf8')).collections.find((c) => c.name === 'user');
+  const exact = cli.samples.largest.full_bytes;
+  assert.equal(Number(user.fullLargest), Math.max(...cli.stats.shapes.map((s) => s.max.bytes)));
+  if (exact.bytes !== Number(user.fullLargest)) {
+    assert.ok(user.about.includes(`this document with every array element: ${thousands(exact.bytes)} B${exact.exact ? ' (exact)' : ''}`), user.about);
+  } else {
+    assert.ok(!user.about.includes('every array element'), user.about);
+  }
 
   // Back to the typical one; the breakdown opens from the keyboard and lists its fields.
   await page.click('.collection[data-collection="user"] .segment[data-which="typical"]');

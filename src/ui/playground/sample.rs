@@ -68,12 +68,16 @@ pub fn SampleDocumentPanel(
                 <strong data-metric="sample_bytes" data-value=move || size.get().to_string()>
                     {move || format!("{} B", human::thousands(size.get()))}
                 </strong>
-                <span class="muted">{move || describe(&shown.get(), largest.get(), sampled, beyond().is_some())}</span>
+                <span class="muted">{move || describe(&shown.get(), largest.get(), sampled, beyond().map(|f| f.bytes))}</span>
             </p>
             <LimitGauge size=size label="Share of the 16 MiB limit: this document"/>
             {move || beyond().map(|f| {
                 let approx = if f.exact { "" } else { "≈ " };
-                let basis = if f.exact { "exact arithmetic" } else { "estimate, beyond the sample" };
+                let basis = if f.exact {
+                    "exact arithmetic"
+                } else {
+                    "estimate: every array at its maximum, other fields at their mean length"
+                };
                 view! {
                     <p class="sample-full" data-metric="full_largest" data-value=f.bytes.to_string()>
                         "Largest at full scale: "
@@ -111,9 +115,10 @@ pub fn SampleDocumentPanel(
 }
 
 /// Returns what the shown document is: which one, of how many, and its full-scale size when
-/// the sample cut its arrays short (unless the full-scale largest gauge follows: one
-/// full-scale figure at a time).
-fn describe(d: &SampleDocument, largest: bool, sampled: u64, gauge_follows: bool) -> String {
+/// the sample cut its arrays short, unless the full-scale gauge that follows (`gauge`) shows
+/// the same figure. The two differ when the shape's largest is an estimate: this document's
+/// own strings (a longer e-mail, say) are exact, the estimate takes every field at its mean.
+fn describe(d: &SampleDocument, largest: bool, sampled: u64, gauge: Option<u64>) -> String {
     let which = if largest {
         format!(" · the largest of {} sampled", human::thousands(sampled))
     } else {
@@ -122,10 +127,14 @@ fn describe(d: &SampleDocument, largest: bool, sampled: u64, gauge_follows: bool
             human::thousands(sampled)
         )
     };
-    let full = if d.full_bytes.bytes > d.bytes && !gauge_follows {
-        let approx = if d.full_bytes.exact { "" } else { "≈ " };
+    let full = if d.full_bytes.bytes > d.bytes && gauge != Some(d.full_bytes.bytes) {
+        let (approx, exact) = if d.full_bytes.exact {
+            ("", " (exact)")
+        } else {
+            ("≈ ", "")
+        };
         format!(
-            " · {approx}{} B with every array element",
+            " · this document with every array element: {approx}{} B{exact}",
             human::thousands(d.full_bytes.bytes)
         )
     } else {
