@@ -21,7 +21,7 @@ use wasm_bindgen::JsCast;
 pub use breakdown::{BreakdownTable, Composition, Treemap};
 pub use console::Console;
 pub use examples::EXAMPLES;
-pub use gauge::LimitGauge;
+pub use gauge::{size_level, LimitGauge};
 pub use playground::Playground;
 pub use sizer::DocumentSizer;
 

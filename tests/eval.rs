@@ -154,6 +154,19 @@ fn fan_out_on_read_is_scatter_gather_and_bucketed_reads_two_buckets() {
     let read = &op(&n, "read feed").typical.commands[0];
     assert_eq!(read.shards.touched, 4);
     assert!(n.warnings.iter().any(|w| w.code == "SCATTER_GATHER"));
+    // The warning's arithmetic reads like the rest of the report, with thousands separators.
+    let busy = model(&FEED.replace(r#""rate_per_sec": 100"#, r#""rate_per_sec": 2500"#));
+    let w = eval(&busy, DesignName::Normalized)
+        .warnings
+        .into_iter()
+        .find(|w| w.code == "SCATTER_GATHER")
+        .unwrap_or_else(|| panic!("no SCATTER_GATHER"));
+    assert!(
+        w.message
+            .contains("all 4 shards (2,500/s × 4 = 10,000 shard requests/s)"),
+        "{}",
+        w.message
+    );
     // The post is one insert whose `to` lists the 3 followers.
     let post = &op(&n, "post").typical.commands[0];
     assert_eq!(post.sample.docs_written, 1);

@@ -73,7 +73,9 @@ pub fn best_index(values: &[f64]) -> Option<usize> {
     lowest.map(|(_, i)| i)
 }
 
-fn num(v: f64) -> String {
+/// Formats a count or a rate as the text reports print it: whole numbers (and any figure of
+/// 100 or more, rounded) with thousands separators, smaller fractions with two decimals.
+pub(super) fn num(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e18 {
         thousands(v.abs() as u64)
     } else if v.abs() >= 100.0 {

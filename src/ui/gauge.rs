@@ -5,6 +5,18 @@ use leptos::prelude::*;
 use crate::human;
 use crate::size::{MAX_BSON_SIZE, WARN_RATIO};
 
+/// Returns how a document of `bytes` stands against the 16 MiB limit, as the page's
+/// `data-level` styles it: `over` the limit, `warn` from 80% of it, else `ok`.
+pub fn size_level(bytes: u64) -> &'static str {
+    if bytes > MAX_BSON_SIZE {
+        "over"
+    } else if bytes as f64 >= WARN_RATIO * MAX_BSON_SIZE as f64 {
+        "warn"
+    } else {
+        "ok"
+    }
+}
+
 /// A horizontal gauge of `size` against 16,777,216 bytes, with the 80% warning mark.
 #[component]
 pub fn LimitGauge(
@@ -17,16 +29,7 @@ pub fn LimitGauge(
 ) -> impl IntoView {
     let label = label.unwrap_or_else(|| "Share of the 16 MiB document limit".to_string());
     let share = move || size.get() as f64 / MAX_BSON_SIZE as f64;
-    let level = move || {
-        let s = share();
-        if s > 1.0 {
-            "over"
-        } else if s >= WARN_RATIO {
-            "warn"
-        } else {
-            "ok"
-        }
-    };
+    let level = move || size_level(size.get());
     let width = move || format!("{:.4}%", (share() * 100.0).min(100.0));
     let headroom = move || {
         let size = size.get();

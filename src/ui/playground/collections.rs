@@ -11,7 +11,7 @@ use crate::analysis::Analysis;
 use crate::arith::SizeFigure;
 use crate::eval::summary::{CollectionSummary, SizeSummary, Summary};
 use crate::human;
-use crate::size::MAX_BSON_SIZE;
+use crate::ui::size_level;
 
 /// Returns a size figure as text, with `≈` in front of an estimate.
 pub fn size_text(f: &SizeFigure) -> String {
@@ -98,7 +98,7 @@ pub fn CollectionCards(
                                     </thead>
                                     <tbody>
                                         {rows.into_iter().map(|(label, n, avg, p50, p99, max)| {
-                                            let level = if max.bytes > MAX_BSON_SIZE { "over" } else if max.bytes as f64 >= 0.8 * MAX_BSON_SIZE as f64 { "warn" } else { "ok" };
+                                            let level = size_level(max.bytes);
                                             let shape = label.clone();
                                             view! {
                                                 <tr data-shape=shape>

@@ -8,6 +8,7 @@ use super::collections::count_text;
 use super::design_charts::Design;
 use crate::eval::text::{best_index, METRICS};
 use crate::human;
+use crate::ui::size_level;
 
 /// Returns a metric's value as the table shows it: bytes in binary units (per second for the
 /// rates), the largest document in bytes, counts and rates with thousands separators.
@@ -66,22 +67,60 @@ pub fn CompareTable(
                                     <tr data-metric=*key>
                                         <th scope="row">{human::capitalize(label)}</th>
                                         {values.into_iter().zip(&ds).map(|(v, d)| match v {
+                                            // The largest document is coloured against the 16 MiB limit, as
+                                            // in the collection cards.
+                                            Some(v) if *key == "largest_document_bytes" => view! {
+                                                <td class="num largest" class:best=Some(v) == best data-value=v.to_string()
+                                                    data-level=size_level(v.max(0.0) as u64)>{show(key, v)}</td>
+                                            }.into_any(),
                                             Some(v) => view! {
                                                 <td class="num" class:best=Some(v) == best data-value=v.to_string()>{show(key, v)}</td>
                                             }.into_any(),
-                                            None => view! {
-                                                <td class="num muted" class:failed=d.state_name() == "failed" title=d.placeholder()>
-                                                    {if d.state_name() == "failed" { "failed" } else { "…" }}
-                                                </td>
-                                            }.into_any(),
+                                            None => pending_cell(d),
                                         }).collect_view()}
                                     </tr>
                                 }
                             }).collect_view()
                         }}
+                        <WarningsRow designs/>
                     </tbody>
                 </table>
             </div>
         </div>
     }
+}
+
+/// The last row, as `squillion compare` ends its table: each design's warnings, with the
+/// errors among them in brackets (`7 (2)`). Not ranked: a warning's weight is the reader's call.
+#[component]
+fn WarningsRow(designs: Memo<Vec<Design>>) -> impl IntoView {
+    view! {
+        <tr data-metric="warnings">
+            <th scope="row">"Warnings (errors)"</th>
+            {move || designs.get().into_iter().map(|d| match d.summary() {
+                Some(s) => {
+                    let errors = s.warnings.iter().filter(|w| w.severity == "error").count();
+                    let any = errors > 0;
+                    view! {
+                        <td class="num" data-value=s.warnings.len().to_string() data-errors=errors.to_string()
+                            class:has-errors=any>
+                            {format!("{} ({errors})", s.warnings.len())}
+                        </td>
+                    }.into_any()
+                }
+                None => pending_cell(&d),
+            }).collect_view()}
+        </tr>
+    }
+}
+
+/// The cell of a design without figures yet: `…` while it runs, `failed` (why, on hover).
+fn pending_cell(d: &Design) -> AnyView {
+    let failed = d.state_name() == "failed";
+    view! {
+        <td class="num muted" class:failed=failed title=d.placeholder()>
+            {if failed { "failed" } else { "…" }}
+        </td>
+    }
+    .into_any()
 }
