@@ -69,9 +69,21 @@ pub fn capitalize(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Returns `n` and the noun in the number it takes: `1 index`, `3 indexes`, `0 indexes`.
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn count_takes_the_noun_in_the_number() {
+        assert_eq!(count(1, "index", "indexes"), "1 index");
+        assert_eq!(count(0, "index", "indexes"), "0 indexes");
+        assert_eq!(count(1200, "document", "documents"), "1,200 documents");
+    }
 
     #[test]
     fn thousands_groups_by_three() {

@@ -111,12 +111,12 @@ pub fn report(e: &Evaluation) -> String {
     for c in &e.collections {
         let _ = writeln!(
             s,
-            "  {}: {} documents ({} sampled), {} data, {} index(es) ≈{} (estimate)",
+            "  {}: {} documents ({} sampled), {} data, {} ≈{} (estimate)",
             c.name,
             num(c.stats.count),
             c.sample_documents,
             human_bytes(c.stats.total_bytes),
-            c.index_count,
+            crate::human::count(c.index_count as u64, "index", "indexes"),
             human_bytes(c.index_bytes.value)
         );
         for sh in &c.stats.shapes {

@@ -149,7 +149,7 @@ pub fn CollectionCards(
                                         <p class="eval-indexes muted">
                                             {format!("{} documents sampled · ", human::thousands(e.sample_documents))}
                                             <span data-metric="index_bytes" data-value=e.index_bytes.value.to_string()>
-                                                {format!("{} index(es) {index_total} at full scale", e.indexes.len())}
+                                                {format!("{} {index_total} at full scale", human::count(e.indexes.len() as u64, "index", "indexes"))}
                                             </span>
                                         </p>
                                         <ul class="index-sizes">
