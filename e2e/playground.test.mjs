@@ -25,6 +25,34 @@ test('number keys switch designs and the collections follow', async () => {
   await page.close();
 });
 
+test('leaving the playground mid-evaluation is clean; coming back, a key moves one design', async () => {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
+  // social-graph evaluates its designs for seconds in the background: leave while it does.
+  await page.waitForSelector('.collection');
+  await openPreset(page, 'social-graph');
+  await page.waitForSelector('.design-button');
+  await page.keyboard.press('2');
+  await page.click('nav >> text=Document size');
+  await page.waitForSelector('.gauge');
+  // The design keys belong to the playground: here they do nothing, and nothing breaks.
+  for (const key of ['1', '2', '3']) await page.keyboard.press(key);
+  // Answers of the background evaluations would have arrived by now.
+  await page.waitForTimeout(4000);
+  assert.deepEqual(errors, [], 'no panic after leaving the playground');
+  assert.equal(await page.$('#panic-banner'), null);
+  await page.click('nav >> text=Design playground');
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  const pressed = () => page.$eval('.design-button[aria-pressed="true"]', (b) => b.textContent.trim());
+  const buttons = await page.$$eval('.design-button', (bs) => bs.map((b) => b.textContent.trim()));
+  await page.keyboard.press('1');
+  assert.equal(await pressed(), buttons[0]);
+  await page.keyboard.press('3');
+  assert.equal(await pressed(), buttons[2], 'one listener: key 3 selects the third design');
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('every preset opens, and each of its designs evaluates', async () => {
   const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
   await page.waitForSelector('.collection');

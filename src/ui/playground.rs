@@ -14,7 +14,6 @@ mod strategies;
 mod warnings;
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use super::editor::{ModelCard, Notice, Workspace};
 use super::storage;
@@ -214,26 +213,21 @@ pub fn Playground() -> impl IntoView {
     });
     let is_custom = Memo::new(move |_| choice.get() + 1 == labels.with(Vec::len));
 
-    // Keys 1–9 switch designs, unless the user is typing.
-    let keys = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(
-        move |ev: web_sys::KeyboardEvent| {
-            if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || super::typing_in_a_field() {
-                return;
-            }
-            let Some(digit) = ev.key().chars().next().and_then(|c| c.to_digit(10)) else {
-                return;
-            };
-            if ev.key().len() == 1 && digit >= 1 && (digit as usize) <= labels.get_untracked().len()
-            {
-                select.run(digit as usize - 1);
-            }
-        },
-    );
-    if let Some(w) = web_sys::window() {
-        let _ = w.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref());
-    }
-    // The listener lives as long as the page.
-    keys.forget();
+    // Keys 1–9 switch designs, unless the user is typing. The listener goes with the
+    // playground (another view may take the keys; coming back adds it once again).
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || super::typing_in_a_field() {
+            return;
+        }
+        let Some(digit) = ev.key().chars().next().and_then(|c| c.to_digit(10)) else {
+            return;
+        };
+        let offered = labels.try_get_untracked().map_or(0, |l| l.len());
+        if ev.key().len() == 1 && digit >= 1 && (digit as usize) <= offered {
+            select.run(digit as usize - 1);
+        }
+    });
+    on_cleanup(move || keys.remove());
 
     view! {
         <section class="playground">

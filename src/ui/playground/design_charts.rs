@@ -152,17 +152,21 @@ pub fn DesignCharts(
         let el: web_sys::HtmlElement = el.into();
         size.set(measure(&el));
         let watched = el.clone();
+        // `try_`: a resize already queued when the card goes (another view opens) finds the
+        // signal disposed and does nothing, instead of panicking.
         let on_resize = Closure::<dyn Fn()>::new(move || {
             let now = measure(&watched);
-            if size.get_untracked() != now {
-                size.set(now);
+            if size.try_get_untracked().is_some_and(|was| was != now) {
+                size.try_set(now);
             }
         });
-        if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
-            observer.observe(&el);
-        }
-        // The card lives as long as the playground.
-        on_resize.forget();
+        let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) else {
+            return;
+        };
+        observer.observe(&el);
+        // When the card goes, the observer stops and its callback is released with it.
+        let held = send_wrapper::SendWrapper::new((observer, on_resize));
+        on_cleanup(move || held.0.disconnect());
     });
     let size = Signal::from(size);
     view! {

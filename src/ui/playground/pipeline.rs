@@ -120,6 +120,16 @@ impl Pipeline {
                 .with_value(|r| r.borrow_mut().worker = Some(worker)),
             Err(why) => pipeline.inline_reason.set(Some(why)),
         }
+        // When the playground goes (another view opens), so does its worker: an answer
+        // arriving afterwards would find the pipeline's signals gone.
+        let runner = send_wrapper::SendWrapper::new(pipeline.runner.get_value());
+        on_cleanup(move || {
+            if let Some(w) = runner.borrow_mut().worker.take() {
+                w.set_onmessage(None);
+                w.set_onerror(None);
+                w.terminate();
+            }
+        });
         Effect::new(move |_| {
             wanted.track();
             // An evaluation nobody wants any more (another model or scale) is not waited for.
@@ -133,6 +143,12 @@ impl Pipeline {
             pipeline.pump(wanted);
         });
         pipeline
+    }
+
+    /// False once the playground that owns the pipeline is gone: a late callback (an
+    /// evaluation on the page scheduled before) then does nothing.
+    fn alive(self) -> bool {
+        !self.runner.is_disposed()
     }
 
     /// Replaces the worker by a fresh one, dropping the evaluation in flight.
@@ -198,6 +214,9 @@ impl Pipeline {
     /// Evaluates `key` on the page, after a pause that lets the indicator paint.
     fn run_inline(self, key: Key, options: String, wanted: Memo<Vec<Key>>) {
         let run = move || {
+            if !self.alive() {
+                return;
+            }
             let t0 = now();
             let outcome = match evaluate_json(&key.text, &key.design, &options) {
                 Ok(json) => read(&json, now() - t0),
@@ -322,12 +341,17 @@ fn spawn_worker(pipeline: Pipeline, wanted: Memo<Vec<Key>>) -> Result<web_sys::W
         .map_err(|e| format!("no Web Worker could start ({e:?})"))?;
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            pipeline.answer(&ev.data(), wanted)
+            if pipeline.alive() {
+                pipeline.answer(&ev.data(), wanted);
+            }
         });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
     let on_error = Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
         ev.prevent_default();
+        if !pipeline.alive() {
+            return;
+        }
         pipeline.fall_back("the evaluation worker could not start");
         let in_flight = pipeline.runner.get_value().borrow().in_flight.clone();
         if let Some((_, key)) = in_flight {
