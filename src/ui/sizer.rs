@@ -176,7 +176,8 @@ pub fn DocumentSizer() -> impl IntoView {
                     <h2>"Bytes per path"</h2>
                     <p class="card-note">"Key = type byte + name + NUL. Array elements pay their index's digits + 2."</p>
                 </div>
-                <div class="table-wrap">
+                // A scrolling region: focusable so that the keyboard can scroll it.
+                <div class="table-wrap" tabindex="0" role="region" aria-label="Bytes per path">
                     <BreakdownTable analysis=analysis/>
                 </div>
             </div>

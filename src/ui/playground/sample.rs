@@ -106,7 +106,9 @@ pub fn SampleDocumentPanel(
             <details class="sample-breakdown">
                 <summary>"Bytes per field"</summary>
                 <Composition analysis=analysis/>
-                <div class="table-wrap sample-table">
+                // A scrolling region: focusable so that the keyboard can scroll it.
+                <div class="table-wrap sample-table" tabindex="0" role="region"
+                    aria-label=format!("Bytes per field of the sample document of {collection}")>
                     <BreakdownTable analysis=analysis/>
                 </div>
             </details>

@@ -1,0 +1,71 @@
+// End-to-end: every main view of the page passes axe-core's WCAG 2.1 A and AA rules (the
+// checker browsers' accessibility audits are built on): labels, names, roles, ARIA, contrast
+// in the light and dark themes and in workshop mode, at 1280×720. axe is injected through the
+// DevTools protocol (page.evaluate), so the page keeps its own Content-Security-Policy.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { openPage, useSite, openPreset } from './browser.mjs';
+
+const site = useSite();
+const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
+
+/** Runs axe on the page as it is; returns one line per violation and node. */
+async function audit(page) {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() =>
+    // eslint-disable-next-line no-undef
+    axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
+  );
+  return result.violations.flatMap((v) =>
+    v.nodes.slice(0, 5).map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary.replace(/\s+/g, ' ').slice(0, 240)}`),
+  );
+}
+
+/** The views: a name and how to get there from the playground with social-feed evaluated. */
+const VIEWS = [
+  ['playground', async () => {}],
+  ['playground, JSON tab', async (page) => page.click('#tab-json')],
+  ['preset chooser', async (page) => {
+    await page.click('#choose-preset');
+    await page.waitForSelector('.chooser');
+  }],
+  ['Custom design with its picker (blog)', async (page) => {
+    await openPreset(page, 'blog');
+    await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+    await page.locator('.design-button', { hasText: 'Custom' }).click();
+    await page.waitForSelector('.strategies');
+    await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  }],
+  ['largest sample document, bytes per field open', async (page) => {
+    await page.click('.collection[data-collection="activity"] .segment[data-which="largest"]');
+    await page.click('.collection[data-collection="activity"] .sample-breakdown > summary');
+  }],
+  ['workshop mode', async (page) => page.click('.workshop-toggle')],
+  ['document size', async (page) => {
+    await page.click('nav >> text=Document size');
+    await page.waitForSelector('.gauge');
+  }],
+  ['console', async (page) => {
+    await page.click('nav >> text=Console');
+    await page.fill('textarea.console-input, #console-input', 'db.users.find({ followers: { $size: 3 } })');
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(500);
+  }],
+];
+
+for (const scheme of ['light', 'dark']) {
+  test(`every main view passes axe's WCAG 2.1 AA rules (${scheme} theme)`, async () => {
+    const found = [];
+    for (const [name, go] of VIEWS) {
+      const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 720 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+      await go(page);
+      for (const v of await audit(page)) found.push(`${name}: ${v}`);
+      assert.deepEqual(errors, [], name);
+      await page.close();
+    }
+    assert.deepEqual(found, [], `\n${found.join('\n')}`);
+  });
+}
