@@ -198,18 +198,16 @@ pub fn StrategyPicker(
                 <p class="card-note">"Relationships without an override follow the base design. Each change is one undo step."</p>
             </div>
             <div class="design-settings">
-                <label class="setting" for="design-base">
-                    <span>"Base design"</span>
-                    <select id="design-base" class="strategy-select" prop:value=move || base.get().as_str() on:change=on_base>
-                        {base_options}
-                    </select>
-                </label>
-                <label class="setting" for="design-joins">
-                    <span>"Joins across collections"</span>
-                    <select id="design-joins" class="strategy-select" prop:value=move || joins.get().as_str() on:change=on_joins>
-                        {joins_options}
-                    </select>
-                </label>
+                <label class="setting-name" for="design-base">"Base design"</label>
+                <select id="design-base" class="strategy-select" prop:value=move || base.get().as_str() on:change=on_base>
+                    {base_options}
+                </select>
+                <span class="setting-hint muted">"What every relationship without an override takes"</span>
+                <label class="setting-name" for="design-joins">"Joins"</label>
+                <select id="design-joins" class="strategy-select" prop:value=move || joins.get().as_str() on:change=on_joins>
+                    {joins_options}
+                </select>
+                <span class="setting-hint muted">"One query per collection, or one aggregate"</span>
             </div>
             <div class="strategy-rows">
                 {move || {
@@ -380,8 +378,8 @@ fn row(
 
 /// The fields a row's strategy copies, as checkboxes, when it is an extended reference (the
 /// child's fields next to each id) or a reference in child (the parent's fields in each child).
-/// Drawn again only when the kind of copy changes, so a checkbox keeps the focus it is toggled
-/// with.
+/// Both fieldsets are built once and shown or hidden with the strategy, so a checkbox is never
+/// drawn again and keeps the focus it is toggled with.
 fn copied_fields(
     ws: Workspace,
     name: &str,
@@ -398,70 +396,85 @@ fn copied_fields(
             _ => None,
         })
     });
-    let name = name.to_string();
-    move || {
-        let from_child = kind.get()?;
-        let (fields, legend) = if from_child {
-            (
-                child_fields.clone(),
-                format!("Fields of {child} copied next to each id"),
-            )
-        } else {
-            (
-                parent_fields.clone(),
-                format!("Fields of {parent} copied into each {child}"),
-            )
-        };
-        let boxes = if fields.is_empty() {
-            view! { <span class="muted">"No fields to copy."</span> }.into_any()
-        } else {
-            fields
-                .into_iter()
-                .map(|f| {
-                    let box_id = format!("copy-{name}-{f}");
-                    let checked = {
-                        let f = f.clone();
-                        move || {
-                            mine.with(|m| {
-                                m.as_ref()
-                                    .and_then(|m| m.0.copy())
-                                    .is_some_and(|c| c.contains(&f))
-                            })
-                        }
-                    };
-                    let toggle = {
-                        let (name, f) = (name.clone(), f.clone());
-                        move |ev: leptos::ev::Event| {
-                            let Some(input) = ev
-                                .target()
-                                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-                            else {
-                                return;
-                            };
-                            let on = input.checked();
-                            let Some(now) = mine.get_untracked().map(|m| m.0) else {
-                                return;
-                            };
-                            if !apply(ws, error, |v| edit::set_copied(v, &name, &now, &f, on)) {
-                                input.set_checked(!on);
-                            }
-                        }
-                    };
-                    view! {
-                        <label class="copy-field">
-                            <input type="checkbox" id=box_id prop:checked=checked on:change=toggle/>
-                            <code>{f}</code>
-                        </label>
-                    }
-                })
-                .collect_view()
-                .into_any()
-        };
-        Some(view! {
-            <fieldset class="strategy-copy">
-                <legend>{legend}</legend>
-                {boxes}
-            </fieldset>
+    let sides = [
+        (
+            true,
+            "child",
+            child_fields,
+            format!("Fields of {child} copied next to each id"),
+        ),
+        (
+            false,
+            "parent",
+            parent_fields,
+            format!("Fields of {parent} copied into each {child}"),
+        ),
+    ];
+    sides
+        .into_iter()
+        .map(|(from_child, side, fields, legend)| {
+            let boxes = if fields.is_empty() {
+                view! { <span class="muted">"No fields to copy."</span> }.into_any()
+            } else {
+                fields
+                    .into_iter()
+                    .map(|f| copy_box(ws, name, side, f, mine, error))
+                    .collect_view()
+                    .into_any()
+            };
+            view! {
+                <fieldset class="strategy-copy" data-side=side hidden=move || kind.get() != Some(from_child)>
+                    <legend>{legend}</legend>
+                    {boxes}
+                </fieldset>
+            }
         })
+        .collect_view()
+}
+
+/// One copied-field checkbox: checked while the row's strategy copies `field`; a toggle
+/// rewrites `copy` ([`edit::set_copied`]), one undo step.
+fn copy_box(
+    ws: Workspace,
+    name: &str,
+    side: &str,
+    field: String,
+    mine: Memo<Option<(Strategy, bool)>>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let box_id = format!("copy-{name}-{side}-{field}");
+    let checked = {
+        let f = field.clone();
+        move || {
+            mine.with(|m| {
+                m.as_ref()
+                    .and_then(|m| m.0.copy())
+                    .is_some_and(|c| c.contains(&f))
+            })
+        }
+    };
+    let toggle = {
+        let (name, f) = (name.to_string(), field.clone());
+        move |ev: leptos::ev::Event| {
+            let Some(input) = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            else {
+                return;
+            };
+            let on = input.checked();
+            let Some(now) = mine.get_untracked().map(|m| m.0) else {
+                return;
+            };
+            if !apply(ws, error, |v| edit::set_copied(v, &name, &now, &f, on)) {
+                input.set_checked(!on);
+            }
+        }
+    };
+    view! {
+        <label class="copy-field">
+            <input type="checkbox" id=box_id prop:checked=checked on:change=toggle/>
+            <code>{field}</code>
+        </label>
     }
 }
