@@ -135,6 +135,14 @@ async function checkPreset(page, name, designs) {
   assert.equal(await page.$$eval('.chart[data-chart="cost"] .chart-legend li', (ls) => ls.length), designs.length);
   const collections = new Set(cli.flatMap((e) => e.collections.map((c) => c.name)));
   assert.equal(await page.$$eval('.chart[data-chart="storage"] .chart-legend li', (ls) => ls.length), collections.size + 1);
+  // No collection wears a design's colour (two palettes, however many designs), and the
+  // collections' colours differ while the palette lasts.
+  const fills = (sel) => page.$$eval(sel, (rs) => [...new Set(rs.map((r) => getComputedStyle(r).fill))]);
+  const designFills = await fills('.chart[data-chart="cost"] rect.bar');
+  const collectionFills = await fills('.chart[data-chart="storage"] rect.bar-seg');
+  assert.equal(designFills.length, Math.min(designs.length, 8), `${name}: design colours`);
+  assert.equal(collectionFills.length, Math.min(collections.size, 8), `${name}: collection colours`);
+  assert.deepEqual(collectionFills.filter((f) => designFills.includes(f)), [], `${name}: a collection in a design's colour`);
   assert.deepEqual(await layoutProblems(page), [], `${name}: layout`);
 }
 

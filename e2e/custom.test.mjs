@@ -151,7 +151,8 @@ test('Custom on a preset: pick a strategy, the JSON has it, the CLI agrees, undo
   await page.fill('#strategy-comments-parameter', '0');
   await page.press('#strategy-comments-parameter', 'Enter');
   const error = await page.waitForSelector('.strategy-error');
-  assert.match(await error.textContent(), /\$\.design\.relationships\.comments\.size/);
+  // The path, then the message with its own parenthesis (not wrapped in another).
+  assert.match(await error.textContent(), /was refused: \$\.design\.relationships\.comments\.size: must be at least 1 \(found 0\)$/);
   assert.equal(await page.inputValue('#model-input'), before);
   assert.equal(await page.inputValue('#strategy-comments-parameter'), '20', 'the field shows the model again');
   await page.$eval('.strategies', (c) => c.scrollIntoView({ block: 'center' }));
@@ -189,17 +190,154 @@ test('the picker is reachable by keyboard and a feed lists only the feed strateg
   // Tab from the Custom button reaches the select; the keyboard changes the strategy.
   await page.focus('.design-button[aria-pressed="true"]');
   let reached = false;
-  for (let i = 0; i < 12 && !reached; i++) {
+  const passed = [];
+  for (let i = 0; i < 16 && !reached; i++) {
     await page.keyboard.press('Tab');
-    reached = await page.evaluate(() => document.activeElement?.id === 'strategy-feed');
+    const id = await page.evaluate(() => document.activeElement?.id);
+    passed.push(id);
+    reached = id === 'strategy-feed';
   }
-  assert.ok(reached, 'Tab reaches the strategy select');
+  assert.ok(reached, `Tab reaches the strategy select (passed ${passed.join(', ')})`);
+  // The base design and the joins come first, in the card's order.
+  const [b, j, f] = ['design-base', 'design-joins', 'strategy-feed'].map((id) => passed.indexOf(id));
+  assert.ok(b >= 0 && b < j && j < f, passed.join(', '));
   const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
   assert.notEqual(outline, 'none', 'the focused select shows its focus');
   await page.selectOption('#strategy-feed', 'bucketed_fan_out');
   await page.waitForSelector('.collection[data-collection$="_buckets"]');
   await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
   assert.equal(await page.$('.results > .error'), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** Waits until the JSON tab's model satisfies `check(design)` (the model's `design`, or {}). */
+async function designIs(page, check) {
+  await page.waitForFunction(`(${check})(JSON.parse(document.querySelector('#model-input').value).design ?? {})`);
+}
+
+/** Evaluates the JSON tab's model with the CLI (as `squillion eval MODEL --json`). */
+async function cliOf(page) {
+  const dir = mkdtempSync(join(tmpdir(), 'squillion-custom-'));
+  try {
+    writeFileSync(join(dir, 'model.json'), await page.inputValue('#model-input'));
+    return cliShown(cliEval([join(dir, 'model.json')]));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('base design, reset to base, copied fields and joins: one undo step each, the CLI agrees', async () => {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 720 });
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  await openPreset(page, 'blog');
+  await showJson(page);
+  await page.keyboard.press('2');
+  await page.keyboard.press('4');
+  assert.equal(await pressed(page), '4Custom');
+  assert.deepEqual(await design(page), { base: 'denormalized' });
+  assert.equal(await page.inputValue('#design-base'), 'denormalized');
+  assert.deepEqual(await page.$$eval('#design-base option', (os) => os.map((o) => [o.value, o.textContent])), [['normalized', 'Normalized'], ['denormalized', 'Denormalized'], ['bucketed', 'Bucketed']]);
+  assert.equal(await page.inputValue('#design-joins'), 'application');
+  assert.equal(await page.$('.strategy-reset'), null, 'no override, no reset');
+  const before = await shownEval(page);
+
+  // The base: the rows without an override follow it, the figures change and are the CLI's.
+  await page.selectOption('#design-base', 'bucketed');
+  await designIs(page, (d) => d.base === 'bucketed');
+  assert.deepEqual(await design(page), { base: 'bucketed' });
+  assert.equal(await page.inputValue('#strategy-comments'), 'bucket');
+  await page.waitForSelector('.collection[data-collection="comments_buckets"]');
+  const bucketed = await shownEval(page);
+  assert.notDeepEqual(bucketed, before, 'the Custom figures change with the base');
+  assertSame(bucketed, await cliOf(page), 'blog / custom on a bucketed base');
+  // One undo step back to denormalized.
+  await page.$eval('#design-base', (s) => s.blur());
+  await page.keyboard.press('Control+z');
+  await designIs(page, (d) => d.base === 'denormalized');
+  assert.equal(await page.inputValue('#design-base'), 'denormalized');
+  assert.equal(await page.inputValue('#strategy-comments'), 'reference_in_child');
+
+  // Copied fields of a reference in child (from the base): the post's fields, checked for
+  // those the base copies (denormalized copies the parent fields the workload reads).
+  const copy = '.strategy-row[data-relationship="comments"] .strategy-copy:not([hidden])';
+  assert.equal(await page.textContent(`${copy} legend`), 'Fields of post copied into each comment');
+  const boxes = await page.$$eval(`${copy} input[type="checkbox"]`, (is) => is.map((i) => [i.parentElement.textContent.trim(), i.checked]));
+  assert.deepEqual(boxes, ['slug', 'title', 'date', 'summary', 'body', 'tags'].map((f) => [f, f === 'slug']));
+  // Space on a focused checkbox copies the field: the base's strategy with it becomes an
+  // override in the JSON; the focus stays.
+  await page.focus('#copy-comments-parent-title');
+  await page.keyboard.press('Space');
+  await designIs(page, (d) => d.relationships?.comments?.copy?.length === 2);
+  assert.deepEqual((await design(page)).relationships, { comments: { strategy: 'reference_in_child', copy: ['slug', 'title'] } });
+  assert.match(await page.inputValue('#model-input'), /"copy": \[\s*"slug",\s*"title"\s*\]/);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'copy-comments-parent-title');
+  assert.ok(await page.isChecked('#copy-comments-parent-title'));
+  // Another goes in the entity's field order, not the order clicked.
+  await page.click('#copy-comments-parent-date');
+  await designIs(page, (d) => d.relationships?.comments?.copy?.length === 3);
+  assert.deepEqual((await design(page)).relationships.comments.copy, ['slug', 'title', 'date']);
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  assertSame(await shownEval(page), await cliOf(page), 'blog / custom copying slug, title and date');
+
+  // Screenshots of the picker with a copied-fields row, in both themes and two sizes.
+  for (const [width, height] of [[1280, 720], [1920, 1080]]) {
+    await page.setViewportSize({ width, height });
+    await page.$eval('.strategies', (c) => c.scrollIntoView({ block: 'center' }));
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: `${SHOTS}/custom-picker-${width}x${height}-${scheme}.png` });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // Unticking is one step; undo brings it back.
+  await page.click('#copy-comments-parent-date');
+  await designIs(page, (d) => d.relationships?.comments?.copy?.length === 2);
+  await page.$eval('#copy-comments-parent-date', (i) => i.blur());
+  await page.keyboard.press('Control+z');
+  await designIs(page, (d) => d.relationships?.comments?.copy?.length === 3);
+  assert.ok(await page.isChecked('#copy-comments-parent-date'));
+
+  // Reset to base: only on the override, labelled, by keyboard; one undo step.
+  assert.equal(await page.$('.strategy-row[data-relationship="posts"] .strategy-reset'), null);
+  const reset = '.strategy-row[data-relationship="comments"] .strategy-reset';
+  assert.equal(await page.getAttribute(reset, 'aria-label'), 'Reset “comments” to the base design (Denormalized)');
+  await page.focus(reset);
+  await page.keyboard.press('Enter');
+  await designIs(page, (d) => !d.relationships);
+  assert.deepEqual(await design(page), { base: 'denormalized' });
+  assert.equal(await page.$(reset), null);
+  await page.waitForFunction(() => document.activeElement?.id === 'strategy-comments');
+  assert.equal(await page.isChecked('#copy-comments-parent-date'), false);
+  await page.$eval('#strategy-comments', (s) => s.blur());
+  await page.keyboard.press('Control+z');
+  await designIs(page, (d) => d.relationships?.comments?.copy?.length === 3);
+  await page.waitForSelector(reset);
+
+  // An extended reference copies the child's fields (a comment's).
+  await page.selectOption('#strategy-comments', 'extended_reference');
+  await designIs(page, (d) => d.relationships?.comments?.strategy === 'extended_reference');
+  assert.equal(await page.textContent(`${copy} legend`), 'Fields of comment copied next to each id');
+  const er = await page.$$eval(`${copy} input[type="checkbox"]`, (is) => is.map((i) => i.id));
+  assert.deepEqual(er, ['copy-comments-child-who', 'copy-comments-child-date', 'copy-comments-child-text']);
+  // The boxes show the default copy (the child fields the workload reads); toggling one flips it.
+  const checkedNames = () => page.$$eval(`${copy} input:checked`, (is) => is.map((i) => i.id.replace('copy-comments-child-', '')));
+  assert.deepEqual(await checkedNames(), (await design(page)).relationships.comments.copy ?? []);
+  const had = await page.isChecked('#copy-comments-child-who');
+  await page.click('#copy-comments-child-who');
+  await designIs(page, had ? (d) => !(d.relationships.comments.copy ?? []).includes('who') : (d) => (d.relationships.comments.copy ?? []).includes('who'));
+  assert.deepEqual(await checkedNames(), (await design(page)).relationships.comments.copy ?? []);
+
+  // Joins: $lookup is written, the default removes the key.
+  assert.deepEqual(await page.$$eval('#design-joins option', (os) => os.map((o) => o.value)), ['application', 'lookup']);
+  await page.selectOption('#design-joins', 'lookup');
+  await designIs(page, (d) => d.joins === 'lookup');
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  await page.selectOption('#design-joins', 'application');
+  await designIs(page, (d) => d.joins === undefined);
+  assert.equal(await page.$('.strategy-error'), null);
   assert.deepEqual(errors, []);
   await page.close();
 });

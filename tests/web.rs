@@ -440,3 +440,58 @@ async fn custom_starts_from_the_design_shown_and_its_picker_writes_an_override()
     click(&root, "[data-testid=undo]").await;
     assert_eq!(model_text(&root), start);
 }
+
+#[wasm_bindgen_test]
+async fn the_pickers_base_select_and_reset_button_edit_the_design_one_step_each() {
+    let root = mount(|| view! { <Playground/> });
+    tick().await;
+    let custom: HtmlElement = root
+        .query_selector_all(".design-button")
+        .unwrap()
+        .item(3)
+        .unwrap()
+        .unchecked_into();
+    custom.click();
+    tick().await;
+    let seeded = model_text(&root);
+    let select = |id: &str| -> web_sys::HtmlSelectElement {
+        root.query_selector(id).unwrap().unwrap().unchecked_into()
+    };
+    // The base: the feed, not overridden, follows it (bucketed: bucketed fan-out).
+    assert_eq!(select("#design-base").value(), "normalized");
+    assert_eq!(select("#strategy-feed").value(), "fan_out_on_read");
+    assert!(root.query_selector(".strategy-reset").unwrap().is_none());
+    let base = select("#design-base");
+    base.set_value("bucketed");
+    dispatch(&base, "change");
+    tick().await;
+    let text = model_text(&root);
+    assert!(
+        text.contains("\"design\": {\n    \"base\": \"bucketed\"\n  }"),
+        "{text}"
+    );
+    assert_eq!(select("#strategy-feed").value(), "bucketed_fan_out");
+    // An override gets a reset button naming its relationship; the reset removes it.
+    let feed = select("#strategy-feed");
+    feed.set_value("fan_out_on_write");
+    dispatch(&feed, "change");
+    tick().await;
+    assert!(model_text(&root).contains("\"strategy\": \"fan_out_on_write\""));
+    let reset = root.query_selector(".strategy-reset").unwrap().unwrap();
+    assert_eq!(
+        reset.get_attribute("aria-label").as_deref(),
+        Some("Reset “feed” to the base design (Bucketed)")
+    );
+    click(&root, ".strategy-reset").await;
+    assert_eq!(model_text(&root), text);
+    assert!(root.query_selector(".strategy-reset").unwrap().is_none());
+    assert_eq!(select("#strategy-feed").value(), "bucketed_fan_out");
+    // One undo step each: the reset, the override, the base.
+    click(&root, "[data-testid=undo]").await;
+    assert!(model_text(&root).contains("\"strategy\": \"fan_out_on_write\""));
+    click(&root, "[data-testid=undo]").await;
+    assert_eq!(model_text(&root), text);
+    click(&root, "[data-testid=undo]").await;
+    assert_eq!(model_text(&root), seeded);
+    assert_eq!(select("#design-base").value(), "normalized");
+}

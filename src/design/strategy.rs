@@ -91,6 +91,26 @@ impl Strategy {
         }
     }
 
+    /// Returns the fields a strategy copies (`copy` of an extended reference: child fields next
+    /// to each id; of a reference in child: parent fields in each child), for the two that can.
+    pub fn copy(&self) -> Option<&[String]> {
+        match self {
+            Strategy::ExtendedReference { copy } | Strategy::ReferenceInChild { copy } => {
+                Some(copy)
+            }
+            _ => None,
+        }
+    }
+
+    /// Returns the strategy copying `copy` instead (unchanged when it copies nothing).
+    pub fn with_copy(&self, copy: Vec<String>) -> Strategy {
+        match self {
+            Strategy::ExtendedReference { .. } => Strategy::ExtendedReference { copy },
+            Strategy::ReferenceInChild { .. } => Strategy::ReferenceInChild { copy },
+            other => other.clone(),
+        }
+    }
+
     /// Returns the strategy with its number parameter set to `value` (unchanged when it has
     /// none).
     pub fn with_parameter(&self, value: u64) -> Strategy {
@@ -155,6 +175,13 @@ pub enum DesignName {
 }
 
 impl DesignName {
+    /// Every named design, in the order the page offers them as a base.
+    pub const ALL: [DesignName; 3] = [
+        DesignName::Normalized,
+        DesignName::Denormalized,
+        DesignName::Bucketed,
+    ];
+
     /// Returns the name as written in a model.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -197,6 +224,17 @@ pub enum Joins {
 }
 
 impl Joins {
+    /// Both ways, in the order the page offers them.
+    pub const ALL: [Joins; 2] = [Joins::Application, Joins::Lookup];
+
+    /// Returns the name as written in a model.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Joins::Application => "application",
+            Joins::Lookup => "lookup",
+        }
+    }
+
     /// True for the default, application-level joins.
     pub fn is_application(&self) -> bool {
         *self == Joins::Application

@@ -14,7 +14,7 @@ use super::distribution::Distribution;
 use super::validate::validate;
 use super::ModelError;
 
-pub use design::{set_design, set_strategy};
+pub use design::{clear_strategy, set_base, set_copied, set_design, set_joins, set_strategy};
 
 /// The smallest useful model: one entity with two fields, nothing else. Valid as it is.
 pub const BLANK_MODEL: &str = r#"{
@@ -84,7 +84,7 @@ pub enum EditError {
     },
     /// The edit would make the model invalid (a design edit: a parameter of 0, a strategy the
     /// relationship cannot take).
-    #[error("{action} was refused: {}", .errors.iter().take(3).map(|e| format!("{} ({})", e.path, e.message)).collect::<Vec<_>>().join("; "))]
+    #[error("{action} was refused: {}", problems(.errors))]
     Invalid {
         /// What was asked (`Using bucket for “comments”`).
         action: String,
@@ -92,13 +92,24 @@ pub enum EditError {
         errors: Vec<ModelError>,
     },
     /// The edit would leave references that name nothing.
-    #[error("{action} would break {}: {}", plural(.errors.len(), "reference"), .errors.iter().take(3).map(|e| format!("{} ({})", e.path, e.message)).collect::<Vec<_>>().join("; "))]
+    #[error("{action} would break {}: {}", plural(.errors.len(), "reference"), problems(.errors))]
     WouldBreak {
         /// What was asked (`Deleting entity “user”`).
         action: String,
         /// The problems the edit would add.
         errors: Vec<ModelError>,
     },
+}
+
+/// The first three problems as `path: message`, joined by `; ` (a message may carry its own
+/// parenthesis, "(found 0)", so the path is not wrapped around it in another).
+fn problems(errors: &[ModelError]) -> String {
+    errors
+        .iter()
+        .take(3)
+        .map(|e| format!("{}: {}", e.path, e.message))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 fn plural(n: usize, word: &str) -> String {

@@ -258,15 +258,36 @@ fn placeholder_bar(
     svg.text(&class, l.plot_x + l.gap, r.text_y, "start", &shown);
 }
 
-/// A legend entry: a colour swatch (class `c{colour}`) and its text, with `title` on hover.
-fn legend_item(colour: usize, text: String, state: &'static str, title: String) -> impl IntoView {
+/// A legend entry: a colour swatch (the colour's class) and its text, with `title` on hover.
+fn legend_item(colour: Colour, text: String, state: &'static str, title: String) -> impl IntoView {
     view! {
-        <li class=format!("c{}", colour % PALETTE) data-state=state title=title>
+        <li class=colour.class() data-state=state title=title>
             <span class="swatch" aria-hidden="true"></span>
             {text}
         </li>
     }
 }
 
-/// Colours of the palette (`.c0` … `.c7` in style.css, for both themes).
+/// Colours of each palette (for both themes in style.css).
 pub const PALETTE: usize = 8;
+
+/// A series' colour. Designs (the cost chart) and collections (the storage chart) take theirs
+/// from two palettes of [`PALETTE`] colours each, chosen apart (style.css), so that a
+/// collection never shows in a design's colour, however many designs there are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Colour {
+    /// The `i`th design: `.c0` … `.c7`.
+    Design(usize),
+    /// The `i`th collection: `.k0` … `.k7`.
+    Collection(usize),
+}
+
+impl Colour {
+    /// Returns the colour's class (`c3`, `k0`), the palette wrapping around.
+    pub fn class(self) -> String {
+        match self {
+            Colour::Design(i) => format!("c{}", i % PALETTE),
+            Colour::Collection(i) => format!("k{}", i % PALETTE),
+        }
+    }
+}

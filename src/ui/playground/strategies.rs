@@ -2,14 +2,17 @@
 //! own `design` (`eval::evaluate_offered(model, "custom")`, what `squillion eval MODEL` runs),
 //! and its strategy picker: one select per relationship listing the strategies it may take
 //! ([`crate::design::strategies_for`], validation's own rule), with the strategy's number
-//! parameter. A change is a form edit of the model's JSON ([`crate::model::edit::set_strategy`]):
-//! one undo step, seen by the JSON, the forms, autosave and the share link.
+//! parameter, the fields it copies (an extended reference's child fields, a reference in child's
+//! parent fields) and, for an override, a way back to the base. Above the rows: the base design
+//! and how reads join collections. Every change is a form edit of the model's JSON
+//! ([`crate::model::edit::set_strategy`], `set_base`, `clear_strategy`, `set_copied`,
+//! `set_joins`): one undo step, seen by the JSON, the forms, autosave and the share link.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::label;
-use crate::design::{resolve, strategies_for, DesignSpec, Strategy};
+use crate::design::{resolve, strategies_for, DesignName, DesignSpec, Joins, Strategy};
 use crate::model::{edit, Model};
 use crate::ui::editor::Workspace;
 
@@ -32,16 +35,49 @@ pub fn seed(model: &Model, from: usize) -> Option<DesignSpec> {
     (m.design != model.design).then_some(m.design)
 }
 
-/// One relationship as the picker lists it: name, `parent → child`, the strategies it may
-/// take (with default parameters). Changes only when the relationships do.
-type Shape = (String, String, Vec<Strategy>);
+/// One relationship as the picker lists it. Changes only when the relationships or the
+/// entities' fields do.
+#[derive(Clone, PartialEq)]
+struct Shape {
+    /// The relationship's name.
+    name: String,
+    /// `parent → child`.
+    ends: String,
+    /// The parent entity.
+    parent: String,
+    /// The child entity.
+    child: String,
+    /// The strategies it may take, with default parameters.
+    choices: Vec<Strategy>,
+    /// The fields an extended reference may copy (the child's, without `_id`).
+    child_fields: Vec<String>,
+    /// The fields a reference in child may copy (the parent's, without `_id`).
+    parent_fields: Vec<String>,
+}
 
 fn shapes(m: &Model) -> Vec<Shape> {
+    let fields = |entity: &str| -> Vec<String> {
+        m.entity(entity)
+            .map(|e| {
+                e.fields
+                    .0
+                    .iter()
+                    .map(|(n, _)| n.clone())
+                    .filter(|n| n != "_id")
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
     m.relationships
         .iter()
-        .map(|r| {
-            let ends = format!("{} → {}", r.parent, r.child);
-            (r.name.clone(), ends, strategies_for(m, &r.name))
+        .map(|r| Shape {
+            name: r.name.clone(),
+            ends: format!("{} → {}", r.parent, r.child),
+            parent: r.parent.clone(),
+            child: r.child.clone(),
+            choices: strategies_for(m, &r.name),
+            child_fields: fields(&r.child),
+            parent_fields: fields(&r.parent),
         })
         .collect()
 }
@@ -53,6 +89,51 @@ fn parameter_label(key: &str) -> &'static str {
         "size" => "Bucket size",
         _ => "Ids per document",
     }
+}
+
+/// What a way of joining is called in its select.
+fn joins_label(j: Joins) -> &'static str {
+    match j {
+        Joins::Application => "In the application",
+        Joins::Lookup => "With $lookup",
+    }
+}
+
+/// Applies a design edit as one undo step; a refusal is shown under the picker (not twice, as
+/// the form message too) and changes nothing. Returns whether it was applied.
+fn apply(
+    ws: Workspace,
+    error: RwSignal<Option<String>>,
+    f: impl FnOnce(&mut serde_json::Value) -> Result<(), edit::EditError>,
+) -> bool {
+    let ok = ws.edit(f);
+    error.set(if ok { None } else { ws.message.get_untracked() });
+    ws.message.set(None);
+    ok
+}
+
+/// Puts a select back on `value` (after a refused change).
+fn reset_select(ev: &leptos::ev::Event, value: &str) {
+    if let Some(el) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
+    {
+        el.set_value(value);
+    }
+}
+
+/// Moves the keyboard focus to the element with `id` after the next render (a reset button
+/// goes away with its override: the focus goes to the row's select rather than the page).
+fn focus_id(id: String) {
+    request_animation_frame(move || {
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&id))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = el.focus();
+        }
+    });
 }
 
 /// The strategy picker of the Custom design.
@@ -80,24 +161,53 @@ pub fn StrategyPicker(
                 .unwrap_or_default()
         })
     });
-    let base = move || {
-        model.with(|m| {
-            let b = m
-                .as_ref()
-                .map(|m| m.design.base.as_str())
-                .unwrap_or_default();
-            format!(
-                "Others follow the base design ({}). Each change is one undo step.",
-                label(b)
-            )
-        })
-    };
+    let base =
+        Memo::new(move |_| model.with(|m| m.as_ref().map(|m| m.design.base).unwrap_or_default()));
+    let joins =
+        Memo::new(move |_| model.with(|m| m.as_ref().map(|m| m.design.joins).unwrap_or_default()));
     let error = RwSignal::new(None::<String>);
+    let on_base = move |ev: leptos::ev::Event| {
+        let picked = event_target_value(&ev);
+        if !apply(ws, error, |v| edit::set_base(v, &picked)) {
+            reset_select(&ev, base.get_untracked().as_str());
+        }
+    };
+    let on_joins = move |ev: leptos::ev::Event| {
+        let picked = event_target_value(&ev);
+        if !apply(ws, error, |v| edit::set_joins(v, &picked)) {
+            reset_select(&ev, joins.get_untracked().as_str());
+        }
+    };
+    let base_options = DesignName::ALL
+        .iter()
+        .map(|d| {
+            let n = d.as_str();
+            view! { <option value=n selected=base.get_untracked() == *d>{label(n)}</option> }
+        })
+        .collect_view();
+    let joins_options = Joins::ALL
+        .iter()
+        .map(|j| {
+            view! { <option value=j.as_str() selected=joins.get_untracked() == *j>{joins_label(*j)}</option> }
+        })
+        .collect_view();
     view! {
         <section class="card strategies" aria-labelledby="strategies-title">
             <div class="card-head">
                 <h2 id="strategies-title">"Custom design: a strategy per relationship"</h2>
-                <p class="card-note">{base}</p>
+                <p class="card-note">"Relationships without an override follow the base design. Each change is one undo step."</p>
+            </div>
+            <div class="design-settings">
+                <label class="setting-name" for="design-base">"Base design"</label>
+                <select id="design-base" class="strategy-select" prop:value=move || base.get().as_str() on:change=on_base>
+                    {base_options}
+                </select>
+                <span class="setting-hint muted">"What every relationship without an override takes"</span>
+                <label class="setting-name" for="design-joins">"Joins"</label>
+                <select id="design-joins" class="strategy-select" prop:value=move || joins.get().as_str() on:change=on_joins>
+                    {joins_options}
+                </select>
+                <span class="setting-hint muted">"One query per collection, or one aggregate"</span>
             </div>
             <div class="strategy-rows">
                 {move || {
@@ -105,7 +215,7 @@ pub fn StrategyPicker(
                     if rows.is_empty() {
                         return view! { <p class="muted">"This model has no relationships: every entity is its own collection."</p> }.into_any();
                     }
-                    rows.into_iter().map(|(name, ends, choices)| row(ws, name, ends, choices, current, error)).collect_view().into_any()
+                    rows.into_iter().map(|r| row(ws, r, current, base, error)).collect_view().into_any()
                 }}
             </div>
             {move || error.get().map(|e| view! { <p class="error strategy-error" role="alert">{e}</p> })}
@@ -113,21 +223,31 @@ pub fn StrategyPicker(
     }
 }
 
-/// One relationship's row: its select, its number parameter, where its strategy comes from.
+/// One relationship's row: its select, its number parameter, where its strategy comes from (a
+/// reset button for an override), and the fields it copies when it can.
 fn row(
     ws: Workspace,
-    name: String,
-    ends: String,
-    choices: Vec<Strategy>,
+    shape: Shape,
     current: Memo<Vec<(String, Strategy, bool)>>,
+    base: Memo<DesignName>,
     error: RwSignal<Option<String>>,
 ) -> impl IntoView {
+    let Shape {
+        name,
+        ends,
+        parent,
+        child,
+        choices,
+        child_fields,
+        parent_fields,
+    } = shape;
     let mine = Memo::new({
         let name = name.clone();
         move |_| current.with(|c| c.iter().find(|x| x.0 == name).map(|x| (x.1.clone(), x.2)))
     });
     let strategy = move || mine.with(|m| m.as_ref().map(|m| m.0.clone()));
     let chosen = move || mine.with(|m| m.as_ref().map(|m| m.0.name()).unwrap_or_default());
+    let overridden = Memo::new(move |_| mine.with(|m| m.as_ref().is_some_and(|m| m.1)));
     let key =
         Memo::new(move |_| mine.with(|m| m.as_ref().and_then(|m| m.0.parameter()).map(|p| p.0)));
     let value = move || {
@@ -138,15 +258,10 @@ fn row(
         })
         .unwrap_or_default()
     };
-    // Writes `s`; a refusal is shown under the picker (not twice) and changes nothing.
+    // Writes `s` as the override.
     let commit = {
         let name = name.clone();
-        move |s: &Strategy| -> bool {
-            let ok = ws.edit(|v| edit::set_strategy(v, &name, s));
-            error.set(if ok { None } else { ws.message.get_untracked() });
-            ws.message.set(None);
-            ok
-        }
+        move |s: &Strategy| -> bool { apply(ws, error, |v| edit::set_strategy(v, &name, s)) }
     };
     let id = format!("strategy-{name}");
     let param_id = format!("{id}-parameter");
@@ -166,12 +281,7 @@ fn row(
                 .find(|s| s.name() == picked)
                 .is_some_and(&commit);
             if !ok {
-                if let Some(el) = ev
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok())
-                {
-                    el.set_value(chosen());
-                }
+                reset_select(&ev, chosen());
             }
         }
     };
@@ -215,6 +325,40 @@ fn row(
             }
         })
     };
+    let origin = {
+        let name = name.clone();
+        let id = id.clone();
+        move || {
+            if !overridden.get() {
+                return view! { <span class="muted">"from base"</span> }.into_any();
+            }
+            let name = name.clone();
+            let id = id.clone();
+            let aria = format!(
+                "Reset “{name}” to the base design ({})",
+                label(base.get().as_str())
+            );
+            let reset = move |_| {
+                if apply(ws, error, |v| edit::clear_strategy(v, &name)) {
+                    focus_id(id.clone());
+                }
+            };
+            view! {
+                <button type="button" class="button small strategy-reset" aria-label=aria on:click=reset>
+                    "Reset to base"
+                </button>
+            }
+            .into_any()
+        }
+    };
+    let copies = copied_fields(
+        ws,
+        &name,
+        (parent, child),
+        (child_fields, parent_fields),
+        mine,
+        error,
+    );
     let rel = name.clone();
     view! {
         <div class="strategy-row" data-relationship=rel>
@@ -226,9 +370,111 @@ fn row(
                 {options}
             </select>
             <span class="strategy-param">{param}</span>
-            <span class="strategy-origin muted">
-                {move || if mine.with(|m| m.as_ref().is_some_and(|m| m.1)) { "override" } else { "from base" }}
-            </span>
+            <span class="strategy-origin">{origin}</span>
+            {copies}
         </div>
+    }
+}
+
+/// The fields a row's strategy copies, as checkboxes, when it is an extended reference (the
+/// child's fields next to each id) or a reference in child (the parent's fields in each child).
+/// Both fieldsets are built once and shown or hidden with the strategy, so a checkbox is never
+/// drawn again and keeps the focus it is toggled with.
+fn copied_fields(
+    ws: Workspace,
+    name: &str,
+    (parent, child): (String, String),
+    (child_fields, parent_fields): (Vec<String>, Vec<String>),
+    mine: Memo<Option<(Strategy, bool)>>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    // Which side is copied: the child's fields (extended reference), the parent's, or none.
+    let kind = Memo::new(move |_| {
+        mine.with(|m| match m.as_ref().map(|m| &m.0) {
+            Some(Strategy::ExtendedReference { .. }) => Some(true),
+            Some(Strategy::ReferenceInChild { .. }) => Some(false),
+            _ => None,
+        })
+    });
+    let sides = [
+        (
+            true,
+            "child",
+            child_fields,
+            format!("Fields of {child} copied next to each id"),
+        ),
+        (
+            false,
+            "parent",
+            parent_fields,
+            format!("Fields of {parent} copied into each {child}"),
+        ),
+    ];
+    sides
+        .into_iter()
+        .map(|(from_child, side, fields, legend)| {
+            let boxes = if fields.is_empty() {
+                view! { <span class="muted">"No fields to copy."</span> }.into_any()
+            } else {
+                fields
+                    .into_iter()
+                    .map(|f| copy_box(ws, name, side, f, mine, error))
+                    .collect_view()
+                    .into_any()
+            };
+            view! {
+                <fieldset class="strategy-copy" data-side=side hidden=move || kind.get() != Some(from_child)>
+                    <legend>{legend}</legend>
+                    {boxes}
+                </fieldset>
+            }
+        })
+        .collect_view()
+}
+
+/// One copied-field checkbox: checked while the row's strategy copies `field`; a toggle
+/// rewrites `copy` ([`edit::set_copied`]), one undo step.
+fn copy_box(
+    ws: Workspace,
+    name: &str,
+    side: &str,
+    field: String,
+    mine: Memo<Option<(Strategy, bool)>>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let box_id = format!("copy-{name}-{side}-{field}");
+    let checked = {
+        let f = field.clone();
+        move || {
+            mine.with(|m| {
+                m.as_ref()
+                    .and_then(|m| m.0.copy())
+                    .is_some_and(|c| c.contains(&f))
+            })
+        }
+    };
+    let toggle = {
+        let (name, f) = (name.to_string(), field.clone());
+        move |ev: leptos::ev::Event| {
+            let Some(input) = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            else {
+                return;
+            };
+            let on = input.checked();
+            let Some(now) = mine.get_untracked().map(|m| m.0) else {
+                return;
+            };
+            if !apply(ws, error, |v| edit::set_copied(v, &name, &now, &f, on)) {
+                input.set_checked(!on);
+            }
+        }
+    };
+    view! {
+        <label class="copy-field">
+            <input type="checkbox" id=box_id prop:checked=checked on:change=toggle/>
+            <code>{field}</code>
+        </label>
     }
 }

@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::{axes, chart_svg, legend_item, placeholder_bar, Design, Size, PALETTE};
+use super::{axes, chart_svg, legend_item, placeholder_bar, Colour, Design, Size};
 use crate::chart::bars::{fit_text, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
 use crate::eval::summary::OperationSummary;
@@ -99,7 +99,7 @@ pub fn CostChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl IntoVie
                     super::State::Done(_) => d.label.clone(),
                     _ => format!("{} ({})", d.label, d.placeholder()),
                 };
-                legend_item(i, text, d.state_name(), full)
+                legend_item(Colour::Design(i), text, d.state_name(), full)
             })
             .collect_view()
     };
@@ -184,7 +184,7 @@ fn draw(designs: &[Design], metric: &'static Metric, size: Size) -> impl IntoVie
                 Some((v, text)) => {
                     let len = l.length(&scale, *v);
                     let label = format!("{}, {op}: {text} {} per run", d.label, metric.label);
-                    let class = format!("bar c{}", i % PALETTE);
+                    let class = format!("bar {}", Colour::Design(i).class());
                     let value = v.to_string();
                     let data = [
                         ("design", d.name.as_str()),

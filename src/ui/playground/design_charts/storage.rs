@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::{axes, chart_svg, legend_item, placeholder_bar, Design, Size, PALETTE};
+use super::{axes, chart_svg, legend_item, placeholder_bar, Colour, Design, Size};
 use crate::chart::bars::{fit_text, stack, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
 use crate::eval::summary::Summary;
@@ -38,13 +38,10 @@ fn collections(designs: &[Design]) -> Vec<String> {
     out
 }
 
-/// Collections take the palette from its middle, so that in the common case (a few designs,
-/// a few collections) a collection's colour is none of the cost chart's design colours.
-const COLLECTION_OFFSET: usize = PALETTE / 2;
-
-/// Returns the colour of collection `name` among `names`.
-fn colour_of(names: &[String], name: &str) -> usize {
-    (names.iter().position(|n| n == name).unwrap_or(0) + COLLECTION_OFFSET) % PALETTE
+/// Returns the colour of collection `name` among `names` (the collections' own palette: never
+/// a design's colour in the cost chart).
+fn colour_of(names: &[String], name: &str) -> Colour {
+    Colour::Collection(names.iter().position(|n| n == name).unwrap_or(0))
 }
 
 /// Returns a design's data plus index bytes, all collections together.
@@ -63,7 +60,7 @@ pub fn StorageChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl Into
             .enumerate()
             .map(|(i, n)| {
                 legend_item(
-                    i + COLLECTION_OFFSET,
+                    Colour::Collection(i),
                     n.clone(),
                     "done",
                     format!("collection {n}"),
@@ -128,7 +125,7 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
             continue;
         };
         // Data then indexes of each collection, in the design's order.
-        let parts: Vec<(usize, &str, &'static str, f64)> = s
+        let parts: Vec<(Colour, &str, &'static str, f64)> = s
             .collections
             .iter()
             .flat_map(|c| {
@@ -154,7 +151,7 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
         for ((colour, coll, kind, v), (x, w)) in parts.into_iter().zip(segs) {
             let estimate = if kind == "indexes" { " (estimate)" } else { "" };
             let label = format!("{}, {coll} {kind}: {}{estimate}", d.label, size_text(v));
-            let class = format!("bar-seg c{colour} part-{kind}");
+            let class = format!("bar-seg {} part-{kind}", colour.class());
             let value = v.to_string();
             let data = [
                 ("design", d.name.as_str()),
