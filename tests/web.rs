@@ -10,17 +10,45 @@ use web_sys::{HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Mounts `view` into a fresh container, with no autosaved work from another test, and
-/// returns the container.
-fn mount<V: IntoView + 'static>(view: impl FnOnce() -> V + 'static) -> HtmlElement {
-    let window = web_sys::window().unwrap();
-    window.local_storage().unwrap().unwrap().clear().unwrap();
-    let document = window.document().unwrap();
+thread_local! {
+    /// What the tests mounted, still live: unmounted before the next mount, as a page
+    /// replaces its view. A playground left mounted would go on evaluating in the background
+    /// and slow every later test.
+    static MOUNTED: std::cell::RefCell<Vec<(Box<dyn std::any::Any>, HtmlElement)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Unmounts everything mounted so far (its cleanups run) and removes its containers.
+fn unmount_all() {
+    for (handle, container) in MOUNTED.take() {
+        drop(handle);
+        container.remove();
+    }
+}
+
+/// Mounts `view` into a new container and returns the container.
+fn attach<V: IntoView + 'static>(view: impl FnOnce() -> V + 'static) -> HtmlElement {
+    let document = web_sys::window().unwrap().document().unwrap();
     let container: HtmlElement = document.create_element("div").unwrap().unchecked_into();
     document.body().unwrap().append_child(&container).unwrap();
     let handle = leptos::mount::mount_to(container.clone(), view);
-    std::mem::forget(handle);
+    MOUNTED.with_borrow_mut(|m| m.push((Box::new(handle), container.clone())));
     container
+}
+
+/// Mounts `view` into a fresh container, alone and with no autosaved work from another test,
+/// and returns the container.
+fn mount<V: IntoView + 'static>(view: impl FnOnce() -> V + 'static) -> HtmlElement {
+    unmount_all();
+    let window = web_sys::window().unwrap();
+    window.local_storage().unwrap().unwrap().clear().unwrap();
+    attach(view)
+}
+
+/// A reload: what is mounted goes, `view` is mounted again, the autosaved work stays.
+fn reload<V: IntoView + 'static>(view: impl FnOnce() -> V + 'static) -> HtmlElement {
+    unmount_all();
+    attach(view)
 }
 
 fn text_of(root: &HtmlElement, selector: &str) -> String {
@@ -132,13 +160,7 @@ async fn sizer_autosaves_what_is_typed() {
         Some("{ n: NumberLong(7) }")
     );
     // A sizer mounted later (a reload) starts from the saved text: 4 + 1 + 2 + 8 + 1 = 16.
-    let document = web_sys::window().unwrap().document().unwrap();
-    let again: HtmlElement = document.create_element("div").unwrap().unchecked_into();
-    document.body().unwrap().append_child(&again).unwrap();
-    std::mem::forget(leptos::mount::mount_to(
-        again.clone(),
-        || view! { <DocumentSizer/> },
-    ));
+    let again = reload(|| view! { <DocumentSizer/> });
     tick().await;
     assert_eq!(text_of(&again, "[data-testid=size-bytes]"), "16");
 }
@@ -370,13 +392,7 @@ async fn a_reload_restores_the_work() {
     tick().await;
     commit_input(&root, "[aria-label=\"Count of activity\"]", "4321").await;
     let saved = model_text(&root);
-    let document = web_sys::window().unwrap().document().unwrap();
-    let again: HtmlElement = document.create_element("div").unwrap().unchecked_into();
-    document.body().unwrap().append_child(&again).unwrap();
-    std::mem::forget(leptos::mount::mount_to(
-        again.clone(),
-        || view! { <Playground/> },
-    ));
+    let again = reload(|| view! { <Playground/> });
     tick().await;
     assert_eq!(model_text(&again), saved);
     assert!(text_of(&again, ".collection[data-collection=activity]").contains("4,321 documents"));
