@@ -32,6 +32,10 @@ test('leaving the playground mid-evaluation is clean; coming back, a key moves o
   await openPreset(page, 'social-graph');
   await page.waitForSelector('.design-button');
   await page.keyboard.press('2');
+  // The first design's evaluation, timed once: coming back shows it from the cache.
+  await page.keyboard.press('1');
+  const ms = await page.getAttribute('.eval-state[data-state="done"]', 'data-ms', { timeout: 180_000 });
+  await page.keyboard.press('2');
   await page.click('nav >> text=Document size');
   await page.waitForSelector('.gauge');
   // The design keys belong to the playground: here they do nothing, and nothing breaks.
@@ -42,6 +46,8 @@ test('leaving the playground mid-evaluation is clean; coming back, a key moves o
   assert.equal(await page.$('#panic-banner'), null);
   await page.click('nav >> text=Design playground');
   await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  await page.keyboard.press('1');
+  assert.equal(await page.getAttribute('.eval-state[data-state="done"]', 'data-ms'), ms, 'the evaluation comes from the cache, not run again');
   const pressed = () => page.$eval('.design-button[aria-pressed="true"]', (b) => b.textContent.trim());
   const buttons = await page.$$eval('.design-button', (bs) => bs.map((b) => b.textContent.trim()));
   await page.keyboard.press('1');

@@ -107,6 +107,8 @@ fn current_view() -> View {
 #[component]
 pub fn App() -> impl IntoView {
     let (view, set_view) = signal(current_view());
+    // Evaluations outlive the playground: back from another view, its numbers are there.
+    provide_context(playground::EvalCache::new());
     // Back/forward and edited URLs switch the view too.
     let listener =
         wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || set_view.set(current_view()));

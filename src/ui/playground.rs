@@ -27,6 +27,7 @@ pub use collections::CollectionCards;
 pub use compare::CompareTable;
 pub use growth::GrowthChart;
 pub use operations::OperationList;
+pub use pipeline::EvalCache;
 pub use warnings::WarningList;
 
 use design_charts::DesignCharts;

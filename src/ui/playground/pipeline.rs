@@ -72,6 +72,18 @@ pub fn design_names(model: &Model) -> Vec<String> {
 /// Cached evaluations kept for models other than the current one.
 const CACHE_LIMIT: usize = 64;
 
+/// The evaluations cache, provided by the page (`App`) so that it outlives a playground:
+/// coming back from another view shows the numbers at once instead of evaluating again.
+#[derive(Clone, Copy)]
+pub struct EvalCache(pub RwSignal<HashMap<Key, Outcome>>);
+
+impl EvalCache {
+    /// A new, empty cache.
+    pub fn new() -> EvalCache {
+        EvalCache(RwSignal::new(HashMap::new()))
+    }
+}
+
 /// The pipeline's reactive state; cheap to copy into closures.
 #[derive(Clone, Copy)]
 pub struct Pipeline {
@@ -102,8 +114,9 @@ impl Pipeline {
     /// Starts the pipeline: evaluates `wanted` (the chosen design's key first) whenever it
     /// changes, one at a time.
     pub fn start(wanted: Memo<Vec<Key>>) -> Pipeline {
+        let cache = use_context::<EvalCache>().unwrap_or_else(EvalCache::new);
         let pipeline = Pipeline {
-            cache: RwSignal::new(HashMap::new()),
+            cache: cache.0,
             busy: RwSignal::new(None),
             progress: RwSignal::new(None),
             inline_reason: RwSignal::new(None),

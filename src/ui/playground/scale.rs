@@ -124,7 +124,7 @@ pub fn EvalStatus(
                         }.into_any()
                     }
                     Some(Outcome::Done(s, ms)) => view! {
-                        <span class="eval-state" data-state="done">
+                        <span class="eval-state" data-state="done" data-ms=ms.to_string()>
                             {format!("Ran on the engine in {} ms · sample ≤ {} docs / entity", ms.round(), human::thousands(s.max_documents))}
                             {background}
                         </span>
