@@ -299,6 +299,10 @@ pub fn import_file(ws: Workspace, file: web_sys::File) {
                 Err(e) => Err(describe_errors(&e.errors)),
             },
         };
+        // The playground may have gone while the file was read (another view opened).
+        if ws.history.is_disposed() {
+            return;
+        }
         match outcome {
             Ok(text) => ws.replace(text, Change::Import, Notice::Imported { file: name }),
             Err(why) => {
