@@ -97,6 +97,22 @@ impl Column {
     }
 }
 
+impl Column {
+    /// Returns the value of the cell at `row` (null for a missing path, as sort keys take
+    /// it), `None` when the document must be read.
+    pub fn sort_value(&self, row: usize) -> Option<Bson> {
+        Some(match self.cells.get(row)? {
+            Cell::Missing | Cell::Null => Bson::Null,
+            Cell::Bool(b) => Bson::Boolean(*b),
+            Cell::Int32(i) => Bson::Int32(*i),
+            Cell::Int64(i) => Bson::Int64(*i),
+            Cell::Double(f) => Bson::Double(*f),
+            Cell::Str(id) => self.strings.get(*id as usize)?.clone(),
+            Cell::Other => return None,
+        })
+    }
+}
+
 /// Where a path's walk ends when it meets no array.
 enum Reach<'a> {
     /// The path is missing.

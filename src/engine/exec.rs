@@ -9,6 +9,7 @@
 //! examine N keys. A multikey scan fetches each record once.
 
 use crate::engine::collection::Collection;
+use crate::engine::columns::Column;
 use crate::engine::error::Result;
 use crate::engine::index::{Index, IndexKey, KeyPart, RecordId};
 use crate::engine::plan::Interval;
@@ -19,6 +20,7 @@ use bson::{Bson, Document};
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::ops::Bound;
+use std::sync::Arc;
 
 /// The start and end bounds of one walk over an index's ordered set.
 type KeyBounds = (Bound<(IndexKey, RecordId)>, Bound<(IndexKey, RecordId)>);
@@ -298,7 +300,45 @@ pub fn execute(
                 });
                 let filter = ScanFilter::new(&q.filter, coll);
                 let mut keyed: Vec<(Vec<Bson>, RecordId, &Document)> = Vec::new();
-                if keep <= TOP_K_MAX {
+                // Sort keys from columns: a column without `Other` cells holds, for each
+                // document, the value `sort_value` returns for a path that meets no array.
+                let sort_columns: Vec<Option<Arc<Column>>> = q
+                    .sort
+                    .keys
+                    .iter()
+                    .map(|(p, _)| {
+                        coll.columns
+                            .get(p, coll.docs.values())
+                            .filter(|c| !c.has_other && c.cells.len() == coll.docs.len())
+                    })
+                    .collect();
+                let sort_columns: Option<Vec<Arc<Column>>> = sort_columns.into_iter().collect();
+                let rows = match sort_columns {
+                    Some(_) if keep <= TOP_K_MAX => filter.matching_rows(coll.docs.len()),
+                    _ => None,
+                };
+                if let (Some(columns), Some(rows)) = (sort_columns, rows) {
+                    // Only the documents kept are read.
+                    let mut top: Vec<(Vec<Bson>, usize)> = Vec::new();
+                    for row in rows {
+                        let key: Option<Vec<Bson>> =
+                            columns.iter().map(|c| c.sort_value(row)).collect();
+                        if let Some(key) = key {
+                            keep_top(&mut top, keep, (key, row), |a, b| {
+                                q.sort.compare_keys(&a.0, &b.0)
+                            });
+                        }
+                    }
+                    stats.docs_examined += coll.docs.len() as u64;
+                    let rids = coll.columns.rids(coll.docs.keys().copied());
+                    keyed = top
+                        .into_iter()
+                        .filter_map(|(key, row)| {
+                            let (rid, doc) = coll.docs.get_key_value(rids.get(row)?)?;
+                            Some((key, *rid, doc))
+                        })
+                        .collect();
+                } else if keep <= TOP_K_MAX {
                     stats.docs_examined += filter.for_each_match(coll, |_, rid, doc| {
                         keep_top(&mut keyed, keep, (q.sort.key(doc), rid, doc), |a, b| {
                             q.sort.compare_keys(&a.0, &b.0)

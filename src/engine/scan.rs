@@ -88,6 +88,17 @@ impl<'a> ScanFilter<'a> {
         self.root.matches(row, doc)
     }
 
+    /// Returns the matching rows of a collection of `n` documents when the columns answer
+    /// for every document, `None` when some document must be read.
+    pub fn matching_rows(&self, n: usize) -> Option<Vec<usize>> {
+        if self.root.reads_document() {
+            return None;
+        }
+        // No predicate reads a document: the document given is never looked at.
+        let none = Document::new();
+        Some((0..n).filter(|r| self.root.matches(*r, &none)).collect())
+    }
+
     /// Calls `visit` with the row, record id and document of each matching document of
     /// `coll` in natural order until it returns true; returns how many documents were
     /// examined (all of them, or up to the one on which `visit` returned true).
@@ -109,9 +120,7 @@ impl<'a> ScanFilter<'a> {
             }
             return n as u64;
         }
-        // No predicate reads a document: the document given is never looked at.
-        let none = Document::new();
-        let rows: Vec<usize> = (0..n).filter(|r| self.root.matches(*r, &none)).collect();
+        let rows = self.matching_rows(n).unwrap_or_default();
         if rows.len().saturating_mul(8) < n {
             let rids = coll.columns.rids(coll.docs.keys().copied());
             for &row in &rows {
