@@ -16,6 +16,10 @@ use crate::engine::path::{self, CompiledPath, Item};
 use bson::{Bson, Document};
 use std::fmt;
 
+/// Searches the items a path reaches: `(expand_leaf, f)` tells whether `f` holds for one of
+/// them (a leaf array's elements included when `expand_leaf`).
+pub type ItemSearch<'a> = dyn FnMut(bool, &mut dyn FnMut(Item<'_>) -> bool) -> bool + 'a;
+
 /// A parsed query filter.
 #[derive(Debug, Clone)]
 pub enum Filter {
@@ -235,10 +239,7 @@ impl PathOp {
     /// Returns true when the operator holds on the items `any` searches: `any(expand_leaf,
     /// f)` tells whether `f` holds for one of the items the path reaches (a leaf array's
     /// elements included when `expand_leaf`).
-    fn matches_items(
-        &self,
-        any: &mut dyn FnMut(bool, &mut dyn FnMut(Item<'_>) -> bool) -> bool,
-    ) -> bool {
+    fn matches_items(&self, any: &mut ItemSearch<'_>) -> bool {
         match self {
             PathOp::Ne(v) => !any(true, &mut |i| comparison::eq_item(v, i)),
             PathOp::Nin(v) => !any(true, &mut |i| comparison::in_item(v, i)),
