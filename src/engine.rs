@@ -9,6 +9,7 @@
 
 pub mod aggregate;
 pub mod collection;
+pub mod columns;
 pub mod command;
 pub mod compare;
 pub mod error;
@@ -20,6 +21,7 @@ pub mod plan;
 pub mod planner;
 pub mod projection;
 pub mod query;
+pub mod scan;
 pub mod sort;
 pub mod stats;
 pub mod update;

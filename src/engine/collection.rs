@@ -1,6 +1,7 @@
 //! A collection: documents in natural (insertion) order plus its indexes, kept in step on
 //! every write; a write that would break a unique index changes nothing.
 
+use crate::engine::columns::ColumnCache;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::index::{Index, IndexKey, IndexOptions, RecordId};
 use bson::{doc, Document};
@@ -18,6 +19,8 @@ pub struct Collection {
     pub namespace: String,
     pub(crate) docs: BTreeMap<RecordId, Document>,
     pub(crate) indexes: Vec<Index>,
+    /// Columns for scans, dropped on every change to `docs`.
+    pub(crate) columns: ColumnCache,
     next_rid: RecordId,
 }
 
@@ -35,6 +38,7 @@ impl Collection {
             namespace: format!("{db}.{name}"),
             docs: BTreeMap::new(),
             indexes: id_index.into_iter().collect(),
+            columns: ColumnCache::default(),
             next_rid: 1,
         }
     }
@@ -183,6 +187,7 @@ impl Collection {
             }
         }
         self.docs.insert(rid, doc);
+        self.columns.clear();
         self.next_rid += 1;
         Ok((rid, written))
     }
@@ -213,6 +218,7 @@ impl Collection {
             index.multikey_paths.extend(arrays);
         }
         self.docs.insert(rid, new);
+        self.columns.clear();
         Ok(written)
     }
 
@@ -221,6 +227,7 @@ impl Collection {
         let Some(old) = self.docs.remove(&rid) else {
             return 0;
         };
+        self.columns.clear();
         let mut written = 0;
         for index in &mut self.indexes {
             if let Ok((keys, _)) = index.keys_for(&old) {

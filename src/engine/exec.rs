@@ -9,14 +9,18 @@
 //! examine N keys. A multikey scan fetches each record once.
 
 use crate::engine::collection::Collection;
+use crate::engine::columns::Column;
 use crate::engine::error::Result;
 use crate::engine::index::{Index, IndexKey, KeyPart, RecordId};
 use crate::engine::plan::Interval;
 use crate::engine::planner::{Access, Plan, Query};
+use crate::engine::scan::ScanFilter;
 use crate::engine::stats::ExecStats;
 use bson::{Bson, Document};
+use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::ops::Bound;
+use std::sync::Arc;
 
 /// The start and end bounds of one walk over an index's ordered set.
 type KeyBounds = (Bound<(IndexKey, RecordId)>, Bound<(IndexKey, RecordId)>);
@@ -107,8 +111,8 @@ fn ranges(index: &Index, bounds: &[Vec<Interval>]) -> Vec<Range> {
 
 fn bounds_of(r: &Range) -> Option<KeyBounds> {
     match r.start.cmp(&r.end) {
-        std::cmp::Ordering::Greater => None,
-        std::cmp::Ordering::Equal if !(r.start_inc && r.end_inc) => None,
+        Ordering::Greater => None,
+        Ordering::Equal if !(r.start_inc && r.end_inc) => None,
         _ => Some((
             if r.start_inc {
                 Bound::Included(r.start.clone())
@@ -247,6 +251,26 @@ pub fn count_keys(index: &Index, bounds: &[Vec<Interval>], cap: u64) -> u64 {
     n
 }
 
+/// The largest skip + limit for which a sorted collection scan keeps only the first documents
+/// as they come ([`keep_top`]) instead of sorting every match.
+const TOP_K_MAX: usize = 1000;
+
+/// Adds `item` to `top`, the first `keep` items so far in the stable order of `compare`:
+/// after the items that compare equal (they came first), and not at all when it would fall
+/// beyond `keep`. Fed every item in turn, `top` ends as a stable sort of them all, truncated.
+fn keep_top<T>(top: &mut Vec<T>, keep: usize, item: T, compare: impl Fn(&T, &T) -> Ordering) {
+    if top.len() >= keep
+        && top
+            .last()
+            .is_none_or(|last| compare(&item, last) != Ordering::Less)
+    {
+        return;
+    }
+    let at = top.partition_point(|x| compare(x, &item) != Ordering::Greater);
+    top.insert(at, item);
+    top.truncate(keep);
+}
+
 /// Runs the plan; returns the matching documents (after sort, skip and limit, before
 /// projection) with their record ids, and the statistics (nReturned = documents returned).
 pub fn execute(
@@ -271,17 +295,63 @@ pub fn execute(
             Access::Eof => {}
             Access::Collscan if plan.blocking_sort => {
                 // Sort references and clone only the documents that survive skip and limit.
-                let mut keyed: Vec<(Vec<Bson>, RecordId, &Document)> = Vec::new();
-                for (rid, doc) in &coll.docs {
-                    stats.docs_examined += 1;
-                    if q.filter.matches(doc) {
-                        keyed.push((q.sort.key(doc), *rid, doc));
-                    }
-                }
-                crate::sorting::sort_by(&mut keyed, |a, b| q.sort.compare_keys(&a.0, &b.0));
                 let keep = q.limit.map_or(usize::MAX, |l| {
                     usize::try_from(l.saturating_add(q.skip)).unwrap_or(usize::MAX)
                 });
+                let filter = ScanFilter::new(&q.filter, coll);
+                let mut keyed: Vec<(Vec<Bson>, RecordId, &Document)> = Vec::new();
+                // Sort keys from columns: a column without `Other` cells holds, for each
+                // document, the value `sort_value` returns for a path that meets no array.
+                let sort_columns: Vec<Option<Arc<Column>>> = q
+                    .sort
+                    .keys
+                    .iter()
+                    .map(|(p, _)| {
+                        coll.columns
+                            .get(p, coll.docs.values())
+                            .filter(|c| !c.has_other && c.cells.len() == coll.docs.len())
+                    })
+                    .collect();
+                let sort_columns: Option<Vec<Arc<Column>>> = sort_columns.into_iter().collect();
+                let rows = match sort_columns {
+                    Some(_) if keep <= TOP_K_MAX => filter.matching_rows(coll.docs.len()),
+                    _ => None,
+                };
+                if let (Some(columns), Some(rows)) = (sort_columns, rows) {
+                    // Only the documents kept are read.
+                    let mut top: Vec<(Vec<Bson>, usize)> = Vec::new();
+                    for row in rows {
+                        let key: Option<Vec<Bson>> =
+                            columns.iter().map(|c| c.sort_value(row)).collect();
+                        if let Some(key) = key {
+                            keep_top(&mut top, keep, (key, row), |a, b| {
+                                q.sort.compare_keys(&a.0, &b.0)
+                            });
+                        }
+                    }
+                    stats.docs_examined += coll.docs.len() as u64;
+                    let rids = coll.columns.rids(coll.docs.keys().copied());
+                    keyed = top
+                        .into_iter()
+                        .filter_map(|(key, row)| {
+                            let (rid, doc) = coll.docs.get_key_value(rids.get(row)?)?;
+                            Some((key, *rid, doc))
+                        })
+                        .collect();
+                } else if keep <= TOP_K_MAX {
+                    stats.docs_examined += filter.for_each_match(coll, |_, rid, doc| {
+                        keep_top(&mut keyed, keep, (q.sort.key(doc), rid, doc), |a, b| {
+                            q.sort.compare_keys(&a.0, &b.0)
+                        });
+                        false
+                    });
+                } else {
+                    stats.docs_examined += filter.for_each_match(coll, |_, rid, doc| {
+                        keyed.push((q.sort.key(doc), rid, doc));
+                        false
+                    });
+                    crate::sorting::sort_by(&mut keyed, |a, b| q.sort.compare_keys(&a.0, &b.0));
+                }
                 matched = keyed
                     .into_iter()
                     .take(keep)
@@ -291,15 +361,11 @@ pub fn execute(
             }
             Access::Collscan => {
                 if want != Some(0) {
-                    for (rid, doc) in &coll.docs {
-                        stats.docs_examined += 1;
-                        if q.filter.matches(doc) {
-                            matched.push((*rid, doc.clone()));
-                            if enough(matched.len()) {
-                                break;
-                            }
-                        }
-                    }
+                    let filter = ScanFilter::new(&q.filter, coll);
+                    stats.docs_examined += filter.for_each_match(coll, |_, rid, doc| {
+                        matched.push((rid, doc.clone()));
+                        enough(matched.len())
+                    });
                 }
             }
             Access::Index {
@@ -359,4 +425,72 @@ pub fn execute(
     }
     stats.n_returned = out.len() as u64;
     Ok((out, stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `keep_top` fed items one by one equals a stable sort truncated, ties included.
+    #[test]
+    fn keep_top_is_a_stable_sort_truncated() {
+        // (key, arrival): many ties on the key.
+        let items: Vec<(u8, usize)> = (0..200).map(|i| (((i * 37) % 7) as u8, i)).collect();
+        for keep in [0, 1, 3, 20, 199, 200, 500] {
+            let mut top = Vec::new();
+            for it in &items {
+                keep_top(&mut top, keep, *it, |a, b| a.0.cmp(&b.0));
+            }
+            let mut all = items.clone();
+            crate::sorting::sort_by(&mut all, |a, b| a.0.cmp(&b.0));
+            all.truncate(keep);
+            assert_eq!(top, all, "keep {keep}");
+        }
+    }
+
+    /// A sorted scan with skip and limit returns the documents of the full sort, ties in
+    /// natural order, whichever way it keeps them.
+    #[test]
+    fn sorted_scan_with_limit_matches_the_full_sort() {
+        use crate::engine::{Database, FindCommand};
+        let mut db = Database::new();
+        let docs = (0..3000)
+            .map(|i| bson::doc! {"_id": i, "k": (i * 13) % 5, "t": [i % 3, 7]})
+            .collect();
+        assert!(db.insert_many("c", docs, true).is_ok());
+        let find = |sort: bson::Document, skip: u64, limit: Option<u64>| {
+            let f = FindCommand {
+                filter: bson::doc! {"_id": {"$gte": 10}},
+                sort: Some(sort),
+                skip,
+                limit,
+                hint: crate::engine::Hint::Collscan,
+                ..Default::default()
+            };
+            db.find("c", &f)
+                .map(|r| (r.documents, r.stats.exec.docs_examined))
+        };
+        for sort in [
+            bson::doc! {"k": -1},
+            bson::doc! {"t": 1},
+            bson::doc! {"k": 1, "t": -1},
+        ] {
+            let Ok((all, _)) = find(sort.clone(), 0, None) else {
+                panic!("find failed");
+            };
+            for (skip, limit) in [(0, 1), (0, 20), (7, 20), (990, 10), (0, 1500), (2980, 50)] {
+                let Ok((some, examined)) = find(sort.clone(), skip, Some(limit)) else {
+                    panic!("find failed");
+                };
+                let want: Vec<_> = all
+                    .iter()
+                    .skip(skip as usize)
+                    .take(limit as usize)
+                    .cloned()
+                    .collect();
+                assert_eq!(some, want, "{sort} skip {skip} limit {limit}");
+                assert_eq!(examined, 3000);
+            }
+        }
+    }
 }

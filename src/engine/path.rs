@@ -5,6 +5,7 @@
 //! itself and each of its elements, and a path that stops short yields "missing".
 
 use bson::{Bson, Document};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// One value a query path reaches in a document, or the fact that the path is missing there.
 #[derive(Debug, Clone, Copy)]
@@ -93,6 +94,142 @@ fn walk_value<'a>(value: &'a Bson, rest: &[&str], expand: bool, out: &mut Vec<It
             }
         }
         _ => out.push(Item::Missing),
+    }
+}
+
+/// A query path split once at its dots, with a guess for each component of where its field
+/// sits in a document. The documents of a collection usually share one field order, so a
+/// lookup first compares the key at the position where that component was last found (one
+/// key comparison instead of one per preceding field) and searches only when it differs. The
+/// key is always compared, so the guess changes how fast a field is found, never what.
+#[derive(Debug, Default)]
+pub struct CompiledPath {
+    parts: Vec<String>,
+    guesses: Vec<AtomicUsize>,
+}
+
+impl Clone for CompiledPath {
+    fn clone(&self) -> Self {
+        CompiledPath {
+            parts: self.parts.clone(),
+            guesses: self
+                .guesses
+                .iter()
+                .map(|g| AtomicUsize::new(g.load(Relaxed)))
+                .collect(),
+        }
+    }
+}
+
+impl CompiledPath {
+    /// Returns the compiled form of a dotted path.
+    pub fn new(path: &str) -> CompiledPath {
+        let parts: Vec<String> = path.split('.').map(str::to_string).collect();
+        let guesses = parts.iter().map(|_| AtomicUsize::new(0)).collect();
+        CompiledPath { parts, guesses }
+    }
+
+    /// Returns true when `f` holds for one of the items [`items`] would list for this path
+    /// (with the same `expand_leaf`), without building the list.
+    pub fn any(
+        &self,
+        doc: &Document,
+        expand_leaf: bool,
+        f: &mut dyn FnMut(Item<'_>) -> bool,
+    ) -> bool {
+        any_doc(doc, &self.parts, &self.guesses, expand_leaf, f)
+    }
+}
+
+/// Returns true when `f` holds for one of the items a path reaches when its walk meets no
+/// array before its end and reaches `reached` (`None`: the path is missing): the last step
+/// of [`CompiledPath::any`].
+pub fn any_reached(
+    reached: Option<&Bson>,
+    expand_leaf: bool,
+    f: &mut dyn FnMut(Item<'_>) -> bool,
+) -> bool {
+    match reached {
+        None => f(Item::Missing),
+        Some(v) => any_value(v, &[], &[], expand_leaf, f),
+    }
+}
+
+/// Returns the value of field `key` in `doc`, trying the position `guess` first and updating
+/// it when the field is found elsewhere (see [`CompiledPath`]).
+fn field_guessed<'a>(doc: &'a Document, key: &str, guess: &AtomicUsize) -> Option<&'a Bson> {
+    if let Some((k, v)) = doc.iter().nth(guess.load(Relaxed)) {
+        if k.as_str() == key {
+            return Some(v);
+        }
+    }
+    if doc.len() > 16 {
+        return doc.get(key);
+    }
+    let (i, v) = doc
+        .iter()
+        .enumerate()
+        .find_map(|(i, (k, v))| (k.as_str() == key).then_some((i, v)))?;
+    guess.store(i, Relaxed);
+    Some(v)
+}
+
+/// [`walk_doc`] as a short-circuiting search.
+fn any_doc(
+    doc: &Document,
+    parts: &[String],
+    guesses: &[AtomicUsize],
+    expand: bool,
+    f: &mut dyn FnMut(Item<'_>) -> bool,
+) -> bool {
+    let (Some((first, rest)), Some((guess, guesses_rest))) =
+        (parts.split_first(), guesses.split_first())
+    else {
+        return false;
+    };
+    match field_guessed(doc, first, guess) {
+        None => f(Item::Missing),
+        Some(v) => any_value(v, rest, guesses_rest, expand, f),
+    }
+}
+
+/// [`walk_value`] as a short-circuiting search.
+fn any_value(
+    value: &Bson,
+    rest: &[String],
+    guesses: &[AtomicUsize],
+    expand: bool,
+    f: &mut dyn FnMut(Item<'_>) -> bool,
+) -> bool {
+    let Some(first) = rest.first() else {
+        if f(Item::Value(value)) {
+            return true;
+        }
+        return expand && matches!(value, Bson::Array(a) if a.iter().any(|e| f(Item::Value(e))));
+    };
+    match value {
+        Bson::Document(d) => any_doc(d, rest, guesses, expand, f),
+        Bson::Array(a) => {
+            if let Some(i) = array_index(first) {
+                let (after, guesses_after) = (
+                    rest.get(1..).unwrap_or(&[]),
+                    guesses.get(1..).unwrap_or(&[]),
+                );
+                if a.get(i)
+                    .is_some_and(|e| any_value(e, after, guesses_after, expand, f))
+                {
+                    return true;
+                }
+                // As in `walk_value`: only what element documents hold counts.
+                let mut values_only = |item: Item<'_>| matches!(item, Item::Value(_)) && f(item);
+                return a.iter().any(|e| {
+                    matches!(e, Bson::Document(d) if any_doc(d, rest, guesses, expand, &mut values_only))
+                });
+            }
+            a.iter()
+                .any(|e| matches!(e, Bson::Document(d) if any_doc(d, rest, guesses, expand, f)))
+        }
+        _ => f(Item::Missing),
     }
 }
 

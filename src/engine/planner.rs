@@ -198,11 +198,11 @@ fn best_candidate(coll: &Collection, conjuncts: &[&Filter], sort: &SortSpec) -> 
             .map(|(f, _)| f.as_str())
             .unwrap_or("");
         let first_bound = conjuncts.iter().any(|c| {
-            matches!(c, Filter::Path { path, op } if path == first && predicate_intervals(op).is_some())
+            matches!(c, Filter::Path { path, op, .. } if path == first && predicate_intervals(op).is_some())
         });
         if index.spec.sparse {
             let ok = conjuncts.iter().any(|c| {
-                matches!(c, Filter::Path { path, op } if index.spec.fields.iter().any(|(f, _)| f == path) && excludes_missing(op))
+                matches!(c, Filter::Path { path, op, .. } if index.spec.fields.iter().any(|(f, _)| f == path) && excludes_missing(op))
             });
             if !ok {
                 continue;

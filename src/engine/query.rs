@@ -12,9 +12,13 @@ pub mod logical;
 use crate::engine::compare::shell_doc;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::expr::Expr;
-use crate::engine::path::{self, Item};
+use crate::engine::path::{self, CompiledPath, Item};
 use bson::{Bson, Document};
 use std::fmt;
+
+/// Searches the items a path reaches: `(expand_leaf, f)` tells whether `f` holds for one of
+/// them (a leaf array's elements included when `expand_leaf`).
+pub type ItemSearch<'a> = dyn FnMut(bool, &mut dyn FnMut(Item<'_>) -> bool) -> bool + 'a;
 
 /// A parsed query filter.
 #[derive(Debug, Clone)]
@@ -31,6 +35,8 @@ pub enum Filter {
         path: String,
         /// What the values at the path must satisfy.
         op: PathOp,
+        /// The path split once, for matching (see [`CompiledPath`]).
+        at: CompiledPath,
     },
     /// An aggregation expression that must be truthy (`$expr`).
     Expr(Expr),
@@ -76,6 +82,13 @@ pub enum PathOp {
 }
 
 impl Filter {
+    /// Returns the filter applying `op` at the dotted `path`.
+    pub fn path(path: impl Into<String>, op: PathOp) -> Filter {
+        let path = path.into();
+        let at = CompiledPath::new(&path);
+        Filter::Path { path, op, at }
+    }
+
     /// Returns the filter for a query document, checking every operator.
     pub fn parse(query: &Document) -> Result<Filter> {
         let mut children = Vec::new();
@@ -99,7 +112,7 @@ impl Filter {
             Filter::And(c) => c.iter().all(|f| f.matches(doc)),
             Filter::Or(c) => c.iter().any(|f| f.matches(doc)),
             Filter::Nor(c) => !c.iter().any(|f| f.matches(doc)),
-            Filter::Path { path, op } => op.matches_path(doc, path),
+            Filter::Path { op, at, .. } => op.matches_at(doc, at),
             Filter::Expr(e) => e
                 .eval(doc)
                 .map(|v| crate::engine::expr::truthy(v.as_ref()))
@@ -128,7 +141,7 @@ impl Filter {
                 let list: Vec<Bson> = c.iter().map(|f| Bson::Document(f.to_document())).collect();
                 bson::doc! {"$nor": list}
             }
-            Filter::Path { path, op } => {
+            Filter::Path { path, op, .. } => {
                 let mut d = Document::new();
                 d.insert(path.clone(), op.to_bson());
                 d
@@ -169,13 +182,7 @@ pub fn parse_path(path: &str, value: &Bson) -> Result<Vec<Filter>> {
         )?)],
         other => vec![PathOp::Eq(other.clone())],
     };
-    Ok(ops
-        .into_iter()
-        .map(|op| Filter::Path {
-            path: path.to_string(),
-            op,
-        })
-        .collect())
+    Ok(ops.into_iter().map(|op| Filter::path(path, op)).collect())
 }
 
 /// Returns the operators of an operator document such as `{ $gt: 1, $lt: 5 }`.
@@ -213,35 +220,36 @@ pub fn parse_operator(name: &str, arg: &Bson) -> Result<PathOp> {
 impl PathOp {
     /// Returns true when the operator holds at `path` in `doc`.
     pub fn matches_path(&self, doc: &Document, path: &str) -> bool {
-        let parts = || path::split(path);
+        self.matches_at(doc, &CompiledPath::new(path))
+    }
+
+    /// Returns true when the operator holds at the compiled path `at` in `doc`: on the items
+    /// [`path::items`] lists, searched without listing them (the collection-scan hot path).
+    pub fn matches_at(&self, doc: &Document, at: &CompiledPath) -> bool {
+        self.matches_items(&mut |expand, f| at.any(doc, expand, f))
+    }
+
+    /// Returns true when the operator holds at a path whose walk meets no array before its
+    /// end, given what it reaches there (`None`: missing): what [`PathOp::matches_at`] returns
+    /// for every document with that value at that path (see `engine::columns`).
+    pub fn matches_reached(&self, reached: Option<&Bson>) -> bool {
+        self.matches_items(&mut |expand, f| path::any_reached(reached, expand, f))
+    }
+
+    /// Returns true when the operator holds on the items `any` searches: `any(expand_leaf,
+    /// f)` tells whether `f` holds for one of the items the path reaches (a leaf array's
+    /// elements included when `expand_leaf`).
+    fn matches_items(&self, any: &mut ItemSearch<'_>) -> bool {
         match self {
-            PathOp::Ne(v) => !PathOp::Eq(v.clone()).matches_path(doc, path),
-            PathOp::Nin(v) => !PathOp::In(v.clone()).matches_path(doc, path),
-            PathOp::Not(ops) => !ops.iter().all(|o| o.matches_path(doc, path)),
-            PathOp::All(ops) => !ops.is_empty() && ops.iter().all(|o| o.matches_path(doc, path)),
-            PathOp::Exists(want) => {
-                let found = path::items(doc, &parts(), false)
-                    .iter()
-                    .any(|i| matches!(i, Item::Value(_)));
-                found == *want
-            }
+            PathOp::Ne(v) => !any(true, &mut |i| comparison::eq_item(v, i)),
+            PathOp::Nin(v) => !any(true, &mut |i| comparison::in_item(v, i)),
+            PathOp::Not(ops) => !ops.iter().all(|o| o.matches_items(any)),
+            PathOp::All(ops) => !ops.is_empty() && ops.iter().all(|o| o.matches_items(any)),
+            PathOp::Exists(want) => any(false, &mut |i| matches!(i, Item::Value(_))) == *want,
             PathOp::Size(_) | PathOp::ElemMatchDoc(_) | PathOp::ElemMatchValue(_) => {
-                path::items(doc, &parts(), false)
-                    .iter()
-                    .any(|i| self.matches_item(*i))
+                any(false, &mut |i| self.matches_item(i))
             }
-            // A top-level field: the items `path::items` would list (the value, then a leaf
-            // array's elements; or Missing), without allocating them (the scan hot path).
-            _ if !path.contains('.') => match path::field(doc, path) {
-                None => self.matches_item(Item::Missing),
-                Some(v) => {
-                    self.matches_item(Item::Value(v))
-                        || matches!(v, Bson::Array(a) if a.iter().any(|e| self.matches_item(Item::Value(e))))
-                }
-            },
-            _ => path::items(doc, &parts(), true)
-                .iter()
-                .any(|i| self.matches_item(*i)),
+            _ => any(true, &mut |i| self.matches_item(i)),
         }
     }
 
@@ -262,8 +270,8 @@ impl PathOp {
             PathOp::Regex(r) => r.matches_item(item),
             PathOp::Mod(d, r) => evaluation::matches_mod(*d, *r, item),
             PathOp::All(ops) => !ops.is_empty() && ops.iter().all(|o| o.matches_item(item)),
-            PathOp::Ne(v) => !PathOp::Eq(v.clone()).matches_item(item),
-            PathOp::Nin(v) => !PathOp::In(v.clone()).matches_item(item),
+            PathOp::Ne(v) => !comparison::eq_item(v, item),
+            PathOp::Nin(v) => !comparison::in_item(v, item),
             PathOp::Not(ops) => !ops.iter().all(|o| o.matches_item(item)),
         }
     }
@@ -330,7 +338,7 @@ impl PathOp {
 /// positional `$` update operator; `None` when no path predicate ran through an array.
 pub fn positional_match(filter: &Filter, doc: &Document) -> Option<usize> {
     for f in filter.conjuncts() {
-        let Filter::Path { path, op } = f else {
+        let Filter::Path { path, op, .. } = f else {
             continue;
         };
         let parts = path::split(path);

@@ -220,6 +220,7 @@ impl Database {
             if let Filter::Path {
                 path,
                 op: PathOp::Eq(v),
+                ..
             } = c
             {
                 if path.split('.').any(|p| p.starts_with('$')) {

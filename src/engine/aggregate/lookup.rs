@@ -69,10 +69,7 @@ impl LookupSpec {
         } else {
             PathOp::In(values)
         };
-        Query::filter(Filter::Path {
-            path: self.foreign_field.clone(),
-            op,
-        })
+        Query::filter(Filter::path(self.foreign_field.clone(), op))
     }
 
     /// Returns the input documents with the matching foreign documents attached, and the cost.
@@ -111,10 +108,10 @@ impl LookupSpec {
 
     /// Returns the plan stage: an indexed loop join when the foreign field has a usable index.
     pub fn plan_stage(&self, colls: &BTreeMap<String, Collection>, input: PlanStage) -> PlanStage {
-        let probe = Query::filter(Filter::Path {
-            path: self.foreign_field.clone(),
-            op: PathOp::Eq(Bson::Int32(0)),
-        });
+        let probe = Query::filter(Filter::path(
+            self.foreign_field.clone(),
+            PathOp::Eq(Bson::Int32(0)),
+        ));
         let index = planner::plan(colls.get(&self.from), &probe)
             .ok()
             .and_then(|p| match p.access {

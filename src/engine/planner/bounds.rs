@@ -174,7 +174,7 @@ pub(super) fn bounds_for(index: &Index, conjuncts: &[&Filter]) -> (Vec<Vec<Inter
     for (field, _) in &index.spec.fields {
         let mut preds: Vec<(usize, Vec<Interval>, bool, bool)> = Vec::new();
         for (ci, c) in conjuncts.iter().enumerate() {
-            if let Filter::Path { path, op } = c {
+            if let Filter::Path { path, op, .. } = c {
                 if path == field {
                     if let Some((iv, exact)) = predicate_intervals(op) {
                         let is_eq = matches!(op, PathOp::Eq(_) | PathOp::In(_));

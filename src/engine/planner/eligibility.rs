@@ -25,11 +25,14 @@ pub(super) fn excludes_missing(op: &PathOp) -> bool {
 /// Returns true when every predicate of a partial filter is implied by a query conjunct.
 pub(super) fn implies(conjuncts: &[&Filter], partial: &Filter) -> bool {
     partial.conjuncts().iter().all(|p| {
-        let Filter::Path { path: pp, op: pop } = p else {
+        let Filter::Path {
+            path: pp, op: pop, ..
+        } = p
+        else {
             return false;
         };
         conjuncts.iter().any(|c| {
-            let Filter::Path { path, op } = c else {
+            let Filter::Path { path, op, .. } = c else {
                 return false;
             };
             if path != pp {

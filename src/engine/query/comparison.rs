@@ -43,12 +43,7 @@ fn checked_in(values: Vec<Bson>) -> Result<Vec<Bson>> {
 pub fn matches(op: &PathOp, item: Item<'_>) -> bool {
     match op {
         PathOp::Eq(v) => eq_item(v, item),
-        PathOp::In(list) => list.iter().any(|v| match v {
-            Bson::RegularExpression(r) => RegexOp::new(r.pattern.as_str(), r.options.as_str())
-                .map(|re| re.matches_item(item))
-                .unwrap_or(false),
-            v => eq_item(v, item),
-        }),
+        PathOp::In(list) => in_item(list, item),
         PathOp::Gt(v) => range(v, item, |o| o == Ordering::Greater, false),
         PathOp::Gte(v) => range(v, item, |o| o != Ordering::Less, true),
         PathOp::Lt(v) => range(v, item, |o| o == Ordering::Less, false),
@@ -57,7 +52,18 @@ pub fn matches(op: &PathOp, item: Item<'_>) -> bool {
     }
 }
 
-fn eq_item(v: &Bson, item: Item<'_>) -> bool {
+/// Returns true when one reached item equals one of `list` (`$in`; regexes match strings).
+pub fn in_item(list: &[Bson], item: Item<'_>) -> bool {
+    list.iter().any(|v| match v {
+        Bson::RegularExpression(r) => RegexOp::new(r.pattern.as_str(), r.options.as_str())
+            .map(|re| re.matches_item(item))
+            .unwrap_or(false),
+        v => eq_item(v, item),
+    })
+}
+
+/// Returns true when one reached item equals `v` (`$eq`; null also matches missing).
+pub fn eq_item(v: &Bson, item: Item<'_>) -> bool {
     match item {
         Item::Missing => matches!(v, Bson::Null),
         Item::Value(x) => equal(x, v),
