@@ -58,9 +58,9 @@ pub enum PathOp {
     /// `$lte`, within the value's type bracket.
     Lte(Bson),
     /// `$in`: equal to one of the values (regexes match strings).
-    In(Vec<Bson>),
+    In(comparison::InList),
     /// `$nin`: not `$in`.
-    Nin(Vec<Bson>),
+    Nin(comparison::InList),
     /// `$exists`.
     Exists(bool),
     /// `$type` with the type numbers listed (`number` expands to four).
@@ -297,8 +297,8 @@ impl PathOp {
             PathOp::Gte(v) => one("$gte", v.clone()),
             PathOp::Lt(v) => one("$lt", v.clone()),
             PathOp::Lte(v) => one("$lte", v.clone()),
-            PathOp::In(v) => one("$in", Bson::Array(v.clone())),
-            PathOp::Nin(v) => one("$nin", Bson::Array(v.clone())),
+            PathOp::In(v) => one("$in", Bson::Array(v.to_vec())),
+            PathOp::Nin(v) => one("$nin", Bson::Array(v.to_vec())),
             PathOp::Exists(b) => one("$exists", Bson::Boolean(*b)),
             PathOp::Type(t) => one(
                 "$type",

@@ -67,7 +67,7 @@ impl LookupSpec {
         let op = if values.len() == 1 {
             PathOp::Eq(values.remove(0))
         } else {
-            PathOp::In(values)
+            PathOp::In(crate::engine::query::comparison::InList::new(values))
         };
         Query::filter(Filter::path(self.foreign_field.clone(), op))
     }

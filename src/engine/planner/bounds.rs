@@ -17,7 +17,7 @@ pub fn predicate_intervals(op: &PathOp) -> Option<(Vec<Interval>, bool)> {
         PathOp::In(list) => {
             let mut out = Vec::new();
             let mut exact = true;
-            for v in list {
+            for v in list.iter() {
                 if matches!(v, Bson::RegularExpression(_)) {
                     return None;
                 }

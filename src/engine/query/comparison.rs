@@ -20,8 +20,8 @@ pub fn parse(name: &str, arg: &Bson) -> Result<PathOp> {
         "$gte" => PathOp::Gte(arg.clone()),
         "$lt" => PathOp::Lt(arg.clone()),
         "$lte" => PathOp::Lte(arg.clone()),
-        "$in" => PathOp::In(checked_in(list()?)?),
-        _ => PathOp::Nin(checked_in(list()?)?),
+        "$in" => PathOp::In(InList::new(checked_in(list()?)?)),
+        _ => PathOp::Nin(InList::new(checked_in(list()?)?)),
     })
 }
 
@@ -52,14 +52,46 @@ pub fn matches(op: &PathOp, item: Item<'_>) -> bool {
     }
 }
 
+/// The list of `$in` / `$nin`: the values as given, with their regexes compiled once (a
+/// scan tries the list on every value of every document).
+#[derive(Debug, Clone)]
+pub struct InList {
+    values: Vec<Bson>,
+    regexes: Vec<RegexOp>,
+}
+
+impl InList {
+    /// Returns the list of `values`; a regex that does not compile matches nothing (the
+    /// parser refuses it first: [`parse`]).
+    pub fn new(values: Vec<Bson>) -> InList {
+        let regexes = values
+            .iter()
+            .filter_map(|v| match v {
+                Bson::RegularExpression(r) => {
+                    RegexOp::new(r.pattern.as_str(), r.options.as_str()).ok()
+                }
+                _ => None,
+            })
+            .collect();
+        InList { values, regexes }
+    }
+}
+
+impl std::ops::Deref for InList {
+    type Target = [Bson];
+
+    /// The values as given, regexes included.
+    fn deref(&self) -> &[Bson] {
+        &self.values
+    }
+}
+
 /// Returns true when one reached item equals one of `list` (`$in`; regexes match strings).
-pub fn in_item(list: &[Bson], item: Item<'_>) -> bool {
-    list.iter().any(|v| match v {
-        Bson::RegularExpression(r) => RegexOp::new(r.pattern.as_str(), r.options.as_str())
-            .map(|re| re.matches_item(item))
-            .unwrap_or(false),
-        v => eq_item(v, item),
-    })
+pub fn in_item(list: &InList, item: Item<'_>) -> bool {
+    list.values
+        .iter()
+        .any(|v| !matches!(v, Bson::RegularExpression(_)) && eq_item(v, item))
+        || list.regexes.iter().any(|re| re.matches_item(item))
 }
 
 /// Returns true when one reached item equals `v` (`$eq`; null also matches missing).
