@@ -279,8 +279,9 @@ impl PathOp {
     /// Returns true when the operator holds for a single value (used by `$elemMatch` on values
     /// and by `$pull` conditions): the value and, if it is an array, its elements.
     pub fn matches_value(&self, value: &Bson) -> bool {
-        let wrapper = bson::doc! {"v": value.clone()};
-        self.matches_path(&wrapper, "v")
+        // What the path `v` reaches in `{ v: value }`: no array before its end, the value at
+        // it (a leaf array's elements included), without building that document.
+        self.matches_reached(Some(value))
     }
 
     /// Returns the operator as mongod prints it (`{ $gt: 5 }`).
