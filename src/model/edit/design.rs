@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{array, checked, field_names, relationship_names, str_of, EditError};
+use super::{array, checked, field_names, pointer, relationship_names, str_of, EditError};
 use crate::design::{DesignSpec, Strategy};
 
 /// Sets the strategy of the relationship called `relationship` in the model's own design
@@ -24,10 +24,7 @@ pub fn set_strategy(
 /// serializes). Refused when there is no such override: nothing to reset.
 pub fn clear_strategy(v: &mut Value, relationship: &str) -> Result<(), EditError> {
     let has = v
-        .pointer(&format!(
-            "/design/relationships/{}",
-            relationship.replace('~', "~0").replace('/', "~1")
-        ))
+        .pointer(&pointer(&["design", "relationships", relationship]))
         .is_some();
     if !has {
         return Err(EditError::NotFound {

@@ -91,10 +91,7 @@ pub fn NumberInput(
     #[prop(optional)]
     placeholder: &'static str,
 ) -> impl IntoView {
-    let current = text_at(
-        ws,
-        format!("{parent}/{}", key.replace('~', "~0").replace('/', "~1")),
-    );
+    let current = text_at(ws, format!("{parent}{}", edit::pointer(&[key.as_str()])));
     let aria = aria.unwrap_or_else(|| label.clone());
     view! {
         <label class="num-field">
