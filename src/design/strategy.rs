@@ -102,6 +102,17 @@ impl Strategy {
         }
     }
 
+    /// Returns the end of the relationship whose fields the strategy copies (`child` for an
+    /// extended reference, `parent` for a reference in child, as the relationship's keys name
+    /// them), for the two that copy.
+    pub fn copies_from(&self) -> Option<&'static str> {
+        match self {
+            Strategy::ExtendedReference { .. } => Some("child"),
+            Strategy::ReferenceInChild { .. } => Some("parent"),
+            _ => None,
+        }
+    }
+
     /// Returns the strategy copying `copy` instead (unchanged when it copies nothing).
     pub fn with_copy(&self, copy: Vec<String>) -> Strategy {
         match self {

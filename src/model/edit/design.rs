@@ -102,7 +102,7 @@ pub fn set_copied(
     field: &str,
     copied: bool,
 ) -> Result<(), EditError> {
-    let Some(copy) = current.copy() else {
+    let (Some(copy), Some(from_key)) = (current.copy(), current.copies_from()) else {
         return Err(EditError::NotFound {
             what: "copied field in the strategy",
             name: current.name().to_string(),
@@ -114,11 +114,6 @@ pub fn set_copied(
             what: "relationship",
             name: relationship.to_string(),
         });
-    };
-    let from_key = if matches!(current, Strategy::ExtendedReference { .. }) {
-        "child"
-    } else {
-        "parent"
     };
     let entity = str_of(rel, from_key).unwrap_or_default().to_string();
     let fields = field_names(v, &entity);

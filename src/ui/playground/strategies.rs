@@ -389,22 +389,14 @@ fn copied_fields(
     error: RwSignal<Option<String>>,
 ) -> impl IntoView {
     // Which side is copied: the child's fields (extended reference), the parent's, or none.
-    let kind = Memo::new(move |_| {
-        mine.with(|m| match m.as_ref().map(|m| &m.0) {
-            Some(Strategy::ExtendedReference { .. }) => Some(true),
-            Some(Strategy::ReferenceInChild { .. }) => Some(false),
-            _ => None,
-        })
-    });
+    let kind = Memo::new(move |_| mine.with(|m| m.as_ref().and_then(|m| m.0.copies_from())));
     let sides = [
         (
-            true,
             "child",
             child_fields,
             format!("Fields of {child} copied next to each id"),
         ),
         (
-            false,
             "parent",
             parent_fields,
             format!("Fields of {parent} copied into each {child}"),
@@ -412,7 +404,7 @@ fn copied_fields(
     ];
     sides
         .into_iter()
-        .map(|(from_child, side, fields, legend)| {
+        .map(|(side, fields, legend)| {
             let boxes = if fields.is_empty() {
                 view! { <span class="muted">"No fields to copy."</span> }.into_any()
             } else {
@@ -423,7 +415,7 @@ fn copied_fields(
                     .into_any()
             };
             view! {
-                <fieldset class="strategy-copy" data-side=side hidden=move || kind.get() != Some(from_child)>
+                <fieldset class="strategy-copy" data-side=side hidden=move || kind.get() != Some(side)>
                     <legend>{legend}</legend>
                     {boxes}
                 </fieldset>
