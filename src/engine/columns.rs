@@ -20,7 +20,7 @@
 //! collection (see [`ColumnCache`]).
 
 use crate::engine::index::RecordId;
-use crate::engine::path;
+use crate::engine::path::{self, Reach};
 use bson::{Bson, Document};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -67,7 +67,7 @@ impl Column {
         let mut column = Column::default();
         let mut ids: HashMap<&'a str, u32> = HashMap::new();
         for doc in docs {
-            let cell = match reach(doc, &parts) {
+            let cell = match path::reach(doc, parts.iter().copied()) {
                 Reach::Missing => Cell::Missing,
                 Reach::Array => Cell::Other,
                 Reach::Value(v) => match v {
@@ -111,33 +111,6 @@ impl Column {
             Cell::Other => return None,
         })
     }
-}
-
-/// Where a path's walk ends when it meets no array.
-enum Reach<'a> {
-    /// The path is missing.
-    Missing,
-    /// An array was met (on the way or at the end).
-    Array,
-    /// The value reached.
-    Value(&'a Bson),
-}
-
-/// Walks `parts` in `doc` as [`path::items`] does while no array is met.
-fn reach<'a>(doc: &'a Document, parts: &[&str]) -> Reach<'a> {
-    let mut cur = doc;
-    let mut rest = parts;
-    while let Some((first, after)) = rest.split_first() {
-        match path::field(cur, first) {
-            None => return Reach::Missing,
-            Some(Bson::Array(_)) => return Reach::Array,
-            Some(v) if after.is_empty() => return Reach::Value(v),
-            Some(Bson::Document(d)) => cur = d,
-            Some(_) => return Reach::Missing,
-        }
-        rest = after;
-    }
-    Reach::Missing
 }
 
 /// A path's entry in the cache.

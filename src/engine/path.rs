@@ -31,6 +31,34 @@ pub fn field<'a>(doc: &'a Document, key: &str) -> Option<&'a Bson> {
     }
 }
 
+/// Where a path's walk ends when it meets no array.
+#[derive(Debug, Clone, Copy)]
+pub enum Reach<'a> {
+    /// The path is missing (an absent field, or a scalar in the way).
+    Missing,
+    /// An array was met (on the way or at the end): the general rules of [`items`] apply.
+    Array,
+    /// The value reached, with no array on the way: the one item [`items`] lists.
+    Value(&'a Bson),
+}
+
+/// Walks the path's `parts` in `doc` as [`items`] does while no array is met (the columns of
+/// a scan and the sort keys take their fast path from it).
+pub fn reach<'a, 'p>(doc: &'a Document, parts: impl IntoIterator<Item = &'p str>) -> Reach<'a> {
+    let mut cur = doc;
+    let mut parts = parts.into_iter().peekable();
+    while let Some(part) = parts.next() {
+        match field(cur, part) {
+            None => return Reach::Missing,
+            Some(Bson::Array(_)) => return Reach::Array,
+            Some(v) if parts.peek().is_none() => return Reach::Value(v),
+            Some(Bson::Document(d)) => cur = d,
+            Some(_) => return Reach::Missing,
+        }
+    }
+    Reach::Missing
+}
+
 /// Returns `part` as an array index when it is all ASCII digits.
 pub fn array_index(part: &str) -> Option<usize> {
     if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {

@@ -108,8 +108,12 @@ impl SortSpec {
 
 /// Returns the value a document sorts by on one path.
 pub fn sort_value(doc: &Document, p: &str, desc: bool) -> Bson {
-    if let Some(plain) = plain_value(doc, p) {
-        return plain.cloned().unwrap_or(Bson::Null);
+    // No array on the way: the general rules below reduce to the value reached (missing
+    // sorts as null), without the lists they build.
+    match path::reach(doc, p.split('.')) {
+        path::Reach::Missing => return Bson::Null,
+        path::Reach::Value(v) => return v.clone(),
+        path::Reach::Array => {}
     }
     let parts = path::split(p);
     let mut values: Vec<&Bson> = Vec::new();
@@ -149,26 +153,6 @@ pub fn sort_value(doc: &Document, p: &str, desc: bool) -> Bson {
         }
     });
     best.unwrap_or(Bson::Null)
-}
-
-/// Returns the value at `p` when no array lies on the way (`Some(None)`: missing, sorting as
-/// null), where the general rules of [`sort_value`] reduce to that value; `None` when an
-/// array is met. This spares the common case the lists `sort_value` builds.
-fn plain_value<'a>(doc: &'a Document, p: &str) -> Option<Option<&'a Bson>> {
-    let mut cur = doc;
-    let mut parts = p.split('.').peekable();
-    while let Some(part) = parts.next() {
-        let last = parts.peek().is_none();
-        match path::field(cur, part) {
-            None => return Some(None),
-            Some(Bson::Array(_)) => return None,
-            Some(v) if last => return Some(Some(v)),
-            Some(Bson::Document(d)) => cur = d,
-            // A scalar in the way: the path is missing.
-            Some(_) => return Some(None),
-        }
-    }
-    Some(None)
 }
 
 #[cfg(test)]
