@@ -302,21 +302,26 @@ pub fn execute(
                 let mut keyed: Vec<(Vec<Bson>, RecordId, &Document)> = Vec::new();
                 // Sort keys from columns: a column without `Other` cells holds, for each
                 // document, the value `sort_value` returns for a path that meets no array.
-                let sort_columns: Vec<Option<Arc<Column>>> = q
-                    .sort
-                    .keys
-                    .iter()
-                    .map(|(p, _)| {
-                        coll.columns
-                            .get(p, coll.docs.values())
-                            .filter(|c| !c.has_other && c.cells.len() == coll.docs.len())
-                    })
-                    .collect();
-                let sort_columns: Option<Vec<Arc<Column>>> = sort_columns.into_iter().collect();
-                let rows = match sort_columns {
-                    Some(_) if keep <= TOP_K_MAX => filter.matching_rows(coll.docs.len()),
-                    _ => None,
+                // Only a scan that keeps its top documents asks for them (a full sort reads
+                // every matching document anyway); every path is asked, so that all get built.
+                let sort_columns: Option<Vec<Arc<Column>>> = if keep <= TOP_K_MAX {
+                    let asked: Vec<Option<Arc<Column>>> = q
+                        .sort
+                        .keys
+                        .iter()
+                        .map(|(p, _)| {
+                            coll.columns
+                                .get(p, coll.docs.values())
+                                .filter(|c| !c.has_other && c.cells.len() == coll.docs.len())
+                        })
+                        .collect();
+                    asked.into_iter().collect()
+                } else {
+                    None
                 };
+                let rows = sort_columns
+                    .as_ref()
+                    .and_then(|_| filter.matching_rows(coll.docs.len()));
                 if let (Some(columns), Some(rows)) = (sort_columns, rows) {
                     // Only the documents kept are read.
                     let mut top: Vec<(Vec<Bson>, usize)> = Vec::new();
