@@ -7,18 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { openPage, openPreset, useSite, SHOTS } from './browser.mjs';
+import { readExpected } from './cli.mjs';
 
-const EXPECTED = process.env.SQUILLION_EXPECTED ?? 'target/expected';
 const site = useSite();
-
-function readExpected(...parts) {
-  const file = join(EXPECTED, ...parts);
-  assert.ok(existsSync(file), `${file} is missing: run node scripts/expected-evals.mjs BIN ${EXPECTED} (scripts/test.sh does)`);
-  return JSON.parse(readFileSync(file, 'utf8'));
-}
 
 /**
  * Asserts that the page's `actual` is the CLI's `expected`: exactly, or within 2 units in the

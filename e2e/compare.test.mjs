@@ -6,22 +6,14 @@
 // $CARGO_TARGET_DIR/release/squillion (built by scripts/test.sh before the end-to-end stage).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { openPage, useSite, openPreset } from './browser.mjs';
+import { cliJson } from './cli.mjs';
 
-const BIN = process.env.SQUILLION_BIN ?? join(process.env.CARGO_TARGET_DIR ?? 'target', 'release', 'squillion');
 const LIMIT = 16 * 1024 * 1024;
 const site = useSite();
 
-/** The CLI's `compare --preset NAME --json` (exit 1: an error-severity warning, still a result). */
-function cliCompare(preset) {
-  assert.ok(existsSync(BIN), `${BIN} is missing: cargo build --release --bin squillion (scripts/test.sh does)`);
-  const run = spawnSync(BIN, ['compare', '--preset', preset, '--json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  assert.ok(run.status === 0 || run.status === 1, `compare ${preset}: exit ${run.status}\n${run.stderr}`);
-  return JSON.parse(run.stdout);
-}
+/** The CLI's `compare --preset NAME --json`. */
+const cliCompare = (preset) => cliJson(['compare', '--preset', preset, '--json']);
 
 /** The table as shown, once every column is evaluated: design → metric → cell. */
 async function table(page) {

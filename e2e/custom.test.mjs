@@ -5,22 +5,16 @@
 // scripts/test.sh before the end-to-end stage).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPage, useSite, SHOTS, openPreset, showJson } from './browser.mjs';
+import { cliJson } from './cli.mjs';
 
-const BIN = process.env.SQUILLION_BIN ?? join(process.env.CARGO_TARGET_DIR ?? 'target', 'release', 'squillion');
 const site = useSite();
 
 /** Runs the CLI's `eval ARGS --json` (exit 1, an error-severity warning, is an evaluation). */
-function cliEval(args) {
-  assert.ok(existsSync(BIN), `${BIN} is missing: cargo build --release --bin squillion (scripts/test.sh does)`);
-  const run = spawnSync(BIN, ['eval', ...args, '--json'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  assert.ok(run.status === 0 || run.status === 1, `eval ${args.join(' ')}: exit ${run.status}\n${run.stderr}`);
-  return JSON.parse(run.stdout);
-}
+const cliEval = (args) => cliJson(['eval', ...args, '--json']);
 
 /** The figures of the CLI's operations and collections, as the page marks them up. */
 function cliShown(cli) {

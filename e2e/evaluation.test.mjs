@@ -4,20 +4,14 @@
 // scripts/expected-evals.mjs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { openPage, useSite, SHOTS, openPreset } from './browser.mjs';
+import { readExpected } from './cli.mjs';
 
-const EXPECTED = process.env.SQUILLION_EXPECTED ?? 'target/expected';
 /** Where the latency line is written for scripts/test.sh's summary. */
 const LATENCY = process.env.SQUILLION_LATENCY ?? 'target/e2e-latency.txt';
 const site = useSite();
-
-function readExpected(...parts) {
-  const file = join(EXPECTED, ...parts);
-  assert.ok(existsSync(file), `${file} is missing: run node scripts/expected-evals.mjs BIN ${EXPECTED} (scripts/test.sh does)`);
-  return JSON.parse(readFileSync(file, 'utf8'));
-}
 
 /** The figures of one operation of the CLI's JSON: [typical, largest] per metric. */
 function cliFigures(op) {

@@ -3,12 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BSON, EJSON } from 'bson';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { openPage, useSite, SHOTS, openPreset } from './browser.mjs';
+import { readExpected } from './cli.mjs';
 
 const site = useSite();
-const EXPECTED = process.env.SQUILLION_EXPECTED ?? 'target/expected';
 
 const thousands = (n) => n.toLocaleString('en-US');
 
@@ -106,9 +104,7 @@ test('the sample documents parse as EJSON to the sizes shown; the largest is a c
   // Two full-scale figures, as the CLI prints them: the shape's estimate (every field at its
   // mean length) in the gauge, and this very document with all its elements (its own strings,
   // exact) in the line above, when they differ.
-  const file = join(EXPECTED, 'social-graph', 'followers.json');
-  assert.ok(existsSync(file), `${file} is missing: run node scripts/expected-evals.mjs BIN ${EXPECTED} (scripts/test.sh does)`);
-  const cli = JSON.parse(readFileSync(file, 'utf8')).collections.find((c) => c.name === 'user');
+  const cli = readExpected('social-graph', 'followers.json').collections.find((c) => c.name === 'user');
   const exact = cli.samples.largest.full_bytes;
   assert.equal(Number(user.fullLargest), Math.max(...cli.stats.shapes.map((s) => s.max.bytes)));
   if (exact.bytes !== Number(user.fullLargest)) {
