@@ -1,6 +1,6 @@
 // End-to-end: the "Designs side by side" charts draw every offered design of every preset from
 // the engine's evaluations, with the very figures of `squillion eval --preset NAME --design D
-// --json` (target/expected, written by scripts/expected-evals.mjs; see evaluation.test.mjs) and
+// --json` (the golden evaluations in tests/golden/; see evaluation.test.mjs) and
 // the text the workload view shows; a design whose evaluation fails is drawn as failed, with
 // why; no label overlaps another or leaves its chart, at 1280×720 and 1920×1080, light, dark
 // and in workshop mode. Screenshots of every chart go to target/screenshots/charts-*.png.
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { openPage, openPreset, useSite, SHOTS } from './browser.mjs';
-import { readExpected } from './cli.mjs';
+import { readExpected, readPresets } from './cli.mjs';
 
 const site = useSite();
 
@@ -140,7 +140,7 @@ async function checkPreset(page, name, designs) {
 }
 
 test('every preset: one bar per design and operation, with the figures of squillion eval --json', async () => {
-  const presets = readExpected('index.json');
+  const presets = readPresets();
   const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 720 });
   await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
   for (const preset of presets) {

@@ -1,21 +1,32 @@
-// What the end-to-end tests compare the page with: the release CLI's JSON, either written
-// beforehand for every preset and design (target/expected, by scripts/expected-evals.mjs) or
-// asked of the CLI during the test.
+// What the end-to-end tests compare the page with: the CLI's JSON, either the golden evaluations
+// checked in under tests/golden/ (`squillion eval --json` of every preset and design, kept equal
+// to the CLI by `cargo test --test golden`) or asked of the CLI during the test.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-/** Where scripts/test.sh writes the CLI's JSON of every preset and design. */
-export const EXPECTED = process.env.SQUILLION_EXPECTED ?? 'target/expected';
+/** The golden evaluations: tests/golden/presets.json and tests/golden/presets/NAME/DESIGN.json. */
+export const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'golden');
 
 /** The release CLI: SQUILLION_BIN, else $CARGO_TARGET_DIR/release/squillion. */
 export const BIN = process.env.SQUILLION_BIN ?? join(process.env.CARGO_TARGET_DIR ?? 'target', 'release', 'squillion');
 
-/** Returns the JSON file at `EXPECTED/...parts` (`index.json`, `blog/normalized.json`). */
-export function readExpected(...parts) {
-  const file = join(EXPECTED, ...parts);
-  assert.ok(existsSync(file), `${file} is missing: run node scripts/expected-evals.mjs BIN ${EXPECTED} (scripts/test.sh does)`);
+/** Returns `squillion presets --json` as checked in (tests/golden/presets.json). */
+export function readPresets() {
+  return readGolden('presets.json');
+}
+
+/** Returns `squillion eval --preset NAME --design DESIGN --json` as checked in
+ * (`readExpected('blog', 'normalized.json')`). */
+export function readExpected(name, file) {
+  return readGolden('presets', name, file);
+}
+
+function readGolden(...parts) {
+  const file = join(GOLDEN, ...parts);
+  assert.ok(existsSync(file), `${file} is missing: SQUILLION_BLESS=1 cargo test --test golden writes it`);
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 

@@ -1,13 +1,13 @@
 // End-to-end: the playground shows the engine's evaluation, the very numbers of
 // `squillion eval --preset NAME --design D --json`, for every preset and every offered design.
-// scripts/test.sh writes the CLI's JSON into target/expected (SQUILLION_EXPECTED) first, with
-// scripts/expected-evals.mjs.
+// The CLI's JSON is the golden evaluations checked in under tests/golden/ (kept equal to the
+// CLI by `cargo test --test golden`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openPage, useSite, SHOTS, openPreset } from './browser.mjs';
-import { readExpected } from './cli.mjs';
+import { readExpected, readPresets } from './cli.mjs';
 
 /** Where the latency line is written for scripts/test.sh's summary. */
 const LATENCY = process.env.SQUILLION_LATENCY ?? 'target/e2e-latency.txt';
@@ -79,7 +79,7 @@ async function shown(page, design) {
 }
 
 test('every preset: each offered design shows the numbers of squillion eval --json', async () => {
-  const presets = readExpected('index.json');
+  const presets = readPresets();
   assert.ok(presets.length >= 13, `presets: ${presets.length}`);
   const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
   await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
@@ -138,7 +138,7 @@ function switchTime(page, key, design) {
 }
 
 test('design-switch latency on social-feed (a measurement, not an assertion)', async () => {
-  const designs = readExpected('index.json').find((p) => p.name === 'social-feed').designs;
+  const designs = readPresets().find((p) => p.name === 'social-feed').designs;
   const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
   await openPreset(page, 'social-feed');
   await page.waitForSelector(`.eval-operations[data-state="done"][data-design="${designs[0]}"]`, { timeout: 180_000 });

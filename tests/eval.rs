@@ -32,18 +32,7 @@ fn op<'a>(e: &'a Evaluation, unit: &str) -> &'a OperationEval {
 }
 
 /// 1,000 customers with exactly 3 orders each, read as "an order page".
-const ORDERS: &str = r#"{
-  "entities": [
-    { "name": "customer", "count": 1000, "fields": { "name": { "type": "string", "kind": "name" } } },
-    { "name": "order", "count": 3000, "fields": { "total": { "type": "int", "kind": "quantity", "min": 1, "max": 9 } } }
-  ],
-  "relationships": [
-    { "name": "orders", "parent": "customer", "child": "order", "cardinality": { "shape": "fixed", "value": 3 } }
-  ],
-  "workload": [
-    { "name": "order page", "rate_per_sec": 10, "steps": [ { "op": "read", "entity": "customer", "children": [ { "relationship": "orders" } ] } ] }
-  ]
-}"#;
+const ORDERS: &str = include_str!("models/orders.json");
 
 #[test]
 fn normalized_order_page_is_two_queries_embedded_is_one() {
@@ -91,20 +80,7 @@ fn bytes_returned_are_exact_bson_sizes() {
 }
 
 /// A feed where every user has exactly 3 followers.
-const FEED: &str = r#"{
-  "entities": [
-    { "name": "user", "count": 100, "fields": { "name": { "type": "string", "kind": "username" } } },
-    { "name": "activity", "count": 1000, "fields": { "date": { "type": "date" }, "text": { "type": "string", "kind": "text", "length": { "shape": "fixed", "value": 20 } } } }
-  ],
-  "relationships": [
-    { "name": "feed", "parent": "user", "child": "user", "many_to_many": true, "feed": "activity", "cardinality": { "shape": "fixed", "value": 3 } }
-  ],
-  "workload": [
-    { "name": "post", "rate_per_sec": 2, "steps": [ { "op": "post_feed", "relationship": "feed" } ] },
-    { "name": "read feed", "rate_per_sec": 100, "steps": [ { "op": "read_feed", "relationship": "feed", "page_size": 50 } ] }
-  ],
-  "sharding": { "shards": 4, "keys": { "activity": { "owner": 1 }, "activity_buckets": { "owner": 1, "sequence": 1 } } }
-}"#;
+const FEED: &str = include_str!("models/feed.json");
 
 #[test]
 fn fan_out_on_write_of_three_followers_writes_three_documents() {
@@ -217,24 +193,11 @@ fn fan_out_on_read_is_scatter_gather_and_bucketed_reads_two_buckets() {
 }
 
 /// Renaming a product rewrites every line that copies its name (live), not a snapshot.
-const PRODUCTS: &str = r#"{
-  "entities": [
-    { "name": "product", "count": 100, "fields": { "name": { "type": "string", "kind": "word" } } },
-    { "name": "line", "count": 400, "fields": { "qty": { "type": "int", "kind": "quantity", "min": 1, "max": 5 } } }
-  ],
-  "relationships": [
-    { "name": "lines", "parent": "product", "child": "line", "cardinality": { "shape": "fixed", "value": 4 } }
-  ],
-  "workload": [
-    { "name": "rename", "rate_per_sec": 50, "steps": [ { "op": "update", "entity": "product", "field": "name", "copies": "COPIES" } ] },
-    { "name": "lines of a product", "rate_per_sec": 1, "steps": [ { "op": "read", "entity": "product", "by": "name", "children": [ { "relationship": "lines" } ] } ] }
-  ],
-  "design": { "base": "normalized", "relationships": { "lines": { "strategy": "reference_in_child", "copy": ["name"] } } }
-}"#;
+const PRODUCTS: &str = include_str!("models/products.json");
 
 #[test]
 fn live_copy_counts_the_documents_a_rename_rewrites() {
-    let m = model(&PRODUCTS.replace("COPIES", "live"));
+    let m = model(PRODUCTS);
     let e = evaluate(&m, &Design::Model, &EvalOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     let rename = op(&e, "rename");
     assert_eq!(rename.queries, 2);
@@ -255,7 +218,7 @@ fn live_copy_counts_the_documents_a_rename_rewrites() {
         w.message
     );
 
-    let m = model(&PRODUCTS.replace("COPIES", "snapshot"));
+    let m = model(&PRODUCTS.replace(r#""copies": "live""#, r#""copies": "snapshot""#));
     let e = evaluate(&m, &Design::Model, &EvalOptions::default()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(op(&e, "rename").queries, 1);
     assert!(!e

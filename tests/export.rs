@@ -150,19 +150,7 @@ fn social_feed_targeting_follows_the_article() {
 }
 
 /// 1,000 hosts whose log counts follow a zipf law with a 5,000,000-message giant.
-const LOGS: &str = r#"{
-  "entities": [
-    { "name": "host", "count": 1000, "fields": { "name": { "type": "string", "kind": "hostname" } } },
-    { "name": "log", "count": 10000000, "fields": { "msg": { "type": "string", "length": { "shape": "fixed", "value": 100 } } } }
-  ],
-  "relationships": [
-    { "name": "logs", "parent": "host", "child": "log", "parent_field": "host",
-      "cardinality": { "shape": "zipf", "min": 1, "typical": 100, "p99": 100000, "max": 5000000 } }
-  ],
-  "workload": [],
-  "sharding": { "shards": 4, "keys": { "log": { "host": 1 } } },
-  "design": { "base": "normalized" }
-}"#;
+const LOGS: &str = include_str!("models/logs.json");
 
 #[test]
 fn a_giant_parent_makes_a_hot_shard_and_jumbo_chunks() {
