@@ -1,6 +1,6 @@
 //! Aggregation pipelines: stages parsed into [`Stage`] values, leading `$match`/`$sort`/
-//! `$skip`/`$limit` pushed down to the query planner (so they use indexes), the rest run in
-//! memory over the documents the cursor returns.
+//! `$skip`/`$limit` pushed down to the query planner (so they use indexes), the rest stages of
+//! the same plan tree over it, each run in memory ([`apply`]) over its input's documents.
 
 pub mod group;
 pub mod lookup;

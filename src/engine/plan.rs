@@ -1,5 +1,6 @@
-//! Query plans as values: the tree explain's `queryPlanner.winningPlan` shows, with a
-//! `Display` that prints it indented as mongosh does and a `Serialize` to explain-like JSON.
+//! Query plans as values: the tree the planner builds, the executor (`engine::exec`) runs and
+//! explain's `queryPlanner.winningPlan` shows, with a `Display` that prints it indented as
+//! mongosh does and a `Serialize` to explain-like JSON.
 
 use crate::engine::aggregate::lookup::LookupSpec;
 use crate::engine::aggregate::Stage;
