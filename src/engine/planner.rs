@@ -76,7 +76,7 @@ impl Query {
 /// The bounds one index would scan for a filter.
 struct Candidate {
     pos: usize,
-    bounds: Vec<Vec<Interval>>,
+    bounds: IndexBounds,
     absorbed: Vec<usize>,
     eq_prefix: usize,
     sort: Option<bool>,
@@ -113,7 +113,7 @@ fn sort_direction(index: &Index, bounds: &[Vec<Interval>], sort: &SortSpec) -> O
     Some(dir.unwrap_or(false))
 }
 
-/// Returns the plan for a query on a collection (`None`: the collection does not exist).
+/// Returns the plan tree for a query on a collection (an EOF when it does not exist).
 pub fn plan(coll: Option<&Collection>, q: &Query) -> Result<PlanStage> {
     let Some(coll) = coll else {
         return Ok(PlanStage::Eof);
