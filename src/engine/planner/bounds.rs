@@ -1,9 +1,9 @@
 //! Index bounds: the intervals each predicate allows in an index field, type-bracketed, merged
 //! and intersected, and the bounds a whole conjunction gives an index (multikey-aware).
 
+use super::Interval;
 use crate::engine::compare::{compare, rank};
 use crate::engine::index::Index;
-use crate::engine::plan::Interval;
 use crate::engine::query::{Filter, PathOp};
 use bson::oid::ObjectId;
 use bson::{Bson, Document};
