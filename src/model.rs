@@ -4,6 +4,7 @@
 //! [`parse_model`] checks the whole text and reports every problem at once, each at a JSON
 //! path such as `$.relationships[2].cardinality.p99`.
 
+pub mod design;
 pub mod distribution;
 pub mod edit;
 pub mod field;
@@ -15,12 +16,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use design::{AttributeForm, DesignName, DesignSpec, FieldPattern, Joins, Strategy};
 pub use distribution::Distribution;
 pub use field::{BsonType, Field, Fields, ValueKind};
 pub use preset::{PresetMeta, PresetSource};
 pub use workload::{ChildRead, Copies, Paging, Sort, Step, Unit};
-
-use crate::design::strategy::DesignSpec;
 
 /// A whole model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

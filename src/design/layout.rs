@@ -7,8 +7,10 @@ mod relationship;
 
 use super::indexes::{self, Index};
 use super::plan::{self, Plan};
-use super::strategy::{AttributeForm, DesignSpec, FieldPattern, Joins, Strategy};
 use super::DesignError;
+use crate::model::design::{
+    resolve, AttributeForm, DesignSpec, FieldPattern, Joins, Strategy, MAX_SUBFIELDS,
+};
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
 use crate::model::{Entity, Model, Relationship};
@@ -30,6 +32,11 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// Returns the layout of `model` under `spec`.
+    pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
+        build(model, spec)
+    }
+
     /// Returns the collection called `name`.
     pub fn collection(&self, name: &str) -> Option<&Collection> {
         self.collections.iter().find(|c| c.name == name)
@@ -156,7 +163,7 @@ fn int_field(kind: ValueKind) -> Field {
 
 /// Builds the layout of `model` under `spec`.
 pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
-    let strategies = super::resolve(model, spec);
+    let strategies = resolve(model, spec);
     let b = Builder {
         model,
         spec,
@@ -182,13 +189,8 @@ pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
             }
         }
     }
-    let design = if spec.relationships.is_empty() {
-        spec.base.as_str().to_string()
-    } else {
-        format!("{} + overrides", spec.base.as_str())
-    };
     let mut layout = Layout {
-        design,
+        design: spec.label(),
         strategies: strategies.clone(),
         collections,
         joins: spec.joins,
@@ -639,9 +641,9 @@ fn keyed(
 }
 
 /// Refuses a field pattern that would lay out `count` sub-fields, more than
-/// [`super::MAX_SUBFIELDS`].
+/// [`MAX_SUBFIELDS`].
 fn too_many_fields(entity: &str, field: &str, count: u64) -> Result<(), DesignError> {
-    if count > super::MAX_SUBFIELDS {
+    if count > MAX_SUBFIELDS {
         return Err(DesignError::TooManyFields {
             entity: entity.to_string(),
             field: field.to_string(),

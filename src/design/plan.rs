@@ -14,7 +14,7 @@ pub use super::command::{
     doc_to_json, json_to_doc, param, ser_doc, ser_docs, ser_opt_doc, shell, Command, CommandKind,
 };
 use super::layout::Layout;
-use super::strategy::Strategy;
+use crate::model::design::Strategy;
 use crate::model::{Model, Relationship, Step};
 
 /// Every unit's commands.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::design::strategy::{DesignName, DesignSpec};
+use super::design::{DesignName, DesignSpec};
 
 /// What a preset says about itself, next to its model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -52,22 +52,7 @@ impl PresetMeta {
         if let Some(d) = self.custom_designs.get(name) {
             return Some(d.clone());
         }
-        let base = named(name)?;
-        Some(DesignSpec {
-            base,
-            relationships: BTreeMap::new(),
-            fields: fields.fields.clone(),
-            joins: fields.joins,
-        })
-    }
-}
-
-/// Returns the named design called `name`.
-pub fn named(name: &str) -> Option<DesignName> {
-    match name {
-        "normalized" => Some(DesignName::Normalized),
-        "denormalized" => Some(DesignName::Denormalized),
-        "bucketed" => Some(DesignName::Bucketed),
-        _ => None,
+        let base = DesignName::from_name(name)?;
+        Some(DesignSpec::named(base, fields))
     }
 }

@@ -44,7 +44,6 @@ const KINDS: &[&str] = &[
     "counter",
     "code",
 ];
-use crate::design::strategy::NAMES as STRATEGIES;
 
 /// The largest entity count or distribution parameter (count, length, mean, …) a model may
 /// use: 10^15, a thousand times the largest real collections, so that every full-scale number

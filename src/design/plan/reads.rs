@@ -5,7 +5,7 @@ use bson::{doc, Document};
 use super::collection_for;
 use crate::design::command::{param, Command, CommandKind};
 use crate::design::layout::{child_ref, relationship_collection_name, Layout};
-use crate::design::strategy::{AttributeForm, FieldPattern, Joins, Strategy};
+use crate::model::design::{AttributeForm, FieldPattern, Joins, Strategy};
 use crate::model::{Model, Paging, Step};
 
 /// Returns the application-level joins of a read (`later`, the finds after the parent's) as

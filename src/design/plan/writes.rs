@@ -5,7 +5,7 @@ use bson::{doc, Bson, Document};
 use super::{collection_for, embedding_of};
 use crate::design::command::{param, Command, CommandKind};
 use crate::design::layout::{child_ref, relationship_collection_name, Layout};
-use crate::design::strategy::{FieldPattern, Strategy};
+use crate::model::design::{FieldPattern, Strategy};
 use crate::model::{Copies, Model, Step};
 
 /// Appends the commands of `step` (step number `i`) to `out`.

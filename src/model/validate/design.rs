@@ -4,7 +4,8 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::{describe, Checker, EntityInfo, RelInfo, STRATEGIES};
+use super::{describe, Checker, EntityInfo, RelInfo};
+use crate::model::design::{Strategy, MAX_SUBFIELDS};
 
 impl Checker {
     pub(super) fn design(&mut self, v: &Value, entities: &[EntityInfo], rels: &[RelInfo]) {
@@ -89,12 +90,12 @@ impl Checker {
             }
             return;
         };
-        if !STRATEGIES.contains(&s) {
+        if Strategy::from_name(s).is_none() {
             self.err(
                 &format!("{path}.strategy"),
                 format!(
                     "unknown strategy \"{s}\"; expected one of: {}",
-                    STRATEGIES.join(", ")
+                    Strategy::names().collect::<Vec<_>>().join(", ")
                 ),
             );
             return;
@@ -111,7 +112,7 @@ impl Checker {
         self.integer(m, "size", path, 1);
         self.integer(m, "threshold", path, 1);
         if let Some(rel) = rel {
-            let feed_strategy = crate::design::strategy::is_feed_name(s);
+            let feed_strategy = Strategy::from_name(s).is_some_and(|s| s.is_feed());
             if feed_strategy && !rel.feed {
                 self.err(
                     &format!("{path}.strategy"),
@@ -212,7 +213,7 @@ impl Checker {
             _ => {
                 self.string(m, "field", path);
                 if let Some(n) = self.integer(m, "slots", path, 1) {
-                    let max = crate::design::MAX_SUBFIELDS;
+                    let max = MAX_SUBFIELDS;
                     if n > max {
                         self.err(
                             &format!("{path}.slots"),
