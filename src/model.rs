@@ -17,10 +17,10 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 pub use design::{AttributeForm, DesignName, DesignSpec, FieldPattern, Joins, Strategy};
-pub use distribution::Distribution;
+pub use distribution::{Distribution, Shape};
 pub use field::{BsonType, Field, Fields, ValueKind};
 pub use preset::{PresetMeta, PresetSource};
-pub use workload::{ChildRead, Copies, Paging, Sort, Step, Unit};
+pub use workload::{ChildRead, Copies, Op, Paging, Sort, Step, Unit};
 
 /// A whole model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -6,8 +6,8 @@
 mod forms {
     use serde_json::{json, Value};
     use squillion::model::edit::*;
-    use squillion::model::parse_model;
     use squillion::model::validate::validate;
+    use squillion::model::{parse_model, Op, Shape};
     use squillion::presets;
 
     fn preset(name: &str) -> Value {
@@ -219,12 +219,19 @@ mod forms {
     fn every_op_gets_a_step_and_the_usual_ones_are_valid() {
         let v = preset("blog");
         let old = json!({ "op": "read", "entity": "post" });
-        for op in OPS {
+        for op in Op::ALL {
             let s = step_with_op(&v, &old, op);
-            assert_eq!(s["op"], op);
-            assert_eq!(op_takes_entity(op), s.get("entity").is_some(), "{op}");
+            assert_eq!(s["op"], op.name());
+            assert_eq!(op.takes_entity(), s.get("entity").is_some(), "{op:?}");
         }
-        for op in ["read", "insert", "delete", "update", "list", "insert_child"] {
+        for op in [
+            Op::Read,
+            Op::Insert,
+            Op::Delete,
+            Op::Update,
+            Op::List,
+            Op::InsertChild,
+        ] {
             let mut w = v.clone();
             w["workload"][0]["steps"][0] = step_with_op(&v, &old, op);
             valid(&w);
@@ -241,9 +248,9 @@ mod forms {
             json!({ "shape": "lognormal", "typical": 60, "p99": 400, "max": 1000 }),
         ];
         for d in &samples {
-            for shape in SHAPES {
+            for shape in Shape::ALL {
                 let out = with_shape(d, shape);
-                assert_eq!(out["shape"], shape);
+                assert_eq!(out["shape"], shape.name());
                 let mut m: Value = serde_json::from_str(BLANK_MODEL).unwrap();
                 m["entities"][0]["fields"]["title"]["length"] = out.clone();
                 valid(&m);
@@ -272,7 +279,7 @@ mod forms {
         assert_eq!(pointer(&["entities", "0", "a/b~c"]), "/entities/0/a~1b~0c");
         let w = json!({ "a/b~c": 1 });
         assert_eq!(w.pointer(&pointer(&["a/b~c"])), Some(&json!(1)));
-        for shape in SHAPES {
+        for shape in Shape::ALL {
             let d = with_shape(&json!({}), shape);
             let mut keys: Vec<&str> = d
                 .as_object()
@@ -282,9 +289,9 @@ mod forms {
                 .filter(|k| *k != "shape")
                 .collect();
             keys.sort();
-            let mut expected = shape_keys(shape).to_vec();
+            let mut expected = shape.keys().to_vec();
             expected.sort();
-            assert_eq!(keys, expected, "{shape}");
+            assert_eq!(keys, expected, "{shape:?}");
         }
     }
 

@@ -82,6 +82,62 @@ pub enum Distribution {
     },
 }
 
+/// The shape of a distribution as a model writes it (`shape`): [`Shape::ALL`] is the one list
+/// of shapes that validation, the editor's forms and the docs read. (`capped` and `chunks` are
+/// layout-only and never written.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// [`Distribution::Fixed`].
+    Fixed,
+    /// [`Distribution::Uniform`].
+    Uniform,
+    /// [`Distribution::Normal`].
+    Normal,
+    /// [`Distribution::Zipf`].
+    Zipf,
+    /// [`Distribution::Lognormal`].
+    Lognormal,
+}
+
+impl Shape {
+    /// Every shape a model may use, in the order the forms offer them.
+    pub const ALL: [Shape; 5] = [
+        Shape::Fixed,
+        Shape::Uniform,
+        Shape::Normal,
+        Shape::Zipf,
+        Shape::Lognormal,
+    ];
+
+    /// Returns the name as written in a model.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Fixed => "fixed",
+            Shape::Uniform => "uniform",
+            Shape::Normal => "normal",
+            Shape::Zipf => "zipf",
+            Shape::Lognormal => "lognormal",
+        }
+    }
+
+    /// Returns the shape called `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Returns the number keys a distribution of this shape takes (all required), in the
+    /// order the forms show them.
+    pub fn keys(self) -> &'static [&'static str] {
+        match self {
+            Shape::Fixed => &["value"],
+            Shape::Uniform => &["min", "max"],
+            Shape::Normal => &["mean", "sd", "min", "max"],
+            Shape::Zipf => &["min", "typical", "p99", "max"],
+            Shape::Lognormal => &["typical", "p99", "max"],
+        }
+    }
+}
+
 /// z such that Φ(z) = 0.99.
 const Z99: f64 = 2.326_347_874_040_841;
 

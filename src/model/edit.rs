@@ -14,8 +14,9 @@ mod design;
 
 use serde_json::{json, Map, Value};
 
-use super::distribution::Distribution;
+use super::distribution::{Distribution, Shape};
 use super::validate::validate;
+use super::workload::Op;
 use super::ModelError;
 
 pub use design::{clear_strategy, set_base, set_copied, set_design, set_joins, set_strategy};
@@ -46,23 +47,6 @@ pub const BLANK_MODEL: &str = r#"{
   "workload": []
 }
 "#;
-
-/// The distribution shapes a model may use, in the order the forms offer them.
-pub const SHAPES: [&str; 5] = ["fixed", "uniform", "normal", "zipf", "lognormal"];
-
-/// The workload step operations, in the order the forms offer them.
-pub const OPS: [&str; 10] = [
-    "read",
-    "insert",
-    "insert_child",
-    "update",
-    "delete",
-    "list",
-    "find_parents",
-    "find_by_attribute",
-    "post_feed",
-    "read_feed",
-];
 
 /// Why an edit was refused. The value is unchanged.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -684,9 +668,9 @@ pub fn add_unit(v: &mut Value) {
     );
 }
 
-/// Returns a step of operation `op`, keeping the entity or relationship of `old` when the new
-/// operation takes the same kind of target, else naming the model's first one.
-pub fn step_with_op(v: &Value, old: &Value, op: &str) -> Value {
+/// Returns a step of kind `op`, keeping the entity or relationship of `old` when the new kind
+/// takes the same kind of target, else naming the model's first one.
+pub fn step_with_op(v: &Value, old: &Value, op: Op) -> Value {
     let entity = str_of(old, "entity")
         .map(str::to_string)
         .or_else(|| entity_names(v).into_iter().next())
@@ -714,37 +698,30 @@ pub fn step_with_op(v: &Value, old: &Value, op: &str) -> Value {
             .next()
             .unwrap_or_else(|| "_id".to_string())
     };
+    let name = op.name();
     match op {
-        "read" | "insert" | "delete" => json!({ "op": op, "entity": entity }),
-        "update" => json!({ "op": op, "entity": entity, "field": first_field(&entity) }),
-        "list" => {
-            json!({ "op": op, "entity": entity, "sort": { "field": first_field(&entity), "order": -1 } })
+        Op::Read | Op::Insert | Op::Delete => json!({ "op": name, "entity": entity }),
+        Op::Update => json!({ "op": name, "entity": entity, "field": first_field(&entity) }),
+        Op::List => {
+            json!({ "op": name, "entity": entity, "sort": { "field": first_field(&entity), "order": -1 } })
         }
-        "find_by_attribute" => {
-            json!({ "op": op, "entity": entity, "field": first_field(&entity) })
+        Op::FindByAttribute => {
+            json!({ "op": name, "entity": entity, "field": first_field(&entity) })
         }
-        "find_parents" => {
+        Op::FindParents => {
             let rel = rel_of(false);
             let child = ends(v, &rel).map(|(_, c)| c).unwrap_or_default();
-            json!({ "op": op, "relationship": rel, "by": first_field(&child) })
+            json!({ "op": name, "relationship": rel, "by": first_field(&child) })
         }
-        "post_feed" | "read_feed" => json!({ "op": op, "relationship": rel_of(true) }),
-        _ => json!({ "op": op, "relationship": rel_of(false) }),
+        Op::PostFeed | Op::ReadFeed => json!({ "op": name, "relationship": rel_of(true) }),
+        Op::InsertChild | Op::Reassign => json!({ "op": name, "relationship": rel_of(false) }),
     }
-}
-
-/// True when operation `op` names an entity (else it names a relationship).
-pub fn op_takes_entity(op: &str) -> bool {
-    matches!(
-        op,
-        "read" | "insert" | "delete" | "update" | "list" | "find_by_attribute"
-    )
 }
 
 /// Returns the distribution `d` changed to `shape`, its numbers carried over where the shapes
 /// share them (the largest stays the largest, the typical the typical) and made consistent
 /// (`typical ≤ p99 ≤ max`, `min ≤ max`).
-pub fn with_shape(d: &Value, shape: &str) -> Value {
+pub fn with_shape(d: &Value, shape: Shape) -> Value {
     let num = |k: &str| d.get(k).and_then(Value::as_f64);
     let max = num("max").or(num("value")).unwrap_or(100.0).max(1.0);
     let min = num("min").unwrap_or(0.0).clamp(0.0, max);
@@ -764,20 +741,20 @@ pub fn with_shape(d: &Value, shape: &str) -> Value {
         }
     };
     match shape {
-        "fixed" => json!({ "shape": "fixed", "value": tidy(num("value").unwrap_or(typical)) }),
-        "uniform" => json!({ "shape": "uniform", "min": tidy(min), "max": tidy(max) }),
-        "normal" => {
+        Shape::Fixed => json!({ "shape": "fixed", "value": tidy(num("value").unwrap_or(typical)) }),
+        Shape::Uniform => json!({ "shape": "uniform", "min": tidy(min), "max": tidy(max) }),
+        Shape::Normal => {
             let sd = num("sd").unwrap_or(((max - min) / 6.0).max(1.0).round());
             json!({ "shape": "normal", "mean": tidy(typical), "sd": tidy(sd), "min": tidy(min), "max": tidy(max) })
         }
-        "zipf" => json!({
+        Shape::Zipf => json!({
             "shape": "zipf",
             "min": tidy(min.min(typical)),
             "typical": tidy(typical),
             "p99": tidy(p99),
             "max": tidy(max)
         }),
-        _ => {
+        Shape::Lognormal => {
             json!({ "shape": "lognormal", "typical": tidy(typical), "p99": tidy(p99), "max": tidy(max) })
         }
     }
@@ -811,18 +788,6 @@ pub fn shape_profile(d: &Value, n: usize) -> Option<Vec<f64>> {
             })
             .collect(),
     )
-}
-
-/// Returns the number keys a distribution of `shape` takes, in the order the forms show them.
-pub fn shape_keys(shape: &str) -> &'static [&'static str] {
-    match shape {
-        "fixed" => &["value"],
-        "uniform" => &["min", "max"],
-        "normal" => &["mean", "sd", "min", "max"],
-        "zipf" => &["min", "typical", "p99", "max"],
-        "lognormal" => &["typical", "p99", "max"],
-        _ => &[],
-    }
 }
 
 /// Returns the number typed in a form (`"1e6"`, `" 12 "`) as JSON: a whole number without a

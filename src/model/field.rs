@@ -155,6 +155,51 @@ pub enum ValueKind {
 }
 
 impl ValueKind {
+    /// Every kind, in the order the docs list them: the one list of value kinds.
+    pub const ALL: [ValueKind; 15] = [
+        ValueKind::Name,
+        ValueKind::Email,
+        ValueKind::Username,
+        ValueKind::Text,
+        ValueKind::Word,
+        ValueKind::Hostname,
+        ValueKind::Ip,
+        ValueKind::Url,
+        ValueKind::Price,
+        ValueKind::Quantity,
+        ValueKind::Enum,
+        ValueKind::DateRange,
+        ValueKind::Sequence,
+        ValueKind::Counter,
+        ValueKind::Code,
+    ];
+
+    /// Returns the name as written in a model (`kind`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueKind::Name => "name",
+            ValueKind::Email => "email",
+            ValueKind::Username => "username",
+            ValueKind::Text => "text",
+            ValueKind::Word => "word",
+            ValueKind::Hostname => "hostname",
+            ValueKind::Ip => "ip",
+            ValueKind::Url => "url",
+            ValueKind::Price => "price",
+            ValueKind::Quantity => "quantity",
+            ValueKind::Enum => "enum",
+            ValueKind::DateRange => "date_range",
+            ValueKind::Sequence => "sequence",
+            ValueKind::Counter => "counter",
+            ValueKind::Code => "code",
+        }
+    }
+
+    /// Returns the kind called `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<ValueKind> {
+        ValueKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
     /// Returns the length distribution a string of this kind has when none is given.
     pub fn default_length(self) -> Distribution {
         let (min, max) = match self {
