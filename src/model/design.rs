@@ -22,6 +22,7 @@ use super::Model;
 
 /// The three named starting points.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DesignName {
     /// Reference in child for one-to-many, link collection for many-to-many, fan-out on read
@@ -61,6 +62,7 @@ impl DesignName {
 
 /// The chosen design: a named base plus per-relationship overrides and field patterns.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct DesignSpec {
     /// The named design every relationship starts from.
@@ -102,6 +104,7 @@ impl DesignSpec {
 
 /// How a read with children in other collections joins them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Joins {
     /// The application queries each collection in turn (one round trip per collection).

@@ -16,54 +16,70 @@ use serde::{Deserialize, Serialize};
 /// Every shape has a hard `max`: the largest parent is assumed to exist and to have exactly
 /// `max` children, so the tail that breaks documents is never averaged away.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(tag = "shape", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Distribution {
     /// Every parent has exactly `value`.
     Fixed {
         /// The one count.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         value: f64,
     },
     /// Integers spread evenly over `min..=max`.
     Uniform {
         /// Smallest count.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         min: f64,
         /// Largest count.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         max: f64,
     },
     /// A normal distribution, clamped to `min..=max`.
     Normal {
         /// Mean before clamping.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = -super::validate::MAX_COUNT, max = super::validate::MAX_COUNT)))]
         mean: f64,
         /// Standard deviation before clamping.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         sd: f64,
         /// Lower clamp.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         min: f64,
         /// Upper clamp.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         max: f64,
     },
     /// A heavy-tailed (Pareto/Zipf-like) shape through its median (`typical`) and `p99`,
     /// clamped to `min..=max`: most users have a few followers, a celebrity has millions.
     Zipf {
         /// Lower clamp.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         min: f64,
         /// The median.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(max = super::validate::MAX_COUNT), extend("exclusiveMinimum" = 0)))]
         typical: f64,
         /// The 99th percentile.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         p99: f64,
         /// The largest parent's count.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         max: f64,
     },
     /// A log-normal shape through its median (`typical`) and `p99`, clamped to `0..=max`.
     Lognormal {
         /// The median.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(max = super::validate::MAX_COUNT), extend("exclusiveMinimum" = 0)))]
         typical: f64,
         /// The 99th percentile.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         p99: f64,
         /// The largest parent's count.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         max: f64,
     },
     /// `min(of, cap)`: the children a parent keeps when at most `cap` fit (layouts only).
     #[serde(skip_deserializing)]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(skip))]
     Capped {
         /// The uncapped distribution.
         of: Box<Distribution>,
@@ -72,6 +88,7 @@ pub enum Distribution {
     },
     /// `ceil(of / size) − less`, at least 0: bucket documents per parent (`less` 0) or
     /// continuation documents per parent (`less` 1) (layouts only).
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(skip))]
     Chunks {
         /// The distribution of children.
         of: Box<Distribution>,

@@ -5,11 +5,13 @@ use serde::{Deserialize, Serialize};
 
 /// One user action and how often it happens.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Unit {
     /// Name shown in reports ("view profile").
     pub name: String,
     /// How many times per second the whole cluster runs it.
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0)))]
     pub rate_per_sec: f64,
     /// The logical steps, in order.
     pub steps: Vec<Step>,
@@ -17,6 +19,7 @@ pub struct Unit {
 
 /// One logical step of an application unit, independent of any design.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Step {
     /// Read one entity by a key field, optionally with some of its children.
@@ -87,6 +90,7 @@ pub enum Step {
         relationship: String,
         /// Items per page.
         #[serde(default = "default_page")]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
         page_size: u64,
     },
     /// Find the entities whose attribute (an element of an array-of-objects field, laid out by
@@ -117,12 +121,14 @@ pub enum Step {
         sort: Sort,
         /// Documents per page.
         #[serde(default = "default_list_limit")]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
         limit: u64,
         /// Fields returned (empty: whole documents).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         fields: Vec<String>,
         /// Which page (1 = the first).
         #[serde(default = "default_first_page")]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
         page: u64,
         /// How later pages are reached.
         #[serde(default)]
@@ -253,6 +259,7 @@ impl Op {
 
 /// How a list reaches its later pages.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Paging {
     /// Continue after the last sort value seen (`{date: {$gt: last.date}}`): the index seeks
@@ -298,12 +305,14 @@ fn is_false(b: &bool) -> bool {
 
 /// Children read with their parent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ChildRead {
     /// The relationship followed.
     pub relationship: String,
     /// At most this many children (none: all).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
     pub limit: Option<u64>,
     /// Order of the children.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -315,16 +324,19 @@ pub struct ChildRead {
 
 /// A sort on one field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Sort {
     /// The field sorted on.
     pub field: String,
     /// 1 ascending, -1 descending.
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(extend("enum" = [1, -1])))]
     pub order: i32,
 }
 
 /// How copies of a field behave when the original changes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Copies {
     /// Copies follow every update (write amplification).

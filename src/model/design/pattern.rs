@@ -10,6 +10,7 @@ pub const MAX_SUBFIELDS: u64 = 10_000;
 
 /// How an attribute array is laid out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum AttributeForm {
     /// A sub-document keyed by the attribute (`{prices: {web: 9, tv: 12}}`): one index per key.
@@ -40,6 +41,7 @@ impl AttributeForm {
 
 /// A field-level pattern.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(tag = "pattern", rename_all = "snake_case", deny_unknown_fields)]
 pub enum FieldPattern {
     /// The attribute pattern applied to an array-of-objects field.
@@ -74,6 +76,7 @@ pub enum FieldPattern {
         /// The new sub-document's name.
         field: String,
         /// Number of counters ("0" … "slots−1").
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1, max = MAX_SUBFIELDS)))]
         slots: u64,
     },
 }

@@ -16,6 +16,7 @@ pub const DEFAULT_THRESHOLD: u64 = 1_000;
 
 /// How one relationship (parent → child) is stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(tag = "strategy", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Strategy {
     /// Children live inside the parent as an array of sub-documents.
@@ -24,6 +25,7 @@ pub enum Strategy {
     /// all children also live in their own collection with a reference to the parent.
     EmbedSubset {
         /// How many children the parent keeps.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
         k: u64,
     },
     /// The parent keeps an array of `{_id, …copied fields}` of its children.
@@ -47,12 +49,14 @@ pub enum Strategy {
     /// Children grouped `size` per document with a sequence number and a counter.
     Bucket {
         /// Children per bucket document.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
         size: u64,
     },
     /// The parent keeps up to `threshold` child ids; overflow goes into continuation documents
     /// in the same collection, listed on the parent in a `tbc` array.
     Continuation {
         /// Child ids per document (parent and each continuation).
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
         threshold: u64,
     },
     /// One item per post with a `to` array of recipients (fast writes, scatter-gather reads).
@@ -62,6 +66,7 @@ pub enum Strategy {
     /// Each recipient's items bucketed `size` per document.
     BucketedFanOut {
         /// Items per bucket document.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
         size: u64,
     },
 }
