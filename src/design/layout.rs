@@ -1,5 +1,7 @@
-//! Resolving a design into concrete collections: which documents exist, with which fields,
-//! which embedded arrays (and their count distributions), which copied fields.
+//! A design laid out: [`Layout::build`] makes the one value that holds which collections and
+//! documents exist (with which fields, which embedded arrays and their count distributions,
+//! which copied fields), what every application unit runs on them ([`super::plan`]) and the
+//! indexes that needs ([`super::indexes`]), in that order and in one pass.
 
 use serde::Serialize;
 
@@ -15,7 +17,8 @@ use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
 use crate::model::{Entity, Model, Relationship};
 
-/// A design resolved into collections.
+/// A design resolved into collections, their plan and their indexes, made whole by
+/// [`Layout::build`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Layout {
     /// The design's name (`normalized`, or `normalized + overrides`).
@@ -286,11 +289,10 @@ impl Builder<'_> {
     }
 
     fn patterns_for<'s>(&'s self, entity: &'s str) -> impl Iterator<Item = &'s FieldPattern> + 's {
-        self.spec.fields.iter().filter(move |p| match p {
-            FieldPattern::Attribute { entity: e, .. }
-            | FieldPattern::Computed { entity: e, .. }
-            | FieldPattern::Preallocated { entity: e, .. } => e == entity,
-        })
+        self.spec
+            .fields
+            .iter()
+            .filter(move |p| p.entity() == entity)
     }
 
     /// Returns the entity's own fields with field patterns applied (no `_id` added).

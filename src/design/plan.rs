@@ -5,7 +5,7 @@
 //! filters and updates; the evaluator binds them from the materialized documents (the largest
 //! parent, a random parent, …). In mongosh they appear as plain variables (`user._id`).
 //!
-//! Each kind of workload step has a module of its own, and [`step_commands`] is the one
+//! Each kind of workload step has a module of its own, and `step_commands` is the one
 //! `match` that dispatches a step to it: to add a step kind, add its `Step` variant in the
 //! model and its module here.
 
