@@ -34,7 +34,6 @@ pub mod presets;
 pub mod share;
 pub mod shell;
 pub mod size;
-pub mod sorting;
 pub mod storage;
 pub mod warning;
 

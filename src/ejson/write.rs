@@ -272,7 +272,7 @@ pub fn to_relaxed_json(value: &Bson) -> Value {
         }),
         Bson::RegularExpression(re) => {
             let mut options: Vec<char> = re.options.as_str().chars().collect();
-            crate::sorting::sort(&mut options);
+            options.sort();
             let options: String = options.into_iter().collect();
             json!({
                 "$regularExpression": { "pattern": re.pattern.as_str(), "options": options }

@@ -105,7 +105,7 @@ fn ranges(index: &Index, bounds: &[Vec<Interval>]) -> Vec<Range> {
             });
         }
     }
-    crate::sorting::sort_by(&mut out, |a, b| a.start.cmp(&b.start));
+    out.sort_by(|a, b| a.start.cmp(&b.start));
     out
 }
 
@@ -355,7 +355,7 @@ pub fn execute(
                         keyed.push((q.sort.key(doc), rid, doc));
                         false
                     });
-                    crate::sorting::sort_by(&mut keyed, |a, b| q.sort.compare_keys(&a.0, &b.0));
+                    keyed.sort_by(|a, b| q.sort.compare_keys(&a.0, &b.0));
                 }
                 matched = keyed
                     .into_iter()
@@ -420,7 +420,7 @@ pub fn execute(
     if plan.blocking_sort && !sorted {
         let mut keyed: Vec<(Vec<Bson>, (RecordId, Document))> =
             matched.into_iter().map(|m| (q.sort.key(&m.1), m)).collect();
-        crate::sorting::sort_by(&mut keyed, |a, b| q.sort.compare_keys(&a.0, &b.0));
+        keyed.sort_by(|a, b| q.sort.compare_keys(&a.0, &b.0));
         matched = keyed.into_iter().map(|(_, m)| m).collect();
     }
     let skip = usize::try_from(q.skip).unwrap_or(usize::MAX);
@@ -447,7 +447,7 @@ mod tests {
                 keep_top(&mut top, keep, *it, |a, b| a.0.cmp(&b.0));
             }
             let mut all = items.clone();
-            crate::sorting::sort_by(&mut all, |a, b| a.0.cmp(&b.0));
+            all.sort_by_key(|a| a.0);
             all.truncate(keep);
             assert_eq!(top, all, "keep {keep}");
         }
