@@ -6,6 +6,8 @@
 
 use std::fmt::Write as _;
 
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine as _;
 use bson::{spec::BinarySubtype, Binary, Bson, Document};
 use serde_json::{json, Map, Value};
 
@@ -153,24 +155,17 @@ fn write_fields<'v>(
 }
 
 fn write_binary(out: &mut String, bin: &Binary) {
-    if bin.subtype == BinarySubtype::Uuid && bin.bytes.len() == 16 {
-        let hex: String = bin.bytes.iter().map(|b| format!("{b:02x}")).collect();
-        let part = |from: usize, to: usize| hex.get(from..to).unwrap_or("");
-        let _ = write!(
-            out,
-            "UUID('{}-{}-{}-{}-{}')",
-            part(0, 8),
-            part(8, 12),
-            part(12, 16),
-            part(16, 20),
-            part(20, 32)
-        );
+    let uuid = (bin.subtype == BinarySubtype::Uuid)
+        .then(|| uuid::Uuid::from_slice(&bin.bytes).ok())
+        .flatten();
+    if let Some(uuid) = uuid {
+        let _ = write!(out, "UUID('{}')", uuid.hyphenated());
     } else {
         let _ = write!(
             out,
             "BinData({}, '{}')",
             u8::from(bin.subtype),
-            base64_encode(&bin.bytes)
+            BASE64.encode(&bin.bytes)
         );
     }
 }
@@ -218,22 +213,6 @@ fn quote(s: &str) -> String {
         }
     }
     out.push('\'');
-    out
-}
-
-/// Returns standard base64 with padding.
-pub(crate) fn base64_encode(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let sym = |i: u32| char::from(ALPHABET.get((i & 63) as usize).copied().unwrap_or(b'A'));
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = |i: usize| u32::from(chunk.get(i).copied().unwrap_or(0));
-        let n = (b(0) << 16) | (b(1) << 8) | b(2);
-        out.push(sym(n >> 18));
-        out.push(sym(n >> 12));
-        out.push(if chunk.len() > 1 { sym(n >> 6) } else { '=' });
-        out.push(if chunk.len() > 2 { sym(n) } else { '=' });
-    }
     out
 }
 
@@ -382,7 +361,7 @@ fn ejson(value: &Bson, style: Style) -> Value {
         }),
         Bson::Binary(bin) => json!({
             "$binary": {
-                "base64": base64_encode(&bin.bytes),
+                "base64": BASE64.encode(&bin.bytes),
                 "subType": format!("{:02x}", u8::from(bin.subtype)),
             }
         }),
