@@ -21,6 +21,7 @@ pub mod arith;
 pub mod bench;
 pub mod chart;
 pub mod console;
+pub mod date;
 pub mod design;
 pub mod ejson;
 pub mod engine;

@@ -4,7 +4,8 @@
 use bson::{doc, oid::ObjectId, spec::BinarySubtype, Binary, Bson, DateTime, Decimal128};
 
 use super::parser::{make_regex, regex_options, Parser};
-use super::{date, dbpointer, type_alias, wrapper, ParseError};
+use super::{dbpointer, type_alias, wrapper, ParseError};
+use crate::date;
 
 /// The message for a malformed UUID string.
 pub(super) const UUID_MESSAGE: &str =

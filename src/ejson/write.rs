@@ -11,9 +11,9 @@ use base64::Engine as _;
 use bson::{spec::BinarySubtype, Binary, Bson, Document};
 use serde_json::{json, Map, Value};
 
-use super::date::format_iso_date;
 use super::dbpointer::db_pointer_parts;
 use super::parser::{is_ident_char, is_ident_start, lex_regex_literal};
+use crate::date::{format_iso_date, format_rfc3339};
 
 /// Returns `value` in mongosh's style: `{ _id: ObjectId('…'), at: ISODate('…'),
 /// n: NumberLong(5), 'odd key': 'text' }`; with `pretty`, one field per line indented by two
@@ -230,10 +230,11 @@ pub fn to_relaxed_ejson_value(value: &Bson) -> String {
 
 /// Returns `value` as relaxed Extended JSON v2, exactly as bson's `into_relaxed_extjson`
 /// writes it (the form of the engine's JSON outputs: explain plans, result documents), without
-/// compiling bson's writer and its date formatting into the page (docs/size.md). It differs
-/// from [`to_relaxed_ejson_value`] in three details only: dates show the fraction of a second
-/// only when there is one (`2024-01-02T03:04:05Z`, `…:05.5Z`), a date after 9999 is bson's
-/// last representable instant, and a NaN with its sign bit set is `-NaN`.
+/// compiling bson's writer into the page (docs/size.md). It differs from
+/// [`to_relaxed_ejson_value`] in three details only: dates are RFC 3339 as `time` writes them
+/// for bson, with the fraction of a second only when there is one (`2024-01-02T03:04:05Z`,
+/// `…:05.5Z`), a date after 9999 is bson's last representable instant, and a NaN with its sign
+/// bit set is `-NaN`.
 pub fn to_relaxed_json(value: &Bson) -> Value {
     match value {
         Bson::Double(v) if v.is_nan() => {
@@ -259,7 +260,7 @@ pub fn to_relaxed_json(value: &Bson) -> Value {
         }
         Bson::DateTime(dt) => {
             let ms = dt.timestamp_millis();
-            match format_iso_date(ms).and_then(|iso| rfc3339(&iso)) {
+            match format_rfc3339(ms) {
                 Some(text) if ms >= 0 => json!({ "$date": text }),
                 // bson clamps a date after 9999 to the last instant its date library holds.
                 _ if ms > LAST_MILLI_OF_9999 => {
@@ -274,18 +275,6 @@ pub fn to_relaxed_json(value: &Bson) -> Value {
 
 /// 9999-12-31T23:59:59.999Z in milliseconds since the epoch.
 const LAST_MILLI_OF_9999: i64 = 253_402_300_799_999;
-
-/// Returns `YYYY-MM-DDTHH:MM:SS.mmmZ` as RFC 3339 writes it: the fraction of a second without
-/// its trailing zeros, none when it is zero.
-fn rfc3339(iso: &str) -> Option<String> {
-    let (head, fraction) = iso.strip_suffix('Z')?.rsplit_once('.')?;
-    let fraction = fraction.trim_end_matches('0');
-    Some(if fraction.is_empty() {
-        format!("{head}Z")
-    } else {
-        format!("{head}.{fraction}Z")
-    })
-}
 
 /// Returns `doc` as canonical Extended JSON v2 on one line (every number and date in its
 /// type wrapper, so the types survive any JSON tool).
