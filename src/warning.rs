@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::arith::{collection_stats, format_date, parse_date, CollectionStats};
+use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{AttributeForm, CommandKind, FieldPattern, Index, Layout};
 use crate::model::field::{BsonType, Fields};
 use crate::model::{Copies, Model, Step};
@@ -387,11 +387,4 @@ fn queries(model: &Model, layout: &Layout, indexes: &[Index], out: &mut Vec<Warn
             }
         }
     }
-}
-
-/// Returns `days` after `start` as `YYYY-MM-DD` (for reports).
-pub fn date_after(start: &str, days: u64) -> Option<String> {
-    Some(format_date(
-        parse_date(start)?.checked_add(i64::try_from(days).ok()?)?,
-    ))
 }

@@ -169,7 +169,7 @@ fn run<'a>(
                         keyed.push((key, row));
                         Ok(false)
                     })?;
-                    crate::sorting::sort_by(&mut keyed, |a, b| sort.compare_keys(&a.0, &b.0));
+                    keyed.sort_by(|a, b| sort.compare_keys(&a.0, &b.0));
                     keyed.into_iter().take(keep).map(|(_, row)| row).collect()
                 }
             };

@@ -188,7 +188,7 @@ fn best_candidate(coll: &Collection, conjuncts: &[&Filter], sort: &SortSpec) -> 
             }
         }
     }
-    crate::sorting::sort_by(&mut cands, |a, b| {
+    cands.sort_by(|a, b| {
         b.eq_prefix
             .cmp(&a.eq_prefix)
             .then(a.keys_estimate.cmp(&b.keys_estimate))

@@ -289,7 +289,7 @@ impl Checker {
 
     fn date(&mut self, m: &Map<String, Value>, key: &str, path: &str) {
         if let Some(s) = self.string(m, key, path) {
-            if crate::arith::parse_date(s).is_none() {
+            if crate::date::parse_date(s).is_none() {
                 self.err(
                     &format!("{path}.{key}"),
                     format!("expected a date YYYY-MM-DD, found \"{s}\""),

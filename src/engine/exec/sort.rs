@@ -98,7 +98,7 @@ pub(super) fn sorted_scan<'a>(
             keyed.push((sort.key(doc), rid, doc));
             false
         });
-        crate::sorting::sort_by(&mut keyed, |a, b| sort.compare_keys(&a.0, &b.0));
+        keyed.sort_by(|a, b| sort.compare_keys(&a.0, &b.0));
     }
     keyed
         .into_iter()
@@ -126,7 +126,7 @@ mod tests {
                 keep_top(&mut top, keep, *it, |a, b| a.0.cmp(&b.0));
             }
             let mut all = items.clone();
-            crate::sorting::sort_by(&mut all, |a, b| a.0.cmp(&b.0));
+            all.sort_by_key(|a| a.0);
             all.truncate(keep);
             assert_eq!(top, all, "keep {keep}");
         }

@@ -126,7 +126,7 @@ pub fn key_ranges(index: &Index, bounds: &[Vec<Interval>]) -> Vec<KeyRange> {
             });
         }
     }
-    crate::sorting::sort_by(&mut out, |a, b| a.start.cmp(&b.start));
+    out.sort_by(|a, b| a.start.cmp(&b.start));
     out
 }
 
