@@ -14,6 +14,7 @@
 mod bind;
 pub mod budget;
 pub mod memory;
+pub mod offer;
 mod run;
 pub mod sample;
 mod scale;
@@ -32,6 +33,7 @@ use crate::generate::{generate, Dataset, GenOptions};
 use crate::model::Model;
 use crate::warning::{Severity, Warning};
 
+pub use offer::Offer;
 pub use shards::{Routing, ShardRouting};
 
 /// Why a design cannot be evaluated.
@@ -442,79 +444,59 @@ pub fn evaluate(
     evaluate_layout(model, design.layout(model)?, opts)
 }
 
-/// Evaluates the design named `name` as the design bar offers it, the way `squillion eval
-/// --design NAME` does: one of a preset's own designs (with its sharding) under its name,
-/// else `normalized`, `denormalized` or `bucketed`, else `custom`/`model` for the model's own
-/// design.
+/// Evaluates the design `id` a model offers ([`offer::offer`]), the way the design bar and
+/// `squillion eval --design ID` do: one of a preset's own designs (with its sharding) under its
+/// id, else `normalized`, `denormalized` or `bucketed`, else `custom` for the model's own design.
 pub fn evaluate_offered(
     model: &Model,
-    name: &str,
+    id: &str,
     opts: &EvalOptions,
 ) -> Result<Evaluation, EvalError> {
-    evaluate_offered_with(model, name, opts, &mut |_| {})
+    evaluate_offered_with(model, id, opts, &mut |_| {})
 }
 
 /// [`evaluate_offered`], telling `progress` each step as it starts (the page's progress bar).
 pub fn evaluate_offered_with(
     model: &Model,
-    name: &str,
+    id: &str,
     opts: &EvalOptions,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Evaluation, EvalError> {
-    let offered = offered_layout(model, name)?;
+    let offered = offered_layout(model, id)?;
+    let name = offered.name();
     let mut e = evaluate_layout_with(&offered.model, offered.layout, opts, progress)?;
-    if let Some(name) = offered.preset_design {
-        e.design = name;
-    }
+    e.design = name;
     Ok(e)
 }
 
-/// A design the design bar offers, laid out.
+/// An offered design, laid out.
 #[derive(Debug, Clone)]
 pub struct Offered {
-    /// The model under that design (a preset's design carries its own sharding).
+    /// The model under that design ([`Offer::model`]: a preset's design carries its sharding).
     pub model: Model,
     /// Its layout.
     pub layout: Layout,
-    /// The name of a preset's own design (`None` for the named designs and `custom`).
-    pub preset_design: Option<String>,
+    /// Its name as reports give it ([`Offer::report_name`]).
+    name: String,
 }
 
 impl Offered {
-    /// Returns the design's name as reports give it: the preset's name for it, else the
-    /// layout's (`normalized`, `custom`).
+    /// Returns the design's name as reports give it: a preset's design under its id, the
+    /// others as laid out (`normalized`, `normalized + overrides`).
     pub fn name(&self) -> String {
-        self.preset_design
-            .clone()
-            .unwrap_or_else(|| self.layout.design.clone())
+        self.name.clone()
     }
 }
 
-/// Returns the design named `name` as the design bar offers it (see [`evaluate_offered`]),
-/// laid out: what the evaluation and the page's export both run.
-pub fn offered_layout(model: &Model, name: &str) -> Result<Offered, EvalError> {
-    if model.preset.is_some() {
-        if let Some((name, m)) = model.offered_designs().into_iter().find(|(n, _)| n == name) {
-            let layout = crate::design::layout_model(&m)?;
-            return Ok(Offered {
-                model: m,
-                layout,
-                preset_design: Some(name),
-            });
-        }
-    }
-    let design = match name {
-        "normalized" => Design::Named(DesignName::Normalized),
-        "denormalized" => Design::Named(DesignName::Denormalized),
-        "bucketed" => Design::Named(DesignName::Bucketed),
-        "custom" | "model" => Design::Model,
-        other => return Err(EvalError::UnknownDesign(other.to_string())),
-    };
-    let layout = design.layout(model)?;
+/// Returns the design `id` a model offers (see [`evaluate_offered`]), laid out: what the
+/// evaluation and the page's export both run.
+pub fn offered_layout(model: &Model, id: &str) -> Result<Offered, EvalError> {
+    let offer = offer::offer(model, id).ok_or_else(|| EvalError::UnknownDesign(id.to_string()))?;
+    let layout = offer.layout()?;
     Ok(Offered {
-        model: model.clone(),
+        name: offer.report_name(&layout),
+        model: offer.model,
         layout,
-        preset_design: None,
     })
 }
 
@@ -754,32 +736,18 @@ fn collections_eval(
         .collect()
 }
 
-/// Returns the evaluation of the model under each named design, then its own design when it
-/// has overrides: the side-by-side comparison.
+/// Returns the evaluation of every design [`offer::compared`] lists: the side-by-side
+/// comparison (a preset's own designs, each with its sharding; else the three named designs,
+/// then the model's own when it has overrides).
 pub fn compare(model: &Model, opts: &EvalOptions) -> Result<Vec<Evaluation>, EvalError> {
-    // A preset compares the designs it offers (named ones or its own mixes, each with its
-    // own sharding), under their names.
-    if model.preset.is_some() {
-        return model
-            .offered_designs()
-            .into_iter()
-            .map(|(name, m)| {
-                let mut e = evaluate(&m, &Design::Model, opts)?;
-                e.design = name;
-                Ok(e)
-            })
-            .collect();
-    }
-    let mut out = Vec::new();
-    for name in [
-        DesignName::Normalized,
-        DesignName::Denormalized,
-        DesignName::Bucketed,
-    ] {
-        out.push(evaluate(model, &Design::Named(name), opts)?);
-    }
-    if !model.design.relationships.is_empty() {
-        out.push(evaluate(model, &Design::Model, opts)?);
-    }
-    Ok(out)
+    offer::compared(model)
+        .into_iter()
+        .map(|o| {
+            let layout = o.layout()?;
+            let name = o.report_name(&layout);
+            let mut e = evaluate_layout(&o.model, layout, opts)?;
+            e.design = name;
+            Ok(e)
+        })
+        .collect()
 }

@@ -349,7 +349,7 @@ mod tests {
     fn summary_reads_back_the_evaluation_figures() {
         let p = crate::presets::find("social-feed").unwrap();
         let m = p.model().unwrap();
-        let (name, _) = m.offered_designs().into_iter().next().unwrap();
+        let name = crate::eval::offer::offers(&m).remove(0).id;
         let opts = EvalOptions {
             max_documents: Some(40),
             ..EvalOptions::default()

@@ -291,14 +291,15 @@ mod tests {
     fn a_design_replaces_the_models_own() {
         let mut v = preset("social-graph");
         let m = parse_model(&v.to_string()).unwrap();
-        let (_, tbc) = m
-            .offered_designs()
-            .into_iter()
-            .find(|(n, _)| n == "following")
+        let following = m
+            .preset
+            .as_ref()
+            .unwrap()
+            .design("following", &m.design)
             .unwrap();
-        set_design(&mut v, &tbc.design).unwrap();
+        set_design(&mut v, &following).unwrap();
         let again = parse_model(&v.to_string()).unwrap();
-        assert_eq!(again.design, tbc.design);
+        assert_eq!(again.design, following);
         assert_eq!(again.preset, m.preset);
     }
 

@@ -28,8 +28,8 @@ fn show(key: &str, v: f64) -> String {
 pub fn CompareTable(
     /// Every offered design with its evaluation so far.
     designs: Memo<Vec<Design>>,
-    /// The index of the design shown above, marked in the header.
-    current: ReadSignal<usize>,
+    /// The id of the design shown above, marked in the header.
+    current: Memo<String>,
 ) -> impl IntoView {
     view! {
         <div class="card compare">
@@ -42,10 +42,11 @@ pub fn CompareTable(
                     <thead>
                         <tr>
                             <th scope="col">"Metric"</th>
-                            {move || designs.get().into_iter().enumerate().map(|(i, d)| {
+                            {move || designs.get().into_iter().map(|d| {
                                 let state = d.state_name();
+                                let id = d.name.clone();
                                 view! {
-                                    <th scope="col" class="num" class:current=move || current.get() == i
+                                    <th scope="col" class="num" class:current=move || current.with(|c| *c == id)
                                         data-design=d.name data-state=state>{d.label}</th>
                                 }
                             }).collect_view()}

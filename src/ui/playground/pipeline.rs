@@ -17,7 +17,6 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::eval::summary::Summary;
-use crate::model::Model;
 use crate::ui::worker::evaluate_json;
 
 /// What is evaluated: the model's text, one of its offered designs, the sample scale
@@ -49,24 +48,6 @@ impl PartialEq for Outcome {
             _ => false,
         }
     }
-}
-
-/// Returns the names of the designs the design bar offers for `model`, in the order of
-/// [`super::offered`]: a preset's own designs, else the three named designs; then `custom`.
-pub fn design_names(model: &Model) -> Vec<String> {
-    if model.preset.is_some() {
-        let mut out: Vec<String> = model
-            .offered_designs()
-            .into_iter()
-            .map(|(name, _)| name)
-            .collect();
-        out.push(super::strategies::CUSTOM.to_string());
-        return out;
-    }
-    ["normalized", "denormalized", "bucketed", "custom"]
-        .into_iter()
-        .map(str::to_string)
-        .collect()
 }
 
 /// Cached evaluations kept for models other than the current one.
