@@ -14,13 +14,13 @@
 mod bind;
 pub mod budget;
 pub mod memory;
+pub mod metric;
 pub mod offer;
 mod run;
 pub mod sample;
 mod scale;
 mod shards;
 pub mod spread;
-pub mod summary;
 pub mod text;
 mod warn;
 
@@ -33,6 +33,7 @@ use crate::generate::{generate, Dataset, GenOptions};
 use crate::model::Model;
 use crate::warning::{Severity, Warning};
 
+pub use metric::Metric;
 pub use offer::Offer;
 pub use shards::{Routing, ShardRouting};
 
@@ -148,14 +149,14 @@ impl Figure {
     /// Returns the figure multiplied by a rate (same basis).
     pub fn times(self, k: f64) -> Figure {
         Figure {
-            value: self.value * k,
+            value: metric::per_sec(self.value, k),
             basis: self.basis,
         }
     }
 }
 
 /// What the engine measured for one command on the sample.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SampleStats {
     /// Documents returned.
     pub n_returned: u64,
@@ -237,7 +238,7 @@ impl Metrics {
 
 /// A fan-out write: how many followers the sample author has, how many documents were
 /// really written, and the cap.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FanOut {
     /// The relationship fanned out over.
     pub relationship: String,
@@ -252,7 +253,7 @@ pub struct FanOut {
 }
 
 /// One command as run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CommandEval {
     /// The logical step it implements.
     pub step: usize,
@@ -290,7 +291,7 @@ pub struct CommandEval {
 }
 
 /// Which sample document a run is about.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Subject {
     /// `typical` (closest to the median: the headline) or `largest` (document 0: the tail).
     pub which: String,
@@ -301,7 +302,7 @@ pub struct Subject {
 }
 
 /// One run of a unit (for one subject).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunEval {
     /// The subject.
     pub subject: Subject,
@@ -314,7 +315,7 @@ pub struct RunEval {
 }
 
 /// One application unit evaluated.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OperationEval {
     /// Unit name.
     pub unit: String,
@@ -330,8 +331,20 @@ pub struct OperationEval {
     pub largest: RunEval,
 }
 
+impl OperationEval {
+    /// Returns the operation's round trips per second (its rate × its round trips per run).
+    pub fn queries_per_sec(&self) -> f64 {
+        metric::per_sec(self.queries as f64, self.rate_per_sec)
+    }
+
+    /// Returns the operation's `$lookup`s per second.
+    pub fn lookups_per_sec(&self) -> f64 {
+        metric::per_sec(self.lookups as f64, self.rate_per_sec)
+    }
+}
+
 /// One index as created in the engine.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IndexEval {
     /// Index name (`_id_`, `userId_1_date_-1`).
     pub name: String,
@@ -348,7 +361,7 @@ pub struct IndexEval {
 }
 
 /// One collection: full-scale statistics plus indexes as created.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CollectionEval {
     /// Collection name.
     pub name: String,
@@ -380,7 +393,7 @@ pub struct Totals {
 }
 
 /// Everything the evaluation of one design says.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Evaluation {
     /// The design's name.
     pub design: String,
@@ -390,8 +403,10 @@ pub struct Evaluation {
     pub max_documents: u64,
     /// Fan-out cap.
     pub fan_out_cap: u64,
-    /// The layout evaluated.
-    pub layout: Layout,
+    /// The layout evaluated; `None` once sent to the page, which has the same layout from its
+    /// own analysis of the offer.
+    #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
+    pub layout: Option<Layout>,
     /// Collections.
     pub collections: Vec<CollectionEval>,
     /// Operations, in workload order.
@@ -597,8 +612,8 @@ pub fn evaluate_layout_with(
     let (mut q, mut l) = (0.0, 0.0);
     for o in &operations {
         per_sec = per_sec.plus(&o.typical.total.times(o.rate_per_sec));
-        q += o.queries as f64 * o.rate_per_sec;
-        l += o.lookups as f64 * o.rate_per_sec;
+        q += o.queries_per_sec();
+        l += o.lookups_per_sec();
     }
     tell("spreading over shards, estimating storage and warnings".to_string());
     let sharding = spread::spreads(&model, &layout, &data, &operations);
@@ -629,7 +644,7 @@ pub fn evaluate_layout_with(
         sharding,
         storage,
         warnings,
-        layout,
+        layout: Some(layout),
     })
 }
 

@@ -312,7 +312,7 @@ fn Evaluated(
     move || {
         match outcome.get() {
         Some(Outcome::Done(s, _)) => view! {
-            <EvalOperations summary=s.clone()/>
+            <EvalOperations evaluation=s.clone()/>
             <EvalWarnings warnings=s.warnings.clone()/>
         }
         .into_any(),

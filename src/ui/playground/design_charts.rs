@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::pipeline::{Key, Outcome, Pipeline};
-use crate::eval::summary::Summary;
+use crate::eval::Evaluation;
 
 /// Where a design's evaluation is.
 #[derive(Debug, Clone)]
@@ -25,7 +25,7 @@ pub enum State {
     /// The engine could not evaluate it: why.
     Failed(String),
     /// Evaluated.
-    Done(Arc<Summary>),
+    Done(Arc<Evaluation>),
 }
 
 impl PartialEq for State {
@@ -52,7 +52,7 @@ pub struct Design {
 
 impl Design {
     /// Returns the evaluation, when done.
-    pub fn summary(&self) -> Option<&Summary> {
+    pub fn evaluation(&self) -> Option<&Evaluation> {
         match &self.state {
             State::Done(s) => Some(s),
             _ => None,
