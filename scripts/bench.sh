@@ -8,6 +8,8 @@ cd "$ROOT"
 source scripts/setup.sh >/dev/null
 cargo build --locked --profile bench-native --bin squillion
 trunk build --release --locked
+node scripts/precompress.mjs dist
 node bench/sizes.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
 node bench/query.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
 node bench/eval.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
+node bench/load.mjs dist

@@ -269,68 +269,16 @@ pub struct BreakDate {
 }
 
 /// Returns when `current` children growing by `per_day` reach `break_count`, counted from
-/// `start` (`YYYY-MM-DD`). `None` when not growing or the date cannot be read.
+/// `start` (`YYYY-MM-DD`). `None` when not growing, when the date cannot be read, or when
+/// the day falls after 9999-12-31, the end of the calendar.
 pub fn break_date(current: u64, break_count: u64, per_day: f64, start: &str) -> Option<BreakDate> {
     if per_day <= 0.0 || per_day.is_nan() {
         return None;
     }
-    let start_day = parse_date(start)?;
     let missing = break_count.saturating_sub(current) as f64;
     let days = (missing / per_day).ceil() as u64;
-    let date = format_date(start_day.checked_add(i64::try_from(days).ok()?)?);
+    let date = crate::date::add_days(start, days)?;
     Some(BreakDate { days, date })
-}
-
-/// Returns the days since 1970-01-01 of a `YYYY-MM-DD` date.
-pub fn parse_date(s: &str) -> Option<i64> {
-    let mut it = s.split('-');
-    let (y, m, d) = (it.next()?, it.next()?, it.next()?);
-    if it.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
-        return None;
-    }
-    let (y, m, d): (i64, i64, i64) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
-    if !(1..=12).contains(&m) || d < 1 || d > days_in_month(y, m) {
-        return None;
-    }
-    Some(days_from_civil(y, m, d))
-}
-
-fn days_in_month(y: i64, m: i64) -> i64 {
-    match m {
-        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Returns the days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
-pub fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = if y >= 0 { y } else { y - 399 } / 400;
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// Days from 1970-01-01 beyond which [`format_date`] stops counting (about 2.7 billion years).
-const MAX_DAYS: i64 = 1_000_000_000_000;
-
-/// Returns `YYYY-MM-DD` for days since 1970-01-01 (clamped to ±10^12 days).
-pub fn format_date(z: i64) -> String {
-    // Far beyond any real date, but keeps the arithmetic below in range for any input.
-    let z = z.clamp(-MAX_DAYS, MAX_DAYS) + 719_468;
-    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}-{m:02}-{d:02}")
 }
 
 #[cfg(test)]
@@ -346,15 +294,6 @@ mod tests {
         assert_eq!(index_digits_sum(1000), 2890);
         let brute: u64 = (0..12_345u64).map(digits).sum();
         assert_eq!(index_digits_sum(12_345), brute);
-    }
-
-    #[test]
-    fn dates_round_trip() {
-        let d = parse_date("2024-02-29").unwrap_or_default();
-        assert_eq!(format_date(d), "2024-02-29");
-        assert_eq!(parse_date("1970-01-01"), Some(0));
-        assert_eq!(parse_date("2023-02-29"), None);
-        assert_eq!(format_date(d + 1), "2024-03-01");
     }
 
     #[test]

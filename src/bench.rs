@@ -143,7 +143,7 @@ pub struct EvalTiming {
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
-    crate::sorting::sort_by(&mut v, f64::total_cmp);
+    v.sort_by(f64::total_cmp);
     v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 

@@ -41,7 +41,7 @@ pub fn squarify(weights: &[f64], bounds: Rect) -> Vec<Rect> {
     let mut order: Vec<usize> = (0..weights.len())
         .filter(|&i| weight(weights, i).is_finite() && weight(weights, i) > 0.0)
         .collect();
-    crate::sorting::sort_by(&mut order, |&a, &b| {
+    order.sort_by(|&a, &b| {
         weight(weights, b)
             .total_cmp(&weight(weights, a))
             .then(a.cmp(&b))

@@ -33,7 +33,6 @@ use bson::{Bson, Document};
 use serde::Serialize;
 
 mod calls;
-mod date;
 mod dbpointer;
 mod parser;
 mod pretty;
@@ -44,7 +43,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
-pub use date::{format_iso_date, parse_iso_date};
+pub use crate::date::{format_iso_date, parse_iso_date};
 pub use dbpointer::{db_pointer, db_pointer_parts};
 pub use parser::{line_column, Parser, MAX_PARSE_DEPTH};
 pub use pretty::{pretty_json, PRETTY_WIDTH};

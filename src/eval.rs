@@ -444,7 +444,7 @@ impl Design {
     pub fn layout(&self, model: &Model) -> Result<Layout, DesignError> {
         match self {
             Design::Named(n) => crate::design::layout_named(model, *n),
-            Design::Spec(s) => s.layout(model),
+            Design::Spec(s) => crate::design::Layout::build(model, s),
             Design::Model => crate::design::layout_model(model),
         }
     }

@@ -809,7 +809,7 @@ impl Gen {
 
     fn date(&mut self, f: &Field) -> i64 {
         let day = |s: &Option<String>, d: i64| {
-            s.as_deref().and_then(crate::arith::parse_date).unwrap_or(d)
+            s.as_deref().and_then(crate::date::parse_date).unwrap_or(d)
         };
         let (a, b) = (day(&f.from, 18_262), day(&f.to, 20_089)); // 2020-01-01 .. 2025-01-01
         let (a, b) = (a.min(b) * 86_400_000, a.max(b) * 86_400_000);

@@ -21,6 +21,7 @@ pub mod arith;
 pub mod bench;
 pub mod chart;
 pub mod console;
+pub mod date;
 pub mod design;
 pub mod ejson;
 pub mod engine;
@@ -34,7 +35,6 @@ pub mod presets;
 pub mod share;
 pub mod shell;
 pub mod size;
-pub mod sorting;
 pub mod storage;
 pub mod warning;
 

@@ -4,10 +4,13 @@
 //! [`parse_model`] checks the whole text and reports every problem at once, each at a JSON
 //! path such as `$.relationships[2].cardinality.p99`.
 
+pub mod design;
 pub mod distribution;
 pub mod edit;
 pub mod field;
 pub mod preset;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod schema;
 pub mod validate;
 pub mod workload;
 
@@ -15,15 +18,23 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use distribution::Distribution;
+pub use design::{AttributeForm, DesignName, DesignSpec, FieldPattern, Joins, Strategy};
+pub use distribution::{Distribution, Shape};
 pub use field::{BsonType, Field, Fields, ValueKind};
 pub use preset::{PresetMeta, PresetSource};
-pub use workload::{ChildRead, Copies, Paging, Sort, Step, Unit};
-
-use crate::design::strategy::DesignSpec;
+pub use workload::{ChildRead, Copies, Op, Paging, Sort, Step, Unit};
 
 /// A whole model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    schemars(
+        title = "Squillion model",
+        description = "Entities, relationships, workload, sharding and design of a MongoDB schema-design model. See docs/model.md. Cross-references (entity and relationship names, p99 ≤ max, min ≤ max) are checked by parse_model, not by this schema.",
+        extend("$id" = "https://squillion.example/model.schema.json")
+    )
+)]
 #[serde(deny_unknown_fields)]
 pub struct Model {
     /// Short name (the preset's name).
@@ -37,14 +48,20 @@ pub struct Model {
     pub seed: u64,
     /// The day growth is counted from (`YYYY-MM-DD`), for break-point dates.
     #[serde(default = "default_start")]
+    #[cfg_attr(
+        not(target_arch = "wasm32"),
+        schemars(regex(pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))
+    )]
     pub start_date: String,
     /// How much of the full-scale data is materialized.
     #[serde(default)]
     pub sample: Sample,
     /// The kinds of things.
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(length(max = validate::MAX_ENTITIES)))]
     pub entities: Vec<Entity>,
     /// Parent → child relationships.
     #[serde(default)]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(length(max = validate::MAX_RELATIONSHIPS)))]
     pub relationships: Vec<Relationship>,
     /// Application units.
     #[serde(default)]
@@ -55,6 +72,7 @@ pub struct Model {
     /// RAM of each machine (each shard) in GiB, for the WiredTiger cache the working set is
     /// compared to (default 16; `squillion eval --ram` overrides it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(max = 1_000_000), extend("exclusiveMinimum" = 0)))]
     pub ram_gb: Option<f64>,
     /// The chosen design.
     #[serde(default)]
@@ -74,11 +92,13 @@ fn default_start() -> String {
 
 /// A kind of thing with typed fields and a full-scale count.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Entity {
     /// Name (also the default collection name).
     pub name: String,
-    /// How many exist at full scale (up to 10^12; arithmetic, never materialized).
+    /// How many exist at full scale (up to 10^15; arithmetic, never materialized).
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = validate::MAX_COUNT)))]
     pub count: f64,
     /// The fields (an `_id` of type objectId is added when not declared).
     #[serde(default)]
@@ -87,6 +107,7 @@ pub struct Entity {
 
 /// Parent → child with a cardinality distribution and a growth rate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Relationship {
     /// Name, used by steps and overrides (`followers`, `addresses`).
@@ -142,25 +163,31 @@ impl Relationship {
 
 /// Children added per parent per day.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Growth {
     /// For a typical parent.
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0)))]
     pub typical: f64,
     /// For the largest parent (default: same as typical).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0)))]
     pub largest: Option<f64>,
 }
 
-/// How much of the data is materialized. The default keeps it instant: at most
-/// [`Sample::DEFAULT_MAX_DOCUMENTS`] documents per collection.
+/// How much of the data is materialized. The default keeps it instant: at most 500
+/// ([`Sample::DEFAULT_MAX_DOCUMENTS`]) documents per collection.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Sample {
     /// Fraction of each entity's count to generate (e.g. 0.001).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(max = 1), extend("exclusiveMinimum" = 0)))]
     pub scale: Option<f64>,
     /// Upper bound of generated top-level entities per entity.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1, max = Sample::MAX_MAX_DOCUMENTS)))]
     pub max_documents: Option<u64>,
 }
 
@@ -189,12 +216,18 @@ impl Sample {
 
 /// Shard count and shard key per collection.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Sharding {
     /// Number of shards.
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1, max = validate::MAX_SHARDS)))]
     pub shards: u32,
     /// Collection name → shard key (`{"owner": 1, "sequence": 1}` or `{"_id": "hashed"}`).
     #[serde(default)]
+    #[cfg_attr(
+        not(target_arch = "wasm32"),
+        schemars(schema_with = "schema::shard_keys")
+    )]
     pub keys: BTreeMap<String, serde_json::Map<String, serde_json::Value>>,
 }
 

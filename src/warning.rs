@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::arith::{collection_stats, format_date, parse_date, CollectionStats};
+use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{AttributeForm, CommandKind, FieldPattern, Index, Layout};
 use crate::model::field::{BsonType, Fields};
 use crate::model::{Copies, Model, Step};
@@ -390,11 +390,4 @@ fn queries(model: &Model, layout: &Layout, indexes: &[Index], out: &mut Vec<Warn
             }
         }
     }
-}
-
-/// Returns `days` after `start` as `YYYY-MM-DD` (for reports).
-pub fn date_after(start: &str, days: u64) -> Option<String> {
-    Some(format_date(
-        parse_date(start)?.checked_add(i64::try_from(days).ok()?)?,
-    ))
 }

@@ -51,8 +51,9 @@ fn docs_example_parses() {
 }
 
 /// docs/model.schema.json is a draft 2020-12 JSON Schema whose top-level keys are the model's.
-/// (It was also checked with Python's `jsonschema` Draft202012Validator against every model in
-/// presets/ and the docs example: no errors.)
+/// (It is generated, see tests/model_schema.rs; it was also checked with Python's `jsonschema`
+/// Draft202012Validator against every model in presets/ and tests/models/ and the docs
+/// example: no errors.)
 #[test]
 fn schema_is_draft_2020_12_and_lists_the_top_level_keys() {
     let schema: serde_json::Value = serde_json::from_str(include_str!("../docs/model.schema.json"))

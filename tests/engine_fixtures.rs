@@ -1,14 +1,20 @@
-//! Runs every fixture under `tests/fixtures/engine/*.txt` against the engine.
+//! Runs every fixture under `tests/fixtures/engine/*.txt` against the engine, through the
+//! reader the CLI's `query` and the page's console use ([`squillion::console::execute`]: a
+//! mongosh command read by `shell::parse_command`, turned into engine commands).
 //!
 //! A fixture is a text file of directives (lines starting with `@`), each followed by its
 //! content up to the next directive:
 //!
-//! - `@collection NAME` — the collection later `@docs`, `@index` and `@command`s use (default `c`)
+//! - `@collection NAME` — the collection later `@docs`, `@index` and `@expect-collection` use
+//!   (default `c`)
 //! - `@docs` — documents, one (relaxed or canonical extended JSON) per line
-//! - `@index {keys} {options}` — an index on the current collection
-//! - `@command {...}` — a command in JSON form (`{"find": {"filter": {...}}}`); every command
-//!   before the last must succeed, expectations are about the last one
-//! - `@expect` — the documents returned, one per line, in order (exact types and field order)
+//! - `@index {keys}, {options}` — an index on the current collection (`createIndex`'s
+//!   arguments)
+//! - `@command db.c.find({...}).sort({...})` — a mongosh command; every command before the
+//!   last must succeed, expectations are about the last one
+//! - `@expect` — the documents returned, one per line, in order (exact types and field order):
+//!   a cursor's, or for a command that replies with one value (`findOne`,
+//!   `findOneAndUpdate`, `countDocuments`) the engine's result documents
 //! - `@expect-unordered` — the documents returned, in any order
 //! - `@expect-ids [..]` — the `_id`s returned, in order
 //! - `@expect-collection` — the current collection's documents afterwards, in natural order
@@ -22,12 +28,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use bson::{Bson, Document};
-use squillion::engine::{Command, CommandResult, Database};
+use squillion::console::{self, ConsoleError, Reply};
+use squillion::engine::Database;
 use std::path::Path;
 
 #[derive(Default)]
 struct Fixture {
-    commands: Vec<(String, Document)>,
+    commands: Vec<String>,
     expect: Option<(Vec<Document>, bool)>,
     expect_ids: Option<Vec<Bson>>,
     expect_collection: Option<(String, Vec<Document>)>,
@@ -100,24 +107,10 @@ fn run_fixture(text: &str) -> Result<(), String> {
                     .map_err(|e| format!("@docs failed: {e}"))?;
             }
             "index" => {
-                let v = json_docs(&body)?;
-                let keys = v.first().cloned().ok_or("@index needs keys")?;
-                let mut spec = bson::doc! {"keys": keys};
-                if let Some(o) = v.get(1) {
-                    spec.insert("options", o.clone());
-                }
-                let cmd = Command::from_document(&bson::doc! {"createIndex": spec})
-                    .map_err(|e| e.to_string())?;
-                db.run(&current, cmd)
-                    .map_err(|e| format!("@index failed: {e}"))?;
+                let text = format!("db.getCollection({current:?}).createIndex({})", body.trim());
+                console::execute(&mut db, &text).map_err(|e| format!("@index failed: {e}"))?;
             }
-            "command" => {
-                let d = json_docs(&body)?
-                    .into_iter()
-                    .next()
-                    .ok_or("@command needs a document")?;
-                fx.commands.push((current.clone(), d));
-            }
+            "command" => fx.commands.push(body.trim().to_string()),
             "expect" => fx.expect = Some((json_docs(&body)?, true)),
             "expect-unordered" => fx.expect = Some((json_docs(&body)?, false)),
             "expect-ids" => match json_values(&body)?.into_iter().next() {
@@ -146,20 +139,24 @@ fn run_fixture(text: &str) -> Result<(), String> {
             other => return Err(format!("unknown directive @{other}")),
         }
     }
-    let Some(((last_coll, last), setup)) = fx.commands.split_last() else {
+    let Some((last, setup)) = fx.commands.split_last() else {
         return Err("no @command".into());
     };
-    for (coll, c) in setup {
-        let cmd = Command::from_document(c).map_err(|e| format!("setup command: {e}"))?;
-        db.run(coll, cmd)
-            .map_err(|e| format!("setup command failed: {e}"))?;
+    for c in setup {
+        console::execute(&mut db, c).map_err(|e| format!("setup command {c} failed: {e}"))?;
     }
-    let result = Command::from_document(last).and_then(|cmd| db.run(last_coll, cmd));
-    let r: CommandResult = match (result, fx.expect_error) {
-        (Err(e), Some(code)) if e.code == code => return check_collection(&db, &fx),
+    let outcome = match (console::execute(&mut db, last), fx.expect_error) {
+        (Err(ConsoleError::Server(e)), Some(code)) if e.code == code => {
+            return check_collection(&db, &fx)
+        }
         (Err(e), _) => return Err(format!("command failed: {e}")),
         (Ok(_), Some(code)) => return Err(format!("expected error {code}, command succeeded")),
-        (Ok(r), None) => r,
+        (Ok(o), None) => o,
+    };
+    let r = outcome.result;
+    let documents = match outcome.reply {
+        Reply::Documents(d) => d,
+        Reply::Value(_) => r.documents.clone(),
     };
     let show = |docs: &[Document]| {
         docs.iter()
@@ -170,23 +167,21 @@ fn run_fixture(text: &str) -> Result<(), String> {
     if let Some((want, ordered)) = &fx.expect {
         let same = |a: &Document, b: &Document| a.to_vec().ok() == b.to_vec().ok();
         let ok = if *ordered {
-            want.len() == r.documents.len()
-                && want.iter().zip(&r.documents).all(|(a, b)| same(a, b))
+            want.len() == documents.len() && want.iter().zip(&documents).all(|(a, b)| same(a, b))
         } else {
-            want.len() == r.documents.len()
-                && want.iter().all(|w| r.documents.iter().any(|g| same(w, g)))
+            want.len() == documents.len()
+                && want.iter().all(|w| documents.iter().any(|g| same(w, g)))
         };
         if !ok {
             return Err(format!(
                 "documents differ\n want:\n  {}\n got:\n  {}",
                 show(want),
-                show(&r.documents)
+                show(&documents)
             ));
         }
     }
     if let Some(ids) = &fx.expect_ids {
-        let got: Vec<Bson> = r
-            .documents
+        let got: Vec<Bson> = documents
             .iter()
             .map(|d| d.get("_id").cloned().unwrap_or(Bson::Null))
             .collect();

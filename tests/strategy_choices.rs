@@ -1,10 +1,9 @@
-//! The strategy picker's choices (`design::strategies_for`): exactly the strategies validation
+//! The strategy picker's choices (`model::design::strategies_for`): exactly the strategies validation
 //! accepts for each relationship, each laid out and analysed for every preset.
 #![cfg(not(target_arch = "wasm32"))]
 
 use squillion::analysis::analyze;
-use squillion::design::strategy::NAMES;
-use squillion::design::{strategies_for, Strategy};
+use squillion::model::design::{strategies_for, Strategy};
 use squillion::model::{parse_model, Model};
 use squillion::presets;
 
@@ -33,12 +32,12 @@ fn the_choices_are_exactly_what_validation_accepts_and_each_one_lays_out() {
         for r in &m.relationships {
             let offered: Vec<Strategy> = strategies_for(&m, &r.name);
             assert!(!offered.is_empty(), "{} {}", p.name, r.name);
-            for name in NAMES {
+            for name in Strategy::names() {
                 // Every strategy by name, with 10 for whichever parameter it needs.
                 let json =
                     serde_json::json!({"strategy": name, "k": 10, "size": 10, "threshold": 10});
                 let mut json = json.as_object().unwrap().clone();
-                let keep: &[&str] = match *name {
+                let keep: &[&str] = match name {
                     "embed_subset" => &["strategy", "k"],
                     "bucket" | "bucketed_fan_out" => &["strategy", "size"],
                     "continuation" => &["strategy", "threshold"],
@@ -47,7 +46,7 @@ fn the_choices_are_exactly_what_validation_accepts_and_each_one_lays_out() {
                 json.retain(|k, _| keep.contains(&k.as_str()));
                 let text = with_override(p.text, &r.name, json.into());
                 let accepted = parse_model(&text).is_ok();
-                let is_offered = offered.iter().any(|s| s.name() == *name);
+                let is_offered = offered.iter().any(|s| s.name() == name);
                 assert_eq!(accepted, is_offered, "{} {} {name}", p.name, r.name);
             }
             for s in &offered {

@@ -124,7 +124,7 @@ pub(super) fn chosen_design(
         std::fs::read_to_string(file).with_context(|| format!("cannot read design file {file}"))?;
     let spec: DesignSpec = serde_json::from_str(&text)
         .with_context(|| format!("{file}: not a design (line:column in the message)"))?;
-    let layout = spec.layout(model)?;
+    let layout = Layout::build(model, &spec)?;
     let name = layout.design.clone();
     Ok((model.clone(), layout, name))
 }

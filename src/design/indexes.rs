@@ -1,11 +1,14 @@
 //! The indexes a workload needs: equality fields first, then sort fields (the ESR rule),
-//! derived from the plan's commands, plus every shard key.
+//! derived from the plan's commands, plus every shard key and one index per key of a keyed
+//! sub-document the plan queries.
 
 use bson::{Bson, Document};
 use serde::Serialize;
 
-use super::layout::Layout;
-use super::plan::{shell, CommandKind};
+use super::layout::{collection_holding, Collection};
+use super::plan::{shell, CommandKind, Plan};
+use crate::model::design::{AttributeForm, DesignSpec, FieldPattern};
+use crate::model::Model;
 
 /// One secondary index.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -72,8 +75,23 @@ pub fn key_for(filter: &Document, sort: Option<&Document>) -> Option<Document> {
     Some(keys)
 }
 
-/// Computes the indexes of every collection of `layout` from its plan and shard keys.
-pub fn attach(layout: &mut Layout) {
+/// Returns the indexes of every collection, in order: the shard keys and what the plan's
+/// commands filter and sort on (an index that is a prefix of another is left out), then one
+/// index per key of a keyed sub-document the plan queries by key.
+pub(super) fn derive(
+    model: &Model,
+    spec: &DesignSpec,
+    collections: &[Collection],
+    plan: &Plan,
+) -> Vec<Index> {
+    let mut all = from_plan(collections, plan);
+    keyed(model, spec, collections, plan, &mut all);
+    all
+}
+
+/// Returns the indexes the shard keys and the plan's commands need, each marked multikey when
+/// a key path runs through an array.
+fn from_plan(collections: &[Collection], plan: &Plan) -> Vec<Index> {
     let mut all: Vec<Index> = Vec::new();
     let mut add = |ix: Index| {
         if all.iter().any(|x| ix.is_prefix_of(x)) {
@@ -82,7 +100,7 @@ pub fn attach(layout: &mut Layout) {
         all.retain(|x| !x.is_prefix_of(&ix));
         all.push(ix);
     };
-    for c in &layout.collections {
+    for c in collections {
         if let Some(k) = &c.shard_key {
             if k.keys().any(|f| f != "_id") {
                 add(Index {
@@ -94,7 +112,7 @@ pub fn attach(layout: &mut Layout) {
             }
         }
     }
-    for u in &layout.plan.units {
+    for u in &plan.units {
         for c in &u.commands {
             if c.kind == CommandKind::Insert {
                 continue;
@@ -134,7 +152,7 @@ pub fn attach(layout: &mut Layout) {
         }
     }
     for ix in &mut all {
-        if let Some(coll) = layout.collections.iter().find(|c| c.name == ix.collection) {
+        if let Some(coll) = collections.iter().find(|c| c.name == ix.collection) {
             ix.multikey = ix.keys.keys().any(|k| {
                 let top = k.split('.').next().unwrap_or(k);
                 coll.shapes.iter().any(|s| {
@@ -145,11 +163,70 @@ pub fn attach(layout: &mut Layout) {
             });
         }
     }
-    for c in &mut layout.collections {
-        c.indexes = all
-            .iter()
-            .filter(|i| i.collection == c.name)
-            .cloned()
-            .collect();
+    all
+}
+
+/// Adds to `all` one index per key of a sub-document keyed by attribute (`prices.gewala`)
+/// that the plan queries: the key is chosen at run time, so once the plan queries one key,
+/// every key needs its own index (article 003).
+fn keyed(
+    model: &Model,
+    spec: &DesignSpec,
+    collections: &[Collection],
+    plan: &Plan,
+    all: &mut Vec<Index>,
+) {
+    for p in &spec.fields {
+        let FieldPattern::Attribute {
+            entity,
+            field,
+            form: AttributeForm::Keyed,
+            key,
+            ..
+        } = p
+        else {
+            continue;
+        };
+        let Some(coll) = collection_holding(collections, entity).map(|c| c.name.clone()) else {
+            continue;
+        };
+        let prefix = format!("{field}.");
+        let queried = plan.units.iter().any(|u| {
+            u.commands
+                .iter()
+                .any(|c| c.collection == coll && mentions(&c.filter, &prefix))
+        });
+        if !queried {
+            continue;
+        }
+        let names = model
+            .entity(entity)
+            .and_then(|e| e.fields.get(field))
+            .and_then(|f| f.fields.get(key))
+            .map(|k| k.values.clone())
+            .unwrap_or_default();
+        for n in names {
+            let keys = bson::doc! { format!("{field}.{n}"): 1 };
+            if !all.iter().any(|i| i.collection == coll && i.keys == keys) {
+                all.push(Index {
+                    collection: coll.clone(),
+                    keys,
+                    multikey: false,
+                    reason: format!("{field} keyed by {key}: one index per key"),
+                });
+            }
+        }
     }
+}
+
+/// Returns true when a filter (or one of its `$or`/`$and` clauses) names a path under `prefix`.
+fn mentions(filter: &Document, prefix: &str) -> bool {
+    filter.iter().any(|(k, v)| {
+        k.starts_with(prefix)
+            || (k.starts_with('$')
+                && v.as_array().is_some_and(|a| {
+                    a.iter()
+                        .any(|c| c.as_document().is_some_and(|d| mentions(d, prefix)))
+                }))
+    })
 }

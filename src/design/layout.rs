@@ -1,19 +1,24 @@
-//! Resolving a design into concrete collections: which documents exist, with which fields,
-//! which embedded arrays (and their count distributions), which copied fields.
+//! A design laid out: [`Layout::build`] makes the one value that holds which collections and
+//! documents exist (with which fields, which embedded arrays and their count distributions,
+//! which copied fields), what every application unit runs on them ([`super::plan`]) and the
+//! indexes that needs ([`super::indexes`]), in that order and in one pass.
 
 use serde::Serialize;
 
 mod relationship;
 
 use super::indexes::{self, Index};
-use super::plan::{self, Plan};
-use super::strategy::{AttributeForm, DesignSpec, FieldPattern, Joins, Strategy};
+use super::plan::{self, Placement, Plan};
 use super::DesignError;
+use crate::model::design::{
+    resolve, AttributeForm, DesignSpec, FieldPattern, Joins, Strategy, MAX_SUBFIELDS,
+};
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
 use crate::model::{Entity, Model, Relationship};
 
-/// A design resolved into collections.
+/// A design resolved into collections, their plan and their indexes, made whole by
+/// [`Layout::build`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Layout {
     /// The design's name (`normalized`, or `normalized + overrides`).
@@ -30,6 +35,35 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// Returns the layout of `model` under `spec`, built in one pass: each relationship's
+    /// strategy, the collections and their document shapes, the plan of every unit on them,
+    /// and the indexes that plan needs.
+    pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
+        let strategies = resolve(model, spec);
+        let mut collections = collections(model, spec, &strategies)?;
+        let plan = plan::build(&Placement {
+            model,
+            strategies: &strategies,
+            collections: &collections,
+            joins: spec.joins,
+        });
+        let indexes = indexes::derive(model, spec, &collections, &plan);
+        for c in &mut collections {
+            c.indexes = indexes
+                .iter()
+                .filter(|i| i.collection == c.name)
+                .cloned()
+                .collect();
+        }
+        Ok(Layout {
+            design: spec.label(),
+            strategies,
+            collections,
+            joins: spec.joins,
+            plan,
+        })
+    }
+
     /// Returns the collection called `name`.
     pub fn collection(&self, name: &str) -> Option<&Collection> {
         self.collections.iter().find(|c| c.name == name)
@@ -37,20 +71,34 @@ impl Layout {
 
     /// Returns the strategy of relationship `name`.
     pub fn strategy(&self, name: &str) -> Option<&Strategy> {
-        self.strategies
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, s)| s)
+        strategy_in(&self.strategies, name)
     }
 
     /// Returns the collection that holds entity `name` as top-level documents, if any.
     pub fn collection_of(&self, entity: &str) -> Option<&Collection> {
-        self.collections.iter().find(|c| {
-            c.shapes
-                .iter()
-                .any(|s| s.entity.as_deref() == Some(entity) && s.label == entity)
-        })
+        collection_holding(&self.collections, entity)
     }
+}
+
+/// Returns the strategy of relationship `name` among `strategies`.
+pub(super) fn strategy_in<'a>(
+    strategies: &'a [(String, Strategy)],
+    name: &str,
+) -> Option<&'a Strategy> {
+    strategies.iter().find(|(n, _)| n == name).map(|(_, s)| s)
+}
+
+/// Returns the collection among `collections` that holds entity `entity` as top-level
+/// documents (a shape of that entity labelled with its name), if any.
+pub(super) fn collection_holding<'a>(
+    collections: &'a [Collection],
+    entity: &str,
+) -> Option<&'a Collection> {
+    collections.iter().find(|c| {
+        c.shapes
+            .iter()
+            .any(|s| s.entity.as_deref() == Some(entity) && s.label == entity)
+    })
 }
 
 /// One collection and the kinds of documents in it.
@@ -154,13 +202,17 @@ fn int_field(kind: ValueKind) -> Field {
     }
 }
 
-/// Builds the layout of `model` under `spec`.
-pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
-    let strategies = super::resolve(model, spec);
+/// Returns the collections of `model` under `spec` with their document shapes and shard
+/// keys: what the plan reads (their indexes come from the plan).
+fn collections(
+    model: &Model,
+    spec: &DesignSpec,
+    strategies: &[(String, Strategy)],
+) -> Result<Vec<Collection>, DesignError> {
     let b = Builder {
         model,
         spec,
-        strategies: &strategies,
+        strategies,
     };
     let mut collections = Vec::new();
     for e in &model.entities {
@@ -182,22 +234,7 @@ pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
             }
         }
     }
-    let design = if spec.relationships.is_empty() {
-        spec.base.as_str().to_string()
-    } else {
-        format!("{} + overrides", spec.base.as_str())
-    };
-    let mut layout = Layout {
-        design,
-        strategies: strategies.clone(),
-        collections,
-        joins: spec.joins,
-        plan: Plan::default(),
-    };
-    layout.plan = plan::build(model, &layout);
-    indexes::attach(&mut layout);
-    keyed_indexes(model, spec, &mut layout);
-    Ok(layout)
+    Ok(collections)
 }
 
 /// What an entity gets as a parent: extra fields, the arrays among them, copied fields.
@@ -211,11 +248,7 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     fn strategy(&self, rel: &str) -> &Strategy {
-        self.strategies
-            .iter()
-            .find(|(n, _)| n == rel)
-            .map(|(_, s)| s)
-            .unwrap_or(&Strategy::LinkCollection)
+        strategy_in(self.strategies, rel).unwrap_or(&Strategy::LinkCollection)
     }
 
     fn entity(&self, name: &str) -> Result<&Entity, DesignError> {
@@ -256,11 +289,10 @@ impl Builder<'_> {
     }
 
     fn patterns_for<'s>(&'s self, entity: &'s str) -> impl Iterator<Item = &'s FieldPattern> + 's {
-        self.spec.fields.iter().filter(move |p| match p {
-            FieldPattern::Attribute { entity: e, .. }
-            | FieldPattern::Computed { entity: e, .. }
-            | FieldPattern::Preallocated { entity: e, .. } => e == entity,
-        })
+        self.spec
+            .fields
+            .iter()
+            .filter(move |p| p.entity() == entity)
     }
 
     /// Returns the entity's own fields with field patterns applied (no `_id` added).
@@ -639,9 +671,9 @@ fn keyed(
 }
 
 /// Refuses a field pattern that would lay out `count` sub-fields, more than
-/// [`super::MAX_SUBFIELDS`].
+/// [`MAX_SUBFIELDS`].
 fn too_many_fields(entity: &str, field: &str, count: u64) -> Result<(), DesignError> {
-    if count > super::MAX_SUBFIELDS {
+    if count > MAX_SUBFIELDS {
         return Err(DesignError::TooManyFields {
             entity: entity.to_string(),
             field: field.to_string(),
@@ -649,64 +681,4 @@ fn too_many_fields(entity: &str, field: &str, count: u64) -> Result<(), DesignEr
         });
     }
     Ok(())
-}
-
-/// A sub-document keyed by attribute (`prices.gewala`) is queried by a key chosen at run time:
-/// once the plan queries one key, every key needs its own index (article 003).
-fn keyed_indexes(model: &Model, spec: &DesignSpec, layout: &mut Layout) {
-    for p in &spec.fields {
-        let FieldPattern::Attribute {
-            entity,
-            field,
-            form: AttributeForm::Keyed,
-            key,
-            ..
-        } = p
-        else {
-            continue;
-        };
-        let Some(coll) = layout.collection_of(entity).map(|c| c.name.clone()) else {
-            continue;
-        };
-        let prefix = format!("{field}.");
-        let queried = layout.plan.units.iter().any(|u| {
-            u.commands
-                .iter()
-                .any(|c| c.collection == coll && mentions(&c.filter, &prefix))
-        });
-        if !queried {
-            continue;
-        }
-        let names = model
-            .entity(entity)
-            .and_then(|e| e.fields.get(field))
-            .and_then(|f| f.fields.get(key))
-            .map(|k| k.values.clone())
-            .unwrap_or_default();
-        if let Some(c) = layout.collections.iter_mut().find(|c| c.name == coll) {
-            for n in names {
-                let keys = bson::doc! { format!("{field}.{n}"): 1 };
-                if !c.indexes.iter().any(|i| i.keys == keys) {
-                    c.indexes.push(Index {
-                        collection: coll.clone(),
-                        keys,
-                        multikey: false,
-                        reason: format!("{field} keyed by {key}: one index per key"),
-                    });
-                }
-            }
-        }
-    }
-}
-
-/// Returns true when a filter (or one of its `$or`/`$and` clauses) names a path under `prefix`.
-fn mentions(filter: &bson::Document, prefix: &str) -> bool {
-    filter.iter().any(|(k, v)| {
-        k.starts_with(prefix)
-            || (k.starts_with('$')
-                && v.as_array().is_some_and(|a| {
-                    a.iter()
-                        .any(|c| c.as_document().is_some_and(|d| mentions(d, prefix)))
-                }))
-    })
 }

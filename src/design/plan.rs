@@ -4,17 +4,30 @@
 //! Values that only exist at run time are parameters, written `{"$param": "user._id"}` inside
 //! filters and updates; the evaluator binds them from the materialized documents (the largest
 //! parent, a random parent, …). In mongosh they appear as plain variables (`user._id`).
+//!
+//! Each kind of workload step has a module of its own, and `step_commands` is the one
+//! `match` that dispatches a step to it: to add a step kind, add its `Step` variant in the
+//! model and its module here.
 
-mod reads;
-mod writes;
+mod delete;
+mod find_by_attribute;
+mod find_parents;
+mod insert;
+mod insert_child;
+mod list;
+mod post_feed;
+mod read;
+mod read_feed;
+mod reassign;
+mod update;
 
 use serde::Serialize;
 
 pub use super::command::{
     doc_to_json, json_to_doc, param, ser_doc, ser_docs, ser_opt_doc, shell, Command, CommandKind,
 };
-use super::layout::Layout;
-use super::strategy::Strategy;
+use super::layout::{collection_holding, strategy_in, Collection};
+use crate::model::design::{Joins, Strategy};
 use crate::model::{Model, Relationship, Step};
 
 /// Every unit's commands.
@@ -69,48 +82,119 @@ impl std::fmt::Display for Plan {
     }
 }
 
-/// Builds the plan of every unit of `model` under `layout`.
-pub fn build(model: &Model, layout: &Layout) -> Plan {
-    let mut units = Vec::new();
-    for u in &model.workload {
-        let mut commands = Vec::new();
-        for (i, s) in u.steps.iter().enumerate() {
-            step_commands(model, layout, i, s, &mut commands);
-        }
-        units.push(UnitPlan {
-            unit: u.name.clone(),
-            rate_per_sec: u.rate_per_sec,
-            commands,
-        });
+/// Where a design puts every document, as the plan reads it: the model, each relationship's
+/// strategy, the collections with their document shapes (their indexes come from the plan,
+/// after it) and how reads join.
+pub(super) struct Placement<'a> {
+    /// The model whose workload is planned.
+    pub model: &'a Model,
+    /// The strategy of every relationship, in model order.
+    pub strategies: &'a [(String, Strategy)],
+    /// The collections and their shapes.
+    pub collections: &'a [Collection],
+    /// How reads join collections.
+    pub joins: Joins,
+}
+
+impl Placement<'_> {
+    /// Returns the strategy of relationship `name`.
+    fn strategy(&self, name: &str) -> Option<&Strategy> {
+        strategy_in(self.strategies, name)
     }
+
+    /// Returns the relationship called `name` with its strategy.
+    fn relationship(&self, name: &str) -> Option<(&Relationship, &Strategy)> {
+        let r = self.model.relationship(name)?;
+        Some((r, self.strategy(&r.name)?))
+    }
+
+    /// Returns the collection that holds entity `entity` as top-level documents, if any.
+    fn collection_of(&self, entity: &str) -> Option<&Collection> {
+        collection_holding(self.collections, entity)
+    }
+
+    /// Returns the name of the collection holding `entity` (the entity's own name when none
+    /// does).
+    fn collection_for(&self, entity: &str) -> String {
+        self.collection_of(entity)
+            .map_or_else(|| entity.to_string(), |c| c.name.clone())
+    }
+
+    /// Returns the relationship that embeds `entity` in its parent, when one does.
+    fn embedding_of(&self, entity: &str) -> Option<&Relationship> {
+        self.model
+            .relationships
+            .iter()
+            .find(|r| r.child == entity && matches!(self.strategy(&r.name), Some(Strategy::Embed)))
+    }
+}
+
+/// The commands of one unit as its steps are planned: each command made belongs to the step
+/// being planned.
+pub(super) struct Commands {
+    /// Index of the step being planned in its unit.
+    step: usize,
+    /// The unit's commands so far, in order.
+    list: Vec<Command>,
+}
+
+impl Commands {
+    /// Returns a command of the step being planned (no sort, limit or update yet).
+    fn command(
+        &self,
+        collection: &str,
+        kind: CommandKind,
+        filter: bson::Document,
+        note: impl Into<String>,
+    ) -> Command {
+        Command::new(self.step, collection, kind, filter, note)
+    }
+
+    /// Appends a command: one more round trip.
+    fn push(&mut self, c: Command) {
+        self.list.push(c);
+    }
+}
+
+/// Returns the plan of every unit of the placed model's workload.
+pub(super) fn build(p: &Placement) -> Plan {
+    let units = p
+        .model
+        .workload
+        .iter()
+        .map(|u| {
+            let mut out = Commands {
+                step: 0,
+                list: Vec::new(),
+            };
+            for (i, s) in u.steps.iter().enumerate() {
+                out.step = i;
+                step_commands(p, s, &mut out);
+            }
+            UnitPlan {
+                unit: u.name.clone(),
+                rate_per_sec: u.rate_per_sec,
+                commands: out.list,
+            }
+        })
+        .collect();
     Plan { units }
 }
 
-pub(super) fn collection_for(layout: &Layout, entity: &str) -> String {
-    layout
-        .collection_of(entity)
-        .map_or_else(|| entity.to_string(), |c| c.name.clone())
-}
-
-/// The collection and array path where an embedded entity lives (when it has no collection).
-pub(super) fn embedding_of<'a>(
-    model: &'a Model,
-    layout: &Layout,
-    entity: &str,
-) -> Option<&'a Relationship> {
-    model
-        .relationships
-        .iter()
-        .find(|r| r.child == entity && matches!(layout.strategy(&r.name), Some(Strategy::Embed)))
-}
-
-fn step_commands(model: &Model, layout: &Layout, i: usize, step: &Step, out: &mut Vec<Command>) {
+/// Appends the commands of `step` to `out`: the one dispatch of a step kind to its module.
+/// Each module's `commands` reads the fields of its own kind of step.
+fn step_commands(p: &Placement, step: &Step, out: &mut Commands) {
     match step {
-        Step::Read { .. }
-        | Step::FindParents { .. }
-        | Step::ReadFeed { .. }
-        | Step::List { .. }
-        | Step::FindByAttribute { .. } => reads::commands(model, layout, i, step, out),
-        _ => writes::commands(model, layout, i, step, out),
+        Step::Read { .. } => read::commands(p, step, out),
+        Step::FindParents { .. } => find_parents::commands(p, step, out),
+        Step::InsertChild { .. } => insert_child::commands(p, step, out),
+        Step::Reassign { .. } => reassign::commands(p, step, out),
+        Step::Insert { .. } => insert::commands(p, step, out),
+        Step::Update { .. } => update::commands(p, step, out),
+        Step::Delete { .. } => delete::commands(p, step, out),
+        Step::PostFeed { .. } => post_feed::commands(p, step, out),
+        Step::ReadFeed { .. } => read_feed::commands(p, step, out),
+        Step::FindByAttribute { .. } => find_by_attribute::commands(p, step, out),
+        Step::List { .. } => list::commands(p, step, out),
     }
 }

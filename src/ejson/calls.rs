@@ -4,7 +4,8 @@
 use bson::{doc, oid::ObjectId, spec::BinarySubtype, Binary, Bson, DateTime, Decimal128};
 
 use super::parser::{make_regex, regex_options, Parser};
-use super::{date, dbpointer, type_alias, wrapper, ParseError};
+use super::{dbpointer, type_alias, wrapper, ParseError};
+use crate::date;
 
 /// The message for a malformed UUID string.
 pub(super) const UUID_MESSAGE: &str =
@@ -160,7 +161,7 @@ pub(super) fn call(
         "MD5" => {
             arity(1, 1, "one string of 32 hex digits")?;
             let s = string_arg(0, "a string of 32 hex digits")?;
-            match decode_hex(&s) {
+            match hex::decode(&s).ok() {
                 Some(bytes) if bytes.len() == 16 => Ok(Bson::Binary(Binary {
                     subtype: BinarySubtype::Md5,
                     bytes,
@@ -184,7 +185,7 @@ pub(super) fn call(
             let value = if name == "BinData" {
                 binary_from_base64(&text, BinarySubtype::from(subtype))
             } else {
-                decode_hex(&text).map(|bytes| {
+                hex::decode(&text).ok().map(|bytes| {
                     Bson::Binary(Binary {
                         subtype: BinarySubtype::from(subtype),
                         bytes,
@@ -311,40 +312,18 @@ fn as_u32(value: &Bson) -> Option<u32> {
     }
 }
 
-/// Returns the bytes written as hex digits (an even number of them).
-fn decode_hex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| {
-            text.get(i..i + 2)
-                .and_then(|pair| u8::from_str_radix(pair, 16).ok())
-        })
-        .collect()
-}
-
 /// Returns a UUID (binary subtype 4) from 32 hex digits, dashes allowed in the usual places.
 pub(super) fn uuid_binary(text: &str) -> Option<Bson> {
-    let dashed = text.len() == 36
-        && [8, 13, 18, 23]
-            .iter()
-            .all(|&i| text.as_bytes().get(i) == Some(&b'-'));
-    let hex: String = if dashed {
-        text.chars().filter(|&c| c != '-').collect()
-    } else {
-        text.to_string()
-    };
-    if hex.len() != 32 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+    // The two spellings mongosh's `UUID()` reads; the `uuid` crate would also read `{…}` and
+    // `urn:uuid:…`.
+    if text.len() != 32 && text.len() != 36 {
         return None;
     }
-    decode_hex(&hex).map(|bytes| {
-        Bson::Binary(Binary {
-            subtype: BinarySubtype::Uuid,
-            bytes,
-        })
-    })
+    let uuid = uuid::Uuid::try_parse(text).ok()?;
+    Some(Bson::Binary(Binary {
+        subtype: BinarySubtype::Uuid,
+        bytes: uuid.as_bytes().to_vec(),
+    }))
 }
 
 /// Returns binary data decoded from standard base64.

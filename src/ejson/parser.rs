@@ -668,7 +668,7 @@ pub(crate) fn regex_options(flags: &str) -> Result<String, String> {
         }
         chars.push(c);
     }
-    crate::sorting::sort(&mut chars);
+    chars.sort();
     Ok(chars.into_iter().collect())
 }
 

@@ -3,7 +3,8 @@
 use bson::{oid::ObjectId, spec::BinarySubtype, Bson, DateTime, Decimal128, Document};
 
 use super::parser::{make_regex, regex_options, Parser};
-use super::{calls, date, dbpointer, ParseError};
+use super::{calls, dbpointer, ParseError};
+use crate::date;
 
 /// The keys that make an object an Extended JSON type wrapper.
 const WRAPPER_KEYS: [&str; 17] = [

@@ -6,12 +6,14 @@
 
 use std::fmt::Write as _;
 
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine as _;
 use bson::{spec::BinarySubtype, Binary, Bson, Document};
 use serde_json::{json, Map, Value};
 
-use super::date::format_iso_date;
 use super::dbpointer::db_pointer_parts;
 use super::parser::{is_ident_char, is_ident_start, lex_regex_literal};
+use crate::date::{format_iso_date, format_rfc3339};
 
 /// Returns `value` in mongosh's style: `{ _id: ObjectId('…'), at: ISODate('…'),
 /// n: NumberLong(5), 'odd key': 'text' }`; with `pretty`, one field per line indented by two
@@ -153,24 +155,17 @@ fn write_fields<'v>(
 }
 
 fn write_binary(out: &mut String, bin: &Binary) {
-    if bin.subtype == BinarySubtype::Uuid && bin.bytes.len() == 16 {
-        let hex: String = bin.bytes.iter().map(|b| format!("{b:02x}")).collect();
-        let part = |from: usize, to: usize| hex.get(from..to).unwrap_or("");
-        let _ = write!(
-            out,
-            "UUID('{}-{}-{}-{}-{}')",
-            part(0, 8),
-            part(8, 12),
-            part(12, 16),
-            part(16, 20),
-            part(20, 32)
-        );
+    let uuid = (bin.subtype == BinarySubtype::Uuid)
+        .then(|| uuid::Uuid::from_slice(&bin.bytes).ok())
+        .flatten();
+    if let Some(uuid) = uuid {
+        let _ = write!(out, "UUID('{}')", uuid.hyphenated());
     } else {
         let _ = write!(
             out,
             "BinData({}, '{}')",
             u8::from(bin.subtype),
-            base64_encode(&bin.bytes)
+            BASE64.encode(&bin.bytes)
         );
     }
 }
@@ -221,22 +216,6 @@ fn quote(s: &str) -> String {
     out
 }
 
-/// Returns standard base64 with padding.
-pub(crate) fn base64_encode(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let sym = |i: u32| char::from(ALPHABET.get((i & 63) as usize).copied().unwrap_or(b'A'));
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = |i: usize| u32::from(chunk.get(i).copied().unwrap_or(0));
-        let n = (b(0) << 16) | (b(1) << 8) | b(2);
-        out.push(sym(n >> 18));
-        out.push(sym(n >> 12));
-        out.push(if chunk.len() > 1 { sym(n >> 6) } else { '=' });
-        out.push(if chunk.len() > 2 { sym(n) } else { '=' });
-    }
-    out
-}
-
 /// Returns `doc` as relaxed Extended JSON v2 on one line (numbers as plain JSON numbers,
 /// dates from 1970 to 9999 as ISO-8601 strings).
 pub fn to_relaxed_ejson(doc: &Document) -> String {
@@ -251,10 +230,11 @@ pub fn to_relaxed_ejson_value(value: &Bson) -> String {
 
 /// Returns `value` as relaxed Extended JSON v2, exactly as bson's `into_relaxed_extjson`
 /// writes it (the form of the engine's JSON outputs: explain plans, result documents), without
-/// compiling bson's writer and its date formatting into the page (docs/size.md). It differs
-/// from [`to_relaxed_ejson_value`] in three details only: dates show the fraction of a second
-/// only when there is one (`2024-01-02T03:04:05Z`, `…:05.5Z`), a date after 9999 is bson's
-/// last representable instant, and a NaN with its sign bit set is `-NaN`.
+/// compiling bson's writer into the page (docs/size.md). It differs from
+/// [`to_relaxed_ejson_value`] in three details only: dates are RFC 3339 as `time` writes them
+/// for bson, with the fraction of a second only when there is one (`2024-01-02T03:04:05Z`,
+/// `…:05.5Z`), a date after 9999 is bson's last representable instant, and a NaN with its sign
+/// bit set is `-NaN`.
 pub fn to_relaxed_json(value: &Bson) -> Value {
     match value {
         Bson::Double(v) if v.is_nan() => {
@@ -272,7 +252,7 @@ pub fn to_relaxed_json(value: &Bson) -> Value {
         }),
         Bson::RegularExpression(re) => {
             let mut options: Vec<char> = re.options.as_str().chars().collect();
-            crate::sorting::sort(&mut options);
+            options.sort();
             let options: String = options.into_iter().collect();
             json!({
                 "$regularExpression": { "pattern": re.pattern.as_str(), "options": options }
@@ -280,7 +260,7 @@ pub fn to_relaxed_json(value: &Bson) -> Value {
         }
         Bson::DateTime(dt) => {
             let ms = dt.timestamp_millis();
-            match format_iso_date(ms).and_then(|iso| rfc3339(&iso)) {
+            match format_rfc3339(ms) {
                 Some(text) if ms >= 0 => json!({ "$date": text }),
                 // bson clamps a date after 9999 to the last instant its date library holds.
                 _ if ms > LAST_MILLI_OF_9999 => {
@@ -295,18 +275,6 @@ pub fn to_relaxed_json(value: &Bson) -> Value {
 
 /// 9999-12-31T23:59:59.999Z in milliseconds since the epoch.
 const LAST_MILLI_OF_9999: i64 = 253_402_300_799_999;
-
-/// Returns `YYYY-MM-DDTHH:MM:SS.mmmZ` as RFC 3339 writes it: the fraction of a second without
-/// its trailing zeros, none when it is zero.
-fn rfc3339(iso: &str) -> Option<String> {
-    let (head, fraction) = iso.strip_suffix('Z')?.rsplit_once('.')?;
-    let fraction = fraction.trim_end_matches('0');
-    Some(if fraction.is_empty() {
-        format!("{head}Z")
-    } else {
-        format!("{head}.{fraction}Z")
-    })
-}
 
 /// Returns `doc` as canonical Extended JSON v2 on one line (every number and date in its
 /// type wrapper, so the types survive any JSON tool).
@@ -382,7 +350,7 @@ fn ejson(value: &Bson, style: Style) -> Value {
         }),
         Bson::Binary(bin) => json!({
             "$binary": {
-                "base64": base64_encode(&bin.bytes),
+                "base64": BASE64.encode(&bin.bytes),
                 "subType": format!("{:02x}", u8::from(bin.subtype)),
             }
         }),

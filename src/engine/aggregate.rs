@@ -1,6 +1,6 @@
 //! Aggregation pipelines: stages parsed into [`Stage`] values, leading `$match`/`$sort`/
-//! `$skip`/`$limit` pushed down to the query planner (so they use indexes), the rest run in
-//! memory over the documents the cursor returns.
+//! `$skip`/`$limit` pushed down to the query planner (so they use indexes), the rest stages of
+//! the same plan tree over it, each run in memory ([`apply`]) over its input's documents.
 
 pub mod group;
 pub mod lookup;
@@ -174,6 +174,44 @@ pub fn parse_stage(d: &Document) -> Result<(String, Stage)> {
     Ok((name.clone(), stage))
 }
 
+/// Returns the documents one pipeline stage makes of its input (`$lookup` runs through
+/// [`lookup::LookupSpec::run`], which also reports its cost).
+pub fn apply(
+    stage: &Stage,
+    docs: Vec<Document>,
+    collections: &BTreeMap<String, Collection>,
+    stats: &mut Stats,
+) -> Result<Vec<Document>> {
+    Ok(match stage {
+        Stage::Match(f) => docs.into_iter().filter(|d| f.matches(d)).collect(),
+        Stage::Project(p) => docs.iter().map(|d| p.apply(d)).collect::<Result<_>>()?,
+        Stage::AddFields(fields) => stages::add_fields(docs, fields)?,
+        Stage::Unset(paths) => stages::unset(docs, paths),
+        Stage::Sort(s) => {
+            let mut docs = docs;
+            s.sort_docs(&mut docs);
+            docs
+        }
+        Stage::Limit(n) => docs
+            .into_iter()
+            .take(usize::try_from(*n).unwrap_or(usize::MAX))
+            .collect(),
+        Stage::Skip(n) => docs
+            .into_iter()
+            .skip(usize::try_from(*n).unwrap_or(usize::MAX))
+            .collect(),
+        Stage::Unwind(u) => stages::unwind(docs, u),
+        Stage::Group(g) => g.run(&docs)?,
+        Stage::Lookup(l) => {
+            let (out, ls) = l.run(collections, docs)?;
+            stats.lookups.push(ls);
+            out
+        }
+        Stage::Count(n) => stages::count(&docs, n),
+        Stage::ReplaceRoot(e) => stages::replace_root(docs, e)?,
+    })
+}
+
 fn positive(name: &str, v: &Bson, zero_ok: bool) -> Result<u64> {
     let f = crate::engine::compare::as_f64(v).filter(|f| f.fract() == 0.0);
     match f {
@@ -237,57 +275,28 @@ pub fn run(
         }
     }
     query.hint = Hint::Auto;
-    let coll = collections.get(source);
-    let plan = planner::plan(coll, &query)?;
-    let (found, exec_stats) = exec::execute(coll, &plan, &query)?;
-    let mut stats = Stats {
-        exec: exec_stats,
-        ..Default::default()
-    };
-    let mut docs: Vec<Document> = found.into_iter().map(|(_, d)| d).collect();
-    let mut root = plan.root;
+    // The plan: the pushed-down query, then one stage per remaining pipeline stage.
+    let mut root = planner::plan(collections.get(source), &query)?;
     for ((name, stage), spec) in rest {
-        docs = match &stage {
-            Stage::Match(f) => docs.into_iter().filter(|d| f.matches(d)).collect(),
-            Stage::Project(p) => docs.iter().map(|d| p.apply(d)).collect::<Result<_>>()?,
-            Stage::AddFields(fields) => stages::add_fields(docs, fields)?,
-            Stage::Unset(paths) => stages::unset(docs, paths),
-            Stage::Sort(s) => {
-                s.sort_docs(&mut docs);
-                docs
-            }
-            Stage::Limit(n) => docs
-                .into_iter()
-                .take(usize::try_from(*n).unwrap_or(usize::MAX))
-                .collect(),
-            Stage::Skip(n) => docs
-                .into_iter()
-                .skip(usize::try_from(*n).unwrap_or(usize::MAX))
-                .collect(),
-            Stage::Unwind(u) => stages::unwind(docs, u),
-            Stage::Group(g) => g.run(&docs)?,
-            Stage::Lookup(l) => {
-                let (out, ls) = l.run(collections, docs)?;
-                stats.lookups.push(ls);
-                out
-            }
-            Stage::Count(n) => stages::count(&docs, n),
-            Stage::ReplaceRoot(e) => stages::replace_root(docs, e)?,
-        };
         root = match stage {
-            Stage::Lookup(l) => l.plan_stage(collections, root),
-            _ => PlanStage::Stage {
+            Stage::Lookup(lookup) => {
+                let index_name = lookup.foreign_index(collections);
+                PlanStage::Lookup {
+                    lookup,
+                    index_name,
+                    input: Box::new(root),
+                }
+            }
+            stage => PlanStage::Stage {
+                spec: spec.get(name.as_str()).cloned().unwrap_or(Bson::Null),
                 name,
-                spec: spec
-                    .get(spec.keys().next().map(String::as_str).unwrap_or(""))
-                    .cloned()
-                    .unwrap_or(Bson::Null),
+                stage: Box::new(stage),
                 input: Box::new(root),
             },
         };
     }
-    stats.exec.n_returned = docs.len() as u64;
-    stats.exec.execution_stages = Some(root.clone());
+    let (rows, stats) = exec::execute(collections, source, &root)?;
+    let docs = rows.into_iter().map(|(_, d)| d).collect();
     Ok(Output {
         documents: docs,
         stats,

@@ -197,7 +197,7 @@ impl Index {
             if let Some(a) = array_at {
                 arrays.push((field.clone(), a));
             }
-            crate::sorting::sort_by(&mut values, compare);
+            values.sort_by(compare);
             values.dedup_by(|a, b| compare(a, b) == Ordering::Equal);
             per_field.push(values);
         }

@@ -1,126 +1,42 @@
-//! Query plans as values: the tree explain's `queryPlanner.winningPlan` shows, with a
-//! `Display` that prints it indented as mongosh does and a `Serialize` to explain-like JSON.
+//! Query plans as values: the tree the planner builds, the executor (`engine::exec`) runs and
+//! explain's `queryPlanner.winningPlan` shows, with a `Display` that prints it indented as
+//! mongosh does and a `Serialize` to explain-like JSON.
 
-use crate::engine::compare::{compare, rank, shell};
+use crate::engine::aggregate::lookup::LookupSpec;
+use crate::engine::aggregate::Stage;
+use crate::engine::compare::shell;
+use crate::engine::planner::ranges::{shown, IndexBounds};
+use crate::engine::projection::Projection;
+use crate::engine::query::Filter;
+use crate::engine::sort::SortSpec;
 use bson::{Bson, Document};
 use serde::ser::{Serialize, Serializer};
-use std::cmp::Ordering;
 use std::fmt;
 
 /// The memory a blocking SORT may use before spilling, as mongod's default (100 MiB).
 pub const SORT_MEM_LIMIT: u64 = 104_857_600;
 
-/// An interval of values in one index field, in BSON order.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Interval {
-    /// The low end.
-    pub lo: Bson,
-    /// True when the low end is included.
-    pub lo_inc: bool,
-    /// The high end.
-    pub hi: Bson,
-    /// True when the high end is included.
-    pub hi_inc: bool,
-}
-
-impl Interval {
-    /// Returns the interval holding only `v`.
-    pub fn point(v: Bson) -> Interval {
-        Interval {
-            lo: v.clone(),
-            lo_inc: true,
-            hi: v,
-            hi_inc: true,
-        }
-    }
-
-    /// Returns `[MinKey, MaxKey]`, every value.
-    pub fn full() -> Interval {
-        Interval {
-            lo: Bson::MinKey,
-            lo_inc: true,
-            hi: Bson::MaxKey,
-            hi_inc: true,
-        }
-    }
-
-    /// Returns true for a single value.
-    pub fn is_point(&self) -> bool {
-        self.lo_inc
-            && self.hi_inc
-            && compare(&self.lo, &self.hi) == Ordering::Equal
-            && rank(&self.lo) == rank(&self.hi)
-    }
-
-    /// Returns true for `[MinKey, MaxKey]`.
-    pub fn is_full(&self) -> bool {
-        matches!(self.lo, Bson::MinKey) && matches!(self.hi, Bson::MaxKey)
-    }
-
-    /// Returns true when `v` lies in the interval.
-    pub fn contains(&self, v: &Bson) -> bool {
-        let lo = compare(v, &self.lo);
-        let hi = compare(v, &self.hi);
-        (lo == Ordering::Greater || (self.lo_inc && lo == Ordering::Equal))
-            && (hi == Ordering::Less || (self.hi_inc && hi == Ordering::Equal))
-    }
-
-    /// Returns the intersection, `None` when empty.
-    pub fn intersect(&self, other: &Interval) -> Option<Interval> {
-        let (lo, lo_inc) = match compare(&self.lo, &other.lo) {
-            Ordering::Greater => (self.lo.clone(), self.lo_inc),
-            Ordering::Less => (other.lo.clone(), other.lo_inc),
-            Ordering::Equal => (self.lo.clone(), self.lo_inc && other.lo_inc),
-        };
-        let (hi, hi_inc) = match compare(&self.hi, &other.hi) {
-            Ordering::Less => (self.hi.clone(), self.hi_inc),
-            Ordering::Greater => (other.hi.clone(), other.hi_inc),
-            Ordering::Equal => (self.hi.clone(), self.hi_inc && other.hi_inc),
-        };
-        match compare(&lo, &hi) {
-            Ordering::Greater => None,
-            Ordering::Equal if !(lo_inc && hi_inc) => None,
-            _ => Some(Interval {
-                lo,
-                lo_inc,
-                hi,
-                hi_inc,
-            }),
-        }
-    }
-}
-
-impl fmt::Display for Interval {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}, {}{}",
-            if self.lo_inc { '[' } else { '(' },
-            shell(&self.lo),
-            shell(&self.hi),
-            if self.hi_inc { ']' } else { ')' }
-        )
-    }
-}
-
-/// One stage of a plan, with its input stage(s).
-#[derive(Debug, Clone, PartialEq)]
+/// One stage of a plan, with its input stage(s). The planner builds the tree, the executor
+/// (`engine::exec`) runs it stage by stage, and explain prints it: each stage holds what it
+/// runs (a parsed filter, bounds, a sort, a projection, a pipeline stage), and its explain
+/// fields are read from that.
+#[derive(Debug, Clone)]
 pub enum PlanStage {
     /// Nothing to scan: the collection does not exist.
     Eof,
-    /// Scan every document in natural order.
+    /// Scan every document in natural order (forward).
     Collscan {
         /// The filter applied to each document.
-        filter: Option<Document>,
-        /// `forward` or `backward`.
-        direction: String,
+        filter: Option<Filter>,
     },
     /// Walk an index between bounds.
     Ixscan {
-        /// The index name.
+        /// The index name (the executor finds the index by it).
         index_name: String,
         /// The key pattern.
         key_pattern: Document,
+        /// The fields and directions (`true` = descending).
+        fields: Vec<(String, bool)>,
         /// True when some document put several keys in the index.
         is_multi_key: bool,
         /// True for a unique index.
@@ -129,22 +45,22 @@ pub enum PlanStage {
         is_sparse: bool,
         /// True for a partial index.
         is_partial: bool,
-        /// `forward` or `backward`.
-        direction: String,
-        /// The intervals walked, per field, as mongod prints them (`[5, 5]`).
-        index_bounds: Vec<(String, Vec<String>)>,
+        /// True when the index is walked backward (to give a descending sort).
+        backward: bool,
+        /// The intervals walked, per field, in value order.
+        bounds: IndexBounds,
     },
     /// Load each document the index points to and apply the rest of the filter.
     Fetch {
         /// The part of the filter the index bounds do not answer.
-        filter: Option<Document>,
+        filter: Option<Filter>,
         /// The input.
         input: Box<PlanStage>,
     },
     /// A blocking in-memory sort.
     Sort {
         /// The sort.
-        sort_pattern: Document,
+        sort: SortSpec,
         /// The memory limit.
         mem_limit: u64,
         /// Keep only the first n (sort with limit).
@@ -168,17 +84,15 @@ pub enum PlanStage {
     },
     /// A projection: `PROJECTION_SIMPLE` (top-level fields) or `PROJECTION_DEFAULT`.
     Projection {
-        /// True for PROJECTION_SIMPLE.
-        simple: bool,
         /// The projection.
-        transform_by: Document,
+        projection: Projection,
         /// The input.
         input: Box<PlanStage>,
     },
     /// A projection built from index keys alone (no FETCH): `PROJECTION_COVERED`.
     ProjectionCovered {
         /// The projection.
-        transform_by: Document,
+        projection: Projection,
         /// The input (an IXSCAN, possibly under SKIP/LIMIT).
         input: Box<PlanStage>,
     },
@@ -191,23 +105,18 @@ pub enum PlanStage {
     Stage {
         /// The stage name, e.g. `$group`.
         name: String,
-        /// The stage's specification.
+        /// The stage's specification, as written.
         spec: Bson,
+        /// The parsed stage.
+        stage: Box<Stage>,
         /// The input.
         input: Box<PlanStage>,
     },
-    /// `$lookup` by equality, with how the foreign collection is searched.
+    /// `$lookup` by equality: an `IndexedLoopJoin` when the foreign field has a usable index
+    /// (one index scan per input document), else a `NestedLoopJoin` (a COLLSCAN each).
     Lookup {
-        /// The foreign collection.
-        from: String,
-        /// The local field.
-        local_field: String,
-        /// The foreign field.
-        foreign_field: String,
-        /// The output array field.
-        as_field: String,
-        /// `IndexedLoopJoin` (with an index name) or `NestedLoopJoin` (a COLLSCAN per document).
-        strategy: String,
+        /// The lookup.
+        lookup: LookupSpec,
         /// The foreign index used, if any.
         index_name: Option<String>,
         /// The input.
@@ -226,7 +135,9 @@ impl PlanStage {
             PlanStage::Sort { .. } => "SORT".into(),
             PlanStage::Limit { .. } => "LIMIT".into(),
             PlanStage::Skip { .. } => "SKIP".into(),
-            PlanStage::Projection { simple: true, .. } => "PROJECTION_SIMPLE".into(),
+            PlanStage::Projection { projection, .. } if projection.is_simple() => {
+                "PROJECTION_SIMPLE".into()
+            }
             PlanStage::Projection { .. } => "PROJECTION_DEFAULT".into(),
             PlanStage::ProjectionCovered { .. } => "PROJECTION_COVERED".into(),
             PlanStage::Or { .. } => "OR".into(),
@@ -273,6 +184,26 @@ impl PlanStage {
         }
     }
 
+    /// Returns the name of the one index the plan scans (`None` for a COLLSCAN, EOF or OR).
+    pub fn index_name(&self) -> Option<&str> {
+        match self {
+            PlanStage::Ixscan { index_name, .. } => Some(index_name),
+            PlanStage::Collscan { .. } | PlanStage::Eof | PlanStage::Or { .. } => None,
+            other => other.input().and_then(PlanStage::index_name),
+        }
+    }
+
+    /// Returns the stage under a final projection: what a write reads (it projects the one
+    /// document it returns itself).
+    pub fn unprojected(&self) -> &PlanStage {
+        match self {
+            PlanStage::Projection { input, .. } | PlanStage::ProjectionCovered { input, .. } => {
+                input
+            }
+            other => other,
+        }
+    }
+
     /// Returns true when a stage of this name appears in the tree.
     pub fn contains(&self, name: &str) -> bool {
         self.name() == name
@@ -286,21 +217,22 @@ impl PlanStage {
         let mut out = vec![("stage", s(&self.name()))];
         match self {
             PlanStage::Eof | PlanStage::Or { .. } => {}
-            PlanStage::Collscan { filter, direction } => {
+            PlanStage::Collscan { filter } => {
                 if let Some(f) = filter {
-                    out.push(("filter", Bson::Document(f.clone())));
+                    out.push(("filter", Bson::Document(f.to_document())));
                 }
-                out.push(("direction", s(direction)));
+                out.push(("direction", s("forward")));
             }
             PlanStage::Ixscan {
                 index_name,
                 key_pattern,
+                fields,
                 is_multi_key,
                 is_unique,
                 is_sparse,
                 is_partial,
-                direction,
-                index_bounds,
+                backward,
+                bounds,
             } => {
                 out.push(("keyPattern", Bson::Document(key_pattern.clone())));
                 out.push(("indexName", s(index_name)));
@@ -308,25 +240,28 @@ impl PlanStage {
                 out.push(("isUnique", Bson::Boolean(*is_unique)));
                 out.push(("isSparse", Bson::Boolean(*is_sparse)));
                 out.push(("isPartial", Bson::Boolean(*is_partial)));
-                out.push(("direction", s(direction)));
+                out.push((
+                    "direction",
+                    s(if *backward { "backward" } else { "forward" }),
+                ));
                 let mut b = Document::new();
-                for (f, list) in index_bounds {
-                    b.insert(f.clone(), Bson::Array(list.iter().map(|x| s(x)).collect()));
+                for (f, list) in shown(fields, bounds, *backward) {
+                    b.insert(f, Bson::Array(list.iter().map(|x| s(x)).collect()));
                 }
                 out.push(("indexBounds", Bson::Document(b)));
             }
             PlanStage::Fetch { filter, .. } => {
                 if let Some(f) = filter {
-                    out.push(("filter", Bson::Document(f.clone())));
+                    out.push(("filter", Bson::Document(f.to_document())));
                 }
             }
             PlanStage::Sort {
-                sort_pattern,
+                sort,
                 mem_limit,
                 limit_amount,
                 ..
             } => {
-                out.push(("sortPattern", Bson::Document(sort_pattern.clone())));
+                out.push(("sortPattern", Bson::Document(sort.to_document())));
                 out.push(("memLimit", Bson::Int64(*mem_limit as i64)));
                 if let Some(l) = limit_amount {
                     out.push(("limitAmount", Bson::Int64(*l as i64)));
@@ -339,24 +274,23 @@ impl PlanStage {
             PlanStage::Skip { skip_amount, .. } => {
                 out.push(("skipAmount", Bson::Int64(*skip_amount as i64)))
             }
-            PlanStage::Projection { transform_by, .. }
-            | PlanStage::ProjectionCovered { transform_by, .. } => {
-                out.push(("transformBy", Bson::Document(transform_by.clone())))
+            PlanStage::Projection { projection, .. }
+            | PlanStage::ProjectionCovered { projection, .. } => {
+                out.push(("transformBy", Bson::Document(projection.spec.clone())))
             }
             PlanStage::Stage { spec, .. } => out.push(("spec", spec.clone())),
             PlanStage::Lookup {
-                from,
-                local_field,
-                foreign_field,
-                as_field,
-                strategy,
-                index_name,
-                ..
+                lookup, index_name, ..
             } => {
-                out.push(("from", s(from)));
-                out.push(("as", s(as_field)));
-                out.push(("localField", s(local_field)));
-                out.push(("foreignField", s(foreign_field)));
+                out.push(("from", s(&lookup.from)));
+                out.push(("as", s(&lookup.as_field)));
+                out.push(("localField", s(&lookup.local_field)));
+                out.push(("foreignField", s(&lookup.foreign_field)));
+                let strategy = if index_name.is_some() {
+                    "IndexedLoopJoin"
+                } else {
+                    "NestedLoopJoin"
+                };
                 out.push(("strategy", s(strategy)));
                 if let Some(i) = index_name {
                     out.push(("indexName", s(i)));
@@ -406,6 +340,13 @@ impl PlanStage {
     }
 }
 
+/// Two plans are equal when explain shows them the same.
+impl PartialEq for PlanStage {
+    fn eq(&self, other: &Self) -> bool {
+        self.to_json() == other.to_json()
+    }
+}
+
 impl fmt::Display for PlanStage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.write_indented(f, 0)
@@ -436,33 +377,11 @@ mod tests {
     use bson::doc;
 
     #[test]
-    fn intervals() {
-        let a = Interval {
-            lo: Bson::Int32(1),
-            lo_inc: false,
-            hi: Bson::Double(f64::INFINITY),
-            hi_inc: true,
-        };
-        let b = Interval {
-            lo: Bson::Double(f64::NEG_INFINITY),
-            lo_inc: true,
-            hi: Bson::Int32(5),
-            hi_inc: false,
-        };
-        let c = a.intersect(&b);
-        assert_eq!(c.as_ref().map(|c| c.to_string()).as_deref(), Some("(1, 5)"));
-        assert!(Interval::point(Bson::Int32(3)).is_point());
-        assert_eq!(a.to_string(), "(1, inf.0]");
-    }
-
-    #[test]
     fn display_is_indented_like_explain() {
+        let filter = Filter::parse(&doc! {"b": 1}).ok();
         let plan = PlanStage::Fetch {
-            filter: Some(doc! {"b": {"$eq": 1}}),
-            input: Box::new(PlanStage::Collscan {
-                filter: None,
-                direction: "forward".into(),
-            }),
+            filter,
+            input: Box::new(PlanStage::Collscan { filter: None }),
         };
         let text = plan.to_string();
         assert_eq!(

@@ -1,5 +1,5 @@
 //! The query planner: index bounds from a filter, candidate indexes ranked deterministically,
-//! and the winning plan as a [`PlanStage`] tree.
+//! and the winning plan as a [`PlanStage`] tree, the one the executor runs and explain prints.
 //!
 //! Rules: an index is a candidate when the filter bounds its first field or it gives the
 //! requested sort; a sparse index only when the filter excludes missing values; a partial index
@@ -11,8 +11,12 @@
 
 mod bounds;
 mod eligibility;
+mod interval;
+pub mod ranges;
 
 pub use bounds::{normalize, predicate_intervals};
+pub use interval::Interval;
+pub use ranges::IndexBounds;
 
 use bounds::{bounds_for, eq_prefix};
 use eligibility::{excludes_missing, implies};
@@ -20,11 +24,11 @@ use eligibility::{excludes_missing, implies};
 use crate::engine::collection::Collection;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::index::Index;
-use crate::engine::plan::{Interval, PlanStage, SORT_MEM_LIMIT};
+use crate::engine::plan::{PlanStage, SORT_MEM_LIMIT};
 use crate::engine::projection::Projection;
 use crate::engine::query::Filter;
 use crate::engine::sort::SortSpec;
-use bson::{Bson, Document};
+use bson::Bson;
 
 /// How the caller wants the collection read.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -69,47 +73,10 @@ impl Query {
     }
 }
 
-/// How the chosen plan reads the collection.
-#[derive(Debug, Clone)]
-pub enum Access {
-    /// The collection does not exist.
-    Eof,
-    /// Every document in natural order.
-    Collscan,
-    /// One index scan per `$or` clause, record ids deduplicated: (index position, bounds).
-    Or {
-        /// The scans in clause order.
-        scans: Vec<(usize, Vec<Vec<Interval>>)>,
-    },
-    /// An index between bounds.
-    Index {
-        /// Position of the index in the collection's list.
-        pos: usize,
-        /// Intervals per index field, in value order.
-        bounds: Vec<Vec<Interval>>,
-        /// True when the index is walked backward (to give a descending sort).
-        backward: bool,
-    },
-}
-
-/// A chosen plan: the access path, whether a blocking sort follows, and the explain tree.
-#[derive(Debug, Clone)]
-pub struct Plan {
-    /// The access path.
-    pub access: Access,
-    /// True when a SORT stage must sort in memory.
-    pub blocking_sort: bool,
-    /// True when the index alone answers the query and the projection (no FETCH): the
-    /// documents are built from the index keys and none is examined.
-    pub covered: bool,
-    /// The winning plan as explain shows it.
-    pub root: PlanStage,
-}
-
 /// The bounds one index would scan for a filter.
 struct Candidate {
     pos: usize,
-    bounds: Vec<Vec<Interval>>,
+    bounds: IndexBounds,
     absorbed: Vec<usize>,
     eq_prefix: usize,
     sort: Option<bool>,
@@ -146,15 +113,10 @@ fn sort_direction(index: &Index, bounds: &[Vec<Interval>], sort: &SortSpec) -> O
     Some(dir.unwrap_or(false))
 }
 
-/// Returns the plan for a query on a collection (`None`: the collection does not exist).
-pub fn plan(coll: Option<&Collection>, q: &Query) -> Result<Plan> {
+/// Returns the plan tree for a query on a collection (an EOF when it does not exist).
+pub fn plan(coll: Option<&Collection>, q: &Query) -> Result<PlanStage> {
     let Some(coll) = coll else {
-        return Ok(Plan {
-            access: Access::Eof,
-            blocking_sort: false,
-            covered: false,
-            root: PlanStage::Eof,
-        });
+        return Ok(PlanStage::Eof);
     };
     let conjuncts = q.filter.conjuncts();
     let mut chosen: Option<Candidate> = None;
@@ -222,11 +184,11 @@ fn best_candidate(coll: &Collection, conjuncts: &[&Filter], sort: &SortSpec) -> 
     if cands.len() > 1 {
         for c in &mut cands {
             if let Some(index) = coll.indexes.get(c.pos) {
-                c.keys_estimate = crate::engine::exec::count_keys(index, &c.bounds, 1_000_000);
+                c.keys_estimate = ranges::count_keys(index, &c.bounds, 1_000_000);
             }
         }
     }
-    crate::sorting::sort_by(&mut cands, |a, b| {
+    cands.sort_by(|a, b| {
         b.eq_prefix
             .cmp(&a.eq_prefix)
             .then(a.keys_estimate.cmp(&b.keys_estimate))
@@ -238,68 +200,33 @@ fn best_candidate(coll: &Collection, conjuncts: &[&Filter], sort: &SortSpec) -> 
 
 /// Returns an OR plan for a filter that is one `$or` whose every clause can use an index:
 /// `FETCH` (the whole filter) over `OR` over one IXSCAN per clause, record ids deduplicated.
-fn or_plan(coll: &Collection, q: &Query, clauses: &[Filter]) -> Option<Plan> {
-    let mut scans = Vec::new();
+fn or_plan(coll: &Collection, q: &Query, clauses: &[Filter]) -> Option<PlanStage> {
     let mut stages = Vec::new();
     for clause in clauses {
         let conjuncts = clause.conjuncts();
         let c = best_candidate(coll, &conjuncts, &SortSpec::default())?;
         let index = coll.indexes.get(c.pos)?;
-        stages.push(ixscan_stage(index, &c.bounds, false));
-        scans.push((c.pos, c.bounds));
+        stages.push(ixscan_stage(index, c.bounds, false));
     }
     let fetch = PlanStage::Fetch {
-        filter: Some(q.filter.to_document()),
+        filter: Some(q.filter.clone()),
         input: Box::new(PlanStage::Or { inputs: stages }),
     };
     let blocking_sort = !q.sort.is_empty();
-    Some(Plan {
-        access: Access::Or { scans },
-        blocking_sort,
-        covered: false,
-        root: wrap(fetch, q, blocking_sort, false),
-    })
+    Some(wrap(fetch, q, blocking_sort, false))
 }
 
-fn ixscan_stage(index: &Index, bounds: &[Vec<Interval>], backward: bool) -> PlanStage {
-    let index_bounds = index
-        .spec
-        .fields
-        .iter()
-        .zip(bounds.iter())
-        .map(|((f, desc), list)| {
-            let reverse = *desc != backward;
-            let mut shown: Vec<String> = list
-                .iter()
-                .map(|i| {
-                    if reverse {
-                        Interval {
-                            lo: i.hi.clone(),
-                            lo_inc: i.hi_inc,
-                            hi: i.lo.clone(),
-                            hi_inc: i.lo_inc,
-                        }
-                        .to_string()
-                    } else {
-                        i.to_string()
-                    }
-                })
-                .collect();
-            if reverse {
-                shown.reverse();
-            }
-            (f.clone(), shown)
-        })
-        .collect();
+fn ixscan_stage(index: &Index, bounds: IndexBounds, backward: bool) -> PlanStage {
     PlanStage::Ixscan {
         index_name: index.spec.name.clone(),
         key_pattern: index.spec.key.clone(),
+        fields: index.spec.fields.clone(),
         is_multi_key: index.is_multikey(),
         is_unique: index.spec.unique,
         is_sparse: index.spec.sparse,
         is_partial: index.partial.is_some(),
-        direction: if backward { "backward" } else { "forward" }.into(),
-        index_bounds,
+        backward,
+        bounds,
     }
 }
 
@@ -307,7 +234,7 @@ fn ixscan_stage(index: &Index, bounds: &[Vec<Interval>], backward: bool) -> Plan
 fn wrap(mut root: PlanStage, q: &Query, blocking_sort: bool, covered: bool) -> PlanStage {
     if blocking_sort {
         root = PlanStage::Sort {
-            sort_pattern: q.sort.to_document(),
+            sort: q.sort.clone(),
             mem_limit: SORT_MEM_LIMIT,
             limit_amount: q.limit.map(|l| l.saturating_add(q.skip)),
             input: Box::new(root),
@@ -327,12 +254,11 @@ fn wrap(mut root: PlanStage, q: &Query, blocking_sort: bool, covered: bool) -> P
     }
     match &q.projection {
         Some(p) if covered => PlanStage::ProjectionCovered {
-            transform_by: p.spec.clone(),
+            projection: p.clone(),
             input: Box::new(root),
         },
         Some(p) => PlanStage::Projection {
-            simple: p.is_simple(),
-            transform_by: p.spec.clone(),
+            projection: p.clone(),
             input: Box::new(root),
         },
         None => root,
@@ -371,11 +297,12 @@ fn candidate(coll: &Collection, pos: usize, conjuncts: &[&Filter], sort: &SortSp
     }
 }
 
-fn filter_doc(list: &[&Filter]) -> Option<Document> {
+/// Returns the conjunction of filters as one filter (`None` for none).
+fn conjunction(list: &[&Filter]) -> Option<Filter> {
     match list {
         [] => None,
-        [one] => Some(one.to_document()),
-        many => Some(Filter::And(many.iter().map(|f| (*f).clone()).collect()).to_document()),
+        [one] => Some((*one).clone()),
+        many => Some(Filter::And(many.iter().map(|f| (*f).clone()).collect())),
     }
 }
 
@@ -438,52 +365,42 @@ fn include_leaves(
     true
 }
 
-fn build(coll: &Collection, q: &Query, conjuncts: &[&Filter], chosen: Option<Candidate>) -> Plan {
-    let mut covered = false;
-    let (access, mut root, blocking_sort) =
-        match chosen.and_then(|c| coll.indexes.get(c.pos).map(|i| (c, i))) {
-            Some((c, index)) => {
-                let backward = c.sort.unwrap_or(false);
-                let residual: Vec<&Filter> = conjuncts
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| !c.absorbed.contains(i))
-                    .map(|(_, f)| *f)
-                    .collect();
-                let ixscan = ixscan_stage(index, &c.bounds, backward);
-                covered = is_covered(index, &c, q, &residual);
-                let fetch = if covered {
-                    ixscan
-                } else {
-                    PlanStage::Fetch {
-                        filter: filter_doc(&residual),
-                        input: Box::new(ixscan),
-                    }
-                };
-                (
-                    Access::Index {
-                        pos: c.pos,
-                        bounds: c.bounds,
-                        backward,
-                    },
-                    fetch,
-                    c.sort.is_none() && !q.sort.is_empty(),
-                )
-            }
-            None => (
-                Access::Collscan,
-                PlanStage::Collscan {
-                    filter: filter_doc(conjuncts),
-                    direction: "forward".into(),
-                },
-                !q.sort.is_empty(),
-            ),
-        };
-    root = wrap(root, q, blocking_sort, covered);
-    Plan {
-        access,
-        blocking_sort,
-        covered,
-        root,
+/// Returns the tree for one chosen index (or a COLLSCAN without one): the scan, a FETCH with
+/// the filter the bounds do not answer unless the index covers the query, then the SORT,
+/// SKIP, LIMIT and projection stages.
+fn build(
+    coll: &Collection,
+    q: &Query,
+    conjuncts: &[&Filter],
+    chosen: Option<Candidate>,
+) -> PlanStage {
+    match chosen.and_then(|c| coll.indexes.get(c.pos).map(|i| (c, i))) {
+        Some((c, index)) => {
+            let backward = c.sort.unwrap_or(false);
+            let residual: Vec<&Filter> = conjuncts
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !c.absorbed.contains(i))
+                .map(|(_, f)| *f)
+                .collect();
+            let covered = is_covered(index, &c, q, &residual);
+            let blocking_sort = c.sort.is_none() && !q.sort.is_empty();
+            let ixscan = ixscan_stage(index, c.bounds, backward);
+            let access = if covered {
+                ixscan
+            } else {
+                PlanStage::Fetch {
+                    filter: conjunction(&residual),
+                    input: Box::new(ixscan),
+                }
+            };
+            wrap(access, q, blocking_sort, covered)
+        }
+        None => {
+            let scan = PlanStage::Collscan {
+                filter: conjunction(conjuncts),
+            };
+            wrap(scan, q, !q.sort.is_empty(), false)
+        }
     }
 }

@@ -151,7 +151,7 @@ fn node<'a>(filter: &'a Filter, coll: &Collection) -> Node<'a> {
     let children = |c: &'a [Filter]| {
         let mut nodes: Vec<Node<'a>> = c.iter().map(|f| node(f, coll)).collect();
         // Stable: the children needing no document first.
-        crate::sorting::sort_by_key(&mut nodes, |n| n.reads_document());
+        nodes.sort_by_key(|n| n.reads_document());
         nodes
     };
     match filter {

@@ -83,7 +83,7 @@ impl SortSpec {
     pub fn sort_docs(&self, docs: &mut Vec<Document>) {
         let mut keyed: Vec<(Vec<Bson>, Document)> =
             docs.drain(..).map(|d| (self.key(&d), d)).collect();
-        crate::sorting::sort_by(&mut keyed, |a, b| self.compare_keys(&a.0, &b.0));
+        keyed.sort_by(|a, b| self.compare_keys(&a.0, &b.0));
         docs.extend(keyed.into_iter().map(|(_, d)| d));
     }
 
@@ -91,14 +91,11 @@ impl SortSpec {
     pub fn sort_values(&self, values: &mut [Bson]) {
         if self.keys.first().is_some_and(|(p, _)| p.is_empty()) {
             let desc = self.keys.first().is_some_and(|(_, d)| *d);
-            crate::sorting::sort_by(
-                values,
-                |a, b| if desc { compare(b, a) } else { compare(a, b) },
-            );
+            values.sort_by(|a, b| if desc { compare(b, a) } else { compare(a, b) });
             return;
         }
         let empty = Document::new();
-        crate::sorting::sort_by(values, |a, b| {
+        values.sort_by(|a, b| {
             let da = a.as_document().unwrap_or(&empty);
             let db = b.as_document().unwrap_or(&empty);
             self.compare_keys(&self.key(da), &self.key(db))

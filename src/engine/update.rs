@@ -111,7 +111,7 @@ impl UpdateSpec {
             }
         }
         check_conflicts(&ops)?;
-        crate::sorting::sort_by(&mut ops, |a, b| {
+        ops.sort_by(|a, b| {
             let pa: Vec<&str> = a.path.split('.').collect();
             let pb: Vec<&str> = b.path.split('.').collect();
             pa.cmp(&pb)

@@ -147,18 +147,17 @@ impl Database {
         }
     }
 
+    /// Plans a write's query and runs the plan under its projection (a write projects the one
+    /// document it returns itself): the stored documents that match, the statistics, the plan.
     fn matching(&self, collection: &str, q: &Query) -> Result<Matched> {
-        let coll = self.collections.get(collection);
-        let plan = planner::plan(coll, q)?;
-        let (found, exec) = exec::execute(coll, &plan, q)?;
-        Ok((
-            found,
-            Stats {
-                exec,
-                ..Default::default()
-            },
-            plan.root,
-        ))
+        let plan = planner::plan(self.collections.get(collection), q)?;
+        let (found, mut stats) = exec::execute(&self.collections, collection, plan.unprojected())?;
+        stats.exec.execution_stages = Some(plan.clone());
+        let found = found
+            .into_iter()
+            .filter_map(|(rid, d)| Some((rid?, d)))
+            .collect();
+        Ok((found, stats, plan))
     }
 
     /// Returns the new version of `old` under the update, checked (`_id` unchanged, limits).

@@ -8,7 +8,6 @@
 //! own design, id `custom`) comes last.
 
 use crate::design::{DesignError, DesignName, DesignSpec, Layout};
-use crate::model::preset::named;
 use crate::model::Model;
 
 /// The id of the model's own design: the design bar's Custom, `squillion eval` without
@@ -49,7 +48,7 @@ impl Offer {
     /// Returns the offer's model laid out under its design: what is analysed, evaluated and
     /// exported.
     pub fn layout(&self) -> Result<Layout, DesignError> {
-        self.design.layout(&self.model)
+        Layout::build(&self.model, &self.design)
     }
 
     /// Returns the design's name as reports give it (an evaluation's `design`): a preset's
@@ -72,12 +71,7 @@ impl Offer {
             id: name.as_str().to_string(),
             label: label(name.as_str()),
             model: model.clone(),
-            design: DesignSpec {
-                base: name,
-                relationships: Default::default(),
-                fields: model.design.fields.clone(),
-                joins: model.design.joins,
-            },
+            design: DesignSpec::named(name, &model.design),
             source: Source::Named,
         }
     }
@@ -153,7 +147,7 @@ pub fn offer(model: &Model, id: &str) -> Option<Offer> {
     }
     match id {
         CUSTOM | "model" => Some(Offer::custom(model)),
-        other => named(other).map(|n| Offer::named(model, n)),
+        other => DesignName::from_name(other).map(|n| Offer::named(model, n)),
     }
 }
 

@@ -16,54 +16,70 @@ use serde::{Deserialize, Serialize};
 /// Every shape has a hard `max`: the largest parent is assumed to exist and to have exactly
 /// `max` children, so the tail that breaks documents is never averaged away.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(tag = "shape", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Distribution {
     /// Every parent has exactly `value`.
     Fixed {
         /// The one count.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         value: f64,
     },
     /// Integers spread evenly over `min..=max`.
     Uniform {
         /// Smallest count.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         min: f64,
         /// Largest count.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         max: f64,
     },
     /// A normal distribution, clamped to `min..=max`.
     Normal {
         /// Mean before clamping.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = -super::validate::MAX_COUNT, max = super::validate::MAX_COUNT)))]
         mean: f64,
         /// Standard deviation before clamping.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         sd: f64,
         /// Lower clamp.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         min: f64,
         /// Upper clamp.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         max: f64,
     },
     /// A heavy-tailed (Pareto/Zipf-like) shape through its median (`typical`) and `p99`,
     /// clamped to `min..=max`: most users have a few followers, a celebrity has millions.
     Zipf {
         /// Lower clamp.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         min: f64,
         /// The median.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(max = super::validate::MAX_COUNT), extend("exclusiveMinimum" = 0)))]
         typical: f64,
         /// The 99th percentile.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         p99: f64,
         /// The largest parent's count.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         max: f64,
     },
     /// A log-normal shape through its median (`typical`) and `p99`, clamped to `0..=max`.
     Lognormal {
         /// The median.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(max = super::validate::MAX_COUNT), extend("exclusiveMinimum" = 0)))]
         typical: f64,
         /// The 99th percentile.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         p99: f64,
         /// The largest parent's count.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
         max: f64,
     },
     /// `min(of, cap)`: the children a parent keeps when at most `cap` fit (layouts only).
     #[serde(skip_deserializing)]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(skip))]
     Capped {
         /// The uncapped distribution.
         of: Box<Distribution>,
@@ -72,6 +88,7 @@ pub enum Distribution {
     },
     /// `ceil(of / size) − less`, at least 0: bucket documents per parent (`less` 0) or
     /// continuation documents per parent (`less` 1) (layouts only).
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(skip))]
     Chunks {
         /// The distribution of children.
         of: Box<Distribution>,
@@ -80,6 +97,62 @@ pub enum Distribution {
         /// Documents not counted (1 for the parent document itself).
         less: f64,
     },
+}
+
+/// The shape of a distribution as a model writes it (`shape`): [`Shape::ALL`] is the one list
+/// of shapes that validation, the editor's forms and the docs read. (`capped` and `chunks` are
+/// layout-only and never written.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// [`Distribution::Fixed`].
+    Fixed,
+    /// [`Distribution::Uniform`].
+    Uniform,
+    /// [`Distribution::Normal`].
+    Normal,
+    /// [`Distribution::Zipf`].
+    Zipf,
+    /// [`Distribution::Lognormal`].
+    Lognormal,
+}
+
+impl Shape {
+    /// Every shape a model may use, in the order the forms offer them.
+    pub const ALL: [Shape; 5] = [
+        Shape::Fixed,
+        Shape::Uniform,
+        Shape::Normal,
+        Shape::Zipf,
+        Shape::Lognormal,
+    ];
+
+    /// Returns the name as written in a model.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Fixed => "fixed",
+            Shape::Uniform => "uniform",
+            Shape::Normal => "normal",
+            Shape::Zipf => "zipf",
+            Shape::Lognormal => "lognormal",
+        }
+    }
+
+    /// Returns the shape called `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<Shape> {
+        Shape::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Returns the number keys a distribution of this shape takes (all required), in the
+    /// order the forms show them.
+    pub fn keys(self) -> &'static [&'static str] {
+        match self {
+            Shape::Fixed => &["value"],
+            Shape::Uniform => &["min", "max"],
+            Shape::Normal => &["mean", "sd", "min", "max"],
+            Shape::Zipf => &["min", "typical", "p99", "max"],
+            Shape::Lognormal => &["typical", "p99", "max"],
+        }
+    }
 }
 
 /// z such that Φ(z) = 0.99.

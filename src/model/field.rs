@@ -7,6 +7,7 @@ use super::distribution::Distribution;
 
 /// A BSON type, spelled as MongoDB's `$type` aliases spell it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub enum BsonType {
     /// 64-bit binary floating point (8 bytes).
@@ -120,6 +121,7 @@ impl BsonType {
 
 /// What a value means, so that generated data looks like the real thing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ValueKind {
     /// A person's full name ("Kate Monster").
@@ -155,6 +157,51 @@ pub enum ValueKind {
 }
 
 impl ValueKind {
+    /// Every kind, in the order the docs list them: the one list of value kinds.
+    pub const ALL: [ValueKind; 15] = [
+        ValueKind::Name,
+        ValueKind::Email,
+        ValueKind::Username,
+        ValueKind::Text,
+        ValueKind::Word,
+        ValueKind::Hostname,
+        ValueKind::Ip,
+        ValueKind::Url,
+        ValueKind::Price,
+        ValueKind::Quantity,
+        ValueKind::Enum,
+        ValueKind::DateRange,
+        ValueKind::Sequence,
+        ValueKind::Counter,
+        ValueKind::Code,
+    ];
+
+    /// Returns the name as written in a model (`kind`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueKind::Name => "name",
+            ValueKind::Email => "email",
+            ValueKind::Username => "username",
+            ValueKind::Text => "text",
+            ValueKind::Word => "word",
+            ValueKind::Hostname => "hostname",
+            ValueKind::Ip => "ip",
+            ValueKind::Url => "url",
+            ValueKind::Price => "price",
+            ValueKind::Quantity => "quantity",
+            ValueKind::Enum => "enum",
+            ValueKind::DateRange => "date_range",
+            ValueKind::Sequence => "sequence",
+            ValueKind::Counter => "counter",
+            ValueKind::Code => "code",
+        }
+    }
+
+    /// Returns the kind called `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<ValueKind> {
+        ValueKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
     /// Returns the length distribution a string of this kind has when none is given.
     pub fn default_length(self) -> Distribution {
         let (min, max) = match self {
@@ -175,6 +222,24 @@ impl ValueKind {
 
 /// One field of an entity (or of an embedded object, or the elements of an array).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[cfg_attr(
+    not(target_arch = "wasm32"),
+    schemars(extend("allOf" = [
+        {
+            "if": { "properties": { "type": { "const": "array" } } },
+            "then": { "required": ["items", "count"] }
+        },
+        {
+            "if": { "properties": { "type": { "const": "object" } } },
+            "then": { "required": ["fields"] }
+        },
+        {
+            "if": { "properties": { "kind": { "const": "enum" } }, "required": ["kind"] },
+            "then": { "required": ["values"] }
+        }
+    ]))
+)]
 #[serde(deny_unknown_fields)]
 pub struct Field {
     /// The BSON type.
@@ -182,6 +247,7 @@ pub struct Field {
     pub ty: BsonType,
     /// For arrays: the element type (`"object"` means elements have `fields`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(extend("not" = { "const": "array" })))]
     pub items: Option<BsonType>,
     /// What the value means (for generation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -198,9 +264,11 @@ pub struct Field {
     pub fields: Fields,
     /// Probability (0..=1) that the field is present; absent fields cost nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = 1)))]
     pub presence: Option<f64>,
     /// For `enum`: the possible values.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(length(min = 1)))]
     pub values: Vec<String>,
     /// Lower bound of numbers (prices, quantities).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -210,9 +278,17 @@ pub struct Field {
     pub max: Option<f64>,
     /// Start of a date range (`YYYY-MM-DD`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        not(target_arch = "wasm32"),
+        schemars(regex(pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))
+    )]
     pub from: Option<String>,
     /// End of a date range (`YYYY-MM-DD`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        not(target_arch = "wasm32"),
+        schemars(regex(pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))
+    )]
     pub to: Option<String>,
 }
 

@@ -5,25 +5,34 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::design::strategy::{DesignName, DesignSpec};
+use super::design::{DesignName, DesignSpec};
 
 /// What a preset says about itself, next to its model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PresetMeta {
     /// Title shown on the preset list ("Social graph: who follows whom").
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(length(min = 1)))]
     pub title: String,
     /// The lesson in one line.
+    #[cfg_attr(
+        not(target_arch = "wasm32"),
+        schemars(length(min = 1), regex(pattern = r"^[^\n]*$"))
+    )]
     pub lesson: String,
     /// Where the lesson comes from.
     pub source: PresetSource,
     /// What the scenario is, what the article recommends and why, which numbers show it
     /// (plain text, paragraphs separated by blank lines).
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(length(min = 1)))]
     pub explanation: String,
     /// Which counts and rates were chosen and why.
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(length(min = 1)))]
     pub scale_note: String,
     /// The designs the preset offers, in order: `normalized`, `denormalized`, `bucketed` or a
     /// name from `custom_designs`.
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(length(min = 1)))]
     pub designs: Vec<String>,
     /// Named per-relationship mixes (the article's recommended design when it is a mix).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -36,6 +45,7 @@ pub struct PresetMeta {
 
 /// The article a preset comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PresetSource {
     /// Article id (`000` … `004`, the seed file's number).
@@ -52,22 +62,7 @@ impl PresetMeta {
         if let Some(d) = self.custom_designs.get(name) {
             return Some(d.clone());
         }
-        let base = named(name)?;
-        Some(DesignSpec {
-            base,
-            relationships: BTreeMap::new(),
-            fields: fields.fields.clone(),
-            joins: fields.joins,
-        })
-    }
-}
-
-/// Returns the named design called `name`.
-pub fn named(name: &str) -> Option<DesignName> {
-    match name {
-        "normalized" => Some(DesignName::Normalized),
-        "denormalized" => Some(DesignName::Denormalized),
-        "bucketed" => Some(DesignName::Bucketed),
-        _ => None,
+        let base = DesignName::from_name(name)?;
+        Some(DesignSpec::named(base, fields))
     }
 }

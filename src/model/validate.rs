@@ -6,7 +6,9 @@ use serde_json::{Map, Value};
 mod design;
 mod workload;
 
-use super::field::BsonType;
+use super::design::DesignName;
+use super::distribution::Shape;
+use super::field::{BsonType, ValueKind};
 use super::ModelError;
 
 const TOP: &[&str] = &[
@@ -27,24 +29,6 @@ const FIELD_KEYS: &[&str] = &[
     "type", "items", "kind", "length", "count", "fields", "presence", "values", "min", "max",
     "from", "to",
 ];
-const KINDS: &[&str] = &[
-    "name",
-    "email",
-    "username",
-    "text",
-    "word",
-    "hostname",
-    "ip",
-    "url",
-    "price",
-    "quantity",
-    "enum",
-    "date_range",
-    "sequence",
-    "counter",
-    "code",
-];
-use crate::design::strategy::NAMES as STRATEGIES;
 
 /// The largest entity count or distribution parameter (count, length, mean, …) a model may
 /// use: 10^15, a thousand times the largest real collections, so that every full-scale number
@@ -116,6 +100,21 @@ struct RelInfo {
     many_to_many: bool,
     /// The parent reference a child holds (`parent_field`, default parent name + `Id`).
     parent_ref: String,
+}
+
+/// Returns `names` as the end of a sentence: `a, b or c`.
+fn or_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.into_iter().collect();
+    match names.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// Returns every named design's name, in [`DesignName::ALL`]'s order.
+fn design_names() -> impl Iterator<Item = &'static str> {
+    DesignName::ALL.into_iter().map(DesignName::as_str)
 }
 
 fn describe(v: &Value) -> &'static str {
@@ -290,7 +289,7 @@ impl Checker {
 
     fn date(&mut self, m: &Map<String, Value>, key: &str, path: &str) {
         if let Some(s) = self.string(m, key, path) {
-            if crate::arith::parse_date(s).is_none() {
+            if crate::date::parse_date(s).is_none() {
                 self.err(
                     &format!("{path}.{key}"),
                     format!("expected a date YYYY-MM-DD, found \"{s}\""),
@@ -493,7 +492,7 @@ impl Checker {
             match c.as_object() {
                 Some(cm) => {
                     for (name, d) in cm {
-                        if ["normalized", "denormalized", "bucketed"].contains(&name.as_str()) {
+                        if DesignName::from_name(name).is_some() {
                             self.err(
                                 &format!("$.preset.custom_designs.{name}"),
                                 format!("\"{name}\" is a named design; choose another name"),
@@ -554,13 +553,16 @@ impl Checker {
                 let p = format!("$.preset.designs[{i}]");
                 match d.as_str() {
                     Some(n)
-                        if ["normalized", "denormalized", "bucketed"].contains(&n)
-                            || custom.iter().any(|c| c == n) => {}
+                        if DesignName::from_name(n).is_some() || custom.iter().any(|c| c == n) => {}
                     Some(n) => self.err(
                         &p,
                         format!(
-                            "unknown design \"{n}\"; expected normalized, denormalized, bucketed{}",
-                            custom.iter().map(|c| format!(", {c}")).collect::<String>()
+                            "unknown design \"{n}\"; expected {}",
+                            design_names()
+                                .map(str::to_string)
+                                .chain(custom.iter().cloned())
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                     ),
                     None => self.err(&p, format!("expected a design name, found {}", describe(d))),
@@ -644,13 +646,11 @@ impl Checker {
         let ty = self.bson_type(m, "type", path);
         let items = self.bson_type(m, "items", path);
         if let Some(k) = self.string(m, "kind", path) {
-            if !KINDS.contains(&k) {
+            if ValueKind::from_name(k).is_none() {
+                let all: Vec<_> = ValueKind::ALL.into_iter().map(ValueKind::name).collect();
                 self.err(
                     &format!("{path}.kind"),
-                    format!(
-                        "unknown kind \"{k}\"; expected one of: {}",
-                        KINDS.join(", ")
-                    ),
+                    format!("unknown kind \"{k}\"; expected one of: {}", all.join(", ")),
                 );
             }
             if k == "enum" && !m.contains_key("values") {
@@ -774,26 +774,30 @@ impl Checker {
             );
             return;
         };
+        let shapes = || Shape::ALL.into_iter().map(Shape::name);
         let Some(shape) = self.string(m, "shape", path) else {
             if !m.contains_key("shape") {
                 self.err(
                     &format!("{path}.shape"),
-                    "missing required key \"shape\" (fixed, uniform, normal, zipf, lognormal)",
+                    format!(
+                        "missing required key \"shape\" ({})",
+                        shapes().collect::<Vec<_>>().join(", ")
+                    ),
                 );
             }
             return;
         };
-        let keys: &[&str] = match shape {
-            "fixed" => &["shape", "value"],
-            "uniform" => &["shape", "min", "max"],
-            "normal" => &["shape", "mean", "sd", "min", "max"],
-            "zipf" => &["shape", "min", "typical", "p99", "max"],
-            "lognormal" => &["shape", "typical", "p99", "max"],
-            other => {
-                self.err(&format!("{path}.shape"), format!("unknown shape \"{other}\"; expected fixed, uniform, normal, zipf or lognormal"));
-                return;
-            }
+        let Some(known) = Shape::from_name(shape) else {
+            self.err(
+                &format!("{path}.shape"),
+                format!("unknown shape \"{shape}\"; expected {}", or_list(shapes())),
+            );
+            return;
         };
+        let keys: Vec<&str> = std::iter::once("shape")
+            .chain(known.keys().iter().copied())
+            .collect();
+        let keys = keys.as_slice();
         self.object(v, path, keys, keys);
         let n = |c: &mut Self, k: &str| {
             let x = c.number(m, k, path, k != "mean")?;

@@ -5,11 +5,13 @@ use serde::{Deserialize, Serialize};
 
 /// One user action and how often it happens.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Unit {
     /// Name shown in reports ("view profile").
     pub name: String,
     /// How many times per second the whole cluster runs it.
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0)))]
     pub rate_per_sec: f64,
     /// The logical steps, in order.
     pub steps: Vec<Step>,
@@ -17,6 +19,7 @@ pub struct Unit {
 
 /// One logical step of an application unit, independent of any design.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Step {
     /// Read one entity by a key field, optionally with some of its children.
@@ -87,6 +90,7 @@ pub enum Step {
         relationship: String,
         /// Items per page.
         #[serde(default = "default_page")]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
         page_size: u64,
     },
     /// Find the entities whose attribute (an element of an array-of-objects field, laid out by
@@ -117,12 +121,14 @@ pub enum Step {
         sort: Sort,
         /// Documents per page.
         #[serde(default = "default_list_limit")]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
         limit: u64,
         /// Fields returned (empty: whole documents).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         fields: Vec<String>,
         /// Which page (1 = the first).
         #[serde(default = "default_first_page")]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
         page: u64,
         /// How later pages are reached.
         #[serde(default)]
@@ -130,8 +136,130 @@ pub enum Step {
     },
 }
 
+impl Step {
+    /// Returns the step's kind.
+    pub fn op(&self) -> Op {
+        match self {
+            Step::Read { .. } => Op::Read,
+            Step::FindParents { .. } => Op::FindParents,
+            Step::InsertChild { .. } => Op::InsertChild,
+            Step::Reassign { .. } => Op::Reassign,
+            Step::Insert { .. } => Op::Insert,
+            Step::Update { .. } => Op::Update,
+            Step::Delete { .. } => Op::Delete,
+            Step::PostFeed { .. } => Op::PostFeed,
+            Step::ReadFeed { .. } => Op::ReadFeed,
+            Step::FindByAttribute { .. } => Op::FindByAttribute,
+            Step::List { .. } => Op::List,
+        }
+    }
+}
+
+/// The kind of a workload step (its `op`), without the step's data: [`Op::ALL`] is the one
+/// list of step kinds that validation, the editor's forms and the docs read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// [`Step::Read`].
+    Read,
+    /// [`Step::FindParents`].
+    FindParents,
+    /// [`Step::InsertChild`].
+    InsertChild,
+    /// [`Step::Reassign`].
+    Reassign,
+    /// [`Step::Insert`].
+    Insert,
+    /// [`Step::Update`].
+    Update,
+    /// [`Step::Delete`].
+    Delete,
+    /// [`Step::PostFeed`].
+    PostFeed,
+    /// [`Step::ReadFeed`].
+    ReadFeed,
+    /// [`Step::List`].
+    List,
+    /// [`Step::FindByAttribute`].
+    FindByAttribute,
+}
+
+impl Op {
+    /// Every step kind, in the order the docs and the forms list them.
+    pub const ALL: [Op; 11] = [
+        Op::Read,
+        Op::FindParents,
+        Op::InsertChild,
+        Op::Reassign,
+        Op::Insert,
+        Op::Update,
+        Op::Delete,
+        Op::PostFeed,
+        Op::ReadFeed,
+        Op::List,
+        Op::FindByAttribute,
+    ];
+
+    /// Returns the name as written in a model (`op`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Read => "read",
+            Op::FindParents => "find_parents",
+            Op::InsertChild => "insert_child",
+            Op::Reassign => "reassign",
+            Op::Insert => "insert",
+            Op::Update => "update",
+            Op::Delete => "delete",
+            Op::PostFeed => "post_feed",
+            Op::ReadFeed => "read_feed",
+            Op::List => "list",
+            Op::FindByAttribute => "find_by_attribute",
+        }
+    }
+
+    /// Returns the step kind called `name`, if there is one.
+    pub fn from_name(name: &str) -> Option<Op> {
+        Op::ALL.into_iter().find(|o| o.name() == name)
+    }
+
+    /// Returns the keys a step of this kind takes (`op` first) and which of them it needs.
+    pub fn keys(self) -> (&'static [&'static str], &'static [&'static str]) {
+        match self {
+            Op::Read => (&["op", "entity", "by", "children"], &["op", "entity"]),
+            Op::FindParents => (&["op", "relationship", "by"], &["op", "relationship", "by"]),
+            Op::InsertChild | Op::PostFeed | Op::Reassign => {
+                (&["op", "relationship"], &["op", "relationship"])
+            }
+            Op::Insert | Op::Delete => (&["op", "entity"], &["op", "entity"]),
+            Op::Update => (
+                &["op", "entity", "field", "also", "copies", "increment"],
+                &["op", "entity", "field"],
+            ),
+            Op::ReadFeed => (
+                &["op", "relationship", "page_size"],
+                &["op", "relationship"],
+            ),
+            Op::List => (
+                &[
+                    "op", "entity", "by", "sort", "limit", "fields", "page", "paging",
+                ],
+                &["op", "entity", "sort"],
+            ),
+            Op::FindByAttribute => (
+                &["op", "entity", "field", "key", "above"],
+                &["op", "entity", "field"],
+            ),
+        }
+    }
+
+    /// True when a step of this kind names an `entity` (else it names a `relationship`).
+    pub fn takes_entity(self) -> bool {
+        self.keys().0.contains(&"entity")
+    }
+}
+
 /// How a list reaches its later pages.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Paging {
     /// Continue after the last sort value seen (`{date: {$gt: last.date}}`): the index seeks
@@ -140,6 +268,19 @@ pub enum Paging {
     Range,
     /// `skip((page − 1) × limit)`: the server still walks every skipped key.
     Skip,
+}
+
+impl Paging {
+    /// Both ways, in the order the docs list them.
+    pub const ALL: [Paging; 2] = [Paging::Range, Paging::Skip];
+
+    /// Returns the name as written in a model.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Paging::Range => "range",
+            Paging::Skip => "skip",
+        }
+    }
 }
 
 fn default_list_limit() -> u64 {
@@ -164,12 +305,14 @@ fn is_false(b: &bool) -> bool {
 
 /// Children read with their parent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ChildRead {
     /// The relationship followed.
     pub relationship: String,
     /// At most this many children (none: all).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
     pub limit: Option<u64>,
     /// Order of the children.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -181,16 +324,19 @@ pub struct ChildRead {
 
 /// A sort on one field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Sort {
     /// The field sorted on.
     pub field: String,
     /// 1 ascending, -1 descending.
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(extend("enum" = [1, -1])))]
     pub order: i32,
 }
 
 /// How copies of a field behave when the original changes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Copies {
     /// Copies follow every update (write amplification).
@@ -198,4 +344,17 @@ pub enum Copies {
     Live,
     /// Copies are point-in-time and never updated.
     Snapshot,
+}
+
+impl Copies {
+    /// Both behaviours, in the order the docs list them.
+    pub const ALL: [Copies; 2] = [Copies::Live, Copies::Snapshot];
+
+    /// Returns the name as written in a model.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Copies::Live => "live",
+            Copies::Snapshot => "snapshot",
+        }
+    }
 }

@@ -5,8 +5,8 @@ use super::{
     child_ref, int_field, oid, relationship_collection_name, Builder, Collection, DocShape,
     GrowingArray,
 };
-use crate::design::strategy::Strategy;
 use crate::design::DesignError;
+use crate::model::design::Strategy;
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
 use crate::model::Relationship;

@@ -6,8 +6,7 @@ use crate::engine::collection::Collection;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::exec;
 use crate::engine::path::{self, Item};
-use crate::engine::plan::PlanStage;
-use crate::engine::planner::{self, Access, Query};
+use crate::engine::planner::{self, Query};
 use crate::engine::query::{Filter, PathOp};
 use crate::engine::stats::LookupStats;
 use crate::engine::update::fields;
@@ -89,13 +88,13 @@ impl LookupSpec {
         for mut d in docs {
             let q = self.query(&d);
             let plan = planner::plan(foreign, &q)?;
-            if let Access::Index { .. } = plan.access {
-                stats.index_name = plan.root.access();
+            if let Some(name) = plan.index_name() {
+                stats.index_name = name.to_string();
             }
-            let (found, s) = exec::execute(foreign, &plan, &q)?;
+            let (found, s) = exec::execute(colls, &self.from, &plan)?;
             stats.n_queries += 1;
-            stats.keys_examined += s.keys_examined;
-            stats.docs_examined += s.docs_examined;
+            stats.keys_examined += s.exec.keys_examined;
+            stats.docs_examined += s.exec.docs_examined;
             fields::set(
                 &mut d,
                 &target,
@@ -106,31 +105,15 @@ impl LookupSpec {
         Ok((out, stats))
     }
 
-    /// Returns the plan stage: an indexed loop join when the foreign field has a usable index.
-    pub fn plan_stage(&self, colls: &BTreeMap<String, Collection>, input: PlanStage) -> PlanStage {
+    /// Returns the index the foreign field's equality would scan (an indexed loop join), if
+    /// any: what the plan's `$lookup` stage shows.
+    pub fn foreign_index(&self, colls: &BTreeMap<String, Collection>) -> Option<String> {
         let probe = Query::filter(Filter::path(
             self.foreign_field.clone(),
             PathOp::Eq(Bson::Int32(0)),
         ));
-        let index = planner::plan(colls.get(&self.from), &probe)
+        planner::plan(colls.get(&self.from), &probe)
             .ok()
-            .and_then(|p| match p.access {
-                Access::Index { .. } => Some(p.root.access()),
-                _ => None,
-            });
-        PlanStage::Lookup {
-            from: self.from.clone(),
-            local_field: self.local_field.clone(),
-            foreign_field: self.foreign_field.clone(),
-            as_field: self.as_field.clone(),
-            strategy: if index.is_some() {
-                "IndexedLoopJoin"
-            } else {
-                "NestedLoopJoin"
-            }
-            .into(),
-            index_name: index,
-            input: Box::new(input),
-        }
+            .and_then(|p| p.index_name().map(str::to_string))
     }
 }

@@ -1,9 +1,9 @@
 //! Index bounds: the intervals each predicate allows in an index field, type-bracketed, merged
 //! and intersected, and the bounds a whole conjunction gives an index (multikey-aware).
 
+use super::Interval;
 use crate::engine::compare::{compare, rank};
 use crate::engine::index::Index;
-use crate::engine::plan::Interval;
 use crate::engine::query::{Filter, PathOp};
 use bson::oid::ObjectId;
 use bson::{Bson, Document};
@@ -131,9 +131,7 @@ pub(super) fn bracket(v: &Bson) -> (Bson, Bson, bool) {
 
 /// Returns intervals sorted and merged.
 pub fn normalize(mut list: Vec<Interval>) -> Vec<Interval> {
-    crate::sorting::sort_by(&mut list, |a, b| {
-        compare(&a.lo, &b.lo).then_with(|| b.lo_inc.cmp(&a.lo_inc))
-    });
+    list.sort_by(|a, b| compare(&a.lo, &b.lo).then_with(|| b.lo_inc.cmp(&a.lo_inc)));
     let mut out: Vec<Interval> = Vec::new();
     for i in list {
         if let Some(last) = out.last_mut() {
@@ -196,7 +194,7 @@ pub(super) fn bounds_for(index: &Index, conjuncts: &[&Filter]) -> (Vec<Vec<Inter
         }
         if !prefixes.is_empty() {
             // Multikey: one predicate only; prefer an equality.
-            crate::sorting::sort_by_key(&mut preds, |p| !p.3);
+            preds.sort_by_key(|p| !p.3);
             let Some((ci, iv, exact, _)) = preds.into_iter().next() else {
                 continue;
             };

@@ -143,7 +143,7 @@ impl RegexOp {
     /// Returns the pattern and options as a BSON regex (a string if the pattern has a NUL).
     pub fn to_bson(&self) -> Bson {
         let mut opts: Vec<char> = self.options.chars().collect();
-        crate::sorting::sort(&mut opts);
+        opts.sort();
         let options: String = opts.into_iter().collect();
         match (self.pattern.clone().try_into(), options.try_into()) {
             (Ok(pattern), Ok(options)) => Bson::RegularExpression(Regex { pattern, options }),

@@ -4,7 +4,10 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::{describe, Checker, EntityInfo, RelInfo, STRATEGIES};
+use super::{describe, design_names, or_list, Checker, EntityInfo, RelInfo};
+use crate::model::design::{
+    AttributeForm, DesignName, FieldPattern, Joins, Strategy, MAX_SUBFIELDS,
+};
 
 impl Checker {
     pub(super) fn design(&mut self, v: &Value, entities: &[EntityInfo], rels: &[RelInfo]) {
@@ -23,19 +26,23 @@ impl Checker {
             return;
         };
         if let Some(j) = self.string(m, "joins", at) {
-            if j != "application" && j != "lookup" {
+            if !Joins::ALL.iter().any(|x| x.as_str() == j) {
                 self.err(
                     &format!("{at}.joins"),
-                    format!("unknown joins \"{j}\"; expected application or lookup"),
+                    format!(
+                        "unknown joins \"{j}\"; expected {}",
+                        or_list(Joins::ALL.into_iter().map(Joins::as_str))
+                    ),
                 );
             }
         }
         if let Some(b) = self.string(m, "base", at) {
-            if !["normalized", "denormalized", "bucketed"].contains(&b) {
+            if DesignName::from_name(b).is_none() {
                 self.err(
                     &format!("{at}.base"),
                     format!(
-                        "unknown design \"{b}\"; expected normalized, denormalized or bucketed"
+                        "unknown design \"{b}\"; expected {}",
+                        or_list(design_names())
                     ),
                 );
             }
@@ -89,29 +96,27 @@ impl Checker {
             }
             return;
         };
-        if !STRATEGIES.contains(&s) {
+        let Some(known) = Strategy::from_name(s) else {
             self.err(
                 &format!("{path}.strategy"),
                 format!(
                     "unknown strategy \"{s}\"; expected one of: {}",
-                    STRATEGIES.join(", ")
+                    Strategy::names().collect::<Vec<_>>().join(", ")
                 ),
             );
             return;
-        }
-        let (keys, req): (&[&str], &[&str]) = match s {
-            "embed_subset" => (&["strategy", "k"], &["strategy", "k"]),
-            "extended_reference" | "reference_in_child" => (&["strategy", "copy"], &["strategy"]),
-            "bucket" | "bucketed_fan_out" => (&["strategy", "size"], &["strategy", "size"]),
-            "continuation" => (&["strategy", "threshold"], &["strategy", "threshold"]),
-            _ => (&["strategy"], &["strategy"]),
         };
-        self.object(v, path, keys, req);
+        // `strategy`, then the number parameter (required) or the copied fields (optional).
+        let mut req = vec!["strategy"];
+        req.extend(known.parameter().map(|(key, _)| key));
+        let mut keys = req.clone();
+        keys.extend(known.copy().map(|_| "copy"));
+        self.object(v, path, &keys, &req);
         self.integer(m, "k", path, 1);
         self.integer(m, "size", path, 1);
         self.integer(m, "threshold", path, 1);
         if let Some(rel) = rel {
-            let feed_strategy = crate::design::strategy::is_feed_name(s);
+            let feed_strategy = known.is_feed();
             if feed_strategy && !rel.feed {
                 self.err(
                     &format!("{path}.strategy"),
@@ -122,7 +127,7 @@ impl Checker {
                 self.err(&format!("{path}.strategy"), format!("relationship \"{}\" is a feed: use fan_out_on_read, fan_out_on_write or bucketed_fan_out", rel.name));
             }
             if let Some(list) = self.array(m, "copy", path) {
-                let from = if s == "extended_reference" {
+                let from = if known.copies_from() == Some("child") {
                     &rel.child
                 } else {
                     &rel.parent
@@ -161,22 +166,17 @@ impl Checker {
             }
             return;
         };
-        let keys: &[&str] = match p {
-            "attribute" => &["pattern", "entity", "field", "form", "key", "value"],
-            "computed" => &["pattern", "entity", "field", "relationship", "sum"],
-            "preallocated" => &["pattern", "entity", "field", "slots"],
-            other => {
-                self.err(
-                    &format!("{path}.pattern"),
-                    format!(
-                        "unknown pattern \"{other}\"; expected attribute, computed or preallocated"
-                    ),
-                );
-                return;
-            }
+        let Some((keys, req)) = FieldPattern::keys(p) else {
+            self.err(
+                &format!("{path}.pattern"),
+                format!(
+                    "unknown pattern \"{p}\"; expected {}",
+                    or_list(FieldPattern::NAMES)
+                ),
+            );
+            return;
         };
-        let req: Vec<&str> = keys.iter().copied().filter(|k| *k != "sum").collect();
-        self.object(v, path, keys, &req);
+        self.object(v, path, keys, req);
         let entity = self
             .entity_ref(m, "entity", path, entities)
             .map(|e| e.name.clone());
@@ -186,10 +186,11 @@ impl Checker {
                     self.field_ref(m, "field", path, entities, e);
                 }
                 if let Some(f) = self.string(m, "form", path) {
-                    if !["keyed", "key_value", "flattened"].contains(&f) {
+                    let forms = || AttributeForm::ALL.into_iter().map(AttributeForm::as_str);
+                    if !forms().any(|x| x == f) {
                         self.err(
                             &format!("{path}.form"),
-                            "form is keyed, key_value or flattened",
+                            format!("form is {}", or_list(forms())),
                         );
                     }
                 }
@@ -212,7 +213,7 @@ impl Checker {
             _ => {
                 self.string(m, "field", path);
                 if let Some(n) = self.integer(m, "slots", path, 1) {
-                    let max = crate::design::MAX_SUBFIELDS;
+                    let max = MAX_SUBFIELDS;
                     if n > max {
                         self.err(
                             &format!("{path}.slots"),

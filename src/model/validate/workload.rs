@@ -2,7 +2,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{describe, Checker, EntityInfo, RelInfo};
+use super::{describe, or_list, Checker, EntityInfo, RelInfo};
+use crate::model::{Copies, Op, Paging};
 
 impl Checker {
     pub(super) fn unit(
@@ -122,45 +123,26 @@ impl Checker {
             );
             return;
         };
-        let Some(op) = self.string(m, "op", path) else {
+        let Some(name) = self.string(m, "op", path) else {
             if !m.contains_key("op") {
                 self.err(&format!("{path}.op"), "missing required key \"op\"");
             }
             return;
         };
-        let (keys, req): (&[&str], &[&str]) = match op {
-            "read" => (&["op", "entity", "by", "children"], &["op", "entity"]),
-            "find_parents" => (&["op", "relationship", "by"], &["op", "relationship", "by"]),
-            "insert_child" | "post_feed" | "reassign" => {
-                (&["op", "relationship"], &["op", "relationship"])
-            }
-            "insert" | "delete" => (&["op", "entity"], &["op", "entity"]),
-            "update" => (
-                &["op", "entity", "field", "also", "copies", "increment"],
-                &["op", "entity", "field"],
-            ),
-            "read_feed" => (
-                &["op", "relationship", "page_size"],
-                &["op", "relationship"],
-            ),
-            "list" => (
-                &[
-                    "op", "entity", "by", "sort", "limit", "fields", "page", "paging",
-                ],
-                &["op", "entity", "sort"],
-            ),
-            "find_by_attribute" => (
-                &["op", "entity", "field", "key", "above"],
-                &["op", "entity", "field"],
-            ),
-            other => {
-                self.err(&format!("{path}.op"), format!("unknown op \"{other}\"; expected read, find_parents, insert_child, reassign, insert, update, delete, post_feed, read_feed, list or find_by_attribute"));
-                return;
-            }
+        let Some(op) = Op::from_name(name) else {
+            self.err(
+                &format!("{path}.op"),
+                format!(
+                    "unknown op \"{name}\"; expected {}",
+                    or_list(Op::ALL.into_iter().map(Op::name))
+                ),
+            );
+            return;
         };
+        let (keys, req) = op.keys();
         self.object(v, path, keys, req);
         match op {
-            "read" => {
+            Op::Read => {
                 let e = self
                     .entity_ref(m, "entity", path, entities)
                     .map(|e| e.name.clone());
@@ -232,15 +214,15 @@ impl Checker {
                     }
                 }
             }
-            "find_parents" => {
+            Op::FindParents => {
                 if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
                     self.field_ref(m, "by", path, entities, &r.child.clone());
                 }
             }
-            "insert_child" => {
+            Op::InsertChild => {
                 self.rel_ref(m, "relationship", path, rels);
             }
-            "reassign" => {
+            Op::Reassign => {
                 if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
                     if r.feed || r.many_to_many {
                         self.err(
@@ -253,7 +235,7 @@ impl Checker {
                     }
                 }
             }
-            "post_feed" | "read_feed" => {
+            Op::PostFeed | Op::ReadFeed => {
                 if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
                     if !r.feed {
                         self.err(
@@ -264,11 +246,11 @@ impl Checker {
                 }
                 self.integer(m, "page_size", path, 1);
             }
-            "insert" | "delete" => {
+            Op::Insert | Op::Delete => {
                 self.entity_ref(m, "entity", path, entities);
             }
-            "list" => self.list(m, path, entities, rels),
-            "find_by_attribute" => {
+            Op::List => self.list(m, path, entities, rels),
+            Op::FindByAttribute => {
                 if let Some(e) = self.entity_ref(m, "entity", path, entities) {
                     let name = e.name.clone();
                     self.field_ref(m, "field", path, entities, &name);
@@ -276,7 +258,7 @@ impl Checker {
                 self.string(m, "key", path);
                 self.number(m, "above", path, false);
             }
-            "update" => {
+            Op::Update => {
                 if let Some(e) = self.entity_ref(m, "entity", path, entities) {
                     let name = e.name.clone();
                     self.field_ref(m, "field", path, entities, &name);
@@ -285,16 +267,17 @@ impl Checker {
                     }
                 }
                 if let Some(c) = self.string(m, "copies", path) {
-                    if c != "live" && c != "snapshot" {
+                    let all = || Copies::ALL.into_iter().map(Copies::as_str);
+                    if !all().any(|x| x == c) {
+                        let quoted: Vec<String> = all().map(quoted).collect();
                         self.err(
                             &format!("{path}.copies"),
-                            "copies is \"live\" or \"snapshot\"",
+                            format!("copies is {}", or_list(quoted.iter().map(String::as_str))),
                         );
                     }
                 }
                 self.boolean(m, "increment", path);
             }
-            _ => {}
         }
     }
 
@@ -354,9 +337,19 @@ impl Checker {
             }
         }
         if let Some(p) = self.string(m, "paging", path) {
-            if p != "range" && p != "skip" {
-                self.err(&format!("{path}.paging"), "paging is \"range\" or \"skip\"");
+            let all = || Paging::ALL.into_iter().map(Paging::as_str);
+            if !all().any(|x| x == p) {
+                let quoted: Vec<String> = all().map(quoted).collect();
+                self.err(
+                    &format!("{path}.paging"),
+                    format!("paging is {}", or_list(quoted.iter().map(String::as_str))),
+                );
             }
         }
     }
+}
+
+/// Returns `name` in double quotes, as messages quote a value to write.
+fn quoted(name: &str) -> String {
+    format!("\"{name}\"")
 }

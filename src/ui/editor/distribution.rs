@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 
 use super::inputs::NumberInput;
 use super::Workspace;
-use crate::model::edit::{self, SHAPES};
+use crate::model::edit;
+use crate::model::Shape;
 
 /// Points of the preview's curve.
 const POINTS: usize = 40;
@@ -48,15 +49,15 @@ pub fn DistributionInput(
     let parent_for_select = parent.clone();
     let on_shape = move |ev: leptos::ev::Event| {
         let chosen = event_target_value(&ev);
-        if chosen == "default" {
-            ws.set(&parent_for_select, key, None);
-        } else {
+        if let Some(chosen) = Shape::from_name(&chosen) {
             let old = dist.get_untracked().unwrap_or_else(|| json!({}));
             ws.set(
                 &parent_for_select,
                 key,
-                Some(edit::with_shape(&old, &chosen)),
+                Some(edit::with_shape(&old, chosen)),
             );
+        } else {
+            ws.set(&parent_for_select, key, None);
         }
     };
     let shape_label = format!("Shape of the {about}");
@@ -66,14 +67,15 @@ pub fn DistributionInput(
                 <span>{label}</span>
                 <select aria-label=shape_label on:change=on_shape>
                     {optional.then(|| view! { <option value="default" prop:selected=move || shape.get() == "default">"default"</option> })}
-                    {SHAPES.iter().map(|s| view! { <option value=*s prop:selected=move || shape.get() == *s>{*s}</option> }).collect_view()}
+                    {Shape::ALL.into_iter().map(Shape::name).map(|s| view! { <option value=s prop:selected=move || shape.get() == s>{s}</option> }).collect_view()}
                 </select>
             </label>
             <div class="dist-numbers">
                 {move || {
                     let s = shape.get();
                     let path = format!("{parent}/{key}");
-                    edit::shape_keys(&s)
+                    Shape::from_name(&s)
+                        .map_or(&[][..], Shape::keys)
                         .iter()
                         .map(|k| view! {
                             <NumberInput ws=ws parent=path.clone() key=k.to_string() label=k.to_string()

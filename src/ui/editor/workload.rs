@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 
 use super::inputs::{input_of, text_at, MoveButtons, NumberInput};
 use super::Workspace;
-use crate::model::edit::{self, OPS};
+use crate::model::edit;
+use crate::model::Op;
 
 /// One step as the list shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,7 +30,7 @@ fn step_rows(v: &Value, unit: usize) -> Vec<StepRow> {
                         .and_then(Value::as_str)
                         .unwrap_or("")
                         .to_string();
-                    let key = if edit::op_takes_entity(&op) {
+                    let key = if Op::from_name(&op).is_some_and(Op::takes_entity) {
                         "entity"
                     } else {
                         "relationship"
@@ -124,7 +125,7 @@ fn UnitItem(ws: Workspace, index: usize, last: bool) -> impl IntoView {
     };
     let add_step = move |_| {
         ws.edit(move |v| {
-            let step = edit::step_with_op(v, &json!({}), "read");
+            let step = edit::step_with_op(v, &json!({}), Op::Read);
             if let Some(steps) = v
                 .pointer_mut(&format!("/workload/{index}/steps"))
                 .and_then(Value::as_array_mut)
@@ -172,14 +173,16 @@ fn UnitItem(ws: Workspace, index: usize, last: bool) -> impl IntoView {
 fn StepItem(ws: Workspace, unit: usize, index: usize, row: StepRow, last: bool) -> impl IntoView {
     let path = format!("/workload/{unit}/steps/{index}");
     let StepRow { op, target, rest } = row;
-    let takes_entity = edit::op_takes_entity(&op);
+    let takes_entity = Op::from_name(&op).is_some_and(Op::takes_entity);
     let op_path = path.clone();
     let on_op = move |ev: leptos::ev::Event| {
-        let new = event_target_value(&ev);
+        let Some(new) = Op::from_name(&event_target_value(&ev)) else {
+            return;
+        };
         let p = op_path.clone();
         ws.edit(move |v| {
             let old = v.pointer(&p).cloned().unwrap_or_else(|| json!({}));
-            let step = edit::step_with_op(v, &old, &new);
+            let step = edit::step_with_op(v, &old, new);
             if let Some(s) = v.pointer_mut(&p) {
                 *s = step;
             }
@@ -230,7 +233,7 @@ fn StepItem(ws: Workspace, unit: usize, index: usize, row: StepRow, last: bool) 
     view! {
         <li class="step-item">
             <select class="op-select" aria-label=format!("Operation of step {step_no}") on:change=on_op>
-                {OPS.iter().map(|o| view! { <option value=*o prop:selected=*o == current_op>{o.replace('_', " ")}</option> }).collect_view()}
+                {Op::ALL.into_iter().map(Op::name).map(|o| view! { <option value=o prop:selected=o == current_op>{o.replace('_', " ")}</option> }).collect_view()}
             </select>
             <select aria-label=format!("What step {step_no} acts on") on:change=on_target>
                 {move || {

@@ -151,7 +151,7 @@ pub fn EvalWarnings(
     measured: bool,
 ) -> impl IntoView {
     let mut ws = warnings;
-    crate::sorting::sort_by_key(&mut ws, |w| std::cmp::Reverse(w.severity));
+    ws.sort_by_key(|w| std::cmp::Reverse(w.severity));
     let count = ws.len().to_string();
     view! {
         <div class="card warnings" class:eval-warnings=measured data-count=count>

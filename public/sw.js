@@ -1,0 +1,74 @@
+// The offline service worker: after one visit, Squillion loads and evaluates with no network.
+//
+// scripts/service-worker.mjs (a Trunk post-build hook) writes this file into dist/ with the
+// three placeholders below filled in: VERSION, a hash of every file the page ships (so a new
+// build is a new worker, byte for byte, and the browser installs it), FILES, those files, and
+// NETWORK_FIRST, true for development builds (`trunk serve`: every reload shows the newest
+// build) and false for release builds (cache first: a reload costs no network at all).
+//
+// Updates: a new worker precaches the new build beside the old one and waits. The browser
+// lets it take over when no page uses the old one any more, which a reload often is; else the
+// page's boot.js sees it waiting on the next load and tells it to take over (`skip-waiting`)
+// before the app starts, then reloads once. Either way the page and its evaluation worker run
+// one build, and boot.js says that Squillion was updated (it asks the worker its `version`).
+const VERSION = '__VERSION__';
+const FILES = __FILES__;
+const NETWORK_FIRST = __NETWORK_FIRST__;
+
+const PREFIX = 'squillion-';
+const CACHE = `${PREFIX}${VERSION}`;
+/** The page itself: every navigation inside the scope is answered with it. */
+const INDEX = new URL('index.html', self.registration.scope).href;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    caches.open(CACHE).then((cache) =>
+      // `no-cache`: revalidated, so the precache is exactly this build, yet what the page has
+      // just downloaded comes from the HTTP cache (a 304) instead of a second download.
+      cache.addAll(FILES.map((f) => new Request(new URL(f, self.registration.scope), { cache: 'no-cache' }))),
+    ),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const key of await caches.keys()) {
+        if (key.startsWith(PREFIX) && key !== CACHE) await caches.delete(key);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener('message', (event) => {
+  if (event.data === 'skip-waiting') self.skipWaiting();
+  // The page asks which build answers it, to say when that changed.
+  if (event.data === 'version') event.ports[0]?.postMessage(VERSION);
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET' || !request.url.startsWith(self.registration.scope)) return;
+  // A navigation (`/`, `/index.html`, `/#playground`, a share link) is the page.
+  const key = request.mode === 'navigate' ? INDEX : request.url;
+  event.respondWith(NETWORK_FIRST ? networkFirst(request, key) : cacheFirst(request, key));
+});
+
+/** Answers from this build's cache, else from the network. */
+async function cacheFirst(request, key) {
+  const cache = await caches.open(CACHE);
+  return (await cache.match(key, { ignoreSearch: true })) ?? fetch(request);
+}
+
+/** Answers from the network, else (offline) from this build's cache. */
+async function networkFirst(request, key) {
+  try {
+    return await fetch(request);
+  } catch (e) {
+    const cache = await caches.open(CACHE);
+    const hit = await cache.match(key, { ignoreSearch: true });
+    if (hit) return hit;
+    throw e;
+  }
+}

@@ -1,0 +1,167 @@
+//! `insert_child`: add one child to a parent (a follower, a log message, an order line). The
+//! child goes into its own collection, into the parent's array, into a link or into the open
+//! bucket, as the strategy lays it out; a stored total of the parent (a `computed` field
+//! pattern) follows with `$inc`, in the parent's update when there is one.
+
+use bson::{doc, Bson, Document};
+
+use super::{param, Command, CommandKind::*, Commands, Placement};
+use crate::design::layout::relationship_collection_name;
+use crate::model::design::{FieldPattern, Strategy};
+use crate::model::{Model, Step};
+
+/// Appends the commands of an `insert_child` step.
+pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
+    let Step::InsertChild { relationship } = step else {
+        return;
+    };
+    let Some((r, s)) = p.relationship(relationship) else {
+        return;
+    };
+    let pcoll = p.collection_for(&r.parent);
+    let ccoll = p.collection_for(&r.child);
+    let arr = r.array_field().to_string();
+    let pid = param(format!("{}._id", r.parent));
+    let insert_child = |out: &Commands, note: &str| {
+        let mut c = out.command(&ccoll, Insert, Document::new(), note);
+        c.insert_shape = Some(r.child.clone());
+        c
+    };
+    let mut parent_update: Option<Document> = None;
+    match s {
+        Strategy::Embed => parent_update = Some(doc! { "$push": { arr.as_str(): param("child") } }),
+        Strategy::EmbedSubset { k } => {
+            out.push(insert_child(out, "the child in its own collection"));
+            // Keep the newest k in order: $sort on the field the workload reads them by
+            // (ascending, so that $slice: -k keeps the newest), as article 002 does.
+            let mut each = doc! { "$each": [param("child")] };
+            if let Some(sf) = subset_sort_field(p.model, &r.name) {
+                each.insert("$sort", doc! { sf: 1 });
+            }
+            each.insert("$slice", -i64::try_from(*k).unwrap_or(i64::MAX));
+            parent_update = Some(doc! { "$push": { arr.as_str(): each } });
+        }
+        Strategy::ExtendedReference { copy } => {
+            if !r.many_to_many {
+                out.push(insert_child(out, "the child"));
+            }
+            let mut e = doc! { "_id": param("child._id") };
+            for c in copy {
+                e.insert(c.clone(), param(format!("child.{c}")));
+            }
+            parent_update = Some(doc! { "$push": { arr.as_str(): e } });
+        }
+        Strategy::ReferenceInParent | Strategy::TwoWay => {
+            if !r.many_to_many {
+                out.push(insert_child(out, "the child"));
+            }
+            parent_update = Some(doc! { "$push": { arr.as_str(): param("child._id") } });
+        }
+        Strategy::ReferenceInChild { .. } if r.many_to_many => {
+            // The child exists: it gains the parent's id in its array of references (the
+            // subscriber's `following`).
+            let mut c = out.command(
+                &ccoll,
+                Update,
+                doc! { "_id": param("child._id") },
+                format!("{}: add the parent to the child's references", r.name),
+            );
+            c.update = Some(doc! { "$push": { r.parent_ref(): pid.clone() } });
+            out.push(c);
+        }
+        Strategy::ReferenceInChild { .. } => {
+            out.push(insert_child(out, "the child with its parent reference"))
+        }
+        Strategy::LinkCollection => {
+            let mut c = out.command(&r.name, Insert, Document::new(), "the link");
+            c.insert_shape = Some("link".into());
+            out.push(c);
+        }
+        Strategy::Bucket { size } => {
+            let mut c = out.command(
+                &relationship_collection_name(r, s),
+                Update,
+                doc! { r.parent_ref(): pid.clone(), "count": { "$lt": *size as i64 } },
+                "append to the open bucket (upsert opens the next)",
+            );
+            let pushed = if r.many_to_many {
+                param("child._id")
+            } else {
+                param("child")
+            };
+            c.update = Some(
+                doc! { "$push": { arr.as_str(): pushed }, "$inc": { "count": 1 }, "$setOnInsert": { "sequence": param("next_sequence") } },
+            );
+            c.upsert = true;
+            out.push(c);
+        }
+        Strategy::Continuation { threshold } => {
+            let full = format!("{arr}.{}", threshold.saturating_sub(1));
+            let mut c = out.command(
+                &pcoll,
+                Update,
+                doc! { "_id": pid.clone(), full: { "$exists": false } },
+                "append while the parent has room (else the last continuation document)",
+            );
+            c.update = Some(doc! { "$push": { arr.as_str(): param("child._id") } });
+            out.push(c);
+        }
+        _ => {}
+    }
+    let inc = stored_totals(p.model, &r.name);
+    let parent = |out: &Commands, update: Document, note: String| -> Command {
+        let mut c = out.command(&pcoll, Update, doc! { "_id": pid.clone() }, note);
+        c.update = Some(update);
+        c
+    };
+    if let Some(mut u) = parent_update {
+        if !inc.is_empty() {
+            u.insert("$inc", inc);
+        }
+        out.push(parent(out, u, format!("{}: update the parent", r.name)));
+    } else if !inc.is_empty() {
+        out.push(parent(
+            out,
+            doc! { "$inc": inc },
+            "keep the stored total".to_string(),
+        ));
+    }
+}
+
+/// Returns the `$inc` of the parent's stored totals (`computed` patterns) over the children of
+/// `relationship`: the summed child field, or 1 for a count.
+fn stored_totals(model: &Model, relationship: &str) -> Document {
+    let mut inc = Document::new();
+    for pat in &model.design.fields {
+        if let FieldPattern::Computed {
+            field,
+            relationship: r,
+            sum,
+            ..
+        } = pat
+        {
+            if r == relationship {
+                let by = sum
+                    .as_ref()
+                    .map_or(Bson::Int32(1), |s| param(format!("child.{s}")));
+                inc.insert(field.clone(), by);
+            }
+        }
+    }
+    inc
+}
+
+/// Returns the child field the workload sorts a relationship's children by, if any.
+fn subset_sort_field(model: &Model, relationship: &str) -> Option<String> {
+    model
+        .workload
+        .iter()
+        .flat_map(|u| &u.steps)
+        .filter_map(|s| match s {
+            Step::Read { children, .. } => Some(children),
+            _ => None,
+        })
+        .flatten()
+        .filter(|c| c.relationship == relationship)
+        .find_map(|c| c.sort.as_ref().map(|s| s.field.clone()))
+}

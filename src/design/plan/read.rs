@@ -1,0 +1,244 @@
+//! `read`: one entity by a key field, with some of its children. Embedded children come with
+//! the parent (sliced by a projection when limited); children elsewhere cost one more find
+//! each (an application-level join), or, with `joins: lookup`, ride along in one `aggregate`
+//! with an equality `$lookup` per child collection.
+
+use bson::{doc, Bson, Document};
+
+use super::{param, Command, CommandKind::*, Commands, Placement};
+use crate::design::layout::{child_ref, relationship_collection_name};
+use crate::model::design::{Joins, Strategy};
+use crate::model::{ChildRead, Model, Step};
+
+/// Appends the commands of a `read` step.
+pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
+    let Step::Read {
+        entity,
+        by,
+        children,
+    } = step
+    else {
+        return;
+    };
+    let coll = p.collection_for(entity);
+    let mut find = out.command(
+        &coll,
+        Find,
+        doc! { by.as_str(): param(format!("{entity}.{by}")) },
+        format!("read {entity} by {by}"),
+    );
+    find.limit = Some(1);
+    let mut projection = Document::new();
+    let mut later = Vec::new();
+    for c in children {
+        child_commands(p, out, entity, &coll, c, &mut projection, &mut later);
+    }
+    if p.joins == Joins::Lookup && !later.is_empty() && projection.is_empty() {
+        if let Some(stages) = lookup_stages(p.model, entity, &later) {
+            let mut pipeline = vec![doc! { "$match": find.filter.clone() }, doc! { "$limit": 1 }];
+            pipeline.extend(stages);
+            // The filter is the `$match` (what the derived indexes serve).
+            let mut a = out.command(
+                &coll,
+                Aggregate,
+                find.filter.clone(),
+                format!("read {entity} by {by} with its children ($lookup)"),
+            );
+            a.pipeline = pipeline;
+            out.push(a);
+            return;
+        }
+    }
+    if !projection.is_empty() {
+        find.projection = Some(projection);
+    }
+    out.push(find);
+    for c in later {
+        out.push(c);
+    }
+}
+
+/// Adds what reading the children `c` of `entity` (in collection `coll`) takes: a `$slice` of
+/// an embedded array to `projection`, the finds after the parent's to `later`.
+fn child_commands(
+    p: &Placement,
+    out: &Commands,
+    entity: &str,
+    coll: &str,
+    c: &ChildRead,
+    projection: &mut Document,
+    later: &mut Vec<Command>,
+) {
+    let Some((r, s)) = p.relationship(&c.relationship) else {
+        return;
+    };
+    let arr = r.array_field().to_string();
+    let child_coll = p.collection_for(&r.child);
+    let sort = c.sort.as_ref().map(|s| doc! { s.field.as_str(): s.order });
+    let sorted_and_limited = |mut f: Command| {
+        f.sort = sort.clone();
+        f.limit = c.limit;
+        f
+    };
+    let by_parent = |note: String| {
+        sorted_and_limited(out.command(
+            &child_coll,
+            Find,
+            doc! { r.parent_ref(): param(format!("{entity}._id")) },
+            note,
+        ))
+    };
+    let by_ids = |note: String| {
+        sorted_and_limited(out.command(
+            &child_coll,
+            Find,
+            doc! { "_id": { "$in": param(format!("{entity}.{arr}")) } },
+            note,
+        ))
+    };
+    let slice = |projection: &mut Document| {
+        if let Some(l) = c.limit {
+            projection.insert(arr.clone(), doc! { "$slice": l as i64 });
+        }
+    };
+    match s {
+        Strategy::Embed => slice(projection),
+        Strategy::EmbedSubset { k } => {
+            if c.limit.is_some_and(|l| l <= *k) {
+                projection.insert(arr.clone(), doc! { "$slice": c.limit.unwrap_or(*k) as i64 });
+            } else {
+                later.push(by_parent(format!("{}: beyond the newest {k}", r.name)));
+            }
+        }
+        Strategy::ExtendedReference { copy } => {
+            let covered =
+                !c.fields.is_empty() && c.fields.iter().all(|f| f == "_id" || copy.contains(f));
+            if !covered {
+                later.push(by_ids(format!(
+                    "{}: fields not copied into the parent",
+                    r.name
+                )));
+            }
+        }
+        Strategy::ReferenceInParent | Strategy::TwoWay => {
+            slice(projection);
+            if !ids_only(&c.fields) {
+                later.push(by_ids(format!("{}: application-level join", r.name)));
+            }
+        }
+        Strategy::ReferenceInChild { .. } => {
+            later.push(by_parent(format!(
+                "{}: children by parent reference",
+                r.name
+            )));
+        }
+        Strategy::LinkCollection => {
+            let mut l = out.command(
+                &r.name,
+                Find,
+                doc! { r.parent_ref(): param(format!("{entity}._id")) },
+                format!("{}: links", r.name),
+            );
+            l.limit = c.limit;
+            later.push(l);
+            if !ids_only(&c.fields) {
+                let cref = child_ref(r);
+                later.push(sorted_and_limited(out.command(
+                    &child_coll,
+                    Find,
+                    doc! { "_id": { "$in": param(format!("links.{cref}")) } },
+                    format!("{}: children of the links", r.name),
+                )));
+            }
+        }
+        Strategy::Bucket { size } => {
+            let mut f = out.command(
+                &relationship_collection_name(r, s),
+                Find,
+                doc! { r.parent_ref(): param(format!("{entity}._id")) },
+                format!("{}: newest buckets", r.name),
+            );
+            f.sort = Some(doc! { "sequence": -1 });
+            f.limit = Some(
+                c.limit
+                    .map_or(1, |l| l.div_ceil(*size).max(1).saturating_add(1)),
+            );
+            later.push(f);
+        }
+        Strategy::Continuation { threshold } => {
+            slice(projection);
+            if !(c.fields.is_empty() || c.fields.iter().all(|f| f == "_id")) {
+                later.push(by_ids(format!("{}: application-level join", r.name)));
+            }
+            if c.limit.is_none_or(|l| l > *threshold) {
+                later.push(out.command(
+                    coll,
+                    Find,
+                    doc! { "_id": { "$in": param(format!("{entity}.tbc")) } },
+                    format!("{}: continuation documents", r.name),
+                ));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Returns true when a child read needs nothing but the children's ids (`fields: ["_id"]`),
+/// which references already hold.
+fn ids_only(fields: &[String]) -> bool {
+    !fields.is_empty() && fields.iter().all(|f| f == "_id")
+}
+
+/// Returns the application-level joins of a read (`later`, the finds after the parent's) as
+/// equality `$lookup` stages, or `None` when one of them sorts, limits or projects (which an
+/// equality `$lookup` cannot) or has a shape this does not know.
+fn lookup_stages(model: &Model, entity: &str, later: &[Command]) -> Option<Vec<Document>> {
+    let mut stages = Vec::new();
+    for c in later {
+        if c.sort.is_some() || c.limit.is_some() || c.projection.is_some() || c.kind != Find {
+            return None;
+        }
+        let r = model.relationship(c.note.split(':').next().unwrap_or_default())?;
+        let arr = r.array_field();
+        let (key, value) = c.filter.iter().next().filter(|_| c.filter.len() == 1)?;
+        let name = |v: &Bson| -> Option<String> {
+            match v {
+                Bson::Document(d) => match d.get("$param") {
+                    Some(Bson::String(s)) => Some(s.clone()),
+                    _ => None,
+                },
+                _ => None,
+            }
+        };
+        let links_as = format!("{arr}_links");
+        let (local, foreign, as_field) = match value {
+            Bson::Document(d) if d.contains_key("$in") => {
+                let p = name(d.get("$in")?)?;
+                let local = if let Some(field) = p.strip_prefix(&format!("{entity}.")) {
+                    field.to_string()
+                } else if let Some(field) = p.strip_prefix("links.") {
+                    format!("{links_as}.{field}")
+                } else {
+                    return None;
+                };
+                let as_field = if local == "tbc" {
+                    "tbc".to_string()
+                } else {
+                    arr.to_string()
+                };
+                (local, key.clone(), as_field)
+            }
+            v if name(v)? == format!("{entity}._id") => {
+                let as_field = if c.collection == r.name {
+                    links_as.clone()
+                } else {
+                    arr.to_string()
+                };
+                ("_id".to_string(), key.clone(), as_field)
+            }
+            _ => return None,
+        };
+        stages.push(doc! { "$lookup": { "from": c.collection.clone(), "localField": local, "foreignField": foreign, "as": as_field } });
+    }
+    Some(stages)
+}

@@ -1,0 +1,113 @@
+//! `reassign`: move one child to another parent. The child's reference changes where the
+//! child keeps one, and the arrays of both parents where they list it; under two-way
+//! references that is both sides, in separate writes (no single atomic update, article 002).
+
+use bson::{doc, Bson, Document};
+
+use super::{param, CommandKind::*, Commands, Placement};
+use crate::design::layout::child_ref;
+use crate::model::design::Strategy;
+use crate::model::Step;
+
+/// Appends the commands of a `reassign` step.
+pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
+    let Step::Reassign { relationship } = step else {
+        return;
+    };
+    let Some((r, s)) = p.relationship(relationship) else {
+        return;
+    };
+    let pcoll = p.collection_for(&r.parent);
+    let ccoll = p.collection_for(&r.child);
+    let arr = r.array_field().to_string();
+    let pref = r.parent_ref();
+    let child_id = param(format!("{}._id", r.child));
+    let new_parent = param("new_parent._id");
+    let set_ref = |out: &Commands| {
+        let mut c = out.command(
+            &ccoll,
+            Update,
+            doc! { "_id": child_id.clone() },
+            format!("{}: point the child at its new parent", r.name),
+        );
+        c.update = Some(doc! { "$set": { pref.as_str(): new_parent.clone() } });
+        c
+    };
+    let pull = |out: &Commands, filter: Document, element: Bson| {
+        let mut c = out.command(
+            &pcoll,
+            Update,
+            filter,
+            format!("{}: remove it from the old parent", r.name),
+        );
+        c.update = Some(doc! { "$pull": { arr.as_str(): element } });
+        c
+    };
+    let push = |out: &Commands, element: Bson| {
+        let mut c = out.command(
+            &pcoll,
+            Update,
+            doc! { "_id": new_parent.clone() },
+            format!("{}: add it to the new parent", r.name),
+        );
+        c.update = Some(doc! { "$push": { arr.as_str(): element } });
+        c
+    };
+    match s {
+        Strategy::ReferenceInChild { .. } => out.push(set_ref(out)),
+        Strategy::TwoWay => {
+            out.push(set_ref(out));
+            out.push(pull(
+                out,
+                doc! { "_id": param(format!("{}.{pref}", r.child)) },
+                child_id.clone(),
+            ));
+            out.push(push(out, child_id.clone()));
+        }
+        Strategy::EmbedSubset { .. } => {
+            out.push(set_ref(out));
+            out.push(pull(
+                out,
+                doc! { "_id": param(format!("{}.{pref}", r.child)) },
+                doc! { "_id": child_id.clone() }.into(),
+            ));
+        }
+        Strategy::ReferenceInParent => {
+            // The child does not know its parent: find it first.
+            out.push(out.command(
+                &pcoll,
+                Find,
+                doc! { arr.as_str(): child_id.clone() },
+                format!("{}: the parent holding it", r.name),
+            ));
+            out.push(pull(
+                out,
+                doc! { "_id": { "$in": param("holder._id") } },
+                child_id.clone(),
+            ));
+            out.push(push(out, child_id.clone()));
+        }
+        Strategy::LinkCollection => {
+            let mut c = out.command(
+                &r.name,
+                Update,
+                doc! { child_ref(r): child_id.clone() },
+                format!("{}: the link points at the new parent", r.name),
+            );
+            c.update = Some(doc! { "$set": { pref.as_str(): new_parent.clone() } });
+            out.push(c);
+        }
+        Strategy::Embed => {
+            // The embedded child moves whole: out of the old parent's array, into the new
+            // one's.
+            let child = param(r.child.clone());
+            out.push(pull(
+                out,
+                doc! { "_id": param(format!("{}._id", r.parent)) },
+                child.clone(),
+            ));
+            out.push(push(out, child));
+        }
+        _ => {}
+    }
+}

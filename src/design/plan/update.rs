@@ -1,0 +1,135 @@
+//! `update`: change one field (and its `also` fields) of one entity, one `updateOne` by `_id`
+//! (`$set`, or `$inc` for an increment: one slot of a slotted counter object), or a positional
+//! update of the array that embeds the entity. Live copies of the field elsewhere follow, one
+//! `updateMany` per copy; snapshot copies keep the value they had.
+
+use bson::{doc, Bson, Document};
+
+use super::{param, CommandKind::Update, Commands, Placement};
+use crate::model::design::FieldPattern;
+use crate::model::{Copies, Model, Step};
+
+/// Appends the commands of an `update` step.
+pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
+    let Step::Update {
+        entity,
+        field,
+        also,
+        copies,
+        increment,
+    } = step
+    else {
+        return;
+    };
+    let op = if *increment { "$inc" } else { "$set" };
+    let value = if *increment {
+        Bson::Int32(1)
+    } else {
+        param(format!("new.{field}"))
+    };
+    let id = param(format!("{entity}._id"));
+    if let (None, Some(r)) = (p.collection_of(entity), p.embedding_of(entity)) {
+        let arr = r.array_field();
+        let mut c = out.command(
+            &p.collection_for(&r.parent),
+            Update,
+            doc! { format!("{arr}.{field}"): param(format!("old.{field}")) },
+            format!("update embedded {entity}"),
+        );
+        c.update = Some(doc! { op: { format!("{arr}.$.{field}"): value.clone() } });
+        c.multi = r.many_to_many;
+        out.push(c);
+    } else {
+        let mut changes = Document::new();
+        for f in std::iter::once(field).chain(also) {
+            let v = if *increment {
+                Bson::Int32(1)
+            } else {
+                param(format!("new.{f}"))
+            };
+            changes.insert(counter_path(p.model, entity, f, *increment), v);
+        }
+        let what = std::iter::once(field)
+            .chain(also)
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut c = out.command(
+            &p.collection_for(entity),
+            Update,
+            doc! { "_id": id.clone() },
+            format!("update {entity}.{what}"),
+        );
+        c.update = Some(doc! { op: changes });
+        out.push(c);
+    }
+    if *copies == Copies::Snapshot {
+        return;
+    }
+    for coll in p.collections {
+        for shape in &coll.shapes {
+            for cf in shape
+                .copied
+                .iter()
+                .filter(|c| &c.entity == entity && &c.source == field)
+            {
+                let Some(r) = p.model.relationship(&cf.relationship) else {
+                    continue;
+                };
+                let (filter, path) = if r.child == *entity {
+                    (
+                        doc! { format!("{}._id", r.array_field()): id.clone() },
+                        format!("{}.$.{field}", r.array_field()),
+                    )
+                } else {
+                    (doc! { r.parent_ref(): id.clone() }, cf.path.clone())
+                };
+                let mut c = out.command(
+                    &coll.name,
+                    Update,
+                    filter,
+                    format!("live copy {} via {}", cf.path, r.name),
+                );
+                c.update = Some(doc! { op: { path: value.clone() } });
+                c.multi = true;
+                out.push(c);
+            }
+        }
+    }
+}
+
+/// Returns the path an update of `field` changes: the field itself, or for an increment of a
+/// slotted counter object (a `preallocated` pattern, or the same counters created on demand
+/// where the pattern is not used) one slot in the middle of the object, `minutes.180`: a hit
+/// counts in its minute.
+fn counter_path(model: &Model, entity: &str, field: &str, increment: bool) -> String {
+    if !increment {
+        return field.to_string();
+    }
+    let declared = model
+        .entity(entity)
+        .is_some_and(|e| e.fields.get(field).is_some());
+    let slots = model
+        .design
+        .fields
+        .iter()
+        .chain(
+            model
+                .preset
+                .iter()
+                .flat_map(|p| p.custom_designs.values())
+                .flat_map(|d| d.fields.iter()),
+        )
+        .find_map(|p| match p {
+            FieldPattern::Preallocated {
+                entity: e,
+                field: f,
+                slots,
+            } if e == entity && f == field => Some(*slots),
+            _ => None,
+        });
+    match slots {
+        Some(n) if !declared => format!("{field}.{}", n / 2),
+        _ => field.to_string(),
+    }
+}

@@ -1,0 +1,162 @@
+//! What the named designs choose for a relationship, and the strategies the picker offers.
+
+use super::{DesignName, Strategy, DEFAULT_BUCKET};
+use crate::model::{Model, Relationship, Step};
+
+/// The count at and above which an array counts as unbounded (MongoDB Compass's threshold).
+pub const UNBOUNDED_ARRAY: f64 = 250.0;
+
+/// Returns every strategy the relationship called `relationship` may take under validation's
+/// rule (the feed strategies for a feed, every other one otherwise), each with the default
+/// parameters of [`Strategy::ALL`], an extended reference copying the child fields the
+/// workload reads (as the denormalized design does). Empty for a relationship the model does
+/// not have. The page's strategy picker offers these.
+pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
+    let Some(r) = model.relationship(relationship) else {
+        return Vec::new();
+    };
+    let feed = r.feed.is_some();
+    Strategy::ALL
+        .into_iter()
+        .filter(|s| s.is_feed() == feed)
+        .map(|s| match s {
+            Strategy::ExtendedReference { .. } => Strategy::ExtendedReference {
+                copy: child_fields_read(r, model),
+            },
+            other => other,
+        })
+        .collect()
+}
+
+/// Returns true when a relationship's children are unbounded: the largest parent has at least
+/// [`UNBOUNDED_ARRAY`] children, or children keep arriving.
+pub fn is_unbounded(r: &Relationship) -> bool {
+    r.cardinality.max() >= UNBOUNDED_ARRAY || r.growth_typical() > 0.0 || r.growth_largest() > 0.0
+}
+
+/// Returns the strategy a named design gives a relationship (before overrides).
+///
+/// - normalized: reference in child (1:n), link collection (m:n), fan-out on read (feeds);
+/// - denormalized: embed when bounded and 1:n; extended reference (ids plus the child fields
+///   the workload reads) when m:n; reference in child with copies of the parent's lookup
+///   fields when unbounded 1:n (one-to-squillions never goes into the parent); fan-out on
+///   write (feeds);
+/// - bucketed: bucket of [`DEFAULT_BUCKET`] when unbounded or growing, else as normalized;
+///   bucketed fan-out (feeds).
+///
+/// A child that has a life of its own (see [`stands_alone`]) is never moved inside its parent
+/// by a named design: embedding or bucketing it would leave the workload's own reads of it
+/// without a collection. MongoDB's guidance is the same: embed what is only reached through
+/// its parent.
+pub fn named_strategy(name: DesignName, r: &Relationship, model: &Model) -> Strategy {
+    if r.feed.is_some() {
+        return match name {
+            DesignName::Normalized => Strategy::FanOutOnRead,
+            DesignName::Denormalized => Strategy::FanOutOnWrite,
+            DesignName::Bucketed => Strategy::BucketedFanOut {
+                size: DEFAULT_BUCKET,
+            },
+        };
+    }
+    let normalized = if r.many_to_many {
+        Strategy::LinkCollection
+    } else {
+        Strategy::ReferenceInChild { copy: vec![] }
+    };
+    match name {
+        DesignName::Normalized => normalized,
+        DesignName::Bucketed => {
+            if is_unbounded(r) && !stands_alone(r, model, true) {
+                Strategy::Bucket {
+                    size: DEFAULT_BUCKET,
+                }
+            } else {
+                normalized
+            }
+        }
+        DesignName::Denormalized => {
+            if r.many_to_many {
+                Strategy::ExtendedReference {
+                    copy: child_fields_read(r, model),
+                }
+            } else if is_unbounded(r) || stands_alone(r, model, false) {
+                Strategy::ReferenceInChild {
+                    copy: parent_lookup_fields(r, model),
+                }
+            } else {
+                Strategy::Embed
+            }
+        }
+    }
+}
+
+/// Returns true when the child of `r` is reached other than through `r`'s parent: it is the
+/// parent of another relationship or the child of a second one, or a workload step reads,
+/// lists, searches, inserts or deletes it on its own, or (`updates_count`) updates it. Such a
+/// child needs its own collection. An embedded child can still be updated in place
+/// (`{ "arr.$.field": … }`), so embedding passes `updates_count = false`.
+pub fn stands_alone(r: &Relationship, model: &Model, updates_count: bool) -> bool {
+    let child = r.child.as_str();
+    let related = model
+        .relationships
+        .iter()
+        .any(|o| o.name != r.name && (o.parent == child || o.child == child));
+    related
+        || model
+            .workload
+            .iter()
+            .flat_map(|u| &u.steps)
+            .any(|s| match s {
+                Step::Read { entity, .. }
+                | Step::List { entity, .. }
+                | Step::FindByAttribute { entity, .. }
+                | Step::Insert { entity }
+                | Step::Delete { entity } => entity == child,
+                Step::Update { entity, .. } => updates_count && entity == child,
+                _ => false,
+            })
+}
+
+/// Returns the child fields the workload reads through `r` (the copies an extended reference
+/// keeps).
+fn child_fields_read(r: &Relationship, model: &Model) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for u in &model.workload {
+        for s in &u.steps {
+            if let Step::Read { children, .. } = s {
+                for c in children.iter().filter(|c| c.relationship == r.name) {
+                    for f in &c.fields {
+                        if f != "_id" && !out.contains(f) {
+                            out.push(f.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Returns the parent fields the workload looks parents up by (other than `_id`).
+fn parent_lookup_fields(r: &Relationship, model: &Model) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for u in &model.workload {
+        for s in &u.steps {
+            if let Step::Read {
+                entity,
+                by,
+                children,
+            } = s
+            {
+                if entity == &r.parent
+                    && by != "_id"
+                    && children.iter().any(|c| c.relationship == r.name)
+                    && !out.contains(by)
+                {
+                    out.push(by.clone());
+                }
+            }
+        }
+    }
+    out
+}
