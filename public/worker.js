@@ -1,8 +1,8 @@
 // The playground's evaluation worker: the page's own wasm module (the same files boot.js
 // loads, so nothing is shipped twice). Without a window, the module's start function only
-// registers `squillionEvaluate(modelText, design, optionsJson)`, which returns the evaluation's
-// figures as JSON (a subset of what `squillion eval --json` prints, same field names), or throws
-// why the design cannot be evaluated.
+// registers `squillionEvaluate(modelText, design, optionsJson)`, which returns the evaluation of
+// the offered design with that id as JSON (what `squillion eval --design ID --json` prints, minus
+// the layout), or throws why the design cannot be evaluated.
 //
 // Message in:  { id, model, design, options }
 // Message out: { id, progress: { step, of, what } } (a step starts; any number of them), then

@@ -72,13 +72,11 @@ pub fn compare(model: &Model) -> Result<Vec<Analysis>, DesignError> {
     Ok(out)
 }
 
-/// Returns the analysis of every design the model offers (a preset's `designs`, or the
-/// model's own design, named `model`), in order, each with its name. Each design is analysed
-/// as the model's own design (plans and warnings read its field patterns and sharding).
+/// Returns the analysis of every design `squillion compare` sets side by side
+/// ([`crate::eval::offer::compared`]: a preset's own designs), in order, each with its id.
 pub fn analyze_offered(model: &Model) -> Result<Vec<(String, Analysis)>, DesignError> {
-    model
-        .offered_designs()
+    crate::eval::offer::compared(model)
         .into_iter()
-        .map(|(name, m)| Ok((name, analyze(&m)?)))
+        .map(|o| Ok((o.id.clone(), analyze_layout(&o.model, o.layout()?))))
         .collect()
 }

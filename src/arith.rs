@@ -195,7 +195,7 @@ pub fn document_size_of(fields: &Fields, at: At) -> Size {
 }
 
 /// The smallest count at which a growing array pushes its document over the limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BreakPoint {
     /// The first count whose document exceeds [`MAX_BSON_SIZE`] (at `count − 1` it still fits).
     pub count: u64,
@@ -260,7 +260,7 @@ pub fn break_point(base: Size, elem: Size) -> Option<BreakPoint> {
 }
 
 /// When a growing array reaches its break point.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BreakDate {
     /// Days from the start date until the count first exceeds the limit (rounded up).
     pub days: u64,

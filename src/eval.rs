@@ -14,12 +14,13 @@
 mod bind;
 pub mod budget;
 pub mod memory;
+pub mod metric;
+pub mod offer;
 mod run;
 pub mod sample;
 mod scale;
 mod shards;
 pub mod spread;
-pub mod summary;
 pub mod text;
 mod warn;
 
@@ -32,6 +33,8 @@ use crate::generate::{generate, Dataset, GenOptions};
 use crate::model::Model;
 use crate::warning::{Severity, Warning};
 
+pub use metric::Metric;
+pub use offer::Offer;
 pub use shards::{Routing, ShardRouting};
 
 /// Why a design cannot be evaluated.
@@ -146,14 +149,14 @@ impl Figure {
     /// Returns the figure multiplied by a rate (same basis).
     pub fn times(self, k: f64) -> Figure {
         Figure {
-            value: self.value * k,
+            value: metric::per_sec(self.value, k),
             basis: self.basis,
         }
     }
 }
 
 /// What the engine measured for one command on the sample.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SampleStats {
     /// Documents returned.
     pub n_returned: u64,
@@ -235,7 +238,7 @@ impl Metrics {
 
 /// A fan-out write: how many followers the sample author has, how many documents were
 /// really written, and the cap.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FanOut {
     /// The relationship fanned out over.
     pub relationship: String,
@@ -250,7 +253,7 @@ pub struct FanOut {
 }
 
 /// One command as run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CommandEval {
     /// The logical step it implements.
     pub step: usize,
@@ -288,7 +291,7 @@ pub struct CommandEval {
 }
 
 /// Which sample document a run is about.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Subject {
     /// `typical` (closest to the median: the headline) or `largest` (document 0: the tail).
     pub which: String,
@@ -299,7 +302,7 @@ pub struct Subject {
 }
 
 /// One run of a unit (for one subject).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunEval {
     /// The subject.
     pub subject: Subject,
@@ -312,7 +315,7 @@ pub struct RunEval {
 }
 
 /// One application unit evaluated.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OperationEval {
     /// Unit name.
     pub unit: String,
@@ -328,8 +331,20 @@ pub struct OperationEval {
     pub largest: RunEval,
 }
 
+impl OperationEval {
+    /// Returns the operation's round trips per second (its rate × its round trips per run).
+    pub fn queries_per_sec(&self) -> f64 {
+        metric::per_sec(self.queries as f64, self.rate_per_sec)
+    }
+
+    /// Returns the operation's `$lookup`s per second.
+    pub fn lookups_per_sec(&self) -> f64 {
+        metric::per_sec(self.lookups as f64, self.rate_per_sec)
+    }
+}
+
 /// One index as created in the engine.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IndexEval {
     /// Index name (`_id_`, `userId_1_date_-1`).
     pub name: String,
@@ -346,7 +361,7 @@ pub struct IndexEval {
 }
 
 /// One collection: full-scale statistics plus indexes as created.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CollectionEval {
     /// Collection name.
     pub name: String,
@@ -378,7 +393,7 @@ pub struct Totals {
 }
 
 /// Everything the evaluation of one design says.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Evaluation {
     /// The design's name.
     pub design: String,
@@ -388,8 +403,10 @@ pub struct Evaluation {
     pub max_documents: u64,
     /// Fan-out cap.
     pub fan_out_cap: u64,
-    /// The layout evaluated.
-    pub layout: Layout,
+    /// The layout evaluated; `None` once sent to the page, which has the same layout from its
+    /// own analysis of the offer.
+    #[serde(skip_serializing_if = "Option::is_none", skip_deserializing)]
+    pub layout: Option<Layout>,
     /// Collections.
     pub collections: Vec<CollectionEval>,
     /// Operations, in workload order.
@@ -442,79 +459,59 @@ pub fn evaluate(
     evaluate_layout(model, design.layout(model)?, opts)
 }
 
-/// Evaluates the design named `name` as the design bar offers it, the way `squillion eval
-/// --design NAME` does: one of a preset's own designs (with its sharding) under its name,
-/// else `normalized`, `denormalized` or `bucketed`, else `custom`/`model` for the model's own
-/// design.
+/// Evaluates the design `id` a model offers ([`offer::offer`]), the way the design bar and
+/// `squillion eval --design ID` do: one of a preset's own designs (with its sharding) under its
+/// id, else `normalized`, `denormalized` or `bucketed`, else `custom` for the model's own design.
 pub fn evaluate_offered(
     model: &Model,
-    name: &str,
+    id: &str,
     opts: &EvalOptions,
 ) -> Result<Evaluation, EvalError> {
-    evaluate_offered_with(model, name, opts, &mut |_| {})
+    evaluate_offered_with(model, id, opts, &mut |_| {})
 }
 
 /// [`evaluate_offered`], telling `progress` each step as it starts (the page's progress bar).
 pub fn evaluate_offered_with(
     model: &Model,
-    name: &str,
+    id: &str,
     opts: &EvalOptions,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Evaluation, EvalError> {
-    let offered = offered_layout(model, name)?;
+    let offered = offered_layout(model, id)?;
+    let name = offered.name();
     let mut e = evaluate_layout_with(&offered.model, offered.layout, opts, progress)?;
-    if let Some(name) = offered.preset_design {
-        e.design = name;
-    }
+    e.design = name;
     Ok(e)
 }
 
-/// A design the design bar offers, laid out.
+/// An offered design, laid out.
 #[derive(Debug, Clone)]
 pub struct Offered {
-    /// The model under that design (a preset's design carries its own sharding).
+    /// The model under that design ([`Offer::model`]: a preset's design carries its sharding).
     pub model: Model,
     /// Its layout.
     pub layout: Layout,
-    /// The name of a preset's own design (`None` for the named designs and `custom`).
-    pub preset_design: Option<String>,
+    /// Its name as reports give it ([`Offer::report_name`]).
+    name: String,
 }
 
 impl Offered {
-    /// Returns the design's name as reports give it: the preset's name for it, else the
-    /// layout's (`normalized`, `custom`).
+    /// Returns the design's name as reports give it: a preset's design under its id, the
+    /// others as laid out (`normalized`, `normalized + overrides`).
     pub fn name(&self) -> String {
-        self.preset_design
-            .clone()
-            .unwrap_or_else(|| self.layout.design.clone())
+        self.name.clone()
     }
 }
 
-/// Returns the design named `name` as the design bar offers it (see [`evaluate_offered`]),
-/// laid out: what the evaluation and the page's export both run.
-pub fn offered_layout(model: &Model, name: &str) -> Result<Offered, EvalError> {
-    if model.preset.is_some() {
-        if let Some((name, m)) = model.offered_designs().into_iter().find(|(n, _)| n == name) {
-            let layout = crate::design::layout_model(&m)?;
-            return Ok(Offered {
-                model: m,
-                layout,
-                preset_design: Some(name),
-            });
-        }
-    }
-    let design = match name {
-        "normalized" => Design::Named(DesignName::Normalized),
-        "denormalized" => Design::Named(DesignName::Denormalized),
-        "bucketed" => Design::Named(DesignName::Bucketed),
-        "custom" | "model" => Design::Model,
-        other => return Err(EvalError::UnknownDesign(other.to_string())),
-    };
-    let layout = design.layout(model)?;
+/// Returns the design `id` a model offers (see [`evaluate_offered`]), laid out: what the
+/// evaluation and the page's export both run.
+pub fn offered_layout(model: &Model, id: &str) -> Result<Offered, EvalError> {
+    let offer = offer::offer(model, id).ok_or_else(|| EvalError::UnknownDesign(id.to_string()))?;
+    let layout = offer.layout()?;
     Ok(Offered {
-        model: model.clone(),
+        name: offer.report_name(&layout),
+        model: offer.model,
         layout,
-        preset_design: None,
     })
 }
 
@@ -615,8 +612,8 @@ pub fn evaluate_layout_with(
     let (mut q, mut l) = (0.0, 0.0);
     for o in &operations {
         per_sec = per_sec.plus(&o.typical.total.times(o.rate_per_sec));
-        q += o.queries as f64 * o.rate_per_sec;
-        l += o.lookups as f64 * o.rate_per_sec;
+        q += o.queries_per_sec();
+        l += o.lookups_per_sec();
     }
     tell("spreading over shards, estimating storage and warnings".to_string());
     let sharding = spread::spreads(&model, &layout, &data, &operations);
@@ -647,7 +644,7 @@ pub fn evaluate_layout_with(
         sharding,
         storage,
         warnings,
-        layout,
+        layout: Some(layout),
     })
 }
 
@@ -754,32 +751,18 @@ fn collections_eval(
         .collect()
 }
 
-/// Returns the evaluation of the model under each named design, then its own design when it
-/// has overrides: the side-by-side comparison.
+/// Returns the evaluation of every design [`offer::compared`] lists: the side-by-side
+/// comparison (a preset's own designs, each with its sharding; else the three named designs,
+/// then the model's own when it has overrides).
 pub fn compare(model: &Model, opts: &EvalOptions) -> Result<Vec<Evaluation>, EvalError> {
-    // A preset compares the designs it offers (named ones or its own mixes, each with its
-    // own sharding), under their names.
-    if model.preset.is_some() {
-        return model
-            .offered_designs()
-            .into_iter()
-            .map(|(name, m)| {
-                let mut e = evaluate(&m, &Design::Model, opts)?;
-                e.design = name;
-                Ok(e)
-            })
-            .collect();
-    }
-    let mut out = Vec::new();
-    for name in [
-        DesignName::Normalized,
-        DesignName::Denormalized,
-        DesignName::Bucketed,
-    ] {
-        out.push(evaluate(model, &Design::Named(name), opts)?);
-    }
-    if !model.design.relationships.is_empty() {
-        out.push(evaluate(model, &Design::Model, opts)?);
-    }
-    Ok(out)
+    offer::compared(model)
+        .into_iter()
+        .map(|o| {
+            let layout = o.layout()?;
+            let name = o.report_name(&layout);
+            let mut e = evaluate_layout(&o.model, layout, opts)?;
+            e.design = name;
+            Ok(e)
+        })
+        .collect()
 }

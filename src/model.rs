@@ -241,27 +241,6 @@ impl Model {
     pub fn relationship(&self, name: &str) -> Option<&Relationship> {
         self.relationships.iter().find(|r| r.name == name)
     }
-
-    /// Returns the model as laid out under each design it offers, with the design's name: for
-    /// a preset, each of its `designs` (named, or from `custom_designs`, with its
-    /// `design_sharding` when given); otherwise the model itself, named `model`.
-    pub fn offered_designs(&self) -> Vec<(String, Model)> {
-        let Some(p) = &self.preset else {
-            return vec![("model".to_string(), self.clone())];
-        };
-        p.designs
-            .iter()
-            .filter_map(|n| {
-                let spec = p.design(n, &self.design)?;
-                let mut m = self.clone();
-                m.design = spec;
-                if let Some(sh) = p.design_sharding.get(n) {
-                    m.sharding = Some(sh.clone());
-                }
-                Some((n.clone(), m))
-            })
-            .collect()
-    }
 }
 
 /// One problem in a model, at a JSON path.

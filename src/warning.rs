@@ -3,7 +3,9 @@
 //! queries without a supporting index, scatter-gather queries, and pre-allocation tricks that
 //! only paid off on MMAPv1. Every code, threshold and its source is in `docs/warnings.md`.
 
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 
 use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{AttributeForm, CommandKind, FieldPattern, Index, Layout};
@@ -27,7 +29,7 @@ pub const MANY_COLLECTIONS: usize = 10_000;
 pub const MAX_DEPTH: usize = 100;
 
 /// How serious a warning is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     /// Worth knowing.
@@ -39,10 +41,11 @@ pub enum Severity {
 }
 
 /// One finding.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Warning {
-    /// Stable code (`DOC_OVER_LIMIT`), documented in `docs/warnings.md`.
-    pub code: &'static str,
+    /// Stable code (`DOC_OVER_LIMIT`), documented in `docs/warnings.md` (owned only when read
+    /// back from an evaluation's JSON, as the page does).
+    pub code: Cow<'static, str>,
     /// How serious.
     pub severity: Severity,
     /// The collection concerned (empty for layout-wide findings).
@@ -64,7 +67,7 @@ fn w(
     fix: &str,
 ) -> Warning {
     Warning {
-        code,
+        code: Cow::Borrowed(code),
         severity,
         collection: collection.to_string(),
         path: path.to_string(),

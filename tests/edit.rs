@@ -400,11 +400,9 @@ mod design {
     fn a_design_replaces_the_models_own() {
         let mut v = preset("social-graph");
         let m = parse_model(&v.to_string()).unwrap();
-        let (_, tbc) = m
-            .offered_designs()
-            .into_iter()
-            .find(|(n, _)| n == "following")
-            .unwrap();
+        let tbc = squillion::eval::offer::offer(&m, "following")
+            .unwrap()
+            .model;
         set_design(&mut v, &tbc.design).unwrap();
         let again = parse_model(&v.to_string()).unwrap();
         assert_eq!(again.design, tbc.design);

@@ -24,9 +24,9 @@ fn every_preset_fits_at_its_own_sample() {
         let model = p.model().unwrap_or_else(|e| panic!("{e}"));
         let explicit = model.sample.max_documents.is_some();
         let mut layouts = Vec::new();
-        for (name, m) in model.offered_designs() {
-            if let Ok(l) = layout_model(&m) {
-                layouts.push((name, m, l));
+        for o in squillion::eval::offer::compared(&model) {
+            if let Ok(l) = o.layout() {
+                layouts.push((o.id, o.model, l));
             }
         }
         for d in [
@@ -176,10 +176,8 @@ fn hostile_scales_are_refused_by_documents_and_by_bytes() {
 fn a_default_sample_is_lowered_to_fit() {
     let m = preset("host-logs");
     assert!(m.sample.max_documents.is_none());
-    let (_, embed) = m
-        .offered_designs()
-        .into_iter()
-        .find(|(n, _)| n == "embed-all")
+    let embed = squillion::eval::offer::offer(&m, "embed-all")
+        .map(|o| o.model)
         .unwrap_or_else(|| panic!("host-logs has no embed-all"));
     // What `evaluate` does first (evaluating it all takes a minute in a debug build).
     let l = layout_model(&embed).unwrap_or_else(|e| panic!("{e}"));

@@ -16,10 +16,8 @@ use squillion::size::document_size;
 fn design(name: &str) -> Model {
     let p = squillion::presets::find("social-feed").unwrap_or_else(|e| panic!("{e}"));
     let m = p.model().unwrap_or_else(|e| panic!("{e}"));
-    m.offered_designs()
-        .into_iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, m)| m)
+    squillion::eval::offer::offer(&m, name)
+        .map(|o| o.model)
         .unwrap_or_else(|| panic!("no design {name}"))
 }
 

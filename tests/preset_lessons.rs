@@ -13,10 +13,8 @@ use squillion::presets;
 fn eval(preset: &str, design: &str) -> Evaluation {
     let p = presets::find(preset).unwrap_or_else(|e| panic!("{e}"));
     let m = p.model().unwrap_or_else(|e| panic!("{e}"));
-    let (name, model) = m
-        .offered_designs()
-        .into_iter()
-        .find(|(n, _)| n == design)
+    let (name, model) = squillion::eval::offer::offer(&m, design)
+        .map(|o| (o.id, o.model))
         .unwrap_or_else(|| panic!("{preset} offers no design {design}"));
     let mut e = evaluate(&model, &Design::Model, &EvalOptions::default())
         .unwrap_or_else(|e| panic!("{preset}/{design}: {e}"));

@@ -725,9 +725,9 @@ fn preset_object_is_validated() {
                   "scale_note": "s", "designs": ["normalized", "mine"],
                   "custom_designs": { "mine": { "relationships": { "r": { "strategy": "embed" } } } } }"#;
     let m = with_preset(ok).unwrap_or_else(|e| panic!("{e}"));
-    let offered = m.offered_designs();
+    let offered = squillion::eval::offer::compared(&m);
     assert_eq!(offered.len(), 2);
-    assert_eq!(offered[1].0, "mine");
+    assert_eq!(offered[1].id, "mine");
     let bad = r#"{ "title": "", "lesson": "a\nb", "source": { "tips": ["x"] }, "explanation": "e",
                    "scale_note": "s", "designs": ["nope"], "extra": 1,
                    "custom_designs": { "bucketed": {}, "mine": { "relationships": { "zz": { "strategy": "embed" } } } },

@@ -2,7 +2,7 @@
 //! maximum of the cardinality distributions, total bytes, and the break point of every growing
 //! array. Constant time in the number of documents.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{
     break_date, break_point, document_size_of, value_size, At, BreakDate, BreakPoint, Size,
@@ -12,7 +12,7 @@ use crate::model::distribution::Distribution;
 use crate::model::field::Fields;
 
 /// A size figure labelled exact or estimate.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SizeFigure {
     /// Bytes (rounded up to a whole byte for estimates).
     pub bytes: u64,
@@ -30,7 +30,7 @@ impl From<Size> for SizeFigure {
 }
 
 /// Statistics of one kind of document in a collection.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShapeStats {
     /// The shape's label.
     pub label: String,
@@ -51,7 +51,7 @@ pub struct ShapeStats {
 }
 
 /// Where a growing array breaks the 16 MiB limit.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ArrayStats {
     /// The array's field.
     pub field: String,
@@ -75,7 +75,7 @@ pub struct ArrayStats {
 }
 
 /// Statistics of one collection.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CollectionStats {
     /// Collection name.
     pub name: String,

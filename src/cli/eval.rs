@@ -7,9 +7,10 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use crate::design::{DesignName, DesignSpec};
+use crate::design::{DesignSpec, Layout};
+use crate::eval::offer::{offer, CUSTOM};
 use crate::eval::text::{compare_report, comparison, report};
-use crate::eval::{compare, evaluate, evaluate_offered, Design, EvalOptions};
+use crate::eval::{compare, evaluate_layout, EvalOptions};
 use crate::model::{parse_model, Model};
 
 /// Arguments of `squillion eval`.
@@ -105,37 +106,27 @@ fn read_model(path: &Path) -> Result<Model, Reported> {
     })
 }
 
-/// Returns the model (with the design's sharding), the design and, for a preset's own
-/// design names (`tbc`, `keyed`, …), that name.
+/// Returns the design `arg` names, laid out: one the model offers by its id
+/// ([`crate::eval::offer::offer`]: a preset's design with its sharding, a named design, or
+/// `custom`, the default), else a JSON file with a design. With the model it lays out and its
+/// name as reports give it.
 pub(super) fn chosen_design(
     model: &Model,
     arg: Option<&str>,
-) -> anyhow::Result<(Model, Design, Option<String>)> {
-    let offered = arg.and_then(|name| {
-        model.preset.as_ref()?;
-        model.offered_designs().into_iter().find(|(n, _)| n == name)
-    });
-    Ok(match offered {
-        Some((name, m)) => (m, Design::Model, Some(name)),
-        None => (model.clone(), design_of(arg)?, None),
-    })
-}
-
-fn design_of(arg: Option<&str>) -> anyhow::Result<Design> {
-    Ok(match arg {
-        // `custom` is the page's name for the model's own design (Custom on the design bar).
-        None | Some("custom") => Design::Model,
-        Some("normalized") => Design::Named(DesignName::Normalized),
-        Some("denormalized") => Design::Named(DesignName::Denormalized),
-        Some("bucketed") => Design::Named(DesignName::Bucketed),
-        Some(file) => {
-            let text = std::fs::read_to_string(file)
-                .with_context(|| format!("cannot read design file {file}"))?;
-            let spec: DesignSpec = serde_json::from_str(&text)
-                .with_context(|| format!("{file}: not a design (line:column in the message)"))?;
-            Design::Spec(spec)
-        }
-    })
+) -> anyhow::Result<(Model, Layout, String)> {
+    if let Some(offer) = offer(model, arg.unwrap_or(CUSTOM)) {
+        let layout = offer.layout()?;
+        let name = offer.report_name(&layout);
+        return Ok((offer.model, layout, name));
+    }
+    let file = arg.unwrap_or_default();
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read design file {file}"))?;
+    let spec: DesignSpec = serde_json::from_str(&text)
+        .with_context(|| format!("{file}: not a design (line:column in the message)"))?;
+    let layout = Layout::build(model, &spec)?;
+    let name = layout.design.clone();
+    Ok((model.clone(), layout, name))
 }
 
 fn options(scale: Option<u64>, ram: Option<u64>) -> EvalOptions {
@@ -159,18 +150,11 @@ impl EvalArgs {
         let Ok(model) = model_of(self.model.as_deref(), self.preset.as_deref()) else {
             return Ok(ExitCode::from(2));
         };
-        // A preset's own design names (`tbc`, `keyed`, …) select that design and its sharding,
-        // through the same core call the page's design bar makes.
-        let offered = self.design.as_deref().filter(|name| {
-            model.preset.is_some() && model.offered_designs().iter().any(|(n, _)| n == name)
-        });
-        let e = match offered {
-            Some(name) => evaluate_offered(&model, name, &options(self.scale, self.ram))?,
-            None => {
-                let design = design_of(self.design.as_deref())?;
-                evaluate(&model, &design, &options(self.scale, self.ram))?
-            }
-        };
+        // The same offers by id as the page's design bar (a preset's designs with their
+        // sharding, the named designs, `custom`), or a design file.
+        let (model, layout, name) = chosen_design(&model, self.design.as_deref())?;
+        let mut e = evaluate_layout(&model, layout, &options(self.scale, self.ram))?;
+        e.design = name;
         if self.json {
             writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&e)?)?;
         } else {

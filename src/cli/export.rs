@@ -129,8 +129,7 @@ impl ExportArgs {
         let Ok(model) = model_of(self.model.as_deref(), self.preset.as_deref()) else {
             return Ok(ExitCode::from(2));
         };
-        let (model, design, name) = chosen_design(&model, self.design.as_deref())?;
-        let layout = design.layout(&model)?;
+        let (model, layout, name) = chosen_design(&model, self.design.as_deref())?;
         let scale = Scale::new(&model, self.scale, self.max_documents.max(1));
         std::fs::create_dir_all(&self.out)
             .with_context(|| format!("cannot create {}", self.out.display()))?;
@@ -144,7 +143,7 @@ impl ExportArgs {
         let plan = ExportPlan {
             model: &model,
             layout: &layout,
-            design: name.unwrap_or_else(|| layout.design.clone()),
+            design: name,
             scale,
             // The workload as the evaluation runs it: same seed, and a sample no larger than
             // the export, so its bound ids are documents of the export.

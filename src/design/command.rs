@@ -2,10 +2,10 @@
 //! render documents as mongosh source and as JSON.
 
 use bson::{doc, Bson, Document};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The kind of a command.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CommandKind {
     /// `find`.

@@ -6,7 +6,7 @@
 //! plus the hot documents: the bytes the workload examines or writes in an hour
 //! ([`HOT_WINDOW_SECS`]), at most the whole collection. Everything here is an estimate.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{CollectionEval, Figure, OperationEval};
 use crate::generate::Dataset;
@@ -16,7 +16,7 @@ use crate::storage::{compression_ratio, default_cache};
 pub const HOT_WINDOW_SECS: f64 = 3600.0;
 
 /// One collection's storage.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CollectionStorage {
     /// Collection name.
     pub collection: String,
@@ -34,7 +34,7 @@ pub struct CollectionStorage {
 }
 
 /// Storage and memory of a design.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Storage {
     /// Per collection.
     pub collections: Vec<CollectionStorage>,

@@ -21,7 +21,7 @@ use bson::{Bson, Document};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::summary::SizeSummary;
+use crate::arith::SizeFigure;
 use crate::generate::{Dataset, GeneratedCollection};
 use crate::human::thousands;
 use crate::size::{analyze_with_limits, document_size, Analysis};
@@ -60,7 +60,7 @@ pub struct SampleDocument {
     pub bytes: u64,
     /// Its size at full scale: `bytes` plus the elements of the arrays the sample cut short
     /// (exact when the sampled elements all have the same size); `bytes`, exact, otherwise.
-    pub full_bytes: SizeSummary,
+    pub full_bytes: SizeFigure,
     /// The document as typed Extended JSON, pretty-printed, bounded (see the module).
     pub ejson: String,
     /// True when the text leaves something out (elements, fields, characters).
@@ -84,7 +84,7 @@ pub fn samples(data: &Dataset, name: &str) -> Option<SampleDocs> {
         if cut.contains(&i) {
             full_size(data, c, i)
         } else {
-            SizeSummary {
+            SizeFigure {
                 bytes: sizes.get(i).copied().unwrap_or(0),
                 exact: !c.shortened.contains(&i),
             }
@@ -108,15 +108,15 @@ pub fn samples(data: &Dataset, name: &str) -> Option<SampleDocs> {
 }
 
 /// Returns the full-scale size of document `i` (see [`SampleDocument::full_bytes`]).
-fn full_size(data: &Dataset, c: &GeneratedCollection, i: usize) -> SizeSummary {
+fn full_size(data: &Dataset, c: &GeneratedCollection, i: usize) -> SizeFigure {
     let (bytes, exact) = data.full_size(&c.name, i).unwrap_or((0, false));
-    SizeSummary {
+    SizeFigure {
         bytes,
         exact: exact && !c.shortened.contains(&i),
     }
 }
 
-fn document(c: &GeneratedCollection, i: usize, full_bytes: SizeSummary) -> Option<SampleDocument> {
+fn document(c: &GeneratedCollection, i: usize, full_bytes: SizeFigure) -> Option<SampleDocument> {
     let doc = c.documents.get(i)?;
     let cut: Vec<(&str, u64)> = c
         .truncated
@@ -340,7 +340,7 @@ mod tests {
             .unwrap()
             .model()
             .unwrap();
-        for (name, _) in m.offered_designs() {
+        for name in crate::eval::offer::compared(&m).into_iter().map(|o| o.id) {
             let opts = EvalOptions {
                 max_documents: Some(60),
                 ..EvalOptions::default()
@@ -397,16 +397,19 @@ mod tests {
             max_documents: Some(40),
             ..EvalOptions::default()
         };
-        let found = m.offered_designs().into_iter().any(|(name, _)| {
-            let e = evaluate_offered(&m, &name, &opts).unwrap();
-            e.collections
-                .iter()
-                .filter_map(|c| c.samples.as_ref())
-                .any(|s| {
-                    s.largest.full_bytes.bytes > s.largest.bytes
-                        && s.largest.ejson.contains("at full scale")
-                })
-        });
+        let found = crate::eval::offer::compared(&m)
+            .into_iter()
+            .map(|o| o.id)
+            .any(|name| {
+                let e = evaluate_offered(&m, &name, &opts).unwrap();
+                e.collections
+                    .iter()
+                    .filter_map(|c| c.samples.as_ref())
+                    .any(|s| {
+                        s.largest.full_bytes.bytes > s.largest.bytes
+                            && s.largest.ejson.contains("at full scale")
+                    })
+            });
         assert!(found, "no design of social-feed cuts an array short");
     }
 }

@@ -2,13 +2,13 @@
 //! shard key (targeted, several shards, or scatter-gather).
 
 use bson::{Bson, Document};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::design::{CommandKind, Layout};
 use crate::model::Model;
 
 /// How a command reaches the shards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Routing {
     /// The cluster or the collection is not sharded: one shard (the primary).
@@ -22,7 +22,7 @@ pub enum Routing {
 }
 
 /// Which shards a command reaches.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShardRouting {
     /// How.
     pub routing: Routing,

@@ -11,7 +11,7 @@
 use std::collections::BTreeMap;
 
 use bson::{Bson, Document};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Figure, OperationEval, Routing};
 use crate::design::{CommandKind, Layout};
@@ -26,7 +26,7 @@ pub const CHUNK_BYTES: f64 = 128.0 * 1024.0 * 1024.0;
 pub const HOT_SHARD_FACTOR: f64 = 1.5;
 
 /// One shard's part of a collection.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShardShare {
     /// Shard number (0-based; shard 0 holds the largest shard-key value).
     pub shard: u32,
@@ -38,7 +38,7 @@ pub struct ShardShare {
 
 /// Share of the workload's commands on a collection by how they reach the shards, weighted
 /// by rate (`analyzeShardKey`'s `readDistribution` / `writeDistribution`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Distribution {
     /// Commands per second in all.
     pub per_sec: f64,
@@ -51,7 +51,7 @@ pub struct Distribution {
 }
 
 /// The most common shard-key value.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CommonValue {
     /// The value (relaxed Extended JSON of the key's fields).
     pub value: serde_json::Value,
@@ -64,7 +64,7 @@ pub struct CommonValue {
 }
 
 /// Whether the shard key grows with insertion order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Monotonicity {
     /// True when new documents always get the largest key (ranged keys only).
     pub monotonic: bool,
@@ -73,7 +73,7 @@ pub struct Monotonicity {
 }
 
 /// The shard-key report of one collection.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KeyReport {
     /// Distinct shard-key values in the sample.
     pub sample_cardinality: u64,
@@ -90,7 +90,7 @@ pub struct KeyReport {
 }
 
 /// How one sharded collection spreads over the shards.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShardSpread {
     /// Collection.
     pub collection: String,

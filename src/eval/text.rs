@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::summary::Summary;
+use super::metric::{self, Better};
 use super::{Basis, Evaluation, Figure};
 use crate::warning::thousands;
 
@@ -21,56 +21,28 @@ pub struct Comparison {
     pub designs: Vec<Evaluation>,
     /// The compared metrics, per design in the same order.
     pub metrics: BTreeMap<String, Vec<f64>>,
-    /// Metric → the design that is best at it (lowest value; the first on ties).
+    /// Metric → the design that is best at it (the lowest value, all metrics being costs; the
+    /// first on ties).
     pub best: BTreeMap<String, String>,
 }
 
-/// The metrics `compare` ranks, all "lower is better": (key, label).
-pub const METRICS: [(&str, &str); 12] = [
-    ("queries_per_sec", "round trips/s"),
-    ("lookups_per_sec", "$lookups/s"),
-    ("docs_examined_per_sec", "docs examined/s"),
-    ("keys_examined_per_sec", "keys examined/s"),
-    ("bytes_returned_per_sec", "bytes returned/s"),
-    ("docs_written_per_sec", "docs written/s"),
-    ("bytes_written_per_sec", "bytes written/s"),
-    ("index_keys_written_per_sec", "index keys written/s"),
-    ("shard_requests_per_sec", "shard requests/s"),
-    ("storage_bytes", "data bytes"),
-    ("index_bytes", "index bytes (estimate)"),
-    ("largest_document_bytes", "largest document"),
-];
-
-/// Returns the comparison of `designs`.
+/// Returns the comparison of `designs`: every metric of [`metric::COMPARED`] per design, and
+/// the best design at each.
 pub fn comparison(designs: Vec<Evaluation>) -> Comparison {
-    // The page compares the summaries its worker sends back; the CLI ranks the same figures.
-    let summaries: Vec<Summary> = designs.iter().map(Summary::of).collect();
     let mut metrics = BTreeMap::new();
     let mut best = BTreeMap::new();
-    for (key, _) in METRICS {
-        let values: Vec<f64> = summaries.iter().map(|s| s.metric(key)).collect();
-        if let Some(e) = best_index(&values).and_then(|i| designs.get(i)) {
-            best.insert(key.to_string(), e.design.clone());
+    for m in metric::COMPARED {
+        let values: Vec<f64> = designs.iter().map(|e| m.of(e)).collect();
+        if let Some(e) = m.best(&values).and_then(|i| designs.get(i)) {
+            best.insert(m.compared_key(), e.design.clone());
         }
-        metrics.insert(key.to_string(), values);
+        metrics.insert(m.compared_key(), values);
     }
     Comparison {
         designs,
         metrics,
         best,
     }
-}
-
-/// Returns the index of the best (lowest) of `values`, the first on ties; `None` when empty.
-/// The page marks the same cell.
-pub fn best_index(values: &[f64]) -> Option<usize> {
-    let mut lowest: Option<(f64, usize)> = None;
-    for (i, v) in values.iter().enumerate() {
-        if lowest.is_none_or(|(b, _)| *v < b) {
-            lowest = Some((*v, i));
-        }
-    }
-    lowest.map(|(_, i)| i)
 }
 
 /// Formats a count or a rate as the text reports print it: whole numbers (and any figure of
@@ -343,13 +315,20 @@ pub fn compare_report(c: &Comparison) -> String {
         let _ = write!(s, "{n:>w$}");
     }
     s.push('\n');
-    for (key, label) in METRICS {
-        let _ = write!(s, "{label:<28}");
-        let values = c.metrics.get(key).cloned().unwrap_or_default();
-        let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    for m in metric::COMPARED {
+        let _ = write!(s, "{:<28}", m.compared_label());
+        let values = c
+            .metrics
+            .get(&m.compared_key())
+            .cloned()
+            .unwrap_or_default();
+        let best = match m.better() {
+            Better::Lower => values.iter().copied().fold(f64::INFINITY, f64::min),
+            Better::Higher => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        };
         for v in &values {
             // Every design tied with the best is marked.
-            let mark = if *v == min { "*" } else { " " };
+            let mark = if *v == best { "*" } else { " " };
             let _ = write!(s, "{:>w$}", format!("{}{mark}", num(*v)));
         }
         s.push('\n');

@@ -23,7 +23,7 @@ fn warning(
     fix: &str,
 ) -> Warning {
     Warning {
-        code,
+        code: code.into(),
         severity: Severity::Warning,
         collection: collection.to_string(),
         path: path.to_string(),
@@ -52,7 +52,7 @@ fn reads_through(model: &Model, rel: &str) -> f64 {
 pub(super) fn warnings(model: &Model, layout: &Layout, ops: &[OperationEval]) -> Vec<Warning> {
     let mut out: Vec<Warning> = check(model, layout)
         .into_iter()
-        .filter(|w| !EVALUATED_CODES.contains(&w.code))
+        .filter(|w| !EVALUATED_CODES.contains(&w.code.as_ref()))
         .collect();
     for o in ops {
         for c in &o.typical.commands {

@@ -17,8 +17,8 @@ use leptos::prelude::*;
 
 use super::editor::{ModelCard, Notice, Workspace};
 use super::storage;
-use crate::analysis::{analyze, Analysis};
-use crate::design::{DesignName, DesignSpec};
+use crate::analysis::{analyze_layout, Analysis};
+use crate::eval::offer::{offers, CUSTOM};
 use crate::history::{Change, History};
 use crate::model::{parse_model, Model, ModelError};
 use crate::share;
@@ -33,55 +33,36 @@ pub use warnings::WarningList;
 use design_charts::DesignCharts;
 use evaluated::{EvalOperations, EvalWarnings};
 use export::ExportButton;
-use pipeline::{design_names, Key, Outcome, Pipeline};
+use pipeline::{Key, Outcome, Pipeline};
 use scale::{EvalStatus, ScaleControl};
 use strategies::StrategyPicker;
 
 /// The model the playground opens with.
 const STARTER_MODEL: &str = include_str!("../../presets/social-feed.json");
 
-/// Returns the designs the design bar offers for `model`, each with its label and the model
-/// laid out under it: a preset's own designs, or else the three named designs; then, last, the
-/// model's own design ("Custom").
-pub fn offered(model: &Model) -> Vec<(String, Model)> {
-    if model.preset.is_some() {
-        let mut out: Vec<(String, Model)> = model
-            .offered_designs()
-            .into_iter()
-            .map(|(name, m)| (label(&name), m))
-            .collect();
-        out.push(("Custom".to_string(), model.clone()));
-        return out;
-    }
-    let mut out: Vec<(String, Model)> = [
-        DesignName::Normalized,
-        DesignName::Denormalized,
-        DesignName::Bucketed,
-    ]
-    .into_iter()
-    .map(|name| {
-        let mut m = model.clone();
-        m.design = DesignSpec {
-            base: name,
-            ..DesignSpec::default()
-        };
-        (label(name.as_str()), m)
-    })
-    .collect();
-    out.push(("Custom".to_string(), model.clone()));
-    out
+/// One design the design bar offers, with its instant arithmetic analysis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Analyzed {
+    /// The offer's id ([`crate::eval::Offer::id`]).
+    pub id: String,
+    /// As the design bar shows it.
+    pub label: String,
+    /// The analysis of the offer's layout, or why it cannot be laid out.
+    pub analysis: Result<Analysis, String>,
 }
 
-/// Returns a design name as a label: `fan-out_on_write` → `Fan-out on write`.
-fn label(name: &str) -> String {
-    crate::human::capitalize(&name.replace('_', " "))
-}
-
-/// Returns the analysis of every offered design, with its label.
-pub fn evaluate_all(model: &Model) -> Vec<(String, Result<Analysis, String>)> {
-    offered(model)
+/// Returns the analysis of every design [`offers`] lists for `model`, in the design bar's order.
+pub fn evaluate_all(model: &Model) -> Vec<Analyzed> {
+    offers(model)
         .into_iter()
-        .map(|(label, m)| (label, analyze(&m).map_err(|e| e.to_string())))
+        .map(|o| Analyzed {
+            analysis: o
+                .layout()
+                .map(|l| analyze_layout(&o.model, l))
+                .map_err(|e| e.to_string()),
+            id: o.id,
+            label: o.label,
+        })
         .collect()
 }
 
@@ -107,7 +88,8 @@ pub fn Playground() -> impl IntoView {
     let (good_text, set_good_text) = signal(std::sync::Arc::<str>::from(first_good));
     let (errors, set_errors) = signal(first_errors);
     let (model, set_model) = signal(first_model);
-    let (choice, set_choice) = signal(0usize);
+    // The chosen design, by its offer id; empty: the model's first design.
+    let (choice, set_choice) = signal(String::new());
     // Every change of the text (typing, forms, presets, undo) re-reads the model; a bad one
     // keeps the last good model.
     Effect::new(move |first: Option<()>| {
@@ -120,7 +102,7 @@ pub fn Playground() -> impl IntoView {
                         old.as_ref().map(|o| o.name.as_deref()) != Some(m.name.as_deref())
                     });
                     if renamed {
-                        set_choice.set(0);
+                        set_choice.set(String::new());
                     }
                     set_model.set(Some(m));
                     set_errors.set(Vec::new());
@@ -133,19 +115,33 @@ pub fn Playground() -> impl IntoView {
 
     // Every offered design is analysed once per model; switching designs only picks one.
     let comparison = Memo::new(move |_| model.with(|m| m.as_ref().map(evaluate_all)));
-    let labels = Memo::new(move |_| {
+    // The offers as the design bar shows them: (id, label), in order.
+    let bar = Memo::new(move |_| {
         comparison.with(|c| {
-            c.as_ref()
-                .map(|rows| rows.iter().map(|r| r.0.clone()).collect::<Vec<_>>())
+            c.iter()
+                .flatten()
+                .map(|a| (a.id.clone(), a.label.clone()))
+                .collect::<Vec<_>>()
+        })
+    });
+    // The chosen offer's id: the choice when the model offers it, else its first design.
+    let chosen = Memo::new(move |_| {
+        let wanted = choice.get();
+        bar.with(|b| {
+            b.iter()
+                .find(|(id, _)| *id == wanted)
+                .or_else(|| b.first())
+                .map(|(id, _)| id.clone())
                 .unwrap_or_default()
         })
     });
     let result = Memo::new(move |_| {
+        let id = chosen.get();
         comparison.with(|c| {
             c.as_ref().map(|rows| {
-                rows.get(choice.get())
-                    .or_else(|| rows.first())
-                    .map(|r| r.1.clone())
+                rows.iter()
+                    .find(|r| r.id == id)
+                    .map(|r| r.analysis.clone())
                     .unwrap_or_else(|| Err("the model offers no design".to_string()))
             })
         })
@@ -154,31 +150,29 @@ pub fn Playground() -> impl IntoView {
     // The engine's evaluation of every offered design, off the main thread: the chosen one
     // first, the others in the background, cached per (model text, design, sample scale).
     let scale = RwSignal::new(None::<u64>);
-    let names =
-        Memo::new(move |_| model.with(|m| m.as_ref().map(design_names).unwrap_or_default()));
     let wanted = Memo::new(move |_| {
         let text = good_text.get();
         let scale = scale.get();
-        let names = names.get();
-        let chosen = choice.get().min(names.len().saturating_sub(1));
-        let key = |design: &String| Key {
+        let chosen = chosen.get();
+        let key = |design: &str| Key {
             text: text.clone(),
-            design: design.clone(),
+            design: design.to_string(),
             scale,
         };
-        let mut keys: Vec<Key> = names.get(chosen).map(key).into_iter().collect();
-        keys.extend(
-            names
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != chosen)
-                .map(|(_, n)| key(n)),
-        );
+        let mut keys = vec![key(&chosen)];
+        bar.with(|b| {
+            keys.extend(
+                b.iter()
+                    .filter(|(id, _)| *id != chosen)
+                    .map(|(id, _)| key(id)),
+            )
+        });
+        keys.retain(|k| !k.design.is_empty());
         keys
     });
     let pipeline = Pipeline::start(wanted);
     // Every offered design with its evaluation so far, for the charts.
-    let chart_designs = design_charts::designs(names, wanted, pipeline);
+    let chart_designs = design_charts::designs(bar, wanted, pipeline);
     let outcome = Memo::new(move |_| {
         let key = wanted.with(|w| w.first().cloned());
         key.and_then(|k| pipeline.cache.with(|c| c.get(&k).cloned()))
@@ -199,23 +193,24 @@ pub fn Playground() -> impl IntoView {
         })
     });
 
-    // Choosing a design; moving to Custom (always last) from a preset's design starts the
-    // model's own design from it, as one undo step, unless it was already customized.
-    let select = Callback::new(move |i: usize| {
-        let from = choice.get_untracked();
-        let custom = i + 1 == labels.get_untracked().len();
-        if custom && from != i {
-            let seed = model.with_untracked(|m| m.as_ref().and_then(|m| strategies::seed(m, from)));
+    // Choosing a design by its id; moving to Custom from a preset's design starts the model's
+    // own design from it, as one undo step, unless it was already customized.
+    let select = Callback::new(move |id: String| {
+        let from = chosen.get_untracked();
+        if id == CUSTOM && from != id {
+            let seed =
+                model.with_untracked(|m| m.as_ref().and_then(|m| strategies::seed(m, &from)));
             if let Some(spec) = seed {
                 ws.edit(|v| crate::model::edit::set_design(v, &spec));
             }
         }
-        set_choice.set(i);
+        set_choice.set(id);
     });
-    let is_custom = Memo::new(move |_| choice.get() + 1 == labels.with(Vec::len));
+    let is_custom = Memo::new(move |_| chosen.get() == CUSTOM);
 
-    // Keys 1–9 switch designs, unless the user is typing. The listener goes with the
-    // playground (another view may take the keys; coming back adds it once again).
+    // Keys 1–9 choose the design at that place on the bar, unless the user is typing. The
+    // listener goes with the playground (another view may take the keys; coming back adds it
+    // once again).
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || super::typing_in_a_field() {
             return;
@@ -223,9 +218,14 @@ pub fn Playground() -> impl IntoView {
         let Some(digit) = ev.key().chars().next().and_then(|c| c.to_digit(10)) else {
             return;
         };
-        let offered = labels.try_get_untracked().map_or(0, |l| l.len());
-        if ev.key().len() == 1 && digit >= 1 && (digit as usize) <= offered {
-            select.run(digit as usize - 1);
+        if ev.key().len() != 1 || digit == 0 {
+            return;
+        }
+        let id = bar
+            .try_with_untracked(|b| b.get(digit as usize - 1).map(|(id, _)| id.clone()))
+            .flatten();
+        if let Some(id) = id {
+            select.run(id);
         }
     });
     on_cleanup(move || keys.remove());
@@ -235,7 +235,7 @@ pub fn Playground() -> impl IntoView {
             <ModelCard ws=ws model=model errors=errors/>
             <div class="results">
                 <div class="design-row">
-                    <DesignBar labels=labels choice=choice select=select/>
+                    <DesignBar offers=bar chosen=chosen select=select/>
                     <div class="design-meta">
                         <EvalStatus pipeline=pipeline wanted=wanted/>
                         <ScaleControl model_default=model_default scale=scale/>
@@ -262,7 +262,7 @@ pub fn Playground() -> impl IntoView {
                         .into_any()
                     }
                 }}
-                <CompareTable designs=chart_designs current=choice/>
+                <CompareTable designs=chart_designs current=chosen/>
                 <DesignCharts designs=chart_designs/>
             </div>
         </section>
@@ -312,7 +312,7 @@ fn Evaluated(
     move || {
         match outcome.get() {
         Some(Outcome::Done(s, _)) => view! {
-            <EvalOperations summary=s.clone()/>
+            <EvalOperations evaluation=s.clone()/>
             <EvalWarnings warnings=s.warnings.clone()/>
         }
         .into_any(),
@@ -344,27 +344,29 @@ fn link_payload() -> Option<String> {
 /// The design bar: one button per offered design, keys 1–9, Custom last.
 #[component]
 fn DesignBar(
-    /// The offered designs' labels, in order.
-    labels: Memo<Vec<String>>,
-    /// The index of the current design.
-    choice: ReadSignal<usize>,
-    /// Changes the design.
-    select: Callback<usize>,
+    /// The offered designs' ids and labels, in order.
+    offers: Memo<Vec<(String, String)>>,
+    /// The id of the current design.
+    chosen: Memo<String>,
+    /// Changes the design (by id).
+    select: Callback<String>,
 ) -> impl IntoView {
     view! {
         <div class="design-bar" role="group" aria-label="Design">
             {move || {
-                labels
+                offers
                     .get()
                     .into_iter()
                     .enumerate()
-                    .map(|(i, label)| {
+                    .map(|(i, (id, label))| {
+                        let pressed = id.clone();
                         view! {
                             <button
                                 type="button"
                                 class="design-button"
-                                aria-pressed=move || (choice.get() == i).to_string()
-                                on:click=move |_| select.run(i)
+                                data-design=id.clone()
+                                aria-pressed=move || (chosen.get() == pressed).to_string()
+                                on:click=move |_| select.run(id.clone())
                             >
                                 <kbd>{i + 1}</kbd>
                                 {label}

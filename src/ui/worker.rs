@@ -9,15 +9,15 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::eval::summary::Summary;
 use crate::eval::{evaluate_offered_with, EvalOptions, Progress};
 use crate::export::{export_offered_zip, PAGE_ARCHIVE_LIMIT};
 use crate::model::{parse_model, Model};
 
-/// Returns the evaluation (the page's part of what `squillion eval --design DESIGN --json`
-/// prints, as [`Summary`] JSON) of the model in `model_text` under its offered design `design`, with `options_json` an
-/// [`EvalOptions`] as JSON (`{"max_documents": 200}`; missing fields take their default), or
-/// why it cannot be evaluated.
+/// Returns the evaluation of the model in `model_text` under the design it offers with id
+/// `design`, as JSON: what `squillion eval --design DESIGN --json` prints, without the layout
+/// (the page lays the offer out itself). `options_json` is an [`EvalOptions`] as JSON
+/// (`{"max_documents": 200}`; missing fields take their default). Or why it cannot be
+/// evaluated.
 pub fn evaluate_json(model_text: &str, design: &str, options_json: &str) -> Result<String, String> {
     evaluate_json_with(model_text, design, options_json, &mut |_| {})
 }
@@ -30,9 +30,10 @@ pub fn evaluate_json_with(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<String, String> {
     let (model, opts) = read_request(model_text, options_json)?;
-    let evaluation =
+    let mut evaluation =
         evaluate_offered_with(&model, design, &opts, progress).map_err(|e| e.to_string())?;
-    serde_json::to_string(&Summary::of(&evaluation)).map_err(|e| e.to_string())
+    evaluation.layout = None;
+    serde_json::to_string(&evaluation).map_err(|e| e.to_string())
 }
 
 /// Returns the model and evaluation options of a request, or why they cannot be read.

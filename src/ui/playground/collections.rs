@@ -1,15 +1,17 @@
 //! One card per collection: full-scale counts and sizes, break points, indexes. Once the
 //! engine has evaluated the design, the counts, sizes and indexes shown are the evaluation's
-//! (`squillion eval --json`'s `collections`), each number also in `data-value`; until then the
-//! instant arithmetic analysis (the same full-scale statistics) stands in.
+//! own [`CollectionEval`] (`squillion eval --json`'s `collections`: its `stats` are
+//! `arith::collection_stats`), each number also in `data-value`; until then the instant
+//! arithmetic analysis (the same `CollectionStats`) stands in.
 
 use leptos::prelude::*;
 
 use super::sample::SampleDocumentPanel;
 use super::GrowthChart;
 use crate::analysis::Analysis;
+use crate::arith::CollectionStats;
 use crate::arith::SizeFigure;
-use crate::eval::summary::{CollectionSummary, SizeSummary, Summary};
+use crate::eval::{CollectionEval, Evaluation};
 use crate::human;
 use crate::ui::size_level;
 
@@ -28,17 +30,6 @@ pub fn count_text(n: f64) -> String {
     }
 }
 
-/// Returns an evaluated size as a size figure.
-fn figure(s: SizeSummary) -> SizeFigure {
-    SizeFigure {
-        bytes: s.bytes,
-        exact: s.exact,
-    }
-}
-
-/// One row of a shape table: label, count, average, p50, p99, largest.
-type ShapeRow = (String, f64, SizeFigure, SizeFigure, SizeFigure, SizeFigure);
-
 /// The collections of the design, each with its sizes at full scale.
 #[component]
 pub fn CollectionCards(
@@ -47,7 +38,7 @@ pub fn CollectionCards(
     analysis: Signal<Analysis>,
     /// The engine's evaluation of the same design, once done.
     #[prop(into)]
-    evaluated: Signal<Option<std::sync::Arc<Summary>>>,
+    evaluated: Signal<Option<std::sync::Arc<Evaluation>>>,
 ) -> impl IntoView {
     view! {
         <div class="collections">
@@ -59,16 +50,14 @@ pub fn CollectionCards(
                     .iter()
                     .zip(a.stats.iter())
                     .map(|(c, s)| {
-                        let ev: Option<CollectionSummary> = evaluated
+                        let ev: Option<CollectionEval> = evaluated
                             .as_ref()
                             .and_then(|e| e.collections.iter().find(|x| x.name == c.name).cloned());
-                        let (count, total, exact) = ev.as_ref().map_or((s.count, s.total_bytes, s.total_exact), |e| {
-                            (e.stats.count, e.stats.total_bytes, e.stats.total_exact)
-                        });
-                        let rows: Vec<ShapeRow> = match &ev {
-                            Some(e) => e.stats.shapes.iter().map(|sh| (sh.label.clone(), sh.count, figure(sh.average), figure(sh.p50), figure(sh.p99), figure(sh.max))).collect(),
-                            None => s.shapes.iter().map(|sh| (sh.label.clone(), sh.count, sh.average, sh.p50, sh.p99, sh.max)).collect(),
-                        };
+                        // The evaluation's statistics once done, else the analysis's: the same
+                        // `CollectionStats`.
+                        let stats: &CollectionStats = ev.as_ref().map_or(s, |e| &e.stats);
+                        let (count, total, exact) = (stats.count, stats.total_bytes, stats.total_exact);
+                        let rows = stats.shapes.clone();
                         let is_evaluated = ev.is_some().to_string();
                         let indexes: Vec<String> = c.indexes.iter().map(|i| i.mongosh()).collect();
                         let shard = c.shard_key.as_ref().map(|k| crate::ejson::to_shell_string(&bson::Bson::Document(k.clone()), false));
@@ -97,7 +86,8 @@ pub fn CollectionCards(
                                         </tr>
                                     </thead>
                                     <tbody>
-                                        {rows.into_iter().map(|(label, n, avg, p50, p99, max)| {
+                                        {rows.into_iter().map(|sh| {
+                                            let (label, n, avg, p50, p99, max) = (sh.label, sh.count, sh.average, sh.p50, sh.p99, sh.max);
                                             let level = size_level(max.bytes);
                                             let shape = label.clone();
                                             view! {

@@ -1,24 +1,30 @@
-//! The designs side by side: the figures `squillion compare` ranks ([`METRICS`], all "lower is
-//! better"), from the engine's evaluation of each offered design, the best value per row
-//! highlighted once every design has been evaluated.
+//! The designs side by side: the figures `squillion compare` ranks ([`COMPARED`], each read
+//! from the engine's evaluation of each offered design by [`Metric::of`]), the best value per
+//! row ([`Metric::best`]) highlighted once every design has been evaluated.
 
 use leptos::prelude::*;
 
 use super::collections::count_text;
 use super::design_charts::Design;
-use crate::eval::text::{best_index, METRICS};
+use crate::eval::metric::{Metric, Unit, COMPARED};
 use crate::human;
 use crate::ui::size_level;
+use crate::warning::Severity;
 
 /// Returns a metric's value as the table shows it: bytes in binary units (per second for the
-/// rates), the largest document in bytes, counts and rates with thousands separators.
-fn show(key: &str, v: f64) -> String {
-    let bytes = || human::binary_size(v.max(0.0).round() as u64);
-    match key {
-        "largest_document_bytes" => format!("{} B", count_text(v)),
-        "storage_bytes" | "index_bytes" => bytes(),
-        k if k.starts_with("bytes_") => format!("{}/s", bytes()),
-        _ => count_text(v),
+/// rates), a document's size in bytes, counts and rates with thousands separators.
+fn show(m: Metric, v: f64) -> String {
+    match (m.unit(), m.is_per_sec()) {
+        (Unit::DocumentBytes, _) => format!("{} B", count_text(v)),
+        (Unit::Bytes, per_sec) => {
+            let b = human::binary_size(v.max(0.0).round() as u64);
+            if per_sec {
+                format!("{b}/s")
+            } else {
+                b
+            }
+        }
+        (Unit::Count, _) => count_text(v),
     }
 }
 
@@ -28,8 +34,8 @@ fn show(key: &str, v: f64) -> String {
 pub fn CompareTable(
     /// Every offered design with its evaluation so far.
     designs: Memo<Vec<Design>>,
-    /// The index of the design shown above, marked in the header.
-    current: ReadSignal<usize>,
+    /// The id of the design shown above, marked in the header.
+    current: Memo<String>,
 ) -> impl IntoView {
     view! {
         <div class="card compare">
@@ -42,10 +48,11 @@ pub fn CompareTable(
                     <thead>
                         <tr>
                             <th scope="col">"Metric"</th>
-                            {move || designs.get().into_iter().enumerate().map(|(i, d)| {
+                            {move || designs.get().into_iter().map(|d| {
                                 let state = d.state_name();
+                                let id = d.name.clone();
                                 view! {
-                                    <th scope="col" class="num" class:current=move || current.get() == i
+                                    <th scope="col" class="num" class:current=move || current.with(|c| *c == id)
                                         data-design=d.name data-state=state>{d.label}</th>
                                 }
                             }).collect_view()}
@@ -56,25 +63,25 @@ pub fn CompareTable(
                             let ds = designs.get();
                             // The best is marked once no design is still running.
                             let settled = ds.iter().all(|d| d.state_name() != "pending");
-                            METRICS.iter().map(|(key, label)| {
+                            COMPARED.into_iter().map(|m| {
                                 let values: Vec<Option<f64>> =
-                                    ds.iter().map(|d| d.summary().map(|s| s.metric(key))).collect();
+                                    ds.iter().map(|d| d.evaluation().map(|e| m.of(e))).collect();
                                 let done: Vec<f64> = values.iter().flatten().copied().collect();
-                                let best = best_index(&done)
+                                let best = m.best(&done)
                                     .and_then(|i| done.get(i).copied())
                                     .filter(|_| settled);
                                 view! {
-                                    <tr data-metric=*key>
-                                        <th scope="row">{human::capitalize(label)}</th>
+                                    <tr data-metric=m.compared_key()>
+                                        <th scope="row">{human::capitalize(&m.compared_label())}</th>
                                         {values.into_iter().zip(&ds).map(|(v, d)| match v {
-                                            // The largest document is coloured against the 16 MiB limit, as
+                                            // A document's size is coloured against the 16 MiB limit, as
                                             // in the collection cards.
-                                            Some(v) if *key == "largest_document_bytes" => view! {
+                                            Some(v) if m.unit() == Unit::DocumentBytes => view! {
                                                 <td class="num largest" class:best=Some(v) == best data-value=v.to_string()
-                                                    data-level=size_level(v.max(0.0) as u64)>{show(key, v)}</td>
+                                                    data-level=size_level(v.max(0.0) as u64)>{show(m, v)}</td>
                                             }.into_any(),
                                             Some(v) => view! {
-                                                <td class="num" class:best=Some(v) == best data-value=v.to_string()>{show(key, v)}</td>
+                                                <td class="num" class:best=Some(v) == best data-value=v.to_string()>{show(m, v)}</td>
                                             }.into_any(),
                                             None => pending_cell(d),
                                         }).collect_view()}
@@ -97,9 +104,9 @@ fn WarningsRow(designs: Memo<Vec<Design>>) -> impl IntoView {
     view! {
         <tr data-metric="warnings">
             <th scope="row">"Warnings (errors)"</th>
-            {move || designs.get().into_iter().map(|d| match d.summary() {
+            {move || designs.get().into_iter().map(|d| match d.evaluation() {
                 Some(s) => {
-                    let errors = s.warnings.iter().filter(|w| w.severity == "error").count();
+                    let errors = s.warnings.iter().filter(|w| w.severity == Severity::Error).count();
                     let any = errors > 0;
                     view! {
                         <td class="num" data-value=s.warnings.len().to_string() data-errors=errors.to_string()

@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::pipeline::{Key, Outcome, Pipeline};
-use crate::eval::summary::Summary;
+use crate::eval::Evaluation;
 
 /// Where a design's evaluation is.
 #[derive(Debug, Clone)]
@@ -25,7 +25,7 @@ pub enum State {
     /// The engine could not evaluate it: why.
     Failed(String),
     /// Evaluated.
-    Done(Arc<Summary>),
+    Done(Arc<Evaluation>),
 }
 
 impl PartialEq for State {
@@ -52,7 +52,7 @@ pub struct Design {
 
 impl Design {
     /// Returns the evaluation, when done.
-    pub fn summary(&self) -> Option<&Summary> {
+    pub fn evaluation(&self) -> Option<&Evaluation> {
         match &self.state {
             State::Done(s) => Some(s),
             _ => None,
@@ -83,30 +83,30 @@ fn brief(e: &str) -> &str {
     e.split(". ").next().unwrap_or(e).trim_end_matches('.')
 }
 
-/// Returns every offered design (`names`, in the design bar's order) with its evaluation so
-/// far: the pipeline's cached outcome for the key it evaluates.
+/// Returns every offered design (`offers`: id and label, in the design bar's order) with its
+/// evaluation so far: the pipeline's cached outcome for the key it evaluates.
 pub fn designs(
-    names: Memo<Vec<String>>,
+    offers: Memo<Vec<(String, String)>>,
     wanted: Memo<Vec<Key>>,
     pipeline: Pipeline,
 ) -> Memo<Vec<Design>> {
     Memo::new(move |_| {
         let keys = wanted.get();
-        names
+        offers
             .get()
             .into_iter()
-            .map(|n| {
+            .map(|(id, label)| {
                 let state = keys
                     .iter()
-                    .find(|k| k.design == n)
+                    .find(|k| k.design == id)
                     .and_then(|k| pipeline.cache.with(|c| c.get(k).cloned()))
                     .map_or(State::Pending, |o| match o {
                         Outcome::Done(s, _) => State::Done(s),
                         Outcome::Failed(e) => State::Failed(e),
                     });
                 Design {
-                    label: super::label(&n),
-                    name: n,
+                    name: id,
+                    label,
                     state,
                 }
             })

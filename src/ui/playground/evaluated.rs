@@ -6,11 +6,12 @@
 
 use leptos::prelude::*;
 
-use crate::eval::summary::{OperationSummary, Summary, WarningSummary};
+use crate::eval::metric::{Metric, Unit, PER_RUN};
 use crate::eval::text::fig;
-use crate::eval::{Basis, Figure};
+use crate::eval::{Basis, Evaluation, Figure, OperationEval};
 use crate::human;
 use crate::ui::clipboard::copy;
+use crate::warning::{Severity, Warning};
 
 /// Returns a byte figure as the CLI marks figures: `≈` for an estimate, `(full)` for
 /// full-scale arithmetic, nothing when measured on the sample.
@@ -23,121 +24,64 @@ pub fn bytes(f: Figure) -> String {
     }
 }
 
+/// Returns a figure of `metric` as the workload view shows it: bytes in binary units, counts as
+/// the CLI's text report prints them; both marked with their basis.
+pub fn shown(metric: Metric, f: Figure) -> String {
+    match metric.unit() {
+        Unit::Bytes => bytes(f),
+        Unit::Count | Unit::DocumentBytes => fig(f),
+    }
+}
+
 /// One figure of an operation: typical subject, largest in brackets.
 #[component]
 fn Cell(
-    /// The metric's key (`docs_examined`), as in the Evaluation JSON.
-    metric: &'static str,
-    /// What it is.
-    label: &'static str,
+    /// The metric.
+    metric: Metric,
     /// For the typical subject.
-    typical: f64,
+    typical: Figure,
     /// For the largest subject.
-    largest: f64,
-    /// The typical value as shown.
-    shown: String,
-    /// The largest value as shown (None: the same for both runs, shown once).
-    #[prop(optional)]
-    shown_largest: Option<String>,
+    largest: Figure,
 ) -> impl IntoView {
+    // Round trips and `$lookup`s are the same for both subjects: shown once.
+    let same = matches!(metric, Metric::RoundTrips | Metric::Lookups);
+    let shown_largest = (!same).then(|| shown(metric, largest));
     view! {
-        <div class="metric-cell" data-metric=metric data-value=typical.to_string() data-largest=largest.to_string()>
-            <dt>{label}</dt>
+        <div class="metric-cell" data-metric=metric.key() data-value=typical.value.to_string() data-largest=largest.value.to_string()>
+            <dt>{metric.label()}</dt>
             <dd>
-                {shown}
+                {shown(metric, typical)}
                 {shown_largest.map(|l| view! { " "<span class="largest" title="largest subject">{format!("[{l}]")}</span> })}
             </dd>
         </div>
     }
 }
 
-/// One operation: rate, round trips, then every figure of the typical and largest runs, then
-/// the commands as they ran.
+/// One operation: rate, round trips, then every figure of the typical and largest runs
+/// ([`PER_RUN`]), then the commands as they ran.
 #[component]
 fn Operation(
     /// The evaluated operation.
-    op: OperationSummary,
+    op: OperationEval,
 ) -> impl IntoView {
-    let (t, l) = (op.typical.total, op.largest.total);
-    let figures: [(&'static str, &'static str, Figure, Figure, bool); 7] = [
-        (
-            "docs_examined",
-            "docs examined",
-            t.docs_examined,
-            l.docs_examined,
-            false,
-        ),
-        (
-            "keys_examined",
-            "keys examined",
-            t.keys_examined,
-            l.keys_examined,
-            false,
-        ),
-        (
-            "docs_returned",
-            "docs returned",
-            t.docs_returned,
-            l.docs_returned,
-            false,
-        ),
-        (
-            "bytes_returned",
-            "bytes returned",
-            t.bytes_returned,
-            l.bytes_returned,
-            true,
-        ),
-        (
-            "docs_written",
-            "docs written",
-            t.docs_written,
-            l.docs_written,
-            false,
-        ),
-        (
-            "bytes_written",
-            "bytes written",
-            t.bytes_written,
-            l.bytes_written,
-            true,
-        ),
-        (
-            "index_keys_written",
-            "index keys written",
-            t.index_keys_written,
-            l.index_keys_written,
-            false,
-        ),
-    ];
-    let per_sec = op.rate_per_sec * op.queries as f64;
-    let queries = op.queries as f64;
-    let lookups = op.lookups as f64;
+    let cells = PER_RUN
+        .into_iter()
+        .filter_map(|m| {
+            let typical = m.per_run(&op, &op.typical)?;
+            let largest = m.per_run(&op, &op.largest)?;
+            Some(view! { <Cell metric=m typical largest/> })
+        })
+        .collect_view();
     view! {
         <section class="unit eval-unit" data-unit=op.unit.clone()>
             <header class="unit-head">
                 <h3>{op.unit.clone()}</h3>
                 <span class="metric"><strong>{op.queries}</strong>{if op.queries == 1 { " query" } else { " queries" }}</span>
                 <span class="muted">
-                    {format!("{} / s → {} round trips / s", human::thousands(op.rate_per_sec.round() as u64), human::thousands(per_sec.round() as u64))}
+                    {format!("{} / s → {} round trips / s", human::thousands(op.rate_per_sec.round() as u64), human::thousands(op.queries_per_sec().round() as u64))}
                 </span>
             </header>
-            <dl class="eval-metrics">
-                <Cell metric="queries" label="round trips" typical=queries largest=queries shown=human::thousands(op.queries)/>
-                <Cell metric="lookups" label="$lookups" typical=lookups largest=lookups shown=human::thousands(op.lookups)/>
-                {figures.into_iter().map(|(metric, label, a, b, is_bytes)| {
-                    let (shown, shown_largest) = if is_bytes { (bytes(a), bytes(b)) } else { (fig(a), fig(b)) };
-                    view! { <Cell metric label typical=a.value largest=b.value shown shown_largest/> }
-                }).collect_view()}
-                <Cell
-                    metric="shards"
-                    label="shards touched"
-                    typical=f64::from(op.typical.max_shards)
-                    largest=f64::from(op.largest.max_shards)
-                    shown=op.typical.max_shards.to_string()
-                    shown_largest=op.largest.max_shards.to_string()
-                />
-            </dl>
+            <dl class="eval-metrics">{cells}</dl>
             {op.typical.commands.into_iter().map(|c| {
                 let to_copy = c.mongosh.clone();
                 let plan = if c.plan.is_empty() { "-".to_string() } else { c.plan.clone() };
@@ -163,12 +107,12 @@ fn Operation(
 #[component]
 pub fn EvalOperations(
     /// The evaluation.
-    summary: std::sync::Arc<Summary>,
+    evaluation: std::sync::Arc<Evaluation>,
 ) -> impl IntoView {
-    let s = summary;
-    let t = s.totals;
+    let e = evaluation;
+    let t = e.totals;
     view! {
-        <div class="card operations eval-operations" data-design=s.design.clone() data-state="done">
+        <div class="card operations eval-operations" data-design=e.design.clone() data-state="done">
             <div class="card-head">
                 <h2>"Workload, run on the engine"</h2>
                 <p class="card-note">"Typical subject; the largest in [brackets]. Plain: measured on the sample; ≈ estimate; (full) full-scale arithmetic."</p>
@@ -183,26 +127,17 @@ pub fn EvalOperations(
                     bytes(t.per_sec.bytes_written),
                 )}
             </p>
-            {s.operations.iter().cloned().map(|op| view! { <Operation op/> }).collect_view()}
+            {e.operations.iter().cloned().map(|op| view! { <Operation op/> }).collect_view()}
         </div>
     }
 }
 
-/// Returns the CSS level of a severity (`info`, `warning`, `error`).
-fn level(severity: &str) -> &'static str {
+/// Returns the CSS level of a severity.
+fn level(severity: Severity) -> &'static str {
     match severity {
-        "error" => "over",
-        "warning" => "warn",
-        _ => "info",
-    }
-}
-
-/// Returns how serious a severity is, for sorting.
-fn rank(severity: &str) -> u8 {
-    match severity {
-        "error" => 2,
-        "warning" => 1,
-        _ => 0,
+        Severity::Error => "over",
+        Severity::Warning => "warn",
+        Severity::Info => "info",
     }
 }
 
@@ -210,13 +145,13 @@ fn rank(severity: &str) -> u8 {
 #[component]
 pub fn EvalWarnings(
     /// The evaluation's warnings.
-    warnings: Vec<WarningSummary>,
+    warnings: Vec<Warning>,
     /// True for the engine's warnings; false for the arithmetic ones shown while it runs.
     #[prop(default = true)]
     measured: bool,
 ) -> impl IntoView {
     let mut ws = warnings;
-    ws.sort_by_key(|w| std::cmp::Reverse(rank(&w.severity)));
+    ws.sort_by_key(|w| std::cmp::Reverse(w.severity));
     let count = ws.len().to_string();
     view! {
         <div class="card warnings" class:eval-warnings=measured data-count=count>
@@ -235,10 +170,10 @@ pub fn EvalWarnings(
                                 (false, true) => w.collection.clone(),
                                 (false, false) => format!("{}.{}", w.collection, w.path),
                             };
-                            let code = w.code.clone();
+                            let (code, badge) = (w.code.to_string(), w.code.to_string());
                             view! {
                                 <li class="warning" data-code=code>
-                                    <span class="badge" data-level=level(&w.severity)>{w.code}</span>
+                                    <span class="badge" data-level=level(w.severity)>{badge}</span>
                                     {(!place.is_empty()).then(|| view! { <code class="place">{place}</code> })}
                                     <p>{w.message}</p>
                                     <p class="fix">"Consider: "{w.fix}</p>

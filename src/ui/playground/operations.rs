@@ -28,7 +28,7 @@ pub fn OperationList(
                     .into_iter()
                     .map(|u| {
                         let queries = u.queries();
-                        let per_sec = u.rate_per_sec * queries as f64;
+                        let per_sec = crate::eval::metric::per_sec(queries as f64, u.rate_per_sec);
                         view! {
                             <section class="unit" data-unit=u.unit.clone()>
                                 <header class="unit-head">

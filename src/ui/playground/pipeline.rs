@@ -16,8 +16,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::eval::summary::Summary;
-use crate::model::Model;
+use crate::eval::Evaluation;
 use crate::ui::worker::evaluate_json;
 
 /// What is evaluated: the model's text, one of its offered designs, the sample scale
@@ -36,7 +35,7 @@ pub struct Key {
 #[derive(Debug, Clone)]
 pub enum Outcome {
     /// The evaluation, and how long it took (ms, in the worker or on the page).
-    Done(Arc<Summary>, f64),
+    Done(Arc<Evaluation>, f64),
     /// Why the design could not be evaluated.
     Failed(String),
 }
@@ -49,24 +48,6 @@ impl PartialEq for Outcome {
             _ => false,
         }
     }
-}
-
-/// Returns the names of the designs the design bar offers for `model`, in the order of
-/// [`super::offered`]: a preset's own designs, else the three named designs; then `custom`.
-pub fn design_names(model: &Model) -> Vec<String> {
-    if model.preset.is_some() {
-        let mut out: Vec<String> = model
-            .offered_designs()
-            .into_iter()
-            .map(|(name, _)| name)
-            .collect();
-        out.push(super::strategies::CUSTOM.to_string());
-        return out;
-    }
-    ["normalized", "denormalized", "bucketed", "custom"]
-        .into_iter()
-        .map(str::to_string)
-        .collect()
 }
 
 /// Cached evaluations kept for models other than the current one.
@@ -317,11 +298,11 @@ impl Pipeline {
     }
 }
 
-/// Returns the outcome of an Evaluation's JSON.
+/// Returns the outcome of an Evaluation's JSON (the worker's answer).
 fn read(json: &str, ms: f64) -> Outcome {
-    match Summary::from_json(json) {
-        Ok(s) => Outcome::Done(Arc::new(s), ms),
-        Err(e) => Outcome::Failed(e.to_string()),
+    match serde_json::from_str::<Evaluation>(json) {
+        Ok(e) => Outcome::Done(Arc::new(e), ms),
+        Err(e) => Outcome::Failed(format!("the evaluation could not be read: {e}")),
     }
 }
 

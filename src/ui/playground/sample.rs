@@ -7,8 +7,8 @@
 
 use leptos::prelude::*;
 
+use crate::arith::SizeFigure;
 use crate::eval::sample::{SampleDocs, SampleDocument};
-use crate::eval::summary::SizeSummary;
 use crate::human;
 use crate::ui::{BreakdownTable, Composition, LimitGauge};
 
@@ -22,7 +22,7 @@ pub fn SampleDocumentPanel(
     /// Documents sampled.
     sampled: u64,
     /// The largest document at full scale (the shape table's "Largest").
-    full_largest: SizeSummary,
+    full_largest: SizeFigure,
 ) -> impl IntoView {
     let largest = RwSignal::new(false);
     let docs = StoredValue::new(samples);

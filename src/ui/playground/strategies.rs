@@ -11,18 +11,15 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::label;
 use crate::design::{resolve, strategies_for, DesignName, DesignSpec, Joins, Strategy};
+use crate::eval::offer::label;
 use crate::model::{edit, Model};
 use crate::ui::editor::Workspace;
 
-/// The Custom design's name, as the pipeline and `squillion eval --design` know it.
-pub const CUSTOM: &str = "custom";
-
-/// Returns the design Custom starts from when the bar moves to it from the preset's design at
-/// `from`: that design, as long as the model's own design is still the one the preset ships
-/// with (a design already customized is kept). `None`: nothing to write.
-pub fn seed(model: &Model, from: usize) -> Option<DesignSpec> {
+/// Returns the design Custom starts from when the bar moves to it from the preset's design
+/// `from` (an offer id): that design, as long as the model's own design is still the one the
+/// preset ships with (a design already customized is kept). `None`: nothing to write.
+pub fn seed(model: &Model, from: &str) -> Option<DesignSpec> {
     model.preset.as_ref()?;
     let shipped = crate::presets::get(model.name.as_deref()?)?
         .model()
@@ -31,8 +28,8 @@ pub fn seed(model: &Model, from: usize) -> Option<DesignSpec> {
     if model.design != shipped {
         return None;
     }
-    let (_, m) = model.offered_designs().into_iter().nth(from)?;
-    (m.design != model.design).then_some(m.design)
+    let o = crate::eval::offer::offer(model, from)?;
+    (o.design != model.design).then_some(o.design)
 }
 
 /// One relationship as the picker lists it. Changes only when the relationships or the

@@ -5,7 +5,6 @@ use leptos::prelude::*;
 
 use super::evaluated::EvalWarnings;
 use crate::analysis::Analysis;
-use crate::eval::summary::WarningSummary;
 
 /// Every warning of the analysis, most serious first.
 #[component]
@@ -15,7 +14,7 @@ pub fn WarningList(
     analysis: Signal<Analysis>,
 ) -> impl IntoView {
     move || {
-        let warnings = analysis.with(|a| a.warnings.iter().map(WarningSummary::from).collect());
+        let warnings = analysis.with(|a| a.warnings.clone());
         view! { <EvalWarnings warnings=warnings measured=false/> }
     }
 }

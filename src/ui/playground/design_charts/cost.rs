@@ -6,54 +6,16 @@ use leptos::prelude::*;
 use super::{axes, chart_svg, legend_item, placeholder_bar, Colour, Design, Size};
 use crate::chart::bars::{fit_text, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
-use crate::eval::summary::OperationSummary;
-use crate::eval::text::fig;
-use crate::eval::Figure;
+use crate::eval::metric::{Metric, CHARTED};
+use crate::eval::OperationEval;
 use crate::human;
+use crate::ui::playground::evaluated::shown;
 
-/// A per-run figure of an operation, as the workload view shows it.
-pub struct Metric {
-    /// Its key, as in the Evaluation JSON (`docs_examined`).
-    pub key: &'static str,
-    /// What it is, per run.
-    pub label: &'static str,
-    /// The value and its text.
-    pub value: fn(&OperationSummary) -> (f64, String),
+/// Returns `metric` for the typical run of `op`, with its text as the workload view shows it.
+fn value(metric: Metric, op: &OperationEval) -> Option<(f64, String)> {
+    let f = metric.per_run(op, &op.typical)?;
+    Some((f.value, shown(metric, f)))
 }
-
-/// Returns a figure of the typical run with its text.
-fn figure(f: Figure) -> (f64, String) {
-    (f.value, fig(f))
-}
-
-/// The metrics offered, round trips first.
-pub static METRICS: [Metric; 5] = [
-    Metric {
-        key: "queries",
-        label: "round trips",
-        value: |o| (o.queries as f64, human::thousands(o.queries)),
-    },
-    Metric {
-        key: "docs_examined",
-        label: "docs examined",
-        value: |o| figure(o.typical.total.docs_examined),
-    },
-    Metric {
-        key: "keys_examined",
-        label: "keys examined",
-        value: |o| figure(o.typical.total.keys_examined),
-    },
-    Metric {
-        key: "docs_returned",
-        label: "docs returned",
-        value: |o| figure(o.typical.total.docs_returned),
-    },
-    Metric {
-        key: "docs_written",
-        label: "docs written",
-        value: |o| figure(o.typical.total.docs_written),
-    },
-];
 
 /// Returns a tick's label: 0.1, 1, 10, 100, 1K, 10K, 1M, 1B; 2.5K on linear scales.
 fn tick_text(v: f64) -> String {
@@ -73,15 +35,14 @@ fn tick_text(v: f64) -> String {
 /// The cost chart with its metric switch and legend.
 #[component]
 pub fn CostChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl IntoView {
-    let metric = RwSignal::new(0usize);
-    let switch = METRICS
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
+    let metric = RwSignal::new(Metric::RoundTrips);
+    let switch = CHARTED
+        .into_iter()
+        .map(|m| {
             view! {
-                <button type="button" class="metric-switch" data-metric=m.key
-                    aria-pressed=move || (metric.get() == i).to_string()
-                    on:click=move |_| metric.set(i)>{m.label}</button>
+                <button type="button" class="metric-switch" data-metric=m.key()
+                    aria-pressed=move || (metric.get() == m).to_string()
+                    on:click=move |_| metric.set(m)>{m.label()}</button>
             }
         })
         .collect_view();
@@ -110,17 +71,17 @@ pub fn CostChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl IntoVie
                 <span class="metric-switches" role="group" aria-label="Metric">{switch}</span>
             </figcaption>
             <ul class="chart-legend">{legend}</ul>
-            {move || draw(&designs.get(), METRICS.get(metric.get()).unwrap_or(&METRICS[0]), size.get())}
+            {move || draw(&designs.get(), metric.get(), size.get())}
         </figure>
     }
 }
 
 /// Draws `metric` for every operation and design.
-fn draw(designs: &[Design], metric: &'static Metric, size: Size) -> impl IntoView {
+fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
     // The workload's operations, in order, from the first design evaluated (all share it).
     let ops: Vec<String> = designs
         .iter()
-        .find_map(|d| d.summary())
+        .find_map(|d| d.evaluation())
         .map(|s| s.operations.iter().map(|o| o.unit.clone()).collect())
         .unwrap_or_default();
     if ops.is_empty() {
@@ -141,9 +102,9 @@ fn draw(designs: &[Design], metric: &'static Metric, size: Size) -> impl IntoVie
             designs
                 .iter()
                 .map(|d| {
-                    d.summary()
+                    d.evaluation()
                         .and_then(|s| s.operations.iter().find(|o| &o.unit == op))
-                        .map(metric.value)
+                        .and_then(|o| value(metric, o))
                 })
                 .collect()
         })
@@ -183,7 +144,7 @@ fn draw(designs: &[Design], metric: &'static Metric, size: Size) -> impl IntoVie
             match cell {
                 Some((v, text)) => {
                     let len = l.length(&scale, *v);
-                    let label = format!("{}, {op}: {text} {} per run", d.label, metric.label);
+                    let label = format!("{}, {op}: {text} {} per run", d.label, metric.label());
                     let class = format!("bar {}", Colour::Design(i).class());
                     let value = v.to_string();
                     let data = [
@@ -197,7 +158,7 @@ fn draw(designs: &[Design], metric: &'static Metric, size: Size) -> impl IntoVie
                     svg.text("bar-value", l.plot_x + len + l.gap, r.text_y, "start", text);
                 }
                 None => {
-                    let what = if d.summary().is_some() {
+                    let what = if d.evaluation().is_some() {
                         "not in this design".to_string()
                     } else {
                         d.placeholder()
@@ -212,7 +173,7 @@ fn draw(designs: &[Design], metric: &'static Metric, size: Size) -> impl IntoVie
     } else {
         "linear scale"
     };
-    let label = human::capitalize(metric.label);
+    let label = human::capitalize(metric.label());
     chart_svg(
         &l,
         font,

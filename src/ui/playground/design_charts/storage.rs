@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use super::{axes, chart_svg, legend_item, placeholder_bar, Colour, Design, Size};
 use crate::chart::bars::{fit_text, stack, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
-use crate::eval::summary::Summary;
+use crate::eval::{Evaluation, Metric};
 use crate::human;
 
 /// Returns a byte count as the workload view shows it.
@@ -28,7 +28,7 @@ fn tick_text(v: f64) -> String {
 /// same collection gets the same colour in every design.
 fn collections(designs: &[Design]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for s in designs.iter().filter_map(Design::summary) {
+    for s in designs.iter().filter_map(Design::evaluation) {
         for c in &s.collections {
             if !out.contains(&c.name) {
                 out.push(c.name.clone());
@@ -45,8 +45,8 @@ fn colour_of(names: &[String], name: &str) -> Colour {
 }
 
 /// Returns a design's data plus index bytes, all collections together.
-fn total(s: &Summary) -> f64 {
-    s.metric("storage_bytes") + s.metric("index_bytes")
+fn total(e: &Evaluation) -> f64 {
+    Metric::StorageBytes.of(e) + Metric::IndexBytes.of(e)
 }
 
 /// The storage chart and its legend.
@@ -92,7 +92,7 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
         return view! { <p class="muted chart-empty">"Evaluating the designs…"</p> }.into_any();
     }
     let font = size.font;
-    let totals: Vec<Option<f64>> = designs.iter().map(|d| d.summary().map(total)).collect();
+    let totals: Vec<Option<f64>> = designs.iter().map(|d| d.evaluation().map(total)).collect();
     let scale = Scale::linear(totals.iter().flatten().copied().fold(0.0, f64::max), 1024.0);
     let value_chars = totals
         .iter()
@@ -119,7 +119,7 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
     for (d, r) in designs.iter().zip(&rows) {
         let name = fit_text(&d.label, l.label_w, font);
         svg.text("bar-label", l.plot_x - l.gap, r.text_y, "end", &name);
-        let Some(s) = d.summary() else {
+        let Some(s) = d.evaluation() else {
             let what = d.placeholder();
             placeholder_bar(&mut svg, &l, r, d, &what, None, font);
             continue;
