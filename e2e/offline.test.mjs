@@ -111,6 +111,27 @@ test('a new build is installed beside the running one and takes over on the next
   }
 });
 
+test('the wasm is downloaded and compiled once: the evaluation worker gets the page\'s module', async () => {
+  // No service worker here (sw.js is not found): its precache would fetch the wasm too.
+  const server = await serve(process.env.SQUILLION_ONCE_DIST ?? DIST, { '/sw.js': join(tmpdir(), 'no-such-file') });
+  const browser = await launch();
+  try {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (err) => errors.push(String(err)));
+    await page.goto(`${server.url}#playground`);
+    await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+    // Evaluated in the worker (not on the page, its fallback).
+    assert.equal(await page.$('.inline-notice'), null);
+    assert.equal(server.stats.sent['/squillion_bg.wasm'], 1, JSON.stringify(server.stats.sent));
+    assert.equal(await page.evaluate(() => window.squillionModule instanceof WebAssembly.Module), true);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
 test('the service worker precaches exactly the files of the build', () => {
   const sw = readFileSync(join(DIST, 'sw.js'), 'utf8');
   const files = JSON.parse(sw.match(/const FILES = (\[.*\]);/)[1]);

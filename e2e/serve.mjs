@@ -31,11 +31,11 @@ const CHUNK = 16 * 1024;
  * Serves `root` on 127.0.0.1 at a free port, plus `extra` (URL path → file path); resolves to
  * { url, close, stats }. Options: `compress` (boolean), `link` ({ mbps, rttMs }: bandwidth in
  * Mbit/s and round-trip time). `stats.bytes` counts the body bytes sent, `stats.requests` the
- * requests answered.
+ * requests answered, `stats.sent[path]` the times a path's body was sent (a 304 sends none).
  */
 export async function serve(root, extra = {}, { compress = false, link = null } = {}) {
   const base = resolve(root);
-  const stats = { bytes: 0, requests: 0 };
+  const stats = { bytes: 0, requests: 0, sent: {} };
   let linkFreeAt = 0;
   const sleep = (ms) => new Promise((ok) => setTimeout(ok, Math.max(0, ms)));
   /** Sends `body` over the emulated link (or at once), then ends the response. */
@@ -93,6 +93,7 @@ export async function serve(root, extra = {}, { compress = false, link = null } 
       if (encoded) body = encoded;
     }
     headers['content-length'] = body.length;
+    stats.sent[path] = (stats.sent[path] ?? 0) + 1;
     res.writeHead(200, headers);
     await send(res, body);
   });

@@ -84,9 +84,23 @@ function version() {
   });
 }
 
+/** Compiles the app's module while it downloads (or, from a host that does not send
+ * `application/wasm`, once it has). */
+async function compile(url) {
+  try {
+    return await WebAssembly.compileStreaming(fetch(url));
+  } catch {
+    return WebAssembly.compile(await (await fetch(url)).arrayBuffer());
+  }
+}
+
 async function start() {
   if (sw && (await takeOver().catch(() => false))) return;
-  await init({ module_or_path: new URL('./squillion_bg.wasm', import.meta.url) });
+  const module = await compile(new URL('./squillion_bg.wasm', import.meta.url));
+  // The page's evaluation workers instantiate this compiled module (the page posts it to them)
+  // instead of fetching and compiling the wasm a second time.
+  window.squillionModule = module;
+  await init({ module_or_path: module });
   if (!sw) return;
   register();
   const build = await version();

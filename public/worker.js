@@ -4,7 +4,8 @@
 // the offered design with that id as JSON (what `squillion eval --design ID --json` prints, minus
 // the layout), or throws why the design cannot be evaluated.
 //
-// Message in:  { id, model, design, options }
+// Message in:  { module } first, when the page has its compiled module (WebAssembly.Module);
+//              then { id, model, design, options }
 // Message out: { id, progress: { step, of, what } } (a step starts; any number of them), then
 //              { id, json, ms } | { id, error } (the design cannot be evaluated)
 //              | { id, fatal, init? } (this worker cannot evaluate at all: the page takes over;
@@ -15,12 +16,23 @@
 // Message out: { id, zip: Uint8Array (transferred), summary, ms } | { id, error } | { id, fatal }
 import init from './squillion.js';
 
-const ready = init({ module_or_path: new URL('./squillion_bg.wasm', import.meta.url) });
+let ready = null;
+
+/** Instantiates the app's module once: the page's compiled one when the page sends it (its first
+ * message, `{ module }`: src/ui/worker.rs), else fetched and compiled here. */
+function start(module) {
+  ready ??= init({ module_or_path: module ?? new URL('./squillion_bg.wasm', import.meta.url) });
+  return ready;
+}
 
 self.onmessage = async (event) => {
+  if (event.data?.module) {
+    start(event.data.module);
+    return;
+  }
   const { id, kind, model, design, options } = event.data;
   try {
-    await ready;
+    await start();
   } catch (e) {
     self.postMessage({ id, fatal: String(e?.message ?? e), init: true });
     return;

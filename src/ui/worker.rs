@@ -134,3 +134,22 @@ pub fn register() {
     );
     export.forget();
 }
+
+/// Starts a Web Worker running `public/worker.js` (a module worker) and hands it the page's
+/// compiled wasm module, `window.squillionModule` (set by `public/boot.js`), as its first
+/// message, so that the worker instantiates it instead of fetching and compiling the module a
+/// second time. Without that module (an older boot script) the worker loads the wasm itself.
+pub fn spawn() -> Result<web_sys::Worker, JsValue> {
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options("./worker.js", &options)?;
+    let module = js_sys::Reflect::get(&js_sys::global(), &"squillionModule".into())
+        .ok()
+        .filter(|m| m.is_instance_of::<js_sys::WebAssembly::Module>());
+    if let Some(module) = module {
+        let message = js_sys::Object::new();
+        js_sys::Reflect::set(&message, &"module".into(), &module)?;
+        worker.post_message(&message)?;
+    }
+    Ok(worker)
+}

@@ -170,9 +170,7 @@ fn inline(request: Request, state: RwSignal<State>) {
 /// Builds the archive in a worker of its own; `Err` when no worker can start (the caller
 /// builds it on the page).
 fn spawn(request: Request, state: RwSignal<State>) -> Result<(), JsValue> {
-    let options = web_sys::WorkerOptions::new();
-    options.set_type(web_sys::WorkerType::Module);
-    let worker = web_sys::Worker::new_with_options("./worker.js", &options)?;
+    let worker = crate::ui::worker::spawn()?;
     // The worker answers once; an error event may follow or replace the answer.
     let settled = Rc::new(Cell::new(false));
     let on_message = {

@@ -329,10 +329,8 @@ fn message(id: u32, key: &Key, options: &str) -> JsValue {
 
 /// Starts the module worker and wires its answers and failures into the pipeline.
 fn spawn_worker(pipeline: Pipeline, wanted: Memo<Vec<Key>>) -> Result<web_sys::Worker, String> {
-    let options = web_sys::WorkerOptions::new();
-    options.set_type(web_sys::WorkerType::Module);
-    let worker = web_sys::Worker::new_with_options("./worker.js", &options)
-        .map_err(|e| format!("no Web Worker could start ({e:?})"))?;
+    let worker =
+        crate::ui::worker::spawn().map_err(|e| format!("no Web Worker could start ({e:?})"))?;
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
             if pipeline.alive() {
