@@ -58,6 +58,27 @@ pub struct Warning {
     pub fix: String,
 }
 
+impl Warning {
+    /// Returns a finding with a stable `code` (documented in `docs/warnings.md`).
+    pub fn new(
+        code: &'static str,
+        severity: Severity,
+        collection: &str,
+        path: &str,
+        message: String,
+        fix: &str,
+    ) -> Warning {
+        Warning {
+            code: Cow::Borrowed(code),
+            severity,
+            collection: collection.to_string(),
+            path: path.to_string(),
+            message,
+            fix: fix.to_string(),
+        }
+    }
+}
+
 fn w(
     code: &'static str,
     severity: Severity,
@@ -66,14 +87,7 @@ fn w(
     message: String,
     fix: &str,
 ) -> Warning {
-    Warning {
-        code: Cow::Borrowed(code),
-        severity,
-        collection: collection.to_string(),
-        path: path.to_string(),
-        message,
-        fix: fix.to_string(),
-    }
+    Warning::new(code, severity, collection, path, message, fix)
 }
 
 /// Formats a whole number with thousands separators (16,777,216).

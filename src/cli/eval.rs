@@ -13,21 +13,27 @@ use crate::eval::text::{compare_report, comparison, report};
 use crate::eval::{compare, evaluate_layout, EvalOptions};
 use crate::model::{parse_model, Model};
 
-/// Arguments of `squillion eval`.
+/// Where the model comes from: a file or a preset (`eval`, `compare` and `export` alike).
 #[derive(Debug, Args)]
-pub struct EvalArgs {
+pub struct ModelSource {
     /// The model (JSON, see docs/model.md).
     #[arg(required_unless_present = "preset", conflicts_with = "preset")]
     pub model: Option<PathBuf>,
-    /// Evaluate a preset instead of a model file (`squillion presets` lists them).
+    /// A preset instead of a model file (`squillion presets` lists them).
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,
-    /// `normalized`, `denormalized`, `bucketed`, one of a preset's designs (`squillion
-    /// presets NAME` lists them), `custom` (the model's own design, the page's Custom), or a
-    /// JSON file with a design (`{"base": …, "relationships": {…}}`); default: the model's own
-    /// design.
-    #[arg(long)]
-    pub design: Option<String>,
+}
+
+impl ModelSource {
+    /// Reads and checks the model, printing every problem with its place.
+    pub(super) fn read(&self) -> Result<Model, Reported> {
+        model_of(self.model.as_deref(), self.preset.as_deref())
+    }
+}
+
+/// How much is materialized and the machine it is measured against (`eval`, `compare`).
+#[derive(Debug, Args)]
+pub struct Sizing {
     /// Entities materialized per entity (default: the model's sample, else 500, lowered to fit
     /// the memory budget; a size given here or in the model that does not fit is refused).
     #[arg(long, value_name = "N")]
@@ -36,6 +42,34 @@ pub struct EvalArgs {
     /// (`16GiB`, `512MiB`, bytes; default: the model's `ram_gb`, else 16GiB).
     #[arg(long, value_name = "SIZE", value_parser = parse_ram)]
     pub ram: Option<u64>,
+}
+
+impl Sizing {
+    /// Returns the evaluation options these flags ask for.
+    fn options(&self) -> EvalOptions {
+        EvalOptions {
+            max_documents: self.scale,
+            ram_bytes: self.ram,
+            ..EvalOptions::default()
+        }
+    }
+}
+
+/// Arguments of `squillion eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The model file or preset.
+    #[command(flatten)]
+    pub source: ModelSource,
+    /// `normalized`, `denormalized`, `bucketed`, one of a preset's designs (`squillion
+    /// presets NAME` lists them), `custom` (the model's own design, the page's Custom), or a
+    /// JSON file with a design (`{"base": …, "relationships": {…}}`); default: the model's own
+    /// design.
+    #[arg(long)]
+    pub design: Option<String>,
+    /// Sample size and RAM.
+    #[command(flatten)]
+    pub sizing: Sizing,
     /// Print the evaluation as JSON (docs/cli.md).
     #[arg(long)]
     pub json: bool,
@@ -44,20 +78,12 @@ pub struct EvalArgs {
 /// Arguments of `squillion compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
-    /// The model (JSON, see docs/model.md).
-    #[arg(required_unless_present = "preset", conflicts_with = "preset")]
-    pub model: Option<PathBuf>,
-    /// Compare a preset's designs instead of a model file's (`squillion presets` lists them).
-    #[arg(long, value_name = "NAME")]
-    pub preset: Option<String>,
-    /// Entities materialized per entity (default: the model's sample, else 500, lowered to fit
-    /// the memory budget; a size given here or in the model that does not fit is refused).
-    #[arg(long, value_name = "N")]
-    pub scale: Option<u64>,
-    /// RAM of each machine, for the WiredTiger cache the working set is compared to
-    /// (`16GiB`, `512MiB`, bytes; default: the model's `ram_gb`, else 16GiB).
-    #[arg(long, value_name = "SIZE", value_parser = parse_ram)]
-    pub ram: Option<u64>,
+    /// The model file or preset.
+    #[command(flatten)]
+    pub source: ModelSource,
+    /// Sample size and RAM.
+    #[command(flatten)]
+    pub sizing: Sizing,
     /// Print the comparison as JSON (docs/cli.md).
     #[arg(long)]
     pub json: bool,
@@ -67,7 +93,7 @@ pub struct CompareArgs {
 pub(super) struct Reported;
 
 /// Reads and checks the model of a file or a preset, printing every problem with its place.
-pub(super) fn model_of(path: Option<&Path>, preset: Option<&str>) -> Result<Model, Reported> {
+fn model_of(path: Option<&Path>, preset: Option<&str>) -> Result<Model, Reported> {
     match (path, preset) {
         (_, Some(name)) => {
             let p = crate::presets::find(name).map_err(|e| {
@@ -129,14 +155,6 @@ pub(super) fn chosen_design(
     Ok((model.clone(), layout, name))
 }
 
-fn options(scale: Option<u64>, ram: Option<u64>) -> EvalOptions {
-    EvalOptions {
-        max_documents: scale,
-        ram_bytes: ram,
-        ..EvalOptions::default()
-    }
-}
-
 /// Parses `--ram`.
 fn parse_ram(text: &str) -> Result<u64, String> {
     crate::storage::parse_bytes(text)
@@ -147,13 +165,13 @@ fn parse_ram(text: &str) -> Result<u64, String> {
 impl EvalArgs {
     /// Evaluates the design; exit 1 when an error-severity warning is found.
     pub fn run(self) -> anyhow::Result<ExitCode> {
-        let Ok(model) = model_of(self.model.as_deref(), self.preset.as_deref()) else {
+        let Ok(model) = self.source.read() else {
             return Ok(ExitCode::from(2));
         };
         // The same offers by id as the page's design bar (a preset's designs with their
         // sharding, the named designs, `custom`), or a design file.
         let (model, layout, name) = chosen_design(&model, self.design.as_deref())?;
-        let mut e = evaluate_layout(&model, layout, &options(self.scale, self.ram))?;
+        let mut e = evaluate_layout(&model, layout, &self.sizing.options())?;
         e.design = name;
         if self.json {
             writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&e)?)?;
@@ -167,10 +185,10 @@ impl EvalArgs {
 impl CompareArgs {
     /// Evaluates every design side by side; exit 1 when any has an error-severity warning.
     pub fn run(self) -> anyhow::Result<ExitCode> {
-        let Ok(model) = model_of(self.model.as_deref(), self.preset.as_deref()) else {
+        let Ok(model) = self.source.read() else {
             return Ok(ExitCode::from(2));
         };
-        let c = comparison(compare(&model, &options(self.scale, self.ram))?);
+        let c = comparison(compare(&model, &self.sizing.options())?);
         if self.json {
             writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&c)?)?;
         } else {

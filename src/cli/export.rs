@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
-use super::eval::{chosen_design, model_of};
+use super::eval::{chosen_design, ModelSource};
 use crate::export::{
     planned_documents, write_export, ExportPlan, ExportSink, Scale, DEFAULT_MAX_DOCUMENTS,
 };
@@ -36,12 +36,9 @@ squillion export model.json --design bucketed --out export --json";
 /// Arguments of `squillion export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// The model (JSON, see docs/model.md).
-    #[arg(required_unless_present = "preset", conflicts_with = "preset")]
-    pub model: Option<PathBuf>,
-    /// Export a preset instead of a model file (`squillion presets` lists them).
-    #[arg(long, value_name = "NAME")]
-    pub preset: Option<String>,
+    /// The model file or preset.
+    #[command(flatten)]
+    pub source: ModelSource,
     /// `normalized`, `denormalized`, `bucketed`, one of a preset's designs, or a JSON file
     /// with a design; default: the model's own design.
     #[arg(long)]
@@ -126,7 +123,7 @@ impl ExportSink for Folder {
 impl ExportArgs {
     /// Writes the export; exit 1 when a document is over 16 MiB.
     pub fn run(self) -> anyhow::Result<ExitCode> {
-        let Ok(model) = model_of(self.model.as_deref(), self.preset.as_deref()) else {
+        let Ok(model) = self.source.read() else {
             return Ok(ExitCode::from(2));
         };
         let (model, layout, name) = chosen_design(&model, self.design.as_deref())?;

@@ -15,6 +15,7 @@ pub const EVALUATED_CODES: [&str; 3] = [
     "LIVE_COPY_AMPLIFICATION",
 ];
 
+/// A warning-severity finding of the evaluation.
 fn warning(
     code: &'static str,
     collection: &str,
@@ -22,14 +23,7 @@ fn warning(
     message: String,
     fix: &str,
 ) -> Warning {
-    Warning {
-        code: code.into(),
-        severity: Severity::Warning,
-        collection: collection.to_string(),
-        path: path.to_string(),
-        message,
-        fix: fix.to_string(),
-    }
+    Warning::new(code, Severity::Warning, collection, path, message, fix)
 }
 
 /// Returns the rate of units that read through relationship `rel` (the reads a copy saves).
