@@ -119,6 +119,9 @@ pub fn ExportButton(
     }
 }
 
+/// The archive's MIME type.
+const ZIP: &str = "application/zip";
+
 /// One archive to build.
 #[derive(Debug, Clone)]
 struct Request {
@@ -130,28 +133,38 @@ struct Request {
 /// Offers the archive for download and says what it holds.
 fn deliver(
     request: &Request,
-    zip: &js_sys::Uint8Array,
+    zip: gloo_file::Blob,
     summary: ArchiveSummary,
     state: RwSignal<State>,
 ) {
-    state.set(
-        match files::download_bytes(&request.file, zip, "application/zip") {
-            Some(()) => State::Ready {
-                file: request.file.clone(),
-                summary,
-            },
-            None => State::Failed("the browser refused the download".to_string()),
+    state.set(match files::offer(&request.file, zip) {
+        Some(()) => State::Ready {
+            file: request.file.clone(),
+            summary,
         },
-    );
+        None => State::Failed("the browser refused the download".to_string()),
+    });
+}
+
+/// Returns the bytes `view` shows as a buffer of their own (the view's own buffer when it shows
+/// all of it, as the worker's transferred archive does).
+fn viewed_bytes(view: &js_sys::Uint8Array) -> js_sys::ArrayBuffer {
+    let whole = view.buffer();
+    let (start, len) = (view.byte_offset(), view.byte_length());
+    if start == 0 && len == whole.byte_length() {
+        whole
+    } else {
+        whole.slice_with_end(start, start + len)
+    }
 }
 
 /// Builds the archive on the page, after a pause that lets "Preparing export…" paint.
 fn inline(request: Request, state: RwSignal<State>) {
     let run = move || match export_zip(&request.key.text, &request.key.design, &request.options) {
         Ok((bytes, summary)) => {
-            let zip = js_sys::Uint8Array::from(bytes.as_slice());
+            let zip = gloo_file::Blob::new_with_options(bytes.as_slice(), Some(ZIP));
             drop(bytes);
-            deliver(&request, &zip, summary, state);
+            deliver(&request, zip, summary, state);
         }
         Err(e) => state.set(State::Failed(e)),
     };
@@ -189,7 +202,10 @@ fn spawn(request: Request, state: RwSignal<State>) -> Result<(), JsValue> {
                     .and_then(|s| s.as_string())
                     .and_then(|s| serde_json::from_str::<ArchiveSummary>(&s).ok());
                 match summary {
-                    Some(summary) => deliver(&request, &zip, summary, state),
+                    Some(summary) => {
+                        let zip = gloo_file::Blob::new_with_options(viewed_bytes(&zip), Some(ZIP));
+                        deliver(&request, zip, summary, state);
+                    }
                     None => state.set(State::Failed("the worker sent no summary".to_string())),
                 }
             } else if let Some(e) = field("error").and_then(|e| e.as_string()) {
