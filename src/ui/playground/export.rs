@@ -12,6 +12,7 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
+use std::time::Duration;
 
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -168,12 +169,7 @@ fn inline(request: Request, state: RwSignal<State>) {
         }
         Err(e) => state.set(State::Failed(e)),
     };
-    let callback = Closure::once_into_js(run);
-    let scheduled = web_sys::window().and_then(|w| {
-        w.set_timeout_with_callback_and_timeout_and_arguments_0(callback.unchecked_ref(), 30)
-            .ok()
-    });
-    if scheduled.is_none() {
+    if set_timeout_with_handle(run, Duration::from_millis(30)).is_err() {
         state.set(State::Failed(
             "the page could not schedule the export".to_string(),
         ));
