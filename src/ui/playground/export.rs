@@ -10,10 +10,11 @@
 //! than that. When no worker can start, the page builds it itself after a pause that lets the
 //! "preparing…" state paint.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Duration;
 
+use gloo_events::EventListener;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -182,15 +183,32 @@ fn spawn(request: Request, state: RwSignal<State>) -> Result<(), JsValue> {
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options("./worker.js", &options)?;
-    // The worker answers once; an error event may follow or replace the answer.
-    let settled = Rc::new(Cell::new(false));
-    let on_message = {
-        let (worker, settled, request) = (worker.clone(), settled.clone(), request.clone());
-        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            if settled.replace(true) {
-                return;
+    // The worker answers once; an error event may follow or replace the answer. Whichever
+    // comes first settles the export: the worker is terminated and both listeners go.
+    let listeners: Rc<RefCell<Vec<EventListener>>> = Rc::default();
+    let settle = {
+        let (worker, listeners) = (worker.clone(), listeners.clone());
+        move || -> bool {
+            let Ok(mut held) = listeners.try_borrow_mut() else {
+                return false;
+            };
+            if held.is_empty() {
+                return false;
             }
             worker.terminate();
+            held.clear();
+            true
+        }
+    };
+    let on_message = {
+        let (settle, request) = (settle.clone(), request.clone());
+        EventListener::new(&worker, "message", move |ev| {
+            if !settle() {
+                return;
+            }
+            let Some(ev) = ev.dyn_ref::<web_sys::MessageEvent>() else {
+                return;
+            };
             let data = ev.data();
             let field = |name: &str| js_sys::Reflect::get(&data, &name.into()).ok();
             if let Some(zip) = field("zip").and_then(|z| z.dyn_into::<js_sys::Uint8Array>().ok()) {
@@ -219,23 +237,17 @@ fn spawn(request: Request, state: RwSignal<State>) -> Result<(), JsValue> {
             }
         })
     };
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     let on_error = {
-        let (worker, settled, request) = (worker.clone(), settled.clone(), request.clone());
-        Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
+        let (settle, request) = (settle.clone(), request.clone());
+        EventListener::new(&worker, "error", move |ev| {
             ev.prevent_default();
-            if settled.replace(true) {
-                return;
-            }
             // The worker could not start (its script or module failed to load).
-            worker.terminate();
-            inline(request.clone(), state);
+            if settle() {
+                inline(request.clone(), state);
+            }
         })
     };
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    // Both live as long as the worker, which is terminated once it has answered.
-    on_message.forget();
-    on_error.forget();
+    listeners.borrow_mut().extend([on_message, on_error]);
     let message = js_sys::Object::new();
     for (name, value) in [
         ("id", JsValue::from(0)),
@@ -247,8 +259,7 @@ fn spawn(request: Request, state: RwSignal<State>) -> Result<(), JsValue> {
         js_sys::Reflect::set(&message, &name.into(), &value)?;
     }
     if let Err(e) = worker.post_message(&message) {
-        settled.set(true);
-        worker.terminate();
+        settle();
         return Err(e);
     }
     Ok(())
