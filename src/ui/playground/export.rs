@@ -184,7 +184,8 @@ fn spawn(request: Request, state: RwSignal<State>) -> Result<(), JsValue> {
     options.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options("./worker.js", &options)?;
     // The worker answers once; an error event may follow or replace the answer. Whichever
-    // comes first settles the export: the worker is terminated and both listeners go.
+    // comes first settles the export: the worker is terminated and both listeners go (the one
+    // running is released when it returns). `settle` is true the first time only.
     let listeners: Rc<RefCell<Vec<EventListener>>> = Rc::default();
     let settle = {
         let (worker, listeners) = (worker.clone(), listeners.clone());
