@@ -30,7 +30,7 @@ pub use chooser::PresetChooser;
 const TAB_KEY: &str = "squillion.editor.tab";
 
 /// A model file larger than this is not read (a model is a few kilobytes).
-const IMPORT_LIMIT: f64 = 2.0 * 1024.0 * 1024.0;
+const IMPORT_LIMIT: u64 = 2 * 1024 * 1024;
 
 /// What the last preset, import or link did, shown above the editor.
 #[derive(Debug, Clone, PartialEq)]
@@ -283,6 +283,7 @@ fn restore_caret((area, at): (web_sys::HtmlTextAreaElement, u32)) {
 /// Reads a dropped or chosen model file; a valid model replaces the current one (undoable),
 /// anything else changes nothing and says why.
 pub fn import_file(ws: Workspace, file: web_sys::File) {
+    let file = gloo_file::File::from(file);
     let name = file.name();
     if file.size() > IMPORT_LIMIT {
         ws.notice.set(Some(Notice::ImportFailed {

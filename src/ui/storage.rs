@@ -1,6 +1,9 @@
 //! Autosave: what the user typed survives a reload. Local storage only; nothing leaves the
 //! browser. Storage can be full or disabled (private windows): then saving silently does
 //! nothing, and the page keeps working.
+//!
+//! Not gloo-storage: it stores every value as JSON (the texts saved so far are raw, so a reload
+//! after an update would lose them) and throws when storage is disabled (docs/size.md).
 
 /// The local-storage key of the model editor's text.
 pub const MODEL_KEY: &str = "squillion.model";

@@ -10,9 +10,11 @@
 //! than that. When no worker can start, the page builds it itself after a pause that lets the
 //! "preparing…" state paint.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::rc::Rc;
+use std::time::Duration;
 
+use gloo_events::EventListener;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -119,6 +121,9 @@ pub fn ExportButton(
     }
 }
 
+/// The archive's MIME type.
+const ZIP: &str = "application/zip";
+
 /// One archive to build.
 #[derive(Debug, Clone)]
 struct Request {
@@ -130,37 +135,42 @@ struct Request {
 /// Offers the archive for download and says what it holds.
 fn deliver(
     request: &Request,
-    zip: &js_sys::Uint8Array,
+    zip: gloo_file::Blob,
     summary: ArchiveSummary,
     state: RwSignal<State>,
 ) {
-    state.set(
-        match files::download_bytes(&request.file, zip, "application/zip") {
-            Some(()) => State::Ready {
-                file: request.file.clone(),
-                summary,
-            },
-            None => State::Failed("the browser refused the download".to_string()),
+    state.set(match files::offer(&request.file, zip) {
+        Some(()) => State::Ready {
+            file: request.file.clone(),
+            summary,
         },
-    );
+        None => State::Failed("the browser refused the download".to_string()),
+    });
+}
+
+/// Returns the bytes `view` shows as a buffer of their own (the view's own buffer when it shows
+/// all of it, as the worker's transferred archive does).
+fn viewed_bytes(view: &js_sys::Uint8Array) -> js_sys::ArrayBuffer {
+    let whole = view.buffer();
+    let (start, len) = (view.byte_offset(), view.byte_length());
+    if start == 0 && len == whole.byte_length() {
+        whole
+    } else {
+        whole.slice_with_end(start, start + len)
+    }
 }
 
 /// Builds the archive on the page, after a pause that lets "Preparing export…" paint.
 fn inline(request: Request, state: RwSignal<State>) {
     let run = move || match export_zip(&request.key.text, &request.key.design, &request.options) {
         Ok((bytes, summary)) => {
-            let zip = js_sys::Uint8Array::from(bytes.as_slice());
+            let zip = gloo_file::Blob::new_with_options(bytes.as_slice(), Some(ZIP));
             drop(bytes);
-            deliver(&request, &zip, summary, state);
+            deliver(&request, zip, summary, state);
         }
         Err(e) => state.set(State::Failed(e)),
     };
-    let callback = Closure::once_into_js(run);
-    let scheduled = web_sys::window().and_then(|w| {
-        w.set_timeout_with_callback_and_timeout_and_arguments_0(callback.unchecked_ref(), 30)
-            .ok()
-    });
-    if scheduled.is_none() {
+    if set_timeout_with_handle(run, Duration::from_millis(30)).is_err() {
         state.set(State::Failed(
             "the page could not schedule the export".to_string(),
         ));
@@ -171,15 +181,33 @@ fn inline(request: Request, state: RwSignal<State>) {
 /// builds it on the page).
 fn spawn(request: Request, state: RwSignal<State>) -> Result<(), JsValue> {
     let worker = crate::ui::worker::spawn()?;
-    // The worker answers once; an error event may follow or replace the answer.
-    let settled = Rc::new(Cell::new(false));
-    let on_message = {
-        let (worker, settled, request) = (worker.clone(), settled.clone(), request.clone());
-        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-            if settled.replace(true) {
-                return;
+    // The worker answers once; an error event may follow or replace the answer. Whichever
+    // comes first settles the export: the worker is terminated and both listeners go (the one
+    // running is released when it returns). `settle` is true the first time only.
+    let listeners: Rc<RefCell<Vec<EventListener>>> = Rc::default();
+    let settle = {
+        let (worker, listeners) = (worker.clone(), listeners.clone());
+        move || -> bool {
+            let Ok(mut held) = listeners.try_borrow_mut() else {
+                return false;
+            };
+            if held.is_empty() {
+                return false;
             }
             worker.terminate();
+            held.clear();
+            true
+        }
+    };
+    let on_message = {
+        let (settle, request) = (settle.clone(), request.clone());
+        EventListener::new(&worker, "message", move |ev| {
+            if !settle() {
+                return;
+            }
+            let Some(ev) = ev.dyn_ref::<web_sys::MessageEvent>() else {
+                return;
+            };
             let data = ev.data();
             let field = |name: &str| js_sys::Reflect::get(&data, &name.into()).ok();
             if let Some(zip) = field("zip").and_then(|z| z.dyn_into::<js_sys::Uint8Array>().ok()) {
@@ -187,7 +215,10 @@ fn spawn(request: Request, state: RwSignal<State>) -> Result<(), JsValue> {
                     .and_then(|s| s.as_string())
                     .and_then(|s| serde_json::from_str::<ArchiveSummary>(&s).ok());
                 match summary {
-                    Some(summary) => deliver(&request, &zip, summary, state),
+                    Some(summary) => {
+                        let zip = gloo_file::Blob::new_with_options(viewed_bytes(&zip), Some(ZIP));
+                        deliver(&request, zip, summary, state);
+                    }
                     None => state.set(State::Failed("the worker sent no summary".to_string())),
                 }
             } else if let Some(e) = field("error").and_then(|e| e.as_string()) {
@@ -205,23 +236,17 @@ fn spawn(request: Request, state: RwSignal<State>) -> Result<(), JsValue> {
             }
         })
     };
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     let on_error = {
-        let (worker, settled, request) = (worker.clone(), settled.clone(), request.clone());
-        Closure::<dyn Fn(web_sys::Event)>::new(move |ev: web_sys::Event| {
+        let (settle, request) = (settle.clone(), request.clone());
+        EventListener::new(&worker, "error", move |ev| {
             ev.prevent_default();
-            if settled.replace(true) {
-                return;
-            }
             // The worker could not start (its script or module failed to load).
-            worker.terminate();
-            inline(request.clone(), state);
+            if settle() {
+                inline(request.clone(), state);
+            }
         })
     };
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    // Both live as long as the worker, which is terminated once it has answered.
-    on_message.forget();
-    on_error.forget();
+    listeners.borrow_mut().extend([on_message, on_error]);
     let message = js_sys::Object::new();
     for (name, value) in [
         ("id", JsValue::from(0)),
@@ -233,8 +258,7 @@ fn spawn(request: Request, state: RwSignal<State>) -> Result<(), JsValue> {
         js_sys::Reflect::set(&message, &name.into(), &value)?;
     }
     if let Err(e) = worker.post_message(&message) {
-        settled.set(true);
-        worker.terminate();
+        settle();
         return Err(e);
     }
     Ok(())
