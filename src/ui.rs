@@ -16,7 +16,6 @@ mod svg_dom;
 mod worker;
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 pub use breakdown::{BreakdownTable, Composition, Treemap};
 pub use console::Console;
@@ -109,13 +108,11 @@ pub fn App() -> impl IntoView {
     let (view, set_view) = signal(current_view());
     // Evaluations outlive the playground: back from another view, its numbers are there.
     provide_context(playground::EvalCache::new());
-    // Back/forward and edited URLs switch the view too.
-    let listener =
-        wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || set_view.set(current_view()));
-    if let Some(w) = web_sys::window() {
-        let _ = w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
-    }
-    listener.forget();
+    // Back/forward and edited URLs switch the view too. (The App lives as long as the page:
+    // its listeners are never removed.)
+    let _ = window_event_listener(leptos::ev::hashchange, move |_| {
+        set_view.set(current_view())
+    });
 
     // Workshop mode: large type, high contrast, the editor out of the way. `W` toggles it.
     let (workshop, set_workshop) = signal(false);
@@ -128,21 +125,15 @@ pub fn App() -> impl IntoView {
             let _ = root.class_list().toggle_with_force("workshop", on);
         }
     });
-    let keys = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(
-        move |ev: web_sys::KeyboardEvent| {
-            if !typing_in_a_field()
-                && !ev.ctrl_key()
-                && !ev.meta_key()
-                && ev.key().eq_ignore_ascii_case("w")
-            {
-                set_workshop.update(|on| *on = !*on);
-            }
-        },
-    );
-    if let Some(w) = web_sys::window() {
-        let _ = w.add_event_listener_with_callback("keydown", keys.as_ref().unchecked_ref());
-    }
-    keys.forget();
+    let _ = window_event_listener(leptos::ev::keydown, move |ev| {
+        if !typing_in_a_field()
+            && !ev.ctrl_key()
+            && !ev.meta_key()
+            && ev.key().eq_ignore_ascii_case("w")
+        {
+            set_workshop.update(|on| *on = !*on);
+        }
+    });
 
     view! {
         <header class="topbar">

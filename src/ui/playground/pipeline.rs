@@ -218,12 +218,7 @@ impl Pipeline {
             };
             self.finish(key, outcome, wanted);
         };
-        let callback = Closure::once_into_js(run);
-        let scheduled = web_sys::window().and_then(|w| {
-            w.set_timeout_with_callback_and_timeout_and_arguments_0(callback.unchecked_ref(), 30)
-                .ok()
-        });
-        if scheduled.is_none() {
+        if set_timeout_with_handle(run, std::time::Duration::from_millis(30)).is_err() {
             self.busy.set(None);
         }
     }
