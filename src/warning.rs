@@ -79,17 +79,6 @@ impl Warning {
     }
 }
 
-fn w(
-    code: &'static str,
-    severity: Severity,
-    collection: &str,
-    path: &str,
-    message: String,
-    fix: &str,
-) -> Warning {
-    Warning::new(code, severity, collection, path, message, fix)
-}
-
 /// Formats a whole number with thousands separators (16,777,216).
 pub fn thousands(n: u64) -> String {
     let s = n.to_string();
@@ -135,12 +124,12 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
             let max = ss.max.bytes;
             let what = format!("the largest {} document", shape.label);
             if max > MAX_BSON_SIZE {
-                out.push(w("DOC_OVER_LIMIT", Severity::Error, &c.name, "", format!("{what} would be {} bytes ({}), over the 16 MiB limit of 16,777,216 bytes: mongod rejects it (BSONObjectTooLarge, code 10334; 17419 for an update's result)", thousands(max), label(ss.max.exact)), "Cap the array (embed a subset, bucket, continuation documents) or reference the children from their own collection."));
+                out.push(Warning::new("DOC_OVER_LIMIT", Severity::Error, &c.name, "", format!("{what} would be {} bytes ({}), over the 16 MiB limit of 16,777,216 bytes: mongod rejects it (BSONObjectTooLarge, code 10334; 17419 for an update's result)", thousands(max), label(ss.max.exact)), "Cap the array (embed a subset, bucket, continuation documents) or reference the children from their own collection."));
             } else if max >= NEAR_LIMIT {
-                out.push(w("DOC_NEAR_LIMIT", Severity::Warning, &c.name, "", format!("{what} is {} bytes ({}), within 20% of the 16,777,216-byte limit (≥ 13,421,773)", thousands(max), label(ss.max.exact)), "Leave headroom: cap or move the growing part before it reaches the limit."));
+                out.push(Warning::new("DOC_NEAR_LIMIT", Severity::Warning, &c.name, "", format!("{what} is {} bytes ({}), within 20% of the 16,777,216-byte limit (≥ 13,421,773)", thousands(max), label(ss.max.exact)), "Leave headroom: cap or move the growing part before it reaches the limit."));
             }
             if max > BLOATED {
-                out.push(w("BLOATED_DOCUMENT", Severity::Warning, &c.name, "", format!("{what} is {} bytes, over Compass's bloated-document threshold of 10,000,000 bytes: every read and rewrite moves it whole", thousands(max)), "Move rarely-read or growing parts into their own collection."));
+                out.push(Warning::new("BLOATED_DOCUMENT", Severity::Warning, &c.name, "", format!("{what} is {} bytes, over Compass's bloated-document threshold of 10,000,000 bytes: every read and rewrite moves it whole", thousands(max)), "Move rarely-read or growing parts into their own collection."));
             }
             for a in &ss.arrays {
                 let g = shape.growing.iter().find(|g| g.field == a.field);
@@ -163,7 +152,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                     } else {
                         String::new()
                     };
-                    out.push(w("ARRAY_BREAK_POINT", if a.max_count >= bp.count { Severity::Error } else { Severity::Info }, &c.name, &a.field, format!("{}.{} breaks the 16 MiB limit at {} elements ({}, {} bytes per element){already}{when}", c.name, a.field, thousands(bp.count), label(bp.exact), a.element_bytes.bytes), "Keep the array bounded: continuation documents past a threshold, buckets, or a reference in the child."));
+                    out.push(Warning::new("ARRAY_BREAK_POINT", if a.max_count >= bp.count { Severity::Error } else { Severity::Info }, &c.name, &a.field, format!("{}.{} breaks the 16 MiB limit at {} elements ({}, {} bytes per element){already}{when}", c.name, a.field, thousands(bp.count), label(bp.exact), a.element_bytes.bytes), "Keep the array bounded: continuation documents past a threshold, buckets, or a reference in the child."));
                 }
                 let elem_ty = shape.fields.get(&a.field).and_then(|f| f.items);
                 let heavy = matches!(
@@ -171,7 +160,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                     Some(BsonType::Object | BsonType::ObjectId | BsonType::String)
                 );
                 if !a.capped && ((heavy && a.max_count >= UNBOUNDED_ELEMENTS) || growth > 0.0) {
-                    out.push(w("UNBOUNDED_ARRAY", Severity::Warning, &c.name, &a.field, format!("{}.{} is unbounded: up to {} elements{} (Compass flags arrays of ≥ 250 objects, ids or strings)", c.name, a.field, thousands(a.max_count), if growth > 0.0 { format!(", still growing {growth}/day with no cap") } else { String::new() }), "Never embed unbounded growth: use a reference in the child, buckets, or keep only the newest k."));
+                    out.push(Warning::new("UNBOUNDED_ARRAY", Severity::Warning, &c.name, &a.field, format!("{}.{} is unbounded: up to {} elements{} (Compass flags arrays of ≥ 250 objects, ids or strings)", c.name, a.field, thousands(a.max_count), if growth > 0.0 { format!(", still growing {growth}/day with no cap") } else { String::new() }), "Never embed unbounded growth: use a reference in the child, buckets, or keep only the newest k."));
                 }
             }
             // Declared arrays (not a relationship's) can be unbounded too.
@@ -185,7 +174,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                 );
                 let max = f.count.as_ref().map_or(0, |c| c.max_count());
                 if heavy && max >= UNBOUNDED_ELEMENTS {
-                    out.push(w(
+                    out.push(Warning::new(
                         "UNBOUNDED_ARRAY",
                         Severity::Warning,
                         &c.name,
@@ -201,7 +190,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
             }
             let depth = fields_depth(&shape.fields) + 1;
             if depth > MAX_DEPTH {
-                out.push(w(
+                out.push(Warning::new(
                     "DEPTH_OVER_LIMIT",
                     Severity::Error,
                     &c.name,
@@ -214,7 +203,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
             }
         }
         if c.indexes.len() > MAX_INDEXES {
-            out.push(w(
+            out.push(Warning::new(
                 "INDEX_LIMIT",
                 Severity::Error,
                 &c.name,
@@ -226,11 +215,11 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                 "Use an array of {k, v} with one multikey index instead of one index per key.",
             ));
         } else if c.indexes.len() > MANY_INDEXES {
-            out.push(w("TOO_MANY_INDEXES", Severity::Warning, &c.name, "", format!("{} indexes, more than Compass's threshold of 10: every write updates them all", c.indexes.len()), "Merge indexes with common prefixes; use the attribute pattern for per-key indexes."));
+            out.push(Warning::new("TOO_MANY_INDEXES", Severity::Warning, &c.name, "", format!("{} indexes, more than Compass's threshold of 10: every write updates them all", c.indexes.len()), "Merge indexes with common prefixes; use the attribute pattern for per-key indexes."));
         }
     }
     if layout.collections.len() > MANY_COLLECTIONS {
-        out.push(w(
+        out.push(Warning::new(
             "TOO_MANY_COLLECTIONS",
             Severity::Warning,
             "",
@@ -278,7 +267,7 @@ fn patterns(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
                 let coll = layout
                     .collection_of(entity)
                     .map_or(entity.clone(), |c| c.name.clone());
-                out.push(w("MMAPV1_PREALLOCATION", Severity::Info, &coll, field, format!("{field} pre-allocates {slots} counters. Pre-allocation (and padding, usePowerOf2Sizes) paid off on the old MMAPv1 engine, where a growing document had to move on disk; WiredTiger writes a new version of the whole document on every update, so zeros written in advance buy no in-place growth"), "Keep the pre-populated shape only if it makes reads simpler; otherwise let $inc create counters on first use."));
+                out.push(Warning::new("MMAPV1_PREALLOCATION", Severity::Info, &coll, field, format!("{field} pre-allocates {slots} counters. Pre-allocation (and padding, usePowerOf2Sizes) paid off on the old MMAPv1 engine, where a growing document had to move on disk; WiredTiger writes a new version of the whole document on every update, so zeros written in advance buy no in-place growth"), "Keep the pre-populated shape only if it makes reads simpler; otherwise let $inc create counters on first use."));
             }
             FieldPattern::Attribute {
                 entity,
@@ -294,7 +283,7 @@ fn patterns(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
                     .and_then(|c| c.shapes.first())
                     .and_then(|s| s.fields.get(field))
                     .map_or(0, |f| f.fields.0.len());
-                out.push(w("KEYED_ATTRIBUTES", Severity::Warning, &coll, field, format!("{field} is a sub-document keyed by attribute: querying by any attribute needs one index per key ({keys} keys), and a new key needs a new index"), "Use an array of {k, v} with one multikey index on {k: 1, v: 1}."));
+                out.push(Warning::new("KEYED_ATTRIBUTES", Severity::Warning, &coll, field, format!("{field} is a sub-document keyed by attribute: querying by any attribute needs one index per key ({keys} keys), and a new key needs a new index"), "Use an array of {k, v} with one multikey index on {k: 1, v: 1}."));
             }
             _ => {}
         }
@@ -351,7 +340,7 @@ fn live_copies(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
                     .sum();
                 let copy_writes = writes * per_write;
                 if copy_writes > reads {
-                    out.push(w("LIVE_COPY_AMPLIFICATION", Severity::Warning, &c.name, &cf.path, format!("{} copies {}.{} live: {writes}/s updates rewrite ≈{:.1} copies each ({copy_writes:.1} document writes/s) to save {reads}/s reads (read/write ratio {:.2})", cf.path, cf.entity, cf.source, per_write, if copy_writes > 0.0 { reads / copy_writes } else { 0.0 }), "Denormalize only read-mostly fields; keep this field by reference, or copy it as a snapshot if point-in-time is correct."));
+                    out.push(Warning::new("LIVE_COPY_AMPLIFICATION", Severity::Warning, &c.name, &cf.path, format!("{} copies {}.{} live: {writes}/s updates rewrite ≈{:.1} copies each ({copy_writes:.1} document writes/s) to save {reads}/s reads (read/write ratio {:.2})", cf.path, cf.entity, cf.source, per_write, if copy_writes > 0.0 { reads / copy_writes } else { 0.0 }), "Denormalize only read-mostly fields; keep this field by reference, or copy it as a snapshot if point-in-time is correct."));
                 }
             }
         }
@@ -375,7 +364,7 @@ fn queries(model: &Model, layout: &Layout, indexes: &[Index], out: &mut Vec<Warn
                             .is_some_and(|k| ix.keys.keys().next() == Some(k))
                 });
                 if !supported {
-                    out.push(w(
+                    out.push(Warning::new(
                         "UNINDEXED_QUERY",
                         Severity::Warning,
                         &cmd.collection,
@@ -398,7 +387,7 @@ fn queries(model: &Model, layout: &Layout, indexes: &[Index], out: &mut Vec<Warn
                     let first = sk.keys().next();
                     let targeted = first.is_some_and(|k| cmd.filter.contains_key(k));
                     if !targeted {
-                        out.push(w("SCATTER_GATHER", Severity::Warning, &cmd.collection, "", format!("\"{}\" runs {} without the shard key {}: it reaches all {shards} shards and waits for the slowest", u.unit, cmd.mongosh(), crate::design::plan::shell(&bson::Bson::Document(sk.clone()))), "Shard by the field reads filter on (e.g. owner for a fan-out-on-write feed), or include the shard key in the filter."));
+                        out.push(Warning::new("SCATTER_GATHER", Severity::Warning, &cmd.collection, "", format!("\"{}\" runs {} without the shard key {}: it reaches all {shards} shards and waits for the slowest", u.unit, cmd.mongosh(), crate::design::plan::shell(&bson::Bson::Document(sk.clone()))), "Shard by the field reads filter on (e.g. owner for a fan-out-on-write feed), or include the shard key in the filter."));
                     }
                 }
             }
