@@ -108,6 +108,19 @@ impl Placement<'_> {
         Some((r, self.strategy(&r.name)?))
     }
 
+    /// Returns relationship `name` as placed: the relationship, its strategy, and the
+    /// collections of its parent and of its child (what every step about a relationship reads
+    /// first).
+    fn site(&self, name: &str) -> Option<(&Relationship, &Strategy, String, String)> {
+        let (r, s) = self.relationship(name)?;
+        Some((
+            r,
+            s,
+            self.collection_for(&r.parent),
+            self.collection_for(&r.child),
+        ))
+    }
+
     /// Returns the collection that holds entity `entity` as top-level documents, if any.
     fn collection_of(&self, entity: &str) -> Option<&Collection> {
         collection_holding(self.collections, entity)

@@ -15,11 +15,9 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     let Step::FindParents { relationship, by } = step else {
         return;
     };
-    let Some((r, s)) = p.relationship(relationship) else {
+    let Some((r, s, pcoll, ccoll)) = p.site(relationship) else {
         return;
     };
-    let pcoll = p.collection_for(&r.parent);
-    let ccoll = p.collection_for(&r.child);
     let arr = r.array_field();
     let value = param(format!("{}.{by}", r.child));
     let note = format!("{}: parents by child {by}", r.name);

@@ -14,11 +14,9 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     let Step::Reassign { relationship } = step else {
         return;
     };
-    let Some((r, s)) = p.relationship(relationship) else {
+    let Some((r, s, pcoll, ccoll)) = p.site(relationship) else {
         return;
     };
-    let pcoll = p.collection_for(&r.parent);
-    let ccoll = p.collection_for(&r.child);
     let arr = r.array_field().to_string();
     let pref = r.parent_ref();
     let child_id = param(format!("{}._id", r.child));
