@@ -15,17 +15,13 @@ if (!dir) {
   process.exit(2);
 }
 
-function walk(at) {
-  return readdirSync(at).flatMap((name) => {
-    const path = join(at, name);
-    return statSync(path).isDirectory() ? walk(path) : [path];
-  });
-}
-
 let before = 0;
 let br = 0;
 let gz = 0;
-for (const file of walk(dir).filter((f) => COMPRESSIBLE.has(extname(f)))) {
+const files = readdirSync(dir, { recursive: true })
+  .map((f) => join(dir, f))
+  .filter((f) => COMPRESSIBLE.has(extname(f)) && statSync(f).isFile());
+for (const file of files) {
   const body = readFileSync(file);
   const b = brotliCompressSync(body, {
     params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },

@@ -9,7 +9,7 @@
 // development builds) a network-first one.
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dir = process.argv[2] ?? process.env.TRUNK_STAGING_DIR;
@@ -19,14 +19,11 @@ if (!dir) {
 }
 const template = readFileSync(fileURLToPath(new URL('../public/sw.js', import.meta.url)), 'utf8');
 
-/** Every file under `root` the page may load, as `/`-separated paths relative to it. */
-function files(root, at = root) {
-  return readdirSync(at)
-    .flatMap((name) => {
-      const path = join(at, name);
-      if (statSync(path).isDirectory()) return files(root, path);
-      return [relative(root, path).split(sep).join('/')];
-    })
+/** Every file of the build the page may load, as `/`-separated paths relative to `root`. */
+function files(root) {
+  return readdirSync(root, { recursive: true })
+    .filter((f) => statSync(join(root, f)).isFile())
+    .map((f) => f.split(sep).join('/'))
     // The worker is not its own precache; precompressed copies are the host's business.
     .filter((f) => f !== 'sw.js' && !f.endsWith('.gz') && !f.endsWith('.br'))
     .sort();

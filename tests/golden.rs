@@ -152,28 +152,26 @@ fn json_diff(path: &str, old: &Value, new: &Value, out: &mut Vec<String>) {
         (Value::Object(a), Value::Object(b)) => {
             let keys: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
             for k in keys {
-                let p = format!("{path}.{k}");
-                match (a.get(k), b.get(k)) {
-                    (Some(x), Some(y)) => json_diff(&p, x, y, out),
-                    (Some(x), None) => out.push(format!("{p}: {} → (gone)", brief(x))),
-                    (None, Some(y)) => out.push(format!("{p}: (new) → {}", brief(y))),
-                    (None, None) => {}
-                }
+                member_diff(&format!("{path}.{k}"), a.get(k), b.get(k), out);
             }
         }
         (Value::Array(a), Value::Array(b)) => {
             for i in 0..a.len().max(b.len()) {
-                let p = format!("{path}[{i}]");
-                match (a.get(i), b.get(i)) {
-                    (Some(x), Some(y)) => json_diff(&p, x, y, out),
-                    (Some(x), None) => out.push(format!("{p}: {} → (gone)", brief(x))),
-                    (None, Some(y)) => out.push(format!("{p}: (new) → {}", brief(y))),
-                    (None, None) => {}
-                }
+                member_diff(&format!("{path}[{i}]"), a.get(i), b.get(i), out);
             }
         }
         _ if old != new => out.push(format!("{path}: {} → {}", brief(old), brief(new))),
         _ => {}
+    }
+}
+
+/// Lists how a key's or an element's value differs: changed inside, gone, or new.
+fn member_diff(path: &str, old: Option<&Value>, new: Option<&Value>, out: &mut Vec<String>) {
+    match (old, new) {
+        (Some(x), Some(y)) => json_diff(path, x, y, out),
+        (Some(x), None) => out.push(format!("{path}: {} → (gone)", brief(x))),
+        (None, Some(y)) => out.push(format!("{path}: (new) → {}", brief(y))),
+        (None, None) => {}
     }
 }
 
