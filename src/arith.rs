@@ -8,8 +8,9 @@
 //! `1 + digits(i) + 1 + value bytes`.
 
 pub mod collection;
+pub mod tail;
 
-use crate::model::distribution::Distribution;
+use crate::model::distribution::{round_count, Distribution};
 use crate::model::field::{BsonType, Field, Fields};
 use crate::size::MAX_BSON_SIZE;
 
@@ -97,7 +98,9 @@ impl Size {
 pub enum At {
     /// Expected size over all distributions.
     Mean,
-    /// Every array count at this quantile (comonotonic: the big parent is big everywhere).
+    /// Every array count at this quantile (comonotonic: the big parent is big everywhere),
+    /// lengths and presence at their mean; at 1.0 the largest document: every field present,
+    /// every length at its maximum, every array full.
     Quantile(f64),
 }
 
@@ -126,13 +129,44 @@ pub fn value_size(field: &Field, at: At) -> Size {
             array_of(&count, elem, at)
         }
         _ => {
+            if let Some(lens) = enum_lengths(field) {
+                // One of the values, each as likely (as the generator picks them).
+                let max = lens.iter().copied().max().unwrap_or(0);
+                let n = lens.len().max(1) as f64;
+                return match at {
+                    At::Quantile(q) if q >= 1.0 => Size::exact(round_count(payload(ty, max as f64))),
+                    _ => Size {
+                        bytes: payload(ty, lens.iter().sum::<u64>() as f64 / n),
+                        exact: lens.iter().all(|&l| l == max),
+                    },
+                };
+            }
             let len = field.length_distribution();
-            Size {
-                bytes: payload(ty, len.mean()),
-                exact: len.is_constant(),
+            match at {
+                // The largest document: every value at its longest.
+                At::Quantile(q) if q >= 1.0 => {
+                    // The generator's longest draw: uniform lengths are whole numbers.
+                    let max = match len {
+                        Distribution::Uniform { max, .. } => max.floor(),
+                        _ => len.max().round(),
+                    };
+                    Size::exact(round_count(payload(ty, max.max(0.0))))
+                }
+                _ => Size {
+                    bytes: payload(ty, len.mean()),
+                    exact: len.is_constant(),
+                },
             }
         }
     }
+}
+
+/// Returns the byte lengths of an enum string's values (`None` when it has none): the
+/// generator picks one of them, whatever `length` says.
+fn enum_lengths(field: &Field) -> Option<Vec<u64>> {
+    let text = matches!(field.ty, BsonType::String | BsonType::JavaScript);
+    (text && !field.values.is_empty())
+        .then(|| field.values.iter().map(|v| v.len() as u64).collect())
 }
 
 /// Returns the size of an array whose count follows `count` and whose elements have size
@@ -167,9 +201,12 @@ pub fn array_of(count: &Distribution, elem: Size, at: At) -> Size {
 }
 
 /// Returns the size of one field as an element of its document (0 when absent), weighted by
-/// its presence probability.
+/// its presence probability; at quantile 1 (the largest document) every field is present.
 pub fn field_element_size(name: &str, field: &Field, at: At) -> Size {
-    let p = field.presence();
+    let p = match at {
+        At::Quantile(q) if q >= 1.0 => 1.0,
+        _ => field.presence(),
+    };
     let v = value_size(field, at);
     let full = Size {
         bytes: 2.0 + name.len() as f64 + v.bytes,

@@ -28,7 +28,10 @@ pub struct GenOptions {
     /// Bytes of strings, binary data and regexes per document: arrays stop materializing
     /// elements once a document holds this much (recorded in [`Truncation`]), and a value that
     /// would pass it is cut short (the document is listed in
-    /// [`GeneratedCollection::shortened`]).
+    /// [`GeneratedCollection::shortened`] with the bytes cut, so its full size stays exact).
+    /// Half of 16 MiB by default: the rest is room for keys, numbers and framing of up to
+    /// [`GenOptions::max_document_elements`] elements, so every sampled document fits the
+    /// engine, which refuses documents over 16 MiB as mongod does.
     pub max_document_bytes: u64,
     /// Documents generated in all, all collections together; the rest are counted in
     /// [`Dataset::omitted_documents`].
@@ -43,7 +46,7 @@ impl Default for GenOptions {
         GenOptions {
             max_elements: 10_000,
             max_document_elements: 100_000,
-            max_document_bytes: 2 * crate::size::MAX_BSON_SIZE,
+            max_document_bytes: crate::size::MAX_BSON_SIZE / 2,
             max_total_documents: 200_000,
             max_total_bytes: 4 * crate::size::MAX_BSON_SIZE,
         }
@@ -67,13 +70,13 @@ impl Dataset {
     }
 
     /// Returns the full-scale size of document `index` of collection `name`: its encoded size
-    /// plus, for every array cut short, the bytes of the missing elements (keys included,
-    /// computed in closed form). Exact when the materialized elements all have the same size,
-    /// which the second value says.
+    /// plus the bytes its values lost, plus, for every array cut short, the bytes of the
+    /// missing elements (keys included, computed in closed form). Exact when the materialized
+    /// elements all have the same size, which the second value says.
     pub fn full_size(&self, name: &str, index: usize) -> Option<(u64, bool)> {
         let c = self.collection(name)?;
         let doc = c.documents.get(index)?;
-        let mut size = crate::size::document_size(doc);
+        let mut size = crate::size::document_size(doc).saturating_add(c.shortened_bytes(index));
         let mut exact = true;
         for t in c.truncated.iter().filter(|t| t.document == index) {
             let Ok(arr) = doc.get_array(&t.field) else {
@@ -108,10 +111,30 @@ pub struct GeneratedCollection {
     pub documents: Vec<Document>,
     /// Arrays cut short (full counts are in the arithmetic).
     pub truncated: Vec<Truncation>,
-    /// Indexes of documents in which a value was cut short to stay within
-    /// [`GenOptions::max_document_bytes`]: their encoded sizes are smaller than at full scale
-    /// (such a document is far over the 16 MiB limit anyway).
-    pub shortened: Vec<usize>,
+    /// Documents in which a value was cut short (to stay within
+    /// [`GenOptions::max_document_bytes`], or to the 16 MiB a value can have in the sample):
+    /// their encoded sizes are smaller than at full scale by exactly the bytes cut.
+    pub shortened: Vec<Shortened>,
+}
+
+/// A document whose values were generated shorter than drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shortened {
+    /// Index of the document in its collection.
+    pub document: usize,
+    /// Bytes the values lost: the document's full-scale size is its encoded size plus these.
+    pub bytes: u64,
+}
+
+impl GeneratedCollection {
+    /// Returns the bytes the values of document `index` lost (0 when none were cut).
+    pub fn shortened_bytes(&self, index: usize) -> u64 {
+        self.shortened
+            .iter()
+            .filter(|s| s.document == index)
+            .map(|s| s.bytes)
+            .sum()
+    }
 }
 
 /// An array generated shorter than its drawn count.
@@ -276,8 +299,11 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
                 let doc_index = out.documents.len();
                 total_bytes = total_bytes.saturating_add(g.memory);
                 collection_bytes = collection_bytes.saturating_add(g.memory);
-                if g.shortened {
-                    out.shortened.push(doc_index);
+                if g.shortened > 0 {
+                    out.shortened.push(Shortened {
+                        document: doc_index,
+                        bytes: g.shortened,
+                    });
                 }
                 out.truncated.extend(g.truncated.into_iter().map(
                     |(field, materialized, full_count)| Truncation {
@@ -305,8 +331,9 @@ pub struct GeneratedDocument {
     pub document: Document,
     /// Arrays cut short: (top-level path, materialized, full count).
     pub truncated: Vec<(String, u64, u64)>,
-    /// True when a value was cut short for want of bytes.
-    pub shortened: bool,
+    /// Bytes the values were cut short by (for want of the document's byte budget, or to the
+    /// 16 MiB one value can have): the full-scale size is the encoded size plus these.
+    pub shortened: u64,
     /// Rough bytes of memory the document holds (strings and binary data, plus 64 per array
     /// element, per sub-document field and per document), for the dataset's budget.
     pub memory: u64,
@@ -366,7 +393,7 @@ impl ShapeGenerator<'_> {
             max_elements: opts.max_elements,
             budget: opts.max_document_elements,
             bytes_left: opts.max_document_bytes,
-            shortened: false,
+            shortened: 0,
             fields_made: 0,
             truncated: Vec::new(),
             seed: model.seed,
@@ -499,8 +526,8 @@ struct Gen {
     budget: u64,
     /// Bytes of strings, binary data and regexes this document may still hold.
     bytes_left: u64,
-    /// True when a value was cut short for want of `bytes_left`.
-    shortened: bool,
+    /// Bytes values were cut short by, for want of `bytes_left` or past 16 MiB.
+    shortened: u64,
     /// Fields of sub-documents made, for the dataset's memory budget.
     fields_made: u64,
     truncated: Vec<(String, u64, u64)>,
@@ -556,9 +583,11 @@ const WORDS: &[&str] = &[
 ];
 
 impl Gen {
+    /// Returns whether an optional field is present: always in the largest document
+    /// (quantile 1), where every field is at its maximum.
     fn present(&mut self, f: &Field) -> bool {
         let p = f.presence();
-        p >= 1.0 || (p > 0.0 && self.rng.random::<f64>() < p)
+        p >= 1.0 || self.q >= 1.0 || (p > 0.0 && self.rng.random::<f64>() < p)
     }
 
     fn pick<'a>(&mut self, list: &[&'a str]) -> &'a str {
@@ -572,17 +601,23 @@ impl Gen {
     /// never be stored).
     /// Takes the length from the document's byte budget: a value that would pass it is cut
     /// short (and the document marked as shortened).
+    /// The largest document (quantile 1) takes every length at its maximum.
     fn draw_len(&mut self, d: &Distribution) -> u64 {
-        let want = self.draw(d).min(crate::size::MAX_BSON_SIZE);
+        let drawn = self.draw(d);
+        let want = drawn.min(crate::size::MAX_BSON_SIZE);
         let got = want.min(self.bytes_left);
-        if got < want {
-            self.shortened = true;
-        }
+        self.shortened = self.shortened.saturating_add(drawn - got);
         self.bytes_left -= got;
         got
     }
 
     fn draw(&mut self, d: &Distribution) -> u64 {
+        if self.q >= 1.0 {
+            return match *d {
+                Distribution::Uniform { max, .. } => max.floor().max(0.0) as u64,
+                _ => d.max_count(),
+            };
+        }
         match *d {
             Distribution::Fixed { value } => crate::model::distribution::round_count(value),
             Distribution::Uniform { min, max } => {
@@ -822,6 +857,11 @@ impl Gen {
 
     fn string(&mut self, f: &Field) -> String {
         if !f.values.is_empty() {
+            if self.q >= 1.0 {
+                // The largest document holds the longest value.
+                let longest = f.values.iter().max_by_key(|v| v.len());
+                return longest.cloned().unwrap_or_default();
+            }
             let i = self.rng.random_range(0..f.values.len());
             return f.values.get(i).cloned().unwrap_or_default();
         }
@@ -917,7 +957,7 @@ pub fn document_from_fields(fields: &Fields, q: f64, seed: u64) -> Document {
         max_elements: u64::MAX,
         budget: u64::MAX,
         bytes_left: u64::MAX,
-        shortened: false,
+        shortened: 0,
         fields_made: 0,
         truncated: vec![],
         seed,

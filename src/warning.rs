@@ -7,6 +7,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
+use crate::arith::tail::Exceedance;
 use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{AttributeForm, CommandKind, FieldPattern, Index, Layout};
 use crate::model::field::{BsonType, Fields};
@@ -15,8 +16,8 @@ use crate::size::MAX_BSON_SIZE;
 
 /// Documents at or above this size are "within 20% of the limit": ⌈0.8 × 16 MiB⌉.
 pub const NEAR_LIMIT: u64 = 13_421_773;
-/// Compass's "bloated document" threshold.
-pub const BLOATED: u64 = 10_000_000;
+/// Compass's "bloated document" threshold (the size statistics count the documents over it).
+pub const BLOATED: u64 = crate::arith::collection::BLOATED_BYTES;
 /// Compass's unbounded-array threshold (elements of objects, ids or strings).
 pub const UNBOUNDED_ELEMENTS: u64 = 250;
 /// Compass's "too many indexes" threshold.
@@ -25,6 +26,9 @@ pub const MANY_INDEXES: usize = 10;
 pub const MAX_INDEXES: usize = 64;
 /// Compass's "too many collections" threshold.
 pub const MANY_COLLECTIONS: usize = 10_000;
+/// Documents expected over 16 MiB at full scale from which the limit is an error: one.
+/// Below it (only the longest values together could pass the limit) it is a warning.
+pub const EXPECTED_DOCUMENT: f64 = 0.5;
 /// MongoDB's documented nesting limit.
 pub const MAX_DEPTH: usize = 100;
 
@@ -123,13 +127,23 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
         for (shape, ss) in c.shapes.iter().zip(&st.shapes) {
             let max = ss.max.bytes;
             let what = format!("the largest {} document", shape.label);
-            if max > MAX_BSON_SIZE {
-                out.push(Warning::new("DOC_OVER_LIMIT", Severity::Error, &c.name, "", format!("{what} would be {} bytes ({}), over the 16 MiB limit of 16,777,216 bytes: mongod rejects it (BSONObjectTooLarge, code 10334; 17419 for an update's result)", thousands(max), label(ss.max.exact)), "Cap the array (embed a subset, bucket, continuation documents) or reference the children from their own collection."));
+            if let Some(over) = ss.over_limit.as_ref().filter(|_| max > MAX_BSON_SIZE) {
+                let fix = fix_for(&shape.fields, &over.fields);
+                let path = over.fields.join(", ");
+                if over.certain || over.documents >= EXPECTED_DOCUMENT {
+                    let message = format!("{what} would be {} bytes ({}), over the 16 MiB limit of 16,777,216 bytes: mongod rejects it (BSONObjectTooLarge, code 10334; 17419 for an update's result); {}", thousands(max), label(ss.max.exact), how_many(over, &shape.label));
+                    out.push(Warning::new("DOC_OVER_LIMIT", Severity::Error, &c.name, &path, message, &fix));
+                } else {
+                    let message = format!("{what} the model allows (every field present at its longest, every array full) would be {} bytes, over the 16 MiB limit of 16,777,216 bytes; but the longest values rarely meet: {} (fewer than one expected)", thousands(max), how_many(over, &shape.label));
+                    out.push(Warning::new("DOC_CAN_EXCEED_LIMIT", Severity::Warning, &c.name, &path, message, &fix));
+                }
             } else if max >= NEAR_LIMIT {
                 out.push(Warning::new("DOC_NEAR_LIMIT", Severity::Warning, &c.name, "", format!("{what} is {} bytes ({}), within 20% of the 16,777,216-byte limit (≥ 13,421,773)", thousands(max), label(ss.max.exact)), "Leave headroom: cap or move the growing part before it reaches the limit."));
             }
-            if max > BLOATED {
-                out.push(Warning::new("BLOATED_DOCUMENT", Severity::Warning, &c.name, "", format!("{what} is {} bytes, over Compass's bloated-document threshold of 10,000,000 bytes: every read and rewrite moves it whole", thousands(max)), "Move rarely-read or growing parts into their own collection."));
+            if let Some(b) = ss.bloated.as_ref().filter(|_| max > BLOATED) {
+                let message = format!("{what} is {} bytes, over Compass's bloated-document threshold of 10,000,000 bytes; {}: every read and rewrite moves them whole", thousands(max), how_many(b, &shape.label));
+                let fix = format!("Move rarely-read or growing parts into their own collection. {}", fix_for(&shape.fields, &b.fields));
+                out.push(Warning::new("BLOATED_DOCUMENT", Severity::Warning, &c.name, &b.fields.join(", "), message, &fix));
             }
             for a in &ss.arrays {
                 let g = shape.growing.iter().find(|g| g.field == a.field);
@@ -235,6 +249,53 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
     live_copies(model, layout, &mut out);
     queries(model, layout, indexes, &mut out);
     out
+}
+
+/// Returns "at full scale ≈ 0.021% of message documents (≈ 41) are over it, because of
+/// attachment": how
+/// many documents of a shape pass a threshold at full scale, and which fields put them there.
+fn how_many(e: &Exceedance, shape: &str) -> String {
+    let about = if e.exact { "" } else { "≈ " };
+    let because = match e.fields.as_slice() {
+        [] => String::new(),
+        [one] => format!(", because of {one}"),
+        many => format!(", because of {}", many.join(" and ")),
+    };
+    format!(
+        "at full scale {about}{} of {shape} documents ({about}{}) are over it{because}",
+        crate::human::percent(e.share),
+        thousands(crate::model::distribution::round_count(e.documents)),
+    )
+}
+
+/// Returns the fix that fits what makes a document too big: an array is capped, bucketed or
+/// continued; a string or binary value goes to GridFS or object storage; a sub-document moves
+/// out.
+fn fix_for(fields: &Fields, responsible: &[String]) -> String {
+    let of = |ty: &dyn Fn(BsonType) -> bool| -> Vec<&str> {
+        responsible
+            .iter()
+            .filter(|n| fields.get(n).is_some_and(|f| ty(f.ty)))
+            .map(String::as_str)
+            .collect()
+    };
+    let arrays = of(&|t| t == BsonType::Array);
+    let values = of(&|t| t.has_length());
+    let objects = of(&|t| t == BsonType::Object);
+    let mut out = Vec::new();
+    if !values.is_empty() {
+        out.push(format!("Store {} outside the document: in GridFS (fs.files + fs.chunks in 255 KiB chunks, any size; the gridfs field pattern), or in object storage (S3, GCS, Azure Blob) with a reference (its URL or key) in the document; or keep the value well under 16 MiB.", values.join(" and ")));
+    }
+    if !arrays.is_empty() {
+        out.push(format!("Cap {} (embed a subset, bucket, continuation documents) or reference the children from their own collection.", arrays.join(" and ")));
+    }
+    if !objects.is_empty() {
+        out.push(format!("Move {} into its own collection and reference it.", objects.join(" and ")));
+    }
+    if out.is_empty() {
+        out.push("Cap the array (embed a subset, bucket, continuation documents) or reference the children from their own collection.".to_string());
+    }
+    out.join(" ")
 }
 
 /// Returns how deep objects and arrays nest below a document with `fields` (0 when flat).

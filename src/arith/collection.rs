@@ -4,9 +4,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::tail::{Exceedance, QuantileSize, SizeSpread};
 use super::{
     break_date, break_point, document_size_of, value_size, At, BreakDate, BreakPoint, Size,
 };
+use crate::size::MAX_BSON_SIZE;
+
+/// Compass's "bloated documents" threshold: 10,000,000 bytes.
+pub const BLOATED_BYTES: u64 = 10_000_000;
 use crate::design::{Collection, DocShape};
 use crate::model::distribution::Distribution;
 use crate::model::field::Fields;
@@ -38,12 +43,27 @@ pub struct ShapeStats {
     pub count: f64,
     /// Mean document size.
     pub average: SizeFigure,
-    /// Size of the median document (every array at its median count).
+    /// Median document size, from the distribution of the sum of every field's length,
+    /// presence and array count ([`super::tail`]): exact in closed form, else an estimate.
     pub p50: SizeFigure,
-    /// Size at the 99th percentile.
+    /// For an estimated `p50`: its 99% confidence interval `[low, high]` in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p50_bounds: Option<[u64; 2]>,
+    /// Size at the 99th percentile (as `p50`).
     pub p99: SizeFigure,
-    /// Size of the largest document (every array at its maximum).
+    /// For an estimated `p99`: its 99% confidence interval `[low, high]` in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p99_bounds: Option<[u64; 2]>,
+    /// Size of the largest document: every field present, every length at its maximum,
+    /// every array at its maximum count (exact).
     pub max: SizeFigure,
+    /// The documents over 16 MiB at full scale, when the largest is (mongod refuses them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over_limit: Option<Exceedance>,
+    /// The documents over Compass's bloated-document threshold (10,000,000 bytes), when the
+    /// largest is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bloated: Option<Exceedance>,
     /// `count × average`.
     pub total_bytes: f64,
     /// Growing arrays and where they break.
@@ -141,13 +161,23 @@ pub fn shape_stats(s: &DocShape, start: &str) -> ShapeStats {
             }
         })
         .collect();
+    let spread = SizeSpread::of(&s.fields);
+    let (p50, p99) = (spread.quantile(0.5), spread.quantile(0.99));
+    let figure = |q: QuantileSize| SizeFigure {
+        bytes: q.bytes,
+        exact: q.exact,
+    };
     ShapeStats {
         label: s.label.clone(),
         count: s.count,
         average: average.into(),
-        p50: document_size_of(&s.fields, At::Quantile(0.5)).into(),
-        p99: document_size_of(&s.fields, At::Quantile(0.99)).into(),
+        p50: figure(p50),
+        p50_bounds: p50.bounds,
+        p99: figure(p99),
+        p99_bounds: p99.bounds,
         max: document_size_of(&s.fields, At::Quantile(1.0)).into(),
+        over_limit: spread.over(MAX_BSON_SIZE, s.count),
+        bloated: spread.over(BLOATED_BYTES, s.count),
         total_bytes: s.count * average.bytes,
         arrays,
     }

@@ -79,14 +79,19 @@ pub fn samples(data: &Dataset, name: &str) -> Option<SampleDocs> {
     let sizes: Vec<u64> = c.documents.iter().map(document_size).collect();
     // Only documents with an array cut short differ at full scale (a few: each holds 10,000
     // elements); the others need no second pass.
-    let cut: std::collections::BTreeSet<usize> = c.truncated.iter().map(|t| t.document).collect();
+    let cut: std::collections::BTreeSet<usize> = c
+        .truncated
+        .iter()
+        .map(|t| t.document)
+        .chain(c.shortened.iter().map(|s| s.document))
+        .collect();
     let full = |i: usize| {
         if cut.contains(&i) {
             full_size(data, c, i)
         } else {
             SizeFigure {
                 bytes: sizes.get(i).copied().unwrap_or(0),
-                exact: !c.shortened.contains(&i),
+                exact: true,
             }
         }
     };
@@ -110,10 +115,7 @@ pub fn samples(data: &Dataset, name: &str) -> Option<SampleDocs> {
 /// Returns the full-scale size of document `i` (see [`SampleDocument::full_bytes`]).
 fn full_size(data: &Dataset, c: &GeneratedCollection, i: usize) -> SizeFigure {
     let (bytes, exact) = data.full_size(&c.name, i).unwrap_or((0, false));
-    SizeFigure {
-        bytes,
-        exact: exact && !c.shortened.contains(&i),
-    }
+    SizeFigure { bytes, exact }
 }
 
 fn document(c: &GeneratedCollection, i: usize, full_bytes: SizeFigure) -> Option<SampleDocument> {

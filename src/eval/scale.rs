@@ -326,19 +326,21 @@ pub(super) fn full_metrics(
     m
 }
 
-/// The bytes the sample cut from the document whose `_id` is `id` (0 when none).
+/// The bytes the sample cut from the document whose `_id` is `id` (arrays' elements and
+/// values' bytes; 0 when none).
 fn truncated_bytes(ctx: &Ctx, coll: &str, id: &Bson) -> u64 {
     let Some(g) = ctx.data.collection(coll) else {
         return 0;
     };
-    for t in &g.truncated {
-        let Some(d) = g.documents.get(t.document) else {
+    let cut = g.truncated.iter().map(|t| t.document);
+    for i in cut.chain(g.shortened.iter().map(|s| s.document)) {
+        let Some(d) = g.documents.get(i) else {
             continue;
         };
         if d.get("_id") == Some(id) {
             return ctx
                 .data
-                .full_size(coll, t.document)
+                .full_size(coll, i)
                 .map_or(0, |(full, _)| full.saturating_sub(document_size(d)));
         }
     }
@@ -358,6 +360,7 @@ fn full_bytes(ctx: &Ctx, coll: &str, docs: &[Document]) -> (u64, bool) {
             g.truncated
                 .iter()
                 .map(|t| t.document)
+                .chain(g.shortened.iter().map(|s| s.document))
                 .find(|&i| g.documents.get(i).and_then(|x| x.get("_id")) == Some(id))
         });
         match idx.and_then(|i| ctx.data.full_size(coll, i)) {

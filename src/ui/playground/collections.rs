@@ -21,6 +21,30 @@ pub fn size_text(f: &SizeFigure) -> String {
     format!("{approx}{} B", human::thousands(f.bytes))
 }
 
+/// Returns the tooltip of an estimated percentile: its 99% confidence interval.
+fn bounds_text(bounds: Option<[u64; 2]>) -> Option<String> {
+    bounds.map(|[lo, hi]| {
+        format!(
+            "Estimate from {} simulated documents; 99% confidence: {} – {} B",
+            human::thousands(crate::arith::tail::DRAWS as u64),
+            human::thousands(lo),
+            human::thousands(hi)
+        )
+    })
+}
+
+/// Returns the line saying how many documents of a shape pass 16 MiB and because of what.
+fn over_text(over: &crate::arith::tail::Exceedance, shape: &str) -> String {
+    let approx = if over.exact { "" } else { "≈ " };
+    let n = crate::model::distribution::round_count(over.documents);
+    format!(
+        "{approx}{} {shape} documents ({approx}{}) over 16 MiB at full scale, because of {}",
+        human::thousands(n),
+        human::percent(over.share),
+        over.fields.join(" and ")
+    )
+}
+
 /// Returns a full-scale count as a whole number with separators.
 pub fn count_text(n: f64) -> String {
     if n.is_finite() && n >= 0.0 {
@@ -88,6 +112,7 @@ pub fn CollectionCards(
                                     <tbody>
                                         {rows.into_iter().map(|sh| {
                                             let (label, n, avg, p50, p99, max) = (sh.label, sh.count, sh.average, sh.p50, sh.p99, sh.max);
+                                            let (p50_title, p99_title) = (bounds_text(sh.p50_bounds), bounds_text(sh.p99_bounds));
                                             let level = size_level(max.bytes);
                                             let shape = label.clone();
                                             view! {
@@ -95,14 +120,19 @@ pub fn CollectionCards(
                                                     <td>{label}</td>
                                                     <td class="num" data-metric="count" data-value=n.to_string()>{count_text(n)}</td>
                                                     <td class="num" data-metric="avg" data-value=avg.bytes.to_string()>{size_text(&avg)}</td>
-                                                    <td class="num" data-metric="p50" data-value=p50.bytes.to_string()>{size_text(&p50)}</td>
-                                                    <td class="num" data-metric="p99" data-value=p99.bytes.to_string()>{size_text(&p99)}</td>
+                                                    <td class="num" data-metric="p50" data-value=p50.bytes.to_string() title=p50_title>{size_text(&p50)}</td>
+                                                    <td class="num" data-metric="p99" data-value=p99.bytes.to_string() title=p99_title>{size_text(&p99)}</td>
                                                     <td class="num largest" data-level=level data-metric="max" data-value=max.bytes.to_string()>{size_text(&max)}</td>
                                                 </tr>
                                             }
                                         }).collect_view()}
                                     </tbody>
                                 </table>
+                                {stats.shapes.iter().filter_map(|sh| {
+                                    let over = sh.over_limit.as_ref()?;
+                                    let text = over_text(over, &sh.label);
+                                    Some(view! { <p class="array-line over-limit" class:broken=over.certain || over.documents >= crate::warning::EXPECTED_DOCUMENT data-metric="over_limit" data-value=over.documents.to_string()>{text}</p> })
+                                }).collect_view()}
                                 {s.shapes.iter().flat_map(|sh| sh.arrays.iter()).map(|arr| {
                                     let verdict = match (&arr.break_point, arr.capped) {
                                         (_, true) => "capped: never breaks 16 MiB".to_string(),
