@@ -134,7 +134,9 @@ pub fn value_size(field: &Field, at: At) -> Size {
                 let max = lens.iter().copied().max().unwrap_or(0);
                 let n = lens.len().max(1) as f64;
                 return match at {
-                    At::Quantile(q) if q >= 1.0 => Size::exact(round_count(payload(ty, max as f64))),
+                    At::Quantile(q) if q >= 1.0 => {
+                        Size::exact(round_count(payload(ty, max as f64)))
+                    }
                     _ => Size {
                         bytes: payload(ty, lens.iter().sum::<u64>() as f64 / n),
                         exact: lens.iter().all(|&l| l == max),

@@ -132,18 +132,42 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                 let path = over.fields.join(", ");
                 if over.certain || over.documents >= EXPECTED_DOCUMENT {
                     let message = format!("{what} would be {} bytes ({}), over the 16 MiB limit of 16,777,216 bytes: mongod rejects it (BSONObjectTooLarge, code 10334; 17419 for an update's result); {}", thousands(max), label(ss.max.exact), how_many(over, &shape.label));
-                    out.push(Warning::new("DOC_OVER_LIMIT", Severity::Error, &c.name, &path, message, &fix));
+                    out.push(Warning::new(
+                        "DOC_OVER_LIMIT",
+                        Severity::Error,
+                        &c.name,
+                        &path,
+                        message,
+                        &fix,
+                    ));
                 } else {
                     let message = format!("{what} the model allows (every field present at its longest, every array full) would be {} bytes, over the 16 MiB limit of 16,777,216 bytes; but the longest values rarely meet: {} (fewer than one expected)", thousands(max), how_many(over, &shape.label));
-                    out.push(Warning::new("DOC_CAN_EXCEED_LIMIT", Severity::Warning, &c.name, &path, message, &fix));
+                    out.push(Warning::new(
+                        "DOC_CAN_EXCEED_LIMIT",
+                        Severity::Warning,
+                        &c.name,
+                        &path,
+                        message,
+                        &fix,
+                    ));
                 }
             } else if max >= NEAR_LIMIT {
                 out.push(Warning::new("DOC_NEAR_LIMIT", Severity::Warning, &c.name, "", format!("{what} is {} bytes ({}), within 20% of the 16,777,216-byte limit (≥ 13,421,773)", thousands(max), label(ss.max.exact)), "Leave headroom: cap or move the growing part before it reaches the limit."));
             }
             if let Some(b) = ss.bloated.as_ref().filter(|_| max > BLOATED) {
                 let message = format!("{what} is {} bytes, over Compass's bloated-document threshold of 10,000,000 bytes; {}: every read and rewrite moves them whole", thousands(max), how_many(b, &shape.label));
-                let fix = format!("Move rarely-read or growing parts into their own collection. {}", fix_for(&shape.fields, &b.fields));
-                out.push(Warning::new("BLOATED_DOCUMENT", Severity::Warning, &c.name, &b.fields.join(", "), message, &fix));
+                let fix = format!(
+                    "Move rarely-read or growing parts into their own collection. {}",
+                    fix_for(&shape.fields, &b.fields)
+                );
+                out.push(Warning::new(
+                    "BLOATED_DOCUMENT",
+                    Severity::Warning,
+                    &c.name,
+                    &b.fields.join(", "),
+                    message,
+                    &fix,
+                ));
             }
             for a in &ss.arrays {
                 let g = shape.growing.iter().find(|g| g.field == a.field);
@@ -290,7 +314,10 @@ fn fix_for(fields: &Fields, responsible: &[String]) -> String {
         out.push(format!("Cap {} (embed a subset, bucket, continuation documents) or reference the children from their own collection.", arrays.join(" and ")));
     }
     if !objects.is_empty() {
-        out.push(format!("Move {} into its own collection and reference it.", objects.join(" and ")));
+        out.push(format!(
+            "Move {} into its own collection and reference it.",
+            objects.join(" and ")
+        ));
     }
     if out.is_empty() {
         out.push("Cap the array (embed a subset, bucket, continuation documents) or reference the children from their own collection.".to_string());

@@ -40,12 +40,17 @@ fn every_layout() -> Vec<(String, Model, Layout)> {
         })
         .collect();
     for name in ["orders", "feed", "products", "logs", "attachments"] {
-        models.push((name.to_string(), model_file(&format!("tests/models/{name}.json"))));
+        models.push((
+            name.to_string(),
+            model_file(&format!("tests/models/{name}.json")),
+        ));
     }
     let mut out = Vec::new();
     for (name, m) in models {
         for o in offers(&m) {
-            let l = o.layout().unwrap_or_else(|e| panic!("{name}/{}: {e}", o.id));
+            let l = o
+                .layout()
+                .unwrap_or_else(|e| panic!("{name}/{}: {e}", o.id));
             out.push((format!("{name}/{}", o.id), o.model.clone(), l));
         }
     }
@@ -83,7 +88,9 @@ fn largest_documents_are_exact_against_pymongo() {
                     st.p99.bytes,
                     st.max.bytes
                 );
-                let line = bson::Bson::Document(doc).into_canonical_extjson().to_string();
+                let line = bson::Bson::Document(doc)
+                    .into_canonical_extjson()
+                    .to_string();
                 corpus.push_str(&line);
                 corpus.push('\n');
                 expected.push((format!("{name} {} {}", c.name, shape.label), size));
@@ -138,9 +145,7 @@ fn pymongo_sizes(corpus: &str) -> Vec<u64> {
 fn an_attachment_past_16_mib_is_an_error_with_its_share() {
     let m = model_file("tests/models/attachments.json");
     let l = squillion::design::layout_model(&m).unwrap_or_else(|e| panic!("{e}"));
-    let c = l
-        .collection("message")
-        .unwrap_or_else(|| panic!("message"));
+    let c = l.collection("message").unwrap_or_else(|| panic!("message"));
     let st = collection_stats(c, &m.start_date);
     let s = st.shapes.first().unwrap_or_else(|| panic!("shape"));
     // _id 17 + at 11 + text (4+5+200+1 = 210 +5) + attachment (1+11+4+1+25,000,000) + 5.
@@ -155,9 +160,14 @@ fn an_attachment_past_16_mib_is_an_error_with_its_share() {
         (p99 - attachment_p99).abs() / attachment_p99 < 0.03,
         "p99 {p99} vs the attachment's {attachment_p99}"
     );
-    let [lo, hi] = s.p99_bounds.unwrap_or_else(|| panic!("an estimate has bounds"));
+    let [lo, hi] = s
+        .p99_bounds
+        .unwrap_or_else(|| panic!("an estimate has bounds"));
     assert!(lo as f64 <= attachment_p99 && attachment_p99 <= hi as f64);
-    let over = s.over_limit.as_ref().unwrap_or_else(|| panic!("over 16 MiB"));
+    let over = s
+        .over_limit
+        .as_ref()
+        .unwrap_or_else(|| panic!("over 16 MiB"));
     // The rest of the document is ≈ 230 bytes: P(L > 16,777,216 − 230).
     let y = ((16_777_216.0 - 230.0) / 200_000.0f64).ln() / sigma;
     let share = 0.3 * 0.5 * erfc(y / std::f64::consts::SQRT_2);
@@ -181,14 +191,19 @@ fn an_attachment_past_16_mib_is_an_error_with_its_share() {
         "{}",
         e.message
     );
-    assert!(e.fix.contains("GridFS") && !e.fix.contains("Cap"), "{}", e.fix);
+    assert!(
+        e.fix.contains("GridFS") && !e.fix.contains("Cap"),
+        "{}",
+        e.fix
+    );
     // The article body (lognormal to 20,000 bytes) is at its longest in the largest article.
-    let a = l
-        .collection("article")
-        .unwrap_or_else(|| panic!("article"));
+    let a = l.collection("article").unwrap_or_else(|| panic!("article"));
     let st = collection_stats(a, &m.start_date);
     let s = st.shapes.first().unwrap_or_else(|| panic!("shape"));
-    assert_eq!(s.max.bytes, 5 + 17 + (1 + 6 + 4 + 10 + 1) + (1 + 5 + 4 + 20_000 + 1));
+    assert_eq!(
+        s.max.bytes,
+        5 + 17 + (1 + 6 + 4 + 10 + 1) + (1 + 5 + 4 + 20_000 + 1)
+    );
 }
 
 /// The page's sample card and the table agree: the largest sampled document is the largest
@@ -205,10 +220,18 @@ fn the_largest_sample_is_the_largest_document() {
         .find(|c| c.name == "message")
         .unwrap_or_else(|| panic!("message"));
     let samples = c.samples.as_ref().unwrap_or_else(|| panic!("samples"));
-    let max = c.stats.shapes.first().map(|s| s.max).unwrap_or_else(|| panic!("shape"));
+    let max = c
+        .stats
+        .shapes
+        .first()
+        .map(|s| s.max)
+        .unwrap_or_else(|| panic!("shape"));
     assert_eq!(samples.largest.full_bytes.bytes, max.bytes);
     assert!(samples.largest.full_bytes.exact);
-    assert!(samples.largest.bytes <= 16 * 1024 * 1024, "the engine stores it");
+    assert!(
+        samples.largest.bytes <= 16 * 1024 * 1024,
+        "the engine stores it"
+    );
 }
 
 /// Erfc by its continued-fraction-free series (Numerical Recipes' erfc approximation,
@@ -216,15 +239,17 @@ fn the_largest_sample_is_the_largest_document() {
 fn erfc(x: f64) -> f64 {
     let z = x.abs();
     let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t * (-z * z - 1.265_512_23
-        + t * (1.000_023_68
-            + t * (0.374_091_96
-                + t * (0.096_784_18
-                    + t * (-0.186_288_06
-                        + t * (0.278_868_07
-                            + t * (-1.135_203_98
-                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
-        .exp();
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
     if x >= 0.0 {
         r
     } else {

@@ -201,8 +201,7 @@ impl<'a> SizeSpread<'a> {
                 let total: f64 = (0..DRAWS)
                     .map(|k| {
                         let u = (k as f64 + 0.5) / DRAWS as f64;
-                        let rest =
-                            draw_document(self.fields, u, &mut rng, Some(h), strata.draw(k));
+                        let rest = draw_document(self.fields, u, &mut rng, Some(h), strata.draw(k));
                         self.fields
                             .0
                             .get(h)
@@ -219,7 +218,11 @@ impl<'a> SizeSpread<'a> {
         Some(Exceedance {
             threshold,
             share,
-            documents: if certain { documents.max(1.0) } else { documents },
+            documents: if certain {
+                documents.max(1.0)
+            } else {
+                documents
+            },
             exact,
             certain,
             fields: responsible(self.fields, t),
@@ -301,8 +304,14 @@ fn single_value_at(f: &Field, r: f64) -> u64 {
             // A sub-document or array whose parts vary: its size at their mean (the quantile
             // of a sum of parts has no closed form; the caller only gets here for scalars in
             // practice, since such fields make the form simulated when anything else varies).
-            value_size(&Field { presence: None, ..f.clone() }, At::Quantile(r.min(0.999_999)))
-                .whole()
+            value_size(
+                &Field {
+                    presence: None,
+                    ..f.clone()
+                },
+                At::Quantile(r.min(0.999_999)),
+            )
+            .whole()
         }
         ty => match ty.fixed_size() {
             Some(s) => s,
@@ -396,7 +405,14 @@ fn heavy_scalar(fields: &Fields) -> Option<usize> {
 
 /// Returns the field's element size at its maximum (present, longest, every array full).
 fn element_max(name: &str, f: &Field) -> u64 {
-    let v = value_size(&Field { presence: None, ..f.clone() }, At::Quantile(1.0)).whole();
+    let v = value_size(
+        &Field {
+            presence: None,
+            ..f.clone()
+        },
+        At::Quantile(1.0),
+    )
+    .whole();
     2 + name.len() as u64 + v
 }
 
