@@ -188,6 +188,27 @@ test('distribution shapes: the form converts the numbers and draws the shape', a
   await page.close();
 });
 
+test('many-to-many: the relationship states parents per child, and leaves it with the box', async () => {
+  const { page, errors } = await fresh();
+  await openPreset(page, 'social-graph');
+  const shape = '[aria-label="Shape of the parents per child of followers"]';
+  await page.locator(shape).scrollIntoViewIfNeeded();
+  assert.equal(await page.inputValue(shape), 'lognormal');
+  assert.equal(await page.inputValue('[aria-label="max of the parents per child of followers"]'), '7500');
+  // "default": the key goes, every child at the mean (the layout then notes the assumed tail).
+  await page.selectOption(shape, 'default');
+  await page.waitForFunction(() => !document.querySelector('#model-input').value.includes('"parents_per_child":'));
+  await page.selectOption(shape, 'fixed');
+  await page.waitForFunction(() => /"parents_per_child": \{\s*"shape": "fixed"/.test(document.querySelector('#model-input').value));
+  // One-to-many has one parent per child: unticking many-to-many removes the key with it.
+  const box = page.locator('.relationship-item[data-relationship="followers"] .check-field input').first();
+  await box.uncheck();
+  await page.waitForFunction(() => !document.querySelector('#model-input').value.includes('"parents_per_child":'));
+  assert.equal(await page.locator(shape).count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the work comes back on reload', async () => {
   const { page, errors } = await fresh();
   await commit(page, 'Count of activity', '777');

@@ -121,6 +121,12 @@ pub struct Relationship {
     /// True when a child can have many parents (follows, parts shared by products).
     #[serde(default)]
     pub many_to_many: bool,
+    /// Parents per child, for a many-to-many relationship: the other side's distribution (how
+    /// many users one user follows), the length of the array of parent ids a child holds.
+    /// Default: every child at the mean (parents × mean children per parent ÷ children), with
+    /// no tail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parents_per_child: Option<Distribution>,
     /// Children added per parent per day.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub growth_per_day: Option<Growth>,
@@ -146,6 +152,28 @@ impl Relationship {
         self.parent_field
             .clone()
             .unwrap_or_else(|| format!("{}Id", self.parent))
+    }
+
+    /// Returns the mean number of parents of one child: every parent's children spread over
+    /// the `children` (parents × mean children per parent ÷ children; 0 with no children).
+    pub fn mean_parents_per_child(&self, parents: f64, children: f64) -> f64 {
+        if children > 0.0 {
+            parents * self.cardinality.mean() / children
+        } else {
+            0.0
+        }
+    }
+
+    /// Returns the distribution of parents per child and whether the model states it: the
+    /// stated `parents_per_child`, or every child at the rounded mean (its tail assumed).
+    pub fn parents_per_child(&self, parents: f64, children: f64) -> (Distribution, bool) {
+        match &self.parents_per_child {
+            Some(d) => (d.clone(), true),
+            None => (
+                Distribution::fixed(self.mean_parents_per_child(parents, children).round()),
+                false,
+            ),
+        }
     }
 
     /// Returns children added per day to a typical parent (0 when not growing).

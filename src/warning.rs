@@ -14,6 +14,8 @@ use crate::model::field::{BsonType, Fields};
 use crate::model::{Copies, Model, Step};
 use crate::size::MAX_BSON_SIZE;
 
+pub mod many_to_many;
+
 /// Documents at or above this size are "within 20% of the limit": ⌈0.8 × 16 MiB⌉.
 pub const NEAR_LIMIT: u64 = 13_421_773;
 /// Compass's "bloated document" threshold (the size statistics count the documents over it).
@@ -272,6 +274,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
     patterns(model, layout, &mut out);
     live_copies(model, layout, &mut out);
     queries(model, layout, indexes, &mut out);
+    out.extend(many_to_many::check(model, layout));
     out
 }
 

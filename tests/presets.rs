@@ -556,14 +556,20 @@ fn host_logs() {
     assert!(
         indexes(norm, "logmsg").contains(&"db.logmsg.createIndex({ host: 1, time: -1 })".into())
     );
-    // The newest 1000 on the host: bounded, kept by $push/$each/$sort/$slice.
+    // The newest 1000 on the host: bounded, kept newest first by $push/$each/$sort/$slice
+    // (the article's `$sort: { time: 1 }, $slice: -1000` in the dashboard's order), which the
+    // dashboard reads from the front.
     let sub = design(&all, "newest-1000");
     assert!(array(sub, "host", "logmsgs").capped);
     assert_eq!(largest(sub, "host", "host"), (117_979, true));
     assert!(sub.warnings.is_empty(), "{:?}", sub.warnings);
     assert_eq!(
         mongosh(sub, "log a message")[1],
-        "db.host.updateOne({ _id: host._id }, { $push: { logmsgs: { $each: [child], $sort: { time: 1 }, $slice: -1000 } } })"
+        "db.host.updateOne({ _id: host._id }, { $push: { logmsgs: { $each: [child], $sort: { time: -1 }, $slice: 1000 } } })"
+    );
+    assert_eq!(
+        mongosh(sub, "host dashboard: newest 1000")[0],
+        "db.host.find({ ipaddr: host.ipaddr }, { logmsgs: { $slice: 1000 } }).limit(1)"
     );
     assert_eq!(
         trips_by(

@@ -499,16 +499,11 @@ impl Builder<'_> {
             let parent = self.entity(&r.parent)?;
             let pref = r.parent_ref();
             if r.many_to_many {
-                // Each child keeps the ids of all its parents: on average parents × mean / children.
-                let mean = if e.count > 0.0 {
-                    parent.count * r.cardinality.mean() / e.count
-                } else {
-                    0.0
-                };
-                fields.push(
-                    pref,
-                    Field::array_of(BsonType::ObjectId, Distribution::fixed(mean.round())),
-                );
+                // Each child keeps the ids of all its parents: as many as the model's
+                // parents_per_child says, else every child at the mean (the tail assumed,
+                // which `warning::many_to_many` notes).
+                let (per_child, _) = r.parents_per_child(parent.count, e.count);
+                fields.push(pref, Field::array_of(BsonType::ObjectId, per_child));
             } else {
                 fields.push(pref, oid());
             }

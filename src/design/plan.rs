@@ -15,6 +15,7 @@ mod find_parents;
 mod insert;
 mod insert_child;
 mod list;
+mod order;
 mod post_feed;
 mod read;
 mod read_feed;

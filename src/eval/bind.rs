@@ -81,6 +81,33 @@ impl Binder<'_> {
         found
     }
 
+    /// Returns the `_id` of the typical (or the largest) sample document of `entity`'s own
+    /// collection other than `not`: an existing child that a many-to-many step links (the
+    /// user who follows), as typical or as large as the run's subject.
+    pub fn existing(&self, entity: &str, not: Option<&Bson>) -> Option<Bson> {
+        let c = self.layout.collection_of(entity)?;
+        let g = self.data.collection(&c.name)?;
+        let key = format!("{}/{entity}", c.name);
+        let n = g.documents.len();
+        let mut order: Vec<usize> = (0..n).collect();
+        if !self.largest {
+            // As `typical_index`: the quantile closest to 0.5, after the largest and the p99.
+            let off = |i: usize| -> f64 {
+                if i < 2 {
+                    f64::INFINITY
+                } else {
+                    (document_quantile(self.model.seed, &key, i as u64) - 0.5).abs()
+                }
+            };
+            order.sort_by(|&a, &b| off(a).total_cmp(&off(b)));
+        }
+        order
+            .into_iter()
+            .filter_map(|i| g.documents.get(i).and_then(|d| d.get("_id")))
+            .find(|id| Some(*id) != not)
+            .cloned()
+    }
+
     fn find_subject(&self, entity: &str) -> Option<Found> {
         if let Some(c) = self.layout.collection_of(entity) {
             let g = self.data.collection(&c.name)?;

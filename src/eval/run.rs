@@ -156,19 +156,11 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
                     Bson::ObjectId(entity_oid(ctx.model.seed, &format!("new/{}", r.child), *n)),
                 );
             }
-            // Many-to-many links an existing child (following a user who exists): the first
-            // sample document of the child's collection that is not the parent itself.
+            // Many-to-many links an existing child (following a user who exists): the typical
+            // (or the largest) sample document of the child's collection that is not the
+            // parent itself.
             if r.many_to_many {
-                let existing = own
-                    .and_then(|c| ctx.data.collection(&c.name))
-                    .and_then(|g| {
-                        g.documents
-                            .iter()
-                            .filter_map(|d| d.get("_id"))
-                            .find(|id| Some(*id) != parent_id.as_ref())
-                            .cloned()
-                    });
-                if let Some(id) = existing {
+                if let Some(id) = b.existing(&r.child, parent_id.as_ref()) {
                     child.insert("_id", id);
                 }
             }

@@ -18,22 +18,22 @@ use crate::size::document_size;
 /// children.
 ///
 /// A search for the parents of a child (`{followers: {$in: children._id}}`, the links of a
-/// child, the parents those links name) matches the child's parents: on average
-/// mean(children per parent) × parents ÷ children of them, an estimate (the model gives the
-/// distribution of children per parent, not of parents per child).
+/// child, the parents those links name) matches the child's parents: the relationship's
+/// `parents_per_child` at the subject's quantile when the model states it, else on average
+/// mean(children per parent) × parents ÷ children of them, an estimate.
 pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(f64, Basis)> {
     let (k, v) = cmd.filter.iter().next()?;
     let Bson::Document(p) = v else { return None };
     if let Some(Bson::Document(inner)) = p.get("$in") {
         if let Some(Bson::String(name)) = inner.get("$param") {
             return continuation_matches(ctx, cmd, q, k, name)
-                .or_else(|| parent_matches(ctx, cmd, k, name));
+                .or_else(|| parent_matches(ctx, cmd, q, k, name));
         }
     }
     let Some(Bson::String(name)) = p.get("$param") else {
         return None;
     };
-    if let Some(hit) = parent_matches(ctx, cmd, k, name) {
+    if let Some(hit) = parent_matches(ctx, cmd, q, k, name) {
         return Some(hit);
     }
     let parent = name.strip_suffix("._id");
@@ -101,9 +101,15 @@ fn continuation_matches(
         })
 }
 
-/// The parents of one child that a search by `key` in `{key: {$in: param}}` matches (see
-/// [`relationship_matches`]): exactly 1 for a one-to-many relationship.
-fn parent_matches(ctx: &Ctx, cmd: &Command, key: &str, param: &str) -> Option<(f64, Basis)> {
+/// The parents of one child (at quantile `q`) that a search by `key` in `{key: {$in: param}}`
+/// matches (see [`relationship_matches`]): exactly 1 for a one-to-many relationship.
+fn parent_matches(
+    ctx: &Ctx,
+    cmd: &Command,
+    q: f64,
+    key: &str,
+    param: &str,
+) -> Option<(f64, Basis)> {
     for r in &ctx.model.relationships {
         let Some(s) = ctx.layout.strategy(&r.name) else {
             continue;
@@ -139,12 +145,16 @@ fn parent_matches(ctx: &Ctx, cmd: &Command, key: &str, param: &str) -> Option<(f
             // One-to-many: a child has exactly one parent.
             return Some((1.0, Basis::FullScale));
         }
+        if let Some(d) = &r.parents_per_child {
+            // The model states the other side: the subject child's own count.
+            return Some((d.count_at(q) as f64, Basis::FullScale));
+        }
         let parents = ctx.model.entity(&r.parent).map_or(0.0, |e| e.count);
         let children = ctx.model.entity(&r.child).map_or(0.0, |e| e.count);
         if children <= 0.0 {
             return None;
         }
-        let per_child = (r.cardinality.mean() * parents / children).round();
+        let per_child = r.mean_parents_per_child(parents, children).round();
         return Some((per_child, Basis::Estimate));
     }
     None

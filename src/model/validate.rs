@@ -879,6 +879,7 @@ impl Checker {
             "child",
             "cardinality",
             "many_to_many",
+            "parents_per_child",
             "growth_per_day",
             "field",
             "parent_field",
@@ -900,6 +901,17 @@ impl Checker {
         }
         self.boolean(m, "many_to_many", path);
         let many_to_many = m.get("many_to_many").and_then(Value::as_bool) == Some(true);
+        if let Some(d) = m.get("parents_per_child") {
+            let dp = format!("{path}.parents_per_child");
+            if many_to_many {
+                self.distribution(d, &dp);
+            } else {
+                self.err(
+                    &dp,
+                    "parents_per_child needs many_to_many: true (a child of a one-to-many relationship has exactly one parent)",
+                );
+            }
+        }
         if let Some(g) = m.get("growth_per_day") {
             let gp = format!("{path}.growth_per_day");
             if let Some(gm) = self.object(g, &gp, &["typical", "largest"], &["typical"]) {

@@ -5,7 +5,7 @@
 
 use bson::{doc, Bson, Document};
 
-use super::{param, Command, CommandKind::*, Commands, Placement};
+use super::{order, param, Command, CommandKind::*, Commands, Placement};
 use crate::design::layout::relationship_collection_name;
 use crate::model::design::{FieldPattern, Strategy};
 use crate::model::{Model, Step};
@@ -27,17 +27,18 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     };
     let mut parent_update: Option<Document> = None;
     match s {
-        Strategy::Embed => parent_update = Some(doc! { "$push": { arr.as_str(): param("child") } }),
+        Strategy::Embed => {
+            let kept = order::kept(p.model, &r.name);
+            let pushed = order::push(param("child"), kept.as_ref(), None);
+            parent_update = Some(doc! { "$push": { arr.as_str(): pushed } });
+        }
         Strategy::EmbedSubset { k } => {
             out.push(insert_child(out, "the child in its own collection"));
-            // Keep the newest k in order: $sort on the field the workload reads them by
-            // (ascending, so that $slice: -k keeps the newest), as article 002 does.
-            let mut each = doc! { "$each": [param("child")] };
-            if let Some(sf) = subset_sort_field(p.model, &r.name) {
-                each.insert("$sort", doc! { sf: 1 });
-            }
-            each.insert("$slice", -i64::try_from(*k).unwrap_or(i64::MAX));
-            parent_update = Some(doc! { "$push": { arr.as_str(): each } });
+            // Keep the first k in the order the workload reads them in (the newest k for a
+            // read of the newest), as article 002 does with $sort and $slice.
+            let kept = order::kept(p.model, &r.name);
+            let pushed = order::push(param("child"), kept.as_ref(), Some(*k));
+            parent_update = Some(doc! { "$push": { arr.as_str(): pushed } });
         }
         Strategy::ExtendedReference { copy } => {
             if !r.many_to_many {
@@ -147,19 +148,4 @@ fn stored_totals(model: &Model, relationship: &str) -> Document {
         }
     }
     inc
-}
-
-/// Returns the child field the workload sorts a relationship's children by, if any.
-fn subset_sort_field(model: &Model, relationship: &str) -> Option<String> {
-    model
-        .workload
-        .iter()
-        .flat_map(|u| &u.steps)
-        .filter_map(|s| match s {
-            Step::Read { children, .. } => Some(children),
-            _ => None,
-        })
-        .flatten()
-        .filter(|c| c.relationship == relationship)
-        .find_map(|c| c.sort.as_ref().map(|s| s.field.clone()))
 }

@@ -5,6 +5,7 @@
 
 use bson::{doc, Bson, Document};
 
+use super::order::{self, Take};
 use super::{param, Command, CommandKind::*, Commands, Placement};
 use crate::design::layout::{child_ref, relationship_collection_name};
 use crate::model::design::{Joins, Strategy};
@@ -102,12 +103,28 @@ fn child_commands(
         }
     };
     match s {
-        Strategy::Embed => slice(projection),
+        Strategy::Embed => {
+            // The array is kept in the order of the workload's sorted read (`order`): its
+            // front or back holds the newest or oldest N.
+            if let Some(l) = c.limit {
+                let kept = order::kept(p.model, &r.name);
+                order::project(
+                    projection,
+                    &arr,
+                    order::take(kept.as_ref(), c.sort.as_ref(), l),
+                );
+            }
+        }
         Strategy::EmbedSubset { k } => {
-            if c.limit.is_some_and(|l| l <= *k) {
-                projection.insert(arr.clone(), doc! { "$slice": c.limit.unwrap_or(*k) as i64 });
-            } else {
-                later.push(by_parent(format!("{}: beyond the newest {k}", r.name)));
+            // The subset is the first k in its kept order: it holds the read's N only when
+            // they are the first N in that same order.
+            let kept = order::kept(p.model, &r.name);
+            match c
+                .limit
+                .map(|l| order::take(kept.as_ref(), c.sort.as_ref(), l))
+            {
+                Some(Take::Front(l)) if l <= *k => order::project(projection, &arr, Take::Front(l)),
+                _ => later.push(by_parent(format!("{}: beyond the newest {k}", r.name))),
             }
         }
         Strategy::ExtendedReference { copy } => {

@@ -4,7 +4,7 @@
 
 use bson::{doc, Bson, Document};
 
-use super::{param, CommandKind::*, Commands, Placement};
+use super::{order, param, CommandKind::*, Commands, Placement};
 use crate::design::layout::child_ref;
 use crate::model::design::Strategy;
 use crate::model::Step;
@@ -97,14 +97,15 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         }
         Strategy::Embed => {
             // The embedded child moves whole: out of the old parent's array, into the new
-            // one's.
+            // one's, in the order the array is kept in.
             let child = param(r.child.clone());
             out.push(pull(
                 out,
                 doc! { "_id": param(format!("{}._id", r.parent)) },
                 child.clone(),
             ));
-            out.push(push(out, child));
+            let kept = order::kept(p.model, &r.name);
+            out.push(push(out, order::push(child, kept.as_ref(), None)));
         }
         _ => {}
     }

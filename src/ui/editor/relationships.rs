@@ -1,5 +1,6 @@
 //! Relationships in the form: name (renamed with its references), parent, child,
-//! many-to-many, the cardinality distribution with its shape drawn, growth per day.
+//! many-to-many, the cardinality distribution with its shape drawn (and, many-to-many, the
+//! other side's: parents per child), growth per day.
 
 use leptos::prelude::*;
 use serde_json::{json, Value};
@@ -102,8 +103,19 @@ fn RelationshipItem(ws: Workspace, index: usize, name: String, last: bool) -> im
     let m2m_base = base.clone();
     let on_many = move |ev: leptos::ev::Event| {
         let on = event_target_checked(&ev);
-        ws.set(&m2m_base, "many_to_many", on.then_some(Value::Bool(true)));
+        let at = m2m_base.clone();
+        // One edit: parents per child only means something many-to-many (validation refuses
+        // it otherwise), so it goes with the box.
+        ws.edit(move |v| {
+            edit::set_key(v, &at, "many_to_many", on.then_some(Value::Bool(true)));
+            if !on {
+                edit::set_key(v, &at, "parents_per_child", None);
+            }
+            Ok(())
+        });
     };
+    let ppc_base = base.clone();
+    let ppc_name = name.clone();
     let feed = text_at(ws, format!("{base}/feed"));
     let growth_path = format!("{base}/growth_per_day");
     let has_growth = Memo::new(move |_| {
@@ -145,6 +157,10 @@ fn RelationshipItem(ws: Workspace, index: usize, name: String, last: bool) -> im
             }}
             <DistributionInput ws=ws parent=base.clone() key="cardinality" label="children per parent"
                 about=format!("cardinality of {name}") large=true/>
+            {move || (many.get() && feed.get().is_empty()).then(|| view! {
+                <DistributionInput ws=ws parent=ppc_base.clone() key="parents_per_child" label="parents per child"
+                    about=format!("parents per child of {}", ppc_name.clone()) optional=true large=true/>
+            })}
             <div class="form-row growth-row">
                 <label class="check-field">
                     <input type="checkbox" prop:checked=move || has_growth.get() on:change=on_growth/>
