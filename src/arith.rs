@@ -343,7 +343,10 @@ mod tests {
         // the calendar's end: the days, no date, and the phrase.
         for days in [36_525, 433_320, 5_000_000] {
             let d = break_date(0, days, 1.0, "2025-01-01").unwrap_or_else(|| panic!("{days}"));
-            assert_eq!((d.days, d.date.as_deref(), d.beyond_years), (days, None, Some(100)));
+            assert_eq!(
+                (d.days, d.date.as_deref(), d.beyond_years),
+                (days, None, Some(100))
+            );
             assert_eq!(d.to_string(), "not within 100 years");
         }
         // The JSON: `date` null with `beyond_years`, or a date with no `beyond_years`.

@@ -89,7 +89,11 @@ fn binary_data_is_seeded_random_and_deterministic() {
     // No value repeats a block: the first 64 bytes of a value do not come back in it.
     for p in a.iter().filter(|p| p.len() >= 128) {
         let head = p.get(..64).unwrap_or_default();
-        assert!(!p.get(64..).unwrap_or_default().windows(64).any(|w| w == head));
+        assert!(!p
+            .get(64..)
+            .unwrap_or_default()
+            .windows(64)
+            .any(|w| w == head));
     }
     // Values differ from one another, and another seed gives other bytes.
     assert_ne!(a.first(), a.get(2));

@@ -50,7 +50,8 @@ fn break_point_with_dates() {
     );
     assert!(
         // 44,442 days (10 a day from 400,000): past 2125, so no calendar day is given.
-        bp.message.ends_with("a typical parent not within 100 years"),
+        bp.message
+            .ends_with("a typical parent not within 100 years"),
         "{}",
         bp.message
     );
