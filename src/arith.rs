@@ -298,26 +298,57 @@ pub fn break_point(base: Size, elem: Size) -> Option<BreakPoint> {
     }
 }
 
+/// How far ahead a break date is given: a day further away reads "not within 100 years".
+pub const HORIZON_YEARS: u16 = 100;
+
 /// When a growing array reaches its break point.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BreakDate {
     /// Days from the start date until the count first exceeds the limit (rounded up).
     pub days: u64,
-    /// That day, `YYYY-MM-DD`.
-    pub date: String,
+    /// That day, `YYYY-MM-DD`; `null` when it is more than [`HORIZON_YEARS`] after the start
+    /// date (a calendar day that far out says nothing a design can use).
+    pub date: Option<String>,
+    /// [`HORIZON_YEARS`] when the day is beyond that horizon (and `date` is `null`); absent
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beyond_years: Option<u16>,
+}
+
+impl std::fmt::Display for BreakDate {
+    /// Writes "on 2025-02-17 (in 47 days)", or "not within 100 years" past the horizon.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (&self.date, self.beyond_years) {
+            (Some(date), None) => write!(
+                f,
+                "on {date} (in {} days)",
+                crate::human::thousands(self.days)
+            ),
+            (_, years) => write!(f, "not within {} years", years.unwrap_or(HORIZON_YEARS)),
+        }
+    }
 }
 
 /// Returns when `current` children growing by `per_day` reach `break_count`, counted from
-/// `start` (`YYYY-MM-DD`). `None` when not growing, when the date cannot be read, or when
-/// the day falls after 9999-12-31, the end of the calendar.
+/// `start` (`YYYY-MM-DD`): the day, or, when it is more than [`HORIZON_YEARS`] away (the end
+/// of the calendar, 9999-12-31, included), only the days and that it is beyond the horizon.
+/// `None` when not growing or when the start date cannot be read.
 pub fn break_date(current: u64, break_count: u64, per_day: f64, start: &str) -> Option<BreakDate> {
     if per_day <= 0.0 || per_day.is_nan() {
         return None;
     }
     let missing = break_count.saturating_sub(current) as f64;
     let days = (missing / per_day).ceil() as u64;
-    let date = crate::date::add_days(start, days)?;
-    Some(BreakDate { days, date })
+    let horizon = crate::date::days_in_years(start, HORIZON_YEARS)?;
+    let date = (days <= horizon)
+        .then(|| crate::date::add_days(start, days))
+        .flatten();
+    let beyond_years = date.is_none().then_some(HORIZON_YEARS);
+    Some(BreakDate {
+        days,
+        date,
+        beyond_years,
+    })
 }
 
 #[cfg(test)]
@@ -333,6 +364,43 @@ mod tests {
         assert_eq!(index_digits_sum(1000), 2890);
         let brute: u64 = (0..12_345u64).map(digits).sum();
         assert_eq!(index_digits_sum(12_345), brute);
+    }
+
+    #[test]
+    fn break_dates_past_a_century_are_not_given_a_day() {
+        // 36,524 days from 2025-01-01 is 2125-01-01: still within 100 years.
+        let within = break_date(0, 36_524, 1.0, "2025-01-01");
+        assert_eq!(
+            within.as_ref().and_then(|d| d.date.as_deref()),
+            Some("2125-01-01")
+        );
+        assert_eq!(
+            within.map(|d| d.to_string()).as_deref(),
+            Some("on 2125-01-01 (in 36,524 days)")
+        );
+        // One day more, or the blog's typical post (433,320 days: year 3211), or a day past
+        // the calendar's end: the days, no date, and the phrase.
+        for days in [36_525, 433_320, 5_000_000] {
+            let d = break_date(0, days, 1.0, "2025-01-01").unwrap_or_else(|| panic!("{days}"));
+            assert_eq!(
+                (d.days, d.date.as_deref(), d.beyond_years),
+                (days, None, Some(100))
+            );
+            assert_eq!(d.to_string(), "not within 100 years");
+        }
+        // The JSON: `date` null with `beyond_years`, or a date with no `beyond_years`.
+        let far = break_date(0, 433_320, 1.0, "2025-01-01");
+        assert_eq!(
+            serde_json::to_string(&far).unwrap_or_default(),
+            r#"{"days":433320,"date":null,"beyond_years":100}"#
+        );
+        let near = break_date(10, 57, 1.0, "2025-01-01");
+        assert_eq!(
+            serde_json::to_string(&near).unwrap_or_default(),
+            r#"{"days":47,"date":"2025-02-17"}"#
+        );
+        assert_eq!(break_date(0, 10, 0.0, "2025-01-01"), None);
+        assert_eq!(break_date(0, 10, 1.0, "soon"), None);
     }
 
     #[test]

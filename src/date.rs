@@ -41,6 +41,18 @@ pub fn add_days(start: &str, days: u64) -> Option<String> {
     format_date(parse_date(start)?.checked_add(i64::try_from(days).ok()?)?)
 }
 
+/// Returns the days from `start` (`YYYY-MM-DD`) to the same day `years` later (February 29
+/// to February 28 in a common year), or `None` when `start` cannot be read or that year is
+/// beyond what the calendar holds.
+pub fn days_in_years(start: &str, years: u16) -> Option<u64> {
+    let from = read_day(start)?;
+    let year = from.year().checked_add(i32::from(years))?;
+    let to = Date::from_calendar_date(year, from.month(), from.day())
+        .or_else(|_| Date::from_calendar_date(year, from.month(), from.day().saturating_sub(1)))
+        .ok()?;
+    u64::try_from(to.to_julian_day().checked_sub(from.to_julian_day())?).ok()
+}
+
 /// Returns the `len` ASCII digits of `s` at `from` as a number.
 fn digits(s: &str, from: usize, len: usize) -> Option<u16> {
     let part = s.get(from..from + len)?;
@@ -200,6 +212,12 @@ mod tests {
         assert_eq!(format_date(d + 1).as_deref(), Some("2024-03-01"));
         assert_eq!(add_days("2024-02-28", 2).as_deref(), Some("2024-03-01"));
         assert_eq!(add_days("2025-01-01", 0).as_deref(), Some("2025-01-01"));
+        // 100 years hold 24 leap days (2100 is none); from a leap day, the anniversary in a
+        // common year is February 28.
+        assert_eq!(days_in_years("2025-01-01", 100), Some(36_524));
+        assert_eq!(days_in_years("2000-01-01", 100), Some(36_525));
+        assert_eq!(days_in_years("2024-02-29", 1), Some(365));
+        assert_eq!(days_in_years("2025-1-1", 100), None);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! folder, the page a [`zip::ZipWriter`] in memory ([`export_offered_zip`]), so both produce
 //! the same files from the same code.
 
+pub mod estimate;
 pub mod schema;
 pub mod scripts;
 pub mod zip;

@@ -9,7 +9,7 @@
 //! size is available exactly from [`crate::arith`].
 
 use bson::{oid::ObjectId, Binary, Bson, DateTime, Document};
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::design::{DocShape, Layout, Strategy};
@@ -737,22 +737,10 @@ impl Gen {
             BsonType::MaxKey => Bson::MaxKey,
             BsonType::String => Bson::String(self.string(f)),
             BsonType::JavaScript => Bson::JavaScriptCode(self.string(f)),
-            BsonType::BinData => {
-                let n = self.draw_len(&f.length_distribution());
-                // A random 64-byte block repeated: same size, cheap for large thumbnails.
-                let mut block = [0u8; 64];
-                self.rng.fill(&mut block);
-                let n = n as usize;
-                let mut bytes = Vec::with_capacity(n);
-                while bytes.len() < n {
-                    let take = (n - bytes.len()).min(block.len());
-                    bytes.extend_from_slice(block.get(..take).unwrap_or(&block));
-                }
-                Bson::Binary(Binary {
-                    subtype: bson::spec::BinarySubtype::Generic,
-                    bytes,
-                })
-            }
+            BsonType::BinData => Bson::Binary(Binary {
+                subtype: bson::spec::BinarySubtype::Generic,
+                bytes: self.binary(f),
+            }),
             BsonType::Regex => {
                 let n = self.draw_len(&f.length_distribution()) as usize;
                 let pattern = repeat_to("ab.c*".to_string(), n);
@@ -855,6 +843,26 @@ impl Gen {
         }
     }
 
+    /// Returns the bytes of a `binData` value: with a textual `kind` ([`binary_is_text`]) the
+    /// ASCII text a string of that kind would hold, which compresses as text does; otherwise
+    /// seeded pseudo-random bytes, which do not compress, as real attachments (images, PDFs,
+    /// archives: already compressed) barely do.
+    fn binary(&mut self, f: &Field) -> Vec<u8> {
+        if binary_is_text(f) {
+            return self.string(f).into_bytes();
+        }
+        let n = self.draw_len(&f.length_distribution());
+        // The document's stream gives 64 bytes, as it always has (the values drawn after this
+        // one stay the same); the first 32 seed a stream of the value's own, which fills any
+        // length quickly (ChaCha8 runs at gigabytes a second).
+        let (mut seed, mut unused) = ([0u8; 32], [0u8; 32]);
+        self.rng.fill(&mut seed);
+        self.rng.fill(&mut unused);
+        let mut bytes = vec![0u8; usize::try_from(n).unwrap_or(0)];
+        ChaCha8Rng::from_seed(seed).fill_bytes(&mut bytes);
+        bytes
+    }
+
     fn string(&mut self, f: &Field) -> String {
         if !f.values.is_empty() {
             if self.q >= 1.0 {
@@ -918,6 +926,28 @@ impl Gen {
         };
         fit(s, len, self)
     }
+}
+
+/// Returns true when a `binData` field holds text: its `kind` is one that generates text
+/// (`text`, `name`, `email`, `username`, `word`, `hostname`, `ip`, `url`, `code`, or `enum`
+/// with its `values`). Without a kind, or with a numeric or date kind (meaningless for bytes),
+/// the bytes are random (docs/metrics.md, "What the storage estimate assumes").
+pub fn binary_is_text(f: &Field) -> bool {
+    matches!(
+        f.kind,
+        Some(
+            ValueKind::Text
+                | ValueKind::Name
+                | ValueKind::Email
+                | ValueKind::Username
+                | ValueKind::Word
+                | ValueKind::Hostname
+                | ValueKind::Ip
+                | ValueKind::Url
+                | ValueKind::Code
+                | ValueKind::Enum
+        )
+    )
 }
 
 /// Returns `s` cut or padded (with lorem letters) to exactly `len` bytes (all ASCII).

@@ -179,8 +179,8 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                         String::new()
                     } else {
                         match (&a.largest_reaches, &a.typical_reaches) {
-                        (Some(l), Some(t)) => format!("; growing {growth}/day the largest parent reaches it on {} (in {} days), a typical parent on {} (in {} days)", l.date, thousands(l.days), t.date, thousands(t.days)),
-                        (Some(l), None) => format!("; growing {growth}/day the largest parent reaches it on {} (in {} days)", l.date, thousands(l.days)),
+                        (Some(l), Some(t)) => format!("; growing {growth}/day the largest parent reaches it {l}, a typical parent {t}"),
+                        (Some(l), None) => format!("; growing {growth}/day the largest parent reaches it {l}"),
                         _ => String::new(),
                         }
                     };

@@ -391,3 +391,110 @@ fn the_page_archive_is_bounded() {
         .unwrap_err();
     assert!(e.to_string().contains("unknown design"), "{e}");
 }
+
+/// Runs `squillion export` with `args` into a fresh folder `out` inside a temporary one;
+/// returns the exit code, stderr, and whether `out` exists.
+fn export_cli(args: &[&str]) -> (Option<i32>, String, bool, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out_dir = dir.path().join("out");
+    let out = Command::new(env!("CARGO_BIN_EXE_squillion"))
+        .arg("export")
+        .args(args)
+        .arg("--out")
+        .arg(&out_dir)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), stderr, out_dir.exists(), dir)
+}
+
+#[test]
+fn the_estimate_is_close_to_what_an_export_writes() {
+    // social-feed's designs (buckets of 50 activities, `to` arrays of followers cut at 10,000
+    // ids, one copy per follower) and social-graph's followers arrays (zipf up to 50,000,000,
+    // cut at 10,000): the estimate within 10% of the bytes really written.
+    let graph = squillion::presets::find("social-graph")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .model()
+        .unwrap_or_else(|e| panic!("{e}"));
+    for (name, roots, cap) in [
+        ("bucketed", Some(1000), 3000),
+        ("denormalized", Some(200), 5000),
+        ("normalized", Some(1000), 3000),
+        ("social-graph", None, 1_000_000),
+    ] {
+        let m = if name == "social-graph" {
+            graph.clone()
+        } else {
+            design(name)
+        };
+        let layout = layout_model(&m).unwrap_or_else(|e| panic!("{e}"));
+        let scale = Scale::new(&m, roots, cap);
+        let est = squillion::export::estimate::estimate(&m, &layout, &scale);
+        for (c, e) in layout.collections.iter().zip(&est.collections) {
+            let mut sink = std::io::sink();
+            let ce = write_collection(&m, &layout, c, &scale, &mut sink, &mut |_| {})
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(e.documents, ce.documents, "{name} {}", c.name);
+            let off = e.file_bytes / ce.file_bytes as f64;
+            assert!(
+                (0.9..=1.1).contains(&off),
+                "{name} {}: estimated {} file bytes, wrote {} ({off})",
+                c.name,
+                e.file_bytes,
+                ce.file_bytes
+            );
+            assert!(e.ejson_per_bson > 1.0, "{}", e.ejson_per_bson);
+        }
+    }
+}
+
+#[test]
+fn an_export_past_the_limit_is_refused_before_anything_is_written() {
+    // Issue #15: this wrote 13 GB without a word.
+    let (code, stderr, written, _dir) = export_cli(&[
+        "--preset",
+        "social-feed",
+        "--design",
+        "bucketed",
+        "--scale",
+        "1000",
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(!written, "the folder was created");
+    assert!(
+        stderr.contains("the files would take about 12.")
+            && stderr.contains(" GiB (1,001,000 documents")
+            && stderr.contains("over the limit of 1 GiB a run")
+            && stderr.contains("--max-bytes 13GiB"),
+        "{stderr}"
+    );
+    // A small export under the limit is written; a lower limit refuses it, the flag raises
+    // it again.
+    let small = [
+        "--preset",
+        "social-feed",
+        "--design",
+        "bucketed",
+        "--scale",
+        "100",
+        "--max-documents",
+        "400",
+    ];
+    let (code, stderr, written, _dir) = export_cli(&small);
+    assert_eq!((code, written), (Some(0), true), "{stderr}");
+    let (code, stderr, written, _dir) =
+        export_cli(&[&small[..], &["--max-bytes", "64KiB"]].concat());
+    assert_eq!((code, written), (Some(2), false), "{stderr}");
+    assert!(
+        stderr.contains("over the limit of 64 KiB a run"),
+        "{stderr}"
+    );
+    let (code, stderr, written, _dir) =
+        export_cli(&[&small[..], &["--max-bytes", "5GiB"]].concat());
+    assert_eq!((code, written), (Some(0), true), "{stderr}");
+    // A size the flag cannot read is a usage error.
+    let (code, stderr, _, _dir) = export_cli(&[&small[..], &["--max-bytes", "lots"]].concat());
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("'lots' is not a size"), "{stderr}");
+}

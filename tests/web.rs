@@ -511,3 +511,60 @@ async fn the_pickers_base_select_and_reset_button_edit_the_design_one_step_each(
     assert_eq!(model_text(&root), seeded);
     assert_eq!(select("#design-base").value(), "normalized");
 }
+
+#[wasm_bindgen_test]
+async fn the_collection_card_says_when_a_break_point_is_beyond_a_century() {
+    let root = mount(|| view! { <Playground/> });
+    tick().await;
+    // Denormalized, each user embeds its followers (22 bytes each): 562,943 break 16 MiB,
+    // and the largest user has 100,000. At 10 a day that is 46,295 days away (year 2151): no
+    // calendar day. At 1,000 a day: 463 days.
+    let model = |largest: u32| {
+        format!(
+            r#"{{ "start_date": "2025-01-01",
+  "entities": [ {{ "name": "user", "count": 1000, "fields": {{ "name": {{ "type": "string", "length": {{ "shape": "fixed", "value": 8 }} }} }} }} ],
+  "relationships": [ {{ "name": "followers", "parent": "user", "child": "user", "many_to_many": true,
+      "cardinality": {{ "shape": "uniform", "min": 0, "max": 100000 }},
+      "growth_per_day": {{ "typical": 1, "largest": {largest} }} }} ] }}"#
+        )
+    };
+    // The card's line about the array, once the page shows it.
+    async fn array_line(root: &HtmlElement) -> String {
+        for _ in 0..100 {
+            if let Some(e) = root
+                .query_selector(".collection[data-collection=user] .array-line")
+                .unwrap()
+            {
+                return e.text_content().unwrap_or_default();
+            }
+            tick().await;
+        }
+        text_of(root, ".collections")
+    }
+    type_model(&root, &model(10)).await;
+    let buttons = root.query_selector_all(".design-button").unwrap();
+    let denormalized = (0..buttons.length())
+        .filter_map(|i| buttons.item(i))
+        .map(|b| b.unchecked_into::<HtmlElement>())
+        .find(|b| {
+            b.text_content()
+                .unwrap_or_default()
+                .ends_with("Denormalized")
+        })
+        .unwrap_or_else(|| panic!("no Denormalized design"));
+    denormalized.click();
+    tick().await;
+    let line = array_line(&root).await;
+    assert!(
+        line.contains(
+            "breaks 16 MiB at 562,943 elements, reached by the largest parent not within 100 years"
+        ),
+        "{line}"
+    );
+    type_model(&root, &model(1000)).await;
+    let line = array_line(&root).await;
+    assert!(
+        line.contains("reached by the largest parent on 2026-04-09 (in 463 days)"),
+        "{line}"
+    );
+}

@@ -11,9 +11,11 @@ use anyhow::Context;
 use clap::Args;
 
 use super::eval::{chosen_design, ModelSource};
+use crate::export::estimate::{estimate, parse_max_bytes, round_up_size, DEFAULT_MAX_SIZE};
 use crate::export::{
     planned_documents, write_export, ExportPlan, ExportSink, Scale, DEFAULT_MAX_DOCUMENTS,
 };
+use crate::human::binary_size;
 
 /// Long help of `squillion export`.
 pub const LONG_ABOUT: &str = "Export a design to a real MongoDB cluster: one mongoimport-ready \
@@ -25,8 +27,12 @@ Documents are generated, encoded and written one at a time: memory stays bounded
 the scale. --scale N generates N root entities (the model's first entity that is not the \
 child of a one-to-many relationship, e.g. users) and scales every other collection by the \
 same factor, at most --max-documents per collection.\n\n\
+Before anything is written, the bytes of the files are estimated (each collection's mean \
+document size at full scale × the documents exported × Extended JSON's overhead over BSON, \
+measured on a few of the documents); past --max-bytes (default 1 GiB) the export is refused \
+with the estimate, and nothing is written.\n\n\
 Exit codes: 0 written, 1 written but some document is over 16 MiB (mongoimport would refuse \
-it), 2 a usage or input error.";
+it), 2 a usage or input error, or an export larger than --max-bytes (nothing written).";
 
 /// Examples of `squillion export`.
 pub const EXAMPLES: &str = "Examples:\n  \
@@ -53,6 +59,10 @@ pub struct ExportArgs {
     /// The folder to write (created if missing; files in it are replaced).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
+    /// Bytes the export may write at most (estimated before writing; past it, exit 2 and
+    /// nothing is written): 5GiB, 512MiB, 1.5g or a number of bytes.
+    #[arg(long, value_name = "SIZE", default_value = DEFAULT_MAX_SIZE, value_parser = parse_max_bytes)]
+    pub max_bytes: u64,
     /// Show a progress bar on stderr even when it is not a terminal.
     #[arg(long)]
     pub progress: bool,
@@ -128,6 +138,21 @@ impl ExportArgs {
         };
         let (model, layout, name) = chosen_design(&model, self.design.as_deref())?;
         let scale = Scale::new(&model, self.scale, self.max_documents.max(1));
+        let size = estimate(&model, &layout, &scale);
+        if size.file_bytes > self.max_bytes as f64 {
+            eprintln!(
+                "squillion: not exporting: the files would take about {} ({} documents, about \
+                 {} of BSON written as Extended JSON), over the limit of {} a run. Nothing was \
+                 written. To write it anyway, raise the limit with --max-bytes {} (or more); \
+                 or export fewer documents (--scale, --max-documents).",
+                binary_size(size.file_bytes.round() as u64),
+                crate::human::thousands(size.documents),
+                binary_size(size.bson_bytes.round() as u64),
+                binary_size(self.max_bytes),
+                round_up_size(size.file_bytes)
+            );
+            return Ok(ExitCode::from(2));
+        }
         std::fs::create_dir_all(&self.out)
             .with_context(|| format!("cannot create {}", self.out.display()))?;
         let planned = planned_documents(&model, &layout, &scale);

@@ -142,7 +142,7 @@ pub fn CollectionCards(
                                             let when = if arr.max_count >= bp.count {
                                                 ": the largest parent is already past it".to_string()
                                             } else {
-                                                arr.largest_reaches.as_ref().map(|d| format!(", reached by the largest parent on {} (in {} days)", d.date, human::thousands(d.days))).unwrap_or_default()
+                                                arr.largest_reaches.as_ref().map(|d| format!(", reached by the largest parent {d}")).unwrap_or_default()
                                             };
                                             format!("breaks 16 MiB at {approx}{} elements{when}", human::thousands(bp.count))
                                         }
