@@ -169,6 +169,24 @@ impl Commands {
     }
 }
 
+/// Returns the projection of a read that needs only `fields` (each under `prefix`, e.g.
+/// `items.` for the elements of a bucket's array), as an application writes it: `{name: 1}`,
+/// `_id` coming along unless a prefix puts the fields inside an array (then the holder's `_id`
+/// is left out: the step does not use it); `None` (whole documents) when `fields` is empty.
+fn project(fields: &[String], prefix: &str) -> Option<bson::Document> {
+    if fields.is_empty() {
+        return None;
+    }
+    let mut p = bson::Document::new();
+    for f in fields {
+        p.insert(format!("{prefix}{f}"), 1);
+    }
+    if !prefix.is_empty() {
+        p.insert("_id", 0);
+    }
+    Some(p)
+}
+
 /// Returns the plan of every unit of the placed model's workload.
 pub(super) fn build(p: &Placement) -> Plan {
     let units = p

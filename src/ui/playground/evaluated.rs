@@ -67,8 +67,8 @@ fn Operation(
     let cells = PER_RUN
         .into_iter()
         .filter_map(|m| {
-            let typical = m.per_run(&op, &op.typical)?;
-            let largest = m.per_run(&op, &op.largest)?;
+            let typical = m.per_run(&op.typical)?;
+            let largest = m.per_run(&op.largest)?;
             Some(view! { <Cell metric=m typical largest/> })
         })
         .collect_view();
