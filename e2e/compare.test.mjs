@@ -81,6 +81,16 @@ test('the comparison table is squillion compare, metric by metric, with the best
         over += cells.filter((c) => c.level === 'over').length;
       }
     }
+    // The charts below say the same: an infeasible design's bars carry its codes and are
+    // labelled "(infeasible)".
+    const bars = await page.$$eval('.chart svg [data-design][data-state="done"]', (bs) =>
+      bs.map((b) => [b.dataset.design, b.dataset.infeasible ?? null, b.getAttribute('aria-label') ?? '']));
+    for (const [design, codes, label] of bars) {
+      if (!names.includes(design)) continue;
+      const want = cli.infeasible[design] ?? null;
+      assert.equal(codes, want && want.join(','), `${preset} ${design}: bar data-infeasible`);
+      assert.equal(label.includes('(infeasible)'), want !== null, `${preset} ${design}: ${label}`);
+    }
     cli.designs.forEach((d, i) => {
       const errs = d.warnings.filter((w) => w.severity === 'error').length;
       const cell = shown.rows.warnings[i];

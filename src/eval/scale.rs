@@ -379,7 +379,7 @@ fn full_bytes(ctx: &Ctx, c: &Command, docs: &[Document]) -> (u64, bool) {
     let mut exact = true;
     let g = ctx.data.collection(&c.collection);
     for d in docs {
-        total += document_size(d);
+        total = total.saturating_add(document_size(d));
         let Some(g) = g else { continue };
         let Some(id) = d.get("_id") else { continue };
         let Some(source) = g
@@ -405,8 +405,9 @@ fn full_bytes(ctx: &Ctx, c: &Command, docs: &[Document]) -> (u64, bool) {
             let full = t
                 .full_count
                 .min(slice_limit(c.projection.as_ref(), &t.field));
-            total += crate::arith::array_size(full, lo)
+            let missing = crate::arith::array_size(full, lo)
                 .saturating_sub(crate::arith::array_size(t.materialized, lo));
+            total = total.saturating_add(missing);
         }
     }
     (total, exact)
