@@ -85,6 +85,7 @@ test('the comparison table is squillion compare, metric by metric, with the best
     // labelled "(infeasible)".
     const bars = await page.$$eval('.chart svg [data-design][data-state="done"]', (bs) =>
       bs.map((b) => [b.dataset.design, b.dataset.infeasible ?? null, b.getAttribute('aria-label') ?? '']));
+    assert.ok(bars.some(([d]) => cli.infeasible[d]), `${preset}: bars of an infeasible design`);
     for (const [design, codes, label] of bars) {
       if (!names.includes(design)) continue;
       const want = cli.infeasible[design] ?? null;

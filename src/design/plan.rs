@@ -44,12 +44,13 @@ pub struct UnitPlan {
     pub unit: String,
     /// Runs per second.
     pub rate_per_sec: f64,
-    /// The commands, in order; each is one round trip.
+    /// The commands, in order; each is one round trip when sent (a find whose `$in` list
+    /// binds to nothing for a subject is not: the evaluation says so per run).
     pub commands: Vec<Command>,
 }
 
 impl UnitPlan {
-    /// Returns the round trips one run of the unit makes.
+    /// Returns the round trips one run of the unit makes at most (every command sent).
     pub fn queries(&self) -> usize {
         self.commands.len()
     }
