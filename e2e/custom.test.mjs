@@ -24,8 +24,8 @@ function cliShown(cli) {
     operations: cli.operations.map((op) => ({
       unit: op.unit,
       figures: {
-        queries: [op.queries, op.queries],
-        lookups: [op.lookups, op.lookups],
+        queries: [op.typical.queries, op.largest.queries],
+        lookups: [op.typical.lookups, op.largest.lookups],
         ...Object.fromEntries(metrics.map((k) => [k, pair(op, k)])),
         shards: [op.typical.max_shards, op.largest.max_shards],
       },

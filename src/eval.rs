@@ -265,7 +265,7 @@ pub struct CommandEval {
     pub note: String,
     /// The mongosh code with its parameters bound to the values run.
     pub mongosh: String,
-    /// Round trips (always 1).
+    /// Round trips: 1, or 0 when the command was not sent ([`CommandEval::not_sent`]).
     pub queries: u64,
     /// `$lookup` stages run.
     pub lookups: u64,
@@ -288,6 +288,11 @@ pub struct CommandEval {
     /// The engine's error, when the command failed (the evaluation goes on).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Why the command was not sent, when it was not: its `$in` list bound to nothing for this
+    /// subject (a typical user without continuation documents), so an application has nothing
+    /// to fetch and makes no round trip; every figure of the command is then 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_sent: Option<String>,
 }
 
 /// Which sample document a run is about.
@@ -308,6 +313,11 @@ pub struct RunEval {
     pub subject: Subject,
     /// The commands, in order.
     pub commands: Vec<CommandEval>,
+    /// Round trips of this run: the commands sent (a command with nothing to fetch for this
+    /// subject is not sent, so the typical and the largest subject can differ).
+    pub queries: u64,
+    /// `$lookup`s of this run (each inside one round trip).
+    pub lookups: u64,
     /// Sum over the commands, at full scale.
     pub total: Metrics,
     /// Most shards any command reaches.
@@ -321,9 +331,10 @@ pub struct OperationEval {
     pub unit: String,
     /// Runs per second.
     pub rate_per_sec: f64,
-    /// Round trips per run.
+    /// Round trips per run of the typical subject (the headline, as every per-second figure;
+    /// `largest.queries` for the largest subject).
     pub queries: u64,
-    /// `$lookup`s per run (each inside one round trip).
+    /// `$lookup`s per run of the typical subject.
     pub lookups: u64,
     /// The headline run: a typical subject.
     pub typical: RunEval,
@@ -425,6 +436,21 @@ impl Evaluation {
     /// Returns true when a warning is an error (mongod would refuse something).
     pub fn has_errors(&self) -> bool {
         self.warnings.iter().any(|w| w.severity == Severity::Error)
+    }
+
+    /// Returns why the design is infeasible: the codes of its error-severity warnings (mongod
+    /// would refuse a document or a write), sorted, each once; empty when it is feasible. An
+    /// infeasible design is never the best of a comparison, however cheap its figures.
+    pub fn infeasible(&self) -> Vec<String> {
+        let mut codes: Vec<String> = self
+            .warnings
+            .iter()
+            .filter(|w| w.severity == Severity::Error)
+            .map(|w| w.code.to_string())
+            .collect();
+        codes.sort();
+        codes.dedup();
+        codes
     }
 }
 
@@ -602,8 +628,8 @@ pub fn evaluate_layout_with(
         operations.push(OperationEval {
             unit: u.unit.clone(),
             rate_per_sec: u.rate_per_sec,
-            queries: u.commands.len() as u64,
-            lookups: typical.commands.iter().map(|c| c.lookups).sum(),
+            queries: typical.queries,
+            lookups: typical.lookups,
             typical,
             largest,
         });

@@ -233,11 +233,12 @@ fn social_graph() {
         ),
         [2, 1, 2, 2]
     );
-    // following in the subscriber: notifying searches every user's `following`.
+    // following in the subscriber: notifying searches every user's `following`, and reads
+    // only the ids of those found (issue #15: the plan had no projection).
     let following = design(&all, "following");
     assert_eq!(
         mongosh(following, notify)[1],
-        "db.user.find({ following: user._id })"
+        "db.user.find({ following: user._id }, { _id: 1 })"
     );
     assert!(indexes(following, "user").contains(&"db.user.createIndex({ following: 1 })".into()));
     assert_eq!(trips(following, "follow someone"), 1);
@@ -255,19 +256,20 @@ fn social_graph() {
         .unwrap_or_else(|| panic!("{:?}", followers.warnings));
     assert_eq!(bp.severity, Severity::Error);
     assert!(warning(followers, "DOC_OVER_LIMIT", None).is_some());
-    // Whom I follow: a search of every producer's `followers` array.
+    // Whom I follow: a search of every producer's `followers` array, which the users found
+    // need not bring back (article 000; issue #15: the plan returned the arrays).
     assert_eq!(
         mongosh(
             followers,
             "whom I follow (for the activities of the users I follow)"
         )[1],
-        "db.user.find({ followers: { $in: children._id } })"
+        "db.user.find({ followers: { $in: children._id } }, { followers: 0 })"
     );
     // Continuation documents: every document stays under the limit.
     let tbc = design(&all, "tbc");
     assert_eq!(
         mongosh(tbc, notify)[1],
-        "db.user.find({ _id: { $in: user.tbc } })"
+        "db.user.find({ _id: { $in: user.tbc } }, { followers: 1 })"
     );
     assert_eq!(
         largest(tbc, "user", "followers continuation"),
@@ -511,7 +513,7 @@ fn product_parts() {
     );
     assert_eq!(
         mongosh(design(&all, "part-ids"), page)[1],
-        "db.part.find({ _id: { $in: product.parts } })"
+        "db.part.find({ _id: { $in: product.parts } }, { name: 1 })"
     );
     // Denormalized part names: a rename follows the copies.
     assert_eq!(

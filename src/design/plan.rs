@@ -45,12 +45,13 @@ pub struct UnitPlan {
     pub unit: String,
     /// Runs per second.
     pub rate_per_sec: f64,
-    /// The commands, in order; each is one round trip.
+    /// The commands, in order; each is one round trip when sent (a find whose `$in` list
+    /// binds to nothing for a subject is not: the evaluation says so per run).
     pub commands: Vec<Command>,
 }
 
 impl UnitPlan {
-    /// Returns the round trips one run of the unit makes.
+    /// Returns the round trips one run of the unit makes at most (every command sent).
     pub fn queries(&self) -> usize {
         self.commands.len()
     }
@@ -168,6 +169,24 @@ impl Commands {
     fn push(&mut self, c: Command) {
         self.list.push(c);
     }
+}
+
+/// Returns the projection of a read that needs only `fields` (each under `prefix`, e.g.
+/// `items.` for the elements of a bucket's array), as an application writes it: `{name: 1}`,
+/// `_id` coming along unless a prefix puts the fields inside an array (then the holder's `_id`
+/// is left out: the step does not use it); `None` (whole documents) when `fields` is empty.
+fn project(fields: &[String], prefix: &str) -> Option<bson::Document> {
+    if fields.is_empty() {
+        return None;
+    }
+    let mut p = bson::Document::new();
+    for f in fields {
+        p.insert(format!("{prefix}{f}"), 1);
+    }
+    if !prefix.is_empty() {
+        p.insert("_id", 0);
+    }
+    Some(p)
 }
 
 /// Returns the plan of every unit of the placed model's workload.

@@ -20,6 +20,10 @@ pub(super) struct Binder<'a> {
     pub largest: bool,
     /// Results of earlier commands: `children`, `links`.
     pub results: BTreeMap<String, Vec<Document>>,
+    /// The full-scale documents each of those earlier commands returns (`links` → 1,000 for
+    /// a product whose sample holds none of its links): a list bound empty from a result
+    /// that is not empty at full scale is a small sample's, not the subject's.
+    pub full_counts: BTreeMap<String, f64>,
     /// Fresh values of the current step (`child`, `item`, `follower`).
     pub fresh: BTreeMap<String, Bson>,
     /// Subjects already found, by entity (a subject can be a large document: found once).

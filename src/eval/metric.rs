@@ -4,7 +4,7 @@
 //! that `squillion compare` prints and the page's table and charts show). A new figure is one
 //! variant here, and every view that lists metrics shows it.
 
-use super::{Evaluation, Figure, OperationEval, RunEval};
+use super::{Evaluation, Figure, RunEval};
 
 /// What a metric's number counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,13 +194,13 @@ impl Metric {
         )
     }
 
-    /// Returns the metric for one run of `op` (its `typical` or `largest` run), with its basis;
-    /// `None` for a figure of the whole design (storage).
-    pub fn per_run(self, op: &OperationEval, run: &RunEval) -> Option<Figure> {
+    /// Returns the metric for one run of an operation (its `typical` or `largest` run), with
+    /// its basis; `None` for a figure of the whole design (storage).
+    pub fn per_run(self, run: &RunEval) -> Option<Figure> {
         let t = &run.total;
         Some(match self {
-            Metric::RoundTrips => Figure::sample(op.queries as f64),
-            Metric::Lookups => Figure::sample(op.lookups as f64),
+            Metric::RoundTrips => Figure::sample(run.queries as f64),
+            Metric::Lookups => Figure::sample(run.lookups as f64),
             Metric::DocsExamined => t.docs_examined,
             Metric::KeysExamined => t.keys_examined,
             Metric::DocsReturned => t.docs_returned,
@@ -239,7 +239,7 @@ impl Metric {
                 .operations
                 .iter()
                 .map(|o| {
-                    let per_run = self.per_run(o, &o.typical).map_or(0.0, |f| f.value);
+                    let per_run = self.per_run(&o.typical).map_or(0.0, |f| f.value);
                     per_sec(per_run, o.rate_per_sec)
                 })
                 .sum(),
@@ -254,11 +254,16 @@ impl Metric {
         }
     }
 
-    /// Returns the index of the best of `values` ([`Metric::better`]), the first on ties;
-    /// `None` when empty. `squillion compare` and the page mark the same design.
-    pub fn best(self, values: &[f64]) -> Option<usize> {
+    /// Returns the index of the best of `values` ([`Metric::better`]) among the feasible
+    /// designs (`feasible[i]`; a design with an error-severity warning is never the best,
+    /// [`Evaluation::infeasible`]), the first on ties; `None` when no design is feasible.
+    /// `squillion compare` and the page mark the same design.
+    pub fn best(self, values: &[f64], feasible: &[bool]) -> Option<usize> {
         let mut best: Option<(f64, usize)> = None;
         for (i, v) in values.iter().enumerate() {
+            if !feasible.get(i).copied().unwrap_or(false) {
+                continue;
+            }
             let better = match self.better() {
                 Better::Lower => best.is_none_or(|(b, _)| *v < b),
                 Better::Higher => best.is_none_or(|(b, _)| *v > b),
@@ -320,7 +325,8 @@ mod tests {
             let key = m.compared_key();
             let page: Vec<f64> = read.iter().map(|e| m.of(e)).collect();
             assert_eq!(page, c.metrics[&key], "{key}");
-            let best = m.best(&page).unwrap();
+            let feasible: Vec<bool> = read.iter().map(|e| e.infeasible().is_empty()).collect();
+            let best = m.best(&page, &feasible).unwrap();
             assert_eq!(read[best].design, c.best[&key], "{key}");
         }
         // Fan-out on read reaches every shard, fan-out on write one: the article in a row.
@@ -334,7 +340,7 @@ mod tests {
         let sum = |m: Metric| -> f64 {
             e.operations
                 .iter()
-                .map(|o| per_sec(m.per_run(o, &o.typical).unwrap().value, o.rate_per_sec))
+                .map(|o| per_sec(m.per_run(&o.typical).unwrap().value, o.rate_per_sec))
                 .sum()
         };
         for m in [Metric::RoundTrips, Metric::Lookups, Metric::DocsExamined] {
@@ -347,9 +353,70 @@ mod tests {
     #[test]
     fn the_best_is_the_lowest_and_the_first_on_ties() {
         let m = Metric::RoundTrips;
-        assert_eq!(m.best(&[3.0, 1.0, 1.0, 2.0]), Some(1));
-        assert_eq!(m.best(&[0.0]), Some(0));
-        assert_eq!(m.best(&[]), None);
+        assert_eq!(m.best(&[3.0, 1.0, 1.0, 2.0], &[true; 4]), Some(1));
+        assert_eq!(m.best(&[0.0], &[true]), Some(0));
+        assert_eq!(m.best(&[], &[]), None);
+    }
+
+    #[test]
+    fn an_infeasible_design_is_never_the_best() {
+        let m = Metric::RoundTrips;
+        // The cheapest is infeasible: the best is the cheapest feasible one.
+        assert_eq!(m.best(&[3.0, 1.0, 2.0], &[true, false, true]), Some(2));
+        assert_eq!(m.best(&[1.0, 2.0], &[false, false]), None);
+    }
+
+    #[test]
+    fn compare_never_marks_an_infeasible_design_best() {
+        // Social graph: "denormalized" and "followers" break 16 MiB (error-severity warnings);
+        // "denormalized" has the fewest round trips and docs examined, yet is never marked.
+        let m = crate::presets::find("social-graph")
+            .unwrap()
+            .model()
+            .unwrap();
+        let c = text::comparison(compare(&m, &small()).unwrap());
+        for bad in ["denormalized", "followers"] {
+            let codes = &c.infeasible[bad];
+            assert!(
+                codes.iter().any(|x| x == "ARRAY_BREAK_POINT"),
+                "{bad}: {codes:?}"
+            );
+            assert!(
+                c.best.values().all(|d| d != bad),
+                "{bad} marked best: {:?}",
+                c.best
+            );
+        }
+        assert!(!c.infeasible.contains_key("tbc"));
+        let rt = &c.metrics["queries_per_sec"];
+        let den = c
+            .designs
+            .iter()
+            .position(|e| e.design == "denormalized")
+            .unwrap();
+        assert!(rt.iter().all(|v| rt[den] <= *v), "{rt:?}");
+        assert_ne!(c.best["queries_per_sec"], "denormalized");
+        // The text marks no infeasible column and says why it is infeasible.
+        let report = text::compare_report(&c);
+        let table: Vec<&str> = report.lines().take(COMPARED.len() + 3).collect();
+        let feasible_row = table.iter().find(|l| l.starts_with("feasible")).unwrap();
+        assert_eq!(
+            feasible_row.matches("infeasible").count(),
+            2,
+            "{feasible_row}"
+        );
+        assert!(
+            report.contains("denormalized is infeasible: ARRAY_BREAK_POINT"),
+            "{report}"
+        );
+        // No cell of an infeasible column carries the best mark.
+        let header = table[0];
+        for bad in ["denormalized", "followers"] {
+            let end = header.find(&format!(" {bad}")).unwrap() + bad.len() + 1;
+            for row in &table[1..=COMPARED.len()] {
+                assert_ne!(row.get(end - 1..end), Some("*"), "{bad}: {row}");
+            }
+        }
     }
 
     #[test]

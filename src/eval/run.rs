@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use bson::{Bson, Document};
 
 use super::bind::{bind_doc, Binder};
-use super::scale::full_metrics;
-use super::shards::route;
+use super::scale::{full_metrics, relationship_matches};
+use super::shards::{route, ShardRouting};
 use super::{CommandEval, EvalError, FanOut, Metrics, RunEval, SampleStats, Subject};
 use crate::design::layout::{child_ref, relationship_collection_name};
 use crate::design::{Command, CommandKind, Layout, Strategy};
@@ -101,6 +101,7 @@ fn shape_fields(ctx: &Ctx, c: &Command) -> crate::model::Fields {
 fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
     b.fresh.clear();
     b.results.clear();
+    b.full_counts.clear();
     let Some(step) = step else { return };
     match step {
         Step::Reassign { relationship } => {
@@ -218,6 +219,7 @@ pub(super) fn run_unit(
         data: ctx.data,
         largest,
         results: BTreeMap::new(),
+        full_counts: BTreeMap::new(),
         fresh: BTreeMap::new(),
         cache: Default::default(),
     };
@@ -268,6 +270,8 @@ pub(super) fn run_unit(
     let max_shards = commands.iter().map(|c| c.shards.touched).max().unwrap_or(0);
     Ok(RunEval {
         subject,
+        queries: commands.iter().map(|c| c.queries).sum(),
+        lookups: commands.iter().map(|c| c.lookups).sum(),
         commands,
         total,
         max_shards,
@@ -545,6 +549,67 @@ fn relationship_coll(ctx: &Ctx, r: &Relationship) -> Option<String> {
         .map(|s| relationship_collection_name(r, s))
 }
 
+/// Returns the field whose `$in` list bound to nothing, when a find can match nothing for this
+/// subject and so is not sent (`{_id: {$in: user.tbc}}` for a user without continuation
+/// documents): a top-level `{field: {$in: []}}` (an `$and` of the filter's fields) whose
+/// full-scale count, when the arithmetic knows one, is 0 too. A list empty only because the
+/// sample is small (the links of a child the sample links to no parent, while at full scale it
+/// has hundreds) keeps the command: the full-scale figures say what it fetches.
+fn nothing_to_fetch(ctx: &Ctx, b: &Binder, c: &Command, shown: &Command, q: f64) -> Option<String> {
+    if c.kind != CommandKind::Find {
+        return None;
+    }
+    let field = shown.filter.iter().find_map(|(k, v)| match v {
+        Bson::Document(d) => match d.get("$in") {
+            Some(Bson::Array(a)) if a.is_empty() => Some(k.clone()),
+            _ => None,
+        },
+        _ => None,
+    })?;
+    // A list made of an earlier command's results (`links.partId`) is empty at full scale
+    // only when that command returns nothing there either.
+    let earlier = match c.filter.get(&field) {
+        Some(Bson::Document(d)) => match d.get("$in") {
+            Some(Bson::Document(p)) => match p.get("$param") {
+                Some(Bson::String(name)) => name
+                    .split('.')
+                    .next()
+                    .and_then(|head| b.full_counts.get(head))
+                    .copied(),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    };
+    let full = relationship_matches(ctx, c, q).map_or(0.0, |(n, _)| n);
+    (full <= 0.0 && earlier.is_none_or(|n| n <= 0.0)).then_some(field)
+}
+
+/// Returns a command that was not sent: no round trip, no figure, the reason.
+fn not_sent(c: &Command, shown: &Command, shards: ShardRouting, field: String) -> CommandEval {
+    CommandEval {
+        step: c.step,
+        collection: c.collection.clone(),
+        kind: c.kind,
+        note: c.note.clone(),
+        mongosh: shown.mongosh(),
+        queries: 0,
+        lookups: 0,
+        plan: String::new(),
+        plan_tree: None,
+        no_supporting_index: false,
+        shards,
+        sample: SampleStats::default(),
+        full: Metrics::default(),
+        fan_out: None,
+        error: None,
+        not_sent: Some(format!(
+            "the {field} list is empty for this subject: nothing to fetch, no round trip"
+        )),
+    }
+}
+
 /// Runs one command and returns what it cost.
 fn run_command(
     ctx: &Ctx,
@@ -560,6 +625,18 @@ fn run_command(
         b.fresh.insert("follower".into(), f.into());
     }
     let shown = bound(c, b);
+    if let Some(field) = nothing_to_fetch(ctx, b, c, &shown, q) {
+        let mut shards = route(
+            ctx.model,
+            ctx.layout,
+            &c.collection,
+            c.kind,
+            &shown.filter,
+            None,
+        );
+        shards.touched = 0;
+        return not_sent(c, &shown, shards, field);
+    }
     let mut fan_out = None;
     let mut extra_bytes = 0u64;
     let mut writes_routed = None;
@@ -643,6 +720,7 @@ fn run_command(
         full: Metrics::default(),
         fan_out,
         error: None,
+        not_sent: None,
     };
     let r = match result {
         Ok(r) => r,
@@ -652,6 +730,7 @@ fn run_command(
         }
     };
     // Keep what later commands bind to.
+    let mut kept = None;
     if c.kind == CommandKind::Find {
         let key = if c.note.contains(": links") || c.note.contains("links of those") {
             Some("links")
@@ -668,6 +747,7 @@ fn run_command(
         };
         if let Some(k) = key {
             b.results.insert(k.to_string(), r.documents.clone());
+            kept = Some(k);
         }
     }
     let st = &r.stats;
@@ -701,6 +781,10 @@ fn run_command(
         .map_or(0.0, |x| x.count());
     ce.no_supporting_index = ce.plan == "COLLSCAN" && full_count >= super::LARGE_COLLECTION;
     ce.full = full_metrics(ctx, c, &ce, &r, q, extra_bytes, shown.filter.get("_id"));
+    if let Some(k) = kept {
+        b.full_counts
+            .insert(k.to_string(), ce.full.docs_returned.value);
+    }
     // One document written whose full-scale size is over the limit: mongod refuses it.
     let one = ce.sample.docs_written == 1 && c.fan_out.is_none();
     if one && ce.full.bytes_written.value > crate::size::MAX_BSON_SIZE as f64 {

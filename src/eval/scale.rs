@@ -27,6 +27,7 @@ pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(
     if let Some(Bson::Document(inner)) = p.get("$in") {
         if let Some(Bson::String(name)) = inner.get("$param") {
             return continuation_matches(ctx, cmd, q, k, name)
+                .or_else(|| linked_children(ctx, cmd, q, k, name))
                 .or_else(|| parent_matches(ctx, cmd, q, k, name));
         }
     }
@@ -99,6 +100,31 @@ fn continuation_matches(
             }
             _ => None,
         })
+}
+
+/// The children `{_id: {$in: links.partId}}` matches after the links of the subject parent
+/// (a link collection): one per link, the children of the parent at its quantile (exact, as the
+/// links themselves; a small sample may hold none of the largest parent's links).
+fn linked_children(
+    ctx: &Ctx,
+    cmd: &Command,
+    q: f64,
+    key: &str,
+    param: &str,
+) -> Option<(f64, Basis)> {
+    if key != "_id" {
+        return None;
+    }
+    let field = param.strip_prefix("links.")?;
+    ctx.model.relationships.iter().find_map(|r| {
+        let linked = matches!(ctx.layout.strategy(&r.name), Some(Strategy::LinkCollection))
+            && field == child_ref(r)
+            && ctx
+                .layout
+                .collection_of(&r.child)
+                .is_some_and(|x| x.name == cmd.collection);
+        linked.then(|| (r.cardinality.count_at(q) as f64, Basis::FullScale))
+    })
 }
 
 /// The parents of one child (at quantile `q`) that a search by `key` in `{key: {$in: param}}`
@@ -266,28 +292,25 @@ pub(super) fn full_metrics(
                 }
             }
         }
-        // Bytes: whole documents cut short in the sample get their missing bytes back.
+        // Bytes: the documents returned as projected, each array the sample cut short (and
+        // the projection kept whole) given back its missing elements.
         if c.kind == CommandKind::Find || c.kind == CommandKind::Aggregate {
+            let (bytes, exact) = full_bytes(ctx, c, &r.documents);
+            let basis = if exact {
+                Basis::FullScale
+            } else {
+                Basis::Estimate
+            };
             if m.docs_returned.value == s.n_returned as f64 {
-                // The subject read by `_id` is the sample's largest or typical document: give
-                // it back the array elements the sample cut.
-                let by_id = c.filter.keys().next().is_some_and(|k| k == "_id");
-                if c.projection.is_none() && by_id {
-                    let (bytes, exact) = full_bytes(ctx, &c.collection, &r.documents);
-                    if bytes != s.bytes_returned {
-                        m.bytes_returned = Figure {
-                            value: bytes as f64,
-                            basis: if exact {
-                                Basis::FullScale
-                            } else {
-                                Basis::Estimate
-                            },
-                        };
-                    }
+                if bytes != s.bytes_returned {
+                    m.bytes_returned = Figure {
+                        value: bytes as f64,
+                        basis,
+                    };
                 }
             } else {
                 let per = if s.n_returned > 0 {
-                    s.bytes_returned as f64 / s.n_returned as f64
+                    bytes as f64 / s.n_returned as f64
                 } else {
                     mean_size(ctx, &c.collection)
                 };
@@ -357,35 +380,74 @@ fn truncated_bytes(ctx: &Ctx, coll: &str, id: &Bson) -> u64 {
     0
 }
 
-/// Returns the full-scale bytes of returned documents: their size plus what the sample cut
-/// from arrays, exact when the cut elements all have the same size.
-fn full_bytes(ctx: &Ctx, coll: &str, docs: &[Document]) -> (u64, bool) {
+/// Returns the full-scale bytes of the documents a read returned, as its projection shaped
+/// them: each one's size plus, for every array the sample cut short that the read returns
+/// whole (not projected out, not sliced below what the sample holds), the bytes of the missing
+/// elements, up to the projection's `$slice` (exact when the materialized elements all have
+/// the same size, which the second value says). A projection that drops the arrays gets
+/// nothing back: a document projected to `{_id: 1}` is 22 bytes at any scale.
+fn full_bytes(ctx: &Ctx, c: &Command, docs: &[Document]) -> (u64, bool) {
     let mut total = 0u64;
     let mut exact = true;
-    let g = ctx.data.collection(coll);
+    let g = ctx.data.collection(&c.collection);
     for d in docs {
-        let size = document_size(d);
-        let idx = g.and_then(|g| {
-            let id = d.get("_id")?;
-            g.truncated
-                .iter()
-                .map(|t| t.document)
-                .chain(g.shortened.iter().map(|s| s.document))
-                .find(|&i| g.documents.get(i).and_then(|x| x.get("_id")) == Some(id))
-        });
-        match idx.and_then(|i| ctx.data.full_size(coll, i)) {
-            Some((full, ex))
-                if size
-                    == g.and_then(|g| idx.and_then(|i| g.documents.get(i)))
-                        .map_or(0, document_size) =>
-            {
-                total += full;
-                exact &= ex;
+        total = total.saturating_add(document_size(d));
+        let Some(g) = g else { continue };
+        let Some(id) = d.get("_id") else { continue };
+        let Some(source) = g
+            .truncated
+            .iter()
+            .map(|t| t.document)
+            .chain(g.shortened.iter().map(|s| s.document))
+            .find(|&i| g.documents.get(i).and_then(|x| x.get("_id")) == Some(id))
+        else {
+            continue;
+        };
+        if c.projection.is_none() {
+            // Values the sample cut short (a 25 MB attachment held as 8 MiB) come back whole.
+            total = total.saturating_add(g.shortened_bytes(source));
+        }
+        for t in g.truncated.iter().filter(|t| t.document == source) {
+            let Ok(arr) = d.get_array(&t.field) else {
+                continue;
+            };
+            if (arr.len() as u64) < t.materialized {
+                continue;
             }
-            _ => total += size,
+            let sizes: Vec<u64> = arr.iter().map(crate::size::value_size).collect();
+            let (Some(&lo), Some(&hi)) = (sizes.iter().min(), sizes.iter().max()) else {
+                continue;
+            };
+            exact &= lo == hi;
+            let full = t
+                .full_count
+                .min(slice_limit(c.projection.as_ref(), &t.field));
+            let missing = crate::arith::array_size(full, lo)
+                .saturating_sub(crate::arith::array_size(t.materialized, lo));
+            total = total.saturating_add(missing);
         }
     }
     (total, exact)
+}
+
+/// Returns how many elements of array `field` a projection's `$slice` keeps (`u64::MAX`
+/// without one): `{$slice: n}` and `{$slice: -n}` keep n, `{$slice: [skip, n]}` keeps n.
+fn slice_limit(projection: Option<&Document>, field: &str) -> u64 {
+    let count = |v: &Bson| match v {
+        Bson::Int32(n) => Some(i64::from(*n).unsigned_abs()),
+        Bson::Int64(n) => Some(n.unsigned_abs()),
+        Bson::Double(n) => Some(n.abs() as u64),
+        _ => None,
+    };
+    let slice = projection
+        .and_then(|p| p.get_document(field).ok())
+        .and_then(|s| s.get("$slice"));
+    match slice {
+        Some(Bson::Array(a)) => a.get(1).and_then(count),
+        Some(v) => count(v),
+        None => None,
+    }
+    .unwrap_or(u64::MAX)
 }
 
 /// Mean document size of a collection at full scale (arithmetic).

@@ -405,7 +405,8 @@ fn distribution(ops: &[OperationEval], collection: &str, reads: bool) -> Distrib
             .typical
             .commands
             .iter()
-            .filter(|c| c.collection == collection)
+            // A command not sent reaches no shard.
+            .filter(|c| c.collection == collection && c.not_sent.is_none())
         {
             let is_read = matches!(c.kind, CommandKind::Find | CommandKind::Aggregate);
             if is_read != reads {

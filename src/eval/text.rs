@@ -22,8 +22,13 @@ pub struct Comparison {
     /// The compared metrics, per design in the same order.
     pub metrics: BTreeMap<String, Vec<f64>>,
     /// Metric → the design that is best at it (the lowest value, all metrics being costs; the
-    /// first on ties).
+    /// first on ties) among the feasible designs; a metric is absent when no design is
+    /// feasible.
     pub best: BTreeMap<String, String>,
+    /// Design → why it is infeasible: the codes of its error-severity warnings
+    /// ([`Evaluation::infeasible`]); only infeasible designs are listed. Such a design is never
+    /// in `best`.
+    pub infeasible: BTreeMap<String, Vec<String>>,
 }
 
 /// Returns the comparison of `designs`: every metric of [`metric::COMPARED`] per design, and
@@ -31,17 +36,24 @@ pub struct Comparison {
 pub fn comparison(designs: Vec<Evaluation>) -> Comparison {
     let mut metrics = BTreeMap::new();
     let mut best = BTreeMap::new();
+    let feasible: Vec<bool> = designs.iter().map(|e| e.infeasible().is_empty()).collect();
     for m in metric::COMPARED {
         let values: Vec<f64> = designs.iter().map(|e| m.of(e)).collect();
-        if let Some(e) = m.best(&values).and_then(|i| designs.get(i)) {
+        if let Some(e) = m.best(&values, &feasible).and_then(|i| designs.get(i)) {
             best.insert(m.compared_key(), e.design.clone());
         }
         metrics.insert(m.compared_key(), values);
     }
+    let infeasible = designs
+        .iter()
+        .map(|e| (e.design.clone(), e.infeasible()))
+        .filter(|(_, codes)| !codes.is_empty())
+        .collect();
     Comparison {
         designs,
         metrics,
         best,
+        infeasible,
     }
 }
 
@@ -122,11 +134,12 @@ pub fn report(e: &Evaluation) -> String {
         let (t, l) = (&o.typical.total, &o.largest.total);
         let _ = writeln!(
             s,
-            "  {} — {}/s: {} quer{} ({} $lookup), examined {} docs [{}], {} keys [{}], returned {} docs [{}], {} B [{}], written {} docs [{}], {} B [{}], shards {} [{}]",
+            "  {} — {}/s: {} quer{} [{}] ({} $lookup), examined {} docs [{}], {} keys [{}], returned {} docs [{}], {} B [{}], written {} docs [{}], {} B [{}], shards {} [{}]",
             o.unit,
             num(o.rate_per_sec),
             o.queries,
             if o.queries == 1 { "y" } else { "ies" },
+            o.largest.queries,
             o.lookups,
             fig(t.docs_examined),
             fig(l.docs_examined),
@@ -144,6 +157,10 @@ pub fn report(e: &Evaluation) -> String {
             o.largest.max_shards
         );
         for c in &o.typical.commands {
+            if let Some(why) = &c.not_sent {
+                let _ = writeln!(s, "    // not sent: {}  // {}; {why}", c.mongosh, c.note);
+                continue;
+            }
             let plan = if c.plan.is_empty() { "-" } else { &c.plan };
             let _ = writeln!(
                 s,
@@ -322,13 +339,20 @@ pub fn compare_report(c: &Comparison) -> String {
             .get(&m.compared_key())
             .cloned()
             .unwrap_or_default();
+        // The best among the feasible designs: an infeasible one is never marked.
+        let ranked = values
+            .iter()
+            .zip(&c.designs)
+            .filter(|(_, e)| !c.infeasible.contains_key(&e.design))
+            .map(|(v, _)| *v);
         let best = match m.better() {
-            Better::Lower => values.iter().copied().fold(f64::INFINITY, f64::min),
-            Better::Higher => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            Better::Lower => ranked.fold(f64::INFINITY, f64::min),
+            Better::Higher => ranked.fold(f64::NEG_INFINITY, f64::max),
         };
-        for v in &values {
-            // Every design tied with the best is marked.
-            let mark = if *v == best { "*" } else { " " };
+        for (v, e) in values.iter().zip(&c.designs) {
+            // Every feasible design tied with the best is marked.
+            let feasible = !c.infeasible.contains_key(&e.design);
+            let mark = if feasible && *v == best { "*" } else { " " };
             let _ = write!(s, "{:>w$}", format!("{}{mark}", num(*v)));
         }
         s.push('\n');
@@ -342,9 +366,26 @@ pub fn compare_report(c: &Comparison) -> String {
             .count();
         let _ = write!(s, "{:>w$}", format!("{} ({errs}) ", e.warnings.len()));
     }
+    s.push('\n');
+    let _ = write!(s, "{:<28}", "feasible");
+    for e in &c.designs {
+        let cell = if c.infeasible.contains_key(&e.design) {
+            "infeasible "
+        } else {
+            "yes "
+        };
+        let _ = write!(s, "{cell:>w$}");
+    }
     s.push_str(
-        "\n\n* best per metric (ties all marked). Per-second figures use the typical subject.\n",
+        "\n\n* best per metric among the feasible designs (ties all marked). Per-second figures use the typical subject.\n",
     );
+    for (design, codes) in &c.infeasible {
+        let _ = writeln!(
+            s,
+            "{design} is infeasible: {} (error-severity warnings: mongod would refuse it); never marked best.",
+            codes.join(", ")
+        );
+    }
     for e in &c.designs {
         let _ = writeln!(s, "\n{}\n{}", "=".repeat(72), report(e));
     }

@@ -55,7 +55,8 @@ pub(super) fn warnings(model: &Model, layout: &Layout, ops: &[OperationEval]) ->
                     "\"{}\" runs {} as a COLLSCAN: {} documents examined per run at full scale",
                     o.unit, c.mongosh, thousands(c.full.docs_examined.value as u64)), "Create an index whose first key is the filter's equality field (the layout lists the ones the workload needs)."));
             }
-            if c.kind != CommandKind::Insert && c.shards.routing == Routing::ScatterGather {
+            let sent = c.not_sent.is_none();
+            if sent && c.kind != CommandKind::Insert && c.shards.routing == Routing::ScatterGather {
                 out.push(warning("SCATTER_GATHER", &c.collection, "", format!(
                     "\"{}\" runs {} without the shard key {}: it reaches all {} shards ({}/s × {} = {} shard requests/s) and waits for the slowest",
                     o.unit, c.mongosh, c.shards.shard_key.as_ref().map(|k| k.to_string()).unwrap_or_default(), c.shards.shards, super::text::num(o.rate_per_sec), c.shards.shards, super::text::num(o.rate_per_sec * f64::from(c.shards.shards))), "Shard by the field reads filter on (e.g. owner for a fan-out-on-write feed), or include the shard key in the filter."));

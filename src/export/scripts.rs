@@ -118,6 +118,17 @@ pub fn workload_js(
         );
         let _ = writeln!(s, "operations[{}] = () => {{", js_string(&o.unit));
         for (c, planned) in o.typical.commands.iter().zip(&unit.commands) {
+            if let Some(why) = &c.not_sent {
+                // As the application: nothing to fetch, no round trip.
+                let _ = writeln!(
+                    s,
+                    "  // {} — not sent: {}\n  // {}",
+                    comment(&c.note),
+                    comment(why),
+                    comment(&c.mongosh)
+                );
+                continue;
+            }
             let _ = writeln!(
                 s,
                 "  // {} — shards: {:?}, {} of {}",

@@ -2,13 +2,18 @@
 //! Where the children (or copies of the compared field) live in the parent, one find on the
 //! parents does; otherwise the children are found first, then their parents (through the
 //! links or buckets that connect them, when they do).
+//!
+//! The parents are the step's result and come with their own fields, without the reference
+//! arrays the design keeps in them for this relationship; the children, links and buckets found
+//! on the way are projected to the one field the next find binds (`children._id`,
+//! `children.userId`, `links.productId`, …), as an application would read them.
 
-use bson::doc;
+use bson::{doc, Bson};
 
 use super::{param, CommandKind::Find, Commands, Placement};
 use crate::design::layout::{child_ref, relationship_collection_name};
 use crate::model::design::Strategy;
-use crate::model::Step;
+use crate::model::{Relationship, Step};
 
 /// Appends the commands of a `find_parents` step.
 pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
@@ -21,83 +26,148 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     let arr = r.array_field();
     let value = param(format!("{}.{by}", r.child));
     let note = format!("{}: parents by child {by}", r.name);
-    let child_lookup = out.command(
-        &ccoll,
-        Find,
-        doc! { by.as_str(): value.clone() },
-        format!("{}: children with that {by}", r.name),
-    );
+    // The children with that value, projected to what the next find binds of them.
+    let child_lookup = |out: &Commands, bound: &str| {
+        let mut c = out.command(
+            &ccoll,
+            Find,
+            doc! { by.as_str(): value.clone() },
+            format!("{}: children with that {by}", r.name),
+        );
+        c.projection = Some(if bound == "_id" {
+            doc! { "_id": 1 }
+        } else {
+            doc! { bound: 1, "_id": 0 }
+        });
+        c
+    };
     match s {
         Strategy::Embed | Strategy::EmbedSubset { .. } => {
-            out.push(out.command(&pcoll, Find, doc! { format!("{arr}.{by}"): value }, note));
+            out.push(out.command(
+                &pcoll,
+                Find,
+                doc! { format!("{arr}.{by}"): value.clone() },
+                note.clone(),
+            ));
         }
         Strategy::ExtendedReference { copy } if copy.contains(by) => {
-            out.push(out.command(&pcoll, Find, doc! { format!("{arr}.{by}"): value }, note));
+            out.push(out.command(
+                &pcoll,
+                Find,
+                doc! { format!("{arr}.{by}"): value.clone() },
+                note.clone(),
+            ));
         }
         Strategy::ExtendedReference { .. } => {
-            out.push(child_lookup);
+            out.push(child_lookup(out, "_id"));
             out.push(out.command(
                 &pcoll,
                 Find,
                 doc! { format!("{arr}._id"): { "$in": param("children._id") } },
-                note,
+                note.clone(),
             ));
         }
         Strategy::ReferenceInParent | Strategy::Continuation { .. } => {
-            out.push(child_lookup);
+            out.push(child_lookup(out, "_id"));
             out.push(out.command(
                 &pcoll,
                 Find,
                 doc! { arr: { "$in": param("children._id") } },
-                note,
+                note.clone(),
             ));
         }
         Strategy::ReferenceInChild { .. } | Strategy::TwoWay => {
-            out.push(child_lookup);
+            out.push(child_lookup(out, &r.parent_ref()));
             out.push(out.command(
                 &pcoll,
                 Find,
                 doc! { "_id": { "$in": param(format!("children.{}", r.parent_ref())) } },
-                note,
+                note.clone(),
             ));
         }
         Strategy::LinkCollection => {
-            out.push(child_lookup);
-            out.push(out.command(
+            out.push(child_lookup(out, "_id"));
+            let pref = r.parent_ref();
+            let mut links = out.command(
                 &r.name,
                 Find,
                 doc! { child_ref(r): { "$in": param("children._id") } },
                 format!("{}: links of those children", r.name),
-            ));
+            );
+            links.projection = Some(doc! { pref.as_str(): 1, "_id": 0 });
+            out.push(links);
             out.push(out.command(
                 &pcoll,
                 Find,
                 doc! { "_id": { "$in": param(format!("links.{}", r.parent_ref())) } },
-                note,
+                note.clone(),
             ));
         }
         Strategy::Bucket { .. } => {
             let filter = if r.many_to_many {
                 doc! { arr: { "$in": param("children._id") } }
             } else {
-                doc! { format!("{arr}.{by}"): value }
+                doc! { format!("{arr}.{by}"): value.clone() }
             };
             if r.many_to_many {
-                out.push(child_lookup);
+                out.push(child_lookup(out, "_id"));
             }
-            out.push(out.command(
+            let pref = r.parent_ref();
+            let mut buckets = out.command(
                 &relationship_collection_name(r, s),
                 Find,
                 filter,
                 format!("{}: buckets holding them", r.name),
-            ));
+            );
+            buckets.projection = Some(doc! { pref.as_str(): 1, "_id": 0 });
+            out.push(buckets);
             out.push(out.command(
                 &pcoll,
                 Find,
                 doc! { "_id": { "$in": param(format!("buckets.{}", r.parent_ref())) } },
-                note,
+                note.clone(),
             ));
         }
         _ => {}
     }
+    // The parents come without the arrays this relationship keeps in them: the ids that
+    // found them are not what the step reads (article 000: "following" and "followers" need
+    // not even be returned).
+    let leave_out = design_arrays(r, s);
+    if !leave_out.is_empty() {
+        for c in out
+            .list
+            .iter_mut()
+            .filter(|c| c.step == out.step && c.note == note)
+        {
+            c.projection = Some(
+                leave_out
+                    .iter()
+                    .map(|f| (f.clone(), Bson::Int32(0)))
+                    .collect(),
+            );
+        }
+    }
+}
+
+/// Returns the fields relationship `r` under strategy `s` adds to its parents' documents to
+/// hold references or copies of other entities (the array of child ids, the continuation
+/// list, copied fields, the embedded copies of a many-to-many relationship's children, the
+/// parent's own reference when a relationship links an entity to itself): not the parent's
+/// own data. A one-to-many relationship's embedded children are the parent's own: they stay.
+fn design_arrays(r: &Relationship, s: &Strategy) -> Vec<String> {
+    let arr = r.array_field().to_string();
+    let mut out = match s {
+        Strategy::ReferenceInParent | Strategy::TwoWay | Strategy::ExtendedReference { .. } => {
+            vec![arr]
+        }
+        Strategy::Embed | Strategy::EmbedSubset { .. } if r.many_to_many => vec![arr],
+        Strategy::Continuation { .. } => vec![arr, "tbc".to_string()],
+        _ => vec![],
+    };
+    let own_ref = matches!(s, Strategy::ReferenceInChild { .. } | Strategy::TwoWay);
+    if r.parent == r.child && own_ref && !out.contains(&r.parent_ref()) {
+        out.push(r.parent_ref());
+    }
+    out
 }

@@ -2,11 +2,15 @@
 //! the parent (sliced by a projection when limited); children elsewhere cost one more find
 //! each (an application-level join), or, with `joins: lookup`, ride along in one `aggregate`
 //! with an equality `$lookup` per child collection.
+//!
+//! The entity itself is read whole (the step reads the entity); every find after it projects
+//! to what the step uses, as an application would: the children's listed `fields` (their
+//! `_id` comes along), the child ids of the links, the id arrays of continuation documents.
 
 use bson::{doc, Bson, Document};
 
 use super::order::{self, Take};
-use super::{param, Command, CommandKind::*, Commands, Placement};
+use super::{param, project, Command, CommandKind::*, Commands, Placement};
 use crate::design::layout::{child_ref, relationship_collection_name};
 use crate::model::design::{Joins, Strategy};
 use crate::model::{ChildRead, Model, Step};
@@ -76,9 +80,11 @@ fn child_commands(
     let arr = r.array_field().to_string();
     let child_coll = p.collection_for(&r.child);
     let sort = c.sort.as_ref().map(|s| doc! { s.field.as_str(): s.order });
+    // The children's finds return the fields the step lists (all when it lists none).
     let sorted_and_limited = |mut f: Command| {
         f.sort = sort.clone();
         f.limit = c.limit;
+        f.projection = project(&c.fields, "");
         f
     };
     let by_parent = |note: String| {
@@ -128,6 +134,8 @@ fn child_commands(
             }
         }
         Strategy::ExtendedReference { copy } => {
+            // The copies in the parent, sliced to the children asked for.
+            slice(projection);
             let covered =
                 !c.fields.is_empty() && c.fields.iter().all(|f| f == "_id" || copy.contains(f));
             if !covered {
@@ -157,6 +165,8 @@ fn child_commands(
                 format!("{}: links", r.name),
             );
             l.limit = c.limit;
+            // What the next find (or the step) uses of a link: the child's id.
+            l.projection = Some(doc! { child_ref(r): 1, "_id": 0 });
             later.push(l);
             if !ids_only(&c.fields) {
                 let cref = child_ref(r);
@@ -180,6 +190,8 @@ fn child_commands(
                 c.limit
                     .map_or(1, |l| l.div_ceil(*size).max(1).saturating_add(1)),
             );
+            // The listed fields of the children in the bucket's array.
+            f.projection = project(&c.fields, &format!("{arr}."));
             later.push(f);
         }
         Strategy::Continuation { threshold } => {
@@ -188,12 +200,16 @@ fn child_commands(
                 later.push(by_ids(format!("{}: application-level join", r.name)));
             }
             if c.limit.is_none_or(|l| l > *threshold) {
-                later.push(out.command(
+                // A continuation document holds the rest of the array: the ids (its `_id`
+                // comes along, as a find returns it).
+                let mut more = out.command(
                     coll,
                     Find,
                     doc! { "_id": { "$in": param(format!("{entity}.tbc")) } },
                     format!("{}: continuation documents", r.name),
-                ));
+                );
+                more.projection = Some(doc! { arr.as_str(): 1 });
+                later.push(more);
             }
         }
         _ => {}
@@ -207,12 +223,14 @@ fn ids_only(fields: &[String]) -> bool {
 }
 
 /// Returns the application-level joins of a read (`later`, the finds after the parent's) as
-/// equality `$lookup` stages, or `None` when one of them sorts, limits or projects (which an
-/// equality `$lookup` cannot) or has a shape this does not know.
+/// equality `$lookup` stages, or `None` when one of them sorts or limits (which an equality
+/// `$lookup` cannot) or has a shape this does not know. A projection of the joined children is
+/// not carried over: the engine's `$lookup` takes no `pipeline`, so the joined children come
+/// whole.
 fn lookup_stages(model: &Model, entity: &str, later: &[Command]) -> Option<Vec<Document>> {
     let mut stages = Vec::new();
     for c in later {
-        if c.sort.is_some() || c.limit.is_some() || c.projection.is_some() || c.kind != Find {
+        if c.sort.is_some() || c.limit.is_some() || c.kind != Find {
             return None;
         }
         let r = model.relationship(c.note.split(':').next().unwrap_or_default())?;

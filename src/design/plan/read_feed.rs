@@ -1,7 +1,8 @@
 //! `read_feed`: a follower reads one page of a feed. Fan-out on read finds the items
 //! addressed to the reader (`to`), fan-out on write the reader's own copies; bucketed fan-out
 //! reads the newest bucket, then as many older ones as the page needs (article 004's two
-//! reads).
+//! reads). Fan-out on read leaves the item's `to` list out: the reader needs the item, not
+//! everyone it was addressed to.
 
 use bson::doc;
 
@@ -38,7 +39,10 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     match s {
         Strategy::FanOutOnRead | Strategy::FanOutOnWrite => {
             let mut c = if matches!(s, Strategy::FanOutOnRead) {
-                out.command(&coll, Find, doc! { "to": me }, "items addressed to me")
+                // The reader wants the items, not the list of everyone they were addressed to.
+                let mut c = out.command(&coll, Find, doc! { "to": me }, "items addressed to me");
+                c.projection = Some(doc! { "to": 0 });
+                c
             } else {
                 out.command(&coll, Find, doc! { "owner": me }, "my copies")
             };

@@ -72,12 +72,15 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         }
         Strategy::ReferenceInParent => {
             // The child does not know its parent: find it first.
-            out.push(out.command(
+            // Only the holder's `_id` is used (the next update's filter).
+            let mut holder = out.command(
                 &pcoll,
                 Find,
                 doc! { arr.as_str(): child_id.clone() },
                 format!("{}: the parent holding it", r.name),
-            ));
+            );
+            holder.projection = Some(doc! { "_id": 1 });
+            out.push(holder);
             out.push(pull(
                 out,
                 doc! { "_id": { "$in": param("holder._id") } },

@@ -1,6 +1,8 @@
 //! The designs side by side: the figures `squillion compare` ranks ([`COMPARED`], each read
 //! from the engine's evaluation of each offered design by [`Metric::of`]), the best value per
-//! row ([`Metric::best`]) highlighted once every design has been evaluated.
+//! row ([`Metric::best`], among the feasible designs) highlighted once every design has been
+//! evaluated. A design with an error-severity warning is labelled infeasible, with the codes
+//! why, and never highlighted.
 
 use leptos::prelude::*;
 
@@ -41,7 +43,7 @@ pub fn CompareTable(
         <div class="card compare">
             <div class="card-head">
                 <h2>"Compare designs"</h2>
-                <p class="card-note">"Per second at the workload's rates, as squillion compare prints them. Lower is better; the best of each row is highlighted."</p>
+                <p class="card-note">"Per second at the workload's rates, as squillion compare prints them. Lower is better; the best feasible design of each row is highlighted. A design mongod would refuse (an error-severity warning) is infeasible and never the best."</p>
             </div>
             <div class="table-scroll">
                 <table class="compare-table">
@@ -51,9 +53,21 @@ pub fn CompareTable(
                             {move || designs.get().into_iter().map(|d| {
                                 let state = d.state_name();
                                 let id = d.name.clone();
+                                let why = d.infeasible();
+                                let infeasible = !why.is_empty();
+                                let title = infeasible.then(|| format!(
+                                    "Infeasible: mongod would refuse it ({})", why.join(", ")
+                                ));
                                 view! {
                                     <th scope="col" class="num" class:current=move || current.with(|c| *c == id)
-                                        data-design=d.name data-state=state>{d.label}</th>
+                                        class:infeasible=infeasible title=title
+                                        data-design=d.name data-state=state
+                                        data-infeasible=infeasible.then(|| why.join(","))>
+                                        {d.label}
+                                        {infeasible.then(|| view! {
+                                            <span class="infeasible-label">{format!("infeasible: {}", why.join(", "))}</span>
+                                        })}
+                                    </th>
                                 }
                             }).collect_view()}
                         </tr>
@@ -63,27 +77,37 @@ pub fn CompareTable(
                             let ds = designs.get();
                             // The best is marked once no design is still running.
                             let settled = ds.iter().all(|d| d.state_name() != "pending");
+                            let feasible: Vec<bool> = ds.iter()
+                                .filter(|d| d.evaluation().is_some())
+                                .map(|d| d.infeasible().is_empty())
+                                .collect();
                             COMPARED.into_iter().map(|m| {
                                 let values: Vec<Option<f64>> =
                                     ds.iter().map(|d| d.evaluation().map(|e| m.of(e))).collect();
                                 let done: Vec<f64> = values.iter().flatten().copied().collect();
-                                let best = m.best(&done)
+                                let best = m.best(&done, &feasible)
                                     .and_then(|i| done.get(i).copied())
                                     .filter(|_| settled);
                                 view! {
                                     <tr data-metric=m.compared_key()>
                                         <th scope="row">{human::capitalize(&m.compared_label())}</th>
-                                        {values.into_iter().zip(&ds).map(|(v, d)| match v {
-                                            // A document's size is coloured against the 16 MiB limit, as
-                                            // in the collection cards.
-                                            Some(v) if m.unit() == Unit::DocumentBytes => view! {
-                                                <td class="num largest" class:best=Some(v) == best data-value=v.to_string()
-                                                    data-level=size_level(v.max(0.0) as u64)>{show(m, v)}</td>
-                                            }.into_any(),
-                                            Some(v) => view! {
-                                                <td class="num" class:best=Some(v) == best data-value=v.to_string()>{show(m, v)}</td>
-                                            }.into_any(),
-                                            None => pending_cell(d),
+                                        {values.into_iter().zip(&ds).map(|(v, d)| {
+                                            // An infeasible design's figure is never the best.
+                                            let ok = d.infeasible().is_empty();
+                                            match v {
+                                                // A document's size is coloured against the 16 MiB limit,
+                                                // as in the collection cards.
+                                                Some(v) if m.unit() == Unit::DocumentBytes => view! {
+                                                    <td class="num largest" class:best=ok && Some(v) == best
+                                                        class:infeasible=!ok data-value=v.to_string()
+                                                        data-level=size_level(v.max(0.0) as u64)>{show(m, v)}</td>
+                                                }.into_any(),
+                                                Some(v) => view! {
+                                                    <td class="num" class:best=ok && Some(v) == best
+                                                        class:infeasible=!ok data-value=v.to_string()>{show(m, v)}</td>
+                                                }.into_any(),
+                                                None => pending_cell(d),
+                                            }
                                         }).collect_view()}
                                     </tr>
                                 }

@@ -68,6 +68,24 @@ impl Design {
         }
     }
 
+    /// Returns why the design is infeasible (the codes of its error-severity warnings,
+    /// [`Evaluation::infeasible`]); empty while it evaluates, when it failed or is feasible.
+    pub fn infeasible(&self) -> Vec<String> {
+        self.evaluation()
+            .map(Evaluation::infeasible)
+            .unwrap_or_default()
+    }
+
+    /// Returns the design's name as the charts label it: `Denormalized (infeasible)` for an
+    /// infeasible design, so that a short bar is never read as a good design.
+    pub fn chart_label(&self) -> String {
+        if self.infeasible().is_empty() {
+            self.label.clone()
+        } else {
+            format!("{} (infeasible)", self.label)
+        }
+    }
+
     /// Returns the state's name for `data-state`: `done`, `pending` or `failed`.
     pub fn state_name(&self) -> &'static str {
         match self.state {

@@ -67,8 +67,8 @@ fn Operation(
     let cells = PER_RUN
         .into_iter()
         .filter_map(|m| {
-            let typical = m.per_run(&op, &op.typical)?;
-            let largest = m.per_run(&op, &op.largest)?;
+            let typical = m.per_run(&op.typical)?;
+            let largest = m.per_run(&op.largest)?;
             Some(view! { <Cell metric=m typical largest/> })
         })
         .collect_view();
@@ -76,7 +76,8 @@ fn Operation(
         <section class="unit eval-unit" data-unit=op.unit.clone()>
             <header class="unit-head">
                 <h3>{op.unit.clone()}</h3>
-                <span class="metric"><strong>{op.queries}</strong>{if op.queries == 1 { " query" } else { " queries" }}</span>
+                <span class="metric"><strong>{op.queries}</strong>{if op.queries == 1 { " query" } else { " queries" }}
+                    {(op.largest.queries != op.queries).then(|| format!(" ({} for the largest)", op.largest.queries))}</span>
                 <span class="muted">
                     {format!("{} / s → {} round trips / s", human::thousands(op.rate_per_sec.round() as u64), human::thousands(op.queries_per_sec().round() as u64))}
                 </span>
@@ -91,6 +92,7 @@ fn Operation(
                         <button type="button" class="copy" on:click=move |_| copy(&to_copy) aria-label="Copy the mongosh code">"Copy"</button>
                         <p class="muted note">
                             {c.note}
+                            {c.not_sent.map(|why| format!(" · not sent: {why}"))}
                             {format!(" · plan {plan}")}
                             {c.no_supporting_index.then_some(" (no supporting index)")}
                             {format!(" · shards {}/{}", c.shards.touched, c.shards.shards)}

@@ -13,7 +13,7 @@ use crate::ui::playground::evaluated::shown;
 
 /// Returns `metric` for the typical run of `op`, with its text as the workload view shows it.
 fn value(metric: Metric, op: &OperationEval) -> Option<(f64, String)> {
-    let f = metric.per_run(op, &op.typical)?;
+    let f = metric.per_run(&op.typical)?;
     Some((f.value, shown(metric, f)))
 }
 
@@ -52,12 +52,18 @@ pub fn CostChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl IntoVie
             .iter()
             .enumerate()
             .map(|(i, d)| {
+                let why = d.infeasible();
                 let full = match &d.state {
                     super::State::Failed(e) => format!("{}: could not be evaluated: {e}", d.label),
+                    _ if !why.is_empty() => format!(
+                        "{}: infeasible, mongod would refuse it ({})",
+                        d.label,
+                        why.join(", ")
+                    ),
                     _ => d.label.clone(),
                 };
                 let text = match d.state {
-                    super::State::Done(_) => d.label.clone(),
+                    super::State::Done(_) => d.chart_label(),
                     _ => format!("{} ({})", d.label, d.placeholder()),
                 };
                 legend_item(Colour::Design(i), text, d.state_name(), full)
@@ -114,7 +120,7 @@ fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
     let font = size.font;
     let label_chars = designs
         .iter()
-        .map(|d| d.label.chars().count())
+        .map(|d| d.chart_label().chars().count())
         .max()
         .unwrap_or(0);
     let value_chars = cells
@@ -139,13 +145,19 @@ fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
         let heading = fit_text(op, l.width - l.plot_x, font);
         svg.text("group-label", l.plot_x, group.heading_y, "start", &heading);
         for (i, ((d, cell), r)) in designs.iter().zip(row).zip(&group.rows).enumerate() {
-            let name = fit_text(&d.label, l.label_w, font);
+            let shown_as = d.chart_label();
+            let name = fit_text(&shown_as, l.label_w, font);
             svg.text("bar-label", l.plot_x - l.gap, r.text_y, "end", &name);
             match cell {
                 Some((v, text)) => {
                     let len = l.length(&scale, *v);
-                    let label = format!("{}, {op}: {text} {} per run", d.label, metric.label());
-                    let class = format!("bar {}", Colour::Design(i).class());
+                    let label = format!("{shown_as}, {op}: {text} {} per run", metric.label());
+                    let why = d.infeasible().join(",");
+                    let class = if why.is_empty() {
+                        format!("bar {}", Colour::Design(i).class())
+                    } else {
+                        format!("bar {} infeasible", Colour::Design(i).class())
+                    };
                     let value = v.to_string();
                     let data = [
                         ("design", d.name.as_str()),
@@ -154,6 +166,10 @@ fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
                         ("value", value.as_str()),
                         ("text", text.as_str()),
                     ];
+                    let mut data = data.to_vec();
+                    if !why.is_empty() {
+                        data.push(("infeasible", why.as_str()));
+                    }
                     svg.rect(&class, l.plot_x, r.y, len, r.h, &label, &data);
                     svg.text("bar-value", l.plot_x + len + l.gap, r.text_y, "start", text);
                 }

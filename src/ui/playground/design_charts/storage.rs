@@ -105,7 +105,7 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
         font,
         label_chars: designs
             .iter()
-            .map(|d| d.label.chars().count())
+            .map(|d| d.chart_label().chars().count())
             .max()
             .unwrap_or(0),
         value_chars,
@@ -117,7 +117,8 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
     axes(&mut svg, &l, &scale, font, tick_text);
     let rows = l.groups.first().map(|g| g.rows.clone()).unwrap_or_default();
     for (d, r) in designs.iter().zip(&rows) {
-        let name = fit_text(&d.label, l.label_w, font);
+        let shown_as = d.chart_label();
+        let name = fit_text(&shown_as, l.label_w, font);
         svg.text("bar-label", l.plot_x - l.gap, r.text_y, "end", &name);
         let Some(s) = d.evaluation() else {
             let what = d.placeholder();
@@ -140,14 +141,24 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
         let segs = stack(&values, &scale, l.plot_x, l.plot_w);
         let end = segs.last().map_or(l.plot_x, |(x, w)| x + w);
         let whole = total(s);
-        let summary = format!("{}: {} in all", d.label, size_text(whole));
+        let summary = format!("{shown_as}: {} in all", size_text(whole));
         let whole_text = whole.to_string();
+        let why = d.infeasible().join(",");
         let data = [
             ("design", d.name.as_str()),
             ("state", "done"),
             ("value", whole_text.as_str()),
         ];
-        svg.group("bar", &summary, &data);
+        let mut data = data.to_vec();
+        if !why.is_empty() {
+            data.push(("infeasible", why.as_str()));
+        }
+        let class = if why.is_empty() {
+            "bar"
+        } else {
+            "bar infeasible"
+        };
+        svg.group(class, &summary, &data);
         for ((colour, coll, kind, v), (x, w)) in parts.into_iter().zip(segs) {
             let estimate = if kind == "indexes" { " (estimate)" } else { "" };
             let label = format!("{}, {coll} {kind}: {}{estimate}", d.label, size_text(v));
