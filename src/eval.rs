@@ -13,6 +13,7 @@
 
 mod bind;
 pub mod budget;
+mod files;
 pub mod memory;
 pub mod metric;
 pub mod offer;
@@ -265,7 +266,8 @@ pub struct CommandEval {
     pub note: String,
     /// The mongosh code with its parameters bound to the values run.
     pub mongosh: String,
-    /// Round trips (always 1).
+    /// Round trips: 1, but for a GridFS file's chunks one per cursor batch (a read: the `find`
+    /// and each `getMore`) or per `insertMany` batch (an upload), 0 for an empty file's.
     pub queries: u64,
     /// `$lookup` stages run.
     pub lookups: u64,
@@ -602,7 +604,8 @@ pub fn evaluate_layout_with(
         operations.push(OperationEval {
             unit: u.unit.clone(),
             rate_per_sec: u.rate_per_sec,
-            queries: u.commands.len() as u64,
+            // One per command, but a GridFS file's chunks: one per cursor or write batch.
+            queries: typical.commands.iter().map(|c| c.queries).sum(),
             lookups: typical.commands.iter().map(|c| c.lookups).sum(),
             typical,
             largest,
