@@ -677,7 +677,10 @@ pub fn materialize(layout: &Layout, data: &Dataset) -> Result<Database, EvalErro
                 &c.name,
                 crate::engine::Command::CreateIndex {
                     keys: ix.keys.clone(),
-                    options: Default::default(),
+                    options: crate::engine::IndexOptions {
+                        unique: ix.unique(),
+                        ..Default::default()
+                    },
                 },
             )
             .map_err(|source| EvalError::Materialize {

@@ -54,6 +54,11 @@ pub const WRITE_BATCH_DOCS: u64 = 100_000;
 /// The most bytes a driver puts in one write message (`maxMessageSizeBytes`, 48,000,000).
 pub const WRITE_BATCH_BYTES: u64 = 48_000_000;
 
+/// True for the index drivers create unique on a bucket: `fs.chunks {files_id: 1, n: 1}`.
+pub fn is_unique_index(collection: &str, keys: &bson::Document) -> bool {
+    collection == CHUNKS && *keys == bson::doc! { "files_id": 1, "n": 1 }
+}
+
 /// Returns the field holding the file's id in the entity's documents (`attachmentFileId`).
 pub fn file_id_field(field: &str) -> String {
     format!("{field}FileId")

@@ -27,11 +27,22 @@ pub struct Index {
 impl Index {
     /// Returns the `createIndex` call.
     pub fn mongosh(&self) -> String {
+        let opts = if self.unique() {
+            ", { unique: true }"
+        } else {
+            ""
+        };
         format!(
-            "db.{}.createIndex({})",
+            "db.{}.createIndex({}{opts})",
             self.collection,
             shell(&Bson::Document(self.keys.clone()))
         )
+    }
+
+    /// True for a unique index: the one a layout makes is GridFS's `fs.chunks {files_id: 1,
+    /// n: 1}`, as drivers create it (the others serve queries and need no constraint).
+    pub fn unique(&self) -> bool {
+        super::gridfs::is_unique_index(&self.collection, &self.keys)
     }
 
     fn is_prefix_of(&self, other: &Index) -> bool {
