@@ -515,4 +515,55 @@ mod tests {
         assert!(d.mean_is_exact());
         assert_eq!(d.p50(), 3);
     }
+
+    #[test]
+    fn remainder_is_the_last_chunk() {
+        const C: f64 = 261_120.0;
+        assert_eq!(remainder(0.0, C), 0.0);
+        assert_eq!(remainder(1.0, C), 1.0);
+        assert_eq!(remainder(C, C), C);
+        assert_eq!(remainder(C + 1.0, C), 1.0);
+        assert_eq!(remainder(25_000_000.0, C), 193_600.0);
+        let fixed = Distribution::Remainder {
+            of: Box::new(Distribution::fixed(25_000_000.0)),
+            size: C,
+        };
+        assert!(fixed.is_constant());
+        assert_eq!((fixed.mean(), fixed.max()), (193_600.0, 193_600.0));
+        // Lengths 1..=300,000: the remainders run 1..=261,120, then 1..=38,880.
+        let u = Distribution::Remainder {
+            of: Box::new(Distribution::Uniform {
+                min: 1.0,
+                max: 300_000.0,
+            }),
+            size: C,
+        };
+        assert_eq!((u.min(), u.max()), (1.0, C));
+        let exact = (C * (C + 1.0) / 2.0 + 38_880.0 * 38_881.0 / 2.0) / 300_000.0;
+        assert!(
+            (u.mean() / exact - 1.0).abs() < 1e-3,
+            "{} vs {exact}",
+            u.mean()
+        );
+        // Quantiles stay within the range and grow with q.
+        let (a, b, c) = (u.quantile(0.1), u.quantile(0.5), u.quantile(0.99));
+        assert!(1.0 <= a && a <= b && b <= c && c <= C, "{a} {b} {c}");
+        // Below one chunk the remainder is the length itself.
+        let small = Distribution::Uniform {
+            min: 10.0,
+            max: 1_000.0,
+        };
+        let r = Distribution::Remainder {
+            of: Box::new(small.clone()),
+            size: C,
+        };
+        assert_eq!((r.min(), r.max()), (10.0, 1_000.0));
+        // The same points, normalized by their mass (the quadrature's, within 1e-4 of 1).
+        let mean = small.integrate(|x| x.round());
+        assert!(
+            (r.mean() / mean - 1.0).abs() < 1e-3,
+            "{} vs {mean}",
+            r.mean()
+        );
+    }
 }
