@@ -173,6 +173,28 @@ fn generated_file_documents_have_the_reported_sizes() {
         .documents
         .iter()
         .any(|d| document_size(d) == 261_182));
+    // No dangling reference: a message's file id and a chunk's files_id name a files document.
+    let ids: std::collections::HashSet<String> = files
+        .documents
+        .iter()
+        .filter_map(|d| d.get("_id").map(|v| v.to_string()))
+        .collect();
+    let messages = data
+        .collection("message")
+        .unwrap_or_else(|| panic!("no message"));
+    let with_file: Vec<_> = messages
+        .documents
+        .iter()
+        .filter_map(|d| d.get("attachmentFileId"))
+        .collect();
+    assert!(!with_file.is_empty());
+    for id in with_file {
+        assert!(ids.contains(&id.to_string()), "message → {id}");
+    }
+    for d in &chunk_coll.documents {
+        let id = d.get("files_id").map(|v| v.to_string()).unwrap_or_default();
+        assert!(ids.contains(&id), "chunk → {id}");
+    }
 }
 
 #[test]

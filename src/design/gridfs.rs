@@ -307,6 +307,46 @@ impl FileShapes {
     }
 }
 
+/// Returns, for the generator, the fields of `shape` that reference a GridFS files document of
+/// `layout`, as `(field, seed key of the files documents, their number)`: an entity's
+/// `<field>FileId` and a chunk's `files_id` point to generated files documents of their field
+/// (whose ids are those of the `fs.files/<entity>.<field> file` documents), so that the sample
+/// and an export hold no dangling reference. `count` maps a full-scale count to the number
+/// generated.
+pub fn sample_refs(
+    layout: &super::Layout,
+    shape: &DocShape,
+    count: &dyn Fn(f64) -> u64,
+) -> Vec<(String, String, u64)> {
+    let Some(files) = layout.collection(FILES) else {
+        return Vec::new();
+    };
+    let of_label = |label: &str| {
+        files
+            .shape(label)
+            .map(|f| (format!("{FILES}/{label}"), count(f.count)))
+    };
+    let mut out = Vec::new();
+    if let Some(e) = &shape.entity {
+        for (name, _) in shape.fields.iter() {
+            let Some(field) = name.strip_suffix("FileId") else {
+                continue;
+            };
+            if let Some((key, n)) = of_label(&format!("{e}.{field} file")) {
+                out.push((name.clone(), key, n));
+            }
+        }
+    }
+    let owner = shape
+        .label
+        .strip_suffix(" last chunk")
+        .or_else(|| shape.label.strip_suffix(" chunk"));
+    if let Some((key, n)) = owner.and_then(|o| of_label(&format!("{o} file"))) {
+        out.push(("files_id".to_string(), key, n));
+    }
+    out
+}
+
 /// Which part of a GridFS file a command reads or writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
