@@ -2,6 +2,7 @@
 //! collections with document shapes, indexes and the commands each application unit runs.
 
 pub mod command;
+pub mod gridfs;
 pub mod indexes;
 pub mod layout;
 pub mod plan;

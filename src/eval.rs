@@ -13,6 +13,7 @@
 
 mod bind;
 pub mod budget;
+mod files;
 pub mod memory;
 pub mod metric;
 pub mod offer;
@@ -265,7 +266,9 @@ pub struct CommandEval {
     pub note: String,
     /// The mongosh code with its parameters bound to the values run.
     pub mongosh: String,
-    /// Round trips: 1, or 0 when the command was not sent ([`CommandEval::not_sent`]).
+    /// Round trips: 1, but for a GridFS file's chunks one per cursor batch (a read: the `find`
+    /// and each `getMore`) or per `insertMany` batch (an upload), 0 for an empty file's; 0 when
+    /// the command was not sent ([`CommandEval::not_sent`]).
     pub queries: u64,
     /// `$lookup` stages run.
     pub lookups: u64,
@@ -700,7 +703,10 @@ pub fn materialize(layout: &Layout, data: &Dataset) -> Result<Database, EvalErro
                 &c.name,
                 crate::engine::Command::CreateIndex {
                     keys: ix.keys.clone(),
-                    options: Default::default(),
+                    options: crate::engine::IndexOptions {
+                        unique: ix.unique(),
+                        ..Default::default()
+                    },
                 },
             )
             .map_err(|source| EvalError::Materialize {

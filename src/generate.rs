@@ -514,6 +514,11 @@ fn refs_for(
             }
         }
     }
+    for (field, key, n) in crate::design::gridfs::sample_refs(layout, shape, count) {
+        if refs.get(&field).is_none() {
+            refs.fields.push((field, key, n, Vec::new()));
+        }
+    }
     refs
 }
 

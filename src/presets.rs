@@ -48,6 +48,7 @@ files![
     "person-tasks",
     "movie-prices",
     "social-feed",
+    "message-attachments",
 ];
 
 static PRESETS: std::sync::OnceLock<Vec<Preset>> = std::sync::OnceLock::new();

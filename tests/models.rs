@@ -28,7 +28,7 @@ fn models() -> Vec<(String, String)> {
 #[test]
 fn every_model_lays_out_generates_and_checks() {
     let all = models();
-    assert!(all.len() >= 13, "found {}", all.len());
+    assert!(all.len() >= 14, "found {}", all.len());
     for (path, text) in all {
         let model = parse_model(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
         let mut layouts = vec![layout_model(&model).unwrap_or_else(|e| panic!("{path}: {e}"))];

@@ -359,3 +359,60 @@ fn social_feed_reads_shards_and_writes() {
         2.0 * total(&write, "post", true, "docs_written")
     );
 }
+
+/// The largest `message` document a design's evaluation reports (full-scale arithmetic).
+fn largest_message(e: &Evaluation) -> u64 {
+    e.collections
+        .iter()
+        .find(|c| c.name == "message")
+        .and_then(|c| c.stats.shapes.first())
+        .map(|s| s.max.bytes)
+        .unwrap_or_else(|| panic!("{}: no message collection", e.design))
+}
+
+#[test]
+fn message_attachments_leave_the_document() {
+    let embedded = eval("message-attachments", "embedded");
+    let gridfs = eval("message-attachments", "gridfs");
+    let object = eval("message-attachments", "object_storage");
+    // GridFS and object storage keep every message document small; embedded, the attachment
+    // is in it.
+    assert!(
+        largest_message(&gridfs) < 1_000,
+        "{}",
+        largest_message(&gridfs)
+    );
+    assert!(
+        largest_message(&object) < 1_000,
+        "{}",
+        largest_message(&object)
+    );
+    assert!(largest_message(&embedded) > 100 * largest_message(&gridfs));
+    // A page of a conversation drags the attachments along only when they are embedded.
+    let page = "read a conversation page";
+    let bytes = |e: &Evaluation| total(e, page, false, "bytes_returned");
+    assert!(bytes(&embedded) > 100.0 * bytes(&gridfs));
+    assert_eq!(op(&gridfs, page).queries, 1);
+    // Opening an attachment: 1 round trip embedded or by URL; GridFS reads the files document
+    // and the chunks (3), the largest file's 96 chunks in 2 cursor batches.
+    let open = "open a message with its attachment";
+    assert_eq!(op(&embedded, open).queries, 1);
+    assert_eq!(op(&object, open).queries, 1);
+    assert_eq!(op(&gridfs, open).queries, 3);
+    let chunks = &op(&gridfs, open).largest.commands[2];
+    assert_eq!(
+        (chunks.collection.as_str(), chunks.queries),
+        ("fs.chunks", 2)
+    );
+    assert_eq!(
+        total(&gridfs, open, true, "docs_returned"),
+        1.0 + 1.0 + 96.0
+    );
+    // Posting with a file uploads it first: chunks, files document, message.
+    assert_eq!(
+        collections(&gridfs, "post a message"),
+        ["fs.chunks", "fs.files", "message"]
+    );
+    assert!(gridfs.collections.iter().any(|c| c.name == "fs.chunks"));
+    assert!(!object.collections.iter().any(|c| c.name.starts_with("fs.")));
+}

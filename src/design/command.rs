@@ -63,6 +63,11 @@ pub struct Command {
     /// When set, the command writes one document per child of this relationship (a fan-out:
     /// `insertMany`/bulk write in one round trip).
     pub fan_out: Option<String>,
+    /// When set, the command reads or writes a GridFS file of the subject (its files document
+    /// or its chunks): the evaluation counts it from the file's length
+    /// ([`super::gridfs`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<super::gridfs::FileUse>,
     /// Why this command exists.
     pub note: String,
 }
@@ -91,6 +96,7 @@ impl Command {
             upsert: false,
             pipeline: vec![],
             fan_out: None,
+            file: None,
             note: note.into(),
         }
     }
@@ -121,6 +127,15 @@ impl Command {
             }
             CommandKind::Insert => {
                 let what = self.insert_shape.as_deref().unwrap_or("document");
+                if self
+                    .file
+                    .as_ref()
+                    .is_some_and(|f| f.part == super::gridfs::FilePart::Chunks)
+                {
+                    return format!(
+                        "db.{c}.insertMany(/* the file's chunks: n = 0, 1, …, 261,120 bytes each, the last the rest */ chunks)"
+                    );
+                }
                 match &self.fan_out {
                     Some(r) => format!("db.{c}.insertMany(/* one {what} per child of {r} */ docs)"),
                     None => format!("db.{c}.insertOne(/* new {what} */ doc)"),

@@ -27,11 +27,22 @@ pub struct Index {
 impl Index {
     /// Returns the `createIndex` call.
     pub fn mongosh(&self) -> String {
+        let opts = if self.unique() {
+            ", { unique: true }"
+        } else {
+            ""
+        };
         format!(
-            "db.{}.createIndex({})",
+            "db.{}.createIndex({}{opts})",
             self.collection,
             shell(&Bson::Document(self.keys.clone()))
         )
+    }
+
+    /// True for a unique index: the one a layout makes is GridFS's `fs.chunks {files_id: 1,
+    /// n: 1}`, as drivers create it (the others serve queries and need no constraint).
+    pub fn unique(&self) -> bool {
+        super::gridfs::is_unique_index(&self.collection, &self.keys)
     }
 
     fn is_prefix_of(&self, other: &Index) -> bool {
@@ -86,7 +97,42 @@ pub(super) fn derive(
 ) -> Vec<Index> {
     let mut all = from_plan(collections, plan);
     keyed(model, spec, collections, plan, &mut all);
+    gridfs_driver_indexes(collections, &mut all);
     all
+}
+
+/// Adds the indexes a driver creates on a GridFS bucket before its first upload, as the GridFS
+/// specification says: `fs.chunks {files_id: 1, n: 1}` (unique) and `fs.files {filename: 1,
+/// uploadDate: 1}`, unless the plan's already cover them.
+fn gridfs_driver_indexes(collections: &[Collection], all: &mut Vec<Index>) {
+    use super::gridfs::{CHUNKS, FILES};
+    let wanted = [
+        (
+            CHUNKS,
+            bson::doc! { "files_id": 1, "n": 1 },
+            "GridFS: a driver creates it (unique)",
+        ),
+        (
+            FILES,
+            bson::doc! { "filename": 1, "uploadDate": 1 },
+            "GridFS: a driver creates it",
+        ),
+    ];
+    for (coll, keys, reason) in wanted {
+        if !collections.iter().any(|c| c.name == coll) {
+            continue;
+        }
+        let ix = Index {
+            collection: coll.to_string(),
+            keys,
+            multikey: false,
+            reason: reason.to_string(),
+        };
+        if !all.iter().any(|x| ix.is_prefix_of(x)) {
+            all.retain(|x| !x.is_prefix_of(&ix));
+            all.push(ix);
+        }
+    }
 }
 
 /// Returns the indexes the shard keys and the plan's commands need, each marked multikey when

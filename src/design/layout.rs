@@ -227,6 +227,7 @@ fn collections(
             collections.push(c);
         }
     }
+    collections.extend(super::gridfs::collections(model, &spec.fields));
     if let Some(sh) = &model.sharding {
         for c in &mut collections {
             if let Some(k) = sh.keys.get(&c.name) {
@@ -311,7 +312,9 @@ impl Builder<'_> {
                         fields.push(field.clone(), keyed(&e.name, field, f, key, value)?);
                     }
                 }
-                FieldPattern::Attribute { .. } => {}
+                FieldPattern::Attribute { .. }
+                | FieldPattern::Gridfs { .. }
+                | FieldPattern::ObjectStorage { .. } => {}
                 FieldPattern::Computed {
                     field,
                     relationship,
@@ -349,6 +352,7 @@ impl Builder<'_> {
                 }
             }
         }
+        super::gridfs::replace_stored_fields(&mut fields, &self.spec.fields, &e.name);
         Ok(fields)
     }
 

@@ -10,6 +10,7 @@
 //! model and its module here.
 
 mod delete;
+mod files;
 mod find_by_attribute;
 mod find_parents;
 mod insert;

@@ -624,6 +624,9 @@ fn run_command(
         let f = follower_doc(ctx, target, c, r, 0);
         b.fresh.insert("follower".into(), f.into());
     }
+    if let Some(f) = c.file.as_ref().filter(|_| c.kind != CommandKind::Insert) {
+        super::files::bind_file_id(ctx, b, f);
+    }
     let shown = bound(c, b);
     if let Some(field) = nothing_to_fetch(ctx, b, c, &shown, q) {
         let mut shards = route(
@@ -781,12 +784,16 @@ fn run_command(
         .map_or(0.0, |x| x.count());
     ce.no_supporting_index = ce.plan == "COLLSCAN" && full_count >= super::LARGE_COLLECTION;
     ce.full = full_metrics(ctx, c, &ce, &r, q, extra_bytes, shown.filter.get("_id"));
+    if let Some(f) = &c.file {
+        super::files::count(ctx, c, f, q, &mut ce);
+    }
     if let Some(k) = kept {
         b.full_counts
             .insert(k.to_string(), ce.full.docs_returned.value);
     }
-    // One document written whose full-scale size is over the limit: mongod refuses it.
-    let one = ce.sample.docs_written == 1 && c.fan_out.is_none();
+    // One document written whose full-scale size is over the limit: mongod refuses it (a
+    // file's chunks are many documents of at most 261,182 bytes).
+    let one = ce.sample.docs_written == 1 && c.fan_out.is_none() && c.file.is_none();
     if one && ce.full.bytes_written.value > crate::size::MAX_BSON_SIZE as f64 {
         let code = if c.kind == CommandKind::Insert {
             "BSONObjectTooLarge, code 10334"

@@ -54,10 +54,15 @@ pub fn setup_js(model: &Model, layout: &Layout, manifest: &Manifest) -> String {
         for ix in &c.indexes {
             let _ = writeln!(
                 s,
-                "db.getCollection({}).createIndex({});",
+                "db.getCollection({}).createIndex({}{});",
                 js_string(&c.name),
                 serde_json::to_string(&crate::design::plan::doc_to_json(&ix.keys))
-                    .unwrap_or_default()
+                    .unwrap_or_default(),
+                if ix.unique() {
+                    ", { unique: true }"
+                } else {
+                    ""
+                }
             );
         }
         s.push('\n');

@@ -97,6 +97,17 @@ pub enum Distribution {
         /// Documents not counted (1 for the parent document itself).
         less: f64,
     },
+    /// The payload of the last chunk of a value whose length follows `of`, cut into chunks of
+    /// `size` bytes (GridFS): `x − size·(⌈x / size⌉ − 1)`, over the values of at least one
+    /// byte (an empty value has no chunk) (layouts only).
+    #[serde(skip_deserializing)]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(skip))]
+    Remainder {
+        /// The distribution of the whole value's length.
+        of: Box<Distribution>,
+        /// Bytes per chunk.
+        size: f64,
+    },
 }
 
 /// The shape of a distribution as a model writes it (`shape`): [`Shape::ALL`] is the one list
@@ -173,6 +184,16 @@ impl Distribution {
             | Distribution::Zipf { min, .. } => min,
             Distribution::Lognormal { .. } => 0.0,
             Distribution::Capped { .. } | Distribution::Chunks { .. } => self.map(self.inner_min()),
+            Distribution::Remainder { ref of, size } => {
+                let (lo, hi) = remainder_range(of);
+                if hi < 1 {
+                    0.0
+                } else if spans_a_chunk_end(lo, hi, size) {
+                    1.0
+                } else {
+                    remainder(lo as f64, size)
+                }
+            }
         }
     }
 
@@ -186,6 +207,14 @@ impl Distribution {
             | Distribution::Lognormal { max, .. } => max,
             Distribution::Capped { ref of, .. } | Distribution::Chunks { ref of, .. } => {
                 self.map(of.max())
+            }
+            Distribution::Remainder { ref of, size } => {
+                let (lo, hi) = remainder_range(of);
+                if spans_a_chunk_end(lo, hi, size) {
+                    size.floor()
+                } else {
+                    remainder(hi as f64, size)
+                }
             }
         }
     }
@@ -247,6 +276,7 @@ impl Distribution {
             Distribution::Capped { ref of, .. } | Distribution::Chunks { ref of, .. } => {
                 return self.map(of.quantile(q));
             }
+            Distribution::Remainder { ref of, size } => remainder_quantile(of, size, q),
         };
         v.clamp(self.min(), self.max())
     }
@@ -301,29 +331,100 @@ impl Distribution {
     }
 
     /// Returns ∫₀¹ f(quantile(q)) dq numerically: a fixed number of points (constant time),
-    /// denser near q = 1 where heavy tails live.
+    /// denser near q = 1 where heavy tails live ([`Distribution::nodes`]). For a
+    /// [`Distribution::Remainder`], the same integral over its inner distribution's points,
+    /// given at least one byte.
     pub fn integrate(&self, f: impl Fn(f64) -> f64) -> f64 {
+        self.integrate_dyn(&f)
+    }
+
+    /// [`Distribution::integrate`] through a trait object (a remainder integrates over its
+    /// inner distribution with a wrapped function).
+    fn integrate_dyn(&self, f: &dyn Fn(f64) -> f64) -> f64 {
+        if let Distribution::Remainder { of, size } = self {
+            let present = of.integrate_dyn(&|x| if x >= 0.5 { 1.0 } else { 0.0 });
+            if present <= 0.0 {
+                return f(0.0);
+            }
+            let sum = of.integrate_dyn(&|x| {
+                if x >= 0.5 {
+                    f(remainder(x, *size))
+                } else {
+                    0.0
+                }
+            });
+            return sum / present;
+        }
+        self.nodes()
+            .fold(0.0, |sum, (q, w)| sum + f(self.quantile(q)) * w)
+    }
+
+    /// Returns the quadrature points of [`Distribution::integrate`] as (quantile, weight):
+    /// the body q in [0, 0.99) by the midpoint rule, the tail q in [0.99, 1) through
+    /// u = ln(1 − q) from ln 0.01 to ln 1e-9, and the last 1e-9 of mass at q = 1 (the max).
+    pub fn nodes(&self) -> impl Iterator<Item = (f64, f64)> {
         const BODY: usize = 396;
         const TAIL: usize = 400;
-        let mut sum = 0.0;
-        // Body: q in [0, 0.99), midpoint rule.
         let h = 0.99 / BODY as f64;
-        for i in 0..BODY {
-            let q = (i as f64 + 0.5) * h;
-            sum += f(self.quantile(q)) * h;
-        }
-        // Tail: q in [0.99, 1), substitute u = ln(1 − q) from ln 0.01 to ln 1e-9.
+        let body = (0..BODY).map(move |i| ((i as f64 + 0.5) * h, h));
         let (u0, u1) = (libm::log(0.01), libm::log(1e-9));
         let hu = (u1 - u0) / TAIL as f64;
-        for i in 0..TAIL {
+        // dq = −e^u du; hu < 0, so the weight is positive.
+        let tail = (0..TAIL).map(move |i| {
             let u = u0 + (i as f64 + 0.5) * hu;
-            let q = 1.0 - libm::exp(u);
-            // dq = −e^u du; hu < 0, so the product is positive.
-            sum += f(self.quantile(q)) * (-libm::exp(u) * hu);
-        }
-        // The last 1e-9 of mass sits at max.
-        sum + f(self.max()) * 1e-9
+            (1.0 - libm::exp(u), -libm::exp(u) * hu)
+        });
+        body.chain(tail).chain(std::iter::once((1.0, 1e-9)))
     }
+}
+
+/// Returns the payload of the last `size`-byte chunk of a value of `x` bytes (rounded): `x`
+/// itself up to `size`, else what is left after the full chunks (`size` when it divides `x`);
+/// 0 for an empty value.
+pub fn remainder(x: f64, size: f64) -> f64 {
+    let x = round_count(x) as f64;
+    if x < 1.0 || size <= 0.0 {
+        return 0.0;
+    }
+    x - size * ((x / size).ceil() - 1.0)
+}
+
+/// Returns the smallest (at least 1) and the largest whole length of `of`.
+fn remainder_range(of: &Distribution) -> (u64, u64) {
+    (round_count(of.min()).max(1), round_count(of.max()))
+}
+
+/// True when whole lengths `lo..=hi` reach past the end of a chunk (so that some value fills
+/// its last chunk and some leaves 1 byte in it).
+fn spans_a_chunk_end(lo: u64, hi: u64, size: f64) -> bool {
+    size > 0.0 && hi >= lo && (lo as f64 / size).ceil() != (hi as f64 / size).ceil()
+}
+
+/// Returns the quantile `q` of [`Distribution::Remainder`] on the quadrature points of its
+/// inner distribution: the points' remainders, weighted, in order (the remainder is not
+/// monotone in the length, so no closed form; the points are those of `integrate`, so the
+/// quantile agrees with the mean).
+fn remainder_quantile(of: &Distribution, size: f64, q: f64) -> f64 {
+    let mut points: Vec<(f64, f64)> = of
+        .nodes()
+        .filter_map(|(p, w)| {
+            let x = of.quantile(p);
+            (x >= 0.5).then(|| (remainder(x, size), w))
+        })
+        .collect();
+    let total: f64 = points.iter().map(|(_, w)| w).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut acc = 0.0;
+    for (v, w) in &points {
+        acc += w;
+        if acc >= q * total {
+            return *v;
+        }
+    }
+    points.last().map_or(0.0, |p| p.0)
 }
 
 /// Rounds a non-negative count to the nearest integer (negative and NaN become 0).
@@ -413,5 +514,56 @@ mod tests {
         assert_eq!(d.mean(), 3.0);
         assert!(d.mean_is_exact());
         assert_eq!(d.p50(), 3);
+    }
+
+    #[test]
+    fn remainder_is_the_last_chunk() {
+        const C: f64 = 261_120.0;
+        assert_eq!(remainder(0.0, C), 0.0);
+        assert_eq!(remainder(1.0, C), 1.0);
+        assert_eq!(remainder(C, C), C);
+        assert_eq!(remainder(C + 1.0, C), 1.0);
+        assert_eq!(remainder(25_000_000.0, C), 193_600.0);
+        let fixed = Distribution::Remainder {
+            of: Box::new(Distribution::fixed(25_000_000.0)),
+            size: C,
+        };
+        assert!(fixed.is_constant());
+        assert_eq!((fixed.mean(), fixed.max()), (193_600.0, 193_600.0));
+        // Lengths 1..=300,000: the remainders run 1..=261,120, then 1..=38,880.
+        let u = Distribution::Remainder {
+            of: Box::new(Distribution::Uniform {
+                min: 1.0,
+                max: 300_000.0,
+            }),
+            size: C,
+        };
+        assert_eq!((u.min(), u.max()), (1.0, C));
+        let exact = (C * (C + 1.0) / 2.0 + 38_880.0 * 38_881.0 / 2.0) / 300_000.0;
+        assert!(
+            (u.mean() / exact - 1.0).abs() < 1e-3,
+            "{} vs {exact}",
+            u.mean()
+        );
+        // Quantiles stay within the range and grow with q.
+        let (a, b, c) = (u.quantile(0.1), u.quantile(0.5), u.quantile(0.99));
+        assert!(1.0 <= a && a <= b && b <= c && c <= C, "{a} {b} {c}");
+        // Below one chunk the remainder is the length itself.
+        let small = Distribution::Uniform {
+            min: 10.0,
+            max: 1_000.0,
+        };
+        let r = Distribution::Remainder {
+            of: Box::new(small.clone()),
+            size: C,
+        };
+        assert_eq!((r.min(), r.max()), (10.0, 1_000.0));
+        // The same points, normalized by their mass (the quadrature's, within 1e-4 of 1).
+        let mean = small.integrate(|x| x.round());
+        assert!(
+            (r.mean() / mean - 1.0).abs() < 1e-3,
+            "{} vs {mean}",
+            r.mean()
+        );
     }
 }

@@ -67,6 +67,9 @@ pub const MAX_SHARDS: u64 = 1_000;
 struct EntityInfo {
     name: String,
     fields: Vec<String>,
+    /// The top-level fields of type `binData` or `string`: those a GridFS or object-storage
+    /// pattern may store outside the document.
+    files: Vec<String>,
 }
 
 /// Returns the `(entity, field)` of every `preallocated` field pattern in the raw model: its
@@ -603,9 +606,25 @@ impl Checker {
         if let Some(f) = m.get("fields") {
             fields.extend(self.fields(f, &format!("{path}.fields"), 1));
         }
+        let files = m
+            .get("fields")
+            .and_then(Value::as_object)
+            .map(|o| {
+                o.iter()
+                    .filter(|(_, f)| {
+                        matches!(
+                            f.get("type").and_then(Value::as_str),
+                            Some("binData" | "string")
+                        )
+                    })
+                    .map(|(k, _)| k.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
         Some(EntityInfo {
             name: name?,
             fields,
+            files,
         })
     }
 

@@ -22,6 +22,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     );
     c.multi = false;
     out.push(c);
+    super::files::deletes(p, out, entity);
     for r in p.model.relationships.iter().filter(|r| &r.child == entity) {
         let coll = p.collection_for(&r.parent);
         let arr = r.array_field();

@@ -10,6 +10,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     let Step::Insert { entity } = step else {
         return;
     };
+    super::files::writes(p, out, entity);
     let mut c = out.command(
         &p.collection_for(entity),
         Insert,

@@ -18,6 +18,11 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     let Some((r, s, pcoll, ccoll)) = p.site(relationship) else {
         return;
     };
+    // A new child (not one that exists already, linked to one more parent) uploads its files
+    // first.
+    if !r.many_to_many && !matches!(s, Strategy::LinkCollection) {
+        super::files::writes(p, out, &r.child);
+    }
     let arr = r.array_field().to_string();
     let pid = param(format!("{}._id", r.parent));
     let insert_child = |out: &Commands, note: &str| {

@@ -51,6 +51,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             );
             a.pipeline = pipeline;
             out.push(a);
+            super::files::reads(p, out, entity);
             return;
         }
     }
@@ -58,6 +59,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         find.projection = Some(projection);
     }
     out.push(find);
+    super::files::reads(p, out, entity);
     for c in later {
         out.push(c);
     }

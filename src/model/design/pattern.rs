@@ -1,4 +1,5 @@
-//! Field-level patterns: the attribute pattern, stored totals and pre-allocated counters.
+//! Field-level patterns: the attribute pattern, stored totals, pre-allocated counters, and a
+//! large value stored outside its document (GridFS, object storage).
 //! [`FieldPattern::NAMES`] and [`AttributeForm::ALL`] are the one lists of them.
 
 use serde::{Deserialize, Serialize};
@@ -79,12 +80,34 @@ pub enum FieldPattern {
         #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1, max = MAX_SUBFIELDS)))]
         slots: u64,
     },
+    /// A `binData` or `string` field stored as a GridFS file: the document keeps the file's id
+    /// (`<field>FileId`), the bytes go to `fs.files` and `fs.chunks` in 255 KiB chunks.
+    Gridfs {
+        /// The owning entity.
+        entity: String,
+        /// The `binData` or `string` field stored as a file.
+        field: String,
+    },
+    /// A `binData` or `string` field stored in an object store (S3, GCS, Azure Blob): the
+    /// document keeps the object's URL (`<field>Url`), the bytes live outside MongoDB.
+    ObjectStorage {
+        /// The owning entity.
+        entity: String,
+        /// The `binData` or `string` field stored as an object.
+        field: String,
+    },
 }
 
 impl FieldPattern {
     /// Every pattern's name as written in a model (`pattern`), in the order the docs list
     /// them: the one list of field patterns.
-    pub const NAMES: [&'static str; 3] = ["attribute", "computed", "preallocated"];
+    pub const NAMES: [&'static str; 5] = [
+        "attribute",
+        "computed",
+        "preallocated",
+        "gridfs",
+        "object_storage",
+    ];
 
     /// Returns the pattern's name as written in a model.
     pub fn name(&self) -> &'static str {
@@ -92,6 +115,8 @@ impl FieldPattern {
             FieldPattern::Attribute { .. } => "attribute",
             FieldPattern::Computed { .. } => "computed",
             FieldPattern::Preallocated { .. } => "preallocated",
+            FieldPattern::Gridfs { .. } => "gridfs",
+            FieldPattern::ObjectStorage { .. } => "object_storage",
         }
     }
 
@@ -111,6 +136,10 @@ impl FieldPattern {
                 const KEYS: &[&str] = &["pattern", "entity", "field", "slots"];
                 (KEYS, KEYS)
             }
+            "gridfs" | "object_storage" => {
+                const KEYS: &[&str] = &["pattern", "entity", "field"];
+                (KEYS, KEYS)
+            }
             _ => return None,
         })
     }
@@ -120,7 +149,19 @@ impl FieldPattern {
         match self {
             FieldPattern::Attribute { entity, .. }
             | FieldPattern::Computed { entity, .. }
-            | FieldPattern::Preallocated { entity, .. } => entity,
+            | FieldPattern::Preallocated { entity, .. }
+            | FieldPattern::Gridfs { entity, .. }
+            | FieldPattern::ObjectStorage { entity, .. } => entity,
+        }
+    }
+
+    /// Returns the field a GridFS or object-storage pattern moves out of the entity's
+    /// documents, as `(entity, field)`; `None` for the other patterns.
+    pub fn stored_outside(&self) -> Option<(&str, &str)> {
+        match self {
+            FieldPattern::Gridfs { entity, field }
+            | FieldPattern::ObjectStorage { entity, field } => Some((entity, field)),
+            _ => None,
         }
     }
 }

@@ -210,6 +210,23 @@ impl Checker {
                     self.field_ref(m, "sum", path, entities, &child);
                 }
             }
+            "gridfs" | "object_storage" => {
+                let Some(e) = entity.and_then(|e| entities.iter().find(|x| x.name == e)) else {
+                    self.string(m, "field", path);
+                    return;
+                };
+                if let Some(f) = self.string(m, "field", path) {
+                    if !e.files.iter().any(|x| x == f) {
+                        self.err(
+                            &format!("{path}.field"),
+                            format!(
+                                "entity \"{}\" has no top-level binData or string field \"{f}\": only such a field can be stored as a file",
+                                e.name
+                            ),
+                        );
+                    }
+                }
+            }
             _ => {
                 self.string(m, "field", path);
                 if let Some(n) = self.integer(m, "slots", path, 1) {
