@@ -150,10 +150,10 @@ impl<'a> SizeSpread<'a> {
                     0
                 } else {
                     let r = if p >= 1.0 { q } else { (q - (1.0 - p)) / p };
-                    2 + name.len() as u64 + single_value_at(f, r)
+                    (2 + name.len() as u64).saturating_add(single_value_at(f, r))
                 };
                 QuantileSize {
-                    bytes: rest + own,
+                    bytes: rest.saturating_add(own),
                     exact: true,
                     bounds: None,
                 }
@@ -330,8 +330,8 @@ fn length_at(f: &Field, r: f64) -> u64 {
     match f.length_distribution() {
         Distribution::Uniform { min, max } => {
             let (lo, hi) = uniform_ints(min, max);
-            let n = hi - lo + 1;
-            lo + ((r * n as f64).ceil() as u64).clamp(1, n) - 1
+            let n = (hi - lo).saturating_add(1);
+            lo.saturating_add(((r * n as f64).ceil() as u64).clamp(1, n) - 1)
         }
         d if r >= 1.0 => d.max_count(),
         d => d.count_at(r),
@@ -413,7 +413,7 @@ fn element_max(name: &str, f: &Field) -> u64 {
         At::Quantile(1.0),
     )
     .whole();
-    2 + name.len() as u64 + v
+    (2 + name.len() as u64).saturating_add(v)
 }
 
 /// Returns the smallest quantile `u` at which the document with mean lengths is larger than
@@ -536,7 +536,7 @@ fn stratified_element(name: &str, f: &Field, v: f64) -> f64 {
         return 0.0;
     }
     let r = if p >= 1.0 { v } else { (v - (1.0 - p)) / p };
-    (2 + name.len() as u64 + single_value_at(f, r)) as f64
+    (2 + name.len() as u64).saturating_add(single_value_at(f, r)) as f64
 }
 
 /// Draws the bytes of a sub-document's fields (nothing stratified).
