@@ -125,6 +125,8 @@ fn the_field_leaves_the_document_for_fs_files_and_fs_chunks() {
     assert_eq!((payload.min(), payload.max()), (1.0, CHUNK_SIZE as f64));
     let last = shape_stats(&chunk_coll.shapes[1], "2025-01-01");
     assert!(last.average.bytes < 261_182, "{}", last.average.bytes);
+    // The largest last chunk is a full one (every length at its maximum), exact.
+    assert_eq!((last.max.bytes, last.max.exact), (261_182, true));
     // Σ chunks = files × E[⌈length / 261,120⌉], and the bytes are the files' bytes plus 62 per
     // chunk: the two shapes split the chunks without losing a byte.
     let len = model

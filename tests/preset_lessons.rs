@@ -388,6 +388,20 @@ fn message_attachments_leave_the_document() {
         largest_message(&object)
     );
     assert!(largest_message(&embedded) > 100 * largest_message(&gridfs));
+    // Embedded, the largest message holds the largest attachment (25,000,000 bytes): over
+    // 16 MiB, an error that names the field, counts the messages over it and offers GridFS.
+    assert!(largest_message(&embedded) > 16_777_216);
+    let over = embedded
+        .warnings
+        .iter()
+        .find(|w| w.code == "DOC_OVER_LIMIT")
+        .unwrap_or_else(|| panic!("{:?}", embedded.warnings));
+    assert_eq!(over.severity, squillion::warning::Severity::Error);
+    assert_eq!(over.path, "attachment");
+    assert!(over.fix.contains("GridFS"), "{}", over.fix);
+    for e in [&gridfs, &object] {
+        assert!(!e.warnings.iter().any(|w| w.code.starts_with("DOC_")));
+    }
     // A page of a conversation drags the attachments along only when they are embedded.
     let page = "read a conversation page";
     let bytes = |e: &Evaluation| total(e, page, false, "bytes_returned");
