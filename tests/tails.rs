@@ -206,6 +206,35 @@ fn an_attachment_past_16_mib_is_an_error_with_its_share() {
     );
 }
 
+/// A fixed 25,000,000-byte binData field: every document is over 16 MiB, because of that
+/// field, and the fix is GridFS or object storage, not "Cap the array".
+#[test]
+fn a_fixed_file_past_16_mib_names_its_field() {
+    let m = parse_model(
+        r#"{ "entities": [ { "name": "doc", "count": 1000, "fields": {
+            "title": { "type": "string", "kind": "word" },
+            "file": { "type": "binData", "length": { "shape": "fixed", "value": 25000000 } } } } ] }"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let l = squillion::design::layout_model(&m).unwrap_or_else(|e| panic!("{e}"));
+    let w = check(&m, &l);
+    let e = w
+        .iter()
+        .find(|w| w.code == "DOC_OVER_LIMIT")
+        .unwrap_or_else(|| panic!("{w:?}"));
+    assert_eq!((e.severity, e.path.as_str()), (Severity::Error, "file"));
+    assert!(
+        e.message.contains("100% of doc documents (1,000)"),
+        "{}",
+        e.message
+    );
+    assert!(
+        e.fix.contains("GridFS") && !e.fix.contains("Cap"),
+        "{}",
+        e.fix
+    );
+}
+
 /// The page's sample card and the table agree: the largest sampled document is the largest
 /// document, its full size exact (the bytes the sample cut from the attachment given back).
 #[test]

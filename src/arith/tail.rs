@@ -439,8 +439,33 @@ fn crossing(fields: &Fields, t: f64) -> f64 {
 }
 
 /// Returns the fewest top-level fields, largest first, that put a mean-sized document over
-/// `t` bytes when they are at their maximum (every field that can grow when none suffice).
+/// `t` bytes when they are at their maximum (every field that can grow when none suffice);
+/// when the mean-sized document is over `t` already (a fixed 25,000,000-byte file), the
+/// fewest, largest first, without which it would not be.
 fn responsible(fields: &Fields, t: f64) -> Vec<String> {
+    let mean = document_size_of(fields, At::Mean).bytes;
+    if mean > t {
+        let mut by_size: Vec<(f64, &str)> = fields
+            .iter()
+            .map(|(name, f)| {
+                (
+                    super::field_element_size(name, f, At::Mean).bytes,
+                    name.as_str(),
+                )
+            })
+            .collect();
+        by_size.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut size = mean;
+        let mut out = Vec::new();
+        for (bytes, name) in by_size {
+            out.push(name.to_string());
+            size -= bytes;
+            if size <= t {
+                break;
+            }
+        }
+        return out;
+    }
     let mut growth: Vec<(f64, &str)> = fields
         .iter()
         .map(|(name, f)| {
