@@ -110,7 +110,9 @@ impl<'a> SizeSpread<'a> {
             .collect();
         let form = match varying.as_slice() {
             [] => Form::Monotone,
-            [i] if !counts_vary(fields) => Form::Single(*i),
+            [i] if !counts_vary(fields) && fields.0.get(*i).is_some_and(|(_, f)| scalar(f)) => {
+                Form::Single(*i)
+            }
             _ => {
                 let mut rng = ChaCha8Rng::seed_from_u64(SEED);
                 let strata = Strata::new(fields, &mut rng);
@@ -296,27 +298,17 @@ fn without(fields: &Fields, i: usize) -> Fields {
     )
 }
 
-/// Returns the value bytes of the one varying field at quantile `r` of its own values (its
-/// arrays' counts constant).
+/// Returns true for a field whose value is one scalar: its size is a monotone function of
+/// one quantile (its length's), so its own quantile is the closed form.
+fn scalar(f: &Field) -> bool {
+    f.ty.has_length() || f.ty.fixed_size().is_some()
+}
+
+/// Returns the value bytes of a [`scalar`] field at quantile `r` of its length.
 fn single_value_at(f: &Field, r: f64) -> u64 {
-    match f.ty {
-        BsonType::Object | BsonType::Array => {
-            // A sub-document or array whose parts vary: its size at their mean (the quantile
-            // of a sum of parts has no closed form; the caller only gets here for scalars in
-            // practice, since such fields make the form simulated when anything else varies).
-            value_size(
-                &Field {
-                    presence: None,
-                    ..f.clone()
-                },
-                At::Quantile(r.min(0.999_999)),
-            )
-            .whole()
-        }
-        ty => match ty.fixed_size() {
-            Some(s) => s,
-            None => round_count(payload(ty, length_at(f, r) as f64)),
-        },
+    match f.ty.fixed_size() {
+        Some(s) => s,
+        None => round_count(payload(f.ty, length_at(f, r) as f64)),
     }
 }
 
