@@ -147,12 +147,7 @@ pub fn value_size(field: &Field, at: At) -> Size {
             match at {
                 // The largest document: every value at its longest.
                 At::Quantile(q) if q >= 1.0 => {
-                    // The generator's longest draw: uniform lengths are whole numbers.
-                    let max = match len {
-                        Distribution::Uniform { max, .. } => max.floor(),
-                        _ => len.max().round(),
-                    };
-                    Size::exact(round_count(payload(ty, max.max(0.0))))
+                    Size::exact(round_count(payload(ty, longest(&len) as f64)))
                 }
                 _ => Size {
                     bytes: payload(ty, len.mean()),
@@ -160,6 +155,39 @@ pub fn value_size(field: &Field, at: At) -> Size {
                 },
             }
         }
+    }
+}
+
+/// Returns the whole numbers a uniform length from `min` to `max` takes: `min` rounded up to
+/// `max` rounded down (at least `min`'s).
+pub fn uniform_whole(min: f64, max: f64) -> (u64, u64) {
+    let (lo, hi) = (min.ceil().max(0.0) as u64, max.floor().max(0.0) as u64);
+    (lo, hi.max(lo))
+}
+
+/// Returns the longest whole length `d` yields: a uniform's `max` rounded down, any other
+/// shape's `max` rounded (the largest document holds it).
+pub fn longest(d: &Distribution) -> u64 {
+    match *d {
+        Distribution::Uniform { min, max } => uniform_whole(min, max).1,
+        _ => d.max_count(),
+    }
+}
+
+/// Draws a whole length from `d`: uniform shapes evenly over their whole numbers, the others
+/// at a uniformly drawn quantile. The generator and the size simulation draw alike.
+pub fn draw_whole(d: &Distribution, rng: &mut impl rand::Rng) -> u64 {
+    match *d {
+        Distribution::Fixed { value } => round_count(value),
+        Distribution::Uniform { min, max } => {
+            let (lo, hi) = uniform_whole(min, max);
+            if hi <= lo {
+                lo
+            } else {
+                rng.random_range(lo..=hi)
+            }
+        }
+        _ => d.count_at(rng.random::<f64>()),
     }
 }
 

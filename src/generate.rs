@@ -127,6 +127,16 @@ pub struct Shortened {
 }
 
 impl GeneratedCollection {
+    /// Returns the index of the document whose `_id` is `id` among those the sample cut
+    /// short (an array truncated or a value shortened): the only ones whose full-scale size
+    /// differs from their encoded size.
+    pub fn cut_document(&self, id: &Bson) -> Option<usize> {
+        let truncated = self.truncated.iter().map(|t| t.document);
+        truncated
+            .chain(self.shortened.iter().map(|s| s.document))
+            .find(|&i| self.documents.get(i).and_then(|d| d.get("_id")) == Some(id))
+    }
+
     /// Returns the bytes the values of document `index` lost (0 when none were cut).
     pub fn shortened_bytes(&self, index: usize) -> u64 {
         self.shortened
@@ -618,26 +628,9 @@ impl Gen {
 
     fn draw(&mut self, d: &Distribution) -> u64 {
         if self.q >= 1.0 {
-            return match *d {
-                Distribution::Uniform { max, .. } => max.floor().max(0.0) as u64,
-                _ => d.max_count(),
-            };
+            return crate::arith::longest(d);
         }
-        match *d {
-            Distribution::Fixed { value } => crate::model::distribution::round_count(value),
-            Distribution::Uniform { min, max } => {
-                let (lo, hi) = (min.ceil().max(0.0) as u64, max.floor().max(0.0) as u64);
-                if hi <= lo {
-                    lo
-                } else {
-                    self.rng.random_range(lo..=hi)
-                }
-            }
-            _ => {
-                let u: f64 = self.rng.random();
-                d.count_at(u)
-            }
-        }
+        crate::arith::draw_whole(d, &mut self.rng)
     }
 
     fn count(&mut self, f: &Field) -> u64 {

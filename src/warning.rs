@@ -28,9 +28,6 @@ pub const MANY_INDEXES: usize = 10;
 pub const MAX_INDEXES: usize = 64;
 /// Compass's "too many collections" threshold.
 pub const MANY_COLLECTIONS: usize = 10_000;
-/// Documents expected over 16 MiB at full scale from which the limit is an error: one.
-/// Below it (only the longest values together could pass the limit) it is a warning.
-pub const EXPECTED_DOCUMENT: f64 = 0.5;
 /// MongoDB's documented nesting limit.
 pub const MAX_DEPTH: usize = 100;
 
@@ -132,7 +129,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
             if let Some(over) = ss.over_limit.as_ref().filter(|_| max > MAX_BSON_SIZE) {
                 let fix = fix_for(&shape.fields, &over.fields);
                 let path = over.fields.join(", ");
-                if over.certain || over.documents >= EXPECTED_DOCUMENT {
+                if over.expected() {
                     let message = format!("{what} would be {} bytes ({}), over the 16 MiB limit of 16,777,216 bytes: mongod rejects it (BSONObjectTooLarge, code 10334; 17419 for an update's result); {}", thousands(max), label(ss.max.exact), how_many(over, &shape.label));
                     out.push(Warning::new(
                         "DOC_OVER_LIMIT",

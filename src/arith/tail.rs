@@ -83,6 +83,18 @@ pub struct Exceedance {
     pub fields: Vec<String>,
 }
 
+/// Documents expected over a threshold at full scale from which passing it is certain enough
+/// to be an error (DOC_OVER_LIMIT): half a document, i.e. at least one when rounded.
+pub const EXPECTED_DOCUMENT: f64 = 0.5;
+
+impl Exceedance {
+    /// Returns true when at least one document is expected over the threshold: the largest
+    /// parent is ([`Exceedance::certain`]), or `documents` rounds to one or more.
+    pub fn expected(&self) -> bool {
+        self.certain || self.documents >= EXPECTED_DOCUMENT
+    }
+}
+
 /// The size distribution of one kind of document.
 pub struct SizeSpread<'a> {
     fields: &'a Fields,
@@ -119,7 +131,7 @@ impl<'a> SizeSpread<'a> {
                 let mut sizes: Vec<u64> = (0..DRAWS)
                     .map(|k| {
                         let u = (k as f64 + 0.5) / DRAWS as f64;
-                        let size = draw_document(fields, u, &mut rng, None, strata.draw(k));
+                        let size = draw_document(fields, u, &mut rng, None, &strata, k);
                         round_count(size.ceil())
                     })
                     .collect();
@@ -203,7 +215,7 @@ impl<'a> SizeSpread<'a> {
                 let total: f64 = (0..DRAWS)
                     .map(|k| {
                         let u = (k as f64 + 0.5) / DRAWS as f64;
-                        let rest = draw_document(self.fields, u, &mut rng, Some(h), strata.draw(k));
+                        let rest = draw_document(self.fields, u, &mut rng, Some(h), &strata, k);
                         self.fields
                             .0
                             .get(h)
@@ -272,18 +284,9 @@ fn length_range(f: &Field) -> (u64, u64) {
     }
     let d = f.length_distribution();
     match d {
-        Distribution::Uniform { min, max } => {
-            let (lo, hi) = uniform_ints(min, max);
-            (lo, hi)
-        }
-        _ => (round_count(d.min()), round_count(d.max())),
+        Distribution::Uniform { min, max } => super::uniform_whole(min, max),
+        _ => (round_count(d.min()), super::longest(&d)),
     }
-}
-
-/// The whole numbers a uniform length takes, as the generator draws them.
-fn uniform_ints(min: f64, max: f64) -> (u64, u64) {
-    let (lo, hi) = (min.ceil().max(0.0) as u64, max.floor().max(0.0) as u64);
-    (lo, hi.max(lo))
 }
 
 /// Returns `fields` without field `i`.
@@ -321,11 +324,11 @@ fn length_at(f: &Field, r: f64) -> u64 {
     }
     match f.length_distribution() {
         Distribution::Uniform { min, max } => {
-            let (lo, hi) = uniform_ints(min, max);
+            let (lo, hi) = super::uniform_whole(min, max);
             let n = (hi - lo).saturating_add(1);
             lo.saturating_add(((r * n as f64).ceil() as u64).clamp(1, n) - 1)
         }
-        d if r >= 1.0 => d.max_count(),
+        d if r >= 1.0 => super::longest(&d),
         d => d.count_at(r),
     }
 }
@@ -345,7 +348,7 @@ fn length_tail(f: &Field, y: f64) -> f64 {
             }
         }
         Distribution::Uniform { min, max } => {
-            let (lo, hi) = uniform_ints(min, max);
+            let (lo, hi) = super::uniform_whole(min, max);
             let n = (hi - lo + 1) as f64;
             let above = hi as f64 - y.floor().max(lo as f64 - 1.0);
             (above / n).clamp(0.0, 1.0)
@@ -397,14 +400,8 @@ fn heavy_scalar(fields: &Fields) -> Option<usize> {
 
 /// Returns the field's element size at its maximum (present, longest, every array full).
 fn element_max(name: &str, f: &Field) -> u64 {
-    let v = value_size(
-        &Field {
-            presence: None,
-            ..f.clone()
-        },
-        At::Quantile(1.0),
-    )
-    .whole();
+    // `value_size` is the value's alone: presence counts in its element, not here.
+    let v = value_size(f, At::Quantile(1.0)).whole();
     (2 + name.len() as u64).saturating_add(v)
 }
 
@@ -487,8 +484,6 @@ fn responsible(fields: &Fields, t: f64) -> Vec<String> {
 struct Strata {
     /// Per top-level field: its permutation of the strata (`None`: drawn at random).
     fields: Vec<Option<Vec<u32>>>,
-    /// Scratch for one draw's quantiles.
-    draw: std::cell::RefCell<Vec<Option<f64>>>,
 }
 
 impl Strata {
@@ -496,35 +491,24 @@ impl Strata {
         let fields: Vec<Option<Vec<u32>>> = fields
             .iter()
             .map(|(_, f)| {
-                let scalar = f.ty.has_length() || f.ty.fixed_size().is_some();
-                (scalar && varies(f)).then(|| {
+                (scalar(f) && varies(f)).then(|| {
                     let mut p: Vec<u32> = (0..DRAWS as u32).collect();
                     rand::seq::SliceRandom::shuffle(p.as_mut_slice(), rng);
                     p
                 })
             })
             .collect();
-        let n = fields.len();
-        Strata {
-            fields,
-            draw: std::cell::RefCell::new(vec![None; n]),
-        }
+        Strata { fields }
     }
 
-    /// Returns the top-level fields' quantiles of draw `k`.
-    fn draw(&self, k: usize) -> Vec<Option<f64>> {
-        let mut out = self.draw.borrow_mut();
-        out.clear();
-        out.extend(self.fields.iter().map(|p| {
-            p.as_ref()
-                .and_then(|p| p.get(k))
-                .map(|&s| (f64::from(s) + 0.5) / DRAWS as f64)
-        }));
-        out.clone()
+    /// Returns the quantile of top-level field `i` in draw `k` (`None`: drawn at random).
+    fn at(&self, i: usize, k: usize) -> Option<f64> {
+        let s = self.fields.get(i)?.as_ref()?.get(k)?;
+        Some((f64::from(*s) + 0.5) / DRAWS as f64)
     }
 }
 
-/// Draws one document's size at array quantile `u`, every length and presence drawn from
+/// Draws document `k`'s size at array quantile `u`, every length and presence drawn from
 /// `rng` unless `strata` gives a top-level field its quantile; without top-level field `skip`
 /// when given.
 fn draw_document(
@@ -532,13 +516,14 @@ fn draw_document(
     u: f64,
     rng: &mut ChaCha8Rng,
     skip: Option<usize>,
-    strata: Vec<Option<f64>>,
+    strata: &Strata,
+    k: usize,
 ) -> f64 {
     5.0 + fields
         .iter()
         .enumerate()
         .filter(|(i, _)| Some(*i) != skip)
-        .map(|(i, (name, f))| match strata.get(i).copied().flatten() {
+        .map(|(i, (name, f))| match strata.at(i, k) {
             Some(v) => stratified_element(name, f, v),
             None => draw_element(name, f, u, rng),
         })
@@ -612,16 +597,5 @@ fn draw_length(f: &Field, rng: &mut ChaCha8Rng) -> u64 {
         let i = rng.random_range(0..lens.len().max(1));
         return lens.get(i).copied().unwrap_or(0);
     }
-    match f.length_distribution() {
-        Distribution::Fixed { value } => round_count(value),
-        Distribution::Uniform { min, max } => {
-            let (lo, hi) = uniform_ints(min, max);
-            if hi <= lo {
-                lo
-            } else {
-                rng.random_range(lo..=hi)
-            }
-        }
-        d => d.count_at(rng.random::<f64>()),
-    }
+    super::draw_whole(&f.length_distribution(), rng)
 }

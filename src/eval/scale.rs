@@ -365,19 +365,13 @@ fn truncated_bytes(ctx: &Ctx, coll: &str, id: &Bson) -> u64 {
     let Some(g) = ctx.data.collection(coll) else {
         return 0;
     };
-    let cut = g.truncated.iter().map(|t| t.document);
-    for i in cut.chain(g.shortened.iter().map(|s| s.document)) {
-        let Some(d) = g.documents.get(i) else {
-            continue;
-        };
-        if d.get("_id") == Some(id) {
-            return ctx
-                .data
-                .full_size(coll, i)
-                .map_or(0, |(full, _)| full.saturating_sub(document_size(d)));
-        }
-    }
-    0
+    let Some(i) = g.cut_document(id) else {
+        return 0;
+    };
+    let encoded = g.documents.get(i).map_or(0, document_size);
+    ctx.data
+        .full_size(coll, i)
+        .map_or(0, |(full, _)| full.saturating_sub(encoded))
 }
 
 /// Returns the full-scale bytes of the documents a read returned, as its projection shaped
@@ -394,13 +388,7 @@ fn full_bytes(ctx: &Ctx, c: &Command, docs: &[Document]) -> (u64, bool) {
         total = total.saturating_add(document_size(d));
         let Some(g) = g else { continue };
         let Some(id) = d.get("_id") else { continue };
-        let Some(source) = g
-            .truncated
-            .iter()
-            .map(|t| t.document)
-            .chain(g.shortened.iter().map(|s| s.document))
-            .find(|&i| g.documents.get(i).and_then(|x| x.get("_id")) == Some(id))
-        else {
+        let Some(source) = g.cut_document(id) else {
             continue;
         };
         if c.projection.is_none() {

@@ -131,7 +131,7 @@ pub fn CollectionCards(
                                 {stats.shapes.iter().filter_map(|sh| {
                                     let over = sh.over_limit.as_ref()?;
                                     let text = over_text(over, &sh.label);
-                                    let refused = over.certain || over.documents >= crate::warning::EXPECTED_DOCUMENT;
+                                    let refused = over.expected();
                                     Some(view! { <p class="array-line over-limit" class:broken=refused data-metric="over_limit" data-value=over.documents.to_string()>{text}</p> })
                                 }).collect_view()}
                                 {s.shapes.iter().flat_map(|sh| sh.arrays.iter()).map(|arr| {
