@@ -607,7 +607,7 @@ pub fn evaluate_layout_with(
     let data = generate(&model, &layout);
     tell(format!(
         "inserting {} documents and building the indexes",
-        crate::warning::thousands(
+        crate::human::thousands(
             data.collections
                 .iter()
                 .map(|c| c.documents.len() as u64)

@@ -42,21 +42,61 @@ pub fn percent(share: f64) -> String {
     format!("{text}%")
 }
 
-/// Returns `bytes` in the largest binary unit that keeps it ≥ 1: `"1.5 KiB"`, `"16 MiB"`.
-pub fn binary_size(bytes: u64) -> String {
-    const UNITS: [&str; 6] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let mut value = bytes as f64;
+/// Returns `bytes` in the largest binary unit that keeps it ≥ 1, with up to two decimals:
+/// `"5 B"`, `"1.5 KiB"`, `"16 MiB"`, `"2.94 TiB"`. Every view that shows a byte count to a
+/// person (the page, the CLI's text, warning messages) uses it; the exact figure is
+/// [`exact_bytes`] (the page puts it in a hover title).
+///
+/// A value that rounds to a whole number of a unit while not being one (16,777,300 bytes is
+/// 16.00008 MiB) keeps the decimals that show it is not (`"16.00008 MiB"`, at most six), so
+/// that a document over the 16 MiB limit never reads as "16 MiB".
+pub fn binary_size(n: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
     let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
+    let mut scale = 1u64;
+    while unit + 1 < UNITS.len() && n / scale >= 1024 {
+        scale = scale.saturating_mul(1024);
         unit += 1;
     }
+    let name = UNITS.get(unit).copied().unwrap_or("B");
     if unit == 0 {
-        format!("{} bytes", thousands(bytes))
+        return format!("{n} {name}");
+    }
+    let value = n as f64 / scale as f64;
+    let exact = n.is_multiple_of(scale);
+    let mut decimals = 2;
+    let mut text = format!("{value:.decimals$}");
+    // Add decimals until the text stops looking exact when the value is not.
+    while !exact && decimals < 6 && text.trim_end_matches('0').ends_with('.') {
+        decimals += 1;
+        text = format!("{value:.decimals$}");
+    }
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.')
     } else {
-        let text = format!("{value:.2}");
-        let text = text.trim_end_matches('0').trim_end_matches('.');
-        format!("{text} {}", UNITS.get(unit).unwrap_or(&"bytes"))
+        &text
+    };
+    format!("{text} {name}")
+}
+
+/// Returns a byte count as an exact figure for people: `"3,232,053,343,560 bytes"` (the
+/// hover title of every [`binary_size`] figure on the page).
+pub fn exact_bytes(n: u64) -> String {
+    count(n, "byte", "bytes")
+}
+
+/// Returns a byte count given as a float (a scaled or estimated figure) in [`binary_size`]' units,
+/// negative and non-finite values read as 0.
+pub fn binary_size_f64(v: f64) -> String {
+    binary_size(whole_bytes(v))
+}
+
+/// Returns a float byte figure rounded to whole bytes (negative and non-finite → 0).
+pub fn whole_bytes(v: f64) -> u64 {
+    if v.is_finite() && v > 0.0 {
+        v.round() as u64
+    } else {
+        0
     }
 }
 
@@ -107,9 +147,33 @@ mod tests {
 
     #[test]
     fn binary_size_picks_the_unit() {
-        assert_eq!(binary_size(5), "5 bytes");
+        assert_eq!(binary_size(0), "0 B");
+        assert_eq!(binary_size(5), "5 B");
+        assert_eq!(binary_size(1023), "1023 B");
+        assert_eq!(binary_size(1024), "1 KiB");
         assert_eq!(binary_size(1536), "1.5 KiB");
         assert_eq!(binary_size(16_777_216), "16 MiB");
+        assert_eq!(binary_size(10_000_000), "9.54 MiB");
+        // The working set of issue #16: ≈3,232,053,343,560 bytes.
+        assert_eq!(binary_size(3_232_053_343_560), "2.94 TiB");
+        assert_eq!(binary_size(u64::MAX), "16384 PiB");
+        assert_eq!(binary_size_f64(-3.0), "0 B");
+        assert_eq!(binary_size_f64(f64::NAN), "0 B");
+    }
+
+    #[test]
+    fn binary_size_never_looks_whole_when_it_is_not() {
+        // One document 84 bytes over the limit is not "16 MiB".
+        assert_eq!(binary_size(16_777_300), "16.0001 MiB");
+        assert_eq!(binary_size(16_777_217), "16.000001 MiB");
+        assert_eq!(binary_size(2048), "2 KiB");
+        assert_eq!(binary_size(2049), "2.001 KiB");
+    }
+
+    #[test]
+    fn exact_bytes_has_every_digit() {
+        assert_eq!(exact_bytes(3_232_053_343_560), "3,232,053,343,560 bytes");
+        assert_eq!(exact_bytes(1), "1 byte");
     }
 
     #[test]

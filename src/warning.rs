@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::arith::tail::Exceedance;
 use crate::arith::{collection_stats, CollectionStats};
+use crate::human::{binary_size, thousands};
 use crate::design::{AttributeForm, CommandKind, FieldPattern, Index, Layout};
 use crate::model::field::{BsonType, Fields};
 use crate::model::{Copies, Model, Step};
@@ -82,19 +83,6 @@ impl Warning {
     }
 }
 
-/// Formats a whole number with thousands separators (16,777,216).
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn label(exact: bool) -> &'static str {
     if exact {
         "exact"
@@ -130,7 +118,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                 let fix = fix_for(&shape.fields, &over.fields);
                 let path = over.fields.join(", ");
                 if over.expected() {
-                    let message = format!("{what} would be {} bytes ({}), over the 16 MiB limit of 16,777,216 bytes: mongod rejects it (BSONObjectTooLarge, code 10334; 17419 for an update's result); {}", thousands(max), label(ss.max.exact), how_many(over, &shape.label));
+                    let message = format!("{what} would be {} ({}), {} over the 16 MiB limit: mongod rejects it (BSONObjectTooLarge, code 10334; 17419 for an update's result); {}", binary_size(max), label(ss.max.exact), binary_size(max - MAX_BSON_SIZE), how_many(over, &shape.label));
                     out.push(Warning::new(
                         "DOC_OVER_LIMIT",
                         Severity::Error,
@@ -140,7 +128,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                         &fix,
                     ));
                 } else {
-                    let message = format!("{what} the model allows (every field present at its longest, every array full) would be {} bytes, over the 16 MiB limit of 16,777,216 bytes; but the longest values rarely meet: {} (fewer than one expected)", thousands(max), how_many(over, &shape.label));
+                    let message = format!("{what} the model allows (every field present at its longest, every array full) would be {}, {} over the 16 MiB limit; but the longest values rarely meet: {} (fewer than one expected)", binary_size(max), binary_size(max - MAX_BSON_SIZE), how_many(over, &shape.label));
                     out.push(Warning::new(
                         "DOC_CAN_EXCEED_LIMIT",
                         Severity::Warning,
@@ -151,10 +139,10 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                     ));
                 }
             } else if max >= NEAR_LIMIT {
-                out.push(Warning::new("DOC_NEAR_LIMIT", Severity::Warning, &c.name, "", format!("{what} is {} bytes ({}), within 20% of the 16,777,216-byte limit (≥ 13,421,773)", thousands(max), label(ss.max.exact)), "Leave headroom: cap or move the growing part before it reaches the limit."));
+                out.push(Warning::new("DOC_NEAR_LIMIT", Severity::Warning, &c.name, "", format!("{what} is {} ({}), within 20% of the 16 MiB limit (≥ {})", binary_size(max), label(ss.max.exact), binary_size(NEAR_LIMIT)), "Leave headroom: cap or move the growing part before it reaches the limit."));
             }
             if let Some(b) = ss.bloated.as_ref().filter(|_| max > BLOATED) {
-                let message = format!("{what} is {} bytes, over Compass's bloated-document threshold of 10,000,000 bytes; {}: every read and rewrite moves them whole", thousands(max), how_many(b, &shape.label));
+                let message = format!("{what} is {}, over Compass's bloated-document threshold of 10 MB ({}); {}: every read and rewrite moves them whole", binary_size(max), binary_size(BLOATED), how_many(b, &shape.label));
                 let fix = format!(
                     "Move rarely-read or growing parts into their own collection. {}",
                     fix_for(&shape.fields, &b.fields)
@@ -189,7 +177,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                     } else {
                         String::new()
                     };
-                    out.push(Warning::new("ARRAY_BREAK_POINT", if a.max_count >= bp.count { Severity::Error } else { Severity::Info }, &c.name, &a.field, format!("{}.{} breaks the 16 MiB limit at {} elements ({}, {} bytes per element){already}{when}", c.name, a.field, thousands(bp.count), label(bp.exact), a.element_bytes.bytes), "Keep the array bounded: continuation documents past a threshold, buckets, or a reference in the child."));
+                    out.push(Warning::new("ARRAY_BREAK_POINT", if a.max_count >= bp.count { Severity::Error } else { Severity::Info }, &c.name, &a.field, format!("{}.{} breaks the 16 MiB limit at {} elements ({}, {} per element){already}{when}", c.name, a.field, thousands(bp.count), label(bp.exact), binary_size(a.element_bytes.bytes)), "Keep the array bounded: continuation documents past a threshold, buckets, or a reference in the child."));
                 }
                 let elem_ty = shape.fields.get(&a.field).and_then(|f| f.items);
                 let heavy = matches!(

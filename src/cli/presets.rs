@@ -138,7 +138,7 @@ fn summary(out: &mut impl Write, p: &Preset, m: &Model) -> anyhow::Result<()> {
             out,
             "  entity {}: {} documents at full scale, {} fields",
             e.name,
-            crate::warning::thousands(e.count as u64),
+            crate::human::thousands(e.count as u64),
             e.fields.0.len()
         )?;
     }
@@ -149,7 +149,7 @@ fn summary(out: &mut impl Write, p: &Preset, m: &Model) -> anyhow::Result<()> {
             r.name,
             r.parent,
             r.child,
-            crate::warning::thousands(r.cardinality.max() as u64),
+            crate::human::thousands(r.cardinality.max() as u64),
             if r.growth_largest() > 0.0 {
                 format!(", growing {}/day", r.growth_largest())
             } else {
@@ -192,7 +192,7 @@ fn summary(out: &mut impl Write, p: &Preset, m: &Model) -> anyhow::Result<()> {
                 .max_by_key(|s| s.max.bytes)
                 .map_or_else(String::new, |s| {
                     let approx = if s.max.exact { "" } else { "~" };
-                    format!("{approx}{}", crate::warning::thousands(s.max.bytes))
+                    format!("{approx}{}", crate::human::thousands(s.max.bytes))
                 })
         }),
     ));

@@ -13,7 +13,8 @@ pub enum Unit {
     Count,
     /// Bytes of many documents (shown in binary units: `1.5 MiB`).
     Bytes,
-    /// The size of one document (shown exact, `1,234 B`, against the 16 MiB limit).
+    /// The size of one document (binary units that never look whole when over a limit,
+    /// `16.0001 MiB`; the page gives the exact figure on hover).
     DocumentBytes,
 }
 

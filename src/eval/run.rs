@@ -801,8 +801,11 @@ fn run_command(
             "code 17419"
         };
         ce.error = Some(format!(
-            "at full scale this writes a {}-byte document, over the 16,777,216-byte limit: mongod refuses it ({code})",
-            crate::warning::thousands(ce.full.bytes_written.value as u64)
+            "at full scale this writes a {} document, {} over the 16 MiB limit: mongod refuses it ({code})",
+            crate::human::binary_size_f64(ce.full.bytes_written.value),
+            crate::human::binary_size_f64(
+                ce.full.bytes_written.value - crate::size::MAX_BSON_SIZE as f64
+            )
         ));
     }
     ce

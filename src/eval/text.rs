@@ -8,10 +8,10 @@ use serde::Serialize;
 
 use super::metric::{self, Better};
 use super::{Basis, Evaluation, Figure};
-use crate::warning::thousands;
+use crate::human::thousands;
 
 fn human_bytes(b: f64) -> String {
-    crate::human::binary_size(b.max(0.0).round() as u64)
+    crate::human::binary_size_f64(b)
 }
 
 /// The designs side by side, with the best design per metric.
@@ -79,6 +79,16 @@ pub fn fig(f: Figure) -> String {
     }
 }
 
+/// Formats a byte figure as [`fig`] does, in binary units (`≈2.94 TiB`, `1.2 KiB (full)`).
+pub fn fig_bytes(f: Figure) -> String {
+    let b = human_bytes(f.value);
+    match f.basis {
+        Basis::Sample => b,
+        Basis::FullScale => format!("{b} (full)"),
+        Basis::Estimate => format!("≈{b}"),
+    }
+}
+
 /// Returns the readable report of one evaluation.
 pub fn report(e: &Evaluation) -> String {
     let mut s = String::new();
@@ -106,11 +116,11 @@ pub fn report(e: &Evaluation) -> String {
         for sh in &c.stats.shapes {
             let _ = writeln!(
                 s,
-                "    {}: p50 {} B, p99 {} B, max {} B{}",
+                "    {}: p50 {}, p99 {}, max {}{}",
                 sh.label,
-                thousands(sh.p50.bytes),
-                thousands(sh.p99.bytes),
-                thousands(sh.max.bytes),
+                crate::human::binary_size(sh.p50.bytes),
+                crate::human::binary_size(sh.p99.bytes),
+                crate::human::binary_size(sh.max.bytes),
                 if sh.max.exact { "" } else { " (estimate)" }
             );
             for a in &sh.arrays {
@@ -134,7 +144,7 @@ pub fn report(e: &Evaluation) -> String {
         let (t, l) = (&o.typical.total, &o.largest.total);
         let _ = writeln!(
             s,
-            "  {} — {}/s: {} quer{} [{}] ({} $lookup), examined {} docs [{}], {} keys [{}], returned {} docs [{}], {} B [{}], written {} docs [{}], {} B [{}], shards {} [{}]",
+            "  {} — {}/s: {} quer{} [{}] ({} $lookup), examined {} docs [{}], {} keys [{}], returned {} docs [{}], {} [{}], written {} docs [{}], {} [{}], shards {} [{}]",
             o.unit,
             num(o.rate_per_sec),
             o.queries,
@@ -147,12 +157,12 @@ pub fn report(e: &Evaluation) -> String {
             fig(l.keys_examined),
             fig(t.docs_returned),
             fig(l.docs_returned),
-            fig(t.bytes_returned),
-            fig(l.bytes_returned),
+            fig_bytes(t.bytes_returned),
+            fig_bytes(l.bytes_returned),
             fig(t.docs_written),
             fig(l.docs_written),
-            fig(t.bytes_written),
-            fig(l.bytes_written),
+            fig_bytes(t.bytes_written),
+            fig_bytes(l.bytes_written),
             o.typical.max_shards,
             o.largest.max_shards
         );
@@ -207,12 +217,12 @@ pub fn report(e: &Evaluation) -> String {
     let t = &e.totals;
     let _ = writeln!(
         s,
-        "\nWorkload per second: {} round trips, {} $lookups, {} docs examined, {} docs written, {} bytes written",
+        "\nWorkload per second: {} round trips, {} $lookups, {} docs examined, {} docs written, {} written",
         num(t.queries_per_sec),
         num(t.lookups_per_sec),
         fig(t.per_sec.docs_examined),
         fig(t.per_sec.docs_written),
-        fig(t.per_sec.bytes_written)
+        fig_bytes(t.per_sec.bytes_written)
     );
     if e.warnings.is_empty() {
         let _ = writeln!(s, "\nNo warnings.");
@@ -353,7 +363,11 @@ pub fn compare_report(c: &Comparison) -> String {
             // Every feasible design tied with the best is marked.
             let feasible = !c.infeasible.contains_key(&e.design);
             let mark = if feasible && *v == best { "*" } else { " " };
-            let _ = write!(s, "{:>w$}", format!("{}{mark}", num(*v)));
+            let shown = match m.unit() {
+                metric::Unit::Bytes | metric::Unit::DocumentBytes => human_bytes(*v),
+                metric::Unit::Count => num(*v),
+            };
+            let _ = write!(s, "{:>w$}", format!("{shown}{mark}"));
         }
         s.push('\n');
     }

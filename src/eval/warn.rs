@@ -6,7 +6,8 @@
 use super::{CommandEval, OperationEval, Routing};
 use crate::design::{CommandKind, Layout};
 use crate::model::{Model, Step};
-use crate::warning::{check, thousands, Severity, Warning};
+use crate::human::{binary_size, binary_size_f64, thousands};
+use crate::warning::{check, Severity, Warning};
 
 /// Codes the evaluation decides from real runs (the layout-only guesses are dropped).
 pub const EVALUATED_CODES: [&str; 3] = [
@@ -112,9 +113,9 @@ pub(super) fn cluster_warnings(
         if s.imbalance > super::spread::HOT_SHARD_FACTOR {
             let big = s.key.most_common.as_ref();
             out.push(warning("HOT_SHARD", &s.collection, "", format!(
-                "One shard-key value ({}) holds ≈{} bytes, {:.1}× a shard's even share of the collection: its documents cannot be split, so one of the {} shards holds them all (estimate from the sample).",
+                "One shard-key value ({}) holds ≈{}, {:.1}× a shard's even share of the collection: its documents cannot be split, so one of the {} shards holds them all (estimate from the sample).",
                 big.map(|b| b.value.to_string()).unwrap_or_default(),
-                thousands(s.per_shard.first().map_or(0.0, |p| p.bytes.value) as u64),
+                binary_size_f64(s.per_shard.first().map_or(0.0, |p| p.bytes.value)),
                 s.imbalance, s.shards),
                 "Add a field to the shard key that splits a large value's documents (e.g. { owner: 1, sequence: 1 }), or bucket them."));
         }
@@ -132,9 +133,9 @@ pub(super) fn cluster_warnings(
     }
     if !storage.fits_in_cache {
         out.push(warning("WORKING_SET_EXCEEDS_CACHE", "", "", format!(
-            "Working set ≈{} bytes per shard (hot documents of an hour plus every index) exceeds the WiredTiger cache of {} bytes (50% of {} bytes of RAM − 1 GiB): reads go to disk.",
-            thousands(storage.working_set_per_shard.value as u64),
-            thousands(storage.cache_bytes), thousands(storage.ram_bytes)),
+            "Working set ≈{} per shard (hot documents of an hour plus every index) exceeds the WiredTiger cache of {} (50% of {} of RAM − 1 GiB): reads go to disk.",
+            binary_size_f64(storage.working_set_per_shard.value),
+            binary_size(storage.cache_bytes), binary_size(storage.ram_bytes)),
             "Add RAM or shards, drop unused indexes, or shrink the hot documents."));
     }
     out

@@ -4,7 +4,8 @@
 //! the mean and its tail is assumed; when it does, its mean should count the same links as the
 //! children per parent do.
 
-use super::{thousands, Severity, Warning};
+use super::{Severity, Warning};
+use crate::human::thousands;
 use crate::design::Layout;
 use crate::model::field::BsonType;
 use crate::model::{Model, Relationship};
