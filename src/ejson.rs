@@ -37,6 +37,7 @@ mod dbpointer;
 mod parser;
 mod pretty;
 mod stream;
+pub mod inspect;
 mod wrapper;
 mod write;
 
@@ -46,6 +47,7 @@ mod tests;
 pub use crate::date::{format_iso_date, parse_iso_date};
 pub use dbpointer::{db_pointer, db_pointer_parts};
 pub use parser::{line_column, Parser, MAX_PARSE_DEPTH};
+pub use inspect::{inspect, inspect_all};
 pub use pretty::{pretty_json, PRETTY_WIDTH};
 pub use write::{
     to_canonical_ejson, to_relaxed_ejson, to_relaxed_ejson_value, to_relaxed_json, to_shell_string,
