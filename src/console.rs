@@ -260,11 +260,23 @@ struct Executor<'a> {
     command: &'a ShellCommand,
 }
 
+/// How much `.explain()` reports, as mongosh's verbosities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verbosity {
+    /// `explain()`, `explain(false)`, `explain('queryPlanner')`: the winning plan only.
+    QueryPlanner,
+    /// `explain('executionStats')`: the plan and what running it examined and returned.
+    ExecutionStats,
+    /// `explain('allPlansExecution')`, `explain(true)`: as `ExecutionStats`, with the
+    /// (empty: the engine plans one candidate) `allPlansExecution` list.
+    AllPlansExecution,
+}
+
 /// A cursor's modifiers, from `find`'s options and the chained methods.
 #[derive(Default)]
 struct Cursor {
     find: FindCommand,
-    explain: bool,
+    explain: Option<Verbosity>,
     count: bool,
     itcount: bool,
 }
@@ -427,7 +439,7 @@ impl Executor<'_> {
             };
             let result = self.run_engine(Command::Count(f))?;
             let n = count_of(&result);
-            return Ok(self.outcome(Reply::Value(Bson::Int64(n)), result));
+            return Ok(self.outcome(Reply::Value(count_value_of(n)), result));
         }
         let find = std::mem::take(&mut cursor.find);
         let result = self.run_engine(Command::Find(find))?;
@@ -435,19 +447,16 @@ impl Executor<'_> {
     }
 
     fn cursor_reply(&self, mut result: CommandResult, cursor: &Cursor) -> Exec<Outcome> {
-        if cursor.explain {
-            // The explain JSON is relaxed Extended JSON: read back by our own reader (the one
-            // the console's input goes through) rather than bson's `TryFrom<Value>`, whose
-            // second Extended JSON reader would cost the page about 35 KB (docs/size.md).
-            let explain = crate::ejson::parse_value(&result.explain().to_string())
-                .map_err(|e| ExecError::at("explain", format!("explain(): {e}")))?;
-            let mut o = self.outcome(Reply::Value(explain), result);
+        if let Some(verbosity) = cursor.explain {
+            let namespace = format!("{}.{}", self.db.name, self.command.collection);
+            let explain = explain_document(&result, verbosity, &namespace)?;
+            let mut o = self.outcome(Reply::Value(Bson::Document(explain)), result);
             o.explained = true;
             return Ok(o);
         }
         if cursor.itcount {
             let n = result.documents.len() as i64;
-            return Ok(self.outcome(Reply::Value(Bson::Int64(n)), result));
+            return Ok(self.outcome(Reply::Value(count_value_of(n)), result));
         }
         // The reply holds the documents; the result keeps the statistics and plan.
         let docs = std::mem::take(&mut result.documents);
@@ -523,22 +532,23 @@ impl Executor<'_> {
                     cursor.find.hint = parse_hint(Some(one_arg("an index name or key pattern")?))
                 }
                 "explain" => {
-                    match args.as_slice() {
-                        [] | [Bson::Boolean(_)] => {}
-                        [Bson::String(v)]
-                            if matches!(
-                                v.as_str(),
-                                "queryPlanner" | "executionStats" | "allPlansExecution"
-                            ) => {}
+                    let verbosity = match args.as_slice() {
+                        [] | [Bson::Boolean(false)] => Verbosity::QueryPlanner,
+                        [Bson::Boolean(true)] => Verbosity::AllPlansExecution,
+                        [Bson::String(v)] if v == "queryPlanner" => Verbosity::QueryPlanner,
+                        [Bson::String(v)] if v == "executionStats" => Verbosity::ExecutionStats,
+                        [Bson::String(v)] if v == "allPlansExecution" => {
+                            Verbosity::AllPlansExecution
+                        }
                         _ => {
                             return Err(ExecError::at(
                                 "explain",
                                 ".explain() takes an optional verbosity: 'queryPlanner', \
-                                 'executionStats' or 'allPlansExecution' (all show executionStats here)",
+                                 'executionStats' or 'allPlansExecution'",
                             ))
                         }
-                    }
-                    cursor.explain = true;
+                    };
+                    cursor.explain = Some(verbosity);
                 }
                 "count" => {
                     if !args.is_empty() {
@@ -638,7 +648,7 @@ impl Executor<'_> {
         };
         let result = self.run_engine(Command::Count(f))?;
         let n = count_of(&result);
-        Ok(self.outcome(Reply::Value(Bson::Int64(n)), result))
+        Ok(self.outcome(Reply::Value(count_value_of(n)), result))
     }
 
     fn insert(mut self, many: bool) -> Exec<Outcome> {
@@ -905,6 +915,68 @@ impl Executor<'_> {
         let docs = result.documents.clone();
         Ok(self.outcome(Reply::Documents(docs), result))
     }
+}
+
+/// Returns a count as mongosh shows it: a JavaScript number (`12`, not `Long('12')`), which
+/// `countDocuments`, `count` and `itcount` return (the driver turns the server's count into a
+/// number). A 32-bit integer where it fits, else a double (exact up to 2^53).
+fn count_value_of(n: i64) -> Bson {
+    i32::try_from(n).map_or(Bson::Double(n as f64), Bson::Int32)
+}
+
+/// Returns the explain document of a read as mongod's `explain` returns it and mongosh prints
+/// it (https://www.mongodb.com/docs/manual/reference/explain-results/): `queryPlanner` with the
+/// namespace and the winning plan; with the `executionStats` verbosity (or
+/// `allPlansExecution`) also `executionStats`: `executionSuccess`, `nReturned`,
+/// `totalKeysExamined`, `totalDocsExamined` and `executionStages`, the stage tree that ran.
+///
+/// `executionTimeMillis` is left out: the engine's time is not mongod's, and a made-up figure
+/// would be read as one. The stages carry their own fields but not per-stage counters (the
+/// engine counts per command). A `$lookup`'s own reads are listed under
+/// `executionStats.lookups` (not a mongod field).
+pub fn explain_document(
+    result: &CommandResult,
+    verbosity: Verbosity,
+    namespace: &str,
+) -> Result<Document, ExecError> {
+    let plan = result
+        .plan
+        .as_ref()
+        .map_or(Bson::Null, |p| Bson::Document(p.to_document()));
+    let number = |n: u64| i32::try_from(n).map_or(Bson::Int64(n as i64), Bson::Int32);
+    let mut out = doc! {
+        "explainVersion": "1",
+        "queryPlanner": {
+            "namespace": namespace,
+            "winningPlan": plan.clone(),
+            "rejectedPlans": [],
+        },
+    };
+    if verbosity != Verbosity::QueryPlanner {
+        let e = &result.stats.exec;
+        let mut stats = doc! {
+            "executionSuccess": true,
+            "nReturned": number(e.n_returned),
+            "totalKeysExamined": number(e.keys_examined),
+            "totalDocsExamined": number(e.docs_examined),
+            "executionStages": plan,
+        };
+        if verbosity == Verbosity::AllPlansExecution {
+            stats.insert("allPlansExecution", Bson::Array(Vec::new()));
+        }
+        if !result.stats.lookups.is_empty() {
+            // Relaxed JSON read back by our own reader rather than bson's `TryFrom<Value>`,
+            // whose second Extended JSON reader would cost the page about 35 KB.
+            let json = serde_json::to_string(&result.stats.lookups)
+                .map_err(|e| ExecError::at("explain", format!("explain(): {e}")))?;
+            let lookups = crate::ejson::parse_value(&json)
+                .map_err(|e| ExecError::at("explain", format!("explain(): {e}")))?;
+            stats.insert("lookups", lookups);
+        }
+        out.insert("executionStats", stats);
+    }
+    out.insert("ok", 1);
+    Ok(out)
 }
 
 /// Returns the `n` of a count result.

@@ -237,7 +237,7 @@ async fn console_explain_shows_the_winning_plan_and_errors_inline() {
     tick().await;
     run_in_console(&root, "db.users.find({ followers: 'grace' }).explain()").await;
     let entry = last_entry(&root);
-    let plan = text_of(&entry, "[data-testid=winning-plan]");
+    let plan = text_of(&entry, "[data-testid=explain]");
     assert!(
         plan.contains("IXSCAN") && plan.contains("followers_1"),
         "{plan}"

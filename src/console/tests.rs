@@ -88,7 +88,7 @@ fn cursor_modifiers_chain() {
     );
     assert_eq!(ids(&o), ["1003", "1007"]);
     let o = run(&mut db, "db.orders.find({ status: 'shipped' }).count()");
-    assert_eq!(value(&o), "NumberLong(5)");
+    assert_eq!(value(&o), "5");
     let o = run(
         &mut db,
         "db.orders.find({}, {}, { limit: 3, sort: { _id: -1 } })",
@@ -139,7 +139,7 @@ fn find_one_and_count_documents() {
         &mut db,
         "db.orders.countDocuments({ 'customer._id': 'alice' })",
     );
-    assert_eq!(value(&o), "NumberLong(3)");
+    assert_eq!(value(&o), "3");
     assert!(
         o.stats_line()
             .contains("IXSCAN { 'customer._id': 1, date: -1 }"),
@@ -348,4 +348,149 @@ fn load_errors_say_line_and_column() {
         .err()
         .map(|e| (e.line, e.message.contains("DuplicateKey")));
     assert_eq!(e, Some((3, true)));
+}
+
+// The console's output shapes against mongosh's documented ones.
+//
+// explain: https://www.mongodb.com/docs/manual/reference/explain-results/ (queryPlanner with
+// namespace, winningPlan and rejectedPlans; executionStats with executionSuccess, nReturned,
+// executionTimeMillis, totalKeysExamined, totalDocsExamined and the executionStages tree; the
+// default verbosity of `cursor.explain()` is queryPlanner:
+// https://www.mongodb.com/docs/manual/reference/method/cursor.explain/).
+// countDocuments: https://www.mongodb.com/docs/manual/reference/method/db.collection.countDocuments/
+// returns a number, which mongosh prints plain (`12`).
+// Printing: mongosh formats results with Node's util.inspect (format-output.ts), whose layout
+// `crate::ejson::inspect` reproduces (its tests compare with Node's own output).
+
+/// Returns the explain document of `command`.
+fn explain_of(db: &mut Database, command: &str) -> bson::Document {
+    let o = run(db, command);
+    assert!(o.explained, "{command}");
+    match o.reply {
+        Reply::Value(Bson::Document(e)) => e,
+        other => panic!("not a document: {other:?}"),
+    }
+}
+
+#[test]
+fn explain_execution_stats_has_the_documented_sections() {
+    let mut db = db();
+    let e = explain_of(
+        &mut db,
+        "db.movies.find({ 'prices.channel': 'web' }).explain('executionStats')",
+    );
+    let keys: Vec<&str> = e.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["explainVersion", "queryPlanner", "executionStats", "ok"]);
+    let qp = e.get_document("queryPlanner").unwrap();
+    let qp_keys: Vec<&str> = qp.keys().map(String::as_str).collect();
+    assert_eq!(qp_keys, ["namespace", "winningPlan", "rejectedPlans"]);
+    assert_eq!(qp.get_str("namespace").unwrap(), format!("{}.movies", db.name));
+    let stats = e.get_document("executionStats").unwrap();
+    let stat_keys: Vec<&str> = stats.keys().map(String::as_str).collect();
+    // executionTimeMillis is left out on purpose (the engine's time is not mongod's).
+    assert_eq!(
+        stat_keys,
+        ["executionSuccess", "nReturned", "totalKeysExamined", "totalDocsExamined", "executionStages"]
+    );
+    // The engine's own counters of the same query (the multikey index holds one key per
+    // channel, so more keys than documents are examined).
+    let o = run(&mut db, "db.movies.find({ 'prices.channel': 'web' })");
+    let x = &o.result.stats.exec;
+    let int = |n: u64| Some(Bson::Int32(i32::try_from(n).unwrap()));
+    assert_eq!(stats.get("nReturned").cloned(), int(x.n_returned));
+    assert_eq!(stats.get("nReturned").cloned(), Some(Bson::Int32(5)));
+    assert_eq!(stats.get("totalKeysExamined").cloned(), int(x.keys_examined));
+    assert_eq!(stats.get("totalDocsExamined").cloned(), int(x.docs_examined));
+    // The stage tree that ran: FETCH over the multikey IXSCAN, the same as the winning plan.
+    let stages = stats.get_document("executionStages").unwrap();
+    assert_eq!(stages.get_str("stage").unwrap(), "FETCH");
+    let ixscan = stages.get_document("inputStage").unwrap();
+    assert_eq!(ixscan.get_str("stage").unwrap(), "IXSCAN");
+    assert_eq!(ixscan.get_bool("isMultiKey").unwrap(), true);
+    assert_eq!(Some(stages), qp.get_document("winningPlan").ok());
+}
+
+#[test]
+fn explain_defaults_to_query_planner() {
+    let mut db = db();
+    for command in [
+        "db.movies.find({ 'prices.channel': 'web' }).explain()",
+        "db.movies.find({ 'prices.channel': 'web' }).explain('queryPlanner')",
+        "db.movies.find({ 'prices.channel': 'web' }).explain(false)",
+    ] {
+        let e = explain_of(&mut db, command);
+        assert!(e.get("executionStats").is_none(), "{command}");
+        assert!(e.get_document("queryPlanner").unwrap().get("winningPlan").is_some());
+    }
+    let all = explain_of(
+        &mut db,
+        "db.movies.find({ 'prices.channel': 'web' }).explain(true)",
+    );
+    let stats = all.get_document("executionStats").unwrap();
+    assert_eq!(stats.get_array("allPlansExecution").unwrap().len(), 0);
+}
+
+#[test]
+fn aggregate_explain_execution_stats() {
+    let mut db = db();
+    let e = explain_of(
+        &mut db,
+        "db.orders.aggregate([{ $match: { status: 'pending' } }]).explain('executionStats')",
+    );
+    let stats = e.get_document("executionStats").unwrap();
+    assert!(stats.get_document("executionStages").is_ok());
+    assert!(matches!(stats.get("nReturned"), Some(Bson::Int32(_))));
+}
+
+/// True when an entry is followed by a comma and then the closing brace or bracket.
+fn has_trailing_comma(text: &str) -> bool {
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    lines.windows(2).any(|w| {
+        w[0].ends_with(',') && (w[1].starts_with('}') || w[1].starts_with(']'))
+    }) || text.contains(", }")
+        || text.contains(", ]")
+}
+
+#[test]
+fn explain_prints_as_mongosh_with_quoted_key_patterns_and_no_trailing_commas() {
+    let mut db = db();
+    let e = explain_of(
+        &mut db,
+        "db.orders.find({ 'customer._id': 'alice' }).sort({ date: -1 }).explain('executionStats')",
+    );
+    let text = crate::ejson::inspect_all(&Bson::Document(e));
+    assert!(text.starts_with("{\n  explainVersion: '1',\n  queryPlanner: {\n"), "{text}");
+    assert!(text.contains("keyPattern: { 'customer._id': 1, date: -1 }"), "{text}");
+    assert!(text.contains("    totalDocsExamined: 3,\n"), "{text}");
+    assert!(!has_trailing_comma(&text), "{text}");
+    // The plan's Display is the same text as mongosh's winningPlan.
+    let o = run(&mut db, "db.orders.find({ 'customer._id': 'alice' }).sort({ date: -1 })");
+    let plan = o.result.plan.unwrap().to_string();
+    assert!(plan.contains("keyPattern: { 'customer._id': 1, date: -1 }"), "{plan}");
+    assert!(!has_trailing_comma(&plan), "{plan}");
+}
+
+#[test]
+fn counts_are_plain_numbers() {
+    let mut db = db();
+    for command in [
+        "db.users.countDocuments({})",
+        "db.users.find({}).count()",
+        "db.users.find({}).itcount()",
+    ] {
+        let o = run(&mut db, command);
+        let Reply::Value(v) = &o.reply else {
+            panic!("{command}")
+        };
+        assert_eq!(crate::ejson::inspect(v), "12", "{command}");
+    }
+}
+
+#[test]
+fn documents_print_as_mongosh_prints_them() {
+    let mut db = db();
+    let o = run(&mut db, "db.users.findOne({ _id: 'grace' }, { _id: 1, followers: 1 })");
+    let Reply::Value(v) = &o.reply else { panic!() };
+    let text = crate::ejson::inspect(v);
+    assert!(text.starts_with("{ _id: 'grace', followers: [") || text.starts_with("{\n  _id: 'grace',"), "{text}");
 }

@@ -4,7 +4,6 @@
 
 use crate::engine::aggregate::lookup::LookupSpec;
 use crate::engine::aggregate::Stage;
-use crate::engine::compare::shell;
 use crate::engine::planner::ranges::{shown, IndexBounds};
 use crate::engine::projection::Projection;
 use crate::engine::query::Filter;
@@ -316,27 +315,25 @@ impl PlanStage {
         serde_json::Value::Object(m)
     }
 
-    fn write_indented(&self, f: &mut fmt::Formatter<'_>, indent: usize) -> fmt::Result {
-        let pad = "  ".repeat(indent + 1);
-        writeln!(f, "{{")?;
+    /// Returns the plan as explain's document (`{ stage, …, inputStage: { … } }`), numbers
+    /// that fit 32 bits as mongod sends them (`limitAmount: 10`, not a 64-bit `Long`).
+    pub fn to_document(&self) -> Document {
+        let mut d = Document::new();
         for (k, v) in self.fields() {
-            writeln!(f, "{pad}{k}: {},", shell(&v))?;
+            let v = match v {
+                Bson::Int64(n) => i32::try_from(n).map_or(Bson::Int64(n), Bson::Int32),
+                other => other,
+            };
+            d.insert(k, v);
         }
         if let Some(i) = self.input() {
-            write!(f, "{pad}inputStage: ")?;
-            i.write_indented(f, indent + 1)?;
-            writeln!(f)?;
+            d.insert("inputStage", i.to_document());
         }
         if let PlanStage::Or { inputs } = self {
-            writeln!(f, "{pad}inputStages: [")?;
-            for i in inputs {
-                write!(f, "{pad}  ")?;
-                i.write_indented(f, indent + 2)?;
-                writeln!(f, ",")?;
-            }
-            writeln!(f, "{pad}]")?;
+            let list = inputs.iter().map(|i| Bson::Document(i.to_document()));
+            d.insert("inputStages", Bson::Array(list.collect()));
         }
-        write!(f, "{}}}", "  ".repeat(indent))
+        d
     }
 }
 
@@ -347,9 +344,11 @@ impl PartialEq for PlanStage {
     }
 }
 
+/// Prints the plan as mongosh prints explain's `winningPlan` (`util.inspect`: single-quoted
+/// strings, quoted keys where they are not identifiers, no trailing commas).
 impl fmt::Display for PlanStage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write_indented(f, 0)
+        f.write_str(&crate::ejson::inspect_all(&Bson::Document(self.to_document())))
     }
 }
 
@@ -384,9 +383,11 @@ mod tests {
             input: Box::new(PlanStage::Collscan { filter: None }),
         };
         let text = plan.to_string();
+        // As mongosh prints it (Node's util.inspect of the same object): three levels fit on
+        // one line; no trailing commas.
         assert_eq!(
             text,
-            "{\n  stage: \"FETCH\",\n  filter: { b: { $eq: 1 } },\n  inputStage: {\n    stage: \"COLLSCAN\",\n    direction: \"forward\",\n  }\n}"
+            "{\n  stage: 'FETCH',\n  filter: { b: { '$eq': 1 } },\n  inputStage: { stage: 'COLLSCAN', direction: 'forward' }\n}"
         );
     }
 }

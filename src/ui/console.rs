@@ -6,25 +6,19 @@ use wasm_bindgen::JsCast;
 
 use crate::console::samples::sample_database;
 use crate::console::{execute, ConsoleError, Outcome, Reply};
-use crate::ejson::to_shell_string;
+use crate::ejson::{inspect, inspect_all};
 use crate::engine::Database;
 use bson::{Bson, Document};
 
 /// Documents shown per page of a result; "show more" adds as many again.
 const PAGE: usize = 20;
 
-/// Documents of a result shown unfolded at first.
-const OPEN: usize = 3;
-
-/// Documents up to this many characters are shown on one line, without folding.
-const ONE_LINE: usize = 80;
-
 /// Commands offered as examples under the input.
 const EXAMPLES: &[(&str, &str)] = &[
     ("Users with 3 followers", "db.users.find({ followers: { $size: 3 } })"),
     (
         "Who follows Grace (index)",
-        "db.users.find({ followers: 'grace' }, { name: 1 }).explain()",
+        "db.users.find({ followers: 'grace' }, { name: 1 }).explain('executionStats')",
     ),
     (
         "Alice's orders, newest first",
@@ -68,7 +62,7 @@ fn collections(db: &Database) -> Vec<CollectionInfo> {
                 .list_indexes(&name)
                 .into_iter()
                 .map(|i| {
-                    let key = to_shell_string(&Bson::Document(i.key), false);
+                    let key = inspect(&Bson::Document(i.key));
                     (i.name, key)
                 })
                 .collect(),
@@ -294,17 +288,6 @@ pub fn Console() -> impl IntoView {
     }
 }
 
-/// Returns a one-line preview of a document for its folded summary.
-fn preview(doc: &Document) -> String {
-    let text = to_shell_string(&Bson::Document(doc.clone()), false);
-    const MAX: usize = 110;
-    if text.chars().count() <= MAX {
-        return text;
-    }
-    let cut: String = text.chars().take(MAX).collect();
-    format!("{cut} …")
-}
-
 /// Returns the error's position label (when it has one) and message.
 fn error_parts(e: &ConsoleError) -> (Option<String>, String) {
     match e {
@@ -368,40 +351,28 @@ fn OutcomeView(
         || outcome.result.stats.write.docs_written > 0
         || outcome.result.stats.write.index_keys_written > 0;
     let stats = has_stats.then(|| outcome.stats_line());
-    let plan = outcome
-        .explained
-        .then(|| outcome.result.plan.as_ref().map(ToString::to_string))
-        .flatten();
+    // As mongosh prints them (`util.inspect`): an explain document at every depth, other
+    // values to depth 6; a count is a plain number.
     let reply = match &outcome.reply {
         Reply::Documents(docs) => view! { <DocumentList docs=docs.clone()/> }.into_any(),
-        Reply::Value(Bson::Document(doc)) if outcome.explained => view! {
-            <details class="explain-doc">
-                <summary>"explain() document"</summary>
-                <pre>{to_shell_string(&Bson::Document(doc.clone()), true)}</pre>
-            </details>
+        Reply::Value(v @ Bson::Document(_)) if outcome.explained => view! {
+            <pre class="doc value-doc explain-doc" data-testid="explain">{inspect_all(v)}</pre>
         }
         .into_any(),
-        Reply::Value(Bson::Document(doc)) => view! {
-            <pre class="doc value-doc">{to_shell_string(&Bson::Document(doc.clone()), true)}</pre>
+        Reply::Value(v @ Bson::Document(_)) => view! {
+            <pre class="doc value-doc">{inspect(v)}</pre>
         }
         .into_any(),
-        Reply::Value(v) => {
-            view! { <pre class="value">{to_shell_string(v, false)}</pre> }.into_any()
-        }
+        Reply::Value(v) => view! { <pre class="value">{inspect(v)}</pre> }.into_any(),
     };
     view! {
         {reply}
-        {plan.map(|p| view! {
-            <div class="plan">
-                <span class="plan-label">"winningPlan"</span>
-                <pre data-testid="winning-plan">{p}</pre>
-            </div>
-        })}
         {stats.map(|s| view! { <p class="entry-stats" data-testid="stats">{s}</p> })}
     }
 }
 
-/// A cursor's documents: the first [`PAGE`] shown, each foldable, and "show more".
+/// A cursor's documents, each printed once as mongosh prints it: the first [`PAGE`], then
+/// "show more" (mongosh's `it`).
 #[component]
 fn DocumentList(
     /// The documents, in cursor order.
@@ -422,26 +393,10 @@ fn DocumentList(
                 docs.with_value(|docs| {
                     docs.iter()
                         .take(shown.get())
-                        .enumerate()
-                        .map(|(i, d)| {
-                            let line = to_shell_string(&Bson::Document(d.clone()), false);
-                            // Like mongosh, a short document stays on one line.
-                            if line.chars().count() <= ONE_LINE {
-                                return view! {
-                                    <li><pre class="doc-line">{line}</pre></li>
-                                }
-                                .into_any();
-                            }
-                            let open = i < OPEN;
-                            view! {
-                                <li>
-                                    <details open=open>
-                                        <summary>{preview(d)}</summary>
-                                        <pre class="doc">{to_shell_string(&Bson::Document(d.clone()), true)}</pre>
-                                    </details>
-                                </li>
-                            }
-                            .into_any()
+                        .map(|d| {
+                            // Each document once, as mongosh prints it: on one line when it
+                            // fits in 80 columns, else one field per line.
+                            view! { <li><pre class="doc">{inspect(&Bson::Document(d.clone()))}</pre></li> }
                         })
                         .collect_view()
                 })
