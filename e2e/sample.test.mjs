@@ -16,6 +16,7 @@ async function sampleOf(page, name) {
     which: s.dataset.which,
     bytes: Number(s.querySelector('[data-metric="sample_bytes"]').dataset.value),
     bytesText: s.querySelector('[data-metric="sample_bytes"]').textContent,
+    bytesTitle: s.querySelector('[data-metric="sample_bytes"]').getAttribute('title'),
     text: s.querySelector('pre.sample-doc').textContent,
     about: s.querySelector('.sample-size .muted').textContent,
     shortened: s.querySelector('.sample-note') !== null,
@@ -56,7 +57,9 @@ test('the sample documents parse as EJSON to the sizes shown; the largest is a c
       const typical = await sampleOf(page, name);
       assert.equal(typical.which, 'typical');
       assert.deepEqual(typical.pressed, ['typical:true', 'largest:false']);
-      assert.equal(typical.bytesText, `${thousands(typical.bytes)} B`);
+      // Binary units on the page, the exact figure on hover.
+      assert.match(typical.bytesText, /^\d+(\.\d+)? (B|KiB|MiB)$/);
+      assert.equal(typical.bytesTitle, `${thousands(typical.bytes)} bytes`);
       assert.equal(typical.gauges, 1, `${name}: one gauge for the typical document`);
       if (typical.shortened) {
         assert.match(typical.text, /…/, `${name}: a shortened text marks what it leaves out`);

@@ -34,7 +34,8 @@ test('a file past 16 MiB in a document: the page equals eval --json, an error wi
   const max = await cell('max');
   assert.equal(max.value, shape.max.bytes);
   assert.equal(max.value, 25_000_288);
-  assert.equal(max.text, '25,000,288 B', 'exact: no ≈');
+  assert.equal(max.text, '23.84 MiB', 'exact: no ≈');
+  assert.equal(max.title, '25,000,288 bytes', 'the exact figure on hover');
   for (const q of ['p50', 'p99']) {
     const c = await cell(q);
     assert.equal(c.value, shape[q].bytes, q);

@@ -105,9 +105,11 @@ async fn sizer_starts_with_the_first_example_sized() {
 fn gauge_reports_share_and_headroom() {
     let root = mount(|| view! { <LimitGauge size=Signal::derive(|| 8_388_608u64)/> });
     assert_eq!(text_of(&root, ".gauge-share"), "50% of 16 MiB");
+    assert_eq!(text_of(&root, ".gauge-headroom"), "8 MiB to the limit");
+    let headroom = root.query_selector(".gauge-headroom").unwrap().unwrap();
     assert_eq!(
-        text_of(&root, ".gauge-headroom"),
-        "8,388,608 bytes to the limit"
+        headroom.get_attribute("title").as_deref(),
+        Some("8,388,608 bytes")
     );
     let gauge = root.query_selector(".gauge").unwrap().unwrap();
     assert_eq!(gauge.get_attribute("data-level").as_deref(), Some("ok"));
@@ -116,7 +118,7 @@ fn gauge_reports_share_and_headroom() {
 #[wasm_bindgen_test]
 fn gauge_marks_a_document_over_the_limit() {
     let root = mount(|| view! { <LimitGauge size=Signal::derive(|| 16_777_217u64)/> });
-    assert_eq!(text_of(&root, ".gauge-headroom"), "1 bytes over the limit");
+    assert_eq!(text_of(&root, ".gauge-headroom"), "1 B over the limit");
     let gauge = root.query_selector(".gauge").unwrap().unwrap();
     assert_eq!(gauge.get_attribute("data-level").as_deref(), Some("over"));
 }

@@ -86,8 +86,8 @@ pub fn Composition(
                                 <li data-part=class>
                                     <span class=format!("swatch seg-{class}")></span>
                                     <span class="legend-label">{label}</span>
-                                    <span class="legend-value">
-                                        {human::thousands(bytes)}" bytes · "{human::percent(share)}
+                                    <span class="legend-value" title=human::exact_bytes(bytes)>
+                                        {human::binary_size(bytes)}" · "{human::percent(share)}
                                     </span>
                                 </li>
                             }

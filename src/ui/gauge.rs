@@ -35,14 +35,11 @@ pub fn LimitGauge(
         let size = size.get();
         if size > MAX_BSON_SIZE {
             format!(
-                "{} bytes over the limit",
-                human::thousands(size - MAX_BSON_SIZE)
+                "{} over the limit",
+                human::binary_size(size - MAX_BSON_SIZE)
             )
         } else {
-            format!(
-                "{} bytes to the limit",
-                human::thousands(MAX_BSON_SIZE - size)
-            )
+            format!("{} to the limit", human::binary_size(MAX_BSON_SIZE - size))
         }
     };
     view! {
@@ -60,7 +57,7 @@ pub fn LimitGauge(
             </div>
             <div class="gauge-legend">
                 <span class="gauge-share">{move || human::percent(share())}" of 16 MiB"</span>
-                <span class="gauge-headroom">{headroom}</span>
+                <span class="gauge-headroom" title=move || human::exact_bytes(size.get().abs_diff(MAX_BSON_SIZE))>{headroom}</span>
             </div>
         </div>
     }

@@ -142,7 +142,7 @@ pub fn DocumentSizer() -> impl IntoView {
                                 human::percent(a.field_name_bytes as f64 / a.size.max(1) as f64)
                             }}
                         </dd>
-                        <dd class="sub">{move || format!("{} bytes", human::thousands(analysis.get().field_name_bytes))}</dd>
+                        <dd class="sub" title=move || human::exact_bytes(analysis.get().field_name_bytes)>{move || human::binary_size(analysis.get().field_name_bytes)}</dd>
                     </div>
                     <div>
                         <dt>"Array indexes"</dt>

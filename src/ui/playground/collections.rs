@@ -18,7 +18,17 @@ use crate::ui::size_level;
 /// Returns a size figure as text, with `≈` in front of an estimate.
 pub fn size_text(f: &SizeFigure) -> String {
     let approx = if f.exact { "" } else { "≈ " };
-    format!("{approx}{} B", human::thousands(f.bytes))
+    format!("{approx}{}", human::binary_size(f.bytes))
+}
+
+/// Returns the hover title of a size figure: the exact byte count, then `extra` (an
+/// estimate's confidence interval) when there is one.
+fn size_title(f: &SizeFigure, extra: Option<String>) -> String {
+    let exact = human::exact_bytes(f.bytes);
+    match extra {
+        Some(more) => format!("{exact}. {more}"),
+        None => exact,
+    }
 }
 
 /// Returns the tooltip of an estimated percentile: its 99% confidence interval.
@@ -92,7 +102,7 @@ pub fn CollectionCards(
                                     <span class="muted">
                                         <span data-metric="documents" data-value=count.to_string()>{count_text(count)}" documents"</span>
                                         " · "
-                                        <span data-metric="total_bytes" data-value=total.to_string()>
+                                        <span data-metric="total_bytes" data-value=total.to_string() title=human::exact_bytes(human::whole_bytes(total))>
                                             {if exact { "" } else { "≈ " }}
                                             {human::binary_size(total.max(0.0).round() as u64)}
                                         </span>
@@ -112,17 +122,18 @@ pub fn CollectionCards(
                                     <tbody>
                                         {rows.into_iter().map(|sh| {
                                             let (label, n, avg, p50, p99, max) = (sh.label, sh.count, sh.average, sh.p50, sh.p99, sh.max);
-                                            let (p50_title, p99_title) = (bounds_text(sh.p50_bounds), bounds_text(sh.p99_bounds));
+                                            let (p50_title, p99_title) = (size_title(&p50, bounds_text(sh.p50_bounds)), size_title(&p99, bounds_text(sh.p99_bounds)));
+                                            let (avg_title, max_title) = (size_title(&avg, None), size_title(&max, None));
                                             let level = size_level(max.bytes);
                                             let shape = label.clone();
                                             view! {
                                                 <tr data-shape=shape>
                                                     <td>{label}</td>
                                                     <td class="num" data-metric="count" data-value=n.to_string()>{count_text(n)}</td>
-                                                    <td class="num" data-metric="avg" data-value=avg.bytes.to_string()>{size_text(&avg)}</td>
+                                                    <td class="num" data-metric="avg" data-value=avg.bytes.to_string() title=avg_title>{size_text(&avg)}</td>
                                                     <td class="num" data-metric="p50" data-value=p50.bytes.to_string() title=p50_title>{size_text(&p50)}</td>
                                                     <td class="num" data-metric="p99" data-value=p99.bytes.to_string() title=p99_title>{size_text(&p99)}</td>
-                                                    <td class="num largest" data-level=level data-metric="max" data-value=max.bytes.to_string()>{size_text(&max)}</td>
+                                                    <td class="num largest" data-level=level data-metric="max" data-value=max.bytes.to_string() title=max_title>{size_text(&max)}</td>
                                                 </tr>
                                             }
                                         }).collect_view()}

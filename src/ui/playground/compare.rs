@@ -14,10 +14,10 @@ use crate::ui::size_level;
 use crate::warning::Severity;
 
 /// Returns a metric's value as the table shows it: bytes in binary units (per second for the
-/// rates), a document's size in bytes, counts and rates with thousands separators.
+/// rates, a document's size too), counts and rates with thousands separators.
 fn show(m: Metric, v: f64) -> String {
     match (m.unit(), m.is_per_sec()) {
-        (Unit::DocumentBytes, _) => format!("{} B", count_text(v)),
+        (Unit::DocumentBytes, _) => human::binary_size_f64(v),
         (Unit::Bytes, per_sec) => {
             let b = human::binary_size(v.max(0.0).round() as u64);
             if per_sec {

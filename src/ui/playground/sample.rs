@@ -65,8 +65,8 @@ pub fn SampleDocumentPanel(
                 </div>
             </div>
             <p class="sample-size">
-                <strong data-metric="sample_bytes" data-value=move || size.get().to_string()>
-                    {move || format!("{} B", human::thousands(size.get()))}
+                <strong data-metric="sample_bytes" data-value=move || size.get().to_string() title=move || human::exact_bytes(size.get())>
+                    {move || human::binary_size(size.get())}
                 </strong>
                 <span class="muted">{move || describe(&shown.get(), largest.get(), sampled, beyond().map(|f| f.bytes))}</span>
             </p>
@@ -81,7 +81,7 @@ pub fn SampleDocumentPanel(
                 view! {
                     <p class="sample-full" data-metric="full_largest" data-value=f.bytes.to_string()>
                         "Largest at full scale: "
-                        <strong>{format!("{approx}{} B", human::thousands(f.bytes))}</strong>
+                        <strong title=human::exact_bytes(f.bytes)>{format!("{approx}{}", human::binary_size(f.bytes))}</strong>
                         <span class="muted">{format!(" ({basis})")}</span>
                     </p>
                     <LimitGauge size=f.bytes label="Share of the 16 MiB limit: the largest document at full scale"/>
