@@ -34,10 +34,10 @@ use serde::Serialize;
 
 mod calls;
 mod dbpointer;
+pub mod inspect;
 mod parser;
 mod pretty;
 mod stream;
-pub mod inspect;
 mod wrapper;
 mod write;
 
@@ -46,8 +46,8 @@ mod tests;
 
 pub use crate::date::{format_iso_date, parse_iso_date};
 pub use dbpointer::{db_pointer, db_pointer_parts};
-pub use parser::{line_column, Parser, MAX_PARSE_DEPTH};
 pub use inspect::{inspect, inspect_all};
+pub use parser::{line_column, Parser, MAX_PARSE_DEPTH};
 pub use pretty::{pretty_json, PRETTY_WIDTH};
 pub use write::{
     to_canonical_ejson, to_relaxed_ejson, to_relaxed_ejson_value, to_relaxed_json, to_shell_string,

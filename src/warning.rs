@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::arith::tail::Exceedance;
 use crate::arith::{collection_stats, CollectionStats};
-use crate::human::{binary_size, thousands};
 use crate::design::{AttributeForm, CommandKind, FieldPattern, Index, Layout};
+use crate::human::{binary_size, thousands};
 use crate::model::field::{BsonType, Fields};
 use crate::model::{Copies, Model, Step};
 use crate::size::MAX_BSON_SIZE;
@@ -139,7 +139,19 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                     ));
                 }
             } else if max >= NEAR_LIMIT {
-                out.push(Warning::new("DOC_NEAR_LIMIT", Severity::Warning, &c.name, "", format!("{what} is {} ({}), within 20% of the 16 MiB limit (≥ {})", binary_size(max), label(ss.max.exact), binary_size(NEAR_LIMIT)), "Leave headroom: cap or move the growing part before it reaches the limit."));
+                out.push(Warning::new(
+                    "DOC_NEAR_LIMIT",
+                    Severity::Warning,
+                    &c.name,
+                    "",
+                    format!(
+                        "{what} is {} ({}), within 20% of the 16 MiB limit (≥ {})",
+                        binary_size(max),
+                        label(ss.max.exact),
+                        binary_size(NEAR_LIMIT)
+                    ),
+                    "Leave headroom: cap or move the growing part before it reaches the limit.",
+                ));
             }
             if let Some(b) = ss.bloated.as_ref().filter(|_| max > BLOATED) {
                 let message = format!("{what} is {}, over Compass's bloated-document threshold of 10 MB ({}); {}: every read and rewrite moves them whole", binary_size(max), binary_size(BLOATED), how_many(b, &shape.label));

@@ -380,17 +380,29 @@ fn explain_execution_stats_has_the_documented_sections() {
         "db.movies.find({ 'prices.channel': 'web' }).explain('executionStats')",
     );
     let keys: Vec<&str> = e.keys().map(String::as_str).collect();
-    assert_eq!(keys, ["explainVersion", "queryPlanner", "executionStats", "ok"]);
+    assert_eq!(
+        keys,
+        ["explainVersion", "queryPlanner", "executionStats", "ok"]
+    );
     let qp = e.get_document("queryPlanner").unwrap();
     let qp_keys: Vec<&str> = qp.keys().map(String::as_str).collect();
     assert_eq!(qp_keys, ["namespace", "winningPlan", "rejectedPlans"]);
-    assert_eq!(qp.get_str("namespace").unwrap(), format!("{}.movies", db.name));
+    assert_eq!(
+        qp.get_str("namespace").unwrap(),
+        format!("{}.movies", db.name)
+    );
     let stats = e.get_document("executionStats").unwrap();
     let stat_keys: Vec<&str> = stats.keys().map(String::as_str).collect();
     // executionTimeMillis is left out on purpose (the engine's time is not mongod's).
     assert_eq!(
         stat_keys,
-        ["executionSuccess", "nReturned", "totalKeysExamined", "totalDocsExamined", "executionStages"]
+        [
+            "executionSuccess",
+            "nReturned",
+            "totalKeysExamined",
+            "totalDocsExamined",
+            "executionStages"
+        ]
     );
     // The engine's own counters of the same query (the multikey index holds one key per
     // channel, so more keys than documents are examined).
@@ -399,8 +411,14 @@ fn explain_execution_stats_has_the_documented_sections() {
     let int = |n: u64| Some(Bson::Int32(i32::try_from(n).unwrap()));
     assert_eq!(stats.get("nReturned").cloned(), int(x.n_returned));
     assert_eq!(stats.get("nReturned").cloned(), Some(Bson::Int32(5)));
-    assert_eq!(stats.get("totalKeysExamined").cloned(), int(x.keys_examined));
-    assert_eq!(stats.get("totalDocsExamined").cloned(), int(x.docs_examined));
+    assert_eq!(
+        stats.get("totalKeysExamined").cloned(),
+        int(x.keys_examined)
+    );
+    assert_eq!(
+        stats.get("totalDocsExamined").cloned(),
+        int(x.docs_examined)
+    );
     // The stage tree that ran: FETCH over the multikey IXSCAN, the same as the winning plan.
     let stages = stats.get_document("executionStages").unwrap();
     assert_eq!(stages.get_str("stage").unwrap(), "FETCH");
@@ -420,7 +438,11 @@ fn explain_defaults_to_query_planner() {
     ] {
         let e = explain_of(&mut db, command);
         assert!(e.get("executionStats").is_none(), "{command}");
-        assert!(e.get_document("queryPlanner").unwrap().get("winningPlan").is_some());
+        assert!(e
+            .get_document("queryPlanner")
+            .unwrap()
+            .get("winningPlan")
+            .is_some());
     }
     let all = explain_of(
         &mut db,
@@ -445,9 +467,10 @@ fn aggregate_explain_execution_stats() {
 /// True when an entry is followed by a comma and then the closing brace or bracket.
 fn has_trailing_comma(text: &str) -> bool {
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
-    lines.windows(2).any(|w| {
-        w[0].ends_with(',') && (w[1].starts_with('}') || w[1].starts_with(']'))
-    }) || text.contains(", }")
+    lines
+        .windows(2)
+        .any(|w| w[0].ends_with(',') && (w[1].starts_with('}') || w[1].starts_with(']')))
+        || text.contains(", }")
         || text.contains(", ]")
 }
 
@@ -459,14 +482,26 @@ fn explain_prints_as_mongosh_with_quoted_key_patterns_and_no_trailing_commas() {
         "db.orders.find({ 'customer._id': 'alice' }).sort({ date: -1 }).explain('executionStats')",
     );
     let text = crate::ejson::inspect_all(&Bson::Document(e));
-    assert!(text.starts_with("{\n  explainVersion: '1',\n  queryPlanner: {\n"), "{text}");
-    assert!(text.contains("keyPattern: { 'customer._id': 1, date: -1 }"), "{text}");
+    assert!(
+        text.starts_with("{\n  explainVersion: '1',\n  queryPlanner: {\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("keyPattern: { 'customer._id': 1, date: -1 }"),
+        "{text}"
+    );
     assert!(text.contains("    totalDocsExamined: 3,\n"), "{text}");
     assert!(!has_trailing_comma(&text), "{text}");
     // The plan's Display is the same text as mongosh's winningPlan.
-    let o = run(&mut db, "db.orders.find({ 'customer._id': 'alice' }).sort({ date: -1 })");
+    let o = run(
+        &mut db,
+        "db.orders.find({ 'customer._id': 'alice' }).sort({ date: -1 })",
+    );
     let plan = o.result.plan.unwrap().to_string();
-    assert!(plan.contains("keyPattern: { 'customer._id': 1, date: -1 }"), "{plan}");
+    assert!(
+        plan.contains("keyPattern: { 'customer._id': 1, date: -1 }"),
+        "{plan}"
+    );
     assert!(!has_trailing_comma(&plan), "{plan}");
 }
 
@@ -489,8 +524,14 @@ fn counts_are_plain_numbers() {
 #[test]
 fn documents_print_as_mongosh_prints_them() {
     let mut db = db();
-    let o = run(&mut db, "db.users.findOne({ _id: 'grace' }, { _id: 1, followers: 1 })");
+    let o = run(
+        &mut db,
+        "db.users.findOne({ _id: 'grace' }, { _id: 1, followers: 1 })",
+    );
     let Reply::Value(v) = &o.reply else { panic!() };
     let text = crate::ejson::inspect(v);
-    assert!(text.starts_with("{ _id: 'grace', followers: [") || text.starts_with("{\n  _id: 'grace',"), "{text}");
+    assert!(
+        text.starts_with("{ _id: 'grace', followers: [") || text.starts_with("{\n  _id: 'grace',"),
+        "{text}"
+    );
 }

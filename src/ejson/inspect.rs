@@ -71,8 +71,7 @@ impl Inspector {
                 self.container(&entries, ('{', '}'), level, false)
             }
             Bson::Array(items) => {
-                let entries: Vec<(Option<&str>, &Bson)> =
-                    items.iter().map(|v| (None, v)).collect();
+                let entries: Vec<(Option<&str>, &Bson)> = items.iter().map(|v| (None, v)).collect();
                 let numbers = items
                     .iter()
                     .all(|v| matches!(v, Bson::Int32(_) | Bson::Double(_)));

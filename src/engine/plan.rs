@@ -348,7 +348,9 @@ impl PartialEq for PlanStage {
 /// strings, quoted keys where they are not identifiers, no trailing commas).
 impl fmt::Display for PlanStage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::ejson::inspect_all(&Bson::Document(self.to_document())))
+        f.write_str(&crate::ejson::inspect_all(&Bson::Document(
+            self.to_document(),
+        )))
     }
 }
 

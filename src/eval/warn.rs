@@ -5,8 +5,8 @@
 
 use super::{CommandEval, OperationEval, Routing};
 use crate::design::{CommandKind, Layout};
-use crate::model::{Model, Step};
 use crate::human::{binary_size, binary_size_f64, thousands};
+use crate::model::{Model, Step};
 use crate::warning::{check, Severity, Warning};
 
 /// Codes the evaluation decides from real runs (the layout-only guesses are dropped).

@@ -5,8 +5,8 @@
 //! children per parent do.
 
 use super::{Severity, Warning};
-use crate::human::thousands;
 use crate::design::Layout;
+use crate::human::thousands;
 use crate::model::field::BsonType;
 use crate::model::{Model, Relationship};
 

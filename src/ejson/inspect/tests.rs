@@ -15,17 +15,25 @@ fn d(doc: bson::Document) -> Bson {
 fn short_documents_stay_on_one_line_with_quoted_keys() {
     // { _id: 1, name: 'alice', 'customer._id': 1, tags: ['a', 'b'] }
     assert_eq!(
-        inspect(&d(doc! { "_id": 1, "name": "alice", "customer._id": 1, "tags": ["a", "b"] })),
+        inspect(&d(
+            doc! { "_id": 1, "name": "alice", "customer._id": 1, "tags": ["a", "b"] }
+        )),
         "{ _id: 1, name: 'alice', 'customer._id': 1, tags: [ 'a', 'b' ] }"
     );
     // A key pattern is valid mongosh: { 'customer._id': 1, date: -1 }
-    assert_eq!(inspect(&d(doc! { "customer._id": 1, "date": -1 })), "{ 'customer._id': 1, date: -1 }");
+    assert_eq!(
+        inspect(&d(doc! { "customer._id": 1, "date": -1 })),
+        "{ 'customer._id': 1, date: -1 }"
+    );
 }
 
 #[test]
 fn more_than_three_levels_break_even_when_short() {
     // { a: { b: { c: { d: 1 } } } }
-    assert_eq!(inspect(&d(doc! { "a": { "b": { "c": { "d": 1 } } } })), "{\n  a: { b: { c: { d: 1 } } }\n}");
+    assert_eq!(
+        inspect(&d(doc! { "a": { "b": { "c": { "d": 1 } } } })),
+        "{\n  a: { b: { c: { d: 1 } } }\n}"
+    );
 }
 
 #[test]
@@ -47,19 +55,26 @@ fn long_arrays_are_laid_out_in_columns() {
     // ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace']: strings left-aligned
     let names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace"];
     let strs = Bson::Array(names.iter().map(|s| Bson::String(s.to_string())).collect());
-    assert_eq!(inspect(&strs), "[\n  'alice', 'bob',\n  'carol', 'dave',\n  'erin',  'frank',\n  'grace'\n]");
+    assert_eq!(
+        inspect(&strs),
+        "[\n  'alice', 'bob',\n  'carol', 'dave',\n  'erin',  'frank',\n  'grace'\n]"
+    );
 }
 
 #[test]
 fn strings_choose_their_quotes() {
     // { a: "it's", b: 'say "hi"', c: `both ' and "` }
     let v = d(doc! { "a": "it's", "b": "say \"hi\"", "c": "both ' and \"" });
-    assert_eq!(inspect(&v), "{ a: \"it's\", b: 'say \"hi\"', c: `both ' and \"` }");
+    assert_eq!(
+        inspect(&v),
+        "{ a: \"it's\", b: 'say \"hi\"', c: `both ' and \"` }"
+    );
 }
 
 #[test]
 fn results_stop_at_depth_six_explain_does_not() {
-    let deep = d(doc! { "l1": { "l2": { "l3": { "l4": { "l5": { "l6": { "l7": { "l8": 1 } } } } } } } });
+    let deep =
+        d(doc! { "l1": { "l2": { "l3": { "l4": { "l5": { "l6": { "l7": { "l8": 1 } } } } } } } });
     assert_eq!(inspect(&deep), "{\n  l1: {\n    l2: {\n      l3: {\n        l4: { l5: { l6: { l7: [Object] } } }\n      }\n    }\n  }\n}");
     assert!(inspect_all(&deep).contains("l8: 1"));
 }
