@@ -424,7 +424,7 @@ fn explain_execution_stats_has_the_documented_sections() {
     assert_eq!(stages.get_str("stage").unwrap(), "FETCH");
     let ixscan = stages.get_document("inputStage").unwrap();
     assert_eq!(ixscan.get_str("stage").unwrap(), "IXSCAN");
-    assert_eq!(ixscan.get_bool("isMultiKey").unwrap(), true);
+    assert!(ixscan.get_bool("isMultiKey").unwrap());
     assert_eq!(Some(stages), qp.get_document("winningPlan").ok());
 }
 
