@@ -75,6 +75,9 @@ test('the console prints explain, counts, documents and key patterns as mongosh 
   // The side panel's index keys are mongosh too.
   assert.match(await page.textContent('.coll[data-collection=orders]'), /\{ 'customer\._id': 1, date: -1 \}/);
 
+  // The first documents of find({}), each once, for a person to look at.
+  await all.evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: `${SHOTS}/mongosh-find.png` });
   await explained.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/mongosh-console.png` });
   await explained.screenshot({ path: `${SHOTS}/mongosh-explain.png` });
