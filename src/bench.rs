@@ -76,7 +76,10 @@ fn reply_checksum(reply: &Reply) -> (u64, i64) {
                 .fold(0i64, i64::wrapping_add);
             (docs.len() as u64, sum)
         }
+        // A count (mongosh's plain number: a 32-bit integer, or a double past 2^31).
+        Reply::Value(Bson::Int32(n)) => (u64::try_from(*n).unwrap_or(0), 0),
         Reply::Value(Bson::Int64(n)) => (u64::try_from(*n).unwrap_or(0), 0),
+        Reply::Value(Bson::Double(n)) if n.fract() == 0.0 && *n >= 0.0 => (*n as u64, 0),
         Reply::Value(_) => (1, 0),
     }
 }

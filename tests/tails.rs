@@ -179,7 +179,13 @@ fn an_attachment_past_16_mib_is_an_error_with_its_share() {
     assert_eq!(over.documents.round(), (share * 200_000.0).round());
     assert_eq!(over.fields, vec!["attachment".to_string()]);
     let e = value_over_limit(&m, &l, "attachment");
-    assert!(e.message.contains("25,000,288 bytes"), "{}", e.message);
+    // 25,000,288 bytes, 8,223,072 over the limit.
+    assert!(
+        e.message
+            .contains("23.84 MiB (exact), 7.84 MiB over the 16 MiB limit"),
+        "{}",
+        e.message
+    );
     assert!(
         e.message.contains("0.0205% of message documents (≈ 41)"),
         "{}",

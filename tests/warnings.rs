@@ -19,10 +19,7 @@ fn find<'a>(w: &'a [Warning], code: &str) -> Option<&'a Warning> {
 /// 844,411 (checked with pymongo, see tests/arith.rs); the largest parent has 800,000 and gains
 /// 1,000 a day: 44,411 more take 45 days → 2025-02-15. A median parent (400,000, 10 a day)
 /// needs 44,442 days.
-#[test]
-fn break_point_with_dates() {
-    let w = warnings(
-        r#"{
+const WIL: &str = r#"{
       "start_date": "2025-01-01",
       "entities": [ { "name": "user", "count": 1000, "fields": {
           "username": { "type": "string", "length": { "shape": "fixed", "value": 3 } },
@@ -32,14 +29,17 @@ fn break_point_with_dates() {
           "cardinality": { "shape": "uniform", "min": 0, "max": 800000 },
           "growth_per_day": { "typical": 10, "largest": 1000 } } ],
       "design": { "relationships": { "followers": { "strategy": "reference_in_parent" } } }
-    }"#,
-    );
+    }"#;
+
+#[test]
+fn break_point_with_dates() {
+    let w = warnings(WIL);
     let bp = find(&w, "ARRAY_BREAK_POINT").unwrap_or_else(|| panic!("{w:?}"));
     assert_eq!(bp.severity, Severity::Info);
     assert_eq!(bp.path, "followers");
     assert!(
         bp.message
-            .contains("844,411 elements (exact, 12 bytes per element)"),
+            .contains("844,411 elements (exact, 12 B per element)"),
         "{}",
         bp.message
     );
@@ -62,10 +62,15 @@ fn break_point_with_dates() {
     // followers)) == 15,889,013).
     let near = find(&w, "DOC_NEAR_LIMIT").unwrap_or_else(|| panic!("{w:?}"));
     assert!(
-        near.message.contains("15,889,013 bytes (exact)"),
+        near.message.contains("15.15 MiB (exact)"),
         "{}",
         near.message
     );
+    // The message rounds; the exact size it rounds is the shape's largest document.
+    let m = parse_model(WIL).unwrap_or_else(|e| panic!("{e}"));
+    let l = layout_model(&m).unwrap_or_else(|e| panic!("{e}"));
+    let stats = squillion::arith::collection_stats(&l.collections[0], &m.start_date);
+    assert_eq!(stats.shapes[0].max.bytes, 15_889_013);
     assert!(find(&w, "BLOATED_DOCUMENT").is_some());
     assert!(find(&w, "DOC_OVER_LIMIT").is_none());
 }
@@ -88,7 +93,8 @@ fn over_the_limit_by_one_byte() {
     let e = find(&w, "DOC_OVER_LIMIT").unwrap_or_else(|| panic!("{w:?}"));
     assert_eq!(e.severity, Severity::Error);
     assert!(
-        e.message.contains("16,777,217 bytes (exact)"),
+        e.message
+            .contains("16.000001 MiB (exact), 1 B over the 16 MiB limit"),
         "{}",
         e.message
     );
