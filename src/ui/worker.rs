@@ -9,7 +9,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::eval::{evaluate_offered_with, EvalOptions, Progress};
+use crate::eval::{evaluate_offered_with, EvalError, EvalOptions, Progress};
 use crate::export::{export_offered_zip, PAGE_ARCHIVE_LIMIT};
 use crate::model::{parse_model, Model};
 
@@ -31,9 +31,22 @@ pub fn evaluate_json_with(
 ) -> Result<String, String> {
     let (model, opts) = read_request(model_text, options_json)?;
     let mut evaluation =
-        evaluate_offered_with(&model, design, &opts, progress).map_err(|e| e.to_string())?;
+        evaluate_offered_with(&model, design, &opts, progress).map_err(page_words)?;
     evaluation.layout = None;
     serde_json::to_string(&evaluation).map_err(|e| e.to_string())
+}
+
+/// Returns why an evaluation failed in the page's words: a sample too big names the page's
+/// Sample field and the figure that fits, never a command-line flag.
+pub fn page_words(e: EvalError) -> String {
+    match e {
+        EvalError::TooBig(t) => format!(
+            "the sample is too big to evaluate ({}){}. Lower “Sample” beside the design bar",
+            t.what,
+            t.fits.replacen(": at most", "; at most", 1),
+        ),
+        e => e.to_string(),
+    }
 }
 
 /// Returns the model and evaluation options of a request, or why they cannot be read.
