@@ -10,7 +10,7 @@
 use wasm_bindgen::prelude::*;
 
 use crate::eval::{evaluate_offered_with, EvalError, EvalOptions, Progress};
-use crate::export::{export_offered_zip, PAGE_ARCHIVE_LIMIT};
+use crate::export::{export_offered_zip, ExportError, PAGE_ARCHIVE_LIMIT};
 use crate::model::{parse_model, Model};
 
 /// Returns the evaluation of the model in `model_text` under the design it offers with id
@@ -85,7 +85,10 @@ pub fn export_zip(
 ) -> Result<(Vec<u8>, ArchiveSummary), String> {
     let (model, opts) = read_request(model_text, options_json)?;
     let archive =
-        export_offered_zip(&model, design, &opts, PAGE_ARCHIVE_LIMIT).map_err(|e| e.to_string())?;
+        export_offered_zip(&model, design, &opts, PAGE_ARCHIVE_LIMIT).map_err(|e| match e {
+            ExportError::Eval(e) => page_words(e),
+            e => e.to_string(),
+        })?;
     let m = &archive.manifest;
     let summary = ArchiveSummary {
         design: m.design.clone(),
