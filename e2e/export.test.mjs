@@ -109,11 +109,17 @@ test('a sample over the budget is refused with a message, and the page goes on',
   const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
   await page.waitForSelector('.collection');
   await openPreset(page, 'social-feed');
-  await page.fill('.scale-input', '1000000');
-  await page.press('.scale-input', 'Enter');
+  // The sample control clamps to what fits (e2e/states.test.mjs); the model's own sample
+  // size is not clamped, and is refused.
+  await page.click('#tab-json');
+  const m = JSON.parse(await page.inputValue('#model-input'));
+  m.sample = { max_documents: 1000000 };
+  await page.fill('#model-input', JSON.stringify(m, null, 2));
+  await page.waitForSelector('.eval-state[data-state="failed"]', { timeout: 180_000 });
   await page.click('button.export-zip');
   const alert = await page.waitForSelector('.export-error', { timeout: 180_000 });
-  assert.match(await alert.textContent(), /^The export failed: the sample is too big to evaluate/);
+  assert.match(await alert.textContent(), /^The export failed: the sample is too big to evaluate .*Lower “Sample” beside the design bar/);
+  assert.doesNotMatch(await alert.textContent(), /--scale/);
   assert.equal((await page.locator('button.export-zip').textContent()).trim(), 'Download export (.zip)');
   assert.equal(await page.locator('button.export-zip').isEnabled(), true);
   await page.locator('.design-row').screenshot({ path: `${SHOTS}/export-zip-refused.png` });

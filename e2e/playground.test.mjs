@@ -103,7 +103,8 @@ test('a share link round-trips the model and keeps the previous work restorable'
   await page.fill('#model-input', shared);
   await page.click('text=Share link');
   const url = await page.inputValue('.share-url input');
-  assert.match(url, /#playground&model=[A-Za-z0-9_-]+$/);
+  // The design and the editor's view beside the model (e2e/states.test.mjs opens them).
+  assert.match(url, /#playground&design=normalized&view=json&model=[A-Za-z0-9_-]+$/);
 
   // A stranger opens it: a fresh browser context with no saved work.
   const { page: other, errors: otherErrors } = await openPage(site.browser, url);

@@ -315,12 +315,22 @@ pub fn parse_model(text: &str) -> Result<Model, ModelErrors> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ModelErrors {
         errors: vec![ModelError {
             path: "$".into(),
-            message: clear_json_message(e.to_string()),
+            message: clear_json_message(without_place(&e)),
             line: Some(e.line()),
             column: Some(e.column()),
         }],
     })?;
     model_from_value(value)
+}
+
+/// Returns serde_json's message without the place it appends (" at line 86 column 7"): the
+/// error carries its line and column, and every view says them once, its own way.
+fn without_place(e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    message
+        .strip_suffix(&place)
+        .map_or_else(|| message.clone(), str::to_string)
 }
 
 /// Returns serde_json's message with the limit it hit spelled out: its nesting limit and the

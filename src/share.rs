@@ -3,6 +3,11 @@
 //!
 //! A link is data from a stranger: decoding is bounded (link length, decompressed size) so a
 //! crafted link cannot exhaust memory, and the text it yields is validated like any import.
+//!
+//! The model is the only data a link carries. Beside it, two short parameters say what was on
+//! show: the design (an offer id) and the editor's view (`form` or `json`), so that the person
+//! who opens the link sees what the sender saw: `#playground&design=tbc&view=json&model=…`.
+//! A link without them (every link made before them) opens the model as it always did.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -13,6 +18,65 @@ pub const MAX_LINK_CHARS: usize = 256 * 1024;
 
 /// The largest text a link may expand to, in bytes.
 pub const MAX_TEXT_BYTES: usize = 2 * 1024 * 1024;
+
+/// The longest design or view parameter kept, in characters (an offer id is a short name; a
+/// longer value is not one and is ignored).
+pub const MAX_PARAM_CHARS: usize = 100;
+
+/// What a share link opens: the model, and what was on show when it was made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// The model's text.
+    pub model: String,
+    /// The design on show (an offer id: `tbc`, `normalized`, `custom`), if the link says.
+    pub design: Option<String>,
+    /// The editor's view on show (`form` or `json`), if the link says.
+    pub view: Option<String>,
+}
+
+/// Returns the URL fragment (without `#`) that opens the page's view `page` (`playground`)
+/// with `link`: the design and view first, the model (the long part) last.
+pub fn fragment(page: &str, link: &Link) -> String {
+    let mut params = form_urlencoded::Serializer::new(String::new());
+    if let Some(d) = &link.design {
+        params.append_pair("design", d);
+    }
+    if let Some(v) = &link.view {
+        params.append_pair("view", v);
+    }
+    let params = params.finish();
+    let mut out = page.to_string();
+    if !params.is_empty() {
+        out.push('&');
+        out.push_str(&params);
+    }
+    out.push_str("&model=");
+    out.push_str(&encode(&link.model));
+    out
+}
+
+/// Returns the link a URL fragment (`#playground&design=…&model=…`, with or without its `#`)
+/// carries: `None` when it carries no model, an error when the model cannot be read. A design
+/// or view longer than [`MAX_PARAM_CHARS`] is ignored.
+pub fn read_fragment(hash: &str) -> Option<Result<Link, ShareError>> {
+    let hash = hash.strip_prefix('#').unwrap_or(hash);
+    // The model payload is base64url: read it as it is (form decoding would turn nothing in
+    // it, but it is the long part and needs no copy through the parser).
+    let payload = hash
+        .split('&')
+        .find_map(|part| part.strip_prefix("model="))?;
+    let param = |name: &str| {
+        form_urlencoded::parse(hash.as_bytes())
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.into_owned())
+            .filter(|v| !v.is_empty() && v.chars().count() <= MAX_PARAM_CHARS)
+    };
+    Some(decode(payload).map(|model| Link {
+        model,
+        design: param("design"),
+        view: param("view"),
+    }))
+}
 
 /// Why a link could not be opened.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -82,6 +146,64 @@ mod tests {
             decode(&"A".repeat(MAX_LINK_CHARS + 1)),
             Err(ShareError::TooLong(MAX_LINK_CHARS + 1))
         );
+    }
+
+    #[test]
+    fn a_fragment_carries_the_design_and_view_beside_the_model() {
+        let link = Link {
+            model: "{\"name\": \"social-feed\"}\n".to_string(),
+            design: Some("tbc".to_string()),
+            view: Some("json".to_string()),
+        };
+        let f = fragment("playground", &link);
+        assert!(
+            f.starts_with("playground&design=tbc&view=json&model="),
+            "{f}"
+        );
+        assert_eq!(read_fragment(&format!("#{f}")), Some(Ok(link.clone())));
+        assert_eq!(read_fragment(&f), Some(Ok(link)));
+    }
+
+    #[test]
+    fn an_old_link_opens_its_model_with_nothing_else() {
+        let old = format!("#playground&model={}", encode("{}"));
+        assert_eq!(
+            read_fragment(&old),
+            Some(Ok(Link {
+                model: "{}".to_string(),
+                design: None,
+                view: None,
+            }))
+        );
+        assert_eq!(read_fragment("#playground"), None);
+        assert_eq!(read_fragment(""), None);
+        assert_eq!(
+            read_fragment("#playground&design=tbc&model=not base64!"),
+            Some(Err(ShareError::Encoding(
+                "Invalid symbol 32, offset 3.".to_string()
+            )))
+        );
+    }
+
+    #[test]
+    fn design_names_are_escaped_and_strange_parameters_ignored() {
+        let link = Link {
+            model: "{}".to_string(),
+            design: Some("my design & co/é".to_string()),
+            view: None,
+        };
+        let f = fragment("playground", &link);
+        assert!(!f.contains(' ') && !f.contains('é'), "{f}");
+        assert_eq!(read_fragment(&f), Some(Ok(link)));
+        // Too long, or empty: not a design name; the model still opens.
+        let long = format!(
+            "playground&design={}&view=&model={}",
+            "x".repeat(MAX_PARAM_CHARS + 1),
+            encode("{}")
+        );
+        let read = read_fragment(&long).and_then(Result::ok);
+        assert_eq!(read.as_ref().map(|l| l.design.clone()), Some(None));
+        assert_eq!(read.map(|l| l.view), Some(None));
     }
 
     #[test]

@@ -15,7 +15,13 @@ fn syntax_errors_carry_line_and_column() {
     let e = errors("{\n  \"entities\": [\n    { \"name\": \"user\", }\n  ]\n}");
     assert_eq!(e.errors.len(), 1);
     assert_eq!(e.errors[0].line, Some(3));
-    assert!(e.errors[0].column.is_some());
+    assert_eq!(e.errors[0].column, Some(23));
+    // The place is said once: the message is the reason alone, the line and column are fields
+    // (the CLI and the page each say them their own way).
+    assert_eq!(e.errors[0].message, "trailing comma");
+    assert_eq!(e.errors[0].to_string(), "line 3, column 23: trailing comma");
+    assert_eq!(e.to_string().matches("line 3").count(), 1, "{e}");
+    assert!(!e.to_string().contains(" at line "), "{e}");
 }
 
 #[test]

@@ -163,8 +163,9 @@ pub fn fit(
 }
 
 /// Returns the largest `sample.max_documents` whose sample fits the budget (binary search:
-/// the footprint grows with it), or `None` when not even 1 fits.
-fn largest_fitting(model: &Model, layout: &Layout, opts: &GenOptions) -> Option<u64> {
+/// the footprint grows with it), or `None` when not even 1 fits. The page's sample control
+/// clamps to it.
+pub fn largest_fitting(model: &Model, layout: &Layout, opts: &GenOptions) -> Option<u64> {
     let fits = |n: u64| {
         let mut m = model.clone();
         m.sample.max_documents = Some(n);

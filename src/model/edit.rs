@@ -11,6 +11,7 @@
 //! resolves to), so the forms' edits never depend on how a design is laid out.
 
 mod design;
+mod order;
 
 use serde_json::{json, Map, Value};
 
@@ -20,6 +21,7 @@ use super::workload::Op;
 use super::ModelError;
 
 pub use design::{clear_strategy, set_base, set_copied, set_design, set_joins, set_strategy};
+pub use order::{ordered_keys, path_of_pointer, set_in_order, GROWTH_ORDER};
 
 /// The smallest useful model: one entity with two fields, nothing else. Valid as it is.
 pub const BLANK_MODEL: &str = r#"{

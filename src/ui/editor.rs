@@ -11,6 +11,7 @@ mod chooser;
 mod distribution;
 mod entities;
 mod inputs;
+mod json;
 mod relationships;
 mod workload;
 
@@ -20,7 +21,7 @@ use serde_json::Value;
 use super::{clipboard, files, storage};
 use crate::history::{Change, History};
 use crate::model::edit::{self, EditError};
-use crate::model::{parse_model, Model, ModelError};
+use crate::model::{parse_model, DesignSpec, Model, ModelError};
 use crate::presets;
 use crate::share;
 
@@ -72,10 +73,16 @@ pub struct Workspace {
     pub doc: Memo<Option<Value>>,
     /// True while the text is not readable JSON (the forms are then read-only).
     pub broken: Memo<bool>,
+    /// The validation problems of the last readable model, each at its path: a form shows
+    /// the ones at its field beside it.
+    pub problems: Memo<Vec<ModelError>>,
     /// Why the last form edit was refused, if it was.
     pub message: RwSignal<Option<String>>,
     /// What the last preset, import or link did.
     pub notice: RwSignal<Option<Notice>>,
+    /// A design the next form edit writes first (Custom's seed, shown but not yet written):
+    /// the user's first change and the seed are then one undo step.
+    pub before_edit: RwSignal<Option<DesignSpec>>,
 }
 
 fn now_ms() -> f64 {
@@ -98,13 +105,19 @@ impl Workspace {
                 .or_else(|| prev.cloned().flatten())
         });
         let broken = Memo::new(move |_| text.with(|t| read_object(t).is_none()));
+        let problems = Memo::new(move |_| {
+            doc.with(|d| d.as_ref().map(crate::model::validate::validate))
+                .unwrap_or_default()
+        });
         Workspace {
             history,
             text,
             doc,
             broken,
+            problems,
             message: RwSignal::new(None),
             notice: RwSignal::new(notice),
+            before_edit: RwSignal::new(None),
         }
     }
 
@@ -189,7 +202,11 @@ impl Workspace {
         let Some(mut v) = self.doc.get_untracked() else {
             return false;
         };
-        match f(&mut v) {
+        let seeded = match self.before_edit.get_untracked() {
+            Some(design) => edit::set_design(&mut v, &design),
+            None => Ok(()),
+        };
+        match seeded.and_then(|()| f(&mut v)) {
             Ok(()) => {
                 self.message.set(None);
                 self.record(edit::pretty(&v), Change::Form);
@@ -220,6 +237,23 @@ enum Tab {
     Json,
 }
 
+impl Tab {
+    /// Its name in local storage and in share links.
+    fn name(self) -> &'static str {
+        match self {
+            Tab::Form => "form",
+            Tab::Json => "json",
+        }
+    }
+
+    /// The tab called `name`.
+    fn from_name(name: &str) -> Option<Tab> {
+        [Tab::Form, Tab::Json]
+            .into_iter()
+            .find(|t| t.name() == name)
+    }
+}
+
 /// Returns `(preset title, edited)` for the loaded preset (`None` for the user's own model).
 fn loaded_preset(doc: &Value) -> Option<(String, bool)> {
     let name = doc.get("name").and_then(Value::as_str)?;
@@ -232,13 +266,27 @@ fn loaded_preset(doc: &Value) -> Option<(String, bool)> {
     Some((p.title.clone(), original != *doc))
 }
 
-/// Returns a link to this page that opens the playground with `model_text`.
-fn share_link(model_text: &str) -> String {
+/// Returns a link to this page that opens the playground with `model_text`, showing `design`
+/// in the editor's `tab`.
+fn share_link(model_text: &str, design: String, tab: Tab) -> String {
     let base = web_sys::window()
         .and_then(|w| w.location().href().ok())
         .map(|href| href.split('#').next().unwrap_or_default().to_string())
         .unwrap_or_default();
-    format!("{base}#playground&model={}", share::encode(model_text))
+    let link = share::Link {
+        model: model_text.to_string(),
+        design: (!design.is_empty()).then_some(design),
+        view: Some(tab.name().to_string()),
+    };
+    format!("{base}#{}", share::fragment("playground", &link))
+}
+
+/// Opens the editor on the view a share link names (`form` or `json`; anything else is
+/// ignored), for the model card about to be made.
+pub fn show_view(view: &str) {
+    if let Some(tab) = Tab::from_name(view) {
+        storage::save(TAB_KEY, tab.name());
+    }
 }
 
 /// Returns true when the focused element is a form input whose typed value is not yet
@@ -333,27 +381,27 @@ pub fn ModelCard(
     model: ReadSignal<Option<Model>>,
     /// The problems of the current text.
     errors: ReadSignal<Vec<ModelError>>,
+    /// The design on show (an offer id), which a share link keeps.
+    design: Memo<String>,
 ) -> impl IntoView {
-    let first_tab = match storage::load(TAB_KEY).as_deref() {
-        Some("json") => Tab::Json,
-        _ => Tab::Form,
-    };
+    let first_tab = storage::load(TAB_KEY)
+        .as_deref()
+        .and_then(Tab::from_name)
+        .unwrap_or(Tab::Form);
     let tab = RwSignal::new(first_tab);
     let set_tab = move |t: Tab| {
         tab.set(t);
-        storage::save(
-            TAB_KEY,
-            match t {
-                Tab::Form => "form",
-                Tab::Json => "json",
-            },
-        );
+        storage::save(TAB_KEY, t.name());
     };
     let chooser_open = RwSignal::new(false);
     let dropping = RwSignal::new(false);
     let (share_url, set_share_url) = signal(None::<String>);
     let on_share = move |_| {
-        let url = share_link(&ws.text.get_untracked());
+        let url = share_link(
+            &ws.text.get_untracked(),
+            design.get_untracked(),
+            tab.get_untracked(),
+        );
         clipboard::copy(&url);
         set_share_url.set(Some(url));
     };
@@ -478,7 +526,7 @@ pub fn ModelCard(
             <NoticeLine ws=ws/>
             {move || share_url.get().map(|url| view! {
                 <label class="share-url">
-                    <span>"Link copied. Anyone who opens it gets this model; the data stays in their browser."</span>
+                    <span>"Link copied. Anyone who opens it gets this model, on this design and view; the data stays in their browser."</span>
                     <input type="text" readonly prop:value=url aria-label="Share link"/>
                 </label>
             })}
@@ -572,15 +620,7 @@ pub fn ModelCard(
             </div>
             <div id="panel-json" role="tabpanel" aria-labelledby="tab-json" hidden=move || tab.get() != Tab::Json>
                 <label class="visually-hidden" for="model-input">"Model as JSON"</label>
-                <textarea
-                    id="model-input"
-                    class="doc-input model-input"
-                    wrap="off"
-                    spellcheck="false"
-                    prop:value=move || ws.text.get()
-                    on:input=move |ev| ws.record(event_target_value(&ev), Change::Typing)
-                    aria-invalid=move || (!errors.get().is_empty()).to_string()
-                ></textarea>
+                <json::JsonArea ws=ws errors=errors open=Signal::derive(move || tab.get() == Tab::Json)/>
             </div>
             <ModelErrors errors=errors/>
             <p class="drop-hint" aria-hidden="true">"Drop a model file to import it"</p>

@@ -76,7 +76,7 @@ fn read_model(text: &str) -> Result<Model, Vec<ModelError>> {
 pub fn Playground() -> impl IntoView {
     // The last work, even an invalid edit, comes back on reload; a shared link opens its model
     // but keeps the work it replaces undoable and one click away.
-    let (history, notice) = start_history(storage::load(storage::MODEL_KEY));
+    let (history, notice, linked_design) = start_history(storage::load(storage::MODEL_KEY));
     let ws = Workspace::new(history, notice);
     let text = ws.text;
     let start = text.get_untracked();
@@ -88,8 +88,11 @@ pub fn Playground() -> impl IntoView {
     let (good_text, set_good_text) = signal(std::sync::Arc::<str>::from(first_good));
     let (errors, set_errors) = signal(first_errors);
     let (model, set_model) = signal(first_model);
-    // The chosen design, by its offer id; empty: the model's first design.
-    let (choice, set_choice) = signal(String::new());
+    // The chosen design, by its offer id (a link's, at first); empty: the model's first design.
+    let (choice, set_choice) = signal(linked_design.unwrap_or_default());
+    // Custom chosen from a preset's design starts as that design, shown but not written: the
+    // model changes (an undo step, "edited") only with the user's first change.
+    let custom_seed = RwSignal::new(None::<strategies::Seed>);
     // Every change of the text (typing, forms, presets, undo) re-reads the model; a bad one
     // keeps the last good model.
     Effect::new(move |first: Option<()>| {
@@ -103,6 +106,7 @@ pub fn Playground() -> impl IntoView {
                     });
                     if renamed {
                         set_choice.set(String::new());
+                        custom_seed.set(None);
                     }
                     set_model.set(Some(m));
                     set_errors.set(Vec::new());
@@ -113,8 +117,24 @@ pub fn Playground() -> impl IntoView {
         }
     });
 
+    // The model as shown: Custom's seed as its design while the model's design is unchanged.
+    let seeded = Memo::new(move |_| {
+        custom_seed.with(|s| model.with(|m| s.as_ref().and_then(|s| s.applies(m.as_ref()?))))
+    });
+    Effect::new(move |_| ws.before_edit.set(seeded.get()));
+    let shown = Memo::new(move |_| {
+        let seed = seeded.get();
+        model.with(|m| {
+            m.clone().map(|mut m| {
+                if let Some(s) = seed {
+                    m.design = s;
+                }
+                m
+            })
+        })
+    });
     // Every offered design is analysed once per model; switching designs only picks one.
-    let comparison = Memo::new(move |_| model.with(|m| m.as_ref().map(evaluate_all)));
+    let comparison = Memo::new(move |_| shown.with(|m| m.as_ref().map(evaluate_all)));
     // The offers as the design bar shows them: (id, label), in order.
     let bar = Memo::new(move |_| {
         comparison.with(|c| {
@@ -150,12 +170,20 @@ pub fn Playground() -> impl IntoView {
     // The engine's evaluation of every offered design, off the main thread: the chosen one
     // first, the others in the background, cached per (model text, design, sample scale).
     let scale = RwSignal::new(None::<u64>);
+    let seeded_text = Memo::new(move |_| {
+        let seed = seeded.get()?;
+        good_text.with(|t| strategies::seeded_text(t, &seed))
+    });
     let wanted = Memo::new(move |_| {
         let text = good_text.get();
+        let custom_text = seeded_text.get();
         let scale = scale.get();
         let chosen = chosen.get();
         let key = |design: &str| Key {
-            text: text.clone(),
+            text: match &custom_text {
+                Some(t) if design == CUSTOM => t.clone(),
+                _ => text.clone(),
+            },
             design: design.to_string(),
             scale,
         };
@@ -193,16 +221,17 @@ pub fn Playground() -> impl IntoView {
         })
     });
 
-    // Choosing a design by its id; moving to Custom from a preset's design starts the model's
-    // own design from it, as one undo step, unless it was already customized.
+    // Choosing a design by its id; moving to Custom from a preset's design starts Custom as
+    // that design (unless it was already customized), written into the model only with the
+    // user's first change.
     let select = Callback::new(move |id: String| {
         let from = chosen.get_untracked();
-        if id == CUSTOM && from != id {
+        if id != CUSTOM {
+            custom_seed.set(None);
+        } else if from != id {
             let seed =
                 model.with_untracked(|m| m.as_ref().and_then(|m| strategies::seed(m, &from)));
-            if let Some(spec) = seed {
-                ws.edit(|v| crate::model::edit::set_design(v, &spec));
-            }
+            custom_seed.set(seed);
         }
         set_choice.set(id);
     });
@@ -232,17 +261,17 @@ pub fn Playground() -> impl IntoView {
 
     view! {
         <section class="playground">
-            <ModelCard ws=ws model=model errors=errors/>
+            <ModelCard ws=ws model=model errors=errors design=chosen/>
             <div class="results">
                 <div class="design-row">
                     <DesignBar offers=bar chosen=chosen select=select/>
                     <div class="design-meta">
                         <EvalStatus pipeline=pipeline wanted=wanted/>
-                        <ScaleControl model_default=model_default scale=scale/>
+                        <ScaleControl model_default=model_default scale=scale fits=scale::fits(shown, chosen)/>
                         <ExportButton key=chosen_key model_name=model_name/>
                     </div>
                 </div>
-                {move || is_custom.get().then(|| view! { <StrategyPicker ws=ws model=model/> })}
+                {move || is_custom.get().then(|| view! { <StrategyPicker ws=ws model=shown/> })}
                 {move || match result.get() {
                     None => view! { <p class="empty">"Fix the model to see its numbers."</p> }.into_any(),
                     Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
@@ -269,32 +298,39 @@ pub fn Playground() -> impl IntoView {
     }
 }
 
-/// Returns the history the playground starts with, and what to say about it: the model of a
-/// shared link (the saved work it replaces one undo, or one click, away), else the saved work,
-/// else the starter model.
-fn start_history(saved: Option<String>) -> (History, Option<Notice>) {
-    match link_payload().map(|p| share::decode(&p)) {
-        Some(Ok(shared)) => {
+/// Returns the history the playground starts with, what to say about it, and the design to
+/// show: the model of a shared link (the saved work it replaces one undo, or one click, away)
+/// with its design and editor view, else the saved work, else the starter model.
+fn start_history(saved: Option<String>) -> (History, Option<Notice>, Option<String>) {
+    let hash = web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default();
+    match share::read_fragment(&hash) {
+        Some(Ok(link)) => {
+            let shared = link.model;
+            if let Some(view) = link.view {
+                super::editor::show_view(&view);
+            }
             storage::save(storage::MODEL_KEY, &shared);
-            match saved.filter(|p| *p != shared) {
+            let (history, notice) = match saved.filter(|p| *p != shared) {
                 Some(previous) => {
                     storage::save(storage::MODEL_BEFORE_LINK_KEY, &previous);
                     let mut h = History::new(previous);
                     h.record(shared, Change::Link, 0.0);
-                    (h, Some(Notice::Opened { can_restore: true }))
+                    (h, Notice::Opened { can_restore: true })
                 }
-                None => (
-                    History::new(shared),
-                    Some(Notice::Opened { can_restore: false }),
-                ),
-            }
+                None => (History::new(shared), Notice::Opened { can_restore: false }),
+            };
+            (history, Some(notice), link.design)
         }
         Some(Err(e)) => (
             History::new(saved.unwrap_or_else(|| STARTER_MODEL.to_string())),
             Some(Notice::Refused(e.to_string())),
+            None,
         ),
         None => (
             History::new(saved.unwrap_or_else(|| STARTER_MODEL.to_string())),
+            None,
             None,
         ),
     }
@@ -331,14 +367,6 @@ fn Evaluated(
         .into_any(),
     }
     }
-}
-
-/// Returns the `model=` payload of the page's URL fragment, if any.
-fn link_payload() -> Option<String> {
-    let hash = web_sys::window()?.location().hash().ok()?;
-    hash.split('&')
-        .find_map(|part| part.strip_prefix("model="))
-        .map(str::to_string)
 }
 
 /// The design bar: one button per offered design, keys 1–9, Custom last.

@@ -9,8 +9,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use crate::eval::{evaluate_offered_with, EvalOptions, Progress};
-use crate::export::{export_offered_zip, PAGE_ARCHIVE_LIMIT};
+use crate::eval::{evaluate_offered_with, EvalError, EvalOptions, Progress};
+use crate::export::{export_offered_zip, ExportError, PAGE_ARCHIVE_LIMIT};
 use crate::model::{parse_model, Model};
 
 /// Returns the evaluation of the model in `model_text` under the design it offers with id
@@ -31,9 +31,22 @@ pub fn evaluate_json_with(
 ) -> Result<String, String> {
     let (model, opts) = read_request(model_text, options_json)?;
     let mut evaluation =
-        evaluate_offered_with(&model, design, &opts, progress).map_err(|e| e.to_string())?;
+        evaluate_offered_with(&model, design, &opts, progress).map_err(page_words)?;
     evaluation.layout = None;
     serde_json::to_string(&evaluation).map_err(|e| e.to_string())
+}
+
+/// Returns why an evaluation failed in the page's words: a sample too big names the page's
+/// Sample field and the figure that fits, never a command-line flag.
+pub fn page_words(e: EvalError) -> String {
+    match e {
+        EvalError::TooBig(t) => format!(
+            "the sample is too big to evaluate ({}){}. Lower “Sample” beside the design bar",
+            t.what,
+            t.fits.replacen(": at most", "; at most", 1),
+        ),
+        e => e.to_string(),
+    }
 }
 
 /// Returns the model and evaluation options of a request, or why they cannot be read.
@@ -72,7 +85,10 @@ pub fn export_zip(
 ) -> Result<(Vec<u8>, ArchiveSummary), String> {
     let (model, opts) = read_request(model_text, options_json)?;
     let archive =
-        export_offered_zip(&model, design, &opts, PAGE_ARCHIVE_LIMIT).map_err(|e| e.to_string())?;
+        export_offered_zip(&model, design, &opts, PAGE_ARCHIVE_LIMIT).map_err(|e| match e {
+            ExportError::Eval(e) => page_words(e),
+            e => e.to_string(),
+        })?;
     let m = &archive.manifest;
     let summary = ArchiveSummary {
         design: m.design.clone(),

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
-use super::inputs::NumberInput;
+use super::inputs::{Group, NumberInput};
 use super::Workspace;
 use crate::model::edit;
 use crate::model::Shape;
@@ -47,7 +47,10 @@ pub fn DistributionInput(
         })
     });
     let parent_for_select = parent.clone();
+    // What the last number typed moved in the others (the fields adjust to any order).
+    let moved = RwSignal::new(None::<String>);
     let on_shape = move |ev: leptos::ev::Event| {
+        moved.set(None);
         let chosen = event_target_value(&ev);
         if let Some(chosen) = Shape::from_name(&chosen) {
             let old = dist.get_untracked().unwrap_or_else(|| json!({}));
@@ -72,18 +75,19 @@ pub fn DistributionInput(
             </label>
             <div class="dist-numbers">
                 {move || {
-                    let s = shape.get();
+                    let s = Shape::from_name(&shape.get());
                     let path = format!("{parent}/{key}");
-                    Shape::from_name(&s)
-                        .map_or(&[][..], Shape::keys)
+                    let group = Group { order: s.map_or(&[][..], edit::ordered_keys), moved };
+                    s.map_or(&[][..], Shape::keys)
                         .iter()
                         .map(|k| view! {
                             <NumberInput ws=ws parent=path.clone() key=k.to_string() label=k.to_string()
-                                aria=format!("{k} of the {about}")/>
+                                aria=format!("{k} of the {about}") group=group/>
                         })
                         .collect_view()
                 }}
             </div>
+            {move || moved.get().map(|m| view! { <p class="dist-moved" role="status">{m}</p> })}
             <ShapePreview dist=dist large=large/>
         </div>
     }

@@ -69,8 +69,42 @@ pub fn NameInput(
     }
 }
 
+/// Numbers of one object that must stay in ascending order (a distribution's, a growth's):
+/// a number typed moves the others of the group to it instead of being refused, and the group
+/// says which moved.
+#[derive(Debug, Clone, Copy)]
+pub struct Group {
+    /// The keys, in ascending order ([`edit::ordered_keys`]).
+    pub order: &'static [&'static str],
+    /// What the last edit moved, said beside the group.
+    pub moved: RwSignal<Option<String>>,
+}
+
+/// Returns what an edit of `key` to `value` moved, in words: `p99 and max raised to 200,000`.
+fn moved_words(key: &str, value: &Value, moved: &[String], order: &[&str]) -> Option<String> {
+    let first = moved.first()?;
+    let up = order.iter().position(|k| *k == first.as_str()) > order.iter().position(|k| *k == key);
+    let shown = match value.as_f64() {
+        Some(x) if x.fract() == 0.0 && (0.0..9e15).contains(&x) => {
+            crate::human::thousands(x as u64)
+        }
+        _ => value.to_string(),
+    };
+    let names = match moved {
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+        [] => return None,
+    };
+    Some(format!(
+        "{names} {} to {shown} to stay {} {key}.",
+        if up { "raised" } else { "lowered" },
+        if up { "at least" } else { "at most" },
+    ))
+}
+
 /// A labelled number input bound to `key` of the object at `parent`. Emptying an optional
-/// number removes the key; anything that is not a number is refused.
+/// number removes the key; anything that is not a number is refused, said beside the field,
+/// as is any problem validation finds at it.
 #[component]
 pub fn NumberInput(
     /// The model.
@@ -90,9 +124,45 @@ pub fn NumberInput(
     /// Placeholder shown when the key is absent.
     #[prop(optional)]
     placeholder: &'static str,
+    /// The ordered group the number belongs to, if any.
+    #[prop(optional)]
+    group: Option<Group>,
 ) -> impl IntoView {
-    let current = text_at(ws, format!("{parent}{}", edit::pointer(&[key.as_str()])));
+    let pointer = format!("{parent}{}", edit::pointer(&[key.as_str()]));
+    let path = edit::path_of_pointer(&pointer);
+    let current = text_at(ws, pointer);
     let aria = aria.unwrap_or_else(|| label.clone());
+    // What was typed and refused (not a number), until the next commit.
+    let refused = RwSignal::new(None::<String>);
+    let problem = Memo::new(move |_| {
+        refused.get().or_else(|| {
+            ws.problems.with(|ps| {
+                ps.iter()
+                    .find(|p| p.path == path)
+                    .map(|p| p.message.clone())
+            })
+        })
+    });
+    let commit = move |typed: String| -> bool {
+        if typed.trim().is_empty() && optional {
+            return ws.set(&parent, &key, None);
+        }
+        let Some(n) = edit::number_value(&typed) else {
+            refused.set(Some(format!("“{}” is not a number.", typed.trim())));
+            return false;
+        };
+        let Some(g) = group else {
+            return ws.set(&parent, &key, Some(n));
+        };
+        let (parent, key) = (parent.clone(), key.clone());
+        let mut moved = Vec::new();
+        let ok = ws.edit(|v| {
+            moved = edit::set_in_order(v, &parent, g.order, &key, n.clone()).unwrap_or_default();
+            Ok(())
+        });
+        g.moved.set(moved_words(&key, &n, &moved, g.order));
+        ok
+    };
     view! {
         <label class="num-field">
             <span>{label}</span>
@@ -104,25 +174,16 @@ pub fn NumberInput(
                 placeholder=placeholder
                 prop:value=move || current.get()
                 data-committed=move || current.get()
+                aria-invalid=move || problem.with(Option::is_some).to_string()
                 on:change=move |ev| {
                     let Some(input) = input_of(&ev) else { return };
-                    let typed = input.value();
-                    let ok = if typed.trim().is_empty() && optional {
-                        ws.set(&parent, &key, None)
-                    } else {
-                        match edit::number_value(&typed) {
-                            Some(n) => ws.set(&parent, &key, Some(n)),
-                            None => {
-                                ws.message.set(Some(format!("“{}” is not a number.", typed.trim())));
-                                false
-                            }
-                        }
-                    };
-                    if !ok {
+                    refused.set(None);
+                    if !commit(input.value()) {
                         input.set_value(&current.get_untracked());
                     }
                 }
             />
+            {move || problem.get().map(|m| view! { <span class="field-problem" role="alert">{m}</span> })}
         </label>
     }
 }

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use serde_json::{json, Value};
 
 use super::distribution::DistributionInput;
-use super::inputs::{text_at, MoveButtons, NameInput, NumberInput};
+use super::inputs::{text_at, Group, MoveButtons, NameInput, NumberInput};
 use super::Workspace;
 use crate::model::edit;
 
@@ -132,6 +132,10 @@ fn RelationshipItem(ws: Workspace, index: usize, name: String, last: bool) -> im
         );
     };
     let growth_parent = format!("{base}/growth_per_day");
+    let growth = Group {
+        order: edit::GROWTH_ORDER,
+        moved: RwSignal::new(None),
+    };
     view! {
         <li class="form-item relationship-item" data-relationship=name.clone()>
             <div class="item-head">
@@ -168,11 +172,12 @@ fn RelationshipItem(ws: Workspace, index: usize, name: String, last: bool) -> im
                 </label>
                 {move || has_growth.get().then(|| view! {
                     <NumberInput ws=ws parent=growth_parent.clone() key="typical".to_string() label="typical".to_string()
-                        aria="Children added per day to a typical parent".to_string()/>
+                        aria="Children added per day to a typical parent".to_string() group=growth/>
                     <NumberInput ws=ws parent=growth_parent.clone() key="largest".to_string() label="largest".to_string()
-                        aria="Children added per day to the largest parent".to_string() optional=true placeholder="= typical"/>
+                        aria="Children added per day to the largest parent".to_string() optional=true placeholder="= typical" group=growth/>
                 })}
             </div>
+            {move || growth.moved.get().map(|m| view! { <p class="dist-moved" role="status">{m}</p> })}
         </li>
     }
 }

@@ -119,7 +119,7 @@ pub fn EvalOperations(
                 <h2>"Workload, run on the engine"</h2>
                 <p class="card-note">"Typical subject; the largest in [brackets]. Plain: measured on the sample; ≈ estimate; (full) full-scale arithmetic."</p>
             </div>
-            <p class="eval-totals muted">
+            <p class="eval-totals muted" hidden=e.operations.is_empty()>
                 {format!(
                     "Per second: {} round trips, {} $lookups, {} docs examined, {} docs written, {} written",
                     human::thousands(t.queries_per_sec.round() as u64),
@@ -129,8 +129,20 @@ pub fn EvalOperations(
                     bytes(t.per_sec.bytes_written),
                 )}
             </p>
+            {e.operations.is_empty().then(|| view! { <NothingToRun/> })}
             {e.operations.iter().cloned().map(|op| view! { <Operation op/> }).collect_view()}
         </div>
+    }
+}
+
+/// What a model without operations shows where the workload's figures would be: its
+/// collections' sizes are above, and there is nothing to run.
+#[component]
+pub fn NothingToRun() -> impl IntoView {
+    view! {
+        <p class="empty nothing-to-run" data-testid="nothing-to-run">
+            "The workload has no operations: nothing to run. The sizes above are the whole result; add an operation to the model's workload to compare what the designs cost."
+        </p>
     }
 }
 

@@ -3,8 +3,25 @@
 use leptos::prelude::*;
 
 use super::pipeline::{Key, Outcome, Pipeline};
+use crate::eval::budget::largest_fitting;
+use crate::eval::offer::offer;
+use crate::generate::GenOptions;
 use crate::human;
-use crate::model::Sample;
+use crate::model::{Model, Sample};
+
+/// Returns the largest sample (documents per entity) of the chosen design (`chosen`, an offer
+/// id) of `model` that fits the evaluation's memory budget: the most the sample control takes.
+pub fn fits(model: Memo<Option<Model>>, chosen: Memo<String>) -> Signal<Option<u64>> {
+    Memo::new(move |_| {
+        let id = chosen.get();
+        model.with(|m| {
+            let o = offer(m.as_ref()?, &id)?;
+            let layout = o.layout().ok()?;
+            largest_fitting(&o.model, &layout, &GenOptions::default())
+        })
+    })
+    .into()
+}
 
 /// Returns the sample scale typed in `text`, clamped to the model's limits, and whether it was
 /// clamped; `None` for an empty or unreadable field (the model's own sample).
@@ -21,18 +38,46 @@ pub fn read_scale(text: &str) -> Option<(u64, bool)> {
     Some((clamped as u64, clamped != n))
 }
 
-/// Documents materialized per entity: the model's default, or what the user chose.
+/// The limit a typed sample scale was clamped to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Limit {
+    /// The largest sample the evaluation's memory budget holds for the chosen design.
+    Budget,
+    /// The model format's range of `sample.max_documents`.
+    Format,
+}
+
+impl Limit {
+    /// Its name for `data-limit`.
+    fn name(self) -> &'static str {
+        match self {
+            Limit::Budget => "budget",
+            Limit::Format => "format",
+        }
+    }
+}
+
+/// Documents materialized per entity: the model's default, or what the user chose, at most
+/// what fits the memory budget (a larger figure is clamped to it, and the page says so).
 #[component]
 pub fn ScaleControl(
     /// The model's own sample size (`sample.max_documents`, else the default).
     model_default: Signal<u64>,
     /// The chosen scale (`None`: the model's).
     scale: RwSignal<Option<u64>>,
+    /// The largest sample the chosen design's evaluation fits in its memory budget.
+    fits: Signal<Option<u64>>,
 ) -> impl IntoView {
-    let (clamped, set_clamped) = signal(None::<u64>);
+    // What a typed scale was clamped to, and the limit it passed (the memory budget's or the
+    // model format's).
+    let (clamped, set_clamped) = signal(None::<(u64, Limit)>);
     let on_change = move |ev: leptos::ev::Event| match read_scale(&event_target_value(&ev)) {
         Some((n, was_clamped)) => {
-            set_clamped.set(was_clamped.then_some(n));
+            let (n, limit) = match fits.get_untracked() {
+                Some(budget) if n > budget => (budget, Some(Limit::Budget)),
+                _ => (n, was_clamped.then_some(Limit::Format)),
+            };
+            set_clamped.set(limit.map(|l| (n, l)));
             scale.set((n != model_default.get_untracked()).then_some(n));
         }
         None => {
@@ -48,7 +93,8 @@ pub fn ScaleControl(
                     type="number"
                     class="scale-input"
                     min="1"
-                    max=Sample::MAX_MAX_DOCUMENTS.to_string()
+                    max=move || fits.get().unwrap_or(Sample::MAX_MAX_DOCUMENTS).to_string()
+                    title=move || fits.get().map(|n| format!("At most {} documents per entity fit the evaluation's memory budget for this design", human::thousands(n)))
                     step="1"
                     aria-label="Documents materialized per entity"
                     prop:value=move || scale.get().unwrap_or_else(|| model_default.get()).to_string()
@@ -64,9 +110,12 @@ pub fn ScaleControl(
                 }.into_any(),
                 None => view! { <span class="muted">"(the model's default)"</span> }.into_any(),
             }}
-            {move || clamped.get().map(|n| view! {
-                <span class="notice scale-clamped" role="status">
-                    {format!("Clamped to {} (a sample is 1 to {} documents per entity).", human::thousands(n), human::thousands(Sample::MAX_MAX_DOCUMENTS))}
+            {move || clamped.get().map(|(n, limit)| view! {
+                <span class="notice scale-clamped" role="status" data-limit=limit.name()>
+                    {match limit {
+                        Limit::Budget => format!("Clamped to {0}: at most {0} per entity fits the memory budget of this design.", human::thousands(n)),
+                        Limit::Format => format!("Clamped to {} (a sample is 1 to {} documents per entity).", human::thousands(n), human::thousands(Sample::MAX_MAX_DOCUMENTS)),
+                    }}
                 </span>
             })}
         </div>
@@ -129,8 +178,10 @@ pub fn EvalStatus(
                             {background}
                         </span>
                     }.into_any(),
-                    Some(Outcome::Failed(_)) => view! {
-                        <span class="eval-state" data-state="failed">"The evaluation failed"{background}</span>
+                    Some(Outcome::Failed(why)) => view! {
+                        <span class="eval-state" data-state="failed">
+                            {format!("Not evaluated: {}.", why.trim_end_matches('.'))}{background}
+                        </span>
                     }.into_any(),
                 }
             }}

@@ -16,10 +16,27 @@ use crate::eval::offer::label;
 use crate::model::{edit, Model};
 use crate::ui::editor::Workspace;
 
+/// The design Custom starts from, shown but not yet written into the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Seed {
+    /// The model's design when Custom was chosen (the preset's own).
+    shipped: DesignSpec,
+    /// The design Custom shows instead (the preset's design the bar came from).
+    design: DesignSpec,
+}
+
+impl Seed {
+    /// Returns the design Custom shows for `model`: the seed while the model's design is still
+    /// the preset's own (an undo back there shows it again), `None` once the user changed it.
+    pub fn applies(&self, model: &Model) -> Option<DesignSpec> {
+        (model.design == self.shipped).then(|| self.design.clone())
+    }
+}
+
 /// Returns the design Custom starts from when the bar moves to it from the preset's design
 /// `from` (an offer id): that design, as long as the model's own design is still the one the
-/// preset ships with (a design already customized is kept). `None`: nothing to write.
-pub fn seed(model: &Model, from: &str) -> Option<DesignSpec> {
+/// preset ships with (a design already customized is kept). `None`: Custom shows the model's.
+pub fn seed(model: &Model, from: &str) -> Option<Seed> {
     model.preset.as_ref()?;
     let shipped = crate::presets::get(model.name.as_deref()?)?
         .model()
@@ -29,7 +46,18 @@ pub fn seed(model: &Model, from: &str) -> Option<DesignSpec> {
         return None;
     }
     let o = crate::eval::offer::offer(model, from)?;
-    (o.design != model.design).then_some(o.design)
+    (o.design != model.design).then_some(Seed {
+        shipped,
+        design: o.design,
+    })
+}
+
+/// Returns the model `text` with `design` as its design (pretty JSON, as a form edit writes
+/// it): what Custom evaluates while its seed is shown.
+pub fn seeded_text(text: &str, design: &DesignSpec) -> Option<std::sync::Arc<str>> {
+    let mut v: serde_json::Value = serde_json::from_str(text).ok()?;
+    edit::set_design(&mut v, design).ok()?;
+    Some(std::sync::Arc::from(edit::pretty(&v)))
 }
 
 /// One relationship as the picker lists it. Changes only when the relationships or the
@@ -138,8 +166,9 @@ fn focus_id(id: String) {
 pub fn StrategyPicker(
     /// The model being edited.
     ws: Workspace,
-    /// The model shown (the last valid one).
-    model: ReadSignal<Option<Model>>,
+    /// The model shown (the last valid one, with Custom's seed as its design until changed).
+    #[prop(into)]
+    model: Signal<Option<Model>>,
 ) -> impl IntoView {
     let shape = Memo::new(move |_| model.with(|m| m.as_ref().map(shapes).unwrap_or_default()));
     // Each relationship's strategy under the model's design, and whether it is an override.

@@ -91,7 +91,9 @@ fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
         .map(|s| s.operations.iter().map(|o| o.unit.clone()).collect())
         .unwrap_or_default();
     if ops.is_empty() {
-        let text = if designs
+        let text = if designs.iter().any(|d| d.evaluation().is_some()) {
+            "The workload has no operations: nothing to run, nothing to compare here."
+        } else if designs
             .iter()
             .all(|d| matches!(d.state, super::State::Failed(_)))
         {
