@@ -98,10 +98,10 @@ test('workshop mode: the lesson in view, code ≥ 18 px, charts across with labe
 
   // The console: commands, documents and the input at 18 px or more.
   await page.click('nav >> text=Console');
-  await page.fill('#console-input', 'db.product.find({}).limit(2)');
+  await page.fill('#console-input', 'db.users.find({}).limit(2)');
   await page.keyboard.press('Enter');
-  await page.waitForSelector('.entry pre');
-  for (const selector of ['#console-input', '.entry pre']) {
+  await page.waitForSelector('.entry .docs');
+  for (const selector of ['#console-input', '.entry pre', '.entry summary', '.coll-indexes code']) {
     const px = await sizes(page, selector);
     assert.ok(px.length > 0 && Math.min(...px) >= 18, `${selector}: ${px}`);
   }

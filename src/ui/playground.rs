@@ -279,8 +279,9 @@ pub fn Playground() -> impl IntoView {
         })
     });
 
-    // The design row comes first in the page's order (a few Tab presses from the top, before
-    // the editor's many fields), though it shows above the results, right of the editor.
+    // The design row (and Custom's strategies) comes first in the page's order (a few Tab
+    // presses from the top, before the editor's many fields), though it shows above the
+    // results, right of the editor.
     view! {
         <section class="playground">
             {move || lesson.get().map(|(title, lesson)| view! {
@@ -296,10 +297,12 @@ pub fn Playground() -> impl IntoView {
                     <ScaleControl model_default=model_default scale=scale/>
                     <ExportButton key=chosen_key model_name=model_name/>
                 </div>
+                // Custom's strategies follow the bar in the page's order: Tab from the Custom
+                // button reaches them before the editor.
+                {move || is_custom.get().then(|| view! { <StrategyPicker ws=ws model=model/> })}
             </div>
             <ModelCard ws=ws model=model errors=errors/>
             <div class="results" id="results" tabindex="-1">
-                {move || is_custom.get().then(|| view! { <StrategyPicker ws=ws model=model/> })}
                 {move || match result.get() {
                     None => view! { <p class="empty">"Fix the model to see its numbers."</p> }.into_any(),
                     Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
