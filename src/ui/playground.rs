@@ -432,6 +432,7 @@ fn DesignBar(
                                 type="button"
                                 class="design-button"
                                 title=title
+                                aria-keyshortcuts=(i < 9).then(|| (i + 1).to_string())
                                 data-design=id.clone()
                                 aria-pressed=move || (chosen.get() == pressed).to_string()
                                 on:click=move |_| select.run(id.clone())
