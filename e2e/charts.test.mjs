@@ -178,7 +178,7 @@ test('large screens, dark theme and workshop mode: nothing overlaps, nothing is 
       });
       assert.deepEqual(await layoutProblems(page), [], `${name} ${width}×${height} ${scheme}${workshop ? ' workshop' : ''}`);
       const fonts = await page.$$eval('.design-charts svg.bars', (s) => s.map((x) => x.getAttribute('font-size')));
-      assert.ok(fonts.every((f) => f === (workshop ? '15' : '12')), `font sizes ${fonts}`);
+      assert.ok(fonts.every((f) => f === (workshop ? '18' : '12')), `font sizes ${fonts}`);
       const card = await page.$('.design-charts');
       const shot = `${SHOTS}/charts-${name}-${width}x${height}-${scheme}${workshop ? '-workshop' : ''}`;
       await card.screenshot({ path: `${shot}.png` });

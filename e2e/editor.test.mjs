@@ -226,7 +226,7 @@ test('export and import round-trip a model; the import is undoable', async () =>
   await commit(page, 'Count of user', '4242');
   await page.waitForFunction(() => document.querySelector('#model-input').value.includes('"count": 4242'));
   const exported = await json(page);
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Export')]);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('.model-card .toolbar >> text="Export"')]);
   assert.equal(download.suggestedFilename(), 'social-feed.json');
   const file = await readFile(await download.path(), 'utf8');
   assert.equal(file, exported);

@@ -85,13 +85,81 @@ impl View {
     }
 }
 
-/// Returns true when the keyboard focus is in a text field: single-key shortcuts (design
-/// numbers, W for workshop mode) must not steal what the user types.
-fn typing_in_a_field() -> bool {
+/// Returns the element that has the keyboard focus, if any.
+fn focused() -> Option<web_sys::Element> {
     web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.active_element())
-        .is_some_and(|e| matches!(e.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT"))
+}
+
+/// Returns true when the keyboard focus is in a text field (the console's input among them):
+/// single-key shortcuts (design numbers, arrows, W for workshop mode) must not steal what the
+/// user types.
+fn typing_in_a_field() -> bool {
+    focused().is_some_and(|e| {
+        matches!(e.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT")
+            || e.get_attribute("contenteditable")
+                .is_some_and(|v| v != "false")
+    })
+}
+
+/// Widgets that use the arrow keys themselves (tab lists, radio groups, sliders, menus,
+/// dialogs, regions that scroll sideways): page-wide arrow shortcuts leave their keys alone.
+const OWN_ARROWS: &str = "[role=tablist], [role=tab], [role=radiogroup], [role=radio], \
+    [role=slider], [role=spinbutton], [role=listbox], [role=menu], [role=menubar], \
+    [role=grid], [role=tree], [role=dialog], .table-scroll";
+
+/// Returns true when the focused element uses the arrow keys itself (see [`OWN_ARROWS`]), or
+/// is a text field.
+fn arrows_taken() -> bool {
+    typing_in_a_field() || focused().is_some_and(|e| e.closest(OWN_ARROWS).ok().flatten().is_some())
+}
+
+/// Moves the keyboard focus to the element `selector` names (scrolled into view), for the
+/// skip links; returns false when the page has none.
+fn focus_first(selector: &str) -> bool {
+    use wasm_bindgen::JsCast;
+    let target = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    match target {
+        Some(el) => {
+            el.scroll_into_view();
+            el.focus().is_ok()
+        }
+        None => false,
+    }
+}
+
+/// The skip links, the page's first focusable elements (shown when focused): to the results
+/// of the open view, and on the playground to the design bar (its chosen design). They move
+/// the focus without touching the URL, whose `#hash` names the view and its shared model.
+#[component]
+fn SkipLinks(
+    /// The open view.
+    view: ReadSignal<View>,
+) -> impl IntoView {
+    let to_results = move |ev: leptos::ev::MouseEvent| {
+        ev.prevent_default();
+        if !focus_first("#results") {
+            focus_first("#main");
+        }
+    };
+    let to_designs = move |ev: leptos::ev::MouseEvent| {
+        ev.prevent_default();
+        if !focus_first("#designs [aria-pressed=\"true\"]") {
+            focus_first("#designs");
+        }
+    };
+    view! {
+        <div class="skip-links">
+            <a class="skip-link" href="#results" on:click=to_results>"Skip to results"</a>
+            {move || (view.get() == View::Playground).then(|| view! {
+                <a class="skip-link" href="#designs" on:click=to_designs>"Skip to designs"</a>
+            })}
+        </div>
+    }
 }
 
 /// Returns the view named by the page's current URL.
@@ -136,6 +204,7 @@ pub fn App() -> impl IntoView {
     });
 
     view! {
+        <SkipLinks view=view/>
         <header class="topbar">
             <div class="brand">
                 <span class="logo" aria-hidden="true">"{ }"</span>
@@ -168,7 +237,7 @@ pub fn App() -> impl IntoView {
                 "Workshop mode"
             </button>
         </header>
-        <main class="page">
+        <main class="page" id="main" tabindex="-1">
             {move || match view.get() {
                 View::Playground => view! { <Playground/> }.into_any(),
                 View::Documents => view! { <DocumentSizer/> }.into_any(),

@@ -237,41 +237,101 @@ pub fn Playground() -> impl IntoView {
     });
     let is_custom = Memo::new(move |_| chosen.get() == CUSTOM);
 
-    // Keys 1–9 choose the design at that place on the bar, unless the user is typing. The
+    // Keys 1–9 choose the design at that place on the bar, Left and Right step to the previous
+    // and next design, unless the user is typing (or the focused widget uses the arrows). The
     // listener goes with the playground (another view may take the keys; coming back adds it
     // once again).
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || super::typing_in_a_field() {
             return;
         }
-        let Some(digit) = ev.key().chars().next().and_then(|c| c.to_digit(10)) else {
-            return;
+        let key = ev.key();
+        let place = match key.as_str() {
+            "ArrowLeft" | "ArrowRight" => {
+                if ev.default_prevented() || ev.shift_key() || super::arrows_taken() {
+                    return;
+                }
+                let now = chosen.try_get_untracked().unwrap_or_default();
+                let Some(at) = bar
+                    .try_with_untracked(|b| b.iter().position(|(id, _)| *id == now))
+                    .flatten()
+                else {
+                    return;
+                };
+                let len = bar.try_with_untracked(Vec::len).unwrap_or(0);
+                let to = if key == "ArrowLeft" {
+                    at.checked_sub(1)
+                } else {
+                    Some(at + 1).filter(|&i| i < len)
+                };
+                // At either end, nothing to step to: the key does nothing.
+                let Some(to) = to else { return };
+                ev.prevent_default();
+                to
+            }
+            _ => {
+                let Some(digit) = key.chars().next().and_then(|c| c.to_digit(10)) else {
+                    return;
+                };
+                if key.len() != 1 || digit == 0 {
+                    return;
+                }
+                digit as usize - 1
+            }
         };
-        if ev.key().len() != 1 || digit == 0 {
-            return;
-        }
         let id = bar
-            .try_with_untracked(|b| b.get(digit as usize - 1).map(|(id, _)| id.clone()))
+            .try_with_untracked(|b| b.get(place).map(|(id, _)| id.clone()))
             .flatten();
         if let Some(id) = id {
+            // A keyboard user on the design bar stays on it: the focus follows the choice.
+            let on_bar = super::focused()
+                .and_then(|e| e.closest("#designs").ok().flatten())
+                .is_some();
             select.run(id);
+            if on_bar {
+                super::focus_first(&format!(
+                    "#designs .design-button:nth-of-type({})",
+                    place + 1
+                ));
+            }
         }
     });
     on_cleanup(move || keys.remove());
 
+    // The preset's title and lesson, for workshop mode (the model card, which shows them
+    // otherwise, steps aside there): what the room is there for.
+    let lesson = Memo::new(move |_| {
+        model.with(|m| {
+            m.as_ref()
+                .and_then(|m| m.preset.as_ref())
+                .map(|p| (p.title.clone(), p.lesson.clone()))
+        })
+    });
+
+    // The design row (and Custom's strategies) comes first in the page's order (a few Tab
+    // presses from the top, before the editor's many fields), though it shows above the
+    // results, right of the editor.
     view! {
         <section class="playground">
-            <ModelCard ws=ws model=model errors=errors design=chosen/>
-            <div class="results">
-                <div class="design-row">
-                    <DesignBar offers=bar chosen=chosen select=select/>
-                    <div class="design-meta">
-                        <EvalStatus pipeline=pipeline wanted=wanted/>
-                        <ScaleControl model_default=model_default scale=scale fits=scale::fits(shown, chosen)/>
-                        <ExportButton key=chosen_key model_name=model_name/>
-                    </div>
+            {move || lesson.get().map(|(title, lesson)| view! {
+                <div class="workshop-lesson" data-testid="workshop-lesson">
+                    <h2>{title}</h2>
+                    <p>{lesson}</p>
                 </div>
+            })}
+            <div class="design-row" id="designs" tabindex="-1">
+                <DesignBar offers=bar chosen=chosen select=select/>
+                <div class="design-meta">
+                    <EvalStatus pipeline=pipeline wanted=wanted/>
+                    <ScaleControl model_default=model_default scale=scale fits=scale::fits(shown, chosen)/>
+                    <ExportButton key=chosen_key model_name=model_name/>
+                </div>
+                // Custom's strategies follow the bar in the page's order: Tab from the Custom
+                // button reaches them before the editor.
                 {move || is_custom.get().then(|| view! { <StrategyPicker ws=ws model=shown/> })}
+            </div>
+            <ModelCard ws=ws model=model errors=errors design=chosen/>
+            <div class="results" id="results" tabindex="-1">
                 {move || match result.get() {
                     None => view! { <p class="empty">"Fix the model to see its numbers."</p> }.into_any(),
                     Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
@@ -369,7 +429,9 @@ fn Evaluated(
     }
 }
 
-/// The design bar: one button per offered design, keys 1–9, Custom last.
+/// The design bar: one button per offered design, keys 1–9 (and Left/Right), Custom last. The
+/// buttons wrap onto as many rows as the width needs; a label too long for its row is cut with
+/// an ellipsis, the whole name on hover (`title`) and to screen readers (the text stays).
 #[component]
 fn DesignBar(
     /// The offered designs' ids and labels, in order.
@@ -388,16 +450,23 @@ fn DesignBar(
                     .enumerate()
                     .map(|(i, (id, label))| {
                         let pressed = id.clone();
+                        let title = if i < 9 {
+                            format!("{label} (key {})", i + 1)
+                        } else {
+                            label.clone()
+                        };
                         view! {
                             <button
                                 type="button"
                                 class="design-button"
+                                title=title
+                                aria-keyshortcuts=(i < 9).then(|| (i + 1).to_string())
                                 data-design=id.clone()
                                 aria-pressed=move || (chosen.get() == pressed).to_string()
                                 on:click=move |_| select.run(id.clone())
                             >
-                                <kbd>{i + 1}</kbd>
-                                {label}
+                                {(i < 9).then(|| view! { <kbd>{i + 1}</kbd> })}
+                                <span class="design-label">{label}</span>
                             </button>
                         }
                     })

@@ -45,7 +45,9 @@ pub fn CompareTable(
                 <h2>"Compare designs"</h2>
                 <p class="card-note">"Per second at the workload's rates, as squillion compare prints them. Lower is better; the best feasible design of each row is highlighted. A design mongod would refuse (an error-severity warning) is infeasible and never the best."</p>
             </div>
-            <div class="table-scroll">
+            // With many designs the table scrolls sideways inside its card (the metric column
+            // stays put), never the page; the region takes the focus so that keys scroll it too.
+            <div class="table-scroll" tabindex="0" role="region" aria-label="Compare designs table">
                 <table class="compare-table">
                     <thead>
                         <tr>

@@ -141,6 +141,10 @@ pub struct Size {
     pub font: f64,
 }
 
+/// The charts' font size in workshop mode, in pixels: tick, bar and value labels readable from
+/// the back of a room on a projector at 1280×720.
+const WORKSHOP_FONT: f64 = 18.0;
+
 /// Returns the size of `el`'s content box and the font size of the page's mode.
 fn measure(el: &web_sys::HtmlElement) -> Size {
     let workshop = web_sys::window()
@@ -149,7 +153,7 @@ fn measure(el: &web_sys::HtmlElement) -> Size {
         .is_some_and(|root| root.class_list().contains("workshop"));
     Size {
         width: f64::from(el.client_width()).max(240.0),
-        font: if workshop { 15.0 } else { 12.0 },
+        font: if workshop { WORKSHOP_FONT } else { 12.0 },
     }
 }
 
