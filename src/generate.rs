@@ -162,10 +162,8 @@ pub struct Truncation {
 
 /// Returns the bytes of a value as an array element, without its type byte and key.
 fn element_value_size(v: &Bson) -> u64 {
-    let mut d = Document::new();
-    d.insert("0", v.clone());
-    // 4 (length) + 1 (type) + 2 ("0" and NUL) + value + 1 (trailing NUL).
-    crate::size::document_size(&d).saturating_sub(8)
+    // The value's own bytes: what an element adds past its type byte and key.
+    crate::size::value_size(v)
 }
 
 /// Returns a 64-bit FNV-1a hash of `s` mixed with `seed` (stable across platforms).

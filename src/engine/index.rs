@@ -187,9 +187,13 @@ impl Index {
         let mut all_missing = true;
         for (field, _) in &self.spec.fields {
             let parts = path::split(field);
-            if !path::items(doc, &parts, false)
-                .iter()
-                .all(|i| matches!(i, path::Item::Missing))
+            // Only a sparse index asks whether every field is missing (listing the items a
+            // path reaches costs one entry per array element).
+            if self.spec.sparse
+                && all_missing
+                && !path::items(doc, &parts, false)
+                    .iter()
+                    .all(|i| matches!(i, path::Item::Missing))
             {
                 all_missing = false;
             }
@@ -211,6 +215,15 @@ impl Index {
                 return Err(EngineError::parallel_arrays(fa, fb));
             }
         }
+        let arrays = arrays.into_iter().map(|(_, p)| p).collect();
+        // One field (most indexes): each value is its key, moved rather than cloned.
+        if let ([values], [(_, desc)]) = (per_field.as_mut_slice(), self.spec.fields.as_slice()) {
+            let keys = std::mem::take(values)
+                .into_iter()
+                .map(|value| vec![KeyPart { value, desc: *desc }])
+                .collect();
+            return Ok((keys, arrays));
+        }
         let mut keys: Vec<IndexKey> = vec![Vec::new()];
         for (values, (_, desc)) in per_field.iter().zip(self.spec.fields.iter()) {
             let mut next = Vec::with_capacity(keys.len() * values.len());
@@ -226,7 +239,7 @@ impl Index {
             }
             keys = next;
         }
-        Ok((keys, arrays.into_iter().map(|(_, p)| p).collect()))
+        Ok((keys, arrays))
     }
 
     /// Returns the key as mongod prints it in an E11000 message (`{ a: 1 }`).
