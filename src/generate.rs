@@ -910,7 +910,8 @@ impl Gen {
             ValueKind::Word => self.pick(WORDS).to_string(),
             _ => {
                 // Words up to 256 bytes; longer text repeats them (cheap for megabytes).
-                let mut t = String::new();
+                // Room for the last word too, so the text is allocated once.
+                let mut t = String::with_capacity(len.min(256) + 16);
                 while t.len() < len.min(256) {
                     if !t.is_empty() {
                         t.push(' ');

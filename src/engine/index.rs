@@ -105,10 +105,17 @@ fn sorted_distinct(values: Vec<Bson>) -> Vec<Bson> {
     if values.len() < 2 {
         return values;
     }
-    let ids: Vec<[u8; 12]> = values
+    // An ObjectId's 12 bytes as a big-endian number order as the bytes do.
+    let ids: Vec<u128> = values
         .iter()
         .map_while(|v| match v {
-            Bson::ObjectId(o) => Some(o.bytes()),
+            Bson::ObjectId(o) => {
+                let mut wide = [0u8; 16];
+                for (w, b) in wide.iter_mut().skip(4).zip(o.bytes()) {
+                    *w = b;
+                }
+                Some(u128::from_be_bytes(wide))
+            }
             _ => None,
         })
         .collect();
@@ -119,7 +126,13 @@ fn sorted_distinct(values: Vec<Bson>) -> Vec<Bson> {
         ids.dedup();
         return ids
             .into_iter()
-            .map(|b| Bson::ObjectId(bson::oid::ObjectId::from_bytes(b)))
+            .map(|n| {
+                let mut b = [0u8; 12];
+                for (d, s) in b.iter_mut().zip(n.to_be_bytes().into_iter().skip(4)) {
+                    *d = s;
+                }
+                Bson::ObjectId(bson::oid::ObjectId::from_bytes(b))
+            })
             .collect();
     }
     let by_position = |i: &usize, j: &usize| match (values.get(*i), values.get(*j)) {
