@@ -307,6 +307,71 @@ mod tests {
     }
 
     #[test]
+    fn eval_timing_splits_the_median_evaluation_into_its_steps() {
+        let text = std::fs::read_to_string("presets/person-addresses.json").unwrap_or_default();
+        let model = crate::model::parse_model(&text);
+        let Ok(model) = model else {
+            panic!("presets/person-addresses.json does not parse");
+        };
+        let tick = Cell::new(0.0);
+        let clock = || {
+            tick.set(tick.get() + 1.0);
+            tick.get()
+        };
+        let mut probes = 0;
+        let mut peak = || {
+            probes += 1;
+            Some(probes * 100)
+        };
+        let t = time_eval(&model, 3, clock, &mut peak);
+        let Ok(t) = t else {
+            panic!("the evaluation fails");
+        };
+        let p = t.phases;
+        let sum = p.layout + p.generate + p.insert + p.measure + p.operations + p.cluster;
+        assert_eq!(sum, t.eval_ms);
+        assert!(p.operations > 0.0 && p.generate > 0.0);
+        // Two probes per round (start, end): the largest window is the last round's.
+        assert_eq!((probes, t.peak_bytes), (6, Some(600)));
+        let bytes: u64 = {
+            let layout = crate::eval::Design::Model.layout(&model);
+            let layout = layout.unwrap_or_else(|_| panic!("no layout"));
+            let opts = crate::eval::EvalOptions::default();
+            let fitted = crate::eval::fitted_sample(&model, &layout, &opts)
+                .unwrap_or_else(|_| panic!("no sample"));
+            crate::generate::generate(&fitted, &layout)
+                .collections
+                .iter()
+                .flat_map(|c| c.documents.iter())
+                .map(document_size)
+                .sum()
+        };
+        assert_eq!(t.sample_bytes, bytes);
+        assert!(bytes > 0);
+    }
+
+    #[test]
+    fn query_timing_reports_the_first_run_apart() {
+        let mut db = Database::new();
+        let docs = (0..10).map(|i| bson::doc! {"_id": i, "a": i % 3}).collect();
+        assert!(db.insert_many("c", docs, true).is_ok());
+        let tick = Cell::new(0.0);
+        let clock = || {
+            tick.set(tick.get() + 1.0);
+            tick.get()
+        };
+        let commands = vec!["db.c.find({ a: 1 })".to_string()];
+        let t = time_queries(&mut db, &commands, 0.0, clock).unwrap_or_default();
+        let Some(q) = t.first() else {
+            panic!("no timing");
+        };
+        // The clock reads 1 at the start, 2 after the first run, 3 at the check after the
+        // third run and 4 at the end: the two later runs took 2 ticks.
+        assert_eq!((q.rounds, q.ms, q.first_ms), (3, 3.0, 1.0));
+        assert_eq!(q.steady_ms, 1.0);
+    }
+
+    #[test]
     fn query_timing_counts_and_sums_ids() {
         let mut db = Database::new();
         let docs = (0..10).map(|i| bson::doc! {"_id": i, "a": i % 3}).collect();
