@@ -1,9 +1,15 @@
 // Benchmark (not a test): queries on the same 100,000 documents by Squillion's engine and by
 // mingo 7 (the peer), natively (our release binary vs mingo in Node) and in one headless
 // Chromium page (our wasm vs mingo's browser build). Each side runs each query at least 3
-// times and for at least MIN_MS; loading the documents and compiling the query are not timed.
-// Results are checked equal (count and sum of _ids) before any timing is printed.
-// Targets: collection scans ≥ 3x mingo; an indexed point query ≥ 100x mingo's scan.
+// times and for at least MIN_MS (BENCH_MIN_MS; 0 gives the three runs a user makes); loading
+// the documents and compiling the query are not timed. Before each query the engine's caches
+// are dropped, so its first run is the one a user's console query and every query of a model
+// evaluation meet: the first (cold) run and the steady state (the mean of the later runs,
+// caches built) are reported apart, and the targets are on the first run. Results are checked
+// equal (count and sum of _ids) before any timing is printed.
+// Targets (issue #17): cold collection scans ≥ 10x mingo natively and ≥ 5x in the browser;
+// an indexed point query ≥ 300x mingo's scan in the browser. BENCH_NATIVE_ONLY=1 skips the browser. Natively it also prints the heap
+// bytes the engine holds per stored document next to the documents' own BSON bytes.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { Query } from 'mingo';
@@ -62,19 +68,24 @@ function timeMingo(QueryClass, docs, q, minMs) {
   };
   let rounds = 0;
   let first;
+  let firstMs = 0;
   const start = performance.now();
   for (;;) {
     const out = run();
     rounds++;
-    if (!first) first = { n: out.length, checksum: out.reduce((s, d) => s + d._id, 0) };
+    if (!first) {
+      first = { n: out.length, checksum: out.reduce((s, d) => s + d._id, 0) };
+      firstMs = performance.now() - start;
+    }
     if (rounds >= 3 && performance.now() - start >= minMs) break;
   }
-  return { rounds, ms: performance.now() - start, ...first };
+  const ms = performance.now() - start;
+  return { rounds, ms, first_ms: firstMs, steady_ms: (ms - firstMs) / Math.max(1, rounds - 1), ...first };
 }
 
-const per = (t) => t.ms / t.rounds;
 const fmtMs = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(1)} µs` : `${ms.toFixed(2)} ms`);
 
+/** Prints one line per query: the first run (the target's figure) and the steady state. */
 function report(side, ours, theirs) {
   for (const [i, q] of QUERIES.entries()) {
     const a = ours[i];
@@ -82,9 +93,17 @@ function report(side, ours, theirs) {
     if (a.n !== b.n || a.checksum !== b.checksum) {
       throw new Error(`${side}: results differ for ${q.name}: squillion n=${a.n} sum=${a.checksum}, mingo n=${b.n} sum=${b.checksum}`);
     }
-    const ratio = per(b) / per(a);
-    const target = q.kind === 'point' ? 100 : 3;
-    console.log(`${side}: ${q.name.padEnd(36)} n=${String(a.n).padStart(5)} | squillion ${fmtMs(per(a)).padStart(10)} | mingo ${fmtMs(per(b)).padStart(10)} | ratio ${ratio.toFixed(1)}x (target ≥ ${target}x)${ratio >= target ? '' : '  BELOW TARGET'}`);
+    // A page's clock ticks in 0.1 ms steps (no cross-origin isolation): a run under one tick
+    // reads 0, and the ratio is then a lower bound.
+    const tick = side === 'browser' ? 0.1 : 0.001;
+    const ratio = (x, y) => (y > 0 ? `${(x / y).toFixed(1)}x` : `≥ ${(x / tick).toFixed(0)}x`);
+    const cold = b.first_ms / Math.max(a.first_ms, tick);
+    const steady = ratio(b.steady_ms, a.steady_ms);
+    const target = q.kind === 'point' ? (side === 'browser' ? 300 : 100) : side === 'browser' ? 5 : 10;
+    console.log(
+      `${side}: ${q.name.padEnd(36)} n=${String(a.n).padStart(5)} | first run: squillion ${fmtMs(a.first_ms).padStart(10)}, mingo ${fmtMs(b.first_ms).padStart(10)}, ` +
+        `${ratio(b.first_ms, a.first_ms)} (target ≥ ${target}x)${cold >= target ? '' : ' BELOW TARGET'} | steady: ${fmtMs(a.steady_ms).padStart(10)} vs ${fmtMs(b.steady_ms).padStart(10)}, ${steady}`,
+    );
   }
 }
 
@@ -103,28 +122,34 @@ for (const c of commands) args.push('--query', c);
 const native = JSON.parse(execFileSync(BIN, args, { encoding: 'utf8', maxBuffer: 1 << 26 }));
 const node = QUERIES.map((q) => timeMingo(Query, reread, q, MIN_MS));
 report('native ', native.queries, node);
+if (native.stored_bytes != null) {
+  console.log(`native : memory per stored document: ${(native.stored_bytes / COUNT).toFixed(0)} B on the heap ` +
+    `for ${(native.bson_bytes / COUNT).toFixed(0)} B of BSON (${(native.stored_bytes / native.bson_bytes).toFixed(2)}x)`);
+}
 
-const server = await serve(DIST, { '/bench-query.ndjson': file });
-const browser = await launch();
-try {
-  const page = await browser.newPage({ bypassCSP: true });
-  await page.goto(`${server.url}?bench`);
-  await page.waitForFunction(() => typeof window.squillionBenchQuery === 'function');
-  await page.addScriptTag({ path: 'node_modules/mingo/dist/mingo.min.js' });
-  const result = await page.evaluate(
-    async ({ queries, commands, setup, minMs, timeMingoSource }) => {
-      const text = await (await fetch('./bench-query.ndjson')).text();
-      const wasm = JSON.parse(window.squillionBenchQuery(text, 'docs', setup, commands, minMs));
-      const docs = text.trim().split('\n').map((l) => JSON.parse(l));
-      // eslint-disable-next-line no-new-func
-      const timeMingo = new Function(`return ${timeMingoSource}`)();
-      const js = queries.map((q) => timeMingo(window.mingo.Query, docs, q, minMs));
-      return { wasm: wasm.queries, js };
-    },
-    { queries: QUERIES, commands, setup: SETUP, minMs: MIN_MS, timeMingoSource: timeMingo.toString() },
-  );
-  report('browser', result.wasm, result.js);
-} finally {
-  await browser.close();
-  await server.close();
+if (!process.env.BENCH_NATIVE_ONLY) {
+  const server = await serve(DIST, { '/bench-query.ndjson': file });
+  const browser = await launch();
+  try {
+    const page = await browser.newPage({ bypassCSP: true });
+    await page.goto(`${server.url}?bench`);
+    await page.waitForFunction(() => typeof window.squillionBenchQuery === 'function');
+    await page.addScriptTag({ path: 'node_modules/mingo/dist/mingo.min.js' });
+    const result = await page.evaluate(
+      async ({ queries, commands, setup, minMs, timeMingoSource }) => {
+        const text = await (await fetch('./bench-query.ndjson')).text();
+        const wasm = JSON.parse(window.squillionBenchQuery(text, 'docs', setup, commands, minMs));
+        const docs = text.trim().split('\n').map((l) => JSON.parse(l));
+        // eslint-disable-next-line no-new-func
+        const timeMingo = new Function(`return ${timeMingoSource}`)();
+        const js = queries.map((q) => timeMingo(window.mingo.Query, docs, q, minMs));
+        return { wasm: wasm.queries, js };
+      },
+      { queries: QUERIES, commands, setup: SETUP, minMs: MIN_MS, timeMingoSource: timeMingo.toString() },
+    );
+    report('browser', result.wasm, result.js);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
 }

@@ -14,7 +14,7 @@ use crate::model::distribution::{round_count, Distribution};
 use crate::model::field::{BsonType, Field, Fields};
 use crate::size::MAX_BSON_SIZE;
 
-pub use collection::{collection_stats, CollectionStats, SizeFigure};
+pub use collection::{collection_stats, forget_collection_stats, CollectionStats, SizeFigure};
 
 /// Returns the number of decimal digits of `i` (`digits(0) == 1`).
 pub fn digits(i: u64) -> u64 {

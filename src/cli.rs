@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod alloc;
 mod bench;
 mod eval;
 mod export;

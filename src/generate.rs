@@ -162,10 +162,8 @@ pub struct Truncation {
 
 /// Returns the bytes of a value as an array element, without its type byte and key.
 fn element_value_size(v: &Bson) -> u64 {
-    let mut d = Document::new();
-    d.insert("0", v.clone());
-    // 4 (length) + 1 (type) + 2 ("0" and NUL) + value + 1 (trailing NUL).
-    crate::size::document_size(&d).saturating_sub(8)
+    // The value's own bytes: what an element adds past its type byte and key.
+    crate::size::value_size(v)
 }
 
 /// Returns a 64-bit FNV-1a hash of `s` mixed with `seed` (stable across platforms).
@@ -433,11 +431,11 @@ impl ShapeGenerator<'_> {
                             .iter()
                             .find(|(field, ..)| field == name)
                             .map(|(_, w, children)| (owned_range(w, *children, j), *children));
-                        g.reference(f, ent, count, name, owned)
+                        g.reference(f, ent, count, FieldPath::root(name), owned)
                     }
                 }
             } else {
-                g.value(f, name)
+                g.value(f, FieldPath::root(name))
             };
             d.insert(name.clone(), v);
         }
@@ -650,7 +648,7 @@ impl Gen {
         f: &Field,
         entity: &str,
         count: u64,
-        path: &str,
+        path: FieldPath<'_>,
         owned: Option<((u64, u64), u64)>,
     ) -> Bson {
         let mut next_owned = owned.map(|((s, _), _)| s);
@@ -703,7 +701,7 @@ impl Gen {
         }
     }
 
-    fn value(&mut self, f: &Field, path: &str) -> Bson {
+    fn value(&mut self, f: &Field, path: FieldPath<'_>) -> Bson {
         match f.ty {
             BsonType::Double => Bson::Double(self.number(f)),
             BsonType::Decimal => {
@@ -773,20 +771,20 @@ impl Gen {
 
     /// Records an array of `n` elements at `path` of which only `out.len()` (at most the `m`
     /// planned) were materialized, and gives back the elements budget it did not use.
-    fn note_short_array(&mut self, path: &str, out: &mut [Bson], m: u64, n: u64) {
+    fn note_short_array(&mut self, path: FieldPath<'_>, out: &mut [Bson], m: u64, n: u64) {
         let got = out.len() as u64;
         self.budget = self.budget.saturating_add(m.saturating_sub(got));
         if got < n {
-            self.truncated.push((path.to_string(), got, n));
+            self.truncated.push((path.render(), got, n));
         }
     }
 
-    fn object(&mut self, fields: &Fields, path: &str) -> Document {
+    fn object(&mut self, fields: &Fields, path: FieldPath<'_>) -> Document {
         let mut d = Document::new();
         for (n, f) in fields.iter() {
             if self.present(f) {
                 self.fields_made = self.fields_made.saturating_add(1);
-                let v = self.value(f, &format!("{path}.{n}"));
+                let v = self.value(f, path.child(n));
                 d.insert(n.clone(), v);
             }
         }
@@ -912,7 +910,8 @@ impl Gen {
             ValueKind::Word => self.pick(WORDS).to_string(),
             _ => {
                 // Words up to 256 bytes; longer text repeats them (cheap for megabytes).
-                let mut t = String::new();
+                // Room for the last word too, so the text is allocated once.
+                let mut t = String::with_capacity(len.min(256) + 16);
                 while t.len() < len.min(256) {
                     if !t.is_empty() {
                         t.push(' ');
@@ -990,7 +989,38 @@ pub fn document_from_fields(fields: &Fields, q: f64, seed: u64) -> Document {
         truncated: vec![],
         seed,
     };
-    g.object(fields, "")
+    g.object(fields, FieldPath::root(""))
+}
+
+/// Where a generated value sits (`a.b.c`), spelled out only when an array is cut short
+/// (writing it for every value cost a string per field of every generated document).
+#[derive(Debug, Clone, Copy)]
+struct FieldPath<'a> {
+    parent: Option<&'a FieldPath<'a>>,
+    name: &'a str,
+}
+
+impl<'a> FieldPath<'a> {
+    /// Returns a top-level path (`name` as is).
+    fn root(name: &'a str) -> FieldPath<'a> {
+        FieldPath { parent: None, name }
+    }
+
+    /// Returns the path of field `name` under this one.
+    fn child(&'a self, name: &'a str) -> FieldPath<'a> {
+        FieldPath {
+            parent: Some(self),
+            name,
+        }
+    }
+
+    /// Returns the path as text: the parent's, a dot, the name.
+    fn render(&self) -> String {
+        match self.parent {
+            Some(p) => format!("{}.{}", p.render(), self.name),
+            None => self.name.to_string(),
+        }
+    }
 }
 
 #[cfg(test)]

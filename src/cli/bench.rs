@@ -94,8 +94,18 @@ impl BenchArgs {
                 let text = std::fs::read_to_string(&file)
                     .with_context(|| format!("cannot read {}", file.display()))?;
                 let mut db = Database::new();
+                let before = super::alloc::current();
                 let docs =
                     load_documents(&mut db, &collection, &text, &file.display().to_string())?;
+                // Heap bytes the engine holds for the collection (documents, record ids,
+                // the _id_ index), next to the documents' own BSON bytes.
+                let stored_bytes = super::alloc::current()
+                    .zip(before)
+                    .map(|(after, before)| after.saturating_sub(before));
+                let bson_bytes: u64 = db
+                    .collection(&collection)
+                    .map(|c| c.documents().map(crate::size::document_size).sum())
+                    .unwrap_or(0);
                 for command in &setup {
                     run_script(&mut db, command, "--setup")?;
                 }
@@ -103,7 +113,12 @@ impl BenchArgs {
                 let queries = time_queries(&mut db, &query, min_ms, || {
                     clock.elapsed().as_secs_f64() * 1e3
                 })?;
-                let json = serde_json::json!({ "docs": docs, "queries": queries });
+                let json = serde_json::json!({
+                    "docs": docs,
+                    "bson_bytes": bson_bytes,
+                    "stored_bytes": stored_bytes,
+                    "queries": queries,
+                });
                 writeln!(std::io::stdout(), "{json}")?;
                 Ok(ExitCode::SUCCESS)
             }
@@ -125,7 +140,13 @@ impl BenchArgs {
                     let model = crate::model::parse_model(&text)
                         .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
                     let clock = Instant::now();
-                    let mut t = time_eval(&model, rounds, || clock.elapsed().as_secs_f64() * 1e3)?;
+                    let mut peak = super::alloc::peak_probe();
+                    let mut t = time_eval(
+                        &model,
+                        rounds,
+                        || clock.elapsed().as_secs_f64() * 1e3,
+                        &mut peak,
+                    )?;
                     if t.model.is_empty() {
                         t.model = p.display().to_string();
                     }

@@ -97,6 +97,58 @@ pub struct Index {
     pub multikey_paths: BTreeSet<String>,
 }
 
+/// Returns `values` sorted by [`compare`] (stable) without repeats (the first of equal values
+/// kept): the distinct keys of one field. An array of 100,000 ObjectIds sorts their 12 bytes;
+/// other values sort their positions, not the values themselves (a `Bson` is 100 bytes moved
+/// per swap).
+fn sorted_distinct(values: Vec<Bson>) -> Vec<Bson> {
+    if values.len() < 2 {
+        return values;
+    }
+    // An ObjectId's 12 bytes as a big-endian number order as the bytes do.
+    let ids: Vec<u128> = values
+        .iter()
+        .map_while(|v| match v {
+            Bson::ObjectId(o) => {
+                let mut wide = [0u8; 16];
+                for (w, b) in wide.iter_mut().skip(4).zip(o.bytes()) {
+                    *w = b;
+                }
+                Some(u128::from_be_bytes(wide))
+            }
+            _ => None,
+        })
+        .collect();
+    if ids.len() == values.len() {
+        // Equal ObjectIds are the same bytes: which of them is kept does not matter.
+        let mut ids = ids;
+        ids.sort_unstable();
+        ids.dedup();
+        return ids
+            .into_iter()
+            .map(|n| {
+                let mut b = [0u8; 12];
+                for (d, s) in b.iter_mut().zip(n.to_be_bytes().into_iter().skip(4)) {
+                    *d = s;
+                }
+                Bson::ObjectId(bson::oid::ObjectId::from_bytes(b))
+            })
+            .collect();
+    }
+    let by_position = |i: &usize, j: &usize| match (values.get(*i), values.get(*j)) {
+        (Some(a), Some(b)) => compare(a, b),
+        _ => Ordering::Equal,
+    };
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(by_position);
+    order.dedup_by(|a, b| by_position(a, b) == Ordering::Equal);
+    let mut slots: Vec<Option<Bson>> = values.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+        .collect()
+}
+
 /// Returns mongod's default index name for a key pattern (`a_1_b_-1`).
 pub fn default_name(key: &Document) -> String {
     key.iter()
@@ -187,19 +239,21 @@ impl Index {
         let mut all_missing = true;
         for (field, _) in &self.spec.fields {
             let parts = path::split(field);
-            if !path::items(doc, &parts, false)
-                .iter()
-                .all(|i| matches!(i, path::Item::Missing))
+            // Only a sparse index asks whether every field is missing (listing the items a
+            // path reaches costs one entry per array element).
+            if self.spec.sparse
+                && all_missing
+                && !path::items(doc, &parts, false)
+                    .iter()
+                    .all(|i| matches!(i, path::Item::Missing))
             {
                 all_missing = false;
             }
-            let (mut values, array_at) = path::key_values(doc, &parts);
+            let (values, array_at) = path::key_values(doc, &parts);
             if let Some(a) = array_at {
                 arrays.push((field.clone(), a));
             }
-            values.sort_by(compare);
-            values.dedup_by(|a, b| compare(a, b) == Ordering::Equal);
-            per_field.push(values);
+            per_field.push(sorted_distinct(values));
         }
         if self.spec.sparse && all_missing {
             return Ok((Vec::new(), Vec::new()));
@@ -210,6 +264,15 @@ impl Index {
             if let Some((fb, _)) = arrays.iter().find(|(_, p)| p != pa) {
                 return Err(EngineError::parallel_arrays(fa, fb));
             }
+        }
+        let arrays = arrays.into_iter().map(|(_, p)| p).collect();
+        // One field (most indexes): each value is its key, moved rather than cloned.
+        if let ([values], [(_, desc)]) = (per_field.as_mut_slice(), self.spec.fields.as_slice()) {
+            let keys = std::mem::take(values)
+                .into_iter()
+                .map(|value| vec![KeyPart { value, desc: *desc }])
+                .collect();
+            return Ok((keys, arrays));
         }
         let mut keys: Vec<IndexKey> = vec![Vec::new()];
         for (values, (_, desc)) in per_field.iter().zip(self.spec.fields.iter()) {
@@ -226,7 +289,7 @@ impl Index {
             }
             keys = next;
         }
-        Ok((keys, arrays.into_iter().map(|(_, p)| p).collect()))
+        Ok((keys, arrays))
     }
 
     /// Returns the key as mongod prints it in an E11000 message (`{ a: 1 }`).
@@ -267,5 +330,46 @@ mod tests {
         let err = idx.keys_for(&doc! {"a": [1, 2], "b": [3, 4]});
         assert_eq!(err.err().map(|e| e.code), Some(171));
         assert_eq!(default_name(&doc! {"a": 1, "b": -1}), "a_1_b_-1");
+    }
+
+    /// The distinct keys of a field are the values sorted stably by `compare` with the first of
+    /// equal values kept, for ObjectIds (sorted by bytes) and for mixed values alike.
+    #[test]
+    fn sorted_distinct_is_a_stable_sort_and_dedup() {
+        let naive = |mut v: Vec<Bson>| {
+            v.sort_by(compare);
+            v.dedup_by(|a, b| compare(a, b) == Ordering::Equal);
+            v
+        };
+        let oid = |n: u8| {
+            Bson::ObjectId(bson::oid::ObjectId::from_bytes([
+                n, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, n,
+            ]))
+        };
+        let cases = vec![
+            vec![oid(3), oid(1), oid(2), oid(1), oid(200)],
+            vec![
+                Bson::Int32(1),
+                Bson::Double(1.0),
+                Bson::Int64(0),
+                Bson::String("a".into()),
+                Bson::Null,
+                Bson::Int32(1),
+            ],
+            vec![
+                Bson::Double(f64::NAN),
+                Bson::Int32(2),
+                Bson::Double(f64::NAN),
+                oid(1),
+                Bson::Undefined,
+            ],
+            vec![Bson::Double(2.0), Bson::Int64(2), Bson::Int32(2)],
+        ];
+        for c in cases {
+            let want = naive(c.clone());
+            let got = sorted_distinct(c);
+            // Same values, same types (1 and 1.0 are equal keys: the first one stays).
+            assert_eq!(format!("{got:?}"), format!("{want:?}"));
+        }
     }
 }

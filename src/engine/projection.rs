@@ -167,9 +167,7 @@ impl Projection {
         if self.inclusion {
             include(doc, &self.fields, doc)
         } else {
-            let mut out = doc.clone();
-            exclude(&mut out, &self.fields);
-            Ok(out)
+            Ok(excluded(doc, &self.fields))
         }
     }
 }
@@ -337,6 +335,38 @@ fn include_array(a: &[Bson], fields: &[(String, Node)], root: &Document) -> Resu
         }
     }
     Ok(out)
+}
+
+/// Returns `doc` without the excluded fields, copying only what is kept (an excluded array
+/// of 100,000 elements is skipped, not cloned and dropped). Same result as cloning `doc` and
+/// applying [`exclude`].
+fn excluded(doc: &Document, fields: &[(String, Node)]) -> Document {
+    let mut out = Document::new();
+    for (k, v) in doc {
+        match fields.iter().find(|(f, _)| f == k).map(|(_, n)| n) {
+            Some(Node::Exclude) => {}
+            Some(Node::Slice(s, n)) => {
+                out.insert(k.clone(), slice(v, *s, *n));
+            }
+            Some(Node::Children(c)) => match v {
+                Bson::Document(d) => {
+                    out.insert(k.clone(), Bson::Document(excluded(d, c)));
+                }
+                Bson::Array(a) => {
+                    let mut a = a.clone();
+                    exclude_array(&mut a, c);
+                    out.insert(k.clone(), Bson::Array(a));
+                }
+                other => {
+                    out.insert(k.clone(), other.clone());
+                }
+            },
+            _ => {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    out
 }
 
 fn exclude(doc: &mut Document, fields: &[(String, Node)]) {

@@ -363,19 +363,30 @@ impl Distribution {
     /// the body q in [0, 0.99) by the midpoint rule, the tail q in [0.99, 1) through
     /// u = ln(1 − q) from ln 0.01 to ln 1e-9, and the last 1e-9 of mass at q = 1 (the max).
     pub fn nodes(&self) -> impl Iterator<Item = (f64, f64)> {
-        const BODY: usize = 396;
-        const TAIL: usize = 400;
-        let h = 0.99 / BODY as f64;
-        let body = (0..BODY).map(move |i| ((i as f64 + 0.5) * h, h));
-        let (u0, u1) = (libm::log(0.01), libm::log(1e-9));
-        let hu = (u1 - u0) / TAIL as f64;
-        // dq = −e^u du; hu < 0, so the weight is positive.
-        let tail = (0..TAIL).map(move |i| {
-            let u = u0 + (i as f64 + 0.5) * hu;
-            (1.0 - libm::exp(u), -libm::exp(u) * hu)
-        });
-        body.chain(tail).chain(std::iter::once((1.0, 1e-9)))
+        NODES.get_or_init(quadrature_nodes).iter().copied()
     }
+}
+
+/// The quadrature points of [`Distribution::nodes`], the same for every distribution and
+/// computed once (800 `exp` calls per integral otherwise).
+static NODES: std::sync::OnceLock<Vec<(f64, f64)>> = std::sync::OnceLock::new();
+
+/// Computes [`Distribution::nodes`].
+fn quadrature_nodes() -> Vec<(f64, f64)> {
+    const BODY: usize = 396;
+    const TAIL: usize = 400;
+    let h = 0.99 / BODY as f64;
+    let body = (0..BODY).map(move |i| ((i as f64 + 0.5) * h, h));
+    let (u0, u1) = (libm::log(0.01), libm::log(1e-9));
+    let hu = (u1 - u0) / TAIL as f64;
+    // dq = −e^u du; hu < 0, so the weight is positive.
+    let tail = (0..TAIL).map(move |i| {
+        let u = u0 + (i as f64 + 0.5) * hu;
+        (1.0 - libm::exp(u), -libm::exp(u) * hu)
+    });
+    body.chain(tail)
+        .chain(std::iter::once((1.0, 1e-9)))
+        .collect()
 }
 
 /// Returns the payload of the last `size`-byte chunk of a value of `x` bytes (rounded): `x`

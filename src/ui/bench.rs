@@ -50,8 +50,8 @@ fn run_eval(model: String, rounds: u32) -> Result<String, JsValue> {
     let performance = web_sys::window()
         .and_then(|w| w.performance())
         .ok_or_else(|| JsValue::from_str("no performance clock"))?;
-    let timing =
-        crate::bench::time_eval(&model, rounds, || performance.now()).map_err(|e| err(&e))?;
+    let timing = crate::bench::time_eval(&model, rounds, || performance.now(), &mut || None)
+        .map_err(|e| err(&e))?;
     serde_json::to_string(&timing).map_err(|e| err(&e))
 }
 
