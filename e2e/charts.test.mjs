@@ -218,7 +218,7 @@ test('a design whose evaluation fails is drawn as failed, with why; the others a
     if (failing.includes(b.design)) {
       assert.equal(b.state, 'failed', JSON.stringify(b));
       assert.equal(b.value, null);
-      assert.match(b.label, /: failed: the sample is too big to evaluate: about [\d,]+ MiB in memory, over the limit of 64 MiB$/);
+      assert.match(b.label, /: failed: the sample is too big to evaluate \(about [\d,.]+ MiB in memory, over the limit of 64 MiB\); at most [\d,]+ documents per entity fit$/);
     } else {
       assert.equal(b.state, 'done', JSON.stringify(b));
       assert.ok(Number.isFinite(b.value));

@@ -242,7 +242,8 @@ pub fn Console() -> impl IntoView {
                     <h2>"mongosh"</h2>
                     <p class="card-note">"Enter runs · Shift+Enter new line · ↑/↓ history"</p>
                 </div>
-                <div class="console-output" node_ref=output_ref aria-live="polite">
+                // Focusable so a keyboard user can scroll the output (axe: scrollable-region-focusable).
+                <div class="console-output" node_ref=output_ref aria-live="polite" tabindex="0" aria-label="Console output">
                     <Show when=move || entries.with(Vec::is_empty)>
                         <p class="hint console-empty">
                             "Type a command below, or pick an example. Writes change this in-memory database until you reload the page."
