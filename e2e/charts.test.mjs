@@ -227,7 +227,7 @@ test('a design whose evaluation fails is drawn as failed, with why; the others a
   const legend = await page.$$eval('.chart[data-chart="cost"] .chart-legend li', (ls) => ls.map((l) => [l.dataset.state, l.textContent, l.title]));
   assert.deepEqual(legend.map((l) => l[0]), ['failed', 'done', 'failed', 'done']);
   assert.match(legend[0][1], /^Normalized \(failed: the sample is too big to evaluate/);
-  assert.match(legend[0][2], /Lower the sample size/, 'the whole message on hover');
+  assert.match(legend[0][2], /at most [\d,]+ documents per entity fit\. Lower “Sample” beside the design bar$/, 'the whole message on hover, in the page\'s words');
   const storage = await page.$$eval('.chart[data-chart="storage"] svg [data-state]', (r) => r.map((x) => [x.dataset.design, x.dataset.state]));
   assert.deepEqual(storage, [['normalized', 'failed'], ['denormalized', 'done'], ['bucketed', 'failed'], ['custom', 'done']]);
   assert.deepEqual(await layoutProblems(page), []);
