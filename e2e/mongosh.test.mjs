@@ -4,25 +4,11 @@
 // against mingo (the peer) on the same sample files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { EJSON } from 'bson';
 import { Query } from 'mingo';
 import { openPage, useSite, SHOTS } from './browser.mjs';
+import { runCommand, sample } from './console.mjs';
 
 const site = useSite();
-
-const sample = (name) =>
-  readFileSync(`data/console/${name}.ndjson`, 'utf8').trim().split('\n').map((line) => EJSON.parse(line, { relaxed: true }));
-
-/** Types a command into the console and presses Enter; resolves to the new entry. */
-async function runCommand(page, command) {
-  const before = await page.$$eval('.entry', (es) => es.length);
-  await page.fill('#console-input', command);
-  await page.press('#console-input', 'Enter');
-  await page.waitForFunction((n) => document.querySelectorAll('.entry').length === n + 1, before);
-  const entries = await page.$$('.entry');
-  return entries[entries.length - 1];
-}
 
 /** True when an entry of `text` is followed by a comma and then a closing brace or bracket. */
 const trailingComma = (text) => /,\s*\n\s*[}\]]/.test(text) || /, [}\]]/.test(text);

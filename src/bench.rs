@@ -296,14 +296,25 @@ mod tests {
     use super::*;
     use std::cell::Cell;
 
+    /// A test clock: each reading is `step` later than the one before.
+    fn ticks(tick: &Cell<f64>, step: f64) -> f64 {
+        tick.set(tick.get() + step);
+        tick.get()
+    }
+
+    /// A database with one collection `c` of ten documents `{ _id: i, a: i % 3 }`.
+    fn ten_documents() -> Database {
+        let mut db = Database::new();
+        let docs = (0..10).map(|i| bson::doc! {"_id": i, "a": i % 3}).collect();
+        assert!(db.insert_many("c", docs, true).is_ok());
+        db
+    }
+
     #[test]
     fn checksum_is_the_sum_of_one_round() {
         let docs = vec![bson::doc! {}, bson::doc! {"a": 1}];
         let tick = Cell::new(0.0);
-        let clock = || {
-            tick.set(tick.get() + 5.0);
-            tick.get()
-        };
+        let clock = || ticks(&tick, 5.0);
         let t = time_sizes(&docs, 3, clock);
         assert_eq!(t.checksum, 5 + 12);
         assert_eq!((t.docs, t.rounds, t.ms), (2, 3, 5.0));
@@ -317,10 +328,7 @@ mod tests {
             panic!("presets/person-addresses.json does not parse");
         };
         let tick = Cell::new(0.0);
-        let clock = || {
-            tick.set(tick.get() + 1.0);
-            tick.get()
-        };
+        let clock = || ticks(&tick, 1.0);
         let mut probes = 0;
         let mut peak = || {
             probes += 1;
@@ -355,14 +363,9 @@ mod tests {
 
     #[test]
     fn query_timing_reports_the_first_run_apart() {
-        let mut db = Database::new();
-        let docs = (0..10).map(|i| bson::doc! {"_id": i, "a": i % 3}).collect();
-        assert!(db.insert_many("c", docs, true).is_ok());
+        let mut db = ten_documents();
         let tick = Cell::new(0.0);
-        let clock = || {
-            tick.set(tick.get() + 1.0);
-            tick.get()
-        };
+        let clock = || ticks(&tick, 1.0);
         let commands = vec!["db.c.find({ a: 1 })".to_string()];
         let t = time_queries(&mut db, &commands, 0.0, clock).unwrap_or_default();
         let Some(q) = t.first() else {
@@ -376,14 +379,9 @@ mod tests {
 
     #[test]
     fn query_timing_counts_and_sums_ids() {
-        let mut db = Database::new();
-        let docs = (0..10).map(|i| bson::doc! {"_id": i, "a": i % 3}).collect();
-        assert!(db.insert_many("c", docs, true).is_ok());
+        let mut db = ten_documents();
         let tick = Cell::new(0.0);
-        let clock = || {
-            tick.set(tick.get() + 1.0);
-            tick.get()
-        };
+        let clock = || ticks(&tick, 1.0);
         let commands = vec![
             "db.c.find({ a: 1 })".to_string(),
             "db.c.countDocuments({ a: 0 })".to_string(),

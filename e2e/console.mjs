@@ -1,0 +1,20 @@
+// Helpers of the console's end-to-end tests (e2e/console.test.mjs, e2e/mongosh.test.mjs).
+import { readFileSync } from 'node:fs';
+import { EJSON } from 'bson';
+
+/** The console's sample collection `name` (data/console/NAME.ndjson), as relaxed EJSON values. */
+export const sample = (name) =>
+  readFileSync(`data/console/${name}.ndjson`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => EJSON.parse(line, { relaxed: true }));
+
+/** Types a command into the console and presses Enter; resolves to the new entry. */
+export async function runCommand(page, command) {
+  const before = await page.$$eval('.entry', (es) => es.length);
+  await page.fill('#console-input', command);
+  await page.press('#console-input', 'Enter');
+  await page.waitForFunction((n) => document.querySelectorAll('.entry').length === n + 1, before);
+  const entries = await page.$$('.entry');
+  return entries[entries.length - 1];
+}
