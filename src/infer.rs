@@ -22,6 +22,9 @@ pub mod fit;
 pub mod sketch;
 pub mod stats;
 
+#[cfg(test)]
+mod tests;
+
 use std::collections::BTreeMap;
 use std::io::BufRead;
 
@@ -128,8 +131,10 @@ pub struct Inferred {
 }
 
 /// Inference under way: feed it inputs, then [`Inference::finish`].
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Inference {
+    /// The longest line read ([`MAX_LINE_BYTES`]; smaller in tests).
+    max_line: usize,
     /// Collection name → what was seen, in the order collections first appeared.
     collections: Vec<(String, ObjectStats)>,
     /// Each input read.
@@ -140,10 +145,30 @@ pub struct Inference {
     skipped: Vec<Skipped>,
 }
 
+impl Default for Inference {
+    fn default() -> Self {
+        Inference {
+            max_line: MAX_LINE_BYTES,
+            collections: Vec::new(),
+            sources: Vec::new(),
+            skipped_lines: 0,
+            skipped: Vec::new(),
+        }
+    }
+}
+
 impl Inference {
     /// Returns an empty inference.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Returns an empty inference that skips lines longer than `max_line` bytes.
+    pub fn with_max_line(max_line: usize) -> Self {
+        Inference {
+            max_line,
+            ..Self::default()
+        }
     }
 
     /// Reads every document of `reader` (named `source` in messages) into `collection`, line
@@ -172,14 +197,11 @@ impl Inference {
                 line: line_no,
                 error,
             };
-            let n = read_line(&mut reader, &mut buf).map_err(read_error)?;
+            let n = read_line(&mut reader, &mut buf, self.max_line).map_err(read_error)?;
             let Some(n) = n else { break };
-            if n > MAX_LINE_BYTES {
-                self.skip(
-                    &mut summary,
-                    line_no,
-                    format!("line longer than {MAX_LINE_BYTES} bytes"),
-                );
+            if n > self.max_line {
+                let message = format!("line longer than {} bytes", self.max_line);
+                self.skip(&mut summary, line_no, message);
                 continue;
             }
             let Ok(text) = std::str::from_utf8(&buf) else {
@@ -348,9 +370,13 @@ fn column_only(e: &crate::ejson::ParseError) -> String {
     format!("column {}: {}", e.column, e.message)
 }
 
-/// Reads one line (without its newline) into `buf`, keeping at most [`MAX_LINE_BYTES`] + 1
-/// bytes of it; returns its full length, or `None` at the end of the input.
-fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Option<usize>> {
+/// Reads one line (without its newline) into `buf`, keeping at most `max` + 1 bytes of it;
+/// returns its full length, or `None` at the end of the input.
+fn read_line(
+    reader: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<usize>> {
     let mut total = 0usize;
     let mut any = false;
     loop {
@@ -364,7 +390,7 @@ fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<Op
             None => (chunk.len(), false),
         };
         let take = if done { used - 1 } else { used };
-        let room = (MAX_LINE_BYTES + 1).saturating_sub(buf.len());
+        let room = (max + 1).saturating_sub(buf.len());
         buf.extend_from_slice(chunk.get(..take.min(room)).unwrap_or_default());
         total += take;
         reader.consume(used);

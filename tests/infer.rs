@@ -1,6 +1,7 @@
 //! `squillion infer`: models inferred from what `squillion export` wrote, checked against the
 //! exported documents (names, types, presence, average BSON size) and evaluated; malformed
 //! lines reported and skipped.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

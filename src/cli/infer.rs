@@ -8,8 +8,10 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 use clap::Args;
+use serde::Serialize;
 
 use crate::infer::{InferError, Inference, Inferred, Report};
+use crate::model::Model;
 
 /// The long help of `squillion infer` (`squillion infer --help`).
 pub const LONG_ABOUT: &str = "Infer a model from documents.\n\n\
@@ -84,10 +86,10 @@ impl InferArgs {
         let stdout = io::stdout();
         let mut stdout = stdout.lock();
         if self.json {
-            let mut v = serde_json::json!({ "report": inferred.report });
-            if self.out.is_none() {
-                v["model"] = serde_json::to_value(&inferred.model)?;
-            }
+            let v = JsonOut {
+                report: &inferred.report,
+                model: self.out.is_none().then_some(&inferred.model),
+            };
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         } else if self.out.is_some() {
             write!(stdout, "{}", summary(&inferred))?;
@@ -97,6 +99,16 @@ impl InferArgs {
         }
         Ok(ExitCode::SUCCESS)
     }
+}
+
+/// What `--json` prints: the report, and the model unless `--out` took it.
+#[derive(Serialize)]
+struct JsonOut<'a> {
+    /// What was found, assumed and skipped.
+    report: &'a Report,
+    /// The model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<&'a Model>,
 }
 
 /// Returns the text summary: per entity its documents, count and fields; the skipped lines.
