@@ -228,6 +228,23 @@ fn orders_with_decimals_and_sub_documents_keep_their_size() {
         0.05,
     );
     evaluates(dir.path());
+
+    // The same documents in relaxed Extended JSON (as `mongoexport --jsonFormat relaxed`
+    // writes them) give the same model.
+    let text = std::fs::read_to_string(&order).unwrap_or_else(|e| panic!("{e}"));
+    let relaxed: String = text
+        .lines()
+        .map(|l| {
+            let doc = squillion::ejson::parse_document(l).unwrap_or_else(|e| panic!("{e}"));
+            squillion::ejson::to_relaxed_ejson(&doc) + "\n"
+        })
+        .collect();
+    assert!(relaxed != text, "relaxed differs from canonical");
+    let relaxed_file = dir.path().join("relaxed.json");
+    std::fs::write(&relaxed_file, relaxed).unwrap_or_else(|e| panic!("{e}"));
+    let spec = format!("{}:order", relaxed_file.display());
+    let (again, _) = infer(&[&spec], dir.path());
+    assert_eq!(again.entities, model.entities);
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
