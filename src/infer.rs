@@ -204,11 +204,11 @@ impl Inference {
                 self.skip(&mut summary, line_no, message);
                 continue;
             }
-            let Ok(text) = std::str::from_utf8(&buf) else {
+            let Ok(line) = std::str::from_utf8(&buf) else {
                 self.skip(&mut summary, line_no, "not UTF-8".to_string());
                 continue;
             };
-            let mut text = text.trim();
+            let mut text = line.trim();
             if text.is_empty() {
                 continue;
             }
@@ -219,6 +219,10 @@ impl Inference {
                     text = rest.trim_start();
                 }
             }
+            // Characters of the line before `text`, so that columns are the line's own.
+            let before = line
+                .get(..line.trim_end().len().saturating_sub(text.len()))
+                .map_or(0, |p| p.chars().count());
             let docs: Vec<Result<Document, String>> = if in_array {
                 let body = text.strip_suffix(',').unwrap_or(text).trim_end();
                 let body = body.strip_suffix(']').unwrap_or(body).trim_end();
@@ -226,12 +230,13 @@ impl Inference {
                 if body.is_empty() {
                     continue;
                 }
+                // The '[' added in front of the body is not on the line.
                 parse_stream(&format!("[{body}]"))
                     .into_iter()
-                    .map(|item| item.result.map_err(|e| column_only(&e)))
+                    .map(|item| item.result.map_err(|e| column_only(&e, before, 1)))
                     .collect()
             } else {
-                vec![parse_document(text).map_err(|e| column_only(&e))]
+                vec![parse_document(text).map_err(|e| column_only(&e, before, 0))]
             };
             for doc in docs {
                 match doc {
@@ -365,9 +370,11 @@ fn empty_model() -> Model {
     })
 }
 
-/// Returns a parse error as "column C: message" (the line is the input's line, said apart).
-fn column_only(e: &crate::ejson::ParseError) -> String {
-    format!("column {}: {}", e.column, e.message)
+/// Returns a parse error as "column C: message" (the line is the input's line, said apart),
+/// its column moved by the `before` characters cut from the line and the `added` in front.
+fn column_only(e: &crate::ejson::ParseError, before: usize, added: usize) -> String {
+    let column = (e.column + before).saturating_sub(added).max(1);
+    format!("column {column}: {}", e.message)
 }
 
 /// Reads one line (without its newline) into `buf`, keeping at most `max` + 1 bytes of it;

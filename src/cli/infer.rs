@@ -121,7 +121,7 @@ fn summary(inferred: &Inferred) -> String {
     let mut s = String::new();
     for e in entities {
         s.push_str(&format!(
-            "{}: {} documents read, count {}, {} fields\n",
+            "{}: {} documents read, count {}, {} field paths\n",
             e.name,
             e.documents,
             crate::human::thousands(e.count as u64),

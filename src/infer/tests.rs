@@ -94,3 +94,33 @@ fn counts_must_name_a_collection_read() {
         Err(InferError::NothingInferred)
     ));
 }
+
+#[test]
+fn columns_are_the_lines_own() {
+    let (inferred, _) = infer("{\"a\": 1}\n  {\"b\" 2}  \n", 1000);
+    assert_eq!(inferred.report.skipped[0].line, 2);
+    assert!(
+        inferred.report.skipped[0]
+            .message
+            .starts_with("column 8: expected ':'"),
+        "{:?}",
+        inferred.report.skipped
+    );
+    let (inferred, _) = infer("[{\"a\": 1},{\"b\" 2}]\n", 1000);
+    assert!(
+        inferred.report.skipped[0]
+            .message
+            .starts_with("column 16: expected ':'"),
+        "{:?}",
+        inferred.report.skipped
+    );
+    let (inferred, _) = infer("[\n  {\"a\": 1},\n  {\"b\" 2}\n]\n", 1000);
+    assert_eq!(inferred.report.skipped[0].line, 3);
+    assert!(
+        inferred.report.skipped[0]
+            .message
+            .starts_with("column 8: expected ':'"),
+        "{:?}",
+        inferred.report.skipped
+    );
+}
