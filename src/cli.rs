@@ -13,6 +13,7 @@ pub mod alloc;
 mod bench;
 mod eval;
 mod export;
+mod infer;
 mod presets;
 mod query;
 mod size;
@@ -75,6 +76,10 @@ commands! {
     /// Export a design for a real MongoDB cluster: mongoimport files, setup.js, workload.js.
     #[command(long_about = export::LONG_ABOUT, after_help = export::EXAMPLES)]
     Export(export::ExportArgs),
+    /// Infer a model from mongoexport files: one entity per collection, typed fields with
+    /// presence and fitted length and count distributions.
+    #[command(long_about = infer::LONG_ABOUT, after_help = infer::EXAMPLES)]
+    Infer(infer::InferArgs),
     /// Benchmark measurements, driven by scripts/bench.sh (prints JSON).
     #[command(hide = true)]
     Bench(bench::BenchArgs),

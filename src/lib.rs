@@ -30,6 +30,7 @@ pub mod export;
 pub mod generate;
 pub mod history;
 pub mod human;
+pub mod infer;
 pub mod model;
 pub mod presets;
 pub mod share;

@@ -1,0 +1,195 @@
+//! `squillion infer`: a model inferred from mongoexport files (`crate::infer` does the work).
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use serde::Serialize;
+
+use crate::infer::{InferError, Inference, Inferred, Report};
+use crate::model::Model;
+
+/// The long help of `squillion infer` (`squillion infer --help`).
+pub const LONG_ABOUT: &str = "Infer a model from documents.\n\n\
+        Reads mongoexport files (canonical or relaxed Extended JSON, one document per line or \
+        one JSON array), line by line in bounded memory. Each FILE is one collection, named \
+        by its file stem or by FILE:collection (files naming the same collection are merged). \
+        Each collection becomes an entity; each field gets its dominant BSON type (the shares \
+        of the others are reported), its presence, a length or count distribution fitted to \
+        what was seen (fixed, uniform or lognormal), number and date ranges and its \
+        sub-fields. Counts are the documents read unless --count gives the full-scale count.\n\n\
+        A malformed line is reported with its line number and skipped; the rest is still \
+        inferred. Not yet: relationships between collections, mongodump .bson files, SQL \
+        schemas, growth from dates.\n\n\
+        Output: the model (JSON) on standard output, the summary on standard error; with \
+        --out, the model goes to that file and the summary to standard output. --json prints \
+        {\"report\", \"model\"} instead (the model left out with --out).\n\n\
+        Exit codes: 0 a model was inferred, 1 no document could be read (nothing written), \
+        2 usage or input error.";
+
+/// The examples after the help of `squillion infer`.
+pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json";
+
+/// Arguments of `squillion infer`.
+#[derive(Debug, Args)]
+pub struct InferArgs {
+    /// mongoexport files, each optionally `:collection` (default: the file stem).
+    #[arg(required = true, value_name = "FILE[:collection]")]
+    pub files: Vec<String>,
+    /// Full-scale count of a collection (`users=30000000`); repeat for each.
+    #[arg(long = "count", value_name = "COLLECTION=N")]
+    pub counts: Vec<String>,
+    /// Write the model to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Print the report (and the model) as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl InferArgs {
+    /// Reads every file, writes the model and the summary; exit 1 when nothing was readable.
+    pub fn run(self) -> anyhow::Result<ExitCode> {
+        let counts = parse_counts(&self.counts)?;
+        let mut inference = Inference::new();
+        for spec in &self.files {
+            let (path, collection) = split_spec(spec)?;
+            let file =
+                File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+            let name = path.display().to_string();
+            let before = inference.skipped().0.len();
+            inference.read(&collection, &name, BufReader::new(file))?;
+            for s in inference.skipped().0.iter().skip(before) {
+                eprintln!(
+                    "squillion infer: {}: line {}: {} (skipped)",
+                    s.source, s.line, s.message
+                );
+            }
+        }
+        let inferred = match inference.finish(&counts) {
+            Ok(i) => i,
+            Err(InferError::NothingInferred) => {
+                eprintln!("squillion infer: no document could be read: nothing inferred");
+                return Ok(ExitCode::from(1));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let model_json = serde_json::to_string_pretty(&inferred.model)?;
+        if let Some(out) = &self.out {
+            std::fs::write(out, format!("{model_json}\n"))
+                .with_context(|| format!("cannot write {}", out.display()))?;
+        }
+        let stdout = io::stdout();
+        let mut stdout = stdout.lock();
+        if self.json {
+            let v = JsonOut {
+                report: &inferred.report,
+                model: self.out.is_none().then_some(&inferred.model),
+            };
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
+        } else if self.out.is_some() {
+            write!(stdout, "{}", summary(&inferred))?;
+        } else {
+            writeln!(stdout, "{model_json}")?;
+            eprint!("{}", summary(&inferred));
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// What `--json` prints: the report, and the model unless `--out` took it.
+#[derive(Serialize)]
+struct JsonOut<'a> {
+    /// What was found, assumed and skipped.
+    report: &'a Report,
+    /// The model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<&'a Model>,
+}
+
+/// Returns the text summary: per entity its documents, count and fields; the skipped lines.
+fn summary(inferred: &Inferred) -> String {
+    let Report {
+        entities,
+        skipped_lines,
+        ..
+    } = &inferred.report;
+    let mut s = String::new();
+    for e in entities {
+        s.push_str(&format!(
+            "{}: {} documents read, count {}, {} field paths\n",
+            e.name,
+            e.documents,
+            crate::human::thousands(e.count as u64),
+            e.fields.len()
+        ));
+        for f in &e.fields {
+            let mut line = format!("  {}\t{}", f.path, f.ty.alias());
+            if f.presence < 1.0 {
+                line.push_str(&format!("\tpresent {:.1}%", f.presence * 100.0));
+            }
+            if f.types.len() > 1 {
+                let shares: Vec<String> = f
+                    .types
+                    .iter()
+                    .map(|t| format!("{} {:.1}%", t.ty, t.share * 100.0))
+                    .collect();
+                line.push_str(&format!("\ttypes {}", shares.join(", ")));
+            }
+            if let Some(l) = &f.length {
+                line.push_str(&format!(
+                    "\tlength min {} median {} p99 {} max {}",
+                    l.min, l.median, l.p99, l.max
+                ));
+            }
+            if let Some(c) = &f.count {
+                line.push_str(&format!(
+                    "\tcount min {} median {} p99 {} max {}",
+                    c.min, c.median, c.p99, c.max
+                ));
+            }
+            for a in &f.assumed {
+                line.push_str(&format!("\tassumed: {a}"));
+            }
+            s.push_str(&line);
+            s.push('\n');
+        }
+    }
+    s.push_str(&format!("{skipped_lines} lines skipped\n"));
+    s
+}
+
+/// Returns the path and collection of `FILE[:collection]` (the collection defaults to the
+/// file stem).
+fn split_spec(spec: &str) -> anyhow::Result<(&Path, String)> {
+    if let Some((file, coll)) = spec.rsplit_once(':') {
+        if !coll.is_empty() && !coll.contains('/') && !Path::new(spec).exists() {
+            return Ok((Path::new(file), coll.to_string()));
+        }
+    }
+    let path = Path::new(spec);
+    let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+        bail!("cannot name a collection after {spec}: write {spec}:collection");
+    };
+    Ok((path, stem.to_string()))
+}
+
+/// Returns the `--count COLLECTION=N` values.
+fn parse_counts(args: &[String]) -> anyhow::Result<BTreeMap<String, f64>> {
+    let mut counts = BTreeMap::new();
+    for a in args {
+        let Some((name, n)) = a.split_once('=') else {
+            bail!("--count {a}: expected COLLECTION=N");
+        };
+        let n: f64 = n
+            .replace('_', "")
+            .parse()
+            .with_context(|| format!("--count {a}: {n} is not a number"))?;
+        counts.insert(name.to_string(), n);
+    }
+    Ok(counts)
+}

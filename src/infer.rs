@@ -1,0 +1,411 @@
+//! Inferring a model from documents: `mongoexport` output (canonical or relaxed Extended
+//! JSON, one document per line or one JSON array) read line by line in bounded memory, one
+//! entity per collection, each field with its dominant BSON type, presence, fitted length and
+//! count distributions and number and date ranges.
+//!
+//! No I/O beyond the reader it is given and no command-line parsing: `squillion infer`
+//! (`cli/infer.rs`) and, later, the page's worker drive it the same way:
+//! [`Inference::read`] per input, then [`Inference::finish`].
+//!
+//! Memory per collection is bounded by its fields, not by its documents: lengths and counts
+//! go into [`sketch::Sketch`]es, ranges keep their two ends, at most
+//! [`crate::model::validate::MAX_FIELDS`] names are tracked per object, a line longer than
+//! [`MAX_LINE_BYTES`] is skipped, and at most [`MAX_REPORTED_SKIPS`] skipped lines are kept
+//! (all are counted).
+//!
+//! Not yet: relationships (arrays of sub-documents stay embedded arrays of objects, references
+//! between collections are not resolved), mongodump `.bson`, SQL schemas, growth from dates,
+//! enums and value kinds other than date ranges.
+
+pub mod build;
+pub mod fit;
+pub mod sketch;
+pub mod stats;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::io::BufRead;
+
+use bson::Document;
+use serde::Serialize;
+
+use crate::ejson::{parse_document, parse_stream};
+use crate::model::{Entity, Model};
+pub use build::{FieldReport, TypeShare};
+pub use fit::Observed;
+use stats::ObjectStats;
+
+/// The longest line read (64 MiB: four times mongod's 16 MiB document limit, room for
+/// Extended JSON's wrappers); a longer line is skipped and reported.
+pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// How many skipped lines the report keeps with their reasons (all are counted).
+pub const MAX_REPORTED_SKIPS: usize = 100;
+
+/// Why inference stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum InferError {
+    /// The input could not be read.
+    #[error("{input}: cannot read line {line}")]
+    Read {
+        /// The input's name.
+        input: String,
+        /// 1-based line being read.
+        line: u64,
+        /// The I/O error.
+        #[source]
+        error: std::io::Error,
+    },
+    /// `--count` named a collection that no input holds.
+    #[error("--count names \"{0}\", which is not one of the collections read")]
+    UnknownCount(String),
+    /// A count is negative, not a number, or too large.
+    #[error("the count of \"{0}\" must be a whole number between 0 and 10^15")]
+    BadCount(String),
+    /// No input held a single readable document.
+    #[error("no document could be read: nothing to infer")]
+    NothingInferred,
+}
+
+/// A line that was skipped, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Skipped {
+    /// The input's name (its file name).
+    pub source: String,
+    /// 1-based line.
+    pub line: u64,
+    /// Why it was skipped.
+    pub message: String,
+}
+
+/// What one input held.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceSummary {
+    /// The input's name.
+    pub source: String,
+    /// The collection its documents went to.
+    pub collection: String,
+    /// Documents read.
+    pub documents: u64,
+    /// Lines skipped.
+    pub skipped: u64,
+}
+
+/// What was inferred of one collection.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EntityReport {
+    /// The entity's (collection's) name.
+    pub name: String,
+    /// Documents read.
+    pub documents: u64,
+    /// The full-scale count written in the model (`--count`, else the documents read).
+    pub count: f64,
+    /// Every field and array element, a parent before its children.
+    pub fields: Vec<FieldReport>,
+    /// Field names not tracked because an object already had the most a model may hold.
+    pub untracked_names: u64,
+}
+
+/// The report beside the model: what was found, what was assumed, what was skipped.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Each input read.
+    pub sources: Vec<SourceSummary>,
+    /// Each entity inferred.
+    pub entities: Vec<EntityReport>,
+    /// Lines skipped in all.
+    pub skipped_lines: u64,
+    /// The first [`MAX_REPORTED_SKIPS`] skipped lines with their reasons.
+    pub skipped: Vec<Skipped>,
+}
+
+/// A model inferred from documents, with its report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inferred {
+    /// The model: one entity per collection, no relationships, no workload.
+    pub model: Model,
+    /// What was found and assumed.
+    pub report: Report,
+}
+
+/// Inference under way: feed it inputs, then [`Inference::finish`].
+#[derive(Debug)]
+pub struct Inference {
+    /// The longest line read ([`MAX_LINE_BYTES`]; smaller in tests).
+    max_line: usize,
+    /// Collection name → what was seen, in the order collections first appeared.
+    collections: Vec<(String, ObjectStats)>,
+    /// Each input read.
+    sources: Vec<SourceSummary>,
+    /// Lines skipped in all.
+    skipped_lines: u64,
+    /// The first skipped lines.
+    skipped: Vec<Skipped>,
+}
+
+impl Default for Inference {
+    fn default() -> Self {
+        Inference {
+            max_line: MAX_LINE_BYTES,
+            collections: Vec::new(),
+            sources: Vec::new(),
+            skipped_lines: 0,
+            skipped: Vec::new(),
+        }
+    }
+}
+
+impl Inference {
+    /// Returns an empty inference.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Returns an empty inference that skips lines longer than `max_line` bytes.
+    pub fn with_max_line(max_line: usize) -> Self {
+        Inference {
+            max_line,
+            ..Self::default()
+        }
+    }
+
+    /// Reads every document of `reader` (named `source` in messages) into `collection`, line
+    /// by line; an unreadable line is skipped and reported (see [`Inference::skipped`]).
+    pub fn read(
+        &mut self,
+        collection: &str,
+        source: &str,
+        mut reader: impl BufRead,
+    ) -> Result<SourceSummary, InferError> {
+        let mut summary = SourceSummary {
+            source: source.to_string(),
+            collection: collection.to_string(),
+            documents: 0,
+            skipped: 0,
+        };
+        let mut buf = Vec::new();
+        let mut line_no = 0u64;
+        let mut in_array = false;
+        let mut started = false;
+        loop {
+            buf.clear();
+            line_no += 1;
+            let read_error = |error| InferError::Read {
+                input: source.to_string(),
+                line: line_no,
+                error,
+            };
+            let n = read_line(&mut reader, &mut buf, self.max_line).map_err(read_error)?;
+            let Some(n) = n else { break };
+            if n > self.max_line {
+                let message = format!("line longer than {} bytes", self.max_line);
+                self.skip(&mut summary, line_no, message);
+                continue;
+            }
+            let Ok(line) = std::str::from_utf8(&buf) else {
+                self.skip(&mut summary, line_no, "not UTF-8".to_string());
+                continue;
+            };
+            let mut text = line.trim();
+            if text.is_empty() {
+                continue;
+            }
+            if !started {
+                started = true;
+                if let Some(rest) = text.strip_prefix('[') {
+                    in_array = true;
+                    text = rest.trim_start();
+                }
+            }
+            // Characters of the line before `text`, so that columns are the line's own.
+            let before = line
+                .get(..line.trim_end().len().saturating_sub(text.len()))
+                .map_or(0, |p| p.chars().count());
+            let docs: Vec<Result<Document, String>> = if in_array {
+                let body = text.strip_suffix(',').unwrap_or(text).trim_end();
+                let body = body.strip_suffix(']').unwrap_or(body).trim_end();
+                let body = body.strip_suffix(',').unwrap_or(body);
+                if body.is_empty() {
+                    continue;
+                }
+                // The '[' added in front of the body is not on the line.
+                parse_stream(&format!("[{body}]"))
+                    .into_iter()
+                    .map(|item| item.result.map_err(|e| column_only(&e, before, 1)))
+                    .collect()
+            } else {
+                vec![parse_document(text).map_err(|e| column_only(&e, before, 0))]
+            };
+            for doc in docs {
+                match doc {
+                    Ok(doc) => {
+                        self.add(collection, &doc);
+                        summary.documents += 1;
+                    }
+                    Err(message) => self.skip(&mut summary, line_no, message),
+                }
+            }
+        }
+        self.sources.push(summary.clone());
+        Ok(summary)
+    }
+
+    /// Adds one document to `collection`.
+    pub fn add(&mut self, collection: &str, doc: &Document) {
+        let at = self.collections.iter().position(|(n, _)| n == collection);
+        let stats = match at.and_then(|i| self.collections.get_mut(i)) {
+            Some((_, s)) => s,
+            None => {
+                self.collections
+                    .push((collection.to_string(), ObjectStats::default()));
+                match self.collections.last_mut() {
+                    Some((_, s)) => s,
+                    None => return,
+                }
+            }
+        };
+        stats.add(doc);
+    }
+
+    /// Returns the lines skipped so far (the first [`MAX_REPORTED_SKIPS`]) and their number.
+    pub fn skipped(&self) -> (&[Skipped], u64) {
+        (&self.skipped, self.skipped_lines)
+    }
+
+    /// Records a skipped line.
+    fn skip(&mut self, summary: &mut SourceSummary, line: u64, message: String) {
+        summary.skipped += 1;
+        self.skipped_lines += 1;
+        if self.skipped.len() < MAX_REPORTED_SKIPS {
+            self.skipped.push(Skipped {
+                source: summary.source.clone(),
+                line,
+                message,
+            });
+        }
+    }
+
+    /// Returns the model of everything read: one entity per collection, its count from
+    /// `counts` (collection → full-scale count) or else the documents read.
+    pub fn finish(self, counts: &BTreeMap<String, f64>) -> Result<Inferred, InferError> {
+        for (name, &n) in counts {
+            if !self.collections.iter().any(|(c, _)| c == name) {
+                return Err(InferError::UnknownCount(name.clone()));
+            }
+            if !(0.0..=crate::model::validate::MAX_COUNT).contains(&n) || n.fract() != 0.0 {
+                return Err(InferError::BadCount(name.clone()));
+            }
+        }
+        if self.collections.iter().all(|(_, s)| s.seen == 0) {
+            return Err(InferError::NothingInferred);
+        }
+        let mut entities = Vec::new();
+        let mut reports = Vec::new();
+        for (name, stats) in &self.collections {
+            let count = counts.get(name).copied().unwrap_or(stats.seen as f64);
+            let mut rows = Vec::new();
+            let fields = build::fields(stats, "", &mut rows);
+            entities.push(Entity {
+                name: name.clone(),
+                count,
+                fields,
+            });
+            reports.push(EntityReport {
+                name: name.clone(),
+                documents: stats.seen,
+                count,
+                fields: rows,
+                untracked_names: untracked(stats),
+            });
+        }
+        let model = Model {
+            name: None,
+            description: Some(format!(
+                "Inferred by squillion infer from {} documents.",
+                self.collections.iter().map(|(_, s)| s.seen).sum::<u64>()
+            )),
+            entities,
+            ..empty_model()
+        };
+        Ok(Inferred {
+            model,
+            report: Report {
+                sources: self.sources,
+                entities: reports,
+                skipped_lines: self.skipped_lines,
+                skipped: self.skipped,
+            },
+        })
+    }
+}
+
+/// Returns the field names dropped anywhere in `stats` for want of room.
+fn untracked(stats: &ObjectStats) -> u64 {
+    fn field(f: &stats::FieldStats) -> u64 {
+        f.object.as_deref().map_or(0, untracked)
+            + f.array.as_deref().map_or(0, |a| field(&a.elements))
+    }
+    stats.dropped_names + stats.fields.iter().map(|(_, f)| field(f)).sum::<u64>()
+}
+
+/// Returns a model with no entities and every default (seed, start date, sample, design).
+fn empty_model() -> Model {
+    // The defaults live in the model's serde attributes: read them from there rather than
+    // copying them here.
+    serde_json::from_str(r#"{"entities": []}"#).unwrap_or(Model {
+        name: None,
+        description: None,
+        seed: 1,
+        start_date: "2025-01-01".to_string(),
+        sample: Default::default(),
+        entities: Vec::new(),
+        relationships: Vec::new(),
+        workload: Vec::new(),
+        sharding: None,
+        ram_gb: None,
+        design: Default::default(),
+        preset: None,
+    })
+}
+
+/// Returns a parse error as "column C: message" (the line is the input's line, said apart),
+/// its column moved by the `before` characters cut from the line and the `added` in front.
+fn column_only(e: &crate::ejson::ParseError, before: usize, added: usize) -> String {
+    let column = (e.column + before).saturating_sub(added).max(1);
+    format!("column {column}: {}", e.message)
+}
+
+/// Reads one line (without its newline) into `buf`, keeping at most `max` + 1 bytes of it;
+/// returns its full length, or `None` at the end of the input.
+fn read_line(
+    reader: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<Option<usize>> {
+    let mut total = 0usize;
+    let mut any = false;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(any.then_some(total));
+        }
+        any = true;
+        let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let take = if done { used - 1 } else { used };
+        let room = (max + 1).saturating_sub(buf.len());
+        buf.extend_from_slice(chunk.get(..take.min(room)).unwrap_or_default());
+        total += take;
+        reader.consume(used);
+        if done {
+            if buf.last() == Some(&b'\r') {
+                buf.pop();
+            }
+            return Ok(Some(total));
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! `squillion infer`: models inferred from what `squillion export` wrote, checked against the
+//! exported documents (names, types, presence, average BSON size) and evaluated; malformed
+//! lines reported and skipped.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use squillion::arith::collection_stats;
+use squillion::design::layout_model;
+use squillion::model::{parse_model, BsonType, Distribution, Model};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_squillion"))
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Exports preset `name` (its own design, its sample) into `dir`.
+fn export(name: &str, dir: &Path) {
+    let out = run(bin().args(["export", "--preset", name, "--out"]).arg(dir));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Runs `squillion infer ARGS --out model.json` and returns the model, parsed back.
+fn infer(args: &[&str], dir: &Path) -> (Model, Output) {
+    let path = dir.join("inferred-model.json");
+    let out = run(bin().arg("infer").args(args).arg("--out").arg(&path));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let model = parse_model(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
+    (model, out)
+}
+
+/// Returns the mean exact BSON size of the documents of an exported file.
+fn exported_average(path: &Path) -> f64 {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{e}"));
+    let sizes: Vec<u64> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let doc = squillion::ejson::parse_document(l).unwrap_or_else(|e| panic!("{e}"));
+            squillion::size::document_size(&doc)
+        })
+        .collect();
+    assert!(!sizes.is_empty());
+    sizes.iter().sum::<u64>() as f64 / sizes.len() as f64
+}
+
+/// Returns the average document size of `collection` in the model's own layout.
+fn inferred_average(model: &Model, collection: &str) -> f64 {
+    let layout = layout_model(model).unwrap_or_else(|e| panic!("{e}"));
+    let c = layout
+        .collections
+        .iter()
+        .find(|c| c.name == collection)
+        .unwrap_or_else(|| panic!("no collection {collection}"));
+    let stats = collection_stats(c, &model.start_date);
+    assert_eq!(stats.shapes.len(), 1);
+    stats.shapes[0].average.bytes as f64
+}
+
+/// Asserts that `squillion eval` accepts the model file.
+fn evaluates(dir: &Path) {
+    let out = run(bin()
+        .arg("eval")
+        .arg(dir.join("inferred-model.json"))
+        .arg("--json"));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert!(v["collections"].is_array(), "{v}");
+}
+
+fn within(inferred: f64, exported: f64, share: f64) {
+    let off = (inferred / exported - 1.0).abs();
+    eprintln!(
+        "average size: inferred {inferred} B, exported {exported:.1} B ({:+.2}%)",
+        (inferred / exported - 1.0) * 100.0
+    );
+    assert!(
+        off < share,
+        "inferred {inferred} vs exported {exported}: {:.2}% off",
+        off * 100.0
+    );
+}
+
+fn field<'a>(model: &'a Model, entity: &str, name: &str) -> &'a squillion::model::Field {
+    let e = model
+        .entities
+        .iter()
+        .find(|e| e.name == entity)
+        .unwrap_or_else(|| panic!("{entity}"));
+    e.fields
+        .get(name)
+        .unwrap_or_else(|| panic!("{entity}.{name}"))
+}
+
+#[test]
+fn person_addresses_round_trips_names_types_and_sizes() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    export("person-addresses", dir.path());
+    let file = dir.path().join("person.json");
+    let (model, out) = infer(&[file.to_str().unwrap_or_default()], dir.path());
+    let names: Vec<_> = model.entities.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["person"]);
+    let fields: Vec<_> = model.entities[0]
+        .fields
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    assert_eq!(fields, ["_id", "name", "ssn", "addresses"]);
+    assert_eq!(field(&model, "person", "_id").ty, BsonType::ObjectId);
+    let ssn = field(&model, "person", "ssn");
+    assert_eq!(
+        (ssn.ty, ssn.length.clone()),
+        (BsonType::String, Some(Distribution::fixed(11.0)))
+    );
+    let addresses = field(&model, "person", "addresses");
+    assert_eq!(
+        (addresses.ty, addresses.items),
+        (BsonType::Array, Some(BsonType::Object))
+    );
+    // The preset says 1 to 4 addresses per person, evenly.
+    assert_eq!(
+        addresses.count,
+        Some(Distribution::Uniform { min: 1.0, max: 4.0 })
+    );
+    let sub: Vec<_> = addresses.fields.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(sub, ["street", "city", "cc"]);
+    assert!(model.entities[0]
+        .fields
+        .iter()
+        .all(|(_, f)| f.presence.is_none()));
+    assert_eq!(model.entities[0].count, 500.0);
+    within(
+        inferred_average(&model, "person"),
+        exported_average(&file),
+        0.05,
+    );
+    evaluates(dir.path());
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.contains("person: 500 documents read"), "{summary}");
+    assert!(summary.contains("0 lines skipped"), "{summary}");
+}
+
+#[test]
+fn optional_fields_counts_and_collection_names() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    export("message-attachments", dir.path());
+    let message = dir.path().join("message.json");
+    let conversation = dir.path().join("conversation.json");
+    let conv_arg = format!("{}:conversations", conversation.display());
+    let (model, _) = infer(
+        &[
+            message.to_str().unwrap_or_default(),
+            &conv_arg,
+            "--count",
+            "message=1000000000",
+        ],
+        dir.path(),
+    );
+    let names: Vec<_> = model.entities.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["message", "conversations"]);
+    assert_eq!(model.entities[0].count, 1e9);
+    assert_eq!(model.entities[1].count, 500.0);
+    // The preset's attachment is present 30% of the time; GridFS keeps its file id instead.
+    let file_id = field(&model, "message", "attachmentFileId");
+    assert_eq!(file_id.ty, BsonType::ObjectId);
+    let p = file_id.presence.unwrap_or(1.0);
+    assert!((0.2..0.4).contains(&p), "{p}");
+    let at = field(&model, "message", "at");
+    assert_eq!(at.ty, BsonType::Date);
+    assert!(
+        at.from.as_deref().is_some_and(|d| d.starts_with("2024")),
+        "{at:?}"
+    );
+    within(
+        inferred_average(&model, "message"),
+        exported_average(&message),
+        0.05,
+    );
+    within(
+        inferred_average(&model, "conversations"),
+        exported_average(&conversation),
+        0.05,
+    );
+    evaluates(dir.path());
+}
+
+#[test]
+fn orders_with_decimals_and_sub_documents_keep_their_size() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    export("shopping-cart", dir.path());
+    let order = dir.path().join("order.json");
+    let (model, _) = infer(&[order.to_str().unwrap_or_default()], dir.path());
+    let items = field(&model, "order", "items");
+    assert_eq!(items.items, Some(BsonType::Object));
+    assert_eq!(
+        items.fields.get("price").map(|f| f.ty),
+        Some(BsonType::Decimal)
+    );
+    assert_eq!(items.fields.get("qty").map(|f| f.ty), Some(BsonType::Int));
+    assert_eq!(
+        field(&model, "order", "customer_address").ty,
+        BsonType::Object
+    );
+    within(
+        inferred_average(&model, "order"),
+        exported_average(&order),
+        0.05,
+    );
+    evaluates(dir.path());
+
+    // The same documents in relaxed Extended JSON (as `mongoexport --jsonFormat relaxed`
+    // writes them) give the same model.
+    let text = std::fs::read_to_string(&order).unwrap_or_else(|e| panic!("{e}"));
+    let relaxed: String = text
+        .lines()
+        .map(|l| {
+            let doc = squillion::ejson::parse_document(l).unwrap_or_else(|e| panic!("{e}"));
+            squillion::ejson::to_relaxed_ejson(&doc) + "\n"
+        })
+        .collect();
+    assert!(relaxed != text, "relaxed differs from canonical");
+    let relaxed_file = dir.path().join("relaxed.json");
+    std::fs::write(&relaxed_file, relaxed).unwrap_or_else(|e| panic!("{e}"));
+    let spec = format!("{}:order", relaxed_file.display());
+    let (again, _) = infer(&[&spec], dir.path());
+    assert_eq!(again.entities, model.entities);
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap_or_else(|e| panic!("{e}"));
+    p
+}
+
+#[test]
+fn malformed_lines_are_reported_and_skipped() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let f = write(
+        dir.path(),
+        "users.json",
+        "{\"_id\": {\"$oid\": \"670a27a15762a4e400000000\"}, \"n\": 1, \"s\": \"ab\"}\n\
+         {\"_id\": {\"$oid\": \"670a27a15762a4e400000001\"}, \"n\": 2}\n\
+         {\"_id\": {\"$oid\": \"670a27a15762a4e40000\"}, \"n\": 3}\n\
+         \n\
+         {\"_id\": {\"$oid\": \"670a27a15762a4e400000003\"}, \"n\": {\"$numberLong\": \"4\"}, \"s\": \"abcd\"}\n\
+         {\"_id\": {\"$oid\": \"670a27a15762a4e400000004\"}, \"n\": 5, \"s\"\n",
+    );
+    let path = dir.path().join("m.json");
+    let out = run(bin().arg("infer").arg(&f).arg("--out").arg(&path));
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 3: column"), "{err}");
+    assert!(err.contains("line 6: column"), "{err}");
+    assert!(!err.contains("line 4"), "{err}");
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.contains("users: 3 documents read"), "{summary}");
+    assert!(summary.contains("2 lines skipped"), "{summary}");
+    // n: two ints and a long; s in two documents of three.
+    assert!(summary.contains("types int 66.7%, long 33.3%"), "{summary}");
+    let model = parse_model(&std::fs::read_to_string(&path).unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let s = field(&model, "users", "s");
+    assert!(
+        (s.presence.unwrap_or(1.0) - 2.0 / 3.0).abs() < 1e-9,
+        "{s:?}"
+    );
+    assert_eq!(field(&model, "users", "n").ty, BsonType::Int);
+
+    // --json: the skipped lines with their numbers, and the model.
+    let out = run(bin().arg("infer").arg(&f).arg("--json"));
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(v["report"]["skipped_lines"], 2);
+    assert_eq!(v["report"]["skipped"][0]["line"], 3);
+    assert_eq!(v["model"]["entities"][0]["name"], "users");
+}
+
+#[test]
+fn a_json_array_is_read_too() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let one_line = write(
+        dir.path(),
+        "a.json",
+        "[{\"x\": 1},{\"x\": 2},{\"x\": \"three\"}]\n",
+    );
+    let spread = write(
+        dir.path(),
+        "b.json",
+        "[\n{\"x\": 1},\n{\"x\": 2},\n{\"y\": true}\n]\n",
+    );
+    let (model, _) = infer(
+        &[
+            one_line.to_str().unwrap_or_default(),
+            spread.to_str().unwrap_or_default(),
+        ],
+        dir.path(),
+    );
+    assert_eq!(model.entities[0].name, "a");
+    assert_eq!(model.entities[1].name, "b");
+    assert_eq!(field(&model, "a", "x").ty, BsonType::Int);
+    let y = field(&model, "b", "y");
+    assert_eq!((y.ty, y.presence), (BsonType::Bool, Some(1.0 / 3.0)));
+}
+
+#[test]
+fn nothing_readable_exits_1_and_bad_usage_exits_2() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let bad = write(dir.path(), "bad.json", "not json\n{\"a\": \n");
+    let out = run(bin().arg("infer").arg(&bad));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let good = write(dir.path(), "good.json", "{\"a\": 1}\n");
+    let out = run(bin().arg("infer").arg(&good).args(["--count", "nope=5"]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\"nope\""));
+    let out = run(bin().arg("infer").arg(dir.path().join("missing.json")));
+    assert_eq!(out.status.code(), Some(2));
+}
