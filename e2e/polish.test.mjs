@@ -55,12 +55,17 @@ test('the blank model: the comparison says there is nothing to run and keeps the
   assert.doesNotMatch(card, /\b0 round trips/);
   assert.match(card, /nothing to run/);
   assert.doesNotMatch(await page.textContent('.results'), /Evaluating the designs/);
+  // The cost chart says so too, without a metric switch or a legend for bars it does not draw.
+  const cost = page.locator('.chart[data-chart="cost"]');
+  await page.waitForFunction(() => /nothing to run/.test(document.querySelector('[data-chart="cost"]')?.textContent ?? ''));
+  assert.equal(await cost.locator('.metric-switches, .chart-legend').count(), 0);
   await page.locator('.compare').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/polish-blank-results-1280x900.png` });
   // A workload again: the per-second rows come back.
   await openPreset(page, 'blog');
   await page.waitForSelector('.compare-table tr[data-metric="queries_per_sec"]', { timeout: 180_000 });
   assert.equal(await page.$('[data-testid="compare-nothing-to-run"]'), null);
+  assert.equal(await cost.locator('.metric-switch').count(), 5, 'the switch is back');
   assert.deepEqual(errors, []);
   await page.close();
 });

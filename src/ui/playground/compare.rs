@@ -9,7 +9,7 @@
 use leptos::prelude::*;
 
 use super::collections::count_text;
-use super::design_charts::Design;
+use super::design_charts::{nothing_to_run, Design};
 use crate::eval::metric::{Metric, Unit, COMPARED};
 use crate::human;
 use crate::ui::size_level;
@@ -40,13 +40,6 @@ fn exact(m: Metric, v: f64) -> Option<String> {
     }
     let b = human::exact_bytes(human::whole_bytes(v));
     Some(if m.is_per_sec() { format!("{b}/s") } else { b })
-}
-
-/// Returns true once a design is evaluated and none evaluated has an operation to run (they
-/// all share the model's workload): the blank model.
-fn nothing_to_run(ds: &[Design]) -> bool {
-    let mut done = ds.iter().filter_map(Design::evaluation).peekable();
-    done.peek().is_some() && done.all(|e| e.operations.is_empty())
 }
 
 /// The comparison table: one column per offered design (in the design bar's order), one row

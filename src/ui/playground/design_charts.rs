@@ -96,6 +96,14 @@ impl Design {
     }
 }
 
+/// Returns true once a design is evaluated and none evaluated has an operation to run (they
+/// all share the model's workload): the blank model, whose figures per run or per second
+/// would all be 0.
+pub fn nothing_to_run(designs: &[Design]) -> bool {
+    let mut done = designs.iter().filter_map(Design::evaluation).peekable();
+    done.peek().is_some() && done.all(|e| e.operations.is_empty())
+}
+
 /// Returns the first sentence of an error message.
 fn brief(e: &str) -> &str {
     e.split(". ").next().unwrap_or(e).trim_end_matches('.')
