@@ -1,6 +1,7 @@
 // End-to-end: bytes on the page are in binary units (B, KiB, MiB, GiB, TiB), never a long run of
 // digits followed by "bytes" (issue #16: the working-set warning printed
-// "≈3,232,053,343,560 bytes"), and the exact figure is on hover.
+// "≈3,232,053,343,560 bytes"), and the exact figure is on hover (the collection cards' sizes and
+// the comparison's byte cells).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, openPreset, useSite, SHOTS } from './browser.mjs';
@@ -37,6 +38,17 @@ test('every preset\'s default design shows bytes in binary units with the exact 
     for (const c of cells) {
       assert.match(c.text, /^(≈ )?\d+(\.\d+)? (B|KiB|MiB|GiB|TiB)$/, `${preset.name}: ${c.text}`);
       assert.equal(c.title.split('.')[0], `${c.value.toLocaleString('en-US')} bytes`, `${preset.name}: hover of ${c.text}`);
+    }
+    // The comparison's byte cells (every design evaluated so far, this one at least): binary
+    // units, per second for the workload's rates, the exact count on hover.
+    await page.waitForSelector(`.compare-table thead th[data-design="${design}"][data-state="done"]`, { timeout: 180_000 });
+    const compared = await page.$$eval('.compare-table tbody tr[data-metric*="bytes"] td[data-value]',
+      (es) => es.map((e) => ({ metric: e.closest('tr').dataset.metric, value: Number(e.dataset.value), text: e.textContent.trim(), title: e.getAttribute('title') })));
+    assert.ok(compared.length >= 5, `${preset.name}: compare byte cells`);
+    for (const c of compared) {
+      const rate = ['storage_bytes', 'index_bytes', 'largest_document_bytes'].includes(c.metric) ? '' : '/s';
+      assert.match(c.text, new RegExp(`^\\d+(\\.\\d+)? (B|KiB|MiB|GiB|TiB)${rate}$`), `${preset.name} compare ${c.metric}: ${c.text}`);
+      assert.equal(c.title, `${Math.round(c.value).toLocaleString('en-US')} ${Math.round(c.value) === 1 ? 'byte' : 'bytes'}${rate}`, `${preset.name} compare ${c.metric}: hover of ${c.text}`);
     }
     // The warnings the CLI reports for this design are on the page in the same words.
     const expected = readExpected(preset.name, `${design}.json`);

@@ -170,6 +170,11 @@ fn current_view() -> View {
     View::from_hash(&hash)
 }
 
+/// Whether workshop mode is on (`W` or the header's button), for what draws its own text at a
+/// size of its mode (the charts' SVG text): they follow the signal, not the page's class.
+#[derive(Debug, Clone, Copy)]
+pub struct Workshop(pub ReadSignal<bool>);
+
 /// The whole page: a header with the tab bar, and the open view.
 #[component]
 pub fn App() -> impl IntoView {
@@ -184,6 +189,7 @@ pub fn App() -> impl IntoView {
 
     // Workshop mode: large type, high contrast, the editor out of the way. `W` toggles it.
     let (workshop, set_workshop) = signal(false);
+    provide_context(Workshop(workshop));
     Effect::new(move |_| {
         let on = workshop.get();
         if let Some(root) = web_sys::window()

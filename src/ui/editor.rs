@@ -78,6 +78,9 @@ pub struct Workspace {
     pub problems: Memo<Vec<ModelError>>,
     /// Why the last form edit was refused, if it was.
     pub message: RwSignal<Option<String>>,
+    /// The accessible label of the name field whose rename was that refused edit: the field
+    /// says [`Workspace::message`] beside itself too.
+    pub refused_name: RwSignal<Option<String>>,
     /// What the last preset, import or link did.
     pub notice: RwSignal<Option<Notice>>,
     /// A design the next form edit writes first (Custom's seed, shown but not yet written):
@@ -116,6 +119,7 @@ impl Workspace {
             broken,
             problems,
             message: RwSignal::new(None),
+            refused_name: RwSignal::new(None),
             notice: RwSignal::new(notice),
             before_edit: RwSignal::new(None),
         }
@@ -192,6 +196,8 @@ impl Workspace {
     /// Applies a form edit to the last readable model and rewrites the text as pretty JSON.
     /// A refused edit changes nothing and says why; returns false then.
     pub fn edit(&self, f: impl FnOnce(&mut Value) -> Result<(), EditError>) -> bool {
+        // A name field marks the refusal as its own once this returns.
+        self.refused_name.set(None);
         if self.broken.get_untracked() {
             self.message.set(Some(
                 "The JSON has a syntax error: fix it (or undo) before editing in the form."

@@ -107,7 +107,7 @@ fn EntityItem(ws: Workspace, index: usize, name: String, last: bool) -> impl Int
     view! {
         <li class="form-item entity-item" data-entity=name.clone()>
             <div class="item-head">
-                <NameInput value=name.clone() label=format!("Name of entity {}", index + 1) commit=rename class="title-input"/>
+                <NameInput ws=ws value=name.clone() label=format!("Name of entity {}", index + 1) commit=rename class="title-input"/>
                 <NumberInput ws=ws parent=base.clone() key="count".to_string() label="count".to_string()
                     aria=format!("Count of {name}")/>
                 <div class="item-actions">
@@ -207,7 +207,7 @@ fn FieldItem(
     view! {
         <tbody class="field-row">
             <tr>
-                <td><NameInput value=name.clone() label=format!("Name of field {name} of {entity}") commit=rename/></td>
+                <td><NameInput ws=ws value=name.clone() label=format!("Name of field {name} of {entity}") commit=rename/></td>
                 <td>
                     <select aria-label=label_ty on:change=on_type>
                         {BsonType::ALL.iter().map(|t| {

@@ -35,10 +35,23 @@ pub fn input_of(ev: &leptos::ev::Event) -> Option<web_sys::HtmlInputElement> {
     ev.target()?.dyn_into().ok()
 }
 
+/// Returns a refusal as a sentence beside its field: `There is already an entity named “post”.`
+fn sentence(message: &str) -> String {
+    let s = crate::human::capitalize(message);
+    if s.ends_with(['.', '!', '?']) {
+        s
+    } else {
+        format!("{s}.")
+    }
+}
+
 /// A labelled text input for a name; `commit` gets the new name and returns false when the
-/// edit was refused (the field then shows the old name again).
+/// edit was refused: the field then shows the old name again and, beside it, why (the name
+/// taken or invalid, the references it would break), as the form's message says it above.
 #[component]
 pub fn NameInput(
+    /// The model (its message says why the last edit was refused).
+    ws: Workspace,
     /// The current name.
     value: String,
     /// The accessible label.
@@ -50,6 +63,17 @@ pub fn NameInput(
     class: &'static str,
 ) -> impl IntoView {
     let old = value.clone();
+    let mine = label.clone();
+    // Why this field's rename was refused, while that refusal is the form's last word.
+    let problem = Memo::new(move |_| {
+        let refused = ws
+            .refused_name
+            .with(|r| r.as_deref() == Some(mine.as_str()));
+        refused
+            .then(|| ws.message.with(|m| m.as_deref().map(sentence)))
+            .flatten()
+    });
+    let own = label.clone();
     view! {
         <input
             type="text"
@@ -61,11 +85,15 @@ pub fn NameInput(
             on:change=move |ev| {
                 let Some(input) = input_of(&ev) else { return };
                 let new = input.value().trim().to_string();
-                if new == old || !commit.run(new) {
+                if new == old {
                     input.set_value(&old);
+                } else if !commit.run(new) {
+                    input.set_value(&old);
+                    ws.refused_name.set(Some(own.clone()));
                 }
             }
         />
+        {move || problem.get().map(|m| view! { <span class="field-problem name-problem">{m}</span> })}
     }
 }
 

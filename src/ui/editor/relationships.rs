@@ -139,7 +139,7 @@ fn RelationshipItem(ws: Workspace, index: usize, name: String, last: bool) -> im
     view! {
         <li class="form-item relationship-item" data-relationship=name.clone()>
             <div class="item-head">
-                <NameInput value=name.clone() label=format!("Name of relationship {}", index + 1) commit=rename class="title-input"/>
+                <NameInput ws=ws value=name.clone() label=format!("Name of relationship {}", index + 1) commit=rename class="title-input"/>
                 <div class="item-actions">
                     <MoveButtons ws=ws list="/relationships".to_string() index=index last=last what=format!("relationship {name}")/>
                     <button type="button" class="icon-button danger" on:click=delete

@@ -2,12 +2,14 @@
 //! from the engine's evaluation of each offered design by [`Metric::of`]), the best value per
 //! row ([`Metric::best`], among the feasible designs) highlighted once every design has been
 //! evaluated. A design with an error-severity warning is labelled infeasible, with the codes
-//! why, and never highlighted.
+//! why, and never highlighted. A workload without operations has no per-second figures: the
+//! table says there is nothing to run and keeps the rows at full scale (the sizes). Byte
+//! figures are in binary units, the exact count on hover.
 
 use leptos::prelude::*;
 
 use super::collections::count_text;
-use super::design_charts::Design;
+use super::design_charts::{nothing_to_run, Design};
 use crate::eval::metric::{Metric, Unit, COMPARED};
 use crate::human;
 use crate::ui::size_level;
@@ -28,6 +30,16 @@ fn show(m: Metric, v: f64) -> String {
         }
         (Unit::Count, _) => count_text(v),
     }
+}
+
+/// Returns the hover title of a byte figure: the exact count (`25,000,288 bytes`, per second
+/// for the workload's rates), as the collection cards give it; `None` for other units.
+fn exact(m: Metric, v: f64) -> Option<String> {
+    if m.unit() == Unit::Count {
+        return None;
+    }
+    let b = human::exact_bytes(human::whole_bytes(v));
+    Some(if m.is_per_sec() { format!("{b}/s") } else { b })
 }
 
 /// The comparison table: one column per offered design (in the design bar's order), one row
@@ -83,7 +95,19 @@ pub fn CompareTable(
                                 .filter(|d| d.evaluation().is_some())
                                 .map(|d| d.infeasible().is_empty())
                                 .collect();
-                            COMPARED.into_iter().map(|m| {
+                            // Without operations every per-second figure is 0: one row says
+                            // so instead, and the sizes at full scale follow.
+                            let idle = nothing_to_run(&ds);
+                            let columns = ds.len();
+                            let nothing = idle.then(|| view! {
+                                <tr class="nothing-to-run" data-testid="compare-nothing-to-run">
+                                    <th scope="row">"Workload"</th>
+                                    <td colspan=columns class="muted">
+                                        "No operations: nothing to run, so nothing per second to compare. The sizes below are the whole comparison."
+                                    </td>
+                                </tr>
+                            });
+                            let rows = COMPARED.into_iter().filter(move |m| !(idle && m.is_per_sec())).map(|m| {
                                 let values: Vec<Option<f64>> =
                                     ds.iter().map(|d| d.evaluation().map(|e| m.of(e))).collect();
                                 let done: Vec<f64> = values.iter().flatten().copied().collect();
@@ -102,18 +126,21 @@ pub fn CompareTable(
                                                 Some(v) if m.unit() == Unit::DocumentBytes => view! {
                                                     <td class="num largest" class:best=ok && Some(v) == best
                                                         class:infeasible=!ok data-value=v.to_string()
-                                                        data-level=size_level(v.max(0.0) as u64)>{show(m, v)}</td>
+                                                        data-level=size_level(v.max(0.0) as u64)
+                                                        title=exact(m, v)>{show(m, v)}</td>
                                                 }.into_any(),
                                                 Some(v) => view! {
                                                     <td class="num" class:best=ok && Some(v) == best
-                                                        class:infeasible=!ok data-value=v.to_string()>{show(m, v)}</td>
+                                                        class:infeasible=!ok data-value=v.to_string()
+                                                        title=exact(m, v)>{show(m, v)}</td>
                                                 }.into_any(),
                                                 None => pending_cell(d),
                                             }
                                         }).collect_view()}
                                     </tr>
                                 }
-                            }).collect_view()
+                            }).collect_view();
+                            (nothing, rows)
                         }}
                         <WarningsRow designs/>
                     </tbody>

@@ -96,6 +96,14 @@ impl Design {
     }
 }
 
+/// Returns true once a design is evaluated and none evaluated has an operation to run (they
+/// all share the model's workload): the blank model, whose figures per run or per second
+/// would all be 0.
+pub fn nothing_to_run(designs: &[Design]) -> bool {
+    let mut done = designs.iter().filter_map(Design::evaluation).peekable();
+    done.peek().is_some() && done.all(|e| e.operations.is_empty())
+}
+
 /// Returns the first sentence of an error message.
 fn brief(e: &str) -> &str {
     e.split(". ").next().unwrap_or(e).trim_end_matches('.')
@@ -145,16 +153,12 @@ pub struct Size {
 /// the back of a room on a projector at 1280×720.
 const WORKSHOP_FONT: f64 = 18.0;
 
-/// Returns the size of `el`'s content box and the font size of the page's mode.
-fn measure(el: &web_sys::HtmlElement) -> Size {
-    let workshop = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-        .is_some_and(|root| root.class_list().contains("workshop"));
-    Size {
-        width: f64::from(el.client_width()).max(240.0),
-        font: if workshop { WORKSHOP_FONT } else { 12.0 },
-    }
+/// The charts' font size otherwise, in pixels.
+const NORMAL_FONT: f64 = 12.0;
+
+/// Returns the width of `el`'s content box, as wide as a chart needs at least.
+fn measure(el: &web_sys::HtmlElement) -> f64 {
+    f64::from(el.client_width()).max(240.0)
 }
 
 /// The card of charts, below the comparison table.
@@ -164,22 +168,19 @@ pub fn DesignCharts(
     designs: Memo<Vec<Design>>,
 ) -> impl IntoView {
     let host = NodeRef::<leptos::html::Div>::new();
-    let size = RwSignal::new(Size {
-        width: 760.0,
-        font: 12.0,
-    });
+    let width = RwSignal::new(760.0);
     // Redrawn at the card's width whenever it changes (window, workshop mode, layout).
     Effect::new(move |_| {
         let Some(el) = host.get() else { return };
         let el: web_sys::HtmlElement = el.into();
-        size.set(measure(&el));
+        width.set(measure(&el));
         let watched = el.clone();
         // `try_`: a resize already queued when the card goes (another view opens) finds the
         // signal disposed and does nothing, instead of panicking.
         let on_resize = Closure::<dyn Fn()>::new(move || {
             let now = measure(&watched);
-            if size.try_get_untracked().is_some_and(|was| was != now) {
-                size.try_set(now);
+            if width.try_get_untracked().is_some_and(|was| was != now) {
+                width.try_set(now);
             }
         });
         let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) else {
@@ -190,7 +191,17 @@ pub fn DesignCharts(
         let held = send_wrapper::SendWrapper::new((observer, on_resize));
         on_cleanup(move || held.0.disconnect());
     });
-    let size = Signal::from(size);
+    // The font follows workshop mode itself: switching the mode redraws the charts at its
+    // size even when the card's width stays the same.
+    let workshop = use_context::<crate::ui::Workshop>().map(|w| w.0);
+    let size = Signal::from(Memo::new(move |_| Size {
+        width: width.get(),
+        font: if workshop.is_some_and(|w| w.get()) {
+            WORKSHOP_FONT
+        } else {
+            NORMAL_FONT
+        },
+    }));
     view! {
         <div class="card design-charts">
             <div class="card-head">

@@ -119,17 +119,23 @@ pub fn EvalOperations(
                 <h2>"Workload, run on the engine"</h2>
                 <p class="card-note">"Typical subject; the largest in [brackets]. Plain: measured on the sample; ≈ estimate; (full) full-scale arithmetic."</p>
             </div>
-            <p class="eval-totals muted" hidden=e.operations.is_empty()>
-                {format!(
-                    "Per second: {} round trips, {} $lookups, {} docs examined, {} docs written, {} written",
-                    human::thousands(t.queries_per_sec.round() as u64),
-                    human::thousands(t.lookups_per_sec.round() as u64),
-                    fig(t.per_sec.docs_examined),
-                    fig(t.per_sec.docs_written),
-                    bytes(t.per_sec.bytes_written),
-                )}
-            </p>
-            {e.operations.is_empty().then(|| view! { <NothingToRun/> })}
+            // Without operations the totals would all be 0: the card says why instead.
+            {if e.operations.is_empty() {
+                view! { <NothingToRun/> }.into_any()
+            } else {
+                view! {
+                    <p class="eval-totals muted">
+                        {format!(
+                            "Per second: {} round trips, {} $lookups, {} docs examined, {} docs written, {} written",
+                            human::thousands(t.queries_per_sec.round() as u64),
+                            human::thousands(t.lookups_per_sec.round() as u64),
+                            fig(t.per_sec.docs_examined),
+                            fig(t.per_sec.docs_written),
+                            bytes(t.per_sec.bytes_written),
+                        )}
+                    </p>
+                }.into_any()
+            }}
             {e.operations.iter().cloned().map(|op| view! { <Operation op/> }).collect_view()}
         </div>
     }

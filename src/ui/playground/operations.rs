@@ -2,6 +2,7 @@
 
 use leptos::prelude::*;
 
+use super::evaluated::NothingToRun;
 use crate::analysis::Analysis;
 use crate::human;
 use crate::ui::clipboard::copy;
@@ -20,11 +21,10 @@ pub fn OperationList(
                 <p class="card-note">"Each line is one round trip, as mongosh would send it."</p>
             </div>
             {move || {
-                analysis
-                    .get()
-                    .layout
-                    .plan
-                    .units
+                let units = analysis.get().layout.plan.units;
+                // A workload without operations: nothing to run, said rather than left blank.
+                let idle = units.is_empty().then(|| view! { <NothingToRun/> });
+                let rows = units
                     .into_iter()
                     .map(|u| {
                         let queries = u.queries();
@@ -54,7 +54,8 @@ pub fn OperationList(
                             </section>
                         }
                     })
-                    .collect_view()
+                    .collect_view();
+                (idle, rows)
             }}
         </div>
     }

@@ -36,18 +36,29 @@ fn tick_text(v: f64) -> String {
 #[component]
 pub fn CostChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl IntoView {
     let metric = RwSignal::new(Metric::RoundTrips);
-    let switch = CHARTED
-        .into_iter()
-        .map(|m| {
-            view! {
-                <button type="button" class="metric-switch" data-metric=m.key()
-                    aria-pressed=move || (metric.get() == m).to_string()
-                    on:click=move |_| metric.set(m)>{m.label()}</button>
-            }
+    // Without operations there is nothing to switch between nor to tell apart: the chart
+    // only says so.
+    let idle = Memo::new(move |_| designs.with(|ds| super::nothing_to_run(ds)));
+    let switch = move || {
+        (!idle.get()).then(|| {
+            let buttons = CHARTED
+                .into_iter()
+                .map(|m| {
+                    view! {
+                        <button type="button" class="metric-switch" data-metric=m.key()
+                            aria-pressed=move || (metric.get() == m).to_string()
+                            on:click=move |_| metric.set(m)>{m.label()}</button>
+                    }
+                })
+                .collect_view();
+            view! { <span class="metric-switches" role="group" aria-label="Metric">{buttons}</span> }
         })
-        .collect_view();
+    };
     let legend = move || {
-        designs
+        if idle.get() {
+            return None;
+        }
+        let items = designs
             .get()
             .iter()
             .enumerate()
@@ -68,15 +79,16 @@ pub fn CostChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl IntoVie
                 };
                 legend_item(Colour::Design(i), text, d.state_name(), full)
             })
-            .collect_view()
+            .collect_view();
+        Some(view! { <ul class="chart-legend">{items}</ul> })
     };
     view! {
         <figure class="chart" data-chart="cost">
             <figcaption>
                 <span class="chart-title">"Cost per run of each operation"</span>
-                <span class="metric-switches" role="group" aria-label="Metric">{switch}</span>
+                {switch}
             </figcaption>
-            <ul class="chart-legend">{legend}</ul>
+            {legend}
             {move || draw(&designs.get(), metric.get(), size.get())}
         </figure>
     }
