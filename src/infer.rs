@@ -13,8 +13,13 @@
 //! [`MAX_LINE_BYTES`] is skipped, and at most [`MAX_REPORTED_SKIPS`] skipped lines are kept
 //! (all are counted).
 //!
-//! Not yet: relationships (arrays of sub-documents stay embedded arrays of objects, references
-//! between collections are not resolved), mongodump `.bson`, SQL schemas, growth from dates,
+//! An array of sub-documents (at a document's top level or in the elements of such an array)
+//! becomes a child entity and a one-to-many relationship, its children per parent the array
+//! counts seen (a document without the array counted as 0 children), embedded in the model's
+//! own design (the data's layout) so that every other design can move it out.
+//!
+//! Not yet: references between collections (values resolving to another collection's `_id`s),
+//! arrays of sub-documents inside nested objects (kept as arrays of objects), mongodump `.bson`, SQL schemas, growth from dates,
 //! enums and value kinds other than date ranges.
 
 pub mod build;
@@ -32,8 +37,9 @@ use bson::Document;
 use serde::Serialize;
 
 use crate::ejson::{parse_document, parse_stream};
-use crate::model::{Entity, Model};
-pub use build::{FieldReport, TypeShare};
+use crate::model::design::{DesignSpec, Strategy};
+use crate::model::{Entity, Model, Relationship};
+pub use build::{Child, FieldReport, TypeShare};
 pub use fit::Observed;
 use stats::ObjectStats;
 
@@ -108,13 +114,36 @@ pub struct EntityReport {
     pub untracked_names: u64,
 }
 
+/// An array of sub-documents moved out into a child entity with an embedded relationship.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RelationshipReport {
+    /// The relationship's name.
+    pub name: String,
+    /// The parent entity.
+    pub parent: String,
+    /// The child entity.
+    pub child: String,
+    /// The array's name on the parent.
+    pub field: String,
+    /// Elements (children) read.
+    pub children_read: u64,
+    /// The child entity's full-scale count (children read × the parent collection's scale).
+    pub count: f64,
+    /// Children per parent as observed (a parent without the array counted as 0).
+    pub children_per_parent: Observed,
+    /// Parents without the array (missing, null or another type), counted as 0 children.
+    pub without_array: u64,
+}
+
 /// The report beside the model: what was found, what was assumed, what was skipped.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
     /// Each input read.
     pub sources: Vec<SourceSummary>,
-    /// Each entity inferred.
+    /// Each collection inferred (children moved out are reported in their parent's rows).
     pub entities: Vec<EntityReport>,
+    /// Each array of sub-documents moved out into a child entity.
+    pub relationships: Vec<RelationshipReport>,
     /// Lines skipped in all.
     pub skipped_lines: u64,
     /// The first [`MAX_REPORTED_SKIPS`] skipped lines with their reasons.
@@ -124,7 +153,8 @@ pub struct Report {
 /// A model inferred from documents, with its report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inferred {
-    /// The model: one entity per collection, no relationships, no workload.
+    /// The model: one entity per collection and per array of sub-documents, an embedded
+    /// relationship per such array (the model's design embeds them), no workload.
     pub model: Model,
     /// What was found and assumed.
     pub report: Report,
@@ -303,10 +333,33 @@ impl Inference {
         }
         let mut entities = Vec::new();
         let mut reports = Vec::new();
+        let mut relationships = Vec::new();
+        let mut moved = Vec::new();
+        let mut design = DesignSpec::default();
+        let mut names = build::Names {
+            entities: self.collections.iter().map(|(n, _)| n.clone()).collect(),
+            ..Default::default()
+        };
         for (name, stats) in &self.collections {
             let count = counts.get(name).copied().unwrap_or(stats.seen as f64);
+            // Full-scale documents per document read: every child entity scales the same way.
+            let scale = if stats.seen == 0 {
+                0.0
+            } else {
+                count / stats.seen as f64
+            };
             let mut rows = Vec::new();
-            let fields = build::fields(stats, "", &mut rows);
+            let mut children = Vec::new();
+            let fields = build::fields(
+                stats,
+                name,
+                "",
+                &mut build::Sink {
+                    rows: &mut rows,
+                    children: &mut children,
+                    names: &mut names,
+                },
+            );
             entities.push(Entity {
                 name: name.clone(),
                 count,
@@ -319,6 +372,39 @@ impl Inference {
                 fields: rows,
                 untracked_names: untracked(stats),
             });
+            for c in children {
+                let child_count = (c.elements as f64 * scale).round();
+                entities.push(Entity {
+                    name: c.entity.clone(),
+                    count: child_count,
+                    fields: c.fields,
+                });
+                relationships.push(Relationship {
+                    name: c.relationship.clone(),
+                    parent: c.parent.clone(),
+                    child: c.entity.clone(),
+                    cardinality: c.cardinality,
+                    many_to_many: false,
+                    parents_per_child: None,
+                    growth_per_day: None,
+                    field: (c.field != c.relationship).then(|| c.field.clone()),
+                    parent_field: None,
+                    feed: None,
+                });
+                design
+                    .relationships
+                    .insert(c.relationship.clone(), Strategy::Embed);
+                moved.push(RelationshipReport {
+                    name: c.relationship,
+                    parent: c.parent,
+                    child: c.entity,
+                    field: c.field,
+                    children_read: c.elements,
+                    count: child_count,
+                    children_per_parent: c.observed,
+                    without_array: c.without_array,
+                });
+            }
         }
         let model = Model {
             name: None,
@@ -327,6 +413,8 @@ impl Inference {
                 self.collections.iter().map(|(_, s)| s.seen).sum::<u64>()
             )),
             entities,
+            relationships,
+            design,
             ..empty_model()
         };
         Ok(Inferred {
@@ -334,6 +422,7 @@ impl Inference {
             report: Report {
                 sources: self.sources,
                 entities: reports,
+                relationships: moved,
                 skipped_lines: self.skipped_lines,
                 skipped: self.skipped,
             },

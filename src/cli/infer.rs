@@ -111,10 +111,12 @@ struct JsonOut<'a> {
     model: Option<&'a Model>,
 }
 
-/// Returns the text summary: per entity its documents, count and fields; the skipped lines.
+/// Returns the text summary: per entity its documents, count and fields; per moved-out array
+/// its relationship; the skipped lines.
 fn summary(inferred: &Inferred) -> String {
     let Report {
         entities,
+        relationships,
         skipped_lines,
         ..
     } = &inferred.report;
@@ -158,6 +160,23 @@ fn summary(inferred: &Inferred) -> String {
             s.push_str(&line);
             s.push('\n');
         }
+    }
+    for r in relationships {
+        let c = &r.children_per_parent;
+        s.push_str(&format!(
+            "relationship {}: {} → {} (embedded array {}), count {}, children per parent min {} \
+             median {} p99 {} max {}, {} without the array (0 children)\n",
+            r.name,
+            r.parent,
+            r.child,
+            r.field,
+            crate::human::thousands(r.count as u64),
+            c.min,
+            c.median,
+            c.p99,
+            c.max,
+            r.without_array
+        ));
     }
     s.push_str(&format!("{skipped_lines} lines skipped\n"));
     s

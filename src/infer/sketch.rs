@@ -37,6 +37,20 @@ impl Sketch {
         *self.buckets.entry(bucket_of(value)).or_insert(0) += 1;
     }
 
+    /// Adds `value` `n` times (the arrays that were missing, as 0 elements).
+    pub fn add_many(&mut self, value: u64, n: u64) {
+        if n == 0 {
+            return;
+        }
+        if self.count == 0 || value < self.min {
+            self.min = value;
+        }
+        self.max = self.max.max(value);
+        self.count += n;
+        self.sum += value as f64 * n as f64;
+        *self.buckets.entry(bucket_of(value)).or_insert(0) += n;
+    }
+
     /// Returns how many values were added.
     pub fn count(&self) -> u64 {
         self.count

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::io::{BufReader, Cursor};
 
 use super::*;
+use crate::model::design::Strategy;
 use crate::model::{BsonType, Distribution};
 
 fn infer(text: &str, max_line: usize) -> (Inferred, SourceSummary) {
@@ -122,5 +123,129 @@ fn columns_are_the_lines_own() {
             .starts_with("column 8: expected ':'"),
         "{:?}",
         inferred.report.skipped
+    );
+}
+
+#[test]
+fn arrays_of_sub_documents_become_embedded_children_recursively() {
+    // Three orders: 2 items, none (missing), 1 item; an item holds an array of discounts;
+    // a sub-document's array (`meta.notes`) stays in place.
+    let (inferred, _) = infer(
+        "{\"_id\": 1, \"items\": [{\"sku\": \"a\", \"discounts\": [{\"pct\": 5}]}, {\"sku\": \"bb\"}], \
+          \"meta\": {\"notes\": [{\"t\": \"x\"}]}}\n\
+         {\"_id\": 2, \"meta\": {\"notes\": []}}\n\
+         {\"_id\": 3, \"items\": [{\"sku\": \"c\", \"discounts\": [{\"pct\": 10}, {\"pct\": 20}]}]}\n",
+        1000,
+    );
+    let m = &inferred.model;
+    let names: Vec<_> = m.entities.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["c", "item", "discount"]);
+    let counts: Vec<_> = m.entities.iter().map(|e| e.count).collect();
+    assert_eq!(counts, [3.0, 3.0, 3.0]);
+    let c = &m.entities[0].fields;
+    assert!(c.get("items").is_none());
+    let notes = c.get("meta").unwrap().fields.get("notes").unwrap();
+    assert_eq!(notes.items, Some(BsonType::Object));
+    assert!(m.entities[1].fields.get("discounts").is_none());
+    let rels: Vec<_> = m
+        .relationships
+        .iter()
+        .map(|r| (r.name.as_str(), r.parent.as_str(), r.child.as_str()))
+        .collect();
+    assert_eq!(
+        rels,
+        [("items", "c", "item"), ("discounts", "item", "discount")]
+    );
+    // The missing array is 0 children: 0, 1, 2 per order.
+    assert_eq!(
+        m.relationships[0].cardinality,
+        Distribution::Uniform { min: 0.0, max: 2.0 }
+    );
+    assert_eq!(inferred.report.relationships[0].without_array, 1);
+    assert_eq!(inferred.report.relationships[1].without_array, 1);
+    assert!(m
+        .relationships
+        .iter()
+        .all(|r| m.design.relationships.get(&r.name) == Some(&Strategy::Embed)));
+    let row = inferred.report.entities[0]
+        .fields
+        .iter()
+        .find(|r| r.path == "items")
+        .unwrap();
+    assert!(
+        row.assumed.iter().any(|a| a.contains("1 of 3 without")),
+        "{row:?}"
+    );
+    let text = serde_json::to_string(m).unwrap();
+    let errors = crate::model::validate::validate(&serde_json::from_str(&text).unwrap());
+    assert!(errors.is_empty(), "{errors:?}");
+    // The nested embed lays out: an order holds its items, each item its discounts.
+    let layout = crate::design::layout_model(m).unwrap();
+    let names: Vec<_> = layout.collections.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names, ["c"]);
+}
+
+#[test]
+fn children_get_names_no_collection_or_relationship_has() {
+    let mut inference = Inference::new();
+    let doc = b"{\"addresses\": [{\"a\": 1}], \"tags\": [{\"k\": 1}]}\n".to_vec();
+    inference
+        .read("tag", "tag.json", Cursor::new(doc.clone()))
+        .unwrap();
+    inference
+        .read("address", "address.json", Cursor::new(doc))
+        .unwrap();
+    let m = inference.finish(&BTreeMap::new()).unwrap().model;
+    let names: Vec<_> = m.entities.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "tag",
+            "tag_address",
+            "tag_tag",
+            "address",
+            "address_address",
+            "address_tag"
+        ]
+    );
+    let rels: Vec<_> = m
+        .relationships
+        .iter()
+        .map(|r| (r.name.as_str(), r.array_field()))
+        .collect();
+    assert_eq!(
+        rels,
+        [
+            ("addresses", "addresses"),
+            ("tags", "tags"),
+            ("address_addresses", "addresses"),
+            ("address_tags", "tags")
+        ]
+    );
+}
+
+#[test]
+fn singulars() {
+    let s: Vec<_> = [
+        "addresses",
+        "categories",
+        "items",
+        "boxes",
+        "history",
+        "status",
+    ]
+    .iter()
+    .map(|n| build::singular(n))
+    .collect();
+    assert_eq!(
+        s,
+        [
+            "address",
+            "category",
+            "item",
+            "box",
+            "history_item",
+            "status_item"
+        ]
     );
 }
