@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 
 use squillion::arith::collection_stats;
 use squillion::design::layout_model;
+use squillion::model::design::Strategy;
 use squillion::model::{parse_model, BsonType, Distribution, Model};
 
 fn bin() -> Command {
@@ -72,12 +73,16 @@ fn inferred_average(model: &Model, collection: &str) -> f64 {
     stats.shapes[0].average.bytes as f64
 }
 
-/// Asserts that `squillion eval` accepts the model file.
-fn evaluates(dir: &Path) {
-    let out = run(bin()
-        .arg("eval")
+/// Asserts that `squillion eval` accepts the model file under `design` (default: its own).
+fn evaluates(dir: &Path, design: Option<&str>) {
+    let mut cmd = bin();
+    cmd.arg("eval")
         .arg(dir.join("inferred-model.json"))
-        .arg("--json"));
+        .arg("--json");
+    if let Some(d) = design {
+        cmd.args(["--design", d]);
+    }
+    let out = run(&mut cmd);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -119,46 +124,101 @@ fn person_addresses_round_trips_names_types_and_sizes() {
     export("person-addresses", dir.path());
     let file = dir.path().join("person.json");
     let (model, out) = infer(&[file.to_str().unwrap_or_default()], dir.path());
+    // The embedded addresses become a child entity of their own.
     let names: Vec<_> = model.entities.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(names, ["person"]);
+    assert_eq!(names, ["person", "address"]);
     let fields: Vec<_> = model.entities[0]
         .fields
         .iter()
         .map(|(n, _)| n.as_str())
         .collect();
-    assert_eq!(fields, ["_id", "name", "ssn", "addresses"]);
+    assert_eq!(fields, ["_id", "name", "ssn"]);
     assert_eq!(field(&model, "person", "_id").ty, BsonType::ObjectId);
     let ssn = field(&model, "person", "ssn");
     assert_eq!(
         (ssn.ty, ssn.length.clone()),
         (BsonType::String, Some(Distribution::fixed(11.0)))
     );
-    let addresses = field(&model, "person", "addresses");
-    assert_eq!(
-        (addresses.ty, addresses.items),
-        (BsonType::Array, Some(BsonType::Object))
-    );
-    // The preset says 1 to 4 addresses per person, evenly.
-    assert_eq!(
-        addresses.count,
-        Some(Distribution::Uniform { min: 1.0, max: 4.0 })
-    );
-    let sub: Vec<_> = addresses.fields.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(sub, ["street", "city", "cc"]);
-    assert!(model.entities[0]
+    let sub: Vec<_> = model.entities[1]
         .fields
         .iter()
-        .all(|(_, f)| f.presence.is_none()));
+        .map(|(n, _)| n.as_str())
+        .collect();
+    assert_eq!(sub, ["street", "city", "cc"]);
+    assert!(model
+        .entities
+        .iter()
+        .all(|e| e.fields.iter().all(|(_, f)| f.presence.is_none())));
     assert_eq!(model.entities[0].count, 500.0);
+
+    // One-to-many, embedded as in the data, 1 to 4 addresses per person as the preset says.
+    assert_eq!(model.relationships.len(), 1);
+    let r = &model.relationships[0];
+    assert_eq!(
+        (r.name.as_str(), r.parent.as_str(), r.child.as_str()),
+        ("addresses", "person", "address")
+    );
+    assert!(!r.many_to_many);
+    assert_eq!(r.array_field(), "addresses");
+    assert_eq!(
+        model.design.relationships.get("addresses"),
+        Some(&Strategy::Embed)
+    );
+    let preset = squillion::presets::find("person-addresses")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .model()
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let stated = &preset.relationships[0].cardinality;
+    let found = &r.cardinality;
+    eprintln!("children per person: preset {stated:?}, inferred {found:?}");
+    assert_eq!(
+        (found.min(), found.p50(), found.max()),
+        (stated.min(), stated.p50(), stated.max())
+    );
+    assert_eq!(r.cardinality, Distribution::Uniform { min: 1.0, max: 4.0 });
+    // 500 people with 2.5 addresses on average: about 1,250 addresses.
+    let addresses = model.entities[1].count;
+    assert!((1100.0..1400.0).contains(&addresses), "{addresses}");
+
     within(
         inferred_average(&model, "person"),
         exported_average(&file),
         0.05,
     );
-    evaluates(dir.path());
+    evaluates(dir.path(), None);
+    evaluates(dir.path(), Some("normalized"));
+    evaluates(dir.path(), Some("custom"));
     let summary = String::from_utf8_lossy(&out.stdout);
     assert!(summary.contains("person: 500 documents read"), "{summary}");
+    assert!(
+        summary.contains("relationship addresses: person → address"),
+        "{summary}"
+    );
     assert!(summary.contains("0 lines skipped"), "{summary}");
+}
+
+/// Normalized, the addresses get their own collection with a reference to their person.
+#[test]
+fn inferred_children_move_out_under_normalized() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    export("person-addresses", dir.path());
+    let file = dir.path().join("person.json");
+    let (model, _) = infer(&[file.to_str().unwrap_or_default()], dir.path());
+    let out = run(bin()
+        .arg("eval")
+        .arg(dir.path().join("inferred-model.json"))
+        .args(["--design", "normalized", "--json"]));
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<_> = v["collections"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{v}"))
+        .iter()
+        .filter_map(|c| c["name"].as_str())
+        .collect();
+    assert_eq!(names, ["person", "address"], "{v}");
+    assert_eq!(model.relationships[0].parent_ref(), "personId");
 }
 
 #[test]
@@ -202,7 +262,7 @@ fn optional_fields_counts_and_collection_names() {
         exported_average(&conversation),
         0.05,
     );
-    evaluates(dir.path());
+    evaluates(dir.path(), None);
 }
 
 #[test]
@@ -211,13 +271,14 @@ fn orders_with_decimals_and_sub_documents_keep_their_size() {
     export("shopping-cart", dir.path());
     let order = dir.path().join("order.json");
     let (model, _) = infer(&[order.to_str().unwrap_or_default()], dir.path());
-    let items = field(&model, "order", "items");
-    assert_eq!(items.items, Some(BsonType::Object));
+    // The order's items become an entity embedded in it.
+    let r = &model.relationships[0];
     assert_eq!(
-        items.fields.get("price").map(|f| f.ty),
-        Some(BsonType::Decimal)
+        (r.name.as_str(), r.parent.as_str(), r.child.as_str()),
+        ("items", "order", "item")
     );
-    assert_eq!(items.fields.get("qty").map(|f| f.ty), Some(BsonType::Int));
+    assert_eq!(field(&model, "item", "price").ty, BsonType::Decimal);
+    assert_eq!(field(&model, "item", "qty").ty, BsonType::Int);
     assert_eq!(
         field(&model, "order", "customer_address").ty,
         BsonType::Object
@@ -227,7 +288,7 @@ fn orders_with_decimals_and_sub_documents_keep_their_size() {
         exported_average(&order),
         0.05,
     );
-    evaluates(dir.path());
+    evaluates(dir.path(), None);
 
     // The same documents in relaxed Extended JSON (as `mongoexport --jsonFormat relaxed`
     // writes them) give the same model.
