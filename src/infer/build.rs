@@ -322,6 +322,15 @@ fn value_field(
         }
     }
     match ty {
+        // A numeric `_id` is unique: the seen range (1 to 3 in a small file) cannot hold a
+        // full-scale or even a sample's distinct values (E11000 on insert), so it is written
+        // as a sequence, which the generator numbers 0, 1, 2 …
+        BsonType::Int | BsonType::Long if path == "_id" => {
+            field.kind = Some(ValueKind::Sequence);
+            assumed.push(
+                "a numeric _id is unique: written as a sequence, not the range seen".to_string(),
+            );
+        }
         BsonType::Int | BsonType::Long | BsonType::Double | BsonType::Decimal => {
             if let Some((lo, hi)) = stats.numbers {
                 field.min = Some(lo);

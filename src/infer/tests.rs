@@ -249,3 +249,32 @@ fn singulars() {
         ]
     );
 }
+
+#[test]
+fn a_numeric_id_is_a_sequence_not_the_range_seen() {
+    // Three documents with _id 1 to 3: a 500-document sample of that range would repeat ids.
+    let (inferred, _) = infer(
+        "{\"_id\": 1, \"n\": 5}\n{\"_id\": 2, \"n\": 7}\n{\"_id\": 3, \"n\": 6}\n",
+        1000,
+    );
+    let fields = &inferred.model.entities[0].fields;
+    let id = fields.get("_id").unwrap();
+    assert_eq!(id.kind, Some(crate::model::ValueKind::Sequence));
+    assert_eq!((id.min, id.max), (None, None));
+    let n = fields.get("n").unwrap();
+    assert_eq!(
+        (n.min, n.max),
+        (Some(5.0), Some(7.0)),
+        "other numbers keep their range"
+    );
+    // The model evaluates: every generated _id is distinct.
+    let mut model = inferred.model.clone();
+    model.entities[0].count = 10_000.0;
+    let evaluated = crate::eval::evaluate_offered_with(
+        &model,
+        crate::eval::offer::CUSTOM,
+        &crate::eval::EvalOptions::default(),
+        &mut |_| {},
+    );
+    assert!(evaluated.is_ok(), "{:?}", evaluated.err());
+}
