@@ -163,3 +163,23 @@ test('the charts\' text follows workshop mode even when their width stays the sa
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a preset names its designs for people: social-graph\'s tbc is "Continuation (tbc)", the id stays tbc', async () => {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 900 });
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  await openPreset(page, 'social-graph');
+  const bar = await page.$$eval('#designs .design-button', (bs) => bs.map((b) => [b.dataset.design, b.querySelector('.design-label').textContent]));
+  assert.deepEqual(bar, [
+    ['following', 'Following'],
+    ['followers', 'Followers'],
+    ['normalized', 'Normalized'],
+    ['tbc', 'Continuation (tbc)'],
+    ['denormalized', 'Denormalized'],
+    ['custom', 'Custom'],
+  ]);
+  await openPreset(page, 'message-attachments');
+  const labels = await page.$$eval('#designs .design-button .design-label', (ls) => ls.map((l) => l.textContent));
+  assert.deepEqual(labels, ['Embedded', 'GridFS', 'Object storage', 'Custom']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

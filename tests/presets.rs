@@ -738,10 +738,25 @@ fn preset_object_is_validated() {
     let offered = squillion::eval::offer::compared(&m);
     assert_eq!(offered.len(), 2);
     assert_eq!(offered[1].id, "mine");
+    // Without `design_labels` a design shows its id capitalized.
+    assert_eq!(
+        (offered[0].label.as_str(), offered[1].label.as_str()),
+        ("Normalized", "Mine")
+    );
+    let labelled = ok.replace(
+        r#""designs": ["#,
+        r#""design_labels": { "mine": "My own mix" }, "designs": ["#,
+    );
+    let m = with_preset(&labelled).unwrap_or_else(|e| panic!("{e}"));
+    let offered = squillion::eval::offer::compared(&m);
+    assert_eq!(offered[1].label, "My own mix");
+    assert_eq!(offered[1].id, "mine", "a label never changes the id");
     let bad = r#"{ "title": "", "lesson": "a\nb", "source": { "tips": ["x"] }, "explanation": "e",
-                   "scale_note": "s", "designs": ["nope"], "extra": 1,
+                   "scale_note": "s", "designs": ["nope", "normalized", "denormalized"], "extra": 1,
                    "custom_designs": { "bucketed": {}, "mine": { "relationships": { "zz": { "strategy": "embed" } } } },
-                   "design_sharding": { "other": { "shards": 0 } } }"#;
+                   "design_sharding": { "other": { "shards": 0 } },
+                   "design_labels": { "other": "x", "normalized": " ",
+                                      "denormalized": "a label far too long for any design button" } }"#;
     let e = with_preset(bad).map(|_| ()).unwrap_err();
     for path in [
         "$.preset.title",
@@ -754,6 +769,9 @@ fn preset_object_is_validated() {
         "$.preset.custom_designs.mine.relationships.zz",
         "$.preset.design_sharding.other",
         "$.preset.design_sharding.other.shards",
+        "$.preset.design_labels.other",
+        "$.preset.design_labels.normalized",
+        "$.preset.design_labels.denormalized",
     ] {
         assert!(e.has_path(path), "{path}: {e}");
     }

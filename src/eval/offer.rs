@@ -117,7 +117,11 @@ fn preset_offers(model: &Model) -> Vec<Offer> {
             }
             Some(Offer {
                 id: id.clone(),
-                label: label(id),
+                label: p
+                    .design_labels
+                    .get(id)
+                    .cloned()
+                    .unwrap_or_else(|| label(id)),
                 model: m,
                 design,
                 source: Source::Preset,

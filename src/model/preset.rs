@@ -41,6 +41,11 @@ pub struct PresetMeta {
     /// is sharded by author, fan-out on write by owner).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub design_sharding: BTreeMap<String, super::Sharding>,
+    /// Design name → how the design bar, the comparison and the charts name it, where the id
+    /// read as words would not do (`tbc` → "Continuation (tbc)", `gridfs` → "GridFS"); the
+    /// other designs show their id capitalized, underscores as spaces.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub design_labels: BTreeMap<String, String>,
 }
 
 /// The article a preset comes from.

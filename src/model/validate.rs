@@ -63,6 +63,10 @@ struct Checker {
 /// each shard's documents and bytes, and the largest clusters run hundreds of shards.
 pub const MAX_SHARDS: u64 = 1_000;
 
+/// The longest design label a preset may give (`$.preset.design_labels`): a design button
+/// holds about this many characters on one line at 1280 px.
+pub const DESIGN_LABEL_MAX: usize = 40;
+
 /// What the reference checks need to know about one entity.
 struct EntityInfo {
     name: String,
@@ -437,6 +441,33 @@ impl Checker {
         }
     }
 
+    /// Checks `$.preset.design_labels`: each key an offered design, each label a non-empty
+    /// text short enough for a design button (at most [`DESIGN_LABEL_MAX`] characters).
+    fn design_labels(&mut self, v: &Value, offered: &[String]) {
+        let Some(labels) = v.as_object() else {
+            self.err(
+                "$.preset.design_labels",
+                format!("expected an object, found {}", describe(v)),
+            );
+            return;
+        };
+        for (name, label) in labels {
+            let p = format!("$.preset.design_labels.{name}");
+            if !offered.contains(name) {
+                self.err(&p, format!("\"{name}\" is not one of the offered designs"));
+            }
+            match label.as_str() {
+                Some(t) if t.trim().is_empty() => self.err(&p, "must not be empty"),
+                Some(t) if t.chars().count() > DESIGN_LABEL_MAX => self.err(
+                    &p,
+                    format!("at most {DESIGN_LABEL_MAX} characters (a design button's label)"),
+                ),
+                Some(_) => {}
+                None => self.err(&p, format!("expected a string, found {}", describe(label))),
+            }
+        }
+    }
+
     /// Checks the preset metadata: required texts, the source, and that every offered design
     /// is a named one or defined in `custom_designs` (each checked like `design`).
     fn preset(&mut self, v: &Value, entities: &[EntityInfo], rels: &[RelInfo]) {
@@ -449,6 +480,7 @@ impl Checker {
             "designs",
             "custom_designs",
             "design_sharding",
+            "design_labels",
         ];
         const REQUIRED: &[&str] = &[
             "title",
@@ -547,6 +579,9 @@ impl Checker {
                     format!("expected an object, found {}", describe(ds)),
                 ),
             }
+        }
+        if let Some(dl) = m.get("design_labels") {
+            self.design_labels(dl, &offered);
         }
         if let Some(list) = self.array(m, "designs", "$.preset") {
             if list.is_empty() {
