@@ -98,32 +98,25 @@ fn counts_must_name_a_collection_read() {
 
 #[test]
 fn columns_are_the_lines_own() {
-    let (inferred, _) = infer("{\"a\": 1}\n  {\"b\" 2}  \n", 1000);
-    assert_eq!(inferred.report.skipped[0].line, 2);
-    assert!(
-        inferred.report.skipped[0]
-            .message
-            .starts_with("column 8: expected ':'"),
-        "{:?}",
-        inferred.report.skipped
-    );
-    let (inferred, _) = infer("[{\"a\": 1},{\"b\" 2}]\n", 1000);
-    assert!(
-        inferred.report.skipped[0]
-            .message
-            .starts_with("column 16: expected ':'"),
-        "{:?}",
-        inferred.report.skipped
-    );
-    let (inferred, _) = infer("[\n  {\"a\": 1},\n  {\"b\" 2}\n]\n", 1000);
-    assert_eq!(inferred.report.skipped[0].line, 3);
-    assert!(
-        inferred.report.skipped[0]
-            .message
-            .starts_with("column 8: expected ':'"),
-        "{:?}",
-        inferred.report.skipped
-    );
+    // (input, the skipped line, the start of its message): a line's column counts from the
+    // line's own start, leading blanks and a JSON array's '[' included.
+    for (text, line, message) in [
+        ("{\"a\": 1}\n  {\"b\" 2}  \n", 2, "column 8: expected ':'"),
+        ("[{\"a\": 1},{\"b\" 2}]\n", 1, "column 16: expected ':'"),
+        (
+            "[\n  {\"a\": 1},\n  {\"b\" 2}\n]\n",
+            3,
+            "column 8: expected ':'",
+        ),
+    ] {
+        let (inferred, _) = infer(text, 1000);
+        let skipped = &inferred.report.skipped;
+        assert_eq!(skipped[0].line, line, "{text:?}");
+        assert!(
+            skipped[0].message.starts_with(message),
+            "{text:?}: {skipped:?}"
+        );
+    }
 }
 
 #[test]
