@@ -352,9 +352,7 @@ fn patterns(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
                 field,
                 slots,
             } => {
-                let coll = layout
-                    .collection_of(entity)
-                    .map_or(entity.clone(), |c| c.name.clone());
+                let coll = layout.collection_name(entity);
                 out.push(Warning::new("MMAPV1_PREALLOCATION", Severity::Info, &coll, field, format!("{field} pre-allocates {slots} counters. Pre-allocation (and padding, usePowerOf2Sizes) paid off on the old MMAPv1 engine, where a growing document had to move on disk; WiredTiger writes a new version of the whole document on every update, so zeros written in advance buy no in-place growth"), "Keep the pre-populated shape only if it makes reads simpler; otherwise let $inc create counters on first use."));
             }
             FieldPattern::Attribute {
@@ -363,9 +361,7 @@ fn patterns(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
                 form: AttributeForm::Keyed,
                 ..
             } => {
-                let coll = layout
-                    .collection_of(entity)
-                    .map_or(entity.clone(), |c| c.name.clone());
+                let coll = layout.collection_name(entity);
                 let keys = layout
                     .collection_of(entity)
                     .and_then(|c| c.shapes.first())

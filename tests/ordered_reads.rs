@@ -73,6 +73,20 @@ fn commands<'a>(l: &'a Layout, unit: &str) -> &'a [Command] {
         .commands
 }
 
+/// Returns a database holding one article with no remarks embedded, then one remark added per
+/// time in `times` by the plan's `remark` unit, and the article's `_id`.
+fn article_with_remarks(l: &Layout, times: &[i64]) -> (Database, Bson) {
+    let mut db = Database::new();
+    let article = Bson::ObjectId(ObjectId::new());
+    db.insert_one(
+        "article",
+        doc! { "_id": article.clone(), "title": "a", "remarks": [] },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    add_remarks(&mut db, l, &article, times);
+    (db, article)
+}
+
 /// Runs the plan's `remark` unit once per time in `times` (epoch seconds) on `db`.
 fn add_remarks(db: &mut Database, l: &Layout, article: &Bson, times: &[i64]) {
     for &t in times {
@@ -159,14 +173,7 @@ fn embedded_reads_return_the_newest_and_oldest() {
     let m = model(r#"{ "strategy": "embed" }"#);
     let l = layout_model(&m).unwrap_or_else(|e| panic!("{e}"));
     for times in orders(40) {
-        let mut db = Database::new();
-        let article = Bson::ObjectId(ObjectId::new());
-        db.insert_one(
-            "article",
-            doc! { "_id": article.clone(), "title": "a", "remarks": [] },
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        add_remarks(&mut db, &l, &article, &times);
+        let (db, _) = article_with_remarks(&l, &times);
         // The newest 10, newest first, as the step's sort says.
         let (newest, code) = read_times(&db, &l, "newest 10");
         assert_eq!(newest, (31..=40).rev().collect::<Vec<_>>(), "{code}");
@@ -183,14 +190,7 @@ fn embedded_subset_keeps_and_reads_the_newest() {
     let m = model(r#"{ "strategy": "embed_subset", "k": 20 }"#);
     let l = layout_model(&m).unwrap_or_else(|e| panic!("{e}"));
     for times in orders(40) {
-        let mut db = Database::new();
-        let article = Bson::ObjectId(ObjectId::new());
-        db.insert_one(
-            "article",
-            doc! { "_id": article.clone(), "title": "a", "remarks": [] },
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        add_remarks(&mut db, &l, &article, &times);
+        let (db, article) = article_with_remarks(&l, &times);
         // The subset holds exactly the newest 20, newest first.
         let stored = db
             .find_one("article", doc! { "_id": article.clone() })

@@ -78,6 +78,12 @@ impl Layout {
     pub fn collection_of(&self, entity: &str) -> Option<&Collection> {
         collection_holding(&self.collections, entity)
     }
+
+    /// Returns the name of the collection holding `entity` (the entity's own name when none
+    /// does).
+    pub fn collection_name(&self, entity: &str) -> String {
+        collection_name_holding(&self.collections, entity)
+    }
 }
 
 /// Returns the strategy of relationship `name` among `strategies`.
@@ -99,6 +105,12 @@ pub(super) fn collection_holding<'a>(
             .iter()
             .any(|s| s.entity.as_deref() == Some(entity) && s.label == entity)
     })
+}
+
+/// Returns the name of the collection among `collections` holding `entity` (the entity's own
+/// name when none does): what [`Layout::collection_name`] and the planner both answer.
+pub(super) fn collection_name_holding(collections: &[Collection], entity: &str) -> String {
+    collection_holding(collections, entity).map_or_else(|| entity.to_string(), |c| c.name.clone())
 }
 
 /// One collection and the kinds of documents in it.

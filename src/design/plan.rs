@@ -28,7 +28,7 @@ use serde::Serialize;
 pub use super::command::{
     doc_to_json, json_to_doc, param, ser_doc, ser_docs, ser_opt_doc, shell, Command, CommandKind,
 };
-use super::layout::{collection_holding, strategy_in, Collection};
+use super::layout::{collection_holding, collection_name_holding, strategy_in, Collection};
 use crate::model::design::{Joins, Strategy};
 use crate::model::{Model, Relationship, Step};
 
@@ -132,8 +132,7 @@ impl Placement<'_> {
     /// Returns the name of the collection holding `entity` (the entity's own name when none
     /// does).
     fn collection_for(&self, entity: &str) -> String {
-        self.collection_of(entity)
-            .map_or_else(|| entity.to_string(), |c| c.name.clone())
+        collection_name_holding(self.collections, entity)
     }
 
     /// Returns the relationship that embeds `entity` in its parent, when one does.

@@ -110,7 +110,7 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
                 return;
             };
             let old = b.value(&format!("{}.{}", r.child, r.parent_ref()));
-            let pcoll = collection_for_entity(ctx, &r.parent);
+            let pcoll = ctx.layout.collection_name(&r.parent);
             let Some(g) = ctx.data.collection(&pcoll) else {
                 return;
             };
@@ -534,13 +534,6 @@ fn follower_doc(ctx: &Ctx, target: &mut Target, c: &Command, r: &Relationship, i
     };
     f.insert("sequence", sequence);
     f
-}
-
-/// Returns the collection an entity's documents live in (its own name when it has none).
-fn collection_for_entity(ctx: &Ctx, entity: &str) -> String {
-    ctx.layout
-        .collection_of(entity)
-        .map_or_else(|| entity.to_string(), |c| c.name.clone())
 }
 
 fn relationship_coll(ctx: &Ctx, r: &Relationship) -> Option<String> {

@@ -49,10 +49,7 @@ pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(
             continue;
         };
         let card = r.cardinality.count_at(q) as f64;
-        let child_coll = ctx
-            .layout
-            .collection_of(&r.child)
-            .map_or_else(|| r.child.clone(), |x| x.name.clone());
+        let child_coll = ctx.layout.collection_name(&r.child);
         match s {
             Strategy::Bucket { size } if cmd.collection == relationship_collection_name(r, s) => {
                 return Some(((card / *size as f64).ceil(), Basis::FullScale));
@@ -87,10 +84,7 @@ fn continuation_matches(
         .filter(|r| r.parent == entity)
         .find_map(|r| match ctx.layout.strategy(&r.name) {
             Some(Strategy::Continuation { threshold }) if *threshold > 0 => {
-                let pcoll = ctx
-                    .layout
-                    .collection_of(&r.parent)
-                    .map_or_else(|| r.parent.clone(), |x| x.name.clone());
+                let pcoll = ctx.layout.collection_name(&r.parent);
                 if cmd.collection != pcoll {
                     return None;
                 }
@@ -140,10 +134,7 @@ fn parent_matches(
         let Some(s) = ctx.layout.strategy(&r.name) else {
             continue;
         };
-        let pcoll = ctx
-            .layout
-            .collection_of(&r.parent)
-            .map_or_else(|| r.parent.clone(), |x| x.name.clone());
+        let pcoll = ctx.layout.collection_name(&r.parent);
         let arr = r.array_field();
         let own_id = format!("{}._id", r.child);
         let hit = match param {
