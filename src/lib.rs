@@ -31,6 +31,7 @@ pub mod generate;
 pub mod history;
 pub mod human;
 pub mod infer;
+pub mod lang;
 pub mod model;
 pub mod presets;
 pub mod share;
