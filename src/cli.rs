@@ -14,6 +14,7 @@ mod bench;
 mod eval;
 mod export;
 mod infer;
+mod lang;
 mod presets;
 mod query;
 mod size;

@@ -282,3 +282,110 @@ fn the_checks_fail_on_a_broken_translation() {
     let found = problems(graph.name, "explanation", &en.explanation, &without).join("\n");
     assert!(found.contains("numbers"), "{found}");
 }
+
+/// Runs `squillion ARGS` with the locale variables `env` (none of the caller's); returns the
+/// exit code and stdout.
+fn squillion(args: &[&str], env: &[(&str, &str)]) -> (i32, String) {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_squillion"));
+    cmd.args(args)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env_remove("LANG");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn cli_prints_presets_in_the_chosen_language() {
+    let logs = presets::find("host-logs").unwrap();
+    let zh = logs.text(Lang::ZhCn);
+    let (code, out) = squillion(&["presets", "host-logs", "--lang", "zh-CN"], &[]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with(&format!("{}\n\n要点：{}\n", zh.title, zh.lesson)),
+        "{out}"
+    );
+    assert!(out.contains("来源：文章 002\n"), "{out}");
+    assert!(out.contains(&format!("规模：{}\n", zh.scale_note)), "{out}");
+    for para in zh.explanation.split("\n\n") {
+        assert!(out.contains(para), "{para}");
+    }
+    // The table: the same figures as in English, the CJK labels padded to line up.
+    let (_, en) = squillion(&["presets", "host-logs"], &[]);
+    // Returns the column where a row's first figure ends (CJK characters two columns wide)
+    // and the figures.
+    let figures = |s: &str, label: &str| -> (usize, String) {
+        let line = s
+            .lines()
+            .find(|l| l.trim_start().starts_with(label))
+            .unwrap();
+        let rest = line.trim_start().strip_prefix(label).unwrap();
+        let cols = |t: &str| {
+            t.chars()
+                .map(|c| if c.is_ascii() { 1 } else { 2 })
+                .sum::<usize>()
+        };
+        let first = rest.split_whitespace().next().unwrap();
+        let spaces = rest.len() - rest.trim_start().len();
+        let indent = line.len() - line.trim_start().len();
+        (
+            indent + cols(label) + spaces + first.len(),
+            rest.trim().to_string(),
+        )
+    };
+    let (en_at, en_row) = figures(&en, "largest document (bytes)");
+    let (zh_at, zh_row) = figures(&out, "最大文档（字节）");
+    assert_eq!(zh_row, en_row);
+    assert_eq!(
+        zh_row.split_whitespace().collect::<Vec<_>>(),
+        ["148", "242,888,979", "117,979", "178"]
+    );
+    let (zh_first, _) = figures(&out, "host dashboard: newest 1000");
+    assert_eq!(zh_at, zh_first, "{out}");
+    assert_eq!(en_at, figures(&en, "host dashboard: newest 1000").0);
+
+    // LANG chooses when --lang is absent; LC_ALL wins over LANG; --lang wins over both.
+    let listed = |out: &str, lang: Lang| {
+        presets::all().iter().all(|p| {
+            out.lines()
+                .any(|l| l.starts_with(p.name) && l.ends_with(&p.text(lang).lesson))
+        })
+    };
+    let (code, out) = squillion(&["presets"], &[("LANG", "zh_CN.UTF-8")]);
+    assert_eq!(code, 0);
+    assert!(listed(&out, Lang::ZhCn), "{out}");
+    let (_, out) = squillion(&["presets"], &[("LANG", "zh_CN.UTF-8"), ("LC_ALL", "C")]);
+    assert!(listed(&out, Lang::En), "{out}");
+    let (_, out) = squillion(&["presets", "--lang", "en"], &[("LANG", "zh_CN.UTF-8")]);
+    assert!(listed(&out, Lang::En), "{out}");
+    let (_, out) = squillion(&["presets", "--lang", "zh"], &[("LANG", "en_US.UTF-8")]);
+    assert!(listed(&out, Lang::ZhCn), "{out}");
+
+    // JSON: the environment changes nothing; --lang changes the values, never the keys.
+    let (_, plain) = squillion(&["presets", "--json"], &[]);
+    let (_, env_zh) = squillion(&["presets", "--json"], &[("LANG", "zh_CN.UTF-8")]);
+    assert_eq!(plain, env_zh);
+    let (code, json_zh) = squillion(&["presets", "--json", "--lang", "zh-CN"], &[]);
+    assert_eq!(code, 0);
+    let en: serde_json::Value = serde_json::from_str(&plain).unwrap();
+    let zh: serde_json::Value = serde_json::from_str(&json_zh).unwrap();
+    for (e, z) in en.as_array().unwrap().iter().zip(zh.as_array().unwrap()) {
+        let keys =
+            |v: &serde_json::Value| v.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+        assert_eq!(keys(e), keys(z));
+        assert_eq!(e["designs"], z["designs"]);
+        let p = presets::find(e["name"].as_str().unwrap()).unwrap();
+        assert_eq!(z["title"], p.text(Lang::ZhCn).title.as_str());
+        assert_eq!(z["lesson"], p.text(Lang::ZhCn).lesson.as_str());
+    }
+
+    // A language Squillion does not speak is a usage error, not English.
+    let (code, out) = squillion(&["presets", "--lang", "fr"], &[]);
+    assert_eq!((code, out.as_str()), (2, ""));
+}
