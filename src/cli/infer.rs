@@ -163,20 +163,51 @@ fn summary(inferred: &Inferred) -> String {
     }
     for r in relationships {
         let c = &r.children_per_parent;
-        s.push_str(&format!(
-            "relationship {}: {} → {} (embedded array {}), count {}, children per parent min {} \
-             median {} p99 {} max {}, {} without the array (0 children)\n",
+        let how = match r.layout {
+            "embed" => format!("embedded array {}", r.field),
+            "reference_in_parent" => format!("array of ids {} in the parent", r.field),
+            "link_collection" => format!("link collection {}", r.field),
+            _ => format!("reference {} in the child", r.field),
+        };
+        let mut line = format!(
+            "relationship {}: {} → {} ({how}{}), count {}, children per parent min {} median {} \
+             p99 {} max {}",
             r.name,
             r.parent,
             r.child,
-            r.field,
+            if r.many_to_many { ", many-to-many" } else { "" },
             crate::human::thousands(r.count as u64),
             c.min,
             c.median,
             c.p99,
-            c.max,
-            r.without_array
-        ));
+            c.max
+        );
+        if let Some(p) = &r.parents_per_child {
+            line.push_str(&format!(
+                ", parents per child min {} median {} p99 {} max {}",
+                p.min, p.median, p.p99, p.max
+            ));
+        }
+        if let Some(n) = r.without_array {
+            line.push_str(&format!(", {n} without the array (0 children)"));
+        }
+        if let Some([values, resolved]) = r.resolved {
+            line.push_str(&format!(", {resolved} of {values} ids resolved"));
+        }
+        if r.sampled {
+            line.push_str(", figures from a sample of the values");
+        }
+        if let (Some(g), Some(c)) = (&r.growth_per_day, &r.created) {
+            line.push_str(&format!(
+                ", growth per day {:.3} typical, {:.3} largest (creation times: {}, {:.0} days)",
+                g.typical,
+                g.largest.unwrap_or(g.typical),
+                c.from,
+                c.days
+            ));
+        }
+        s.push_str(&line);
+        s.push('\n');
     }
     s.push_str(&format!("{skipped_lines} lines skipped\n"));
     s
