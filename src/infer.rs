@@ -18,9 +18,14 @@
 //! counts seen (a document without the array counted as 0 children), embedded in the model's
 //! own design (the data's layout) so that every other design can move it out.
 //!
-//! Not yet: references between collections (values resolving to another collection's `_id`s),
-//! arrays of sub-documents inside nested objects (kept as arrays of objects), mongodump `.bson`, SQL schemas, growth from dates,
-//! enums and value kinds other than date ranges.
+//! Once every input is read, a field whose values resolve to another collection's `_id`s
+//! ([`refs`]) becomes a reference (in the child for one id, in the parent for an array of
+//! ids), a collection of id pairs a link collection ([`links`]), and creation times (ObjectId
+//! timestamps or a creation date) give growth per day. Low-cardinality strings become enums,
+//! emails, URLs and IPs get their kind.
+//!
+//! Not yet: arrays of sub-documents inside nested objects (kept as arrays of objects: a
+//! relationship's array lies at its parent's top level), mongodump `.bson`, SQL schemas.
 
 pub mod build;
 pub mod fit;
@@ -538,7 +543,10 @@ impl Inference {
             let name = build::fresh(&names.relationships, &wanted, &parent);
             names.relationships.insert(name.clone());
             let (per_parent, per_child, many_to_many, growth, strategy, layout) = if f.in_array {
-                let per_parent = f.array_counts.clone().unwrap_or_else(|| r.per_target.clone());
+                let per_parent = f
+                    .array_counts
+                    .clone()
+                    .unwrap_or_else(|| r.per_target.clone());
                 let m2m = r.repeated;
                 (
                     per_parent,

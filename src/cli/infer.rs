@@ -22,9 +22,15 @@ pub const LONG_ABOUT: &str = "Infer a model from documents.\n\n\
         of the others are reported), its presence, a length or count distribution fitted to \
         what was seen (fixed, uniform or lognormal), number and date ranges and its \
         sub-fields. Counts are the documents read unless --count gives the full-scale count.\n\n\
+        Arrays of sub-documents become embedded child entities. A field whose values (99% or \
+        more) are another collection's _ids becomes a reference: one id, in the child \
+        (one-to-many, children per parent measured by grouping); an array of ids, in the \
+        parent (many-to-many when ids repeat); a collection of id pairs, a link collection. \
+        Creation times (ObjectId timestamps, or a createdAt/date field) spanning a day or more \
+        give growth per day. Strings with at most 20 distinct values (each seen twice, 100 \
+        strings or more) become enums; emails, URLs and IPs get their kind.\n\n\
         A malformed line is reported with its line number and skipped; the rest is still \
-        inferred. Not yet: relationships between collections, mongodump .bson files, SQL \
-        schemas, growth from dates.\n\n\
+        inferred. Not yet: mongodump .bson files, SQL schemas.\n\n\
         Output: the model (JSON) on standard output, the summary on standard error; with \
         --out, the model goes to that file and the summary to standard output. --json prints \
         {\"report\", \"model\"} instead (the model left out with --out).\n\n\

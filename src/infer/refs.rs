@@ -265,7 +265,10 @@ mod tests {
         let mut same = ObjectStats::default();
         same.add(&doc! {"_id": at(5), "createdAt": bson::DateTime::from_millis(0)});
         same.add(&doc! {"_id": at(5), "createdAt": bson::DateTime::from_millis(86_400_000 * 30)});
-        assert_eq!(created(&same).map(|c| (c.from, c.days)), Some(("createdAt".to_string(), 30.0)));
+        assert_eq!(
+            created(&same).map(|c| (c.from, c.days)),
+            Some(("createdAt".to_string(), 30.0))
+        );
         // A birth date is not a creation time.
         let mut born = ObjectStats::default();
         born.add(&doc! {"birthday": bson::DateTime::from_millis(0)});

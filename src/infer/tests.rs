@@ -277,7 +277,11 @@ fn infer_all(inputs: &[(&str, String)]) -> Inferred {
     let mut inference = Inference::new();
     for (c, text) in inputs {
         inference
-            .read(c, &format!("{c}.json"), Cursor::new(text.clone().into_bytes()))
+            .read(
+                c,
+                &format!("{c}.json"),
+                Cursor::new(text.clone().into_bytes()),
+            )
             .unwrap();
     }
     inference.finish(&BTreeMap::new()).unwrap()
@@ -299,7 +303,9 @@ fn lines(n: u32, line: impl Fn(u32) -> String) -> String {
 #[test]
 fn a_field_of_another_collections_ids_is_a_reference_in_the_child_in_any_order() {
     const DAY: u32 = 86_400;
-    let authors = lines(4, |i| format!("{{\"_id\": {}, \"name\": \"a{i}\"}}", oid(1, i, 0)));
+    let authors = lines(4, |i| {
+        format!("{{\"_id\": {}, \"name\": \"a{i}\"}}", oid(1, i, 0))
+    });
     // Author 0 wrote 6 posts, author 1 two, the others none; posts created over 10 days.
     let posts = lines(8, |i| {
         let a = if i < 6 { 0 } else { 1 };
@@ -314,11 +320,17 @@ fn a_field_of_another_collections_ids_is_a_reference_in_the_child_in_any_order()
         let inferred = infer_all(&[inputs[order[0]].clone(), inputs[order[1]].clone()]);
         let m = &inferred.model;
         let post = m.entities.iter().find(|e| e.name == "post").unwrap();
-        assert!(post.fields.get("author").is_none(), "the reference left the fields");
+        assert!(
+            post.fields.get("author").is_none(),
+            "the reference left the fields"
+        );
         let [r] = m.relationships.as_slice() else {
             panic!("{:?}", m.relationships)
         };
-        assert_eq!((r.name.as_str(), r.parent.as_str(), r.child.as_str()), ("posts", "author", "post"));
+        assert_eq!(
+            (r.name.as_str(), r.parent.as_str(), r.child.as_str()),
+            ("posts", "author", "post")
+        );
         assert_eq!(r.parent_field.as_deref(), Some("author"));
         assert!(!r.many_to_many);
         assert_eq!(
@@ -336,7 +348,12 @@ fn a_field_of_another_collections_ids_is_a_reference_in_the_child_in_any_order()
         assert!((g.typical - 0.2).abs() < 1e-9, "{g:?}");
         assert!((g.largest.unwrap() - 0.6).abs() < 1e-9, "{g:?}");
         assert_eq!(rep.created.as_ref().map(|c| c.from.as_str()), Some("_id"));
-        let posts_report = inferred.report.entities.iter().find(|e| e.name == "post").unwrap();
+        let posts_report = inferred
+            .report
+            .entities
+            .iter()
+            .find(|e| e.name == "post")
+            .unwrap();
         assert!((posts_report.growth_per_day.unwrap() - 0.8).abs() < 1e-9);
     }
 }
@@ -345,7 +362,11 @@ fn a_field_of_another_collections_ids_is_a_reference_in_the_child_in_any_order()
 fn an_array_of_ids_is_a_reference_in_the_parent_many_to_many_when_ids_repeat() {
     let parts = lines(3, |i| format!("{{\"_id\": {}}}", oid(1, i, 0)));
     let shared = lines(2, |i| {
-        format!("{{\"_id\": {i}, \"parts\": [{}, {}]}}", oid(1, i, 0), oid(1, 2, 0))
+        format!(
+            "{{\"_id\": {i}, \"parts\": [{}, {}]}}",
+            oid(1, i, 0),
+            oid(1, 2, 0)
+        )
     });
     let inferred = infer_all(&[("product", shared), ("part", parts.clone())]);
     let r = &inferred.model.relationships[0];
@@ -358,7 +379,9 @@ fn an_array_of_ids_is_a_reference_in_the_parent_many_to_many_when_ids_repeat() {
         inferred.model.design.relationships.get(&r.name),
         Some(&Strategy::ReferenceInParent)
     );
-    let own = lines(2, |i| format!("{{\"_id\": {i}, \"parts\": [{}]}}", oid(1, i, 0)));
+    let own = lines(2, |i| {
+        format!("{{\"_id\": {i}, \"parts\": [{}]}}", oid(1, i, 0))
+    });
     let inferred = infer_all(&[("product", own), ("part", parts)]);
     assert!(!inferred.model.relationships[0].many_to_many);
 }
@@ -382,11 +405,17 @@ fn a_collection_of_id_pairs_is_a_link_collection() {
     let [r] = m.relationships.as_slice() else {
         panic!("{:?}", m.relationships)
     };
-    assert_eq!((r.name.as_str(), r.parent.as_str(), r.child.as_str()), ("parts", "product", "part"));
+    assert_eq!(
+        (r.name.as_str(), r.parent.as_str(), r.child.as_str()),
+        ("parts", "product", "part")
+    );
     assert!(r.many_to_many);
     assert_eq!(r.parent_field.as_deref(), Some("products"));
     assert_eq!(r.cardinality, Distribution::fixed(2.0));
-    assert_eq!(m.design.relationships.get("parts"), Some(&Strategy::LinkCollection));
+    assert_eq!(
+        m.design.relationships.get("parts"),
+        Some(&Strategy::LinkCollection)
+    );
 }
 
 #[test]
@@ -403,7 +432,11 @@ fn low_cardinality_strings_are_enums_and_recognizable_strings_get_a_kind() {
     let status = e.fields.get("status").unwrap();
     assert_eq!(status.kind, Some(ValueKind::Enum));
     assert_eq!(status.values, ["paid", "shipped"]);
-    let row = inferred.report.entities[0].fields.iter().find(|f| f.path == "status").unwrap();
+    let row = inferred.report.entities[0]
+        .fields
+        .iter()
+        .find(|f| f.path == "status")
+        .unwrap();
     assert!((row.values[0].share - 2.0 / 3.0).abs() < 1e-9);
     assert_eq!(e.fields.get("email").unwrap().kind, Some(ValueKind::Email));
     assert_eq!(e.fields.get("site").unwrap().kind, Some(ValueKind::Url));
@@ -412,7 +445,14 @@ fn low_cardinality_strings_are_enums_and_recognizable_strings_get_a_kind() {
     // Under 100 strings: not enough to call three values an enum.
     let few: String = docs.lines().take(99).map(|l| format!("{l}\n")).collect();
     let inferred = infer_all(&[("c", few)]);
-    assert_eq!(inferred.model.entities[0].fields.get("status").unwrap().kind, None);
+    assert_eq!(
+        inferred.model.entities[0]
+            .fields
+            .get("status")
+            .unwrap()
+            .kind,
+        None
+    );
 }
 
 #[test]
@@ -420,12 +460,20 @@ fn embedded_children_grow_from_their_creation_dates() {
     // Each of 2 posts has 5 comments dated over 20 days: 0.25 a day each.
     let docs = lines(2, |i| {
         let comments: Vec<String> = (0..5)
-            .map(|k| format!("{{\"at\": {{\"$date\": {}}}, \"t\": \"x\"}}", i64::from(k) * 5 * 86_400_000))
+            .map(|k| {
+                format!(
+                    "{{\"at\": {{\"$date\": {}}}, \"t\": \"x\"}}",
+                    i64::from(k) * 5 * 86_400_000
+                )
+            })
             .collect();
         format!("{{\"_id\": {i}, \"comments\": [{}]}}", comments.join(", "))
     });
     let inferred = infer_all(&[("post", docs)]);
-    let g = inferred.model.relationships[0].growth_per_day.clone().unwrap();
+    let g = inferred.model.relationships[0]
+        .growth_per_day
+        .clone()
+        .unwrap();
     assert!((g.typical - 0.25).abs() < 1e-9, "{g:?}");
     assert_eq!(g.largest, None);
 }
