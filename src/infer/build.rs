@@ -438,10 +438,10 @@ pub fn fresh(taken: &BTreeSet<String>, name: &str, parent: &str) -> String {
 }
 
 /// Returns an English noun's plural, roughly (`post` → `posts`, `category` → `categories`,
-/// `address` → `addresses`); a name already ending in `s` is kept (`news`, `orders`).
+/// `address` → `addresses`); a name already ending in a single `s` is kept (`news`, `orders`).
 pub fn plural(name: &str) -> String {
     let lower = name.to_ascii_lowercase();
-    if lower.ends_with('s') {
+    if lower.ends_with('s') && !lower.ends_with("ss") {
         return name.to_string();
     }
     if let Some(stem) = name.strip_suffix('y') {
@@ -449,7 +449,10 @@ pub fn plural(name: &str) -> String {
             return format!("{stem}ies");
         }
     }
-    if ["x", "ch", "sh", "z"].iter().any(|e| lower.ends_with(e)) {
+    if ["ss", "x", "ch", "sh", "z"]
+        .iter()
+        .any(|e| lower.ends_with(e))
+    {
         return format!("{name}es");
     }
     format!("{name}s")

@@ -84,6 +84,9 @@ pub const MAX_ID_STRING: usize = 64;
 /// The most distinct strings an enum may have.
 pub const MAX_ENUM_VALUES: usize = 20;
 
+/// The longest string an enum value may be (longer strings are text, and are not kept).
+pub const MAX_ENUM_LENGTH: usize = 256;
+
 /// Values that may be ids, each as a 64-bit hash of its type and bytes, with how often it was
 /// seen: the `_id`s a reference resolves to, and the references grouped by the id they name.
 #[derive(Debug, Clone, Default)]
@@ -137,6 +140,11 @@ impl StringStats {
     /// Records one string.
     fn add(&mut self, s: &str) {
         self.seen += 1;
+        if s.len() > MAX_ENUM_LENGTH {
+            // Text, not a value picked from a list: and memory stays small.
+            self.many = true;
+            self.distinct.clear();
+        }
         if !self.many {
             *self.distinct.entry(s.to_string()).or_insert(0) += 1;
             if self.distinct.len() > MAX_ENUM_VALUES {

@@ -477,3 +477,38 @@ fn embedded_children_grow_from_their_creation_dates() {
     assert!((g.typical - 0.25).abs() < 1e-9, "{g:?}");
     assert_eq!(g.largest, None);
 }
+
+#[test]
+fn plurals_name_references_after_their_children() {
+    let p: Vec<_> = ["post", "category", "address", "box", "day", "orders"]
+        .iter()
+        .map(|n| build::plural(n))
+        .collect();
+    assert_eq!(
+        p,
+        [
+            "posts",
+            "categories",
+            "addresses",
+            "boxes",
+            "days",
+            "orders"
+        ]
+    );
+}
+
+#[test]
+fn long_repeated_strings_are_text_not_an_enum() {
+    let long = "x".repeat(stats::MAX_ENUM_LENGTH + 1);
+    let docs = lines(120, |i| {
+        format!(
+            "{{\"body\": \"{}\"}}",
+            if i % 2 == 0 { &long } else { "short" }
+        )
+    });
+    let inferred = infer_all(&[("c", docs)]);
+    assert_eq!(
+        inferred.model.entities[0].fields.get("body").unwrap().kind,
+        None
+    );
+}
