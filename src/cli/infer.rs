@@ -22,9 +22,15 @@ pub const LONG_ABOUT: &str = "Infer a model from documents.\n\n\
         of the others are reported), its presence, a length or count distribution fitted to \
         what was seen (fixed, uniform or lognormal), number and date ranges and its \
         sub-fields. Counts are the documents read unless --count gives the full-scale count.\n\n\
+        Arrays of sub-documents become embedded child entities. A field whose values (99% or \
+        more) are another collection's _ids becomes a reference: one id, in the child \
+        (one-to-many, children per parent measured by grouping); an array of ids, in the \
+        parent (many-to-many when ids repeat); a collection of id pairs, a link collection. \
+        Creation times (ObjectId timestamps, or a createdAt/date field) spanning a day or more \
+        give growth per day. Strings with at most 20 distinct values (each seen twice, 100 \
+        strings or more) become enums; emails, URLs and IPs get their kind.\n\n\
         A malformed line is reported with its line number and skipped; the rest is still \
-        inferred. Not yet: relationships between collections, mongodump .bson files, SQL \
-        schemas, growth from dates.\n\n\
+        inferred. Not yet: mongodump .bson files, SQL schemas.\n\n\
         Output: the model (JSON) on standard output, the summary on standard error; with \
         --out, the model goes to that file and the summary to standard output. --json prints \
         {\"report\", \"model\"} instead (the model left out with --out).\n\n\
@@ -163,20 +169,51 @@ fn summary(inferred: &Inferred) -> String {
     }
     for r in relationships {
         let c = &r.children_per_parent;
-        s.push_str(&format!(
-            "relationship {}: {} → {} (embedded array {}), count {}, children per parent min {} \
-             median {} p99 {} max {}, {} without the array (0 children)\n",
+        let how = match r.layout {
+            "embed" => format!("embedded array {}", r.field),
+            "reference_in_parent" => format!("array of ids {} in the parent", r.field),
+            "link_collection" => format!("link collection {}", r.field),
+            _ => format!("reference {} in the child", r.field),
+        };
+        let mut line = format!(
+            "relationship {}: {} → {} ({how}{}), count {}, children per parent min {} median {} \
+             p99 {} max {}",
             r.name,
             r.parent,
             r.child,
-            r.field,
+            if r.many_to_many { ", many-to-many" } else { "" },
             crate::human::thousands(r.count as u64),
             c.min,
             c.median,
             c.p99,
-            c.max,
-            r.without_array
-        ));
+            c.max
+        );
+        if let Some(p) = &r.parents_per_child {
+            line.push_str(&format!(
+                ", parents per child min {} median {} p99 {} max {}",
+                p.min, p.median, p.p99, p.max
+            ));
+        }
+        if let Some(n) = r.without_array {
+            line.push_str(&format!(", {n} without the array (0 children)"));
+        }
+        if let Some([values, resolved]) = r.resolved {
+            line.push_str(&format!(", {resolved} of {values} ids resolved"));
+        }
+        if r.sampled {
+            line.push_str(", figures from a sample of the values");
+        }
+        if let (Some(g), Some(c)) = (&r.growth_per_day, &r.created) {
+            line.push_str(&format!(
+                ", growth per day {:.3} typical, {:.3} largest (creation times: {}, {:.0} days)",
+                g.typical,
+                g.largest.unwrap_or(g.typical),
+                c.from,
+                c.days
+            ));
+        }
+        s.push_str(&line);
+        s.push('\n');
     }
     s.push_str(&format!("{skipped_lines} lines skipped\n"));
     s
