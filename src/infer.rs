@@ -19,12 +19,14 @@
 //! own design (the data's layout) so that every other design can move it out.
 //!
 //! Not yet: references between collections (values resolving to another collection's `_id`s),
-//! arrays of sub-documents inside nested objects (kept as arrays of objects), mongodump `.bson`, SQL schemas, growth from dates,
+//! arrays of sub-documents inside nested objects (kept as arrays of objects), growth from dates,
 //! enums and value kinds other than date ranges.
 
 pub mod build;
+pub mod dump;
 pub mod fit;
 pub mod sketch;
+pub mod sql;
 pub mod stats;
 
 #[cfg(test)]
@@ -70,6 +72,25 @@ pub enum InferError {
     /// A count is negative, not a number, or too large.
     #[error("the count of \"{0}\" must be a whole number between 0 and 10^15")]
     BadCount(String),
+    /// A `.bson` input could not be read.
+    #[error("{input}: cannot read at byte {byte}")]
+    ReadBytes {
+        /// The input's name.
+        input: String,
+        /// Byte offset being read.
+        byte: u64,
+        /// The I/O error.
+        #[source]
+        error: std::io::Error,
+    },
+    /// A mongodump `.metadata.json` is not what mongodump writes.
+    #[error("{input}: {message}")]
+    Metadata {
+        /// The metadata file's name.
+        input: String,
+        /// What is wrong, and where.
+        message: String,
+    },
     /// No input held a single readable document.
     #[error("no document could be read: nothing to infer")]
     NothingInferred,
@@ -80,8 +101,11 @@ pub enum InferError {
 pub struct Skipped {
     /// The input's name (its file name).
     pub source: String,
-    /// 1-based line.
+    /// 1-based line (in a `.bson` input: the document's 1-based position).
     pub line: u64,
+    /// In a `.bson` input: the byte offset of the document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub byte: Option<u64>,
     /// Why it was skipped.
     pub message: String,
 }
@@ -148,6 +172,9 @@ pub struct Report {
     pub skipped_lines: u64,
     /// The first [`MAX_REPORTED_SKIPS`] skipped lines with their reasons.
     pub skipped: Vec<Skipped>,
+    /// The indexes listed by mongodump's `.metadata.json` files (reported, not in the model).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub indexes: Vec<dump::IndexReport>,
 }
 
 /// A model inferred from documents, with its report.
@@ -173,6 +200,8 @@ pub struct Inference {
     skipped_lines: u64,
     /// The first skipped lines.
     skipped: Vec<Skipped>,
+    /// Indexes read from `.metadata.json` files.
+    indexes: Vec<dump::IndexReport>,
 }
 
 impl Default for Inference {
@@ -183,6 +212,7 @@ impl Default for Inference {
             sources: Vec::new(),
             skipped_lines: 0,
             skipped: Vec::new(),
+            indexes: Vec::new(),
         }
     }
 }
@@ -312,6 +342,7 @@ impl Inference {
             self.skipped.push(Skipped {
                 source: summary.source.clone(),
                 line,
+                byte: None,
                 message,
             });
         }
@@ -425,6 +456,7 @@ impl Inference {
                 relationships: moved,
                 skipped_lines: self.skipped_lines,
                 skipped: self.skipped,
+                indexes: self.indexes,
             },
         })
     }

@@ -1,4 +1,7 @@
-//! `squillion infer`: a model inferred from mongoexport files (`crate::infer` does the work).
+//! `squillion infer`: a model inferred from mongoexport or mongodump files, or from a SQL
+//! schema (`crate::infer` does the work; `infer/sources.rs` finds and opens the inputs).
+
+mod sources;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -37,9 +40,17 @@ pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json 
 /// Arguments of `squillion infer`.
 #[derive(Debug, Args)]
 pub struct InferArgs {
-    /// mongoexport files, each optionally `:collection` (default: the file stem).
+    /// mongoexport files, mongodump .bson files or directories, or .sql schemas; each file
+    /// optionally `:collection` (default: the file stem).
     #[arg(required = true, value_name = "FILE[:collection]")]
     pub files: Vec<String>,
+    /// Read every FILE as a SQL schema, whatever its extension.
+    #[arg(long)]
+    pub sql: bool,
+    /// The SQL dialect (generic, postgresql, mysql, sqlite, mssql …); default: the first of
+    /// generic, postgresql, mysql that parses the file.
+    #[arg(long, value_name = "NAME")]
+    pub dialect: Option<String>,
     /// Full-scale count of a collection (`users=30000000`); repeat for each.
     #[arg(long = "count", value_name = "COLLECTION=N")]
     pub counts: Vec<String>,
@@ -55,19 +66,48 @@ impl InferArgs {
     /// Reads every file, writes the model and the summary; exit 1 when nothing was readable.
     pub fn run(self) -> anyhow::Result<ExitCode> {
         let counts = parse_counts(&self.counts)?;
+        let inputs = sources::expand(&self.files, self.sql)?;
+        let sql: Vec<PathBuf> = inputs
+            .iter()
+            .filter_map(|i| match i {
+                sources::Input::Sql { path } => Some(path.clone()),
+                _ => None,
+            })
+            .collect();
+        if !sql.is_empty() {
+            let dialect = self.dialect.as_deref();
+            return sources::run_sql(&sql, dialect, &counts, self.out.as_deref(), self.json);
+        }
         let mut inference = Inference::new();
-        for spec in &self.files {
-            let (path, collection) = split_spec(spec)?;
-            let file =
-                File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-            let name = path.display().to_string();
+        for input in &inputs {
             let before = inference.skipped().0.len();
-            inference.read(&collection, &name, BufReader::new(file))?;
+            match input {
+                sources::Input::Json { path, collection } => {
+                    let file = File::open(path)
+                        .with_context(|| format!("cannot open {}", path.display()))?;
+                    let name = path.display().to_string();
+                    inference.read(collection, &name, BufReader::new(file))?;
+                }
+                sources::Input::Bson {
+                    path,
+                    collection,
+                    metadata,
+                } => sources::read_bson(&mut inference, path, collection, metadata.as_deref())?,
+                sources::Input::Sql { .. } => {}
+            }
             for s in inference.skipped().0.iter().skip(before) {
-                eprintln!(
-                    "squillion infer: {}: line {}: {} (skipped)",
-                    s.source, s.line, s.message
-                );
+                match s.byte {
+                    Some(byte) => eprintln!(
+                        "squillion infer: {}: byte {}: {}",
+                        s.source,
+                        crate::human::thousands(byte),
+                        s.message
+                    ),
+                    None => eprintln!(
+                        "squillion infer: {}: line {}: {} (skipped)",
+                        s.source, s.line, s.message
+                    ),
+                }
             }
         }
         let inferred = match inference.finish(&counts) {
@@ -176,6 +216,21 @@ fn summary(inferred: &Inferred) -> String {
             c.p99,
             c.max,
             r.without_array
+        ));
+    }
+    for i in &inferred.report.indexes {
+        let keys: Vec<String> = i
+            .key
+            .iter()
+            .map(|k| format!("{}: {}", k.field, k.kind))
+            .collect();
+        s.push_str(&format!(
+            "index {} on {} {{{}}}{} (from {}; reported, not in the model)\n",
+            i.name,
+            i.collection,
+            keys.join(", "),
+            if i.unique { " unique" } else { "" },
+            i.source
         ));
     }
     s.push_str(&format!("{skipped_lines} lines skipped\n"));
