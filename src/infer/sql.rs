@@ -531,10 +531,7 @@ type Key = (String, String);
 /// Returns the two keys of a junction table — (column, referenced table) each — and its
 /// other columns, when its primary key is exactly two columns, each a one-column foreign key
 /// to a table of the schema, and it has at most [`JUNCTION_EXTRA_COLUMNS`] other columns.
-fn junction(
-    table: &Table,
-    known: &BTreeSet<&str>,
-) -> Option<(Key, Key, Vec<String>)> {
+fn junction(table: &Table, known: &BTreeSet<&str>) -> Option<(Key, Key, Vec<String>)> {
     let [a, b] = table.primary_key.as_slice() else {
         return None;
     };
