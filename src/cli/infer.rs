@@ -17,25 +17,33 @@ use crate::infer::{InferError, Inference, Inferred, Report};
 use crate::model::Model;
 
 /// The long help of `squillion infer` (`squillion infer --help`).
-pub const LONG_ABOUT: &str = "Infer a model from documents.\n\n\
+pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.\n\n\
         Reads mongoexport files (canonical or relaxed Extended JSON, one document per line or \
-        one JSON array), line by line in bounded memory. Each FILE is one collection, named \
-        by its file stem or by FILE:collection (files naming the same collection are merged). \
-        Each collection becomes an entity; each field gets its dominant BSON type (the shares \
+        one JSON array), line by line in bounded memory, and mongodump .bson files one \
+        document at a time (a directory: every .bson in it; the .metadata.json beside each \
+        is read and its indexes reported). Each FILE is one collection, named by its file \
+        stem or by FILE:collection (files naming the same collection are merged). Each \
+        collection becomes an entity; each field gets its dominant BSON type (the shares \
         of the others are reported), its presence, a length or count distribution fitted to \
         what was seen (fixed, uniform or lognormal), number and date ranges and its \
         sub-fields. Counts are the documents read unless --count gives the full-scale count.\n\n\
-        A malformed line is reported with its line number and skipped; the rest is still \
-        inferred. Not yet: relationships between collections, mongodump .bson files, SQL \
-        schemas, growth from dates.\n\n\
+        A .sql file (any file with --sql) is a relational schema: one entity per CREATE \
+        TABLE, SQL types mapped to BSON types, NULL-able columns present 90% of the time, an \
+        integer primary key as _id, foreign keys as one-to-many relationships and junction \
+        tables as many-to-many; counts from --count, else 1,000 per table. --dialect picks \
+        the SQL dialect (default: generic, then postgresql, then mysql).\n\n\
+        A malformed line is reported with its line number and skipped, a corrupt or truncated \
+        .bson document at its byte offset; the rest is still inferred. A SQL parse error is \
+        reported at its line and column and nothing is written. Not yet: relationships \
+        between collections, growth from dates.\n\n\
         Output: the model (JSON) on standard output, the summary on standard error; with \
         --out, the model goes to that file and the summary to standard output. --json prints \
         {\"report\", \"model\"} instead (the model left out with --out).\n\n\
-        Exit codes: 0 a model was inferred, 1 no document could be read (nothing written), \
-        2 usage or input error.";
+        Exit codes: 0 a model was inferred, 1 no document could be read or no table created \
+        (nothing written), 2 usage or input error (a SQL parse error included).";
 
 /// The examples after the help of `squillion infer`.
-pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json";
+pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json\n  squillion infer dump/shop --out model.json\n  squillion infer schema.sql --count orders=5000000 --dialect postgresql";
 
 /// Arguments of `squillion infer`.
 #[derive(Debug, Args)]
