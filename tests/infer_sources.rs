@@ -21,7 +21,8 @@ fn squillion(args: &[&str]) -> Output {
 }
 
 fn path(p: &Path) -> &str {
-    p.to_str().unwrap_or_else(|| panic!("not UTF-8: {}", p.display()))
+    p.to_str()
+        .unwrap_or_else(|| panic!("not UTF-8: {}", p.display()))
 }
 
 fn stderr(o: &Output) -> String {
@@ -59,7 +60,13 @@ fn report(args: &[&str]) -> Value {
 /// Asserts `squillion eval MODEL` runs without error (exit 0: no error-severity warning).
 fn evaluates(model_path: &Path) {
     let out = squillion(&["eval", path(model_path)]);
-    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
 }
 
 /// Returns `n` varied documents: several types per field, missing fields, nested objects,
@@ -70,18 +77,27 @@ fn documents(n: usize, seed: u64) -> Vec<Document> {
         .map(|i| {
             let mut id = [0u8; 12];
             rng.fill(&mut id);
-            let mut d = doc! {"_id": ObjectId::from_bytes(id), "name": "x".repeat(rng.random_range(1..30))};
+            let mut d =
+                doc! {"_id": ObjectId::from_bytes(id), "name": "x".repeat(rng.random_range(1..30))};
             if rng.random_bool(0.7) {
                 d.insert("age", rng.random_range(0..99i32));
             } else if rng.random_bool(0.5) {
                 d.insert("age", 1.5f64);
             }
             if rng.random_bool(0.5) {
-                d.insert("at", DateTime::from_millis(1_700_000_000_000 + i as i64 * 86_400_000));
+                d.insert(
+                    "at",
+                    DateTime::from_millis(1_700_000_000_000 + i as i64 * 86_400_000),
+                );
             }
-            let tags: Vec<Bson> = (0..rng.random_range(0..5)).map(|t| Bson::String(format!("t{t}"))).collect();
+            let tags: Vec<Bson> = (0..rng.random_range(0..5))
+                .map(|t| Bson::String(format!("t{t}")))
+                .collect();
             d.insert("tags", tags);
-            d.insert("address", doc! {"city": "Paris", "zip": rng.random_range(10000..99999i64)});
+            d.insert(
+                "address",
+                doc! {"city": "Paris", "zip": rng.random_range(10000..99999i64)},
+            );
             let items: Vec<Bson> = (0..rng.random_range(0..4))
                 .map(|k| Bson::Document(doc! {"sku": format!("s{k}"), "qty": k}))
                 .collect();
@@ -108,7 +124,11 @@ fn write_bson(file: &Path, docs: &[Document]) -> Vec<usize> {
 fn write_json(file: &Path, docs: &[Document]) {
     let lines: Vec<String> = docs
         .iter()
-        .map(|d| Bson::Document(d.clone()).into_canonical_extjson().to_string())
+        .map(|d| {
+            Bson::Document(d.clone())
+                .into_canonical_extjson()
+                .to_string()
+        })
         .collect();
     std::fs::write(file, lines.join("\n") + "\n").unwrap_or_else(|e| panic!("{e}"));
 }
@@ -125,7 +145,10 @@ fn a_bson_dump_gives_the_model_of_the_same_documents_as_json() {
     let (from_json, _) = infer(&[path(&json_file)], dir.path());
     assert_eq!(from_bson, from_json);
     assert_eq!(from_bson.entities[0].name, "users");
-    assert!(from_bson.entities.iter().any(|e| e.name == "item"), "items moved out");
+    assert!(
+        from_bson.entities.iter().any(|e| e.name == "item"),
+        "items moved out"
+    );
     let a = report(&[path(&bson_file)]);
     let b = report(&[path(&json_file)]);
     assert_eq!(a["entities"], b["entities"]);
@@ -157,7 +180,11 @@ fn a_truncated_or_corrupt_bson_file_is_reported_at_its_byte_offset() {
         thousands(last),
         thousands(last - 20)
     );
-    assert!(stderr(&out).contains(&expected), "{}\nexpected {expected}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&expected),
+        "{}\nexpected {expected}",
+        stderr(&out)
+    );
     let r = report(&[path(&cut)]);
     assert_eq!(r["sources"][0]["documents"], 9);
     assert_eq!(r["skipped_lines"], 1);
@@ -169,7 +196,10 @@ fn a_truncated_or_corrupt_bson_file_is_reported_at_its_byte_offset() {
     std::fs::write(&half, &bytes[..before + 2]).unwrap_or_else(|e| panic!("{e}"));
     let out = squillion(&["infer", path(&half)]);
     assert!(
-        stderr(&out).contains(&format!("half.bson: byte {}: truncated length (2 of 4 bytes left)", thousands(before))),
+        stderr(&out).contains(&format!(
+            "half.bson: byte {}: truncated length (2 of 4 bytes left)",
+            thousands(before)
+        )),
         "{}",
         stderr(&out)
     );
@@ -184,7 +214,10 @@ fn a_truncated_or_corrupt_bson_file_is_reported_at_its_byte_offset() {
         let out = squillion(&["infer", path(&file)]);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         assert!(
-            stderr(&out).contains(&format!("bad.bson: byte {}: impossible document length", thousands(before))),
+            stderr(&out).contains(&format!(
+                "bad.bson: byte {}: impossible document length",
+                thousands(before)
+            )),
             "{}",
             stderr(&out)
         );
@@ -199,7 +232,10 @@ fn a_truncated_or_corrupt_bson_file_is_reported_at_its_byte_offset() {
     let r = report(&[path(&corrupt)]);
     assert_eq!(r["sources"][0]["documents"], 9);
     assert_eq!(r["skipped"][0]["byte"], sizes[0]);
-    assert!(r["skipped"][0]["message"].as_str().unwrap_or_default().starts_with("not a valid BSON document"));
+    assert!(r["skipped"][0]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .starts_with("not a valid BSON document"));
 
     // Nothing readable: exit 1, nothing written.
     let only = dir.path().join("only.bson");
@@ -236,36 +272,60 @@ fn metadata_indexes_are_reported_and_a_dump_directory_is_read() {
         .flatten()
         .filter_map(|e| e["name"].as_str())
         .collect();
-    assert_eq!(names, ["orders", "users"], "by file name, system.* left out");
+    assert_eq!(
+        names,
+        ["orders", "users"],
+        "by file name, system.* left out"
+    );
     let indexes = r["indexes"].as_array().cloned().unwrap_or_default();
     assert_eq!(indexes.len(), 3);
     assert_eq!(indexes[1]["name"], "name_1_age_-1");
     assert_eq!(indexes[1]["collection"], "users");
     assert_eq!(indexes[1]["unique"], true);
-    assert_eq!(indexes[1]["key"][1], serde_json::json!({"field": "age", "kind": "-1"}));
+    assert_eq!(
+        indexes[1]["key"][1],
+        serde_json::json!({"field": "age", "kind": "-1"})
+    );
     assert_eq!(indexes[2]["expire_after_seconds"], 3600.0);
     assert_eq!(indexes[2]["sparse"], true);
 
     let (model, summary) = infer(&[path(&db)], dir.path());
-    assert!(summary.contains("index name_1_age_-1 on users {name: 1, age: -1} unique"), "{summary}");
-    assert_eq!(model.entities.iter().filter(|e| e.name == "users").count(), 1);
+    assert!(
+        summary.contains("index name_1_age_-1 on users {name: 1, age: -1} unique"),
+        "{summary}"
+    );
+    assert_eq!(
+        model.entities.iter().filter(|e| e.name == "users").count(),
+        1
+    );
     evaluates(&dir.path().join("inferred.json"));
 
     // One file with its metadata beside it; without the metadata, no indexes.
     let r = report(&[path(&db.join("users.bson"))]);
     assert_eq!(r["indexes"].as_array().map(Vec::len), Some(3));
-    assert!(report(&[path(&db.join("orders.bson"))]).get("indexes").is_none());
+    assert!(report(&[path(&db.join("orders.bson"))])
+        .get("indexes")
+        .is_none());
 
     // A directory named with :collection, a directory without .bson files, bad metadata.
     let out = squillion(&["infer", &format!("{}:x", path(&db))]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let out = squillion(&["infer", path(dir.path())]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("one directory per database"), "{}", stderr(&out));
-    std::fs::write(db.join("users.metadata.json"), r#"{"indexes": 3}"#).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        stderr(&out).contains("one directory per database"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::write(db.join("users.metadata.json"), r#"{"indexes": 3}"#)
+        .unwrap_or_else(|e| panic!("{e}"));
     let out = squillion(&["infer", path(&db)]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("\"indexes\" is not an array"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("\"indexes\" is not an array"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// A schema with every mapped type, nullable columns, a composite key, column and table
@@ -327,18 +387,33 @@ fn a_sql_schema_becomes_entities_and_relationships() {
     let file = dir.path().join("shop.sql");
     std::fs::write(&file, SCHEMA).unwrap_or_else(|e| panic!("{e}"));
     let (model, summary) = infer(
-        &[path(&file), "--count", "orders=5000", "--count", "user_roles=3000"],
+        &[
+            path(&file),
+            "--count",
+            "orders=5000",
+            "--count",
+            "user_roles=3000",
+        ],
         dir.path(),
     );
     assert!(summary.contains("2 statements skipped"), "{summary}");
     evaluates(&dir.path().join("inferred.json"));
 
     let names: Vec<&str> = model.entities.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(names, ["users", "roles", "orders", "order_lines"], "the junction is no entity");
+    assert_eq!(
+        names,
+        ["users", "roles", "orders", "order_lines"],
+        "the junction is no entity"
+    );
     let users = &model.entities[0];
     assert_eq!(users.count, 1000.0, "the default count");
     assert_eq!(model.entities[2].count, 5000.0);
-    let field = |name: &str| users.fields.get(name).unwrap_or_else(|| panic!("no {name}"));
+    let field = |name: &str| {
+        users
+            .fields
+            .get(name)
+            .unwrap_or_else(|| panic!("no {name}"))
+    };
     // The integer primary key is _id, a sequence, first.
     assert_eq!(users.fields.0[0].0, "_id");
     assert_eq!(field("_id").ty, BsonType::Int);
@@ -368,15 +443,29 @@ fn a_sql_schema_becomes_entities_and_relationships() {
     ] {
         assert_eq!(field(name).ty, ty, "{name}");
     }
-    assert_eq!(field("code").length, Some(Distribution::Fixed { value: 8.0 }));
-    assert_eq!(field("token").length, Some(Distribution::Fixed { value: 16.0 }));
+    assert_eq!(
+        field("code").length,
+        Some(Distribution::Fixed { value: 8.0 })
+    );
+    assert_eq!(
+        field("token").length,
+        Some(Distribution::Fixed { value: 16.0 })
+    );
     assert_eq!(
         field("email").length,
-        Some(Distribution::Lognormal { typical: 32.0, p99: 192.0, max: 255.0 })
+        Some(Distribution::Lognormal {
+            typical: 32.0,
+            p99: 192.0,
+            max: 255.0
+        })
     );
     assert_eq!(
         field("bio").length,
-        Some(Distribution::Lognormal { typical: 32.0, p99: 1024.0, max: 65535.0 })
+        Some(Distribution::Lognormal {
+            typical: 32.0,
+            p99: 1024.0,
+            max: 65535.0
+        })
     );
     // Nullable columns are sometimes missing; NOT NULL ones always there.
     assert_eq!(field("bio").presence, Some(0.9));
@@ -385,17 +474,33 @@ fn a_sql_schema_becomes_entities_and_relationships() {
 
     // Foreign keys: one-to-many, the parent the referenced table, the key the reference.
     let rel = |name: &str| {
-        model.relationships.iter().find(|r| r.name == name).unwrap_or_else(|| panic!("no {name}: {:?}", model.relationships))
+        model
+            .relationships
+            .iter()
+            .find(|r| r.name == name)
+            .unwrap_or_else(|| panic!("no {name}: {:?}", model.relationships))
     };
     let orders = rel("orders");
-    assert_eq!((orders.parent.as_str(), orders.child.as_str()), ("users", "orders"));
+    assert_eq!(
+        (orders.parent.as_str(), orders.child.as_str()),
+        ("users", "orders")
+    );
     assert_eq!(orders.parent_field.as_deref(), Some("user_id"));
     assert!(!orders.many_to_many);
     // 5,000 orders of 1,000 users: 5 per user, uniform 2 to 8.
-    assert_eq!(orders.cardinality, Distribution::Uniform { min: 2.0, max: 8.0 });
-    assert!(model.entities[2].fields.get("user_id").is_none(), "the reference is the relationship's");
+    assert_eq!(
+        orders.cardinality,
+        Distribution::Uniform { min: 2.0, max: 8.0 }
+    );
+    assert!(
+        model.entities[2].fields.get("user_id").is_none(),
+        "the reference is the relationship's"
+    );
     let lines = rel("order_lines");
-    assert_eq!((lines.parent.as_str(), lines.child.as_str()), ("orders", "order_lines"));
+    assert_eq!(
+        (lines.parent.as_str(), lines.child.as_str()),
+        ("orders", "order_lines")
+    );
     // The composite key stays as fields; _id is an ObjectId.
     let ol = &model.entities[3];
     assert!(ol.fields.get("_id").is_none());
@@ -405,7 +510,10 @@ fn a_sql_schema_becomes_entities_and_relationships() {
     assert!(ur.many_to_many);
     assert_eq!((ur.parent.as_str(), ur.child.as_str()), ("users", "roles"));
     assert_eq!(ur.cardinality, Distribution::Uniform { min: 1.0, max: 5.0 });
-    assert_eq!(ur.parents_per_child, Some(Distribution::Uniform { min: 1.0, max: 5.0 }));
+    assert_eq!(
+        ur.parents_per_child,
+        Some(Distribution::Uniform { min: 1.0, max: 5.0 })
+    );
 
     let r = report(&[path(&file)]);
     assert_eq!(r["skipped_statements"], 2);
@@ -422,35 +530,81 @@ fn a_sql_schema_becomes_entities_and_relationships() {
 
     // compare runs every design on it.
     let out = squillion(&["compare", path(&dir.path().join("inferred.json"))]);
-    assert_eq!(out.status.code(), Some(0), "{}{}", stdout(&out), stderr(&out));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
 }
 
 #[test]
 fn sql_errors_say_where_and_write_nothing() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let file = dir.path().join("bad.sql");
-    std::fs::write(&file, "CREATE TABLE a (\n  id INT PRIMARY KEY,\n  x VARCHAR(10) NOT NULL\n  y INT\n);\n")
-        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        &file,
+        "CREATE TABLE a (\n  id INT PRIMARY KEY,\n  x VARCHAR(10) NOT NULL\n  y INT\n);\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let out_path = dir.path().join("never.json");
     let out = squillion(&["infer", path(&file), "--out", path(&out_path)]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("bad.sql: line 4, column 3: Expected: ',' or ')' after column definition, found: y"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "bad.sql: line 4, column 3: Expected: ',' or ')' after column definition, found: y"
+        ),
+        "{}",
+        stderr(&out)
+    );
     assert!(!out_path.exists());
+
+    // Nesting past the parser's limit is an error, not a stack overflow.
+    let deep = dir.path().join("deep.sql");
+    let text = format!(
+        "CREATE TABLE t (c INT DEFAULT {}1{});",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
+    std::fs::write(&deep, text).unwrap_or_else(|e| panic!("{e}"));
+    let out = squillion(&["infer", path(&deep)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("deep.sql: recursion limit exceeded"),
+        "{}",
+        stderr(&out)
+    );
 
     // No table: nothing inferred (exit 1); a count naming no table, an unknown dialect: 2.
     let empty = dir.path().join("empty.sql");
-    std::fs::write(&empty, "-- nothing\nINSERT INTO a VALUES (1);\n").unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&empty, "-- nothing\nINSERT INTO a VALUES (1);\n")
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(squillion(&["infer", path(&empty)]).status.code(), Some(1));
     let ok = dir.path().join("ok.txt");
     std::fs::write(&ok, "CREATE TABLE a (id INT PRIMARY KEY);").unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(squillion(&["infer", path(&ok), "--sql", "--count", "b=3"]).status.code(), Some(2));
+    assert_eq!(
+        squillion(&["infer", path(&ok), "--sql", "--count", "b=3"])
+            .status
+            .code(),
+        Some(2)
+    );
     let out = squillion(&["infer", path(&ok), "--sql", "--dialect", "klingon"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("unknown SQL dialect"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown SQL dialect"),
+        "{}",
+        stderr(&out)
+    );
     // SQL and documents are not mixed.
     let docs = dir.path().join("a.json");
     std::fs::write(&docs, "{\"a\": 1}\n").unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(squillion(&["infer", path(&docs), path(&dir.path().join("x.sql"))]).status.code(), Some(2));
+    assert_eq!(
+        squillion(&["infer", path(&docs), path(&dir.path().join("x.sql"))])
+            .status
+            .code(),
+        Some(2)
+    );
 }
 
 #[test]
@@ -465,9 +619,16 @@ fn a_mysql_dump_parses_in_its_dialect() {
     .unwrap_or_else(|e| panic!("{e}"));
     let (model, _) = infer(&[path(&file)], dir.path());
     let posts = &model.entities[0];
-    assert_eq!(posts.fields.get("_id").map(|f| f.ty), Some(BsonType::Long), "int unsigned may exceed int32");
+    assert_eq!(
+        posts.fields.get("_id").map(|f| f.ty),
+        Some(BsonType::Long),
+        "int unsigned may exceed int32"
+    );
     assert_eq!(posts.fields.get("flag").map(|f| f.ty), Some(BsonType::Bool));
-    let kind = posts.fields.get("kind").unwrap_or_else(|| panic!("no kind"));
+    let kind = posts
+        .fields
+        .get("kind")
+        .unwrap_or_else(|| panic!("no kind"));
     assert_eq!(kind.kind, Some(ValueKind::Enum));
     assert_eq!(kind.values, ["draft", "live"]);
     evaluates(&dir.path().join("inferred.json"));

@@ -51,11 +51,11 @@ pub struct SqlInput<'a> {
 #[derive(Debug, thiserror::Error)]
 pub enum SqlError {
     /// The text is not SQL the parser reads.
-    #[error("{input}: line {line}, column {column}: {message}")]
+    #[error("{input}: {}{message}", at(*line, *column))]
     Parse {
         /// The input's name.
         input: String,
-        /// 1-based line.
+        /// 1-based line (0: no position, past the parser's nesting limit).
         line: u64,
         /// 1-based column.
         column: u64,
@@ -490,6 +490,16 @@ pub fn infer_sql(
             skipped,
         },
     })
+}
+
+/// Returns "line L, column C: " of a parse error, or nothing when the parser gave no position
+/// (its recursion limit).
+fn at(line: u64, column: u64) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!("line {line}, column {column}: ")
+    }
 }
 
 /// Returns the children-per-parent distribution of a mean `r`: uniform from ⌊r/2⌋ to

@@ -69,7 +69,11 @@ pub fn run(file: &Path, rounds: u32, stream: bool) -> anyhow::Result<ExitCode> {
         bytes,
         rounds: rounds.max(1),
         ms,
-        docs_per_sec: if ms > 0.0 { docs as f64 / ms * 1e3 } else { 0.0 },
+        docs_per_sec: if ms > 0.0 {
+            docs as f64 / ms * 1e3
+        } else {
+            0.0
+        },
         peak_bytes,
         streamed: stream,
     };
