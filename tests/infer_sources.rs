@@ -359,6 +359,7 @@ CREATE TABLE roles (id INT PRIMARY KEY, label VARCHAR(20) NOT NULL);
 CREATE TABLE user_roles (
   user_id INT NOT NULL REFERENCES users (id),
   role_id INT NOT NULL,
+  granted_at TIMESTAMP NOT NULL,
   PRIMARY KEY (user_id, role_id),
   FOREIGN KEY (role_id) REFERENCES roles (id)
 );
@@ -375,6 +376,12 @@ CREATE TABLE order_lines (
   qty INT NOT NULL,
   note VARCHAR(100),
   PRIMARY KEY (order_id, line_no)
+);
+CREATE TABLE favourites (
+  user_id INT NOT NULL REFERENCES users (id),
+  order_id BIGINT NOT NULL REFERENCES orders (id),
+  rank INT NOT NULL,
+  PRIMARY KEY (user_id, order_id)
 );
 ALTER TABLE order_lines ADD CONSTRAINT fk_order FOREIGN KEY (order_id) REFERENCES orders (id);
 CREATE INDEX orders_placed ON orders (placed);
@@ -402,8 +409,19 @@ fn a_sql_schema_becomes_entities_and_relationships() {
     let names: Vec<&str> = model.entities.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(
         names,
-        ["users", "roles", "orders", "order_lines"],
-        "the junction is no entity"
+        ["users", "roles", "orders", "order_lines", "favourites"],
+        "the junction is no entity; a table keyed by two foreign keys with data of its own is"
+    );
+    let fav = |rel: &str| {
+        model
+            .relationships
+            .iter()
+            .any(|r| r.name == rel && r.child == "favourites" && !r.many_to_many)
+    };
+    assert!(
+        fav("favourites") && fav("favourites_by_order_id"),
+        "{:?}",
+        model.relationships
     );
     let users = &model.entities[0];
     assert_eq!(users.count, 1000.0, "the default count");
@@ -518,13 +536,21 @@ fn a_sql_schema_becomes_entities_and_relationships() {
     let r = report(&[path(&file)]);
     assert_eq!(r["skipped_statements"], 2);
     assert_eq!(r["tables"][2]["became"], "many_to_many");
+    assert!(r["tables"][2]["assumed"][0]
+        .as_str()
+        .unwrap_or_default()
+        .contains("granted_at dropped"));
+    assert_eq!(r["tables"][4]["became"], "entity");
     let indexes: Vec<&str> = r["indexes"]
         .as_array()
         .into_iter()
         .flatten()
         .filter_map(|i| i["origin"].as_str())
         .collect();
-    assert_eq!(indexes, ["primary key", "primary key", "create index"]);
+    assert_eq!(
+        indexes,
+        ["primary key", "primary key", "primary key", "create index"]
+    );
     assert_eq!(r["sources"][0]["dialect"], "generic");
     assert_eq!(r["tables"][0]["columns"][0]["field"], "_id");
 

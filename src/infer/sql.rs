@@ -28,8 +28,10 @@ pub const DEFAULT_COUNT: f64 = 1000.0;
 /// NULL is written as a missing field.
 pub const NULLABLE_PRESENCE: f64 = 0.9;
 
-/// The most columns besides its two keys a junction table may have (`created_at`, `role`):
-/// they are dropped, as a many-to-many relationship carries no fields, and said so.
+/// The most columns besides its two keys a junction table may have, each a date or time
+/// stamp (`created_at`, `updated_at`): they are dropped, as a many-to-many relationship
+/// carries no fields, and said so. A table with other columns (an order line's `qty` and
+/// `price`) stays an entity, the child of both tables it references.
 pub const JUNCTION_EXTRA_COLUMNS: usize = 2;
 
 /// The dialects tried, in order, when none is given.
@@ -401,6 +403,7 @@ pub fn infer_sql(
                     .filter(|(_, p)| p == parent)
                     .count()
                     == 1
+                    && !taken.contains(&table.name)
                 {
                     fresh(&table.name, &mut taken)
                 } else {
@@ -540,7 +543,8 @@ type Key = (String, String);
 
 /// Returns the two keys of a junction table — (column, referenced table) each — and its
 /// other columns, when its primary key is exactly two columns, each a one-column foreign key
-/// to a table of the schema, and it has at most [`JUNCTION_EXTRA_COLUMNS`] other columns.
+/// to a table of the schema, and it has at most [`JUNCTION_EXTRA_COLUMNS`] other columns,
+/// all dates.
 fn junction(table: &Table, known: &BTreeSet<&str>) -> Option<(Key, Key, Vec<String>)> {
     let [a, b] = table.primary_key.as_slice() else {
         return None;
@@ -561,7 +565,12 @@ fn junction(table: &Table, known: &BTreeSet<&str>) -> Option<(Key, Key, Vec<Stri
         .filter(|c| &c.name != a && &c.name != b)
         .map(|c| c.name.clone())
         .collect();
-    (extra.len() <= JUNCTION_EXTRA_COLUMNS).then_some((ta, tb, extra))
+    let stamps_only = table
+        .columns
+        .iter()
+        .filter(|c| extra.contains(&c.name))
+        .all(|c| types::map(&c.ty).field.ty == BsonType::Date);
+    (extra.len() <= JUNCTION_EXTRA_COLUMNS && stamps_only).then_some((ta, tb, extra))
 }
 
 /// Returns the report rows of a table's columns, each with the field it becomes by default
