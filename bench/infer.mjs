@@ -63,7 +63,7 @@ try {
   const theirMs = times[Math.floor(times.length / 2)];
   const theirs = DOCS / theirMs * 1e3;
 
-  const mb = (x) => `${(x / 1e6).toFixed(1)} MB`;
+  const mb = (x) => (x < 1e6 ? `${(x / 1e3).toFixed(1)} kB` : `${(x / 1e6).toFixed(1)} MB`);
   const rate = (x) => `${Math.round(x).toLocaleString('en-US')} docs/s`;
   console.log(`infer: ${DOCS.toLocaleString('en-US')} documents (${mb(text.length)} of mongoexport text), median of ${ROUNDS}`);
   console.log(`  squillion (native)      ${ours.ms.toFixed(0).padStart(7)} ms  ${rate(ours.docs_per_sec).padStart(18)}  peak ${ours.peak_bytes == null ? '-' : mb(ours.peak_bytes)}`);
