@@ -7,17 +7,17 @@
 //!
 //! Takes the text, does no I/O: `squillion infer schema.sql` (`cli/infer.rs`) reads the files.
 
+mod read;
+pub mod report;
 pub mod types;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::Serialize;
-use sqlparser::ast::{
-    AlterTableOperation, ColumnOption, CreateTable, Expr, ObjectName, ObjectNamePart, Statement,
-    TableConstraint,
+use read::{Schema, Table};
+pub use report::{
+    ColumnReport, SkippedStatement, SqlIndexReport, SqlRelationshipReport, SqlReport, SqlSource,
+    TableReport,
 };
-use sqlparser::dialect::{dialect_from_str, Dialect};
-use sqlparser::parser::Parser;
 
 use crate::model::{BsonType, Distribution, Entity, Fields, Model, Relationship, ValueKind};
 
@@ -53,7 +53,7 @@ pub struct SqlInput<'a> {
 #[derive(Debug, thiserror::Error)]
 pub enum SqlError {
     /// The text is not SQL the parser reads.
-    #[error("{input}: {}{message}", at(*line, *column))]
+    #[error("{input}: {}{message}", read::at(*line, *column))]
     Parse {
         /// The input's name.
         input: String,
@@ -96,144 +96,6 @@ pub struct SqlInferred {
     pub report: SqlReport,
 }
 
-/// What was read of a schema and what each part became.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SqlReport {
-    /// Per input: its name, the dialect that parsed it, tables created, statements skipped.
-    pub sources: Vec<SqlSource>,
-    /// Each table, in the order created.
-    pub tables: Vec<TableReport>,
-    /// Each relationship written.
-    pub relationships: Vec<SqlRelationshipReport>,
-    /// Primary keys of more than one column, `UNIQUE` constraints and `CREATE INDEX`
-    /// statements (reported, not in the model: the design derives its indexes).
-    pub indexes: Vec<SqlIndexReport>,
-    /// Statements other than `CREATE TABLE` and `ALTER TABLE … ADD CONSTRAINT`, in all.
-    pub skipped_statements: u64,
-    /// The first [`MAX_REPORTED_STATEMENTS`] of them: `{source, statement}` (its first words).
-    pub skipped: Vec<SkippedStatement>,
-}
-
-/// One SQL input read.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SqlSource {
-    /// The input's name.
-    pub source: String,
-    /// The dialect that parsed it.
-    pub dialect: String,
-    /// `CREATE TABLE` statements read.
-    pub tables: u64,
-    /// Other statements skipped.
-    pub skipped_statements: u64,
-}
-
-/// A statement that was not a table definition.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SkippedStatement {
-    /// The input's name.
-    pub source: String,
-    /// Its first words (`INSERT INTO users`, `CREATE INDEX users_email`).
-    pub statement: String,
-}
-
-/// One table and what it became.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TableReport {
-    /// The table's name (without its schema).
-    pub name: String,
-    /// `entity`, or `many_to_many` for a junction table (no entity of its own).
-    pub became: &'static str,
-    /// Its count: `--count`, else [`DEFAULT_COUNT`].
-    pub count: f64,
-    /// Each column.
-    pub columns: Vec<ColumnReport>,
-    /// What was assumed of the table as a whole (a composite key, dropped columns).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub assumed: Vec<String>,
-}
-
-/// One column and the field it became.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ColumnReport {
-    /// The column's name.
-    pub name: String,
-    /// Its SQL type as written (normalized by the parser).
-    pub sql_type: String,
-    /// The field it became (`_id` for the primary key), none when it became a reference
-    /// (a relationship's `parent_field`) or was dropped.
-    pub field: Option<String>,
-    /// The field's BSON type.
-    #[serde(rename = "type")]
-    pub ty: BsonType,
-    /// The field's presence: 1, or [`NULLABLE_PRESENCE`] when the column may be NULL.
-    pub presence: f64,
-    /// Part of the primary key.
-    pub primary_key: bool,
-    /// `UNIQUE` (alone).
-    pub unique: bool,
-    /// The table it references, when it is a foreign key.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub references: Option<String>,
-    /// What was assumed.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub assumed: Vec<String>,
-}
-
-/// A relationship made from a foreign key or a junction table.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SqlRelationshipReport {
-    /// The relationship's name.
-    pub name: String,
-    /// The referenced table.
-    pub parent: String,
-    /// The referencing table (for a junction: the second key's table).
-    pub child: String,
-    /// Made from a junction table.
-    pub many_to_many: bool,
-    /// The foreign-key column (`orders.user_id`) or the junction table.
-    pub via: String,
-    /// Mean children per parent: the child's count (or the junction's) over the parent's.
-    pub children_per_parent: f64,
-    /// Many-to-many: mean parents per child (the junction's count over the child's).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub parents_per_child: Option<f64>,
-}
-
-/// An index the schema declares.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct SqlIndexReport {
-    /// The table.
-    pub table: String,
-    /// Its name, when given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// Its columns, in order.
-    pub columns: Vec<String>,
-    /// Unique.
-    pub unique: bool,
-    /// `primary key`, `unique` or `create index`.
-    pub origin: &'static str,
-}
-
-/// A table as declared.
-#[derive(Debug, Clone)]
-struct Table {
-    name: String,
-    columns: Vec<Column>,
-    primary_key: Vec<String>,
-    /// Foreign keys: (columns, referenced table).
-    foreign_keys: Vec<(Vec<String>, String)>,
-}
-
-/// A column as declared.
-#[derive(Debug, Clone)]
-struct Column {
-    name: String,
-    ty: sqlparser::ast::DataType,
-    not_null: bool,
-    unique: bool,
-}
-
 /// Returns the model of the tables created in `inputs`, parsed in `dialect` (a name
 /// `sqlparser` knows) or else in the first of [`AUTO_DIALECTS`] that reads each input.
 pub fn infer_sql(
@@ -241,75 +103,13 @@ pub fn infer_sql(
     dialect: Option<&str>,
     counts: &BTreeMap<String, f64>,
 ) -> Result<SqlInferred, SqlError> {
-    let mut tables: Vec<Table> = Vec::new();
-    let mut indexes = Vec::new();
-    let mut sources = Vec::new();
-    let mut skipped = Vec::new();
-    let mut skipped_statements = 0u64;
-    for input in inputs {
-        let (name, statements) = parse(input, dialect)?;
-        let mut summary = SqlSource {
-            source: input.source.to_string(),
-            dialect: name,
-            tables: 0,
-            skipped_statements: 0,
-        };
-        for statement in statements {
-            match statement {
-                Statement::CreateTable(ct) if !ct.columns.is_empty() => {
-                    let table = read_table(&ct, &mut indexes);
-                    if tables.iter().any(|t| t.name == table.name) {
-                        return Err(SqlError::DuplicateTable {
-                            input: input.source.to_string(),
-                            table: table.name,
-                        });
-                    }
-                    tables.push(table);
-                    summary.tables += 1;
-                }
-                Statement::AlterTable(at)
-                    if at
-                        .operations
-                        .iter()
-                        .all(|op| matches!(op, AlterTableOperation::AddConstraint { .. }))
-                        && tables.iter().any(|t| t.name == last_name(&at.name)) =>
-                {
-                    let name = last_name(&at.name);
-                    if let Some(table) = tables.iter_mut().find(|t| t.name == name) {
-                        for op in &at.operations {
-                            if let AlterTableOperation::AddConstraint { constraint, .. } = op {
-                                add_constraint(table, constraint, &mut indexes);
-                            }
-                        }
-                    }
-                }
-                other => {
-                    if let Statement::CreateIndex(ci) = &other {
-                        indexes.push(SqlIndexReport {
-                            table: last_name(&ci.table_name),
-                            name: ci.name.as_ref().map(last_name),
-                            columns: ci
-                                .columns
-                                .iter()
-                                .map(|c| expr_name(&c.column.expr))
-                                .collect(),
-                            unique: ci.unique,
-                            origin: "create index",
-                        });
-                    }
-                    summary.skipped_statements += 1;
-                    skipped_statements += 1;
-                    if skipped.len() < MAX_REPORTED_STATEMENTS {
-                        skipped.push(SkippedStatement {
-                            source: input.source.to_string(),
-                            statement: first_words(&other.to_string()),
-                        });
-                    }
-                }
-            }
-        }
-        sources.push(summary);
-    }
+    let Schema {
+        tables,
+        indexes,
+        sources,
+        skipped,
+        skipped_statements,
+    } = read::schema(inputs, dialect)?;
     if tables.is_empty() {
         return Err(SqlError::NoTables);
     }
@@ -495,16 +295,6 @@ pub fn infer_sql(
     })
 }
 
-/// Returns "line L, column C: " of a parse error, or nothing when the parser gave no position
-/// (its recursion limit).
-fn at(line: u64, column: u64) -> String {
-    if line == 0 {
-        String::new()
-    } else {
-        format!("line {line}, column {column}: ")
-    }
-}
-
 /// Returns the children-per-parent distribution of a mean `r`: uniform from ⌊r/2⌋ to
 /// ⌈3r/2⌉ (mean ≈ r, each parent within ±50%), or fixed 0 when `r` is 0.
 pub fn spread(r: f64) -> Distribution {
@@ -622,186 +412,5 @@ fn field_name(name: &str) -> String {
         Some(rest) => format!("_{rest}"),
         None if name.is_empty() => "_".to_string(),
         None => name,
-    }
-}
-
-/// Reads a `CREATE TABLE`: its columns with their inline constraints, and its table
-/// constraints.
-fn read_table(ct: &CreateTable, indexes: &mut Vec<SqlIndexReport>) -> Table {
-    let mut table = Table {
-        name: last_name(&ct.name),
-        columns: Vec::new(),
-        primary_key: Vec::new(),
-        foreign_keys: Vec::new(),
-    };
-    for c in &ct.columns {
-        let mut column = Column {
-            name: c.name.value.clone(),
-            ty: c.data_type.clone(),
-            not_null: false,
-            unique: false,
-        };
-        for o in &c.options {
-            match &o.option {
-                ColumnOption::NotNull => column.not_null = true,
-                ColumnOption::PrimaryKey(_) => table.primary_key = vec![column.name.clone()],
-                ColumnOption::Unique(_) => column.unique = true,
-                ColumnOption::ForeignKey(fk) => table
-                    .foreign_keys
-                    .push((vec![column.name.clone()], last_name(&fk.foreign_table))),
-                _ => {}
-            }
-        }
-        table.columns.push(column);
-    }
-    for constraint in &ct.constraints {
-        add_constraint(&mut table, constraint, indexes);
-    }
-    table
-}
-
-/// Adds a table constraint: a primary key, a foreign key, or a unique constraint (one column:
-/// the column is unique; several: reported as an index).
-fn add_constraint(
-    table: &mut Table,
-    constraint: &TableConstraint,
-    indexes: &mut Vec<SqlIndexReport>,
-) {
-    match constraint {
-        TableConstraint::PrimaryKey(pk) => {
-            table.primary_key = pk
-                .columns
-                .iter()
-                .map(|c| expr_name(&c.column.expr))
-                .collect();
-            if table.primary_key.len() > 1 {
-                indexes.push(SqlIndexReport {
-                    table: table.name.clone(),
-                    name: pk.name.as_ref().map(|n| n.value.clone()),
-                    columns: table.primary_key.clone(),
-                    unique: true,
-                    origin: "primary key",
-                });
-            }
-        }
-        TableConstraint::ForeignKey(fk) => table.foreign_keys.push((
-            fk.columns.iter().map(|c| c.value.clone()).collect(),
-            last_name(&fk.foreign_table),
-        )),
-        TableConstraint::Unique(u) => {
-            let columns: Vec<String> = u
-                .columns
-                .iter()
-                .map(|c| expr_name(&c.column.expr))
-                .collect();
-            if let [only] = columns.as_slice() {
-                if let Some(c) = table.columns.iter_mut().find(|c| &c.name == only) {
-                    c.unique = true;
-                }
-            } else {
-                indexes.push(SqlIndexReport {
-                    table: table.name.clone(),
-                    name: u.name.as_ref().map(|n| n.value.clone()),
-                    columns,
-                    unique: true,
-                    origin: "unique",
-                });
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Returns the last part of a possibly qualified name (`public.users` → `users`).
-fn last_name(name: &ObjectName) -> String {
-    match name.0.last() {
-        Some(ObjectNamePart::Identifier(i)) => i.value.clone(),
-        Some(other) => other.to_string(),
-        None => String::new(),
-    }
-}
-
-/// Returns the column an index expression names (an identifier), or its text.
-fn expr_name(e: &Expr) -> String {
-    match e {
-        Expr::Identifier(i) => i.value.clone(),
-        Expr::CompoundIdentifier(parts) => {
-            parts.last().map_or_else(String::new, |i| i.value.clone())
-        }
-        other => other.to_string(),
-    }
-}
-
-/// Returns the first words of a statement (at most four, at most 60 characters).
-fn first_words(text: &str) -> String {
-    let words: Vec<&str> = text.split_whitespace().take(4).collect();
-    words.join(" ").chars().take(60).collect()
-}
-
-/// Parses one input in `dialect`, or in the first of [`AUTO_DIALECTS`] that reads it; on
-/// failure, the error that got furthest into the text.
-fn parse(
-    input: &SqlInput<'_>,
-    dialect: Option<&str>,
-) -> Result<(String, Vec<Statement>), SqlError> {
-    let names: Vec<&str> = match dialect {
-        Some(d) => vec![d],
-        None => AUTO_DIALECTS.to_vec(),
-    };
-    let mut furthest: Option<SqlError> = None;
-    for name in names {
-        let Some(d) = dialect_from_str(name) else {
-            return Err(SqlError::UnknownDialect(name.to_string()));
-        };
-        let d: &dyn Dialect = d.as_ref();
-        match Parser::parse_sql(d, input.text) {
-            Ok(statements) => return Ok((name.to_string(), statements)),
-            Err(e) => {
-                let e = parse_error(input.source, &e.to_string());
-                let further = match (&furthest, &e) {
-                    (
-                        Some(SqlError::Parse {
-                            line: l0,
-                            column: c0,
-                            ..
-                        }),
-                        SqlError::Parse { line, column, .. },
-                    ) => (line, column) > (l0, c0),
-                    _ => true,
-                };
-                if further {
-                    furthest = Some(e);
-                }
-            }
-        }
-    }
-    Err(furthest.unwrap_or(SqlError::NoTables))
-}
-
-/// Returns a parser message (`sql parser error: Expected: …, found: x at Line: 3, Column: 5`)
-/// as an error at its line and column.
-fn parse_error(source: &str, message: &str) -> SqlError {
-    let message = message
-        .strip_prefix("sql parser error: ")
-        .unwrap_or(message);
-    let (text, line, column) = match message.rsplit_once(" at Line: ") {
-        Some((text, at)) => {
-            let (l, c) = at.split_once(", Column: ").unwrap_or((at, "0"));
-            (
-                text,
-                l.trim().parse().unwrap_or(0),
-                c.trim()
-                    .trim_end_matches(|ch: char| !ch.is_ascii_digit())
-                    .parse()
-                    .unwrap_or(0),
-            )
-        }
-        None => (message, 0, 0),
-    };
-    SqlError::Parse {
-        input: source.to_string(),
-        line,
-        column,
-        message: text.to_string(),
     }
 }
