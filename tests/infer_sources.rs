@@ -659,3 +659,86 @@ fn a_mysql_dump_parses_in_its_dialect() {
     assert_eq!(kind.values, ["draft", "live"]);
     evaluates(&dir.path().join("inferred.json"));
 }
+
+#[test]
+fn the_core_reads_sql_text_without_io() {
+    use squillion::infer::sql::{infer_sql, SqlError, SqlInput};
+    use std::collections::BTreeMap;
+    // Two inputs are one schema: a foreign key may reference a table of another input.
+    let a = "CREATE TABLE accounts (id UUID PRIMARY KEY, name VARCHAR(3) NOT NULL);";
+    let b = "CREATE TABLE sessions (token CHAR(32) PRIMARY KEY, account UUID NOT NULL REFERENCES accounts (id));";
+    let inputs = [
+        SqlInput {
+            source: "a.sql",
+            text: a,
+        },
+        SqlInput {
+            source: "b.sql",
+            text: b,
+        },
+    ];
+    let counts = BTreeMap::from([("sessions".to_string(), 250.0)]);
+    let inferred =
+        infer_sql(&inputs, Some("postgresql"), &counts).unwrap_or_else(|e| panic!("{e}"));
+    let model = &inferred.model;
+    let id = model.entities[0]
+        .fields
+        .get("_id")
+        .unwrap_or_else(|| panic!("no _id"));
+    assert_eq!(
+        id.ty,
+        BsonType::BinData,
+        "a UUID key is _id of its own type"
+    );
+    assert_eq!(id.length, Some(Distribution::Fixed { value: 16.0 }));
+    assert_eq!(id.kind, None);
+    assert_eq!(
+        model.entities[0]
+            .fields
+            .get("name")
+            .and_then(|f| f.length.clone()),
+        Some(Distribution::Uniform { min: 1.0, max: 3.0 })
+    );
+    let session_id = model.entities[1]
+        .fields
+        .get("_id")
+        .unwrap_or_else(|| panic!("no _id"));
+    assert_eq!(session_id.length, Some(Distribution::Fixed { value: 32.0 }));
+    let rel = &model.relationships[0];
+    assert_eq!(
+        (rel.parent.as_str(), rel.child.as_str()),
+        ("accounts", "sessions")
+    );
+    // 250 sessions of 1,000 accounts: 0.25 per account, uniform 0 to 1.
+    assert_eq!(
+        rel.cardinality,
+        Distribution::Uniform { min: 0.0, max: 1.0 }
+    );
+    assert_eq!(inferred.report.sources[1].dialect, "postgresql");
+    let json = serde_json::to_string(model).unwrap_or_else(|e| panic!("{e}"));
+    assert!(parse_model(&json).is_ok(), "{json}");
+
+    // A count of zero children: fixed 0; a duplicate table: an error naming the input.
+    let zero = BTreeMap::from([("sessions".to_string(), 0.0)]);
+    let m = infer_sql(&inputs, None, &zero).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        m.model.relationships[0].cardinality,
+        Distribution::Fixed { value: 0.0 }
+    );
+    let twice = [
+        SqlInput {
+            source: "a.sql",
+            text: a,
+        },
+        SqlInput {
+            source: "c.sql",
+            text: a,
+        },
+    ];
+    match infer_sql(&twice, None, &BTreeMap::new()) {
+        Err(e @ SqlError::DuplicateTable { .. }) => {
+            assert_eq!(e.to_string(), "c.sql: table \"accounts\" is created twice")
+        }
+        other => panic!("{other:?}"),
+    }
+}
