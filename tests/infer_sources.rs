@@ -622,9 +622,16 @@ fn sql_errors_say_where_and_write_nothing() {
         "{}",
         stderr(&out)
     );
-    // SQL and documents are not mixed.
+    // SQL and documents are not mixed; --dialect is for SQL.
     let docs = dir.path().join("a.json");
     std::fs::write(&docs, "{\"a\": 1}\n").unwrap_or_else(|e| panic!("{e}"));
+    let out = squillion(&["infer", path(&docs), "--dialect", "mysql"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--dialect applies to SQL"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(
         squillion(&["infer", path(&docs), path(&dir.path().join("x.sql"))])
             .status

@@ -59,7 +59,7 @@ pub struct InferArgs {
     /// generic, postgresql, mysql that parses the file.
     #[arg(long, value_name = "NAME")]
     pub dialect: Option<String>,
-    /// Full-scale count of a collection (`users=30000000`); repeat for each.
+    /// Full-scale count of a collection or SQL table (`users=30000000`); repeat for each.
     #[arg(long = "count", value_name = "COLLECTION=N")]
     pub counts: Vec<String>,
     /// Write the model to this file instead of standard output.
@@ -82,6 +82,9 @@ impl InferArgs {
                 _ => None,
             })
             .collect();
+        if sql.is_empty() && self.dialect.is_some() {
+            bail!("--dialect applies to SQL schemas (.sql files, or --sql), not to documents");
+        }
         if !sql.is_empty() {
             let dialect = self.dialect.as_deref();
             return sources::run_sql(&sql, dialect, &counts, self.out.as_deref(), self.json);
