@@ -749,3 +749,31 @@ fn the_core_reads_sql_text_without_io() {
         other => panic!("{other:?}"),
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Any bytes as a .bson file: no panic, every document read or skipped at an offset inside
+    /// the file.
+    #[test]
+    fn any_bytes_as_bson_never_panic(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..600), cut in 0usize..600) {
+        let mut inference = squillion::infer::Inference::new();
+        // Real documents, then the arbitrary bytes, cut anywhere.
+        let mut data = bson::serialize_to_vec(&doc! {"a": 1, "b": "x"}).unwrap_or_default();
+        data.extend_from_slice(&bytes);
+        data.truncate(cut.max(1).min(data.len()));
+        let summary = inference.read_bson("c", "any.bson", data.as_slice());
+        proptest::prop_assert!(summary.is_ok());
+        let (skipped, _) = inference.skipped();
+        for s in skipped {
+            proptest::prop_assert!(s.byte.unwrap_or(u64::MAX) < data.len() as u64);
+        }
+    }
+
+    /// Any text as SQL: a model or an error, no panic.
+    #[test]
+    fn any_text_as_sql_never_panics(text in "(CREATE TABLE t ?\\(|[a-z_]{1,8}|INT|VARCHAR\\(9\\)|PRIMARY KEY|REFERENCES t ?\\(a\\)|[(),; ]){0,40}") {
+        let inputs = [squillion::infer::sql::SqlInput { source: "x.sql", text: &text }];
+        let _ = squillion::infer::sql::infer_sql(&inputs, None, &Default::default());
+    }
+}
