@@ -77,8 +77,8 @@ commands! {
     /// Export a design for a real MongoDB cluster: mongoimport files, setup.js, workload.js.
     #[command(long_about = export::LONG_ABOUT, after_help = export::EXAMPLES)]
     Export(export::ExportArgs),
-    /// Infer a model from mongoexport files: one entity per collection, typed fields with
-    /// presence and fitted length and count distributions.
+    /// Infer a model from mongoexport or mongodump files (one entity per collection, typed
+    /// fields with presence and fitted distributions) or from a SQL schema.
     #[command(long_about = infer::LONG_ABOUT, after_help = infer::EXAMPLES)]
     Infer(infer::InferArgs),
     /// Benchmark measurements, driven by scripts/bench.sh (prints JSON).

@@ -24,14 +24,19 @@
 //! timestamps or a creation date) give growth per day. Low-cardinality strings become enums,
 //! emails, URLs and IPs get their kind.
 //!
+//! mongodump `.bson` files ([`dump`]) feed the same statistics document by document; SQL
+//! `CREATE TABLE` schemas ([`sql`]) are mapped to a model directly.
+//!
 //! Not yet: arrays of sub-documents inside nested objects (kept as arrays of objects: a
-//! relationship's array lies at its parent's top level), mongodump `.bson`, SQL schemas.
+//! relationship's array lies at its parent's top level), compressed mongodump output.
 
 pub mod build;
+pub mod dump;
 pub mod fit;
 pub mod links;
 pub mod refs;
 pub mod sketch;
+pub mod sql;
 pub mod stats;
 
 #[cfg(test)]
@@ -78,6 +83,25 @@ pub enum InferError {
     /// A count is negative, not a number, or too large.
     #[error("the count of \"{0}\" must be a whole number between 0 and 10^15")]
     BadCount(String),
+    /// A `.bson` input could not be read.
+    #[error("{input}: cannot read at byte {byte}")]
+    ReadBytes {
+        /// The input's name.
+        input: String,
+        /// Byte offset being read.
+        byte: u64,
+        /// The I/O error.
+        #[source]
+        error: std::io::Error,
+    },
+    /// A mongodump `.metadata.json` is not what mongodump writes.
+    #[error("{input}: {message}")]
+    Metadata {
+        /// The metadata file's name.
+        input: String,
+        /// What is wrong, and where.
+        message: String,
+    },
     /// No input held a single readable document.
     #[error("no document could be read: nothing to infer")]
     NothingInferred,
@@ -88,8 +112,11 @@ pub enum InferError {
 pub struct Skipped {
     /// The input's name (its file name).
     pub source: String,
-    /// 1-based line.
+    /// 1-based line (in a `.bson` input: the document's 1-based position).
     pub line: u64,
+    /// In a `.bson` input: the byte offset of the document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub byte: Option<u64>,
     /// Why it was skipped.
     pub message: String,
 }
@@ -189,6 +216,9 @@ pub struct Report {
     pub skipped_lines: u64,
     /// The first [`MAX_REPORTED_SKIPS`] skipped lines with their reasons.
     pub skipped: Vec<Skipped>,
+    /// The indexes listed by mongodump's `.metadata.json` files (reported, not in the model).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub indexes: Vec<dump::IndexReport>,
 }
 
 /// A model inferred from documents, with its report.
@@ -214,6 +244,8 @@ pub struct Inference {
     skipped_lines: u64,
     /// The first skipped lines.
     skipped: Vec<Skipped>,
+    /// Indexes read from `.metadata.json` files.
+    indexes: Vec<dump::IndexReport>,
 }
 
 impl Default for Inference {
@@ -224,6 +256,7 @@ impl Default for Inference {
             sources: Vec::new(),
             skipped_lines: 0,
             skipped: Vec::new(),
+            indexes: Vec::new(),
         }
     }
 }
@@ -353,6 +386,7 @@ impl Inference {
             self.skipped.push(Skipped {
                 source: summary.source.clone(),
                 line,
+                byte: None,
                 message,
             });
         }
@@ -620,6 +654,7 @@ impl Inference {
                 relationships: moved,
                 skipped_lines: self.skipped_lines,
                 skipped: self.skipped,
+                indexes: self.indexes,
             },
         })
     }

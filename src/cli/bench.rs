@@ -14,6 +14,8 @@ use crate::console::samples::{load_documents, run_script};
 use crate::ejson::parse_stream;
 use crate::engine::Database;
 
+mod infer;
+
 /// Arguments of `squillion bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -62,6 +64,18 @@ pub enum BenchWhat {
         /// Runs per model (the median is printed).
         #[arg(long, default_value_t = 5)]
         rounds: u32,
+    },
+    /// Time inferring a model from a mongoexport file (`squillion infer`'s work) and print
+    /// {"docs","bytes","rounds","ms","docs_per_sec","peak_bytes","streamed"} as JSON.
+    Infer {
+        /// A mongoexport file (Extended JSON, one document per line).
+        file: PathBuf,
+        /// Runs (the median is printed).
+        #[arg(long, default_value_t = 3)]
+        rounds: u32,
+        /// Read from the disk as it goes, not from memory (the file read first, untimed).
+        #[arg(long)]
+        stream: bool,
     },
 }
 
@@ -122,6 +136,11 @@ impl BenchArgs {
                 writeln!(std::io::stdout(), "{json}")?;
                 Ok(ExitCode::SUCCESS)
             }
+            BenchWhat::Infer {
+                file,
+                rounds,
+                stream,
+            } => infer::run(&file, rounds, stream),
             BenchWhat::Eval { models, rounds } => {
                 let mut paths = models;
                 if paths.is_empty() {

@@ -336,6 +336,23 @@ fn move_out(
         values: Vec::new(),
         assumed,
     });
+    // The elements' own row (`items.[]`: their types), as any array's elements have.
+    let element_total = elements.present.max(1) as f64;
+    sink.rows.push(FieldReport {
+        path: format!("{path}.[]"),
+        ty: BsonType::Object,
+        types: (elements.ranked_types().iter())
+            .map(|(t, n)| TypeShare {
+                ty: (*t).to_string(),
+                share: *n as f64 / element_total,
+            })
+            .collect(),
+        presence: 1.0,
+        length: None,
+        count: None,
+        values: Vec::new(),
+        assumed: Vec::new(),
+    });
     // The child goes before the children of its elements, which the recursion adds.
     let at = sink.children.len();
     let element_fields = match elements.object.as_deref() {
