@@ -159,7 +159,7 @@ pub struct Explanation {
     /// recommendation's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub runner_up: Option<Alternative>,
-    /// Alternatives that would score better but are infeasible, with why.
+    /// The infeasible alternatives (the best of each strategy), with why.
     pub rejected: Vec<Alternative>,
     /// The reasons in a sentence.
     pub text: String,
@@ -414,7 +414,8 @@ fn explain(
                 infeasible: s.infeasible.clone(),
             });
         }
-        // The best of each strategy kind: one alternative per kind.
+        // The best of each strategy kind: one alternative per kind. The runner-up is the
+        // best feasible one; every infeasible kind is listed with why.
         alternatives.sort_by(|a, b| a.score_delta.total_cmp(&b.score_delta));
         let mut seen_kinds: Vec<String> = Vec::new();
         let mut runner_up = None;
@@ -425,12 +426,10 @@ fn explain(
                 continue;
             }
             seen_kinds.push(k);
-            if a.infeasible.is_empty() {
-                if runner_up.is_none() {
-                    runner_up = Some(a);
-                }
-            } else if runner_up.is_none() {
+            if !a.infeasible.is_empty() {
                 rejected.push(a);
+            } else if runner_up.is_none() {
+                runner_up = Some(a);
             }
         }
         let text = text::explanation_sentence(

@@ -58,7 +58,8 @@ pub struct Tolerance {
     /// that is empty for some subjects, later pages, GridFS chunk batches.
     pub reads_below: f64,
     /// Documents written per second below the screened figure (a fan-out's followers at the
-    /// low end of [`TYPICAL_BAND`]).
+    /// low end of [`TYPICAL_BAND`]; a continuation push for a parent already full, which the
+    /// engine runs as an update that matches nothing).
     pub writes_below: f64,
     /// Documents written per second above it (the high end of [`TYPICAL_BAND`]).
     pub writes_above: f64,
@@ -169,7 +170,10 @@ pub fn screen_with(
                 },
                 CommandKind::Insert | CommandKind::Update | CommandKind::Delete => {
                     write_round_trips += rate;
-                    let (mid, low, high) = written(model, c, &mut tol.engine_only, &u.unit);
+                    let (mid, mut low, high) = written(model, c, &mut tol.engine_only, &u.unit);
+                    if full_continuation(model, layout, c) {
+                        low = 0.0;
+                    }
                     writes += rate * mid;
                     tol.writes_below += rate * (mid - low);
                     tol.writes_above += rate * (high - mid);
@@ -232,6 +236,28 @@ fn in_param(c: &Command) -> Option<&str> {
             _ => None,
         },
         _ => None,
+    })
+}
+
+/// True when `c` is a continuation push (`{_id, "ids.999": {$exists: false}}`) the typical
+/// parent is already full for: the plan does not write the overflow into a continuation
+/// document, so the update matches nothing and the engine counts no document written where
+/// the application would write one (the screen charges the one).
+fn full_continuation(model: &Model, layout: &Layout, c: &Command) -> bool {
+    if c.kind != CommandKind::Update {
+        return false;
+    }
+    c.filter.iter().any(|(k, v)| {
+        let Some((field, slot)) = k.rsplit_once('.') else {
+            return false;
+        };
+        let exists_false = matches!(v, Bson::Document(d) if d.get("$exists") == Some(&Bson::Boolean(false)));
+        exists_false
+            && slot.parse::<u64>().is_ok()
+            && model.relationships.iter().any(|r| {
+                r.array_field() == field
+                    && matches!(layout.strategy(&r.name), Some(Strategy::Continuation { threshold }) if r.cardinality.count_at(0.5) >= *threshold)
+            })
     })
 }
 
