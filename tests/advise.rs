@@ -396,3 +396,48 @@ fn a_model_with_no_feasible_design_exits_1() {
     assert_eq!(v["search"]["feasible"], 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_space_past_100000_designs_is_searched_locally_and_says_how_much() {
+    // A parent with seven child entities: about 10^7 designs.
+    let kids: Vec<String> = (1..=7).map(|i| format!("c{i}")).collect();
+    let entities: Vec<String> = kids
+        .iter()
+        .map(|k| format!(r#"{{ "name": "{k}", "count": 100000, "fields": {{ "v": {{ "type": "int" }}, "at": {{ "type": "date" }} }} }}"#))
+        .collect();
+    let rels: Vec<String> = kids
+        .iter()
+        .map(|k| format!(r#"{{ "name": "r{k}", "parent": "p", "child": "{k}", "cardinality": {{ "shape": "lognormal", "typical": 10, "p99": 400, "max": 5000 }} }}"#))
+        .collect();
+    let children: Vec<String> = kids
+        .iter()
+        .map(|k| format!(r#"{{ "relationship": "r{k}", "limit": 5, "sort": {{ "field": "at", "order": -1 }} }}"#))
+        .collect();
+    let text = format!(
+        r#"{{ "name": "star", "sample": {{ "max_documents": 40 }},
+        "entities": [ {{ "name": "p", "count": 10000, "fields": {{ "n": {{ "type": "string", "length": {{ "shape": "fixed", "value": 8 }} }} }} }}, {} ],
+        "relationships": [ {} ],
+        "workload": [ {{ "name": "page", "rate_per_sec": 100, "steps": [ {{ "op": "read", "entity": "p", "children": [ {} ] }} ] }},
+                      {{ "name": "add", "rate_per_sec": 10, "steps": [ {{ "op": "insert_child", "relationship": "rc1" }} ] }} ] }}"#,
+        entities.join(", "),
+        rels.join(", "),
+        children.join(", ")
+    );
+    let m = parse_model(&text).unwrap_or_else(|e| panic!("{e}"));
+    let a = advise(&m, &AdviseOptions::default());
+    assert_eq!(a.search.method, "local");
+    assert!(a.search.space_size > squillion::advise::search::EXHAUSTIVE_LIMIT);
+    assert!(a.search.explored > 0 && a.search.explored <= squillion::advise::search::LOCAL_BUDGET);
+    let r = a.recommended.expect("a recommendation");
+    assert!(r.screened.feasible());
+    // Local search never does worse than the named designs it starts from.
+    for base in ["normalized", "denormalized", "bucketed"] {
+        let o = squillion::eval::offer::offer(&m, base).unwrap();
+        let s = screen(&m, &o.layout().unwrap(), horizon(&m));
+        if s.feasible() {
+            let reference = a.reference.as_ref().unwrap().objectives();
+            let theirs = squillion::advise::search::score(&s.objectives(), &reference, &a.weights);
+            assert!(r.score <= theirs + 1e-12, "{base}: {} > {theirs}", r.score);
+        }
+    }
+}
