@@ -95,6 +95,8 @@ fn every_preset_gets_a_feasible_recommendation_as_good_as_its_article_or_an_expl
             e.infeasible,
             e.command_errors
         );
+        // Every verified design of every preset: the engine within the screen's tolerance.
+        assert!(a.disagreements.is_empty(), "{name}: {:#?}", a.disagreements);
         // The recommendation is a model design: laid out from the model it screens the same.
         let again = screen(&m, &Layout::build(&m, &r.design).unwrap(), horizon(&m));
         assert_eq!(again, r.screened, "{name}");
