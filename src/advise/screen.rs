@@ -388,3 +388,36 @@ fn breaches(layout: &Layout, stats: &[Vec<ShapeFigures>], horizon_days: u64) -> 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::warning::{check, Severity};
+
+    #[test]
+    fn every_design_the_warnings_call_infeasible_the_screen_calls_infeasible() {
+        for p in crate::presets::all() {
+            let m = p.model().unwrap();
+            let days = crate::date::days_in_years(&m.start_date, 5).unwrap();
+            for o in crate::eval::offer::offers(&m) {
+                let layout = o.layout().unwrap();
+                let errors: Vec<String> = check(&o.model, &layout)
+                    .into_iter()
+                    .filter(|w| w.severity == Severity::Error)
+                    .map(|w| w.code.to_string())
+                    .collect();
+                let s = screen(&o.model, &layout, days);
+                if !errors.is_empty() {
+                    assert!(!s.feasible(), "{} {}: {errors:?}", p.name, o.id);
+                }
+                // Storage is the evaluation's figure, exactly.
+                let stats: f64 = layout
+                    .collections
+                    .iter()
+                    .map(|c| crate::arith::collection_stats(c, &o.model.start_date).total_bytes)
+                    .sum();
+                assert_eq!(s.storage, stats, "{} {}", p.name, o.id);
+            }
+        }
+    }
+}
