@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod advise;
 pub mod alloc;
 mod bench;
 mod eval;
@@ -74,6 +75,10 @@ commands! {
     Eval(eval::EvalArgs),
     /// Evaluate every design of a model side by side, the best per metric marked.
     Compare(eval::CompareArgs),
+    /// Search every design of a model for its workload: the recommended one with why, the
+    /// best few and the Pareto front, verified on the engine.
+    #[command(long_about = advise::LONG_ABOUT, after_help = advise::EXAMPLES)]
+    Advise(advise::AdviseArgs),
     /// Export a design for a real MongoDB cluster: mongoimport files, setup.js, workload.js.
     #[command(long_about = export::LONG_ABOUT, after_help = export::EXAMPLES)]
     Export(export::ExportArgs),

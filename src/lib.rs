@@ -16,6 +16,7 @@
     )
 )]
 
+pub mod advise;
 pub mod analysis;
 pub mod arith;
 pub mod bench;
