@@ -38,7 +38,11 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             parent_update = Some(doc! { "$push": { arr.as_str(): pushed } });
         }
         Strategy::EmbedSubset { k } => {
-            out.push(insert_child(out, "the child in its own collection"));
+            // Many-to-many links a child that exists (the follower, a user already): only
+            // its copy goes into the parent's subset.
+            if !r.many_to_many {
+                out.push(insert_child(out, "the child in its own collection"));
+            }
             // Keep the first k in the order the workload reads them in (the newest k for a
             // read of the newest), as article 002 does with $sort and $slice.
             let kept = order::kept(p.model, &r.name);
