@@ -17,6 +17,7 @@ mod files;
 pub mod memory;
 pub mod metric;
 pub mod offer;
+mod room;
 mod run;
 pub mod sample;
 mod scale;

@@ -159,6 +159,11 @@ pub fn screen_with(
     for u in &layout.plan.units {
         let rate = u.rate_per_sec;
         for c in &u.commands {
+            if c.when.is_some() {
+                // A fallback (a continuation append's, past a full parent): its one document
+                // is charged on the check that fails, below.
+                continue;
+            }
             match c.kind {
                 CommandKind::Find | CommandKind::Aggregate => match read_sent(model, layout, c) {
                     Sent::Yes => reads += rate,
@@ -240,9 +245,9 @@ fn in_param(c: &Command) -> Option<&str> {
 }
 
 /// True when `c` is a continuation push (`{_id, "ids.999": {$exists: false}}`) the typical
-/// parent is already full for: the plan does not write the overflow into a continuation
-/// document, so the update matches nothing and the engine counts no document written where
-/// the application would write one (the screen charges the one).
+/// parent is already full for: the update matches nothing and a conditional fallback writes
+/// the child into a continuation document (the screen charges that one here, skipping the
+/// fallbacks).
 fn full_continuation(model: &Model, layout: &Layout, c: &Command) -> bool {
     if c.kind != CommandKind::Update {
         return false;
