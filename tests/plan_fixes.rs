@@ -163,9 +163,10 @@ fn the_plan_marks_the_fallbacks_conditional() {
 
 #[test]
 fn embed_subset_on_many_to_many_links_the_follower_who_exists() {
-    // Following someone under `embed_subset`: the follower exists, so the plan only pushes
-    // their copy into the followee's newest k, one update: no insert (which mongod refused
-    // with E11000, the follower's `_id` being taken).
+    // Following someone under `embed_subset`: the follower exists, so the plan links them
+    // (no insert, which mongod refused with E11000, the follower's `_id` being taken): the
+    // follower gains the followee's id in their references (the child side every
+    // embed_subset keeps), and their copy goes into the followee's newest k. Two updates.
     let m = edited(|v| {
         v["design"] = serde_json::json!({
             "base": "normalized",
@@ -176,11 +177,18 @@ fn embed_subset_on_many_to_many_links_the_follower_who_exists() {
     let o = op(&e, FOLLOW);
     for r in [&o.typical, &o.largest] {
         no_errors(r);
-        assert_eq!(r.queries, 1, "{:?}", r.subject);
-        assert_eq!(written(r), 1.0);
-        let [c] = r.commands.as_slice() else {
+        assert_eq!(r.queries, 2, "{:?}", r.subject);
+        assert_eq!(written(r), 2.0);
+        let [link, c] = r.commands.as_slice() else {
             panic!("{:?}", r.commands)
         };
+        assert_eq!(link.kind, CommandKind::Update);
+        assert!(
+            link.note
+                .contains("add the parent to the child's references"),
+            "{}",
+            link.note
+        );
         assert_eq!(c.kind, CommandKind::Update);
         assert!(
             c.mongosh.contains("$slice: -20") || c.mongosh.contains("$slice: 20"),
@@ -188,4 +196,23 @@ fn embed_subset_on_many_to_many_links_the_follower_who_exists() {
             c.mongosh
         );
     }
+}
+
+#[test]
+fn two_way_on_many_to_many_updates_both_sides() {
+    // Under `two_way` both sides keep references: following someone pushes the follower's id
+    // into the followee's array and the followee's id into the follower's (2 documents; the
+    // plan used to update only the followee, leaving the follower's array stale).
+    let m = edited(|v| {
+        v["design"] = serde_json::json!({
+            "base": "normalized",
+            "relationships": { "followers": { "strategy": "two_way" } }
+        });
+    });
+    let e = evaluate_offered(&m, "custom", &EvalOptions::default()).unwrap();
+    let r = &op(&e, FOLLOW).typical;
+    no_errors(r);
+    assert_eq!(r.queries, 2, "{:?}", r.commands);
+    assert_eq!(written(r), 2.0);
+    assert!(r.commands.iter().all(|c| c.kind == CommandKind::Update));
 }

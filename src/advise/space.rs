@@ -206,10 +206,6 @@ fn relationship_options(model: &Model, r: &Relationship) -> Vec<Strategy> {
     };
     for s in strategies_for(model, &r.name) {
         match s {
-            // The plan of `insert_child` under an embedded subset inserts the child into its
-            // own collection: for a many-to-many relationship (linking an existing child) the
-            // engine refuses it (E11000). Left out until the plan links instead.
-            Strategy::EmbedSubset { .. } if r.many_to_many => {}
             Strategy::EmbedSubset { .. } => {
                 for k in with_default(&limits, DEFAULT_SUBSET) {
                     add(Strategy::EmbedSubset { k });

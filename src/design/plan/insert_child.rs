@@ -30,6 +30,18 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         c.insert_shape = Some(r.child.clone());
         c
     };
+    // A many-to-many link to a child that exists: the child gains the parent's id in its array
+    // of references (the subscriber's `following`), wherever the design keeps that array.
+    let link_child = |out: &Commands| {
+        let mut c = out.command(
+            &ccoll,
+            Update,
+            doc! { "_id": param("child._id") },
+            format!("{}: add the parent to the child's references", r.name),
+        );
+        c.update = Some(doc! { "$push": { r.parent_ref(): pid.clone() } });
+        c
+    };
     let mut parent_update: Option<Document> = None;
     match s {
         Strategy::Embed => {
@@ -38,9 +50,12 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             parent_update = Some(doc! { "$push": { arr.as_str(): pushed } });
         }
         Strategy::EmbedSubset { k } => {
-            // Many-to-many links a child that exists (the follower, a user already): only
-            // its copy goes into the parent's subset.
-            if !r.many_to_many {
+            // Many-to-many links a child that exists (the follower, a user already): it gains
+            // the parent's id in its array of references, and its copy goes into the parent's
+            // subset.
+            if r.many_to_many {
+                out.push(link_child(out));
+            } else {
                 out.push(insert_child(out, "the child in its own collection"));
             }
             // Keep the first k in the order the workload reads them in (the newest k for a
@@ -59,24 +74,22 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             }
             parent_update = Some(doc! { "$push": { arr.as_str(): e } });
         }
-        Strategy::ReferenceInParent | Strategy::TwoWay => {
+        Strategy::ReferenceInParent => {
             if !r.many_to_many {
                 out.push(insert_child(out, "the child"));
             }
             parent_update = Some(doc! { "$push": { arr.as_str(): param("child._id") } });
         }
-        Strategy::ReferenceInChild { .. } if r.many_to_many => {
-            // The child exists: it gains the parent's id in its array of references (the
-            // subscriber's `following`).
-            let mut c = out.command(
-                &ccoll,
-                Update,
-                doc! { "_id": param("child._id") },
-                format!("{}: add the parent to the child's references", r.name),
-            );
-            c.update = Some(doc! { "$push": { r.parent_ref(): pid.clone() } });
-            out.push(c);
+        Strategy::TwoWay => {
+            // Both sides keep references: a many-to-many link updates the existing child too.
+            if r.many_to_many {
+                out.push(link_child(out));
+            } else {
+                out.push(insert_child(out, "the child"));
+            }
+            parent_update = Some(doc! { "$push": { arr.as_str(): param("child._id") } });
         }
+        Strategy::ReferenceInChild { .. } if r.many_to_many => out.push(link_child(out)),
         Strategy::ReferenceInChild { .. } => {
             out.push(insert_child(out, "the child with its parent reference"))
         }
