@@ -96,7 +96,7 @@ test('two mongoexport files: the page opens the model squillion infer prints, wi
   assert.match(rels, /users → orders \(reference user_id in the child\)/);
   assert.match(rels, /users → address\w* \(embedded array addresses\)/);
   assert.equal(cli.report.skipped_lines, 1);
-  assert.equal(await page.textContent('[data-testid=infer-skipped-count]'), '1 lines skipped');
+  assert.equal(await page.textContent('[data-testid=infer-skipped-count]'), '1 line skipped');
   assert.match(await page.textContent('[data-testid=infer-skipped]'), /orders\.json: line 11: column \d+: /);
   assert.match(await page.textContent('[data-testid=infer-entities]'), /users: 40 documents read, count 30,000,000/);
   await page.screenshot({ path: `${SHOTS}/infer-summary.png` });
@@ -111,6 +111,27 @@ test('two mongoexport files: the page opens the model squillion infer prints, wi
   await page.click('#infer-done');
   await page.waitForSelector('.infer-dialog', { state: 'detached' });
   assert.match(await page.textContent('.notice'), /Imported “2 inputs”/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a large file: the progress bar counts its bytes and Cancel leaves the model as it was', async () => {
+  // 96 MiB of documents: read in 4 MiB slices, long enough to be cancelled mid-way.
+  const line = JSON.stringify({ _id: 1, name: 'x'.repeat(200), tags: ['a', 'b', 'c'] }) + '\n';
+  const big = join(dir, 'big.json');
+  writeFileSync(big, line.repeat(Math.ceil((96 << 20) / line.length)));
+  const { page, errors } = await fresh();
+  const before = await page.inputValue('#model-input');
+  await page.click('#infer-open');
+  await page.setInputFiles('[data-testid=infer-files]', [big]);
+  await page.click('#infer-run');
+  await page.waitForSelector('.infer-progress progress');
+  await page.waitForFunction(() => /Reading big\.json: .* of 96/.test(document.querySelector('.infer-progress')?.textContent ?? ''));
+  await page.screenshot({ path: `${SHOTS}/infer-progress.png` });
+  // The page answers while the worker reads.
+  await page.click('#infer-cancel', { timeout: 2_000 });
+  await page.waitForSelector('text=Cancelled. Your model is unchanged.');
+  assert.equal(await page.inputValue('#model-input'), before);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -137,7 +158,7 @@ test('a .sql schema: the same model as the CLI; a SQL parse error leaves the mod
   const rels = await page.textContent('[data-testid=infer-relationships]');
   assert.match(rels, /authors → books \(one-to-many, via books\.author_id\)/);
   assert.match(rels, /many-to-many, via book_tags/);
-  assert.equal(await page.textContent('[data-testid=infer-skipped-count]'), '1 statements skipped');
+  assert.equal(await page.textContent('[data-testid=infer-skipped-count]'), '1 statement skipped');
   await page.screenshot({ path: `${SHOTS}/infer-sql.png` });
   // Undo brings the preset back in one step.
   await page.click('#infer-done');

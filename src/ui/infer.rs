@@ -214,11 +214,11 @@ fn summary(inferred: &Inferred) -> Summary {
     };
     for src in &r.sources {
         s.sources.push(format!(
-            "{} → {}: {} documents read, {} lines skipped",
+            "{} → {}: {} read, {} skipped",
             src.source,
             src.collection,
-            th(src.documents as f64),
-            src.skipped
+            crate::human::count(src.documents, "document", "documents"),
+            crate::human::count(src.skipped, "line", "lines")
         ));
     }
     for e in &r.entities {
@@ -308,8 +308,11 @@ fn sql_summary(inferred: &SqlInferred) -> Summary {
     };
     for src in &r.sources {
         s.sources.push(format!(
-            "{}: {} tables ({} SQL), {} statements skipped",
-            src.source, src.tables, src.dialect, src.skipped_statements
+            "{}: {} ({} SQL), {} skipped",
+            src.source,
+            crate::human::count(src.tables, "table", "tables"),
+            src.dialect,
+            crate::human::count(src.skipped_statements, "statement", "statements")
         ));
     }
     for t in &r.tables {

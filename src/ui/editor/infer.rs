@@ -365,7 +365,11 @@ fn SummaryPanel(
                 }
             })
         };
-        let skipped_word = if s.sql { "statements" } else { "lines" };
+        let skipped_words = if s.sql {
+            ("statement", "statements")
+        } else {
+            ("line", "lines")
+        };
         let skipped_class = if s.skipped_count > 0 {
             "infer-skipped-count warn"
         } else {
@@ -380,7 +384,7 @@ fn SummaryPanel(
                 {list("Assumed", "infer-assumed", s.assumed.clone())}
                 {list("Indexes", "infer-indexes", s.indexes.clone())}
                 <p data-testid="infer-skipped-count" class=skipped_class>
-                    {format!("{} {skipped_word} skipped", s.skipped_count)}
+                    {format!("{} skipped", crate::human::count(s.skipped_count, skipped_words.0, skipped_words.1))}
                 </p>
                 {list("Skipped", "infer-skipped", s.skipped.clone())}
                 <button type="button" class="button" id="infer-done" on:click=move |_| on_done()>"Done"</button>
