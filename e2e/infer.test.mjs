@@ -78,6 +78,16 @@ async function openDialog(page) {
   await page.waitForSelector('.infer-dialog');
 }
 
+/** Runs axe's WCAG 2.1 A and AA rules on the page as it is; returns one line per violation. */
+async function audit(page) {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() =>
+    // eslint-disable-next-line no-undef
+    axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
+  );
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
 const model = async (page) => JSON.parse(await page.inputValue('#model-input'));
 
 test('two mongoexport files: the page opens the model squillion infer prints, with its summary', async () => {
@@ -101,12 +111,7 @@ test('two mongoexport files: the page opens the model squillion infer prints, wi
   assert.match(await page.textContent('[data-testid=infer-entities]'), /users: 40 documents read, count 30,000,000/);
   await page.screenshot({ path: `${SHOTS}/infer-summary.png` });
   // axe on the dialog with its summary.
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() =>
-    // eslint-disable-next-line no-undef
-    axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
-  );
-  assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
+  assert.deepEqual(await audit(page), []);
   // Done closes the dialog; the model stays, and one Ctrl+Z step brings the preset back.
   await page.click('#infer-done');
   await page.waitForSelector('.infer-dialog', { state: 'detached' });
@@ -160,6 +165,8 @@ test('a .sql schema: the same model as the CLI; a SQL parse error leaves the mod
   assert.match(rels, /many-to-many, via book_tags/);
   assert.equal(await page.textContent('[data-testid=infer-skipped-count]'), '1 statement skipped');
   await page.screenshot({ path: `${SHOTS}/infer-sql.png` });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  assert.deepEqual(await audit(page), [], 'dark theme');
   // Undo brings the preset back in one step.
   await page.click('#infer-done');
   await page.click('[data-testid=undo]');
