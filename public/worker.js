@@ -14,6 +14,10 @@
 // With `kind: 'export'`, the same message builds the export's zip archive instead
 // (`squillionExport`, what "Download export (.zip)" asks a worker of its own for):
 // Message out: { id, zip: Uint8Array (transferred), summary, ms } | { id, error } | { id, fatal }
+//
+// With `kind: 'advise'`, the design advisor (`squillionAdvise(modelText, optionsJson, onProgress)`,
+// what the Advise panel asks a worker of its own for; Cancel terminates that worker):
+// Message out: { id, progress: { step, of, what } }…, then { id, json, ms } | { id, error } | { id, fatal }
 import init from './squillion.js';
 
 let ready = null;
@@ -45,6 +49,11 @@ self.onmessage = async (event) => {
       return;
     }
     const progress = (step, of, what) => self.postMessage({ id, progress: { step, of, what } });
+    if (kind === 'advise') {
+      const json = self.squillionAdvise(model, options, progress);
+      self.postMessage({ id, json, ms: performance.now() - t0 });
+      return;
+    }
     const json = self.squillionEvaluate(model, design, options, progress);
     self.postMessage({ id, json, ms: performance.now() - t0 });
   } catch (e) {
