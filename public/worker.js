@@ -21,6 +21,10 @@
 // (FileReaderSync), schemas and metadata whole; `counts` is "users=30000000, …".
 // Message out: { id, progress: { done, total, file } } (bytes read so far), then
 //              { id, json, ms } (JSON {model, summary}) | { id, error } | { id, fatal }
+//
+// With `kind: 'advise'`, the design advisor (`squillionAdvise(modelText, optionsJson, onProgress)`,
+// what the Advise panel asks a worker of its own for; Cancel terminates that worker):
+// Message out: { id, progress: { step, of, what } }…, then { id, json, ms } | { id, error } | { id, fatal }
 import init from './squillion.js';
 
 let ready = null;
@@ -57,6 +61,11 @@ self.onmessage = async (event) => {
       return;
     }
     const progress = (step, of, what) => self.postMessage({ id, progress: { step, of, what } });
+    if (kind === 'advise') {
+      const json = self.squillionAdvise(model, options, progress);
+      self.postMessage({ id, json, ms: performance.now() - t0 });
+      return;
+    }
     const json = self.squillionEvaluate(model, design, options, progress);
     self.postMessage({ id, json, ms: performance.now() - t0 });
   } catch (e) {

@@ -15,9 +15,10 @@ pub mod space;
 pub mod text;
 pub mod verify;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::design::{DesignName, DesignSpec};
+use crate::eval::Progress;
 use crate::model::Model;
 use screen::Screen;
 use search::{pareto, score, screen_spec, search, Screener, SearchReport};
@@ -42,7 +43,7 @@ pub enum AdviseError {
 }
 
 /// How much each objective counts in the score.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Weights {
     /// Read cost: read round trips per second.
     pub reads: f64,
@@ -128,7 +129,7 @@ pub fn parse_horizon(model: &Model, text: &str) -> Result<u64, AdviseError> {
 }
 
 /// One design the advisor reports: screened, and (when verified) run on the engine.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Advised {
     /// Rank by score among the feasible designs (1 = best).
     pub rank: usize,
@@ -141,15 +142,15 @@ pub struct Advised {
     /// The screened figures.
     pub screened: Screen,
     /// The engine's figures; `None` when not verified.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine: Option<EngineFigures>,
     /// Why the engine could not evaluate it, if it could not.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine_error: Option<String>,
 }
 
 /// Why one choice of the recommendation beat the alternatives for it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Explanation {
     /// The relationship (or `joins`, or `entity.field`).
     pub dimension: String,
@@ -157,7 +158,7 @@ pub struct Explanation {
     pub chosen: String,
     /// The best feasible alternative for this dimension alone, with its figures minus the
     /// recommendation's.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runner_up: Option<Alternative>,
     /// The infeasible alternatives (the best of each strategy), with why.
     pub rejected: Vec<Alternative>,
@@ -166,7 +167,7 @@ pub struct Explanation {
 }
 
 /// An alternative choice for one dimension, the rest of the recommendation unchanged.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Alternative {
     /// The choice.
     pub choice: String,
@@ -183,7 +184,7 @@ pub struct Alternative {
 }
 
 /// Everything the advisor says about a model.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Advice {
     /// The model's name.
     pub model: String,
@@ -209,6 +210,26 @@ pub struct Advice {
 
 /// Returns the advice for `model`.
 pub fn advise(model: &Model, opts: &AdviseOptions) -> Advice {
+    advise_with(model, opts, &mut |_| {})
+}
+
+/// [`advise`], telling `progress` each phase as it starts: the search (screening every
+/// candidate), one engine run per design verified, then the explanations. The page shows it.
+pub fn advise_with(
+    model: &Model,
+    opts: &AdviseOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> Advice {
+    let mut step = 0;
+    let mut of = 2;
+    let mut tell = |of: usize, what: String| {
+        step += 1;
+        progress(&Progress {
+            step,
+            of: of.max(step),
+            what,
+        });
+    };
     let horizon_days = opts.horizon_days.unwrap_or_else(|| {
         crate::date::days_in_years(&model.start_date, DEFAULT_HORIZON_YEARS)
             .unwrap_or(365 * u64::from(DEFAULT_HORIZON_YEARS) + 1)
@@ -222,6 +243,13 @@ pub fn advise(model: &Model, opts: &AdviseOptions) -> Advice {
     let reference = reference_screen
         .as_ref()
         .map_or([0.0; 3], Screen::objectives);
+    tell(
+        of,
+        format!(
+            "screening a space of {} designs",
+            crate::human::thousands(space.size())
+        ),
+    );
     let mut screener = Screener::new(model, &space, horizon_days);
     let found = search(&mut screener, model, &space, &reference, &opts.weights);
     let front_idx = pareto(&found);
@@ -247,7 +275,19 @@ pub fn advise(model: &Model, opts: &AdviseOptions) -> Advice {
     let mut disagree = Vec::new();
     let recommended: Option<Advised>;
     if opts.verify {
+        let mut labels: Vec<String> = Vec::new();
+        for a in top.iter().chain(front.iter().take(FRONT_VERIFIED)) {
+            if !labels.contains(&a.label) {
+                labels.push(a.label.clone());
+            }
+        }
+        of += labels.len();
+        let mut done: Vec<String> = Vec::new();
         for a in top.iter_mut().chain(front.iter_mut().take(FRONT_VERIFIED)) {
+            if !done.contains(&a.label) {
+                done.push(a.label.clone());
+                tell(of, format!("running {} on the engine", a.label));
+            }
             run_engine(model, a, &mut disagree);
         }
         let mut pick = top
@@ -258,6 +298,7 @@ pub fn advise(model: &Model, opts: &AdviseOptions) -> Advice {
         if pick.is_none() {
             for (i, s) in found.iter().enumerate().skip(top.len()).take(20) {
                 let mut a = advised(i, s);
+                tell(of, format!("running {} on the engine", a.label));
                 run_engine(model, &mut a, &mut disagree);
                 if a.engine.as_ref().is_some_and(EngineFigures::sound) {
                     pick = Some(a);
@@ -275,6 +316,7 @@ pub fn advise(model: &Model, opts: &AdviseOptions) -> Advice {
             unique.push(d);
         }
     }
+    tell(of, "explaining the recommendation".to_string());
     let explanations = recommended
         .as_ref()
         .and_then(|r| {

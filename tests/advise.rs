@@ -9,7 +9,7 @@ use std::process::Command;
 
 use proptest::prelude::*;
 use squillion::advise::screen::{screen, Screen};
-use squillion::advise::{advise, AdviseOptions, DEFAULT_HORIZON_YEARS};
+use squillion::advise::{advise, advise_with, Advice, AdviseOptions, DEFAULT_HORIZON_YEARS};
 use squillion::design::Layout;
 use squillion::model::{parse_model, Model};
 
@@ -259,6 +259,54 @@ proptest! {
         let verified = a.top.iter().chain(&a.front).filter(|d| d.engine.is_some()).count();
         prop_assert!(verified > 0 || a.top.is_empty());
     }
+}
+
+#[test]
+fn the_advice_reports_each_phase_and_reads_back_from_its_json() {
+    // What the page's worker does: the phases as they start (screening, one engine run per
+    // design verified, the explanations), then the advice as JSON, read back by the page.
+    let m = preset("shopping-cart");
+    let mut phases = Vec::new();
+    let a = advise_with(&m, &AdviseOptions::default(), &mut |p| {
+        phases.push((p.step, p.of, p.what.clone()))
+    });
+    assert_eq!(
+        a,
+        advise(&m, &AdviseOptions::default()),
+        "progress changes nothing"
+    );
+    let steps: Vec<usize> = phases.iter().map(|p| p.0).collect();
+    assert_eq!(steps, (1..=phases.len()).collect::<Vec<_>>(), "{phases:?}");
+    let of = phases.last().map(|p| p.1).unwrap_or_default();
+    assert_eq!(of, phases.len(), "the last phase is phase `of`: {phases:?}");
+    // The count is known once the designs to verify are: it never shrinks.
+    assert!(phases.windows(2).all(|w| w[0].1 <= w[1].1), "{phases:?}");
+    assert!(
+        phases[0].2.starts_with("screening a space of 242 designs"),
+        "{phases:?}"
+    );
+    assert_eq!(phases[of - 1].2, "explaining the recommendation");
+    let runs = phases
+        .iter()
+        .filter(|p| p.2.ends_with("on the engine"))
+        .count();
+    let verified = a
+        .top
+        .iter()
+        .chain(&a.front)
+        .filter(|d| d.engine.is_some())
+        .map(|d| &d.label);
+    let mut labels: Vec<&String> = verified.collect();
+    labels.sort();
+    labels.dedup();
+    assert_eq!(
+        runs,
+        labels.len(),
+        "one phase per design run on the engine: {phases:?}"
+    );
+    let json = serde_json::to_string(&a).expect("serializes");
+    let back: Advice = serde_json::from_str(&json).expect("reads back");
+    assert_eq!(back, a);
 }
 
 fn cli(args: &[&str]) -> (i32, String, String) {

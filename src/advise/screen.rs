@@ -3,7 +3,7 @@
 //! designs fast). Each figure says how far the engine may differ from it.
 
 use bson::Bson;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::arith::collection::{array_stats, ArrayStats};
 use crate::arith::{document_size_of, At};
@@ -18,7 +18,7 @@ use crate::warning::{fields_depth, MAX_DEPTH, MAX_INDEXES};
 pub const TYPICAL_BAND: (f64, f64) = (0.45, 0.55);
 
 /// A design's screened figures.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Screen {
     /// Read round trips per second (`find` and `aggregate` commands of the typical subject,
     /// by rate): the read cost.
@@ -52,7 +52,7 @@ impl Screen {
 
 /// How far the engine's figure may be from a screened one, as absolute amounts per second:
 /// the engine's is within `[screened − below, screened + above]`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tolerance {
     /// Read round trips per second the engine may not send: finds over a list of ids (`$in`)
     /// that is empty for some subjects, later pages, GridFS chunk batches.
@@ -70,7 +70,7 @@ pub struct Tolerance {
 }
 
 /// One reason a design is infeasible.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Breach {
     /// `ARRAY_BREAK_POINT` (already past the limit), `BREAKS_WITHIN_HORIZON`, or the code of
     /// another error-severity warning (`DOC_OVER_LIMIT`, `INDEX_LIMIT`, `DEPTH_OVER_LIMIT`).

@@ -29,10 +29,10 @@ pub struct Scored {
 }
 
 /// What the search did.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SearchReport {
     /// `exhaustive` or `local`.
-    pub method: &'static str,
+    pub method: std::borrow::Cow<'static, str>,
     /// Designs in the space.
     pub space_size: u64,
     /// Designs screened.
@@ -159,7 +159,7 @@ pub fn search(
         }
     };
     if space.size() <= EXHAUSTIVE_LIMIT {
-        screener.report.method = "exhaustive";
+        screener.report.method = "exhaustive".into();
         for i in 0..space.size() {
             let c = space.nth(i);
             if let Some(s) = screener.screen(&c) {
@@ -167,7 +167,7 @@ pub fn search(
             }
         }
     } else {
-        screener.report.method = "local";
+        screener.report.method = "local".into();
         let mut starts: Vec<Candidate> = DesignName::ALL
             .into_iter()
             .map(|b| space.candidate_of(model, &DesignSpec::named(b, &model.design)))

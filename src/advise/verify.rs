@@ -2,7 +2,9 @@
 //! runs), its figures read the way the screen computes them, and every figure where the two
 //! disagree beyond the screen's tolerance.
 
-use serde::Serialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 
 use super::screen::Screen;
 use crate::design::{CommandKind, DesignSpec, Layout};
@@ -13,7 +15,7 @@ use crate::model::Model;
 const SLACK: f64 = 1e-9;
 
 /// A design's figures as the engine measured them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EngineFigures {
     /// Read round trips per second (typical subject): the screen's `reads`.
     pub reads: f64,
@@ -31,7 +33,7 @@ pub struct EngineFigures {
     pub infeasible: Vec<String>,
     /// Commands the engine refused while running the workload (`unit: error`): such a design
     /// is never recommended, and the refusal is reported as a disagreement.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub command_errors: Vec<String>,
 }
 
@@ -87,12 +89,12 @@ impl EngineFigures {
 }
 
 /// A figure where the screen and the engine disagree beyond the screen's tolerance.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Disagreement {
     /// The design (its label).
     pub design: String,
     /// `reads`, `writes`, `storage` or `feasible`.
-    pub figure: &'static str,
+    pub figure: Cow<'static, str>,
     /// The screened figure (1 feasible, 0 not, for `feasible`).
     pub screened: f64,
     /// The engine's.
@@ -120,7 +122,7 @@ pub fn disagreements(design: &str, s: &Screen, e: &EngineFigures) -> Vec<Disagre
             if engine < low - slack || engine > high + slack {
                 out.push(Disagreement {
                     design: design.to_string(),
-                    figure,
+                    figure: figure.into(),
                     screened,
                     engine,
                     allowed: [low, high],
