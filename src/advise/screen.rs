@@ -176,7 +176,7 @@ pub fn screen_with(
                 CommandKind::Insert | CommandKind::Update | CommandKind::Delete => {
                     write_round_trips += rate;
                     let (mid, mut low, high) = written(model, c, &mut tol.engine_only, &u.unit);
-                    if full_continuation(model, layout, c) {
+                    if full_continuation(model, layout, c) || capped_push(c) {
                         low = 0.0;
                     }
                     writes += rate * mid;
@@ -195,6 +195,17 @@ pub fn screen_with(
         tolerance: tol,
         infeasible: breaches(layout, &stats, horizon_days),
     }
+}
+
+/// Whether `c` pushes with `$slice` (an embedded subset's newest k): a new element that
+/// sorts outside the kept k leaves the document byte-identical, which the engine counts as
+/// matched, not written, so the engine may write 0 where the screen charges 1.
+fn capped_push(c: &Command) -> bool {
+    let Some(push) = c.update.as_ref().and_then(|u| u.get_document("$push").ok()) else {
+        return false;
+    };
+    push.values()
+        .any(|v| matches!(v, bson::Bson::Document(d) if d.contains_key("$slice")))
 }
 
 /// Whether a read command is sent for the typical subject.
