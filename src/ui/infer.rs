@@ -337,19 +337,7 @@ fn sql_summary(inferred: &SqlInferred) -> Summary {
         }
     }
     for rel in &r.relationships {
-        let kind = if rel.many_to_many {
-            "many-to-many"
-        } else {
-            "one-to-many"
-        };
-        let mut line = format!(
-            "{}: {} → {} ({kind}, via {}), {:.2} children per parent",
-            rel.name, rel.parent, rel.child, rel.via, rel.children_per_parent
-        );
-        if let Some(p) = rel.parents_per_child {
-            line.push_str(&format!(", {p:.2} parents per child"));
-        }
-        s.relationships.push(line);
+        s.relationships.push(rel.describe());
     }
     for i in &r.indexes {
         s.indexes.push(format!(

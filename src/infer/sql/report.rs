@@ -108,6 +108,27 @@ pub struct SqlRelationshipReport {
     pub parents_per_child: Option<f64>,
 }
 
+impl SqlRelationshipReport {
+    /// Returns the relationship in one line, as the CLI's summary and the page's dialog both
+    /// print it: `orders: users → orders (one-to-many, via orders.user_id), 3.00 children per
+    /// parent`, with the parents per child of a many-to-many.
+    pub fn describe(&self) -> String {
+        let kind = if self.many_to_many {
+            "many-to-many"
+        } else {
+            "one-to-many"
+        };
+        let mut line = format!(
+            "{}: {} → {} ({kind}, via {}), {:.2} children per parent",
+            self.name, self.parent, self.child, self.via, self.children_per_parent
+        );
+        if let Some(p) = self.parents_per_child {
+            line.push_str(&format!(", {p:.2} parents per child"));
+        }
+        line
+    }
+}
+
 /// An index the schema declares.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SqlIndexReport {
