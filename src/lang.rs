@@ -8,6 +8,10 @@
 
 use std::fmt;
 
+pub mod text;
+
+pub use text::{Arg, Text};
+
 /// A language of the interface and of the preset texts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Lang {

@@ -12,6 +12,7 @@ use crate::arith::tail::Exceedance;
 use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{AttributeForm, CommandKind, FieldPattern, Index, Layout};
 use crate::human::{binary_size, thousands};
+use crate::lang::{Lang, Text};
 use crate::model::field::{BsonType, Fields};
 use crate::model::{Copies, Model, Step};
 use crate::size::MAX_BSON_SIZE;
@@ -63,6 +64,20 @@ pub struct Warning {
     pub message: String,
     /// What to do about it.
     pub fix: String,
+    /// The same message and fix as message ids and values, to render in any language
+    /// ([`Warning::message_in`]); absent on a warning not yet in the catalogues, which then
+    /// reads in English everywhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<WarningText>,
+}
+
+/// A warning's message and fix in the language-neutral form of `locales/*/messages.ftl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WarningText {
+    /// What is wrong.
+    pub message: Text,
+    /// What to do about it.
+    pub fix: Text,
 }
 
 impl Warning {
@@ -82,15 +97,69 @@ impl Warning {
             path: path.to_string(),
             message,
             fix: fix.to_string(),
+            text: None,
+        }
+    }
+
+    /// Returns a finding whose message and fix come from the catalogues: `message` and `fix`
+    /// hold their English, `text` the ids and values every language renders.
+    pub fn localized(
+        code: &'static str,
+        severity: Severity,
+        collection: &str,
+        path: &str,
+        message: Text,
+        fix: Text,
+    ) -> Warning {
+        Warning {
+            code: Cow::Borrowed(code),
+            severity,
+            collection: collection.to_string(),
+            path: path.to_string(),
+            message: message.render(Lang::En),
+            fix: fix.render(Lang::En),
+            text: Some(WarningText { message, fix }),
+        }
+    }
+
+    /// Returns what is wrong, in `lang` (English where the warning has no [`WarningText`]).
+    pub fn message_in(&self, lang: Lang) -> String {
+        match (&self.text, lang) {
+            (Some(t), Lang::ZhCn) => t.message.render(lang),
+            _ => self.message.clone(),
+        }
+    }
+
+    /// Returns what to do about it, in `lang` (English where the warning has no
+    /// [`WarningText`]).
+    pub fn fix_in(&self, lang: Lang) -> String {
+        match (&self.text, lang) {
+            (Some(t), Lang::ZhCn) => t.fix.render(lang),
+            _ => self.fix.clone(),
         }
     }
 }
 
-fn label(exact: bool) -> &'static str {
-    if exact {
-        "exact"
-    } else {
-        "estimate"
+/// Returns the fix `id` with no values (most fixes are one fixed sentence).
+fn fix(id: &'static str) -> Text {
+    Text::new(id)
+}
+
+/// Returns the clause saying whether a size is exact or an estimate.
+fn label(exact: bool) -> Text {
+    Text::new(if exact { "exact" } else { "estimate" })
+}
+
+/// Returns when a growing array reaches its break point: "on 2025-02-17 (in 47 days)", or
+/// "not within 100 years" past the horizon (as [`crate::arith::BreakDate`] displays it).
+fn break_date(d: &crate::arith::BreakDate) -> Text {
+    match (&d.date, d.beyond_years) {
+        (Some(date), None) => Text::new("break-on")
+            .arg("date", date)
+            .arg("days", thousands(d.days)),
+        (_, years) => {
+            Text::new("break-beyond").arg("years", years.unwrap_or(crate::arith::HORIZON_YEARS))
+        }
     }
 }
 
@@ -116,83 +185,96 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
     for (c, st) in layout.collections.iter().zip(&stats) {
         for (shape, ss) in c.shapes.iter().zip(&st.shapes) {
             let max = ss.max.bytes;
-            let what = format!("the largest {} document", shape.label);
             if let Some(over) = ss.over_limit.as_ref().filter(|_| max > MAX_BSON_SIZE) {
                 let fix = fix_for(&shape.fields, &over.fields);
                 let path = over.fields.join(", ");
-                if over.expected() {
-                    let message = format!("{what} would be {} ({}), {} over the 16 MiB limit: mongod rejects it (BSONObjectTooLarge, code 10334; 17419 for an update's result); {}", binary_size(max), label(ss.max.exact), binary_size(max - MAX_BSON_SIZE), how_many(over, &shape.label));
-                    out.push(Warning::new(
-                        "DOC_OVER_LIMIT",
-                        Severity::Error,
-                        &c.name,
-                        &path,
-                        message,
-                        &fix,
-                    ));
+                let (code, severity, message) = if over.expected() {
+                    let message = Text::new("doc-over-limit")
+                        .arg("shape", &shape.label)
+                        .arg("size", binary_size(max))
+                        .nested("exactness", label(ss.max.exact))
+                        .arg("over", binary_size(max - MAX_BSON_SIZE))
+                        .nested("how_many", how_many(over, &shape.label));
+                    ("DOC_OVER_LIMIT", Severity::Error, message)
                 } else {
-                    let message = format!("{what} the model allows (every field present at its longest, every array full) would be {}, {} over the 16 MiB limit; but the longest values rarely meet: {} (fewer than one expected)", binary_size(max), binary_size(max - MAX_BSON_SIZE), how_many(over, &shape.label));
-                    out.push(Warning::new(
-                        "DOC_CAN_EXCEED_LIMIT",
-                        Severity::Warning,
-                        &c.name,
-                        &path,
-                        message,
-                        &fix,
-                    ));
-                }
+                    let message = Text::new("doc-can-exceed-limit")
+                        .arg("shape", &shape.label)
+                        .arg("size", binary_size(max))
+                        .arg("over", binary_size(max - MAX_BSON_SIZE))
+                        .nested("how_many", how_many(over, &shape.label));
+                    ("DOC_CAN_EXCEED_LIMIT", Severity::Warning, message)
+                };
+                out.push(Warning::localized(
+                    code, severity, &c.name, &path, message, fix,
+                ));
             } else if max >= NEAR_LIMIT {
-                out.push(Warning::new(
+                out.push(Warning::localized(
                     "DOC_NEAR_LIMIT",
                     Severity::Warning,
                     &c.name,
                     "",
-                    format!(
-                        "{what} is {} ({}), within 20% of the 16 MiB limit (≥ {})",
-                        binary_size(max),
-                        label(ss.max.exact),
-                        binary_size(NEAR_LIMIT)
-                    ),
-                    "Leave headroom: cap or move the growing part before it reaches the limit.",
+                    Text::new("doc-near-limit")
+                        .arg("shape", &shape.label)
+                        .arg("size", binary_size(max))
+                        .nested("exactness", label(ss.max.exact))
+                        .arg("near", binary_size(NEAR_LIMIT)),
+                    fix("doc-near-limit-fix"),
                 ));
             }
             if let Some(b) = ss.bloated.as_ref().filter(|_| max > BLOATED) {
-                let message = format!("{what} is {}, over Compass's bloated-document threshold of 10 MB ({}); {}: every read and rewrite moves them whole", binary_size(max), binary_size(BLOATED), how_many(b, &shape.label));
-                let fix = format!(
-                    "Move rarely-read or growing parts into their own collection. {}",
-                    fix_for(&shape.fields, &b.fields)
-                );
-                out.push(Warning::new(
+                let message = Text::new("bloated-document")
+                    .arg("shape", &shape.label)
+                    .arg("size", binary_size(max))
+                    .arg("threshold", binary_size(BLOATED))
+                    .nested("how_many", how_many(b, &shape.label));
+                let fix = Text::new("bloated-document-fix")
+                    .nested("fix", fix_for(&shape.fields, &b.fields));
+                out.push(Warning::localized(
                     "BLOATED_DOCUMENT",
                     Severity::Warning,
                     &c.name,
                     &b.fields.join(", "),
                     message,
-                    &fix,
+                    fix,
                 ));
             }
             for a in &ss.arrays {
                 let g = shape.growing.iter().find(|g| g.field == a.field);
                 let growth = g.map_or(0.0, |g| g.growth_largest);
                 if let Some(bp) = a.break_point {
-                    let when = if a.max_count >= bp.count {
-                        String::new()
+                    let already = a.max_count >= bp.count;
+                    let tail = if already {
+                        Text::new("already-has").arg("count", thousands(a.max_count))
                     } else {
                         match (&a.largest_reaches, &a.typical_reaches) {
-                        (Some(l), Some(t)) => format!("; growing {growth}/day the largest parent reaches it {l}, a typical parent {t}"),
-                        (Some(l), None) => format!("; growing {growth}/day the largest parent reaches it {l}"),
-                        _ => String::new(),
+                            (Some(l), Some(t)) => Text::new("reaches-both")
+                                .arg("growth", growth)
+                                .nested("largest", break_date(l))
+                                .nested("typical", break_date(t)),
+                            (Some(l), None) => Text::new("reaches-largest")
+                                .arg("growth", growth)
+                                .nested("largest", break_date(l)),
+                            _ => Text::new("nothing"),
                         }
                     };
-                    let already = if a.max_count >= bp.count {
-                        format!(
-                            " — the largest parent already has {}",
-                            thousands(a.max_count)
-                        )
-                    } else {
-                        String::new()
-                    };
-                    out.push(Warning::new("ARRAY_BREAK_POINT", if a.max_count >= bp.count { Severity::Error } else { Severity::Info }, &c.name, &a.field, format!("{}.{} breaks the 16 MiB limit at {} elements ({}, {} per element){already}{when}", c.name, a.field, thousands(bp.count), label(bp.exact), binary_size(a.element_bytes.bytes)), "Keep the array bounded: continuation documents past a threshold, buckets, or a reference in the child."));
+                    out.push(Warning::localized(
+                        "ARRAY_BREAK_POINT",
+                        if already {
+                            Severity::Error
+                        } else {
+                            Severity::Info
+                        },
+                        &c.name,
+                        &a.field,
+                        Text::new("array-break-point")
+                            .arg("collection", &c.name)
+                            .arg("field", &a.field)
+                            .arg("count", thousands(bp.count))
+                            .nested("exactness", label(bp.exact))
+                            .arg("element", binary_size(a.element_bytes.bytes))
+                            .nested("tail", tail),
+                        fix("array-break-point-fix"),
+                    ));
                 }
                 let elem_ty = shape.fields.get(&a.field).and_then(|f| f.items);
                 let heavy = matches!(
@@ -200,7 +282,23 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                     Some(BsonType::Object | BsonType::ObjectId | BsonType::String)
                 );
                 if !a.capped && ((heavy && a.max_count >= UNBOUNDED_ELEMENTS) || growth > 0.0) {
-                    out.push(Warning::new("UNBOUNDED_ARRAY", Severity::Warning, &c.name, &a.field, format!("{}.{} is unbounded: up to {} elements{} (Compass flags arrays of ≥ 250 objects, ids or strings)", c.name, a.field, thousands(a.max_count), if growth > 0.0 { format!(", still growing {growth}/day with no cap") } else { String::new() }), "Never embed unbounded growth: use a reference in the child, buckets, or keep only the newest k."));
+                    let growing = if growth > 0.0 {
+                        Text::new("still-growing").arg("growth", growth)
+                    } else {
+                        Text::new("nothing")
+                    };
+                    out.push(Warning::localized(
+                        "UNBOUNDED_ARRAY",
+                        Severity::Warning,
+                        &c.name,
+                        &a.field,
+                        Text::new("unbounded-array")
+                            .arg("collection", &c.name)
+                            .arg("field", &a.field)
+                            .arg("count", thousands(a.max_count))
+                            .nested("growing", growing),
+                        fix("unbounded-array-fix"),
+                    ));
                 }
             }
             // Declared arrays (not a relationship's) can be unbounded too.
@@ -214,61 +312,60 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                 );
                 let max = f.count.as_ref().map_or(0, |c| c.max_count());
                 if heavy && max >= UNBOUNDED_ELEMENTS {
-                    out.push(Warning::new(
+                    out.push(Warning::localized(
                         "UNBOUNDED_ARRAY",
                         Severity::Warning,
                         &c.name,
                         name,
-                        format!(
-                            "{}.{name} is unbounded: up to {} elements (Compass flags arrays of ≥ 250 objects, ids or strings)",
-                            c.name,
-                            thousands(max)
-                        ),
-                        "Cap the array or move its elements into their own collection.",
+                        Text::new("unbounded-array")
+                            .arg("collection", &c.name)
+                            .arg("field", name)
+                            .arg("count", thousands(max))
+                            .nested("growing", Text::new("nothing")),
+                        fix("unbounded-declared-array-fix"),
                     ));
                 }
             }
             let depth = fields_depth(&shape.fields) + 1;
             if depth > MAX_DEPTH {
-                out.push(Warning::new(
+                out.push(Warning::localized(
                     "DEPTH_OVER_LIMIT",
                     Severity::Error,
                     &c.name,
                     "",
-                    format!(
-                        "documents nest {depth} levels deep, beyond the documented limit of 100"
-                    ),
-                    "Flatten the structure or reference deep parts.",
+                    Text::new("depth-over-limit").arg("depth", depth),
+                    fix("depth-over-limit-fix"),
                 ));
             }
         }
         if c.indexes.len() > MAX_INDEXES {
-            out.push(Warning::new(
+            out.push(Warning::localized(
                 "INDEX_LIMIT",
                 Severity::Error,
                 &c.name,
                 "",
-                format!(
-                    "{} indexes: a collection can have at most 64",
-                    c.indexes.len()
-                ),
-                "Use an array of {k, v} with one multikey index instead of one index per key.",
+                Text::new("index-limit").arg("count", c.indexes.len()),
+                fix("index-limit-fix"),
             ));
         } else if c.indexes.len() > MANY_INDEXES {
-            out.push(Warning::new("TOO_MANY_INDEXES", Severity::Warning, &c.name, "", format!("{} indexes, more than Compass's threshold of 10: every write updates them all", c.indexes.len()), "Merge indexes with common prefixes; use the attribute pattern for per-key indexes."));
+            out.push(Warning::localized(
+                "TOO_MANY_INDEXES",
+                Severity::Warning,
+                &c.name,
+                "",
+                Text::new("too-many-indexes").arg("count", c.indexes.len()),
+                fix("too-many-indexes-fix"),
+            ));
         }
     }
     if layout.collections.len() > MANY_COLLECTIONS {
-        out.push(Warning::new(
+        out.push(Warning::localized(
             "TOO_MANY_COLLECTIONS",
             Severity::Warning,
             "",
             "",
-            format!(
-                "{} collections, more than Compass's threshold of 10,000",
-                layout.collections.len()
-            ),
-            "Put documents of the same shape in one collection with a discriminating field.",
+            Text::new("too-many-collections").arg("count", layout.collections.len()),
+            fix("too-many-collections-fix"),
         ));
     }
     patterns(model, layout, &mut out);
@@ -281,26 +378,28 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
 }
 
 /// Returns "at full scale ≈ 0.021% of message documents (≈ 41) are over it, because of
-/// attachment": how
-/// many documents of a shape pass a threshold at full scale, and which fields put them there.
-fn how_many(e: &Exceedance, shape: &str) -> String {
+/// attachment": how many documents of a shape pass a threshold at full scale, and which
+/// fields put them there.
+fn how_many(e: &Exceedance, shape: &str) -> Text {
     let about = if e.exact { "" } else { "≈ " };
-    let because = match e.fields.as_slice() {
-        [] => String::new(),
-        [one] => format!(", because of {one}"),
-        many => format!(", because of {}", many.join(" and ")),
+    let text = if e.fields.is_empty() {
+        Text::new("how-many")
+    } else {
+        Text::new("how-many-because").list("fields", &e.fields)
     };
-    format!(
-        "at full scale {about}{} of {shape} documents ({about}{}) are over it{because}",
-        crate::human::percent(e.share),
-        thousands(crate::model::distribution::round_count(e.documents)),
-    )
+    text.arg("about", about)
+        .arg("share", crate::human::percent(e.share))
+        .arg("shape", shape)
+        .arg(
+            "documents",
+            thousands(crate::model::distribution::round_count(e.documents)),
+        )
 }
 
 /// Returns the fix that fits what makes a document too big: an array is capped, bucketed or
 /// continued; a string or binary value goes to GridFS or object storage; a sub-document moves
 /// out.
-fn fix_for(fields: &Fields, responsible: &[String]) -> String {
+fn fix_for(fields: &Fields, responsible: &[String]) -> Text {
     let of = |ty: &dyn Fn(BsonType) -> bool| -> Vec<&str> {
         responsible
             .iter()
@@ -313,21 +412,18 @@ fn fix_for(fields: &Fields, responsible: &[String]) -> String {
     let objects = of(&|t| t == BsonType::Object);
     let mut out = Vec::new();
     if !values.is_empty() {
-        out.push(format!("Store {} outside the document: in GridFS (fs.files + fs.chunks in 255 KiB chunks, any size; the gridfs field pattern), or in object storage (S3, GCS, Azure Blob) with a reference (its URL or key) in the document; or keep the value well under 16 MiB.", values.join(" and ")));
+        out.push(Text::new("fix-store-outside").list("fields", &values));
     }
     if !arrays.is_empty() {
-        out.push(format!("Cap {} (embed a subset, bucket, continuation documents) or reference the children from their own collection.", arrays.join(" and ")));
+        out.push(Text::new("fix-cap-arrays").list("fields", &arrays));
     }
     if !objects.is_empty() {
-        out.push(format!(
-            "Move {} into its own collection and reference it.",
-            objects.join(" and ")
-        ));
+        out.push(Text::new("fix-move-objects").list("fields", &objects));
     }
     if out.is_empty() {
-        out.push("Cap the array (embed a subset, bucket, continuation documents) or reference the children from their own collection.".to_string());
+        out.push(Text::new("fix-cap-array"));
     }
-    out.join(" ")
+    Text::new("fix-sentences").sentences("sentences", out)
 }
 
 /// Returns how deep objects and arrays nest below a document with `fields` (0 when flat).
@@ -358,7 +454,16 @@ fn patterns(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
                 slots,
             } => {
                 let coll = layout.collection_name(entity);
-                out.push(Warning::new("MMAPV1_PREALLOCATION", Severity::Info, &coll, field, format!("{field} pre-allocates {slots} counters. Pre-allocation (and padding, usePowerOf2Sizes) paid off on the old MMAPv1 engine, where a growing document had to move on disk; WiredTiger writes a new version of the whole document on every update, so zeros written in advance buy no in-place growth"), "Keep the pre-populated shape only if it makes reads simpler; otherwise let $inc create counters on first use."));
+                out.push(Warning::localized(
+                    "MMAPV1_PREALLOCATION",
+                    Severity::Info,
+                    &coll,
+                    field,
+                    Text::new("mmapv1-preallocation")
+                        .arg("field", field)
+                        .arg("slots", slots),
+                    fix("mmapv1-preallocation-fix"),
+                ));
             }
             FieldPattern::Attribute {
                 entity,
@@ -372,7 +477,16 @@ fn patterns(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
                     .and_then(|c| c.shapes.first())
                     .and_then(|s| s.fields.get(field))
                     .map_or(0, |f| f.fields.0.len());
-                out.push(Warning::new("KEYED_ATTRIBUTES", Severity::Warning, &coll, field, format!("{field} is a sub-document keyed by attribute: querying by any attribute needs one index per key ({keys} keys), and a new key needs a new index"), "Use an array of {k, v} with one multikey index on {k: 1, v: 1}."));
+                out.push(Warning::localized(
+                    "KEYED_ATTRIBUTES",
+                    Severity::Warning,
+                    &coll,
+                    field,
+                    Text::new("keyed-attributes")
+                        .arg("field", field)
+                        .arg("keys", keys),
+                    fix("keyed-attributes-fix"),
+                ));
             }
             _ => {}
         }
@@ -429,7 +543,27 @@ fn live_copies(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
                     .sum();
                 let copy_writes = writes * per_write;
                 if copy_writes > reads {
-                    out.push(Warning::new("LIVE_COPY_AMPLIFICATION", Severity::Warning, &c.name, &cf.path, format!("{} copies {}.{} live: {writes}/s updates rewrite ≈{:.1} copies each ({copy_writes:.1} document writes/s) to save {reads}/s reads (read/write ratio {:.2})", cf.path, cf.entity, cf.source, per_write, if copy_writes > 0.0 { reads / copy_writes } else { 0.0 }), "Denormalize only read-mostly fields; keep this field by reference, or copy it as a snapshot if point-in-time is correct."));
+                    let ratio = if copy_writes > 0.0 {
+                        reads / copy_writes
+                    } else {
+                        0.0
+                    };
+                    out.push(Warning::localized(
+                        "LIVE_COPY_AMPLIFICATION",
+                        Severity::Warning,
+                        &c.name,
+                        &cf.path,
+                        Text::new("live-copy-amplification")
+                            .arg("path", &cf.path)
+                            .arg("entity", &cf.entity)
+                            .arg("source", &cf.source)
+                            .arg("writes", writes)
+                            .arg("per_write", format!("{per_write:.1}"))
+                            .arg("copy_writes", format!("{copy_writes:.1}"))
+                            .arg("reads", reads)
+                            .arg("ratio", format!("{ratio:.2}")),
+                        fix("live-copy-amplification-fix"),
+                    ));
                 }
             }
         }
@@ -453,18 +587,16 @@ fn queries(model: &Model, layout: &Layout, indexes: &[Index], out: &mut Vec<Warn
                             .is_some_and(|k| ix.keys.keys().next() == Some(k))
                 });
                 if !supported {
-                    out.push(Warning::new(
+                    out.push(Warning::localized(
                         "UNINDEXED_QUERY",
                         Severity::Warning,
                         &cmd.collection,
                         "",
-                        format!(
-                            "\"{}\" runs {} with no index on {}: a collection scan",
-                            u.unit,
-                            cmd.mongosh(),
-                            keys.keys().cloned().collect::<Vec<_>>().join(", ")
-                        ),
-                        "Create the index shown in the layout.",
+                        Text::new("unindexed-query")
+                            .arg("unit", &u.unit)
+                            .arg("command", cmd.mongosh())
+                            .arg("keys", keys.keys().cloned().collect::<Vec<_>>().join(", ")),
+                        fix("unindexed-query-fix"),
                     ));
                 }
             }
@@ -476,7 +608,21 @@ fn queries(model: &Model, layout: &Layout, indexes: &[Index], out: &mut Vec<Warn
                     let first = sk.keys().next();
                     let targeted = first.is_some_and(|k| cmd.filter.contains_key(k));
                     if !targeted {
-                        out.push(Warning::new("SCATTER_GATHER", Severity::Warning, &cmd.collection, "", format!("\"{}\" runs {} without the shard key {}: it reaches all {shards} shards and waits for the slowest", u.unit, cmd.mongosh(), crate::design::plan::shell(&bson::Bson::Document(sk.clone()))), "Shard by the field reads filter on (e.g. owner for a fan-out-on-write feed), or include the shard key in the filter."));
+                        out.push(Warning::localized(
+                            "SCATTER_GATHER",
+                            Severity::Warning,
+                            &cmd.collection,
+                            "",
+                            Text::new("scatter-gather")
+                                .arg("unit", &u.unit)
+                                .arg("command", cmd.mongosh())
+                                .arg(
+                                    "shard_key",
+                                    crate::design::plan::shell(&bson::Bson::Document(sk.clone())),
+                                )
+                                .arg("shards", shards),
+                            fix("scatter-gather-fix"),
+                        ));
                     }
                 }
             }

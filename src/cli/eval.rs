@@ -11,6 +11,7 @@ use crate::design::{DesignSpec, Layout};
 use crate::eval::offer::{offer, CUSTOM};
 use crate::eval::text::{compare_report, comparison, report};
 use crate::eval::{compare, evaluate_layout, EvalOptions};
+use crate::lang::Lang;
 use crate::model::{parse_model, Model};
 
 /// Where the model comes from: a file or a preset (`eval`, `compare` and `export` alike).
@@ -73,6 +74,11 @@ pub struct EvalArgs {
     /// Print the evaluation as JSON (docs/cli.md).
     #[arg(long)]
     pub json: bool,
+    /// The language of the warnings: en or zh-CN; default: LC_ALL, LC_MESSAGES or LANG,
+    /// English unless Chinese. --json is the same in every language (its warnings carry
+    /// `text`, their message ids and values).
+    #[arg(long, value_name = "LANG", value_parser = super::lang::parse)]
+    pub lang: Option<Lang>,
 }
 
 /// Arguments of `squillion compare`.
@@ -87,6 +93,10 @@ pub struct CompareArgs {
     /// Print the comparison as JSON (docs/cli.md).
     #[arg(long)]
     pub json: bool,
+    /// The language of the warnings: en or zh-CN; default: LC_ALL, LC_MESSAGES or LANG,
+    /// English unless Chinese. --json is the same in every language.
+    #[arg(long, value_name = "LANG", value_parser = super::lang::parse)]
+    pub lang: Option<Lang>,
 }
 
 /// An input problem, already printed: exit code 2.
@@ -176,7 +186,8 @@ impl EvalArgs {
         if self.json {
             writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&e)?)?;
         } else {
-            write!(std::io::stdout(), "{}", report(&e))?;
+            let lang = super::lang::or_env(self.lang);
+            write!(std::io::stdout(), "{}", report(&e, lang))?;
         }
         Ok(ExitCode::from(u8::from(e.has_errors())))
     }
@@ -192,7 +203,8 @@ impl CompareArgs {
         if self.json {
             writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&c)?)?;
         } else {
-            write!(std::io::stdout(), "{}", compare_report(&c))?;
+            let lang = super::lang::or_env(self.lang);
+            write!(std::io::stdout(), "{}", compare_report(&c, lang))?;
         }
         Ok(ExitCode::from(u8::from(
             c.designs.iter().any(|e| e.has_errors()),

@@ -398,7 +398,7 @@ mod tests {
         assert!(rt.iter().all(|v| rt[den] <= *v), "{rt:?}");
         assert_ne!(c.best["queries_per_sec"], "denormalized");
         // The text marks no infeasible column and says why it is infeasible.
-        let report = text::compare_report(&c);
+        let report = text::compare_report(&c, crate::lang::Lang::En);
         let table: Vec<&str> = report.lines().take(COMPARED.len() + 3).collect();
         let feasible_row = table.iter().find(|l| l.starts_with("feasible")).unwrap();
         assert_eq!(

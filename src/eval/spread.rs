@@ -70,6 +70,13 @@ pub struct Monotonicity {
     pub monotonic: bool,
     /// Why.
     pub reason: String,
+    /// The key's first field (for the warning's text; not in the JSON, which has `reason`).
+    #[serde(skip)]
+    pub field: String,
+    /// Why it grows, as a message id of `locales/*/messages.ftl` (`monotonic-date`), when
+    /// it does.
+    #[serde(skip)]
+    pub why: Option<&'static str>,
 }
 
 /// The shard-key report of one collection.
@@ -366,33 +373,45 @@ fn monotonicity(layout: &Layout, collection: &str, key: &Document, hashed: bool)
         return Monotonicity {
             monotonic: false,
             reason: "no shard key".into(),
+            field: String::new(),
+            why: None,
         };
     };
     let field = layout
         .collection(collection)
         .and_then(|c| c.shapes.iter().find_map(|s| s.fields.get(first)));
     let why = match field {
-        _ if first == "_id" && field.is_none_or(|f| f.ty == BsonType::ObjectId) => {
-            Some("an ObjectId _id starts with its creation time")
+        _ if first == "_id" && field.is_none_or(|f| f.ty == BsonType::ObjectId) => Some((
+            "an ObjectId _id starts with its creation time",
+            "monotonic-object-id",
+        )),
+        Some(f) if matches!(f.ty, BsonType::Date | BsonType::Timestamp) => Some((
+            "a creation date or timestamp grows with time",
+            "monotonic-date",
+        )),
+        Some(f) if f.kind == Some(ValueKind::Sequence) => {
+            Some(("a sequence number only grows", "monotonic-sequence"))
         }
-        Some(f) if matches!(f.ty, BsonType::Date | BsonType::Timestamp) => {
-            Some("a creation date or timestamp grows with time")
-        }
-        Some(f) if f.kind == Some(ValueKind::Sequence) => Some("a sequence number only grows"),
         _ => None,
     };
     match (why, hashed) {
-        (Some(w), false) => Monotonicity {
+        (Some((w, id)), false) => Monotonicity {
             monotonic: true,
             reason: format!("{first}: {w}: every insert goes to the last chunk, on one shard"),
+            field: first.to_string(),
+            why: Some(id),
         },
-        (Some(w), true) => Monotonicity {
+        (Some((w, id)), true) => Monotonicity {
             monotonic: false,
             reason: format!("{first}: {w}, but hashing spreads the inserts"),
+            field: first.to_string(),
+            why: Some(id),
         },
         (None, _) => Monotonicity {
             monotonic: false,
             reason: format!("{first}: not insertion-ordered"),
+            field: first.to_string(),
+            why: None,
         },
     }
 }

@@ -9,6 +9,8 @@ use serde::Serialize;
 use super::metric::{self, Better};
 use super::{Basis, Evaluation, Figure};
 use crate::human::thousands;
+use crate::lang::{Lang, Text};
+use crate::warning::Severity;
 
 fn human_bytes(b: f64) -> String {
     crate::human::binary_size_f64(b)
@@ -89,8 +91,9 @@ pub fn fig_bytes(f: Figure) -> String {
     }
 }
 
-/// Returns the readable report of one evaluation.
-pub fn report(e: &Evaluation) -> String {
+/// Returns the readable report of one evaluation, its warnings in `lang` (the figures and
+/// their labels are English in every language for now; docs/i18n.md).
+pub fn report(e: &Evaluation, lang: Lang) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -225,14 +228,19 @@ pub fn report(e: &Evaluation) -> String {
         fig_bytes(t.per_sec.bytes_written)
     );
     if e.warnings.is_empty() {
-        let _ = writeln!(s, "\nNo warnings.");
+        let _ = writeln!(s, "\n{}", Text::new("report-no-warnings").render(lang));
     } else {
-        let _ = writeln!(s, "\nWarnings");
+        let _ = writeln!(s, "\n{}", Text::new("report-warnings").render(lang));
         for w in &e.warnings {
+            let severity = match w.severity {
+                Severity::Info => "severity-info",
+                Severity::Warning => "severity-warning",
+                Severity::Error => "severity-error",
+            };
             let _ = writeln!(
                 s,
-                "  [{:?}] {} {}{}: {}\n    fix: {}",
-                w.severity,
+                "  [{}] {} {}{}: {}\n    {}{}",
+                Text::new(severity).render(lang),
                 w.code,
                 w.collection,
                 if w.path.is_empty() {
@@ -240,8 +248,9 @@ pub fn report(e: &Evaluation) -> String {
                 } else {
                     format!(".{}", w.path)
                 },
-                w.message,
-                w.fix
+                w.message_in(lang),
+                Text::new("report-fix").render(lang),
+                w.fix_in(lang)
             );
         }
     }
@@ -332,8 +341,9 @@ fn cluster_report(s: &mut String, e: &Evaluation) {
     );
 }
 
-/// Returns the side-by-side report, the best design per metric marked with `*`.
-pub fn compare_report(c: &Comparison) -> String {
+/// Returns the side-by-side report, the best design per metric marked with `*`, then each
+/// design's report with its warnings in `lang`.
+pub fn compare_report(c: &Comparison, lang: Lang) -> String {
     let mut s = String::new();
     let names: Vec<&str> = c.designs.iter().map(|e| e.design.as_str()).collect();
     let w = names.iter().map(|n| n.len()).max().unwrap_or(10).max(22) + 2;
@@ -401,7 +411,7 @@ pub fn compare_report(c: &Comparison) -> String {
         );
     }
     for e in &c.designs {
-        let _ = writeln!(s, "\n{}\n{}", "=".repeat(72), report(e));
+        let _ = writeln!(s, "\n{}\n{}", "=".repeat(72), report(e, lang));
     }
     s
 }

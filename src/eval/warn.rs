@@ -10,6 +10,7 @@ pub(super) use unused::unused_indexes;
 use super::{CommandEval, OperationEval, Routing};
 use crate::design::{CommandKind, Layout};
 use crate::human::{binary_size, binary_size_f64, thousands};
+use crate::lang::Text;
 use crate::model::{Model, Step};
 use crate::warning::{check, Severity, Warning};
 
@@ -21,14 +22,8 @@ pub const EVALUATED_CODES: [&str; 3] = [
 ];
 
 /// A warning-severity finding of the evaluation.
-fn warning(
-    code: &'static str,
-    collection: &str,
-    path: &str,
-    message: String,
-    fix: &str,
-) -> Warning {
-    Warning::new(code, Severity::Warning, collection, path, message, fix)
+fn warning(code: &'static str, collection: &str, path: &str, message: Text, fix: Text) -> Warning {
+    Warning::localized(code, Severity::Warning, collection, path, message, fix)
 }
 
 /// Returns the rate of units that read through relationship `rel` (the reads a copy saves).
@@ -56,15 +51,42 @@ pub(super) fn warnings(model: &Model, layout: &Layout, ops: &[OperationEval]) ->
     for o in ops {
         for c in &o.typical.commands {
             if c.no_supporting_index {
-                out.push(warning("UNINDEXED_QUERY", &c.collection, "", format!(
-                    "\"{}\" runs {} as a COLLSCAN: {} documents examined per run at full scale",
-                    o.unit, c.mongosh, thousands(c.full.docs_examined.value as u64)), "Create an index whose first key is the filter's equality field (the layout lists the ones the workload needs)."));
+                out.push(warning(
+                    "UNINDEXED_QUERY",
+                    &c.collection,
+                    "",
+                    Text::new("unindexed-query-run")
+                        .arg("unit", &o.unit)
+                        .arg("command", &c.mongosh)
+                        .arg("examined", thousands(c.full.docs_examined.value as u64)),
+                    Text::new("unindexed-query-run-fix"),
+                ));
             }
             let sent = c.not_sent.is_none();
             if sent && c.kind != CommandKind::Insert && c.shards.routing == Routing::ScatterGather {
-                out.push(warning("SCATTER_GATHER", &c.collection, "", format!(
-                    "\"{}\" runs {} without the shard key {}: it reaches all {} shards ({}/s × {} = {} shard requests/s) and waits for the slowest",
-                    o.unit, c.mongosh, c.shards.shard_key.as_ref().map(|k| k.to_string()).unwrap_or_default(), c.shards.shards, super::text::num(o.rate_per_sec), c.shards.shards, super::text::num(o.rate_per_sec * f64::from(c.shards.shards))), "Shard by the field reads filter on (e.g. owner for a fan-out-on-write feed), or include the shard key in the filter."));
+                out.push(warning(
+                    "SCATTER_GATHER",
+                    &c.collection,
+                    "",
+                    Text::new("scatter-gather-run")
+                        .arg("unit", &o.unit)
+                        .arg("command", &c.mongosh)
+                        .arg(
+                            "shard_key",
+                            c.shards
+                                .shard_key
+                                .as_ref()
+                                .map(|k| k.to_string())
+                                .unwrap_or_default(),
+                        )
+                        .arg("shards", c.shards.shards)
+                        .arg("rate", super::text::num(o.rate_per_sec))
+                        .arg(
+                            "requests",
+                            super::text::num(o.rate_per_sec * f64::from(c.shards.shards)),
+                        ),
+                    Text::new("scatter-gather-fix"),
+                ));
             }
         }
         live_copies(model, o, &mut out);
@@ -98,10 +120,31 @@ fn live_copies(model: &Model, o: &OperationEval, out: &mut Vec<Warning>) {
         let writes = per_update * o.rate_per_sec;
         let reads = reads_through(model, rel);
         if writes > reads {
-            out.push(warning("LIVE_COPY_AMPLIFICATION", &c.collection, path, format!(
-                "\"{}\" ({}/s) rewrites {} documents per update to keep {path} live ({} for the largest parent; {:?}): {writes:.1} document writes/s to save {reads}/s reads through {rel} (read/write ratio {:.2})",
-                o.unit, o.rate_per_sec, thousands(per_update as u64), thousands(largest as u64), c.full.docs_written.basis, if writes > 0.0 { reads / writes } else { 0.0 }),
-                "Denormalize only read-mostly fields; keep this field by reference, or copy it as a snapshot if point-in-time is correct."));
+            let basis = match c.full.docs_written.basis {
+                super::Basis::Sample => "basis-sample",
+                super::Basis::FullScale => "basis-full-scale",
+                super::Basis::Estimate => "basis-estimate",
+            };
+            out.push(warning(
+                "LIVE_COPY_AMPLIFICATION",
+                &c.collection,
+                path,
+                Text::new("live-copy-amplification-run")
+                    .arg("unit", &o.unit)
+                    .arg("rate", o.rate_per_sec)
+                    .arg("per_update", thousands(per_update as u64))
+                    .arg("path", path)
+                    .arg("largest", thousands(largest as u64))
+                    .nested("basis", Text::new(basis))
+                    .arg("writes", format!("{writes:.1}"))
+                    .arg("reads", reads)
+                    .arg("relationship", rel)
+                    .arg(
+                        "ratio",
+                        format!("{:.2}", if writes > 0.0 { reads / writes } else { 0.0 }),
+                    ),
+                Text::new("live-copy-amplification-fix"),
+            ));
         }
     }
 }
@@ -116,31 +159,63 @@ pub(super) fn cluster_warnings(
     for s in spreads {
         if s.imbalance > super::spread::HOT_SHARD_FACTOR {
             let big = s.key.most_common.as_ref();
-            out.push(warning("HOT_SHARD", &s.collection, "", format!(
-                "One shard-key value ({}) holds ≈{}, {:.1}× a shard's even share of the collection: its documents cannot be split, so one of the {} shards holds them all (estimate from the sample).",
-                big.map(|b| b.value.to_string()).unwrap_or_default(),
-                binary_size_f64(s.per_shard.first().map_or(0.0, |p| p.bytes.value)),
-                s.imbalance, s.shards),
-                "Add a field to the shard key that splits a large value's documents (e.g. { owner: 1, sequence: 1 }), or bucket them."));
+            out.push(warning(
+                "HOT_SHARD",
+                &s.collection,
+                "",
+                Text::new("hot-shard")
+                    .arg(
+                        "value",
+                        big.map(|b| b.value.to_string()).unwrap_or_default(),
+                    )
+                    .arg(
+                        "bytes",
+                        binary_size_f64(s.per_shard.first().map_or(0.0, |p| p.bytes.value)),
+                    )
+                    .arg("factor", format!("{:.1}", s.imbalance))
+                    .arg("shards", s.shards),
+                Text::new("hot-shard-fix"),
+            ));
         }
         if s.jumbo_chunks.value >= 1.0 {
-            out.push(warning("JUMBO_CHUNK", &s.collection, "", format!(
-                "≈{} shard-key value(s) hold more than a chunk (128 MiB): such a chunk can never be split or moved by the balancer (estimate from the sample).",
-                thousands(s.jumbo_chunks.value as u64)),
-                "Choose a shard key with more distinct values per document, or add a second field to it."));
+            out.push(warning(
+                "JUMBO_CHUNK",
+                &s.collection,
+                "",
+                Text::new("jumbo-chunk").arg("count", thousands(s.jumbo_chunks.value as u64)),
+                Text::new("jumbo-chunk-fix"),
+            ));
         }
         if s.key.monotonicity.monotonic {
-            out.push(warning("MONOTONIC_SHARD_KEY", &s.collection, "", format!(
-                "Ranged shard key {}: {}.", s.shard_key, s.key.monotonicity.reason),
-                "Use a hashed shard key, or lead the key with a field that is not insertion-ordered."));
+            out.push(warning(
+                "MONOTONIC_SHARD_KEY",
+                &s.collection,
+                "",
+                Text::new("monotonic-shard-key")
+                    .arg("shard_key", &s.shard_key)
+                    .arg("field", &s.key.monotonicity.field)
+                    .nested(
+                        "why",
+                        Text::new(s.key.monotonicity.why.unwrap_or("nothing")),
+                    ),
+                Text::new("monotonic-shard-key-fix"),
+            ));
         }
     }
     if !storage.fits_in_cache {
-        out.push(warning("WORKING_SET_EXCEEDS_CACHE", "", "", format!(
-            "Working set ≈{} per shard (hot documents of an hour plus every index) exceeds the WiredTiger cache of {} (50% of {} of RAM − 1 GiB): reads go to disk.",
-            binary_size_f64(storage.working_set_per_shard.value),
-            binary_size(storage.cache_bytes), binary_size(storage.ram_bytes)),
-            "Add RAM or shards, drop unused indexes, or shrink the hot documents."));
+        out.push(warning(
+            "WORKING_SET_EXCEEDS_CACHE",
+            "",
+            "",
+            Text::new("working-set-exceeds-cache")
+                .arg(
+                    "working_set",
+                    binary_size_f64(storage.working_set_per_shard.value),
+                )
+                .arg("cache", binary_size(storage.cache_bytes))
+                .arg("ram", binary_size(storage.ram_bytes)),
+            Text::new("working-set-exceeds-cache-fix"),
+        ));
     }
     out
 }

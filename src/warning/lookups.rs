@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use super::{Severity, Warning};
 use crate::design::{CommandKind, Layout};
+use crate::lang::Text;
 
 /// The `$lookup` rate from which a read is a hot path: once a second.
 pub const HOT_LOOKUPS_PER_SEC: f64 = 1.0;
@@ -49,22 +50,24 @@ pub fn check(layout: &Layout) -> Vec<Warning> {
                 continue;
             }
             let ratio = if written > 0.0 {
-                format!("read/write ratio {:.0}", lookups / written)
+                Text::new("excessive-lookup-ratio")
+                    .arg("ratio", format!("{:.0}", lookups / written))
             } else {
-                "never written by the workload".to_string()
+                Text::new("excessive-lookup-never-written")
             };
-            out.push(Warning::new(
+            out.push(Warning::localized(
                 "EXCESSIVE_LOOKUP",
                 Severity::Warning,
                 from,
                 "",
-                format!(
-                    "\"{}\" ({}/s) joins {from} with $lookup on every call: {lookups} $lookups/s into {from}, which the workload writes {written} times/s ({ratio}). Each $lookup reads a second collection for data that changes far less often than it is joined",
-                    u.unit, u.rate_per_sec
-                ),
-                &format!(
-                    "Copy what the read shows of {from} into the document it reads: embed it where it is bounded, or keep an extended reference (strategy extended_reference with copy); keep $lookup for rare reads or data that changes as often as it is read."
-                ),
+                Text::new("excessive-lookup")
+                    .arg("unit", &u.unit)
+                    .arg("rate", u.rate_per_sec)
+                    .arg("from", from)
+                    .arg("lookups", lookups)
+                    .arg("written", written)
+                    .nested("ratio", ratio),
+                Text::new("excessive-lookup-fix").arg("from", from),
             ));
         }
     }

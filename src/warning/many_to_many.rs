@@ -7,6 +7,7 @@
 use super::{Severity, Warning};
 use crate::design::Layout;
 use crate::human::thousands;
+use crate::lang::Text;
 use crate::model::field::BsonType;
 use crate::model::{Model, Relationship};
 
@@ -47,44 +48,44 @@ fn note(r: &Relationship, coll: &str, parents: f64, children: f64) -> Option<War
     let mean = r.mean_parents_per_child(parents, children);
     let links = |n: f64| thousands(n.round().max(0.0) as u64);
     match &r.parents_per_child {
-        None => Some(Warning::new(
+        None => Some(Warning::localized(
             "PARENTS_PER_CHILD_ASSUMED",
             Severity::Info,
             coll,
             &pref,
-            format!(
-                "{coll}.{pref} holds each {child}'s {parent} ids ({name}, many-to-many): the model states no parents_per_child, so every child gets the mean, {m} ids ({p} parents × {c} children each ÷ {n} children), as its p50, p99 and largest: the tail is assumed",
-                parent = r.parent,
-                child = r.child,
-                name = r.name,
-                m = links(mean),
-                p = links(parents),
-                c = links(r.cardinality.mean()),
-                n = links(children),
-            ),
-            "State parents_per_child on the relationship (how many parents one child has: typical, p99, max) so the array's tail is the real one.",
+            Text::new("parents-per-child-assumed")
+                .arg("collection", coll)
+                .arg("field", &pref)
+                .arg("child", &r.child)
+                .arg("parent", &r.parent)
+                .arg("relationship", &r.name)
+                .arg("mean", links(mean))
+                .arg("parents", links(parents))
+                .arg("per_parent", links(r.cardinality.mean()))
+                .arg("children", links(children)),
+            Text::new("parents-per-child-assumed-fix"),
         )),
         Some(d) => {
             let from_parents = parents * r.cardinality.mean();
             let from_children = children * d.mean();
             let apart = (from_children - from_parents).abs() / from_parents.max(1.0);
             (apart > SIDES_TOLERANCE).then(|| {
-                Warning::new(
+                Warning::localized(
                     "PARENTS_PER_CHILD_DISAGREES",
                     Severity::Info,
                     coll,
                     &pref,
-                    format!(
-                        "{name}: the two sides count different links: {p} parents × {c} children each = {a}, but {n} children × {m} parents each (parents_per_child) = {b}; {coll}.{pref} holds the latter",
-                        name = r.name,
-                        p = links(parents),
-                        c = links(r.cardinality.mean()),
-                        a = links(from_parents),
-                        n = links(children),
-                        m = links(d.mean()),
-                        b = links(from_children),
-                    ),
-                    "Make the means agree (parents × mean cardinality = children × mean parents_per_child), or read each side's figures as its own assumption.",
+                    Text::new("parents-per-child-disagrees")
+                        .arg("relationship", &r.name)
+                        .arg("parents", links(parents))
+                        .arg("per_parent", links(r.cardinality.mean()))
+                        .arg("from_parents", links(from_parents))
+                        .arg("children", links(children))
+                        .arg("per_child", links(d.mean()))
+                        .arg("from_children", links(from_children))
+                        .arg("collection", coll)
+                        .arg("field", &pref),
+                    Text::new("parents-per-child-disagrees-fix"),
                 )
             })
         }

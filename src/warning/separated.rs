@@ -5,6 +5,7 @@
 
 use super::{Severity, Warning};
 use crate::design::Layout;
+use crate::lang::Text;
 use crate::model::design::{named_strategy, DesignName, Strategy};
 use crate::model::{Model, Step};
 
@@ -50,30 +51,38 @@ pub fn check(model: &Model, layout: &Layout) -> Vec<Warning> {
                 let child_coll = layout.collection_name(&r.child);
                 let saved = trips.saturating_sub(extra);
                 let fewer = unit.rate_per_sec * extra as f64;
-                let message = format!(
-                    "\"{}\" ({}/s) reads {entity} by {by} with its {} in {trips} round trips, {extra} of them for the {} documents in collection {child_coll}: read together, stored apart, though no {} has more than {} (bounded, not growing) and no workload step reads, lists, inserts or deletes {} documents on their own. Embedded, the read is {saved} round trip{}: {} round trip{} a second fewer",
-                    unit.name,
-                    unit.rate_per_sec,
-                    r.name,
-                    r.child,
-                    r.parent,
-                    r.cardinality.max(),
-                    r.child,
-                    if saved == 1 { "" } else { "s" },
-                    fewer,
-                    if fewer == 1.0 { "" } else { "s" },
-                );
-                let fix = format!(
-                    "Store together what is read together: embed {} in {} (strategy embed, as the denormalized design does), or keep an extended reference that copies the {} fields the read shows (strategy extended_reference with copy).",
-                    r.child, r.parent, r.child
-                );
-                out.push(Warning::new(
+                let trips_of = |n: f64| {
+                    Text::new(if n == 1.0 {
+                        "round-trip"
+                    } else {
+                        "round-trips"
+                    })
+                    .arg("count", n)
+                };
+                let message = Text::new("separated-read")
+                    .arg("unit", &unit.name)
+                    .arg("rate", unit.rate_per_sec)
+                    .arg("entity", entity)
+                    .arg("by", by)
+                    .arg("relationship", &r.name)
+                    .arg("trips", trips)
+                    .arg("extra", extra)
+                    .arg("child", &r.child)
+                    .arg("collection", &child_coll)
+                    .arg("parent", &r.parent)
+                    .arg("max", r.cardinality.max())
+                    .nested("saved", trips_of(saved as f64))
+                    .nested("fewer", trips_of(fewer));
+                let fix = Text::new("separated-read-fix")
+                    .arg("child", &r.child)
+                    .arg("parent", &r.parent);
+                out.push(Warning::localized(
                     "SEPARATED_READ",
                     Severity::Warning,
                     &child_coll,
                     "",
                     message,
-                    &fix,
+                    fix,
                 ));
             }
         }

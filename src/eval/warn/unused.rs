@@ -16,6 +16,7 @@ use crate::design::{CommandKind, Index, Layout};
 use crate::engine::index::default_name;
 use crate::eval::{CollectionEval, OperationEval};
 use crate::human::{binary_size_f64, thousands};
+use crate::lang::Text;
 use crate::warning::Warning;
 
 /// The `reason` prefix of the indexes a GridFS driver creates (`design::indexes`).
@@ -53,50 +54,51 @@ pub(in crate::eval) fn unused_indexes(
             bytes += size;
             keys += k;
             writes = w;
-            named.push(format!(
-                "{} (≈{}, ≈{} keys written/s)",
-                crate::design::plan::shell(&Bson::Document(ix.keys.clone())),
-                binary_size_f64(size),
-                thousands(k.round() as u64)
-            ));
+            named.push(
+                Text::new("unused-index-item")
+                    .arg(
+                        "index",
+                        crate::design::plan::shell(&Bson::Document(ix.keys.clone())),
+                    )
+                    .arg("bytes", binary_size_f64(size))
+                    .arg("keys", thousands(k.round() as u64)),
+            );
         }
         let Some(first) = named.first().cloned() else {
             continue;
         };
         let n = named.len();
-        let list = if n > LISTED {
-            format!(
-                "{} and {} more",
-                named.get(..LISTED).unwrap_or_default().join(", "),
-                n - LISTED
-            )
-        } else {
-            named.join(", ")
-        };
+        let writes = thousands(writes.round() as u64);
         let message = if n == 1 {
-            format!(
-                "Index {first} is scanned by no command of the workload (no winning plan nor $lookup uses it); {} documents written/s in {} maintain it (estimate)",
-                thousands(writes.round() as u64),
-                c.name
-            )
+            Text::new("unused-index")
+                .nested("index", first)
+                .arg("writes", writes)
+                .arg("collection", &c.name)
         } else {
-            format!(
-                "{n} indexes are scanned by no command of the workload (no winning plan nor $lookup uses them): {list}; together ≈{} at full scale and ≈{} index keys written/s to maintain them ({} documents written/s in {}; estimate)",
-                binary_size_f64(bytes),
-                thousands(keys.round() as u64),
-                thousands(writes.round() as u64),
-                c.name
-            )
+            let listed: Vec<Text> = named.iter().take(LISTED).cloned().collect();
+            let text = Text::new("unused-indexes");
+            let text = if n > LISTED {
+                text.nested(
+                    "indexes",
+                    Text::new("unused-index-more")
+                        .items("listed", listed)
+                        .arg("more", n - LISTED),
+                )
+            } else {
+                text.items("indexes", listed)
+            };
+            text.arg("count", n)
+                .arg("bytes", binary_size_f64(bytes))
+                .arg("keys", thousands(keys.round() as u64))
+                .arg("writes", writes)
+                .arg("collection", &c.name)
         };
         out.push(warning(
             "UNUSED_INDEX",
             &c.name,
             "",
             message,
-            &format!(
-                "Drop what no query needs (db.{}.dropIndex(name)); hide an index first (db.{}.hideIndex(name)) to see whether anything outside the workload slows down.",
-                c.name, c.name
-            ),
+            Text::new("unused-index-fix").arg("collection", &c.name),
         ));
     }
     out

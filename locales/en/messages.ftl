@@ -1,0 +1,117 @@
+# Squillion's messages in English: the source text of every warning and its fix.
+# Project Fluent syntax (https://projectfluent.org/fluent/guide/). A message's values come
+# formatted ($size is "16 MiB", $count "844,411"); lists come joined ("a and b"); a value
+# named like a clause ($how_many, $tail, $when) is another message of this file, rendered
+# first. Braces in text are written {"{"} and {"}"}; a leading space {" "}; nothing {""}.
+# Every id here must exist in every other language's messages.ftl with the same values
+# (tests/catalogues.rs). docs/warnings.md documents each code.
+
+## Shared clauses
+
+exact = exact
+estimate = estimate
+how-many = at full scale { $about }{ $share } of { $shape } documents ({ $about }{ $documents }) are over it
+how-many-because = at full scale { $about }{ $share } of { $shape } documents ({ $about }{ $documents }) are over it, because of { $fields }
+break-on = on { $date } (in { $days } days)
+break-beyond = not within { $years } years
+nothing = {""}
+already-has = {" "}— the largest parent already has { $count }
+reaches-both = ; growing { $growth }/day the largest parent reaches it { $largest }, a typical parent { $typical }
+reaches-largest = ; growing { $growth }/day the largest parent reaches it { $largest }
+still-growing = , still growing { $growth }/day with no cap
+fix-store-outside = Store { $fields } outside the document: in GridFS (fs.files + fs.chunks in 255 KiB chunks, any size; the gridfs field pattern), or in object storage (S3, GCS, Azure Blob) with a reference (its URL or key) in the document; or keep the value well under 16 MiB.
+fix-cap-arrays = Cap { $fields } (embed a subset, bucket, continuation documents) or reference the children from their own collection.
+fix-move-objects = Move { $fields } into its own collection and reference it.
+fix-cap-array = Cap the array (embed a subset, bucket, continuation documents) or reference the children from their own collection.
+fix-sentences = { $sentences }
+basis-sample = Sample
+basis-full-scale = FullScale
+basis-estimate = Estimate
+monotonic-object-id = an ObjectId _id starts with its creation time
+monotonic-date = a creation date or timestamp grows with time
+monotonic-sequence = a sequence number only grows
+
+## Documents and the 16 MiB limit
+
+doc-over-limit = the largest { $shape } document would be { $size } ({ $exactness }), { $over } over the 16 MiB limit: mongod rejects it (BSONObjectTooLarge, code 10334; 17419 for an update's result); { $how_many }
+doc-can-exceed-limit = the largest { $shape } document the model allows (every field present at its longest, every array full) would be { $size }, { $over } over the 16 MiB limit; but the longest values rarely meet: { $how_many } (fewer than one expected)
+doc-near-limit = the largest { $shape } document is { $size } ({ $exactness }), within 20% of the 16 MiB limit (≥ { $near })
+doc-near-limit-fix = Leave headroom: cap or move the growing part before it reaches the limit.
+bloated-document = the largest { $shape } document is { $size }, over Compass's bloated-document threshold of 10 MB ({ $threshold }); { $how_many }: every read and rewrite moves them whole
+bloated-document-fix = Move rarely-read or growing parts into their own collection. { $fix }
+array-break-point = { $collection }.{ $field } breaks the 16 MiB limit at { $count } elements ({ $exactness }, { $element } per element){ $tail }
+array-break-point-fix = Keep the array bounded: continuation documents past a threshold, buckets, or a reference in the child.
+unbounded-array = { $collection }.{ $field } is unbounded: up to { $count } elements{ $growing } (Compass flags arrays of ≥ 250 objects, ids or strings)
+unbounded-array-fix = Never embed unbounded growth: use a reference in the child, buckets, or keep only the newest k.
+unbounded-declared-array-fix = Cap the array or move its elements into their own collection.
+depth-over-limit = documents nest { $depth } levels deep, beyond the documented limit of 100
+depth-over-limit-fix = Flatten the structure or reference deep parts.
+
+## Indexes and collections
+
+index-limit = { $count } indexes: a collection can have at most 64
+index-limit-fix = Use an array of {"{"}k, v{"}"} with one multikey index instead of one index per key.
+too-many-indexes = { $count } indexes, more than Compass's threshold of 10: every write updates them all
+too-many-indexes-fix = Merge indexes with common prefixes; use the attribute pattern for per-key indexes.
+too-many-collections = { $count } collections, more than Compass's threshold of 10,000
+too-many-collections-fix = Put documents of the same shape in one collection with a discriminating field.
+unused-index = Index { $index } is scanned by no command of the workload (no winning plan nor $lookup uses it); { $writes } documents written/s in { $collection } maintain it (estimate)
+unused-indexes = { $count } indexes are scanned by no command of the workload (no winning plan nor $lookup uses them): { $indexes }; together ≈{ $bytes } at full scale and ≈{ $keys } index keys written/s to maintain them ({ $writes } documents written/s in { $collection }; estimate)
+unused-index-item = { $index } (≈{ $bytes }, ≈{ $keys } keys written/s)
+unused-index-more = { $listed } and { $more } more
+unused-index-fix = Drop what no query needs (db.{ $collection }.dropIndex(name)); hide an index first (db.{ $collection }.hideIndex(name)) to see whether anything outside the workload slows down.
+
+## Field patterns
+
+mmapv1-preallocation = { $field } pre-allocates { $slots } counters. Pre-allocation (and padding, usePowerOf2Sizes) paid off on the old MMAPv1 engine, where a growing document had to move on disk; WiredTiger writes a new version of the whole document on every update, so zeros written in advance buy no in-place growth
+mmapv1-preallocation-fix = Keep the pre-populated shape only if it makes reads simpler; otherwise let $inc create counters on first use.
+keyed-attributes = { $field } is a sub-document keyed by attribute: querying by any attribute needs one index per key ({ $keys } keys), and a new key needs a new index
+keyed-attributes-fix = Use an array of {"{"}k, v{"}"} with one multikey index on {"{"}k: 1, v: 1{"}"}.
+
+## Copies, queries and reads
+
+live-copy-amplification = { $path } copies { $entity }.{ $source } live: { $writes }/s updates rewrite ≈{ $per_write } copies each ({ $copy_writes } document writes/s) to save { $reads }/s reads (read/write ratio { $ratio })
+live-copy-amplification-run = "{ $unit }" ({ $rate }/s) rewrites { $per_update } documents per update to keep { $path } live ({ $largest } for the largest parent; { $basis }): { $writes } document writes/s to save { $reads }/s reads through { $relationship } (read/write ratio { $ratio })
+live-copy-amplification-fix = Denormalize only read-mostly fields; keep this field by reference, or copy it as a snapshot if point-in-time is correct.
+unindexed-query = "{ $unit }" runs { $command } with no index on { $keys }: a collection scan
+unindexed-query-fix = Create the index shown in the layout.
+unindexed-query-run = "{ $unit }" runs { $command } as a COLLSCAN: { $examined } documents examined per run at full scale
+unindexed-query-run-fix = Create an index whose first key is the filter's equality field (the layout lists the ones the workload needs).
+scatter-gather = "{ $unit }" runs { $command } without the shard key { $shard_key }: it reaches all { $shards } shards and waits for the slowest
+scatter-gather-run = "{ $unit }" runs { $command } without the shard key { $shard_key }: it reaches all { $shards } shards ({ $rate }/s × { $shards } = { $requests } shard requests/s) and waits for the slowest
+scatter-gather-fix = Shard by the field reads filter on (e.g. owner for a fan-out-on-write feed), or include the shard key in the filter.
+separated-read = "{ $unit }" ({ $rate }/s) reads { $entity } by { $by } with its { $relationship } in { $trips } round trips, { $extra } of them for the { $child } documents in collection { $collection }: read together, stored apart, though no { $parent } has more than { $max } (bounded, not growing) and no workload step reads, lists, inserts or deletes { $child } documents on their own. Embedded, the read is { $saved }: { $fewer } a second fewer
+round-trip = { $count } round trip
+round-trips = { $count } round trips
+separated-read-fix = Store together what is read together: embed { $child } in { $parent } (strategy embed, as the denormalized design does), or keep an extended reference that copies the { $child } fields the read shows (strategy extended_reference with copy).
+excessive-lookup = "{ $unit }" ({ $rate }/s) joins { $from } with $lookup on every call: { $lookups } $lookups/s into { $from }, which the workload writes { $written } times/s ({ $ratio }). Each $lookup reads a second collection for data that changes far less often than it is joined
+excessive-lookup-ratio = read/write ratio { $ratio }
+excessive-lookup-never-written = never written by the workload
+excessive-lookup-fix = Copy what the read shows of { $from } into the document it reads: embed it where it is bounded, or keep an extended reference (strategy extended_reference with copy); keep $lookup for rare reads or data that changes as often as it is read.
+
+## Many-to-many
+
+parents-per-child-assumed = { $collection }.{ $field } holds each { $child }'s { $parent } ids ({ $relationship }, many-to-many): the model states no parents_per_child, so every child gets the mean, { $mean } ids ({ $parents } parents × { $per_parent } children each ÷ { $children } children), as its p50, p99 and largest: the tail is assumed
+parents-per-child-assumed-fix = State parents_per_child on the relationship (how many parents one child has: typical, p99, max) so the array's tail is the real one.
+parents-per-child-disagrees = { $relationship }: the two sides count different links: { $parents } parents × { $per_parent } children each = { $from_parents }, but { $children } children × { $per_child } parents each (parents_per_child) = { $from_children }; { $collection }.{ $field } holds the latter
+parents-per-child-disagrees-fix = Make the means agree (parents × mean cardinality = children × mean parents_per_child), or read each side's figures as its own assumption.
+
+## The cluster
+
+hot-shard = One shard-key value ({ $value }) holds ≈{ $bytes }, { $factor }× a shard's even share of the collection: its documents cannot be split, so one of the { $shards } shards holds them all (estimate from the sample).
+hot-shard-fix = Add a field to the shard key that splits a large value's documents (e.g. {"{"} owner: 1, sequence: 1 {"}"}), or bucket them.
+jumbo-chunk = ≈{ $count } shard-key value(s) hold more than a chunk (128 MiB): such a chunk can never be split or moved by the balancer (estimate from the sample).
+jumbo-chunk-fix = Choose a shard key with more distinct values per document, or add a second field to it.
+monotonic-shard-key = Ranged shard key { $shard_key }: { $field }: { $why }: every insert goes to the last chunk, on one shard.
+monotonic-shard-key-fix = Use a hashed shard key, or lead the key with a field that is not insertion-ordered.
+working-set-exceeds-cache = Working set ≈{ $working_set } per shard (hot documents of an hour plus every index) exceeds the WiredTiger cache of { $cache } (50% of { $ram } of RAM − 1 GiB): reads go to disk.
+working-set-exceeds-cache-fix = Add RAM or shards, drop unused indexes, or shrink the hot documents.
+
+## The CLI's reports
+
+report-warnings = Warnings
+report-no-warnings = No warnings.
+report-fix = fix:{" "}
+severity-info = Info
+severity-warning = Warning
+severity-error = Error

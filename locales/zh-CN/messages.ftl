@@ -1,0 +1,115 @@
+# Squillion 的消息（简体中文）：每条警告及其修复建议。
+# Project Fluent 语法；值已格式化（$size 为 "16 MiB"，$count 为 "844,411"），列表已按中文连接
+# （"a、b 和 c"），子句（$how_many、$tail、$when）是本文件中的另一条消息，先行渲染。
+# 术语见 docs/i18n.md 的术语表；MongoDB 的运算符、代码、集合与字段名保持原样。
+# 每个 id 与 locales/en/messages.ftl 一一对应，值的名称相同（tests/catalogues.rs）。
+
+## 共用子句
+
+exact = 精确值
+estimate = 估算值
+how-many = 在完整规模下 { $about }{ $share } 的 { $shape } 文档（{ $about }{ $documents } 个）超过该值
+how-many-because = 在完整规模下 { $about }{ $share } 的 { $shape } 文档（{ $about }{ $documents } 个）超过该值，原因是 { $fields }
+break-on = 于 { $date }（{ $days } 天后）
+break-beyond = 在 { $years } 年内都不会
+nothing = {""}
+already-has = {"——"}最大的父文档已有 { $count } 个
+reaches-both = ；每天增长 { $growth } 个，最大的父文档{ $largest }达到，典型的父文档{ $typical }达到
+reaches-largest = ；每天增长 { $growth } 个，最大的父文档{ $largest }达到
+still-growing = ，且仍以每天 { $growth } 个无上限地增长
+fix-store-outside = 把 { $fields } 存到文档之外：存入 GridFS（fs.files + fs.chunks，每块 255 KiB，大小不限；gridfs 字段模式），或存入对象存储（S3、GCS、Azure Blob）并在文档中保留引用（URL 或键）；或让值远小于 16 MiB。
+fix-cap-arrays = 限制 { $fields } 的长度（内嵌子集、分桶、连续文档），或从子文档自己的集合引用父文档。
+fix-move-objects = 把 { $fields } 移到单独的集合并引用它。
+fix-cap-array = 限制数组长度（内嵌子集、分桶、连续文档），或从子文档自己的集合引用父文档。
+fix-sentences = { $sentences }
+basis-sample = 样本实测
+basis-full-scale = 完整规模精确值
+basis-estimate = 估算值
+monotonic-object-id = ObjectId 类型的 _id 以创建时间开头
+monotonic-date = 创建日期或时间戳随时间增长
+monotonic-sequence = 序号只增不减
+
+## 文档与 16 MiB 上限
+
+doc-over-limit = 最大的 { $shape } 文档将达到 { $size }（{ $exactness }），超出 16 MiB 上限 { $over }：mongod 会拒绝它（BSONObjectTooLarge，错误码 10334；更新结果过大为 17419）；{ $how_many }
+doc-can-exceed-limit = 模型允许的最大 { $shape } 文档（每个字段都取最长、每个数组都装满）将达到 { $size }，超出 16 MiB 上限 { $over }；但最长的值很少同时出现：{ $how_many }（预计不足一个）
+doc-near-limit = 最大的 { $shape } 文档为 { $size }（{ $exactness }），已接近 16 MiB 上限的 20% 以内（≥ { $near }）
+doc-near-limit-fix = 留出余量：在增长的部分达到上限之前限制它或把它移出去。
+bloated-document = 最大的 { $shape } 文档为 { $size }，超过 Compass 的文档臃肿阈值 10 MB（{ $threshold }）；{ $how_many }：每次读取和重写都要整体搬运它们
+bloated-document-fix = 把很少读取或不断增长的部分移到单独的集合。{ $fix }
+array-break-point = { $collection }.{ $field } 在 { $count } 个元素时突破 16 MiB 上限（{ $exactness }，每个元素 { $element }）{ $tail }
+array-break-point-fix = 让数组有界：超过阈值后使用连续文档、分桶，或在子文档中引用父文档。
+unbounded-array = { $collection }.{ $field } 是无界数组：最多 { $count } 个元素{ $growing }（Compass 会标记 ≥ 250 个对象、id 或字符串的数组）
+unbounded-array-fix = 绝不内嵌无界增长：在子文档中引用父文档、分桶，或只保留最新的 k 个。
+unbounded-declared-array-fix = 限制数组长度，或把元素移到单独的集合。
+depth-over-limit = 文档嵌套了 { $depth } 层，超过文档规定的 100 层上限
+depth-over-limit-fix = 扁平化结构，或引用深层的部分。
+
+## 索引与集合
+
+index-limit = { $count } 个索引：一个集合最多只能有 64 个
+index-limit-fix = 使用 {"{"}k, v{"}"} 数组加一个多键索引，而不是每个键一个索引。
+too-many-indexes = { $count } 个索引，超过 Compass 的阈值 10 个：每次写入都要更新全部索引
+too-many-indexes-fix = 合并前缀相同的索引；对按键建立的索引使用属性模式。
+too-many-collections = { $count } 个集合，超过 Compass 的阈值 10,000 个
+too-many-collections-fix = 把形状相同的文档放进一个集合，并用一个字段区分它们。
+unused-index = 索引 { $index } 没有被工作负载中的任何命令扫描（没有获胜计划或 $lookup 使用它）；{ $collection } 中每秒写入的 { $writes } 个文档都要维护它（估算值）
+unused-indexes = { $count } 个索引没有被工作负载中的任何命令扫描（没有获胜计划或 $lookup 使用它们）：{ $indexes }；在完整规模下合计 ≈{ $bytes }，每秒写入 ≈{ $keys } 个索引键来维护它们（{ $collection } 中每秒写入 { $writes } 个文档；估算值）
+unused-index-item = { $index }（≈{ $bytes }，每秒写入 ≈{ $keys } 个键）
+unused-index-more = { $listed } 等另外 { $more } 个
+unused-index-fix = 删除没有查询需要的索引（db.{ $collection }.dropIndex(name)）；可先隐藏索引（db.{ $collection }.hideIndex(name)），看工作负载之外是否有操作变慢。
+
+## 字段模式
+
+mmapv1-preallocation = { $field } 预先分配了 { $slots } 个计数器。预分配（以及填充、usePowerOf2Sizes）在旧的 MMAPv1 引擎上有效，因为增长的文档必须在磁盘上移动；WiredTiger 每次更新都写入整个文档的新版本，所以预先写入的零不会带来原地增长
+mmapv1-preallocation-fix = 只有在预先填充的形状能让读取更简单时才保留它；否则让 $inc 在首次使用时创建计数器。
+keyed-attributes = { $field } 是以属性为键的子文档：按任一属性查询都需要每个键一个索引（{ $keys } 个键），新增一个键就要新增一个索引
+keyed-attributes-fix = 使用 {"{"}k, v{"}"} 数组，并在 {"{"}k: 1, v: 1{"}"} 上建一个多键索引。
+
+## 副本、查询与读取
+
+live-copy-amplification = { $path } 实时复制 { $entity }.{ $source }：每秒 { $writes } 次更新各要重写 ≈{ $per_write } 个副本（每秒写入 { $copy_writes } 个文档），只为节省每秒 { $reads } 次读取（读写比 { $ratio }）
+live-copy-amplification-run = “{ $unit }”（每秒 { $rate } 次）每次更新要重写 { $per_update } 个文档来保持 { $path } 实时（最大的父文档为 { $largest } 个；{ $basis }）：每秒写入 { $writes } 个文档，只为节省每秒 { $reads } 次经由 { $relationship } 的读取（读写比 { $ratio }）
+live-copy-amplification-fix = 只对以读为主的字段做反范式化；这个字段改用引用，或者在时间点快照正确时复制为快照。
+unindexed-query = “{ $unit }”执行 { $command } 时 { $keys } 上没有索引：全集合扫描
+unindexed-query-fix = 创建布局中列出的索引。
+unindexed-query-run = “{ $unit }”以 COLLSCAN 执行 { $command }：在完整规模下每次检查 { $examined } 个文档
+unindexed-query-run-fix = 创建以过滤条件的等值字段为第一个键的索引（布局中列出了工作负载需要的索引）。
+scatter-gather = “{ $unit }”执行 { $command } 时没有带片键 { $shard_key }：它会发往全部 { $shards } 个分片，并等待最慢的分片
+scatter-gather-run = “{ $unit }”执行 { $command } 时没有带片键 { $shard_key }：它会发往全部 { $shards } 个分片（每秒 { $rate } 次 × { $shards } = 每秒 { $requests } 次分片请求），并等待最慢的分片
+scatter-gather-fix = 按读取所过滤的字段分片（例如写时扇出信息流的 owner），或在过滤条件中带上片键。
+separated-read = “{ $unit }”（每秒 { $rate } 次）按 { $by } 读取 { $entity } 及其 { $relationship }，需要 { $trips } 次往返，其中 { $extra } 次用于读取集合 { $collection } 中的 { $child } 文档：一起读取，却分开存储；而任何 { $parent } 都不超过 { $max } 个（有界、不增长），也没有工作负载步骤单独读取、列出、插入或删除 { $child } 文档。内嵌之后，这次读取只需 { $saved }：每秒少 { $fewer }
+round-trip = { $count } 次往返
+round-trips = { $count } 次往返
+separated-read-fix = 一起读取的数据就一起存储：把 { $child } 内嵌到 { $parent } 中（embed 策略，与反范式化设计相同），或保留扩展引用，复制读取所显示的 { $child } 字段（extended_reference 策略并设置 copy）。
+excessive-lookup = “{ $unit }”（每秒 { $rate } 次）每次都用 $lookup 连接 { $from }：每秒 { $lookups } 次 $lookup 读取 { $from }，而工作负载每秒只写入它 { $written } 次（{ $ratio }）。每次 $lookup 都要读取第二个集合，而其中的数据远不如连接那么频繁地变化
+excessive-lookup-ratio = 读写比 { $ratio }
+excessive-lookup-never-written = 工作负载从不写入它
+excessive-lookup-fix = 把读取所显示的 { $from } 数据复制到它所读取的文档中：有界时内嵌，或保留扩展引用（extended_reference 策略并设置 copy）；$lookup 只留给很少的读取，或变化与读取一样频繁的数据。
+
+## 多对多
+
+parents-per-child-assumed = { $collection }.{ $field } 保存每个 { $child } 的 { $parent } id（{ $relationship }，多对多）：模型没有给出 parents_per_child，所以每个子文档都取平均值 { $mean } 个 id（{ $parents } 个父文档 × 每个 { $per_parent } 个子文档 ÷ { $children } 个子文档），作为它的 p50、p99 和最大值：尾部是假定的
+parents-per-child-assumed-fix = 在关系上给出 parents_per_child（一个子文档有多少个父文档：典型值、p99、最大值），这样数组的尾部才是真实的。
+parents-per-child-disagrees = { $relationship }：两侧计算的关联数不同：{ $parents } 个父文档 × 每个 { $per_parent } 个子文档 = { $from_parents }，但 { $children } 个子文档 × 每个 { $per_child } 个父文档（parents_per_child）= { $from_children }；{ $collection }.{ $field } 保存的是后者
+parents-per-child-disagrees-fix = 让两侧的平均值一致（父文档数 × 平均基数 = 子文档数 × parents_per_child 的平均值），或把每一侧的数字当作各自的假设来看。
+
+## 集群
+
+hot-shard = 一个片键值（{ $value }）占有 ≈{ $bytes }，是每个分片平均份额的 { $factor } 倍：它的文档无法拆分，所以 { $shards } 个分片中的一个要承担全部（根据样本估算）。
+hot-shard-fix = 在片键中加入一个能拆分大值文档的字段（例如 {"{"} owner: 1, sequence: 1 {"}"}），或对它们分桶。
+jumbo-chunk = ≈{ $count } 个片键值的数据超过一个块（128 MiB）：这样的块永远无法被均衡器拆分或迁移（根据样本估算）。
+jumbo-chunk-fix = 选择每个文档取值更分散的片键，或在片键中加入第二个字段。
+monotonic-shard-key = 范围片键 { $shard_key }：{ $field }：{ $why }：每次插入都落到最后一个块，也就是同一个分片上。
+monotonic-shard-key-fix = 使用哈希片键，或让片键以不随插入顺序增长的字段开头。
+working-set-exceeds-cache = 每个分片的工作集 ≈{ $working_set }（一小时内的热文档加上全部索引）超过 WiredTiger 缓存 { $cache }（{ $ram } 内存的 50% − 1 GiB）：读取会落到磁盘。
+working-set-exceeds-cache-fix = 增加内存或分片，删除未使用的索引，或缩小热文档。
+
+## 命令行报告
+
+report-warnings = 警告
+report-no-warnings = 没有警告。
+report-fix = 修复：
+severity-info = 信息
+severity-warning = 警告
+severity-error = 错误

@@ -1,0 +1,259 @@
+//! Text the core says to people, as a message id and its values, rendered in any [`Lang`].
+//!
+//! A warning (and, in time, every validation problem and engine error) carries a [`Text`]:
+//! the id of a message in the catalogues `locales/<code>/messages.ftl` (Project Fluent's
+//! format, read by `fluent-bundle`) and the values that fill it. The values are kept apart
+//! from the words so that the CLI (`--lang zh-CN`) and the page render the same finding in
+//! either language, and a script reading `--json` gets the numbers without parsing English.
+//!
+//! Values are already formatted (`16 MiB`, `844,411`, `2027-03-04`): both languages group
+//! digits and write sizes the same way, so a number reads alike in both. What differs per
+//! language is done here: a list is joined with "and" or "和", and a nested [`Text`] (a
+//! clause such as "at full scale 2% of … documents are over it") is rendered in the same
+//! language first.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use fluent_bundle::concurrent::FluentBundle;
+use fluent_bundle::{FluentArgs, FluentResource};
+use serde::{Deserialize, Serialize};
+
+use super::Lang;
+
+/// The English catalogue: the source text of every message.
+const EN: &str = include_str!("../../locales/en/messages.ftl");
+/// The Simplified Chinese catalogue, in the articles' own terms (docs/i18n.md's glossary).
+const ZH_CN: &str = include_str!("../../locales/zh-CN/messages.ftl");
+
+/// A message and the values that fill it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Text {
+    /// The message's id in `locales/<code>/messages.ftl` (`doc-over-limit`).
+    pub id: Cow<'static, str>,
+    /// The values by name, as the message's placeables (`$size`) name them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub args: BTreeMap<Cow<'static, str>, Arg>,
+}
+
+/// One value of a [`Text`]. In JSON: a string, an array of strings, a nested text
+/// (`{"id": …, "args": …}`), `{"sentences": [texts]}` or `{"items": [texts]}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Arg {
+    /// A value shown as it is: a name, a path, a formatted number or size.
+    Plain(String),
+    /// Names joined as the language joins a list ("a and b", "a 和 b").
+    List(Vec<String>),
+    /// A clause rendered in the same language.
+    Nested(Box<Text>),
+    /// Sentences rendered in the same language and written one after another
+    /// (`{"sentences": [texts]}`).
+    Sentences {
+        /// The sentences, in order.
+        sentences: Vec<Text>,
+    },
+    /// Clauses rendered in the same language and listed ("a, b" or "a、b";
+    /// `{"items": [texts]}`).
+    Items {
+        /// The clauses, in order.
+        items: Vec<Text>,
+    },
+}
+
+impl Text {
+    /// Returns the message `id` with no values yet.
+    pub fn new(id: &'static str) -> Text {
+        Text {
+            id: Cow::Borrowed(id),
+            args: BTreeMap::new(),
+        }
+    }
+
+    /// Returns the text with `name` set to a plain value.
+    pub fn arg(mut self, name: &'static str, value: impl ToString) -> Text {
+        self.args
+            .insert(Cow::Borrowed(name), Arg::Plain(value.to_string()));
+        self
+    }
+
+    /// Returns the text with `name` set to a list of names.
+    pub fn list(mut self, name: &'static str, items: &[impl AsRef<str>]) -> Text {
+        let items = items.iter().map(|s| s.as_ref().to_string()).collect();
+        self.args.insert(Cow::Borrowed(name), Arg::List(items));
+        self
+    }
+
+    /// Returns the text with `name` set to a clause of its own.
+    pub fn nested(mut self, name: &'static str, text: Text) -> Text {
+        self.args
+            .insert(Cow::Borrowed(name), Arg::Nested(Box::new(text)));
+        self
+    }
+
+    /// Returns the text with `name` set to sentences written one after another.
+    pub fn sentences(mut self, name: &'static str, texts: Vec<Text>) -> Text {
+        self.args
+            .insert(Cow::Borrowed(name), Arg::Sentences { sentences: texts });
+        self
+    }
+
+    /// Returns the text with `name` set to clauses listed one after another.
+    pub fn items(mut self, name: &'static str, texts: Vec<Text>) -> Text {
+        self.args
+            .insert(Cow::Borrowed(name), Arg::Items { items: texts });
+        self
+    }
+
+    /// Returns the text in `lang`. A message the language's catalogue lacks falls back to
+    /// English; one neither has (a bug the catalogue tests catch) is shown as its id.
+    pub fn render(&self, lang: Lang) -> String {
+        let mut args = FluentArgs::new();
+        for (name, value) in &self.args {
+            args.set(name.as_ref(), value.render(lang));
+        }
+        let out = [lang, Lang::En]
+            .into_iter()
+            .find_map(|l| format(bundle(l), &self.id, &args));
+        out.unwrap_or_else(|| self.id.to_string())
+    }
+
+    /// Returns whether `lang`'s own catalogue has this message and every nested one, each
+    /// rendering without an error (no unknown value, no missing one): what the catalogue
+    /// tests assert for every text the presets produce.
+    pub fn is_translated(&self, lang: Lang) -> bool {
+        let mut args = FluentArgs::new();
+        for (name, value) in &self.args {
+            args.set(name.as_ref(), value.render(lang));
+        }
+        format(bundle(lang), &self.id, &args).is_some()
+            && self.args.values().all(|a| match a {
+                Arg::Plain(_) | Arg::List(_) => true,
+                Arg::Nested(t) => t.is_translated(lang),
+                Arg::Sentences { sentences: ts } | Arg::Items { items: ts } => {
+                    ts.iter().all(|t| t.is_translated(lang))
+                }
+            })
+    }
+}
+
+impl Arg {
+    /// Returns the value as `lang` writes it.
+    fn render(&self, lang: Lang) -> String {
+        match self {
+            Arg::Plain(s) => s.clone(),
+            Arg::List(items) => join(lang, items),
+            Arg::Nested(t) => t.render(lang),
+            Arg::Sentences { sentences: ts } => {
+                let parts: Vec<String> = ts.iter().map(|t| t.render(lang)).collect();
+                match lang {
+                    Lang::En => parts.join(" "),
+                    // Chinese sentences end in "。" and follow each other without a space.
+                    Lang::ZhCn => parts.concat(),
+                }
+            }
+            Arg::Items { items: ts } => {
+                let parts: Vec<String> = ts.iter().map(|t| t.render(lang)).collect();
+                parts.join(match lang {
+                    Lang::En => ", ",
+                    Lang::ZhCn => "、",
+                })
+            }
+        }
+    }
+}
+
+/// Returns `items` joined as `lang` joins a list: "a", "a and b", "a and b and c" (the
+/// warnings' English), "a、b 和 c".
+fn join(lang: Lang, items: &[String]) -> String {
+    match lang {
+        Lang::En => items.join(" and "),
+        Lang::ZhCn => match items.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} 和 {last}", rest.join("、")),
+            None => String::new(),
+        },
+    }
+}
+
+/// Returns message `id` of `bundle` filled with `args`, or `None` when the bundle lacks it
+/// or rendering reported an error (a value missing or misnamed).
+fn format(bundle: &FluentBundle<FluentResource>, id: &str, args: &FluentArgs) -> Option<String> {
+    let pattern = bundle.get_message(id)?.value()?;
+    let mut errors = Vec::new();
+    let out = bundle.format_pattern(pattern, Some(args), &mut errors);
+    errors.is_empty().then(|| out.into_owned())
+}
+
+/// Returns the catalogue of `lang`, parsed once.
+fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
+    static EN_BUNDLE: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
+    static ZH_BUNDLE: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
+    let (cell, source) = match lang {
+        Lang::En => (&EN_BUNDLE, EN),
+        Lang::ZhCn => (&ZH_BUNDLE, ZH_CN),
+    };
+    cell.get_or_init(|| load(lang, source))
+}
+
+/// Parses a catalogue. A syntax error drops only the broken message (Fluent recovers at the
+/// next one), which the catalogue tests catch; it never stops the program.
+fn load(lang: Lang, source: &'static str) -> FluentBundle<FluentResource> {
+    let id = lang
+        .code()
+        .parse::<unic_langid::LanguageIdentifier>()
+        .unwrap_or_default();
+    let mut bundle = FluentBundle::new_concurrent(vec![id]);
+    // No Unicode isolation marks around values: the text goes to terminals, JSON and HTML
+    // that never mix writing directions.
+    bundle.set_use_isolating(false);
+    let resource = FluentResource::try_new(source.to_string()).unwrap_or_else(|(r, _)| r);
+    // Duplicate ids keep the first; the catalogue tests catch them.
+    let _ = bundle.add_resource(resource);
+    bundle
+}
+
+/// Returns every message id of `lang`'s catalogue and whether it parsed without an error
+/// (for the catalogue tests).
+pub fn catalogue_ids(lang: Lang) -> (Vec<String>, bool) {
+    let source = match lang {
+        Lang::En => EN,
+        Lang::ZhCn => ZH_CN,
+    };
+    let (resource, ok) = match FluentResource::try_new(source.to_string()) {
+        Ok(r) => (r, true),
+        Err((r, _)) => (r, false),
+    };
+    let ids = resource
+        .entries()
+        .filter_map(|e| match e {
+            fluent_syntax::ast::Entry::Message(m) => Some(m.id.name.to_string()),
+            _ => None,
+        })
+        .collect();
+    (ids, ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_join_per_language() {
+        let items = ["a".to_string(), "b".to_string(), "c".to_string()];
+        assert_eq!(join(Lang::En, &items), "a and b and c");
+        assert_eq!(join(Lang::ZhCn, &items), "a、b 和 c");
+        assert_eq!(join(Lang::ZhCn, &items[..1]), "a");
+        assert_eq!(join(Lang::ZhCn, &[]), "");
+    }
+
+    #[test]
+    fn unknown_ids_fall_back_to_the_id() {
+        assert_eq!(
+            Text::new("no-such-message").render(Lang::ZhCn),
+            "no-such-message"
+        );
+        assert!(!Text::new("no-such-message").is_translated(Lang::En));
+    }
+}

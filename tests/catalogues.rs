@@ -1,0 +1,337 @@
+//! The message catalogues (`locales/*/messages.ftl`): every language has every message with
+//! the same values, Chinese messages keep only MongoDB's own words in Latin letters, and every
+//! warning the golden evaluations hold renders in both languages, its English equal to the
+//! `message` and `fix` the JSON carries.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use squillion::lang::text::catalogue_ids;
+use squillion::lang::Lang;
+use squillion::warning::Warning;
+
+/// Words a Chinese message may keep in Latin letters: MongoDB's names, operators, limits and
+/// units, which the glossary (docs/i18n.md) leaves as they are.
+const KEPT_LATIN: &[&str] = &[
+    "mongod",
+    "BSONObjectTooLarge",
+    "GridFS",
+    "fs",
+    "files",
+    "chunks",
+    "KiB",
+    "MiB",
+    "MB",
+    "GiB",
+    "gridfs",
+    "S3",
+    "GCS",
+    "Azure",
+    "Blob",
+    "URL",
+    "Compass",
+    "id",
+    "k",
+    "v",
+    "db",
+    "dropIndex",
+    "name",
+    "hideIndex",
+    "MMAPv1",
+    "usePowerOf2Sizes",
+    "WiredTiger",
+    "inc",
+    "COLLSCAN",
+    "owner",
+    "sequence",
+    "embed",
+    "extended_reference",
+    "copy",
+    "lookup",
+    "parents_per_child",
+    "p50",
+    "p99",
+    "ObjectId",
+    "_id",
+];
+
+/// Returns each message of a catalogue: id → its text (the lines after `id =` up to the next
+/// message, comment or blank line).
+fn messages(lang: Lang) -> BTreeMap<String, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("locales")
+        .join(lang.code())
+        .join("messages.ftl");
+    let text = std::fs::read_to_string(&path).expect("catalogue");
+    let mut out = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            current = None;
+        } else if line.starts_with(' ') {
+            if let Some(id) = &current {
+                let m: &mut String = out.get_mut(id).expect("message");
+                m.push('\n');
+                m.push_str(line);
+            }
+        } else if let Some((id, value)) = line.split_once(" = ") {
+            out.insert(id.to_string(), value.to_string());
+            current = Some(id.to_string());
+        } else {
+            panic!("{}: not a message line: {line}", lang.code());
+        }
+    }
+    out
+}
+
+/// Returns the values (`$name`) a message uses.
+fn variables(message: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = message;
+    while let Some(i) = rest.find('$') {
+        let name: String = rest[i + 1..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() {
+            out.insert(name);
+        }
+        rest = &rest[i + 1..];
+    }
+    out
+}
+
+/// Returns the message's text outside its placeables (`{ … }`).
+fn outside_placeables(message: &str) -> String {
+    let mut depth = 0usize;
+    let mut out = String::new();
+    for c in message.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn every_language_has_every_message_with_the_same_values() {
+    let en = messages(Lang::En);
+    assert!(en.len() >= 80, "{} English messages", en.len());
+    for lang in Lang::ALL {
+        let (ids, parsed) = catalogue_ids(lang);
+        assert!(parsed, "{}: messages.ftl has a syntax error", lang.code());
+        let unique: BTreeSet<&String> = ids.iter().collect();
+        assert_eq!(unique.len(), ids.len(), "{}: a duplicate id", lang.code());
+        let theirs = messages(lang);
+        assert_eq!(
+            theirs.keys().collect::<Vec<_>>(),
+            en.keys().collect::<Vec<_>>(),
+            "{}: the ids differ from English",
+            lang.code()
+        );
+        for (id, text) in &theirs {
+            assert_eq!(
+                variables(text),
+                variables(&en[id]),
+                "{}: {id} uses other values than English",
+                lang.code()
+            );
+        }
+    }
+}
+
+#[test]
+fn chinese_messages_keep_only_mongodb_words_in_latin_letters() {
+    let en = messages(Lang::En);
+    let mut problems = Vec::new();
+    for (id, zh) in messages(Lang::ZhCn) {
+        let words: Vec<String> = outside_placeables(&zh)
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()))
+            .map(str::to_string)
+            .collect();
+        for w in words {
+            if !KEPT_LATIN.contains(&w.as_str()) {
+                problems.push(format!("{id}: \"{w}\""));
+            }
+        }
+        let english = outside_placeables(&en[&id]);
+        if english.chars().any(|c| c.is_ascii_alphabetic()) && english == outside_placeables(&zh) {
+            problems.push(format!("{id}: the same text as English"));
+        }
+    }
+    assert!(problems.is_empty(), "untranslated words: {problems:#?}");
+}
+
+/// Collects every warning object (one with `code`, `severity` and `message`) in a JSON value.
+fn warnings_in(v: &serde_json::Value, out: &mut Vec<Warning>) {
+    match v {
+        serde_json::Value::Object(o) => {
+            if o.contains_key("code") && o.contains_key("severity") && o.contains_key("fix") {
+                out.push(serde_json::from_value(v.clone()).expect("a warning"));
+            } else {
+                o.values().for_each(|x| warnings_in(x, out));
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| warnings_in(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_golden_warning_renders_in_every_language() {
+    let mut files = Vec::new();
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).expect("golden folder") {
+            let p = e.expect("entry").path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "json") {
+                files.push(p);
+            }
+        }
+    }
+    let mut warnings = Vec::new();
+    for f in &files {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(f).expect("golden file"))
+                .expect("golden JSON");
+        warnings_in(&v, &mut warnings);
+    }
+    let codes: BTreeSet<String> = warnings.iter().map(|w| w.code.to_string()).collect();
+    assert!(codes.len() >= 15, "only {codes:?} in the golden files");
+    for w in &warnings {
+        let text = w
+            .text
+            .as_ref()
+            .unwrap_or_else(|| panic!("{} has no text to translate", w.code));
+        for lang in Lang::ALL {
+            assert!(
+                text.message.is_translated(lang) && text.fix.is_translated(lang),
+                "{} does not render in {}: {:?}",
+                w.code,
+                lang.code(),
+                text
+            );
+        }
+        assert_eq!(text.message.render(Lang::En), w.message, "{}", w.code);
+        assert_eq!(text.fix.render(Lang::En), w.fix, "{}", w.code);
+        let zh = w.message_in(Lang::ZhCn);
+        assert_ne!(zh, w.message, "{}: no Chinese", w.code);
+        assert!(
+            zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+            "{}: {zh}",
+            w.code
+        );
+    }
+}
+
+/// Runs the CLI with the shell's locale set to `lang_env`.
+fn squillion(args: &[&str], lang_env: &str) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_squillion"))
+        .args(args)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", lang_env)
+        .output()
+        .expect("squillion runs")
+}
+
+#[test]
+fn the_cli_prints_warnings_in_the_language_asked_for() {
+    let zh = squillion(
+        &[
+            "eval",
+            "--preset",
+            "host-logs",
+            "--design",
+            "embed-all",
+            "--lang",
+            "zh-CN",
+        ],
+        "C",
+    );
+    assert_eq!(
+        zh.status.code(),
+        Some(1),
+        "host-logs embed-all has an error"
+    );
+    let zh = String::from_utf8(zh.stdout).expect("UTF-8");
+    let section = zh.split("\n警告\n").nth(1).expect("a 警告 section");
+    assert!(
+        section.contains("[错误] DOC_OVER_LIMIT host.logmsgs: 最大的 host 文档将达到"),
+        "{section}"
+    );
+    assert!(section.contains("修复：限制 logmsgs 的长度"), "{section}");
+    assert!(!section.contains("fix:"), "{section}");
+    // The environment chooses when --lang is absent; --lang wins over it.
+    let env = squillion(
+        &["eval", "--preset", "host-logs", "--design", "embed-all"],
+        "zh_CN.UTF-8",
+    );
+    assert_eq!(String::from_utf8(env.stdout).expect("UTF-8"), zh);
+    let en = squillion(
+        &[
+            "eval",
+            "--preset",
+            "host-logs",
+            "--design",
+            "embed-all",
+            "--lang",
+            "en",
+        ],
+        "zh_CN.UTF-8",
+    );
+    let en = String::from_utf8(en.stdout).expect("UTF-8");
+    assert!(
+        en.contains(
+            "\nWarnings\n  [Error] DOC_OVER_LIMIT host.logmsgs: the largest host document would be"
+        ),
+        "{en}"
+    );
+    // JSON is the same whatever the language.
+    let j1 = squillion(
+        &[
+            "eval",
+            "--preset",
+            "host-logs",
+            "--design",
+            "embed-all",
+            "--json",
+            "--lang",
+            "zh-CN",
+        ],
+        "C",
+    );
+    let j2 = squillion(
+        &[
+            "eval",
+            "--preset",
+            "host-logs",
+            "--design",
+            "embed-all",
+            "--json",
+        ],
+        "zh_CN.UTF-8",
+    );
+    assert_eq!(j1.stdout, j2.stdout);
+    // A language Squillion does not speak is a usage error.
+    let fr = squillion(
+        &[
+            "eval",
+            "--preset",
+            "host-logs",
+            "--design",
+            "embed-all",
+            "--lang",
+            "fr",
+        ],
+        "C",
+    );
+    assert_eq!(fr.status.code(), Some(2));
+}
