@@ -48,11 +48,6 @@ const MAX_DOCUMENTS: u64 = 50_000;
 const EXCEPTIONS: &[(&str, &str, &str)] = &[
     (
         "social-graph",
-        "size activity",
-        "content's length is a clamped normal (mean 120, sd 40, 1-280) in the preset; infer fits fixed, uniform or lognormal only, and the export's first document (the largest) holds the 280-byte extreme, so the uniform 1-280 fitted puts the mean 20 B high",
-    ),
-    (
-        "social-graph",
         "cardinality followers",
         "heavy tail in a small sample: the export deals the sample's children to its parents in proportion to their quantiles (the first parent at the largest, the second at p99), so a distribution whose largest parent holds more children than the whole sample cannot be measured back from it (followers: zipf up to 50,000,000 in 20 users: every pair repeats)",
     ),
@@ -95,11 +90,6 @@ const EXCEPTIONS: &[(&str, &str, &str)] = &[
         "image-board",
         "cardinality images",
         "heavy tail in a small sample: the export deals the sample's children to its parents in proportion to their quantiles (the first parent at the largest, the second at p99), so a distribution whose largest parent holds more children than the whole sample cannot be measured back from it (zipf up to 2,000,000 in 20 threads)",
-    ),
-    (
-        "game-inventory",
-        "size player",
-        "the exported players themselves average 513.6 B against the preset's arithmetic 506 B (+1.5%: generator and arithmetic differ for its attribute array, outside infer), and infer's fit adds 1.2%",
     ),
     (
         "product-parts",
