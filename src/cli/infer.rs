@@ -267,24 +267,7 @@ fn summary(inferred: &Inferred) -> String {
         s.push('\n');
     }
     for g in &inferred.report.gridfs {
-        let l = &g.length;
-        s.push_str(&format!(
-            "gridfs {}.{}: {} ({}{}) holds the files {} names: a binData field stored in GridFS, \
-             present {:.1}%, length min {} median {} p99 {} max {}\n",
-            g.entity,
-            g.field,
-            g.files,
-            g.files_read,
-            g.chunks
-                .as_ref()
-                .map_or(String::new(), |c| format!(" files, chunks in {c}")),
-            g.id_field,
-            g.presence * 100.0,
-            l.min,
-            l.median,
-            l.p99,
-            l.max
-        ));
+        s.push_str(&format!("gridfs {}\n", g.describe()));
     }
     for i in &inferred.report.indexes {
         let keys: Vec<String> = i

@@ -73,6 +73,31 @@ pub struct GridfsReport {
     pub length: Observed,
 }
 
+impl GridfsReport {
+    /// Returns the report's one line, as `squillion infer` prints it and the page lists it
+    /// among the relationships found.
+    pub fn describe(&self) -> String {
+        let l = &self.length;
+        format!(
+            "{}.{}: a binData file stored in GridFS ({}: {} files{}, named by {}), present \
+             {:.1}%, length min {} median {} p99 {} max {}",
+            self.entity,
+            self.field,
+            self.files,
+            self.files_read,
+            self.chunks
+                .as_ref()
+                .map_or(String::new(), |c| format!(", chunks in {c}")),
+            self.id_field,
+            self.presence * 100.0,
+            l.min,
+            l.median,
+            l.p99,
+            l.max
+        )
+    }
+}
+
 /// What [`recognize`] changes in the model being built.
 #[derive(Debug, Default)]
 pub struct Recognized {
@@ -149,4 +174,84 @@ pub fn recognize(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use bson::{doc, oid::ObjectId};
+
+    use crate::infer::Inference;
+    use crate::model::design::FieldPattern;
+    use crate::model::field::BsonType;
+
+    /// Reads 10 messages, 4 of them naming one of 4 files, the files and their chunks.
+    fn inference(with_owner: bool) -> Inference {
+        let mut inference = Inference::new();
+        let files: Vec<ObjectId> = (0..4u8)
+            .map(|i| ObjectId::from_bytes([i + 1; 12]))
+            .collect();
+        for i in 0..10usize {
+            let mut m = doc! { "_id": ObjectId::from_bytes([100 + i as u8; 12]), "text": "hi" };
+            if let (true, Some(f)) = (with_owner, files.get(i / 2).filter(|_| i % 2 == 0)) {
+                m.insert("attachmentFileId", *f);
+            }
+            inference.add("message", &m);
+        }
+        for (i, f) in files.iter().enumerate() {
+            let length = 100_000 * (i as i64 + 1);
+            inference.add(
+                "fs.files",
+                &doc! { "_id": *f, "length": length, "chunkSize": 261_120, "filename": "a.bin" },
+            );
+            inference.add(
+                "fs.chunks",
+                &doc! { "_id": ObjectId::from_bytes([200 + i as u8; 12]), "files_id": *f, "n": 0 },
+            );
+        }
+        inference
+    }
+
+    #[test]
+    fn a_bucket_named_by_an_entity_becomes_its_file_field() {
+        let inferred = inference(true).finish(&BTreeMap::new()).unwrap();
+        let m = &inferred.model;
+        let names: Vec<&str> = m.entities.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["message"]);
+        assert!(m.relationships.is_empty(), "{:?}", m.relationships);
+        assert_eq!(
+            m.design.fields,
+            [FieldPattern::Gridfs {
+                entity: "message".into(),
+                field: "attachment".into()
+            }]
+        );
+        let f = m.entities[0].fields.get("attachment").unwrap();
+        assert_eq!(f.ty, BsonType::BinData);
+        assert_eq!(f.presence, Some(0.4));
+        let length = f.length.as_ref().unwrap();
+        assert_eq!((length.min(), length.max()), (100_000.0, 400_000.0));
+        let g = &inferred.report.gridfs[0];
+        assert_eq!((g.files_read, g.chunks.as_deref()), (4, Some("fs.chunks")));
+        // Laid out, the bucket comes back: one file per message holding one.
+        let layout = crate::design::layout_model(m).unwrap();
+        let files = layout.collections.iter().find(|c| c.name == "fs.files");
+        let count = files.map(|c| crate::arith::collection_stats(c, &m.start_date).count);
+        assert_eq!(count, Some(4.0));
+    }
+
+    #[test]
+    fn a_bucket_no_entity_names_stays_as_read() {
+        let inferred = inference(false).finish(&BTreeMap::new()).unwrap();
+        let names: Vec<&str> = inferred
+            .model
+            .entities
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        assert_eq!(names, ["message", "fs.files", "fs.chunks"]);
+        assert!(inferred.model.design.fields.is_empty());
+        assert!(inferred.report.gridfs.is_empty());
+    }
 }
