@@ -22,7 +22,8 @@
 //! ([`refs`]) becomes a reference (in the child for one id, in the parent for an array of
 //! ids), a collection of id pairs a link collection ([`links`]), and creation times (ObjectId
 //! timestamps or a creation date) give growth per day. Low-cardinality strings become enums,
-//! emails, URLs and IPs get their kind.
+//! emails, URLs and IPs get their kind. A GridFS bucket whose files an entity names by id
+//! becomes that entity's file field under the `gridfs` pattern ([`gridfs`]).
 //!
 //! mongodump `.bson` files ([`dump`]) feed the same statistics document by document; SQL
 //! `CREATE TABLE` schemas ([`sql`]) are mapped to a model directly.
@@ -33,6 +34,7 @@
 pub mod build;
 pub mod dump;
 pub mod fit;
+pub mod gridfs;
 pub mod links;
 pub mod refs;
 pub mod sketch;
@@ -219,6 +221,10 @@ pub struct Report {
     /// The indexes listed by mongodump's `.metadata.json` files (reported, not in the model).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub indexes: Vec<dump::IndexReport>,
+    /// GridFS buckets recognized: each a file field of the entity naming its files, stored
+    /// under the `gridfs` pattern (the bucket's collections are no entities of their own).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub gridfs: Vec<gridfs::GridfsReport>,
 }
 
 /// A model inferred from documents, with its report.
@@ -246,6 +252,8 @@ pub struct Inference {
     skipped: Vec<Skipped>,
     /// Indexes read from `.metadata.json` files.
     indexes: Vec<dump::IndexReport>,
+    /// The `length`s of every `<bucket>.files` collection read, for [`gridfs`].
+    buckets: Vec<gridfs::BucketStats>,
 }
 
 impl Default for Inference {
@@ -257,6 +265,7 @@ impl Default for Inference {
             skipped_lines: 0,
             skipped: Vec::new(),
             indexes: Vec::new(),
+            buckets: Vec::new(),
         }
     }
 }
@@ -358,6 +367,19 @@ impl Inference {
 
     /// Adds one document to `collection`.
     pub fn add(&mut self, collection: &str, doc: &Document) {
+        if collection.ends_with(gridfs::FILES_SUFFIX) {
+            match self.buckets.iter_mut().find(|b| b.files == collection) {
+                Some(b) => b.add(doc),
+                None => {
+                    let mut b = gridfs::BucketStats {
+                        files: collection.to_string(),
+                        ..Default::default()
+                    };
+                    b.add(doc);
+                    self.buckets.push(b);
+                }
+            }
+        }
         let at = self.collections.iter().position(|(n, _)| n == collection);
         let stats = match at.and_then(|i| self.collections.get_mut(i)) {
             Some((_, s)) => s,
@@ -511,6 +533,24 @@ impl Inference {
                 });
             }
         }
+        let read = |name: &str| {
+            self.collections
+                .iter()
+                .find(|(n, _)| n == name)
+                .map_or(0, |(_, s)| s.seen)
+        };
+        let collection_names: Vec<String> =
+            self.collections.iter().map(|(n, _)| n.clone()).collect();
+        let buckets = gridfs::recognize(
+            &self.buckets,
+            &mut found,
+            &mut entities,
+            &collection_names,
+            read,
+        );
+        entities.retain(|e| !buckets.collections.contains(&e.name));
+        reports.retain(|r| !buckets.collections.contains(&r.name));
+        design.fields.extend(buckets.patterns);
         let links = links::link_collections(&found, &entities, &relationships, &with_children);
         for link in &links {
             entities.retain(|e| e.name != link.collection);
@@ -655,6 +695,7 @@ impl Inference {
                 skipped_lines: self.skipped_lines,
                 skipped: self.skipped,
                 indexes: self.indexes,
+                gridfs: buckets.reports,
             },
         })
     }

@@ -266,6 +266,9 @@ fn summary(inferred: &Inferred) -> String {
         s.push_str(&line);
         s.push('\n');
     }
+    for g in &inferred.report.gridfs {
+        s.push_str(&format!("gridfs {}\n", g.describe()));
+    }
     for i in &inferred.report.indexes {
         let keys: Vec<String> = i
             .key

@@ -10,6 +10,9 @@
 //! loads the documents and runs the setup commands (untimed), then times each query as
 //! `squillion bench query` does, and returns the timings as a JSON string
 //! (`bench/query.mjs` times mingo in the same page).
+//!
+//! `window.squillionBenchInfer(text, rounds)` times inferring a model from mongoexport text as
+//! `squillion bench infer` does (`bench/infer.mjs` times npm mongodb-schema in the same page).
 
 use wasm_bindgen::prelude::*;
 
@@ -39,6 +42,54 @@ pub fn register_if_requested() {
     let eval = Closure::<dyn Fn(String, u32) -> Result<String, JsValue>>::new(run_eval);
     let _ = js_sys::Reflect::set(&window, &"squillionBenchEval".into(), eval.as_ref());
     eval.forget();
+    let infer = Closure::<dyn Fn(String, u32) -> Result<String, JsValue>>::new(run_infer);
+    let _ = js_sys::Reflect::set(&window, &"squillionBenchInfer".into(), infer.as_ref());
+    infer.forget();
+}
+
+/// Returns the bytes of the page's WebAssembly memory (it only grows: its growth during a run
+/// bounds what the run allocated at its peak).
+fn wasm_memory_bytes() -> f64 {
+    wasm_bindgen::memory()
+        .dyn_into::<js_sys::WebAssembly::Memory>()
+        .map_or(0.0, |m| {
+            f64::from(js_sys::ArrayBuffer::from(m.buffer()).byte_length())
+        })
+}
+
+/// Times `rounds` inferences of a model from mongoexport `text` (reading, parsing, statistics
+/// and the model, as `squillion bench infer` times them); returns the median as JSON with the
+/// WebAssembly memory before and after.
+fn run_infer(text: String, rounds: u32) -> Result<String, JsValue> {
+    let err = |e: &dyn std::fmt::Display| JsValue::from_str(&e.to_string());
+    let performance = web_sys::window()
+        .and_then(|w| w.performance())
+        .ok_or_else(|| JsValue::from_str("no performance clock"))?;
+    let memory_before = wasm_memory_bytes();
+    let mut times = Vec::new();
+    let mut docs = 0;
+    for _ in 0..rounds.max(1) {
+        let t0 = performance.now();
+        let mut inference = crate::infer::Inference::new();
+        let summary = inference
+            .read("docs", "bench", text.as_bytes())
+            .map_err(|e| err(&e))?;
+        let inferred = inference.finish(&Default::default()).map_err(|e| err(&e))?;
+        times.push(performance.now() - t0);
+        docs = summary.documents;
+        drop(inferred);
+    }
+    times.sort_by(f64::total_cmp);
+    let ms = times.get(times.len() / 2).copied().unwrap_or(0.0);
+    let json = serde_json::json!({
+        "docs": docs,
+        "rounds": rounds.max(1),
+        "ms": ms,
+        "docs_per_sec": if ms > 0.0 { docs as f64 / ms * 1e3 } else { 0.0 },
+        "memory_before": memory_before,
+        "memory_after": wasm_memory_bytes(),
+    });
+    Ok(json.to_string())
 }
 
 /// Reads a model (untimed) and times `rounds` evaluations of its own design and of the

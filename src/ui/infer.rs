@@ -270,6 +270,11 @@ fn summary(inferred: &Inferred) -> Summary {
         }
         s.relationships.push(line);
     }
+    s.relationships.extend(
+        r.gridfs
+            .iter()
+            .map(crate::infer::gridfs::GridfsReport::describe),
+    );
     for i in &r.indexes {
         let keys: Vec<String> = i
             .key
