@@ -19,6 +19,7 @@ pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
     Strategy::ALL
         .into_iter()
         .filter(|s| s.is_feed() == feed)
+        .filter(|s| !matches!(s, Strategy::TimeSeries { .. }) || time_series_fits(model, r))
         .map(|s| match s {
             Strategy::ExtendedReference { .. } => Strategy::ExtendedReference {
                 copy: child_fields_read(r, model),
@@ -26,6 +27,22 @@ pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
             other => other,
         })
         .collect()
+}
+
+/// Returns true when relationship `r` may be a native time series: a one-to-many between two
+/// entities whose child has a date field (the `timeField`), as validation requires.
+pub fn time_series_fits(model: &Model, r: &Relationship) -> bool {
+    !r.many_to_many && r.parent != r.child && time_field(model, r).is_some()
+}
+
+/// Returns the `timeField` of a time series over relationship `r`: the child's first date field.
+pub fn time_field(model: &Model, r: &Relationship) -> Option<String> {
+    model.entity(&r.child).and_then(|c| {
+        c.fields
+            .iter()
+            .find(|(_, f)| f.ty == crate::model::field::BsonType::Date)
+            .map(|(n, _)| n.clone())
+    })
 }
 
 /// Returns true when a relationship's children are unbounded: the largest parent has at least
