@@ -170,3 +170,34 @@ fn a_time_series_needs_a_dated_child_of_another_entity() {
         .unwrap_or_default();
     assert!(errs.contains("unknown granularity \"days\""), "{errs}");
 }
+
+/// Warnings of host-logs under `design` with a typical host logging `per_day` messages.
+fn warnings_at(per_day: u64, granularity: &str) -> Vec<squillion::warning::Warning> {
+    let text = std::fs::read_to_string("presets/host-logs.json").unwrap_or_else(|e| panic!("{e}"));
+    let text = text
+        .replace("\"typical\": 5000", &format!("\"typical\": {per_day}"))
+        .replace("\"granularity\": \"seconds\"", &format!("\"granularity\": \"{granularity}\""));
+    let m = squillion::model::parse_model(&text).unwrap_or_else(|e| panic!("{e}"));
+    let (_, offer) = squillion::eval::offer::offer(&m, "time-series")
+        .map(|o| (o.id, o.model))
+        .unwrap_or_else(|| panic!("no time-series design"));
+    let l = squillion::design::layout_model(&offer).unwrap_or_else(|e| panic!("{e}"));
+    squillion::warning::check(&offer, &l)
+}
+
+#[test]
+fn a_granularity_too_fine_for_the_rate_is_warned() {
+    let code = "SPARSE_TIME_SERIES_BUCKETS";
+    // 5,000 a day: 208 in an hour, no warning.
+    assert!(!warnings_at(5_000, "seconds").iter().any(|w| w.code == code));
+    // 100 a day: 4 in an hour (⌊100 × 3,600 ÷ 86,400⌋), below 10.
+    let w = warnings_at(100, "seconds");
+    let sparse = w
+        .iter()
+        .find(|w| w.code == code)
+        .unwrap_or_else(|| panic!("{w:?}"));
+    assert_eq!(sparse.collection, "system.buckets.logmsg");
+    assert!(sparse.message.contains(": 4 measurement(s) a bucket"), "{}", sparse.message);
+    // Minutes span a day: 100 a bucket, no warning.
+    assert!(!warnings_at(100, "minutes").iter().any(|w| w.code == code));
+}

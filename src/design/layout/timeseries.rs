@@ -4,7 +4,7 @@
 
 use super::{oid, Builder, DocShape};
 use crate::design::DesignError;
-use crate::model::design::{time_field, Granularity};
+use crate::model::design::{time_series_fits, Granularity};
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
 use crate::model::Relationship;
@@ -95,10 +95,13 @@ impl Builder<'_> {
     ) -> Result<DocShape, DesignError> {
         let parent = self.entity(&r.parent)?;
         let child = self.entity(&r.child)?;
-        if time_field(self.model, r).is_none() {
+        if !time_series_fits(self.model, r) {
             return Err(DesignError::Unsupported {
                 relationship: r.name.clone(),
-                message: format!("time_series needs a date field in \"{}\"", r.child),
+                message: format!(
+                    "time_series needs \"{}\" to be a measurement: a date field, in no other relationship, and no workload step that reads, updates, deletes or moves one by itself",
+                    r.child
+                ),
             });
         }
         let measurement = self.measurement_fields(r)?;

@@ -30,9 +30,23 @@ pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
 }
 
 /// Returns true when relationship `r` may be a native time series: a one-to-many between two
-/// entities whose child has a date field (the `timeField`), as validation requires.
+/// entities whose child has a date field (the `timeField`, as validation requires) and is a
+/// measurement: in no other relationship, and reached by the workload only through `r`'s
+/// inserts and reads of children (no step reads, updates, deletes or moves one by itself: the
+/// buckets hold it by column, not as a document).
 pub fn time_series_fits(model: &Model, r: &Relationship) -> bool {
-    !r.many_to_many && r.parent != r.child && time_field(model, r).is_some()
+    let alone = model
+        .relationships
+        .iter()
+        .filter(|o| o.parent == r.child || o.child == r.child)
+        .all(|o| o.name == r.name);
+    let untouched = model.workload.iter().flat_map(|u| &u.steps).all(|s| {
+        let v = serde_json::to_value(s).unwrap_or_default();
+        let on_child = v.get("entity").and_then(|e| e.as_str()) == Some(r.child.as_str());
+        let moves = matches!(s, Step::Reassign { relationship } | Step::FindParents { relationship, .. } if *relationship == r.name);
+        !on_child && !moves
+    });
+    !r.many_to_many && r.parent != r.child && time_field(model, r).is_some() && alone && untouched
 }
 
 /// Returns the `timeField` of a time series over relationship `r`: the child's first date field.
