@@ -311,7 +311,10 @@ fn host_logs_time_series_buckets_like_the_hand_made_bucket_without_the_search() 
     let (ts_docs, ts_bytes) = coll(&ts, "system.buckets.logmsg");
     // Document count: 200 messages a hand-made bucket; the server closes a seconds bucket at
     // the hour, 208 messages of a typical host logging 5,000 a day: a few % fewer buckets.
-    assert!(ts_docs < hand_docs && ts_docs > 0.9 * hand_docs, "{ts_docs} {hand_docs}");
+    assert!(
+        ts_docs < hand_docs && ts_docs > 0.9 * hand_docs,
+        "{ts_docs} {hand_docs}"
+    );
     // Size: the server's bucket repeats every field name once (columns) but keys every value
     // and keeps control.min/max: within 5% of the hand-made bucket, a little larger.
     assert!(
@@ -330,7 +333,10 @@ fn host_logs_time_series_buckets_like_the_hand_made_bucket_without_the_search() 
     assert!(total(&hand, log, false, "docs_examined") > 200.0);
     // Reads of a range (the newest 1000 and 5000): the buckets that overlap it, ⌈n ÷ bucket⌉
     // + 1, in 2 round trips, against 1,001 and 5,001 documents normalized.
-    for (unit, buckets) in [("host dashboard: newest 1000", 6.0), ("newest 5000 of a host", 26.0)] {
+    for (unit, buckets) in [
+        ("host dashboard: newest 1000", 6.0),
+        ("newest 5000 of a host", 26.0),
+    ] {
         assert_eq!(op(&ts, unit).queries, 2);
         assert_eq!(total(&ts, unit, false, "docs_examined"), 1.0 + buckets);
         assert_eq!(total(&hand, unit, false, "docs_examined"), 1.0 + buckets);

@@ -5,7 +5,9 @@
 
 use bson::oid::ObjectId;
 use bson::{doc, DateTime, Document};
-use squillion::design::layout::{measurements_per_bucket, BUCKET_LABEL, BUCKET_MAX_COUNT, BUCKET_MAX_SIZE};
+use squillion::design::layout::{
+    measurements_per_bucket, BUCKET_LABEL, BUCKET_MAX_COUNT, BUCKET_MAX_SIZE,
+};
 use squillion::design::Layout;
 use squillion::model::design::{DesignSpec, Granularity, Strategy};
 use squillion::size::document_size;
@@ -45,17 +47,24 @@ fn the_bucket_is_the_servers_shape_and_its_size_exact() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(min.timestamp_millis(), 1_709_287_200_000);
     let id = b.get_object_id("_id").unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(i64::from(id.timestamp().timestamp_millis()), 1_709_287_200_000);
+    assert_eq!(id.timestamp().timestamp_millis(), 1_709_287_200_000);
     let data = b.get_document("data").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(data.keys().collect::<Vec<_>>(), ["_id", "time", "message"]);
     assert_eq!(data.get_document("time").map(|c| c.len()).ok(), Some(208));
     let bytes = b.to_vec().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(document_size(&b), bytes.len() as u64);
-    assert_eq!(bucket_size(&ms, "time", "host", 60), Some(bytes.len() as u64));
+    assert_eq!(
+        bucket_size(&ms, "time", "host", 60),
+        Some(bytes.len() as u64)
+    );
     // Compression estimate: well below the uncompressed size (the dates and ids are deltas),
     // above the messages' own bytes (80-byte strings are stored as they are).
     let est = compressed_estimate(&b);
-    assert!(est < bytes.len() as u64 && est > 208 * 80, "{est} {}", bytes.len());
+    assert!(
+        est < bytes.len() as u64 && est > 208 * 80,
+        "{est} {}",
+        bytes.len()
+    );
 }
 
 #[test]
@@ -122,7 +131,9 @@ fn the_layouts_bucket_size_is_a_real_buckets() {
         .collection("system.buckets.logmsg")
         .unwrap_or_else(|| panic!("no buckets collection"));
     assert!(l.collection("logmsg").is_none());
-    let shape = c.shape(BUCKET_LABEL).unwrap_or_else(|| panic!("no bucket shape"));
+    let shape = c
+        .shape(BUCKET_LABEL)
+        .unwrap_or_else(|| panic!("no bucket shape"));
     // 5,000 messages a day for a typical host: 208 in the hour a seconds bucket spans.
     let r = m.relationship("logs").unwrap_or_else(|| panic!("no logs"));
     assert_eq!(measurements_per_bucket(r, Granularity::Seconds, 130), 208);
@@ -176,7 +187,10 @@ fn warnings_at(per_day: u64, granularity: &str) -> Vec<squillion::warning::Warni
     let text = std::fs::read_to_string("presets/host-logs.json").unwrap_or_else(|e| panic!("{e}"));
     let text = text
         .replace("\"typical\": 5000", &format!("\"typical\": {per_day}"))
-        .replace("\"granularity\": \"seconds\"", &format!("\"granularity\": \"{granularity}\""));
+        .replace(
+            "\"granularity\": \"seconds\"",
+            &format!("\"granularity\": \"{granularity}\""),
+        );
     let m = squillion::model::parse_model(&text).unwrap_or_else(|e| panic!("{e}"));
     let (_, offer) = squillion::eval::offer::offer(&m, "time-series")
         .map(|o| (o.id, o.model))
@@ -197,7 +211,26 @@ fn a_granularity_too_fine_for_the_rate_is_warned() {
         .find(|w| w.code == code)
         .unwrap_or_else(|| panic!("{w:?}"));
     assert_eq!(sparse.collection, "system.buckets.logmsg");
-    assert!(sparse.message.contains(": 4 measurement(s) a bucket"), "{}", sparse.message);
+    assert!(
+        sparse.message.contains(": 4 measurement(s) a bucket"),
+        "{}",
+        sparse.message
+    );
     // Minutes span a day: 100 a bucket, no warning.
     assert!(!warnings_at(100, "minutes").iter().any(|w| w.code == code));
+}
+
+#[test]
+fn the_picker_and_the_advisor_offer_it_only_for_measurements() {
+    let offers = |preset: &str, rel: &str| -> bool {
+        let p = squillion::presets::find(preset).unwrap_or_else(|e| panic!("{e}"));
+        let m = p.model().unwrap_or_else(|e| panic!("{e}"));
+        squillion::model::design::strategies_for(&m, rel)
+            .iter()
+            .any(|s| s.name() == "time_series")
+    };
+    // Log messages: dated, inserted and read only through their host.
+    assert!(offers("host-logs", "logs"));
+    // Orders: dated, but the parents of their items and updated by themselves.
+    assert!(!offers("shopping-cart", "orders"));
 }

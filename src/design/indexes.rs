@@ -125,7 +125,11 @@ fn time_series_indexes(model: &Model, collections: &[Collection], all: &mut Vec<
         all.retain(|x| {
             x.collection != coll
                 || x.reason == "shard key"
-                || !x.keys.keys().enumerate().all(|(i, k)| names.get(i) == Some(&k))
+                || !x
+                    .keys
+                    .keys()
+                    .enumerate()
+                    .all(|(i, k)| names.get(i) == Some(&k))
         });
         all.push(Index {
             collection: coll,

@@ -9,8 +9,8 @@ mod relationship;
 mod timeseries;
 
 pub use timeseries::{
-    bucket_capacity, buckets_collection_name, measurements_per_bucket, BUCKET_LABEL, BUCKET_MAX_COUNT,
-    BUCKET_MAX_SIZE, META,
+    bucket_capacity, buckets_collection_name, measurements_per_bucket, BUCKET_LABEL,
+    BUCKET_MAX_COUNT, BUCKET_MAX_SIZE, META,
 };
 
 use super::indexes::{self, Index};

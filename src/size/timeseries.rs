@@ -53,7 +53,9 @@ pub fn bucket_document(
         }
     }
     let first = min.get_datetime(time_field).ok()?.timestamp_millis();
-    let step = i64::try_from(rounding_seconds.max(1)).ok()?.saturating_mul(1_000);
+    let step = i64::try_from(rounding_seconds.max(1))
+        .ok()?
+        .saturating_mul(1_000);
     let rounded = first.div_euclid(step).saturating_mul(step);
     min.insert(time_field, DateTime::from_millis(rounded));
     let mut id = [0u8; 12];
@@ -85,7 +87,8 @@ pub fn bucket_size(
     meta_field: &str,
     rounding_seconds: u64,
 ) -> Option<u64> {
-    bucket_document(measurements, time_field, meta_field, rounding_seconds).map(|b| document_size(&b))
+    bucket_document(measurements, time_field, meta_field, rounding_seconds)
+        .map(|b| document_size(&b))
 }
 
 /// Orders two values of one column for `control.min`/`control.max`: numbers by value, dates,

@@ -182,11 +182,23 @@ mod tests {
     #[test]
     fn the_tightest_rule_sets_the_bucket() {
         // 5,000 a day: 208 in an hour (seconds), 1,000 by count (minutes, hours).
-        assert_eq!(measurements_per_bucket(&rel(5_000.0), Granularity::Seconds, 130), 208);
-        assert_eq!(measurements_per_bucket(&rel(5_000.0), Granularity::Minutes, 130), 1_000);
+        assert_eq!(
+            measurements_per_bucket(&rel(5_000.0), Granularity::Seconds, 130),
+            208
+        );
+        assert_eq!(
+            measurements_per_bucket(&rel(5_000.0), Granularity::Minutes, 130),
+            1_000
+        );
         // 500-byte measurements: 256 by size.
-        assert_eq!(measurements_per_bucket(&rel(5_000.0), Granularity::Hours, 500), 256);
+        assert_eq!(
+            measurements_per_bucket(&rel(5_000.0), Granularity::Hours, 500),
+            256
+        );
         // 10 a day at seconds: 0.4 an hour, still one measurement a bucket.
-        assert_eq!(measurements_per_bucket(&rel(10.0), Granularity::Seconds, 130), 1);
+        assert_eq!(
+            measurements_per_bucket(&rel(10.0), Granularity::Seconds, 130),
+            1
+        );
     }
 }

@@ -49,7 +49,10 @@ fn measurement_columns(p: &Placement, r: &Relationship) -> Vec<String> {
                 .collections
                 .iter()
                 .find(|c| c.name == buckets_collection_name(r))?;
-            let data = c.shape(crate::design::layout::BUCKET_LABEL)?.fields.get("data")?;
+            let data = c
+                .shape(crate::design::layout::BUCKET_LABEL)?
+                .fields
+                .get("data")?;
             Some(data.fields.iter().map(|(n, _)| n.clone()).collect())
         })
         .unwrap_or_default()
@@ -58,7 +61,13 @@ fn measurement_columns(p: &Placement, r: &Relationship) -> Vec<String> {
 /// Returns the find of a parent's measurements: the buckets of its `meta`; a read sorted by the
 /// time field with a limit reads the newest (or oldest) ⌈limit ÷ bucket⌉ + 1 buckets, as a
 /// range of time overlaps one more bucket than it fills.
-pub(super) fn read(p: &Placement, out: &Commands, r: &Relationship, entity: &str, c: &ChildRead) -> Command {
+pub(super) fn read(
+    p: &Placement,
+    out: &Commands,
+    r: &Relationship,
+    entity: &str,
+    c: &ChildRead,
+) -> Command {
     let n = capacity(p, r);
     let mut f = out.command(
         &buckets_collection_name(r),
@@ -67,10 +76,7 @@ pub(super) fn read(p: &Placement, out: &Commands, r: &Relationship, entity: &str
         format!("{}: the buckets of this meta", r.name),
     );
     let time = time_field(p.model, r);
-    let by_time = c
-        .sort
-        .as_ref()
-        .filter(|s| Some(&s.field) == time.as_ref());
+    let by_time = c.sort.as_ref().filter(|s| Some(&s.field) == time.as_ref());
     if let Some(s) = by_time {
         f.sort = Some(doc! { format!("control.min.{}", s.field): s.order });
         f.limit = c.limit.map(|l| l.div_ceil(n).saturating_add(1));
