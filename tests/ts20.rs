@@ -222,15 +222,27 @@ fn a_granularity_too_fine_for_the_rate_is_warned() {
 
 #[test]
 fn the_picker_and_the_advisor_offer_it_only_for_measurements() {
-    let offers = |preset: &str, rel: &str| -> bool {
+    let offers = |preset: &str, rel: &str| -> Option<Granularity> {
         let p = squillion::presets::find(preset).unwrap_or_else(|e| panic!("{e}"));
         let m = p.model().unwrap_or_else(|e| panic!("{e}"));
         squillion::model::design::strategies_for(&m, rel)
-            .iter()
-            .any(|s| s.name() == "time_series")
+            .into_iter()
+            .find_map(|s| match s {
+                Strategy::TimeSeries { granularity } => Some(granularity),
+                _ => None,
+            })
     };
-    // Log messages: dated, inserted and read only through their host.
-    assert!(offers("host-logs", "logs"));
+    // Log messages: dated, inserted and read only through their host; 5,000 a day fill an
+    // hour's bucket with 208.
+    assert_eq!(offers("host-logs", "logs"), Some(Granularity::Seconds));
+    // The finest granularity whose span holds 10 of a series' measurements.
+    assert_eq!(Granularity::fitting(240.0), Some(Granularity::Seconds));
+    assert_eq!(Granularity::fitting(239.0), Some(Granularity::Minutes));
+    assert_eq!(Granularity::fitting(10.0), Some(Granularity::Minutes));
+    assert_eq!(Granularity::fitting(2.0), Some(Granularity::Hours));
+    assert_eq!(Granularity::fitting(0.3), None);
     // Orders: dated, but the parents of their items and updated by themselves.
-    assert!(!offers("shopping-cart", "orders"));
+    assert_eq!(offers("shopping-cart", "orders"), None);
+    // Comments, 0.1 a day a typical post: 3 in 30 days, too few for any bucket.
+    assert_eq!(offers("blog", "comments"), None);
 }

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use granularity::Granularity;
+pub use granularity::{Granularity, MIN_BUCKET};
 pub use named::{
     is_unbounded, named_strategy, stands_alone, strategies_for, time_field, time_series_fits,
     UNBOUNDED_ARRAY,

@@ -10,8 +10,9 @@ use crate::model::Model;
 
 /// Below this many measurements a bucket, `SPARSE_TIME_SERIES_BUCKETS` is raised: the
 /// manual's advice is a granularity that matches the ingestion rate of one series, and a
-/// bucket of fewer than 10 measurements is mostly its `_id`, `control` and `meta`.
-pub const SPARSE_BUCKET: u64 = 10;
+/// bucket of fewer than 10 measurements is mostly its `_id`, `control` and `meta`
+/// ([`crate::model::design::MIN_BUCKET`], which the picker's granularity reaches too).
+pub const SPARSE_BUCKET: u64 = crate::model::design::MIN_BUCKET;
 
 /// Returns one `SPARSE_TIME_SERIES_BUCKETS` per time-series relationship whose full bucket
 /// holds fewer than [`SPARSE_BUCKET`] measurements.

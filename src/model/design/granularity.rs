@@ -3,6 +3,14 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The fewest measurements a bucket should hold: below this a bucket is mostly its `_id`,
+/// `control` and `meta` (`SPARSE_TIME_SERIES_BUCKETS` warns, and the picker fits the
+/// granularity so that a typical series reaches it).
+pub const MIN_BUCKET: u64 = 10;
+
+/// Seconds in a day: the unit of a relationship's growth.
+const DAY_SECONDS: f64 = 86_400.0;
+
 /// The `granularity` of a native time-series collection: the bucket's rounding
 /// (`bucketRoundingSeconds`) and maximum span (`bucketMaxSpanSeconds`) the server derives from it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,6 +56,15 @@ impl Granularity {
             Granularity::Minutes => 3_600,
             Granularity::Hours => 86_400,
         }
+    }
+
+    /// Returns the finest granularity whose span holds at least [`MIN_BUCKET`] of a series'
+    /// `per_day` measurements (the manual's advice: the granularity closest to the ingestion
+    /// rate of one series), or `None` when even `hours` (30 days) holds fewer.
+    pub fn fitting(per_day: f64) -> Option<Granularity> {
+        Granularity::ALL
+            .into_iter()
+            .find(|g| per_day * g.span_seconds() as f64 / DAY_SECONDS >= MIN_BUCKET as f64)
     }
 
     /// Returns `bucketMaxSpanSeconds`: a measurement at or past the bucket's minimum time plus

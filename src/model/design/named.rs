@@ -1,14 +1,15 @@
 //! What the named designs choose for a relationship, and the strategies the picker offers.
 
-use super::{DesignName, Strategy, DEFAULT_BUCKET};
+use super::{DesignName, Granularity, Strategy, DEFAULT_BUCKET};
 use crate::model::{Model, Relationship, Step};
 
 /// The count at and above which an array counts as unbounded (MongoDB Compass's threshold).
 pub const UNBOUNDED_ARRAY: f64 = 250.0;
 
 /// Returns every strategy the relationship called `relationship` may take under validation's
-/// rule (the feed strategies for a feed, every other one otherwise), each with the default
-/// parameters of [`Strategy::ALL`], an extended reference copying the child fields the
+/// rule (the feed strategies for a feed, every other one otherwise; `time_series` only for a
+/// measurement, [`time_series_fits`], at the granularity [`Granularity::fitting`] its rate),
+/// each with the default parameters of [`Strategy::ALL`], an extended reference copying the child fields the
 /// workload reads (as the denormalized design does). Empty for a relationship the model does
 /// not have. The page's strategy picker offers these.
 pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
@@ -19,7 +20,14 @@ pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
     Strategy::ALL
         .into_iter()
         .filter(|s| s.is_feed() == feed)
-        .filter(|s| !matches!(s, Strategy::TimeSeries { .. }) || time_series_fits(model, r))
+        .filter_map(|s| match s {
+            // A series that fills a bucket at some granularity, offered at the finest such.
+            Strategy::TimeSeries { .. } => time_series_fits(model, r)
+                .then(|| Granularity::fitting(r.growth_typical()))
+                .flatten()
+                .map(|granularity| Strategy::TimeSeries { granularity }),
+            other => Some(other),
+        })
         .map(|s| match s {
             Strategy::ExtendedReference { .. } => Strategy::ExtendedReference {
                 copy: child_fields_read(r, model),
