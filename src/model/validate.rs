@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 mod design;
+pub(crate) mod timeseries;
 mod workload;
 
 use super::design::DesignName;

@@ -181,14 +181,19 @@ mod tests {
 
     #[test]
     fn the_tightest_rule_sets_the_bucket() {
-        // 5,000 a day: 208 in an hour (seconds), 1,000 by count (minutes, hours).
+        // 5,000 a day: 208 in an hour (seconds); in a day (minutes) 1,000 by count for
+        // 120-byte measurements (1,066 fit 128,000 bytes), 984 by size for 130-byte ones.
         assert_eq!(
             measurements_per_bucket(&rel(5_000.0), Granularity::Seconds, 130),
             208
         );
         assert_eq!(
-            measurements_per_bucket(&rel(5_000.0), Granularity::Minutes, 130),
+            measurements_per_bucket(&rel(5_000.0), Granularity::Minutes, 120),
             1_000
+        );
+        assert_eq!(
+            measurements_per_bucket(&rel(5_000.0), Granularity::Minutes, 130),
+            984
         );
         // 500-byte measurements: 256 by size.
         assert_eq!(
