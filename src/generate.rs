@@ -500,7 +500,14 @@ fn refs_for(
         }
     }
     for r in &model.relationships {
-        let pref = r.parent_ref();
+        // A time-series bucket's `meta` is its parent's id.
+        let pref = if shape.label == crate::design::layout::BUCKET_LABEL
+            && shape.entity.as_deref() == Some(r.child.as_str())
+        {
+            crate::design::layout::META.to_string()
+        } else {
+            r.parent_ref()
+        };
         if shape.fields.get(&pref).is_some() && refs.get(&pref).is_none() {
             let n = sample_of(&r.parent);
             let weights = if r.many_to_many {

@@ -351,12 +351,18 @@ pub fn model_from_value(value: serde_json::Value) -> Result<Model, ModelErrors> 
     if !errors.is_empty() {
         return Err(ModelErrors { errors });
     }
-    serde_json::from_value(value).map_err(|e| ModelErrors {
+    let model: Model = serde_json::from_value(value).map_err(|e| ModelErrors {
         errors: vec![ModelError {
             path: "$".into(),
             message: clear_json_message(e.to_string()),
             line: None,
             column: None,
         }],
-    })
+    })?;
+    let errors = validate::timeseries::check(&model);
+    if errors.is_empty() {
+        Ok(model)
+    } else {
+        Err(ModelErrors { errors })
+    }
 }

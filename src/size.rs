@@ -11,6 +11,7 @@
 use bson::{spec::BinarySubtype, Bson, Document};
 
 mod analysis;
+pub mod timeseries;
 
 pub use analysis::{
     analyze, analyze_with_limit, analyze_with_limits, share_of_limit, Analysis, FieldSize,

@@ -20,6 +20,7 @@ use crate::size::MAX_BSON_SIZE;
 pub mod lookups;
 pub mod many_to_many;
 pub mod separated;
+pub mod timeseries;
 
 /// Documents at or above this size are "within 20% of the limit": ⌈0.8 × 16 MiB⌉.
 pub const NEAR_LIMIT: u64 = 13_421_773;
@@ -374,6 +375,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
     out.extend(many_to_many::check(model, layout));
     out.extend(separated::check(model, layout));
     out.extend(lookups::check(layout));
+    out.extend(timeseries::check(model, layout));
     out
 }
 

@@ -297,6 +297,57 @@ fn host_logs_newest_thousand_stay_bounded() {
 }
 
 #[test]
+fn host_logs_time_series_buckets_like_the_hand_made_bucket_without_the_search() {
+    let hand = eval("host-logs", "bucket-200");
+    let ts = eval("host-logs", "time-series");
+    let coll = |e: &Evaluation, name: &str| {
+        e.collections
+            .iter()
+            .find(|c| c.name == name)
+            .map(|c| (c.stats.count, c.stats.total_bytes))
+            .unwrap_or_else(|| panic!("{}: no collection {name}", e.design))
+    };
+    let (hand_docs, hand_bytes) = coll(&hand, "logs_buckets");
+    let (ts_docs, ts_bytes) = coll(&ts, "system.buckets.logmsg");
+    // Document count: 200 messages a hand-made bucket; the server closes a seconds bucket at
+    // the hour, 208 messages of a typical host logging 5,000 a day: a few % fewer buckets.
+    assert!(
+        ts_docs < hand_docs && ts_docs > 0.9 * hand_docs,
+        "{ts_docs} {hand_docs}"
+    );
+    // Size: the server's bucket repeats every field name once (columns) but keys every value
+    // and keeps control.min/max: within 5% of the hand-made bucket, a little larger.
+    assert!(
+        ts_bytes > hand_bytes && ts_bytes < 1.05 * hand_bytes,
+        "{ts_bytes} {hand_bytes}"
+    );
+    // Writes per insert: one bucket document either way.
+    let log = "log a message";
+    assert_eq!(op(&ts, log).queries, 1);
+    assert_eq!(op(&hand, log).queries, 1);
+    assert_eq!(total(&ts, log, false, "docs_written"), 1.0);
+    assert_eq!(total(&hand, log, false, "docs_written"), 1.0);
+    // Finding the open bucket: the application's `count: {$lt: 200}` scans the host's
+    // buckets; the server's bucket catalog holds the open one.
+    assert_eq!(total(&ts, log, false, "docs_examined"), 1.0);
+    assert!(total(&hand, log, false, "docs_examined") > 200.0);
+    // Reads of a range (the newest 1000 and 5000): the buckets that overlap it, ⌈n ÷ bucket⌉
+    // + 1, in 2 round trips, against 1,001 and 5,001 documents normalized.
+    for (unit, buckets) in [
+        ("host dashboard: newest 1000", 6.0),
+        ("newest 5000 of a host", 26.0),
+    ] {
+        assert_eq!(op(&ts, unit).queries, 2);
+        assert_eq!(total(&ts, unit, false, "docs_examined"), 1.0 + buckets);
+        assert_eq!(total(&hand, unit, false, "docs_examined"), 1.0 + buckets);
+    }
+    assert_eq!(
+        cmds(&ts, "host dashboard: newest 1000")[1].collection,
+        "system.buckets.logmsg"
+    );
+}
+
+#[test]
 fn person_tasks_reassignment_writes_both_sides() {
     let two = eval("person-tasks", "two-way");
     let n = eval("person-tasks", "normalized");

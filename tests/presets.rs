@@ -830,12 +830,12 @@ fn cli_lists_shows_and_prints_models() {
     };
     assert_eq!(
         row("host dashboard: newest 1000"),
-        ["2", "1", "1", "2"],
+        ["2", "1", "1", "2", "2", "2"],
         "{out}"
     );
     assert_eq!(
         row("largest document (bytes)"),
-        ["148", "242,888,979", "117,979", "178"],
+        ["148", "242,888,979", "117,979", "178", "23,569", "25,013"],
         "{out}"
     );
     let (code, out, _) = squillion(&["presets", "host-logs", "--model"]);

@@ -98,7 +98,46 @@ pub(super) fn derive(
     let mut all = from_plan(collections, plan);
     keyed(model, spec, collections, plan, &mut all);
     gridfs_driver_indexes(collections, &mut all);
+    time_series_indexes(model, collections, &mut all);
     all
+}
+
+/// Adds the index the server creates on a time-series collection with a `metaField`
+/// (`{meta: 1, time: 1}` on the view, `{meta: 1, control.min.time: 1, control.max.time: 1}`
+/// on its buckets), in place of the plan's indexes on the buckets that it serves (those whose
+/// fields are its first fields).
+fn time_series_indexes(model: &Model, collections: &[Collection], all: &mut Vec<Index>) {
+    use super::layout::{buckets_collection_name, BUCKET_LABEL, META};
+    for r in &model.relationships {
+        let coll = buckets_collection_name(r);
+        let placed = collections
+            .iter()
+            .any(|c| c.name == coll && c.shape(BUCKET_LABEL).is_some());
+        let Some(time) = crate::model::design::time_field(model, r).filter(|_| placed) else {
+            continue;
+        };
+        let keys = bson::doc! {
+            META: 1,
+            format!("control.min.{time}"): 1,
+            format!("control.max.{time}"): 1,
+        };
+        let names: Vec<&String> = keys.keys().collect();
+        all.retain(|x| {
+            x.collection != coll
+                || x.reason == "shard key"
+                || !x
+                    .keys
+                    .keys()
+                    .enumerate()
+                    .all(|(i, k)| names.get(i) == Some(&k))
+        });
+        all.push(Index {
+            collection: coll,
+            keys,
+            multikey: false,
+            reason: "time series: the server creates it".to_string(),
+        });
+    }
 }
 
 /// Adds the indexes a driver creates on a GridFS bucket before its first upload, as the GridFS

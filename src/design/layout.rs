@@ -6,6 +6,12 @@
 use serde::Serialize;
 
 mod relationship;
+mod timeseries;
+
+pub use timeseries::{
+    bucket_capacity, buckets_collection_name, measurements_per_bucket, BUCKET_LABEL,
+    BUCKET_MAX_COUNT, BUCKET_MAX_SIZE, META,
+};
 
 use super::indexes::{self, Index};
 use super::plan::{self, Placement, Plan};
@@ -296,6 +302,7 @@ impl Builder<'_> {
                     && match self.strategy(&r.name) {
                         Strategy::Embed => true,
                         Strategy::Bucket { .. } => !r.many_to_many,
+                        Strategy::TimeSeries { .. } => true,
                         _ => false,
                     }
             })
@@ -626,6 +633,7 @@ impl Builder<'_> {
 pub fn relationship_collection_name(r: &Relationship, s: &Strategy) -> String {
     match s {
         Strategy::Bucket { .. } => format!("{}_buckets", r.name),
+        Strategy::TimeSeries { .. } => buckets_collection_name(r),
         Strategy::FanOutOnRead | Strategy::FanOutOnWrite => {
             r.feed.clone().unwrap_or_else(|| r.name.clone())
         }

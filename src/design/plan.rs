@@ -21,6 +21,7 @@ mod post_feed;
 mod read;
 mod read_feed;
 mod reassign;
+mod timeseries;
 mod update;
 
 use serde::Serialize;

@@ -153,7 +153,12 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
             };
             *n += 1;
             let mut child = b.new_document(&fields, &r.child, *n);
-            if !child.contains_key("_id") && own.is_some() {
+            // A measurement of a time series gets its `_id` from the driver too.
+            let measurement = matches!(
+                ctx.layout.strategy(&r.name),
+                Some(Strategy::TimeSeries { .. })
+            );
+            if !child.contains_key("_id") && (own.is_some() || measurement) {
                 child.insert(
                     "_id",
                     Bson::ObjectId(entity_oid(ctx.model.seed, &format!("new/{}", r.child), *n)),

@@ -42,17 +42,29 @@ pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(
         Some(p) => r.parent == p,
         None => *name == format!("{}.{}", r.child, r.parent_ref()),
     }) {
-        if &r.parent_ref() != k {
-            continue;
-        }
         let Some(s) = ctx.layout.strategy(&r.name) else {
             continue;
         };
+        let time_series = matches!(s, Strategy::TimeSeries { .. });
+        if &r.parent_ref() != k && !(time_series && k == crate::design::layout::META) {
+            continue;
+        }
         let card = r.cardinality.count_at(q) as f64;
         let child_coll = ctx.layout.collection_name(&r.child);
         match s {
             Strategy::Bucket { size } if cmd.collection == relationship_collection_name(r, s) => {
                 return Some(((card / *size as f64).ceil(), Basis::FullScale));
+            }
+            Strategy::TimeSeries { .. } if cmd.collection == relationship_collection_name(r, s) => {
+                // An insert goes to the one open bucket, which the server's bucket catalog
+                // holds; a read matches every bucket of its meta.
+                if cmd.kind == CommandKind::Update {
+                    return Some((1.0_f64.min(card), Basis::FullScale));
+                }
+                let n = crate::design::layout::bucket_capacity(&ctx.layout.collections, r)
+                    .unwrap_or(1)
+                    .max(1);
+                return Some(((card / n as f64).ceil(), Basis::FullScale));
             }
             Strategy::LinkCollection if cmd.collection == r.name => {
                 return Some((card, Basis::FullScale));

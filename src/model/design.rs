@@ -6,6 +6,7 @@
 //! checks and what the editor changes. `crate::design` turns a model and a spec into
 //! collections, a plan and indexes.
 
+mod granularity;
 mod named;
 mod pattern;
 mod strategy;
@@ -14,7 +15,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-pub use named::{is_unbounded, named_strategy, stands_alone, strategies_for, UNBOUNDED_ARRAY};
+pub use granularity::{Granularity, MIN_BUCKET};
+pub use named::{
+    is_unbounded, named_strategy, stands_alone, strategies_for, time_field, time_series_fits,
+    UNBOUNDED_ARRAY,
+};
 pub use pattern::{AttributeForm, FieldPattern, MAX_SUBFIELDS};
 pub use strategy::{Strategy, DEFAULT_BUCKET, DEFAULT_SUBSET, DEFAULT_THRESHOLD};
 

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 mod design;
+pub(crate) mod timeseries;
 mod workload;
 
 use super::design::DesignName;
@@ -74,6 +75,8 @@ struct EntityInfo {
     /// The top-level fields of type `binData` or `string`: those a GridFS or object-storage
     /// pattern may store outside the document.
     files: Vec<String>,
+    /// The top-level fields of type `date`: a time series' `timeField` is the first.
+    dates: Vec<String>,
 }
 
 /// Returns the `(entity, field)` of every `preallocated` field pattern in the raw model: its
@@ -641,25 +644,28 @@ impl Checker {
         if let Some(f) = m.get("fields") {
             fields.extend(self.fields(f, &format!("{path}.fields"), 1));
         }
-        let files = m
-            .get("fields")
-            .and_then(Value::as_object)
-            .map(|o| {
-                o.iter()
-                    .filter(|(_, f)| {
-                        matches!(
-                            f.get("type").and_then(Value::as_str),
-                            Some("binData" | "string")
-                        )
-                    })
-                    .map(|(k, _)| k.clone())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let of_types = |types: &[&str]| -> Vec<String> {
+            m.get("fields")
+                .and_then(Value::as_object)
+                .map(|o| {
+                    o.iter()
+                        .filter(|(_, f)| {
+                            f.get("type")
+                                .and_then(Value::as_str)
+                                .is_some_and(|t| types.contains(&t))
+                        })
+                        .map(|(k, _)| k.clone())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let files = of_types(&["binData", "string"]);
+        let dates = of_types(&["date"]);
         Some(EntityInfo {
             name: name?,
             fields,
             files,
+            dates,
         })
     }
 

@@ -137,6 +137,7 @@ impl Builder<'_> {
                     }
                 }
             }
+            Strategy::TimeSeries { granularity } => self.time_series_shape(r, *granularity)?,
             _ => return Ok(None),
         };
         Ok(Some(Collection {

@@ -117,6 +117,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             out.push(c);
         }
         Strategy::Continuation { threshold } => continuation(out, r, &pcoll, &pid, *threshold),
+        Strategy::TimeSeries { .. } => out.push(super::timeseries::insert(p, out, r)),
         _ => {}
     }
     let inc = stored_totals(p.model, &r.name);

@@ -196,6 +196,7 @@ fn child_commands(
             f.projection = project(&c.fields, &format!("{arr}."));
             later.push(f);
         }
+        Strategy::TimeSeries { .. } => later.push(super::timeseries::read(p, out, r, entity, c)),
         Strategy::Continuation { threshold } => {
             slice(projection);
             if !(c.fields.is_empty() || c.fields.iter().all(|f| f == "_id")) {

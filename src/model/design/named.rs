@@ -1,14 +1,15 @@
 //! What the named designs choose for a relationship, and the strategies the picker offers.
 
-use super::{DesignName, Strategy, DEFAULT_BUCKET};
+use super::{DesignName, Granularity, Strategy, DEFAULT_BUCKET};
 use crate::model::{Model, Relationship, Step};
 
 /// The count at and above which an array counts as unbounded (MongoDB Compass's threshold).
 pub const UNBOUNDED_ARRAY: f64 = 250.0;
 
 /// Returns every strategy the relationship called `relationship` may take under validation's
-/// rule (the feed strategies for a feed, every other one otherwise), each with the default
-/// parameters of [`Strategy::ALL`], an extended reference copying the child fields the
+/// rule (the feed strategies for a feed, every other one otherwise; `time_series` only for a
+/// measurement, [`time_series_fits`], at the granularity [`Granularity::fitting`] its rate),
+/// each with the default parameters of [`Strategy::ALL`], an extended reference copying the child fields the
 /// workload reads (as the denormalized design does). Empty for a relationship the model does
 /// not have. The page's strategy picker offers these.
 pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
@@ -19,6 +20,14 @@ pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
     Strategy::ALL
         .into_iter()
         .filter(|s| s.is_feed() == feed)
+        .filter_map(|s| match s {
+            // A series that fills a bucket at some granularity, offered at the finest such.
+            Strategy::TimeSeries { .. } => time_series_fits(model, r)
+                .then(|| Granularity::fitting(r.growth_typical()))
+                .flatten()
+                .map(|granularity| Strategy::TimeSeries { granularity }),
+            other => Some(other),
+        })
         .map(|s| match s {
             Strategy::ExtendedReference { .. } => Strategy::ExtendedReference {
                 copy: child_fields_read(r, model),
@@ -26,6 +35,36 @@ pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
             other => other,
         })
         .collect()
+}
+
+/// Returns true when relationship `r` may be a native time series: a one-to-many between two
+/// entities whose child has a date field (the `timeField`, as validation requires) and is a
+/// measurement: in no other relationship, and reached by the workload only through `r`'s
+/// inserts and reads of children (no step reads, updates, deletes or moves one by itself: the
+/// buckets hold it by column, not as a document).
+pub fn time_series_fits(model: &Model, r: &Relationship) -> bool {
+    let alone = model
+        .relationships
+        .iter()
+        .filter(|o| o.parent == r.child || o.child == r.child)
+        .all(|o| o.name == r.name);
+    let untouched = model.workload.iter().flat_map(|u| &u.steps).all(|s| {
+        let v = serde_json::to_value(s).unwrap_or_default();
+        let on_child = v.get("entity").and_then(|e| e.as_str()) == Some(r.child.as_str());
+        let moves = matches!(s, Step::Reassign { relationship } | Step::FindParents { relationship, .. } if *relationship == r.name);
+        !on_child && !moves
+    });
+    !r.many_to_many && r.parent != r.child && time_field(model, r).is_some() && alone && untouched
+}
+
+/// Returns the `timeField` of a time series over relationship `r`: the child's first date field.
+pub fn time_field(model: &Model, r: &Relationship) -> Option<String> {
+    model.entity(&r.child).and_then(|c| {
+        c.fields
+            .iter()
+            .find(|(_, f)| f.ty == crate::model::field::BsonType::Date)
+            .map(|(n, _)| n.clone())
+    })
 }
 
 /// Returns true when a relationship's children are unbounded: the largest parent has at least

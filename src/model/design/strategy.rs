@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Granularity;
+
 /// Children the embedded subset keeps when the page switches a relationship to `embed_subset`.
 pub const DEFAULT_SUBSET: u64 = 10;
 
@@ -69,13 +71,21 @@ pub enum Strategy {
         #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
         size: u64,
     },
+    /// A native time-series collection (MongoDB 5.0+): the children are measurements (their
+    /// first date field is the `timeField`, the parent's id the `metaField`) that the server
+    /// stores in `system.buckets.<child>`, one bucket document per parent and time span.
+    TimeSeries {
+        /// The collection's granularity (rounding and span of a bucket).
+        #[serde(default)]
+        granularity: Granularity,
+    },
 }
 
 impl Strategy {
     /// Every strategy with its default parameters (`k` [`DEFAULT_SUBSET`], `size`
     /// [`DEFAULT_BUCKET`], `threshold` [`DEFAULT_THRESHOLD`], no copies), in the order the page
     /// offers them: the one list of strategies.
-    pub const ALL: [Strategy; 12] = [
+    pub const ALL: [Strategy; 13] = [
         Strategy::Embed,
         Strategy::EmbedSubset { k: DEFAULT_SUBSET },
         Strategy::ExtendedReference { copy: Vec::new() },
@@ -93,6 +103,9 @@ impl Strategy {
         Strategy::FanOutOnWrite,
         Strategy::BucketedFanOut {
             size: DEFAULT_BUCKET,
+        },
+        Strategy::TimeSeries {
+            granularity: Granularity::Seconds,
         },
     ];
 
@@ -121,6 +134,7 @@ impl Strategy {
             Strategy::FanOutOnRead => "fan_out_on_read",
             Strategy::FanOutOnWrite => "fan_out_on_write",
             Strategy::BucketedFanOut { .. } => "bucketed_fan_out",
+            Strategy::TimeSeries { .. } => "time_series",
         }
     }
 
@@ -141,6 +155,15 @@ impl Strategy {
             Strategy::Bucket { size } | Strategy::BucketedFanOut { size } => Some(("size", *size)),
             Strategy::Continuation { threshold } => Some(("threshold", *threshold)),
             _ => None,
+        }
+    }
+
+    /// Returns the optional keys a strategy takes besides its number parameter and `copy`
+    /// (`granularity` of a time series).
+    pub fn option_keys(&self) -> &'static [&'static str] {
+        match self {
+            Strategy::TimeSeries { .. } => &["granularity"],
+            _ => &[],
         }
     }
 

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::{describe, design_names, or_list, Checker, EntityInfo, RelInfo};
 use crate::model::design::{
-    AttributeForm, DesignName, FieldPattern, Joins, Strategy, MAX_SUBFIELDS,
+    AttributeForm, DesignName, FieldPattern, Granularity, Joins, Strategy, MAX_SUBFIELDS,
 };
 
 impl Checker {
@@ -111,6 +111,7 @@ impl Checker {
         req.extend(known.parameter().map(|(key, _)| key));
         let mut keys = req.clone();
         keys.extend(known.copy().map(|_| "copy"));
+        keys.extend(known.option_keys());
         self.object(v, path, &keys, &req);
         self.integer(m, "k", path, 1);
         self.integer(m, "size", path, 1);
@@ -125,6 +126,9 @@ impl Checker {
             }
             if !feed_strategy && rel.feed {
                 self.err(&format!("{path}.strategy"), format!("relationship \"{}\" is a feed: use fan_out_on_read, fan_out_on_write or bucketed_fan_out", rel.name));
+            }
+            if matches!(known, Strategy::TimeSeries { .. }) {
+                self.time_series(m, path, rel, entities);
             }
             if let Some(list) = self.array(m, "copy", path) {
                 let from = if known.copies_from() == Some("child") {
@@ -146,6 +150,48 @@ impl Checker {
                     }
                 }
             }
+        }
+    }
+
+    /// Checks a `time_series` strategy: a known granularity, and a one-to-many whose child is
+    /// a measurement (another entity, with a date field for the `timeField`).
+    fn time_series(
+        &mut self,
+        m: &serde_json::Map<String, Value>,
+        path: &str,
+        rel: &RelInfo,
+        entities: &[EntityInfo],
+    ) {
+        if let Some(g) = self.string(m, "granularity", path) {
+            if Granularity::from_name(g).is_none() {
+                let names: Vec<&str> = Granularity::ALL.iter().map(|g| g.name()).collect();
+                self.err(
+                    &format!("{path}.granularity"),
+                    format!("unknown granularity \"{g}\"; expected {}", or_list(names)),
+                );
+            }
+        }
+        if rel.many_to_many || rel.parent == rel.child {
+            self.err(
+                &format!("{path}.strategy"),
+                format!(
+                    "\"time_series\" needs a one-to-many between two entities; \"{}\" is not",
+                    rel.name
+                ),
+            );
+        }
+        let dated = entities
+            .iter()
+            .find(|e| e.name == rel.child)
+            .is_none_or(|e| !e.dates.is_empty());
+        if !dated {
+            self.err(
+                &format!("{path}.strategy"),
+                format!(
+                    "\"time_series\" needs a date field in \"{}\" (the timeField)",
+                    rel.child
+                ),
+            );
         }
     }
 

@@ -1,0 +1,248 @@
+//! Native time-series collections (the `time_series` strategy): the bucket document's exact
+//! size checked against pymongo's `bson`, the layout's arithmetic against real buckets, and the
+//! server's bucketing rules.
+#![cfg(not(target_arch = "wasm32"))]
+
+use bson::oid::ObjectId;
+use bson::{doc, DateTime, Document};
+use squillion::design::layout::{
+    measurements_per_bucket, BUCKET_LABEL, BUCKET_MAX_COUNT, BUCKET_MAX_SIZE,
+};
+use squillion::design::Layout;
+use squillion::model::design::{DesignSpec, Granularity, Strategy};
+use squillion::size::document_size;
+use squillion::size::timeseries::{bucket_document, bucket_size, compressed_estimate};
+
+/// `n` host-logs measurements of one host, a second apart from 2024-03-01 10:00:30 (fixed
+/// 80-byte messages, as the preset's).
+fn measurements(n: usize) -> Vec<Document> {
+    let host = ObjectId::from_bytes([7; 12]);
+    let start = 1_709_287_230_000_i64;
+    (0..n)
+        .map(|i| {
+            let mut id = [1u8; 12];
+            id[8..].copy_from_slice(&(i as u32).to_be_bytes());
+            doc! {
+                "_id": ObjectId::from_bytes(id),
+                "time": DateTime::from_millis(start + 1_000 * i as i64),
+                "message": format!("{:<80}", format!("message {i}")),
+                "host": host,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_bucket_is_the_servers_shape_and_its_size_exact() {
+    let ms = measurements(208);
+    let b = bucket_document(&ms, "time", "host", 60).unwrap_or_else(|| panic!("no bucket"));
+    let keys: Vec<&String> = b.keys().collect();
+    assert_eq!(keys, ["_id", "control", "meta", "data"]);
+    let control = b.get_document("control").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(control.get_i32("version").ok(), Some(1));
+    // The minimum time is rounded down to the minute; the _id's timestamp is that time.
+    let min = control
+        .get_document("min")
+        .and_then(|m| m.get_datetime("time"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(min.timestamp_millis(), 1_709_287_200_000);
+    let id = b.get_object_id("_id").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(id.timestamp().timestamp_millis(), 1_709_287_200_000);
+    let data = b.get_document("data").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(data.keys().collect::<Vec<_>>(), ["_id", "time", "message"]);
+    assert_eq!(data.get_document("time").map(|c| c.len()).ok(), Some(208));
+    let bytes = b.to_vec().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(document_size(&b), bytes.len() as u64);
+    assert_eq!(
+        bucket_size(&ms, "time", "host", 60),
+        Some(bytes.len() as u64)
+    );
+    // Compression estimate: well below the uncompressed size (the dates and ids are deltas),
+    // above the messages' own bytes (80-byte strings are stored as they are).
+    let est = compressed_estimate(&b);
+    assert!(
+        est < bytes.len() as u64 && est > 208 * 80,
+        "{est} {}",
+        bytes.len()
+    );
+}
+
+#[test]
+fn pymongo_builds_the_same_bucket_bytes() {
+    let ms = measurements(208);
+    let b = bucket_document(&ms, "time", "host", 60).unwrap_or_else(|| panic!("no bucket"));
+    let ours = b.to_vec().unwrap_or_else(|e| panic!("{e}"));
+    let mut input = Vec::new();
+    for m in &ms {
+        input.extend(m.to_vec().unwrap_or_else(|e| panic!("{e}")));
+    }
+    let hex: String = input.iter().map(|b| format!("{b:02x}")).collect();
+    // The server's bucket, built by pymongo from the same measurements: control.min/max per
+    // field, time rounded down to 60 s, _id timestamp = that time, data column by column.
+    let script = r#"
+import sys, bson, datetime
+from bson import ObjectId, SON
+ms = bson.decode_all(bytes.fromhex(sys.argv[1]), bson.CodecOptions(document_class=SON, tz_aware=True))
+cols, mn, mx = SON(), SON(), SON()
+for i, m in enumerate(ms):
+    for k, v in m.items():
+        if k == 'host': continue
+        cols.setdefault(k, SON())[str(i)] = v
+        if k not in mn or v < mn[k]: mn[k] = v
+        if k not in mx or v > mx[k]: mx[k] = v
+t = mn['time']
+epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+secs = int((t - epoch).total_seconds()) // 60 * 60
+mn['time'] = epoch + datetime.timedelta(seconds=secs)
+oid = ObjectId(secs.to_bytes(4, 'big') + bytes(8))
+b = SON([('_id', oid), ('control', SON([('version', 1), ('min', mn), ('max', mx)])), ('meta', ms[0]['host']), ('data', cols)])
+print(bson.encode(b).hex())
+"#;
+    match std::process::Command::new("python3")
+        .args(["-c", script, &hex])
+        .output()
+    {
+        Ok(out) if out.status.success() => {
+            let theirs = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            let ours_hex: String = ours.iter().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(theirs.len(), ours_hex.len(), "sizes differ");
+            assert_eq!(theirs, ours_hex);
+        }
+        Ok(out) => panic!("python3: {}", String::from_utf8_lossy(&out.stderr)),
+        Err(_) => eprintln!("python3 with pymongo not available: checked against bson-rust only"),
+    }
+}
+
+/// The host-logs model under a time-series design.
+fn host_logs(granularity: Granularity) -> (squillion::model::Model, Layout) {
+    let p = squillion::presets::find("host-logs").unwrap_or_else(|e| panic!("{e}"));
+    let m = p.model().unwrap_or_else(|e| panic!("{e}"));
+    let mut spec = DesignSpec::default();
+    spec.relationships
+        .insert("logs".into(), Strategy::TimeSeries { granularity });
+    let l = Layout::build(&m, &spec).unwrap_or_else(|e| panic!("{e}"));
+    (m, l)
+}
+
+#[test]
+fn the_layouts_bucket_size_is_a_real_buckets() {
+    let (m, l) = host_logs(Granularity::Seconds);
+    let c = l
+        .collection("system.buckets.logmsg")
+        .unwrap_or_else(|| panic!("no buckets collection"));
+    assert!(l.collection("logmsg").is_none());
+    let shape = c
+        .shape(BUCKET_LABEL)
+        .unwrap_or_else(|| panic!("no bucket shape"));
+    // 5,000 messages a day for a typical host: 208 in the hour a seconds bucket spans.
+    let r = m.relationship("logs").unwrap_or_else(|| panic!("no logs"));
+    assert_eq!(measurements_per_bucket(r, Granularity::Seconds, 130), 208);
+    let size = squillion::arith::document_size_of(&shape.fields, squillion::arith::At::Mean);
+    assert!(size.exact);
+    assert_eq!(
+        Some(size.whole()),
+        bucket_size(&measurements(208), "time", "host", 60)
+    );
+    // The server's index on the buckets, in place of the plan's.
+    let keys: Vec<String> = c.indexes.iter().map(|i| i.keys.to_string()).collect();
+    assert_eq!(
+        keys,
+        [r#"{ "meta": 1, "control.min.time": 1, "control.max.time": 1 }"#]
+    );
+    // A coarser granularity spans 30 days: the size rule closes the bucket first, at
+    // 128,000 ÷ 148 bytes a measurement (with its host) = 864.
+    let (_, hours) = host_logs(Granularity::Hours);
+    let shape = hours
+        .collection("system.buckets.logmsg")
+        .and_then(|c| c.shape(BUCKET_LABEL))
+        .unwrap_or_else(|| panic!("no bucket shape"));
+    let ids = shape
+        .fields
+        .get("data")
+        .and_then(|d| d.fields.get("_id"))
+        .map_or(0, |c| c.fields.0.len() as u64);
+    assert_eq!(ids, BUCKET_MAX_SIZE / 148);
+    assert!(ids < BUCKET_MAX_COUNT);
+}
+
+#[test]
+fn a_time_series_needs_a_dated_child_of_another_entity() {
+    let text = std::fs::read_to_string("presets/host-logs.json").unwrap_or_else(|e| panic!("{e}"));
+    let bad = text.replace("\"type\": \"date\"", "\"type\": \"string\"");
+    let errs = squillion::model::parse_model(&bad)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(errs.contains("needs a date field in \"logmsg\""), "{errs}");
+    let bad = text.replace("\"granularity\": \"seconds\"", "\"granularity\": \"days\"");
+    let errs = squillion::model::parse_model(&bad)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(errs.contains("unknown granularity \"days\""), "{errs}");
+}
+
+/// Warnings of host-logs under `design` with a typical host logging `per_day` messages.
+fn warnings_at(per_day: u64, granularity: &str) -> Vec<squillion::warning::Warning> {
+    let text = std::fs::read_to_string("presets/host-logs.json").unwrap_or_else(|e| panic!("{e}"));
+    let text = text
+        .replace("\"typical\": 5000", &format!("\"typical\": {per_day}"))
+        .replace(
+            "\"granularity\": \"seconds\"",
+            &format!("\"granularity\": \"{granularity}\""),
+        );
+    let m = squillion::model::parse_model(&text).unwrap_or_else(|e| panic!("{e}"));
+    let (_, offer) = squillion::eval::offer::offer(&m, "time-series")
+        .map(|o| (o.id, o.model))
+        .unwrap_or_else(|| panic!("no time-series design"));
+    let l = squillion::design::layout_model(&offer).unwrap_or_else(|e| panic!("{e}"));
+    squillion::warning::check(&offer, &l)
+}
+
+#[test]
+fn a_granularity_too_fine_for_the_rate_is_warned() {
+    let code = "SPARSE_TIME_SERIES_BUCKETS";
+    // 5,000 a day: 208 in an hour, no warning.
+    assert!(!warnings_at(5_000, "seconds").iter().any(|w| w.code == code));
+    // 100 a day: 4 in an hour (⌊100 × 3,600 ÷ 86,400⌋), below 10.
+    let w = warnings_at(100, "seconds");
+    let sparse = w
+        .iter()
+        .find(|w| w.code == code)
+        .unwrap_or_else(|| panic!("{w:?}"));
+    assert_eq!(sparse.collection, "system.buckets.logmsg");
+    assert!(
+        sparse.message.contains(": 4 measurement(s) a bucket"),
+        "{}",
+        sparse.message
+    );
+    // Minutes span a day: 100 a bucket, no warning.
+    assert!(!warnings_at(100, "minutes").iter().any(|w| w.code == code));
+}
+
+#[test]
+fn the_picker_and_the_advisor_offer_it_only_for_measurements() {
+    let offers = |preset: &str, rel: &str| -> Option<Granularity> {
+        let p = squillion::presets::find(preset).unwrap_or_else(|e| panic!("{e}"));
+        let m = p.model().unwrap_or_else(|e| panic!("{e}"));
+        squillion::model::design::strategies_for(&m, rel)
+            .into_iter()
+            .find_map(|s| match s {
+                Strategy::TimeSeries { granularity } => Some(granularity),
+                _ => None,
+            })
+    };
+    // Log messages: dated, inserted and read only through their host; 5,000 a day fill an
+    // hour's bucket with 208.
+    assert_eq!(offers("host-logs", "logs"), Some(Granularity::Seconds));
+    // The finest granularity whose span holds 10 of a series' measurements.
+    assert_eq!(Granularity::fitting(240.0), Some(Granularity::Seconds));
+    assert_eq!(Granularity::fitting(239.0), Some(Granularity::Minutes));
+    assert_eq!(Granularity::fitting(10.0), Some(Granularity::Minutes));
+    assert_eq!(Granularity::fitting(2.0), Some(Granularity::Hours));
+    assert_eq!(Granularity::fitting(0.3), None);
+    // Orders: dated, but the parents of their items and updated by themselves.
+    assert_eq!(offers("shopping-cart", "orders"), None);
+    // Comments, 0.1 a day a typical post: 3 in 30 days, too few for any bucket.
+    assert_eq!(offers("blog", "comments"), None);
+}
