@@ -115,3 +115,8 @@ report-fix = fix:{" "}
 severity-info = Info
 severity-warning = Warning
 severity-error = Error
+
+## Time series
+
+sparse-time-series-buckets = granularity "{ $granularity }" closes a bucket every { $span } s, and a typical { $parent } adds { $growth } { $child } a day: { $count } measurement(s) a bucket, each bucket paying its control block
+sparse-time-series-buckets-fix = Choose a coarser granularity (minutes, hours) so a bucket spans enough measurements of one series.

@@ -113,3 +113,8 @@ report-fix = 修复：
 severity-info = 信息
 severity-warning = 警告
 severity-error = 错误
+
+## 时间序列
+
+sparse-time-series-buckets = 粒度“{ $granularity }”每 { $span } 秒关闭一个桶，而典型的 { $parent } 每天只增加 { $growth } 个 { $child }：每个桶只有 { $count } 个测量值，每个桶都要负担自己的 control 块
+sparse-time-series-buckets-fix = 选择更粗的粒度（minutes、hours），让一个桶容纳同一序列足够多的测量值。

@@ -3,6 +3,7 @@
 //! than one document each and cost their `control` block for every few values.
 
 use super::{Severity, Warning};
+use crate::lang::Text;
 use crate::design::layout::{bucket_capacity, buckets_collection_name};
 use crate::design::Layout;
 use crate::model::design::Strategy;
@@ -28,21 +29,19 @@ pub fn check(model: &Model, layout: &Layout) -> Vec<Warning> {
         if n >= SPARSE_BUCKET {
             continue;
         }
-        out.push(Warning::new(
+        out.push(Warning::localized(
             "SPARSE_TIME_SERIES_BUCKETS",
             Severity::Warning,
             &buckets_collection_name(r),
             "data",
-            format!(
-                "granularity \"{}\" closes a bucket every {} s, and a typical {} adds {} {} a day: {} measurement(s) a bucket, each bucket paying its control block",
-                granularity.name(),
-                crate::human::thousands(granularity.span_seconds()),
-                r.parent,
-                r.growth_typical(),
-                r.child,
-                n
-            ),
-            "Choose a coarser granularity (minutes, hours) so a bucket spans enough measurements of one series.",
+            Text::new("sparse-time-series-buckets")
+                .arg("granularity", granularity.name())
+                .arg("span", crate::human::thousands(granularity.span_seconds()))
+                .arg("parent", &r.parent)
+                .arg("growth", r.growth_typical())
+                .arg("child", &r.child)
+                .arg("count", n),
+            Text::new("sparse-time-series-buckets-fix"),
         ));
     }
     out
