@@ -54,6 +54,9 @@ const KEPT_LATIN: &[&str] = &[
     "p99",
     "ObjectId",
     "_id",
+    "control",
+    "minutes",
+    "hours",
 ];
 
 /// Returns each message of a catalogue: id → its text (the lines after `id =` up to the next
