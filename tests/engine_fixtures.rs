@@ -258,7 +258,7 @@ fn check_collection(db: &Database, fx: &Fixture) -> Result<(), String> {
     if let Some((name, want)) = &fx.expect_collection {
         let got: Vec<Document> = db
             .collection(name)
-            .map(|c| c.documents().cloned().collect())
+            .map(|c| c.decoded_documents())
             .unwrap_or_default();
         let same = want.len() == got.len()
             && want

@@ -14,7 +14,7 @@
 mod sort;
 
 use crate::engine::aggregate;
-use crate::engine::collection::Collection;
+use crate::engine::collection::{decode, Collection};
 use crate::engine::error::Result;
 use crate::engine::index::{Index, IndexKey, RecordId};
 use crate::engine::plan::PlanStage;
@@ -71,7 +71,7 @@ pub fn execute(
                 .rid
                 .and_then(|rid| src.coll.and_then(|c| c.docs.get(&rid)))
             {
-                Some(d) => d.clone(),
+                Some(d) => decode(d)?,
                 None => return Ok(false),
             },
         };
@@ -127,11 +127,11 @@ fn run<'a>(
                     return Ok(false);
                 };
                 stats.exec.docs_examined += 1;
-                if filter.as_ref().is_some_and(|f| !f.matches(doc)) {
+                if filter.as_ref().is_some_and(|f| !f.matches_raw(doc)) {
                     return Ok(false);
                 }
                 let row = Row {
-                    doc: Some(Cow::Borrowed(doc)),
+                    doc: Some(Cow::Owned(decode(doc)?)),
                     ..row
                 };
                 emit(row, stats)
@@ -160,7 +160,7 @@ fn run<'a>(
                 limit_amount.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
             let rows = match (input.as_ref(), src.coll) {
                 (PlanStage::Collscan { filter }, Some(coll)) => {
-                    sort::sorted_scan(coll, filter.as_ref(), sort, keep, stats)
+                    sort::sorted_scan(coll, filter.as_ref(), sort, keep, stats)?
                 }
                 _ => {
                     let mut keyed: Vec<(Vec<Bson>, Row<'a>)> = Vec::new();
@@ -292,12 +292,12 @@ fn collscan<'a>(
     let mut failed = None;
     let mut stopped = false;
     let examined = scan.for_each_match(coll, |_, rid, doc| {
-        let row = Row {
+        let row = decode(doc).map(|doc| Row {
             rid: Some(rid),
             key: None,
-            doc: Some(Cow::Borrowed(doc)),
-        };
-        match emit(row, stats) {
+            doc: Some(Cow::Owned(doc)),
+        });
+        match row.and_then(|row| emit(row, stats)) {
             Ok(stop) => {
                 stopped = stop;
                 stop

@@ -3,9 +3,9 @@
 
 use crate::engine::compare::{compare, shell, shell_doc};
 use crate::engine::error::{EngineError, Result};
-use crate::engine::path;
+use crate::engine::path::{self, CompiledPath, RawItem};
 use crate::engine::query::Filter;
-use bson::{Bson, Document};
+use bson::{Bson, Document, RawDocument};
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
@@ -255,6 +255,46 @@ impl Index {
             }
             per_field.push(sorted_distinct(values));
         }
+        self.combine(per_field, arrays, all_missing)
+    }
+
+    /// Returns [`Index::keys_for`] of a stored (raw) document, reading the keyed values from
+    /// the bytes (each key value is decoded once; the document never is).
+    pub fn keys_for_raw(&self, doc: &RawDocument) -> Result<(Vec<IndexKey>, Vec<String>)> {
+        if let Some(f) = &self.partial {
+            if !f.matches_raw(doc) {
+                return Ok((Vec::new(), Vec::new()));
+            }
+        }
+        let mut per_field: Vec<Vec<Bson>> = Vec::new();
+        let mut arrays: Vec<(String, String)> = Vec::new();
+        let mut all_missing = true;
+        for (field, _) in &self.spec.fields {
+            let parts = path::split(field);
+            if self.spec.sparse
+                && all_missing
+                && CompiledPath::new(field)
+                    .any_raw(doc, false, &mut |i| matches!(i, RawItem::Value(_)))
+            {
+                all_missing = false;
+            }
+            let (values, array_at) = path::key_values_raw(doc, &parts);
+            if let Some(a) = array_at {
+                arrays.push((field.clone(), a));
+            }
+            per_field.push(sorted_distinct(values));
+        }
+        self.combine(per_field, arrays, all_missing)
+    }
+
+    /// Returns the keys of one document from each field's distinct values and the array
+    /// paths met (the second half of [`Index::keys_for`]).
+    fn combine(
+        &self,
+        mut per_field: Vec<Vec<Bson>>,
+        arrays: Vec<(String, String)>,
+        all_missing: bool,
+    ) -> Result<(Vec<IndexKey>, Vec<String>)> {
         if self.spec.sparse && all_missing {
             return Ok((Vec::new(), Vec::new()));
         }
@@ -330,6 +370,53 @@ mod tests {
         let err = idx.keys_for(&doc! {"a": [1, 2], "b": [3, 4]});
         assert_eq!(err.err().map(|e| e.code), Some(171));
         assert_eq!(default_name(&doc! {"a": 1, "b": -1}), "a_1_b_-1");
+    }
+
+    /// Keys read from a stored document's bytes are the keys of the document decoded, for
+    /// single, compound, dotted, multikey, sparse and partial indexes.
+    #[test]
+    fn raw_keys_are_the_document_keys() {
+        let docs = [
+            doc! {},
+            doc! {"a": 1, "b": "x"},
+            doc! {"a": [3, 1, 3, [2]], "b": {"c": null}},
+            doc! {"a": [], "b": [{"c": 1}, {"c": [2, 1]}, {"d": 1}, 4]},
+            doc! {"a": {"x": 1}, "b": {"c": {"d": 1}}},
+            doc! {"a": [1, 2], "b": [3]},
+        ];
+        let specs = [
+            (doc! {"a": 1}, IndexOptions::default()),
+            (doc! {"a": -1, "b": 1}, IndexOptions::default()),
+            (doc! {"b.c": 1}, IndexOptions::default()),
+            (doc! {"b.c": 1, "a": 1}, IndexOptions::default()),
+            (
+                doc! {"b.c": 1},
+                IndexOptions {
+                    sparse: true,
+                    ..Default::default()
+                },
+            ),
+            (
+                doc! {"a": 1},
+                IndexOptions {
+                    partial_filter_expression: Some(doc! {"b": {"$exists": true}}),
+                    ..Default::default()
+                },
+            ),
+        ];
+        for (key, opts) in &specs {
+            let Ok(idx) = Index::new(key, opts) else {
+                panic!("index {key}");
+            };
+            for d in &docs {
+                let Ok(raw) = bson::RawDocumentBuf::try_from(d) else {
+                    panic!("{d} does not encode");
+                };
+                let from_doc = idx.keys_for(d).map_err(|e| e.code);
+                let from_raw = idx.keys_for_raw(&raw).map_err(|e| e.code);
+                assert_eq!(from_raw, from_doc, "{key} on {d}");
+            }
+        }
     }
 
     /// The distinct keys of a field are the values sorted stably by `compare` with the first of

@@ -4,6 +4,14 @@
 //! a numeric component (`a.1`) is both an array position and a field name; a leaf array yields
 //! itself and each of its elements, and a path that stops short yields "missing".
 
+mod raw;
+
+pub use raw::{
+    any_reached as any_reached_raw, elements as raw_elements, field as raw_field,
+    key_values as key_values_raw, reach as reach_raw,
+};
+pub use raw::{RawItem, RawReach};
+
 use bson::{Bson, Document};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 

@@ -1,15 +1,17 @@
 //! The SORT stage over a COLLSCAN: the scan keeps only the documents the sort's limit keeps,
-//! reading sort keys from the collection's columns when it can.
+//! reading sort keys from the collection's columns when it can, and decoding only the
+//! documents kept.
 
 use super::Row;
-use crate::engine::collection::Collection;
+use crate::engine::collection::{decode, Collection};
 use crate::engine::columns::Column;
+use crate::engine::error::Result;
 use crate::engine::index::RecordId;
 use crate::engine::query::Filter;
 use crate::engine::scan::ScanFilter;
 use crate::engine::sort::SortSpec;
 use crate::engine::stats::Stats;
-use bson::{Bson, Document};
+use bson::{Bson, RawDocument};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -34,7 +36,7 @@ fn keep_top<T>(top: &mut Vec<T>, keep: usize, item: T, compare: impl Fn(&T, &T) 
     top.truncate(keep);
 }
 
-/// A SORT over a COLLSCAN: sorts references and clones only the documents kept (`keep`: the
+/// A SORT over a COLLSCAN: sorts references and decodes only the documents kept (`keep`: the
 /// sort's limit). Sort keys come from columns when the scan keeps its top documents: a column
 /// without `Other` cells holds, for each document, the value `sort_value` returns for a path
 /// that meets no array; a full sort reads every matching document anyway, so it asks for none.
@@ -44,10 +46,10 @@ pub(super) fn sorted_scan<'a>(
     sort: &SortSpec,
     keep: usize,
     stats: &mut Stats,
-) -> Vec<Row<'a>> {
+) -> Result<Vec<Row<'a>>> {
     let all = Filter::And(Vec::new());
     let filter = ScanFilter::new(filter.unwrap_or(&all), coll);
-    let mut keyed: Vec<(Vec<Bson>, RecordId, &'a Document)> = Vec::new();
+    let mut keyed: Vec<(Vec<Bson>, RecordId, &'a RawDocument)> = Vec::new();
     // Every path is asked, so that all get built.
     let sort_columns: Option<Vec<Arc<Column>>> = if keep <= TOP_K_MAX {
         let asked: Vec<Option<Arc<Column>>> = sort
@@ -55,7 +57,7 @@ pub(super) fn sorted_scan<'a>(
             .iter()
             .map(|(p, _)| {
                 coll.columns
-                    .get(p, coll.docs.values())
+                    .get(p, coll.documents())
                     .filter(|c| !c.has_other && c.cells.len() == coll.docs.len())
             })
             .collect();
@@ -83,19 +85,19 @@ pub(super) fn sorted_scan<'a>(
             .into_iter()
             .filter_map(|(key, row)| {
                 let (rid, doc) = coll.docs.get_key_value(rids.get(row)?)?;
-                Some((key, *rid, doc))
+                Some((key, *rid, doc.as_ref()))
             })
             .collect();
     } else if keep <= TOP_K_MAX {
         stats.exec.docs_examined += filter.for_each_match(coll, |_, rid, doc| {
-            keep_top(&mut keyed, keep, (sort.key(doc), rid, doc), |a, b| {
+            keep_top(&mut keyed, keep, (sort.key_raw(doc), rid, doc), |a, b| {
                 sort.compare_keys(&a.0, &b.0)
             });
             false
         });
     } else {
         stats.exec.docs_examined += filter.for_each_match(coll, |_, rid, doc| {
-            keyed.push((sort.key(doc), rid, doc));
+            keyed.push((sort.key_raw(doc), rid, doc));
             false
         });
         keyed.sort_by(|a, b| sort.compare_keys(&a.0, &b.0));
@@ -103,10 +105,12 @@ pub(super) fn sorted_scan<'a>(
     keyed
         .into_iter()
         .take(keep)
-        .map(|(_, rid, doc)| Row {
-            rid: Some(rid),
-            key: None,
-            doc: Some(Cow::Borrowed(doc)),
+        .map(|(_, rid, doc)| {
+            Ok(Row {
+                rid: Some(rid),
+                key: None,
+                doc: Some(Cow::Owned(decode(doc)?)),
+            })
         })
         .collect()
 }
