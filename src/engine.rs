@@ -12,6 +12,7 @@ pub mod collection;
 pub mod columns;
 pub mod command;
 pub mod compare;
+pub mod encode;
 pub mod error;
 pub mod exec;
 pub mod expr;

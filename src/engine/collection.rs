@@ -61,6 +61,9 @@ fn key_changes(mut old: Vec<IndexKey>, mut new: Vec<IndexKey>) -> (Vec<IndexKey>
 /// Returns the document a stored (raw) document holds. Stored documents were encoded from
 /// documents, so decoding fails only on corrupted memory: reported as error 1.
 pub fn decode(raw: &RawDocument) -> Result<Document> {
+    if let Some(d) = crate::engine::path::decode_raw(raw) {
+        return Ok(d);
+    }
     Document::try_from(raw).map_err(|e| {
         EngineError::new(
             1,
@@ -73,6 +76,9 @@ pub fn decode(raw: &RawDocument) -> Result<Document> {
 /// Returns a document encoded for storage (error 1 when it cannot be encoded: a checked
 /// document always can).
 pub fn encode(doc: &Document) -> Result<RawDocumentBuf> {
+    if let Some(raw) = crate::engine::encode::encode(doc) {
+        return Ok(raw);
+    }
     RawDocumentBuf::try_from(doc)
         .map_err(|e| EngineError::new(1, "InternalError", format!("document not encodable: {e}")))
 }

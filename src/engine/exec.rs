@@ -24,7 +24,7 @@ use crate::engine::projection::Projection;
 use crate::engine::query::Filter;
 use crate::engine::scan::ScanFilter;
 use crate::engine::stats::Stats;
-use bson::{Bson, Document};
+use bson::{Bson, Document, RawDocument};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
@@ -35,6 +35,20 @@ struct Row<'a> {
     rid: Option<RecordId>,
     key: Option<&'a IndexKey>,
     doc: Option<Cow<'a, Document>>,
+    /// The stored document, while no stage has made a new one (`doc` is then `None`): it
+    /// is decoded only where a stage needs a `Document`.
+    raw: Option<&'a RawDocument>,
+}
+
+impl<'a> Row<'a> {
+    /// Returns the row's document, decoding the stored one when it has not been yet.
+    fn into_document(self) -> Result<Option<Cow<'a, Document>>> {
+        match (self.doc, self.raw) {
+            (Some(d), _) => Ok(Some(d)),
+            (None, Some(raw)) => Ok(Some(Cow::Owned(decode(raw)?))),
+            (None, None) => Ok(None),
+        }
+    }
 }
 
 /// Where a stage pushes its rows; returns true when it needs no more.
@@ -64,18 +78,16 @@ pub fn execute(
     let mut stats = Stats::default();
     let mut out = Vec::new();
     run(plan, &src, &mut stats, &mut |row, _| {
-        let doc = match row.doc {
+        let rid = row.rid;
+        let doc = match row.into_document()? {
             Some(d) => d.into_owned(),
             // A covered scan read by a write (its projection removed): the stored document.
-            None => match row
-                .rid
-                .and_then(|rid| src.coll.and_then(|c| c.docs.get(&rid)))
-            {
+            None => match rid.and_then(|rid| src.coll.and_then(|c| c.docs.get(&rid))) {
                 Some(d) => decode(d)?,
                 None => return Ok(false),
             },
         };
-        out.push((row.rid, doc));
+        out.push((rid, doc));
         Ok(false)
     })?;
     stats.exec.n_returned = out.len() as u64;
@@ -114,6 +126,7 @@ fn run<'a>(
                     rid: Some(rid),
                     key: Some(key),
                     doc: None,
+                    raw: None,
                 };
                 emit(row, stats)
             })
@@ -131,7 +144,8 @@ fn run<'a>(
                     return Ok(false);
                 }
                 let row = Row {
-                    doc: Some(Cow::Owned(decode(doc)?)),
+                    doc: None,
+                    raw: Some(doc),
                     ..row
                 };
                 emit(row, stats)
@@ -160,12 +174,16 @@ fn run<'a>(
                 limit_amount.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
             let rows = match (input.as_ref(), src.coll) {
                 (PlanStage::Collscan { filter }, Some(coll)) => {
-                    sort::sorted_scan(coll, filter.as_ref(), sort, keep, stats)?
+                    sort::sorted_scan(coll, filter.as_ref(), sort, keep, stats)
                 }
                 _ => {
                     let mut keyed: Vec<(Vec<Bson>, Row<'a>)> = Vec::new();
                     run(input, src, stats, &mut |row, _| {
-                        let key = row.doc.as_deref().map(|d| sort.key(d)).unwrap_or_default();
+                        let key = match (row.doc.as_deref(), row.raw) {
+                            (Some(d), _) => sort.key(d),
+                            (None, Some(raw)) => sort.key_raw(raw),
+                            (None, None) => Vec::new(),
+                        };
                         keyed.push((key, row));
                         Ok(false)
                     })?;
@@ -204,12 +222,14 @@ fn run<'a>(
             })
         }
         PlanStage::Projection { projection, input } => run(input, src, stats, &mut |row, stats| {
-            let Some(doc) = &row.doc else {
-                return Ok(false);
+            let projected = match (row.doc.as_deref(), row.raw) {
+                (Some(doc), _) => projection.apply(doc)?,
+                (None, Some(raw)) => projection.apply_raw(raw)?,
+                (None, None) => return Ok(false),
             };
-            let projected = projection.apply(doc)?;
             let row = Row {
                 doc: Some(Cow::Owned(projected)),
+                raw: None,
                 ..row
             };
             emit(row, stats)
@@ -223,6 +243,7 @@ fn run<'a>(
                 let doc = projection.apply(&covered_doc(fields, key, projection))?;
                 let row = Row {
                     doc: Some(Cow::Owned(doc)),
+                    raw: None,
                     ..row
                 };
                 emit(row, stats)
@@ -246,7 +267,7 @@ fn run<'a>(
 fn collect<'a>(stage: &'a PlanStage, src: &Source<'a>, stats: &mut Stats) -> Result<Vec<Document>> {
     let mut docs = Vec::new();
     run(stage, src, stats, &mut |row, _| {
-        if let Some(d) = row.doc {
+        if let Some(d) = row.into_document()? {
             docs.push(d.into_owned());
         }
         Ok(false)
@@ -261,6 +282,7 @@ fn push_all<'a>(docs: Vec<Document>, stats: &mut Stats, emit: Emit<'_, 'a>) -> R
             rid: None,
             key: None,
             doc: Some(Cow::Owned(d)),
+            raw: None,
         };
         if emit(row, stats)? {
             return Ok(true);
@@ -292,12 +314,13 @@ fn collscan<'a>(
     let mut failed = None;
     let mut stopped = false;
     let examined = scan.for_each_match(coll, |_, rid, doc| {
-        let row = decode(doc).map(|doc| Row {
+        let row = Row {
             rid: Some(rid),
             key: None,
-            doc: Some(Cow::Owned(doc)),
-        });
-        match row.and_then(|row| emit(row, stats)) {
+            doc: None,
+            raw: Some(doc),
+        };
+        match emit(row, stats) {
             Ok(stop) => {
                 stopped = stop;
                 stop

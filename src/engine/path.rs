@@ -7,8 +7,8 @@
 mod raw;
 
 pub use raw::{
-    any_reached as any_reached_raw, elements as raw_elements, field as raw_field,
-    key_values as key_values_raw, reach as reach_raw,
+    any_reached as any_reached_raw, decode as decode_raw, elements as raw_elements,
+    field as raw_field, key_values as key_values_raw, reach as reach_raw, to_bson as raw_to_bson,
 };
 pub use raw::{RawItem, RawReach};
 

@@ -1,18 +1,16 @@
 //! The SORT stage over a COLLSCAN: the scan keeps only the documents the sort's limit keeps,
-//! reading sort keys from the collection's columns when it can, and decoding only the
-//! documents kept.
+//! reading sort keys from the collection's columns when it can; only the documents kept are
+//! handed on (still raw).
 
 use super::Row;
-use crate::engine::collection::{decode, Collection};
+use crate::engine::collection::Collection;
 use crate::engine::columns::Column;
-use crate::engine::error::Result;
 use crate::engine::index::RecordId;
 use crate::engine::query::Filter;
 use crate::engine::scan::ScanFilter;
 use crate::engine::sort::SortSpec;
 use crate::engine::stats::Stats;
 use bson::{Bson, RawDocument};
-use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -36,7 +34,7 @@ fn keep_top<T>(top: &mut Vec<T>, keep: usize, item: T, compare: impl Fn(&T, &T) 
     top.truncate(keep);
 }
 
-/// A SORT over a COLLSCAN: sorts references and decodes only the documents kept (`keep`: the
+/// A SORT over a COLLSCAN: sorts references and hands on only the documents kept (`keep`: the
 /// sort's limit). Sort keys come from columns when the scan keeps its top documents: a column
 /// without `Other` cells holds, for each document, the value `sort_value` returns for a path
 /// that meets no array; a full sort reads every matching document anyway, so it asks for none.
@@ -46,7 +44,7 @@ pub(super) fn sorted_scan<'a>(
     sort: &SortSpec,
     keep: usize,
     stats: &mut Stats,
-) -> Result<Vec<Row<'a>>> {
+) -> Vec<Row<'a>> {
     let all = Filter::And(Vec::new());
     let filter = ScanFilter::new(filter.unwrap_or(&all), coll);
     let mut keyed: Vec<(Vec<Bson>, RecordId, &'a RawDocument)> = Vec::new();
@@ -105,12 +103,11 @@ pub(super) fn sorted_scan<'a>(
     keyed
         .into_iter()
         .take(keep)
-        .map(|(_, rid, doc)| {
-            Ok(Row {
-                rid: Some(rid),
-                key: None,
-                doc: Some(Cow::Owned(decode(doc)?)),
-            })
+        .map(|(_, rid, doc)| Row {
+            rid: Some(rid),
+            key: None,
+            doc: None,
+            raw: Some(doc),
         })
         .collect()
 }
