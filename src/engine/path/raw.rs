@@ -55,8 +55,8 @@ fn value_size(tag: u8, bytes: &[u8], at: usize) -> Option<usize> {
 }
 
 /// Returns the value of an element of type `tag` whose `size` bytes start at `at`, read
-/// directly for the common types; `None` for the others (arrays among them: bson has no
-/// public way to view bytes as a `RawArray`), which are read through bson's own parser.
+/// directly for the common types; `None` for the others, which are read through bson's own
+/// parser.
 fn simple_value(tag: u8, bytes: &[u8], at: usize, size: usize) -> Option<RawBsonRef<'_>> {
     let slice = bytes.get(at..at.checked_add(size)?)?;
     let eight = || -> Option<[u8; 8]> { slice.get(..8)?.try_into().ok() };
@@ -64,6 +64,7 @@ fn simple_value(tag: u8, bytes: &[u8], at: usize, size: usize) -> Option<RawBson
         0x01 => RawBsonRef::Double(f64::from_le_bytes(eight()?)),
         0x02 => RawBsonRef::String(std::str::from_utf8(slice.get(4..size.checked_sub(1)?)?).ok()?),
         0x03 => RawBsonRef::Document(RawDocument::from_bytes(slice).ok()?),
+        0x04 => RawBsonRef::Array(array_view(slice)?),
         0x06 => RawBsonRef::Undefined,
         0x07 => RawBsonRef::ObjectId(bson::oid::ObjectId::from_bytes(
             slice.get(..12)?.try_into().ok()?,
@@ -88,6 +89,15 @@ fn simple_value(tag: u8, bytes: &[u8], at: usize, size: usize) -> Option<RawBson
         0x7F => RawBsonRef::MaxKey,
         _ => return None,
     })
+}
+
+/// Returns the bytes of an array as a `RawArray`. bson has no public constructor for
+/// one; its serde support views generic binary bytes as an array (a header check, no copy),
+/// which is used here.
+fn array_view(bytes: &[u8]) -> Option<&RawArray> {
+    use serde::Deserialize;
+    let bytes = serde::de::value::BorrowedBytesDeserializer::<serde::de::value::Error>::new(bytes);
+    <&RawArray>::deserialize(bytes).ok()
 }
 
 /// One element of a raw document as the scanner sees it: the name's bytes, the type and
