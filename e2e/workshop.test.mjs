@@ -136,7 +136,7 @@ test('keys 1–9, Left/Right and W drive the designs, never while typing', async
   await page.focus('.design-button[aria-pressed="true"]');
   await page.keyboard.press('ArrowRight');
   assert.equal(await pressed(page), ids[1]);
-  assert.equal(await page.evaluate(() => document.activeElement.dataset.design), ids[1]);
+  await page.waitForFunction((id) => document.activeElement?.dataset?.design === id, ids[1], { timeout: 5000 });
 
   // Typing in an input: keys are text, not shortcuts.
   await page.keyboard.press('w');
@@ -155,7 +155,9 @@ test('keys 1–9, Left/Right and W drive the designs, never while typing', async
   // The editor's tabs use the arrows themselves.
   await page.focus('#tab-json');
   await page.keyboard.press('ArrowLeft');
-  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-form');
+  // The page moves the focus on the next animation frame: wait for it, a
+  // wrong tab still fails after the timeout.
+  await page.waitForFunction(() => document.activeElement?.id === 'tab-form', null, { timeout: 5000 });
   assert.equal(await pressed(page), ids[1], 'arrows on the tab list switch tabs, not designs');
   await page.evaluate(() => document.activeElement?.blur());
   await page.keyboard.press('5');

@@ -14,6 +14,17 @@
 // With `kind: 'export'`, the same message builds the export's zip archive instead
 // (`squillionExport`, what "Download export (.zip)" asks a worker of its own for):
 // Message out: { id, zip: Uint8Array (transferred), summary, ms } | { id, error } | { id, fatal }
+//
+// With `kind: 'infer'` ("Start from your data", src/ui/infer.rs), `inputs` is an array of
+// { name, collection, kind: 'json'|'bson'|'metadata'|'sql', file?: File, text?: string }:
+// mongoexport and mongodump files are handed to `squillionInfer` in 4 MiB slices read here
+// (FileReaderSync), schemas and metadata whole; `counts` is "users=30000000, …".
+// Message out: { id, progress: { done, total, file } } (bytes read so far), then
+//              { id, json, ms } (JSON {model, summary}) | { id, error } | { id, fatal }
+//
+// With `kind: 'advise'`, the design advisor (`squillionAdvise(modelText, optionsJson, onProgress)`,
+// what the Advise panel asks a worker of its own for; Cancel terminates that worker):
+// Message out: { id, progress: { step, of, what } }…, then { id, json, ms } | { id, error } | { id, fatal }
 import init from './squillion.js';
 
 let ready = null;
@@ -44,7 +55,17 @@ self.onmessage = async (event) => {
       self.postMessage({ id, zip, summary, ms: performance.now() - t0 }, [zip.buffer]);
       return;
     }
+    if (kind === 'infer') {
+      const json = self.squillionInfer(inferInputs(id, event.data.inputs), event.data.counts ?? '');
+      self.postMessage({ id, json, ms: performance.now() - t0 });
+      return;
+    }
     const progress = (step, of, what) => self.postMessage({ id, progress: { step, of, what } });
+    if (kind === 'advise') {
+      const json = self.squillionAdvise(model, options, progress);
+      self.postMessage({ id, json, ms: performance.now() - t0 });
+      return;
+    }
     const json = self.squillionEvaluate(model, design, options, progress);
     self.postMessage({ id, json, ms: performance.now() - t0 });
   } catch (e) {
@@ -53,3 +74,39 @@ self.onmessage = async (event) => {
     else self.postMessage({ id, fatal: String(e?.message ?? e) });
   }
 };
+
+/** The bytes of a file handed to the inference at a time. */
+const CHUNK = 4 * 1024 * 1024;
+
+/** Returns the inputs of an inference as `squillionInfer` reads them: a file of documents gets
+ * `next()`, which reads its next slice and reports the bytes read of all the files. */
+function inferInputs(id, inputs) {
+  const reader = new FileReaderSync();
+  const total = inputs.reduce((n, i) => n + (i.file?.size ?? i.text?.length ?? 0), 0);
+  let done = 0;
+  const tell = (file) => self.postMessage({ id, progress: { done, total, file } });
+  return inputs.map((input) => {
+    const { name, collection, kind, file } = input;
+    if (!file) {
+      done += input.text?.length ?? 0;
+      return { name, collection, kind, text: input.text ?? '' };
+    }
+    if (kind === 'sql' || kind === 'metadata') {
+      const text = reader.readAsText(file);
+      done += file.size;
+      tell(name);
+      return { name, collection, kind, text };
+    }
+    let at = 0;
+    const next = () => {
+      if (at >= file.size) return null;
+      const end = Math.min(at + CHUNK, file.size);
+      const bytes = new Uint8Array(reader.readAsArrayBuffer(file.slice(at, end)));
+      done += end - at;
+      at = end;
+      tell(name);
+      return bytes;
+    };
+    return { name, collection, kind, next };
+  });
+}

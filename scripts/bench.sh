@@ -12,4 +12,5 @@ node scripts/precompress.mjs dist
 node bench/sizes.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
 node bench/query.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
 node bench/eval.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
+node bench/infer.mjs "$CARGO_TARGET_DIR/bench-native/squillion"
 node bench/load.mjs dist

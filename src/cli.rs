@@ -9,11 +9,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod advise;
 pub mod alloc;
 mod bench;
 mod eval;
 mod export;
 mod infer;
+mod lang;
 mod presets;
 mod query;
 mod size;
@@ -73,11 +75,15 @@ commands! {
     Eval(eval::EvalArgs),
     /// Evaluate every design of a model side by side, the best per metric marked.
     Compare(eval::CompareArgs),
+    /// Search every design of a model for its workload: the recommended one with why, the
+    /// best few and the Pareto front, verified on the engine.
+    #[command(long_about = advise::LONG_ABOUT, after_help = advise::EXAMPLES)]
+    Advise(advise::AdviseArgs),
     /// Export a design for a real MongoDB cluster: mongoimport files, setup.js, workload.js.
     #[command(long_about = export::LONG_ABOUT, after_help = export::EXAMPLES)]
     Export(export::ExportArgs),
-    /// Infer a model from mongoexport files: one entity per collection, typed fields with
-    /// presence and fitted length and count distributions.
+    /// Infer a model from mongoexport or mongodump files (one entity per collection, typed
+    /// fields with presence and fitted distributions) or from a SQL schema.
     #[command(long_about = infer::LONG_ABOUT, after_help = infer::EXAMPLES)]
     Infer(infer::InferArgs),
     /// Benchmark measurements, driven by scripts/bench.sh (prints JSON).

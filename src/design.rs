@@ -9,7 +9,7 @@ pub mod plan;
 
 pub use indexes::Index;
 pub use layout::{Collection, CopiedField, DocShape, GrowingArray, Layout};
-pub use plan::{Command, CommandKind, Plan, UnitPlan};
+pub use plan::{Command, CommandKind, Plan, UnitPlan, When};
 // The design vocabulary is the model's; these re-exports keep `crate::design::Strategy` and
 // its kin reachable where layouts are read.
 pub use crate::model::design::{

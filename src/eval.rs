@@ -17,6 +17,7 @@ mod files;
 pub mod memory;
 pub mod metric;
 pub mod offer;
+mod room;
 mod run;
 pub mod sample;
 mod scale;
@@ -654,6 +655,7 @@ pub fn evaluate_layout_with(
     });
     let storage = memory::storage(&data, &collections, &operations, shards, ram);
     let mut warnings = warn::warnings(&model, &layout, &operations);
+    warnings.extend(warn::unused_indexes(&layout, &collections, &operations));
     warnings.extend(warn::cluster_warnings(&sharding, &storage));
     Ok(Evaluation {
         design: layout.design.clone(),

@@ -18,13 +18,25 @@
 //! counts seen (a document without the array counted as 0 children), embedded in the model's
 //! own design (the data's layout) so that every other design can move it out.
 //!
-//! Not yet: references between collections (values resolving to another collection's `_id`s),
-//! arrays of sub-documents inside nested objects (kept as arrays of objects), mongodump `.bson`, SQL schemas, growth from dates,
-//! enums and value kinds other than date ranges.
+//! Once every input is read, a field whose values resolve to another collection's `_id`s
+//! ([`refs`]) becomes a reference (in the child for one id, in the parent for an array of
+//! ids), a collection of id pairs a link collection ([`links`]), and creation times (ObjectId
+//! timestamps or a creation date) give growth per day. Low-cardinality strings become enums,
+//! emails, URLs and IPs get their kind.
+//!
+//! mongodump `.bson` files ([`dump`]) feed the same statistics document by document; SQL
+//! `CREATE TABLE` schemas ([`sql`]) are mapped to a model directly.
+//!
+//! Not yet: arrays of sub-documents inside nested objects (kept as arrays of objects: a
+//! relationship's array lies at its parent's top level), compressed mongodump output.
 
 pub mod build;
+pub mod dump;
 pub mod fit;
+pub mod links;
+pub mod refs;
 pub mod sketch;
+pub mod sql;
 pub mod stats;
 
 #[cfg(test)]
@@ -38,9 +50,10 @@ use serde::Serialize;
 
 use crate::ejson::{parse_document, parse_stream};
 use crate::model::design::{DesignSpec, Strategy};
-use crate::model::{Entity, Model, Relationship};
-pub use build::{Child, FieldReport, TypeShare};
-pub use fit::Observed;
+use crate::model::{Entity, Growth, Model, Relationship};
+pub use build::{Child, FieldReport, Found, TypeShare, ValueShare};
+pub use fit::{fit, Observed};
+pub use refs::Created;
 use stats::ObjectStats;
 
 /// The longest line read (64 MiB: four times mongod's 16 MiB document limit, room for
@@ -70,6 +83,25 @@ pub enum InferError {
     /// A count is negative, not a number, or too large.
     #[error("the count of \"{0}\" must be a whole number between 0 and 10^15")]
     BadCount(String),
+    /// A `.bson` input could not be read.
+    #[error("{input}: cannot read at byte {byte}")]
+    ReadBytes {
+        /// The input's name.
+        input: String,
+        /// Byte offset being read.
+        byte: u64,
+        /// The I/O error.
+        #[source]
+        error: std::io::Error,
+    },
+    /// A mongodump `.metadata.json` is not what mongodump writes.
+    #[error("{input}: {message}")]
+    Metadata {
+        /// The metadata file's name.
+        input: String,
+        /// What is wrong, and where.
+        message: String,
+    },
     /// No input held a single readable document.
     #[error("no document could be read: nothing to infer")]
     NothingInferred,
@@ -80,8 +112,11 @@ pub enum InferError {
 pub struct Skipped {
     /// The input's name (its file name).
     pub source: String,
-    /// 1-based line.
+    /// 1-based line (in a `.bson` input: the document's 1-based position).
     pub line: u64,
+    /// In a `.bson` input: the byte offset of the document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub byte: Option<u64>,
     /// Why it was skipped.
     pub message: String,
 }
@@ -112,9 +147,17 @@ pub struct EntityReport {
     pub fields: Vec<FieldReport>,
     /// Field names not tracked because an object already had the most a model may hold.
     pub untracked_names: u64,
+    /// Where the documents' creation times came from and the days they span, if they have any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created: Option<Created>,
+    /// Documents created per day at full scale (`count` ÷ the days of `created`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub growth_per_day: Option<f64>,
 }
 
-/// An array of sub-documents moved out into a child entity with an embedded relationship.
+/// A relationship found: an array of sub-documents moved out into a child entity (embedded),
+/// a field of ids resolving to another collection's `_id`s (a reference in the child or in the
+/// parent), or a collection of id pairs (a link collection).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RelationshipReport {
     /// The relationship's name.
@@ -123,16 +166,40 @@ pub struct RelationshipReport {
     pub parent: String,
     /// The child entity.
     pub child: String,
-    /// The array's name on the parent.
+    /// How the data lays it out, as a strategy of the model's design: `embed`,
+    /// `reference_in_child`, `reference_in_parent` or `link_collection`.
+    pub layout: &'static str,
+    /// The field holding it: the array on the parent (embedded, reference in the parent), the
+    /// reference in the child, or the link collection's name.
     pub field: String,
-    /// Elements (children) read.
+    /// A child can have several parents (ids repeated across parents' arrays, or a link
+    /// collection).
+    pub many_to_many: bool,
+    /// Children read (elements, or references resolved).
     pub children_read: u64,
-    /// The child entity's full-scale count (children read × the parent collection's scale).
+    /// The child entity's full-scale count.
     pub count: f64,
-    /// Children per parent as observed (a parent without the array counted as 0).
+    /// Children per parent as observed (a parent without the array, or that no reference
+    /// names, counted as 0).
     pub children_per_parent: Observed,
+    /// Many-to-many: parents per child as observed (a child no parent names counted as 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parents_per_child: Option<Observed>,
     /// Parents without the array (missing, null or another type), counted as 0 children.
-    pub without_array: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub without_array: Option<u64>,
+    /// A reference: the values checked and, of them, those that resolved to the parent's (or
+    /// the child's) `_id`s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<[u64; 2]>,
+    /// The figures come from a sample of the values (more distinct values than are counted).
+    pub sampled: bool,
+    /// Where the children's creation times came from, when they have them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created: Option<Created>,
+    /// Children added per day to a typical and the largest parent, written in the model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub growth_per_day: Option<Growth>,
 }
 
 /// The report beside the model: what was found, what was assumed, what was skipped.
@@ -142,12 +209,16 @@ pub struct Report {
     pub sources: Vec<SourceSummary>,
     /// Each collection inferred (children moved out are reported in their parent's rows).
     pub entities: Vec<EntityReport>,
-    /// Each array of sub-documents moved out into a child entity.
+    /// Each relationship found: arrays of sub-documents moved out, references, link
+    /// collections.
     pub relationships: Vec<RelationshipReport>,
     /// Lines skipped in all.
     pub skipped_lines: u64,
     /// The first [`MAX_REPORTED_SKIPS`] skipped lines with their reasons.
     pub skipped: Vec<Skipped>,
+    /// The indexes listed by mongodump's `.metadata.json` files (reported, not in the model).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub indexes: Vec<dump::IndexReport>,
 }
 
 /// A model inferred from documents, with its report.
@@ -173,6 +244,8 @@ pub struct Inference {
     skipped_lines: u64,
     /// The first skipped lines.
     skipped: Vec<Skipped>,
+    /// Indexes read from `.metadata.json` files.
+    indexes: Vec<dump::IndexReport>,
 }
 
 impl Default for Inference {
@@ -183,6 +256,7 @@ impl Default for Inference {
             sources: Vec::new(),
             skipped_lines: 0,
             skipped: Vec::new(),
+            indexes: Vec::new(),
         }
     }
 }
@@ -312,6 +386,7 @@ impl Inference {
             self.skipped.push(Skipped {
                 source: summary.source.clone(),
                 line,
+                byte: None,
                 message,
             });
         }
@@ -340,6 +415,19 @@ impl Inference {
             entities: self.collections.iter().map(|(n, _)| n.clone()).collect(),
             ..Default::default()
         };
+        let ids: Vec<refs::IdSet<'_>> = self
+            .collections
+            .iter()
+            .filter_map(|(n, s)| {
+                let id = s.fields.iter().find(|(f, _)| f == "_id")?;
+                let ids = id.1.values.as_deref()?;
+                Some(refs::IdSet { collection: n, ids })
+            })
+            .collect();
+        let mut found = Vec::new();
+        // Full-scale documents per document read, per entity (children scale as their root).
+        let mut scales: BTreeMap<String, f64> = BTreeMap::new();
+        let mut with_children: Vec<String> = Vec::new();
         for (name, stats) in &self.collections {
             let count = counts.get(name).copied().unwrap_or(stats.seen as f64);
             // Full-scale documents per document read: every child entity scales the same way.
@@ -348,6 +436,7 @@ impl Inference {
             } else {
                 count / stats.seen as f64
             };
+            scales.insert(name.clone(), scale);
             let mut rows = Vec::new();
             let mut children = Vec::new();
             let fields = build::fields(
@@ -358,6 +447,8 @@ impl Inference {
                     rows: &mut rows,
                     children: &mut children,
                     names: &mut names,
+                    ids: &ids,
+                    references: &mut found,
                 },
             );
             entities.push(Entity {
@@ -365,15 +456,22 @@ impl Inference {
                 count,
                 fields,
             });
+            let created = refs::created(stats);
             reports.push(EntityReport {
                 name: name.clone(),
                 documents: stats.seen,
                 count,
                 fields: rows,
                 untracked_names: untracked(stats),
+                growth_per_day: created.as_ref().map(|c| count / c.days),
+                created,
             });
+            if !children.is_empty() {
+                with_children.push(name.clone());
+            }
             for c in children {
                 let child_count = (c.elements as f64 * scale).round();
+                scales.insert(c.entity.clone(), scale);
                 entities.push(Entity {
                     name: c.entity.clone(),
                     count: child_count,
@@ -386,7 +484,7 @@ impl Inference {
                     cardinality: c.cardinality,
                     many_to_many: false,
                     parents_per_child: None,
-                    growth_per_day: None,
+                    growth_per_day: c.growth.clone(),
                     field: (c.field != c.relationship).then(|| c.field.clone()),
                     parent_field: None,
                     feed: None,
@@ -398,13 +496,144 @@ impl Inference {
                     name: c.relationship,
                     parent: c.parent,
                     child: c.entity,
+                    layout: "embed",
                     field: c.field,
+                    many_to_many: false,
                     children_read: c.elements,
                     count: child_count,
                     children_per_parent: c.observed,
-                    without_array: c.without_array,
+                    parents_per_child: None,
+                    without_array: Some(c.without_array),
+                    resolved: None,
+                    sampled: false,
+                    created: c.created,
+                    growth_per_day: c.growth,
                 });
             }
+        }
+        let links = links::link_collections(&found, &entities, &relationships, &with_children);
+        for link in &links {
+            entities.retain(|e| e.name != link.collection);
+            reports.retain(|r| r.name != link.collection);
+        }
+        found.retain(|f| !links.iter().any(|l| l.collection == f.holder));
+        for link in links {
+            let name = build::fresh(&names.relationships, &link.collection, &link.parent);
+            names.relationships.insert(name.clone());
+            let child_count = entities
+                .iter()
+                .find(|e| e.name == link.child)
+                .map_or(0.0, |e| e.count);
+            relationships.push(Relationship {
+                name: name.clone(),
+                parent: link.parent.clone(),
+                child: link.child.clone(),
+                cardinality: fit(&link.per_parent),
+                many_to_many: true,
+                parents_per_child: Some(fit(&link.per_child)),
+                growth_per_day: link.growth.clone(),
+                field: None,
+                parent_field: (link.parent_field != format!("{}Id", link.parent))
+                    .then(|| link.parent_field.clone()),
+                feed: None,
+            });
+            design
+                .relationships
+                .insert(name.clone(), Strategy::LinkCollection);
+            moved.push(RelationshipReport {
+                name,
+                parent: link.parent,
+                child: link.child,
+                layout: "link_collection",
+                field: link.collection,
+                many_to_many: true,
+                children_read: link.links,
+                count: child_count,
+                children_per_parent: link.per_parent,
+                parents_per_child: Some(link.per_child),
+                without_array: None,
+                resolved: Some(link.resolved),
+                sampled: link.sampled,
+                created: link.created,
+                growth_per_day: link.growth,
+            });
+        }
+        for f in found {
+            let r = f.reference;
+            let (parent, child) = if f.in_array {
+                (f.holder.clone(), r.target.clone())
+            } else {
+                (r.target.clone(), f.holder.clone())
+            };
+            let child_count = entities
+                .iter()
+                .find(|e| e.name == child)
+                .map_or(0.0, |e| e.count);
+            let wanted = if f.in_array {
+                f.field.clone()
+            } else {
+                build::plural(&f.holder)
+            };
+            let name = build::fresh(&names.relationships, &wanted, &parent);
+            names.relationships.insert(name.clone());
+            let (per_parent, per_child, many_to_many, growth, strategy, layout) = if f.in_array {
+                let per_parent = f
+                    .array_counts
+                    .clone()
+                    .unwrap_or_else(|| r.per_target.clone());
+                let m2m = r.repeated;
+                (
+                    per_parent,
+                    m2m.then(|| r.per_target.clone()),
+                    m2m,
+                    None,
+                    Strategy::ReferenceInParent,
+                    "reference_in_parent",
+                )
+            } else {
+                let growth = f.created.as_ref().map(|c| {
+                    build::growth(r.resolved, r.per_target.values, r.per_target.max, c.days)
+                });
+                (
+                    r.per_target.clone(),
+                    None,
+                    false,
+                    growth,
+                    Strategy::ReferenceInChild { copy: Vec::new() },
+                    "reference_in_child",
+                )
+            };
+            relationships.push(Relationship {
+                name: name.clone(),
+                parent: parent.clone(),
+                child: child.clone(),
+                cardinality: fit(&per_parent),
+                many_to_many,
+                parents_per_child: per_child.as_ref().map(fit),
+                growth_per_day: growth.clone(),
+                field: (f.in_array && name != f.field).then(|| f.field.clone()),
+                parent_field: (!f.in_array && f.field != format!("{parent}Id"))
+                    .then(|| f.field.clone()),
+                feed: None,
+            });
+            design.relationships.insert(name.clone(), strategy);
+            moved.push(RelationshipReport {
+                name,
+                parent,
+                child,
+                layout,
+                field: f.field,
+                many_to_many,
+                children_read: r.resolved,
+                count: child_count,
+                children_per_parent: per_parent,
+                parents_per_child: per_child,
+                without_array: None,
+                resolved: Some([r.values, r.resolved]),
+                sampled: r.sampled,
+                created: if f.in_array { None } else { f.created },
+                growth_per_day: growth,
+            });
         }
         let model = Model {
             name: None,
@@ -425,6 +654,7 @@ impl Inference {
                 relationships: moved,
                 skipped_lines: self.skipped_lines,
                 skipped: self.skipped,
+                indexes: self.indexes,
             },
         })
     }

@@ -16,6 +16,7 @@
     )
 )]
 
+pub mod advise;
 pub mod analysis;
 pub mod arith;
 pub mod bench;
@@ -31,6 +32,7 @@ pub mod generate;
 pub mod history;
 pub mod human;
 pub mod infer;
+pub mod lang;
 pub mod model;
 pub mod presets;
 pub mod share;

@@ -1,8 +1,18 @@
 //! The workshop presets: one model file per scenario of the source articles, embedded in the
 //! binary (and the page) from `presets/*.json`. The engine knows none of them by name: each is
 //! plain model data with a `preset` object (title, lesson, source, explanation, designs).
+//!
+//! Their human text also exists in 简体中文: `locales/zh-CN/presets/NAME.json`, one file per
+//! preset, embedded beside it (every preset must have one: the build fails without it) and read
+//! through [`Preset::text`] with English as the fallback of every field ([`locale`];
+//! docs/i18n.md says how to add a language).
 
+pub mod locale;
+
+use crate::lang::Lang;
 use crate::model::{parse_model, Model, ModelErrors};
+
+pub use locale::{PresetText, TranslationError};
 
 /// One preset: its name, title, lesson and the text of its model file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +40,11 @@ macro_rules! files {
         /// Every preset file (name, text), in workshop order (the articles' order).
         const FILES: &[(&str, &str)] = &[
             $(($name, include_str!(concat!("../presets/", $name, ".json"))),)*
+        ];
+        /// Every translation file (name, language, text): one per preset and language but
+        /// English, in the order of [`FILES`].
+        const TRANSLATIONS: &[(&str, Lang, &str)] = &[
+            $(($name, Lang::ZhCn, include_str!(concat!("../locales/zh-CN/presets/", $name, ".json"))),)*
         ];
     };
 }
@@ -94,9 +109,79 @@ pub fn known_names() -> Vec<&'static str> {
     FILES.iter().map(|&(n, _)| n).collect()
 }
 
+/// Returns the embedded translation files as (preset name, language, file text), for the
+/// tests that check them.
+pub fn translation_files() -> &'static [(&'static str, Lang, &'static str)] {
+    TRANSLATIONS
+}
+
+/// Returns the translation of `name` into `lang` as written (not completed from the English):
+/// `None` for English or a preset without a file, an error for a file that does not parse.
+pub fn translation(name: &str, lang: Lang) -> Option<Result<PresetText, TranslationError>> {
+    let &(_, _, text) = TRANSLATIONS
+        .iter()
+        .find(|&&(n, l, _)| n == name && l == lang)?;
+    Some(PresetText::parse(text).map_err(|source| TranslationError {
+        name: name.to_string(),
+        lang,
+        source,
+    }))
+}
+
+/// Every preset's text in every language, completed from the English, parsed once.
+static TEXTS: std::sync::OnceLock<Vec<(&'static str, Lang, PresetText)>> =
+    std::sync::OnceLock::new();
+
+fn texts() -> &'static [(&'static str, Lang, PresetText)] {
+    TEXTS.get_or_init(|| {
+        let mut out = Vec::new();
+        for &(name, text) in FILES {
+            let en = PresetText::english(text);
+            for lang in Lang::ALL {
+                let t = match translation(name, lang) {
+                    // A file that does not parse is English (tests/preset_locales.rs fails on
+                    // it; the page must not).
+                    Some(Ok(t)) => t.or(&en),
+                    Some(Err(_)) | None => en.clone(),
+                };
+                out.push((name, lang, t));
+            }
+        }
+        out
+    })
+}
+
 impl Preset {
     /// Returns the preset's model (with its `preset` metadata).
     pub fn model(&self) -> Result<Model, ModelErrors> {
         parse_model(self.text)
+    }
+
+    /// Returns the preset's title, lesson, explanation, scale note and design labels in
+    /// `lang`, each field in English where the translation has none. Design labels hold the
+    /// translated label of every design that has one and the preset's English labels
+    /// otherwise; [`Preset::design_label`] adds the id-as-words default.
+    pub fn text(&self, lang: Lang) -> &'static PresetText {
+        static EMPTY: PresetText = PresetText {
+            title: String::new(),
+            lesson: String::new(),
+            explanation: String::new(),
+            scale_note: String::new(),
+            design_labels: std::collections::BTreeMap::new(),
+        };
+        texts()
+            .iter()
+            .find(|(n, l, _)| *n == self.name && *l == lang)
+            .map_or(&EMPTY, |(_, _, t)| t)
+    }
+
+    /// Returns how `lang` names the preset's design `id`: its translated label, else the
+    /// preset's English label, else the id as words (`one-query` → `One-query`).
+    pub fn design_label(&self, id: &str, lang: Lang) -> String {
+        self.text(lang)
+            .design_labels
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| crate::eval::offer::label(id))
     }
 }

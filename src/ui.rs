@@ -8,6 +8,7 @@ mod editor;
 mod examples;
 mod files;
 mod gauge;
+mod infer;
 mod panic;
 mod playground;
 mod sizer;
@@ -31,6 +32,7 @@ pub fn mount() {
     if web_sys::window().is_none() {
         console_error_panic_hook::set_once();
         worker::register();
+        infer::register();
         return;
     }
     panic::install();

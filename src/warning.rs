@@ -1,7 +1,8 @@
 //! Warnings about a layout: documents at or heading for the 16 MiB limit, unbounded arrays,
 //! index and collection counts, nesting depth, live copies that cost more than they save,
-//! queries without a supporting index, scatter-gather queries, and pre-allocation tricks that
-//! only paid off on MMAPv1. Every code, threshold and its source is in `docs/warnings.md`.
+//! queries without a supporting index, scatter-gather queries, pre-allocation tricks that
+//! only paid off on MMAPv1, reads that separate data accessed together and hot `$lookup`s.
+//! Every code, threshold and its source is in `docs/warnings.md`.
 
 use std::borrow::Cow;
 
@@ -15,7 +16,9 @@ use crate::model::field::{BsonType, Fields};
 use crate::model::{Copies, Model, Step};
 use crate::size::MAX_BSON_SIZE;
 
+pub mod lookups;
 pub mod many_to_many;
+pub mod separated;
 
 /// Documents at or above this size are "within 20% of the limit": ⌈0.8 × 16 MiB⌉.
 pub const NEAR_LIMIT: u64 = 13_421_773;
@@ -272,6 +275,8 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
     live_copies(model, layout, &mut out);
     queries(model, layout, indexes, &mut out);
     out.extend(many_to_many::check(model, layout));
+    out.extend(separated::check(model, layout));
+    out.extend(lookups::check(layout));
     out
 }
 

@@ -54,8 +54,13 @@ struct Output {
 }
 
 fn squillion(args: &[String]) -> Output {
+    // The language is pinned to English whatever the shell's locale: JSON ignores the
+    // environment anyway, and a command that prints words must not change its golden file.
     let out = Command::new(env!("CARGO_BIN_EXE_squillion"))
         .args(args)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "C")
         .output()
         .unwrap_or_else(|e| panic!("cannot run squillion {args:?}: {e}"));
     let code = out.status.code().unwrap_or(-1);

@@ -781,8 +781,12 @@ fn preset_object_is_validated() {
 // The command line.
 
 fn squillion(args: &[&str]) -> (i32, String, String) {
+    // English whatever the shell's locale (tests/preset_locales.rs runs the Chinese).
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_squillion"))
         .args(args)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "C")
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
     (

@@ -177,3 +177,181 @@ fn declared_arrays_at_250_are_unbounded() {
         Some("tags")
     );
 }
+
+fn named(text: &str, name: squillion::design::DesignName) -> Vec<Warning> {
+    let m = parse_model(text).unwrap_or_else(|e| panic!("{e}"));
+    let l = squillion::design::layout_named(&m, name).unwrap_or_else(|e| panic!("{e}"));
+    check(&m, &l)
+}
+
+/// Person and addresses normalized: the profile read (500/s) fetches one to four addresses in
+/// a second round trip, though the denormalized design embeds them. MongoDB's "separating data
+/// that is accessed together".
+#[test]
+fn separated_read_fires_for_a_bounded_child_read_apart() {
+    use squillion::design::DesignName::{Denormalized, Normalized};
+    let text = include_str!("../presets/person-addresses.json");
+    let w = named(text, Normalized);
+    let s = find(&w, "SEPARATED_READ").unwrap_or_else(|| panic!("{w:?}"));
+    assert_eq!(s.severity, Severity::Warning);
+    assert_eq!(s.collection, "address");
+    assert_eq!(
+        s.message,
+        "\"show person with addresses\" (500/s) reads person by ssn with its addresses in 2 round trips, 1 of them for the address documents in collection address: read together, stored apart, though no person has more than 4 (bounded, not growing) and no workload step reads, lists, inserts or deletes address documents on their own. Embedded, the read is 1 round trip: 500 round trips a second fewer"
+    );
+    assert!(s.fix.contains("embed address in person"), "{}", s.fix);
+    assert!(s.fix.contains("extended_reference"), "{}", s.fix);
+    // Embedded, the read is one round trip: nothing to say.
+    assert!(find(&named(text, Denormalized), "SEPARATED_READ").is_none());
+}
+
+/// Where embedding is refused the warning is silent: a child with a life of its own (listed on
+/// its own), children with no bound (250 or more, or growing).
+#[test]
+fn separated_read_is_silent_where_embedding_is_refused() {
+    use squillion::design::DesignName::Normalized;
+    let text = include_str!("../presets/person-addresses.json");
+    let listed = text.replace(
+        r#""workload": ["#,
+        r#""workload": [ { "name": "addresses by city", "rate_per_sec": 1, "steps": [ { "op": "list", "entity": "address", "sort": { "field": "city", "order": 1 } } ] },"#,
+    );
+    assert_ne!(listed, text);
+    let w = named(&listed, Normalized);
+    assert!(find(&w, "SEPARATED_READ").is_none(), "{w:?}");
+    let many = text.replace(r#""max": 4"#, r#""max": 250"#);
+    assert_ne!(many, text);
+    assert!(find(&named(&many, Normalized), "SEPARATED_READ").is_none());
+    let growing = text.replace(
+        r#""parent_field": "personId","#,
+        r#""parent_field": "personId", "growth_per_day": { "typical": 0.01, "largest": 0.1 },"#,
+    );
+    assert_ne!(growing, text);
+    assert!(find(&named(&growing, Normalized), "SEPARATED_READ").is_none());
+    // Unbounded logs read by host (host-logs normalized): a reference is right there.
+    let logs = include_str!("../presets/host-logs.json");
+    assert!(find(&named(logs, Normalized), "SEPARATED_READ").is_none());
+}
+
+/// The evaluation of `layout` of `m` with the default options.
+fn evaluate(m: &squillion::model::Model, layout: squillion::design::Layout) -> Vec<Warning> {
+    squillion::eval::evaluate_layout(m, layout, &squillion::eval::EvalOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .warnings
+}
+
+/// An index the workload never scans (here one added by hand on address.city, as the page's
+/// index editor might): the evaluation says so, with its size and the keys the 5/s address
+/// inserts write into it. Every index of the layout's own is scanned by some winning plan.
+#[test]
+fn unused_index_fires_on_an_index_no_plan_scans() {
+    let m = parse_model(include_str!("../presets/person-addresses.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let layout = squillion::design::layout_named(&m, squillion::design::DesignName::Normalized)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(find(&evaluate(&m, layout.clone()), "UNUSED_INDEX").is_none());
+    let mut edited = layout;
+    for c in edited
+        .collections
+        .iter_mut()
+        .filter(|c| c.name == "address")
+    {
+        c.indexes.push(squillion::design::Index {
+            collection: "address".into(),
+            keys: bson::doc! { "city": 1 },
+            multikey: false,
+            reason: "added by hand".into(),
+        });
+    }
+    let w = evaluate(&m, edited);
+    let u = find(&w, "UNUSED_INDEX").unwrap_or_else(|| panic!("{w:?}"));
+    assert_eq!(u.severity, Severity::Warning);
+    assert_eq!(u.collection, "address");
+    // 5 inserts/s of one address each, one key each (city is always present): 5 keys/s.
+    assert!(
+        u.message.starts_with("Index { city: 1 } (≈"),
+        "{}",
+        u.message
+    );
+    assert!(
+        u.message.ends_with(
+            ", ≈5 keys written/s) is scanned by no command of the workload (no winning plan nor $lookup uses it); 5 documents written/s in address maintain it (estimate)"
+        ),
+        "{}",
+        u.message
+    );
+    assert!(u.fix.contains("db.address.dropIndex(name)"), "{}", u.fix);
+    assert_eq!(
+        w.iter().filter(|x| x.code == "UNUSED_INDEX").count(),
+        1,
+        "{w:?}"
+    );
+}
+
+/// Indexes kept for another reason are not judged: GridFS's (the unique `fs.chunks` one and
+/// the `fs.files` one a driver creates, which no read by `_id` scans) and shard keys'.
+#[test]
+fn unused_index_is_silent_on_gridfs_and_shard_key_indexes() {
+    for (preset, design) in [
+        ("message-attachments", "gridfs"),
+        ("social-feed", "normalized"),
+        ("social-feed", "denormalized"),
+        ("social-feed", "bucketed"),
+    ] {
+        let p = squillion::presets::find(preset).unwrap_or_else(|e| panic!("{e}"));
+        let m = p.model().unwrap_or_else(|e| panic!("{e}"));
+        let e =
+            squillion::eval::evaluate_offered(&m, design, &squillion::eval::EvalOptions::default())
+                .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            find(&e.warnings, "UNUSED_INDEX").is_none(),
+            "{preset} {design}: {:?}",
+            e.warnings
+        );
+    }
+}
+
+/// Returns the warnings of design `design` offered by the preset written `text`.
+fn offered(text: &str, design: &str) -> Vec<Warning> {
+    let m = parse_model(text).unwrap_or_else(|e| panic!("{e}"));
+    squillion::analysis::analyze_offered(&m)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .find(|(n, _)| n == design)
+        .map(|(_, a)| a.warnings)
+        .unwrap_or_else(|| panic!("no design {design}"))
+}
+
+/// Product parts joined by `$lookup` (article 002's part ids, `joins: lookup`): the product page
+/// (300/s) joins part on every call, and parts are renamed 2 times a second: a read/write ratio
+/// of 150, the case for copying the part names into the product (extended reference).
+#[test]
+fn excessive_lookup_fires_on_a_hot_join_of_rarely_written_data() {
+    let text = include_str!("../presets/product-parts.json");
+    let w = offered(text, "part-ids-lookup");
+    let l = find(&w, "EXCESSIVE_LOOKUP").unwrap_or_else(|| panic!("{w:?}"));
+    assert_eq!(l.severity, Severity::Warning);
+    assert_eq!(l.collection, "part");
+    assert!(
+        l.message.starts_with(
+            "\"product page with part names\" (300/s) joins part with $lookup on every call: 300 $lookups/s into part, which the workload writes 2 times/s (read/write ratio 150)"
+        ),
+        "{}",
+        l.message
+    );
+    assert!(l.fix.contains("extended_reference"), "{}", l.fix);
+    // The same ids joined by the application: no $lookup to warn about.
+    assert!(find(&offered(text, "part-ids"), "EXCESSIVE_LOOKUP").is_none());
+}
+
+/// Silent where the join is not hot: parts written as often as they are joined, or a join
+/// below once a second.
+#[test]
+fn excessive_lookup_is_silent_for_rare_joins_or_busy_data() {
+    let text = include_str!("../presets/product-parts.json");
+    let busy = text.replace("\"rate_per_sec\": 2,", "\"rate_per_sec\": 300,");
+    assert_ne!(busy, text);
+    assert!(find(&offered(&busy, "part-ids-lookup"), "EXCESSIVE_LOOKUP").is_none());
+    let rare = text.replace("\"rate_per_sec\": 300,", "\"rate_per_sec\": 0.5,");
+    assert_ne!(rare, text);
+    assert!(find(&offered(&rare, "part-ids-lookup"), "EXCESSIVE_LOOKUP").is_none());
+}

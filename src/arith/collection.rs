@@ -166,11 +166,11 @@ fn compute_collection_stats(c: &Collection, start: &str) -> CollectionStats {
     }
 }
 
-/// Returns the statistics of one document shape.
-pub fn shape_stats(s: &DocShape, start: &str) -> ShapeStats {
-    let average = document_size_of(&s.fields, At::Mean);
-    let arrays = s
-        .growing
+/// Returns the statistics of each relationship array of one document shape: its element and
+/// base sizes, its break point and the days its largest and typical parents reach it (no size
+/// simulation: constant time).
+pub fn array_stats(s: &DocShape, start: &str) -> Vec<ArrayStats> {
+    s.growing
         .iter()
         .map(|g| {
             let elem = s
@@ -201,7 +201,13 @@ pub fn shape_stats(s: &DocShape, start: &str) -> ShapeStats {
                 capped: g.capped,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// Returns the statistics of one document shape.
+pub fn shape_stats(s: &DocShape, start: &str) -> ShapeStats {
+    let average = document_size_of(&s.fields, At::Mean);
+    let arrays = array_stats(s, start);
     let spread = SizeSpread::of(&s.fields);
     let (p50, p99) = (spread.quantile(0.5), spread.quantile(0.99));
     let figure = |q: QuantileSize| SizeFigure {

@@ -14,6 +14,8 @@ use crate::console::samples::{load_documents, run_script};
 use crate::ejson::parse_stream;
 use crate::engine::Database;
 
+mod infer;
+
 /// Arguments of `squillion bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -63,6 +65,52 @@ pub enum BenchWhat {
         #[arg(long, default_value_t = 5)]
         rounds: u32,
     },
+    /// Time inferring a model from a mongoexport file (`squillion infer`'s work) and print
+    /// {"docs","bytes","rounds","ms","docs_per_sec","peak_bytes","streamed"} as JSON.
+    Infer {
+        /// A mongoexport file (Extended JSON, one document per line).
+        file: PathBuf,
+        /// Runs (the median is printed).
+        #[arg(long, default_value_t = 3)]
+        rounds: u32,
+        /// Read from the disk as it goes, not from memory (the file read first, untimed).
+        #[arg(long)]
+        stream: bool,
+    },
+    /// Time `squillion advise` on each model (target: the search ≤ 1 s natively): the search
+    /// alone (screening, scoring, front, explanations; no engine) and the whole advice with the
+    /// engine's verification; print one JSON object per model
+    /// {"model","space","explored","method","search_ms","verified_ms","verified"} (medians).
+    /// Default: every presets/*.json.
+    Advise {
+        /// Model files.
+        models: Vec<PathBuf>,
+        /// Runs per model (the median is printed).
+        #[arg(long, default_value_t = 3)]
+        rounds: u32,
+    },
+}
+
+/// Returns the model files given, or every presets/*.json.
+fn model_paths(models: Vec<PathBuf>) -> anyhow::Result<Vec<PathBuf>> {
+    if !models.is_empty() {
+        return Ok(models);
+    }
+    let dir = std::path::Path::new("presets");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    Ok(paths)
+}
+
+/// Returns the median of `v` (0 when empty).
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
 impl BenchArgs {
@@ -122,6 +170,11 @@ impl BenchArgs {
                 writeln!(std::io::stdout(), "{json}")?;
                 Ok(ExitCode::SUCCESS)
             }
+            BenchWhat::Infer {
+                file,
+                rounds,
+                stream,
+            } => infer::run(&file, rounds, stream),
             BenchWhat::Eval { models, rounds } => {
                 let mut paths = models;
                 if paths.is_empty() {
@@ -151,6 +204,53 @@ impl BenchArgs {
                         t.model = p.display().to_string();
                     }
                     writeln!(std::io::stdout(), "{}", serde_json::to_string(&t)?)?;
+                }
+                Ok(ExitCode::SUCCESS)
+            }
+            BenchWhat::Advise { models, rounds } => {
+                for p in model_paths(models)? {
+                    let text = std::fs::read_to_string(&p)
+                        .with_context(|| format!("cannot read {}", p.display()))?;
+                    let model = crate::model::parse_model(&text)
+                        .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
+                    let mut search = Vec::new();
+                    let mut verified = Vec::new();
+                    let mut last = None;
+                    for _ in 0..rounds.max(1) {
+                        for verify in [false, true] {
+                            crate::arith::forget_collection_stats();
+                            let opts = crate::advise::AdviseOptions {
+                                verify,
+                                ..Default::default()
+                            };
+                            let t = Instant::now();
+                            let a = crate::advise::advise(&model, &opts);
+                            let ms = t.elapsed().as_secs_f64() * 1e3;
+                            if verify {
+                                verified.push(ms);
+                                last = Some(a);
+                            } else {
+                                search.push(ms);
+                            }
+                        }
+                    }
+                    let Some(a) = last else { continue };
+                    let runs = a
+                        .top
+                        .iter()
+                        .chain(&a.front)
+                        .filter(|d| d.engine.is_some())
+                        .count();
+                    let json = serde_json::json!({
+                        "model": p.display().to_string(),
+                        "space": a.search.space_size,
+                        "explored": a.search.explored,
+                        "method": a.search.method,
+                        "search_ms": median(search),
+                        "verified_ms": median(verified),
+                        "verified": runs,
+                    });
+                    writeln!(std::io::stdout(), "{json}")?;
                 }
                 Ok(ExitCode::SUCCESS)
             }

@@ -1,4 +1,7 @@
-//! `squillion infer`: a model inferred from mongoexport files (`crate::infer` does the work).
+//! `squillion infer`: a model inferred from mongoexport or mongodump files, or from a SQL
+//! schema (`crate::infer` does the work; `infer/sources.rs` finds and opens the inputs).
+
+mod sources;
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -14,33 +17,55 @@ use crate::infer::{InferError, Inference, Inferred, Report};
 use crate::model::Model;
 
 /// The long help of `squillion infer` (`squillion infer --help`).
-pub const LONG_ABOUT: &str = "Infer a model from documents.\n\n\
+pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.\n\n\
         Reads mongoexport files (canonical or relaxed Extended JSON, one document per line or \
-        one JSON array), line by line in bounded memory. Each FILE is one collection, named \
-        by its file stem or by FILE:collection (files naming the same collection are merged). \
-        Each collection becomes an entity; each field gets its dominant BSON type (the shares \
+        one JSON array), line by line in bounded memory, and mongodump .bson files one \
+        document at a time (a directory: every .bson in it; the .metadata.json beside each \
+        is read and its indexes reported). Each FILE is one collection, named by its file \
+        stem or by FILE:collection (files naming the same collection are merged). Each \
+        collection becomes an entity; each field gets its dominant BSON type (the shares \
         of the others are reported), its presence, a length or count distribution fitted to \
         what was seen (fixed, uniform or lognormal), number and date ranges and its \
         sub-fields. Counts are the documents read unless --count gives the full-scale count.\n\n\
-        A malformed line is reported with its line number and skipped; the rest is still \
-        inferred. Not yet: relationships between collections, mongodump .bson files, SQL \
-        schemas, growth from dates.\n\n\
+        Arrays of sub-documents become embedded child entities. A field whose values (99% or \
+        more) are another collection's _ids becomes a reference: one id, in the child \
+        (one-to-many, children per parent measured by grouping); an array of ids, in the \
+        parent (many-to-many when ids repeat); a collection of id pairs, a link collection. \
+        Creation times (ObjectId timestamps, or a createdAt/date field) spanning a day or more \
+        give growth per day. Strings with at most 20 distinct values (each seen twice, 100 \
+        strings or more) become enums; emails, URLs and IPs get their kind.\n\n\
+        A .sql file (any file with --sql) is a relational schema: one entity per CREATE \
+        TABLE, SQL types mapped to BSON types, NULL-able columns present 90% of the time, an \
+        integer primary key as _id, foreign keys as one-to-many relationships and junction \
+        tables as many-to-many; counts from --count, else 1,000 per table. --dialect picks \
+        the SQL dialect (default: generic, then postgresql, then mysql).\n\n\
+        A malformed line is reported with its line number and skipped, a corrupt or truncated \
+        .bson document at its byte offset; the rest is still inferred. A SQL parse error is \
+        reported at its line and column and nothing is written.\n\n\
         Output: the model (JSON) on standard output, the summary on standard error; with \
         --out, the model goes to that file and the summary to standard output. --json prints \
         {\"report\", \"model\"} instead (the model left out with --out).\n\n\
-        Exit codes: 0 a model was inferred, 1 no document could be read (nothing written), \
-        2 usage or input error.";
+        Exit codes: 0 a model was inferred, 1 no document could be read or no table created \
+        (nothing written), 2 usage or input error (a SQL parse error included).";
 
 /// The examples after the help of `squillion infer`.
-pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json";
+pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json\n  squillion infer dump/shop --out model.json\n  squillion infer schema.sql --count orders=5000000 --dialect postgresql";
 
 /// Arguments of `squillion infer`.
 #[derive(Debug, Args)]
 pub struct InferArgs {
-    /// mongoexport files, each optionally `:collection` (default: the file stem).
+    /// mongoexport files, mongodump .bson files or directories, or .sql schemas; each file
+    /// optionally `:collection` (default: the file stem).
     #[arg(required = true, value_name = "FILE[:collection]")]
     pub files: Vec<String>,
-    /// Full-scale count of a collection (`users=30000000`); repeat for each.
+    /// Read every FILE as a SQL schema, whatever its extension.
+    #[arg(long)]
+    pub sql: bool,
+    /// The SQL dialect (generic, postgresql, mysql, sqlite, mssql …); default: the first of
+    /// generic, postgresql, mysql that parses the file.
+    #[arg(long, value_name = "NAME")]
+    pub dialect: Option<String>,
+    /// Full-scale count of a collection or SQL table (`users=30000000`); repeat for each.
     #[arg(long = "count", value_name = "COLLECTION=N")]
     pub counts: Vec<String>,
     /// Write the model to this file instead of standard output.
@@ -55,19 +80,51 @@ impl InferArgs {
     /// Reads every file, writes the model and the summary; exit 1 when nothing was readable.
     pub fn run(self) -> anyhow::Result<ExitCode> {
         let counts = parse_counts(&self.counts)?;
+        let inputs = sources::expand(&self.files, self.sql)?;
+        let sql: Vec<PathBuf> = inputs
+            .iter()
+            .filter_map(|i| match i {
+                sources::Input::Sql { path } => Some(path.clone()),
+                _ => None,
+            })
+            .collect();
+        if sql.is_empty() && self.dialect.is_some() {
+            bail!("--dialect applies to SQL schemas (.sql files, or --sql), not to documents");
+        }
+        if !sql.is_empty() {
+            let dialect = self.dialect.as_deref();
+            return sources::run_sql(&sql, dialect, &counts, self.out.as_deref(), self.json);
+        }
         let mut inference = Inference::new();
-        for spec in &self.files {
-            let (path, collection) = split_spec(spec)?;
-            let file =
-                File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-            let name = path.display().to_string();
+        for input in &inputs {
             let before = inference.skipped().0.len();
-            inference.read(&collection, &name, BufReader::new(file))?;
+            match input {
+                sources::Input::Json { path, collection } => {
+                    let file = File::open(path)
+                        .with_context(|| format!("cannot open {}", path.display()))?;
+                    let name = path.display().to_string();
+                    inference.read(collection, &name, BufReader::new(file))?;
+                }
+                sources::Input::Bson {
+                    path,
+                    collection,
+                    metadata,
+                } => sources::read_bson(&mut inference, path, collection, metadata.as_deref())?,
+                sources::Input::Sql { .. } => {}
+            }
             for s in inference.skipped().0.iter().skip(before) {
-                eprintln!(
-                    "squillion infer: {}: line {}: {} (skipped)",
-                    s.source, s.line, s.message
-                );
+                match s.byte {
+                    Some(byte) => eprintln!(
+                        "squillion infer: {}: byte {}: {}",
+                        s.source,
+                        crate::human::thousands(byte),
+                        s.message
+                    ),
+                    None => eprintln!(
+                        "squillion infer: {}: line {}: {} (skipped)",
+                        s.source, s.line, s.message
+                    ),
+                }
             }
         }
         let inferred = match inference.finish(&counts) {
@@ -163,19 +220,65 @@ fn summary(inferred: &Inferred) -> String {
     }
     for r in relationships {
         let c = &r.children_per_parent;
-        s.push_str(&format!(
-            "relationship {}: {} → {} (embedded array {}), count {}, children per parent min {} \
-             median {} p99 {} max {}, {} without the array (0 children)\n",
+        let how = match r.layout {
+            "embed" => format!("embedded array {}", r.field),
+            "reference_in_parent" => format!("array of ids {} in the parent", r.field),
+            "link_collection" => format!("link collection {}", r.field),
+            _ => format!("reference {} in the child", r.field),
+        };
+        let mut line = format!(
+            "relationship {}: {} → {} ({how}{}), count {}, children per parent min {} median {} \
+             p99 {} max {}",
             r.name,
             r.parent,
             r.child,
-            r.field,
+            if r.many_to_many { ", many-to-many" } else { "" },
             crate::human::thousands(r.count as u64),
             c.min,
             c.median,
             c.p99,
-            c.max,
-            r.without_array
+            c.max
+        );
+        if let Some(p) = &r.parents_per_child {
+            line.push_str(&format!(
+                ", parents per child min {} median {} p99 {} max {}",
+                p.min, p.median, p.p99, p.max
+            ));
+        }
+        if let Some(n) = r.without_array {
+            line.push_str(&format!(", {n} without the array (0 children)"));
+        }
+        if let Some([values, resolved]) = r.resolved {
+            line.push_str(&format!(", {resolved} of {values} ids resolved"));
+        }
+        if r.sampled {
+            line.push_str(", figures from a sample of the values");
+        }
+        if let (Some(g), Some(c)) = (&r.growth_per_day, &r.created) {
+            line.push_str(&format!(
+                ", growth per day {:.3} typical, {:.3} largest (creation times: {}, {:.0} days)",
+                g.typical,
+                g.largest.unwrap_or(g.typical),
+                c.from,
+                c.days
+            ));
+        }
+        s.push_str(&line);
+        s.push('\n');
+    }
+    for i in &inferred.report.indexes {
+        let keys: Vec<String> = i
+            .key
+            .iter()
+            .map(|k| format!("{}: {}", k.field, k.kind))
+            .collect();
+        s.push_str(&format!(
+            "index {} on {} {{{}}}{} (from {}; reported, not in the model)\n",
+            i.name,
+            i.collection,
+            keys.join(", "),
+            if i.unique { " unique" } else { "" },
+            i.source
         ));
     }
     s.push_str(&format!("{skipped_lines} lines skipped\n"));

@@ -68,8 +68,31 @@ pub struct Command {
     /// ([`super::gridfs`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<super::gridfs::FileUse>,
+    /// When set, the command is the application's `if`: it runs only under this condition of
+    /// the commands before it in its step (a continuation document written only when the
+    /// parent is full); otherwise it is not sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub when: Option<When>,
     /// Why this command exists.
     pub note: String,
+}
+
+/// The condition under which a conditional command runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum When {
+    /// No update before it in its step matched a document (`if (r.matchedCount === 0)`, `r`
+    /// being the last update's result): the fallback of an update that found no room.
+    NoneMatched,
+}
+
+impl When {
+    /// Returns the condition as the application's JavaScript (`if (…) `), for the mongosh code.
+    pub fn mongosh(self) -> &'static str {
+        match self {
+            When::NoneMatched => "if (r.matchedCount === 0) ",
+        }
+    }
 }
 
 impl Command {
@@ -97,12 +120,25 @@ impl Command {
             pipeline: vec![],
             fan_out: None,
             file: None,
+            when: None,
             note: note.into(),
         }
     }
 
-    /// Returns the mongosh code of the command.
+    /// Returns the mongosh code of the command, a conditional one behind its `if`.
     pub fn mongosh(&self) -> String {
+        match self.when {
+            // An update keeps its result in `r`, for the next condition.
+            Some(w) if self.kind == CommandKind::Update => {
+                format!("{}r = {}", w.mongosh(), self.code())
+            }
+            Some(w) => format!("{}{}", w.mongosh(), self.code()),
+            None => self.code(),
+        }
+    }
+
+    /// Returns the mongosh code of the command itself.
+    fn code(&self) -> String {
         let c = &self.collection;
         match self.kind {
             CommandKind::Find => {

@@ -25,8 +25,11 @@ mod update;
 
 use serde::Serialize;
 
+pub use insert_child::{CONTINUATION, LAST};
+
 pub use super::command::{
     doc_to_json, json_to_doc, param, ser_doc, ser_docs, ser_opt_doc, shell, Command, CommandKind,
+    When,
 };
 use super::layout::{collection_holding, collection_name_holding, strategy_in, Collection};
 use crate::model::design::{Joins, Strategy};

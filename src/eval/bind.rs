@@ -58,6 +58,7 @@ pub(super) fn get_path(d: &Document, path: &str) -> Option<Bson> {
     match (rest, v) {
         (None, v) => Some(v.clone()),
         (Some("$first"), Bson::Array(a)) => a.first().cloned(),
+        (Some(crate::design::plan::LAST), Bson::Array(a)) => a.last().cloned(),
         (Some(r), Bson::Document(sub)) => get_path(sub, r),
         (Some(r), Bson::Array(a)) => Some(Bson::Array(
             a.iter()

@@ -6,11 +6,13 @@ use std::collections::BTreeMap;
 use bson::{Bson, Document};
 
 use super::bind::{bind_doc, Binder};
+use super::room;
 use super::scale::{full_metrics, relationship_matches};
 use super::shards::{route, ShardRouting};
 use super::{CommandEval, EvalError, FanOut, Metrics, RunEval, SampleStats, Subject};
 use crate::design::layout::{child_ref, relationship_collection_name};
-use crate::design::{Command, CommandKind, Layout, Strategy};
+use crate::design::plan::CONTINUATION;
+use crate::design::{Command, CommandKind, Layout, Strategy, When};
 use crate::engine::{self, Database, FindCommand, UpdateCommand};
 use crate::generate::{entity_oid, Dataset};
 use crate::model::{Model, Relationship, Step};
@@ -243,13 +245,28 @@ pub(super) fn run_unit(
     let mut step_no = usize::MAX;
     let mut fresh_n = 0u64;
     let mut commands = Vec::new();
+    // Whether an update of the current step matched a document (the application's `r`).
+    let mut matched_any = false;
     for c in &up.commands {
         if c.step != step_no {
             step_no = c.step;
+            matched_any = false;
             let st = unit.and_then(|u| u.steps.get(c.step));
             prepare_step(ctx, &mut b, st, &mut fresh_n);
         }
+        if c.when == Some(When::NoneMatched) && matched_any {
+            // Shown unbound: its parameters may name nothing for this subject.
+            let shards = unrouted(ctx, c, c);
+            commands.push(not_sent(
+                c,
+                c,
+                shards,
+                "an update before it matched (r.matchedCount is 1): the application skips it, no round trip".to_string(),
+            ));
+            continue;
+        }
         let q = subject.quantile;
+        let mut matched = false;
         let ce = run_command(
             ctx,
             &mut b,
@@ -260,7 +277,9 @@ pub(super) fn run_unit(
             c,
             q,
             &mut fresh_n,
+            &mut matched,
         );
+        matched_any |= c.kind == CommandKind::Update && matched;
         commands.push(ce);
     }
     undo.apply(db)?;
@@ -399,6 +418,9 @@ fn insert_documents(
     n: &mut u64,
 ) -> (Vec<Document>, Option<FanOut>, u64) {
     let label = c.insert_shape.clone().unwrap_or_default();
+    if let Some(d) = new_continuation(ctx, b, c, n) {
+        return (vec![d], None, 0);
+    }
     // The child of the current insert-child step.
     if let Some(Bson::Document(child)) = b.fresh.get("child") {
         let is_child = ctx.model.relationships.iter().any(|r| r.child == label);
@@ -495,6 +517,36 @@ fn insert_documents(
     (vec![d], None, 0)
 }
 
+/// Returns whether an insert creates a continuation document (`followers continuation`).
+fn is_continuation(ctx: &Ctx, c: &Command) -> bool {
+    continuation_of(ctx, c).is_some()
+}
+
+/// Returns the relationship whose continuation documents an insert creates.
+fn continuation_of<'a>(ctx: &'a Ctx, c: &Command) -> Option<&'a Relationship> {
+    let label = c.insert_shape.as_deref()?;
+    ctx.model.relationships.iter().find(|r| {
+        matches!(
+            ctx.layout.strategy(&r.name),
+            Some(Strategy::Continuation { .. })
+        ) && label == format!("{} continuation", r.name)
+    })
+}
+
+/// Returns the continuation document a continuation append creates: a new `_id` and the
+/// child's id, the only element of its array.
+fn new_continuation(ctx: &Ctx, b: &Binder, c: &Command, n: &mut u64) -> Option<Document> {
+    let r = continuation_of(ctx, c)?;
+    *n += 1;
+    let id = Bson::ObjectId(entity_oid(
+        ctx.model.seed,
+        &format!("new/{} continuation", r.name),
+        *n,
+    ));
+    let child = b.value("child._id").unwrap_or(Bson::Null);
+    Some(bson::doc! { "_id": id, r.array_field(): [child] })
+}
+
 /// Returns follower `i` of a fan-out as the parameters its commands bind: its `_id` and, when
 /// the command addresses a bucket by `sequence`, the number of the bucket its next item goes
 /// into (the newest bucket while it holds fewer than the bucket size, else the next one): what
@@ -579,8 +631,22 @@ fn nothing_to_fetch(ctx: &Ctx, b: &Binder, c: &Command, shown: &Command, q: f64)
     (full <= 0.0 && earlier.is_none_or(|n| n <= 0.0)).then_some(field)
 }
 
+/// Returns the shard routing of a command that is not sent: no shard reached.
+fn unrouted(ctx: &Ctx, c: &Command, shown: &Command) -> ShardRouting {
+    let mut shards = route(
+        ctx.model,
+        ctx.layout,
+        &c.collection,
+        c.kind,
+        &shown.filter,
+        None,
+    );
+    shards.touched = 0;
+    shards
+}
+
 /// Returns a command that was not sent: no round trip, no figure, the reason.
-fn not_sent(c: &Command, shown: &Command, shards: ShardRouting, field: String) -> CommandEval {
+fn not_sent(c: &Command, shown: &Command, shards: ShardRouting, why: String) -> CommandEval {
     CommandEval {
         step: c.step,
         collection: c.collection.clone(),
@@ -597,13 +663,12 @@ fn not_sent(c: &Command, shown: &Command, shards: ShardRouting, field: String) -
         full: Metrics::default(),
         fan_out: None,
         error: None,
-        not_sent: Some(format!(
-            "the {field} list is empty for this subject: nothing to fetch, no round trip"
-        )),
+        not_sent: Some(why),
     }
 }
 
-/// Runs one command and returns what it cost.
+/// Runs one command and returns what it cost; `matched` says whether an update matched a
+/// document (at full scale for a continuation room check, see [`super::room`]).
 fn run_command(
     ctx: &Ctx,
     b: &mut Binder,
@@ -611,6 +676,7 @@ fn run_command(
     c: &Command,
     q: f64,
     n: &mut u64,
+    matched: &mut bool,
 ) -> CommandEval {
     if let Some(r) = c.fan_out.as_deref().and_then(|x| ctx.model.relationship(x)) {
         // The mongosh shown is the first follower's.
@@ -622,23 +688,26 @@ fn run_command(
     }
     let shown = bound(c, b);
     if let Some(field) = nothing_to_fetch(ctx, b, c, &shown, q) {
-        let mut shards = route(
-            ctx.model,
-            ctx.layout,
-            &c.collection,
-            c.kind,
-            &shown.filter,
-            None,
-        );
-        shards.touched = 0;
-        return not_sent(c, &shown, shards, field);
+        let shards = unrouted(ctx, c, &shown);
+        let why =
+            format!("the {field} list is empty for this subject: nothing to fetch, no round trip");
+        return not_sent(c, &shown, shards, why);
     }
     let mut fan_out = None;
     let mut extra_bytes = 0u64;
+    let full_check = c.kind == CommandKind::Update
+        && c.fan_out.is_none()
+        && room::at_full_scale(ctx, c, q) == Some(false);
     let mut writes_routed = None;
     let result: engine::error::Result<engine::CommandResult> = match c.kind {
         CommandKind::Insert => {
             let (docs, fan, extra) = insert_documents(ctx, b, c, q, n);
+            if is_continuation(ctx, c) {
+                if let Some(d) = docs.first() {
+                    b.fresh
+                        .insert(CONTINUATION.into(), Bson::Document(d.clone()));
+                }
+            }
             extra_bytes = extra;
             if c.fan_out.is_some() {
                 writes_routed = fan.as_ref().map(|f| f.full_scale);
@@ -690,8 +759,36 @@ fn run_command(
                 None => Ok(acc),
             }
         }
-        _ => target.run(&c.collection, to_engine(c, b)),
+        CommandKind::Update if full_check => {
+            // Full at full scale (the sample holds fewer elements): the update finds the
+            // document by `_id` and matches nothing, as mongod does; the engine is asked for
+            // the document to measure what the check examines.
+            let find = FindCommand {
+                filter: room::without_room(&shown.filter),
+                limit: Some(1),
+                ..Default::default()
+            };
+            target
+                .run(&c.collection, engine::Command::Find(find))
+                .map(|mut r| {
+                    r.documents.clear();
+                    r
+                })
+        }
+        _ => {
+            let r = target.run(&c.collection, to_engine(c, b));
+            if let Ok(x) = &r {
+                *matched = x.stats.write.n_matched > 0 || x.stats.write.n_upserted > 0;
+            }
+            r
+        }
     };
+    // A room check that has room at full scale matches, even where the sample does not hold
+    // the document (the celebrity's last continuation document).
+    let room_at_full = c.fan_out.is_none() && room::at_full_scale(ctx, c, q) == Some(true);
+    if room_at_full {
+        *matched = true;
+    }
     let routing = route(
         ctx.model,
         ctx.layout,
@@ -777,6 +874,21 @@ fn run_command(
         .map_or(0.0, |x| x.count());
     ce.no_supporting_index = ce.plan == "COLLSCAN" && full_count >= super::LARGE_COLLECTION;
     ce.full = full_metrics(ctx, c, &ce, &r, q, extra_bytes, shown.filter.get("_id"));
+    if room_at_full && ce.full.docs_written.value == 0.0 {
+        // The sample lacks the document the append writes: its full-scale figures.
+        if let Some(bytes) = room::appended_bytes(ctx, c, q) {
+            ce.full.docs_written = super::Figure::full(1.0);
+            ce.full.bytes_written = super::Figure::full(bytes as f64);
+            ce.full.keys_examined = super::Figure::full(1.0);
+            ce.full.docs_examined = super::Figure::full(1.0);
+        }
+    }
+    if full_check && ce.full.docs_examined.value == 0.0 {
+        // The full document exists at full scale (the sample may not hold that continuation
+        // document): the `_id` lookup examines its one key and document.
+        ce.full.keys_examined = super::Figure::full(1.0);
+        ce.full.docs_examined = super::Figure::full(1.0);
+    }
     if let Some(f) = &c.file {
         super::files::count(ctx, c, f, q, &mut ce);
     }

@@ -1,7 +1,11 @@
 //! Warnings from the evaluation: queries that really scan (the winning plan is a COLLSCAN of a
 //! collection large at full scale), commands that really reach every shard, and live copies
 //! whose counted rewrites cost more than the reads they save. They replace the layout-only
-//! versions of the same codes.
+//! versions of the same codes. And indexes no run scans ([`unused`]).
+
+mod unused;
+
+pub(super) use unused::unused_indexes;
 
 use super::{CommandEval, OperationEval, Routing};
 use crate::design::{CommandKind, Layout};

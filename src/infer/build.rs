@@ -6,9 +6,16 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::fit::{fit, Observed};
+use super::refs::{self, Created, IdSet, Reference};
 use super::sketch::Sketch;
-use super::stats::{ArrayStats, FieldStats, ObjectStats};
-use crate::model::{BsonType, Distribution, Field, Fields, ValueKind};
+use super::stats::{ArrayStats, FieldStats, ObjectStats, StringStats, MAX_ENUM_VALUES};
+use crate::model::{BsonType, Distribution, Field, Fields, Growth, ValueKind};
+
+/// The fewest strings a field must have for its values to be read as an enum.
+pub const MIN_ENUM_STRINGS: u64 = 100;
+
+/// How often each value of an enum must have been seen (once is a coincidence of the sample).
+pub const MIN_ENUM_REPEATS: u64 = 2;
 
 /// An array of sub-documents moved out of its entity into a child entity of its own, with an
 /// embedded relationship (the data's layout) that any design can lay out otherwise.
@@ -32,6 +39,30 @@ pub struct Child {
     pub observed: Observed,
     /// Parents without the array (missing, null or another type): counted as 0 children.
     pub without_array: u64,
+    /// The elements' creation times, when they have them.
+    pub created: Option<Created>,
+    /// Children added per day to a typical and to the largest parent, from `created`.
+    pub growth: Option<Growth>,
+}
+
+/// A field of an entity found to refer to another collection's `_id`s: it leaves the
+/// entity's fields and becomes a relationship.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    /// The entity holding the field.
+    pub holder: String,
+    /// The field's name.
+    pub field: String,
+    /// What it refers to, and the values grouped per referenced document.
+    pub reference: Reference,
+    /// An array of ids (a reference in the parent), not one id (a reference in the child).
+    pub in_array: bool,
+    /// For an array of ids: the ids per holder, a missing array counted as 0.
+    pub array_counts: Option<Observed>,
+    /// The holder's documents read.
+    pub holders: u64,
+    /// The holders' creation times, when they have them.
+    pub created: Option<Created>,
 }
 
 /// Entity and relationship names already taken, so that moved-out children get fresh ones.
@@ -52,6 +83,10 @@ pub struct Sink<'a> {
     pub children: &'a mut Vec<Child>,
     /// Names taken.
     pub names: &'a mut Names,
+    /// The `_id`s of every collection read, for references to resolve against.
+    pub ids: &'a [IdSet<'a>],
+    /// Fields found to be references, taken out of their entities.
+    pub references: &'a mut Vec<Found>,
 }
 
 /// One field as inferred: its path, its dominant type, the shares of every type seen, its
@@ -73,9 +108,21 @@ pub struct FieldReport {
     /// Observed element counts (arrays).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<Observed>,
+    /// An enum's values, the most frequent first, with their share of the strings.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<ValueShare>,
     /// What the model assumes where the data could not be written as seen.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assumed: Vec<String>,
+}
+
+/// One value of an enum and the share of the strings that had it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ValueShare {
+    /// The string.
+    pub value: String,
+    /// Share of the field's strings (0–1).
+    pub share: f64,
 }
 
 /// One `$type` alias and the share of the values that had it.
@@ -92,11 +139,39 @@ pub struct TypeShare {
 /// per field to `sink.rows`; an array of sub-documents directly in `obj` becomes a child
 /// entity in `sink.children` (recursively: arrays of sub-documents in its elements too)
 /// instead of a field.
+///
+/// A field whose values resolve to another collection's `_id`s (see [`refs::resolve`]) is
+/// reported and pushed to `sink.references` instead of being a field.
 pub fn fields(obj: &ObjectStats, entity: &str, prefix: &str, sink: &mut Sink<'_>) -> Fields {
     let mut out = Fields::default();
     for (name, stats, path, presence) in each_field(obj, prefix) {
         if let Some(array) = sub_documents(stats) {
             move_out(obj, entity, name, &path, stats, array, presence, sink);
+            continue;
+        }
+        if let Some(found) = reference(obj, entity, name, stats, sink.ids) {
+            let at = sink.rows.len();
+            present_field(stats, &path, presence, sink.rows);
+            if let Some(row) = sink.rows.get_mut(at) {
+                let r = &found.reference;
+                row.assumed.push(format!(
+                    "{} of {} values are _ids of \"{}\"{}: a reference ({}), not a field",
+                    r.resolved,
+                    r.values,
+                    r.target,
+                    if r.sampled {
+                        " (counted on a sample of the values)"
+                    } else {
+                        ""
+                    },
+                    if found.in_array {
+                        "in the parent"
+                    } else {
+                        "in the child"
+                    }
+                ));
+            }
+            sink.references.push(found);
             continue;
         }
         out.push(
@@ -105,6 +180,39 @@ pub fn fields(obj: &ObjectStats, entity: &str, prefix: &str, sink: &mut Sink<'_>
         );
     }
     out
+}
+
+/// Returns the reference field `name` of entity `entity` (its objects `obj`) makes, if any:
+/// one id per value (a reference in the child) or an array of ids (in the parent).
+fn reference(
+    obj: &ObjectStats,
+    entity: &str,
+    name: &str,
+    stats: &FieldStats,
+    ids: &[IdSet<'_>],
+) -> Option<Found> {
+    if name == "_id" {
+        return None;
+    }
+    let dominant = stats.ranked_types().first().map(|(t, _)| *t)?;
+    let (reference, in_array, array_counts) = if dominant == "array" {
+        let array = stats.array.as_deref()?;
+        let r = refs::resolve(&array.elements, name, ids)?;
+        let mut counts = array.counts.clone();
+        counts.add_many(0, obj.seen.saturating_sub(array.counts.count()));
+        (r, true, Some(Observed::of(&counts)))
+    } else {
+        (refs::resolve(stats, name, ids)?, false, None)
+    };
+    Some(Found {
+        holder: entity.to_string(),
+        field: name.to_string(),
+        reference,
+        in_array,
+        array_counts,
+        holders: obj.seen,
+        created: refs::created(obj),
+    })
 }
 
 /// Returns the model fields of a nested object's `obj`, every array kept in place (a
@@ -225,7 +333,25 @@ fn move_out(
         presence,
         length: None,
         count: Some(observed.clone()),
+        values: Vec::new(),
         assumed,
+    });
+    // The elements' own row (`items.[]`: their types), as any array's elements have.
+    let element_total = elements.present.max(1) as f64;
+    sink.rows.push(FieldReport {
+        path: format!("{path}.[]"),
+        ty: BsonType::Object,
+        types: (elements.ranked_types().iter())
+            .map(|(t, n)| TypeShare {
+                ty: (*t).to_string(),
+                share: *n as f64 / element_total,
+            })
+            .collect(),
+        presence: 1.0,
+        length: None,
+        count: None,
+        values: Vec::new(),
+        assumed: Vec::new(),
     });
     // The child goes before the children of its elements, which the recursion adds.
     let at = sink.children.len();
@@ -233,6 +359,10 @@ fn move_out(
         Some(o) => fields(o, &child, &format!("{path}.[]"), sink),
         None => Fields::default(),
     };
+    let created = elements.object.as_deref().and_then(refs::created);
+    let growth = created
+        .as_ref()
+        .map(|c| growth(elements.present, obj.seen, observed.max, c.days));
     sink.children.insert(
         at,
         Child {
@@ -245,12 +375,72 @@ fn move_out(
             cardinality: fit(&observed),
             observed,
             without_array,
+            created,
+            growth,
         },
     );
 }
 
+/// Returns children added per day to a typical parent (`children` ÷ `days` ÷ `parents`) and
+/// to the largest (its `largest` children ÷ `days`): the children seen are taken to have
+/// been created evenly over the `days` their creation times span.
+pub fn growth(children: u64, parents: u64, largest: u64, days: f64) -> Growth {
+    let typical = if parents == 0 || days <= 0.0 {
+        0.0
+    } else {
+        children as f64 / days / parents as f64
+    };
+    let largest = if days <= 0.0 {
+        0.0
+    } else {
+        largest as f64 / days
+    };
+    Growth {
+        typical,
+        largest: (largest > typical).then_some(largest),
+    }
+}
+
+/// Returns the values of an enum, the most frequent first (ties by value), if the strings
+/// seen are one: at least [`MIN_ENUM_STRINGS`] strings, at most [`MAX_ENUM_VALUES`] distinct
+/// values, each seen at least [`MIN_ENUM_REPEATS`] times.
+pub fn enum_values(strings: &StringStats) -> Option<Vec<ValueShare>> {
+    if strings.many
+        || strings.seen < MIN_ENUM_STRINGS
+        || strings.distinct.is_empty()
+        || strings.distinct.len() > MAX_ENUM_VALUES
+        || strings.distinct.values().any(|&n| n < MIN_ENUM_REPEATS)
+    {
+        return None;
+    }
+    let mut v: Vec<(&String, u64)> = strings.distinct.iter().map(|(s, &n)| (s, n)).collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    Some(
+        v.into_iter()
+            .map(|(value, n)| ValueShare {
+                value: value.clone(),
+                share: n as f64 / strings.seen as f64,
+            })
+            .collect(),
+    )
+}
+
+/// Returns the kind every string seen has (`email`, `url`, `ip`), if they all have one.
+pub fn string_kind(strings: &StringStats) -> Option<ValueKind> {
+    let all = |n: u64| strings.seen > 0 && n == strings.seen;
+    if all(strings.emails) {
+        Some(ValueKind::Email)
+    } else if all(strings.urls) {
+        Some(ValueKind::Url)
+    } else if all(strings.ips) {
+        Some(ValueKind::Ip)
+    } else {
+        None
+    }
+}
+
 /// Returns `name` if it is not in `taken`, else `parent_name`, else `parent_name2`, ….
-fn fresh(taken: &BTreeSet<String>, name: &str, parent: &str) -> String {
+pub fn fresh(taken: &BTreeSet<String>, name: &str, parent: &str) -> String {
     if !taken.contains(name) {
         return name.to_string();
     }
@@ -262,6 +452,27 @@ fn fresh(taken: &BTreeSet<String>, name: &str, parent: &str) -> String {
         n += 1;
     }
     candidate
+}
+
+/// Returns an English noun's plural, roughly (`post` → `posts`, `category` → `categories`,
+/// `address` → `addresses`); a name already ending in a single `s` is kept (`news`, `orders`).
+pub fn plural(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with('s') && !lower.ends_with("ss") {
+        return name.to_string();
+    }
+    if let Some(stem) = name.strip_suffix('y') {
+        if !stem.ends_with(['a', 'e', 'i', 'o', 'u']) && !stem.is_empty() {
+            return format!("{stem}ies");
+        }
+    }
+    if ["ss", "x", "ch", "sh", "z"]
+        .iter()
+        .any(|e| lower.ends_with(e))
+    {
+        return format!("{name}es");
+    }
+    format!("{name}s")
 }
 
 /// Returns an English plural's singular, roughly (`addresses` → `address`, `categories` →
@@ -311,6 +522,7 @@ fn value_field(
         presence,
         length: None,
         count: None,
+        values: Vec::new(),
         assumed: Vec::new(),
     });
     let mut field = Field::of(ty);
@@ -335,6 +547,29 @@ fn value_field(
             if let Some((lo, hi)) = stats.numbers {
                 field.min = Some(lo);
                 field.max = Some(hi);
+            }
+        }
+        BsonType::String => {
+            if let Some(strings) = stats.strings.as_deref() {
+                if let Some(values) = enum_values(strings) {
+                    field.kind = Some(ValueKind::Enum);
+                    field.values = values.iter().map(|v| v.value.clone()).collect();
+                    if values.windows(2).any(|w| match w {
+                        [a, b] => a.share > b.share * 1.5,
+                        _ => false,
+                    }) {
+                        assumed.push(
+                            "enum values drawn evenly by the model (their observed shares are \
+                             in the report)"
+                                .to_string(),
+                        );
+                    }
+                    if let Some(r) = rows.get_mut(row_at) {
+                        r.values = values;
+                    }
+                } else {
+                    field.kind = string_kind(strings);
+                }
             }
         }
         BsonType::Date => {
@@ -387,6 +622,7 @@ fn value_field(
                         field.min = element.min;
                         field.max = element.max;
                         field.kind = element.kind;
+                        field.values = element.values;
                         field.from = element.from;
                         field.to = element.to;
                         element.ty

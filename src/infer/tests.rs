@@ -5,7 +5,7 @@ use std::io::{BufReader, Cursor};
 
 use super::*;
 use crate::model::design::Strategy;
-use crate::model::{BsonType, Distribution};
+use crate::model::{BsonType, Distribution, ValueKind};
 
 fn infer(text: &str, max_line: usize) -> (Inferred, SourceSummary) {
     let mut inference = Inference::with_max_line(max_line);
@@ -154,8 +154,8 @@ fn arrays_of_sub_documents_become_embedded_children_recursively() {
         m.relationships[0].cardinality,
         Distribution::Uniform { min: 0.0, max: 2.0 }
     );
-    assert_eq!(inferred.report.relationships[0].without_array, 1);
-    assert_eq!(inferred.report.relationships[1].without_array, 1);
+    assert_eq!(inferred.report.relationships[0].without_array, Some(1));
+    assert_eq!(inferred.report.relationships[1].without_array, Some(1));
     assert!(m
         .relationships
         .iter()
@@ -270,4 +270,245 @@ fn a_numeric_id_is_a_sequence_not_the_range_seen() {
         &mut |_| {},
     );
     assert!(evaluated.is_ok(), "{:?}", evaluated.err());
+}
+
+/// Infers `inputs` (collection, documents one per line) read in that order.
+fn infer_all(inputs: &[(&str, String)]) -> Inferred {
+    let mut inference = Inference::new();
+    for (c, text) in inputs {
+        inference
+            .read(
+                c,
+                &format!("{c}.json"),
+                Cursor::new(text.clone().into_bytes()),
+            )
+            .unwrap();
+    }
+    inference.finish(&BTreeMap::new()).unwrap()
+}
+
+/// An ObjectId made of `n` (distinct per collection by `tag`) created at `secs`.
+fn oid(tag: u8, n: u32, secs: u32) -> String {
+    let mut b = [tag; 12];
+    b[..4].copy_from_slice(&secs.to_be_bytes());
+    b[8..].copy_from_slice(&n.to_be_bytes());
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    format!("{{\"$oid\": \"{hex}\"}}")
+}
+
+fn lines(n: u32, line: impl Fn(u32) -> String) -> String {
+    (0..n).map(|i| line(i) + "\n").collect()
+}
+
+#[test]
+fn a_field_of_another_collections_ids_is_a_reference_in_the_child_in_any_order() {
+    const DAY: u32 = 86_400;
+    let authors = lines(4, |i| {
+        format!("{{\"_id\": {}, \"name\": \"a{i}\"}}", oid(1, i, 0))
+    });
+    // Author 0 wrote 6 posts, author 1 two, the others none; posts created over 10 days.
+    let posts = lines(8, |i| {
+        let a = if i < 6 { 0 } else { 1 };
+        format!(
+            "{{\"_id\": {}, \"author\": {}, \"title\": \"t\"}}",
+            oid(2, i, 1_700_000_000 + i * 10 * DAY / 7),
+            oid(1, a, 0)
+        )
+    });
+    for order in [[0, 1], [1, 0]] {
+        let inputs = [("author", authors.clone()), ("post", posts.clone())];
+        let inferred = infer_all(&[inputs[order[0]].clone(), inputs[order[1]].clone()]);
+        let m = &inferred.model;
+        let post = m.entities.iter().find(|e| e.name == "post").unwrap();
+        assert!(
+            post.fields.get("author").is_none(),
+            "the reference left the fields"
+        );
+        let [r] = m.relationships.as_slice() else {
+            panic!("{:?}", m.relationships)
+        };
+        assert_eq!(
+            (r.name.as_str(), r.parent.as_str(), r.child.as_str()),
+            ("posts", "author", "post")
+        );
+        assert_eq!(r.parent_field.as_deref(), Some("author"));
+        assert!(!r.many_to_many);
+        assert_eq!(
+            m.design.relationships.get("posts"),
+            Some(&Strategy::ReferenceInChild { copy: Vec::new() })
+        );
+        let rep = &inferred.report.relationships[0];
+        assert_eq!(rep.layout, "reference_in_child");
+        assert_eq!(rep.resolved, Some([8, 8]));
+        // Per author: 6, 2, 0, 0.
+        let c = &rep.children_per_parent;
+        assert_eq!((c.values, c.min, c.max), (4, 0, 6));
+        // 8 posts over 10 days for 4 authors: 0.2 a day each; the largest 6 over 10 days.
+        let g = r.growth_per_day.clone().unwrap();
+        assert!((g.typical - 0.2).abs() < 1e-9, "{g:?}");
+        assert!((g.largest.unwrap() - 0.6).abs() < 1e-9, "{g:?}");
+        assert_eq!(rep.created.as_ref().map(|c| c.from.as_str()), Some("_id"));
+        let posts_report = inferred
+            .report
+            .entities
+            .iter()
+            .find(|e| e.name == "post")
+            .unwrap();
+        assert!((posts_report.growth_per_day.unwrap() - 0.8).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn an_array_of_ids_is_a_reference_in_the_parent_many_to_many_when_ids_repeat() {
+    let parts = lines(3, |i| format!("{{\"_id\": {}}}", oid(1, i, 0)));
+    let shared = lines(2, |i| {
+        format!(
+            "{{\"_id\": {i}, \"parts\": [{}, {}]}}",
+            oid(1, i, 0),
+            oid(1, 2, 0)
+        )
+    });
+    let inferred = infer_all(&[("product", shared), ("part", parts.clone())]);
+    let r = &inferred.model.relationships[0];
+    assert_eq!((r.parent.as_str(), r.child.as_str()), ("product", "part"));
+    assert!(r.many_to_many, "part 2 is in both products");
+    assert_eq!(r.cardinality, Distribution::fixed(2.0));
+    // Parents per part: 1, 1, 2.
+    assert!(r.parents_per_child.is_some());
+    assert_eq!(
+        inferred.model.design.relationships.get(&r.name),
+        Some(&Strategy::ReferenceInParent)
+    );
+    let own = lines(2, |i| {
+        format!("{{\"_id\": {i}, \"parts\": [{}]}}", oid(1, i, 0))
+    });
+    let inferred = infer_all(&[("product", own), ("part", parts)]);
+    assert!(!inferred.model.relationships[0].many_to_many);
+}
+
+#[test]
+fn a_collection_of_id_pairs_is_a_link_collection() {
+    let products = lines(2, |i| format!("{{\"_id\": {}}}", oid(1, i, 0)));
+    let parts = lines(3, |i| format!("{{\"_id\": {}}}", oid(2, i, 0)));
+    let links = lines(4, |i| {
+        format!(
+            "{{\"_id\": {}, \"products\": {}, \"partId\": {}}}",
+            oid(3, i, 0),
+            oid(1, i % 2, 0),
+            oid(2, i % 3, 0)
+        )
+    });
+    let inferred = infer_all(&[("product", products), ("parts", links), ("part", parts)]);
+    let m = &inferred.model;
+    let names: Vec<_> = m.entities.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["product", "part"]);
+    let [r] = m.relationships.as_slice() else {
+        panic!("{:?}", m.relationships)
+    };
+    assert_eq!(
+        (r.name.as_str(), r.parent.as_str(), r.child.as_str()),
+        ("parts", "product", "part")
+    );
+    assert!(r.many_to_many);
+    assert_eq!(r.parent_field.as_deref(), Some("products"));
+    assert_eq!(r.cardinality, Distribution::fixed(2.0));
+    assert_eq!(
+        m.design.relationships.get("parts"),
+        Some(&Strategy::LinkCollection)
+    );
+}
+
+#[test]
+fn low_cardinality_strings_are_enums_and_recognizable_strings_get_a_kind() {
+    let docs = lines(120, |i| {
+        let status = ["paid", "paid", "shipped"][i as usize % 3];
+        format!(
+            "{{\"status\": \"{status}\", \"email\": \"u{i}@example.com\", \"site\": \"https://x.org/{i}\", \"ip\": \"10.0.0.{}\", \"name\": \"n{i}\"}}",
+            i % 200
+        )
+    });
+    let inferred = infer_all(&[("c", docs.clone())]);
+    let e = &inferred.model.entities[0];
+    let status = e.fields.get("status").unwrap();
+    assert_eq!(status.kind, Some(ValueKind::Enum));
+    assert_eq!(status.values, ["paid", "shipped"]);
+    let row = inferred.report.entities[0]
+        .fields
+        .iter()
+        .find(|f| f.path == "status")
+        .unwrap();
+    assert!((row.values[0].share - 2.0 / 3.0).abs() < 1e-9);
+    assert_eq!(e.fields.get("email").unwrap().kind, Some(ValueKind::Email));
+    assert_eq!(e.fields.get("site").unwrap().kind, Some(ValueKind::Url));
+    assert_eq!(e.fields.get("ip").unwrap().kind, Some(ValueKind::Ip));
+    assert_eq!(e.fields.get("name").unwrap().kind, None);
+    // Under 100 strings: not enough to call three values an enum.
+    let few: String = docs.lines().take(99).map(|l| format!("{l}\n")).collect();
+    let inferred = infer_all(&[("c", few)]);
+    assert_eq!(
+        inferred.model.entities[0]
+            .fields
+            .get("status")
+            .unwrap()
+            .kind,
+        None
+    );
+}
+
+#[test]
+fn embedded_children_grow_from_their_creation_dates() {
+    // Each of 2 posts has 5 comments dated over 20 days: 0.25 a day each.
+    let docs = lines(2, |i| {
+        let comments: Vec<String> = (0..5)
+            .map(|k| {
+                format!(
+                    "{{\"at\": {{\"$date\": {}}}, \"t\": \"x\"}}",
+                    i64::from(k) * 5 * 86_400_000
+                )
+            })
+            .collect();
+        format!("{{\"_id\": {i}, \"comments\": [{}]}}", comments.join(", "))
+    });
+    let inferred = infer_all(&[("post", docs)]);
+    let g = inferred.model.relationships[0]
+        .growth_per_day
+        .clone()
+        .unwrap();
+    assert!((g.typical - 0.25).abs() < 1e-9, "{g:?}");
+    assert_eq!(g.largest, None);
+}
+
+#[test]
+fn plurals_name_references_after_their_children() {
+    let p: Vec<_> = ["post", "category", "address", "box", "day", "orders"]
+        .iter()
+        .map(|n| build::plural(n))
+        .collect();
+    assert_eq!(
+        p,
+        [
+            "posts",
+            "categories",
+            "addresses",
+            "boxes",
+            "days",
+            "orders"
+        ]
+    );
+}
+
+#[test]
+fn long_repeated_strings_are_text_not_an_enum() {
+    let long = "x".repeat(stats::MAX_ENUM_LENGTH + 1);
+    let docs = lines(120, |i| {
+        format!(
+            "{{\"body\": \"{}\"}}",
+            if i % 2 == 0 { &long } else { "short" }
+        )
+    });
+    let inferred = infer_all(&[("c", docs)]);
+    assert_eq!(
+        inferred.model.entities[0].fields.get("body").unwrap().kind,
+        None
+    );
 }

@@ -10,6 +10,7 @@
 mod chooser;
 mod distribution;
 mod entities;
+mod infer;
 mod inputs;
 mod json;
 mod relationships;
@@ -400,6 +401,7 @@ pub fn ModelCard(
         storage::save(TAB_KEY, t.name());
     };
     let chooser_open = RwSignal::new(false);
+    let infer_open = RwSignal::new(false);
     let dropping = RwSignal::new(false);
     let (share_url, set_share_url) = signal(None::<String>);
     let on_share = move |_| {
@@ -525,6 +527,7 @@ pub fn ModelCard(
                         tabindex="-1"
                         on:change=on_file
                     />
+                    <button type="button" class="button" id="infer-open" aria-haspopup="dialog" on:click=move |_| infer_open.set(true) title="Infer a model from mongoexport, mongodump or SQL files, or pasted documents">"From data…"</button>
                     <button type="button" class="button" on:click=on_export title="Download the model as a .json file">"Export"</button>
                     <button type="button" class="button" on:click=on_share>"Share link"</button>
                 </div>
@@ -635,6 +638,15 @@ pub fn ModelCard(
             <PresetChooser ws=ws loaded=loaded on_close=move || {
                 chooser_open.set(false);
                 focus("#choose-preset");
+            } on_infer=move || {
+                chooser_open.set(false);
+                infer_open.set(true);
+            }/>
+        })}
+        {move || infer_open.get().then(|| view! {
+            <infer::InferDialog ws=ws on_close=move || {
+                infer_open.set(false);
+                focus("#infer-open");
             }/>
         })}
     }

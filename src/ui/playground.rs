@@ -1,5 +1,6 @@
 //! The playground: a model as JSON, a design bar, and what the chosen design costs.
 
+mod advise;
 mod collections;
 mod compare;
 mod design_charts;
@@ -30,6 +31,7 @@ pub use operations::OperationList;
 pub use pipeline::EvalCache;
 pub use warnings::WarningList;
 
+use advise::AdvisePanel;
 use design_charts::DesignCharts;
 use evaluated::{EvalOperations, EvalWarnings};
 use export::ExportButton;
@@ -236,6 +238,20 @@ pub fn Playground() -> impl IntoView {
         set_choice.set(id);
     });
     let is_custom = Memo::new(move |_| chosen.get() == CUSTOM);
+    // The Advise panel, shown above the results while open. Applying one of its designs makes
+    // it the model's own (one undo step, nothing written when it already is) and shows Custom,
+    // without a seed: Custom is then exactly that design. Returns why it was refused, if it was.
+    let advise_open = RwSignal::new(false);
+    let apply_design = Callback::new(move |design: crate::design::DesignSpec| {
+        custom_seed.set(None);
+        ws.before_edit.set(None);
+        if ws.edit(|v| crate::model::edit::set_design(v, &design)) {
+            set_choice.set(CUSTOM.to_string());
+            None
+        } else {
+            ws.message.try_update(Option::take).flatten()
+        }
+    });
 
     // Keys 1–9 choose the design at that place on the bar, Left and Right step to the previous
     // and next design, unless the user is typing (or the focused widget uses the arrows). The
@@ -325,6 +341,12 @@ pub fn Playground() -> impl IntoView {
                     <EvalStatus pipeline=pipeline wanted=wanted/>
                     <ScaleControl model_default=model_default scale=scale fits=scale::fits(shown, chosen)/>
                     <ExportButton key=chosen_key model_name=model_name/>
+                    <button type="button" class="button advise-open" id="open-advise"
+                        aria-expanded=move || advise_open.get().to_string() aria-controls="advise"
+                        on:click=move |_| advise_open.update(|o| *o = !*o)
+                        title="Search every design of this model for the best one for its workload (squillion advise)">
+                        "Advise…"
+                    </button>
                 </div>
                 // Custom's strategies follow the bar in the page's order: Tab from the Custom
                 // button reaches them before the editor.
@@ -332,6 +354,9 @@ pub fn Playground() -> impl IntoView {
             </div>
             <ModelCard ws=ws model=model errors=errors design=chosen/>
             <div class="results" id="results" tabindex="-1">
+                {move || advise_open.get().then(|| view! {
+                    <AdvisePanel text=good_text apply=apply_design open=advise_open/>
+                })}
                 {move || match result.get() {
                     None => view! { <p class="empty">"Fix the model to see its numbers."</p> }.into_any(),
                     Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),

@@ -4,7 +4,8 @@
 //! and calls [`register`] instead of mounting the app, which makes
 //! `self.squillionEvaluate(modelText, design, optionsJson)` available to the worker's script,
 //! and `self.squillionExport(modelText, design, optionsJson)`, which builds the export's zip
-//! archive ([`export_zip`]). The page calls [`evaluate_json`] and [`export_zip`] directly when
+//! archive ([`export_zip`]), and `self.squillionAdvise(modelText, optionsJson, onProgress)`, the
+//! design advisor's advice ([`advise_json_with`]). The page calls [`evaluate_json`] and [`export_zip`] directly when
 //! no worker can start.
 
 use wasm_bindgen::prelude::*;
@@ -100,6 +101,51 @@ pub fn export_zip(
     Ok((archive.bytes, summary))
 }
 
+/// What the page asks of the advisor: the weights of the score (the rest is the CLI's
+/// default: a horizon of 5 years, the best 3 verified).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AdviseRequest {
+    /// The weights of the score.
+    pub weights: crate::advise::Weights,
+    /// Designs listed (best first) and verified on the engine.
+    pub top: usize,
+}
+
+/// Returns [`crate::advise::advise`] of the model in `model_text` as JSON (what
+/// `squillion advise --json` prints), telling `progress` each phase as it starts;
+/// `options_json` is an [`AdviseRequest`]. Or why the model cannot be read.
+pub fn advise_json_with(
+    model_text: &str,
+    options_json: &str,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<String, String> {
+    let (model, _) = read_request(model_text, "{}")?;
+    let req: AdviseRequest =
+        serde_json::from_str(options_json).map_err(|e| format!("bad advice options: {e}"))?;
+    let opts = crate::advise::AdviseOptions {
+        weights: req.weights,
+        top: req.top.max(1),
+        ..crate::advise::AdviseOptions::default()
+    };
+    let advice = crate::advise::advise_with(&model, &opts, progress);
+    serde_json::to_string(&advice).map_err(|e| e.to_string())
+}
+
+/// Returns a JS progress callback's caller: `onProgress(step, of, what)`, or nothing.
+fn progress_caller(on_progress: JsValue) -> impl FnMut(&Progress) {
+    let on_progress = on_progress.dyn_into::<js_sys::Function>().ok();
+    move |p: &Progress| {
+        if let Some(f) = &on_progress {
+            let _ = f.call3(
+                &JsValue::NULL,
+                &JsValue::from(p.step as u32),
+                &JsValue::from(p.of as u32),
+                &JsValue::from_str(&p.what),
+            );
+        }
+    }
+}
+
 /// Registers `squillionEvaluate(model, design, options, onProgress?)` on the worker's global
 /// scope; `onProgress(step, of, what)` is called as each step starts; an error comes back as a
 /// thrown string.
@@ -107,17 +153,7 @@ pub fn register() {
     type Evaluate = dyn Fn(String, String, String, JsValue) -> Result<String, JsValue>;
     let evaluate = Closure::<Evaluate>::new(
         |model: String, design: String, options: String, on_progress: JsValue| {
-            let on_progress = on_progress.dyn_into::<js_sys::Function>().ok();
-            let mut tell = |p: &Progress| {
-                if let Some(f) = &on_progress {
-                    let _ = f.call3(
-                        &JsValue::NULL,
-                        &JsValue::from(p.step as u32),
-                        &JsValue::from(p.of as u32),
-                        &JsValue::from_str(&p.what),
-                    );
-                }
-            };
+            let mut tell = progress_caller(on_progress);
             evaluate_json_with(&model, &design, &options, &mut tell)
                 .map_err(|e| JsValue::from_str(&e))
         },
@@ -149,6 +185,18 @@ pub fn register() {
         export.as_ref(),
     );
     export.forget();
+    // `squillionAdvise(model, options, onProgress?)`: the advice as JSON, or a thrown string.
+    type Advise = dyn Fn(String, String, JsValue) -> Result<String, JsValue>;
+    let advise = Closure::<Advise>::new(|model: String, options: String, on_progress: JsValue| {
+        let mut tell = progress_caller(on_progress);
+        advise_json_with(&model, &options, &mut tell).map_err(|e| JsValue::from_str(&e))
+    });
+    let _ = js_sys::Reflect::set(
+        &js_sys::global(),
+        &"squillionAdvise".into(),
+        advise.as_ref(),
+    );
+    advise.forget();
 }
 
 /// Starts a Web Worker running `public/worker.js` (a module worker) and hands it the page's

@@ -5,10 +5,10 @@
 
 use bson::{doc, Bson, Document};
 
-use super::{order, param, Command, CommandKind::*, Commands, Placement};
+use super::{order, param, Command, CommandKind::*, Commands, Placement, When};
 use crate::design::layout::relationship_collection_name;
 use crate::model::design::{FieldPattern, Strategy};
-use crate::model::{Model, Step};
+use crate::model::{Model, Relationship, Step};
 
 /// Appends the commands of an `insert_child` step.
 pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
@@ -30,6 +30,18 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         c.insert_shape = Some(r.child.clone());
         c
     };
+    // A many-to-many link to a child that exists: the child gains the parent's id in its array
+    // of references (the subscriber's `following`), wherever the design keeps that array.
+    let link_child = |out: &Commands| {
+        let mut c = out.command(
+            &ccoll,
+            Update,
+            doc! { "_id": param("child._id") },
+            format!("{}: add the parent to the child's references", r.name),
+        );
+        c.update = Some(doc! { "$push": { r.parent_ref(): pid.clone() } });
+        c
+    };
     let mut parent_update: Option<Document> = None;
     match s {
         Strategy::Embed => {
@@ -38,7 +50,14 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             parent_update = Some(doc! { "$push": { arr.as_str(): pushed } });
         }
         Strategy::EmbedSubset { k } => {
-            out.push(insert_child(out, "the child in its own collection"));
+            // Many-to-many links a child that exists (the follower, a user already): it gains
+            // the parent's id in its array of references, and its copy goes into the parent's
+            // subset.
+            if r.many_to_many {
+                out.push(link_child(out));
+            } else {
+                out.push(insert_child(out, "the child in its own collection"));
+            }
             // Keep the first k in the order the workload reads them in (the newest k for a
             // read of the newest), as article 002 does with $sort and $slice.
             let kept = order::kept(p.model, &r.name);
@@ -55,24 +74,22 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             }
             parent_update = Some(doc! { "$push": { arr.as_str(): e } });
         }
-        Strategy::ReferenceInParent | Strategy::TwoWay => {
+        Strategy::ReferenceInParent => {
             if !r.many_to_many {
                 out.push(insert_child(out, "the child"));
             }
             parent_update = Some(doc! { "$push": { arr.as_str(): param("child._id") } });
         }
-        Strategy::ReferenceInChild { .. } if r.many_to_many => {
-            // The child exists: it gains the parent's id in its array of references (the
-            // subscriber's `following`).
-            let mut c = out.command(
-                &ccoll,
-                Update,
-                doc! { "_id": param("child._id") },
-                format!("{}: add the parent to the child's references", r.name),
-            );
-            c.update = Some(doc! { "$push": { r.parent_ref(): pid.clone() } });
-            out.push(c);
+        Strategy::TwoWay => {
+            // Both sides keep references: a many-to-many link updates the existing child too.
+            if r.many_to_many {
+                out.push(link_child(out));
+            } else {
+                out.push(insert_child(out, "the child"));
+            }
+            parent_update = Some(doc! { "$push": { arr.as_str(): param("child._id") } });
         }
+        Strategy::ReferenceInChild { .. } if r.many_to_many => out.push(link_child(out)),
         Strategy::ReferenceInChild { .. } => {
             out.push(insert_child(out, "the child with its parent reference"))
         }
@@ -99,17 +116,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             c.upsert = true;
             out.push(c);
         }
-        Strategy::Continuation { threshold } => {
-            let full = format!("{arr}.{}", threshold.saturating_sub(1));
-            let mut c = out.command(
-                &pcoll,
-                Update,
-                doc! { "_id": pid.clone(), full: { "$exists": false } },
-                "append while the parent has room (else the last continuation document)",
-            );
-            c.update = Some(doc! { "$push": { arr.as_str(): param("child._id") } });
-            out.push(c);
-        }
+        Strategy::Continuation { threshold } => continuation(out, r, &pcoll, &pid, *threshold),
         _ => {}
     }
     let inc = stored_totals(p.model, &r.name);
@@ -131,6 +138,59 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         ));
     }
 }
+
+/// Appends the commands of a continuation append, as the application runs them: the parent
+/// while it has room (1 round trip); when it is full, the last continuation document while it
+/// has room; when that is full too (or there is none), a new continuation document and its id
+/// on the parent's `tbc`. The fallbacks are conditional (`if (r.matchedCount === 0)`): the
+/// evaluation sends them only when no update before them matched.
+fn continuation(out: &mut Commands, r: &Relationship, pcoll: &str, pid: &Bson, threshold: u64) {
+    let arr = r.array_field();
+    let room = format!("{arr}.{}", threshold.saturating_sub(1));
+    let push = doc! { "$push": { arr: param("child._id") } };
+    let mut c = out.command(
+        pcoll,
+        Update,
+        doc! { "_id": pid.clone(), room.as_str(): { "$exists": false } },
+        "append while the parent has room",
+    );
+    c.update = Some(push.clone());
+    out.push(c);
+    let last = param(format!("{}.tbc.{}", r.parent, LAST));
+    let mut c = out.command(
+        pcoll,
+        Update,
+        doc! { "_id": last, room.as_str(): { "$exists": false } },
+        "the parent is full: append to the last continuation document while it has room",
+    );
+    c.update = Some(push);
+    c.when = Some(When::NoneMatched);
+    out.push(c);
+    let mut c = out.command(
+        pcoll,
+        Insert,
+        Document::new(),
+        "that one is full too (or there is none): a new continuation document holding the child",
+    );
+    c.insert_shape = Some(format!("{} continuation", r.name));
+    c.when = Some(When::NoneMatched);
+    out.push(c);
+    let mut c = out.command(
+        pcoll,
+        Update,
+        doc! { "_id": pid.clone() },
+        "the new continuation document's id on the parent",
+    );
+    c.update = Some(doc! { "$push": { "tbc": param(format!("{CONTINUATION}._id")) } });
+    c.when = Some(When::NoneMatched);
+    out.push(c);
+}
+
+/// The parameter path of an array's last element (`user.tbc.at(-1)`, as JavaScript writes it).
+pub const LAST: &str = "at(-1)";
+
+/// The parameter name of the continuation document a continuation append creates.
+pub const CONTINUATION: &str = "continuation";
 
 /// Returns the `$inc` of the parent's stored totals (`computed` patterns) over the children of
 /// `relationship`: the summed child field, or 1 for a count.

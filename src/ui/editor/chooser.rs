@@ -1,5 +1,5 @@
 //! The preset chooser: a card per workshop scenario (title, one-line lesson, source article)
-//! and "start blank". Opening one replaces the model; the work it replaces stays undoable.
+//! "start blank" and "start from your data" (`infer.rs`). Opening one replaces the model; the work it replaces stays undoable.
 
 use leptos::prelude::*;
 use serde_json::Value;
@@ -31,7 +31,7 @@ fn source_of(text: &str) -> String {
 
 /// Keeps Tab and Shift+Tab inside the open dialog (it is modal): from the last control Tab
 /// goes to the first, from the first Shift+Tab to the last, and from outside to the first.
-fn keep_focus_inside(ev: &web_sys::KeyboardEvent) {
+pub(super) fn keep_focus_inside(ev: &web_sys::KeyboardEvent) {
     use wasm_bindgen::JsCast;
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
@@ -78,6 +78,8 @@ pub fn PresetChooser(
     loaded: Memo<Option<(String, bool)>>,
     /// Closes the dialog.
     on_close: impl Fn() + Clone + Send + Sync + 'static,
+    /// Opens "Start from your data" (the chooser closes first).
+    on_infer: impl Fn() + Clone + Send + Sync + 'static,
 ) -> impl IntoView {
     let close = on_close.clone();
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
@@ -163,6 +165,18 @@ pub fn PresetChooser(
                             <span class="preset-title">"Start blank"</span>
                             <span class="preset-lesson">"One entity with two fields, no relationships, no workload: build your model from there."</span>
                             {move || is_loaded("Blank model").then(|| view! { <span class="badge loaded-badge">"Loaded"</span> })}
+                        </button>
+                    </li>
+                    <li>
+                        <button
+                            type="button"
+                            class="preset-card blank-card infer-card"
+                            data-preset="infer"
+                            on:click=move |_| on_infer()
+                        >
+                            <span class="preset-source">"Your data"</span>
+                            <span class="preset-title">"Start from your data"</span>
+                            <span class="preset-lesson">"Infer a model from mongoexport, mongodump or SQL files, or pasted documents: read in your browser, nothing leaves it."</span>
                         </button>
                     </li>
                     {presets::all().iter().map(|p| {

@@ -1,0 +1,149 @@
+// End-to-end: the Advise panel on social-feed. The advisor runs in a worker of its own with its
+// progress; the Pareto front is drawn (a point per design, its figures on hover), the
+// recommendation is listed with its explanations, and "Apply" makes it the model's Custom design
+// (one undo step): the figures the page then shows are those of the release CLI's
+// `squillion eval --design FILE --json` for that design, numbers to the last bit. The CLI is
+// SQUILLION_BIN, else $CARGO_TARGET_DIR/release/squillion.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPage, useSite, SHOTS } from './browser.mjs';
+import { cliJson } from './cli.mjs';
+
+const site = useSite();
+
+/** The figures of the CLI's operations and collections, as the page marks them up. */
+function cliShown(cli) {
+  const pair = (op, key) => [op.typical.total[key].value, op.largest.total[key].value];
+  const metrics = ['docs_examined', 'keys_examined', 'docs_returned', 'bytes_returned', 'docs_written', 'bytes_written', 'index_keys_written'];
+  return {
+    operations: cli.operations.map((op) => ({
+      unit: op.unit,
+      figures: {
+        queries: [op.typical.queries, op.largest.queries],
+        lookups: [op.typical.lookups, op.largest.lookups],
+        ...Object.fromEntries(metrics.map((k) => [k, pair(op, k)])),
+        shards: [op.typical.max_shards, op.largest.max_shards],
+      },
+    })),
+    collections: cli.collections.map((c) => ({ name: c.name, documents: c.stats.count, total_bytes: c.stats.total_bytes })),
+  };
+}
+
+/** What the page shows of the chosen design's evaluation, once done. */
+async function shownEval(page) {
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  return page.evaluate(() => ({
+    operations: [...document.querySelectorAll('.eval-unit')].map((u) => ({
+      unit: u.dataset.unit,
+      figures: Object.fromEntries([...u.querySelectorAll('[data-metric]')].map((m) => [m.dataset.metric, [Number(m.dataset.value), Number(m.dataset.largest)]])),
+    })),
+    collections: [...document.querySelectorAll('.collection[data-evaluated="true"]')].map((c) => ({
+      name: c.dataset.collection,
+      documents: Number(c.querySelector('[data-metric="documents"]').dataset.value),
+      total_bytes: Number(c.querySelector('[data-metric="total_bytes"]').dataset.value),
+    })),
+  }));
+}
+
+/** Asserts that the page's figures are the CLI's, numbers to the last bit. */
+function assertSame(actual, expected, where) {
+  if (typeof expected === 'number') {
+    assert.ok(Object.is(actual, expected), `${where}: page shows ${actual}, the CLI says ${expected}`);
+  } else if (expected && typeof expected === 'object') {
+    assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), `${where}: keys`);
+    for (const k of Object.keys(expected)) assertSame(actual[k], expected[k], `${where}.${k}`);
+  } else {
+    assert.equal(actual, expected, where);
+  }
+}
+
+/** The model as the JSON tab shows it (the Form tab is shown again after). */
+async function savedModel(page) {
+  await page.click('#tab-json');
+  const model = JSON.parse(await page.inputValue('#model-input'));
+  await page.click('#tab-form');
+  return model;
+}
+
+test('Advise on social-feed: the front, the recommendation, Apply gives squillion eval of it', async () => {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 720 });
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+
+  await page.click('#open-advise');
+  // Progress while it runs (phase N of M), then the advice.
+  await page.waitForSelector('#advise[data-state="running"] progress', { timeout: 30_000 });
+  await page.waitForSelector('#advise[data-state="done"]', { timeout: 180_000 });
+
+  // The search said: the space, how much was explored, the infeasible count.
+  const searched = await page.$eval('[data-testid="advise-searched"]', (p) => ({ ...p.dataset, text: p.textContent }));
+  assert.ok(Number(searched.space) >= 2, `space: ${searched.space}`);
+  assert.equal(searched.explored, searched.space, 'social-feed is searched exhaustively');
+  assert.match(searched.text, new RegExp(`${searched.infeasible} infeasible`));
+
+  // The front: at least two designs, each with its figures on hover.
+  const points = await page.$$eval('.front-point', (ps) => ps.map((p) => ({
+    rank: p.dataset.rank, title: p.querySelector('title').textContent, recommended: p.classList.contains('recommended'),
+  })));
+  assert.ok(points.length >= 2, `front points: ${points.length}`);
+  for (const p of points) assert.match(p.title, /read round trips\/s, .* documents written\/s, .* stored; score/);
+
+  // The recommendation: named, first among the best designs, explained per relationship.
+  const headline = await page.textContent('[data-testid="advise-recommended"]');
+  assert.match(headline, /^Recommended: /);
+  const rows = await page.$$eval('.advise-table tbody tr', (trs) => trs.map((tr) => ({
+    recommended: tr.classList.contains('recommended'), label: tr.querySelector('th').textContent, verdict: tr.cells[6].textContent,
+  })));
+  assert.ok(rows.length >= 2, `best designs: ${rows.length}`);
+  const rec = rows.find((r) => r.recommended);
+  assert.ok(rec, 'the recommended design is listed');
+  assert.ok(headline.includes(rec.label.replace(/ recommended$/, '').trim()), `${headline} / ${rec.label}`);
+  assert.equal(rec.verdict, 'verified, feasible');
+  assert.ok(points.some((p) => p.recommended), 'the recommendation is on the front');
+  const why = await page.$$eval('.advise-explanations li', (lis) => lis.map((l) => [l.dataset.dimension, l.textContent]));
+  assert.ok(why.some(([d]) => d === 'feed'), `explanations: ${JSON.stringify(why)}`);
+
+  await page.screenshot({ path: `${SHOTS}/advise-social-feed.png` });
+  await page.$eval('#advise', (a) => a.scrollIntoView());
+  await page.screenshot({ path: `${SHOTS}/advise-social-feed-panel.png` });
+
+  // Apply: another of the best designs first (so that the recommendation's Apply has a design
+  // to replace), then the recommendation. Each is the model's design, one undo step each, the
+  // bar on Custom; the figures shown are the CLI's for the recommendation.
+  const spec = (sel) => page.$eval(sel, (b) => JSON.parse(b.dataset.design));
+  const other = '.advise-table tbody tr:not(.recommended) .advise-apply-row';
+  const otherDesign = await spec(other);
+  await page.click(other);
+  await page.waitForSelector('.design-button[data-design="custom"][aria-pressed="true"]');
+  assert.deepEqual((await savedModel(page)).design, otherDesign, 'Apply wrote the other design');
+  const recDesign = await spec('.advise-apply');
+  assert.notDeepEqual(recDesign, otherDesign);
+  await page.click('.advise-apply');
+  const model = await savedModel(page);
+  assert.deepEqual(model.design, recDesign, 'Apply wrote the recommendation');
+  assert.equal(await page.textContent('.advise-table tr.recommended .advise-apply-row'), 'Applied');
+  const shown = await shownEval(page);
+  const dir = mkdtempSync(join(tmpdir(), 'squillion-advise-'));
+  try {
+    const file = join(dir, 'design.json');
+    writeFileSync(file, JSON.stringify(model.design));
+    const cli = cliJson(['eval', '--preset', 'social-feed', '--design', file, '--json']);
+    assertSame(shown, cliShown(cli), 'social-feed / the advisor\'s recommendation');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  await page.screenshot({ path: `${SHOTS}/advise-applied.png` });
+  await page.$eval('.advise-apply', (b) => b.blur());
+  await page.keyboard.press('Control+z');
+  assert.deepEqual((await savedModel(page)).design, otherDesign, 'one undo step takes the design back');
+
+  // Cancel: a rerun with other weights stops when asked, and says nothing went wrong.
+  await page.fill('#advise-w-storage', '5');
+  await page.press('#advise-w-storage', 'Enter');
+  await page.waitForSelector('#advise[data-state="running"]');
+  await page.click('.advise-cancel');
+  await page.waitForSelector('#advise[data-state="idle"]');
+  assert.deepEqual(errors, []);
+});

@@ -1,0 +1,492 @@
+//! The design advisor: the best design for a model's workload, searched and explained.
+//!
+//! [`advise`] enumerates the candidate space ([`space`]: every valid strategy per
+//! relationship with parameters drawn from the model, both joins, the field patterns that
+//! apply), screens every candidate without the engine ([`screen`]: read round trips, documents
+//! written and storage from the layout, the plan and the full-scale arithmetic, and whether a
+//! document breaks 16 MiB within the horizon), scores them with the user's weights and finds
+//! the Pareto front ([`search`]), then runs the best few and the front on the engine
+//! ([`verify`]) and explains, per relationship, why the recommendation beat its runner-up.
+//! docs/advisor.md describes it.
+
+pub mod screen;
+pub mod search;
+pub mod space;
+pub mod text;
+pub mod verify;
+
+use serde::{Deserialize, Serialize};
+
+use crate::design::{DesignName, DesignSpec};
+use crate::eval::Progress;
+use crate::model::Model;
+use screen::Screen;
+use search::{pareto, score, screen_spec, search, Screener, SearchReport};
+use space::{Candidate, Dimension, Space};
+use verify::{disagreements, Disagreement, EngineFigures};
+
+/// Default horizon: five years of the model's growth.
+pub const DEFAULT_HORIZON_YEARS: u16 = 5;
+
+/// Designs on the front verified on the engine at most (the best-scored first).
+pub const FRONT_VERIFIED: usize = 8;
+
+/// Why the advisor cannot advise.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AdviseError {
+    /// The horizon is not `Ny` or `Nd`, or is past the calendar.
+    #[error("not a horizon: {0} (write 5y or 365d)")]
+    Horizon(String),
+    /// The weights are not `reads=…,writes=…,storage=…` with non-negative numbers.
+    #[error("not weights: {0} (write reads=3,writes=2,storage=1)")]
+    Weights(String),
+}
+
+/// How much each objective counts in the score.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Weights {
+    /// Read cost: read round trips per second.
+    pub reads: f64,
+    /// Write cost: documents written per second.
+    pub writes: f64,
+    /// Storage: data bytes at full scale.
+    pub storage: f64,
+}
+
+impl Default for Weights {
+    /// Reads 3, writes 2, storage 1: the workload's reads first (each already weighted by
+    /// its rate), then its writes, then the bytes kept.
+    fn default() -> Self {
+        Weights {
+            reads: 3.0,
+            writes: 2.0,
+            storage: 1.0,
+        }
+    }
+}
+
+impl Weights {
+    /// Parses `reads=3,writes=2,storage=1` (any subset; the others keep their default).
+    pub fn parse(text: &str) -> Result<Weights, AdviseError> {
+        let mut w = Weights::default();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let bad = || AdviseError::Weights(text.to_string());
+            let (k, v) = part.split_once('=').ok_or_else(bad)?;
+            let v: f64 = v.trim().parse().map_err(|_| bad())?;
+            if !v.is_finite() || v < 0.0 {
+                return Err(bad());
+            }
+            match k.trim() {
+                "reads" => w.reads = v,
+                "writes" => w.writes = v,
+                "storage" => w.storage = v,
+                _ => return Err(bad()),
+            }
+        }
+        if w.reads + w.writes + w.storage <= 0.0 {
+            return Err(AdviseError::Weights(text.to_string()));
+        }
+        Ok(w)
+    }
+}
+
+/// What to advise on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdviseOptions {
+    /// The weights of the score.
+    pub weights: Weights,
+    /// Days of growth within which no document may break 16 MiB.
+    pub horizon_days: Option<u64>,
+    /// Designs (best-scored) verified on the engine and listed.
+    pub top: usize,
+    /// Run the engine (false: screening only, for benchmarks of the search alone).
+    pub verify: bool,
+}
+
+impl Default for AdviseOptions {
+    fn default() -> Self {
+        AdviseOptions {
+            weights: Weights::default(),
+            horizon_days: None,
+            top: 3,
+            verify: true,
+        }
+    }
+}
+
+/// Returns the days of a horizon written `5y` or `365d`, from the model's start date.
+pub fn parse_horizon(model: &Model, text: &str) -> Result<u64, AdviseError> {
+    let bad = || AdviseError::Horizon(text.to_string());
+    let t = text.trim();
+    if let Some(y) = t.strip_suffix('y') {
+        let y: u16 = y.parse().map_err(|_| bad())?;
+        crate::date::days_in_years(&model.start_date, y).ok_or_else(bad)
+    } else if let Some(d) = t.strip_suffix('d') {
+        d.parse().map_err(|_| bad())
+    } else {
+        Err(bad())
+    }
+}
+
+/// One design the advisor reports: screened, and (when verified) run on the engine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Advised {
+    /// Rank by score among the feasible designs (1 = best).
+    pub rank: usize,
+    /// Every choice in one line (`followers: continuation 100,000; joins: application`).
+    pub label: String,
+    /// The design, as a model's `design` (base + overrides, fields, joins).
+    pub design: DesignSpec,
+    /// The score (lower is better; 0 is the normalized design).
+    pub score: f64,
+    /// The screened figures.
+    pub screened: Screen,
+    /// The engine's figures; `None` when not verified.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<EngineFigures>,
+    /// Why the engine could not evaluate it, if it could not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine_error: Option<String>,
+}
+
+/// Why one choice of the recommendation beat the alternatives for it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Explanation {
+    /// The relationship (or `joins`, or `entity.field`).
+    pub dimension: String,
+    /// The choice recommended.
+    pub chosen: String,
+    /// The best feasible alternative for this dimension alone, with its figures minus the
+    /// recommendation's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runner_up: Option<Alternative>,
+    /// The infeasible alternatives (the best of each strategy), with why.
+    pub rejected: Vec<Alternative>,
+    /// The reasons in a sentence.
+    pub text: String,
+}
+
+/// An alternative choice for one dimension, the rest of the recommendation unchanged.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Alternative {
+    /// The choice.
+    pub choice: String,
+    /// Its score minus the recommendation's.
+    pub score_delta: f64,
+    /// Read round trips per second more (negative: fewer).
+    pub reads_delta: f64,
+    /// Documents written per second more.
+    pub writes_delta: f64,
+    /// Data bytes more.
+    pub storage_delta: f64,
+    /// Why it is infeasible; empty when it is feasible.
+    pub infeasible: Vec<screen::Breach>,
+}
+
+/// Everything the advisor says about a model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Advice {
+    /// The model's name.
+    pub model: String,
+    /// The horizon in days.
+    pub horizon_days: u64,
+    /// The weights used.
+    pub weights: Weights,
+    /// What the search did.
+    pub search: SearchReport,
+    /// The normalized design's screened figures: the reference scores are measured from.
+    pub reference: Option<Screen>,
+    /// The recommended design: the best-scored whose engine evaluation is feasible too.
+    pub recommended: Option<Advised>,
+    /// The best-scored designs (`--top`), best first.
+    pub top: Vec<Advised>,
+    /// The Pareto front over read cost, write cost and storage, best-scored first.
+    pub front: Vec<Advised>,
+    /// Per dimension of the recommendation, why.
+    pub explanations: Vec<Explanation>,
+    /// Where the engine disagreed with the screen beyond its tolerance.
+    pub disagreements: Vec<Disagreement>,
+}
+
+/// Returns the advice for `model`.
+pub fn advise(model: &Model, opts: &AdviseOptions) -> Advice {
+    advise_with(model, opts, &mut |_| {})
+}
+
+/// [`advise`], telling `progress` each phase as it starts: the search (screening every
+/// candidate), one engine run per design verified, then the explanations. The page shows it.
+pub fn advise_with(
+    model: &Model,
+    opts: &AdviseOptions,
+    progress: &mut dyn FnMut(&Progress),
+) -> Advice {
+    let mut step = 0;
+    let mut of = 2;
+    let mut tell = |of: usize, what: String| {
+        step += 1;
+        progress(&Progress {
+            step,
+            of: of.max(step),
+            what,
+        });
+    };
+    let horizon_days = opts.horizon_days.unwrap_or_else(|| {
+        crate::date::days_in_years(&model.start_date, DEFAULT_HORIZON_YEARS)
+            .unwrap_or(365 * u64::from(DEFAULT_HORIZON_YEARS) + 1)
+    });
+    let space = space::space(model);
+    let reference_screen = screen_spec(
+        model,
+        &DesignSpec::named(DesignName::Normalized, &model.design),
+        horizon_days,
+    );
+    let reference = reference_screen
+        .as_ref()
+        .map_or([0.0; 3], Screen::objectives);
+    tell(
+        of,
+        format!(
+            "screening a space of {} designs",
+            crate::human::thousands(space.size())
+        ),
+    );
+    let mut screener = Screener::new(model, &space, horizon_days);
+    let found = search(&mut screener, model, &space, &reference, &opts.weights);
+    let front_idx = pareto(&found);
+    let advised = |i: usize, s: &search::Scored| Advised {
+        rank: i + 1,
+        label: label(model, &space, &s.candidate),
+        design: space.spec(model, &s.candidate),
+        score: s.score,
+        screened: s.screen.clone(),
+        engine: None,
+        engine_error: None,
+    };
+    let mut top: Vec<Advised> = found
+        .iter()
+        .take(opts.top.max(1))
+        .enumerate()
+        .map(|(i, s)| advised(i, s))
+        .collect();
+    let mut front: Vec<Advised> = front_idx
+        .iter()
+        .filter_map(|&i| found.get(i).map(|s| advised(i, s)))
+        .collect();
+    let mut disagree = Vec::new();
+    let recommended: Option<Advised>;
+    if opts.verify {
+        let mut labels: Vec<String> = Vec::new();
+        for a in top.iter().chain(front.iter().take(FRONT_VERIFIED)) {
+            if !labels.contains(&a.label) {
+                labels.push(a.label.clone());
+            }
+        }
+        of += labels.len();
+        let mut done: Vec<String> = Vec::new();
+        for a in top.iter_mut().chain(front.iter_mut().take(FRONT_VERIFIED)) {
+            if !done.contains(&a.label) {
+                done.push(a.label.clone());
+                tell(of, format!("running {} on the engine", a.label));
+            }
+            run_engine(model, a, &mut disagree);
+        }
+        let mut pick = top
+            .iter()
+            .find(|a| a.engine.as_ref().is_some_and(EngineFigures::sound))
+            .cloned();
+        // When every top design failed on the engine, look further down the list.
+        if pick.is_none() {
+            for (i, s) in found.iter().enumerate().skip(top.len()).take(20) {
+                let mut a = advised(i, s);
+                tell(of, format!("running {} on the engine", a.label));
+                run_engine(model, &mut a, &mut disagree);
+                if a.engine.as_ref().is_some_and(EngineFigures::sound) {
+                    pick = Some(a);
+                    break;
+                }
+            }
+        }
+        recommended = pick;
+    } else {
+        recommended = top.first().cloned();
+    }
+    let mut unique: Vec<Disagreement> = Vec::new();
+    for d in disagree {
+        if !unique.contains(&d) {
+            unique.push(d);
+        }
+    }
+    tell(of, "explaining the recommendation".to_string());
+    let explanations = recommended
+        .as_ref()
+        .and_then(|r| {
+            let c = found
+                .iter()
+                .find(|s| space.spec(model, &s.candidate) == r.design)?
+                .candidate
+                .clone();
+            Some(explain(&mut screener, model, &space, &c, &reference, opts))
+        })
+        .unwrap_or_default();
+    Advice {
+        model: model.name.clone().unwrap_or_default(),
+        horizon_days,
+        weights: opts.weights,
+        search: screener.report,
+        reference: reference_screen,
+        recommended,
+        top,
+        front,
+        explanations,
+        disagreements: unique,
+    }
+}
+
+/// Runs `a` on the engine and records its figures and any disagreement with the screen.
+fn run_engine(model: &Model, a: &mut Advised, disagree: &mut Vec<Disagreement>) {
+    if a.engine.is_some() || a.engine_error.is_some() {
+        return;
+    }
+    match verify::evaluate(model, &a.design) {
+        Ok(e) => {
+            let f = EngineFigures::of(&e);
+            disagree.extend(disagreements(&a.label, &a.screened, &f));
+            a.engine = Some(f);
+        }
+        Err(e) => a.engine_error = Some(e.to_string()),
+    }
+}
+
+/// Returns a dimension's name as explanations give it.
+fn dimension_name(d: &Dimension) -> String {
+    match d {
+        Dimension::Relationship { name, .. } => name.clone(),
+        Dimension::Joins(_) => "joins".to_string(),
+        Dimension::Field { entity, field, .. } => format!("{entity}.{field}"),
+    }
+}
+
+/// Returns option `i` of dimension `d` as a person reads it (`continuation 100,000`,
+/// `lookup`, `gridfs`, `no pattern`).
+pub fn option_name(d: &Dimension, i: usize) -> String {
+    match d {
+        Dimension::Relationship { options, .. } => options.get(i).map_or_else(String::new, |s| {
+            let mut t = s.name().to_string();
+            if let Some((_, v)) = s.parameter() {
+                t.push_str(&format!(" {}", crate::human::thousands(v)));
+            }
+            if let Some(c) = s.copy().filter(|c| !c.is_empty()) {
+                t.push_str(&format!(" (copy {})", c.join(", ")));
+            }
+            t
+        }),
+        Dimension::Joins(j) => j.get(i).map_or("application", |j| j.as_str()).to_string(),
+        Dimension::Field { options, .. } => match options.get(i) {
+            Some(Some(p)) => match p {
+                crate::model::design::FieldPattern::Attribute { form, .. } => {
+                    format!("attribute {}", form.as_str())
+                }
+                other => other.name().to_string(),
+            },
+            _ => "no pattern".to_string(),
+        },
+    }
+}
+
+/// Returns a candidate's choices in one line.
+pub fn label(model: &Model, space: &Space, c: &Candidate) -> String {
+    let _ = model;
+    space
+        .dimensions
+        .iter()
+        .zip(c)
+        .filter(|(d, _)| d.len() > 1)
+        .map(|(d, &i)| format!("{}: {}", dimension_name(d), option_name(d, i)))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Returns, per dimension with a choice, why candidate `c` chose what it did: its best
+/// feasible alternative (the same design with only that choice changed; for a strategy with
+/// parameters, its best parameter) and the better-scoring alternatives that are infeasible.
+fn explain(
+    screener: &mut Screener,
+    model: &Model,
+    space: &Space,
+    c: &Candidate,
+    reference: &[f64; 3],
+    opts: &AdviseOptions,
+) -> Vec<Explanation> {
+    let w = &opts.weights;
+    let Some(own) = screener.screen_design(&space.spec(model, c)) else {
+        return Vec::new();
+    };
+    let own_score = score(&own.objectives(), reference, w);
+    let mut out = Vec::new();
+    for (d, dim) in space.dimensions.iter().enumerate() {
+        if dim.len() < 2 {
+            continue;
+        }
+        let chosen_i = c.get(d).copied().unwrap_or(0);
+        let chosen = option_name(dim, chosen_i);
+        let kind = |i: usize| match dim {
+            Dimension::Relationship { options, .. } => {
+                options.get(i).map_or("", |s| s.name()).to_string()
+            }
+            _ => option_name(dim, i),
+        };
+        let mut alternatives: Vec<Alternative> = Vec::new();
+        for o in 0..dim.len() {
+            if o == chosen_i || kind(o) == kind(chosen_i) {
+                continue;
+            }
+            let mut n = c.clone();
+            if let Some(slot) = n.get_mut(d) {
+                *slot = o;
+            }
+            let Some(s) = screener.screen_design(&space.spec(model, &n)) else {
+                continue;
+            };
+            alternatives.push(Alternative {
+                choice: option_name(dim, o),
+                score_delta: score(&s.objectives(), reference, w) - own_score,
+                reads_delta: s.reads - own.reads,
+                writes_delta: s.writes - own.writes,
+                storage_delta: s.storage - own.storage,
+                infeasible: s.infeasible.clone(),
+            });
+        }
+        // The best of each strategy kind: one alternative per kind. The runner-up is the
+        // best feasible one; every infeasible kind is listed with why.
+        alternatives.sort_by(|a, b| a.score_delta.total_cmp(&b.score_delta));
+        let mut seen_kinds: Vec<String> = Vec::new();
+        let mut runner_up = None;
+        let mut rejected = Vec::new();
+        for a in alternatives {
+            let k = a.choice.split(' ').next().unwrap_or_default().to_string();
+            if seen_kinds.contains(&k) {
+                continue;
+            }
+            seen_kinds.push(k);
+            if !a.infeasible.is_empty() {
+                rejected.push(a);
+            } else if runner_up.is_none() {
+                runner_up = Some(a);
+            }
+        }
+        let text = text::explanation_sentence(
+            &dimension_name(dim),
+            &chosen,
+            runner_up.as_ref(),
+            &rejected,
+        );
+        out.push(Explanation {
+            dimension: dimension_name(dim),
+            chosen,
+            runner_up,
+            rejected,
+            text,
+        });
+    }
+    out
+}

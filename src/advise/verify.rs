@@ -1,0 +1,180 @@
+//! Verification: a screened design run for real on the engine (what `squillion eval --design`
+//! runs), its figures read the way the screen computes them, and every figure where the two
+//! disagree beyond the screen's tolerance.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+
+use super::screen::Screen;
+use crate::design::{CommandKind, DesignSpec, Layout};
+use crate::eval::{evaluate_layout, EvalOptions, Evaluation, Metric};
+use crate::model::Model;
+
+/// Relative slack on top of a tolerance, for floating-point sums.
+const SLACK: f64 = 1e-9;
+
+/// A design's figures as the engine measured them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EngineFigures {
+    /// Read round trips per second (typical subject): the screen's `reads`.
+    pub reads: f64,
+    /// Documents written per second: the screen's `writes`.
+    pub writes: f64,
+    /// Data bytes at full scale: the screen's `storage`.
+    pub storage: f64,
+    /// Documents examined per second (the engine's planner decides it: not screened).
+    pub docs_examined: f64,
+    /// Index keys examined per second (not screened).
+    pub keys_examined: f64,
+    /// Requests to shards per second (not screened).
+    pub shard_requests: f64,
+    /// The codes of the evaluation's error-severity warnings; empty when feasible.
+    pub infeasible: Vec<String>,
+    /// Commands the engine refused while running the workload (`unit: error`): such a design
+    /// is never recommended, and the refusal is reported as a disagreement.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub command_errors: Vec<String>,
+}
+
+impl EngineFigures {
+    /// True when the evaluation has no error-severity warning and every command ran.
+    pub fn sound(&self) -> bool {
+        self.infeasible.is_empty() && self.command_errors.is_empty()
+    }
+}
+
+impl EngineFigures {
+    /// Returns the figures of an evaluation.
+    pub fn of(e: &Evaluation) -> EngineFigures {
+        let reads = e
+            .operations
+            .iter()
+            .map(|o| {
+                let per_run: u64 = o
+                    .typical
+                    .commands
+                    .iter()
+                    .filter(|c| matches!(c.kind, CommandKind::Find | CommandKind::Aggregate))
+                    .map(|c| c.queries)
+                    .sum();
+                crate::eval::metric::per_sec(per_run as f64, o.rate_per_sec)
+            })
+            .sum();
+        EngineFigures {
+            reads,
+            writes: Metric::DocsWritten.of(e),
+            storage: Metric::StorageBytes.of(e),
+            docs_examined: Metric::DocsExamined.of(e),
+            keys_examined: Metric::KeysExamined.of(e),
+            shard_requests: Metric::ShardRequests.of(e),
+            infeasible: e.infeasible(),
+            command_errors: e
+                .operations
+                .iter()
+                .flat_map(|o| {
+                    o.typical
+                        .commands
+                        .iter()
+                        .chain(&o.largest.commands)
+                        .filter_map(move |c| {
+                            c.error.as_ref().map(|err| {
+                                format!("{}: {:?} on {}: {err}", o.unit, c.kind, c.collection)
+                            })
+                        })
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A figure where the screen and the engine disagree beyond the screen's tolerance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Disagreement {
+    /// The design (its label).
+    pub design: String,
+    /// `reads`, `writes`, `storage` or `feasible`.
+    pub figure: Cow<'static, str>,
+    /// The screened figure (1 feasible, 0 not, for `feasible`).
+    pub screened: f64,
+    /// The engine's.
+    pub engine: f64,
+    /// The range the screen allowed, `[low, high]`.
+    pub allowed: [f64; 2],
+    /// Why, when known.
+    pub note: String,
+}
+
+/// Returns the evaluation of `spec` on `model` with default options (the sample of
+/// `squillion eval`).
+pub fn evaluate(model: &Model, spec: &DesignSpec) -> Result<Evaluation, crate::eval::EvalError> {
+    let layout = Layout::build(model, spec)?;
+    evaluate_layout(model, layout, &EvalOptions::default())
+}
+
+/// Returns where the engine's figures fall outside what the screen allowed.
+pub fn disagreements(design: &str, s: &Screen, e: &EngineFigures) -> Vec<Disagreement> {
+    let t = &s.tolerance;
+    let mut out = Vec::new();
+    let mut check =
+        |figure: &'static str, screened: f64, engine: f64, low: f64, high: f64, note: &str| {
+            let slack = SLACK * screened.abs().max(engine.abs()).max(1.0);
+            if engine < low - slack || engine > high + slack {
+                out.push(Disagreement {
+                    design: design.to_string(),
+                    figure: figure.into(),
+                    screened,
+                    engine,
+                    allowed: [low, high],
+                    note: note.to_string(),
+                });
+            }
+        };
+    check(
+        "reads",
+        s.reads,
+        e.reads,
+        s.reads - t.reads_below,
+        s.reads,
+        "read round trips",
+    );
+    let refused = if e.command_errors.is_empty() {
+        String::new()
+    } else {
+        format!("; the engine refused: {}", e.command_errors.join("; "))
+    };
+    if t.engine_only.is_empty() {
+        check(
+            "writes",
+            s.writes,
+            e.writes,
+            s.writes - t.writes_below,
+            s.writes + t.writes_above,
+            &format!("documents written{refused}"),
+        );
+    }
+    check(
+        "storage",
+        s.storage,
+        e.storage,
+        s.storage,
+        s.storage,
+        "data bytes",
+    );
+    let sf = f64::from(u8::from(s.feasible()));
+    let ef = f64::from(u8::from(e.infeasible.is_empty()));
+    if ef < sf {
+        check(
+            "feasible",
+            sf,
+            ef,
+            sf,
+            sf,
+            &format!(
+                "the engine's evaluation has errors: {}",
+                e.infeasible.join(", ")
+            ),
+        );
+    }
+    out
+}

@@ -1,0 +1,271 @@
+//! The inputs of `squillion infer` beyond mongoexport files: mongodump `.bson` files (with the
+//! `.metadata.json` beside them) and directories of them, and SQL schemas (`.sql`), which
+//! `crate::infer::dump` and `crate::infer::sql` read.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+use serde::Serialize;
+
+use crate::infer::sql::{infer_sql, SqlError, SqlInferred, SqlInput, SqlReport};
+use crate::infer::Inference;
+use crate::model::Model;
+
+/// One input file and how it is read.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Input {
+    /// mongoexport output (Extended JSON lines or an array) into a collection.
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// The collection its documents go to.
+        collection: String,
+    },
+    /// A mongodump `.bson` file into a collection, with its `.metadata.json` when present.
+    Bson {
+        /// The file.
+        path: PathBuf,
+        /// The collection its documents go to.
+        collection: String,
+        /// `<collection>.metadata.json` beside it, when it exists.
+        metadata: Option<PathBuf>,
+    },
+    /// A SQL schema.
+    Sql {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+/// Returns the inputs named by `FILE[:collection]` arguments: `.sql` files (every file with
+/// `sql`) as SQL, `.bson` files and directories of them (a mongodump `dump/<db>/`) as
+/// mongodump output, the rest as mongoexport output. SQL and documents are not mixed.
+pub fn expand(specs: &[String], sql: bool) -> anyhow::Result<Vec<Input>> {
+    let mut inputs = Vec::new();
+    for spec in specs {
+        let plain = Path::new(spec);
+        if sql || (has_extension(plain, "sql") && !plain.is_dir()) {
+            inputs.push(Input::Sql {
+                path: plain.to_path_buf(),
+            });
+            continue;
+        }
+        if plain.is_dir() {
+            inputs.extend(directory(plain)?);
+            continue;
+        }
+        let (path, collection) = super::split_spec(spec)?;
+        if path.is_dir() {
+            bail!(
+                "{}: a directory's collections are named after its .bson files: drop \
+                 :{collection}",
+                path.display()
+            );
+        }
+        if has_extension(path, "bson") {
+            inputs.push(Input::Bson {
+                path: path.to_path_buf(),
+                metadata: metadata_beside(path),
+                collection,
+            });
+        } else {
+            inputs.push(Input::Json {
+                path: path.to_path_buf(),
+                collection,
+            });
+        }
+    }
+    let sql_inputs = inputs
+        .iter()
+        .filter(|i| matches!(i, Input::Sql { .. }))
+        .count();
+    if sql_inputs > 0 && sql_inputs < inputs.len() {
+        bail!("a SQL schema is inferred on its own: give .sql files, or documents, not both");
+    }
+    Ok(inputs)
+}
+
+/// Returns the `.bson` files of a mongodump database directory, by name (but `system.*`
+/// collections, which are MongoDB's own), each with the metadata beside it.
+fn directory(dir: &Path) -> anyhow::Result<Vec<Input>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot list {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    paths.sort();
+    let mut inputs = Vec::new();
+    for path in &paths {
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        if !has_extension(path, "bson") || stem.starts_with("system.") || path.is_dir() {
+            continue;
+        }
+        inputs.push(Input::Bson {
+            path: path.clone(),
+            collection: stem.to_string(),
+            metadata: metadata_beside(path),
+        });
+    }
+    if inputs.is_empty() {
+        let nested = paths.iter().any(|p| p.is_dir());
+        bail!(
+            "{}: no .bson file in this directory{}",
+            dir.display(),
+            if nested {
+                " (a mongodump output directory holds one directory per database: name that one)"
+            } else {
+                ""
+            }
+        );
+    }
+    Ok(inputs)
+}
+
+/// Returns `<stem>.metadata.json` beside a `.bson` file, when it exists.
+fn metadata_beside(path: &Path) -> Option<PathBuf> {
+    let stem = path.file_stem()?.to_str()?;
+    let meta = path.with_file_name(format!("{stem}.metadata.json"));
+    meta.is_file().then_some(meta)
+}
+
+/// Returns true when `path`'s extension is `ext` (any case).
+fn has_extension(path: &Path, ext: &str) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+}
+
+/// Reads a `.bson` file and the metadata beside it into `inference`.
+pub fn read_bson(
+    inference: &mut Inference,
+    path: &Path,
+    collection: &str,
+    metadata: Option<&Path>,
+) -> anyhow::Result<()> {
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let name = path.display().to_string();
+    inference.read_bson(collection, &name, BufReader::with_capacity(1 << 20, file))?;
+    if let Some(meta) = metadata {
+        let text = std::fs::read_to_string(meta)
+            .with_context(|| format!("cannot read {}", meta.display()))?;
+        inference.read_metadata(collection, &meta.display().to_string(), &text)?;
+    }
+    Ok(())
+}
+
+/// What `--json` prints for a SQL schema: the report, and the model unless `--out` took it.
+#[derive(Serialize)]
+struct SqlJson<'a> {
+    /// What was found and assumed.
+    report: &'a SqlReport,
+    /// The model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    model: Option<&'a Model>,
+}
+
+/// Infers a model from SQL files and writes it as `squillion infer` writes a model from
+/// documents; exit 1 when no table was created, 2 on a parse error (nothing written).
+pub fn run_sql(
+    paths: &[PathBuf],
+    dialect: Option<&str>,
+    counts: &BTreeMap<String, f64>,
+    out: Option<&Path>,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let mut texts = Vec::new();
+    for p in paths {
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+        texts.push((p.display().to_string(), text));
+    }
+    let inputs: Vec<SqlInput<'_>> = texts
+        .iter()
+        .map(|(source, text)| SqlInput { source, text })
+        .collect();
+    let inferred = match infer_sql(&inputs, dialect, counts) {
+        Ok(i) => i,
+        Err(SqlError::NoTables) => {
+            eprintln!("squillion infer: no CREATE TABLE statement: nothing inferred");
+            return Ok(ExitCode::from(1));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let model_json = serde_json::to_string_pretty(&inferred.model)?;
+    if let Some(out) = out {
+        std::fs::write(out, format!("{model_json}\n"))
+            .with_context(|| format!("cannot write {}", out.display()))?;
+    }
+    let stdout = io::stdout();
+    let mut stdout = stdout.lock();
+    if json {
+        let v = SqlJson {
+            report: &inferred.report,
+            model: out.is_none().then_some(&inferred.model),
+        };
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
+    } else if out.is_some() {
+        write!(stdout, "{}", sql_summary(&inferred))?;
+    } else {
+        writeln!(stdout, "{model_json}")?;
+        eprint!("{}", sql_summary(&inferred));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Returns the text summary of a SQL schema: per table what it became and per column its
+/// field, type and assumptions; the relationships; the indexes; the statements skipped.
+fn sql_summary(inferred: &SqlInferred) -> String {
+    let r = &inferred.report;
+    let mut s = String::new();
+    for t in &r.tables {
+        let became = if t.became == "entity" {
+            "entity"
+        } else {
+            "junction table: a many-to-many relationship"
+        };
+        s.push_str(&format!(
+            "{}: {became}, count {}, {} columns\n",
+            t.name,
+            crate::human::thousands(t.count as u64),
+            t.columns.len()
+        ));
+        for c in &t.columns {
+            let target = match (&c.field, &c.references) {
+                (Some(f), _) => format!("{f} {}", c.ty.alias()),
+                (None, Some(parent)) => format!("reference to {parent}"),
+                (None, None) => "dropped".to_string(),
+            };
+            let mut line = format!("  {}\t{}\t→ {target}", c.name, c.sql_type);
+            if c.presence < 1.0 && c.field.is_some() {
+                line.push_str(&format!("\tpresent {:.0}%", c.presence * 100.0));
+            }
+            for a in &c.assumed {
+                line.push_str(&format!("\tassumed: {a}"));
+            }
+            s.push_str(&line);
+            s.push('\n');
+        }
+        for a in &t.assumed {
+            s.push_str(&format!("  assumed: {a}\n"));
+        }
+    }
+    for rel in &r.relationships {
+        s.push_str(&format!("relationship {}\n", rel.describe()));
+    }
+    for i in &r.indexes {
+        s.push_str(&format!(
+            "index on {} ({}){}: {} (reported, not in the model)\n",
+            i.table,
+            i.columns.join(", "),
+            if i.unique { " unique" } else { "" },
+            i.origin
+        ));
+    }
+    s.push_str(&format!("{} statements skipped\n", r.skipped_statements));
+    s
+}

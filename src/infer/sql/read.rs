@@ -1,0 +1,325 @@
+//! Reading SQL text into tables: parsing (in the dialect given, or the first of
+//! [`AUTO_DIALECTS`] that reads it), then each `CREATE TABLE` with its columns and
+//! constraints, `ALTER TABLE … ADD CONSTRAINT`, `CREATE INDEX`, and the statements skipped.
+
+use sqlparser::ast::{
+    AlterTableOperation, ColumnOption, CreateTable, Expr, ObjectName, ObjectNamePart, Statement,
+    TableConstraint,
+};
+use sqlparser::dialect::{dialect_from_str, Dialect};
+use sqlparser::parser::Parser;
+
+use super::report::{SkippedStatement, SqlIndexReport, SqlSource};
+use super::{SqlError, SqlInput, AUTO_DIALECTS, MAX_REPORTED_STATEMENTS};
+
+/// The tables of every input, and what else was read.
+#[derive(Debug, Clone)]
+pub struct Schema {
+    /// The tables, in the order created.
+    pub tables: Vec<Table>,
+    /// Composite primary keys, `UNIQUE` constraints, `CREATE INDEX` statements.
+    pub indexes: Vec<SqlIndexReport>,
+    /// Per input: the dialect that read it, tables, statements skipped.
+    pub sources: Vec<SqlSource>,
+    /// The first statements skipped.
+    pub skipped: Vec<SkippedStatement>,
+    /// Statements skipped in all.
+    pub skipped_statements: u64,
+}
+
+/// Returns the tables created in `inputs` (and what else they held).
+pub fn schema(inputs: &[SqlInput<'_>], dialect: Option<&str>) -> Result<Schema, SqlError> {
+    let mut tables: Vec<Table> = Vec::new();
+    let mut indexes = Vec::new();
+    let mut sources = Vec::new();
+    let mut skipped = Vec::new();
+    let mut skipped_statements = 0u64;
+    for input in inputs {
+        let (name, statements) = parse(input, dialect)?;
+        let mut summary = SqlSource {
+            source: input.source.to_string(),
+            dialect: name,
+            tables: 0,
+            skipped_statements: 0,
+        };
+        for statement in statements {
+            match statement {
+                Statement::CreateTable(ct) if !ct.columns.is_empty() => {
+                    let table = read_table(&ct, &mut indexes);
+                    if tables.iter().any(|t| t.name == table.name) {
+                        return Err(SqlError::DuplicateTable {
+                            input: input.source.to_string(),
+                            table: table.name,
+                        });
+                    }
+                    tables.push(table);
+                    summary.tables += 1;
+                }
+                Statement::AlterTable(at)
+                    if at
+                        .operations
+                        .iter()
+                        .all(|op| matches!(op, AlterTableOperation::AddConstraint { .. }))
+                        && tables.iter().any(|t| t.name == last_name(&at.name)) =>
+                {
+                    let name = last_name(&at.name);
+                    if let Some(table) = tables.iter_mut().find(|t| t.name == name) {
+                        for op in &at.operations {
+                            if let AlterTableOperation::AddConstraint { constraint, .. } = op {
+                                add_constraint(table, constraint, &mut indexes);
+                            }
+                        }
+                    }
+                }
+                other => {
+                    if let Statement::CreateIndex(ci) = &other {
+                        indexes.push(SqlIndexReport {
+                            table: last_name(&ci.table_name),
+                            name: ci.name.as_ref().map(last_name),
+                            columns: ci
+                                .columns
+                                .iter()
+                                .map(|c| expr_name(&c.column.expr))
+                                .collect(),
+                            unique: ci.unique,
+                            origin: "create index",
+                        });
+                    }
+                    summary.skipped_statements += 1;
+                    skipped_statements += 1;
+                    if skipped.len() < MAX_REPORTED_STATEMENTS {
+                        skipped.push(SkippedStatement {
+                            source: input.source.to_string(),
+                            statement: first_words(&other.to_string()),
+                        });
+                    }
+                }
+            }
+        }
+        sources.push(summary);
+    }
+    Ok(Schema {
+        tables,
+        indexes,
+        sources,
+        skipped,
+        skipped_statements,
+    })
+}
+
+/// A table as declared.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// Its name, without its schema.
+    pub name: String,
+    /// Its columns, in order.
+    pub columns: Vec<Column>,
+    /// The primary key's columns (none without one).
+    pub primary_key: Vec<String>,
+    /// Foreign keys: (columns, referenced table).
+    pub foreign_keys: Vec<(Vec<String>, String)>,
+}
+
+/// A column as declared.
+#[derive(Debug, Clone)]
+pub struct Column {
+    /// Its name.
+    pub name: String,
+    /// Its SQL type.
+    pub ty: sqlparser::ast::DataType,
+    /// Declared `NOT NULL`.
+    pub not_null: bool,
+    /// Declared `UNIQUE` (alone).
+    pub unique: bool,
+}
+
+/// Returns "line L, column C: " of a parse error, or nothing when the parser gave no position
+/// (its recursion limit).
+pub fn at(line: u64, column: u64) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!("line {line}, column {column}: ")
+    }
+}
+
+/// Reads a `CREATE TABLE`: its columns with their inline constraints, and its table
+/// constraints.
+fn read_table(ct: &CreateTable, indexes: &mut Vec<SqlIndexReport>) -> Table {
+    let mut table = Table {
+        name: last_name(&ct.name),
+        columns: Vec::new(),
+        primary_key: Vec::new(),
+        foreign_keys: Vec::new(),
+    };
+    for c in &ct.columns {
+        let mut column = Column {
+            name: c.name.value.clone(),
+            ty: c.data_type.clone(),
+            not_null: false,
+            unique: false,
+        };
+        for o in &c.options {
+            match &o.option {
+                ColumnOption::NotNull => column.not_null = true,
+                ColumnOption::PrimaryKey(_) => table.primary_key = vec![column.name.clone()],
+                ColumnOption::Unique(_) => column.unique = true,
+                ColumnOption::ForeignKey(fk) => table
+                    .foreign_keys
+                    .push((vec![column.name.clone()], last_name(&fk.foreign_table))),
+                _ => {}
+            }
+        }
+        table.columns.push(column);
+    }
+    for constraint in &ct.constraints {
+        add_constraint(&mut table, constraint, indexes);
+    }
+    table
+}
+
+/// Adds a table constraint: a primary key, a foreign key, or a unique constraint (one column:
+/// the column is unique; several: reported as an index).
+fn add_constraint(
+    table: &mut Table,
+    constraint: &TableConstraint,
+    indexes: &mut Vec<SqlIndexReport>,
+) {
+    match constraint {
+        TableConstraint::PrimaryKey(pk) => {
+            table.primary_key = pk
+                .columns
+                .iter()
+                .map(|c| expr_name(&c.column.expr))
+                .collect();
+            if table.primary_key.len() > 1 {
+                indexes.push(SqlIndexReport {
+                    table: table.name.clone(),
+                    name: pk.name.as_ref().map(|n| n.value.clone()),
+                    columns: table.primary_key.clone(),
+                    unique: true,
+                    origin: "primary key",
+                });
+            }
+        }
+        TableConstraint::ForeignKey(fk) => table.foreign_keys.push((
+            fk.columns.iter().map(|c| c.value.clone()).collect(),
+            last_name(&fk.foreign_table),
+        )),
+        TableConstraint::Unique(u) => {
+            let columns: Vec<String> = u
+                .columns
+                .iter()
+                .map(|c| expr_name(&c.column.expr))
+                .collect();
+            if let [only] = columns.as_slice() {
+                if let Some(c) = table.columns.iter_mut().find(|c| &c.name == only) {
+                    c.unique = true;
+                }
+            } else {
+                indexes.push(SqlIndexReport {
+                    table: table.name.clone(),
+                    name: u.name.as_ref().map(|n| n.value.clone()),
+                    columns,
+                    unique: true,
+                    origin: "unique",
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Returns the last part of a possibly qualified name (`public.users` → `users`).
+fn last_name(name: &ObjectName) -> String {
+    match name.0.last() {
+        Some(ObjectNamePart::Identifier(i)) => i.value.clone(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
+}
+
+/// Returns the column an index expression names (an identifier), or its text.
+fn expr_name(e: &Expr) -> String {
+    match e {
+        Expr::Identifier(i) => i.value.clone(),
+        Expr::CompoundIdentifier(parts) => {
+            parts.last().map_or_else(String::new, |i| i.value.clone())
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Returns the first words of a statement (at most four, at most 60 characters).
+fn first_words(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().take(4).collect();
+    words.join(" ").chars().take(60).collect()
+}
+
+/// Parses one input in `dialect`, or in the first of [`AUTO_DIALECTS`] that reads it; on
+/// failure, the error that got furthest into the text.
+fn parse(
+    input: &SqlInput<'_>,
+    dialect: Option<&str>,
+) -> Result<(String, Vec<Statement>), SqlError> {
+    let names: Vec<&str> = match dialect {
+        Some(d) => vec![d],
+        None => AUTO_DIALECTS.to_vec(),
+    };
+    let mut furthest: Option<SqlError> = None;
+    for name in names {
+        let Some(d) = dialect_from_str(name) else {
+            return Err(SqlError::UnknownDialect(name.to_string()));
+        };
+        let d: &dyn Dialect = d.as_ref();
+        match Parser::parse_sql(d, input.text) {
+            Ok(statements) => return Ok((name.to_string(), statements)),
+            Err(e) => {
+                let e = parse_error(input.source, &e.to_string());
+                let further = match (&furthest, &e) {
+                    (
+                        Some(SqlError::Parse {
+                            line: l0,
+                            column: c0,
+                            ..
+                        }),
+                        SqlError::Parse { line, column, .. },
+                    ) => (line, column) > (l0, c0),
+                    _ => true,
+                };
+                if further {
+                    furthest = Some(e);
+                }
+            }
+        }
+    }
+    Err(furthest.unwrap_or(SqlError::NoTables))
+}
+
+/// Returns a parser message (`sql parser error: Expected: …, found: x at Line: 3, Column: 5`)
+/// as an error at its line and column.
+fn parse_error(source: &str, message: &str) -> SqlError {
+    let message = message
+        .strip_prefix("sql parser error: ")
+        .unwrap_or(message);
+    let (text, line, column) = match message.rsplit_once(" at Line: ") {
+        Some((text, at)) => {
+            let (l, c) = at.split_once(", Column: ").unwrap_or((at, "0"));
+            (
+                text,
+                l.trim().parse().unwrap_or(0),
+                c.trim()
+                    .trim_end_matches(|ch: char| !ch.is_ascii_digit())
+                    .parse()
+                    .unwrap_or(0),
+            )
+        }
+        None => (message, 0, 0),
+    };
+    SqlError::Parse {
+        input: source.to_string(),
+        line,
+        column,
+        message: text.to_string(),
+    }
+}

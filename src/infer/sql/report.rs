@@ -1,0 +1,146 @@
+//! What `squillion infer schema.sql` reports beside the model: each input, table, column,
+//! relationship and index, and the statements skipped.
+
+use serde::Serialize;
+
+use crate::model::BsonType;
+
+/// What was read of a schema and what each part became.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SqlReport {
+    /// Per input: its name, the dialect that parsed it, tables created, statements skipped.
+    pub sources: Vec<SqlSource>,
+    /// Each table, in the order created.
+    pub tables: Vec<TableReport>,
+    /// Each relationship written.
+    pub relationships: Vec<SqlRelationshipReport>,
+    /// Primary keys of more than one column, `UNIQUE` constraints and `CREATE INDEX`
+    /// statements (reported, not in the model: the design derives its indexes).
+    pub indexes: Vec<SqlIndexReport>,
+    /// Statements other than `CREATE TABLE` and `ALTER TABLE … ADD CONSTRAINT`, in all.
+    pub skipped_statements: u64,
+    /// The first [`super::MAX_REPORTED_STATEMENTS`] of them: `{source, statement}` (its first words).
+    pub skipped: Vec<SkippedStatement>,
+}
+
+/// One SQL input read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SqlSource {
+    /// The input's name.
+    pub source: String,
+    /// The dialect that parsed it.
+    pub dialect: String,
+    /// `CREATE TABLE` statements read.
+    pub tables: u64,
+    /// Other statements skipped.
+    pub skipped_statements: u64,
+}
+
+/// A statement that was not a table definition.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkippedStatement {
+    /// The input's name.
+    pub source: String,
+    /// Its first words (`INSERT INTO users`, `CREATE INDEX users_email`).
+    pub statement: String,
+}
+
+/// One table and what it became.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableReport {
+    /// The table's name (without its schema).
+    pub name: String,
+    /// `entity`, or `many_to_many` for a junction table (no entity of its own).
+    pub became: &'static str,
+    /// Its count: `--count`, else [`super::DEFAULT_COUNT`].
+    pub count: f64,
+    /// Each column.
+    pub columns: Vec<ColumnReport>,
+    /// What was assumed of the table as a whole (a composite key, dropped columns).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assumed: Vec<String>,
+}
+
+/// One column and the field it became.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ColumnReport {
+    /// The column's name.
+    pub name: String,
+    /// Its SQL type as written (normalized by the parser).
+    pub sql_type: String,
+    /// The field it became (`_id` for the primary key), none when it became a reference
+    /// (a relationship's `parent_field`) or was dropped.
+    pub field: Option<String>,
+    /// The field's BSON type.
+    #[serde(rename = "type")]
+    pub ty: BsonType,
+    /// The field's presence: 1, or [`super::NULLABLE_PRESENCE`] when the column may be NULL.
+    pub presence: f64,
+    /// Part of the primary key.
+    pub primary_key: bool,
+    /// `UNIQUE` (alone).
+    pub unique: bool,
+    /// The table it references, when it is a foreign key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub references: Option<String>,
+    /// What was assumed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assumed: Vec<String>,
+}
+
+/// A relationship made from a foreign key or a junction table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SqlRelationshipReport {
+    /// The relationship's name.
+    pub name: String,
+    /// The referenced table.
+    pub parent: String,
+    /// The referencing table (for a junction: the second key's table).
+    pub child: String,
+    /// Made from a junction table.
+    pub many_to_many: bool,
+    /// The foreign-key column (`orders.user_id`) or the junction table.
+    pub via: String,
+    /// Mean children per parent: the child's count (or the junction's) over the parent's.
+    pub children_per_parent: f64,
+    /// Many-to-many: mean parents per child (the junction's count over the child's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parents_per_child: Option<f64>,
+}
+
+impl SqlRelationshipReport {
+    /// Returns the relationship in one line, as the CLI's summary and the page's dialog both
+    /// print it: `orders: users → orders (one-to-many, via orders.user_id), 3.00 children per
+    /// parent`, with the parents per child of a many-to-many.
+    pub fn describe(&self) -> String {
+        let kind = if self.many_to_many {
+            "many-to-many"
+        } else {
+            "one-to-many"
+        };
+        let mut line = format!(
+            "{}: {} → {} ({kind}, via {}), {:.2} children per parent",
+            self.name, self.parent, self.child, self.via, self.children_per_parent
+        );
+        if let Some(p) = self.parents_per_child {
+            line.push_str(&format!(", {p:.2} parents per child"));
+        }
+        line
+    }
+}
+
+/// An index the schema declares.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SqlIndexReport {
+    /// The table.
+    pub table: String,
+    /// Its name, when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Its columns, in order.
+    pub columns: Vec<String>,
+    /// Unique.
+    pub unique: bool,
+    /// `primary key`, `unique` or `create index`.
+    pub origin: &'static str,
+}

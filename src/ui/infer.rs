@@ -1,0 +1,462 @@
+//! "Start from your data" on the page's worker side: the inputs the dialog
+//! (`editor/infer.rs`) hands the worker, inferred with [`crate::infer`] as `squillion infer`
+//! infers files, and the summary the dialog shows in the report's words.
+//!
+//! mongoexport and mongodump files are fed in chunks: the worker's script reads each file
+//! 4 MiB at a time (`FileReaderSync` over `File.slice`) when [`JsChunks`] asks for more, and
+//! reports the bytes read; SQL schemas and `.metadata.json` files are read whole.
+
+use std::collections::BTreeMap;
+use std::io::{BufReader, Read};
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::infer::sql::{infer_sql, SqlError, SqlInferred, SqlInput};
+use crate::infer::{InferError, Inference, Inferred};
+
+/// How an input is read: its kind, as `squillion infer` tells it from the file name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// mongoexport output (Extended JSON lines or an array), or pasted documents.
+    Json,
+    /// A mongodump `.bson` file.
+    Bson,
+    /// A mongodump `.metadata.json` (its indexes are reported).
+    Metadata,
+    /// A SQL schema (`CREATE TABLE …`).
+    Sql,
+}
+
+/// Returns the kind of a file named `name` and the collection it feeds (its stem, as
+/// `squillion infer` names it): `x.sql` a schema, `x.bson` a dump, `x.metadata.json` the
+/// metadata of collection `x`, anything else mongoexport output.
+pub fn classify(name: &str) -> (Kind, String) {
+    let lower = name.to_ascii_lowercase();
+    let stem = |cut: usize| name.get(..name.len().saturating_sub(cut)).unwrap_or(name);
+    if lower.ends_with(".metadata.json") {
+        return (Kind::Metadata, stem(".metadata.json".len()).to_string());
+    }
+    if lower.ends_with(".sql") {
+        return (Kind::Sql, stem(4).to_string());
+    }
+    if lower.ends_with(".bson") {
+        return (Kind::Bson, stem(5).to_string());
+    }
+    let collection = match name.rfind('.') {
+        Some(at) if at > 0 => name.get(..at).unwrap_or(name),
+        _ => name,
+    };
+    (Kind::Json, collection.to_string())
+}
+
+/// Returns true when pasted text is a SQL schema rather than documents: it does not open
+/// with `{` or `[` and holds a `CREATE TABLE`.
+pub fn looks_like_sql(text: &str) -> bool {
+    let t = text.trim_start();
+    !t.starts_with('{') && !t.starts_with('[') && t.to_ascii_lowercase().contains("create table")
+}
+
+/// Returns the counts of `collection=N` items separated by commas, semicolons or new lines,
+/// or which item is not one.
+pub fn parse_counts(text: &str) -> Result<BTreeMap<String, f64>, String> {
+    let mut counts = BTreeMap::new();
+    for item in text.split([',', ';', '\n']).map(str::trim) {
+        if item.is_empty() {
+            continue;
+        }
+        let Some((name, n)) = item.split_once('=') else {
+            return Err(format!("“{item}”: write collection=N"));
+        };
+        let n: f64 = n
+            .trim()
+            .replace(['_', ' '], "")
+            .parse()
+            .map_err(|_| format!("“{item}”: {} is not a number", n.trim()))?;
+        counts.insert(name.trim().to_string(), n);
+    }
+    Ok(counts)
+}
+
+/// What the dialog shows of an inference: what was found and assumed, in the report's words.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// True for a SQL schema (tables and statements), false for documents.
+    pub sql: bool,
+    /// Per input: its name, its collection and what was read of it.
+    pub sources: Vec<String>,
+    /// Per entity (table): documents read, count, fields.
+    pub entities: Vec<String>,
+    /// Per relationship: parent → child, its layout and its figures.
+    pub relationships: Vec<String>,
+    /// What the model assumes where the data could not be written as seen.
+    pub assumed: Vec<String>,
+    /// Indexes read (reported, not in the model).
+    pub indexes: Vec<String>,
+    /// Lines (statements, for SQL) skipped in all.
+    pub skipped_count: u64,
+    /// The first skipped lines, each with its input, line (or byte offset) and reason.
+    pub skipped: Vec<String>,
+}
+
+/// One input the worker reads.
+pub struct Input {
+    /// Its name in messages (the file name, or "pasted").
+    pub name: String,
+    /// The collection it feeds.
+    pub collection: String,
+    /// How it is read.
+    pub kind: Kind,
+    /// Its bytes.
+    pub source: Source,
+}
+
+/// Where an input's bytes come from.
+pub enum Source {
+    /// Read in chunks (a file).
+    Chunks(Box<dyn Read>),
+    /// All there (pasted text, or a schema or metadata file read whole).
+    Text(String),
+}
+
+/// Returns the model (pretty JSON, as `squillion infer --out` writes it) and the summary of
+/// `inputs` with full-scale `counts`, or why nothing could be inferred (a SQL parse error at
+/// its line and column).
+pub fn infer_inputs(
+    inputs: Vec<Input>,
+    counts: &BTreeMap<String, f64>,
+) -> Result<(String, Summary), String> {
+    let sql = inputs.iter().filter(|i| i.kind == Kind::Sql).count();
+    if sql > 0 && sql < inputs.len() {
+        return Err(
+            "a SQL schema is inferred on its own: give .sql files, or documents, not both"
+                .to_string(),
+        );
+    }
+    if sql > 0 {
+        let texts: Vec<(String, String)> = inputs
+            .into_iter()
+            .map(|i| match i.source {
+                Source::Text(t) => Ok((i.name, t)),
+                Source::Chunks(mut r) => {
+                    let mut t = String::new();
+                    r.read_to_string(&mut t)
+                        .map_err(|_| format!("{}: not UTF-8 text", i.name))?;
+                    Ok((i.name, t))
+                }
+            })
+            .collect::<Result<_, String>>()?;
+        let sql_inputs: Vec<SqlInput<'_>> = texts
+            .iter()
+            .map(|(source, text)| SqlInput { source, text })
+            .collect();
+        let inferred = infer_sql(&sql_inputs, None, counts).map_err(|e| match e {
+            SqlError::NoTables => "no CREATE TABLE statement: nothing inferred".to_string(),
+            e => e.to_string(),
+        })?;
+        let model = serde_json::to_string_pretty(&inferred.model).map_err(|e| e.to_string())?;
+        return Ok((model, sql_summary(&inferred)));
+    }
+    let mut inference = Inference::new();
+    // Metadata after the dumps, as `squillion infer` reads the file beside each `.bson`.
+    let (meta, data): (Vec<Input>, Vec<Input>) =
+        inputs.into_iter().partition(|i| i.kind == Kind::Metadata);
+    for input in data {
+        let result = match (input.kind, input.source) {
+            (Kind::Bson, Source::Chunks(r)) => {
+                inference.read_bson(&input.collection, &input.name, r)
+            }
+            (Kind::Bson, Source::Text(t)) => {
+                inference.read_bson(&input.collection, &input.name, t.as_bytes())
+            }
+            (_, Source::Chunks(r)) => inference.read(
+                &input.collection,
+                &input.name,
+                BufReader::with_capacity(1 << 20, r),
+            ),
+            (_, Source::Text(t)) => inference.read(&input.collection, &input.name, t.as_bytes()),
+        };
+        result.map_err(|e| e.to_string())?;
+    }
+    for input in meta {
+        let text = match input.source {
+            Source::Text(t) => t,
+            Source::Chunks(mut r) => {
+                let mut t = String::new();
+                r.read_to_string(&mut t)
+                    .map_err(|_| format!("{}: not UTF-8 text", input.name))?;
+                t
+            }
+        };
+        inference
+            .read_metadata(&input.collection, &input.name, &text)
+            .map_err(|e| e.to_string())?;
+    }
+    let inferred = inference.finish(counts).map_err(|e| match e {
+        InferError::NothingInferred => {
+            "no document could be read: nothing inferred (every line was skipped)".to_string()
+        }
+        e => e.to_string(),
+    })?;
+    let model = serde_json::to_string_pretty(&inferred.model).map_err(|e| e.to_string())?;
+    Ok((model, summary(&inferred)))
+}
+
+/// Returns the summary of a model inferred from documents, in `squillion infer`'s words.
+fn summary(inferred: &Inferred) -> Summary {
+    let r = &inferred.report;
+    let th = |n: f64| crate::human::thousands(n as u64);
+    let mut s = Summary {
+        skipped_count: r.skipped_lines,
+        ..Summary::default()
+    };
+    for src in &r.sources {
+        s.sources.push(format!(
+            "{} → {}: {} read, {} skipped",
+            src.source,
+            src.collection,
+            crate::human::count(src.documents, "document", "documents"),
+            crate::human::count(src.skipped, "line", "lines")
+        ));
+    }
+    for e in &r.entities {
+        s.entities.push(format!(
+            "{}: {} documents read, count {}, {} field paths",
+            e.name,
+            th(e.documents as f64),
+            th(e.count),
+            e.fields.len()
+        ));
+        for f in &e.fields {
+            for a in &f.assumed {
+                s.assumed.push(format!("{}.{}: {a}", e.name, f.path));
+            }
+        }
+    }
+    for rel in &r.relationships {
+        let c = &rel.children_per_parent;
+        let how = match rel.layout {
+            "embed" => format!("embedded array {}", rel.field),
+            "reference_in_parent" => format!("array of ids {} in the parent", rel.field),
+            "link_collection" => format!("link collection {}", rel.field),
+            _ => format!("reference {} in the child", rel.field),
+        };
+        let mut line = format!(
+            "{}: {} → {} ({how}{}), count {}, children per parent min {} median {} p99 {} max {}",
+            rel.name,
+            rel.parent,
+            rel.child,
+            if rel.many_to_many {
+                ", many-to-many"
+            } else {
+                ""
+            },
+            th(rel.count),
+            c.min,
+            c.median,
+            c.p99,
+            c.max
+        );
+        if let Some([values, resolved]) = rel.resolved {
+            line.push_str(&format!(", {resolved} of {values} ids resolved"));
+        }
+        if let Some(n) = rel.without_array {
+            line.push_str(&format!(", {n} without the array (0 children)"));
+        }
+        if rel.sampled {
+            line.push_str(", figures from a sample of the values");
+        }
+        s.relationships.push(line);
+    }
+    for i in &r.indexes {
+        let keys: Vec<String> = i
+            .key
+            .iter()
+            .map(|k| format!("{}: {}", k.field, k.kind))
+            .collect();
+        s.indexes.push(format!(
+            "{} on {} {{{}}}{} (reported, not in the model)",
+            i.name,
+            i.collection,
+            keys.join(", "),
+            if i.unique { " unique" } else { "" }
+        ));
+    }
+    for k in &r.skipped {
+        s.skipped.push(match k.byte {
+            Some(byte) => format!(
+                "{}: byte {}: {}",
+                k.source,
+                crate::human::thousands(byte),
+                k.message
+            ),
+            None => format!("{}: line {}: {}", k.source, k.line, k.message),
+        });
+    }
+    s
+}
+
+/// Returns the summary of a model inferred from a SQL schema, in `squillion infer`'s words.
+fn sql_summary(inferred: &SqlInferred) -> Summary {
+    let r = &inferred.report;
+    let mut s = Summary {
+        sql: true,
+        skipped_count: r.skipped_statements,
+        ..Summary::default()
+    };
+    for src in &r.sources {
+        s.sources.push(format!(
+            "{}: {} ({} SQL), {} skipped",
+            src.source,
+            crate::human::count(src.tables, "table", "tables"),
+            src.dialect,
+            crate::human::count(src.skipped_statements, "statement", "statements")
+        ));
+    }
+    for t in &r.tables {
+        let became = if t.became == "entity" {
+            "entity"
+        } else {
+            "junction table: a many-to-many relationship"
+        };
+        s.entities.push(format!(
+            "{}: {became}, count {}, {} columns",
+            t.name,
+            crate::human::thousands(t.count as u64),
+            t.columns.len()
+        ));
+        for c in &t.columns {
+            for a in &c.assumed {
+                s.assumed.push(format!("{}.{}: {a}", t.name, c.name));
+            }
+        }
+        for a in &t.assumed {
+            s.assumed.push(format!("{}: {a}", t.name));
+        }
+    }
+    for rel in &r.relationships {
+        s.relationships.push(rel.describe());
+    }
+    for i in &r.indexes {
+        s.indexes.push(format!(
+            "on {} ({}){}: {} (reported, not in the model)",
+            i.table,
+            i.columns.join(", "),
+            if i.unique { " unique" } else { "" },
+            i.origin
+        ));
+    }
+    for k in &r.skipped {
+        s.skipped
+            .push(format!("{}: statement skipped: {}", k.source, k.statement));
+    }
+    s
+}
+
+/// A file read in chunks from the worker's script: each call of `next()` returns the next
+/// chunk (a `Uint8Array`), or `null` at the end.
+pub struct JsChunks {
+    /// The script's `next`.
+    next: js_sys::Function,
+    /// The chunk being read, and how much of it was.
+    chunk: Vec<u8>,
+    /// Bytes of `chunk` already handed out.
+    at: usize,
+}
+
+impl JsChunks {
+    /// Returns a reader over the chunks `next` returns.
+    pub fn new(next: js_sys::Function) -> Self {
+        JsChunks {
+            next,
+            chunk: Vec::new(),
+            at: 0,
+        }
+    }
+}
+
+impl Read for JsChunks {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.at >= self.chunk.len() {
+            let v = self
+                .next
+                .call0(&JsValue::NULL)
+                .map_err(|_| std::io::Error::other("the file could not be read"))?;
+            let Ok(bytes) = v.dyn_into::<js_sys::Uint8Array>() else {
+                return Ok(0);
+            };
+            self.chunk = bytes.to_vec();
+            self.at = 0;
+        }
+        let rest = self.chunk.get(self.at..).unwrap_or_default();
+        let n = rest.len().min(buf.len());
+        buf.get_mut(..n)
+            .unwrap_or_default()
+            .copy_from_slice(rest.get(..n).unwrap_or_default());
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// Returns the inputs the worker's script describes: an array of `{ name, collection, kind,
+/// next?, text? }` (`next` for a file read in chunks, `text` for text read whole).
+fn read_inputs(inputs: &JsValue) -> Result<Vec<Input>, String> {
+    let array: js_sys::Array = inputs
+        .clone()
+        .dyn_into()
+        .map_err(|_| "no inputs".to_string())?;
+    let field = |o: &JsValue, name: &str| js_sys::Reflect::get(o, &name.into()).ok();
+    let mut out = Vec::new();
+    for item in array.iter() {
+        let text_of = |name: &str| field(&item, name).and_then(|v| v.as_string());
+        let name = text_of("name").unwrap_or_else(|| "input".to_string());
+        let collection = text_of("collection").unwrap_or_else(|| name.clone());
+        let kind = match text_of("kind").as_deref() {
+            Some("bson") => Kind::Bson,
+            Some("metadata") => Kind::Metadata,
+            Some("sql") => Kind::Sql,
+            _ => Kind::Json,
+        };
+        let source = match field(&item, "next").and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        {
+            Some(next) => Source::Chunks(Box::new(JsChunks::new(next))),
+            None => Source::Text(text_of("text").unwrap_or_default()),
+        };
+        out.push(Input {
+            name,
+            collection,
+            kind,
+            source,
+        });
+    }
+    Ok(out)
+}
+
+/// Registers `squillionInfer(inputs, countsText)` on the worker's global scope: it returns
+/// `JSON {model, summary}` (the model as text, a [`Summary`]) or throws why nothing could be
+/// inferred, as a string.
+pub fn register() {
+    type InferFn = dyn Fn(JsValue, String) -> Result<String, JsValue>;
+    let infer = Closure::<InferFn>::new(|inputs: JsValue, counts: String| {
+        let run = || -> Result<String, String> {
+            let counts = parse_counts(&counts)?;
+            let (model, summary) = infer_inputs(read_inputs(&inputs)?, &counts)?;
+            serde_json::to_string(&Answer { model, summary }).map_err(|e| e.to_string())
+        };
+        run().map_err(|e| JsValue::from_str(&e))
+    });
+    let _ = js_sys::Reflect::set(&js_sys::global(), &"squillionInfer".into(), infer.as_ref());
+    // The function lives as long as the worker.
+    infer.forget();
+}
+
+/// What the worker answers: the model's text and the summary.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Answer {
+    /// The model, pretty JSON.
+    pub model: String,
+    /// What was found and assumed.
+    pub summary: Summary,
+}

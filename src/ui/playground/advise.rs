@@ -1,0 +1,515 @@
+//! The Advise panel: the design advisor ([`crate::advise::advise`], what `squillion advise`
+//! runs) on the model shown, in a Web Worker of its own (`public/worker.js`, message
+//! `kind: 'advise'`) with its progress, which Cancel terminates. It shows the Pareto front over
+//! read cost and write cost (storage as each point's size), the best designs with their
+//! figures, why the recommendation chose each relationship's strategy, and "Apply": the design
+//! becomes the model's `design` (one undo step) and the page switches to Custom to show its
+//! evaluation. docs/page.md describes it; docs/advisor.md the advisor.
+
+mod chart;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use gloo_events::EventListener;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::advise::{Advice, Advised, Weights};
+use crate::design::DesignSpec;
+use crate::human;
+use crate::ui::worker::{advise_json_with, AdviseRequest};
+
+use chart::FrontChart;
+
+/// Designs the panel lists (best-scored first) and has verified on the engine.
+const TOP: usize = 5;
+
+/// Where the advisor is.
+#[derive(Debug, Clone, PartialEq)]
+enum Run {
+    /// Not asked yet.
+    Idle,
+    /// Running: phase `step` of `of`, and what it does.
+    Running(u32, u32, String),
+    /// The advice, with the text of the model it is for and how long it took (ms).
+    Done(Arc<Advice>, Arc<str>, f64),
+    /// Why there is no advice.
+    Failed(String),
+}
+
+/// Returns a rate as the panel writes it: whole numbers with separators, one decimal under 10.
+pub fn rate(v: f64) -> String {
+    if !v.is_finite() {
+        "–".to_string()
+    } else if v < 10.0 && v.fract().abs() > 1e-9 {
+        format!("{v:.1}")
+    } else {
+        human::thousands(v.max(0.0).round() as u64)
+    }
+}
+
+/// Returns bytes as the panel writes them (binary units).
+pub fn bytes(v: f64) -> String {
+    human::binary_size(human::whole_bytes(v))
+}
+
+/// Returns the model in `text` without its `design`: what the advice depends on.
+fn workload_of(text: &str) -> Option<serde_json::Value> {
+    let mut v: serde_json::Value = serde_json::from_str(text).ok()?;
+    v.as_object_mut()?.remove("design");
+    Some(v)
+}
+
+/// The running worker and its listeners; dropping them (or [`Running::stop`]) ends the run.
+#[derive(Default)]
+struct Running {
+    worker: Option<web_sys::Worker>,
+    listeners: Vec<EventListener>,
+    /// Counts runs, so that an answer of a run replaced meanwhile is ignored.
+    generation: u32,
+}
+
+impl Running {
+    /// Terminates the worker, if one runs.
+    fn stop(&mut self) {
+        if let Some(w) = self.worker.take() {
+            w.terminate();
+        }
+        self.listeners.clear();
+    }
+}
+
+/// The Advise panel (shown while `open`), for the model in `text`.
+#[component]
+pub fn AdvisePanel(
+    /// The text of the model shown (the last valid one).
+    #[prop(into)]
+    text: Signal<Arc<str>>,
+    /// Makes a design the model's Custom design and shows it; returns why it was refused.
+    apply: Callback<DesignSpec, Option<String>>,
+    /// True while the panel is shown; the panel's Close sets it false.
+    open: RwSignal<bool>,
+) -> impl IntoView {
+    let run = RwSignal::new(Run::Idle);
+    let weights = RwSignal::new(Weights::default());
+    let applied = RwSignal::new(None::<DesignSpec>);
+    let apply_error = RwSignal::new(None::<String>);
+    let running: StoredValue<Rc<RefCell<Running>>, LocalStorage> =
+        StoredValue::new_local(Rc::default());
+
+    let start = move || {
+        let model = text.get_untracked();
+        let request = AdviseRequest {
+            weights: weights.get_untracked(),
+            top: TOP,
+        };
+        let options = serde_json::to_string(&request).unwrap_or_default();
+        let holder = running.get_value();
+        let generation = {
+            let mut r = holder.borrow_mut();
+            r.stop();
+            r.generation += 1;
+            r.generation
+        };
+        run.set(Run::Running(0, 1, "starting".to_string()));
+        apply_error.set(None);
+        if spawn(&holder, generation, model.clone(), &options, run).is_err() {
+            inline(model, options, run);
+        }
+    };
+    let cancel = move || {
+        running.get_value().borrow_mut().stop();
+        run.set(Run::Idle);
+    };
+    // Opening the panel runs the advisor, unless advice for this very workload is shown.
+    Effect::new(move |_| {
+        if !open.get() {
+            return;
+        }
+        let fresh = run.with_untracked(|r| match r {
+            Run::Done(_, t, _) => text.with_untracked(|now| workload_of(now) == workload_of(t)),
+            Run::Running(..) => true,
+            _ => false,
+        });
+        if !fresh {
+            start();
+        }
+    });
+    on_cleanup(move || {
+        if let Some(r) = running.try_get_value() {
+            r.borrow_mut().stop();
+        }
+    });
+    let stale = Memo::new(move |_| {
+        run.with(|r| match r {
+            Run::Done(_, t, _) => text.with(|now| workload_of(now) != workload_of(t)),
+            _ => false,
+        })
+    });
+    let apply = Callback::new(move |design: DesignSpec| match apply.run(design.clone()) {
+        None => {
+            applied.set(Some(design));
+            apply_error.set(None);
+        }
+        Some(e) => apply_error.set(Some(e)),
+    });
+
+    let weight_input = move |label: &'static str,
+                             id: &'static str,
+                             get: fn(&Weights) -> f64,
+                             put: fn(&mut Weights, f64)| {
+        view! {
+            <label class="advise-weight" for=id>
+                {label}
+                <input
+                    id=id
+                    type="number"
+                    min="0"
+                    step="1"
+                    inputmode="decimal"
+                    prop:value=move || weights.with(|w| get(w).to_string())
+                    on:change=move |ev| {
+                        let v: f64 = event_target_value(&ev).trim().parse().unwrap_or(-1.0);
+                        let mut w = weights.get_untracked();
+                        put(&mut w, v);
+                        if v.is_finite() && v >= 0.0 && w.reads + w.writes + w.storage > 0.0 {
+                            weights.set(w);
+                            start();
+                        } else {
+                            // Not a weight: the field shows the one in use again.
+                            weights.set(weights.get_untracked());
+                        }
+                    }
+                />
+            </label>
+        }
+    };
+
+    view! {
+        <section class="card advise" id="advise" aria-labelledby="advise-title" data-state=move || match run.get() {
+            Run::Idle => "idle",
+            Run::Running(..) => "running",
+            Run::Done(..) => "done",
+            Run::Failed(_) => "failed",
+        }>
+            <div class="card-head advise-head">
+                <h2 id="advise-title">"Advise: the best design for this workload"</h2>
+                <button type="button" class="button advise-close" on:click=move |_| { cancel(); open.set(false); }
+                    aria-label="Close the advisor">"Close"</button>
+            </div>
+            <p class="card-note">"Every design this model can take is screened without the engine, scored by the weights below (lower is better; 0 is Normalized), and the best are run on the engine. Designs whose documents break 16 MiB within 5 years are never recommended. How: docs/advisor.md."</p>
+            <fieldset class="advise-weights">
+                <legend>"Weights"</legend>
+                {weight_input("Reads", "advise-w-reads", |w| w.reads, |w, v| w.reads = v)}
+                {weight_input("Writes", "advise-w-writes", |w| w.writes, |w, v| w.writes = v)}
+                {weight_input("Storage", "advise-w-storage", |w| w.storage, |w, v| w.storage = v)}
+            </fieldset>
+            <div class="advise-status" aria-live="polite">
+                {move || match run.get() {
+                    Run::Idle => view! {
+                        <button type="button" class="button" on:click=move |_| start()>"Run the advisor"</button>
+                    }.into_any(),
+                    Run::Running(step, of, what) => view! {
+                        <span class="spinner" aria-hidden="true"></span>
+                        <progress max=of.max(1) value=step aria-label="Advisor progress"></progress>
+                        <span class="advise-phase">{format!("{}…", human::capitalize(&what))}</span>
+                        <button type="button" class="button advise-cancel" on:click=move |_| cancel()>"Cancel"</button>
+                    }.into_any(),
+                    Run::Failed(e) => view! {
+                        <span class="error" role="alert">{format!("The advisor stopped: {e}")}</span>
+                        <button type="button" class="button" on:click=move |_| start()>"Run again"</button>
+                    }.into_any(),
+                    Run::Done(..) => view! {
+                        {move || stale.get().then(|| view! {
+                            <span class="advise-stale">"The model changed since this advice."</span>
+                            <button type="button" class="button" on:click=move |_| start()>"Run again"</button>
+                        })}
+                    }.into_any(),
+                }}
+            </div>
+            {move || apply_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            {move || match run.get() {
+                Run::Done(a, _, ms) => Some(view! { <AdviceView advice=a ms=ms apply=apply applied=applied/> }),
+                _ => None,
+            }}
+        </section>
+    }
+}
+
+/// The advice: what was searched, the front, the best designs, the explanations.
+#[component]
+fn AdviceView(
+    /// The advice shown.
+    advice: Arc<Advice>,
+    /// How long the advisor took, in ms.
+    ms: f64,
+    /// Applies a design as the model's Custom design.
+    apply: Callback<DesignSpec>,
+    /// The design applied last from this panel, if any.
+    applied: RwSignal<Option<DesignSpec>>,
+) -> impl IntoView {
+    let s = &advice.search;
+    let searched = format!(
+        "{} {} of {} designs ({}) in {:.1} s: {} feasible, {} infeasible{}.",
+        if s.method == "exhaustive" {
+            "Screened all"
+        } else {
+            "Explored"
+        },
+        human::thousands(s.explored),
+        human::thousands(s.space_size),
+        if s.method == "exhaustive" {
+            "exhaustive"
+        } else {
+            "local search"
+        },
+        ms / 1000.0,
+        human::thousands(s.feasible),
+        human::thousands(s.infeasible),
+        if s.invalid > 0 {
+            format!(", {} cannot be laid out", human::thousands(s.invalid))
+        } else {
+            String::new()
+        },
+    );
+    let recommended = advice.recommended.clone();
+    let headline = match &recommended {
+        Some(r) => format!("Recommended: {}", plain_label(r)),
+        None => "No feasible design: every design breaks a limit within the horizon.".to_string(),
+    };
+    let front = advice.front.clone();
+    let rec_design = recommended.as_ref().map(|r| r.design.clone());
+    let top = advice.top.clone();
+    let explanations = advice.explanations.clone();
+    let disagreements = advice.disagreements.clone();
+    let rec_for_rows = rec_design.clone();
+    view! {
+        <p class="advise-searched" data-testid="advise-searched" data-space=s.space_size.to_string()
+            data-explored=s.explored.to_string() data-infeasible=s.infeasible.to_string()>{searched}</p>
+        <div class="advise-recommended" data-testid="advise-recommended">
+            <strong>{headline}</strong>
+            {recommended.clone().map(|r| {
+                let d = r.design.clone();
+                let spec = serde_json::to_string(&d).unwrap_or_default();
+                view! {
+                    " "
+                    <button type="button" class="button primary advise-apply" data-rank=r.rank.to_string() data-design=spec
+                        on:click=move |_| apply.run(d.clone())>"Apply"</button>
+                }
+            })}
+        </div>
+        <div class="advise-grid">
+            <FrontChart front=front recommended=rec_design apply=apply/>
+            <div class="advise-why">
+                <h3>"Why"</h3>
+                {if explanations.is_empty() {
+                    view! { <p class="muted">"Nothing to choose: every relationship has one option."</p> }.into_any()
+                } else {
+                    view! {
+                        <ul class="advise-explanations">
+                            {explanations.into_iter().map(|e| view! {
+                                <li data-dimension=e.dimension.clone()>{e.text}</li>
+                            }).collect_view()}
+                        </ul>
+                    }.into_any()
+                }}
+            </div>
+        </div>
+        <h3>"Best designs"</h3>
+        <div class="table-scroll" tabindex="0" role="region" aria-label="Best designs">
+            <table class="advise-table">
+                <thead>
+                    <tr>
+                        <th scope="col" class="num">"#"</th>
+                        <th scope="col">"Design"</th>
+                        <th scope="col" class="num" title="Lower is better; 0 is Normalized">"Score"</th>
+                        <th scope="col" class="num">"Reads/s"</th>
+                        <th scope="col" class="num">"Docs written/s"</th>
+                        <th scope="col" class="num">"Storage"</th>
+                        <th scope="col">"On the engine"</th>
+                        <th scope="col"><span class="visually-hidden">"Apply"</span></th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {top.into_iter().map(|a| {
+                        let is_rec = rec_for_rows.as_ref() == Some(&a.design);
+                        let d = a.design.clone();
+                        let d2 = a.design.clone();
+                        let spec = serde_json::to_string(&a.design).unwrap_or_default();
+                        view! {
+                            <tr class:recommended=is_rec data-rank=a.rank.to_string()>
+                                <td class="num">{a.rank}</td>
+                                <th scope="row" class="advise-label">
+                                    {plain_label(&a)}
+                                    {is_rec.then(|| view! { " "<span class="badge" data-level="ok">"recommended"</span> })}
+                                </th>
+                                <td class="num">{format!("{:+.3}", a.score)}</td>
+                                <td class="num" data-value=a.screened.reads.to_string()>{rate(a.screened.reads)}</td>
+                                <td class="num" data-value=a.screened.writes.to_string()>{rate(a.screened.writes)}</td>
+                                <td class="num" data-value=a.screened.storage.to_string() title=human::exact_bytes(human::whole_bytes(a.screened.storage))>{bytes(a.screened.storage)}</td>
+                                <td>{engine_verdict(&a)}</td>
+                                <td>
+                                    <button type="button" class="button advise-apply-row" data-design=spec
+                                        aria-label=format!("Apply design {}", a.rank)
+                                        on:click=move |_| apply.run(d.clone())>
+                                        {move || if applied.with(|x| x.as_ref() == Some(&d2)) { "Applied" } else { "Apply" }}
+                                    </button>
+                                </td>
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
+        {(!disagreements.is_empty()).then(|| view! {
+            <details class="advise-disagreements">
+                <summary>{format!("The engine and the screen disagree on {} figure(s)", disagreements.len())}</summary>
+                <ul>
+                    {disagreements.into_iter().map(|d| view! {
+                        <li>{format!("{}: {} screened {}, engine {} {}", d.design, d.figure, rate(d.screened), rate(d.engine), d.note)}</li>
+                    }).collect_view()}
+                </ul>
+            </details>
+        })}
+    }
+}
+
+/// Returns a design's label for a person: its choices, or `the normalized design` when it
+/// has none to make.
+pub fn plain_label(a: &Advised) -> String {
+    if a.label.is_empty() {
+        "the only design".to_string()
+    } else {
+        a.label.clone()
+    }
+}
+
+/// Returns what the engine said of a design: `verified`, `not run`, or why it is unsound.
+fn engine_verdict(a: &Advised) -> String {
+    match (&a.engine, &a.engine_error) {
+        (Some(e), _) if e.sound() => "verified, feasible".to_string(),
+        (Some(e), _) if !e.infeasible.is_empty() => {
+            format!("infeasible: {}", e.infeasible.join(", "))
+        }
+        (Some(_), _) => "a command was refused".to_string(),
+        (None, Some(err)) => format!("failed: {err}"),
+        (None, None) => "not run".to_string(),
+    }
+}
+
+/// Runs the advisor on the page, after a pause that lets "starting" paint (no worker).
+fn inline(model: Arc<str>, options: String, run: RwSignal<Run>) {
+    let go = move || {
+        let t0 = js_sys::Date::now();
+        run.set(
+            match advise_json_with(&model, &options, &mut |_| {})
+                .and_then(|j| serde_json::from_str::<Advice>(&j).map_err(|e| e.to_string()))
+            {
+                Ok(a) => Run::Done(Arc::new(a), model.clone(), js_sys::Date::now() - t0),
+                Err(e) => Run::Failed(e),
+            },
+        );
+    };
+    if set_timeout_with_handle(go, Duration::from_millis(30)).is_err() {
+        run.set(Run::Failed(
+            "the page could not schedule the advisor".to_string(),
+        ));
+    }
+}
+
+/// Runs the advisor in a worker of its own, kept in `holder` until it answers or is
+/// cancelled; `Err` when no worker can start (the caller runs it on the page).
+fn spawn(
+    holder: &Rc<RefCell<Running>>,
+    generation: u32,
+    model: Arc<str>,
+    options: &str,
+    run: RwSignal<Run>,
+) -> Result<(), JsValue> {
+    let worker = crate::ui::worker::spawn()?;
+    let current = {
+        let holder = Rc::downgrade(holder);
+        move || {
+            holder
+                .upgrade()
+                .filter(|h| h.try_borrow().is_ok_and(|r| r.generation == generation))
+        }
+    };
+    let on_message = {
+        let (current, model) = (current.clone(), model.clone());
+        let options = options.to_string();
+        EventListener::new(&worker, "message", move |ev| {
+            let Some(h) = current() else { return };
+            let Some(ev) = ev.dyn_ref::<web_sys::MessageEvent>() else {
+                return;
+            };
+            let data = ev.data();
+            let field = |name: &str| js_sys::Reflect::get(&data, &name.into()).ok();
+            if let Some(p) = field("progress").filter(|p| p.is_object()) {
+                let n = |k: &str| {
+                    js_sys::Reflect::get(&p, &k.into())
+                        .ok()
+                        .and_then(|v| v.as_f64())
+                        .unwrap_or(0.0) as u32
+                };
+                let what = js_sys::Reflect::get(&p, &"what".into())
+                    .ok()
+                    .and_then(|v| v.as_string())
+                    .unwrap_or_default();
+                run.set(Run::Running(n("step"), n("of"), what));
+                return;
+            }
+            // Any other message settles the run: the worker goes.
+            if let Ok(mut r) = h.try_borrow_mut() {
+                if let Some(w) = r.worker.take() {
+                    w.terminate();
+                }
+            }
+            if let Some(json) = field("json").and_then(|j| j.as_string()) {
+                let ms = field("ms").and_then(|m| m.as_f64()).unwrap_or(0.0);
+                run.set(match serde_json::from_str::<Advice>(&json) {
+                    Ok(a) => Run::Done(Arc::new(a), model.clone(), ms),
+                    Err(e) => Run::Failed(format!("unreadable advice ({e})")),
+                });
+            } else if let Some(e) = field("error").and_then(|e| e.as_string()) {
+                run.set(Run::Failed(e));
+            } else if field("init").is_some_and(|i| i.is_truthy()) {
+                inline(model.clone(), options.clone(), run);
+            } else if let Some(fatal) = field("fatal").and_then(|e| e.as_string()) {
+                run.set(Run::Failed(fatal));
+            } else {
+                run.set(Run::Failed("the worker sent no advice".to_string()));
+            }
+        })
+    };
+    let on_error = {
+        let (current, model) = (current.clone(), model.clone());
+        let options = options.to_string();
+        EventListener::new(&worker, "error", move |ev| {
+            ev.prevent_default();
+            let Some(h) = current() else { return };
+            if let Ok(mut r) = h.try_borrow_mut() {
+                r.stop();
+            }
+            inline(model.clone(), options.clone(), run);
+        })
+    };
+    let message = js_sys::Object::new();
+    for (name, value) in [
+        ("id", JsValue::from(generation)),
+        ("kind", JsValue::from_str("advise")),
+        ("model", JsValue::from_str(&model)),
+        ("options", JsValue::from_str(options)),
+    ] {
+        js_sys::Reflect::set(&message, &name.into(), &value)?;
+    }
+    worker.post_message(&message)?;
+    let mut r = holder.borrow_mut();
+    r.worker = Some(worker);
+    r.listeners = vec![on_message, on_error];
+    Ok(())
+}
