@@ -154,10 +154,13 @@ fn run_fixture(text: &str) -> Result<(), String> {
         (Ok(o), None) => o,
     };
     let r = outcome.result;
-    let documents = match outcome.reply {
+    let documents: Vec<Document> = match outcome.reply {
         Reply::Documents(d) => d,
         Reply::Value(_) => r.documents.clone(),
-    };
+    }
+    .into_iter()
+    .map(squillion::engine::Returned::into_document)
+    .collect();
     let show = |docs: &[Document]| {
         docs.iter()
             .map(|d| format!("{d}"))

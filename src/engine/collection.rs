@@ -235,13 +235,21 @@ impl Collection {
         Ok(())
     }
 
-    /// Stores a new document (already checked for `_id`, size and depth); returns its record
-    /// id and the index keys written. Nothing changes on a duplicate key.
-    pub(crate) fn insert_doc(&mut self, doc: Document) -> Result<(RecordId, u64)> {
+    /// Stores a new document (already checked for `_id`, size and depth), with its bytes
+    /// when the caller encoded it; returns its record id and the index keys written. Nothing
+    /// changes on a duplicate key.
+    pub(crate) fn insert_doc(
+        &mut self,
+        doc: &Document,
+        raw: Option<RawDocumentBuf>,
+    ) -> Result<(RecordId, u64)> {
         let rid = self.next_rid;
-        let keys = self.all_keys(&doc)?;
+        let keys = self.all_keys(doc)?;
         self.check_unique(&keys, rid)?;
-        let raw = encode(&doc)?;
+        let raw = match raw {
+            Some(raw) => raw,
+            None => encode(doc)?,
+        };
         let mut written = 0;
         for (index, (k, arrays)) in self.indexes.iter_mut().zip(keys) {
             index.multikey_paths.extend(arrays);
@@ -257,8 +265,14 @@ impl Collection {
         Ok((rid, written))
     }
 
-    /// Replaces a stored document; returns the index keys written (added plus removed).
-    pub(crate) fn replace_doc(&mut self, rid: RecordId, new: Document) -> Result<u64> {
+    /// Replaces a stored document (with its bytes when the caller encoded it); returns the
+    /// index keys written (added plus removed).
+    pub(crate) fn replace_doc(
+        &mut self,
+        rid: RecordId,
+        new: &Document,
+        raw: Option<RawDocumentBuf>,
+    ) -> Result<u64> {
         let Some(old) = self.docs.get(&rid) else {
             return Ok(0);
         };
@@ -267,9 +281,12 @@ impl Collection {
             .iter()
             .map(|i| i.keys_for_raw(old))
             .collect::<Result<Vec<_>>>()?;
-        let new_keys = self.all_keys(&new)?;
+        let new_keys = self.all_keys(new)?;
         self.check_unique(&new_keys, rid)?;
-        let raw = encode(&new)?;
+        let raw = match raw {
+            Some(raw) => raw,
+            None => encode(new)?,
+        };
         let mut written = 0;
         for ((index, (ok, _)), (nk, arrays)) in self.indexes.iter_mut().zip(old_keys).zip(new_keys)
         {

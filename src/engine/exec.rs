@@ -22,6 +22,7 @@ use crate::engine::planner::ranges::{has_range, in_bounds, key_ranges};
 use crate::engine::planner::Interval;
 use crate::engine::projection::Projection;
 use crate::engine::query::Filter;
+use crate::engine::returned::Returned;
 use crate::engine::scan::ScanFilter;
 use crate::engine::stats::Stats;
 use bson::{Bson, Document, RawDocument};
@@ -35,9 +36,10 @@ struct Row<'a> {
     rid: Option<RecordId>,
     key: Option<&'a IndexKey>,
     doc: Option<Cow<'a, Document>>,
-    /// The stored document, while no stage has made a new one (`doc` is then `None`): it
-    /// is decoded only where a stage needs a `Document`.
-    raw: Option<&'a RawDocument>,
+    /// The stored document while no stage has made a new one (`doc` is then `None`), or
+    /// the bytes of the top-level fields a projection kept of it: decoded only where a
+    /// stage needs a `Document`.
+    raw: Option<Cow<'a, RawDocument>>,
 }
 
 impl<'a> Row<'a> {
@@ -45,7 +47,7 @@ impl<'a> Row<'a> {
     fn into_document(self) -> Result<Option<Cow<'a, Document>>> {
         match (self.doc, self.raw) {
             (Some(d), _) => Ok(Some(d)),
-            (None, Some(raw)) => Ok(Some(Cow::Owned(decode(raw)?))),
+            (None, Some(raw)) => Ok(Some(Cow::Owned(decode(&raw)?))),
             (None, None) => Ok(None),
         }
     }
@@ -71,6 +73,43 @@ pub fn execute(
     source: &str,
     plan: &PlanStage,
 ) -> Result<(Found, Stats)> {
+    collect_rows(collections, source, plan, |d| match d {
+        Out::Made(d) => Ok(d),
+        Out::Stored(raw) => decode(&raw),
+    })
+}
+
+/// Runs the plan as [`execute`] does, returning each stored document as a copy of its bytes
+/// (decoded only if the caller reads it) and each document a stage made as it is.
+pub fn execute_shared(
+    collections: &BTreeMap<String, Collection>,
+    source: &str,
+    plan: &PlanStage,
+) -> Result<(Vec<(Option<RecordId>, Returned)>, Stats)> {
+    collect_rows(collections, source, plan, |d| {
+        Ok(match d {
+            Out::Made(d) => Returned::from(d),
+            Out::Stored(Cow::Borrowed(raw)) => Returned::from_raw(raw),
+            Out::Stored(Cow::Owned(raw)) => Returned::from_raw_buf(raw),
+        })
+    })
+}
+
+/// A row the root stage produced: a document a stage made, or the stored document reached.
+enum Out<'a> {
+    /// A document a stage made (projected, aggregated).
+    Made(Document),
+    /// A stored document (or the bytes a projection kept of it).
+    Stored(Cow<'a, RawDocument>),
+}
+
+/// Runs the plan, turning each row the root stage produced into a `T`.
+fn collect_rows<T>(
+    collections: &BTreeMap<String, Collection>,
+    source: &str,
+    plan: &PlanStage,
+    make: impl Fn(Out<'_>) -> Result<T>,
+) -> Result<(Vec<(Option<RecordId>, T)>, Stats)> {
     let src = Source {
         collections,
         coll: collections.get(source),
@@ -79,15 +118,16 @@ pub fn execute(
     let mut out = Vec::new();
     run(plan, &src, &mut stats, &mut |row, _| {
         let rid = row.rid;
-        let doc = match row.into_document()? {
-            Some(d) => d.into_owned(),
+        let item = match (row.doc, row.raw) {
+            (Some(d), _) => make(Out::Made(d.into_owned()))?,
+            (None, Some(raw)) => make(Out::Stored(raw))?,
             // A covered scan read by a write (its projection removed): the stored document.
-            None => match rid.and_then(|rid| src.coll.and_then(|c| c.docs.get(&rid))) {
-                Some(d) => decode(d)?,
+            (None, None) => match rid.and_then(|rid| src.coll.and_then(|c| c.docs.get(&rid))) {
+                Some(d) => make(Out::Stored(Cow::Borrowed(d.as_ref())))?,
                 None => return Ok(false),
             },
         };
-        out.push((rid, doc));
+        out.push((rid, item));
         Ok(false)
     })?;
     stats.exec.n_returned = out.len() as u64;
@@ -145,7 +185,7 @@ fn run<'a>(
                 }
                 let row = Row {
                     doc: None,
-                    raw: Some(doc),
+                    raw: Some(Cow::Borrowed(doc)),
                     ..row
                 };
                 emit(row, stats)
@@ -179,7 +219,7 @@ fn run<'a>(
                 _ => {
                     let mut keyed: Vec<(Vec<Bson>, Row<'a>)> = Vec::new();
                     run(input, src, stats, &mut |row, _| {
-                        let key = match (row.doc.as_deref(), row.raw) {
+                        let key = match (row.doc.as_deref(), row.raw.as_deref()) {
                             (Some(d), _) => sort.key(d),
                             (None, Some(raw)) => sort.key_raw(raw),
                             (None, None) => Vec::new(),
@@ -222,9 +262,20 @@ fn run<'a>(
             })
         }
         PlanStage::Projection { projection, input } => run(input, src, stats, &mut |row, stats| {
-            let projected = match (row.doc.as_deref(), row.raw) {
+            let projected = match (row.doc.as_deref(), row.raw.as_deref()) {
                 (Some(doc), _) => projection.apply(doc)?,
-                (None, Some(raw)) => projection.apply_raw(raw)?,
+                (None, Some(raw)) => match projection.apply_raw_bytes(raw) {
+                    // Top-level fields kept: their bytes, nothing decoded.
+                    Some(bytes) => {
+                        let row = Row {
+                            doc: None,
+                            raw: Some(Cow::Owned(bytes)),
+                            ..row
+                        };
+                        return emit(row, stats);
+                    }
+                    None => projection.apply_raw(raw)?,
+                },
                 (None, None) => return Ok(false),
             };
             let row = Row {
@@ -318,7 +369,7 @@ fn collscan<'a>(
             rid: Some(rid),
             key: None,
             doc: None,
-            raw: Some(doc),
+            raw: Some(Cow::Borrowed(doc)),
         };
         match emit(row, stats) {
             Ok(stop) => {

@@ -5,7 +5,7 @@ use crate::engine::error::{EngineError, Result};
 use crate::engine::expr::Expr;
 use crate::engine::path;
 use crate::engine::query::Filter;
-use bson::{Bson, Document, RawBsonRef, RawDocument};
+use bson::{Bson, Document, RawBsonRef, RawDocument, RawDocumentBuf};
 
 /// What a projection does to one field.
 #[derive(Debug, Clone)]
@@ -174,6 +174,27 @@ impl Projection {
 }
 
 impl Projection {
+    /// Returns [`Projection::apply`] of a stored (raw) document as bytes, without decoding
+    /// anything, when the projection only keeps top-level fields (`{a: 1, b: 1}`, `_id`
+    /// kept or not): the kept elements' bytes in document order, which is what `apply`
+    /// returns encoded. `None` for any other projection.
+    pub fn apply_raw_bytes(&self, raw: &RawDocument) -> Option<RawDocumentBuf> {
+        let plain = self.inclusion
+            && self
+                .fields
+                .iter()
+                .all(|(_, n)| matches!(n, Node::Include | Node::Exclude));
+        if !plain {
+            return None;
+        }
+        path::raw_select_fields(raw, |key| {
+            self.fields
+                .iter()
+                .find(|(f, _)| f == key)
+                .is_some_and(|(_, n)| matches!(n, Node::Include))
+        })
+    }
+
     /// Returns [`Projection::apply`] of a stored (raw) document, decoding only what the
     /// result keeps: an excluded field is skipped unread, a `$slice` decodes the elements it
     /// keeps, and an inclusion without computed fields decodes only the fields it lists.

@@ -11,6 +11,7 @@ use crate::engine::scan::ScanFilter;
 use crate::engine::sort::SortSpec;
 use crate::engine::stats::Stats;
 use bson::{Bson, RawDocument};
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -107,7 +108,7 @@ pub(super) fn sorted_scan<'a>(
             rid: Some(rid),
             key: None,
             doc: None,
-            raw: Some(doc),
+            raw: Some(Cow::Borrowed(doc)),
         })
         .collect()
 }

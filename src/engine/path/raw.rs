@@ -2,7 +2,7 @@
 //! ([`super::items`]), read from the bytes without building a `Document`.
 
 use super::{array_index, CompiledPath};
-use bson::{Bson, Document, RawArray, RawBsonRef, RawDocument};
+use bson::{Bson, Document, RawArray, RawBsonRef, RawDocument, RawDocumentBuf};
 
 /// One value a query path reaches in a raw document, or the fact that the path is missing
 /// there: [`super::Item`] over raw BSON.
@@ -145,6 +145,63 @@ pub fn field<'a>(doc: &'a RawDocument, key: &str) -> Option<RawBsonRef<'a>> {
     None
 }
 
+/// Returns the document made of the top-level elements of `doc` whose name `keep` accepts,
+/// in their order, their bytes copied as they are (the encoding of the document those
+/// fields make); `None` for bytes that do not parse.
+pub fn select_fields(doc: &RawDocument, keep: impl Fn(&str) -> bool) -> Option<RawDocumentBuf> {
+    let bytes = doc.as_bytes();
+    let mut out = vec![0u8; 4];
+    let mut at = 4;
+    while let Some(e) = element_at(bytes, at) {
+        let end = e.at.checked_add(e.size)?;
+        if keep(std::str::from_utf8(e.name).ok()?) {
+            out.extend_from_slice(bytes.get(at..end)?);
+        }
+        at = end;
+    }
+    out.push(0);
+    let len = i32::try_from(out.len()).ok()?.to_le_bytes();
+    out.get_mut(..4)?.copy_from_slice(&len);
+    RawDocumentBuf::from_bytes(out).ok()
+}
+
+/// Returns the number of elements of a raw document or array (its element headers walked,
+/// no value read), so a decoded list is allocated once at its size.
+fn count_elements(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    let mut at = 4;
+    while let Some(e) = element_at(bytes, at) {
+        n += 1;
+        at = e.at + e.size;
+    }
+    n
+}
+
+/// Returns the size of each element's value in the array field `key` of `doc` (what
+/// `size::value_size` returns for the element decoded: no type byte, no name), read from the
+/// element headers without decoding; `None` when the field is missing or not an array.
+pub fn array_value_sizes(doc: &RawDocument, key: &str) -> Option<Vec<u64>> {
+    let bytes = doc.as_bytes();
+    let mut at = 4;
+    while let Some(e) = element_at(bytes, at) {
+        if e.name == key.as_bytes() {
+            if e.tag != 0x04 {
+                return None;
+            }
+            let array = bytes.get(e.at..e.at.checked_add(e.size)?)?;
+            let mut sizes = Vec::new();
+            let mut item = 4;
+            while let Some(x) = element_at(array, item) {
+                sizes.push(x.size as u64);
+                item = x.at + x.size;
+            }
+            return Some(sizes);
+        }
+        at = e.at + e.size;
+    }
+    None
+}
+
 /// The elements of a raw array, read as [`field`] reads a document's values.
 struct Elements<'a> {
     array: &'a RawArray,
@@ -184,7 +241,7 @@ fn decode_value(parent: &RawDocument, e: &Element<'_>) -> Option<Bson> {
         )?)),
         0x04 => {
             let array = RawDocument::from_bytes(slice()?).ok()?;
-            let mut out = Vec::new();
+            let mut out = Vec::with_capacity(count_elements(array.as_bytes()));
             let mut at = 4;
             while let Some(item) = element_at(array.as_bytes(), at) {
                 out.push(decode_value(array, &item)?);
@@ -208,7 +265,7 @@ pub fn to_bson(value: RawBsonRef<'_>) -> Option<Bson> {
     match value {
         RawBsonRef::Document(d) => decode(d).map(Bson::Document),
         RawBsonRef::Array(a) => {
-            let mut out = Vec::new();
+            let mut out = Vec::with_capacity(count_elements(a.as_bytes()));
             for e in elements(a) {
                 out.push(to_bson(e)?);
             }
@@ -410,6 +467,7 @@ fn key_walk_value(
                 if a.is_empty() {
                     out.push(Bson::Undefined);
                 }
+                out.reserve(count_elements(a.as_bytes()));
                 out.extend(elements(a).map(decoded));
                 return;
             }
