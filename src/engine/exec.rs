@@ -65,6 +65,9 @@ struct Source<'a> {
 /// The documents a plan returns, each with its record id while it is a stored document.
 pub type Found = Vec<(Option<RecordId>, Document)>;
 
+/// The rows a plan returns as `T`s, each with its record id while it is a stored document.
+pub type Rows<T> = Vec<(Option<RecordId>, T)>;
+
 /// Runs the plan on collection `source`; returns the documents the root stage produced (with
 /// their record ids while they are stored documents) and the statistics (nReturned = rows
 /// returned, executionStages = the plan).
@@ -85,7 +88,7 @@ pub fn execute_shared(
     collections: &BTreeMap<String, Collection>,
     source: &str,
     plan: &PlanStage,
-) -> Result<(Vec<(Option<RecordId>, Returned)>, Stats)> {
+) -> Result<(Rows<Returned>, Stats)> {
     collect_rows(collections, source, plan, |d| {
         Ok(match d {
             Out::Made(d) => Returned::from(d),
@@ -109,7 +112,7 @@ fn collect_rows<T>(
     source: &str,
     plan: &PlanStage,
     make: impl Fn(Out<'_>) -> Result<T>,
-) -> Result<(Vec<(Option<RecordId>, T)>, Stats)> {
+) -> Result<(Rows<T>, Stats)> {
     let src = Source {
         collections,
         coll: collections.get(source),

@@ -261,6 +261,9 @@ impl Index {
     /// Returns [`Index::keys_for`] of a stored (raw) document, reading the keyed values from
     /// the bytes (each key value is decoded once; the document never is).
     pub fn keys_for_raw(&self, doc: &RawDocument) -> Result<(Vec<IndexKey>, Vec<String>)> {
+        if let Some(keys) = self.object_id_array_keys(doc) {
+            return Ok(keys);
+        }
         if let Some(f) = &self.partial {
             if !f.matches_raw(doc) {
                 return Ok((Vec::new(), Vec::new()));
@@ -285,6 +288,49 @@ impl Index {
             per_field.push(sorted_distinct(values));
         }
         self.combine(per_field, arrays, all_missing)
+    }
+
+    /// Returns [`Index::keys_for_raw`] of a one-field index (not sparse, not partial) on a
+    /// top-level array of ObjectIds only, read as 12-byte numbers, sorted and deduplicated
+    /// without a `Bson` per element (what `sorted_distinct` does with the decoded values);
+    /// `None` for any other index or value.
+    fn object_id_array_keys(&self, doc: &RawDocument) -> Option<(Vec<IndexKey>, Vec<String>)> {
+        if self.partial.is_some() || self.spec.sparse {
+            return None;
+        }
+        let [(field, desc)] = self.spec.fields.as_slice() else {
+            return None;
+        };
+        if field.contains('.') {
+            return None;
+        }
+        let ids = path::raw_object_id_array(doc, field)?;
+        let mut wide: Vec<u128> = ids
+            .iter()
+            .map(|b| {
+                let mut w = [0u8; 16];
+                for (d, s) in w.iter_mut().skip(4).zip(b) {
+                    *d = *s;
+                }
+                u128::from_be_bytes(w)
+            })
+            .collect();
+        wide.sort_unstable();
+        wide.dedup();
+        let keys = wide
+            .into_iter()
+            .map(|n| {
+                let mut b = [0u8; 12];
+                for (d, s) in b.iter_mut().zip(n.to_be_bytes().into_iter().skip(4)) {
+                    *d = s;
+                }
+                vec![KeyPart {
+                    value: Bson::ObjectId(bson::oid::ObjectId::from_bytes(b)),
+                    desc: *desc,
+                }]
+            })
+            .collect();
+        Some((keys, vec![field.clone()]))
     }
 
     /// Returns the keys of one document from each field's distinct values and the array
@@ -376,6 +422,7 @@ mod tests {
     /// single, compound, dotted, multikey, sparse and partial indexes.
     #[test]
     fn raw_keys_are_the_document_keys() {
+        let oid = |n: u8| bson::oid::ObjectId::from_bytes([n, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, n]);
         let docs = [
             doc! {},
             doc! {"a": 1, "b": "x"},
@@ -383,10 +430,15 @@ mod tests {
             doc! {"a": [], "b": [{"c": 1}, {"c": [2, 1]}, {"d": 1}, 4]},
             doc! {"a": {"x": 1}, "b": {"c": {"d": 1}}},
             doc! {"a": [1, 2], "b": [3]},
+            // ObjectId arrays (the follower list's fast path), repeats and a mixed array.
+            doc! {"a": [oid(9), oid(2), oid(9), oid(200)], "b": [oid(1)]},
+            doc! {"a": [oid(3), 1, oid(2)], "b": [oid(4), oid(4)]},
+            doc! {"a": [oid(5)], "b": {"c": [oid(7), oid(6)]}},
         ];
         let specs = [
             (doc! {"a": 1}, IndexOptions::default()),
             (doc! {"a": -1, "b": 1}, IndexOptions::default()),
+            (doc! {"b": -1}, IndexOptions::default()),
             (doc! {"b.c": 1}, IndexOptions::default()),
             (doc! {"b.c": 1, "a": 1}, IndexOptions::default()),
             (

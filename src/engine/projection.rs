@@ -531,6 +531,48 @@ mod tests {
         }
     }
 
+    /// A projection that keeps top-level fields gives, as bytes, the encoding of what it
+    /// gives on the document; any other projection gives no bytes.
+    #[test]
+    fn kept_fields_as_bytes_are_the_projection_encoded() {
+        let docs = [
+            doc! {"_id": 1, "a": [1, 2, 3], "b": {"c": 1}, "g": "x"},
+            doc! {"g": [{"x": 1}], "_id": 2, "a": 7},
+            doc! {"b": null},
+        ];
+        let plain = [
+            doc! {"a": 1},
+            doc! {"_id": 0, "a": 1, "g": 1},
+            doc! {"g": 1, "a": true},
+            doc! {"z": 1},
+        ];
+        let other = [
+            doc! {"a": 0},
+            doc! {"b.c": 1},
+            doc! {"a": {"$slice": 2}},
+            doc! {"g": 1, "z": {"$add": [1, 2]}},
+        ];
+        for d in &docs {
+            let Ok(raw) = bson::RawDocumentBuf::try_from(d) else {
+                panic!("{d} does not encode");
+            };
+            for spec in &plain {
+                let Ok(p) = Projection::parse(spec) else {
+                    panic!("{spec} does not parse");
+                };
+                let want = p.apply(d).ok().and_then(|x| x.to_vec().ok());
+                let got = p.apply_raw_bytes(&raw).map(|b| b.as_bytes().to_vec());
+                assert_eq!(got, want, "{spec} on {d}");
+            }
+            for spec in &other {
+                let Ok(p) = Projection::parse(spec) else {
+                    panic!("{spec} does not parse");
+                };
+                assert!(p.apply_raw_bytes(&raw).is_none(), "{spec}");
+            }
+        }
+    }
+
     #[test]
     fn inclusion_keeps_document_order_and_id() {
         let d = doc! {"_id": 1, "a": 1, "b": {"c": 1, "d": 2}, "e": [{"c": 1, "x": 0}, 5]};

@@ -165,6 +165,34 @@ pub fn select_fields(doc: &RawDocument, keep: impl Fn(&str) -> bool) -> Option<R
     RawDocumentBuf::from_bytes(out).ok()
 }
 
+/// Returns the 12 bytes of each element of the array field `key` of `doc` when it is a
+/// non-empty array of ObjectIds only (a follower list), read straight from the bytes;
+/// `None` for anything else (missing, not an array, empty, another type met).
+pub fn object_id_array(doc: &RawDocument, key: &str) -> Option<Vec<[u8; 12]>> {
+    let bytes = doc.as_bytes();
+    let mut at = 4;
+    while let Some(e) = element_at(bytes, at) {
+        if e.name == key.as_bytes() {
+            if e.tag != 0x04 {
+                return None;
+            }
+            let array = bytes.get(e.at..e.at.checked_add(e.size)?)?;
+            let mut ids = Vec::with_capacity(array.len() / 14);
+            let mut item = 4;
+            while let Some(x) = element_at(array, item) {
+                if x.tag != 0x07 {
+                    return None;
+                }
+                ids.push(<[u8; 12]>::try_from(array.get(x.at..x.at + x.size)?).ok()?);
+                item = x.at + x.size;
+            }
+            return (!ids.is_empty()).then_some(ids);
+        }
+        at = e.at + e.size;
+    }
+    None
+}
+
 /// Returns the number of elements of a raw document or array (its element headers walked,
 /// no value read), so a decoded list is allocated once at its size.
 fn count_elements(bytes: &[u8]) -> usize {
@@ -486,8 +514,27 @@ fn key_walk_value(
 
 #[cfg(test)]
 mod tests {
-    use super::{elements, field};
+    use super::{array_value_sizes, elements, field};
     use bson::{doc, Bson, RawDocumentBuf};
+
+    /// The element sizes read from the bytes are `size::value_size` of the decoded elements.
+    #[test]
+    fn array_element_sizes_are_the_value_sizes() {
+        let d = doc! {
+            "a": [1, "xyz", {"b": [1, 2]}, [3.5], null, bson::oid::ObjectId::from_bytes([1; 12]), 1_i64 << 40],
+            "s": "not an array",
+        };
+        let Ok(raw) = RawDocumentBuf::try_from(&d) else {
+            panic!("encodes");
+        };
+        let want: Vec<u64> = d
+            .get_array("a")
+            .map(|a| a.iter().map(crate::size::value_size).collect())
+            .unwrap_or_default();
+        assert_eq!(array_value_sizes(&raw, "a"), Some(want));
+        assert_eq!(array_value_sizes(&raw, "s"), None);
+        assert_eq!(array_value_sizes(&raw, "z"), None);
+    }
 
     /// The scanner reads every BSON type as bson's own parser does, as fields and as array
     /// elements.
