@@ -73,9 +73,9 @@ fn reply_checksum(reply: &Reply) -> (u64, i64) {
         Reply::Documents(docs) => {
             let sum = docs
                 .iter()
-                .filter_map(|d| match d.get("_id") {
-                    Some(Bson::Int32(i)) => Some(i64::from(*i)),
-                    Some(Bson::Int64(i)) => Some(*i),
+                .filter_map(|d| match d.field("_id") {
+                    Some(Bson::Int32(i)) => Some(i64::from(i)),
+                    Some(Bson::Int64(i)) => Some(i),
                     _ => None,
                 })
                 .fold(0i64, i64::wrapping_add);

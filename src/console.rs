@@ -24,7 +24,7 @@ use bson::{doc, Bson, Document};
 use crate::ejson::{line_column, ParseError};
 use crate::engine::command::parse_hint;
 use crate::engine::{
-    Command, CommandResult, Database, EngineError, FindCommand, IndexOptions, PlanStage,
+    Command, CommandResult, Database, EngineError, FindCommand, IndexOptions, PlanStage, Returned,
     UpdateCommand,
 };
 use crate::shell::{parse_command, ShellCommand};
@@ -59,8 +59,9 @@ pub enum ConsoleError {
 /// What mongosh would print for a command.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Reply {
-    /// A cursor's documents (`find`, `aggregate`, `getIndexes`).
-    Documents(Vec<Document>),
+    /// A cursor's documents (`find`, `aggregate`, `getIndexes`): stored documents shared
+    /// as their bytes, decoded when read (as mongo's drivers hand a raw batch).
+    Documents(Vec<Returned>),
     /// One value: a document (`findOne`, an acknowledgement, an explain), `null`, a count,
     /// an index name, or an array of collection names.
     Value(Bson),
@@ -85,7 +86,7 @@ impl Outcome {
     /// value (none for `null`, counts and names).
     pub fn documents(&self) -> Vec<Document> {
         match &self.reply {
-            Reply::Documents(d) => d.clone(),
+            Reply::Documents(d) => d.iter().map(|x| x.document().clone()).collect(),
             Reply::Value(Bson::Document(d)) => vec![d.clone()],
             Reply::Value(_) => Vec::new(),
         }
@@ -176,7 +177,7 @@ fn database_command(db: &Database, text: &str) -> Option<Outcome> {
         "show collections" | "show tables" => Reply::Documents(
             names
                 .iter()
-                .map(|n| doc! {"name": n.as_str()})
+                .map(|n| Returned::from(doc! {"name": n.as_str()}))
                 .collect::<Vec<_>>(),
         ),
         _ if compact == "db.getCollectionNames()" => {
@@ -630,8 +631,7 @@ impl Executor<'_> {
         let value = result
             .documents
             .first()
-            .cloned()
-            .map(Bson::Document)
+            .map(|d| Bson::Document(d.document().clone()))
             .unwrap_or(Bson::Null);
         Ok(self.outcome(Reply::Value(value), result))
     }
@@ -826,8 +826,7 @@ impl Executor<'_> {
         let value = result
             .documents
             .first()
-            .cloned()
-            .map(Bson::Document)
+            .map(|d| Bson::Document(d.document().clone()))
             .unwrap_or(Bson::Null);
         Ok(self.outcome(Reply::Value(value), result))
     }

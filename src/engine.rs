@@ -12,6 +12,7 @@ pub mod collection;
 pub mod columns;
 pub mod command;
 pub mod compare;
+pub mod encode;
 pub mod error;
 pub mod exec;
 pub mod expr;
@@ -21,6 +22,7 @@ pub mod plan;
 pub mod planner;
 pub mod projection;
 pub mod query;
+pub mod returned;
 pub mod scan;
 pub mod sort;
 pub mod stats;
@@ -33,6 +35,7 @@ pub use error::EngineError;
 pub use index::{IndexOptions, IndexSpec};
 pub use plan::PlanStage;
 pub use planner::Hint;
+pub use returned::Returned;
 pub use stats::{ExecStats, LookupStats, Stats, WriteStats};
 
 use crate::engine::error::Result;
@@ -49,9 +52,10 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CommandResult {
-    /// The documents the command returns.
+    /// The documents the command returns (stored documents as a shared copy of their bytes,
+    /// decoded when read).
     #[serde(serialize_with = "ser_docs")]
-    pub documents: Vec<Document>,
+    pub documents: Vec<Returned>,
     /// The `_id`s inserted (by an insert or an upsert).
     #[serde(serialize_with = "ser_values")]
     pub inserted_ids: Vec<Bson>,
@@ -90,9 +94,9 @@ impl CommandResult {
     }
 }
 
-fn ser_docs<S: serde::Serializer>(d: &[Document], s: S) -> std::result::Result<S::Ok, S::Error> {
+fn ser_docs<S: serde::Serializer>(d: &[Returned], s: S) -> std::result::Result<S::Ok, S::Error> {
     d.iter()
-        .map(|x| crate::ejson::to_relaxed_json(&Bson::Document(x.clone())))
+        .map(|x| crate::ejson::to_relaxed_json(&Bson::Document(x.document().clone())))
         .collect::<Vec<_>>()
         .serialize(s)
 }
@@ -205,7 +209,7 @@ impl Database {
                     .collection_mut(collection)
                     .create_index(&keys, &options)?;
                 let mut r = CommandResult::default();
-                r.documents.push(bson::doc! {"name": name});
+                r.documents.push(bson::doc! {"name": name}.into());
                 r.stats.write.index_keys_written = written;
                 Ok(r)
             }
@@ -243,7 +247,7 @@ impl Database {
                     if let Some(p) = &i.spec.partial_filter_expression {
                         d.insert("partialFilterExpression", p.clone());
                     }
-                    r.documents.push(d);
+                    r.documents.push(d.into());
                 }
                 Ok(r)
             }
@@ -272,7 +276,7 @@ impl Database {
     pub fn find(&self, collection: &str, f: &FindCommand) -> Result<CommandResult> {
         let q = Self::parse_query(f)?;
         let plan = planner::plan(self.collections.get(collection), &q)?;
-        let (found, stats) = exec::execute(&self.collections, collection, &plan)?;
+        let (found, stats) = exec::execute_shared(&self.collections, collection, &plan)?;
         Ok(CommandResult {
             documents: found.into_iter().map(|(_, d)| d).collect(),
             inserted_ids: Vec::new(),
@@ -292,7 +296,7 @@ impl Database {
             },
         )?;
         let n = r.documents.len() as i64;
-        r.documents = vec![bson::doc! {"n": n}];
+        r.documents = vec![bson::doc! {"n": n}.into()];
         Ok(r)
     }
 
@@ -300,7 +304,7 @@ impl Database {
     pub fn aggregate(&self, collection: &str, pipeline: &[Document]) -> Result<CommandResult> {
         let out = aggregate::run(&self.collections, collection, pipeline)?;
         Ok(CommandResult {
-            documents: out.documents,
+            documents: out.documents.into_iter().map(Returned::from).collect(),
             inserted_ids: Vec::new(),
             stats: out.stats,
             plan: Some(out.plan),
@@ -391,7 +395,7 @@ impl Database {
                 ..Default::default()
             },
         )?;
-        Ok(r.documents.into_iter().next())
+        Ok(r.documents.into_iter().next().map(Returned::into_document))
     }
 
     /// `createIndex`; returns the index name.

@@ -616,6 +616,7 @@ pub fn evaluate_layout_with(
         )
     ));
     let mut db = materialize(&layout, &data)?;
+    let ratios = memory::stored_ratios(&data, &db);
     tell("measuring the collections".to_string());
     let collections = collections_eval(&model, &layout, &data, &db);
     let ctx = run::Ctx {
@@ -653,7 +654,7 @@ pub fn evaluate_layout_with(
             (g * crate::storage::GIB as f64).clamp(1.0, 1e18) as u64
         })
     });
-    let storage = memory::storage(&data, &collections, &operations, shards, ram);
+    let storage = memory::storage(&data, &ratios, &collections, &operations, shards, ram);
     let mut warnings = warn::warnings(&model, &layout, &operations);
     warnings.extend(warn::unused_indexes(&layout, &collections, &operations));
     warnings.extend(warn::cluster_warnings(&sharding, &storage));
@@ -689,14 +690,8 @@ pub fn materialize(layout: &Layout, data: &Dataset) -> Result<Database, EvalErro
         };
         db.collection_mut(&c.name);
         if !c.documents.is_empty() {
-            db.run(
-                &c.name,
-                crate::engine::Command::Insert {
-                    documents: c.documents.clone(),
-                    ordered: true,
-                },
-            )
-            .map_err(err)?;
+            db.insert_many_borrowed(&c.name, &c.documents, true)
+                .map_err(err)?;
         }
     }
     for c in &layout.collections {

@@ -113,6 +113,21 @@ pub fn compression_ratio<'a>(docs: impl IntoIterator<Item = &'a Document>) -> f6
     }
 }
 
+/// Returns [`compression_ratio`] of documents already encoded (the engine's stored bytes:
+/// no document is encoded again).
+pub fn compression_ratio_of_bytes<'a>(docs: impl IntoIterator<Item = &'a [u8]>) -> f64 {
+    let mut c = BlockCompressor::new();
+    for d in docs {
+        c.push(d);
+    }
+    let (raw, compressed) = c.finish();
+    if raw == 0 {
+        1.0
+    } else {
+        compressed as f64 / raw as f64
+    }
+}
+
 /// Parses a memory size: `16GiB`, `512MiB`, `16GB` (taken as GiB, as `cacheSizeGB` does),
 /// `64g`, or a plain number of bytes.
 pub fn parse_bytes(text: &str) -> Option<u64> {

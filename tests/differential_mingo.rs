@@ -422,7 +422,7 @@ fn engine_agrees_with_mingo() {
             let mine: Vec<serde_json::Value> = ours
                 .documents
                 .iter()
-                .map(|d| normalize(Bson::Document(d.clone()).into_relaxed_extjson()))
+                .map(|d| normalize(Bson::Document(d.document().clone()).into_relaxed_extjson()))
                 .collect();
             let theirs_docs: Vec<serde_json::Value> = line
                 .get("docs")

@@ -154,10 +154,13 @@ fn run_fixture(text: &str) -> Result<(), String> {
         (Ok(o), None) => o,
     };
     let r = outcome.result;
-    let documents = match outcome.reply {
+    let documents: Vec<Document> = match outcome.reply {
         Reply::Documents(d) => d,
         Reply::Value(_) => r.documents.clone(),
-    };
+    }
+    .into_iter()
+    .map(squillion::engine::Returned::into_document)
+    .collect();
     let show = |docs: &[Document]| {
         docs.iter()
             .map(|d| format!("{d}"))
@@ -258,7 +261,7 @@ fn check_collection(db: &Database, fx: &Fixture) -> Result<(), String> {
     if let Some((name, want)) = &fx.expect_collection {
         let got: Vec<Document> = db
             .collection(name)
-            .map(|c| c.documents().cloned().collect())
+            .map(|c| c.decoded_documents())
             .unwrap_or_default();
         let same = want.len() == got.len()
             && want

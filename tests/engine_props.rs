@@ -191,7 +191,7 @@ proptest! {
         if proj.is_some() {
             // Covered plans build documents in key order: compare field-order-free.
             let canon = |r: &squillion::engine::CommandResult| {
-                let mut v: Vec<String> = r.documents.iter().map(canonical).collect();
+                let mut v: Vec<String> = r.documents.iter().map(|d| canonical(d)).collect();
                 v.sort();
                 v
             };
@@ -247,7 +247,7 @@ proptest! {
             (a, b) => { prop_assert_eq!(a.err().map(|e| e.code), b.err().map(|e| e.code)); return Ok(()); }
         };
         let canon = |r: &squillion::engine::CommandResult| {
-            let mut v: Vec<String> = r.documents.iter().map(canonical).collect();
+            let mut v: Vec<String> = r.documents.iter().map(|d| canonical(d)).collect();
             v.sort();
             v
         };

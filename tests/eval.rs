@@ -280,7 +280,7 @@ fn full_sizes_of_materialized_documents_match_the_engine() {
             for c in &data.collections {
                 let engine_docs: Vec<_> = db
                     .collection(&c.name)
-                    .map(|x| x.documents().cloned().collect())
+                    .map(|x| x.decoded_documents())
                     .unwrap_or_default();
                 assert_eq!(engine_docs.len(), c.documents.len(), "{}", c.name);
                 for (i, doc) in c.documents.iter().enumerate() {

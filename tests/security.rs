@@ -87,7 +87,7 @@ fn server_side_javascript_is_refused_everywhere() {
     let all = db.find("c", &FindCommand::default());
     assert_eq!(
         all.map(|r| r.documents).ok(),
-        Some(vec![doc! {"_id": 1, "a": [{"b": 1}]}])
+        Some(vec![doc! {"_id": 1, "a": [{"b": 1}]}.into()])
     );
 }
 

@@ -152,7 +152,7 @@ impl BenchArgs {
                     .map(|(after, before)| after.saturating_sub(before));
                 let bson_bytes: u64 = db
                     .collection(&collection)
-                    .map(|c| c.documents().map(crate::size::document_size).sum())
+                    .map(|c| c.documents().map(|d| d.as_bytes().len() as u64).sum())
                     .unwrap_or(0);
                 for command in &setup {
                     run_script(&mut db, command, "--setup")?;

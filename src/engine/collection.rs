@@ -1,10 +1,14 @@
 //! A collection: documents in natural (insertion) order plus its indexes, kept in step on
 //! every write; a write that would break a unique index changes nothing.
+//!
+//! Each document is stored as raw BSON (one `RawDocumentBuf`, its bytes as a driver would
+//! send them): a scan reads contiguous bytes instead of a tree of heap blocks, and a stored
+//! document's BSON size is its length.
 
 use crate::engine::columns::ColumnCache;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::index::{Index, IndexKey, IndexOptions, RecordId};
-use bson::{doc, Document};
+use bson::{doc, Document, RawDocument, RawDocumentBuf};
 use std::collections::BTreeMap;
 
 /// The most indexes mongod allows on one collection.
@@ -17,7 +21,7 @@ pub struct Collection {
     pub name: String,
     /// The namespace used in messages (`test.<name>`).
     pub namespace: String,
-    pub(crate) docs: BTreeMap<RecordId, Document>,
+    pub(crate) docs: BTreeMap<RecordId, RawDocumentBuf>,
     pub(crate) indexes: Vec<Index>,
     /// Columns for scans, dropped on every change to `docs`.
     pub(crate) columns: ColumnCache,
@@ -54,6 +58,31 @@ fn key_changes(mut old: Vec<IndexKey>, mut new: Vec<IndexKey>) -> (Vec<IndexKey>
     (gone, added)
 }
 
+/// Returns the document a stored (raw) document holds. Stored documents were encoded from
+/// documents, so decoding fails only on corrupted memory: reported as error 1.
+pub fn decode(raw: &RawDocument) -> Result<Document> {
+    if let Some(d) = crate::engine::path::decode_raw(raw) {
+        return Ok(d);
+    }
+    Document::try_from(raw).map_err(|e| {
+        EngineError::new(
+            1,
+            "InternalError",
+            format!("stored document unreadable: {e}"),
+        )
+    })
+}
+
+/// Returns a document encoded for storage (error 1 when it cannot be encoded: a checked
+/// document always can).
+pub fn encode(doc: &Document) -> Result<RawDocumentBuf> {
+    if let Some(raw) = crate::engine::encode::encode(doc) {
+        return Ok(raw);
+    }
+    RawDocumentBuf::try_from(doc)
+        .map_err(|e| EngineError::new(1, "InternalError", format!("document not encodable: {e}")))
+}
+
 impl Collection {
     /// Returns an empty collection with its `_id_` index.
     pub fn new(db: &str, name: &str) -> Collection {
@@ -83,9 +112,14 @@ impl Collection {
         self.docs.is_empty()
     }
 
-    /// Returns the documents in natural order.
-    pub fn documents(&self) -> impl Iterator<Item = &Document> {
-        self.docs.values()
+    /// Returns the stored (raw BSON) documents in natural order.
+    pub fn documents(&self) -> impl Iterator<Item = &RawDocument> {
+        self.docs.values().map(|d| d.as_ref())
+    }
+
+    /// Returns the documents in natural order, decoded (a copy of each).
+    pub fn decoded_documents(&self) -> Vec<Document> {
+        self.docs.values().filter_map(|d| decode(d).ok()).collect()
     }
 
     /// Returns the indexes, `_id_` first.
@@ -147,7 +181,7 @@ impl Collection {
         }
         let mut written = 0;
         for (rid, d) in &self.docs {
-            let (keys, arrays) = index.keys_for(d)?;
+            let (keys, arrays) = index.keys_for_raw(d)?;
             if let Some(k) = index.duplicate(&keys, *rid) {
                 return Err(EngineError::duplicate_key(
                     &self.namespace,
@@ -201,12 +235,21 @@ impl Collection {
         Ok(())
     }
 
-    /// Stores a new document (already checked for `_id`, size and depth); returns its record
-    /// id and the index keys written. Nothing changes on a duplicate key.
-    pub(crate) fn insert_doc(&mut self, doc: Document) -> Result<(RecordId, u64)> {
+    /// Stores a new document (already checked for `_id`, size and depth), with its bytes
+    /// when the caller encoded it; returns its record id and the index keys written. Nothing
+    /// changes on a duplicate key.
+    pub(crate) fn insert_doc(
+        &mut self,
+        doc: &Document,
+        raw: Option<RawDocumentBuf>,
+    ) -> Result<(RecordId, u64)> {
         let rid = self.next_rid;
-        let keys = self.all_keys(&doc)?;
+        let keys = self.all_keys(doc)?;
         self.check_unique(&keys, rid)?;
+        let raw = match raw {
+            Some(raw) => raw,
+            None => encode(doc)?,
+        };
         let mut written = 0;
         for (index, (k, arrays)) in self.indexes.iter_mut().zip(keys) {
             index.multikey_paths.extend(arrays);
@@ -216,20 +259,34 @@ impl Collection {
                 }
             }
         }
-        self.docs.insert(rid, doc);
+        self.docs.insert(rid, raw);
         self.columns.clear();
         self.next_rid += 1;
         Ok((rid, written))
     }
 
-    /// Replaces a stored document; returns the index keys written (added plus removed).
-    pub(crate) fn replace_doc(&mut self, rid: RecordId, new: Document) -> Result<u64> {
+    /// Replaces a stored document (with its bytes when the caller encoded it); returns the
+    /// index keys written (added plus removed).
+    pub(crate) fn replace_doc(
+        &mut self,
+        rid: RecordId,
+        new: &Document,
+        raw: Option<RawDocumentBuf>,
+    ) -> Result<u64> {
         let Some(old) = self.docs.get(&rid) else {
             return Ok(0);
         };
-        let old_keys = self.all_keys(old)?;
-        let new_keys = self.all_keys(&new)?;
+        let old_keys = self
+            .indexes
+            .iter()
+            .map(|i| i.keys_for_raw(old))
+            .collect::<Result<Vec<_>>>()?;
+        let new_keys = self.all_keys(new)?;
         self.check_unique(&new_keys, rid)?;
+        let raw = match raw {
+            Some(raw) => raw,
+            None => encode(new)?,
+        };
         let mut written = 0;
         for ((index, (ok, _)), (nk, arrays)) in self.indexes.iter_mut().zip(old_keys).zip(new_keys)
         {
@@ -246,7 +303,7 @@ impl Collection {
             }
             index.multikey_paths.extend(arrays);
         }
-        self.docs.insert(rid, new);
+        self.docs.insert(rid, raw);
         self.columns.clear();
         Ok(written)
     }
@@ -259,7 +316,7 @@ impl Collection {
         self.columns.clear();
         let mut written = 0;
         for index in &mut self.indexes {
-            if let Ok((keys, _)) = index.keys_for(&old) {
+            if let Ok((keys, _)) = index.keys_for_raw(&old) {
                 for k in keys {
                     if index.entries.remove(&(k, rid)) {
                         written += 1;

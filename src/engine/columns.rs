@@ -2,7 +2,7 @@
 //! array in natural order, so that a collection scan tests a predicate without reading the
 //! document.
 //!
-//! Why: a [`Document`] keeps each field's name and value in separate heap blocks, so testing
+//! Why: a `Document` keeps each field's name and value in separate heap blocks, so testing
 //! `age` on 100,000 documents costs several cache misses per document (the field's entry,
 //! its name, a string value's bytes): scans were bound by memory, at 0.3–1.1× mingo's speed.
 //! A column holds 16 bytes per document, read in order.
@@ -20,8 +20,8 @@
 //! collection (see [`ColumnCache`]).
 
 use crate::engine::index::RecordId;
-use crate::engine::path::{self, Reach};
-use bson::{Bson, Document};
+use crate::engine::path::{self, RawReach};
+use bson::{Bson, RawBsonRef, RawDocument};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -62,26 +62,26 @@ pub struct Column {
 
 impl Column {
     /// Returns the column of `path` over `docs` (in natural order).
-    pub fn build<'a>(path: &str, docs: impl Iterator<Item = &'a Document>) -> Column {
+    pub fn build<'a>(path: &str, docs: impl Iterator<Item = &'a RawDocument>) -> Column {
         let parts: Vec<&str> = path.split('.').collect();
         let mut column = Column::default();
         let mut ids: HashMap<&'a str, u32> = HashMap::new();
         for doc in docs {
-            let cell = match path::reach(doc, parts.iter().copied()) {
-                Reach::Missing => Cell::Missing,
-                Reach::Array => Cell::Other,
-                Reach::Value(v) => match v {
-                    Bson::Null => Cell::Null,
-                    Bson::Boolean(b) => Cell::Bool(*b),
-                    Bson::Int32(i) => Cell::Int32(*i),
-                    Bson::Int64(i) => Cell::Int64(*i),
-                    Bson::Double(f) => Cell::Double(*f),
-                    Bson::String(s) => match ids.get(s.as_str()) {
+            let cell = match path::reach_raw(doc, parts.iter().copied()) {
+                RawReach::Missing => Cell::Missing,
+                RawReach::Array => Cell::Other,
+                RawReach::Value(v) => match v {
+                    RawBsonRef::Null => Cell::Null,
+                    RawBsonRef::Boolean(b) => Cell::Bool(b),
+                    RawBsonRef::Int32(i) => Cell::Int32(i),
+                    RawBsonRef::Int64(i) => Cell::Int64(i),
+                    RawBsonRef::Double(f) => Cell::Double(f),
+                    RawBsonRef::String(s) => match ids.get(s) {
                         Some(id) => Cell::Str(*id),
                         None => match u32::try_from(column.strings.len()) {
                             Ok(id) => {
-                                ids.insert(s.as_str(), id);
-                                column.strings.push(v.clone());
+                                ids.insert(s, id);
+                                column.strings.push(Bson::String(s.to_string()));
                                 Cell::Str(id)
                             }
                             Err(_) => Cell::Other,
@@ -156,7 +156,7 @@ impl ColumnCache {
     pub fn get<'a>(
         &self,
         path: &str,
-        docs: impl Iterator<Item = &'a Document>,
+        docs: impl Iterator<Item = &'a RawDocument>,
     ) -> Option<Arc<Column>> {
         let mut kept = self.lock();
         match kept.columns.get(path) {
@@ -207,7 +207,11 @@ mod tests {
             doc! {"a": {"c": 1}, "s": 1.5},
             doc! {"a": {"b": true}},
         ];
-        let c = Column::build("a.b", docs.iter());
+        let docs: Vec<bson::RawDocumentBuf> = docs
+            .iter()
+            .filter_map(|d| bson::RawDocumentBuf::try_from(d).ok())
+            .collect();
+        let c = Column::build("a.b", docs.iter().map(|d| d.as_ref()));
         assert_eq!(
             c.cells,
             vec![
@@ -220,7 +224,7 @@ mod tests {
                 Cell::Bool(true)
             ]
         );
-        let s = Column::build("s", docs.iter());
+        let s = Column::build("s", docs.iter().map(|d| d.as_ref()));
         assert_eq!(
             s.cells,
             vec![

@@ -14,7 +14,7 @@
 mod sort;
 
 use crate::engine::aggregate;
-use crate::engine::collection::Collection;
+use crate::engine::collection::{decode, Collection};
 use crate::engine::error::Result;
 use crate::engine::index::{Index, IndexKey, RecordId};
 use crate::engine::plan::PlanStage;
@@ -22,9 +22,10 @@ use crate::engine::planner::ranges::{has_range, in_bounds, key_ranges};
 use crate::engine::planner::Interval;
 use crate::engine::projection::Projection;
 use crate::engine::query::Filter;
+use crate::engine::returned::Returned;
 use crate::engine::scan::ScanFilter;
 use crate::engine::stats::Stats;
-use bson::{Bson, Document};
+use bson::{Bson, Document, RawDocument};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Bound;
@@ -35,6 +36,21 @@ struct Row<'a> {
     rid: Option<RecordId>,
     key: Option<&'a IndexKey>,
     doc: Option<Cow<'a, Document>>,
+    /// The stored document while no stage has made a new one (`doc` is then `None`), or
+    /// the bytes of the top-level fields a projection kept of it: decoded only where a
+    /// stage needs a `Document`.
+    raw: Option<Cow<'a, RawDocument>>,
+}
+
+impl<'a> Row<'a> {
+    /// Returns the row's document, decoding the stored one when it has not been yet.
+    fn into_document(self) -> Result<Option<Cow<'a, Document>>> {
+        match (self.doc, self.raw) {
+            (Some(d), _) => Ok(Some(d)),
+            (None, Some(raw)) => Ok(Some(Cow::Owned(decode(&raw)?))),
+            (None, None) => Ok(None),
+        }
+    }
 }
 
 /// Where a stage pushes its rows; returns true when it needs no more.
@@ -49,6 +65,9 @@ struct Source<'a> {
 /// The documents a plan returns, each with its record id while it is a stored document.
 pub type Found = Vec<(Option<RecordId>, Document)>;
 
+/// The rows a plan returns as `T`s, each with its record id while it is a stored document.
+pub type Rows<T> = Vec<(Option<RecordId>, T)>;
+
 /// Runs the plan on collection `source`; returns the documents the root stage produced (with
 /// their record ids while they are stored documents) and the statistics (nReturned = rows
 /// returned, executionStages = the plan).
@@ -57,6 +76,43 @@ pub fn execute(
     source: &str,
     plan: &PlanStage,
 ) -> Result<(Found, Stats)> {
+    collect_rows(collections, source, plan, |d| match d {
+        Out::Made(d) => Ok(d),
+        Out::Stored(raw) => decode(&raw),
+    })
+}
+
+/// Runs the plan as [`execute`] does, returning each stored document as a copy of its bytes
+/// (decoded only if the caller reads it) and each document a stage made as it is.
+pub fn execute_shared(
+    collections: &BTreeMap<String, Collection>,
+    source: &str,
+    plan: &PlanStage,
+) -> Result<(Rows<Returned>, Stats)> {
+    collect_rows(collections, source, plan, |d| {
+        Ok(match d {
+            Out::Made(d) => Returned::from(d),
+            Out::Stored(Cow::Borrowed(raw)) => Returned::from_raw(raw),
+            Out::Stored(Cow::Owned(raw)) => Returned::from_raw_buf(raw),
+        })
+    })
+}
+
+/// A row the root stage produced: a document a stage made, or the stored document reached.
+enum Out<'a> {
+    /// A document a stage made (projected, aggregated).
+    Made(Document),
+    /// A stored document (or the bytes a projection kept of it).
+    Stored(Cow<'a, RawDocument>),
+}
+
+/// Runs the plan, turning each row the root stage produced into a `T`.
+fn collect_rows<T>(
+    collections: &BTreeMap<String, Collection>,
+    source: &str,
+    plan: &PlanStage,
+    make: impl Fn(Out<'_>) -> Result<T>,
+) -> Result<(Rows<T>, Stats)> {
     let src = Source {
         collections,
         coll: collections.get(source),
@@ -64,18 +120,17 @@ pub fn execute(
     let mut stats = Stats::default();
     let mut out = Vec::new();
     run(plan, &src, &mut stats, &mut |row, _| {
-        let doc = match row.doc {
-            Some(d) => d.into_owned(),
+        let rid = row.rid;
+        let item = match (row.doc, row.raw) {
+            (Some(d), _) => make(Out::Made(d.into_owned()))?,
+            (None, Some(raw)) => make(Out::Stored(raw))?,
             // A covered scan read by a write (its projection removed): the stored document.
-            None => match row
-                .rid
-                .and_then(|rid| src.coll.and_then(|c| c.docs.get(&rid)))
-            {
-                Some(d) => d.clone(),
+            (None, None) => match rid.and_then(|rid| src.coll.and_then(|c| c.docs.get(&rid))) {
+                Some(d) => make(Out::Stored(Cow::Borrowed(d.as_ref())))?,
                 None => return Ok(false),
             },
         };
-        out.push((row.rid, doc));
+        out.push((rid, item));
         Ok(false)
     })?;
     stats.exec.n_returned = out.len() as u64;
@@ -114,6 +169,7 @@ fn run<'a>(
                     rid: Some(rid),
                     key: Some(key),
                     doc: None,
+                    raw: None,
                 };
                 emit(row, stats)
             })
@@ -127,11 +183,12 @@ fn run<'a>(
                     return Ok(false);
                 };
                 stats.exec.docs_examined += 1;
-                if filter.as_ref().is_some_and(|f| !f.matches(doc)) {
+                if filter.as_ref().is_some_and(|f| !f.matches_raw(doc)) {
                     return Ok(false);
                 }
                 let row = Row {
-                    doc: Some(Cow::Borrowed(doc)),
+                    doc: None,
+                    raw: Some(Cow::Borrowed(doc)),
                     ..row
                 };
                 emit(row, stats)
@@ -165,7 +222,11 @@ fn run<'a>(
                 _ => {
                     let mut keyed: Vec<(Vec<Bson>, Row<'a>)> = Vec::new();
                     run(input, src, stats, &mut |row, _| {
-                        let key = row.doc.as_deref().map(|d| sort.key(d)).unwrap_or_default();
+                        let key = match (row.doc.as_deref(), row.raw.as_deref()) {
+                            (Some(d), _) => sort.key(d),
+                            (None, Some(raw)) => sort.key_raw(raw),
+                            (None, None) => Vec::new(),
+                        };
                         keyed.push((key, row));
                         Ok(false)
                     })?;
@@ -204,12 +265,25 @@ fn run<'a>(
             })
         }
         PlanStage::Projection { projection, input } => run(input, src, stats, &mut |row, stats| {
-            let Some(doc) = &row.doc else {
-                return Ok(false);
+            let projected = match (row.doc.as_deref(), row.raw.as_deref()) {
+                (Some(doc), _) => projection.apply(doc)?,
+                (None, Some(raw)) => match projection.apply_raw_bytes(raw) {
+                    // Top-level fields kept: their bytes, nothing decoded.
+                    Some(bytes) => {
+                        let row = Row {
+                            doc: None,
+                            raw: Some(Cow::Owned(bytes)),
+                            ..row
+                        };
+                        return emit(row, stats);
+                    }
+                    None => projection.apply_raw(raw)?,
+                },
+                (None, None) => return Ok(false),
             };
-            let projected = projection.apply(doc)?;
             let row = Row {
                 doc: Some(Cow::Owned(projected)),
+                raw: None,
                 ..row
             };
             emit(row, stats)
@@ -223,6 +297,7 @@ fn run<'a>(
                 let doc = projection.apply(&covered_doc(fields, key, projection))?;
                 let row = Row {
                     doc: Some(Cow::Owned(doc)),
+                    raw: None,
                     ..row
                 };
                 emit(row, stats)
@@ -246,7 +321,7 @@ fn run<'a>(
 fn collect<'a>(stage: &'a PlanStage, src: &Source<'a>, stats: &mut Stats) -> Result<Vec<Document>> {
     let mut docs = Vec::new();
     run(stage, src, stats, &mut |row, _| {
-        if let Some(d) = row.doc {
+        if let Some(d) = row.into_document()? {
             docs.push(d.into_owned());
         }
         Ok(false)
@@ -261,6 +336,7 @@ fn push_all<'a>(docs: Vec<Document>, stats: &mut Stats, emit: Emit<'_, 'a>) -> R
             rid: None,
             key: None,
             doc: Some(Cow::Owned(d)),
+            raw: None,
         };
         if emit(row, stats)? {
             return Ok(true);
@@ -295,7 +371,8 @@ fn collscan<'a>(
         let row = Row {
             rid: Some(rid),
             key: None,
-            doc: Some(Cow::Borrowed(doc)),
+            doc: None,
+            raw: Some(Cow::Borrowed(doc)),
         };
         match emit(row, stats) {
             Ok(stop) => {

@@ -3,9 +3,9 @@
 
 use crate::engine::compare::{compare, shell, shell_doc};
 use crate::engine::error::{EngineError, Result};
-use crate::engine::path;
+use crate::engine::path::{self, CompiledPath, RawItem};
 use crate::engine::query::Filter;
-use bson::{Bson, Document};
+use bson::{Bson, Document, RawDocument};
 use serde::Serialize;
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
@@ -255,6 +255,92 @@ impl Index {
             }
             per_field.push(sorted_distinct(values));
         }
+        self.combine(per_field, arrays, all_missing)
+    }
+
+    /// Returns [`Index::keys_for`] of a stored (raw) document, reading the keyed values from
+    /// the bytes (each key value is decoded once; the document never is).
+    pub fn keys_for_raw(&self, doc: &RawDocument) -> Result<(Vec<IndexKey>, Vec<String>)> {
+        if let Some(keys) = self.object_id_array_keys(doc) {
+            return Ok(keys);
+        }
+        if let Some(f) = &self.partial {
+            if !f.matches_raw(doc) {
+                return Ok((Vec::new(), Vec::new()));
+            }
+        }
+        let mut per_field: Vec<Vec<Bson>> = Vec::new();
+        let mut arrays: Vec<(String, String)> = Vec::new();
+        let mut all_missing = true;
+        for (field, _) in &self.spec.fields {
+            let parts = path::split(field);
+            if self.spec.sparse
+                && all_missing
+                && CompiledPath::new(field)
+                    .any_raw(doc, false, &mut |i| matches!(i, RawItem::Value(_)))
+            {
+                all_missing = false;
+            }
+            let (values, array_at) = path::key_values_raw(doc, &parts);
+            if let Some(a) = array_at {
+                arrays.push((field.clone(), a));
+            }
+            per_field.push(sorted_distinct(values));
+        }
+        self.combine(per_field, arrays, all_missing)
+    }
+
+    /// Returns [`Index::keys_for_raw`] of a one-field index (not sparse, not partial) on a
+    /// top-level array of ObjectIds only, read as 12-byte numbers, sorted and deduplicated
+    /// without a `Bson` per element (what `sorted_distinct` does with the decoded values);
+    /// `None` for any other index or value.
+    fn object_id_array_keys(&self, doc: &RawDocument) -> Option<(Vec<IndexKey>, Vec<String>)> {
+        if self.partial.is_some() || self.spec.sparse {
+            return None;
+        }
+        let [(field, desc)] = self.spec.fields.as_slice() else {
+            return None;
+        };
+        if field.contains('.') {
+            return None;
+        }
+        let ids = path::raw_object_id_array(doc, field)?;
+        let mut wide: Vec<u128> = ids
+            .iter()
+            .map(|b| {
+                let mut w = [0u8; 16];
+                for (d, s) in w.iter_mut().skip(4).zip(b) {
+                    *d = *s;
+                }
+                u128::from_be_bytes(w)
+            })
+            .collect();
+        wide.sort_unstable();
+        wide.dedup();
+        let keys = wide
+            .into_iter()
+            .map(|n| {
+                let mut b = [0u8; 12];
+                for (d, s) in b.iter_mut().zip(n.to_be_bytes().into_iter().skip(4)) {
+                    *d = s;
+                }
+                vec![KeyPart {
+                    value: Bson::ObjectId(bson::oid::ObjectId::from_bytes(b)),
+                    desc: *desc,
+                }]
+            })
+            .collect();
+        Some((keys, vec![field.clone()]))
+    }
+
+    /// Returns the keys of one document from each field's distinct values and the array
+    /// paths met (the second half of [`Index::keys_for`]).
+    fn combine(
+        &self,
+        mut per_field: Vec<Vec<Bson>>,
+        arrays: Vec<(String, String)>,
+        all_missing: bool,
+    ) -> Result<(Vec<IndexKey>, Vec<String>)> {
         if self.spec.sparse && all_missing {
             return Ok((Vec::new(), Vec::new()));
         }
@@ -330,6 +416,59 @@ mod tests {
         let err = idx.keys_for(&doc! {"a": [1, 2], "b": [3, 4]});
         assert_eq!(err.err().map(|e| e.code), Some(171));
         assert_eq!(default_name(&doc! {"a": 1, "b": -1}), "a_1_b_-1");
+    }
+
+    /// Keys read from a stored document's bytes are the keys of the document decoded, for
+    /// single, compound, dotted, multikey, sparse and partial indexes.
+    #[test]
+    fn raw_keys_are_the_document_keys() {
+        let oid = |n: u8| bson::oid::ObjectId::from_bytes([n, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, n]);
+        let docs = [
+            doc! {},
+            doc! {"a": 1, "b": "x"},
+            doc! {"a": [3, 1, 3, [2]], "b": {"c": null}},
+            doc! {"a": [], "b": [{"c": 1}, {"c": [2, 1]}, {"d": 1}, 4]},
+            doc! {"a": {"x": 1}, "b": {"c": {"d": 1}}},
+            doc! {"a": [1, 2], "b": [3]},
+            // ObjectId arrays (the follower list's fast path), repeats and a mixed array.
+            doc! {"a": [oid(9), oid(2), oid(9), oid(200)], "b": [oid(1)]},
+            doc! {"a": [oid(3), 1, oid(2)], "b": [oid(4), oid(4)]},
+            doc! {"a": [oid(5)], "b": {"c": [oid(7), oid(6)]}},
+        ];
+        let specs = [
+            (doc! {"a": 1}, IndexOptions::default()),
+            (doc! {"a": -1, "b": 1}, IndexOptions::default()),
+            (doc! {"b": -1}, IndexOptions::default()),
+            (doc! {"b.c": 1}, IndexOptions::default()),
+            (doc! {"b.c": 1, "a": 1}, IndexOptions::default()),
+            (
+                doc! {"b.c": 1},
+                IndexOptions {
+                    sparse: true,
+                    ..Default::default()
+                },
+            ),
+            (
+                doc! {"a": 1},
+                IndexOptions {
+                    partial_filter_expression: Some(doc! {"b": {"$exists": true}}),
+                    ..Default::default()
+                },
+            ),
+        ];
+        for (key, opts) in &specs {
+            let Ok(idx) = Index::new(key, opts) else {
+                panic!("index {key}");
+            };
+            for d in &docs {
+                let Ok(raw) = bson::RawDocumentBuf::try_from(d) else {
+                    panic!("{d} does not encode");
+                };
+                let from_doc = idx.keys_for(d).map_err(|e| e.code);
+                let from_raw = idx.keys_for_raw(&raw).map_err(|e| e.code);
+                assert_eq!(from_raw, from_doc, "{key} on {d}");
+            }
+        }
     }
 
     /// The distinct keys of a field are the values sorted stably by `compare` with the first of

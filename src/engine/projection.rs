@@ -3,8 +3,9 @@
 
 use crate::engine::error::{EngineError, Result};
 use crate::engine::expr::Expr;
+use crate::engine::path;
 use crate::engine::query::Filter;
-use bson::{Bson, Document};
+use bson::{Bson, Document, RawBsonRef, RawDocument, RawDocumentBuf};
 
 /// What a projection does to one field.
 #[derive(Debug, Clone)]
@@ -172,6 +173,92 @@ impl Projection {
     }
 }
 
+impl Projection {
+    /// Returns [`Projection::apply`] of a stored (raw) document as bytes, without decoding
+    /// anything, when the projection only keeps top-level fields (`{a: 1, b: 1}`, `_id`
+    /// kept or not): the kept elements' bytes in document order, which is what `apply`
+    /// returns encoded. `None` for any other projection.
+    pub fn apply_raw_bytes(&self, raw: &RawDocument) -> Option<RawDocumentBuf> {
+        let plain = self.inclusion
+            && self
+                .fields
+                .iter()
+                .all(|(_, n)| matches!(n, Node::Include | Node::Exclude));
+        if !plain {
+            return None;
+        }
+        path::raw_select_fields(raw, |key| {
+            self.fields
+                .iter()
+                .find(|(f, _)| f == key)
+                .is_some_and(|(_, n)| matches!(n, Node::Include))
+        })
+    }
+
+    /// Returns [`Projection::apply`] of a stored (raw) document, decoding only what the
+    /// result keeps: an excluded field is skipped unread, a `$slice` decodes the elements it
+    /// keeps, and an inclusion without computed fields decodes only the fields it lists.
+    pub fn apply_raw(&self, raw: &RawDocument) -> Result<Document> {
+        let unreadable = || EngineError::new(1, "InternalError", "stored document unreadable");
+        if self.inclusion {
+            if has_computed(&self.fields) {
+                let doc = path::decode_raw(raw).ok_or_else(unreadable)?;
+                return self.apply(&doc);
+            }
+            // `include` reads only the listed top-level fields (nothing computed reads the
+            // root), so the document of those fields gives the same result.
+            let mut listed = Document::new();
+            for element in raw.iter_elements() {
+                let element = element.map_err(|_| unreadable())?;
+                let key = element.key().as_str();
+                if self.fields.iter().any(|(f, _)| f == key) {
+                    let value = element.value().map_err(|_| unreadable())?;
+                    listed.insert(key, path::raw_to_bson(value).ok_or_else(unreadable)?);
+                }
+            }
+            return include(&listed, &self.fields, &listed);
+        }
+        let mut out = Document::new();
+        for element in raw.iter_elements() {
+            let element = element.map_err(|_| unreadable())?;
+            let key = element.key().as_str();
+            let node = self.fields.iter().find(|(f, _)| f == key).map(|(_, n)| n);
+            if matches!(node, Some(Node::Exclude)) {
+                continue;
+            }
+            let value = element.value().map_err(|_| unreadable())?;
+            let kept = match (node, value) {
+                (Some(Node::Slice(s, n)), RawBsonRef::Array(a)) => {
+                    let len = path::raw_elements(a).count() as i64;
+                    let (start, take) = slice_range(len, *s, *n);
+                    let mut kept = Vec::new();
+                    for e in path::raw_elements(a).skip(start).take(take) {
+                        kept.push(path::raw_to_bson(e).ok_or_else(unreadable)?);
+                    }
+                    Bson::Array(kept)
+                }
+                (node, value) => {
+                    let v = path::raw_to_bson(value).ok_or_else(unreadable)?;
+                    match node {
+                        Some(Node::Slice(s, n)) => slice(&v, *s, *n),
+                        Some(Node::Children(c)) => match v {
+                            Bson::Document(d) => Bson::Document(excluded(&d, c)),
+                            Bson::Array(mut a) => {
+                                exclude_array(&mut a, c);
+                                Bson::Array(a)
+                            }
+                            other => other,
+                        },
+                        _ => v,
+                    }
+                }
+            };
+            out.insert(key, kept);
+        }
+        Ok(out)
+    }
+}
+
 /// Returns the projection with nested sub-projections (`{a: {b: 1}}`) spelled as dotted
 /// paths (`a.b`), as mongod reads them; operator documents (`{$slice: 2}`) stay values.
 fn flatten(spec: &Document, prefix: &str) -> Result<Vec<(String, Bson)>> {
@@ -246,21 +333,21 @@ fn insert(fields: &mut Vec<(String, Node)>, full: &str, parts: &[&str], node: No
     }
 }
 
-fn slice(v: &Bson, skip: i64, limit: i64) -> Bson {
-    let Bson::Array(a) = v else { return v.clone() };
-    let len = a.len() as i64;
+/// Returns the elements `$slice: [skip, limit]` keeps of an array of `len`: where they
+/// start and how many.
+fn slice_range(len: i64, skip: i64, limit: i64) -> (usize, usize) {
     let start = if skip < 0 {
         (len + skip).max(0)
     } else {
         skip.min(len)
     };
-    Bson::Array(
-        a.iter()
-            .skip(start as usize)
-            .take(limit.max(0) as usize)
-            .cloned()
-            .collect(),
-    )
+    (start as usize, limit.max(0) as usize)
+}
+
+fn slice(v: &Bson, skip: i64, limit: i64) -> Bson {
+    let Bson::Array(a) = v else { return v.clone() };
+    let (start, take) = slice_range(a.len() as i64, skip, limit);
+    Bson::Array(a.iter().skip(start).take(take).cloned().collect())
 }
 
 fn include(doc: &Document, fields: &[(String, Node)], root: &Document) -> Result<Document> {
@@ -407,6 +494,83 @@ mod tests {
 
     fn p(spec: Document, d: Document) -> Result<Document> {
         Projection::parse(&spec)?.apply(&d)
+    }
+
+    /// A projection of a stored (raw) document gives what it gives on the document decoded,
+    /// for inclusions, exclusions, `$slice`, `$elemMatch`, dotted and computed fields.
+    #[test]
+    fn raw_projection_is_the_document_projection() {
+        let docs = [
+            doc! {"_id": 1, "a": [1, 2, 3, 4, 5], "b": {"c": 1, "d": [{"e": 1, "f": 2}, 3]}, "g": "x"},
+            doc! {"_id": 2, "a": 7, "b": [{"c": 2}, {"d": 1}], "h": null},
+            doc! {"a": [], "g": [{"x": 1}, {"x": 2}]},
+        ];
+        let specs = [
+            doc! {"a": 1},
+            doc! {"a": 0},
+            doc! {"_id": 0, "b.c": 1},
+            doc! {"b.d.e": 0, "g": 0},
+            doc! {"a": {"$slice": 2}},
+            doc! {"a": {"$slice": [-3, 2]}, "g": 0},
+            doc! {"a": {"$slice": [1, 10]}, "g": 1},
+            doc! {"g": {"$elemMatch": {"x": 2}}},
+            doc! {"g": 1, "z": {"$add": [1, 2]}},
+            doc! {"b": {"c": 1}, "s": "$g"},
+        ];
+        for spec in &specs {
+            let Ok(p) = Projection::parse(spec) else {
+                panic!("{spec} does not parse");
+            };
+            for d in &docs {
+                let Ok(raw) = bson::RawDocumentBuf::try_from(d) else {
+                    panic!("{d} does not encode");
+                };
+                let want = p.apply(d).map_err(|e| e.code);
+                assert_eq!(p.apply_raw(&raw).map_err(|e| e.code), want, "{spec} on {d}");
+            }
+        }
+    }
+
+    /// A projection that keeps top-level fields gives, as bytes, the encoding of what it
+    /// gives on the document; any other projection gives no bytes.
+    #[test]
+    fn kept_fields_as_bytes_are_the_projection_encoded() {
+        let docs = [
+            doc! {"_id": 1, "a": [1, 2, 3], "b": {"c": 1}, "g": "x"},
+            doc! {"g": [{"x": 1}], "_id": 2, "a": 7},
+            doc! {"b": null},
+        ];
+        let plain = [
+            doc! {"a": 1},
+            doc! {"_id": 0, "a": 1, "g": 1},
+            doc! {"g": 1, "a": true},
+            doc! {"z": 1},
+        ];
+        let other = [
+            doc! {"a": 0},
+            doc! {"b.c": 1},
+            doc! {"a": {"$slice": 2}},
+            doc! {"g": 1, "z": {"$add": [1, 2]}},
+        ];
+        for d in &docs {
+            let Ok(raw) = bson::RawDocumentBuf::try_from(d) else {
+                panic!("{d} does not encode");
+            };
+            for spec in &plain {
+                let Ok(p) = Projection::parse(spec) else {
+                    panic!("{spec} does not parse");
+                };
+                let want = p.apply(d).ok().and_then(|x| x.to_vec().ok());
+                let got = p.apply_raw_bytes(&raw).map(|b| b.as_bytes().to_vec());
+                assert_eq!(got, want, "{spec} on {d}");
+            }
+            for spec in &other {
+                let Ok(p) = Projection::parse(spec) else {
+                    panic!("{spec} does not parse");
+                };
+                assert!(p.apply_raw_bytes(&raw).is_none(), "{spec}");
+            }
+        }
     }
 
     #[test]

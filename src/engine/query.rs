@@ -8,6 +8,7 @@ pub mod comparison;
 pub mod element;
 pub mod evaluation;
 pub mod logical;
+pub mod raw;
 
 use crate::engine::compare::shell_doc;
 use crate::engine::error::{EngineError, Result};

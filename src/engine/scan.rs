@@ -14,7 +14,7 @@ use crate::engine::compare::{cmp_num, Num};
 use crate::engine::index::RecordId;
 use crate::engine::path::CompiledPath;
 use crate::engine::query::{Filter, PathOp};
-use bson::{Bson, Document};
+use bson::{Bson, RawDocument, RawDocumentBuf};
 use std::cell::Cell;
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -84,7 +84,7 @@ impl<'a> ScanFilter<'a> {
 
     /// Returns true when the document at position `row` of the scan (in natural order)
     /// matches.
-    pub fn matches(&self, row: usize, doc: &Document) -> bool {
+    pub fn matches(&self, row: usize, doc: &RawDocument) -> bool {
         self.root.matches(row, doc)
     }
 
@@ -95,7 +95,7 @@ impl<'a> ScanFilter<'a> {
             return None;
         }
         // No predicate reads a document: the document given is never looked at.
-        let none = Document::new();
+        let none = RawDocumentBuf::new();
         Some((0..n).filter(|r| self.root.matches(*r, &none)).collect())
     }
 
@@ -109,7 +109,7 @@ impl<'a> ScanFilter<'a> {
     pub fn for_each_match<'c>(
         &self,
         coll: &'c Collection,
-        mut visit: impl FnMut(usize, RecordId, &'c Document) -> bool,
+        mut visit: impl FnMut(usize, RecordId, &'c RawDocument) -> bool,
     ) -> u64 {
         let n = coll.docs.len();
         if self.root.reads_document() {
@@ -158,7 +158,7 @@ fn node<'a>(filter: &'a Filter, coll: &Collection) -> Node<'a> {
         Filter::And(c) => Node::All(children(c)),
         Filter::Or(c) => Node::Any(children(c)),
         Filter::Nor(c) => Node::None(children(c)),
-        Filter::Path { path, op, at } => match coll.columns.get(path, coll.docs.values()) {
+        Filter::Path { path, op, at } => match coll.columns.get(path, coll.documents()) {
             Some(column) if column.cells.len() == coll.docs.len() => {
                 let strings = column.strings.iter().map(|_| Cell::new(UNKNOWN)).collect();
                 let fixed = [
@@ -192,19 +192,19 @@ impl Node<'_> {
         }
     }
 
-    fn matches(&self, row: usize, doc: &Document) -> bool {
+    fn matches(&self, row: usize, doc: &RawDocument) -> bool {
         match self {
             Node::All(c) => c.iter().all(|n| n.matches(row, doc)),
             Node::Any(c) => c.iter().any(|n| n.matches(row, doc)),
             Node::None(c) => !c.iter().any(|n| n.matches(row, doc)),
             Node::Column(b) => b.matches(row, doc),
-            Node::Document(f) => f.matches(doc),
+            Node::Document(f) => f.matches_raw(doc),
         }
     }
 }
 
 impl Bound<'_> {
-    fn matches(&self, row: usize, doc: &Document) -> bool {
+    fn matches(&self, row: usize, doc: &RawDocument) -> bool {
         let reached = |v: Bson| {
             let n = match v {
                 Bson::Int32(i) => Some(Num::Int(i64::from(i))),
@@ -245,7 +245,7 @@ impl Bound<'_> {
                 let id = id as usize;
                 let (Some(memo), Some(s)) = (self.strings.get(id), self.column.strings.get(id))
                 else {
-                    return self.op.matches_at(doc, self.at);
+                    return self.op.matches_at_raw(doc, self.at);
                 };
                 match memo.get() {
                     YES => true,
@@ -257,7 +257,7 @@ impl Bound<'_> {
                     }
                 }
             }
-            ColumnCell::Other => self.op.matches_at(doc, self.at),
+            ColumnCell::Other => self.op.matches_at_raw(doc, self.at),
         }
     }
 }

@@ -4,7 +4,7 @@
 use crate::engine::compare::{compare, shell_doc};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::path::{self, Item};
-use bson::{Bson, Document};
+use bson::{Bson, Document, RawDocument};
 use std::cmp::Ordering;
 
 /// A parsed sort: paths with their direction (`true` = descending).
@@ -64,6 +64,25 @@ impl SortSpec {
         self.keys
             .iter()
             .map(|(p, desc)| sort_value(doc, p, *desc))
+            .collect()
+    }
+
+    /// Returns the key a stored (raw) document sorts by: [`SortSpec::key`] of the document
+    /// decoded, reading a path that meets no array from the bytes (the document is decoded
+    /// only for a path through an array).
+    pub fn key_raw(&self, doc: &RawDocument) -> Vec<Bson> {
+        let mut decoded: Option<Document> = None;
+        self.keys
+            .iter()
+            .map(|(p, desc)| match path::reach_raw(doc, p.split('.')) {
+                path::RawReach::Missing => Bson::Null,
+                path::RawReach::Value(v) => Bson::try_from(v).unwrap_or(Bson::Null),
+                path::RawReach::Array => {
+                    let d =
+                        decoded.get_or_insert_with(|| Document::try_from(doc).unwrap_or_default());
+                    sort_value(d, p, *desc)
+                }
+            })
             .collect()
     }
 

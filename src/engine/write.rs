@@ -7,14 +7,16 @@ use crate::engine::compare::{compare, shell};
 use crate::engine::error::{EngineError, Result};
 use crate::engine::planner::{self, Query};
 use crate::engine::query::{positional_match, Filter, PathOp};
+use crate::engine::returned::Returned;
 use crate::engine::stats::Stats;
 use crate::engine::update::{self, UpdateContext, UpdateSpec};
 use crate::engine::{exec, index::RecordId};
 use crate::size::{document_size, MAX_BSON_SIZE};
-use bson::{Bson, Document};
+use bson::{Bson, Document, RawDocumentBuf};
+use std::borrow::Cow;
 
 /// The records a write's query matched, its read statistics and its plan.
-type Matched = (Vec<(RecordId, Document)>, Stats, crate::engine::PlanStage);
+type Matched = (Vec<(RecordId, Returned)>, Stats, crate::engine::PlanStage);
 
 /// The documented nesting limit the engine enforces (the top-level document is level 1).
 pub const MAX_DEPTH: usize = 100;
@@ -75,6 +77,30 @@ fn check_stored(d: &Document, update: bool) -> Result<u64> {
     Ok(size)
 }
 
+/// Returns a document checked and encoded for storage, with its size: the depth checked
+/// first, then the size read from the encoded bytes (the same figure and error as
+/// [`check_stored`] without measuring the document a second time). A document that cannot
+/// be encoded (a name with a NUL byte) is checked as before and returned without bytes, so
+/// the write fails where and as it failed when the collection encoded it.
+fn stored_form(d: &Document, update: bool) -> Result<(Option<RawDocumentBuf>, u64)> {
+    let dep = depth(d);
+    if dep > MAX_DEPTH {
+        return Err(EngineError::too_deep(dep));
+    }
+    let Ok(raw) = crate::engine::collection::encode(d) else {
+        return Ok((None, check_stored(d, update)?));
+    };
+    let size = raw.as_bytes().len() as u64;
+    if size > MAX_BSON_SIZE {
+        return Err(if update {
+            EngineError::update_too_large(size)
+        } else {
+            EngineError::too_large(size)
+        });
+    }
+    Ok((Some(raw), size))
+}
+
 /// Returns true when two documents encode to the same bytes (an update that changes nothing
 /// is matched, not modified), compared field by field without encoding either. A name with a
 /// NUL byte cannot be encoded: such documents are never the same, as when they were encoded.
@@ -101,14 +127,33 @@ fn same_value_bytes(a: &Bson, b: &Bson) -> bool {
     }
 }
 
+/// Returns true when an update left the stored document byte for byte as it was (matched,
+/// not modified): the stored bytes compared with the new ones when both exist, else the
+/// documents field by field.
+fn unchanged(old: &Returned, new: &Document, new_raw: Option<&RawDocumentBuf>) -> bool {
+    match (old.raw(), new_raw) {
+        (Some(a), Some(b)) => a.as_bytes() == b.as_bytes(),
+        _ => same_bytes(old, new),
+    }
+}
+
 impl Database {
     /// Prepares a document for insertion as mongod does: `_id` first (generated when
     /// missing), no `$`-prefixed top-level names, within depth and size limits.
-    fn prepare_insert(&mut self, doc: Document) -> Result<(Document, u64)> {
+    fn prepare_insert<'d>(
+        &mut self,
+        doc: Cow<'d, Document>,
+    ) -> Result<(Cow<'d, Document>, Option<RawDocumentBuf>, u64)> {
         if let Some(k) = doc.keys().find(|k| k.starts_with('$')) {
             return Err(EngineError::bad_value(format!(
                 "Document can't have $ prefixed field names: {k}"
             )));
+        }
+        if let Some((_, id)) = doc.iter().next().filter(|(k, _)| *k == "_id") {
+            // `_id` first already: the document is stored as it is.
+            check_id(id)?;
+            let (raw, size) = stored_form(&doc, false)?;
+            return Ok((doc, raw, size));
         }
         let id = match doc.get("_id") {
             Some(v) => {
@@ -119,13 +164,13 @@ impl Database {
         };
         let mut out = Document::new();
         out.insert("_id", id);
-        for (k, v) in doc {
+        for (k, v) in doc.into_owned() {
             if k != "_id" {
                 out.insert(k, v);
             }
         }
-        let size = check_stored(&out, false)?;
-        Ok((out, size))
+        let (raw, size) = stored_form(&out, false)?;
+        Ok((Cow::Owned(out), raw, size))
     }
 
     /// `insertMany`: ordered stops at the first error (the error tells how many were
@@ -136,12 +181,33 @@ impl Database {
         docs: Vec<Document>,
         ordered: bool,
     ) -> Result<CommandResult> {
+        self.insert_each(collection, docs.into_iter().map(Cow::Owned), ordered)
+    }
+
+    /// `insertMany` of borrowed documents, as [`Database::insert_many`] inserts them: a
+    /// document that already has `_id` first is encoded where it is, not copied (the
+    /// evaluation inserts its whole sample this way).
+    pub fn insert_many_borrowed(
+        &mut self,
+        collection: &str,
+        docs: &[Document],
+        ordered: bool,
+    ) -> Result<CommandResult> {
+        self.insert_each(collection, docs.iter().map(Cow::Borrowed), ordered)
+    }
+
+    fn insert_each<'d>(
+        &mut self,
+        collection: &str,
+        docs: impl Iterator<Item = Cow<'d, Document>>,
+        ordered: bool,
+    ) -> Result<CommandResult> {
         let mut r = CommandResult::default();
         let mut first_error: Option<EngineError> = None;
         for doc in docs {
-            let result = self.prepare_insert(doc).and_then(|(d, size)| {
+            let result = self.prepare_insert(doc).and_then(|(d, raw, size)| {
                 let id = d.get("_id").cloned().unwrap_or(Bson::Null);
-                let (_, keys) = self.collection_mut(collection).insert_doc(d)?;
+                let (_, keys) = self.collection_mut(collection).insert_doc(&d, raw)?;
                 Ok((id, size, keys))
             });
             match result {
@@ -170,7 +236,8 @@ impl Database {
     /// document it returns itself): the stored documents that match, the statistics, the plan.
     fn matching(&self, collection: &str, q: &Query) -> Result<Matched> {
         let plan = planner::plan(self.collections.get(collection), q)?;
-        let (found, mut stats) = exec::execute(&self.collections, collection, plan.unprojected())?;
+        let (found, mut stats) =
+            exec::execute_shared(&self.collections, collection, plan.unprojected())?;
         stats.exec.execution_stages = Some(plan.clone());
         let found = found
             .into_iter()
@@ -179,23 +246,25 @@ impl Database {
         Ok((found, stats, plan))
     }
 
-    /// Returns the new version of `old` under the update, checked (`_id` unchanged, limits).
+    /// Returns the new version of `old` under the update, checked (`_id` unchanged, limits),
+    /// with its bytes for storage (see [`stored_form`]) and its size.
     fn updated(
         &self,
-        old: &Document,
+        old: &Returned,
         spec: &UpdateSpec,
         filter: &Filter,
         ctx: &UpdateContext,
-    ) -> Result<Document> {
+    ) -> Result<(Document, Option<RawDocumentBuf>, u64)> {
+        let old_id = old.field("_id");
         let new = match spec {
             UpdateSpec::Replacement(r) => {
                 let mut n = Document::new();
-                if let Some(id) = old.get("_id") {
+                if let Some(id) = &old_id {
                     n.insert("_id", id.clone());
                 }
                 for (k, v) in r {
                     if k == "_id" {
-                        if old.get("_id").is_some_and(|o| compare(o, v).is_ne()) {
+                        if old_id.as_ref().is_some_and(|o| compare(o, v).is_ne()) {
                             return Err(EngineError::immutable_id());
                         }
                         continue;
@@ -205,13 +274,18 @@ impl Database {
                 n
             }
             UpdateSpec::Operators(ops) => {
-                let mut n = old.clone();
+                // A fresh decode of the stored bytes (one copy, where decoding the result
+                // and cloning it made two); until the operators run it is the old document.
+                let mut n = match old.raw() {
+                    Some(raw) => crate::engine::collection::decode(raw)?,
+                    None => old.document().clone(),
+                };
                 let ctx = UpdateContext {
-                    positional: positional_match(filter, old),
+                    positional: positional_match(filter, &n),
                     ..ctx.clone()
                 };
                 update::apply(&mut n, ops, &ctx)?;
-                match (old.get("_id"), n.get("_id")) {
+                match (old_id.as_ref(), n.get("_id")) {
                     (Some(a), Some(b))
                         if compare(a, b).is_eq()
                             && crate::engine::compare::rank(a)
@@ -222,8 +296,8 @@ impl Database {
                 n
             }
         };
-        check_stored(&new, true)?;
-        Ok(new)
+        let (raw, size) = stored_form(&new, true)?;
+        Ok((new, raw, size))
     }
 
     /// Returns the document an upsert inserts: the filter's equality fields, then the update.
@@ -321,12 +395,13 @@ impl Database {
         };
         for (rid, old) in found {
             stats.write.n_matched += 1;
-            let new = self.updated(&old, &spec, &q.filter, &ctx)?;
-            if same_bytes(&old, &new) {
+            let (new, raw, size) = self.updated(&old, &spec, &q.filter, &ctx)?;
+            if unchanged(&old, &new, raw.as_ref()) {
                 continue;
             }
-            let size = document_size(&new);
-            let keys = self.collection_mut(collection).replace_doc(rid, new)?;
+            let keys = self
+                .collection_mut(collection)
+                .replace_doc(rid, &new, raw)?;
             stats.write.n_modified += 1;
             stats.write.docs_written += 1;
             stats.write.bytes_written += size;
@@ -334,9 +409,9 @@ impl Database {
         }
         if stats.write.n_matched == 0 && u.upsert {
             let doc = self.upsert_doc(&q.filter, &spec, &ctx)?;
-            let size = check_stored(&doc, true)?;
+            let (raw, size) = stored_form(&doc, true)?;
             let id = doc.get("_id").cloned().unwrap_or(Bson::Null);
-            let (_, keys) = self.collection_mut(collection).insert_doc(doc)?;
+            let (_, keys) = self.collection_mut(collection).insert_doc(&doc, raw)?;
             r.inserted_ids.push(id);
             stats.write.n_upserted = 1;
             stats.write.docs_written += 1;
@@ -399,25 +474,24 @@ impl Database {
         let result_doc = match found.into_iter().next() {
             Some((rid, old)) => {
                 stats.write.n_matched = 1;
-                let new = self.updated(&old, &spec, &q.filter, &ctx)?;
-                if !same_bytes(&old, &new) {
-                    let size = document_size(&new);
+                let (new, raw, size) = self.updated(&old, &spec, &q.filter, &ctx)?;
+                if !unchanged(&old, &new, raw.as_ref()) {
                     let keys = self
                         .collection_mut(collection)
-                        .replace_doc(rid, new.clone())?;
+                        .replace_doc(rid, &new, raw)?;
                     stats.write.n_modified = 1;
                     stats.write.docs_written = 1;
                     stats.write.bytes_written = size;
                     stats.write.index_keys_written = keys;
                 }
-                Some(if return_new { new } else { old })
+                Some(if return_new { new } else { old.into_document() })
             }
             None if u.upsert => {
                 let doc = self.upsert_doc(&q.filter, &spec, &ctx)?;
-                let size = check_stored(&doc, true)?;
+                let (raw, size) = stored_form(&doc, true)?;
                 r.inserted_ids
                     .push(doc.get("_id").cloned().unwrap_or(Bson::Null));
-                let (_, keys) = self.collection_mut(collection).insert_doc(doc.clone())?;
+                let (_, keys) = self.collection_mut(collection).insert_doc(&doc, raw)?;
                 stats.write.n_upserted = 1;
                 stats.write.docs_written = 1;
                 stats.write.bytes_written = size;
@@ -431,10 +505,10 @@ impl Database {
             None => None,
         };
         if let Some(d) = result_doc {
-            r.documents.push(match &q.projection {
+            r.documents.push(Returned::from(match &q.projection {
                 Some(p) => p.apply(&d)?,
                 None => d,
-            });
+            }));
         }
         stats.exec.n_returned = r.documents.len() as u64;
         r.stats = stats;

@@ -19,7 +19,7 @@ pub(super) struct Binder<'a> {
     pub data: &'a Dataset,
     pub largest: bool,
     /// Results of earlier commands: `children`, `links`.
-    pub results: BTreeMap<String, Vec<Document>>,
+    pub results: BTreeMap<String, Vec<crate::engine::Returned>>,
     /// The full-scale documents each of those earlier commands returns (`links` → 1,000 for
     /// a product whose sample holds none of its links): a list bound empty from a result
     /// that is not empty at full scale is a small sample's, not the subject's.

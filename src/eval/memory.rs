@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{CollectionEval, Figure, OperationEval};
 use crate::generate::Dataset;
-use crate::storage::{compression_ratio, default_cache};
+use crate::storage::{compression_ratio, compression_ratio_of_bytes, default_cache};
+use std::collections::BTreeMap;
 
 /// Documents touched within this many seconds count as hot: one hour.
 pub const HOT_WINDOW_SECS: f64 = 3600.0;
@@ -58,9 +59,32 @@ pub struct Storage {
     pub fits_in_cache: bool,
 }
 
+/// Returns each collection's compression ratio read from the engine's stored bytes right
+/// after [`super::materialize`], where they are the sample's documents in order, encoded as
+/// [`compression_ratio`] would encode them. A collection whose generated documents do not all
+/// start with `_id` (the engine moves it first, so its bytes differ) is left out and measured
+/// from the sample.
+pub(super) fn stored_ratios(data: &Dataset, db: &crate::engine::Database) -> BTreeMap<String, f64> {
+    data.collections
+        .iter()
+        .filter_map(|g| {
+            let stored = db.collection(&g.name)?;
+            let same = stored.len() == g.documents.len()
+                && g.documents
+                    .iter()
+                    .all(|d| d.keys().next().is_some_and(|k| k == "_id"));
+            same.then(|| {
+                let ratio = compression_ratio_of_bytes(stored.documents().map(|d| d.as_bytes()));
+                (g.name.clone(), ratio)
+            })
+        })
+        .collect()
+}
+
 /// Returns the storage of a design.
 pub(super) fn storage(
     data: &Dataset,
+    ratios: &BTreeMap<String, f64>,
     collections: &[CollectionEval],
     ops: &[OperationEval],
     shards: u32,
@@ -72,7 +96,10 @@ pub(super) fn storage(
             let docs = data
                 .collection(&c.name)
                 .map_or(&[][..], |g| &g.documents[..]);
-            let ratio = compression_ratio(docs);
+            let ratio = ratios
+                .get(&c.name)
+                .copied()
+                .unwrap_or_else(|| compression_ratio(docs));
             let total = c.stats.total_bytes;
             let mean = if c.stats.count > 0.0 {
                 total / c.stats.count

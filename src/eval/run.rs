@@ -16,7 +16,6 @@ use crate::design::{Command, CommandKind, Layout, Strategy, When};
 use crate::engine::{self, Database, FindCommand, UpdateCommand};
 use crate::generate::{entity_oid, Dataset};
 use crate::model::{Model, Relationship, Step};
-use crate::size::document_size;
 
 /// What the evaluator needs besides the database.
 pub(super) struct Ctx<'a> {
@@ -310,7 +309,7 @@ fn which(largest: bool) -> String {
 #[derive(Default)]
 struct Undo {
     /// (collection, document before the write), in write order.
-    restore: Vec<(String, Document)>,
+    restore: Vec<(String, engine::Returned)>,
     /// (collection, `_id`) of documents the run inserted.
     remove: Vec<(String, Bson)>,
 }
@@ -329,9 +328,10 @@ impl Undo {
             )?;
         }
         for (coll, doc) in self.restore.into_iter().rev() {
-            let Some(id) = doc.get("_id").cloned() else {
+            let Some(id) = doc.field("_id") else {
                 continue;
             };
+            let doc = doc.into_document();
             db.run(
                 &coll,
                 engine::Command::Update(UpdateCommand {
@@ -863,7 +863,7 @@ fn run_command(
         bytes_returned: if c.kind == CommandKind::Insert {
             0
         } else {
-            r.documents.iter().map(document_size).sum()
+            r.documents.iter().map(engine::Returned::size).sum()
         },
         docs_written: st.write.docs_written,
         bytes_written: st.write.bytes_written,

@@ -383,15 +383,15 @@ fn truncated_bytes(ctx: &Ctx, coll: &str, id: &Bson) -> u64 {
 /// elements, up to the projection's `$slice` (exact when the materialized elements all have
 /// the same size, which the second value says). A projection that drops the arrays gets
 /// nothing back: a document projected to `{_id: 1}` is 22 bytes at any scale.
-fn full_bytes(ctx: &Ctx, c: &Command, docs: &[Document]) -> (u64, bool) {
+fn full_bytes(ctx: &Ctx, c: &Command, docs: &[crate::engine::Returned]) -> (u64, bool) {
     let mut total = 0u64;
     let mut exact = true;
     let g = ctx.data.collection(&c.collection);
     for d in docs {
-        total = total.saturating_add(document_size(d));
+        total = total.saturating_add(d.size());
         let Some(g) = g else { continue };
-        let Some(id) = d.get("_id") else { continue };
-        let Some(source) = g.cut_document(id) else {
+        let Some(id) = d.field("_id") else { continue };
+        let Some(source) = g.cut_document(&id) else {
             continue;
         };
         if c.projection.is_none() {
@@ -399,13 +399,20 @@ fn full_bytes(ctx: &Ctx, c: &Command, docs: &[Document]) -> (u64, bool) {
             total = total.saturating_add(g.shortened_bytes(source));
         }
         for t in g.truncated.iter().filter(|t| t.document == source) {
-            let Ok(arr) = d.get_array(&t.field) else {
-                continue;
+            // The element sizes, read from the returned bytes (no decoding) when it has them.
+            let sizes: Vec<u64> = match d.raw() {
+                Some(raw) => match crate::engine::path::raw_array_value_sizes(raw, &t.field) {
+                    Some(s) => s,
+                    None => continue,
+                },
+                None => match d.get_array(&t.field) {
+                    Ok(arr) => arr.iter().map(crate::size::value_size).collect(),
+                    Err(_) => continue,
+                },
             };
-            if (arr.len() as u64) < t.materialized {
+            if (sizes.len() as u64) < t.materialized {
                 continue;
             }
-            let sizes: Vec<u64> = arr.iter().map(crate::size::value_size).collect();
             let (Some(&lo), Some(&hi)) = (sizes.iter().min(), sizes.iter().max()) else {
                 continue;
             };

@@ -355,7 +355,10 @@ fn OutcomeView(
     // As mongosh prints them (`util.inspect`): an explain document at every depth, other
     // values to depth 6; a count is a plain number.
     let reply = match &outcome.reply {
-        Reply::Documents(docs) => view! { <DocumentList docs=docs.clone()/> }.into_any(),
+        Reply::Documents(docs) => {
+            let docs = docs.iter().map(|d| d.document().clone()).collect();
+            view! { <DocumentList docs=docs/> }.into_any()
+        }
         Reply::Value(v @ Bson::Document(_)) if outcome.explained => view! {
             <pre class="doc value-doc explain-doc" data-testid="explain">{inspect_all(v)}</pre>
         }

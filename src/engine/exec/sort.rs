@@ -1,5 +1,6 @@
 //! The SORT stage over a COLLSCAN: the scan keeps only the documents the sort's limit keeps,
-//! reading sort keys from the collection's columns when it can.
+//! reading sort keys from the collection's columns when it can; only the documents kept are
+//! handed on (still raw).
 
 use super::Row;
 use crate::engine::collection::Collection;
@@ -9,7 +10,7 @@ use crate::engine::query::Filter;
 use crate::engine::scan::ScanFilter;
 use crate::engine::sort::SortSpec;
 use crate::engine::stats::Stats;
-use bson::{Bson, Document};
+use bson::{Bson, RawDocument};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -34,7 +35,7 @@ fn keep_top<T>(top: &mut Vec<T>, keep: usize, item: T, compare: impl Fn(&T, &T) 
     top.truncate(keep);
 }
 
-/// A SORT over a COLLSCAN: sorts references and clones only the documents kept (`keep`: the
+/// A SORT over a COLLSCAN: sorts references and hands on only the documents kept (`keep`: the
 /// sort's limit). Sort keys come from columns when the scan keeps its top documents: a column
 /// without `Other` cells holds, for each document, the value `sort_value` returns for a path
 /// that meets no array; a full sort reads every matching document anyway, so it asks for none.
@@ -47,7 +48,7 @@ pub(super) fn sorted_scan<'a>(
 ) -> Vec<Row<'a>> {
     let all = Filter::And(Vec::new());
     let filter = ScanFilter::new(filter.unwrap_or(&all), coll);
-    let mut keyed: Vec<(Vec<Bson>, RecordId, &'a Document)> = Vec::new();
+    let mut keyed: Vec<(Vec<Bson>, RecordId, &'a RawDocument)> = Vec::new();
     // Every path is asked, so that all get built.
     let sort_columns: Option<Vec<Arc<Column>>> = if keep <= TOP_K_MAX {
         let asked: Vec<Option<Arc<Column>>> = sort
@@ -55,7 +56,7 @@ pub(super) fn sorted_scan<'a>(
             .iter()
             .map(|(p, _)| {
                 coll.columns
-                    .get(p, coll.docs.values())
+                    .get(p, coll.documents())
                     .filter(|c| !c.has_other && c.cells.len() == coll.docs.len())
             })
             .collect();
@@ -83,19 +84,19 @@ pub(super) fn sorted_scan<'a>(
             .into_iter()
             .filter_map(|(key, row)| {
                 let (rid, doc) = coll.docs.get_key_value(rids.get(row)?)?;
-                Some((key, *rid, doc))
+                Some((key, *rid, doc.as_ref()))
             })
             .collect();
     } else if keep <= TOP_K_MAX {
         stats.exec.docs_examined += filter.for_each_match(coll, |_, rid, doc| {
-            keep_top(&mut keyed, keep, (sort.key(doc), rid, doc), |a, b| {
+            keep_top(&mut keyed, keep, (sort.key_raw(doc), rid, doc), |a, b| {
                 sort.compare_keys(&a.0, &b.0)
             });
             false
         });
     } else {
         stats.exec.docs_examined += filter.for_each_match(coll, |_, rid, doc| {
-            keyed.push((sort.key(doc), rid, doc));
+            keyed.push((sort.key_raw(doc), rid, doc));
             false
         });
         keyed.sort_by(|a, b| sort.compare_keys(&a.0, &b.0));
@@ -106,7 +107,8 @@ pub(super) fn sorted_scan<'a>(
         .map(|(_, rid, doc)| Row {
             rid: Some(rid),
             key: None,
-            doc: Some(Cow::Borrowed(doc)),
+            doc: None,
+            raw: Some(Cow::Borrowed(doc)),
         })
         .collect()
 }

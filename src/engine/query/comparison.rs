@@ -56,8 +56,8 @@ pub fn matches(op: &PathOp, item: Item<'_>) -> bool {
 /// scan tries the list on every value of every document).
 #[derive(Debug, Clone)]
 pub struct InList {
-    values: Vec<Bson>,
-    regexes: Vec<RegexOp>,
+    pub(super) values: Vec<Bson>,
+    pub(super) regexes: Vec<RegexOp>,
 }
 
 impl InList {

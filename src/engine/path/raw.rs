@@ -1,0 +1,607 @@
+//! The path walk of [`super`] over stored documents, which are raw BSON: the same rules
+//! ([`super::items`]), read from the bytes without building a `Document`.
+
+use super::{array_index, CompiledPath};
+use bson::{Bson, Document, RawArray, RawBsonRef, RawDocument, RawDocumentBuf};
+
+/// One value a query path reaches in a raw document, or the fact that the path is missing
+/// there: [`super::Item`] over raw BSON.
+#[derive(Debug, Clone, Copy)]
+pub enum RawItem<'a> {
+    /// The path reaches this value.
+    Value(RawBsonRef<'a>),
+    /// The path stops before its end (absent field or scalar in the way).
+    Missing,
+}
+
+/// Where a path's walk in a raw document ends when it meets no array: [`super::Reach`] over
+/// raw BSON.
+#[derive(Debug, Clone, Copy)]
+pub enum RawReach<'a> {
+    /// The path is missing (an absent field, or a scalar in the way).
+    Missing,
+    /// An array was met (on the way or at the end).
+    Array,
+    /// The value reached, with no array on the way.
+    Value(RawBsonRef<'a>),
+}
+
+/// Returns the size in bytes of the value of an element of type `tag` starting at `at`
+/// (`None` for bytes that do not parse).
+fn value_size(tag: u8, bytes: &[u8], at: usize) -> Option<usize> {
+    let len = |at: usize| -> Option<usize> {
+        let b: [u8; 4] = bytes.get(at..at.checked_add(4)?)?.try_into().ok()?;
+        usize::try_from(i32::from_le_bytes(b)).ok()
+    };
+    let cstring =
+        |at: usize| -> Option<usize> { Some(bytes.get(at..)?.iter().position(|b| *b == 0)? + 1) };
+    Some(match tag {
+        0x06 | 0x0A | 0xFF | 0x7F => 0,
+        0x08 => 1,
+        0x10 => 4,
+        0x01 | 0x09 | 0x11 | 0x12 => 8,
+        0x07 => 12,
+        0x13 => 16,
+        0x02 | 0x0D | 0x0E => 4 + len(at)?,
+        0x03 | 0x04 | 0x0F => len(at)?,
+        0x05 => 4 + 1 + len(at)?,
+        0x0C => 4 + len(at)? + 12,
+        0x0B => {
+            let pattern = cstring(at)?;
+            pattern + cstring(at + pattern)?
+        }
+        _ => return None,
+    })
+}
+
+/// Returns the value of an element of type `tag` whose `size` bytes start at `at`, read
+/// directly for the common types; `None` for the others, which are read through bson's own
+/// parser.
+fn simple_value(tag: u8, bytes: &[u8], at: usize, size: usize) -> Option<RawBsonRef<'_>> {
+    let slice = bytes.get(at..at.checked_add(size)?)?;
+    let eight = || -> Option<[u8; 8]> { slice.get(..8)?.try_into().ok() };
+    Some(match tag {
+        0x01 => RawBsonRef::Double(f64::from_le_bytes(eight()?)),
+        0x02 => RawBsonRef::String(std::str::from_utf8(slice.get(4..size.checked_sub(1)?)?).ok()?),
+        0x03 => RawBsonRef::Document(RawDocument::from_bytes(slice).ok()?),
+        0x04 => RawBsonRef::Array(array_view(slice)?),
+        0x06 => RawBsonRef::Undefined,
+        0x07 => RawBsonRef::ObjectId(bson::oid::ObjectId::from_bytes(
+            slice.get(..12)?.try_into().ok()?,
+        )),
+        0x08 => RawBsonRef::Boolean(*slice.first()? != 0),
+        0x09 => RawBsonRef::DateTime(bson::DateTime::from_millis(i64::from_le_bytes(eight()?))),
+        0x0A => RawBsonRef::Null,
+        0x10 => RawBsonRef::Int32(i32::from_le_bytes(slice.get(..4)?.try_into().ok()?)),
+        0x11 => {
+            let b = eight()?;
+            let [i0, i1, i2, i3, t0, t1, t2, t3] = b;
+            RawBsonRef::Timestamp(bson::Timestamp {
+                increment: u32::from_le_bytes([i0, i1, i2, i3]),
+                time: u32::from_le_bytes([t0, t1, t2, t3]),
+            })
+        }
+        0x12 => RawBsonRef::Int64(i64::from_le_bytes(eight()?)),
+        0x13 => RawBsonRef::Decimal128(bson::Decimal128::from_bytes(
+            slice.get(..16)?.try_into().ok()?,
+        )),
+        0xFF => RawBsonRef::MinKey,
+        0x7F => RawBsonRef::MaxKey,
+        _ => return None,
+    })
+}
+
+/// Returns the bytes of an array as a `RawArray`. bson has no public constructor for
+/// one; its serde support views generic binary bytes as an array (a header check, no copy),
+/// which is used here.
+fn array_view(bytes: &[u8]) -> Option<&RawArray> {
+    use serde::Deserialize;
+    let bytes = serde::de::value::BorrowedBytesDeserializer::<serde::de::value::Error>::new(bytes);
+    <&RawArray>::deserialize(bytes).ok()
+}
+
+/// One element of a raw document as the scanner sees it: the name's bytes, the type and
+/// where its value lies.
+struct Element<'a> {
+    name: &'a [u8],
+    tag: u8,
+    at: usize,
+    size: usize,
+}
+
+/// Returns the element starting at byte `at` of `bytes` (`None` at the end or on bytes that
+/// do not parse).
+fn element_at(bytes: &[u8], at: usize) -> Option<Element<'_>> {
+    let tag = *bytes.get(at)?;
+    if tag == 0 {
+        return None;
+    }
+    let name_start = at + 1;
+    let name_len = bytes.get(name_start..)?.iter().position(|b| *b == 0)?;
+    let value_at = name_start + name_len + 1;
+    Some(Element {
+        name: bytes.get(name_start..value_at - 1)?,
+        tag,
+        at: value_at,
+        size: value_size(tag, bytes, value_at)?,
+    })
+}
+
+/// Returns the value of field `key` in `doc` (the first field of that name). The names
+/// before it are compared as bytes and their values skipped by their sizes, without the
+/// checks bson's iterator makes on every name (they cost three quarters of a scan); the
+/// value found is read directly for the common types and through bson otherwise. A stored
+/// document is valid BSON; bytes that do not parse end the search.
+pub fn field<'a>(doc: &'a RawDocument, key: &str) -> Option<RawBsonRef<'a>> {
+    let bytes = doc.as_bytes();
+    let mut at = 4;
+    while let Some(e) = element_at(bytes, at) {
+        if e.name == key.as_bytes() {
+            return simple_value(e.tag, bytes, e.at, e.size)
+                .or_else(|| doc.get(key).ok().flatten());
+        }
+        at = e.at + e.size;
+    }
+    None
+}
+
+/// Returns the document made of the top-level elements of `doc` whose name `keep` accepts,
+/// in their order, their bytes copied as they are (the encoding of the document those
+/// fields make); `None` for bytes that do not parse.
+pub fn select_fields(doc: &RawDocument, keep: impl Fn(&str) -> bool) -> Option<RawDocumentBuf> {
+    let bytes = doc.as_bytes();
+    let mut out = vec![0u8; 4];
+    let mut at = 4;
+    while let Some(e) = element_at(bytes, at) {
+        let end = e.at.checked_add(e.size)?;
+        if keep(std::str::from_utf8(e.name).ok()?) {
+            out.extend_from_slice(bytes.get(at..end)?);
+        }
+        at = end;
+    }
+    out.push(0);
+    let len = i32::try_from(out.len()).ok()?.to_le_bytes();
+    out.get_mut(..4)?.copy_from_slice(&len);
+    RawDocumentBuf::from_bytes(out).ok()
+}
+
+/// Returns the 12 bytes of each element of the array field `key` of `doc` when it is a
+/// non-empty array of ObjectIds only (a follower list), read straight from the bytes;
+/// `None` for anything else (missing, not an array, empty, another type met).
+pub fn object_id_array(doc: &RawDocument, key: &str) -> Option<Vec<[u8; 12]>> {
+    let bytes = doc.as_bytes();
+    let mut at = 4;
+    while let Some(e) = element_at(bytes, at) {
+        if e.name == key.as_bytes() {
+            if e.tag != 0x04 {
+                return None;
+            }
+            let array = bytes.get(e.at..e.at.checked_add(e.size)?)?;
+            let mut ids = Vec::with_capacity(array.len() / 14);
+            let mut item = 4;
+            while let Some(x) = element_at(array, item) {
+                if x.tag != 0x07 {
+                    return None;
+                }
+                ids.push(<[u8; 12]>::try_from(array.get(x.at..x.at + x.size)?).ok()?);
+                item = x.at + x.size;
+            }
+            return (!ids.is_empty()).then_some(ids);
+        }
+        at = e.at + e.size;
+    }
+    None
+}
+
+/// Returns the number of elements of a raw document or array (its element headers walked,
+/// no value read), so a decoded list is allocated once at its size.
+fn count_elements(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    let mut at = 4;
+    while let Some(e) = element_at(bytes, at) {
+        n += 1;
+        at = e.at + e.size;
+    }
+    n
+}
+
+/// Returns the size of each element's value in the array field `key` of `doc` (what
+/// `size::value_size` returns for the element decoded: no type byte, no name), read from the
+/// element headers without decoding; `None` when the field is missing or not an array.
+pub fn array_value_sizes(doc: &RawDocument, key: &str) -> Option<Vec<u64>> {
+    let bytes = doc.as_bytes();
+    let mut at = 4;
+    while let Some(e) = element_at(bytes, at) {
+        if e.name == key.as_bytes() {
+            if e.tag != 0x04 {
+                return None;
+            }
+            let array = bytes.get(e.at..e.at.checked_add(e.size)?)?;
+            let mut sizes = Vec::new();
+            let mut item = 4;
+            while let Some(x) = element_at(array, item) {
+                sizes.push(x.size as u64);
+                item = x.at + x.size;
+            }
+            return Some(sizes);
+        }
+        at = e.at + e.size;
+    }
+    None
+}
+
+/// The elements of a raw array, read as [`field`] reads a document's values.
+struct Elements<'a> {
+    array: &'a RawArray,
+    at: usize,
+    index: usize,
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = RawBsonRef<'a>;
+
+    fn next(&mut self) -> Option<RawBsonRef<'a>> {
+        let bytes = self.array.as_bytes();
+        let e = element_at(bytes, self.at)?;
+        self.at = e.at + e.size;
+        let index = self.index;
+        self.index += 1;
+        simple_value(e.tag, bytes, e.at, e.size).or_else(|| self.array.get(index).ok().flatten())
+    }
+}
+
+/// Returns the elements of a raw array (a stored array is valid BSON).
+pub fn elements(array: &RawArray) -> impl Iterator<Item = RawBsonRef<'_>> {
+    Elements {
+        array,
+        at: 4,
+        index: 0,
+    }
+}
+
+/// Returns the value of element `e` of `parent` decoded.
+fn decode_value(parent: &RawDocument, e: &Element<'_>) -> Option<Bson> {
+    let bytes = parent.as_bytes();
+    let slice = || bytes.get(e.at..e.at.checked_add(e.size)?);
+    match e.tag {
+        0x03 => Some(Bson::Document(decode(
+            RawDocument::from_bytes(slice()?).ok()?,
+        )?)),
+        0x04 => {
+            let array = RawDocument::from_bytes(slice()?).ok()?;
+            let mut out = Vec::with_capacity(count_elements(array.as_bytes()));
+            let mut at = 4;
+            while let Some(item) = element_at(array.as_bytes(), at) {
+                out.push(decode_value(array, &item)?);
+                at = item.at + item.size;
+            }
+            Some(Bson::Array(out))
+        }
+        tag => match simple_value(tag, bytes, e.at, e.size) {
+            Some(v) => scalar_to_bson(v),
+            None => {
+                let name = std::str::from_utf8(e.name).ok()?;
+                Bson::try_from(parent.get(name).ok()??).ok()
+            }
+        },
+    }
+}
+
+/// Returns a raw value decoded into a `Bson` (sub-documents and arrays read by the scanner
+/// of [`field`]); `None` for bytes that do not parse.
+pub fn to_bson(value: RawBsonRef<'_>) -> Option<Bson> {
+    match value {
+        RawBsonRef::Document(d) => decode(d).map(Bson::Document),
+        RawBsonRef::Array(a) => {
+            let mut out = Vec::with_capacity(count_elements(a.as_bytes()));
+            for e in elements(a) {
+                out.push(to_bson(e)?);
+            }
+            Some(Bson::Array(out))
+        }
+        other => scalar_to_bson(other),
+    }
+}
+
+/// Returns a raw value that is not a document or an array decoded: the common scalars built
+/// directly, the rest through bson.
+fn scalar_to_bson(value: RawBsonRef<'_>) -> Option<Bson> {
+    Some(match value {
+        RawBsonRef::Double(f) => Bson::Double(f),
+        RawBsonRef::String(s) => Bson::String(s.to_string()),
+        RawBsonRef::Boolean(b) => Bson::Boolean(b),
+        RawBsonRef::Null => Bson::Null,
+        RawBsonRef::Int32(i) => Bson::Int32(i),
+        RawBsonRef::Int64(i) => Bson::Int64(i),
+        RawBsonRef::ObjectId(o) => Bson::ObjectId(o),
+        RawBsonRef::DateTime(d) => Bson::DateTime(d),
+        other => return Bson::try_from(other).ok(),
+    })
+}
+
+/// Returns a raw document decoded into a `Document` (what `Document::try_from` returns,
+/// read by the scanner of [`field`]); `None` for bytes that do not parse.
+pub fn decode(doc: &RawDocument) -> Option<Document> {
+    let bytes = doc.as_bytes();
+    let mut out = Document::new();
+    let mut at = 4;
+    while let Some(e) = element_at(bytes, at) {
+        out.insert(std::str::from_utf8(e.name).ok()?, decode_value(doc, &e)?);
+        at = e.at + e.size;
+    }
+    Some(out)
+}
+
+/// Walks the path's `parts` in `doc` as [`super::reach`] does.
+pub fn reach<'a, 'p>(
+    doc: &'a RawDocument,
+    parts: impl IntoIterator<Item = &'p str>,
+) -> RawReach<'a> {
+    let mut cur = doc;
+    let mut parts = parts.into_iter().peekable();
+    while let Some(part) = parts.next() {
+        match field(cur, part) {
+            None => return RawReach::Missing,
+            Some(RawBsonRef::Array(_)) => return RawReach::Array,
+            Some(v) if parts.peek().is_none() => return RawReach::Value(v),
+            Some(RawBsonRef::Document(d)) => cur = d,
+            Some(_) => return RawReach::Missing,
+        }
+    }
+    RawReach::Missing
+}
+
+impl CompiledPath {
+    /// Returns true when `f` holds for one of the items this path reaches in a raw document
+    /// ([`CompiledPath::any`] on the bytes).
+    pub fn any_raw(
+        &self,
+        doc: &RawDocument,
+        expand_leaf: bool,
+        f: &mut dyn FnMut(RawItem<'_>) -> bool,
+    ) -> bool {
+        any_doc(doc, &self.parts, expand_leaf, f)
+    }
+
+    /// Returns where this path's walk in a raw document ends when it meets no array.
+    pub fn reach_raw<'a>(&self, doc: &'a RawDocument) -> RawReach<'a> {
+        reach(doc, self.parts.iter().map(String::as_str))
+    }
+}
+
+/// Returns true when `f` holds for one of the items a path reaches when its walk meets no
+/// array before its end and reaches `reached` (`None`: missing): [`super::any_reached`].
+pub fn any_reached(
+    reached: Option<RawBsonRef<'_>>,
+    expand_leaf: bool,
+    f: &mut dyn FnMut(RawItem<'_>) -> bool,
+) -> bool {
+    match reached {
+        None => f(RawItem::Missing),
+        Some(v) => any_value(v, &[], expand_leaf, f),
+    }
+}
+
+/// `any_doc` of [`super`] over raw BSON.
+fn any_doc(
+    doc: &RawDocument,
+    parts: &[String],
+    expand: bool,
+    f: &mut dyn FnMut(RawItem<'_>) -> bool,
+) -> bool {
+    let Some((first, rest)) = parts.split_first() else {
+        return false;
+    };
+    match field(doc, first) {
+        None => f(RawItem::Missing),
+        Some(v) => any_value(v, rest, expand, f),
+    }
+}
+
+/// `any_value` of [`super`] over raw BSON.
+fn any_value(
+    value: RawBsonRef<'_>,
+    rest: &[String],
+    expand: bool,
+    f: &mut dyn FnMut(RawItem<'_>) -> bool,
+) -> bool {
+    let Some(first) = rest.first() else {
+        if f(RawItem::Value(value)) {
+            return true;
+        }
+        return expand
+            && matches!(value, RawBsonRef::Array(a) if elements(a).any(|e| f(RawItem::Value(e))));
+    };
+    match value {
+        RawBsonRef::Document(d) => any_doc(d, rest, expand, f),
+        RawBsonRef::Array(a) => {
+            if let Some(i) = array_index(first) {
+                let after = rest.get(1..).unwrap_or(&[]);
+                if elements(a)
+                    .nth(i)
+                    .is_some_and(|e| any_value(e, after, expand, f))
+                {
+                    return true;
+                }
+                // As in `walk_value`: only what element documents hold counts.
+                let mut values_only =
+                    |item: RawItem<'_>| matches!(item, RawItem::Value(_)) && f(item);
+                return elements(a).any(|e| {
+                    matches!(e, RawBsonRef::Document(d) if any_doc(d, rest, expand, &mut values_only))
+                });
+            }
+            elements(a).any(|e| matches!(e, RawBsonRef::Document(d) if any_doc(d, rest, expand, f)))
+        }
+        _ => f(RawItem::Missing),
+    }
+}
+
+/// Returns a raw value decoded (null for bytes that do not decode: stored documents do).
+fn decoded(value: RawBsonRef<'_>) -> Bson {
+    Bson::try_from(value).unwrap_or(Bson::Null)
+}
+
+/// Returns [`super::key_values`] of a raw document: the keys it contributes to one field of
+/// an index and the path of the first array met.
+pub fn key_values(doc: &RawDocument, parts: &[&str]) -> (Vec<Bson>, Option<String>) {
+    let mut out = Vec::new();
+    let mut array_at: Option<String> = None;
+    key_walk_doc(doc, parts, 0, &mut out, &mut array_at, parts);
+    if out.is_empty() {
+        out.push(Bson::Null);
+    }
+    (out, array_at)
+}
+
+/// `key_walk_doc` of [`super`] over raw BSON.
+fn key_walk_doc(
+    doc: &RawDocument,
+    parts: &[&str],
+    depth: usize,
+    out: &mut Vec<Bson>,
+    array_at: &mut Option<String>,
+    all: &[&str],
+) {
+    let Some((first, rest)) = parts.split_first() else {
+        return;
+    };
+    match field(doc, first) {
+        None => out.push(Bson::Null),
+        Some(v) => key_walk_value(v, rest, depth + 1, out, array_at, all),
+    }
+}
+
+/// `key_walk_value` of [`super`] over raw BSON.
+fn key_walk_value(
+    value: RawBsonRef<'_>,
+    rest: &[&str],
+    depth: usize,
+    out: &mut Vec<Bson>,
+    array_at: &mut Option<String>,
+    all: &[&str],
+) {
+    match value {
+        RawBsonRef::Array(a) => {
+            if array_at.is_none() {
+                *array_at = Some(
+                    all.iter()
+                        .take(depth)
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join("."),
+                );
+            }
+            if rest.is_empty() {
+                if a.is_empty() {
+                    out.push(Bson::Undefined);
+                }
+                out.reserve(count_elements(a.as_bytes()));
+                out.extend(elements(a).map(decoded));
+                return;
+            }
+            for e in elements(a) {
+                match e {
+                    RawBsonRef::Document(d) => key_walk_doc(d, rest, depth, out, array_at, all),
+                    _ => out.push(Bson::Null),
+                }
+            }
+        }
+        _ if rest.is_empty() => out.push(decoded(value)),
+        RawBsonRef::Document(d) => key_walk_doc(d, rest, depth, out, array_at, all),
+        _ => out.push(Bson::Null),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{array_value_sizes, elements, field};
+    use bson::{doc, Bson, RawDocumentBuf};
+
+    /// The element sizes read from the bytes are `size::value_size` of the decoded elements.
+    #[test]
+    fn array_element_sizes_are_the_value_sizes() {
+        let d = doc! {
+            "a": [1, "xyz", {"b": [1, 2]}, [3.5], null, bson::oid::ObjectId::from_bytes([1; 12]), 1_i64 << 40],
+            "s": "not an array",
+        };
+        let Ok(raw) = RawDocumentBuf::try_from(&d) else {
+            panic!("encodes");
+        };
+        let want: Vec<u64> = d
+            .get_array("a")
+            .map(|a| a.iter().map(crate::size::value_size).collect())
+            .unwrap_or_default();
+        assert_eq!(array_value_sizes(&raw, "a"), Some(want));
+        assert_eq!(array_value_sizes(&raw, "s"), None);
+        assert_eq!(array_value_sizes(&raw, "z"), None);
+    }
+
+    /// The scanner reads every BSON type as bson's own parser does, as fields and as array
+    /// elements.
+    #[test]
+    fn scanner_reads_what_bson_reads() {
+        let values: Vec<Bson> = vec![
+            Bson::Double(-0.0),
+            Bson::Double(f64::NAN),
+            Bson::String("héllo".into()),
+            Bson::String(String::new()),
+            Bson::Document(doc! {"x": 1}),
+            Bson::Array(vec![Bson::Int32(1), Bson::Array(vec![Bson::Null])]),
+            Bson::Binary(bson::Binary {
+                subtype: bson::spec::BinarySubtype::Generic,
+                bytes: vec![1, 2, 3],
+            }),
+            Bson::Undefined,
+            Bson::ObjectId(bson::oid::ObjectId::from_bytes([3; 12])),
+            Bson::Boolean(true),
+            Bson::DateTime(bson::DateTime::from_millis(-5)),
+            Bson::Null,
+            Bson::RegularExpression(bson::Regex {
+                pattern: "a.c".try_into().unwrap_or_else(|_| unreachable!()),
+                options: "im".try_into().unwrap_or_else(|_| unreachable!()),
+            }),
+            Bson::JavaScriptCode("f()".into()),
+            Bson::Symbol("s".into()),
+            Bson::Int32(-7),
+            Bson::Timestamp(bson::Timestamp {
+                time: 9,
+                increment: 4,
+            }),
+            Bson::Int64(1 << 40),
+            Bson::Decimal128(bson::Decimal128::from_bytes([5; 16])),
+            Bson::MinKey,
+            Bson::MaxKey,
+        ];
+        let mut d = bson::Document::new();
+        for (i, v) in values.iter().enumerate() {
+            d.insert(format!("k{i}"), v.clone());
+        }
+        d.insert("all", Bson::Array(values.clone()));
+        let Ok(raw) = RawDocumentBuf::try_from(&d) else {
+            panic!("encodes");
+        };
+        for (k, _) in &d {
+            let ours = field(&raw, k).map(|v| format!("{v:?}"));
+            let theirs = raw.get(k).ok().flatten().map(|v| format!("{v:?}"));
+            assert_eq!(ours, theirs, "{k}");
+        }
+        assert_eq!(field(&raw, "absent").map(|_| ()), None);
+        let Ok(Some(bson::RawBsonRef::Array(all))) = raw.get("all") else {
+            panic!("array");
+        };
+        let ours: Vec<String> = elements(all).map(|v| format!("{v:?}")).collect();
+        let theirs: Vec<String> = all
+            .into_iter()
+            .filter_map(Result::ok)
+            .map(|v| format!("{v:?}"))
+            .collect();
+        assert_eq!(ours.len(), values.len());
+        assert_eq!(ours, theirs);
+        let decoded = super::decode(&raw).map(|d| format!("{d:?}"));
+        let by_bson = bson::Document::try_from(raw.as_ref())
+            .ok()
+            .map(|d| format!("{d:?}"));
+        assert!(decoded.is_some());
+        assert_eq!(decoded, by_bson);
+    }
+}
