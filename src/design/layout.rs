@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 mod relationship;
+pub mod tree;
 
 use super::indexes::{self, Index};
 use super::plan::{self, Placement, Plan};
@@ -495,6 +496,9 @@ impl Builder<'_> {
         let mut visiting = Vec::new();
         let (extra, growing, mut copied) = self.parent_additions(e, &mut visiting)?;
         for (n, f) in extra {
+            fields.push(n, f);
+        }
+        for (n, f) in self.tree_fields(e) {
             fields.push(n, f);
         }
         // Child-side additions: parent references and copies of parent fields.

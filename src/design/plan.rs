@@ -21,6 +21,7 @@ mod post_feed;
 mod read;
 mod read_feed;
 mod reassign;
+pub mod tree;
 mod update;
 
 use serde::Serialize;
@@ -232,5 +233,10 @@ fn step_commands(p: &Placement, step: &Step, out: &mut Commands) {
         Step::ReadFeed { .. } => read_feed::commands(p, step, out),
         Step::FindByAttribute { .. } => find_by_attribute::commands(p, step, out),
         Step::List { .. } => list::commands(p, step, out),
+        Step::ReadSubtree { .. }
+        | Step::ReadAncestors { .. }
+        | Step::ReadChildren { .. }
+        | Step::InsertNode { .. }
+        | Step::MoveSubtree { .. } => tree::commands(p, step, out),
     }
 }

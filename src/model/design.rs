@@ -9,6 +9,7 @@
 mod named;
 mod pattern;
 mod strategy;
+mod tree;
 
 use std::collections::BTreeMap;
 
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 pub use named::{is_unbounded, named_strategy, stands_alone, strategies_for, UNBOUNDED_ARRAY};
 pub use pattern::{AttributeForm, FieldPattern, MAX_SUBFIELDS};
 pub use strategy::{Strategy, DEFAULT_BUCKET, DEFAULT_SUBSET, DEFAULT_THRESHOLD};
+pub use tree::{can_be_tree, is_tree_relationship, Tree, MIN_FAN_OUT};
 
 use super::Model;
 
