@@ -26,15 +26,18 @@ pub const LEFT: &str = "left";
 pub const RIGHT: &str = "right";
 
 /// Returns the fields `strategy` adds to each node of a tree of `count` nodes: the mean
-/// depth sizes the ancestors and the path, the mean number of children (`(n − 1) ÷ n`) the
-/// children (the arithmetic's sizes use those means; the sample documents hold each node's
-/// own).
+/// depth sizes the ancestors, the mean depth of the nodes below the root the path, the mean
+/// number of children (`(n − 1) ÷ n`) the children (the arithmetic's sizes use those means;
+/// the sample documents hold each node's own).
 pub fn node_fields(strategy: &Strategy, tree: &Tree) -> Vec<(String, Field)> {
     let n = tree.count.max(1) as f64;
-    let mean_depth = (0..tree.count)
-        .map(|i| tree.depth_of(i) as f64)
-        .sum::<f64>()
-        / n;
+    // Σ depth over the nodes, level by level (a tree of a billion nodes has a few levels).
+    let depths: f64 = (1..=tree.depth())
+        .map(|d| d as f64 * tree.level(d).1 as f64)
+        .sum();
+    let mean_depth = depths / n;
+    // A path names every ancestor: 1 + 25 bytes per level, over the nodes that have one.
+    let path_length = 1.0 + PATH_STEP as f64 * depths / (n - 1.0).max(1.0);
     // The root has no parent (and no path): the field is missing there.
     let below_root = (n - 1.0) / n;
     let parent = || {
@@ -65,7 +68,7 @@ pub fn node_fields(strategy: &Strategy, tree: &Tree) -> Vec<(String, Field)> {
         Strategy::MaterializedPaths => vec![(
             PATH.to_string(),
             Field {
-                length: Some(Distribution::fixed(1.0 + PATH_STEP as f64 * mean_depth)),
+                length: Some(Distribution::fixed(path_length)),
                 presence: Some(below_root),
                 ..Field::of(BsonType::String)
             },

@@ -194,6 +194,15 @@ mod tests {
     }
 
     #[test]
+    fn a_tree_of_a_billion_nodes_is_a_few_levels() {
+        let t = tree(1_000_000_000, 8);
+        assert_eq!(t.depth(), 10);
+        assert_eq!(t.level(10).0, 153_391_689);
+        assert_eq!(t.subtree_size(0), 1_000_000_000);
+        assert_eq!(t.nested(0), (1, 2_000_000_000));
+    }
+
+    #[test]
     fn a_truncated_last_level_counts_only_its_nodes() {
         let t = tree(6, 2);
         assert_eq!(t.children(2), 5..6);
