@@ -24,6 +24,7 @@ mod scale;
 mod shards;
 pub mod spread;
 pub mod text;
+mod tree;
 mod warn;
 
 use serde::{Deserialize, Serialize};

@@ -8,6 +8,8 @@
 //! [`GenOptions::max_elements`] are truncated and recorded in [`Truncation`], so their full
 //! size is available exactly from [`crate::arith`].
 
+mod tree;
+
 use bson::{oid::ObjectId, Binary, Bson, DateTime, Document};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -359,6 +361,8 @@ pub struct ShapeGenerator<'a> {
     primary: bool,
     /// Documents of this shape to generate.
     pub count: u64,
+    /// The tree the documents form, when a tree relationship lays out their entity.
+    tree: Option<tree::NodeTree>,
 }
 
 /// Returns one generator per shape of collection `c`, in shape order. `count` maps a
@@ -380,6 +384,11 @@ pub fn shape_generators<'a>(
             key: format!("{}/{}", c.name, shape.label),
             primary: shape.label == shape.entity.clone().unwrap_or_default(),
             count: count(shape.count),
+            tree: shape
+                .entity
+                .as_deref()
+                .filter(|e| *e == shape.label)
+                .and_then(|e| tree::of(model, layout, e, count(shape.count))),
         })
         .collect()
 }
@@ -408,6 +417,16 @@ impl ShapeGenerator<'_> {
         };
         let mut d = Document::new();
         for (name, f) in shape.fields.iter() {
+            if let Some(v) = self
+                .tree
+                .as_ref()
+                .and_then(|t| t.value(model.seed, name, j))
+            {
+                if let Some(v) = v {
+                    d.insert(name.clone(), v);
+                }
+                continue;
+            }
             if !g.present(f) {
                 continue;
             }

@@ -64,6 +64,7 @@ files![
     "movie-prices",
     "social-feed",
     "message-attachments",
+    "category-tree",
 ];
 
 static PRESETS: std::sync::OnceLock<Vec<Preset>> = std::sync::OnceLock::new();

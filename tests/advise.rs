@@ -37,7 +37,7 @@ impl Criterion {
 /// Per preset: the design its article recommends (docs/presets.md, docs/advisor.md), the
 /// criterion the article gives, and whether the advisor's default weights make a different
 /// trade (then the test asserts the numbers docs/advisor.md gives for it).
-const ARTICLES: [(&str, &str, Criterion); 14] = [
+const ARTICLES: [(&str, &str, Criterion); 15] = [
     ("social-graph", "tbc", Criterion::Reads),
     ("shopping-cart", "snapshot", Criterion::Reads),
     ("blog", "one-query", Criterion::Reads),
@@ -56,6 +56,9 @@ const ARTICLES: [(&str, &str, Criterion); 14] = [
         "object_storage",
         Criterion::LargestDocument,
     ),
+    // The manual's materialized paths: a subtree, the children and the ancestors in one
+    // query each.
+    ("category-tree", "materialized-paths", Criterion::Reads),
 ];
 
 fn preset(name: &str) -> Model {

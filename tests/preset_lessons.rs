@@ -481,3 +481,78 @@ fn message_attachments_leave_the_document() {
     assert!(gridfs.collections.iter().any(|c| c.name == "fs.chunks"));
     assert!(!object.collections.iter().any(|c| c.name.starts_with("fs.")));
 }
+
+#[test]
+fn category_tree_paths_read_in_one_query_nested_sets_insert_and_ancestors_move() {
+    let subtree = "everything under a category (the subtree)";
+    let crumbs = "breadcrumbs (the ancestors)";
+    let insert = "add a category";
+    let mv = "move a category with its subtree";
+    let nodes = 4681.0;
+    let parents = eval("category-tree", "parent-references");
+    let children = eval("category-tree", "child-references");
+    let ancestors = eval("category-tree", "array-of-ancestors");
+    let paths = eval("category-tree", "materialized-paths");
+    let nested = eval("category-tree", "nested-sets");
+    // The typical category is in the middle of level 2 of a fan-out-8 tree of depth 4: 8 + 64
+    // categories under it, 2 above it. Every design returns them all.
+    for e in [&parents, &children, &ancestors, &paths, &nested] {
+        assert_eq!(
+            total(e, subtree, false, "docs_returned"),
+            72.0,
+            "{}",
+            e.design
+        );
+        assert_eq!(
+            total(e, crumbs, false, "docs_returned"),
+            2.0,
+            "{}",
+            e.design
+        );
+        // The root's subtree is the whole tree but the root.
+        assert_eq!(
+            total(e, subtree, true, "docs_returned"),
+            nodes - 1.0,
+            "{}",
+            e.design
+        );
+    }
+    // Materialized paths: one anchored prefix regex, on the path index, examining only the
+    // subtree (and the one key past it).
+    let c = &cmds(&paths, subtree)[0];
+    assert_eq!(op(&paths, subtree).queries, 1);
+    assert_eq!(c.plan, "path_1");
+    assert!(c.mongosh.contains("path: /^,"), "{}", c.mongosh);
+    assert_eq!(total(&paths, subtree, false, "docs_examined"), 72.0);
+    assert_eq!(total(&paths, subtree, false, "keys_examined"), 73.0);
+    // Parent references walk it a level per round trip (and one that finds no more); child
+    // references a level per round trip too.
+    assert_eq!(op(&parents, subtree).queries, 3);
+    assert_eq!(op(&parents, subtree).largest.queries, 5);
+    assert_eq!(op(&children, subtree).queries, 2);
+    // The ancestors: one round trip per level up with parent references, one query otherwise.
+    assert_eq!(op(&parents, crumbs).queries, 2);
+    assert_eq!(op(&parents, crumbs).largest.queries, 4);
+    for e in [&ancestors, &paths, &nested] {
+        assert_eq!(op(e, crumbs).queries, 1, "{}", e.design);
+    }
+    // Nested sets: a range query, but an insert renumbers everything after the new node:
+    // about half the tree for the typical category, nearly all of it for the first leaf.
+    let typical = total(&nested, insert, false, "docs_written");
+    assert!(typical > nodes / 2.0 * 1.5, "{typical}");
+    assert!(total(&nested, insert, true, "docs_written") > nodes * 1.9);
+    for e in [&parents, &ancestors, &paths] {
+        assert_eq!(total(e, insert, false, "docs_written"), 1.0, "{}", e.design);
+    }
+    assert_eq!(total(&children, insert, false, "docs_written"), 2.0);
+    // A move: one write with parent references, the node and its 72 descendants with an array
+    // of ancestors or materialized paths (one bulk write after reading the subtree), and with
+    // nested sets everything between the old place and the new one.
+    assert_eq!(total(&parents, mv, false, "docs_written"), 1.0);
+    assert_eq!(total(&children, mv, false, "docs_written"), 2.0);
+    for e in [&ancestors, &paths] {
+        assert_eq!(total(e, mv, false, "docs_written"), 73.0, "{}", e.design);
+        assert_eq!(op(e, mv).queries, 2, "{}", e.design);
+    }
+    assert!(total(&nested, mv, false, "docs_written") > nodes);
+}

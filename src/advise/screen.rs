@@ -285,7 +285,8 @@ fn written(
     engine_only: &mut Vec<String>,
     unit: &str,
 ) -> (f64, f64, f64) {
-    if c.file.is_some() || c.multi {
+    // A tree move's bulk write rewrites the subtree: as many documents as the engine finds.
+    if c.file.is_some() || c.multi || c.note.ends_with(crate::design::plan::tree::BULK) {
         engine_only.push(format!("{unit}: {}", c.mongosh()));
         return (1.0, 1.0, 1.0);
     }

@@ -12,6 +12,7 @@ pub use timeseries::{
     bucket_capacity, buckets_collection_name, measurements_per_bucket, BUCKET_LABEL,
     BUCKET_MAX_COUNT, BUCKET_MAX_SIZE, META,
 };
+pub mod tree;
 
 use super::indexes::{self, Index};
 use super::plan::{self, Placement, Plan};
@@ -502,6 +503,9 @@ impl Builder<'_> {
         let mut visiting = Vec::new();
         let (extra, growing, mut copied) = self.parent_additions(e, &mut visiting)?;
         for (n, f) in extra {
+            fields.push(n, f);
+        }
+        for (n, f) in self.tree_fields(e) {
             fields.push(n, f);
         }
         // Child-side additions: parent references and copies of parent fields.

@@ -22,6 +22,7 @@ mod read;
 mod read_feed;
 mod reassign;
 mod timeseries;
+pub mod tree;
 mod update;
 
 use serde::Serialize;
@@ -233,5 +234,10 @@ fn step_commands(p: &Placement, step: &Step, out: &mut Commands) {
         Step::ReadFeed { .. } => read_feed::commands(p, step, out),
         Step::FindByAttribute { .. } => find_by_attribute::commands(p, step, out),
         Step::List { .. } => list::commands(p, step, out),
+        Step::ReadSubtree { .. }
+        | Step::ReadAncestors { .. }
+        | Step::ReadChildren { .. }
+        | Step::InsertNode { .. }
+        | Step::MoveSubtree { .. } => tree::commands(p, step, out),
     }
 }

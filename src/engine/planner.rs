@@ -13,6 +13,7 @@ mod bounds;
 mod eligibility;
 mod interval;
 pub mod ranges;
+pub mod regex;
 
 pub use bounds::{normalize, predicate_intervals};
 pub use interval::Interval;

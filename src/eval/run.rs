@@ -41,6 +41,11 @@ fn step_subject(model: &Model, step: &Step) -> Option<String> {
         Step::InsertChild { relationship } | Step::PostFeed { relationship } => {
             rel(relationship).map(|r| r.parent.clone())
         }
+        Step::ReadSubtree { relationship }
+        | Step::ReadAncestors { relationship }
+        | Step::ReadChildren { relationship }
+        | Step::InsertNode { relationship }
+        | Step::MoveSubtree { relationship } => rel(relationship).map(|r| r.parent.clone()),
     }
 }
 
@@ -200,6 +205,11 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
             }
             b.fresh.insert("item".into(), Bson::Document(d));
         }
+        Step::ReadSubtree { .. }
+        | Step::ReadAncestors { .. }
+        | Step::ReadChildren { .. }
+        | Step::InsertNode { .. }
+        | Step::MoveSubtree { .. } => super::tree::prepare(ctx, b, step, n),
         _ => {}
     }
 }
@@ -230,7 +240,9 @@ pub(super) fn run_unit(
         cache: Default::default(),
     };
     let first = unit.and_then(|u| u.steps.first());
+    let tree_subject = first.and_then(|s| super::tree::subject(ctx, s, largest));
     let subject = first
+        .filter(|_| tree_subject.is_none())
         .and_then(|s| step_subject(ctx.model, s))
         .and_then(|e| b.subject(&e))
         .map_or(
@@ -245,6 +257,7 @@ pub(super) fn run_unit(
                 document: f.1,
             },
         );
+    let subject = tree_subject.unwrap_or(subject);
     let mut undo = Undo::default();
     let mut step_no = usize::MAX;
     let mut fresh_n = 0u64;
@@ -393,7 +406,7 @@ impl Target<'_> {
     }
 }
 
-fn add(a: &mut engine::CommandResult, r: engine::CommandResult) {
+pub(super) fn add(a: &mut engine::CommandResult, r: engine::CommandResult) {
     a.stats.exec.n_returned += r.stats.exec.n_returned;
     a.stats.exec.keys_examined += r.stats.exec.keys_examined;
     a.stats.exec.docs_examined += r.stats.exec.docs_examined;
@@ -618,7 +631,12 @@ fn nothing_to_fetch(ctx: &Ctx, b: &Binder, c: &Command, shown: &Command, q: f64)
     })?;
     // A list made of an earlier command's results (`links.partId`) is empty at full scale
     // only when that command returns nothing there either.
-    let earlier = match c.filter.get(&field) {
+    // A tree walk's lists come from the sample's own tree: empty there is empty.
+    let earlier = match c
+        .filter
+        .get(&field)
+        .filter(|_| !crate::design::plan::tree::walks(c))
+    {
         Some(Bson::Document(d)) => match d.get("$in") {
             Some(Bson::Document(p)) => match p.get("$param") {
                 Some(Bson::String(name)) => name
@@ -690,6 +708,13 @@ fn run_command(
     }
     if let Some(f) = c.file.as_ref().filter(|_| c.kind != CommandKind::Insert) {
         super::files::bind_file_id(ctx, b, f);
+    }
+    let bulk = super::tree::is_bulk(c);
+    if bulk {
+        // The mongosh shown is the first moved node's.
+        if let Some(first) = super::tree::moved(b).into_iter().next() {
+            b.fresh.insert("each".into(), Bson::Document(first));
+        }
     }
     let shown = bound(c, b);
     if let Some(field) = nothing_to_fetch(ctx, b, c, &shown, q) {
@@ -763,6 +788,9 @@ fn run_command(
                 Some(e) => Err(e),
                 None => Ok(acc),
             }
+        }
+        CommandKind::Update if bulk => {
+            super::tree::bulk(b, |b| target.run(&c.collection, to_engine(c, b)))
         }
         CommandKind::Update if full_check => {
             // Full at full scale (the sample holds fewer elements): the update finds the
@@ -843,8 +871,11 @@ fn run_command(
         } else {
             None
         };
+        let key = key
+            .map(str::to_string)
+            .or_else(|| crate::design::plan::tree::kept(&c.note));
         if let Some(k) = key {
-            b.results.insert(k.to_string(), r.documents.clone());
+            b.results.insert(k.clone(), r.documents.clone());
             kept = Some(k);
         }
     }
@@ -898,8 +929,7 @@ fn run_command(
         super::files::count(ctx, c, f, q, &mut ce);
     }
     if let Some(k) = kept {
-        b.full_counts
-            .insert(k.to_string(), ce.full.docs_returned.value);
+        b.full_counts.insert(k, ce.full.docs_returned.value);
     }
     // One document written whose full-scale size is over the limit: mongod refuses it (a
     // file's chunks are many documents of at most 261,182 bytes).

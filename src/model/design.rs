@@ -10,6 +10,7 @@ mod granularity;
 mod named;
 mod pattern;
 mod strategy;
+mod tree;
 
 use std::collections::BTreeMap;
 
@@ -22,6 +23,7 @@ pub use named::{
 };
 pub use pattern::{AttributeForm, FieldPattern, MAX_SUBFIELDS};
 pub use strategy::{Strategy, DEFAULT_BUCKET, DEFAULT_SUBSET, DEFAULT_THRESHOLD};
+pub use tree::{can_be_tree, is_tree_relationship, Tree, MIN_FAN_OUT};
 
 use super::Model;
 

@@ -716,7 +716,13 @@ pub fn step_with_op(v: &Value, old: &Value, op: Op) -> Value {
             json!({ "op": name, "relationship": rel, "by": first_field(&child) })
         }
         Op::PostFeed | Op::ReadFeed => json!({ "op": name, "relationship": rel_of(true) }),
-        Op::InsertChild | Op::Reassign => json!({ "op": name, "relationship": rel_of(false) }),
+        Op::InsertChild
+        | Op::Reassign
+        | Op::ReadSubtree
+        | Op::ReadAncestors
+        | Op::ReadChildren
+        | Op::InsertNode
+        | Op::MoveSubtree => json!({ "op": name, "relationship": rel_of(false) }),
     }
 }
 

@@ -110,6 +110,26 @@ struct RelInfo {
     many_to_many: bool,
     /// The parent reference a child holds (`parent_field`, default parent name + `Id`).
     parent_ref: String,
+    /// A tree: one-to-many from an entity to itself, named by a tree step of the workload.
+    tree: bool,
+}
+
+/// Returns the relationships the tree steps of the workload name (`read_subtree`, …).
+fn tree_step_relationships(m: &Map<String, Value>) -> Vec<&str> {
+    m.get("workload")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|u| u.get("steps").and_then(Value::as_array))
+        .flatten()
+        .filter(|s| {
+            s.get("op")
+                .and_then(Value::as_str)
+                .and_then(crate::model::workload::Op::from_name)
+                .is_some_and(crate::model::workload::Op::is_tree)
+        })
+        .filter_map(|s| s.get("relationship").and_then(Value::as_str))
+        .collect()
 }
 
 /// Returns `names` as the end of a sentence: `a, b or c`.
@@ -393,6 +413,13 @@ impl Checker {
                     e.fields.push(field);
                 }
             }
+        }
+        let tree_steps = tree_step_relationships(m);
+        for r in &mut rels {
+            r.tree = r.parent == r.child
+                && !r.many_to_many
+                && !r.feed
+                && tree_steps.contains(&r.name.as_str());
         }
         if let Some(list) = self.array(m, "workload", "$") {
             for (i, u) in list.iter().enumerate() {
@@ -998,6 +1025,7 @@ impl Checker {
             child,
             feed: feed.is_some(),
             many_to_many,
+            tree: false,
         })
     }
 }

@@ -134,9 +134,56 @@ pub enum Step {
         #[serde(default)]
         paging: Paging,
     },
+    /// Read a node's whole subtree (a tree relationship, see `docs/model.md`).
+    ReadSubtree {
+        /// The tree relationship.
+        relationship: String,
+    },
+    /// Read a node's ancestors, up to the root.
+    ReadAncestors {
+        /// The tree relationship.
+        relationship: String,
+    },
+    /// Read a node's children.
+    ReadChildren {
+        /// The tree relationship.
+        relationship: String,
+    },
+    /// Insert a new node as the last child of a node.
+    InsertNode {
+        /// The tree relationship.
+        relationship: String,
+    },
+    /// Move a node with its subtree under another parent.
+    MoveSubtree {
+        /// The tree relationship.
+        relationship: String,
+    },
 }
 
 impl Step {
+    /// Returns the relationship a step names (`None` for the steps that name an entity).
+    pub fn relationship(&self) -> Option<&str> {
+        match self {
+            Step::FindParents { relationship, .. }
+            | Step::InsertChild { relationship }
+            | Step::Reassign { relationship }
+            | Step::PostFeed { relationship }
+            | Step::ReadFeed { relationship, .. }
+            | Step::ReadSubtree { relationship }
+            | Step::ReadAncestors { relationship }
+            | Step::ReadChildren { relationship }
+            | Step::InsertNode { relationship }
+            | Step::MoveSubtree { relationship } => Some(relationship),
+            Step::Read { .. }
+            | Step::Insert { .. }
+            | Step::Update { .. }
+            | Step::Delete { .. }
+            | Step::FindByAttribute { .. }
+            | Step::List { .. } => None,
+        }
+    }
+
     /// Returns the step's kind.
     pub fn op(&self) -> Op {
         match self {
@@ -151,6 +198,11 @@ impl Step {
             Step::ReadFeed { .. } => Op::ReadFeed,
             Step::FindByAttribute { .. } => Op::FindByAttribute,
             Step::List { .. } => Op::List,
+            Step::ReadSubtree { .. } => Op::ReadSubtree,
+            Step::ReadAncestors { .. } => Op::ReadAncestors,
+            Step::ReadChildren { .. } => Op::ReadChildren,
+            Step::InsertNode { .. } => Op::InsertNode,
+            Step::MoveSubtree { .. } => Op::MoveSubtree,
         }
     }
 }
@@ -181,11 +233,21 @@ pub enum Op {
     List,
     /// [`Step::FindByAttribute`].
     FindByAttribute,
+    /// [`Step::ReadSubtree`].
+    ReadSubtree,
+    /// [`Step::ReadAncestors`].
+    ReadAncestors,
+    /// [`Step::ReadChildren`].
+    ReadChildren,
+    /// [`Step::InsertNode`].
+    InsertNode,
+    /// [`Step::MoveSubtree`].
+    MoveSubtree,
 }
 
 impl Op {
     /// Every step kind, in the order the docs and the forms list them.
-    pub const ALL: [Op; 11] = [
+    pub const ALL: [Op; 16] = [
         Op::Read,
         Op::FindParents,
         Op::InsertChild,
@@ -197,6 +259,11 @@ impl Op {
         Op::ReadFeed,
         Op::List,
         Op::FindByAttribute,
+        Op::ReadSubtree,
+        Op::ReadAncestors,
+        Op::ReadChildren,
+        Op::InsertNode,
+        Op::MoveSubtree,
     ];
 
     /// Returns the name as written in a model (`op`).
@@ -213,6 +280,11 @@ impl Op {
             Op::ReadFeed => "read_feed",
             Op::List => "list",
             Op::FindByAttribute => "find_by_attribute",
+            Op::ReadSubtree => "read_subtree",
+            Op::ReadAncestors => "read_ancestors",
+            Op::ReadChildren => "read_children",
+            Op::InsertNode => "insert_node",
+            Op::MoveSubtree => "move_subtree",
         }
     }
 
@@ -226,9 +298,14 @@ impl Op {
         match self {
             Op::Read => (&["op", "entity", "by", "children"], &["op", "entity"]),
             Op::FindParents => (&["op", "relationship", "by"], &["op", "relationship", "by"]),
-            Op::InsertChild | Op::PostFeed | Op::Reassign => {
-                (&["op", "relationship"], &["op", "relationship"])
-            }
+            Op::InsertChild
+            | Op::PostFeed
+            | Op::Reassign
+            | Op::ReadSubtree
+            | Op::ReadAncestors
+            | Op::ReadChildren
+            | Op::InsertNode
+            | Op::MoveSubtree => (&["op", "relationship"], &["op", "relationship"]),
             Op::Insert | Op::Delete => (&["op", "entity"], &["op", "entity"]),
             Op::Update => (
                 &["op", "entity", "field", "also", "copies", "increment"],
@@ -249,6 +326,19 @@ impl Op {
                 &["op", "entity", "field"],
             ),
         }
+    }
+
+    /// True for the five tree steps (a subtree, the ancestors, the children of a node; insert
+    /// a node; move a subtree), which need a tree relationship.
+    pub fn is_tree(self) -> bool {
+        matches!(
+            self,
+            Op::ReadSubtree
+                | Op::ReadAncestors
+                | Op::ReadChildren
+                | Op::InsertNode
+                | Op::MoveSubtree
+        )
     }
 
     /// True when a step of this kind names an `entity` (else it names a `relationship`).

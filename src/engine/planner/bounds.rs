@@ -67,6 +67,7 @@ pub fn predicate_intervals(op: &PathOp) -> Option<(Vec<Interval>, bool)> {
             let exact = rank(v) != 0 && !matches!(v, Bson::Double(f) if f.is_nan());
             Some((vec![i], exact && rank(v) < 6))
         }
+        PathOp::Regex(r) => super::regex::intervals(r),
         _ => None,
     }
 }

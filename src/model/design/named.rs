@@ -7,9 +7,11 @@ use crate::model::{Model, Relationship, Step};
 pub const UNBOUNDED_ARRAY: f64 = 250.0;
 
 /// Returns every strategy the relationship called `relationship` may take under validation's
-/// rule (the feed strategies for a feed, every other one otherwise; `time_series` only for a
-/// measurement, [`time_series_fits`], at the granularity [`Granularity::fitting`] its rate),
-/// each with the default parameters of [`Strategy::ALL`], an extended reference copying the child fields the
+/// rule (the feed strategies for a feed, the tree strategies for a tree relationship and
+/// none of them for a relationship that cannot be a tree, every other one otherwise;
+/// `time_series` only for a measurement, [`time_series_fits`], at the granularity
+/// [`Granularity::fitting`] its rate), each with the default
+/// parameters of [`Strategy::ALL`], an extended reference copying the child fields the
 /// workload reads (as the denormalized design does). Empty for a relationship the model does
 /// not have. The page's strategy picker offers these.
 pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
@@ -17,9 +19,18 @@ pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
         return Vec::new();
     };
     let feed = r.feed.is_some();
+    let tree = super::tree::is_tree_relationship(model, r);
+    let may_tree = super::tree::can_be_tree(r);
     Strategy::ALL
         .into_iter()
         .filter(|s| s.is_feed() == feed)
+        .filter(|s| {
+            if tree {
+                s.is_tree()
+            } else {
+                !s.is_tree() || may_tree
+            }
+        })
         .filter_map(|s| match s {
             // A series that fills a bucket at some granularity, offered at the finest such.
             Strategy::TimeSeries { .. } => time_series_fits(model, r)
@@ -82,6 +93,8 @@ pub fn is_unbounded(r: &Relationship) -> bool {
 ///   write (feeds);
 /// - bucketed: bucket of [`DEFAULT_BUCKET`] when unbounded or growing, else as normalized;
 ///   bucketed fan-out (feeds).
+/// - a tree relationship (see `model::design::tree`): parent references when normalized or
+///   bucketed, an array of ancestors when denormalized.
 ///
 /// A child that has a life of its own (see [`stands_alone`]) is never moved inside its parent
 /// by a named design: embedding or bucketing it would leave the workload's own reads of it
@@ -95,6 +108,14 @@ pub fn named_strategy(name: DesignName, r: &Relationship, model: &Model) -> Stra
             DesignName::Bucketed => Strategy::BucketedFanOut {
                 size: DEFAULT_BUCKET,
             },
+        };
+    }
+    if super::tree::is_tree_relationship(model, r) {
+        // A tree: the manual's simplest form normalized, the one that reads a subtree and the
+        // ancestors in one query each denormalized.
+        return match name {
+            DesignName::Normalized | DesignName::Bucketed => Strategy::ParentReferences,
+            DesignName::Denormalized => Strategy::ArrayOfAncestors,
         };
     }
     let normalized = if r.many_to_many {

@@ -79,13 +79,26 @@ pub enum Strategy {
         #[serde(default)]
         granularity: Granularity,
     },
+    /// A tree (a self one-to-many relationship): each node keeps its parent's id (`parent`).
+    ParentReferences,
+    /// A tree: each node keeps its children's ids (`children`).
+    ChildReferences,
+    /// A tree: each node keeps the ids of all its ancestors, root first (`ancestors`), and
+    /// its parent's.
+    ArrayOfAncestors,
+    /// A tree: each node keeps the ids of its ancestors as one string
+    /// (`path: ",root,…,parent,"`, indexed), and its parent's.
+    MaterializedPaths,
+    /// A tree: each node keeps the numbers of a depth-first walk (`left`, `right`; a
+    /// descendant's lie between its ancestor's), and its parent's.
+    NestedSets,
 }
 
 impl Strategy {
     /// Every strategy with its default parameters (`k` [`DEFAULT_SUBSET`], `size`
     /// [`DEFAULT_BUCKET`], `threshold` [`DEFAULT_THRESHOLD`], no copies), in the order the page
     /// offers them: the one list of strategies.
-    pub const ALL: [Strategy; 13] = [
+    pub const ALL: [Strategy; 18] = [
         Strategy::Embed,
         Strategy::EmbedSubset { k: DEFAULT_SUBSET },
         Strategy::ExtendedReference { copy: Vec::new() },
@@ -107,6 +120,11 @@ impl Strategy {
         Strategy::TimeSeries {
             granularity: Granularity::Seconds,
         },
+        Strategy::ParentReferences,
+        Strategy::ChildReferences,
+        Strategy::ArrayOfAncestors,
+        Strategy::MaterializedPaths,
+        Strategy::NestedSets,
     ];
 
     /// Returns every strategy's name as written in a model, in [`Strategy::ALL`]'s order.
@@ -135,6 +153,11 @@ impl Strategy {
             Strategy::FanOutOnWrite => "fan_out_on_write",
             Strategy::BucketedFanOut { .. } => "bucketed_fan_out",
             Strategy::TimeSeries { .. } => "time_series",
+            Strategy::ParentReferences => "parent_references",
+            Strategy::ChildReferences => "child_references",
+            Strategy::ArrayOfAncestors => "array_of_ancestors",
+            Strategy::MaterializedPaths => "materialized_paths",
+            Strategy::NestedSets => "nested_sets",
         }
     }
 

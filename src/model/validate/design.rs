@@ -130,6 +130,18 @@ impl Checker {
             if matches!(known, Strategy::TimeSeries { .. }) {
                 self.time_series(m, path, rel, entities);
             }
+            if rel.tree && !known.is_tree() {
+                self.err(
+                    &format!("{path}.strategy"),
+                    format!("relationship \"{}\" is a tree (tree steps name it): use parent_references, child_references, array_of_ancestors, materialized_paths or nested_sets", rel.name),
+                );
+            }
+            if known.is_tree() && (rel.parent != rel.child || rel.feed || rel.many_to_many) {
+                self.err(
+                    &format!("{path}.strategy"),
+                    format!("\"{s}\" lays out a tree: relationship \"{}\" must be one-to-many from an entity to itself", rel.name),
+                );
+            }
             if let Some(list) = self.array(m, "copy", path) {
                 let from = if known.copies_from() == Some("child") {
                     &rel.child

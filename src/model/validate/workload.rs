@@ -235,6 +235,23 @@ impl Checker {
                     }
                 }
             }
+            Op::ReadSubtree
+            | Op::ReadAncestors
+            | Op::ReadChildren
+            | Op::InsertNode
+            | Op::MoveSubtree => {
+                if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
+                    if r.parent != r.child || r.feed || r.many_to_many {
+                        self.err(
+                            &format!("{path}.relationship"),
+                            format!(
+                                "{name} reads or changes a tree: relationship \"{}\" must be one-to-many from an entity to itself",
+                                r.name
+                            ),
+                        );
+                    }
+                }
+            }
             Op::PostFeed | Op::ReadFeed => {
                 if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
                     if !r.feed {
