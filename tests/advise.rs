@@ -200,6 +200,45 @@ fn the_front_holds_no_dominated_design_and_the_top_is_in_score_order() {
 }
 
 #[test]
+fn index_costs_are_screened_as_the_evaluation_reports_them() {
+    // Designs whose indexes hold no array the sample cuts: the screen's index keys written and
+    // index bytes are the engine's, to the key and to the byte; the keyed attributes' 21
+    // indexes cost their bytes in storage.
+    for (name, design, keys, bytes) in [
+        ("host-logs", "normalized", 100_000.0, 57_000_000_000.0),
+        ("message-attachments", "gridfs", 6_000.0, 124_600_000_000.0),
+        (
+            "social-feed",
+            "denormalized",
+            200_000.0,
+            61_500_000_000_000.0,
+        ),
+    ] {
+        let m = preset(name);
+        let o = squillion::eval::offer::offer(&m, design).unwrap();
+        let layout = o.layout().unwrap();
+        let s = screen(&o.model, &layout, horizon(&m));
+        let e = squillion::eval::evaluate_layout(&o.model, layout, &Default::default()).unwrap();
+        let engine = squillion::advise::verify::EngineFigures::of(&e);
+        assert_eq!(s.index_keys_written, keys, "{name} {design}");
+        assert_eq!(engine.index_keys_written, keys, "{name} {design}");
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-3 * b;
+        assert!(
+            close(s.index_bytes, bytes),
+            "{name} {design}: {}",
+            s.index_bytes
+        );
+        assert!(
+            close(engine.index_bytes, bytes),
+            "{name} {design}: {}",
+            engine.index_bytes
+        );
+        assert_eq!(s.write_cost(), s.writes + keys);
+        assert_eq!(s.storage_cost(), s.storage + s.index_bytes);
+    }
+}
+
+#[test]
 fn weights_change_the_recommendation() {
     let m = preset("social-feed");
     let w = squillion::advise::Weights::parse("reads=0,writes=0,storage=1").unwrap();
@@ -214,9 +253,9 @@ fn weights_change_the_recommendation() {
     let min = a
         .front
         .iter()
-        .map(|d| d.screened.storage)
+        .map(|d| d.screened.storage_cost())
         .fold(f64::INFINITY, f64::min);
-    assert_eq!(r.screened.storage, min, "{}", r.label);
+    assert_eq!(r.screened.storage_cost(), min, "{}", r.label);
     assert!(squillion::advise::Weights::parse("reads=-1").is_err());
     assert!(squillion::advise::Weights::parse("speed=1").is_err());
 }
