@@ -174,7 +174,7 @@ test('the front chart: every point whole, labels readable at 1280×720 and ≥ 1
   // No point is cut by the drawing's edge, the top one included.
   for (const out of await clipped(page)) assert.ok(out <= 0.5, `a front point is clipped by ${out} px`);
   const normal = await textPx(page, '.advise-front svg text');
-  assert.ok(normal.length > 0 && Math.min(...normal) >= 11, `chart labels at 1280×720: ${Math.min(...normal)} px`);
+  assert.ok(normal.length > 0 && Math.min(...normal) >= 14, `chart labels at 1280×720: ${Math.min(...normal)} px`);
   // The score says what it is against, and that the yardstick may be infeasible.
   assert.match(await page.textContent('.advise-table thead'), /Score vs Normalized/);
   await page.locator('.advise-front').scrollIntoViewIfNeeded();
