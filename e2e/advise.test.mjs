@@ -88,7 +88,7 @@ test('Advise on social-feed: the front, the recommendation, Apply gives squillio
     rank: p.dataset.rank, title: p.querySelector('title').textContent, recommended: p.classList.contains('recommended'),
   })));
   assert.ok(points.length >= 2, `front points: ${points.length}`);
-  for (const p of points) assert.match(p.title, /read round trips\/s, .* documents written\/s, .* stored; score/);
+  for (const p of points) assert.match(p.title, /read round trips\/s, .* documents and .* index keys written\/s, .* stored and .* of indexes; score/);
 
   // The recommendation: named, first among the best designs, explained per relationship.
   const headline = await page.textContent('[data-testid="advise-recommended"]');
@@ -145,5 +145,69 @@ test('Advise on social-feed: the front, the recommendation, Apply gives squillio
   await page.waitForSelector('#advise[data-state="running"]');
   await page.click('.advise-cancel');
   await page.waitForSelector('#advise[data-state="idle"]');
+  assert.deepEqual(errors, []);
+});
+
+/** Returns the rendered font size (px on screen) of every SVG text `selector` matches. */
+async function textPx(page, selector) {
+  return page.$$eval(selector, (els) => els.filter((e) => e.getClientRects().length > 0)
+    .map((e) => parseFloat(getComputedStyle(e).fontSize) * e.ownerSVGElement.getScreenCTM().a));
+}
+
+/** Returns how far each front point's circle pokes out of its drawing (0 when inside). */
+async function clipped(page) {
+  return page.$$eval('.advise-front svg', (svgs) => svgs.flatMap((svg) => {
+    const box = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('.front-point circle')].map((c) => {
+      const r = c.getBoundingClientRect();
+      return Math.max(0, box.left - r.left, box.top - r.top, r.right - box.right, r.bottom - box.bottom);
+    });
+  }));
+}
+
+test('the front chart: every point whole, labels readable at 1280×720 and ≥ 16 px in workshop mode; a point applied is squillion eval of its design', async () => {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 720 });
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  await page.click('#open-advise');
+  await page.waitForSelector('#advise[data-state="done"]', { timeout: 180_000 });
+
+  // No point is cut by the drawing's edge, the top one included.
+  for (const out of await clipped(page)) assert.ok(out <= 0.5, `a front point is clipped by ${out} px`);
+  const normal = await textPx(page, '.advise-front svg text');
+  assert.ok(normal.length > 0 && Math.min(...normal) >= 14, `chart labels at 1280×720: ${Math.min(...normal)} px`);
+  // The score says what it is against, and that the yardstick may be infeasible.
+  assert.match(await page.textContent('.advise-table thead'), /Score vs Normalized/);
+  await page.locator('.advise-front').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/advise-front-1280.png` });
+
+  // Click a point of the front that is not the recommendation: it becomes the Custom design and
+  // the page's figures are the CLI's for it.
+  const point = '.front-point:not(.recommended)';
+  const target = (await page.$(point)) ? point : '.front-point';
+  const design = await page.$eval(target, (g) => JSON.parse(g.dataset.design));
+  await page.click(target);
+  await page.waitForSelector('.design-button[data-design="custom"][aria-pressed="true"]');
+  const model = await savedModel(page);
+  assert.deepEqual(model.design, design, 'the point\'s design is the model\'s');
+  const shown = await shownEval(page);
+  const dir = mkdtempSync(join(tmpdir(), 'squillion-advise-'));
+  try {
+    const file = join(dir, 'design.json');
+    writeFileSync(file, JSON.stringify(design));
+    const cli = cliJson(['eval', '--preset', 'social-feed', '--design', file, '--json']);
+    assertSame(shown, cliShown(cli), 'social-feed / a point of the front');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  // Workshop mode: the chart larger, every label 16 px or more, no point clipped.
+  await page.keyboard.press('w');
+  await page.waitForTimeout(300);
+  assert.equal(await page.$eval('html', (h) => h.classList.contains('workshop')), true);
+  const big = await textPx(page, '.advise-front svg text');
+  assert.ok(big.length > 0 && Math.min(...big) >= 16, `chart labels in workshop mode: ${Math.min(...big)} px`);
+  for (const out of await clipped(page)) assert.ok(out <= 0.5, `workshop: a front point is clipped by ${out} px`);
+  await page.locator('.advise-front').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/advise-front-workshop.png` });
   assert.deepEqual(errors, []);
 });

@@ -177,8 +177,14 @@ pub struct Alternative {
     pub reads_delta: f64,
     /// Documents written per second more.
     pub writes_delta: f64,
+    /// Index keys written per second more.
+    #[serde(default)]
+    pub index_keys_delta: f64,
     /// Data bytes more.
     pub storage_delta: f64,
+    /// Index bytes more.
+    #[serde(default)]
+    pub index_bytes_delta: f64,
     /// Why it is infeasible; empty when it is feasible.
     pub infeasible: Vec<screen::Breach>,
 }
@@ -452,7 +458,9 @@ fn explain(
                 score_delta: score(&s.objectives(), reference, w) - own_score,
                 reads_delta: s.reads - own.reads,
                 writes_delta: s.writes - own.writes,
+                index_keys_delta: s.index_keys_written - own.index_keys_written,
                 storage_delta: s.storage - own.storage,
+                index_bytes_delta: s.index_bytes - own.index_bytes,
                 infeasible: s.infeasible.clone(),
             });
         }

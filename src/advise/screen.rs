@@ -12,6 +12,8 @@ use crate::model::Model;
 use crate::size::MAX_BSON_SIZE;
 use crate::warning::{fields_depth, MAX_DEPTH, MAX_INDEXES};
 
+pub mod index;
+
 /// The quantiles around the typical subject's (0.5) whose counts bound a fan-out's documents:
 /// the evaluation's typical subject is the sample document closest to the median, within a
 /// few hundredths of it for any sample of 50 documents or more.
@@ -23,11 +25,21 @@ pub struct Screen {
     /// Read round trips per second (`find` and `aggregate` commands of the typical subject,
     /// by rate): the read cost.
     pub reads: f64,
-    /// Documents written per second (typical subject, by rate): the write cost.
+    /// Documents written per second (typical subject, by rate): the write cost with
+    /// `index_keys_written`.
     pub writes: f64,
-    /// Data bytes of every collection at full scale: the storage cost (exact arithmetic, the
-    /// very figure the evaluation reports).
+    /// Index keys inserted plus deleted per second (typical subject, by rate; `_id_`
+    /// included, one per array element of a multikey index): the evaluation's
+    /// `index_keys_written`, added to the write cost.
+    #[serde(default)]
+    pub index_keys_written: f64,
+    /// Data bytes of every collection at full scale: the storage cost with `index_bytes`
+    /// (exact arithmetic, the very figure the evaluation reports).
     pub storage: f64,
+    /// Bytes of every index at full scale (keys × (mean key bytes + 8)): the evaluation's
+    /// `index_bytes`, added to the storage cost.
+    #[serde(default)]
+    pub index_bytes: f64,
     /// Write round trips per second (`insert`, `update`, `delete`), shown beside the cost.
     pub write_round_trips: f64,
     /// The largest document of any collection at full scale, in bytes.
@@ -44,9 +56,20 @@ impl Screen {
         self.infeasible.is_empty()
     }
 
-    /// Returns the three objectives: read cost, write cost, storage.
+    /// Returns the three objectives: read cost (round trips/s), write cost (documents plus
+    /// index keys written/s), storage (data plus index bytes).
     pub fn objectives(&self) -> [f64; 3] {
-        [self.reads, self.writes, self.storage]
+        [self.reads, self.write_cost(), self.storage_cost()]
+    }
+
+    /// Returns the write cost: documents plus index keys written per second.
+    pub fn write_cost(&self) -> f64 {
+        self.writes + self.index_keys_written
+    }
+
+    /// Returns the storage cost: data plus index bytes.
+    pub fn storage_cost(&self) -> f64 {
+        self.storage + self.index_bytes
     }
 }
 
@@ -63,6 +86,21 @@ pub struct Tolerance {
     pub writes_below: f64,
     /// Documents written per second above it (the high end of [`TYPICAL_BAND`]).
     pub writes_above: f64,
+    /// Index keys written per second the engine may not write: a value set to the one there,
+    /// a capped push that leaves its array as it was, an inserted document with fewer array
+    /// elements than the mean, a fan-out at the low end of [`TYPICAL_BAND`].
+    #[serde(default)]
+    pub index_keys_below: f64,
+    /// Index keys written per second above the screened figure: a capped push that drops the
+    /// oldest element, an inserted document with more elements than the mean, an upsert that
+    /// inserts, a conditional write the screen does not charge.
+    #[serde(default)]
+    pub index_keys_above: f64,
+    /// Index bytes the engine's estimate may leave out on top of
+    /// [`super::verify::INDEX_BYTES_SHARE`]: the keys past each document's first in multikey
+    /// indexes over arrays its sample cuts short (more than 10,000 elements at their largest).
+    #[serde(default)]
+    pub index_bytes_below: f64,
     /// Commands whose documents the screen cannot count without the engine (a multi-document
     /// update or delete, a GridFS file's chunks): the write figure of such a design is
     /// verified on the engine, not screened.
@@ -154,14 +192,25 @@ pub fn screen_with(
         reads_below: 0.0,
         writes_below: 0.0,
         writes_above: 0.0,
+        index_keys_below: 0.0,
+        index_keys_above: 0.0,
+        index_bytes_below: 0.0,
         engine_only: Vec::new(),
     };
+    let mut keys = 0.0;
+    let ixb: Vec<index::IndexBytes> = layout.collections.iter().map(index::index_bytes).collect();
+    let index_bytes = ixb.iter().map(|b| b.bytes).sum();
+    tol.index_bytes_below = ixb.iter().map(|b| b.sample_may_miss).sum();
     for u in &layout.plan.units {
         let rate = u.rate_per_sec;
         for c in &u.commands {
+            let coll = layout.collection(&c.collection);
             if c.when.is_some() {
                 // A fallback (a continuation append's, past a full parent): its one document
-                // is charged on the check that fails, below.
+                // is charged on the check that fails, below; its index keys may be written.
+                if let Some(coll) = coll {
+                    tol.index_keys_above += rate * index::written(coll, c).high;
+                }
                 continue;
             }
             match c.kind {
@@ -182,6 +231,17 @@ pub fn screen_with(
                     writes += rate * mid;
                     tol.writes_below += rate * (mid - low);
                     tol.writes_above += rate * (high - mid);
+                    // Index keys: per document written, times the documents (a fan-out's
+                    // band at its ends).
+                    let per = coll.map(|x| index::written(x, c)).unwrap_or_default();
+                    let k = index::KeyBand {
+                        mid: per.mid * mid,
+                        low: if low == 0.0 { 0.0 } else { per.low * low },
+                        high: per.high * high,
+                    };
+                    keys += rate * k.mid;
+                    tol.index_keys_below += rate * (k.mid - k.low).max(0.0);
+                    tol.index_keys_above += rate * (k.high - k.mid).max(0.0);
                 }
             }
         }
@@ -189,7 +249,9 @@ pub fn screen_with(
     Screen {
         reads,
         writes,
+        index_keys_written: keys,
         storage,
+        index_bytes,
         write_round_trips,
         largest_document,
         tolerance: tol,

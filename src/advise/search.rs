@@ -267,13 +267,18 @@ mod tests {
             screen: Screen {
                 reads: o[0],
                 writes: o[1],
+                index_keys_written: 0.0,
                 storage: o[2],
+                index_bytes: 0.0,
                 write_round_trips: 0.0,
                 largest_document: 0,
                 tolerance: super::super::screen::Tolerance {
                     reads_below: 0.0,
                     writes_below: 0.0,
                     writes_above: 0.0,
+                    index_keys_below: 0.0,
+                    index_keys_above: 0.0,
+                    index_bytes_below: 0.0,
                     engine_only: vec![],
                 },
                 infeasible: vec![],

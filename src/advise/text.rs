@@ -43,10 +43,12 @@ fn signed_bytes(v: f64) -> String {
 /// Returns what an alternative costs against the recommendation, in words.
 fn costs(a: &Alternative) -> String {
     format!(
-        "{} read round trips/s, {} docs written/s, {} storage (score {:+.3})",
+        "{} read round trips/s, {} docs and {} index keys written/s, {} data and {} index bytes (score {:+.3})",
         signed(a.reads_delta),
         signed(a.writes_delta),
+        signed(a.index_keys_delta),
         signed_bytes(a.storage_delta),
+        signed_bytes(a.index_bytes_delta),
         a.score_delta
     )
 }
@@ -80,18 +82,22 @@ pub fn explanation_sentence(
 fn figures(a: &Advised) -> String {
     let s = &a.screened;
     let mut t = format!(
-        "reads {}/s, writes {} docs/s, storage {} (score {:+.3})",
+        "reads {}/s, writes {} docs + {} index keys/s, storage {} + {} indexes (score {:+.3})",
         plain(s.reads),
         plain(s.writes),
+        plain(s.index_keys_written),
         binary_size(s.storage.round() as u64),
+        binary_size(s.index_bytes.round() as u64),
         a.score
     );
     if let Some(e) = &a.engine {
         let _ = write!(
             t,
-            "; engine: reads {}/s, writes {} docs/s, docs examined {}/s{}",
+            "; engine: reads {}/s, writes {} docs + {} index keys/s, indexes {}, docs examined {}/s{}",
             plain(e.reads),
             plain(e.writes),
+            plain(e.index_keys_written),
+            binary_size(e.index_bytes.round() as u64),
             plain(e.docs_examined),
             if e.infeasible.is_empty() {
                 String::new()

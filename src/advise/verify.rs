@@ -14,6 +14,11 @@ use crate::model::Model;
 /// Relative slack on top of a tolerance, for floating-point sums.
 const SLACK: f64 = 1e-9;
 
+/// How far, as a share of the screened figure, the engine's index bytes may be: the engine
+/// measures keys and key bytes on its sample (string lengths drawn, arrays cut at 10,000
+/// elements, duplicate keys of one document counted once) where the screen takes the means.
+pub const INDEX_BYTES_SHARE: f64 = 0.25;
+
 /// A design's figures as the engine measured them.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EngineFigures {
@@ -21,8 +26,14 @@ pub struct EngineFigures {
     pub reads: f64,
     /// Documents written per second: the screen's `writes`.
     pub writes: f64,
+    /// Index keys written per second: the screen's `index_keys_written`.
+    #[serde(default)]
+    pub index_keys_written: f64,
     /// Data bytes at full scale: the screen's `storage`.
     pub storage: f64,
+    /// Index bytes at full scale (an estimate from the sample): the screen's `index_bytes`.
+    #[serde(default)]
+    pub index_bytes: f64,
     /// Documents examined per second (the engine's planner decides it: not screened).
     pub docs_examined: f64,
     /// Index keys examined per second (not screened).
@@ -64,7 +75,9 @@ impl EngineFigures {
         EngineFigures {
             reads,
             writes: Metric::DocsWritten.of(e),
+            index_keys_written: Metric::IndexKeysWritten.of(e),
             storage: Metric::StorageBytes.of(e),
+            index_bytes: Metric::IndexBytes.of(e),
             docs_examined: Metric::DocsExamined.of(e),
             keys_examined: Metric::KeysExamined.of(e),
             shard_requests: Metric::ShardRequests.of(e),
@@ -153,6 +166,24 @@ pub fn disagreements(design: &str, s: &Screen, e: &EngineFigures) -> Vec<Disagre
             &format!("documents written{refused}"),
         );
     }
+    if t.engine_only.is_empty() {
+        check(
+            "index_keys_written",
+            s.index_keys_written,
+            e.index_keys_written,
+            s.index_keys_written - t.index_keys_below,
+            s.index_keys_written + t.index_keys_above,
+            &format!("index keys written{refused}"),
+        );
+    }
+    check(
+        "index_bytes",
+        s.index_bytes,
+        e.index_bytes,
+        (s.index_bytes - t.index_bytes_below) * (1.0 - INDEX_BYTES_SHARE),
+        s.index_bytes * (1.0 + INDEX_BYTES_SHARE),
+        "index bytes (the engine's are an estimate from its sample)",
+    );
     check(
         "storage",
         s.storage,

@@ -201,7 +201,7 @@ pub fn AdvisePanel(
                 <button type="button" class="button advise-close" on:click=move |_| { cancel(); open.set(false); }
                     aria-label="Close the advisor">"Close"</button>
             </div>
-            <p class="card-note">"Every design this model can take is screened without the engine, scored by the weights below (lower is better; 0 is Normalized), and the best are run on the engine. Designs whose documents break 16 MiB within 5 years are never recommended. How: docs/advisor.md."</p>
+            <p class="card-note">"Every design this model can take is screened without the engine, scored by the weights below, and the best are run on the engine. The score compares a design's costs (read round trips/s; documents and index keys written/s; data and index bytes) with those of the Normalized design, which serves only as the yardstick (it may itself be infeasible): negative is cheaper, lower is better, −0.69 is every cost halved. Designs whose documents break 16 MiB within 5 years are never recommended. How: docs/advisor.md."</p>
             <fieldset class="advise-weights">
                 <legend>"Weights"</legend>
                 {weight_input("Reads", "advise-w-reads", |w| w.reads, |w, v| w.reads = v)}
@@ -326,10 +326,10 @@ fn AdviceView(
                     <tr>
                         <th scope="col" class="num">"#"</th>
                         <th scope="col">"Design"</th>
-                        <th scope="col" class="num" title="Lower is better; 0 is Normalized">"Score"</th>
+                        <th scope="col" class="num" title="Weighted log ratio of the costs to the Normalized design's: negative is cheaper, lower is better">"Score vs Normalized"</th>
                         <th scope="col" class="num">"Reads/s"</th>
-                        <th scope="col" class="num">"Docs written/s"</th>
-                        <th scope="col" class="num">"Storage"</th>
+                        <th scope="col" class="num" title="Documents plus index keys written per second">"Writes/s (docs + keys)"</th>
+                        <th scope="col" class="num" title="Data plus index bytes">"Storage (data + indexes)"</th>
                         <th scope="col">"On the engine"</th>
                         <th scope="col"><span class="visually-hidden">"Apply"</span></th>
                     </tr>
@@ -349,8 +349,10 @@ fn AdviceView(
                                 </th>
                                 <td class="num">{format!("{:+.3}", a.score)}</td>
                                 <td class="num" data-value=a.screened.reads.to_string()>{rate(a.screened.reads)}</td>
-                                <td class="num" data-value=a.screened.writes.to_string()>{rate(a.screened.writes)}</td>
-                                <td class="num" data-value=a.screened.storage.to_string() title=human::exact_bytes(human::whole_bytes(a.screened.storage))>{bytes(a.screened.storage)}</td>
+                                <td class="num" data-value=a.screened.write_cost().to_string()
+                                    title=format!("{} documents + {} index keys", rate(a.screened.writes), rate(a.screened.index_keys_written))>{rate(a.screened.write_cost())}</td>
+                                <td class="num" data-value=a.screened.storage_cost().to_string()
+                                    title=format!("{} data + {} indexes", human::exact_bytes(human::whole_bytes(a.screened.storage)), human::exact_bytes(human::whole_bytes(a.screened.index_bytes)))>{bytes(a.screened.storage_cost())}</td>
                                 <td>{engine_verdict(&a)}</td>
                                 <td>
                                     <button type="button" class="button advise-apply-row" data-design=spec

@@ -1,5 +1,7 @@
-//! The Pareto front as a scatter: read round trips/s across, documents written/s up, each
-//! point's area the design's storage; the recommendation filled. Each point says its figures
+//! The Pareto front as a scatter: read round trips/s across, the write cost (documents and
+//! index keys written/s) up, each point's area the design's storage (data and indexes); the
+//! recommendation filled. Labels are 14 units high: 16 px or more in workshop mode, where the
+//! drawing is shown larger. Each point says its figures
 //! on hover (`<title>`) and to screen readers, and applies its design on click, Enter or Space.
 //! The scales are the bar charts' ([`Scale::choose`]: linear from 0, or log over decades when
 //! the figures span more than a hundredfold).
@@ -14,14 +16,15 @@ use crate::design::DesignSpec;
 /// The drawing's size in its own units (it scales to the card's width).
 const W: f64 = 560.0;
 const H: f64 = 300.0;
-/// Room for the axes' labels: left, bottom, top, right.
-const LEFT: f64 = 84.0;
-const BOTTOM: f64 = 44.0;
-const TOP: f64 = 16.0;
-const RIGHT: f64 = 40.0;
 /// Radius of the smallest and the largest storage.
-const R_MIN: f64 = 6.0;
+const R_MIN: f64 = 7.0;
 const R_MAX: f64 = 18.0;
+/// Room for the axes' labels: left, bottom, top, right; the top and the right keep a whole
+/// point of the largest storage inside the drawing.
+const LEFT: f64 = 96.0;
+const BOTTOM: f64 = 50.0;
+const TOP: f64 = R_MAX + 6.0;
+const RIGHT: f64 = R_MAX + 28.0;
 
 /// Returns the x of `v` reads/s.
 fn x_of(s: &Scale, v: f64) -> f64 {
@@ -44,12 +47,12 @@ pub fn FrontChart(
     apply: Callback<DesignSpec>,
 ) -> impl IntoView {
     let xs: Vec<f64> = front.iter().map(|a| a.screened.reads).collect();
-    let ys: Vec<f64> = front.iter().map(|a| a.screened.writes).collect();
+    let ys: Vec<f64> = front.iter().map(|a| a.screened.write_cost()).collect();
     let xs_scale = Scale::choose(&xs);
     let ys_scale = Scale::choose(&ys);
     let max_storage = front
         .iter()
-        .map(|a| a.screened.storage)
+        .map(|a| a.screened.storage_cost())
         .fold(0.0_f64, f64::max);
     let radius = |s: f64| {
         if max_storage > 0.0 {
@@ -67,7 +70,7 @@ pub fn FrontChart(
             let x = x_of(&xs2, t);
             view! {
                 <line class="grid" x1=x x2=x y1=TOP y2=H - BOTTOM/>
-                <text class="tick" x=x y=H - BOTTOM + 16.0 text-anchor="middle" aria-hidden="true">{rate(t)}</text>
+                <text class="tick" x=x y=H - BOTTOM + 18.0 text-anchor="middle" aria-hidden="true">{rate(t)}</text>
             }
         })
         .collect_view();
@@ -77,39 +80,46 @@ pub fn FrontChart(
             let y = y_of(&ys2, t);
             view! {
                 <line class="grid" x1=LEFT x2=W - RIGHT y1=y y2=y/>
-                <text class="tick" x=LEFT - 6.0 y=y + 4.0 text-anchor="end" aria-hidden="true">{rate(t)}</text>
+                <text class="tick" x=LEFT - 6.0 y=y + 5.0 text-anchor="end" aria-hidden="true">{rate(t)}</text>
             }
         })
         .collect_view();
     // The largest points first, so that a small one is never hidden under a large one.
     let mut order: Vec<Advised> = front.clone();
-    order.sort_by(|a, b| b.screened.storage.total_cmp(&a.screened.storage));
+    order.sort_by(|a, b| {
+        b.screened
+            .storage_cost()
+            .total_cmp(&a.screened.storage_cost())
+    });
     let points = order
         .into_iter()
         .map(|a| {
             let is_rec = recommended.as_ref() == Some(&a.design);
             let label = format!(
-                "#{} {}{}: {} read round trips/s, {} documents written/s, {} stored; score {:+.3}. Apply as Custom.",
+                "#{} {}{}: {} read round trips/s, {} documents and {} index keys written/s, {} stored and {} of indexes; score {:+.3}. Apply as Custom.",
                 a.rank,
                 plain_label(&a),
                 if is_rec { " (recommended)" } else { "" },
                 rate(a.screened.reads),
                 rate(a.screened.writes),
+                rate(a.screened.index_keys_written),
                 bytes(a.screened.storage),
+                bytes(a.screened.index_bytes),
                 a.score,
             );
             let (cx, cy, r) = (
                 x_of(&xs_scale, a.screened.reads),
-                y_of(&ys_scale, a.screened.writes),
-                radius(a.screened.storage),
+                y_of(&ys_scale, a.screened.write_cost()),
+                radius(a.screened.storage_cost()),
             );
             let (d1, d2) = (a.design.clone(), a.design.clone());
+            let spec = serde_json::to_string(&a.design).unwrap_or_default();
             let title = label.clone();
             view! {
                 <g class="front-point" class:recommended=is_rec role="button" tabindex="0"
-                    aria-label=label data-rank=a.rank.to_string()
-                    data-reads=a.screened.reads.to_string() data-writes=a.screened.writes.to_string()
-                    data-storage=a.screened.storage.to_string()
+                    aria-label=label data-rank=a.rank.to_string() data-design=spec
+                    data-reads=a.screened.reads.to_string() data-writes=a.screened.write_cost().to_string()
+                    data-storage=a.screened.storage_cost().to_string()
                     on:click=move |_| apply.run(d1.clone())
                     on:keydown=move |ev| {
                         if ev.key() == "Enter" || ev.key() == " " {
@@ -119,7 +129,7 @@ pub fn FrontChart(
                     }>
                     <title>{title}</title>
                     <circle cx=cx cy=cy r=r/>
-                    <text class="point-rank" x=cx y=cy + 4.0 text-anchor="middle" aria-hidden="true">{a.rank}</text>
+                    <text class="point-rank" x=cx y=cy + 5.0 text-anchor="middle" aria-hidden="true">{a.rank}</text>
                 </g>
             }
         })
@@ -131,18 +141,18 @@ pub fn FrontChart(
     };
     view! {
         <figure class="advise-front" data-testid="advise-front">
-            <svg viewBox=format!("0 0 {W} {H}") role="group" aria-label="Pareto front: read cost against write cost; point size is storage">
+            <svg viewBox=format!("0 0 {W} {H}") role="group" aria-label="Pareto front: read cost against write cost; point size is storage with indexes">
                 {grid_x}
                 {grid_y}
                 <line class="axis" x1=LEFT x2=W - RIGHT y1=H - BOTTOM y2=H - BOTTOM/>
                 <line class="axis" x1=LEFT x2=LEFT y1=TOP y2=H - BOTTOM/>
-                <text class="axis-label" x=(LEFT + W - RIGHT) / 2.0 y=H - 6.0 text-anchor="middle" aria-hidden="true">"Read round trips/s →"</text>
-                <text class="axis-label" x=14.0 y=(TOP + H - BOTTOM) / 2.0 text-anchor="middle"
-                    transform=format!("rotate(-90 14 {})", (TOP + H - BOTTOM) / 2.0) aria-hidden="true">"Docs written/s →"</text>
+                <text class="axis-label" x=(LEFT + W - RIGHT) / 2.0 y=H - 8.0 text-anchor="middle" aria-hidden="true">"Read round trips/s →"</text>
+                <text class="axis-label" x=16.0 y=(TOP + H - BOTTOM) / 2.0 text-anchor="middle"
+                    transform=format!("rotate(-90 16 {})", (TOP + H - BOTTOM) / 2.0) aria-hidden="true">"Writes/s (docs + index keys) →"</text>
                 {points}
             </svg>
             <figcaption class="card-note">{format!(
-                "The Pareto front: {} design(s) no other beats on reads, writes and storage at once. Larger point: more storage; filled: recommended. Click a point to apply it.{note}",
+                "The Pareto front: {} design(s) no other beats on reads, writes (documents and index keys) and storage (data and indexes) at once. Larger point: more storage; filled: recommended. Click a point to apply it.{note}",
                 front.len()
             )}</figcaption>
         </figure>
