@@ -219,7 +219,11 @@ pub(super) fn moved(b: &Binder) -> Vec<Document> {
     let new_path = subtree_path(np);
     let below = b.results.get("moved").cloned().unwrap_or_default();
     std::iter::once(node.clone())
-        .chain(below.into_iter().map(crate::engine::Returned::into_document))
+        .chain(
+            below
+                .into_iter()
+                .map(crate::engine::Returned::into_document),
+        )
         .map(|d| {
             let mut e = bson::doc! { "_id": d.get("_id").cloned().unwrap_or(Bson::Null) };
             let mut anc = new_anc.clone();
