@@ -13,4 +13,5 @@ node bench/sizes.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
 node bench/query.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
 node bench/eval.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
 node bench/infer.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
+node bench/advise.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
 node bench/load.mjs dist
