@@ -70,13 +70,36 @@ pub struct Monotonicity {
     pub monotonic: bool,
     /// Why.
     pub reason: String,
-    /// The key's first field (for the warning's text; not in the JSON, which has `reason`).
-    #[serde(skip)]
+    /// The key's first field, the one `reason` is about.
+    #[serde(default)]
     pub field: String,
-    /// Why it grows, as a message id of `locales/*/messages.ftl` (`monotonic-date`), when
-    /// it does.
-    #[serde(skip)]
-    pub why: Option<&'static str>,
+    /// Why it grows with insertion order, when it does (the warning's text says it in any
+    /// language).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<Growth>,
+}
+
+/// Why a shard key's first field grows with insertion order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Growth {
+    /// An ObjectId `_id`: its first four bytes are its creation time.
+    ObjectId,
+    /// A date or timestamp of creation.
+    Date,
+    /// A sequence number.
+    Sequence,
+}
+
+impl Growth {
+    /// Returns the id of the message that says it (`locales/*/messages.ftl`).
+    pub fn message_id(self) -> &'static str {
+        match self {
+            Growth::ObjectId => "monotonic-object-id",
+            Growth::Date => "monotonic-date",
+            Growth::Sequence => "monotonic-sequence",
+        }
+    }
 }
 
 /// The shard-key report of one collection.
@@ -383,14 +406,14 @@ fn monotonicity(layout: &Layout, collection: &str, key: &Document, hashed: bool)
     let why = match field {
         _ if first == "_id" && field.is_none_or(|f| f.ty == BsonType::ObjectId) => Some((
             "an ObjectId _id starts with its creation time",
-            "monotonic-object-id",
+            Growth::ObjectId,
         )),
         Some(f) if matches!(f.ty, BsonType::Date | BsonType::Timestamp) => Some((
             "a creation date or timestamp grows with time",
-            "monotonic-date",
+            Growth::Date,
         )),
         Some(f) if f.kind == Some(ValueKind::Sequence) => {
-            Some(("a sequence number only grows", "monotonic-sequence"))
+            Some(("a sequence number only grows", Growth::Sequence))
         }
         _ => None,
     };

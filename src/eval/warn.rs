@@ -196,7 +196,7 @@ pub(super) fn cluster_warnings(
                     .arg("field", &s.key.monotonicity.field)
                     .nested(
                         "why",
-                        Text::new(s.key.monotonicity.why.unwrap_or("nothing")),
+                        Text::new(s.key.monotonicity.why.map_or("nothing", |g| g.message_id())),
                     ),
                 Text::new("monotonic-shard-key-fix"),
             ));
