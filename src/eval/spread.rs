@@ -408,10 +408,9 @@ fn monotonicity(layout: &Layout, collection: &str, key: &Document, hashed: bool)
             "an ObjectId _id starts with its creation time",
             Growth::ObjectId,
         )),
-        Some(f) if matches!(f.ty, BsonType::Date | BsonType::Timestamp) => Some((
-            "a creation date or timestamp grows with time",
-            Growth::Date,
-        )),
+        Some(f) if matches!(f.ty, BsonType::Date | BsonType::Timestamp) => {
+            Some(("a creation date or timestamp grows with time", Growth::Date))
+        }
         Some(f) if f.kind == Some(ValueKind::Sequence) => {
             Some(("a sequence number only grows", Growth::Sequence))
         }
