@@ -18,7 +18,9 @@ use bson::{Bson, Document};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use squillion::engine::write::{depth, MAX_DEPTH};
-use squillion::engine::{Command, Database, FindCommand, Hint, IndexOptions, UpdateCommand};
+use squillion::engine::{
+    Command, Database, FindCommand, Hint, IndexOptions, Returned, UpdateCommand,
+};
 use squillion::size::document_size;
 use std::collections::BTreeSet;
 
@@ -556,9 +558,7 @@ fn snapshot(db: &Database, name: &str) -> (Vec<Vec<u8>>, Vec<(String, usize)>) {
     match db.collection(name) {
         None => (Vec::new(), Vec::new()),
         Some(c) => (
-            c.documents()
-                .map(|d| d.to_vec().unwrap_or_default())
-                .collect(),
+            c.documents().map(|d| d.as_bytes().to_vec()).collect(),
             c.indexes()
                 .iter()
                 .map(|i| (i.spec.name.clone(), i.entries.len()))
@@ -567,7 +567,7 @@ fn snapshot(db: &Database, name: &str) -> (Vec<Vec<u8>>, Vec<(String, usize)>) {
     }
 }
 
-fn sorted_bytes(docs: &[Document]) -> Vec<Vec<u8>> {
+fn sorted_bytes(docs: &[Returned]) -> Vec<Vec<u8>> {
     let mut v: Vec<Vec<u8>> = docs
         .iter()
         .map(|d| d.to_vec().unwrap_or_default())
@@ -581,8 +581,13 @@ fn check_collections(db: &Database) {
         let Some(c) = db.collection(&name) else {
             continue;
         };
-        for d in c.documents() {
+        for raw in c.documents() {
+            let Ok(d) = Document::try_from(raw) else {
+                panic!("a stored document of {name} does not decode");
+            };
+            let d = &d;
             let size = document_size(d);
+            assert_eq!(size, raw.as_bytes().len() as u64, "stored size in {name}");
             assert!(
                 size <= 16 * 1024 * 1024,
                 "stored document of {size} bytes in {name}"
