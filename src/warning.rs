@@ -82,28 +82,9 @@ pub struct WarningText {
 }
 
 impl Warning {
-    /// Returns a finding with a stable `code` (documented in `docs/warnings.md`).
-    pub fn new(
-        code: &'static str,
-        severity: Severity,
-        collection: &str,
-        path: &str,
-        message: String,
-        fix: &str,
-    ) -> Warning {
-        Warning {
-            code: Cow::Borrowed(code),
-            severity,
-            collection: collection.to_string(),
-            path: path.to_string(),
-            message,
-            fix: fix.to_string(),
-            text: None,
-        }
-    }
-
-    /// Returns a finding whose message and fix come from the catalogues: `message` and `fix`
-    /// hold their English, `text` the ids and values every language renders.
+    /// Returns a finding with a stable `code` (documented in `docs/warnings.md`) whose
+    /// message and fix come from the catalogues: `message` and `fix` hold their English,
+    /// `text` the ids and values every language renders.
     pub fn localized(
         code: &'static str,
         severity: Severity,
@@ -139,11 +120,6 @@ impl Warning {
             _ => self.fix.clone(),
         }
     }
-}
-
-/// Returns the fix `id` with no values (most fixes are one fixed sentence).
-fn fix(id: &'static str) -> Text {
-    Text::new(id)
 }
 
 /// Returns the clause saying whether a size is exact or an estimate.
@@ -219,7 +195,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                         .arg("size", binary_size(max))
                         .nested("exactness", label(ss.max.exact))
                         .arg("near", binary_size(NEAR_LIMIT)),
-                    fix("doc-near-limit-fix"),
+                    Text::new("doc-near-limit-fix"),
                 ));
             }
             if let Some(b) = ss.bloated.as_ref().filter(|_| max > BLOATED) {
@@ -274,7 +250,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                             .nested("exactness", label(bp.exact))
                             .arg("element", binary_size(a.element_bytes.bytes))
                             .nested("tail", tail),
-                        fix("array-break-point-fix"),
+                        Text::new("array-break-point-fix"),
                     ));
                 }
                 let elem_ty = shape.fields.get(&a.field).and_then(|f| f.items);
@@ -298,7 +274,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                             .arg("field", &a.field)
                             .arg("count", thousands(a.max_count))
                             .nested("growing", growing),
-                        fix("unbounded-array-fix"),
+                        Text::new("unbounded-array-fix"),
                     ));
                 }
             }
@@ -323,7 +299,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                             .arg("field", name)
                             .arg("count", thousands(max))
                             .nested("growing", Text::new("nothing")),
-                        fix("unbounded-declared-array-fix"),
+                        Text::new("unbounded-declared-array-fix"),
                     ));
                 }
             }
@@ -335,7 +311,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                     &c.name,
                     "",
                     Text::new("depth-over-limit").arg("depth", depth),
-                    fix("depth-over-limit-fix"),
+                    Text::new("depth-over-limit-fix"),
                 ));
             }
         }
@@ -346,7 +322,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                 &c.name,
                 "",
                 Text::new("index-limit").arg("count", c.indexes.len()),
-                fix("index-limit-fix"),
+                Text::new("index-limit-fix"),
             ));
         } else if c.indexes.len() > MANY_INDEXES {
             out.push(Warning::localized(
@@ -355,7 +331,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                 &c.name,
                 "",
                 Text::new("too-many-indexes").arg("count", c.indexes.len()),
-                fix("too-many-indexes-fix"),
+                Text::new("too-many-indexes-fix"),
             ));
         }
     }
@@ -366,7 +342,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
             "",
             "",
             Text::new("too-many-collections").arg("count", layout.collections.len()),
-            fix("too-many-collections-fix"),
+            Text::new("too-many-collections-fix"),
         ));
     }
     patterns(model, layout, &mut out);
@@ -464,7 +440,7 @@ fn patterns(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
                     Text::new("mmapv1-preallocation")
                         .arg("field", field)
                         .arg("slots", slots),
-                    fix("mmapv1-preallocation-fix"),
+                    Text::new("mmapv1-preallocation-fix"),
                 ));
             }
             FieldPattern::Attribute {
@@ -487,7 +463,7 @@ fn patterns(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
                     Text::new("keyed-attributes")
                         .arg("field", field)
                         .arg("keys", keys),
-                    fix("keyed-attributes-fix"),
+                    Text::new("keyed-attributes-fix"),
                 ));
             }
             _ => {}
@@ -564,7 +540,7 @@ fn live_copies(model: &Model, layout: &Layout, out: &mut Vec<Warning>) {
                             .arg("copy_writes", format!("{copy_writes:.1}"))
                             .arg("reads", reads)
                             .arg("ratio", format!("{ratio:.2}")),
-                        fix("live-copy-amplification-fix"),
+                        Text::new("live-copy-amplification-fix"),
                     ));
                 }
             }
@@ -598,7 +574,7 @@ fn queries(model: &Model, layout: &Layout, indexes: &[Index], out: &mut Vec<Warn
                             .arg("unit", &u.unit)
                             .arg("command", cmd.mongosh())
                             .arg("keys", keys.keys().cloned().collect::<Vec<_>>().join(", ")),
-                        fix("unindexed-query-fix"),
+                        Text::new("unindexed-query-fix"),
                     ));
                 }
             }
@@ -623,7 +599,7 @@ fn queries(model: &Model, layout: &Layout, indexes: &[Index], out: &mut Vec<Warn
                                     crate::design::plan::shell(&bson::Bson::Document(sk.clone())),
                                 )
                                 .arg("shards", shards),
-                            fix("scatter-gather-fix"),
+                            Text::new("scatter-gather-fix"),
                         ));
                     }
                 }
