@@ -165,8 +165,6 @@ pub fn disagreements(design: &str, s: &Screen, e: &EngineFigures) -> Vec<Disagre
             s.writes + t.writes_above,
             &format!("documents written{refused}"),
         );
-    }
-    if t.engine_only.is_empty() {
         check(
             "index_keys_written",
             s.index_keys_written,
