@@ -363,6 +363,9 @@ pub struct ShapeGenerator<'a> {
     pub count: u64,
     /// The tree the documents form, when a tree relationship lays out their entity.
     tree: Option<tree::NodeTree>,
+    /// Fields that hold the document's own `_id` (a single collection's shared key on the
+    /// parent).
+    own_id: Vec<String>,
 }
 
 /// Returns one generator per shape of collection `c`, in shape order. `count` maps a
@@ -389,6 +392,11 @@ pub fn shape_generators<'a>(
                 .as_deref()
                 .filter(|e| *e == shape.label)
                 .and_then(|e| tree::of(model, layout, e, count(shape.count))),
+            own_id: crate::design::layout::single::own_id_keys(
+                &model.relationships,
+                &layout.strategies,
+                shape,
+            ),
         })
         .collect()
 }
@@ -429,6 +437,12 @@ impl ShapeGenerator<'_> {
             }
             if !g.present(f) {
                 continue;
+            }
+            if self.own_id.contains(name) {
+                if let Some(id) = d.get("_id").cloned() {
+                    d.insert(name.clone(), id);
+                    continue;
+                }
             }
             let v = if name == "_id" && f.ty == BsonType::ObjectId {
                 let ent = if self.primary {

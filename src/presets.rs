@@ -65,6 +65,7 @@ files![
     "social-feed",
     "message-attachments",
     "category-tree",
+    "product-catalog",
 ];
 
 static PRESETS: std::sync::OnceLock<Vec<Preset>> = std::sync::OnceLock::new();

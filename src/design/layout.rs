@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 mod relationship;
+pub mod single;
 mod timeseries;
 
 pub use timeseries::{
@@ -240,6 +241,7 @@ fn collections(
         }
         collections.push(b.entity_collection(e)?);
     }
+    b.single_collections(&mut collections)?;
     for r in &model.relationships {
         let s = b.strategy(&r.name);
         if let Some(c) = b.relationship_collection(r, s)? {
@@ -286,7 +288,7 @@ impl Builder<'_> {
             .relationships
             .iter()
             .any(|r| r.feed.as_deref() == Some(e.name.as_str()));
-        if feeds {
+        if feeds || self.in_parent_collection(&e.name) {
             return false;
         }
         let as_child: Vec<_> = self

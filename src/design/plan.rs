@@ -21,6 +21,7 @@ mod post_feed;
 mod read;
 mod read_feed;
 mod reassign;
+mod single;
 mod timeseries;
 pub mod tree;
 mod update;

@@ -93,7 +93,7 @@ impl Binder<'_> {
         let c = self.layout.collection_of(entity)?;
         let g = self.data.collection(&c.name)?;
         let key = format!("{}/{entity}", c.name);
-        let n = g.documents.len();
+        let (start, n) = self.shape_range(c, entity, g.documents.len());
         let mut order: Vec<usize> = (0..n).collect();
         if !self.largest {
             // As `typical_index`: the quantile closest to 0.5, after the largest and the p99.
@@ -108,20 +108,31 @@ impl Binder<'_> {
         }
         order
             .into_iter()
-            .filter_map(|i| g.documents.get(i).and_then(|d| d.get("_id")))
+            .filter_map(|i| g.documents.get(start + i).and_then(|d| d.get("_id")))
             .find(|id| Some(*id) != not)
             .cloned()
+    }
+
+    /// Returns where the sample documents of `entity`'s shape begin among those of its
+    /// collection `c` (after the documents of the shapes before it: a single collection holds
+    /// the parents, then the children) and how many there are, at most `len` in all.
+    fn shape_range(&self, c: &crate::design::Collection, entity: &str, len: usize) -> (usize, usize) {
+        let count = |s: &crate::design::DocShape| self.model.sample.sample_count(s.count) as usize;
+        let before: usize = c
+            .shapes
+            .iter()
+            .take_while(|s| s.label != entity)
+            .map(count)
+            .sum();
+        let start = before.min(len);
+        let n = c.shape(entity).map_or(len, count).min(len.saturating_sub(start));
+        (start, n)
     }
 
     fn find_subject(&self, entity: &str) -> Option<Found> {
         if let Some(c) = self.layout.collection_of(entity) {
             let g = self.data.collection(&c.name)?;
-            let n = c
-                .shape(entity)
-                .map_or(g.documents.len(), |s| {
-                    self.model.sample.sample_count(s.count) as usize
-                })
-                .min(g.documents.len());
+            let (start, n) = self.shape_range(c, entity, g.documents.len());
             let key = format!("{}/{entity}", c.name);
             let i = if self.largest {
                 0
@@ -129,7 +140,7 @@ impl Binder<'_> {
                 typical_index(self.model.seed, &key, n)
             };
             let q = document_quantile(self.model.seed, &key, i as u64);
-            return g.documents.get(i).map(|d| (d.clone(), i, q));
+            return g.documents.get(start + i).map(|d| (d.clone(), i, q));
         }
         // Embedded: the first element of the array in the parent's subject.
         let r = self.model.relationships.iter().find(|r| {

@@ -460,6 +460,22 @@ fn insert_documents(
             Bson::ObjectId(entity_oid(ctx.model.seed, &format!("new/{label}"), *n)),
         );
     }
+    // A single collection's parent holds its own id as the shared key.
+    if let (Some(shape), Some(id)) = (
+        ctx.layout
+            .collection(&c.collection)
+            .and_then(|x| x.shape(&label)),
+        d.get("_id").cloned(),
+    ) {
+        let keys = crate::design::layout::single::own_id_keys(
+            &ctx.model.relationships,
+            &ctx.layout.strategies,
+            shape,
+        );
+        for k in keys {
+            d.insert(k, id.clone());
+        }
+    }
     // Links: the parent and a child of the current step.
     if label == "link" {
         if let Some(r) = ctx

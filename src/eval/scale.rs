@@ -69,6 +69,13 @@ pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(
             Strategy::LinkCollection if cmd.collection == r.name => {
                 return Some((card, Basis::FullScale));
             }
+            // The shared key matches the parent too, unless the type picks the children.
+            Strategy::SingleCollection if cmd.collection == child_coll => {
+                let parent = !cmd
+                    .filter
+                    .contains_key(crate::design::layout::single::TYPE_FIELD);
+                return Some((card + f64::from(u8::from(parent)), Basis::FullScale));
+            }
             _ if cmd.collection == child_coll => return Some((card, Basis::FullScale)),
             _ => {}
         }
@@ -160,7 +167,9 @@ fn parent_matches(
                     && key == "_id"
                     && match s {
                         Strategy::LinkCollection => other == format!("links.{}", r.parent_ref()),
-                        Strategy::ReferenceInChild { .. } | Strategy::TwoWay => {
+                        Strategy::ReferenceInChild { .. }
+                        | Strategy::TwoWay
+                        | Strategy::SingleCollection => {
                             other == format!("children.{}", r.parent_ref())
                         }
                         _ => false,

@@ -18,7 +18,8 @@ use serde::{Deserialize, Serialize};
 
 pub use granularity::{Granularity, MIN_BUCKET};
 pub use named::{
-    is_unbounded, named_strategy, stands_alone, strategies_for, time_field, time_series_fits,
+    is_unbounded, named_strategy, single_collection_fits, stands_alone, strategies_for, time_field,
+    time_series_fits,
     UNBOUNDED_ARRAY,
 };
 pub use pattern::{AttributeForm, FieldPattern, MAX_SUBFIELDS};

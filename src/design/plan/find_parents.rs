@@ -76,7 +76,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
                 note.clone(),
             ));
         }
-        Strategy::ReferenceInChild { .. } | Strategy::TwoWay => {
+        Strategy::ReferenceInChild { .. } | Strategy::TwoWay | Strategy::SingleCollection => {
             out.push(child_lookup(out, &r.parent_ref()));
             out.push(out.command(
                 &pcoll,

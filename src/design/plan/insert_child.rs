@@ -93,6 +93,10 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         Strategy::ReferenceInChild { .. } => {
             out.push(insert_child(out, "the child with its parent reference"))
         }
+        Strategy::SingleCollection => out.push(insert_child(
+            out,
+            "the child in its parent's collection, with the shared key and its type",
+        )),
         Strategy::LinkCollection => {
             let mut c = out.command(&r.name, Insert, Document::new(), "the link");
             c.insert_shape = Some("link".into());

@@ -26,16 +26,39 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         return;
     };
     let coll = p.collection_for(entity);
-    let mut find = out.command(
-        &coll,
-        Find,
-        doc! { by.as_str(): param(format!("{entity}.{by}")) },
-        format!("read {entity} by {by}"),
-    );
-    find.limit = Some(1);
+    let together = super::single::together(p, entity, by, &coll, children);
+    let mut find = match together.first() {
+        // The parent and its children in one query on the shared key.
+        Some((_, key)) => out.command(
+            &coll,
+            Find,
+            doc! { key.as_str(): param(format!("{entity}._id")) },
+            format!(
+                "read {entity} with its {} (single collection)",
+                together
+                    .iter()
+                    .map(|(c, _)| c.relationship.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+        None => {
+            let mut f = out.command(
+                &coll,
+                Find,
+                doc! { by.as_str(): param(format!("{entity}.{by}")) },
+                format!("read {entity} by {by}"),
+            );
+            f.limit = Some(1);
+            f
+        }
+    };
     let mut projection = Document::new();
     let mut later = Vec::new();
     for c in children {
+        if together.iter().any(|(t, _)| t.relationship == c.relationship) {
+            continue;
+        }
         child_commands(p, out, entity, &coll, c, &mut projection, &mut later);
     }
     if p.joins == Joins::Lookup && !later.is_empty() && projection.is_empty() {
@@ -197,6 +220,14 @@ fn child_commands(
             later.push(f);
         }
         Strategy::TimeSeries { .. } => later.push(super::timeseries::read(p, out, r, entity, c)),
+        Strategy::SingleCollection => {
+            later.push(sorted_and_limited(super::single::children(
+                out,
+                r,
+                entity,
+                &child_coll,
+            )));
+        }
         Strategy::Continuation { threshold } => {
             slice(projection);
             if !(c.fields.is_empty() || c.fields.iter().all(|f| f == "_id")) {

@@ -52,7 +52,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         c
     };
     match s {
-        Strategy::ReferenceInChild { .. } => out.push(set_ref(out)),
+        Strategy::ReferenceInChild { .. } | Strategy::SingleCollection => out.push(set_ref(out)),
         Strategy::TwoWay => {
             out.push(set_ref(out));
             out.push(pull(

@@ -37,6 +37,10 @@ pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
                 .then(|| Granularity::fitting(r.growth_typical()))
                 .flatten()
                 .map(|granularity| Strategy::TimeSeries { granularity }),
+            // Parent and children in one collection: a one-to-many between two entities.
+            Strategy::SingleCollection => {
+                single_collection_fits(r).then_some(Strategy::SingleCollection)
+            }
             other => Some(other),
         })
         .map(|s| match s {
@@ -46,6 +50,13 @@ pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
             other => other,
         })
         .collect()
+}
+
+/// Returns true when relationship `r` may take the single-collection strategy: a one-to-many
+/// between two different entities (not a feed), so that each child has one parent whose id
+/// the shared key holds.
+pub fn single_collection_fits(r: &Relationship) -> bool {
+    r.parent != r.child && !r.many_to_many && r.feed.is_none()
 }
 
 /// Returns true when relationship `r` may be a native time series: a one-to-many between two

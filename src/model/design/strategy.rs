@@ -92,13 +92,18 @@ pub enum Strategy {
     /// A tree: each node keeps the numbers of a depth-first walk (`left`, `right`; a
     /// descendant's lie between its ancestor's), and its parent's.
     NestedSets,
+    /// The single-collection pattern: each child lives in its parent's collection, both
+    /// marked by a discriminator (`type`: the entity's name) and sharing a key (the child's
+    /// parent reference, `{parent}Id`, which the parent holds as its own `_id`), so one query
+    /// on that key reads a parent with its children.
+    SingleCollection,
 }
 
 impl Strategy {
     /// Every strategy with its default parameters (`k` [`DEFAULT_SUBSET`], `size`
     /// [`DEFAULT_BUCKET`], `threshold` [`DEFAULT_THRESHOLD`], no copies), in the order the page
     /// offers them: the one list of strategies.
-    pub const ALL: [Strategy; 18] = [
+    pub const ALL: [Strategy; 19] = [
         Strategy::Embed,
         Strategy::EmbedSubset { k: DEFAULT_SUBSET },
         Strategy::ExtendedReference { copy: Vec::new() },
@@ -125,6 +130,7 @@ impl Strategy {
         Strategy::ArrayOfAncestors,
         Strategy::MaterializedPaths,
         Strategy::NestedSets,
+        Strategy::SingleCollection,
     ];
 
     /// Returns every strategy's name as written in a model, in [`Strategy::ALL`]'s order.
@@ -158,6 +164,7 @@ impl Strategy {
             Strategy::ArrayOfAncestors => "array_of_ancestors",
             Strategy::MaterializedPaths => "materialized_paths",
             Strategy::NestedSets => "nested_sets",
+            Strategy::SingleCollection => "single_collection",
         }
     }
 

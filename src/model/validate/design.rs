@@ -136,6 +136,14 @@ impl Checker {
                     format!("relationship \"{}\" is a tree (tree steps name it): use parent_references, child_references, array_of_ancestors, materialized_paths or nested_sets", rel.name),
                 );
             }
+            if matches!(known, Strategy::SingleCollection)
+                && (rel.parent == rel.child || rel.feed || rel.many_to_many)
+            {
+                self.err(
+                    &format!("{path}.strategy"),
+                    format!("\"{s}\" keeps each child in its one parent's collection: relationship \"{}\" must be one-to-many between two different entities", rel.name),
+                );
+            }
             if known.is_tree() && (rel.parent != rel.child || rel.feed || rel.many_to_many) {
                 self.err(
                     &format!("{path}.strategy"),

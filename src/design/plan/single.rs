@@ -1,0 +1,53 @@
+//! Reads under the single-collection strategy: a parent with all its children in one query on
+//! the shared key (`find({productId: product._id})`: the parent holds its own id there), or
+//! the children alone by the shared key and the discriminator (`{productId: …, type:
+//! "review"}`), which one compound index `{productId: 1, type: 1}` serves.
+
+use bson::doc;
+
+use super::{param, Command, CommandKind::*, Commands, Placement};
+use crate::design::layout::single::{shared_key, TYPE_FIELD};
+use crate::model::design::Strategy;
+use crate::model::{ChildRead, Relationship};
+
+/// Returns the children of a read of `entity` by `by` (in collection `coll`) that come with
+/// the parent in one query on the shared key, each with that key: the single-collection
+/// relationships whose children live in `coll` and are read whole in any order (no limit, no
+/// sort: one query cannot both keep the parent and take the first N children). Empty unless
+/// the read is by `_id` (by another key the parent's id is not known before its read).
+pub(super) fn together<'a>(
+    p: &Placement,
+    entity: &str,
+    by: &str,
+    coll: &str,
+    children: &'a [ChildRead],
+) -> Vec<(&'a ChildRead, String)> {
+    if by != "_id" {
+        return Vec::new();
+    }
+    children
+        .iter()
+        .filter(|c| c.limit.is_none() && c.sort.is_none())
+        .filter_map(|c| {
+            let (r, s) = p.relationship(&c.relationship)?;
+            let single = matches!(s, Strategy::SingleCollection)
+                && r.parent == entity
+                && p.collection_for(&r.child) == coll;
+            single.then(|| (c, shared_key(r)))
+        })
+        .collect()
+}
+
+/// Returns the find of the children of `r` alone, in `coll`: by the shared key and the
+/// discriminator.
+pub(super) fn children(out: &Commands, r: &Relationship, entity: &str, coll: &str) -> Command {
+    out.command(
+        coll,
+        Find,
+        doc! {
+            shared_key(r): param(format!("{entity}._id")),
+            TYPE_FIELD: r.child.as_str(),
+        },
+        format!("{}: children by shared key and type", r.name),
+    )
+}
