@@ -82,7 +82,7 @@ async function shown(page, design) {
 
 test('every preset: each offered design shows the numbers of squillion eval --json', async () => {
   const presets = readPresets();
-  assert.ok(presets.length >= 15, `presets: ${presets.length}`);
+  assert.ok(presets.length >= 16, `presets: ${presets.length}`);
   const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
   await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
   let compared = 0;

@@ -556,3 +556,51 @@ fn category_tree_paths_read_in_one_query_nested_sets_insert_and_ancestors_move()
     }
     assert!(total(&nested, mv, false, "docs_written") > nodes);
 }
+
+#[test]
+fn product_catalog_single_collection_reads_a_product_page_in_one_query() {
+    let page = "product page with its reviews";
+    let newest = "newest reviews of a product";
+    let add = "add review";
+    let normalized = eval("product-catalog", "normalized");
+    let single = eval("product-catalog", "single-collection");
+    // Normalized: the product, then its reviews by their parent reference: 2 round trips.
+    assert_eq!(op(&normalized, page).queries, 2);
+    assert_eq!(op(&normalized, page).largest.queries, 2);
+    // Single collection: one find on the shared key returns the product and its reviews, on
+    // the one compound index, examining nothing else.
+    assert_eq!(op(&single, page).queries, 1);
+    assert_eq!(op(&single, page).largest.queries, 1);
+    let c = &cmds(&single, page)[0];
+    assert_eq!(c.collection, "product");
+    assert!(c.mongosh.contains("find({ productId: "), "{}", c.mongosh);
+    assert_eq!(c.plan, "productId_1_type_1_date_-1");
+    // The same documents as the two reads of normalized: the product and its reviews (the
+    // typical product has 8, the largest 2,000), and no more examined than returned.
+    for largest in [false, true] {
+        let returned = total(&single, page, largest, "docs_returned");
+        assert_eq!(returned, total(&normalized, page, largest, "docs_returned"));
+        assert_eq!(
+            total(&single, page, largest, "docs_examined"),
+            returned,
+            "{largest}"
+        );
+    }
+    assert_eq!(total(&single, page, false, "docs_returned"), 9.0);
+    assert_eq!(total(&single, page, true, "docs_returned"), 2001.0);
+    // The reviews alone add the type to the shared key: the same index, reviews only.
+    assert_eq!(op(&single, newest).queries, 2);
+    let c = &cmds(&single, newest)[1];
+    assert!(c.mongosh.contains("type: \"review\""), "{}", c.mongosh);
+    assert_eq!(c.plan, "productId_1_type_1_date_-1");
+    assert_eq!(total(&single, newest, true, "docs_returned"), 11.0);
+    // A review is one insert in both designs, into the product collection here.
+    assert_eq!(total(&single, add, false, "docs_written"), 1.0);
+    assert_eq!(collections(&single, add), vec!["product".to_string()]);
+    // One collection holding both shapes (200,000 products, 2,400,000 reviews), with one
+    // secondary index instead of normalized's one on review.
+    assert_eq!(single.collections.len(), 1);
+    let product = &single.collections[0];
+    assert_eq!(product.stats.count, 2_600_000.0);
+    assert_eq!(product.index_count, 2);
+}

@@ -92,7 +92,7 @@ fn every_preset_file_is_listed_parses_and_evaluates() {
     let mut listed: Vec<String> = presets::all().iter().map(|p| p.name.to_string()).collect();
     listed.sort();
     assert_eq!(files, listed);
-    assert_eq!(listed.len(), 15);
+    assert_eq!(listed.len(), 16);
     for p in presets::all() {
         let text = std::fs::read_to_string(format!("{dir}/{}.json", p.name))
             .unwrap_or_else(|e| panic!("{}: {e}", p.name));
@@ -800,7 +800,7 @@ fn squillion(args: &[&str]) -> (i32, String, String) {
 fn cli_lists_shows_and_prints_models() {
     let (code, out, _) = squillion(&["presets"]);
     assert_eq!(code, 0);
-    assert_eq!(out.lines().count(), 15);
+    assert_eq!(out.lines().count(), 16);
     for p in presets::all() {
         assert!(
             out.lines()
@@ -812,7 +812,7 @@ fn cli_lists_shows_and_prints_models() {
     let (code, out, _) = squillion(&["presets", "--json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_default();
-    assert_eq!(v.as_array().map(Vec::len), Some(15));
+    assert_eq!(v.as_array().map(Vec::len), Some(16));
     assert_eq!(v[0]["name"], "social-graph");
     assert_eq!(v[0]["source"]["article"], "000");
     assert_eq!(v[0]["designs"][3], "tbc");
