@@ -729,9 +729,12 @@ fn collections_eval(
             let stats = collection_stats(c, &model.start_date);
             let n = data.collection(&c.name).map_or(0, |g| g.documents.len()) as u64;
             let full = c.count();
+            let spans = entity_spans(model, c, n);
             let indexes: Vec<IndexEval> = db
                 .collection(&c.name)
                 .map(|ec| {
+                    let rids: Vec<crate::engine::index::RecordId> =
+                        ec.docs.keys().copied().collect();
                     ec.indexes()
                         .iter()
                         .map(|ix| {
@@ -748,8 +751,16 @@ fn collections_eval(
                                     crate::size::document_size(&d).saturating_sub(5)
                                 })
                                 .sum();
-                            let per_doc = if n > 0 { keys as f64 / n as f64 } else { 1.0 };
-                            let keys_full = (per_doc * full).round();
+                            let keys_full = match &spans {
+                                // Several entities' documents (a single collection): each
+                                // entity's keys scaled by its own sample.
+                                Some(spans) => by_shape_keys(ix, &rids, spans),
+                                None => {
+                                    let per_doc =
+                                        if n > 0 { keys as f64 / n as f64 } else { 1.0 };
+                                    (per_doc * full).round()
+                                }
+                            };
                             let mean = if keys > 0 {
                                 key_bytes as f64 / keys as f64
                             } else {
@@ -779,6 +790,64 @@ fn collections_eval(
             }
         })
         .collect()
+}
+
+/// Returns, for a collection holding the documents of several entities (the single-collection
+/// pattern), each shape's sample documents (first and count, in generation order: shape by
+/// shape) with its full-scale count; `None` for a collection of one entity's documents, whose
+/// index keys scale by the collection's one sample ratio.
+fn entity_spans(model: &Model, c: &crate::design::Collection, n: u64) -> Option<Vec<(u64, u64, f64)>> {
+    let entities = c
+        .shapes
+        .iter()
+        .filter(|s| s.entity.as_deref() == Some(s.label.as_str()))
+        .count();
+    if entities < 2 {
+        return None;
+    }
+    let mut start = 0u64;
+    let mut out = Vec::new();
+    for s in &c.shapes {
+        let k = model.sample.sample_count(s.count).min(n.saturating_sub(start));
+        out.push((start, k, s.count));
+        start += k;
+    }
+    Some(out)
+}
+
+/// Returns the full-scale keys of index `ix` summed shape by shape: the keys of each shape's
+/// sample documents (by their place among the collection's record ids `rids`, which are in
+/// insertion order) per document, times the shape's full-scale count.
+fn by_shape_keys(
+    ix: &crate::engine::index::Index,
+    rids: &[crate::engine::index::RecordId],
+    spans: &[(u64, u64, f64)],
+) -> f64 {
+    let mut keys = vec![0u64; spans.len()];
+    for (_, rid) in &ix.entries {
+        let Ok(at) = rids.binary_search(rid) else {
+            continue;
+        };
+        let at = at as u64;
+        if let Some(k) = spans
+            .iter()
+            .position(|(start, n, _)| at >= *start && at < start + n)
+            .and_then(|i| keys.get_mut(i))
+        {
+            *k += 1;
+        }
+    }
+    spans
+        .iter()
+        .zip(keys)
+        .map(|((_, n, full), k)| {
+            if *n > 0 {
+                (k as f64 / *n as f64 * full).round()
+            } else {
+                full.round()
+            }
+        })
+        .sum()
 }
 
 /// Returns the evaluation of every design [`offer::compared`] lists: the side-by-side
