@@ -374,6 +374,10 @@ pub struct IndexEval {
     pub keys_full: Figure,
     /// Estimated size at full scale: keys × (mean key bytes + 8 for the record id).
     pub bytes: Figure,
+    /// The partial filter of a partial index (`{"type": "book"}`): it holds only the documents
+    /// that match it, so its keys and bytes count only those.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<serde_json::Value>,
 }
 
 /// One collection: full-scale statistics plus indexes as created.
@@ -703,6 +707,7 @@ pub fn materialize(layout: &Layout, data: &Dataset) -> Result<Database, EvalErro
                     keys: ix.keys.clone(),
                     options: crate::engine::IndexOptions {
                         unique: ix.unique(),
+                        partial_filter_expression: ix.partial.clone(),
                         ..Default::default()
                     },
                 },
@@ -756,8 +761,7 @@ fn collections_eval(
                                 // entity's keys scaled by its own sample.
                                 Some(spans) => by_shape_keys(ix, &rids, spans),
                                 None => {
-                                    let per_doc =
-                                        if n > 0 { keys as f64 / n as f64 } else { 1.0 };
+                                    let per_doc = if n > 0 { keys as f64 / n as f64 } else { 1.0 };
                                     (per_doc * full).round()
                                 }
                             };
@@ -773,6 +777,11 @@ fn collections_eval(
                                 sample_keys: keys,
                                 keys_full: Figure::estimate(keys_full),
                                 bytes: Figure::estimate((keys_full * (mean + 8.0)).round()),
+                                partial: ix
+                                    .spec
+                                    .partial_filter_expression
+                                    .as_ref()
+                                    .map(crate::design::plan::doc_to_json),
                             }
                         })
                         .collect()
@@ -796,7 +805,11 @@ fn collections_eval(
 /// pattern), each shape's sample documents (first and count, in generation order: shape by
 /// shape) with its full-scale count; `None` for a collection of one entity's documents, whose
 /// index keys scale by the collection's one sample ratio.
-fn entity_spans(model: &Model, c: &crate::design::Collection, n: u64) -> Option<Vec<(u64, u64, f64)>> {
+fn entity_spans(
+    model: &Model,
+    c: &crate::design::Collection,
+    n: u64,
+) -> Option<Vec<(u64, u64, f64)>> {
     let entities = c
         .shapes
         .iter()
@@ -808,7 +821,10 @@ fn entity_spans(model: &Model, c: &crate::design::Collection, n: u64) -> Option<
     let mut start = 0u64;
     let mut out = Vec::new();
     for s in &c.shapes {
-        let k = model.sample.sample_count(s.count).min(n.saturating_sub(start));
+        let k = model
+            .sample
+            .sample_count(s.count)
+            .min(n.saturating_sub(start));
         out.push((start, k, s.count));
         start += k;
     }

@@ -125,6 +125,7 @@ impl Space {
             relationships,
             fields,
             joins,
+            polymorphic: model.design.polymorphic.clone(),
         }
     }
 

@@ -5,6 +5,7 @@
 use bson::{Bson, Document};
 use serde::Serialize;
 
+use super::layout::single::TYPE_FIELD;
 use super::layout::{collection_holding, Collection};
 use super::plan::{shell, CommandKind, Plan};
 use crate::model::design::{AttributeForm, DesignSpec, FieldPattern};
@@ -22,21 +23,44 @@ pub struct Index {
     pub multikey: bool,
     /// Which unit (or shard key) needs it.
     pub reason: String,
+    /// The partial filter (`{type: "book"}`): the index holds only the documents it matches
+    /// (a polymorphic collection's index on one type's fields).
+    #[serde(
+        serialize_with = "super::plan::ser_opt_doc",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub partial: Option<Document>,
 }
 
 impl Index {
     /// Returns the `createIndex` call.
     pub fn mongosh(&self) -> String {
-        let opts = if self.unique() {
-            ", { unique: true }"
-        } else {
-            ""
-        };
         format!(
-            "db.{}.createIndex({}{opts})",
+            "db.{}.createIndex({}{})",
             self.collection,
-            shell(&Bson::Document(self.keys.clone()))
+            shell(&Bson::Document(self.keys.clone())),
+            self.options_mongosh()
         )
+    }
+
+    /// Returns the options argument of the `createIndex` call (`, { unique: true }`,
+    /// `, { partialFilterExpression: { type: "book" } }`), empty when there are none.
+    pub fn options_mongosh(&self) -> String {
+        let mut opts = Vec::new();
+        if self.unique() {
+            opts.push("unique: true".to_string());
+        }
+        if let Some(p) = &self.partial {
+            opts.push(format!(
+                "partialFilterExpression: {}",
+                shell(&Bson::Document(p.clone()))
+            ));
+        }
+        if opts.is_empty() {
+            String::new()
+        } else {
+            format!(", {{ {} }}", opts.join(", "))
+        }
     }
 
     /// True for a unique index: the one a layout makes is GridFS's `fs.chunks {files_id: 1,
@@ -47,6 +71,7 @@ impl Index {
 
     fn is_prefix_of(&self, other: &Index) -> bool {
         self.collection == other.collection
+            && self.partial == other.partial
             && self.keys.len() <= other.keys.len()
             && self.keys.iter().zip(other.keys.iter()).all(|(a, b)| a == b)
     }
@@ -95,7 +120,7 @@ pub(super) fn derive(
     collections: &[Collection],
     plan: &Plan,
 ) -> Vec<Index> {
-    let mut all = from_plan(collections, plan);
+    let mut all = from_plan(collections, plan, &spec.polymorphic);
     keyed(model, spec, collections, plan, &mut all);
     gridfs_driver_indexes(collections, &mut all);
     time_series_indexes(model, collections, &mut all);
@@ -135,6 +160,7 @@ fn time_series_indexes(model: &Model, collections: &[Collection], all: &mut Vec<
             collection: coll,
             keys,
             multikey: false,
+            partial: None,
             reason: "time series: the server creates it".to_string(),
         });
     }
@@ -165,6 +191,7 @@ fn gridfs_driver_indexes(collections: &[Collection], all: &mut Vec<Index>) {
             collection: coll.to_string(),
             keys,
             multikey: false,
+            partial: None,
             reason: reason.to_string(),
         };
         if !all.iter().any(|x| ix.is_prefix_of(x)) {
@@ -176,7 +203,11 @@ fn gridfs_driver_indexes(collections: &[Collection], all: &mut Vec<Index>) {
 
 /// Returns the indexes the shard keys and the plan's commands need, each marked multikey when
 /// a key path runs through an array.
-fn from_plan(collections: &[Collection], plan: &Plan) -> Vec<Index> {
+fn from_plan(
+    collections: &[Collection],
+    plan: &Plan,
+    polymorphic: &std::collections::BTreeMap<String, Vec<String>>,
+) -> Vec<Index> {
     let mut all: Vec<Index> = Vec::new();
     let mut add = |ix: Index| {
         if all.iter().any(|x| ix.is_prefix_of(x)) {
@@ -192,6 +223,7 @@ fn from_plan(collections: &[Collection], plan: &Plan) -> Vec<Index> {
                     collection: c.name.clone(),
                     keys: k.clone(),
                     multikey: false,
+                    partial: None,
                     reason: "shard key".into(),
                 });
             }
@@ -217,6 +249,7 @@ fn from_plan(collections: &[Collection], plan: &Plan) -> Vec<Index> {
                                 collection: from.to_string(),
                                 keys: bson::doc! { foreign: 1 },
                                 multikey: false,
+                                partial: None,
                                 reason: u.unit.clone(),
                             });
                         }
@@ -226,11 +259,31 @@ fn from_plan(collections: &[Collection], plan: &Plan) -> Vec<Index> {
                     continue;
                 }
             }
-            if let Some(keys) = key_for(&c.filter, c.sort.as_ref()) {
+            // In a polymorphic collection, a query that names its type gets a partial index
+            // on that type: it holds only that type's documents.
+            let typed = polymorphic
+                .contains_key(&c.collection)
+                .then(|| c.filter.get_str(TYPE_FIELD).ok())
+                .flatten();
+            let (filter, partial) = match typed {
+                Some(t) => {
+                    let mut f = c.filter.clone();
+                    f.remove(TYPE_FIELD);
+                    // A query on the type alone keeps its index on the type.
+                    if key_for(&f, c.sort.as_ref()).is_some() {
+                        (f, Some(bson::doc! { TYPE_FIELD: t }))
+                    } else {
+                        (c.filter.clone(), None)
+                    }
+                }
+                None => (c.filter.clone(), None),
+            };
+            if let Some(keys) = key_for(&filter, c.sort.as_ref()) {
                 add(Index {
                     collection: c.collection.clone(),
                     keys,
                     multikey: false,
+                    partial,
                     reason: u.unit.clone(),
                 });
             }
@@ -297,6 +350,7 @@ fn keyed(
                     collection: coll.clone(),
                     keys,
                     multikey: false,
+                    partial: None,
                     reason: format!("{field} keyed by {key}: one index per key"),
                 });
             }

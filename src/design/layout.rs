@@ -242,6 +242,7 @@ fn collections(
         collections.push(b.entity_collection(e)?);
     }
     b.single_collections(&mut collections)?;
+    b.polymorphic_collections(&mut collections);
     for r in &model.relationships {
         let s = b.strategy(&r.name);
         if let Some(c) = b.relationship_collection(r, s)? {

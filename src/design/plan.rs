@@ -208,7 +208,9 @@ pub(super) fn build(p: &Placement) -> Plan {
             };
             for (i, s) in u.steps.iter().enumerate() {
                 out.step = i;
+                let before = out.list.len();
                 step_commands(p, s, &mut out);
+                single::name_types(p, s, out.list.iter_mut().skip(before));
             }
             UnitPlan {
                 unit: u.name.clone(),

@@ -116,7 +116,12 @@ impl Binder<'_> {
     /// Returns where the sample documents of `entity`'s shape begin among those of its
     /// collection `c` (after the documents of the shapes before it: a single collection holds
     /// the parents, then the children) and how many there are, at most `len` in all.
-    fn shape_range(&self, c: &crate::design::Collection, entity: &str, len: usize) -> (usize, usize) {
+    fn shape_range(
+        &self,
+        c: &crate::design::Collection,
+        entity: &str,
+        len: usize,
+    ) -> (usize, usize) {
         let count = |s: &crate::design::DocShape| self.model.sample.sample_count(s.count) as usize;
         let before: usize = c
             .shapes
@@ -125,7 +130,10 @@ impl Binder<'_> {
             .map(count)
             .sum();
         let start = before.min(len);
-        let n = c.shape(entity).map_or(len, count).min(len.saturating_sub(start));
+        let n = c
+            .shape(entity)
+            .map_or(len, count)
+            .min(len.saturating_sub(start));
         (start, n)
     }
 

@@ -139,7 +139,14 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
             }
         }
         for ix in &c.indexes {
-            let _ = writeln!(s, "    index {} {}", ix.name, ix.keys);
+            match &ix.partial {
+                Some(p) => {
+                    let _ = writeln!(s, "    index {} {} partial {p}", ix.name, ix.keys);
+                }
+                None => {
+                    let _ = writeln!(s, "    index {} {}", ix.name, ix.keys);
+                }
+            }
         }
     }
     let _ = writeln!(s, "\nOperations (typical subject; largest in brackets)");

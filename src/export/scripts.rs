@@ -58,11 +58,7 @@ pub fn setup_js(model: &Model, layout: &Layout, manifest: &Manifest) -> String {
                 js_string(&c.name),
                 serde_json::to_string(&crate::design::plan::doc_to_json(&ix.keys))
                     .unwrap_or_default(),
-                if ix.unique() {
-                    ", { unique: true }"
-                } else {
-                    ""
-                }
+                ix.options_mongosh()
             );
         }
         s.push('\n');

@@ -19,8 +19,7 @@ use serde::{Deserialize, Serialize};
 pub use granularity::{Granularity, MIN_BUCKET};
 pub use named::{
     is_unbounded, named_strategy, single_collection_fits, stands_alone, strategies_for, time_field,
-    time_series_fits,
-    UNBOUNDED_ARRAY,
+    time_series_fits, UNBOUNDED_ARRAY,
 };
 pub use pattern::{AttributeForm, FieldPattern, MAX_SUBFIELDS};
 pub use strategy::{Strategy, DEFAULT_BUCKET, DEFAULT_SUBSET, DEFAULT_THRESHOLD};
@@ -85,6 +84,11 @@ pub struct DesignSpec {
     /// How a read joins a parent and children that live in other collections.
     #[serde(default, skip_serializing_if = "Joins::is_application")]
     pub joins: Joins,
+    /// The polymorphic pattern: collection name → the entities whose documents it holds
+    /// together, each document tagged with its entity's name in `type`; a query on one entity
+    /// names its type, and its indexes are partial indexes on that type.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub polymorphic: BTreeMap<String, Vec<String>>,
 }
 
 impl DesignSpec {
@@ -96,6 +100,7 @@ impl DesignSpec {
             relationships: BTreeMap::new(),
             fields: like.fields.clone(),
             joins: like.joins,
+            polymorphic: like.polymorphic.clone(),
         }
     }
 

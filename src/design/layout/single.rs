@@ -2,7 +2,9 @@
 //! collection, every document of both marked by its entity's name in a discriminator field
 //! ([`TYPE_FIELD`]) and holding a shared key (the child's parent reference, which the parent
 //! holds as its own `_id`), so that one query on the shared key reads a parent with its
-//! children and a query on the key and the type reads the children alone.
+//! children and a query on the key and the type reads the children alone. And the
+//! polymorphic pattern: the documents of several entities in one collection, each tagged with
+//! its type.
 
 use super::{oid, Builder, Collection, DocShape};
 use crate::design::DesignError;
@@ -120,5 +122,53 @@ impl Builder<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Merges the collections of each polymorphic group's entities into one collection named
+    /// after the group, every document tagged with its entity's name. An entity with no
+    /// collection of its own (embedded elsewhere) stays where it is.
+    pub(super) fn polymorphic_collections(&self, collections: &mut Vec<Collection>) {
+        for (name, members) in &self.spec.polymorphic {
+            let mut shapes = Vec::new();
+            let mut at = None;
+            for m in members {
+                let Some(i) = collections.iter().position(|c| c.name == *m) else {
+                    continue;
+                };
+                at = Some(at.map_or(i, |a: usize| a.min(i)));
+                if let Some(c) = collections.get_mut(i) {
+                    for s in &mut c.shapes {
+                        if let Some(e) = s.entity.clone().filter(|e| *e == s.label) {
+                            tag(s, &e, None);
+                        }
+                    }
+                    shapes.append(&mut c.shapes);
+                }
+            }
+            let Some(at) = at else { continue };
+            collections.retain(|c| !c.shapes.is_empty());
+            let merged = Collection {
+                name: name.clone(),
+                shapes,
+                indexes: vec![],
+                shard_key: None,
+            };
+            collections.insert(at.min(collections.len()), merged);
+        }
+    }
+}
+
+/// Returns the entity whose documents a query of `step`'s kind reads or changes in a
+/// collection holding several entities, when the step is about one entity.
+pub fn step_entity(step: &crate::model::Step) -> Option<&str> {
+    use crate::model::Step;
+    match step {
+        Step::Read { entity, .. }
+        | Step::List { entity, .. }
+        | Step::FindByAttribute { entity, .. }
+        | Step::Update { entity, .. }
+        | Step::Delete { entity }
+        | Step::Insert { entity } => Some(entity),
+        _ => None,
     }
 }

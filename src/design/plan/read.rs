@@ -56,7 +56,10 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     let mut projection = Document::new();
     let mut later = Vec::new();
     for c in children {
-        if together.iter().any(|(t, _)| t.relationship == c.relationship) {
+        if together
+            .iter()
+            .any(|(t, _)| t.relationship == c.relationship)
+        {
             continue;
         }
         child_commands(p, out, entity, &coll, c, &mut projection, &mut later);

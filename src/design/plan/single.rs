@@ -1,14 +1,16 @@
 //! Reads under the single-collection strategy: a parent with all its children in one query on
 //! the shared key (`find({productId: product._id})`: the parent holds its own id there), or
 //! the children alone by the shared key and the discriminator (`{productId: …, type:
-//! "review"}`), which one compound index `{productId: 1, type: 1}` serves.
+//! "review"}`), which one compound index `{productId: 1, type: 1}` serves. In a collection
+//! holding several entities (polymorphic or single), a query on one entity's own fields names
+//! its type.
 
 use bson::doc;
 
 use super::{param, Command, CommandKind::*, Commands, Placement};
-use crate::design::layout::single::{shared_key, TYPE_FIELD};
+use crate::design::layout::single::{shared_key, step_entity, TYPE_FIELD};
 use crate::model::design::Strategy;
-use crate::model::{ChildRead, Relationship};
+use crate::model::{ChildRead, Relationship, Step};
 
 /// Returns the children of a read of `entity` by `by` (in collection `coll`) that come with
 /// the parent in one query on the shared key, each with that key: the single-collection
@@ -50,4 +52,49 @@ pub(super) fn children(out: &Commands, r: &Relationship, entity: &str, coll: &st
         },
         format!("{}: children by shared key and type", r.name),
     )
+}
+
+/// Adds `type: <entity>` to the filter of every command of `step` (an entity's read, list,
+/// search, update or delete) that queries the entity's own fields in a collection holding
+/// several entities' documents: without it, the query could match another type's documents,
+/// and a partial index on the type could not answer it. A lookup by `_id` (unique across the
+/// collection) and a query on a single collection's shared key keep their filter.
+pub(super) fn name_types<'a>(
+    p: &Placement,
+    step: &Step,
+    commands: impl Iterator<Item = &'a mut Command>,
+) {
+    let Some(entity) = step_entity(step) else {
+        return;
+    };
+    let Some(e) = p.model.entity(entity) else {
+        return;
+    };
+    let Some(coll) = p.collection_of(entity) else {
+        return;
+    };
+    let several = coll
+        .shapes
+        .iter()
+        .filter(|s| s.entity.as_deref() == Some(s.label.as_str()))
+        .count()
+        > 1;
+    if !several {
+        return;
+    }
+    for c in commands {
+        let own = c.filter.keys().any(|k| {
+            let top = k.split('.').next().unwrap_or(k);
+            top != "_id" && e.fields.get(top).is_some()
+        });
+        let by_id = c.filter.contains_key("_id");
+        if c.collection == coll.name
+            && matches!(c.kind, Find | Update | Delete)
+            && own
+            && !by_id
+            && !c.filter.contains_key(TYPE_FIELD)
+        {
+            c.filter.insert(TYPE_FIELD, entity);
+        }
+    }
 }

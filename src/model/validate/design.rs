@@ -22,9 +22,17 @@ impl Checker {
         entities: &[EntityInfo],
         rels: &[RelInfo],
     ) {
-        let Some(m) = self.object(v, at, &["base", "relationships", "fields", "joins"], &[]) else {
+        let Some(m) = self.object(
+            v,
+            at,
+            &["base", "relationships", "fields", "joins", "polymorphic"],
+            &[],
+        ) else {
             return;
         };
+        if let Some(p) = m.get("polymorphic") {
+            self.polymorphic(p, &format!("{at}.polymorphic"), entities);
+        }
         if let Some(j) = self.string(m, "joins", at) {
             if !Joins::ALL.iter().any(|x| x.as_str() == j) {
                 self.err(
@@ -304,6 +312,59 @@ impl Checker {
                         );
                     }
                 }
+            }
+        }
+    }
+}
+
+impl Checker {
+    /// Checks the polymorphic groups: each a collection name naming at least two distinct
+    /// entities, no entity in two groups, and no group named after an entity outside it.
+    fn polymorphic(&mut self, v: &Value, path: &str, entities: &[EntityInfo]) {
+        let Some(groups) = v.as_object() else {
+            self.err(path, format!("expected an object, found {}", describe(v)));
+            return;
+        };
+        let mut seen: HashSet<&str> = HashSet::new();
+        for (name, list) in groups {
+            let at = format!("{path}.{name}");
+            let Some(list) = list.as_array() else {
+                self.err(
+                    &at,
+                    format!(
+                        "expected an array of entity names, found {}",
+                        describe(list)
+                    ),
+                );
+                continue;
+            };
+            let names: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
+            if names.len() != list.len() {
+                self.err(&at, "expected an array of entity names");
+                continue;
+            }
+            let distinct: HashSet<&str> = names.iter().copied().collect();
+            if distinct.len() < 2 || distinct.len() != names.len() {
+                self.err(
+                    &at,
+                    "a polymorphic collection holds at least two distinct entities",
+                );
+            }
+            for (i, n) in names.iter().enumerate() {
+                if !entities.iter().any(|e| e.name == *n) {
+                    self.err(&format!("{at}[{i}]"), format!("unknown entity \"{n}\""));
+                } else if !seen.insert(n) {
+                    self.err(
+                        &format!("{at}[{i}]"),
+                        format!("entity \"{n}\" is in two polymorphic collections"),
+                    );
+                }
+            }
+            if entities.iter().any(|e| e.name == *name) && !names.contains(&name.as_str()) {
+                self.err(
+                    &at,
+                    format!("collection \"{name}\" is the name of an entity it does not hold"),
+                );
             }
         }
     }
