@@ -43,7 +43,10 @@ fn of_type<'a>(docs: &'a [Document], t: &str) -> Vec<&'a Document> {
 #[test]
 fn parent_and_children_share_one_collection_and_one_index() {
     let (_, layout, docs) = catalog("single-collection");
-    assert_eq!(layout.strategy("reviews"), Some(&Strategy::SingleCollection));
+    assert_eq!(
+        layout.strategy("reviews"),
+        Some(&Strategy::SingleCollection)
+    );
     let names: Vec<&str> = layout.collections.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["product"]);
     let c = layout.collection("product").unwrap();
@@ -87,7 +90,8 @@ fn the_shared_key_reads_a_parent_with_its_children_in_one_query() {
     // Reviews per generated product, counted by hand.
     let mut per: BTreeMap<String, u64> = BTreeMap::new();
     for r in of_type(&docs, "review") {
-        *per.entry(r.get("productId").unwrap().to_string()).or_default() += 1;
+        *per.entry(r.get("productId").unwrap().to_string())
+            .or_default() += 1;
     }
     let (busiest, n) = per.iter().max_by_key(|(_, n)| **n).unwrap();
     assert!(*n > 1);
