@@ -38,7 +38,7 @@ fn three_entities_share_one_collection_each_tagged_with_its_type() {
     for s in &c.shapes {
         let first: Vec<&str> = s.fields.iter().take(2).map(|(n, _)| n.as_str()).collect();
         assert_eq!(first, ["_id", "type"], "{}", s.label);
-        assert_eq!(s.fields.get("type").unwrap().values, [s.label.clone()]);
+        assert_eq!(s.fields.get("type").unwrap().values, vec![s.label.clone()]);
     }
     assert_eq!(c.count(), 1_000_000.0);
     // Every query on one type's own fields names the type; each index is partial on it.

@@ -260,6 +260,7 @@ fn unused_index_fires_on_an_index_no_plan_scans() {
             keys: bson::doc! { "city": 1 },
             multikey: false,
             reason: "added by hand".into(),
+            partial: None,
         });
     }
     let w = evaluate(&m, edited);
