@@ -65,6 +65,7 @@ files![
     "social-feed",
     "message-attachments",
     "category-tree",
+    "sensor-readings",
 ];
 
 static PRESETS: std::sync::OnceLock<Vec<Preset>> = std::sync::OnceLock::new();

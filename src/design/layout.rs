@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 mod relationship;
+mod schema;
 mod timeseries;
 
 pub use timeseries::{
@@ -332,9 +333,15 @@ impl Builder<'_> {
                         fields.push(field.clone(), keyed(&e.name, field, f, key, value)?);
                     }
                 }
+                // The lifecycle patterns act on the model before it is laid out
+                // (`model::lifecycle`).
                 FieldPattern::Attribute { .. }
                 | FieldPattern::Gridfs { .. }
-                | FieldPattern::ObjectStorage { .. } => {}
+                | FieldPattern::ObjectStorage { .. }
+                | FieldPattern::Approximate { .. }
+                | FieldPattern::Archive { .. }
+                | FieldPattern::DocumentVersioning { .. }
+                | FieldPattern::SchemaVersioning { .. } => {}
                 FieldPattern::Computed {
                     field,
                     relationship,
@@ -584,6 +591,10 @@ impl Builder<'_> {
                 growing,
                 copied,
             });
+        } else if let Some(v) = self.patterns_for(&e.name).find_map(schema::Versions::of) {
+            // A migration in progress: the migrated documents keep the entity's label (new
+            // documents are written at the new version), the others are a shape of their own.
+            shapes.extend(v.shapes(e, fields, growing, copied));
         } else {
             shapes.push(DocShape {
                 label: e.name.clone(),
