@@ -267,8 +267,8 @@ test('the preset chooser: cards with lessons, the loaded one marked, keyboard an
   const { page, errors } = await fresh();
   await page.click('#choose-preset');
   await page.waitForSelector('.chooser');
-  // 16 presets, the blank model and "Start from your data".
-  assert.equal(await page.$$eval('.preset-card', (cs) => cs.length), 18);
+  // 17 presets, the blank model and "Start from your data".
+  assert.equal(await page.$$eval('.preset-card', (cs) => cs.length), 19);
   const loaded = await page.$$eval('.preset-card[aria-current="true"]', (cs) => cs.map((c) => c.dataset.preset));
   assert.deepEqual(loaded, ['social-feed']);
   // The loaded card has the focus.

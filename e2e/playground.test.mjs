@@ -65,7 +65,7 @@ test('every preset opens, and each of its designs evaluates', async () => {
   await page.click('#choose-preset');
   const names = await page.$$eval('.preset-card', (cs) => cs.map((c) => c.dataset.preset).filter((n) => n !== 'blank' && n !== 'infer'));
   await page.keyboard.press('Escape');
-  assert.equal(names.length, 16);
+  assert.equal(names.length, 17);
   for (const name of names) {
     await openPreset(page, name);
     await page.waitForSelector('.lesson');

@@ -8,6 +8,7 @@ pub mod design;
 pub mod distribution;
 pub mod edit;
 pub mod field;
+pub mod lifecycle;
 pub mod preset;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod schema;

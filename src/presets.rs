@@ -66,6 +66,7 @@ files![
     "message-attachments",
     "category-tree",
     "product-catalog",
+    "sensor-readings",
 ];
 
 static PRESETS: std::sync::OnceLock<Vec<Preset>> = std::sync::OnceLock::new();

@@ -17,6 +17,7 @@ use crate::model::field::{BsonType, Fields};
 use crate::model::{Copies, Model, Step};
 use crate::size::MAX_BSON_SIZE;
 
+pub mod lifecycle;
 pub mod lookups;
 pub mod many_to_many;
 pub mod separated;
@@ -352,6 +353,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
     out.extend(separated::check(model, layout));
     out.extend(lookups::check(layout));
     out.extend(timeseries::check(model, layout));
+    out.extend(lifecycle::check(model, layout));
     out
 }
 

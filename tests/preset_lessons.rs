@@ -604,3 +604,103 @@ fn product_catalog_single_collection_reads_a_product_page_in_one_query() {
     assert_eq!(product.stats.count, 2_600_000.0);
     assert_eq!(product.index_count, 2);
 }
+
+#[test]
+fn sensor_readings_approximate_archive_and_history() {
+    let exact = eval("sensor-readings", "exact");
+    let record = "record a reading";
+    let counter = |e: &Evaluation| -> f64 {
+        e.operations
+            .iter()
+            .flat_map(|o| o.typical.commands.iter().map(move |c| (o, c)))
+            .filter(|(_, c)| c.collection == "sensor" && c.kind == CommandKind::Update)
+            .filter(|(_, c)| c.mongosh.contains("readingCount"))
+            .map(|(o, c)| o.rate_per_sec * c.full.docs_written.value)
+            .sum()
+    };
+    // Approximation: the counter is written once every 100 readings, by 100.
+    let approx = eval("sensor-readings", "approximate");
+    assert_eq!(counter(&exact), 1000.0);
+    assert_eq!(counter(&approx), 10.0);
+    let written = op(&approx, "record a reading: readingCount (1 in 100 written)");
+    assert!(written.typical.commands[0]
+        .mongosh
+        .contains("$inc: { readingCount: 100 }"));
+    assert_eq!(op(&approx, record).queries, 1);
+    assert!(approx
+        .warnings
+        .iter()
+        .any(|w| w.code == "APPROXIMATE_COUNTER" && w.message.contains("at most 99 increments")));
+    // Archive: the live collection and its index keep 30 of 365 days.
+    let archive = eval("sensor-readings", "archive");
+    let coll = |e: &Evaluation, n: &str| {
+        e.collections
+            .iter()
+            .find(|c| c.name == n)
+            .cloned()
+            .unwrap_or_else(|| panic!("{}: no collection {n}", e.design))
+    };
+    let (all, live, old) = (
+        coll(&exact, "reading"),
+        coll(&archive, "reading"),
+        coll(&archive, "reading_archive"),
+    );
+    assert_eq!(live.stats.count, 2_592_000_000.0);
+    assert_eq!(live.stats.count + old.stats.count, all.stats.count);
+    let share = live.index_bytes.value / all.index_bytes.value;
+    assert!((share - 30.0 / 365.0).abs() < 0.001, "{share}");
+    assert!(live.stats.total_bytes < all.stats.total_bytes / 12.0);
+    // A read of old data costs one more query, on the archive.
+    let dash = "dashboard: a sensor with its newest 60 readings";
+    assert_eq!(op(&archive, dash).queries, op(&exact, dash).queries);
+    let old_read = op(&archive, &format!("{dash} (old data)"));
+    assert_eq!(old_read.queries, op(&exact, dash).queries + 1);
+    assert_eq!(old_read.typical.commands[2].collection, "reading_archive");
+    assert!((old_read.rate_per_sec - 1.0).abs() < 1e-9);
+    // The move: an insert into the archive and a delete here, at the rate readings arrive.
+    let mv = op(&archive, "archive reading older than 30 days");
+    assert_eq!(mv.rate_per_sec, 1000.0);
+    assert_eq!(
+        total(
+            &archive,
+            "archive reading older than 30 days",
+            false,
+            "docs_written"
+        ),
+        2.0
+    );
+    // Document versioning: a recalibration writes 2 documents, and the history grows by
+    // 0.5 × 86,400 documents a day.
+    let versioned = eval("sensor-readings", "versioned");
+    let recal = "recalibrate a sensor";
+    assert_eq!(total(&exact, recal, false, "docs_written"), 1.0);
+    assert_eq!(total(&versioned, recal, false, "docs_written"), 2.0);
+    assert_eq!(collections(&versioned, recal), ["sensor_history", "sensor"]);
+    let history = coll(&versioned, "sensor_history");
+    assert_eq!(history.stats.count / 365.0, 43_200.0);
+    assert!(versioned
+        .warnings
+        .iter()
+        .any(|w| w.code == "HISTORY_GROWTH" && w.message.contains("43,200 documents")));
+    // Reads of the current version are unchanged.
+    assert_eq!(
+        total(&versioned, dash, false, "docs_examined"),
+        total(&exact, dash, false, "docs_examined")
+    );
+    // Schema versioning: both versions in one collection, each sized; one query reads either.
+    let migrating = eval("sensor-readings", "migrating");
+    let sensor = coll(&migrating, "sensor");
+    let shapes: Vec<(&str, f64)> = sensor
+        .stats
+        .shapes
+        .iter()
+        .map(|s| (s.label.as_str(), s.count))
+        .collect();
+    assert_eq!(shapes, [("sensor", 4_000.0), ("sensor v1", 6_000.0)]);
+    assert!(sensor.stats.shapes[0].max.bytes > sensor.stats.shapes[1].max.bytes);
+    assert_eq!(op(&migrating, dash).queries, op(&exact, dash).queries);
+    assert_eq!(
+        total(&migrating, dash, false, "docs_examined"),
+        total(&exact, dash, false, "docs_examined")
+    );
+}

@@ -67,6 +67,16 @@ mmapv1-preallocation = { $field } pre-allocates { $slots } counters. Pre-allocat
 mmapv1-preallocation-fix = Keep the pre-populated shape only if it makes reads simpler; otherwise let $inc create counters on first use.
 keyed-attributes = { $field } is a sub-document keyed by attribute: querying by any attribute needs one index per key ({ $keys } keys), and a new key needs a new index
 keyed-attributes-fix = Use an array of {"{"}k, v{"}"} with one multikey index on {"{"}k: 1, v: 1{"}"}.
+approximate-counter = { $field } is written once every { $every } increments, by { $every }: at most { $unrecorded } increments of a document are not yet counted; at { $per_day } increments a document a day, that is at most { $error }% of a day's count
+approximate-counter-fix = Accept the error only where nobody needs the exact count (views, readings, likes); keep an exact counter where money or limits depend on it.
+approximation-too-coarse = { $field } is written once every { $every } increments, but a document gets only { $per_day } increments a day: most documents' counters stay behind by more than a day's worth, or are never written
+approximation-too-coarse-fix = Lower every to at most the increments a document gets in the period a reader looks at, or count exactly.
+archive-split = { $collection } keeps the last { $days } days ({ $live } documents) and { $archive } the older { $old }; moving them costs an insert and a delete { $per_sec } times a second, and a read of old data one more query
+archive-split-fix = Run the move as a scheduled batch (insertMany into the archive, then deleteMany by date) off peak; put the archive on cheaper storage or another cluster if its indexes need not stay in the cache.
+archive-empty = No { $entity } is older than { $days } days at this growth: the archive stays empty
+archive-empty-fix = Lower after_days below the age of the data, or drop the archive.
+history-growth = { $collection } gains { $docs } documents ({ $bytes }) a day: every update of { $entity } keeps its previous version
+history-growth-fix = Expire old versions (a TTL index on a date in the history) or keep only the fields an audit needs.
 
 ## Copies, queries and reads
 

@@ -65,6 +65,16 @@ mmapv1-preallocation = { $field } 预先分配了 { $slots } 个计数器。预�
 mmapv1-preallocation-fix = 只有在预先填充的形状能让读取更简单时才保留它；否则让 $inc 在首次使用时创建计数器。
 keyed-attributes = { $field } 是以属性为键的子文档：按任一属性查询都需要每个键一个索引（{ $keys } 个键），新增一个键就要新增一个索引
 keyed-attributes-fix = 使用 {"{"}k, v{"}"} 数组，并在 {"{"}k: 1, v: 1{"}"} 上建一个多键索引。
+approximate-counter = { $field } 每 { $every } 次递增才写一次，每次加 { $every }：一个文档至多有 { $unrecorded } 次递增尚未计入；每个文档每天 { $per_day } 次递增，误差至多为一天计数的 { $error }%
+approximate-counter-fix = 只在无人需要精确计数的地方（浏览量、读数、点赞）接受这个误差；涉及金额或限额的计数器应保持精确。
+approximation-too-coarse = { $field } 每 { $every } 次递增才写一次，但一个文档每天只有 { $per_day } 次递增：大多数文档的计数器落后超过一天的量，甚至从未被写入
+approximation-too-coarse-fix = 把写入间隔的递增次数降到不超过读者关心的时间段内一个文档的递增次数，或改为精确计数。
+archive-split = { $collection } 保留最近 { $days } 天（{ $live } 个文档），{ $archive } 保存更早的 { $old } 个；移动它们每秒需要 { $per_sec } 次插入和删除，读取旧数据多 1 次查询
+archive-split-fix = 在非高峰期按计划批量移动（先批量插入归档集合，再按日期批量删除）；如果归档的索引不必留在缓存中，就把归档放在更便宜的存储或另一个集群上。
+archive-empty = 按这个增长速度，没有 { $entity } 早于 { $days } 天：归档集合一直是空的
+archive-empty-fix = 把归档的天数调到数据的年龄以下，或去掉归档。
+history-growth = { $collection } 每天增加 { $docs } 个文档（{ $bytes }）：{ $entity } 的每次更新都保留其上一个版本
+history-growth-fix = 让旧版本过期（在历史文档的日期上建生存时间索引），或只保留审计需要的字段。
 
 ## 副本、查询与读取
 

@@ -116,27 +116,25 @@ impl Screener<'_> {
     /// Returns the screen of `spec` (`None` when it cannot be laid out), with the kept
     /// statistics of every collection seen before.
     pub fn screen_design(&mut self, spec: &DesignSpec) -> Option<Screen> {
-        let layout = Layout::build(self.model, spec).ok()?;
+        // A lifecycle pattern (archive, versioning, approximation) changes the model itself.
+        let (model, spec) = crate::eval::offer::lowered_ref(self.model, spec);
+        let layout = Layout::build(&model, &spec).ok()?;
         let start = self.model.start_date.clone();
         let memo = &mut self.stats;
-        Some(screen_with(
-            self.model,
-            &layout,
-            self.horizon_days,
-            &mut |c| {
-                let key = serde_json::to_string(c).unwrap_or_default();
-                memo.entry(key)
-                    .or_insert_with(|| super::screen::collection_figures(c, &start))
-                    .clone()
-            },
-        ))
+        Some(screen_with(&model, &layout, self.horizon_days, &mut |c| {
+            let key = serde_json::to_string(c).unwrap_or_default();
+            memo.entry(key)
+                .or_insert_with(|| super::screen::collection_figures(c, &start))
+                .clone()
+        }))
     }
 }
 
 /// Returns the screen of `spec` on `model` (`None` when it cannot be laid out).
 pub fn screen_spec(model: &Model, spec: &DesignSpec, horizon_days: u64) -> Option<Screen> {
-    let layout = Layout::build(model, spec).ok()?;
-    Some(screen(model, &layout, horizon_days))
+    let (model, spec) = crate::eval::offer::lowered_ref(model, spec);
+    let layout = Layout::build(&model, &spec).ok()?;
+    Some(screen(&model, &layout, horizon_days))
 }
 
 /// Returns every feasible candidate found, scored, best first, with the search's report.

@@ -168,7 +168,11 @@ pub fn target(p: &FieldPattern) -> (&str, &str) {
         | FieldPattern::Computed { entity, field, .. }
         | FieldPattern::Preallocated { entity, field, .. }
         | FieldPattern::Gridfs { entity, field }
-        | FieldPattern::ObjectStorage { entity, field } => (entity, field),
+        | FieldPattern::ObjectStorage { entity, field }
+        | FieldPattern::Approximate { entity, field, .. }
+        | FieldPattern::Archive { entity, field, .. }
+        | FieldPattern::DocumentVersioning { entity, field }
+        | FieldPattern::SchemaVersioning { entity, field, .. } => (entity, field),
     }
 }
 

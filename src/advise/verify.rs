@@ -121,8 +121,9 @@ pub struct Disagreement {
 /// Returns the evaluation of `spec` on `model` with default options (the sample of
 /// `squillion eval`).
 pub fn evaluate(model: &Model, spec: &DesignSpec) -> Result<Evaluation, crate::eval::EvalError> {
-    let layout = Layout::build(model, spec)?;
-    evaluate_layout(model, layout, &EvalOptions::default())
+    let (model, spec) = crate::eval::offer::lowered_ref(model, spec);
+    let layout = Layout::build(&model, &spec)?;
+    evaluate_layout(&model, layout, &EvalOptions::default())
 }
 
 /// Returns where the engine's figures fall outside what the screen allowed.

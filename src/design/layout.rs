@@ -7,6 +7,7 @@ use serde::Serialize;
 
 mod relationship;
 pub mod single;
+mod schema;
 mod timeseries;
 
 pub use timeseries::{
@@ -335,9 +336,15 @@ impl Builder<'_> {
                         fields.push(field.clone(), keyed(&e.name, field, f, key, value)?);
                     }
                 }
+                // The lifecycle patterns act on the model before it is laid out
+                // (`model::lifecycle`).
                 FieldPattern::Attribute { .. }
                 | FieldPattern::Gridfs { .. }
-                | FieldPattern::ObjectStorage { .. } => {}
+                | FieldPattern::ObjectStorage { .. }
+                | FieldPattern::Approximate { .. }
+                | FieldPattern::Archive { .. }
+                | FieldPattern::DocumentVersioning { .. }
+                | FieldPattern::SchemaVersioning { .. } => {}
                 FieldPattern::Computed {
                     field,
                     relationship,
@@ -587,6 +594,10 @@ impl Builder<'_> {
                 growing,
                 copied,
             });
+        } else if let Some(v) = self.patterns_for(&e.name).find_map(schema::Versions::of) {
+            // A migration in progress: the migrated documents keep the entity's label (new
+            // documents are written at the new version), the others are a shape of their own.
+            shapes.extend(v.shapes(e, fields, growing, copied));
         } else {
             shapes.push(DocShape {
                 label: e.name.clone(),

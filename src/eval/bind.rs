@@ -265,8 +265,11 @@ impl Binder<'_> {
         self.model.workload.iter().find_map(|u| {
             u.steps.iter().find_map(|s| match s {
                 Step::Update {
-                    entity, field: f, ..
-                } if f == field => Some(entity.clone()),
+                    entity,
+                    field: f,
+                    also,
+                    ..
+                } if f == field || also.iter().any(|a| a == field) => Some(entity.clone()),
                 _ => None,
             })
         })

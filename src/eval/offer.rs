@@ -7,6 +7,8 @@
 //! with its `design_sharding`); any other model the three named designs. Custom (the model's
 //! own design, id `custom`) comes last.
 
+use std::borrow::Cow;
+
 use crate::design::{DesignError, DesignName, DesignSpec, Layout};
 use crate::model::Model;
 
@@ -67,25 +69,49 @@ impl Offer {
 
     /// Returns `model` under the named design `name`.
     fn named(model: &Model, name: DesignName) -> Offer {
+        let (model, design) = lowered(model, &DesignSpec::named(name, &model.design));
         Offer {
             id: name.as_str().to_string(),
             label: label(name.as_str()),
-            model: model.clone(),
-            design: DesignSpec::named(name, &model.design),
+            model,
+            design,
             source: Source::Named,
         }
     }
 
     /// Returns `model`'s own design.
     fn custom(model: &Model) -> Offer {
+        let (model, design) = lowered(model, &model.design);
         Offer {
             id: CUSTOM.to_string(),
             label: "Custom".to_string(),
-            model: model.clone(),
-            design: model.design.clone(),
+            model,
+            design,
             source: Source::Custom,
         }
     }
+}
+
+/// Returns `model` under `design` with the design's lifecycle patterns applied
+/// ([`crate::model::lifecycle::lower`]), the model's own design set to it; a design without
+/// them leaves the model as it is.
+pub fn lowered(model: &Model, design: &DesignSpec) -> (Model, DesignSpec) {
+    let (m, s) = lowered_ref(model, design);
+    (m.into_owned(), s.into_owned())
+}
+
+/// [`lowered`], borrowing `model` and `design` when the design has no lifecycle pattern (the
+/// advisor screens thousands of designs).
+pub fn lowered_ref<'a>(
+    model: &'a Model,
+    design: &'a DesignSpec,
+) -> (Cow<'a, Model>, Cow<'a, DesignSpec>) {
+    if !crate::model::lifecycle::has_lifecycle(design) {
+        return (Cow::Borrowed(model), Cow::Borrowed(design));
+    }
+    let (mut m, s) = crate::model::lifecycle::lower(model, design);
+    m.design = s.clone();
+    (Cow::Owned(m), Cow::Owned(s))
 }
 
 /// The named designs a model without a preset offers, in the design bar's order.
@@ -110,7 +136,7 @@ fn preset_offers(model: &Model) -> Vec<Offer> {
         .iter()
         .filter_map(|id| {
             let design = p.design(id, &model.design)?;
-            let mut m = model.clone();
+            let (mut m, design) = lowered(model, &design);
             m.design = design.clone();
             if let Some(sh) = p.design_sharding.get(id) {
                 m.sharding = Some(sh.clone());

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 mod design;
+mod lifecycle;
 pub(crate) mod timeseries;
 mod workload;
 

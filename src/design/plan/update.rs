@@ -23,7 +23,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     };
     let op = if *increment { "$inc" } else { "$set" };
     let value = if *increment {
-        Bson::Int32(1)
+        increment_by(p.model, entity, field)
     } else {
         param(format!("new.{field}"))
     };
@@ -43,7 +43,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         let mut changes = Document::new();
         for f in std::iter::once(field).chain(also) {
             let v = if *increment {
-                Bson::Int32(1)
+                increment_by(p.model, entity, f)
             } else {
                 param(format!("new.{f}"))
             };
@@ -132,4 +132,24 @@ fn counter_path(model: &Model, entity: &str, field: &str, increment: bool) -> St
         Some(n) if !declared => format!("{field}.{}", n / 2),
         _ => field.to_string(),
     }
+}
+
+/// Returns what an increment of `entity.field` adds: 1, or `every` for a counter the design
+/// approximates (written once every `every` events, by `every`).
+fn increment_by(model: &Model, entity: &str, field: &str) -> Bson {
+    model
+        .design
+        .fields
+        .iter()
+        .find_map(|p| match p {
+            FieldPattern::Approximate {
+                entity: e,
+                field: f,
+                every,
+            } if e == entity && f == field => {
+                Some(Bson::Int64(i64::try_from(*every).unwrap_or(i64::MAX)))
+            }
+            _ => None,
+        })
+        .unwrap_or(Bson::Int32(1))
 }

@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::model::Fields;
+
 /// The most sub-fields a field pattern may give one document (pre-allocated counters, keyed
 /// attributes): every document of the sample holds them, and the page lays the model out again
 /// on every edit. A day of per-minute counters is 1,440.
@@ -96,17 +98,82 @@ pub enum FieldPattern {
         /// The `binData` or `string` field stored as an object.
         field: String,
     },
+    /// The approximation pattern: a counter (`update` with `increment`) written once every
+    /// `every` events, by `every` (`src/model/lifecycle.rs`).
+    Approximate {
+        /// The owning entity.
+        entity: String,
+        /// The counter field.
+        field: String,
+        /// Events per write.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 2)))]
+        every: u64,
+    },
+    /// The archive pattern: documents whose date `field` is older than `after_days` moved to
+    /// `<entity>_archive`; `old_share` of the reads of them also read the archive.
+    Archive {
+        /// The archived entity.
+        entity: String,
+        /// The date field the age is judged by.
+        field: String,
+        /// Days a document stays in the live collection.
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
+        after_days: u64,
+        /// Share of the reads of the entity that want old data too (0–1).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = 1)))]
+        old_share: f64,
+    },
+    /// The document versioning pattern: every update of the entity first inserts the current
+    /// version into `<entity>_history`; `field` is the revision number both hold.
+    DocumentVersioning {
+        /// The versioned entity.
+        entity: String,
+        /// The revision number field (an `int` added to the entity).
+        field: String,
+    },
+    /// The schema versioning pattern during a migration: every document holds its version in
+    /// `field`; `migrated_share` of them already have the shape of version `to` (the entity's
+    /// fields without `removed`, with `added`), the rest still that of `from`.
+    SchemaVersioning {
+        /// The entity being migrated.
+        entity: String,
+        /// The schema version field (an `int` added to both shapes).
+        field: String,
+        /// The version not yet migrated (the entity's fields as the model declares them).
+        from: u32,
+        /// The version migrated to.
+        to: u32,
+        /// Share of the documents already at version `to` (0–1).
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = 1)))]
+        migrated_share: f64,
+        /// Fields version `to` adds (same format as an entity's fields).
+        #[serde(default, skip_serializing_if = "Fields::is_empty")]
+        added: Fields,
+        /// Fields of version `from` that version `to` no longer has.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        removed: Vec<String>,
+    },
+}
+
+/// True for an `old_share` of zero (the default, not written).
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 impl FieldPattern {
     /// Every pattern's name as written in a model (`pattern`), in the order the docs list
     /// them: the one list of field patterns.
-    pub const NAMES: [&'static str; 5] = [
+    pub const NAMES: [&'static str; 9] = [
         "attribute",
         "computed",
         "preallocated",
         "gridfs",
         "object_storage",
+        "approximate",
+        "archive",
+        "document_versioning",
+        "schema_versioning",
     ];
 
     /// Returns the pattern's name as written in a model.
@@ -117,6 +184,10 @@ impl FieldPattern {
             FieldPattern::Preallocated { .. } => "preallocated",
             FieldPattern::Gridfs { .. } => "gridfs",
             FieldPattern::ObjectStorage { .. } => "object_storage",
+            FieldPattern::Approximate { .. } => "approximate",
+            FieldPattern::Archive { .. } => "archive",
+            FieldPattern::DocumentVersioning { .. } => "document_versioning",
+            FieldPattern::SchemaVersioning { .. } => "schema_versioning",
         }
     }
 
@@ -136,10 +207,31 @@ impl FieldPattern {
                 const KEYS: &[&str] = &["pattern", "entity", "field", "slots"];
                 (KEYS, KEYS)
             }
-            "gridfs" | "object_storage" => {
+            "gridfs" | "object_storage" | "document_versioning" => {
                 const KEYS: &[&str] = &["pattern", "entity", "field"];
                 (KEYS, KEYS)
             }
+            "approximate" => {
+                const KEYS: &[&str] = &["pattern", "entity", "field", "every"];
+                (KEYS, KEYS)
+            }
+            "schema_versioning" => (
+                &[
+                    "pattern",
+                    "entity",
+                    "field",
+                    "from",
+                    "to",
+                    "migrated_share",
+                    "added",
+                    "removed",
+                ],
+                &["pattern", "entity", "field", "from", "to", "migrated_share"],
+            ),
+            "archive" => (
+                &["pattern", "entity", "field", "after_days", "old_share"],
+                &["pattern", "entity", "field", "after_days"],
+            ),
             _ => return None,
         })
     }
@@ -151,7 +243,11 @@ impl FieldPattern {
             | FieldPattern::Computed { entity, .. }
             | FieldPattern::Preallocated { entity, .. }
             | FieldPattern::Gridfs { entity, .. }
-            | FieldPattern::ObjectStorage { entity, .. } => entity,
+            | FieldPattern::ObjectStorage { entity, .. }
+            | FieldPattern::Approximate { entity, .. }
+            | FieldPattern::Archive { entity, .. }
+            | FieldPattern::DocumentVersioning { entity, .. }
+            | FieldPattern::SchemaVersioning { entity, .. } => entity,
         }
     }
 

@@ -301,6 +301,9 @@ impl Checker {
                     }
                 }
             }
+            "approximate" | "archive" | "document_versioning" | "schema_versioning" => {
+                self.lifecycle(p, m, path, entities, entity.as_deref());
+            }
             _ => {
                 self.string(m, "field", path);
                 if let Some(n) = self.integer(m, "slots", path, 1) {

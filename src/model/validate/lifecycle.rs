@@ -1,0 +1,122 @@
+//! Checks of the lifecycle field patterns: `approximate` (a counter and `every` ≥ 2),
+//! `archive` (a date field, `after_days` ≥ 1, `old_share` in 0–1) and `document_versioning`
+//! (a revision field's name).
+
+use serde_json::{Map, Value};
+
+use super::{Checker, EntityInfo};
+
+impl Checker {
+    /// Checks the keys of a lifecycle pattern `p` of `entity` at `path`.
+    pub(super) fn lifecycle(
+        &mut self,
+        p: &str,
+        m: &Map<String, Value>,
+        path: &str,
+        entities: &[EntityInfo],
+        entity: Option<&str>,
+    ) {
+        match p {
+            "approximate" => {
+                if let Some(e) = entity {
+                    self.field_ref(m, "field", path, entities, e);
+                }
+                self.integer(m, "every", path, 2);
+            }
+            "archive" => {
+                let info = entity.and_then(|e| entities.iter().find(|x| x.name == e));
+                if let (Some(f), Some(e)) = (self.string(m, "field", path), info) {
+                    if !e.dates.iter().any(|d| d == f) {
+                        self.err(
+                            &format!("{path}.field"),
+                            format!(
+                                "entity \"{}\" has no top-level date field \"{f}\": an archive moves documents by their age",
+                                e.name
+                            ),
+                        );
+                    }
+                }
+                self.integer(m, "after_days", path, 1);
+                if let Some(s) = self.number(m, "old_share", path, true) {
+                    if s > 1.0 {
+                        self.err(
+                            &format!("{path}.old_share"),
+                            format!("is a share of the reads, 0 to 1 (found {s})"),
+                        );
+                    }
+                }
+            }
+            "schema_versioning" => self.schema_versioning(m, path, entities, entity),
+            _ => {
+                self.string(m, "field", path);
+            }
+        }
+    }
+
+    /// Checks a `schema_versioning` pattern: two different versions, a share, the fields the
+    /// new version adds (as an entity's) and removes (the entity's).
+    fn schema_versioning(
+        &mut self,
+        m: &Map<String, Value>,
+        path: &str,
+        entities: &[EntityInfo],
+        entity: Option<&str>,
+    ) {
+        let info = entity.and_then(|e| entities.iter().find(|x| x.name == e));
+        if let (Some(f), Some(e)) = (self.string(m, "field", path), info) {
+            if e.fields.iter().any(|x| x == f) {
+                self.err(
+                    &format!("{path}.field"),
+                    format!(
+                        "entity \"{}\" already has a field \"{f}\": the schema version is a field of its own",
+                        e.name
+                    ),
+                );
+            }
+        }
+        let from = self.integer(m, "from", path, 0);
+        let to = self.integer(m, "to", path, 0);
+        if let (Some(a), Some(b)) = (from, to) {
+            if a == b {
+                self.err(
+                    &format!("{path}.to"),
+                    format!("a migration goes to another version than {a}"),
+                );
+            }
+        }
+        if let Some(s) = self.number(m, "migrated_share", path, true) {
+            if s > 1.0 {
+                self.err(
+                    &format!("{path}.migrated_share"),
+                    format!("is a share of the documents, 0 to 1 (found {s})"),
+                );
+            }
+        }
+        if let Some(v) = m.get("added") {
+            self.fields(v, &format!("{path}.added"), 0);
+        }
+        if let Some(v) = m.get("removed") {
+            let Some(list) = v.as_array() else {
+                self.err(
+                    &format!("{path}.removed"),
+                    "expected an array of field names",
+                );
+                return;
+            };
+            for (i, f) in list.iter().enumerate() {
+                let known = f
+                    .as_str()
+                    .is_some_and(|n| info.is_none_or(|e| e.fields.iter().any(|x| x == n)));
+                if !known {
+                    self.err(
+                        &format!("{path}.removed[{i}]"),
+                        format!(
+                            "expected a field of entity \"{}\"",
+                            entity.unwrap_or_default()
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
