@@ -49,6 +49,7 @@ pub use dbpointer::{db_pointer, db_pointer_parts};
 pub use inspect::{inspect, inspect_all};
 pub use parser::{line_column, Parser, MAX_PARSE_DEPTH};
 pub use pretty::{pretty_json, PRETTY_WIDTH};
+pub(crate) use wrapper::{is_integer_text, parse_double_text};
 pub use write::{
     to_canonical_ejson, to_relaxed_ejson, to_relaxed_ejson_value, to_relaxed_json, to_shell_string,
     to_typed_ejson_value,

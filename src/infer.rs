@@ -35,6 +35,7 @@ pub mod build;
 pub mod dump;
 pub mod fit;
 pub mod gridfs;
+pub mod line;
 pub mod links;
 pub mod refs;
 pub mod sketch;
@@ -299,6 +300,10 @@ impl Inference {
             skipped: 0,
         };
         let mut buf = Vec::new();
+        // The fast path's values, reused line after line; GridFS file collections keep the
+        // documents their bucket statistics read.
+        let mut items = Vec::new();
+        let fast = !collection.ends_with(gridfs::FILES_SUFFIX);
         let mut line_no = 0u64;
         let mut in_array = false;
         let mut started = false;
@@ -349,6 +354,15 @@ impl Inference {
                     .map(|item| item.result.map_err(|e| column_only(&e, before, 1)))
                     .collect()
             } else {
+                if fast {
+                    if let Some(line) = line::read(text, &mut items) {
+                        if let Some(stats) = self.stats_of(collection) {
+                            stats.add_fields(line.fields());
+                        }
+                        summary.documents += 1;
+                        continue;
+                    }
+                }
                 vec![parse_document(text).map_err(|e| column_only(&e, before, 0))]
             };
             for doc in docs {
@@ -380,19 +394,20 @@ impl Inference {
                 }
             }
         }
+        if let Some(stats) = self.stats_of(collection) {
+            stats.add(doc);
+        }
+    }
+
+    /// Returns what was seen of `collection`, new if nothing was (always `Some`).
+    fn stats_of(&mut self, collection: &str) -> Option<&mut ObjectStats> {
         let at = self.collections.iter().position(|(n, _)| n == collection);
-        let stats = match at.and_then(|i| self.collections.get_mut(i)) {
-            Some((_, s)) => s,
-            None => {
-                self.collections
-                    .push((collection.to_string(), ObjectStats::default()));
-                match self.collections.last_mut() {
-                    Some((_, s)) => s,
-                    None => return,
-                }
-            }
-        };
-        stats.add(doc);
+        let at = at.unwrap_or_else(|| {
+            self.collections
+                .push((collection.to_string(), ObjectStats::default()));
+            self.collections.len() - 1
+        });
+        self.collections.get_mut(at).map(|(_, s)| s)
     }
 
     /// Returns the lines skipped so far (the first [`MAX_REPORTED_SKIPS`]) and their number.

@@ -132,6 +132,16 @@ impl<'a> Parser<'a> {
     /// Skips whitespace and `//` and `/* */` comments.
     pub fn skip_trivia(&mut self) -> Result<(), ParseError> {
         loop {
+            // ASCII first, byte by byte: the common case in mongoexport text.
+            match self.text.as_bytes().get(self.pos) {
+                Some(b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) => {
+                    self.pos += 1;
+                    continue;
+                }
+                Some(b) if b.is_ascii() && *b != b'/' => return Ok(()),
+                None => return Ok(()),
+                Some(_) => {}
+            }
             let rest = self.rest();
             if let Some(c) = rest
                 .chars()
@@ -261,9 +271,14 @@ impl<'a> Parser<'a> {
 
     fn parse_object(&mut self) -> Result<Bson, ParseError> {
         let start = self.pos;
-        self.pos += 1; // '{'
+        if let Some(value) = self.parse_single_wrapper()? {
+            return Ok(value);
+        }
+        self.pos = start + 1; // '{'
         let mut doc = Document::new();
         let mut spans = Vec::new();
+        // Only an object with a `$` key can be an Extended JSON wrapper.
+        let mut dollar = false;
         loop {
             self.skip_trivia()?;
             if self.eat('}')? {
@@ -284,6 +299,7 @@ impl<'a> Parser<'a> {
             self.skip_trivia()?;
             let value_offset = self.pos;
             let value = self.parse_value()?;
+            dollar |= key.starts_with('$');
             doc.insert(key, value);
             spans.push((key_offset, value_offset));
             if self.eat(',')? {
@@ -294,7 +310,37 @@ impl<'a> Parser<'a> {
             }
             return Err(self.error_here("expected ',' or '}' after a field value"));
         }
+        if !dollar {
+            return Ok(Bson::Document(doc));
+        }
         wrapper::convert(self, start, doc, &spans)
+    }
+
+    /// Reads an object that is one Extended JSON wrapper of a single key (`{"$oid": …}`,
+    /// `{"$numberInt": …}`, `{"$date": …}` …, most values of canonical mongoexport text)
+    /// without building a document; returns `None`, having moved anywhere, for any other
+    /// object, which [`Parser::parse_object`] then reads from its start. The value and its
+    /// errors are those the general path gives the same text.
+    fn parse_single_wrapper(&mut self) -> Result<Option<Bson>, ParseError> {
+        self.pos += 1; // '{'
+        self.skip_trivia()?;
+        if !self.rest().starts_with("\"$") {
+            return Ok(None);
+        }
+        let key = self.parse_key()?;
+        let Some(kind) = wrapper::single_kind(&key) else {
+            return Ok(None);
+        };
+        if !self.eat(':')? {
+            return Ok(None);
+        }
+        self.skip_trivia()?;
+        let value_offset = self.pos;
+        let value = self.parse_value()?;
+        if !self.eat('}')? {
+            return Ok(None);
+        }
+        wrapper::single(self, kind, &value, value_offset).map(Some)
     }
 
     fn parse_key(&mut self) -> Result<String, ParseError> {
@@ -346,6 +392,17 @@ impl<'a> Parser<'a> {
         let quote = self.bump().unwrap_or('"');
         let mut out = String::new();
         loop {
+            // The run up to the next quote, backslash or line end, copied at once (all four
+            // are ASCII, so the run ends on a character boundary).
+            let rest = self.rest();
+            let run = rest
+                .bytes()
+                .position(|b| matches!(b, b'"' | b'\'' | b'\\' | b'\n' | b'\r'))
+                .unwrap_or(rest.len());
+            if run > 0 {
+                out.push_str(rest.get(..run).unwrap_or(""));
+                self.pos += run;
+            }
             let c = match self.bump() {
                 None | Some('\n') | Some('\r') => {
                     return Err(self.error_at(start, "unterminated string: missing closing quote"))

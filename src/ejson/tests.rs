@@ -33,6 +33,36 @@ fn regex(pattern: &str, options: &str) -> Bson {
 }
 
 #[test]
+fn one_key_wrappers_read_as_the_general_path_reads_them() {
+    // Whitespace and comments around a one-key wrapper, and wrappers that are not one key.
+    assert_eq!(
+        value("{ \"$numberInt\" /* n */ : \"5\" // five\n }"),
+        Bson::Int32(5)
+    );
+    assert_eq!(
+        value(r#"{"$date" : { "$numberLong" : "1" } }"#),
+        Bson::DateTime(DateTime::from_millis(1))
+    );
+    assert_eq!(
+        value(r#"{"$binary": {"base64": "AQ==", "subType": "00"}}"#),
+        Bson::Binary(Binary {
+            subtype: BinarySubtype::Generic,
+            bytes: vec![1]
+        })
+    );
+    assert_eq!(
+        value(r#"{"$code": "f()"}"#),
+        Bson::JavaScriptCode("f()".into())
+    );
+    // `$`-keys that are no wrapper stay a document.
+    assert_eq!(
+        value(r#"{"$ref": "c", "$id": 1}"#),
+        Bson::Document(doc! { "$ref": "c", "$id": 1 })
+    );
+    assert!(error("{'$oid': 'x'}").message.contains("not an ObjectId"));
+}
+
+#[test]
 fn plain_json_numbers_follow_the_extended_json_rules() {
     assert_eq!(value("0"), Bson::Int32(0));
     assert_eq!(value("-2147483648"), Bson::Int32(i32::MIN));
@@ -405,6 +435,37 @@ fn errors_say_where_and_why() {
             "$scope expects a document",
         ),
         (r#"{"a": {"$date": true}}"#, 1, 17, "$date expects"),
+        // A one-key wrapper with more keys leaves the fast path for the general one.
+        (
+            r#"{"a": {"$oid": "5f0c3c0b9d1e8a3f2c4b6a10", "x": 1}}"#,
+            1,
+            44,
+            "unexpected field 'x' in an Extended JSON $oid value",
+        ),
+        (
+            r#"{"a": {"$numberInt": "1" "b": 2}}"#,
+            1,
+            26,
+            "expected ',' or '}' after a field value",
+        ),
+        (
+            r#"{"a": {"$numberInt" 1}}"#,
+            1,
+            21,
+            "expected ':' after the field name",
+        ),
+        (
+            r#"{"a": {"$numberLong": [1,}}"#,
+            1,
+            26,
+            "unexpected character '}'",
+        ),
+        (
+            r#"{"a": {"x": 1, "$oid": "5f0c3c0b9d1e8a3f2c4b6a10"}}"#,
+            1,
+            8,
+            "unexpected field 'x' in an Extended JSON $oid value",
+        ),
         (
             r#"{"a": {"$regularExpression": {"pattern": "a", "options": "q"}}}"#,
             1,

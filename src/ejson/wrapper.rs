@@ -73,6 +73,48 @@ pub(super) fn convert(
         return Err(parser.error_at(start, format!("missing {kind}")));
     };
     match kind.as_str() {
+        "$binary" => binary(&doc, value, &fail),
+        "$code" => {
+            let Bson::String(code) = value else {
+                return Err(fail("$code expects a string".into()));
+            };
+            match doc.get("$scope") {
+                None => Ok(Bson::JavaScriptCode(code.clone())),
+                Some(Bson::Document(scope)) => Ok(Bson::JavaScriptCodeWithScope(
+                    bson::JavaScriptCodeWithScope {
+                        code: code.clone(),
+                        scope: scope.clone(),
+                    },
+                )),
+                Some(_) => {
+                    Err(parser.error_at(value_offset("$scope"), "$scope expects a document"))
+                }
+            }
+        }
+        other => single(parser, other, value, at),
+    }
+}
+
+/// Returns the wrapper key `key` when it is a wrapper of one key only (every one but
+/// `$binary`, which may have `$type`, and `$code` and `$scope`, which go together).
+pub(super) fn single_kind(key: &str) -> Option<&'static str> {
+    WRAPPER_KEYS
+        .iter()
+        .find(|k| **k == key)
+        .copied()
+        .filter(|k| !matches!(*k, "$binary" | "$code" | "$scope"))
+}
+
+/// Returns the value that the one-key wrapper `{kind: value}` stands for, or why it cannot
+/// (located at `at`, the value's offset).
+pub(super) fn single(
+    parser: &Parser<'_>,
+    kind: &str,
+    value: &Bson,
+    at: usize,
+) -> Result<Bson, ParseError> {
+    let fail = |message: String| parser.error_at(at, message);
+    match kind {
         "$oid" => match value {
             Bson::String(hex) => ObjectId::parse_str(hex)
                 .map(Bson::ObjectId)
@@ -112,7 +154,6 @@ pub(super) fn convert(
                 .map_err(|_| fail(format!("$numberDecimal '{s}' is not a decimal number"))),
             _ => Err(fail("$numberDecimal expects a string".into())),
         },
-        "$binary" => binary(&doc, value, &fail),
         "$uuid" => match value {
             Bson::String(s) => {
                 calls::uuid_binary(s).ok_or_else(|| fail(calls::UUID_MESSAGE.into()))
@@ -154,23 +195,6 @@ pub(super) fn convert(
             Bson::Boolean(true) => Ok(Bson::Undefined),
             _ => Err(fail("$undefined expects true".into())),
         },
-        "$code" => {
-            let Bson::String(code) = value else {
-                return Err(fail("$code expects a string".into()));
-            };
-            match doc.get("$scope") {
-                None => Ok(Bson::JavaScriptCode(code.clone())),
-                Some(Bson::Document(scope)) => Ok(Bson::JavaScriptCodeWithScope(
-                    bson::JavaScriptCodeWithScope {
-                        code: code.clone(),
-                        scope: scope.clone(),
-                    },
-                )),
-                Some(_) => {
-                    Err(parser.error_at(value_offset("$scope"), "$scope expects a document"))
-                }
-            }
-        }
         "$dbPointer" => {
             let sub = expect_keys(value, &["$ref", "$id"])
                 .ok_or_else(|| fail("$dbPointer expects {$ref, $id}".into()))?;
@@ -254,14 +278,14 @@ fn as_u32(value: &Bson) -> Option<u32> {
 }
 
 /// Returns whether `s` is an optional minus sign followed by decimal digits.
-fn is_integer_text(s: &str) -> bool {
+pub(crate) fn is_integer_text(s: &str) -> bool {
     let digits = s.strip_prefix('-').unwrap_or(s);
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Returns the double written in `s` ("1.5", "-0.0", "1e300", "Infinity", "-Infinity",
 /// "NaN"), refusing Rust-only spellings such as "inf".
-pub(super) fn parse_double_text(s: &str) -> Option<f64> {
+pub(crate) fn parse_double_text(s: &str) -> Option<f64> {
     match s {
         "Infinity" => return Some(f64::INFINITY),
         "-Infinity" => return Some(f64::NEG_INFINITY),

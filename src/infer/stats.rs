@@ -3,10 +3,13 @@
 //! values that may be ids (hashed, counted per value up to [`MAX_TRACKED_VALUES`]) and the
 //! strings that may be an enum (up to [`MAX_ENUM_VALUES`] distinct) or of a recognizable kind.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 
+use bson::oid::ObjectId;
 use bson::{Bson, Document};
+
+use rustc_hash::FxHashMap;
 
 use super::sketch::Sketch;
 use crate::ejson::type_alias;
@@ -19,8 +22,9 @@ pub struct ObjectStats {
     pub seen: u64,
     /// Field name → what was seen of it, in the order names first appeared.
     pub fields: Vec<(String, FieldStats)>,
-    /// Position of each name in `fields`.
-    index: HashMap<String, usize>,
+    /// Position of each name in `fields` (a fast hash: names are few and not adversarial, and
+    /// no figure depends on the map's order).
+    index: FxHashMap<String, usize>,
     /// Names not tracked because the object already had [`MAX_FIELDS`] of them.
     pub dropped_names: u64,
 }
@@ -28,13 +32,19 @@ pub struct ObjectStats {
 impl ObjectStats {
     /// Records one document or embedded object.
     pub fn add(&mut self, doc: &Document) {
+        self.add_fields(doc.iter().map(|(name, value)| (name.as_str(), value)));
+    }
+
+    /// Records one object given as its fields in order (of a [`Document`], or read straight
+    /// from text by [`super::line`]).
+    pub fn add_fields<'v, V: Value<'v>>(&mut self, fields: impl Iterator<Item = (&'v str, V)>) {
         self.seen += 1;
-        for (name, value) in doc {
+        for (name, value) in fields {
             let slot = match self.index.get(name) {
                 Some(&i) => self.fields.get_mut(i),
                 None if self.fields.len() < MAX_FIELDS => {
-                    self.index.insert(name.clone(), self.fields.len());
-                    self.fields.push((name.clone(), FieldStats::default()));
+                    self.index.insert(name.to_string(), self.fields.len());
+                    self.fields.push((name.to_string(), FieldStats::default()));
                     self.fields.last_mut()
                 }
                 None => {
@@ -43,8 +53,94 @@ impl ObjectStats {
                 }
             };
             if let Some((_, stats)) = slot {
-                stats.add(value);
+                stats.add_value(value);
             }
+        }
+    }
+}
+
+/// One value as the statistics read it: a [`Bson`] value, or one read straight from
+/// mongoexport text ([`super::line`]) without building one.
+pub trait Value<'v>: Copy {
+    /// The fields of an object, in order.
+    type Fields: Iterator<Item = (&'v str, Self)>;
+    /// The elements of an array, in order.
+    type Elements: ExactSizeIterator<Item = Self>;
+
+    /// Returns the value's type and what the statistics read of it.
+    fn shape(self) -> Shape<'v, Self::Fields, Self::Elements>;
+}
+
+/// A value's type and payload as the statistics read them.
+pub enum Shape<'v, F, E> {
+    /// An ObjectId.
+    ObjectId(ObjectId),
+    /// A string.
+    String(&'v str),
+    /// A 32-bit integer.
+    Int32(i32),
+    /// A 64-bit integer.
+    Int64(i64),
+    /// A double.
+    Double(f64),
+    /// A date, in milliseconds since the epoch.
+    Date(i64),
+    /// A boolean.
+    Bool,
+    /// Null.
+    Null,
+    /// An object's fields.
+    Object(F),
+    /// An array's elements.
+    Array(E),
+    /// Any other type, as BSON.
+    Other(&'v Bson),
+}
+
+impl<'v, F, E> Shape<'v, F, E> {
+    /// Returns the MongoDB `$type` alias of the value.
+    fn alias(&self) -> &'static str {
+        match self {
+            Shape::ObjectId(_) => "objectId",
+            Shape::String(_) => "string",
+            Shape::Int32(_) => "int",
+            Shape::Int64(_) => "long",
+            Shape::Double(_) => "double",
+            Shape::Date(_) => "date",
+            Shape::Bool => "bool",
+            Shape::Null => "null",
+            Shape::Object(_) => "object",
+            Shape::Array(_) => "array",
+            Shape::Other(b) => type_alias(b),
+        }
+    }
+}
+
+/// The fields of a [`Document`] as the statistics read them.
+type DocFields<'v> =
+    std::iter::Map<bson::document::Iter<'v>, fn((&'v String, &'v Bson)) -> (&'v str, &'v Bson)>;
+
+impl<'v> Value<'v> for &'v Bson {
+    type Fields = DocFields<'v>;
+    type Elements = std::slice::Iter<'v, Bson>;
+
+    fn shape(self) -> Shape<'v, Self::Fields, Self::Elements> {
+        match self {
+            Bson::ObjectId(o) => Shape::ObjectId(*o),
+            Bson::String(s) => Shape::String(s),
+            Bson::Int32(n) => Shape::Int32(*n),
+            Bson::Int64(n) => Shape::Int64(*n),
+            Bson::Double(n) => Shape::Double(*n),
+            Bson::DateTime(d) => Shape::Date(d.timestamp_millis()),
+            Bson::Boolean(_) => Shape::Bool,
+            Bson::Null => Shape::Null,
+            Bson::Document(doc) => {
+                let pair: fn((&'v String, &'v Bson)) -> (&'v str, &'v Bson) =
+                    |(name, value)| (name.as_str(), value);
+                Shape::Object(doc.iter().map(pair))
+            }
+            Bson::Array(items) => Shape::Array(items.iter()),
+            other => Shape::Other(other),
         }
     }
 }
@@ -91,8 +187,10 @@ pub const MAX_ENUM_LENGTH: usize = 256;
 /// seen: the `_id`s a reference resolves to, and the references grouped by the id they name.
 #[derive(Debug, Clone, Default)]
 pub struct ValueCounts {
-    /// Hash of a value → times seen, for the first [`MAX_TRACKED_VALUES`] distinct values.
-    pub counts: HashMap<u64, u32>,
+    /// Hash of a value → times seen, for the first [`MAX_TRACKED_VALUES`] distinct values
+    /// (the keys are hashes already: a fast hash of them; no figure depends on the map's
+    /// order).
+    pub counts: FxHashMap<u64, u32>,
     /// Values seen (tracked or not).
     pub seen: u64,
     /// Values not tracked because the map was full.
@@ -146,7 +244,13 @@ impl StringStats {
             self.distinct.clear();
         }
         if !self.many {
-            *self.distinct.entry(s.to_string()).or_insert(0) += 1;
+            // A value already seen is counted without copying it.
+            match self.distinct.get_mut(s) {
+                Some(n) => *n += 1,
+                None => {
+                    self.distinct.insert(s.to_string(), 1);
+                }
+            }
             if self.distinct.len() > MAX_ENUM_VALUES {
                 self.many = true;
                 self.distinct.clear();
@@ -182,9 +286,10 @@ pub fn is_url(s: &str) -> bool {
 
 /// Returns whether `s` is a dotted IPv4 address.
 pub fn is_ip(s: &str) -> bool {
-    let parts: Vec<&str> = s.split('.').collect();
-    parts.len() == 4
-        && parts.iter().all(|p| {
+    // At most 15 characters: the longest address, "255.255.255.255".
+    s.len() <= 15
+        && s.split('.').count() == 4
+        && s.split('.').all(|p| {
             !p.is_empty()
                 && p.len() <= 3
                 && p.bytes().all(|b| b.is_ascii_digit())
@@ -196,25 +301,30 @@ pub fn is_ip(s: &str) -> bool {
 /// that cannot be one (a double, a long string, an object …). Equal ids hash equally whatever
 /// document holds them; an int and a long of the same number hash equally (drivers mix them).
 pub fn id_hash(value: &Bson) -> Option<u64> {
+    shape_id_hash(&value.shape())
+}
+
+/// Returns the hash of [`id_hash`] from a value's shape.
+fn shape_id_hash<F, E>(shape: &Shape<'_, F, E>) -> Option<u64> {
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    match value {
-        Bson::ObjectId(o) => {
+    match shape {
+        Shape::ObjectId(o) => {
             0u8.hash(&mut h);
             o.bytes().hash(&mut h);
         }
-        Bson::Int32(n) => {
+        Shape::Int32(n) => {
             1u8.hash(&mut h);
             i64::from(*n).hash(&mut h);
         }
-        Bson::Int64(n) => {
+        Shape::Int64(n) => {
             1u8.hash(&mut h);
             n.hash(&mut h);
         }
-        Bson::String(s) if s.len() <= MAX_ID_STRING => {
+        Shape::String(s) if s.len() <= MAX_ID_STRING => {
             2u8.hash(&mut h);
             s.hash(&mut h);
         }
-        Bson::Binary(b) if b.bytes.len() <= MAX_ID_STRING => {
+        Shape::Other(Bson::Binary(b)) if b.bytes.len() <= MAX_ID_STRING => {
             3u8.hash(&mut h);
             b.bytes.hash(&mut h);
         }
@@ -235,51 +345,67 @@ pub struct ArrayStats {
 impl FieldStats {
     /// Records one value.
     pub fn add(&mut self, value: &Bson) {
+        self.add_value(value);
+    }
+
+    /// Records one value, of a [`Bson`] value or read straight from text.
+    pub fn add_value<'v, V: Value<'v>>(&mut self, value: V) {
         self.present += 1;
-        *self.types.entry(type_alias(value)).or_insert(0) += 1;
-        if let Some(hash) = id_hash(value) {
+        let shape = value.shape();
+        *self.types.entry(shape.alias()).or_insert(0) += 1;
+        if let Some(hash) = shape_id_hash(&shape) {
             self.values.get_or_insert_with(Default::default).add(hash);
         }
-        if let Bson::ObjectId(o) = value {
-            let t = o.timestamp().timestamp_millis() / 1000;
-            let t = u32::try_from(t).unwrap_or(0);
-            self.oid_times = Some(match self.oid_times {
-                Some((lo, hi)) => (lo.min(t), hi.max(t)),
-                None => (t, t),
-            });
-        }
-        match value {
-            Bson::String(s) => {
+        match shape {
+            Shape::ObjectId(o) => {
+                let t = o.timestamp().timestamp_millis() / 1000;
+                let t = u32::try_from(t).unwrap_or(0);
+                self.oid_times = Some(match self.oid_times {
+                    Some((lo, hi)) => (lo.min(t), hi.max(t)),
+                    None => (t, t),
+                });
+            }
+            Shape::String(s) => {
                 self.lengths.add(s.len() as u64);
                 self.strings.get_or_insert_with(Default::default).add(s);
             }
-            Bson::Symbol(s) | Bson::JavaScriptCode(s) => self.lengths.add(s.len() as u64),
-            Bson::JavaScriptCodeWithScope(c) => self.lengths.add(c.code.len() as u64),
-            Bson::Binary(b) => self.lengths.add(b.bytes.len() as u64),
-            Bson::RegularExpression(r) => self.lengths.add(r.pattern.len() as u64),
-            Bson::Int32(n) => self.number(f64::from(*n)),
-            Bson::Int64(n) => self.number(*n as f64),
-            Bson::Double(n) if n.is_finite() => self.number(*n),
-            Bson::Decimal128(d) => {
-                if let Ok(n) = d.to_string().parse::<f64>() {
-                    if n.is_finite() {
-                        self.number(n);
-                    }
-                }
-            }
-            Bson::DateTime(d) => {
-                let ms = d.timestamp_millis();
+            Shape::Int32(n) => self.number(f64::from(n)),
+            Shape::Int64(n) => self.number(n as f64),
+            Shape::Double(n) if n.is_finite() => self.number(n),
+            Shape::Double(_) | Shape::Bool | Shape::Null => {}
+            Shape::Date(ms) => {
                 self.dates = Some(match self.dates {
                     Some((lo, hi)) => (lo.min(ms), hi.max(ms)),
                     None => (ms, ms),
                 });
             }
-            Bson::Document(doc) => self.object.get_or_insert_with(Default::default).add(doc),
-            Bson::Array(items) => {
+            Shape::Object(fields) => self
+                .object
+                .get_or_insert_with(Default::default)
+                .add_fields(fields),
+            Shape::Array(items) => {
                 let array = self.array.get_or_insert_with(Default::default);
                 array.counts.add(items.len() as u64);
                 for item in items {
-                    array.elements.add(item);
+                    array.elements.add_value(item);
+                }
+            }
+            Shape::Other(other) => self.add_other(other),
+        }
+    }
+
+    /// Records the payload of a value of a type text read straight never holds.
+    fn add_other(&mut self, value: &Bson) {
+        match value {
+            Bson::Symbol(s) | Bson::JavaScriptCode(s) => self.lengths.add(s.len() as u64),
+            Bson::JavaScriptCodeWithScope(c) => self.lengths.add(c.code.len() as u64),
+            Bson::Binary(b) => self.lengths.add(b.bytes.len() as u64),
+            Bson::RegularExpression(r) => self.lengths.add(r.pattern.len() as u64),
+            Bson::Decimal128(d) => {
+                if let Ok(n) = d.to_string().parse::<f64>() {
+                    if n.is_finite() {
+                        self.number(n);
+                    }
                 }
             }
             _ => {}
