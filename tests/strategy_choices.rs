@@ -78,7 +78,9 @@ fn a_feed_takes_the_feed_strategies_with_default_parameters() {
         .iter()
         .map(Strategy::name)
         .collect();
-    assert_eq!(names.len(), 9);
+    // The one-to-many strategies, single_collection among them.
+    assert_eq!(names.len(), 10);
+    assert!(names.contains(&"single_collection"), "{names:?}");
     assert!(!names.iter().any(|n| n.contains("fan_out")), "{names:?}");
 }
 
