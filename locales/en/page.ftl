@@ -146,7 +146,7 @@ nothing-to-run = The workload has no operations: nothing to run. The sizes above
 warnings-heading = Warnings
 warnings-note = Thresholds and their sources: docs/warnings.md
 no-warnings = No warnings for this design.
-consider = Consider:
+consider = Consider: { $fix }
 
 ## Collection cards (src/ui/playground/collections.rs)
 
@@ -392,3 +392,14 @@ col-value = Value
 col-total = Total
 col-share = Share
 more-rows = … { $count } more rows not shown
+
+## Shared
+
+exact-bytes = { $bytes } bytes
+dist-param-of = { $param } of the { $about }
+change-typing = typing
+change-form = form edit
+change-preset = opening the preset
+change-import = import
+change-link = opening the link
+change-restore = restore

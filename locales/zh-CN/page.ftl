@@ -143,7 +143,7 @@ nothing-to-run = 工作负载没有操作：无可运行。上面的大小就是
 warnings-heading = 警告
 warnings-note = 阈值及其来源：docs/warnings.md
 no-warnings = 此设计没有警告。
-consider = 建议：
+consider = 建议：{ $fix }
 
 ## Collection cards (src/ui/playground/collections.rs)
 
@@ -389,3 +389,14 @@ col-value = 值
 col-total = 合计
 col-share = 占比
 more-rows = … 还有 { $count } 行未显示
+
+## Shared
+
+exact-bytes = { $bytes } 字节
+dist-param-of = { $about } 的 { $param }
+change-typing = 输入
+change-form = 表单编辑
+change-preset = 打开预设
+change-import = 导入
+change-link = 打开链接
+change-restore = 恢复

@@ -89,7 +89,7 @@ pub fn Composition(
                                 <li data-part=class>
                                     <span class=format!("swatch seg-{class}")></span>
                                     <span class="legend-label">{label}</span>
-                                    <span class="legend-value" title=human::exact_bytes(bytes)>
+                                    <span class="legend-value" title=crate::ui::i18n::exact_bytes(bytes)>
                                         {human::binary_size(bytes)}" · "{human::percent(share)}
                                     </span>
                                 </li>

@@ -640,7 +640,7 @@ pub fn ModelCard(
                         data-testid="undo"
                         disabled=move || ws.undoable().is_none()
                         title=move || match ws.undoable() {
-                            Some(c) => tv(Msg::UndoTitle, &[("what", c.describe().to_string())]),
+                            Some(c) => tv(Msg::UndoTitle, &[("what", crate::ui::i18n::change_text(c))]),
                             None => t(Msg::NothingToUndo),
                         }
                         on:click=move |_| ws.undo()
@@ -653,7 +653,7 @@ pub fn ModelCard(
                         data-testid="redo"
                         disabled=move || ws.redoable().is_none()
                         title=move || match ws.redoable() {
-                            Some(c) => tv(Msg::RedoTitle, &[("what", c.describe().to_string())]),
+                            Some(c) => tv(Msg::RedoTitle, &[("what", crate::ui::i18n::change_text(c))]),
                             None => t(Msg::NothingToRedo),
                         }
                         on:click=move |_| ws.redo()

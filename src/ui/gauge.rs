@@ -63,7 +63,7 @@ pub fn LimitGauge(
             </div>
             <div class="gauge-legend">
                 <span class="gauge-share">{move || tv(Msg::GaugeShare, &[("share", human::percent(share()))])}</span>
-                <span class="gauge-headroom" title=move || human::exact_bytes(size.get().abs_diff(MAX_BSON_SIZE))>{headroom}</span>
+                <span class="gauge-headroom" title=move || crate::ui::i18n::exact_bytes(size.get().abs_diff(MAX_BSON_SIZE))>{headroom}</span>
             </div>
         </div>
     }

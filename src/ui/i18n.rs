@@ -18,10 +18,11 @@ use crate::ui::storage;
 pub const LANG_KEY: &str = "squillion.lang";
 
 /// Returns the page's language signal, created on first use from the remembered choice or
-/// the browser's language.
-fn language() -> RwSignal<Lang> {
-    static LANG: OnceLock<RwSignal<Lang>> = OnceLock::new();
-    *LANG.get_or_init(|| RwSignal::new(initial()))
+/// the browser's language. Reference-counted rather than owned by the component that first
+/// reads it, so that it lives as long as the page.
+fn language() -> &'static ArcRwSignal<Lang> {
+    static LANG: OnceLock<ArcRwSignal<Lang>> = OnceLock::new();
+    LANG.get_or_init(|| ArcRwSignal::new(initial()))
 }
 
 /// Returns the remembered language, else the browser's, else English.
@@ -111,6 +112,25 @@ pub fn compared_label(m: Metric, lang: Lang) -> String {
         label
     };
     crate::human::capitalize(&label)
+}
+
+/// Returns an exact byte count for a tooltip in the page's language (tracked):
+/// `25,000,288 bytes`, `25,000,288 字节`.
+pub fn exact_bytes(n: u64) -> String {
+    tv(Msg::ExactBytes, &[("bytes", crate::human::thousands(n))])
+}
+
+/// Returns what an undo step changed, in the page's language (tracked): `opening the preset`.
+pub fn change_text(c: crate::history::Change) -> String {
+    use crate::history::Change;
+    t(match c {
+        Change::Typing => Msg::ChangeTyping,
+        Change::Form => Msg::ChangeForm,
+        Change::Preset => Msg::ChangePreset,
+        Change::Import => Msg::ChangeImport,
+        Change::Link => Msg::ChangeLink,
+        Change::Restore => Msg::ChangeRestore,
+    })
 }
 
 /// Returns a calendar day (`YYYY-MM-DD`, as the core writes it) as the page shows it in

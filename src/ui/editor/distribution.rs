@@ -85,7 +85,7 @@ pub fn DistributionInput(
                         .iter()
                         .map(|k| view! {
                             <NumberInput ws=ws parent=path.clone() key=k.to_string() label=k.to_string()
-                                aria=format!("{k} of the {about}") group=group/>
+                                aria=tv(Msg::DistParamOf, &[("param", k.to_string()), ("about", about.clone())]) group=group/>
                         })
                         .collect_view()
                 }}

@@ -26,7 +26,7 @@ pub fn size_text(f: &SizeFigure) -> String {
 /// Returns the hover title of a size figure: the exact byte count, then `extra` (an
 /// estimate's confidence interval) when there is one.
 fn size_title(f: &SizeFigure, extra: Option<String>) -> String {
-    let exact = human::exact_bytes(f.bytes);
+    let exact = crate::ui::i18n::exact_bytes(f.bytes);
     match extra {
         Some(more) => format!("{exact}. {more}"),
         None => exact,
@@ -111,7 +111,7 @@ pub fn CollectionCards(
                                     <span class="muted">
                                         <span data-metric="documents" data-value=count.to_string()>{tv(Msg::DocumentsCount, &[("count", count_text(count))])}</span>
                                         " · "
-                                        <span data-metric="total_bytes" data-value=total.to_string() title=human::exact_bytes(human::whole_bytes(total))>
+                                        <span data-metric="total_bytes" data-value=total.to_string() title=crate::ui::i18n::exact_bytes(human::whole_bytes(total))>
                                             {if exact { "" } else { "≈ " }}
                                             {human::binary_size(total.max(0.0).round() as u64)}
                                         </span>

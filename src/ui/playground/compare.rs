@@ -40,7 +40,7 @@ fn exact(m: Metric, v: f64) -> Option<String> {
     if m.unit() == Unit::Count {
         return None;
     }
-    let b = human::exact_bytes(human::whole_bytes(v));
+    let b = crate::ui::i18n::exact_bytes(human::whole_bytes(v));
     Some(if m.is_per_sec() { format!("{b}/s") } else { b })
 }
 

@@ -226,7 +226,7 @@ pub fn EvalWarnings(
                                     <span class="badge" data-level=level(w.severity)>{badge}</span>
                                     {(!place.is_empty()).then(|| view! { <code class="place">{place}</code> })}
                                     <p>{move || w.message_in(i18n::lang())}</p>
-                                    <p class="fix">{tr!(Consider)}" "{move || w2.fix_in(i18n::lang())}</p>
+                                    <p class="fix">{move || i18n::tv(Msg::Consider, &[("fix", w2.fix_in(i18n::lang()))])}</p>
                                 </li>
                             }
                         }).collect_view()}

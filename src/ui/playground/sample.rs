@@ -68,7 +68,7 @@ pub fn SampleDocumentPanel(
                 </div>
             </div>
             <p class="sample-size">
-                <strong data-metric="sample_bytes" data-value=move || size.get().to_string() title=move || human::exact_bytes(size.get())>
+                <strong data-metric="sample_bytes" data-value=move || size.get().to_string() title=move || crate::ui::i18n::exact_bytes(size.get())>
                     {move || human::binary_size(size.get())}
                 </strong>
                 <span class="muted">{move || describe(&shown.get(), largest.get(), sampled, beyond().map(|f| f.bytes))}</span>
@@ -84,7 +84,7 @@ pub fn SampleDocumentPanel(
                 view! {
                     <p class="sample-full" data-metric="full_largest" data-value=f.bytes.to_string()>
                         {t(Msg::LargestFullScale)}" "
-                        <strong title=human::exact_bytes(f.bytes)>{format!("{approx}{}", human::binary_size(f.bytes))}</strong>
+                        <strong title=crate::ui::i18n::exact_bytes(f.bytes)>{format!("{approx}{}", human::binary_size(f.bytes))}</strong>
                         <span class="muted">" "{tv(Msg::Parenthesized, &[("text", basis)])}</span>
                     </p>
                     <LimitGauge size=f.bytes label=t(Msg::GaugeLargestFull)/>
