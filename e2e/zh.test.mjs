@@ -156,6 +156,8 @@ test('a Chinese browser gets the page in Chinese: no English of the page in the 
   await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 240_000 });
   await look('social-graph, second design', 'social-graph');
   await page.screenshot({ path: `${SHOTS}/zh-results.png`, fullPage: true });
+  await page.locator('.design-charts').screenshot({ path: `${SHOTS}/zh-charts.png` });
+  await page.locator('.warnings').first().screenshot({ path: `${SHOTS}/zh-warnings.png` });
 
   // The warnings come in Chinese: the core's message ids rendered in the page's language.
   const warnings = await page.$$eval('.warning p', (ps) => ps.map((p) => p.textContent));
