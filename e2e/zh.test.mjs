@@ -216,6 +216,8 @@ test('the switch changes the language both ways, is remembered, and stays out of
   await page.waitForFunction(() => document.documentElement.lang === 'en');
   assert.equal(await page.textContent('.compare h2'), english);
   assert.equal((await page.textContent('nav.tabs a[href="#playground"]')).trim(), 'Design playground');
+  // Audited once evaluated, as e2e/a11y.test.mjs does: the stand-in figures are faded.
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 240_000 });
   const violations = await audit(page);
   assert.deepEqual(violations, [], `axe in English after the switch:\n${violations.join('\n')}`);
   assert.deepEqual(errors, []);
