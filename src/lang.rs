@@ -8,8 +8,10 @@
 
 use std::fmt;
 
+pub mod page;
 pub mod text;
 
+pub use page::Msg;
 pub use text::{Arg, Text};
 
 /// A language of the interface and of the preset texts.

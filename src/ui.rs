@@ -8,6 +8,7 @@ mod editor;
 mod examples;
 mod files;
 mod gauge;
+mod i18n;
 mod infer;
 mod panic;
 mod playground;
@@ -17,6 +18,9 @@ mod svg_dom;
 mod worker;
 
 use leptos::prelude::*;
+
+use crate::lang;
+use i18n::{tr, LangSwitch};
 
 pub use breakdown::{BreakdownTable, Composition, Treemap};
 pub use console::Console;
@@ -65,12 +69,12 @@ impl View {
         }
     }
 
-    /// The tab's label.
-    pub fn label(self) -> &'static str {
+    /// The tab's label, a message of the page's catalogue.
+    pub fn label(self) -> lang::Msg {
         match self {
-            View::Playground => "Design playground",
-            View::Documents => "Document size",
-            View::Console => "Console",
+            View::Playground => lang::Msg::ViewPlayground,
+            View::Documents => lang::Msg::ViewDocuments,
+            View::Console => lang::Msg::ViewConsole,
         }
     }
 
@@ -156,9 +160,9 @@ fn SkipLinks(
     };
     view! {
         <div class="skip-links">
-            <a class="skip-link" href="#results" on:click=to_results>"Skip to results"</a>
+            <a class="skip-link" href="#results" on:click=to_results>{tr!(SkipToResults)}</a>
             {move || (view.get() == View::Playground).then(|| view! {
-                <a class="skip-link" href="#designs" on:click=to_designs>"Skip to designs"</a>
+                <a class="skip-link" href="#designs" on:click=to_designs>{tr!(SkipToDesigns)}</a>
             })}
         </div>
     }
@@ -189,6 +193,9 @@ pub fn App() -> impl IntoView {
         set_view.set(current_view())
     });
 
+    // The language: the remembered choice or the browser's, on <html lang> too.
+    i18n::follow_in_document();
+
     // Workshop mode: large type, high contrast, the editor out of the way. `W` toggles it.
     let (workshop, set_workshop) = signal(false);
     provide_context(Workshop(workshop));
@@ -218,7 +225,7 @@ pub fn App() -> impl IntoView {
                 <span class="logo" aria-hidden="true">"{ }"</span>
                 <span class="name">"Squillion"</span>
             </div>
-            <nav class="tabs" aria-label="Views">
+            <nav class="tabs" aria-label=tr!(ViewsNav)>
                 {View::ALL
                     .iter()
                     .map(|&v| {
@@ -228,21 +235,22 @@ pub fn App() -> impl IntoView {
                                 class="tab"
                                 aria-current=move || (view.get() == v).then_some("page")
                             >
-                                {v.label()}
+                                {move || i18n::t(v.label())}
                             </a>
                         }
                     })
                     .collect_view()}
             </nav>
-            <p class="tagline">"MongoDB schema design, measured"</p>
+            <p class="tagline">{tr!(Tagline)}</p>
+            <LangSwitch/>
             <button
                 type="button"
                 class="button workshop-toggle"
                 aria-pressed=move || workshop.get().to_string()
                 on:click=move |_| set_workshop.update(|on| *on = !*on)
-                title="Large type and high contrast for a projector (W)"
+                title=tr!(WorkshopModeTitle)
             >
-                "Workshop mode"
+                {tr!(WorkshopMode)}
             </button>
         </header>
         <main class="page" id="main" tabindex="-1">
@@ -253,7 +261,7 @@ pub fn App() -> impl IntoView {
             }}
         </main>
         <footer class="foot">
-            "Everything runs in your browser; nothing you type leaves this page."
+            {tr!(FooterPrivacy)}
         </footer>
     }
 }

@@ -166,7 +166,7 @@ impl Arg {
 
 /// Returns `items` joined as `lang` joins a list: "a", "a and b", "a and b and c" (the
 /// warnings' English), "a、b 和 c".
-fn join(lang: Lang, items: &[String]) -> String {
+pub fn join(lang: Lang, items: &[String]) -> String {
     match lang {
         Lang::En => items.join(" and "),
         Lang::ZhCn => match items.split_last() {
@@ -179,7 +179,11 @@ fn join(lang: Lang, items: &[String]) -> String {
 
 /// Returns message `id` of `bundle` filled with `args`, or `None` when the bundle lacks it
 /// or rendering reported an error (a value missing or misnamed).
-fn format(bundle: &FluentBundle<FluentResource>, id: &str, args: &FluentArgs) -> Option<String> {
+pub(super) fn format(
+    bundle: &FluentBundle<FluentResource>,
+    id: &str,
+    args: &FluentArgs,
+) -> Option<String> {
     let pattern = bundle.get_message(id)?.value()?;
     let mut errors = Vec::new();
     let out = bundle.format_pattern(pattern, Some(args), &mut errors);
@@ -199,7 +203,7 @@ fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
 
 /// Parses a catalogue. A syntax error drops only the broken message (Fluent recovers at the
 /// next one), which the catalogue tests catch; it never stops the program.
-fn load(lang: Lang, source: &'static str) -> FluentBundle<FluentResource> {
+pub(super) fn load(lang: Lang, source: &'static str) -> FluentBundle<FluentResource> {
     let id = lang
         .code()
         .parse::<unic_langid::LanguageIdentifier>()
@@ -221,6 +225,11 @@ pub fn catalogue_ids(lang: Lang) -> (Vec<String>, bool) {
         Lang::En => EN,
         Lang::ZhCn => ZH_CN,
     };
+    ids_of(source)
+}
+
+/// Returns every message id of a catalogue's source and whether it parsed without an error.
+pub(super) fn ids_of(source: &str) -> (Vec<String>, bool) {
     let (resource, ok) = match FluentResource::try_new(source.to_string()) {
         Ok(r) => (r, true),
         Err((r, _)) => (r, false),

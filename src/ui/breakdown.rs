@@ -3,6 +3,9 @@
 
 use leptos::prelude::*;
 
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
+
 use crate::chart::{squarify, Rect};
 use crate::human;
 use crate::size::Analysis;
@@ -49,10 +52,10 @@ pub fn Composition(
         let p = parts(&a);
         let total = a.size.max(1) as f64;
         [
-            ("names", "Field names", p.names),
-            ("indexes", "Array indexes", p.indexes),
-            ("framing", "Types and framing", p.framing),
-            ("values", "Values", p.values),
+            ("names", t(Msg::PartNames), p.names),
+            ("indexes", t(Msg::PartIndexes), p.indexes),
+            ("framing", t(Msg::PartFraming), p.framing),
+            ("values", t(Msg::PartValues), p.values),
         ]
         .into_iter()
         .map(|(class, label, bytes)| (class, label, bytes, bytes as f64 / total))
@@ -60,7 +63,7 @@ pub fn Composition(
     };
     view! {
         <div class="composition">
-            <div class="composition-bar" role="img" aria-label="Composition of the document's bytes">
+            <div class="composition-bar" role="img" aria-label=tr!(Composition)>
                 {move || {
                     segments()
                         .into_iter()
@@ -70,7 +73,7 @@ pub fn Composition(
                                 <div
                                     class=format!("seg seg-{class}")
                                     style:width=format!("{:.4}%", share * 100.0)
-                                    title=format!("{label}: {} bytes", human::thousands(bytes))
+                                    title=tv(Msg::PartBytes, &[("label", label), ("bytes", human::thousands(bytes))])
                                 ></div>
                             }
                         })
@@ -86,7 +89,7 @@ pub fn Composition(
                                 <li data-part=class>
                                     <span class=format!("swatch seg-{class}")></span>
                                     <span class="legend-label">{label}</span>
-                                    <span class="legend-value" title=human::exact_bytes(bytes)>
+                                    <span class="legend-value" title=crate::ui::i18n::exact_bytes(bytes)>
                                         {human::binary_size(bytes)}" · "{human::percent(share)}
                                     </span>
                                 </li>
@@ -154,13 +157,13 @@ pub fn Treemap(
             class="treemap"
             viewBox=format!("0 0 {W} {H}")
             role="img"
-            aria-label="Treemap of the top-level fields by bytes"
+            aria-label=tr!(Treemap)
         >
             {move || {
                 cells()
                     .into_iter()
                     .map(|(path, ty, bytes, share, r)| {
-                        let label = format!("{path}: {} bytes ({})", human::thousands(bytes), human::percent(share));
+                        let label = tv(Msg::TreemapCell, &[("path", path.clone()), ("bytes", human::thousands(bytes)), ("share", human::percent(share))]);
                         let detail = format!("{} B · {}", human::thousands(bytes), human::percent(share));
                         // Monospace labels: about 8 px a character at 13 px, 7 px at 11 px.
                         let show_name = r.w > path.chars().count() as f64 * 8.0 + 14.0 && r.h > 26.0;
@@ -208,15 +211,15 @@ pub fn BreakdownTable(
     };
     view! {
         <table class="breakdown">
-            <caption class="visually-hidden">"Bytes per field"</caption>
+            <caption class="visually-hidden">{tr!(BreakdownCaption)}</caption>
             <thead>
                 <tr>
-                    <th scope="col">"Path"</th>
-                    <th scope="col">"Type"</th>
-                    <th scope="col" class="num">"Key"</th>
-                    <th scope="col" class="num">"Value"</th>
-                    <th scope="col" class="num">"Total"</th>
-                    <th scope="col" class="num">"Share"</th>
+                    <th scope="col">{tr!(ColPath)}</th>
+                    <th scope="col">{tr!(ColType)}</th>
+                    <th scope="col" class="num">{tr!(ColKey)}</th>
+                    <th scope="col" class="num">{tr!(ColValue)}</th>
+                    <th scope="col" class="num">{tr!(ColTotal)}</th>
+                    <th scope="col" class="num">{tr!(ColShare)}</th>
                 </tr>
             </thead>
             <tbody>
@@ -247,7 +250,7 @@ pub fn BreakdownTable(
                         {body}
                         {(hidden > 0).then(|| view! {
                             <tr class="more">
-                                <td colspan="6">{format!("… {} more rows not shown", human::thousands(hidden as u64))}</td>
+                                <td colspan="6">{tv(Msg::MoreRows, &[("count", human::thousands(hidden as u64))])}</td>
                             </tr>
                         })}
                     }

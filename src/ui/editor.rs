@@ -21,10 +21,13 @@ use serde_json::Value;
 
 use super::{clipboard, files, storage};
 use crate::history::{Change, History};
+use crate::lang::Msg;
 use crate::model::edit::{self, EditError};
 use crate::model::{parse_model, DesignSpec, Model, ModelError};
 use crate::presets;
+use crate::presets::PresetText;
 use crate::share;
+use crate::ui::i18n::{lang, t, tr, tv};
 
 pub use chooser::PresetChooser;
 
@@ -46,8 +49,9 @@ pub enum Notice {
     Refused(String),
     /// A preset (or the blank model) replaced the model.
     Preset {
-        /// The preset's title.
-        title: String,
+        /// The preset's name ([`BLANK`] for the blank model); its title is shown in the
+        /// page's language.
+        name: String,
     },
     /// A model file replaced the model.
     Imported {
@@ -261,16 +265,50 @@ impl Tab {
     }
 }
 
-/// Returns `(preset title, edited)` for the loaded preset (`None` for the user's own model).
+/// The name the blank model's file gives itself, and the chooser's key for it.
+pub(super) const BLANK: &str = "blank";
+
+/// Returns `(preset name, edited)` for the loaded preset (`None` for the user's own model).
 fn loaded_preset(doc: &Value) -> Option<(String, bool)> {
     let name = doc.get("name").and_then(Value::as_str)?;
-    if name == "blank" {
+    if name == BLANK {
         let blank: Value = serde_json::from_str(edit::BLANK_MODEL).ok()?;
-        return Some(("Blank model".to_string(), blank != *doc));
+        return Some((BLANK.to_string(), blank != *doc));
     }
     let p = presets::get(name)?;
     let original: Value = serde_json::from_str(p.text).ok()?;
-    Some((p.title.clone(), original != *doc))
+    Some((p.name.to_string(), original != *doc))
+}
+
+/// Returns the title of preset `name` (or of the blank model) in the page's language (tracked).
+fn preset_title(name: &str) -> String {
+    match presets::get(name) {
+        Some(p) => p.text(lang()).title.clone(),
+        None => t(Msg::BlankModel),
+    }
+}
+
+/// Returns the lesson of the last valid model's preset in the page's language (tracked): the
+/// preset's own text when it is one of ours, else the notes the model carries (English).
+fn lesson_text(model: ReadSignal<Option<Model>>) -> Option<PresetText> {
+    let (name, notes) = model.with(|m| {
+        m.as_ref()
+            .map(|m| (m.name.clone(), m.preset.clone()))
+            .unwrap_or_default()
+    });
+    let notes = notes?;
+    let shipped = name.as_deref().and_then(presets::get);
+    Some(match shipped {
+        // The notes are the preset's own (not edited): its text in the page's language.
+        Some(p) if p.title == notes.title => p.text(lang()).clone(),
+        _ => PresetText {
+            title: notes.title,
+            lesson: notes.lesson,
+            explanation: notes.explanation,
+            scale_note: notes.scale_note,
+            design_labels: Default::default(),
+        },
+    })
 }
 
 /// Returns a link to this page that opens the playground with `model_text`, showing `design`
@@ -515,39 +553,39 @@ pub fn ModelCard(
             on:drop=on_drop
         >
             <div class="card-head">
-                <h2>"Model"</h2>
-                <div class="toolbar" role="toolbar" aria-label="Model file">
-                    <button type="button" class="button" on:click=on_import_click title="Open a model file (.json); you can also drop one here">"Import…"</button>
+                <h2>{tr!(ModelHeading)}</h2>
+                <div class="toolbar" role="toolbar" aria-label=tr!(ModelFileToolbar)>
+                    <button type="button" class="button" on:click=on_import_click title=tr!(ImportTitle)>{tr!(ImportButton)}</button>
                     <input
                         node_ref=file_input
                         type="file"
                         class="visually-hidden"
                         accept=".json,application/json"
-                        aria-label="Import a model file"
+                        aria-label=tr!(ImportInput)
                         tabindex="-1"
                         on:change=on_file
                     />
-                    <button type="button" class="button" id="infer-open" aria-haspopup="dialog" on:click=move |_| infer_open.set(true) title="Infer a model from mongoexport, mongodump or SQL files, or pasted documents">"From data…"</button>
-                    <button type="button" class="button" on:click=on_export title="Download the model as a .json file">"Export"</button>
-                    <button type="button" class="button" on:click=on_share>"Share link"</button>
+                    <button type="button" class="button" id="infer-open" aria-haspopup="dialog" on:click=move |_| infer_open.set(true) title=tr!(FromDataTitle)>{tr!(FromDataButton)}</button>
+                    <button type="button" class="button" on:click=on_export title=tr!(ExportModelTitle)>{tr!(ExportModelButton)}</button>
+                    <button type="button" class="button" on:click=on_share>{tr!(ShareLinkButton)}</button>
                 </div>
             </div>
             <NoticeLine ws=ws/>
             {move || share_url.get().map(|url| view! {
                 <label class="share-url">
-                    <span>"Link copied. Anyone who opens it gets this model, on this design and view; the data stays in their browser."</span>
-                    <input type="text" readonly prop:value=url aria-label="Share link"/>
+                    <span>{tr!(ShareLinkCopied)}</span>
+                    <input type="text" readonly prop:value=url aria-label=tr!(ShareLinkField)/>
                 </label>
             })}
             <div class="preset-bar">
-                <span class="preset-label">"Preset"</span>
+                <span class="preset-label">{tr!(PresetLabel)}</span>
                 <span class="preset-current" data-testid="loaded-preset">
                     {move || match loaded.get() {
-                        Some((title, edited)) => view! {
-                            <strong>{title}</strong>
-                            {edited.then(|| view! { <span class="badge" data-level="info">"edited"</span> })}
+                        Some((name, edited)) => view! {
+                            <strong>{preset_title(&name)}</strong>
+                            {edited.then(|| view! { <span class="badge" data-level="info">{tr!(PresetEdited)}</span> })}
                         }.into_any(),
-                        None => view! { <span class="muted">"Your own model"</span> }.into_any(),
+                        None => view! { <span class="muted">{tr!(OwnModel)}</span> }.into_any(),
                     }}
                 </span>
                 <button
@@ -558,18 +596,18 @@ pub fn ModelCard(
                     aria-expanded=move || chooser_open.get().to_string()
                     on:click=move |_| chooser_open.set(true)
                 >
-                    "Presets…"
+                    {tr!(PresetsButton)}
                 </button>
             </div>
-            {move || model.with(|m| m.as_ref().and_then(|m| m.preset.clone())).map(|p| view! {
+            {move || lesson_text(model).map(|p| view! {
                 <details class="lesson">
-                    <summary><strong>{p.title}</strong>": "{p.lesson}</summary>
+                    <summary><strong>{p.title.clone()}</strong>{tr!(TitleSeparator)}{p.lesson.clone()}</summary>
                     {p.explanation.split("\n\n").map(|para| view! { <p>{para.to_string()}</p> }).collect_view()}
-                    <p class="muted">{p.scale_note}</p>
+                    <p class="muted">{p.scale_note.clone()}</p>
                 </details>
             })}
             <div class="editor-bar">
-                <div class="editor-tabs" role="tablist" aria-label="Edit the model as">
+                <div class="editor-tabs" role="tablist" aria-label=tr!(EditAs)>
                     <button
                         type="button"
                         role="tab"
@@ -580,7 +618,7 @@ pub fn ModelCard(
                         on:click=move |_| set_tab(Tab::Form)
                         on:keydown=on_tab_key
                     >
-                        "Form"
+                        {tr!(TabForm)}
                     </button>
                     <button
                         type="button"
@@ -602,12 +640,12 @@ pub fn ModelCard(
                         data-testid="undo"
                         disabled=move || ws.undoable().is_none()
                         title=move || match ws.undoable() {
-                            Some(c) => format!("Undo {} (Ctrl+Z)", c.describe()),
-                            None => "Nothing to undo".to_string(),
+                            Some(c) => tv(Msg::UndoTitle, &[("what", crate::ui::i18n::change_text(c))]),
+                            None => t(Msg::NothingToUndo),
                         }
                         on:click=move |_| ws.undo()
                     >
-                        "↶ Undo"
+                        {tr!(UndoButton)}
                     </button>
                     <button
                         type="button"
@@ -615,24 +653,28 @@ pub fn ModelCard(
                         data-testid="redo"
                         disabled=move || ws.redoable().is_none()
                         title=move || match ws.redoable() {
-                            Some(c) => format!("Redo {} (Ctrl+Shift+Z or Ctrl+Y)", c.describe()),
-                            None => "Nothing to redo".to_string(),
+                            Some(c) => tv(Msg::RedoTitle, &[("what", crate::ui::i18n::change_text(c))]),
+                            None => t(Msg::NothingToRedo),
                         }
                         on:click=move |_| ws.redo()
                     >
-                        "↷ Redo"
+                        {tr!(RedoButton)}
                     </button>
                 </div>
             </div>
             <div id="panel-form" role="tabpanel" aria-labelledby="tab-form" class="model-form" hidden=move || tab.get() != Tab::Form>
-                <ModelForm ws=ws/>
+                // Built again in another language: its labels are read when it is built.
+                {move || {
+                    lang();
+                    view! { <ModelForm ws=ws/> }
+                }}
             </div>
             <div id="panel-json" role="tabpanel" aria-labelledby="tab-json" hidden=move || tab.get() != Tab::Json>
-                <label class="visually-hidden" for="model-input">"Model as JSON"</label>
+                <label class="visually-hidden" for="model-input">{tr!(ModelAsJson)}</label>
                 <json::JsonArea ws=ws errors=errors open=Signal::derive(move || tab.get() == Tab::Json)/>
             </div>
             <ModelErrors errors=errors/>
-            <p class="drop-hint" aria-hidden="true">"Drop a model file to import it"</p>
+            <p class="drop-hint" aria-hidden="true">{tr!(DropHint)}</p>
         </div>
         {move || chooser_open.get().then(|| view! {
             <PresetChooser ws=ws loaded=loaded on_close=move || {
@@ -674,33 +716,33 @@ fn NoticeLine(ws: Workspace) -> impl IntoView {
         ws.notice.get().map(|n| match n {
             Notice::Opened { can_restore } => view! {
                 <p class="notice" role="status">
-                    "Opened the model from the link. "
+                    {tr!(NoticeOpenedLink)}" "
                     {can_restore.then(|| view! {
-                        <button type="button" class="link-button" on:click=restore>"Restore your previous model"</button>
+                        <button type="button" class="link-button" on:click=restore>{tr!(RestorePrevious)}</button>
                     })}
                 </p>
             }
             .into_any(),
-            Notice::Preset { title } => view! {
+            Notice::Preset { name } => view! {
                 <p class="notice" role="status">
-                    {format!("Opened “{title}”. ")}
-                    <button type="button" class="link-button" on:click=restore>"Back to your previous model"</button>
+                    {move || tv(Msg::NoticeOpenedPreset, &[("title", preset_title(&name))])}" "
+                    <button type="button" class="link-button" on:click=restore>{tr!(BackToPrevious)}</button>
                 </p>
             }
             .into_any(),
             Notice::Imported { file } => view! {
                 <p class="notice" role="status">
-                    {format!("Imported “{file}”. ")}
-                    <button type="button" class="link-button" on:click=restore>"Back to your previous model"</button>
+                    {tr!(NoticeImported, file = file)}" "
+                    <button type="button" class="link-button" on:click=restore>{tr!(BackToPrevious)}</button>
                 </p>
             }
             .into_any(),
             Notice::Refused(why) => view! {
-                <p class="error" role="alert">{format!("This link could not be opened: {why}. Your model is unchanged.")}</p>
+                <p class="error" role="alert">{tr!(NoticeRefusedLink, why = why)}</p>
             }
             .into_any(),
             Notice::ImportFailed { file, why } => view! {
-                <p class="error" role="alert" data-testid="import-error">{format!("Could not import “{file}”: {why}. Your model is unchanged.")}</p>
+                <p class="error" role="alert" data-testid="import-error">{tr!(NoticeImportFailed, file = file, why = why)}</p>
             }
             .into_any(),
         })
@@ -715,22 +757,22 @@ fn ModelForm(ws: Workspace) -> impl IntoView {
     view! {
         {move || ws.broken.get().then(|| view! {
             <p class="notice form-frozen" role="status">
-                "The JSON has a syntax error: the form shows the last readable model. Fix the JSON, or undo (Ctrl+Z), to edit here."
+                {tr!(FormFrozen)}
             </p>
         })}
         {move || ws.message.get().map(|m| view! {
             <p class="error form-message" role="alert">{m}</p>
         })}
         <fieldset class="form-body" disabled=move || ws.broken.get()>
-            <legend class="visually-hidden">"Model"</legend>
+            <legend class="visually-hidden">{tr!(ModelHeading)}</legend>
             {move || if !readable.get() {
-                view! { <p class="empty">"No readable model yet: fix the JSON."</p> }.into_any()
+                view! { <p class="empty">{tr!(NoReadableModel)}</p> }.into_any()
             } else {
                 view! {
                     <entities::EntitiesForm ws=ws/>
                     <relationships::RelationshipsForm ws=ws/>
                     <workload::WorkloadForm ws=ws/>
-                    <p class="hint form-hint">"Other keys (field kinds, sharding, design overrides, preset notes) stay as they are in the JSON."</p>
+                    <p class="hint form-hint">{tr!(FormHint)}</p>
                 }.into_any()
             }}
         </fieldset>
@@ -748,20 +790,23 @@ pub fn ModelErrors(
             {move || {
                 let errors = errors.get();
                 if errors.is_empty() {
-                    view! { <p class="hint">"Valid model. The number keys switch designs; Ctrl+Z undoes."</p> }.into_any()
+                    view! { <p class="hint">{tr!(ValidModel)}</p> }.into_any()
                 } else {
                     view! {
                         <div class="error" role="alert">
-                            <strong>{format!("{} problem(s); showing the last valid model", errors.len())}</strong>
+                            <strong>{tv(Msg::ModelProblems, &[("count", errors.len().to_string())])}</strong>
                             <ul class="model-errors">
                                 {errors
                                     .into_iter()
                                     .map(|e| {
                                         let place = match (e.line, e.column) {
-                                            (Some(l), Some(c)) => format!("line {l}, column {c}"),
+                                            (Some(l), Some(c)) => tv(
+                                                Msg::LineColumn,
+                                                &[("line", l.to_string()), ("column", c.to_string())],
+                                            ),
                                             _ => e.path.clone(),
                                         };
-                                        view! { <li><code>{place}</code>": "{e.message}</li> }
+                                        view! { <li><code>{place}</code>{t(Msg::Colon)}{e.message}</li> }
                                     })
                                     .collect_view()}
                             </ul>

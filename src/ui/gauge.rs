@@ -2,6 +2,9 @@
 
 use leptos::prelude::*;
 
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
+
 use crate::human;
 use crate::size::{MAX_BSON_SIZE, WARN_RATIO};
 
@@ -27,19 +30,22 @@ pub fn LimitGauge(
     #[prop(optional, into)]
     label: Option<String>,
 ) -> impl IntoView {
-    let label = label.unwrap_or_else(|| "Share of the 16 MiB document limit".to_string());
+    let label = move || label.clone().unwrap_or_else(|| t(Msg::GaugeLabel));
     let share = move || size.get() as f64 / MAX_BSON_SIZE as f64;
     let level = move || size_level(size.get());
     let width = move || format!("{:.4}%", (share() * 100.0).min(100.0));
     let headroom = move || {
         let size = size.get();
         if size > MAX_BSON_SIZE {
-            format!(
-                "{} over the limit",
-                human::binary_size(size - MAX_BSON_SIZE)
+            tv(
+                Msg::GaugeOver,
+                &[("size", human::binary_size(size - MAX_BSON_SIZE))],
             )
         } else {
-            format!("{} to the limit", human::binary_size(MAX_BSON_SIZE - size))
+            tv(
+                Msg::GaugeHeadroom,
+                &[("size", human::binary_size(MAX_BSON_SIZE - size))],
+            )
         }
     };
     view! {
@@ -53,11 +59,11 @@ pub fn LimitGauge(
                 aria-valuenow=move || size.get()
             >
                 <div class="gauge-fill" style:width=width></div>
-                <div class="gauge-mark warn-mark" style:left=format!("{}%", WARN_RATIO * 100.0) title="80%: warning"></div>
+                <div class="gauge-mark warn-mark" style:left=format!("{}%", WARN_RATIO * 100.0) title=tr!(GaugeWarningMark)></div>
             </div>
             <div class="gauge-legend">
-                <span class="gauge-share">{move || human::percent(share())}" of 16 MiB"</span>
-                <span class="gauge-headroom" title=move || human::exact_bytes(size.get().abs_diff(MAX_BSON_SIZE))>{headroom}</span>
+                <span class="gauge-share">{move || tv(Msg::GaugeShare, &[("share", human::percent(share()))])}</span>
+                <span class="gauge-headroom" title=move || crate::ui::i18n::exact_bytes(size.get().abs_diff(MAX_BSON_SIZE))>{headroom}</span>
             </div>
         </div>
     }

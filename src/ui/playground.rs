@@ -17,10 +17,12 @@ mod warnings;
 use leptos::prelude::*;
 
 use super::editor::{ModelCard, Notice, Workspace};
+use super::i18n::{self, tr};
 use super::storage;
 use crate::analysis::{analyze_layout, Analysis};
 use crate::eval::offer::{offers, CUSTOM};
 use crate::history::{Change, History};
+use crate::lang::Msg;
 use crate::model::{parse_model, Model, ModelError};
 use crate::share;
 
@@ -138,11 +140,19 @@ pub fn Playground() -> impl IntoView {
     // Every offered design is analysed once per model; switching designs only picks one.
     let comparison = Memo::new(move |_| shown.with(|m| m.as_ref().map(evaluate_all)));
     // The offers as the design bar shows them: (id, label), in order.
+    // The labels are in the page's language (the ids stay).
     let bar = Memo::new(move |_| {
+        let name = shown.with(|m| m.as_ref().and_then(|m| m.name.clone()));
+        let lang = i18n::lang();
         comparison.with(|c| {
             c.iter()
                 .flatten()
-                .map(|a| (a.id.clone(), a.label.clone()))
+                .map(|a| {
+                    (
+                        a.id.clone(),
+                        i18n::design_label(name.as_deref(), &a.id, &a.label, lang),
+                    )
+                })
                 .collect::<Vec<_>>()
         })
     });
@@ -164,7 +174,7 @@ pub fn Playground() -> impl IntoView {
                 rows.iter()
                     .find(|r| r.id == id)
                     .map(|r| r.analysis.clone())
-                    .unwrap_or_else(|| Err("the model offers no design".to_string()))
+                    .unwrap_or_else(|| Err(i18n::t(Msg::NoDesignOffered)))
             })
         })
     });
@@ -317,10 +327,18 @@ pub fn Playground() -> impl IntoView {
     // The preset's title and lesson, for workshop mode (the model card, which shows them
     // otherwise, steps aside there): what the room is there for.
     let lesson = Memo::new(move |_| {
+        let lang = i18n::lang();
         model.with(|m| {
-            m.as_ref()
-                .and_then(|m| m.preset.as_ref())
-                .map(|p| (p.title.clone(), p.lesson.clone()))
+            let m = m.as_ref()?;
+            let p = m.preset.as_ref()?;
+            // A shipped preset's own notes read in the page's language; edited ones as written.
+            Some(match m.name.as_deref().and_then(crate::presets::get) {
+                Some(shipped) if shipped.title == p.title => {
+                    let t = shipped.text(lang);
+                    (t.title.clone(), t.lesson.clone())
+                }
+                _ => (p.title.clone(), p.lesson.clone()),
+            })
         })
     });
 
@@ -344,8 +362,8 @@ pub fn Playground() -> impl IntoView {
                     <button type="button" class="button advise-open" id="open-advise"
                         aria-expanded=move || advise_open.get().to_string() aria-controls="advise"
                         on:click=move |_| advise_open.update(|o| *o = !*o)
-                        title="Search every design of this model for the best one for its workload (squillion advise)">
-                        "Advise…"
+                        title=tr!(AdviseTitle)>
+                        {tr!(AdviseButton)}
                     </button>
                 </div>
                 // Custom's strategies follow the bar in the page's order: Tab from the Custom
@@ -358,7 +376,7 @@ pub fn Playground() -> impl IntoView {
                     <AdvisePanel text=good_text apply=apply_design open=advise_open/>
                 })}
                 {move || match result.get() {
-                    None => view! { <p class="empty">"Fix the model to see its numbers."</p> }.into_any(),
+                    None => view! { <p class="empty">{tr!(FixTheModel)}</p> }.into_any(),
                     Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
                     Some(Ok(a)) => {
                         let a = Signal::derive(move || match result.get() {
@@ -430,15 +448,14 @@ fn Evaluated(
     /// The chosen design's arithmetic analysis.
     analysis: Signal<Analysis>,
 ) -> impl IntoView {
-    move || {
-        match outcome.get() {
+    move || match outcome.get() {
         Some(Outcome::Done(s, _)) => view! {
             <EvalOperations evaluation=s.clone()/>
             <EvalWarnings warnings=s.warnings.clone()/>
         }
         .into_any(),
         Some(Outcome::Failed(e)) => view! {
-            <p class="error eval-error" role="alert">{format!("This design could not be run on the engine: {e}")}</p>
+            <p class="error eval-error" role="alert">{tr!(EvalFailed, error = e)}</p>
             <OperationList analysis=analysis/>
             <WarningList analysis=analysis/>
         }
@@ -450,7 +467,6 @@ fn Evaluated(
             </div>
         }
         .into_any(),
-    }
     }
 }
 
@@ -467,7 +483,7 @@ fn DesignBar(
     select: Callback<String>,
 ) -> impl IntoView {
     view! {
-        <div class="design-bar" role="group" aria-label="Design">
+        <div class="design-bar" role="group" aria-label=tr!(DesignBar)>
             {move || {
                 offers
                     .get()
@@ -476,7 +492,10 @@ fn DesignBar(
                     .map(|(i, (id, label))| {
                         let pressed = id.clone();
                         let title = if i < 9 {
-                            format!("{label} (key {})", i + 1)
+                            i18n::tv(
+                                Msg::DesignKeyTitle,
+                                &[("label", label.clone()), ("key", (i + 1).to_string())],
+                            )
                         } else {
                             label.clone()
                         };

@@ -4,12 +4,15 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::{Notice, Workspace};
+use super::{Notice, Workspace, BLANK};
 use crate::history::Change;
+use crate::lang::Msg;
 use crate::model::edit::BLANK_MODEL;
 use crate::presets;
+use crate::ui::i18n::{lang, tr, tv};
 
-/// Returns "Article 001 · tips 3, 4" from a preset's `preset.source`.
+/// Returns "Article 001 · tips 3, 4" (in the page's language) from a preset's
+/// `preset.source`.
 fn source_of(text: &str) -> String {
     let v: Value = serde_json::from_str(text).unwrap_or_default();
     let source = v.get("preset").and_then(|p| p.get("source"));
@@ -24,8 +27,11 @@ fn source_of(text: &str) -> String {
         .unwrap_or_default();
     match (article.is_empty(), tips.is_empty()) {
         (true, _) => String::new(),
-        (false, true) => format!("Article {article}"),
-        (false, false) => format!("Article {article} · tips {}", tips.join(", ")),
+        (false, true) => tv(Msg::SourceArticle, &[("article", article.to_string())]),
+        (false, false) => tv(
+            Msg::SourceArticleTips,
+            &[("article", article.to_string()), ("tips", tips.join(", "))],
+        ),
     }
 }
 
@@ -69,7 +75,7 @@ pub(super) fn keep_focus_inside(ev: &web_sys::KeyboardEvent) {
     }
 }
 
-/// The chooser dialog. `loaded` is the open preset's title (and whether it was edited).
+/// The chooser dialog. `loaded` is the open preset's name (and whether it was edited).
 #[component]
 pub fn PresetChooser(
     /// The model.
@@ -116,14 +122,14 @@ pub fn PresetChooser(
             let _ = el.focus();
         }
     });
-    let is_loaded = move |title: &str| loaded.with(|l| l.as_ref().is_some_and(|(t, _)| t == title));
+    let is_loaded = move |name: &str| loaded.with(|l| l.as_ref().is_some_and(|(n, _)| n == name));
     let close_blank = on_close.clone();
     let open_blank = move |_| {
         ws.replace(
             BLANK_MODEL.to_string(),
             Change::Preset,
             Notice::Preset {
-                title: "Blank model".to_string(),
+                name: BLANK.to_string(),
             },
         );
         close_blank();
@@ -147,10 +153,10 @@ pub fn PresetChooser(
             <div class="chooser" role="dialog" aria-modal="true" aria-labelledby="chooser-title">
                 <div class="chooser-head">
                     <div>
-                        <h2 id="chooser-title">"Start from a scenario"</h2>
-                        <p class="muted">"Each preset is a scenario from the articles, with the designs it compares. Your current model stays one Ctrl+Z away."</p>
+                        <h2 id="chooser-title">{tr!(ChooserTitle)}</h2>
+                        <p class="muted">{tr!(ChooserNote)}</p>
                     </div>
-                    <button type="button" class="icon-button" aria-label="Close" title="Close (Esc)" on:click=move |_| close_x()>"×"</button>
+                    <button type="button" class="icon-button" aria-label=tr!(Close) title=tr!(CloseEsc) on:click=move |_| close_x()>"×"</button>
                 </div>
                 <ul class="preset-cards">
                     <li>
@@ -158,13 +164,13 @@ pub fn PresetChooser(
                             type="button"
                             class="preset-card blank-card"
                             data-preset="blank"
-                            aria-current=move || is_loaded("Blank model").to_string()
+                            aria-current=move || is_loaded(BLANK).to_string()
                             on:click=open_blank
                         >
-                            <span class="preset-source">"Your own"</span>
-                            <span class="preset-title">"Start blank"</span>
-                            <span class="preset-lesson">"One entity with two fields, no relationships, no workload: build your model from there."</span>
-                            {move || is_loaded("Blank model").then(|| view! { <span class="badge loaded-badge">"Loaded"</span> })}
+                            <span class="preset-source">{tr!(YourOwn)}</span>
+                            <span class="preset-title">{tr!(StartBlank)}</span>
+                            <span class="preset-lesson">{tr!(StartBlankLesson)}</span>
+                            {move || is_loaded(BLANK).then(|| view! { <span class="badge loaded-badge">{tr!(LoadedBadge)}</span> })}
                         </button>
                     </li>
                     <li>
@@ -174,18 +180,15 @@ pub fn PresetChooser(
                             data-preset="infer"
                             on:click=move |_| on_infer()
                         >
-                            <span class="preset-source">"Your data"</span>
-                            <span class="preset-title">"Start from your data"</span>
-                            <span class="preset-lesson">"Infer a model from mongoexport, mongodump or SQL files, or pasted documents: read in your browser, nothing leaves it."</span>
+                            <span class="preset-source">{tr!(YourData)}</span>
+                            <span class="preset-title">{tr!(StartFromData)}</span>
+                            <span class="preset-lesson">{tr!(StartFromDataLesson)}</span>
                         </button>
                     </li>
                     {presets::all().iter().map(|p| {
                         let close = on_close.clone();
-                        let title = p.title.clone();
-                        let t2 = title.clone();
-                        let t3 = title.clone();
                         let open = move |_| {
-                            ws.replace(p.text.to_string(), Change::Preset, Notice::Preset { title: title.clone() });
+                            ws.replace(p.text.to_string(), Change::Preset, Notice::Preset { name: p.name.to_string() });
                             close();
                         };
                         view! {
@@ -194,13 +197,13 @@ pub fn PresetChooser(
                                     type="button"
                                     class="preset-card"
                                     data-preset=p.name
-                                    aria-current=move || is_loaded(&t2).to_string()
+                                    aria-current=move || is_loaded(p.name).to_string()
                                     on:click=open
                                 >
-                                    <span class="preset-source">{source_of(p.text)}</span>
-                                    <span class="preset-title">{p.title.clone()}</span>
-                                    <span class="preset-lesson" title=p.lesson.clone()>{p.lesson.clone()}</span>
-                                    {move || is_loaded(&t3).then(|| view! { <span class="badge loaded-badge">"Loaded"</span> })}
+                                    <span class="preset-source">{move || source_of(p.text)}</span>
+                                    <span class="preset-title">{move || p.text(lang()).title.clone()}</span>
+                                    <span class="preset-lesson" title=move || p.text(lang()).lesson.clone()>{move || p.text(lang()).lesson.clone()}</span>
+                                    {move || is_loaded(p.name).then(|| view! { <span class="badge loaded-badge">{tr!(LoadedBadge)}</span> })}
                                 </button>
                             </li>
                         }

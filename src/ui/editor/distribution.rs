@@ -2,6 +2,9 @@
 //! shape (parents sorted from the fewest children to the most, the right end the largest).
 
 use leptos::prelude::*;
+
+use crate::lang::Msg;
+use crate::ui::i18n::{tr, tv};
 use serde_json::{json, Value};
 
 use super::inputs::{Group, NumberInput};
@@ -22,7 +25,7 @@ pub fn DistributionInput(
     /// Its key (`cardinality`, `length`, `count`).
     key: &'static str,
     /// The visible label.
-    label: &'static str,
+    label: String,
     /// What the distribution counts, for screen readers ("length of title").
     about: String,
     /// True when the key may be absent (then "default" is offered).
@@ -63,13 +66,13 @@ pub fn DistributionInput(
             ws.set(&parent_for_select, key, None);
         }
     };
-    let shape_label = format!("Shape of the {about}");
+    let shape_label = tv(Msg::ShapeOf, &[("about", about.clone())]);
     view! {
         <div class="dist" class:large=large>
             <label class="dist-shape">
                 <span>{label}</span>
                 <select aria-label=shape_label on:change=on_shape>
-                    {optional.then(|| view! { <option value="default" prop:selected=move || shape.get() == "default">"default"</option> })}
+                    {optional.then(|| view! { <option value="default" prop:selected=move || shape.get() == "default">{tr!(ShapeDefault)}</option> })}
                     {Shape::ALL.into_iter().map(Shape::name).map(|s| view! { <option value=s prop:selected=move || shape.get() == s>{s}</option> }).collect_view()}
                 </select>
             </label>
@@ -82,7 +85,7 @@ pub fn DistributionInput(
                         .iter()
                         .map(|k| view! {
                             <NumberInput ws=ws parent=path.clone() key=k.to_string() label=k.to_string()
-                                aria=format!("{k} of the {about}") group=group/>
+                                aria=tv(Msg::DistParamOf, &[("param", k.to_string()), ("about", about.clone())]) group=group/>
                         })
                         .collect_view()
                 }}
@@ -106,9 +109,9 @@ fn ShapePreview(dist: Memo<Option<Value>>, large: bool) -> impl IntoView {
             width=w
             height=h
             role="img"
-            aria-label="Shape: parents sorted from the fewest to the most; the right end is the largest"
+            aria-label=tr!(ShapeDrawing)
         >
-            <title>"Parents sorted from the fewest to the most; the right end is the largest"</title>
+            <title>{tr!(ShapeDrawingTitle)}</title>
             <line class="axis" x1="0" y1=h - 0.5 x2=w y2=h - 0.5/>
             {move || points.get().map(|ys| {
                 let step = w / (ys.len().saturating_sub(1).max(1)) as f64;

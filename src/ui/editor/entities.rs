@@ -2,6 +2,9 @@
 //! (name, BSON type, optional, length or element count).
 
 use leptos::prelude::*;
+
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
 use serde_json::{json, Value};
 
 use super::distribution::DistributionInput;
@@ -61,8 +64,8 @@ pub fn EntitiesForm(ws: Workspace) -> impl IntoView {
     view! {
         <section class="form-section" aria-labelledby="form-entities">
             <div class="section-head">
-                <h3 id="form-entities">"Entities " <span class="count">{move || names.get().len()}</span></h3>
-                <button type="button" class="button small" on:click=add>"+ Add entity"</button>
+                <h3 id="form-entities">{tr!(EntitiesHeading)}" " <span class="count">{move || names.get().len()}</span></h3>
+                <button type="button" class="button small" on:click=add>{tr!(AddEntity)}</button>
             </div>
             <ol class="form-list">
                 {move || {
@@ -107,19 +110,19 @@ fn EntityItem(ws: Workspace, index: usize, name: String, last: bool) -> impl Int
     view! {
         <li class="form-item entity-item" data-entity=name.clone()>
             <div class="item-head">
-                <NameInput ws=ws value=name.clone() label=format!("Name of entity {}", index + 1) commit=rename class="title-input"/>
-                <NumberInput ws=ws parent=base.clone() key="count".to_string() label="count".to_string()
-                    aria=format!("Count of {name}")/>
+                <NameInput ws=ws value=name.clone() label=tv(Msg::EntityName, &[("n", (index + 1).to_string())]) commit=rename class="title-input"/>
+                <NumberInput ws=ws parent=base.clone() key="count".to_string() label=t(Msg::CountLabel)
+                    aria=tv(Msg::CountOf, &[("name", name.clone())])/>
                 <div class="item-actions">
                     <MoveButtons ws=ws list="/entities".to_string() index=index last=last what=name.clone()/>
                     <button type="button" class="icon-button danger" on:click=delete
-                        aria-label=format!("Delete entity {name}") title="Delete">"×"</button>
+                        aria-label=tv(Msg::DeleteEntity, &[("name", name.clone())]) title=tr!(Delete)>"×"</button>
                 </div>
             </div>
             <table class="field-table">
-                <caption class="visually-hidden">{format!("Fields of {name}")}</caption>
+                <caption class="visually-hidden">{tv(Msg::FieldsOf, &[("name", name.clone())])}</caption>
                 <thead>
-                    <tr><th scope="col">"Field"</th><th scope="col">"Type"</th><th scope="col">"Optional"</th><th scope="col"><span class="visually-hidden">"Delete"</span></th></tr>
+                    <tr><th scope="col">{tr!(FieldCol)}</th><th scope="col">{tr!(TypeCol)}</th><th scope="col">{tr!(OptionalCol)}</th><th scope="col"><span class="visually-hidden">{tr!(Delete)}</span></th></tr>
                 </thead>
                 {move || {
                     let rows = rows.get();
@@ -129,7 +132,7 @@ fn EntityItem(ws: Workspace, index: usize, name: String, last: bool) -> impl Int
                     }).collect_view()
                 }}
             </table>
-            <button type="button" class="button small add-field" on:click=add_field>"+ Add field"</button>
+            <button type="button" class="button small add-field" on:click=add_field>{tr!(AddField)}</button>
         </li>
     }
 }
@@ -196,18 +199,19 @@ fn FieldItem(
         .and_then(BsonType::from_alias)
         .is_some_and(BsonType::has_length);
     let detail = match (ty.as_str(), &items) {
-        ("object", _) => Some(format!("{sub_fields} sub-field(s): edit them in the JSON")),
-        ("array", Some(it)) if it == "object" => Some(format!(
-            "array of objects with {sub_fields} sub-field(s): edit them in the JSON"
+        ("object", _) => Some(tv(Msg::SubFields, &[("count", sub_fields.to_string())])),
+        ("array", Some(it)) if it == "object" => Some(tv(
+            Msg::ArrayOfObjects,
+            &[("count", sub_fields.to_string())],
         )),
-        ("array", Some(it)) => Some(format!("array of {it}")),
+        ("array", Some(it)) => Some(tv(Msg::ArrayOf, &[("type", it.clone())])),
         _ => None,
     };
-    let label_ty = format!("Type of {entity}.{name}");
+    let label_ty = tv(Msg::TypeOf, &[("path", format!("{entity}.{name}"))]);
     view! {
         <tbody class="field-row">
             <tr>
-                <td><NameInput ws=ws value=name.clone() label=format!("Name of field {name} of {entity}") commit=rename/></td>
+                <td><NameInput ws=ws value=name.clone() label=tv(Msg::FieldName, &[("name", name.clone()), ("entity", entity.clone())]) commit=rename/></td>
                 <td>
                     <select aria-label=label_ty on:change=on_type>
                         {BsonType::ALL.iter().map(|t| {
@@ -218,15 +222,15 @@ fn FieldItem(
                 </td>
                 <td class="center">
                     <input type="checkbox" prop:checked=optional on:change=on_optional
-                        aria-label=format!("{entity}.{name} is optional")/>
+                        aria-label=tv(Msg::IsOptional, &[("path", format!("{entity}.{name}"))])/>
                 </td>
                 <td class="field-actions">
                     <button type="button" class="icon-button" disabled=first on:click=moving(true)
-                        aria-label=format!("Move field {name} of {entity} up") title="Move up">"↑"</button>
+                        aria-label=tv(Msg::MoveFieldUp, &[("name", name.clone()), ("entity", entity.clone())]) title=tr!(MoveUp)>"↑"</button>
                     <button type="button" class="icon-button" disabled=last on:click=moving(false)
-                        aria-label=format!("Move field {name} of {entity} down") title="Move down">"↓"</button>
+                        aria-label=tv(Msg::MoveFieldDown, &[("name", name.clone()), ("entity", entity.clone())]) title=tr!(MoveDown)>"↓"</button>
                     <button type="button" class="icon-button danger" on:click=delete
-                        aria-label=format!("Delete field {name} of {entity}") title="Delete field">"×"</button>
+                        aria-label=tv(Msg::DeleteFieldOf, &[("name", name.clone()), ("entity", entity.clone())]) title=tr!(DeleteField)>"×"</button>
                 </td>
             </tr>
             {(optional || has_length || is_array || detail.is_some()).then(|| view! {
@@ -235,15 +239,15 @@ fn FieldItem(
                         {detail.map(|d| view! { <p class="muted detail-note">{d}</p> })}
                         {optional.then(|| view! {
                             <NumberInput ws=ws parent=path.clone() key="presence".to_string()
-                                label="present in (0–1)".to_string() aria=format!("Presence of {name}, 0 to 1")/>
+                                label=t(Msg::PresentIn) aria=tv(Msg::PresenceOf, &[("name", name.clone())])/>
                         })}
                         {(has_length || (is_array && item_has_length)).then(|| view! {
-                            <DistributionInput ws=ws parent=path.clone() key="length" label="length"
-                                about=format!("length of {name}") optional=true/>
+                            <DistributionInput ws=ws parent=path.clone() key="length" label=t(Msg::LengthLabel)
+                                about=tv(Msg::LengthOf, &[("name", name.clone())]) optional=true/>
                         })}
                         {is_array.then(|| view! {
-                            <DistributionInput ws=ws parent=path.clone() key="count" label="elements"
-                                about=format!("number of elements of {name}")/>
+                            <DistributionInput ws=ws parent=path.clone() key="count" label=t(Msg::ElementsLabel)
+                                about=tv(Msg::ElementsOf, &[("name", name.clone())])/>
                         })}
                     </td>
                 </tr>

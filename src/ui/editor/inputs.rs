@@ -6,6 +6,9 @@
 //! typing is left to the browser.
 
 use leptos::prelude::*;
+
+use crate::lang::Msg;
+use crate::ui::i18n::{tr, tv};
 use serde_json::Value;
 use wasm_bindgen::JsCast;
 
@@ -151,7 +154,7 @@ pub fn NumberInput(
     optional: bool,
     /// Placeholder shown when the key is absent.
     #[prop(optional)]
-    placeholder: &'static str,
+    placeholder: String,
     /// The ordered group the number belongs to, if any.
     #[prop(optional)]
     group: Option<Group>,
@@ -176,7 +179,10 @@ pub fn NumberInput(
             return ws.set(&parent, &key, None);
         }
         let Some(n) = edit::number_value(&typed) else {
-            refused.set(Some(format!("“{}” is not a number.", typed.trim())));
+            refused.set(Some(tv(
+                Msg::NotANumber,
+                &[("typed", typed.trim().to_string())],
+            )));
             return false;
         };
         let Some(g) = group else {
@@ -244,8 +250,8 @@ pub fn MoveButtons(
     };
     view! {
         <button type="button" class="icon-button" disabled=index == 0 on:click=moving(true)
-            aria-label=move || format!("Move {} up", what.get()) title="Move up">"↑"</button>
+            aria-label=move || tv(Msg::MoveWhatUp, &[("what", what.get())]) title=tr!(MoveUp)>"↑"</button>
         <button type="button" class="icon-button" disabled=last on:click=moving(false)
-            aria-label=move || format!("Move {} down", what.get()) title="Move down">"↓"</button>
+            aria-label=move || tv(Msg::MoveWhatDown, &[("what", what.get())]) title=tr!(MoveDown)>"↓"</button>
     }
 }

@@ -3,6 +3,9 @@
 //! other side's: parents per child), growth per day.
 
 use leptos::prelude::*;
+
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
 use serde_json::{json, Value};
 
 use super::distribution::DistributionInput;
@@ -26,11 +29,11 @@ pub fn RelationshipsForm(ws: Workspace) -> impl IntoView {
     view! {
         <section class="form-section" aria-labelledby="form-relationships">
             <div class="section-head">
-                <h3 id="form-relationships">"Relationships " <span class="count">{move || names.get().len()}</span></h3>
-                <button type="button" class="button small" on:click=add>"+ Add relationship"</button>
+                <h3 id="form-relationships">{tr!(RelationshipsHeading)}" " <span class="count">{move || names.get().len()}</span></h3>
+                <button type="button" class="button small" on:click=add>{tr!(AddRelationship)}</button>
             </div>
             {move || names.get().is_empty().then(|| view! {
-                <p class="muted empty-note">"None yet: a relationship says how many children each parent has."</p>
+                <p class="muted empty-note">{tr!(NoRelationshipsYet)}</p>
             })}
             <ol class="form-list">
                 {move || {
@@ -139,42 +142,42 @@ fn RelationshipItem(ws: Workspace, index: usize, name: String, last: bool) -> im
     view! {
         <li class="form-item relationship-item" data-relationship=name.clone()>
             <div class="item-head">
-                <NameInput ws=ws value=name.clone() label=format!("Name of relationship {}", index + 1) commit=rename class="title-input"/>
+                <NameInput ws=ws value=name.clone() label=tv(Msg::RelationshipName, &[("n", (index + 1).to_string())]) commit=rename class="title-input"/>
                 <div class="item-actions">
-                    <MoveButtons ws=ws list="/relationships".to_string() index=index last=last what=format!("relationship {name}")/>
+                    <MoveButtons ws=ws list="/relationships".to_string() index=index last=last what=tv(Msg::RelationshipWhat, &[("name", name.clone())])/>
                     <button type="button" class="icon-button danger" on:click=delete
-                        aria-label=format!("Delete relationship {name}") title="Delete">"×"</button>
+                        aria-label=tv(Msg::DeleteRelationship, &[("name", name.clone())]) title=tr!(Delete)>"×"</button>
                 </div>
             </div>
             <div class="form-row">
-                <EntitySelect ws=ws index=index key="parent" label=format!("Parent of {name}")/>
+                <EntitySelect ws=ws index=index key="parent" label=tv(Msg::ParentOf, &[("name", name.clone())])/>
                 <span class="arrow" aria-hidden="true">"→"</span>
-                <EntitySelect ws=ws index=index key="child" label=format!("Child of {name}")/>
+                <EntitySelect ws=ws index=index key="child" label=tv(Msg::ChildOf, &[("name", name.clone())])/>
                 <label class="check-field">
                     <input type="checkbox" prop:checked=move || many.get() on:change=on_many/>
-                    <span>"many-to-many"</span>
+                    <span>{tr!(ManyToMany)}</span>
                 </label>
             </div>
             {move || {
                 let f = feed.get();
-                (!f.is_empty()).then(|| view! { <p class="muted detail-note">{format!("A feed: authors post “{f}” to their followers.")}</p> })
+                (!f.is_empty()).then(|| view! { <p class="muted detail-note">{tv(Msg::FeedNote, &[("feed", f)])}</p> })
             }}
-            <DistributionInput ws=ws parent=base.clone() key="cardinality" label="children per parent"
-                about=format!("cardinality of {name}") large=true/>
+            <DistributionInput ws=ws parent=base.clone() key="cardinality" label=t(Msg::ChildrenPerParent)
+                about=tv(Msg::CardinalityOf, &[("name", name.clone())]) large=true/>
             {move || (many.get() && feed.get().is_empty()).then(|| view! {
-                <DistributionInput ws=ws parent=ppc_base.clone() key="parents_per_child" label="parents per child"
-                    about=format!("parents per child of {}", ppc_name.clone()) optional=true large=true/>
+                <DistributionInput ws=ws parent=ppc_base.clone() key="parents_per_child" label=t(Msg::ParentsPerChild)
+                    about=tv(Msg::ParentsPerChildOf, &[("name", ppc_name.clone())]) optional=true large=true/>
             })}
             <div class="form-row growth-row">
                 <label class="check-field">
                     <input type="checkbox" prop:checked=move || has_growth.get() on:change=on_growth/>
-                    <span>"grows per day"</span>
+                    <span>{tr!(GrowsPerDay)}</span>
                 </label>
                 {move || has_growth.get().then(|| view! {
-                    <NumberInput ws=ws parent=growth_parent.clone() key="typical".to_string() label="typical".to_string()
-                        aria="Children added per day to a typical parent".to_string() group=growth/>
-                    <NumberInput ws=ws parent=growth_parent.clone() key="largest".to_string() label="largest".to_string()
-                        aria="Children added per day to the largest parent".to_string() optional=true placeholder="= typical" group=growth/>
+                    <NumberInput ws=ws parent=growth_parent.clone() key="typical".to_string() label=t(Msg::TypicalLabel)
+                        aria=t(Msg::GrowthTypicalParent) group=growth/>
+                    <NumberInput ws=ws parent=growth_parent.clone() key="largest".to_string() label=t(Msg::LargestLabel)
+                        aria=t(Msg::GrowthLargestParent) optional=true placeholder=t(Msg::EqualsTypical) group=growth/>
                 })}
             </div>
             {move || growth.moved.get().map(|m| view! { <p class="dist-moved" role="status">{m}</p> })}

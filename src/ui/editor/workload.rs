@@ -2,6 +2,9 @@
 //! operation from a list, what it acts on; the step's other keys are listed and kept).
 
 use leptos::prelude::*;
+
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
 use serde_json::{json, Value};
 
 use super::inputs::{input_of, text_at, MoveButtons, NumberInput};
@@ -81,11 +84,11 @@ pub fn WorkloadForm(ws: Workspace) -> impl IntoView {
     view! {
         <section class="form-section" aria-labelledby="form-workload">
             <div class="section-head">
-                <h3 id="form-workload">"Workload " <span class="count">{move || count.get()}</span></h3>
-                <button type="button" class="button small" on:click=add>"+ Add operation"</button>
+                <h3 id="form-workload">{tr!(WorkloadFormHeading)}" " <span class="count">{move || count.get()}</span></h3>
+                <button type="button" class="button small" on:click=add>{tr!(AddOperation)}</button>
             </div>
             {move || (count.get() == 0).then(|| view! {
-                <p class="muted empty-note">"None yet: an operation is one user action with its rate."</p>
+                <p class="muted empty-note">{tr!(NoOperationsYet)}</p>
             })}
             <ol class="form-list">
                 {move || {
@@ -141,18 +144,18 @@ fn UnitItem(ws: Workspace, index: usize, last: bool) -> impl IntoView {
                 <input
                     type="text"
                     class="name-input title-input"
-                    aria-label=format!("Name of operation {}", index + 1)
+                    aria-label=tv(Msg::OperationName, &[("n", (index + 1).to_string())])
                     prop:value=move || name.get()
                     data-committed=move || name.get()
                     on:change=on_name
                 />
-                <NumberInput ws=ws parent=base.clone() key="rate_per_sec".to_string() label="per second".to_string()
-                    aria=format!("Rate per second of operation {}", index + 1)/>
+                <NumberInput ws=ws parent=base.clone() key="rate_per_sec".to_string() label=t(Msg::PerSecond)
+                    aria=tv(Msg::RateOf, &[("n", (index + 1).to_string())])/>
                 <div class="item-actions">
                     <MoveButtons ws=ws list="/workload".to_string() index=index last=last
-                        what=Signal::derive(move || format!("operation {}", name.get()))/>
+                        what=Signal::derive(move || tv(Msg::OperationWhat, &[("name", name.get())]))/>
                     <button type="button" class="icon-button danger" on:click=delete
-                        aria-label=move || format!("Delete operation {}", name.get()) title="Delete">"×"</button>
+                        aria-label=move || tv(Msg::DeleteOperation, &[("name", name.get())]) title=tr!(Delete)>"×"</button>
                 </div>
             </div>
             <ol class="step-list">
@@ -164,7 +167,7 @@ fn UnitItem(ws: Workspace, index: usize, last: bool) -> impl IntoView {
                     }).collect_view()
                 }}
             </ol>
-            <button type="button" class="button small" on:click=add_step>"+ Add step"</button>
+            <button type="button" class="button small" on:click=add_step>{tr!(AddStep)}</button>
         </li>
     }
 }
@@ -232,10 +235,10 @@ fn StepItem(ws: Workspace, unit: usize, index: usize, row: StepRow, last: bool) 
     let step_no = index + 1;
     view! {
         <li class="step-item">
-            <select class="op-select" aria-label=format!("Operation of step {step_no}") on:change=on_op>
+            <select class="op-select" aria-label=tv(Msg::StepOperation, &[("n", step_no.to_string())]) on:change=on_op>
                 {Op::ALL.into_iter().map(Op::name).map(|o| view! { <option value=o prop:selected=o == current_op>{o.replace('_', " ")}</option> }).collect_view()}
             </select>
-            <select aria-label=format!("What step {step_no} acts on") on:change=on_target>
+            <select aria-label=tv(Msg::StepTarget, &[("n", step_no.to_string())]) on:change=on_target>
                 {move || {
                     let mut names = targets.get();
                     if !names.contains(&target) {
@@ -248,10 +251,10 @@ fn StepItem(ws: Workspace, unit: usize, index: usize, row: StepRow, last: bool) 
                     }).collect_view()
                 }}
             </select>
-            <MoveButtons ws=ws list=format!("/workload/{unit}/steps") index=index last=last what=format!("step {step_no}")/>
+            <MoveButtons ws=ws list=format!("/workload/{unit}/steps") index=index last=last what=tv(Msg::StepWhat, &[("n", step_no.to_string())])/>
             <button type="button" class="icon-button danger" on:click=delete
-                aria-label=format!("Delete step {step_no}") title="Delete step">"×"</button>
-            {(!rest.is_empty()).then(|| view! { <code class="step-rest" title="Edit these in the JSON">{rest}</code> })}
+                aria-label=tv(Msg::DeleteStepN, &[("n", step_no.to_string())]) title=tr!(DeleteStep)>"×"</button>
+            {(!rest.is_empty()).then(|| view! { <code class="step-rest" title=tr!(EditInJson)>{rest}</code> })}
         </li>
     }
 }

@@ -13,6 +13,8 @@ use crate::arith::CollectionStats;
 use crate::arith::SizeFigure;
 use crate::eval::{CollectionEval, Evaluation};
 use crate::human;
+use crate::lang::Msg;
+use crate::ui::i18n::{break_date, lang, t, tv};
 use crate::ui::size_level;
 
 /// Returns a size figure as text, with `≈` in front of an estimate.
@@ -24,7 +26,7 @@ pub fn size_text(f: &SizeFigure) -> String {
 /// Returns the hover title of a size figure: the exact byte count, then `extra` (an
 /// estimate's confidence interval) when there is one.
 fn size_title(f: &SizeFigure, extra: Option<String>) -> String {
-    let exact = human::exact_bytes(f.bytes);
+    let exact = crate::ui::i18n::exact_bytes(f.bytes);
     match extra {
         Some(more) => format!("{exact}. {more}"),
         None => exact,
@@ -34,11 +36,13 @@ fn size_title(f: &SizeFigure, extra: Option<String>) -> String {
 /// Returns the tooltip of an estimated percentile: its 99% confidence interval.
 fn bounds_text(bounds: Option<[u64; 2]>) -> Option<String> {
     bounds.map(|[lo, hi]| {
-        format!(
-            "Estimate from {} simulated documents; 99% confidence: {} – {} B",
-            human::thousands(crate::arith::tail::DRAWS as u64),
-            human::thousands(lo),
-            human::thousands(hi)
+        tv(
+            Msg::EstimateBounds,
+            &[
+                ("draws", human::thousands(crate::arith::tail::DRAWS as u64)),
+                ("low", human::thousands(lo)),
+                ("high", human::thousands(hi)),
+            ],
         )
     })
 }
@@ -47,11 +51,16 @@ fn bounds_text(bounds: Option<[u64; 2]>) -> Option<String> {
 fn over_text(over: &crate::arith::tail::Exceedance, shape: &str) -> String {
     let approx = if over.exact { "" } else { "≈ " };
     let n = crate::model::distribution::round_count(over.documents);
-    format!(
-        "{approx}{} {shape} documents ({approx}{}) over 16 MiB at full scale, because of {}",
-        human::thousands(n),
-        human::percent(over.share),
-        over.fields.join(" and ")
+    let fields = crate::lang::text::join(lang(), &over.fields);
+    tv(
+        Msg::OverLimitLine,
+        &[
+            ("approx", approx.to_string()),
+            ("count", human::thousands(n)),
+            ("shape", shape.to_string()),
+            ("share", human::percent(over.share)),
+            ("fields", fields),
+        ],
     )
 }
 
@@ -100,9 +109,9 @@ pub fn CollectionCards(
                                 <div class="card-head">
                                     <h3><code>{c.name.clone()}</code></h3>
                                     <span class="muted">
-                                        <span data-metric="documents" data-value=count.to_string()>{count_text(count)}" documents"</span>
+                                        <span data-metric="documents" data-value=count.to_string()>{tv(Msg::DocumentsCount, &[("count", count_text(count))])}</span>
                                         " · "
-                                        <span data-metric="total_bytes" data-value=total.to_string() title=human::exact_bytes(human::whole_bytes(total))>
+                                        <span data-metric="total_bytes" data-value=total.to_string() title=crate::ui::i18n::exact_bytes(human::whole_bytes(total))>
                                             {if exact { "" } else { "≈ " }}
                                             {human::binary_size(total.max(0.0).round() as u64)}
                                         </span>
@@ -111,12 +120,12 @@ pub fn CollectionCards(
                                 <table class="shape-table">
                                     <thead>
                                         <tr>
-                                            <th scope="col">"Documents"</th>
-                                            <th scope="col" class="num">"Count"</th>
-                                            <th scope="col" class="num">"Average"</th>
+                                            <th scope="col">{t(Msg::ShapeDocuments)}</th>
+                                            <th scope="col" class="num">{t(Msg::ShapeCount)}</th>
+                                            <th scope="col" class="num">{t(Msg::ShapeAverage)}</th>
                                             <th scope="col" class="num">"p50"</th>
                                             <th scope="col" class="num">"p99"</th>
-                                            <th scope="col" class="num">"Largest"</th>
+                                            <th scope="col" class="num">{t(Msg::ShapeLargest)}</th>
                                         </tr>
                                     </thead>
                                     <tbody>
@@ -147,24 +156,28 @@ pub fn CollectionCards(
                                 }).collect_view()}
                                 {s.shapes.iter().flat_map(|sh| sh.arrays.iter()).map(|arr| {
                                     let verdict = match (&arr.break_point, arr.capped) {
-                                        (_, true) => "capped: never breaks 16 MiB".to_string(),
+                                        (_, true) => t(Msg::ArrayCapped),
                                         (Some(bp), false) => {
                                             let approx = if bp.exact { "" } else { "≈ " };
                                             let when = if arr.max_count >= bp.count {
-                                                ": the largest parent is already past it".to_string()
+                                                t(Msg::ArrayAlreadyPast)
                                             } else {
-                                                arr.largest_reaches.as_ref().map(|d| format!(", reached by the largest parent {d}")).unwrap_or_default()
+                                                arr.largest_reaches.as_ref().map(|d| tv(Msg::ArrayReachedBy, &[("date", break_date(d, lang()))])).unwrap_or_default()
                                             };
-                                            format!("breaks 16 MiB at {approx}{} elements{when}", human::thousands(bp.count))
+                                            tv(Msg::ArrayBreaks, &[
+                                                ("approx", approx.to_string()),
+                                                ("count", human::thousands(bp.count)),
+                                                ("when", when),
+                                            ])
                                         }
-                                        (None, false) => "no break point".to_string(),
+                                        (None, false) => t(Msg::ArrayNoBreak),
                                     };
                                     let broken = arr.break_point.as_ref().is_some_and(|bp| !arr.capped && arr.max_count >= bp.count);
                                     let chart = (!arr.capped).then(|| view! { <GrowthChart array=arr.clone()/> });
                                     view! {
                                         <p class="array-line" class:broken=broken>
                                             <code>{arr.field.clone()}</code>
-                                            {format!(" ({}): largest has {} · ", arr.relationship, human::thousands(arr.max_count))}
+                                            " "{tv(Msg::ArrayLargestHas, &[("relationship", arr.relationship.clone()), ("count", human::thousands(arr.max_count))])}" "
                                             <strong>{verdict}</strong>
                                         </p>
                                         {chart}
@@ -179,14 +192,18 @@ pub fn CollectionCards(
                                     let index_total = super::evaluated::bytes(e.index_bytes);
                                     view! {
                                         <p class="eval-indexes muted">
-                                            {format!("{} documents sampled · ", human::thousands(e.sample_documents))}
+                                            {tv(Msg::DocumentsSampled, &[("count", human::thousands(e.sample_documents))])}" "
                                             <span data-metric="index_bytes" data-value=e.index_bytes.value.to_string()>
-                                                {format!("{} {index_total} at full scale", human::count(e.indexes.len() as u64, "index", "indexes"))}
+                                                {tv(Msg::IndexesAtFullScale, &[
+                                                    ("count", e.indexes.len().to_string()),
+                                                    ("indexes", t(if e.indexes.len() == 1 { Msg::IndexOne } else { Msg::IndexMany })),
+                                                    ("size", index_total),
+                                                ])}
                                             </span>
                                         </p>
                                         <ul class="index-sizes">
                                             {e.indexes.into_iter().map(|ix| {
-                                                let multikey = if ix.multikey { ", multikey" } else { "" };
+                                                let multikey = if ix.multikey { t(Msg::Multikey) } else { String::new() };
                                                 view! {
                                                     <li data-index=ix.name.clone() data-value=ix.bytes.value.to_string()>
                                                         <code>{ix.name.clone()}</code>
@@ -198,7 +215,7 @@ pub fn CollectionCards(
                                     }
                                 })}
                                 <div class="indexes">
-                                    {shard.map(|k| view! { <p class="muted">"Shard key "<code>{k}</code></p> })}
+                                    {shard.map(|k| view! { <p class="muted">{t(Msg::ShardKey)}" "<code>{k}</code></p> })}
                                     {indexes.into_iter().map(|code| view! { <pre class="code">{code}</pre> }).collect_view()}
                                 </div>
                             </article>

@@ -12,6 +12,8 @@ use super::collections::count_text;
 use super::design_charts::{nothing_to_run, Design};
 use crate::eval::metric::{Metric, Unit, COMPARED};
 use crate::human;
+use crate::lang::Msg;
+use crate::ui::i18n::{compared_label, lang, t, tr, tv};
 use crate::ui::size_level;
 use crate::warning::Severity;
 
@@ -38,7 +40,7 @@ fn exact(m: Metric, v: f64) -> Option<String> {
     if m.unit() == Unit::Count {
         return None;
     }
-    let b = human::exact_bytes(human::whole_bytes(v));
+    let b = crate::ui::i18n::exact_bytes(human::whole_bytes(v));
     Some(if m.is_per_sec() { format!("{b}/s") } else { b })
 }
 
@@ -54,24 +56,23 @@ pub fn CompareTable(
     view! {
         <div class="card compare">
             <div class="card-head">
-                <h2>"Compare designs"</h2>
-                <p class="card-note">"Per second at the workload's rates, as squillion compare prints them. Lower is better; the best feasible design of each row is highlighted. A design mongod would refuse (an error-severity warning) is infeasible and never the best."</p>
+                <h2>{tr!(CompareHeading)}</h2>
+                <p class="card-note">{tr!(CompareNote)}</p>
             </div>
             // With many designs the table scrolls sideways inside its card (the metric column
             // stays put), never the page; the region takes the focus so that keys scroll it too.
-            <div class="table-scroll" tabindex="0" role="region" aria-label="Compare designs table">
+            <div class="table-scroll" tabindex="0" role="region" aria-label=tr!(CompareTable)>
                 <table class="compare-table">
                     <thead>
                         <tr>
-                            <th scope="col">"Metric"</th>
+                            <th scope="col">{tr!(CompareMetric)}</th>
                             {move || designs.get().into_iter().map(|d| {
                                 let state = d.state_name();
                                 let id = d.name.clone();
                                 let why = d.infeasible();
                                 let infeasible = !why.is_empty();
-                                let title = infeasible.then(|| format!(
-                                    "Infeasible: mongod would refuse it ({})", why.join(", ")
-                                ));
+                                let codes = why.join(", ");
+                                let title = infeasible.then(|| tv(Msg::CompareInfeasibleTitle, &[("codes", codes.clone())]));
                                 view! {
                                     <th scope="col" class="num" class:current=move || current.with(|c| *c == id)
                                         class:infeasible=infeasible title=title
@@ -79,7 +80,7 @@ pub fn CompareTable(
                                         data-infeasible=infeasible.then(|| why.join(","))>
                                         {d.label}
                                         {infeasible.then(|| view! {
-                                            <span class="infeasible-label">{format!("infeasible: {}", why.join(", "))}</span>
+                                            <span class="infeasible-label">{tv(Msg::CompareInfeasible, &[("codes", codes.clone())])}</span>
                                         })}
                                     </th>
                                 }
@@ -101,9 +102,9 @@ pub fn CompareTable(
                             let columns = ds.len();
                             let nothing = idle.then(|| view! {
                                 <tr class="nothing-to-run" data-testid="compare-nothing-to-run">
-                                    <th scope="row">"Workload"</th>
+                                    <th scope="row">{tr!(CompareWorkload)}</th>
                                     <td colspan=columns class="muted">
-                                        "No operations: nothing to run, so nothing per second to compare. The sizes below are the whole comparison."
+                                        {tr!(CompareNothingToRun)}
                                     </td>
                                 </tr>
                             });
@@ -116,7 +117,7 @@ pub fn CompareTable(
                                     .filter(|_| settled);
                                 view! {
                                     <tr data-metric=m.compared_key()>
-                                        <th scope="row">{human::capitalize(&m.compared_label())}</th>
+                                        <th scope="row">{compared_label(m, lang())}</th>
                                         {values.into_iter().zip(&ds).map(|(v, d)| {
                                             // An infeasible design's figure is never the best.
                                             let ok = d.infeasible().is_empty();
@@ -156,7 +157,7 @@ pub fn CompareTable(
 fn WarningsRow(designs: Memo<Vec<Design>>) -> impl IntoView {
     view! {
         <tr data-metric="warnings">
-            <th scope="row">"Warnings (errors)"</th>
+            <th scope="row">{tr!(CompareWarnings)}</th>
             {move || designs.get().into_iter().map(|d| match d.evaluation() {
                 Some(s) => {
                     let errors = s.warnings.iter().filter(|w| w.severity == Severity::Error).count();
@@ -179,7 +180,7 @@ fn pending_cell(d: &Design) -> AnyView {
     let failed = d.state_name() == "failed";
     view! {
         <td class="num muted" class:failed=failed title=d.placeholder()>
-            {if failed { "failed" } else { "…" }}
+            {if failed { t(Msg::CellFailed) } else { "…".to_string() }}
         </td>
     }
     .into_any()

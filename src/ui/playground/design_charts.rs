@@ -11,6 +11,9 @@ mod storage;
 use std::sync::Arc;
 
 use leptos::prelude::*;
+
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -63,8 +66,8 @@ impl Design {
     /// `failed: why` (the first sentence of the error).
     pub fn placeholder(&self) -> String {
         match &self.state {
-            State::Failed(e) => format!("failed: {}", brief(e)),
-            _ => "evaluating…".to_string(),
+            State::Failed(e) => tv(Msg::PlaceholderFailed, &[("why", brief(e).to_string())]),
+            _ => t(Msg::PlaceholderEvaluating),
         }
     }
 
@@ -82,7 +85,7 @@ impl Design {
         if self.infeasible().is_empty() {
             self.label.clone()
         } else {
-            format!("{} (infeasible)", self.label)
+            tv(Msg::ChartInfeasibleLabel, &[("label", self.label.clone())])
         }
     }
 
@@ -205,8 +208,8 @@ pub fn DesignCharts(
     view! {
         <div class="card design-charts">
             <div class="card-head">
-                <h2>"Designs side by side"</h2>
-                <p class="card-note">"The engine's figures, as squillion compare prints them."</p>
+                <h2>{tr!(ChartsHeading)}</h2>
+                <p class="card-note">{tr!(ChartsNote)}</p>
             </div>
             <div class="chart-host" node_ref=host>
                 <cost::CostChart designs size/>
@@ -271,8 +274,18 @@ fn placeholder_bar(
     font: f64,
 ) {
     let label = match op {
-        Some(op) => format!("{}, {op}: {what}", d.label),
-        None => format!("{}: {what}", d.label),
+        Some(op) => tv(
+            Msg::PlaceholderBarOp,
+            &[
+                ("design", d.label.clone()),
+                ("op", op.to_string()),
+                ("what", what.to_string()),
+            ],
+        ),
+        None => tv(
+            Msg::PlaceholderBar,
+            &[("design", d.label.clone()), ("what", what.to_string())],
+        ),
     };
     let mut data = vec![("design", d.name.as_str())];
     data.extend(op.map(|op| ("op", op)));

@@ -10,17 +10,36 @@ use crate::eval::metric::{Metric, Unit, PER_RUN};
 use crate::eval::text::fig;
 use crate::eval::{Basis, Evaluation, Figure, OperationEval};
 use crate::human;
+use crate::lang::Msg;
 use crate::ui::clipboard::copy;
+use crate::ui::i18n::{self, tr};
 use crate::warning::{Severity, Warning};
 
 /// Returns a byte figure as the CLI marks figures: `≈` for an estimate, `(full)` for
 /// full-scale arithmetic, nothing when measured on the sample.
 pub fn bytes(f: Figure) -> String {
-    let b = human::binary_size(f.value.max(0.0).round() as u64);
-    match f.basis {
-        Basis::Sample => b,
-        Basis::FullScale => format!("{b} (full)"),
-        Basis::Estimate => format!("≈{b}"),
+    marked(f.basis, human::binary_size(f.value.max(0.0).round() as u64))
+}
+
+/// Returns a count as the CLI's text report prints it ([`fig`]), its `(full)` marker in the
+/// page's language.
+pub fn count(f: Figure) -> String {
+    marked(
+        f.basis,
+        fig(Figure {
+            basis: Basis::Sample,
+            ..f
+        }),
+    )
+}
+
+/// Returns `plain` marked with its basis: `≈` for an estimate, `(full)` (in the page's
+/// language) for full-scale arithmetic.
+fn marked(basis: Basis, plain: String) -> String {
+    match basis {
+        Basis::Sample => plain,
+        Basis::FullScale => Msg::BasisFull.with(i18n::lang(), &[("value", plain)]),
+        Basis::Estimate => format!("≈{plain}"),
     }
 }
 
@@ -29,7 +48,7 @@ pub fn bytes(f: Figure) -> String {
 pub fn shown(metric: Metric, f: Figure) -> String {
     match metric.unit() {
         Unit::Bytes => bytes(f),
-        Unit::Count | Unit::DocumentBytes => fig(f),
+        Unit::Count | Unit::DocumentBytes => count(f),
     }
 }
 
@@ -48,10 +67,10 @@ fn Cell(
     let shown_largest = (!same).then(|| shown(metric, largest));
     view! {
         <div class="metric-cell" data-metric=metric.key() data-value=typical.value.to_string() data-largest=largest.value.to_string()>
-            <dt>{metric.label()}</dt>
+            <dt>{move || i18n::metric_label(metric, i18n::lang())}</dt>
             <dd>
-                {shown(metric, typical)}
-                {shown_largest.map(|l| view! { " "<span class="largest" title="largest subject">{format!("[{l}]")}</span> })}
+                {move || shown(metric, typical)}
+                {shown_largest.map(|l| view! { " "<span class="largest" title=tr!(LargestSubject)>{format!("[{l}]")}</span> })}
             </dd>
         </div>
     }
@@ -64,6 +83,17 @@ fn Operation(
     /// The evaluated operation.
     op: OperationEval,
 ) -> impl IntoView {
+    let count = op.queries;
+    let queries = move || {
+        i18n::t(if count == 1 {
+            Msg::QueriesOne
+        } else {
+            Msg::QueriesMany
+        })
+    };
+    let largest_queries = op.largest.queries;
+    let rate = human::thousands(op.rate_per_sec.round() as u64);
+    let trips = human::thousands(op.queries_per_sec().round() as u64);
     let cells = PER_RUN
         .into_iter()
         .filter_map(|m| {
@@ -76,10 +106,10 @@ fn Operation(
         <section class="unit eval-unit" data-unit=op.unit.clone()>
             <header class="unit-head">
                 <h3>{op.unit.clone()}</h3>
-                <span class="metric"><strong>{op.queries}</strong>{if op.queries == 1 { " query" } else { " queries" }}
-                    {(op.largest.queries != op.queries).then(|| format!(" ({} for the largest)", op.largest.queries))}</span>
+                <span class="metric"><strong>{count}</strong>" "{queries}
+                    {(op.largest.queries != op.queries).then(|| view! { " "{tr!(QueriesForLargest, count = largest_queries)} })}</span>
                 <span class="muted">
-                    {format!("{} / s → {} round trips / s", human::thousands(op.rate_per_sec.round() as u64), human::thousands(op.queries_per_sec().round() as u64))}
+                    {tr!(RateLine, rate = rate, trips = trips)}
                 </span>
             </header>
             <dl class="eval-metrics">{cells}</dl>
@@ -89,15 +119,15 @@ fn Operation(
                 view! {
                     <div class="command">
                         <pre class="code">{c.mongosh}</pre>
-                        <button type="button" class="copy" on:click=move |_| copy(&to_copy) aria-label="Copy the mongosh code">"Copy"</button>
+                        <button type="button" class="copy" on:click=move |_| copy(&to_copy) aria-label=tr!(CopyMongosh)>{tr!(CopyButton)}</button>
                         <p class="muted note">
                             {c.note}
-                            {c.not_sent.map(|why| format!(" · not sent: {why}"))}
-                            {format!(" · plan {plan}")}
-                            {c.no_supporting_index.then_some(" (no supporting index)")}
-                            {format!(" · shards {}/{}", c.shards.touched, c.shards.shards)}
+                            {c.not_sent.map(|why| view! { " "{tr!(NotSent, why = why)} })}
+                            " "{tr!(Plan, plan = plan)}
+                            {c.no_supporting_index.then(|| view! { " "{tr!(NoSupportingIndex)} })}
+                            " "{tr!(ShardsLine, touched = c.shards.touched, shards = c.shards.shards)}
                         </p>
-                        {c.error.map(|e| view! { <p class="error">{format!("The engine refused it: {e}")}</p> })}
+                        {c.error.map(|e| view! { <p class="error">{tr!(EngineRefused, error = e)}</p> })}
                     </div>
                 }
             }).collect_view()}
@@ -116,8 +146,8 @@ pub fn EvalOperations(
     view! {
         <div class="card operations eval-operations" data-design=e.design.clone() data-state="done">
             <div class="card-head">
-                <h2>"Workload, run on the engine"</h2>
-                <p class="card-note">"Typical subject; the largest in [brackets]. Plain: measured on the sample; ≈ estimate; (full) full-scale arithmetic."</p>
+                <h2>{tr!(WorkloadEngineHeading)}</h2>
+                <p class="card-note">{tr!(WorkloadEngineNote)}</p>
             </div>
             // Without operations the totals would all be 0: the card says why instead.
             {if e.operations.is_empty() {
@@ -125,14 +155,13 @@ pub fn EvalOperations(
             } else {
                 view! {
                     <p class="eval-totals muted">
-                        {format!(
-                            "Per second: {} round trips, {} $lookups, {} docs examined, {} docs written, {} written",
-                            human::thousands(t.queries_per_sec.round() as u64),
-                            human::thousands(t.lookups_per_sec.round() as u64),
-                            fig(t.per_sec.docs_examined),
-                            fig(t.per_sec.docs_written),
-                            bytes(t.per_sec.bytes_written),
-                        )}
+                        {move || i18n::tv(Msg::PerSecondTotals, &[
+                            ("trips", human::thousands(t.queries_per_sec.round() as u64)),
+                            ("lookups", human::thousands(t.lookups_per_sec.round() as u64)),
+                            ("examined", count(t.per_sec.docs_examined)),
+                            ("written", count(t.per_sec.docs_written)),
+                            ("bytes", bytes(t.per_sec.bytes_written)),
+                        ])}
                     </p>
                 }.into_any()
             }}
@@ -147,7 +176,7 @@ pub fn EvalOperations(
 pub fn NothingToRun() -> impl IntoView {
     view! {
         <p class="empty nothing-to-run" data-testid="nothing-to-run">
-            "The workload has no operations: nothing to run. The sizes above are the whole result; add an operation to the model's workload to compare what the designs cost."
+            {tr!(NothingToRun)}
         </p>
     }
 }
@@ -176,11 +205,11 @@ pub fn EvalWarnings(
     view! {
         <div class="card warnings" class:eval-warnings=measured data-count=count>
             <div class="card-head">
-                <h2>"Warnings"</h2>
-                <p class="card-note">"Thresholds and their sources: docs/warnings.md"</p>
+                <h2>{tr!(WarningsHeading)}</h2>
+                <p class="card-note">{tr!(WarningsNote)}</p>
             </div>
             {if ws.is_empty() {
-                view! { <p class="muted">"No warnings for this design."</p> }.into_any()
+                view! { <p class="muted">{tr!(NoWarnings)}</p> }.into_any()
             } else {
                 view! {
                     <ul class="warning-list">
@@ -191,12 +220,13 @@ pub fn EvalWarnings(
                                 (false, false) => format!("{}.{}", w.collection, w.path),
                             };
                             let (code, badge) = (w.code.to_string(), w.code.to_string());
+                            let w2 = w.clone();
                             view! {
                                 <li class="warning" data-code=code>
                                     <span class="badge" data-level=level(w.severity)>{badge}</span>
                                     {(!place.is_empty()).then(|| view! { <code class="place">{place}</code> })}
-                                    <p>{w.message}</p>
-                                    <p class="fix">"Consider: "{w.fix}</p>
+                                    <p>{move || w.message_in(i18n::lang())}</p>
+                                    <p class="fix">{move || i18n::tv(Msg::Consider, &[("fix", w2.fix_in(i18n::lang()))])}</p>
                                 </li>
                             }
                         }).collect_view()}

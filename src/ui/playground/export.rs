@@ -16,6 +16,9 @@ use std::time::Duration;
 
 use gloo_events::EventListener;
 use leptos::prelude::*;
+
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -53,12 +56,14 @@ fn archive_name(model: &str, design: &str) -> String {
 
 /// Returns what an archive holds, in words.
 fn describe(s: &ArchiveSummary) -> String {
-    format!(
-        "{} documents in {} collection file(s), {} in all ({} files)",
-        human::thousands(s.documents),
-        s.collections,
-        human::binary_size(s.bytes),
-        s.files
+    tv(
+        Msg::ExportDescribe,
+        &[
+            ("documents", human::thousands(s.documents)),
+            ("collections", s.collections.to_string()),
+            ("size", human::binary_size(s.bytes)),
+            ("files", s.files.to_string()),
+        ],
     )
 }
 
@@ -76,7 +81,7 @@ pub fn ExportButton(
             return;
         }
         let Some(k) = key.get_untracked() else {
-            state.set(State::Failed("fix the model first".to_string()));
+            state.set(State::Failed(t(Msg::ExportFixFirst)));
             return;
         };
         let file = archive_name(&model_name.get_untracked(), &k.design);
@@ -98,12 +103,12 @@ pub fn ExportButton(
                 on:click=on_click
                 disabled=move || state.get() == State::Preparing
                 aria-busy=move || (state.get() == State::Preparing).to_string()
-                title="The chosen design's documents at the evaluation's sample, one mongoimport file per collection, with setup.js, workload.js, manifest.json and a README: what squillion export writes"
+                title=tr!(ExportTitle)
             >
                 {move || if state.get() == State::Preparing {
-                    view! { <span class="spinner" aria-hidden="true"></span>"Preparing export…" }.into_any()
+                    view! { <span class="spinner" aria-hidden="true"></span>{t(Msg::ExportPreparing)} }.into_any()
                 } else {
-                    "Download export (.zip)".into_any()
+                    t(Msg::ExportDownload).into_any()
                 }}
             </button>
             {move || match state.get() {
@@ -114,7 +119,7 @@ pub fn ExportButton(
                     </span>
                 }.into_any()),
                 State::Failed(e) => Some(view! {
-                    <span class="export-error" role="alert">{format!("The export failed: {e}")}</span>
+                    <span class="export-error" role="alert">{tr!(ExportFailed, error = e)}</span>
                 }.into_any()),
             }}
         </div>

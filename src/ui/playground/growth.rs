@@ -2,6 +2,9 @@
 
 use leptos::prelude::*;
 
+use crate::lang::Msg;
+use crate::ui::i18n::tv;
+
 use crate::arith::collection::ArrayStats;
 use crate::chart::GrowthCurve;
 use crate::human;
@@ -58,14 +61,16 @@ pub fn GrowthChart(
         .collect::<Vec<_>>()
         .join(" ");
     let summary = match break_at {
-        Some(b) => format!(
-            "Size of the largest {} document as {} grows: it exceeds 16 MiB at {} elements; the largest today has {}.",
-            array.relationship,
-            array.field,
-            human::thousands(b as u64),
-            human::thousands(array.max_count)
+        Some(b) => tv(
+            Msg::GrowthSummary,
+            &[
+                ("relationship", array.relationship.clone()),
+                ("field", array.field.clone()),
+                ("count", human::thousands(b as u64)),
+                ("largest", human::thousands(array.max_count)),
+            ],
         ),
-        None => format!("Size of the largest document as {} grows.", array.field),
+        None => tv(Msg::GrowthSummaryNoBreak, &[("field", array.field.clone())]),
     };
     let largest = array.max_count as f64;
     let off_chart = largest > curve.x_max;
@@ -78,9 +83,9 @@ pub fn GrowthChart(
         .map(|p| p.1)
         .unwrap_or(0.0));
     let largest_text = if off_chart {
-        format!("largest: {} →", short(largest))
+        tv(Msg::GrowthLargestOff, &[("count", short(largest))])
     } else {
-        format!("largest: {}", short(largest))
+        tv(Msg::GrowthLargest, &[("count", short(largest))])
     };
     let label = summary.clone();
     view! {
@@ -109,7 +114,7 @@ pub fn GrowthChart(
                 view! {
                     <line class="break" x1=px(b) y1=TOP x2=px(b) y2=TOP + ph></line>
                     <text class="break-label" x=x y=TOP + ph - 8.0 text-anchor=anchor>
-                        {format!("breaks at {}", human::thousands(b as u64))}
+                        {tv(Msg::GrowthBreaksAt, &[("count", human::thousands(b as u64))])}
                     </text>
                 }
             })}

@@ -2,6 +2,9 @@
 
 use leptos::prelude::*;
 
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
+
 use super::evaluated::NothingToRun;
 use crate::analysis::Analysis;
 use crate::human;
@@ -17,8 +20,8 @@ pub fn OperationList(
     view! {
         <div class="card operations">
             <div class="card-head">
-                <h2>"Workload"</h2>
-                <p class="card-note">"Each line is one round trip, as mongosh would send it."</p>
+                <h2>{tr!(WorkloadHeading)}</h2>
+                <p class="card-note">{tr!(WorkloadNote)}</p>
             </div>
             {move || {
                 let units = analysis.get().layout.plan.units;
@@ -34,10 +37,10 @@ pub fn OperationList(
                                 <header class="unit-head">
                                     <h3>{u.unit.clone()}</h3>
                                     <span class="metric" data-metric="queries">
-                                        <strong>{queries}</strong>{if queries == 1 { " query" } else { " queries" }}
+                                        <strong>{queries}</strong>" "{t(if queries == 1 { Msg::QueriesOne } else { Msg::QueriesMany })}
                                     </span>
                                     <span class="muted">
-                                        {format!("{} / s → {} round trips / s", human::thousands(u.rate_per_sec.round() as u64), human::thousands(per_sec.round() as u64))}
+                                        {tv(Msg::RateLine, &[("rate", human::thousands(u.rate_per_sec.round() as u64)), ("trips", human::thousands(per_sec.round() as u64))])}
                                     </span>
                                 </header>
                                 {u.commands.into_iter().map(|c| {
@@ -46,7 +49,7 @@ pub fn OperationList(
                                     view! {
                                         <div class="command">
                                             <pre class="code">{code}</pre>
-                                            <button type="button" class="copy" on:click=move |_| copy(&to_copy) aria-label="Copy the mongosh code">"Copy"</button>
+                                            <button type="button" class="copy" on:click=move |_| copy(&to_copy) aria-label=tr!(CopyMongosh)>{tr!(CopyButton)}</button>
                                             <p class="muted note">{c.note}</p>
                                         </div>
                                     }

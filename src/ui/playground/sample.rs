@@ -7,6 +7,9 @@
 
 use leptos::prelude::*;
 
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tv};
+
 use crate::arith::SizeFigure;
 use crate::eval::sample::{SampleDocs, SampleDocument};
 use crate::human;
@@ -41,7 +44,7 @@ pub fn SampleDocumentPanel(
         let d = shown.get();
         (largest.get() && full_largest.bytes > d.bytes).then_some(full_largest)
     };
-    let doc_label = format!("Sample document of {collection} as Extended JSON");
+    let doc_label = tv(Msg::SampleDocLabel, &[("collection", collection.clone())]);
     let toggle = move |want: bool| {
         view! {
             <button
@@ -51,40 +54,40 @@ pub fn SampleDocumentPanel(
                 aria-pressed=move || (largest.get() == want).to_string()
                 on:click=move |_| largest.set(want)
             >
-                {if want { "Largest document" } else { "Typical" }}
+                {t(if want { Msg::SampleLargest } else { Msg::SampleTypical })}
             </button>
         }
     };
     view! {
         <section class="sample" data-which=move || if largest.get() { "largest" } else { "typical" }>
             <div class="sample-head">
-                <h4>"Sample document"</h4>
-                <div class="segmented" role="group" aria-label=format!("Which sample document of {collection}")>
+                <h4>{t(Msg::SampleHeading)}</h4>
+                <div class="segmented" role="group" aria-label=tv(Msg::SampleWhich, &[("collection", collection.clone())])>
                     {toggle(false)}
                     {toggle(true)}
                 </div>
             </div>
             <p class="sample-size">
-                <strong data-metric="sample_bytes" data-value=move || size.get().to_string() title=move || human::exact_bytes(size.get())>
+                <strong data-metric="sample_bytes" data-value=move || size.get().to_string() title=move || crate::ui::i18n::exact_bytes(size.get())>
                     {move || human::binary_size(size.get())}
                 </strong>
                 <span class="muted">{move || describe(&shown.get(), largest.get(), sampled, beyond().map(|f| f.bytes))}</span>
             </p>
-            <LimitGauge size=size label="Share of the 16 MiB limit: this document"/>
+            <LimitGauge size=size label=t(Msg::GaugeThisDocument)/>
             {move || beyond().map(|f| {
                 let approx = if f.exact { "" } else { "≈ " };
-                let basis = if f.exact {
-                    "exact arithmetic"
+                let basis = t(if f.exact {
+                    Msg::BasisExact
                 } else {
-                    "estimate: every array at its maximum, other fields at their mean length"
-                };
+                    Msg::BasisEstimate
+                });
                 view! {
                     <p class="sample-full" data-metric="full_largest" data-value=f.bytes.to_string()>
-                        "Largest at full scale: "
-                        <strong title=human::exact_bytes(f.bytes)>{format!("{approx}{}", human::binary_size(f.bytes))}</strong>
-                        <span class="muted">{format!(" ({basis})")}</span>
+                        {t(Msg::LargestFullScale)}" "
+                        <strong title=crate::ui::i18n::exact_bytes(f.bytes)>{format!("{approx}{}", human::binary_size(f.bytes))}</strong>
+                        <span class="muted">" "{tv(Msg::Parenthesized, &[("text", basis)])}</span>
                     </p>
-                    <LimitGauge size=f.bytes label="Share of the 16 MiB limit: the largest document at full scale"/>
+                    <LimitGauge size=f.bytes label=t(Msg::GaugeLargestFull)/>
                 }
             })}
             <pre class="code sample-doc" tabindex="0" aria-label=doc_label>{move || shown.with(|d| d.ejson.clone())}</pre>
@@ -92,23 +95,23 @@ pub fn SampleDocumentPanel(
                 let d = shown.get();
                 d.truncated.then(|| {
                     let left = if d.omitted > 0 {
-                        format!("{} elements or fields left out", human::thousands(d.omitted))
+                        tv(Msg::SampleLeftOut, &[("count", human::thousands(d.omitted))])
                     } else {
-                        "long strings cut".to_string()
+                        t(Msg::SampleStringsCut)
                     };
                     view! {
                         <p class="sample-note muted">
-                            {format!("Shortened for display ({left}, marked “…”); sizes and bytes per field are of the whole document.")}
+                            {tv(Msg::SampleShortened, &[("left", left)])}
                         </p>
                     }
                 })
             }}
             <details class="sample-breakdown">
-                <summary>"Bytes per field"</summary>
+                <summary>{t(Msg::BytesPerField)}</summary>
                 <Composition analysis=analysis/>
                 // A scrolling region: focusable so that the keyboard can scroll it.
                 <div class="table-wrap sample-table" tabindex="0" role="region"
-                    aria-label=format!("Bytes per field of the sample document of {collection}")>
+                    aria-label=tv(Msg::BytesPerFieldOf, &[("collection", collection.clone())])>
                     <BreakdownTable analysis=analysis/>
                 </div>
             </details>
@@ -121,23 +124,28 @@ pub fn SampleDocumentPanel(
 /// the same figure. The two differ when the shape's largest is an estimate: this document's
 /// own strings (a longer e-mail, say) are exact, the estimate takes every field at its mean.
 fn describe(d: &SampleDocument, largest: bool, sampled: u64, gauge: Option<u64>) -> String {
+    let count = [("count", human::thousands(sampled))];
     let which = if largest {
-        format!(" · the largest of {} sampled", human::thousands(sampled))
+        format!(" {}", tv(Msg::SampleLargestOf, &count))
     } else {
-        format!(
-            " · typical: the median size of {} sampled",
-            human::thousands(sampled)
-        )
+        format!(" {}", tv(Msg::SampleMedianOf, &count))
     };
     let full = if d.full_bytes.bytes > d.bytes && gauge != Some(d.full_bytes.bytes) {
         let (approx, exact) = if d.full_bytes.exact {
-            ("", " (exact)")
+            (String::new(), format!(" {}", t(Msg::ExactMarker)))
         } else {
-            ("≈ ", "")
+            ("≈ ".to_string(), String::new())
         };
         format!(
-            " · this document with every array element: {approx}{} B{exact}",
-            human::thousands(d.full_bytes.bytes)
+            " {}",
+            tv(
+                Msg::SampleEveryElement,
+                &[
+                    ("approx", approx),
+                    ("bytes", human::thousands(d.full_bytes.bytes)),
+                    ("exact", exact),
+                ]
+            )
         )
     } else {
         String::new()

@@ -2,6 +2,9 @@
 
 use leptos::prelude::*;
 
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
+
 use super::pipeline::{Key, Outcome, Pipeline};
 use crate::eval::budget::largest_fitting;
 use crate::eval::offer::offer;
@@ -88,33 +91,33 @@ pub fn ScaleControl(
     view! {
         <div class="scale-control">
             <label>
-                <span>"Sample"</span>
+                <span>{tr!(SampleLabel)}</span>
                 <input
                     type="number"
                     class="scale-input"
                     min="1"
                     max=move || fits.get().unwrap_or(Sample::MAX_MAX_DOCUMENTS).to_string()
-                    title=move || fits.get().map(|n| format!("At most {} documents per entity fit the evaluation's memory budget for this design", human::thousands(n)))
+                    title=move || fits.get().map(|n| tv(Msg::SampleFitsTitle, &[("count", human::thousands(n))]))
                     step="1"
-                    aria-label="Documents materialized per entity"
+                    aria-label=tr!(SampleInput)
                     prop:value=move || scale.get().unwrap_or_else(|| model_default.get()).to_string()
                     on:change=on_change
                 />
-                <span class="muted">"docs / entity"</span>
+                <span class="muted">{tr!(DocsPerEntity)}</span>
             </label>
             {move || match scale.get() {
                 Some(_) => view! {
                     <button type="button" class="link-button" on:click=move |_| { set_clamped.set(None); scale.set(None); }>
-                        {move || format!("model default: {}", human::thousands(model_default.get()))}
+                        {move || tv(Msg::ModelDefaultButton, &[("count", human::thousands(model_default.get()))])}
                     </button>
                 }.into_any(),
-                None => view! { <span class="muted">"(the model's default)"</span> }.into_any(),
+                None => view! { <span class="muted">{tr!(ModelDefault)}</span> }.into_any(),
             }}
             {move || clamped.get().map(|(n, limit)| view! {
                 <span class="notice scale-clamped" role="status" data-limit=limit.name()>
                     {match limit {
-                        Limit::Budget => format!("Clamped to {0}: at most {0} per entity fits the memory budget of this design.", human::thousands(n)),
-                        Limit::Format => format!("Clamped to {} (a sample is 1 to {} documents per entity).", human::thousands(n), human::thousands(Sample::MAX_MAX_DOCUMENTS)),
+                        Limit::Budget => tv(Msg::ClampedBudget, &[("count", human::thousands(n))]),
+                        Limit::Format => tv(Msg::ClampedFormat, &[("count", human::thousands(n)), ("max", human::thousands(Sample::MAX_MAX_DOCUMENTS))]),
                     }}
                 </span>
             })}
@@ -145,7 +148,7 @@ pub fn EvalStatus(
                 let (current, done, all) = state();
                 let design = wanted.with(|w| w.first().map(|k| k.design.clone()).unwrap_or_default());
                 let background = (done < all && current.is_some()).then(|| {
-                    format!(" · other designs: {done} of {all} evaluated…")
+                    format!(" {}", tv(Msg::OtherDesigns, &[("done", done.to_string()), ("all", all.to_string())]))
                 });
                 match current {
                     None => {
@@ -157,15 +160,20 @@ pub fn EvalStatus(
                                 .map(|(_, step, of, what)| (*step, *of, what.clone()))
                         });
                         let text = match &step {
-                            Some((step, of, what)) => format!("Evaluating {design}: {what} ({step} of {of})…"),
-                            None => format!("Evaluating {design} on the engine…"),
+                            Some((step, of, what)) => tv(Msg::EvaluatingStep, &[
+                                ("design", design.clone()),
+                                ("what", what.clone()),
+                                ("step", step.to_string()),
+                                ("of", of.to_string()),
+                            ]),
+                            None => tv(Msg::EvaluatingDesign, &[("design", design.clone())]),
                         };
                         let bar = match step {
                             Some((step, of, _)) => view! {
-                                <progress class="eval-progress" max=of value=step aria-label="Evaluation progress"></progress>
+                                <progress class="eval-progress" max=of value=step aria-label=t(Msg::EvaluationProgress)></progress>
                             }.into_any(),
                             None => view! {
-                                <progress class="eval-progress" aria-label="Evaluation progress"></progress>
+                                <progress class="eval-progress" aria-label=t(Msg::EvaluationProgress)></progress>
                             }.into_any(),
                         };
                         view! {
@@ -174,20 +182,20 @@ pub fn EvalStatus(
                     }
                     Some(Outcome::Done(s, ms)) => view! {
                         <span class="eval-state" data-state="done" data-ms=ms.to_string()>
-                            {format!("Ran on the engine in {} ms · sample ≤ {} docs / entity", ms.round(), human::thousands(s.max_documents))}
+                            {tv(Msg::RanOnEngine, &[("ms", ms.round().to_string()), ("count", human::thousands(s.max_documents))])}
                             {background}
                         </span>
                     }.into_any(),
                     Some(Outcome::Failed(why)) => view! {
                         <span class="eval-state" data-state="failed">
-                            {format!("Not evaluated: {}.", why.trim_end_matches('.'))}{background}
+                            {tv(Msg::NotEvaluated, &[("why", why.trim_end_matches('.').to_string())])}{background}
                         </span>
                     }.into_any(),
                 }
             }}
             {move || pipeline.inline_reason.get().map(|why| view! {
                 <p class="notice inline-notice" role="status">
-                    {format!("Evaluating on the page: {why}. The page may pause while a design runs.")}
+                    {tv(Msg::EvaluatingInline, &[("why", why)])}
                 </p>
             })}
         </div>

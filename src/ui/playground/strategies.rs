@@ -9,6 +9,9 @@
 //! `set_joins`): one undo step, seen by the JSON, the forms, autosave and the share link.
 
 use leptos::prelude::*;
+
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
 use wasm_bindgen::JsCast;
 
 use crate::design::{resolve, strategies_for, DesignName, DesignSpec, Joins, Strategy};
@@ -108,20 +111,20 @@ fn shapes(m: &Model) -> Vec<Shape> {
 }
 
 /// What a strategy's number parameter is called on the page.
-fn parameter_label(key: &str) -> &'static str {
-    match key {
-        "k" => "Children kept (k)",
-        "size" => "Bucket size",
-        _ => "Ids per document",
-    }
+fn parameter_label(key: &str) -> String {
+    t(match key {
+        "k" => Msg::ParamK,
+        "size" => Msg::ParamSize,
+        _ => Msg::ParamIds,
+    })
 }
 
 /// What a way of joining is called in its select.
-fn joins_label(j: Joins) -> &'static str {
-    match j {
-        Joins::Application => "In the application",
-        Joins::Lookup => "With $lookup",
-    }
+fn joins_label(j: Joins) -> String {
+    t(match j {
+        Joins::Application => Msg::JoinsApplication,
+        Joins::Lookup => Msg::JoinsLookup,
+    })
 }
 
 /// Applies a design edit as one undo step; a refusal is shown under the picker (not twice, as
@@ -220,26 +223,26 @@ pub fn StrategyPicker(
     view! {
         <section class="card strategies" aria-labelledby="strategies-title">
             <div class="card-head">
-                <h2 id="strategies-title">"Custom design: a strategy per relationship"</h2>
-                <p class="card-note">"Relationships without an override follow the base design. Each change is one undo step."</p>
+                <h2 id="strategies-title">{tr!(StrategiesHeading)}</h2>
+                <p class="card-note">{tr!(StrategiesNote)}</p>
             </div>
             <div class="design-settings">
-                <label class="setting-name" for="design-base">"Base design"</label>
+                <label class="setting-name" for="design-base">{tr!(BaseDesign)}</label>
                 <select id="design-base" class="strategy-select" prop:value=move || base.get().as_str() on:change=on_base>
                     {base_options}
                 </select>
-                <span class="setting-hint muted">"What every relationship without an override takes"</span>
-                <label class="setting-name" for="design-joins">"Joins"</label>
+                <span class="setting-hint muted">{tr!(BaseDesignHint)}</span>
+                <label class="setting-name" for="design-joins">{tr!(Joins)}</label>
                 <select id="design-joins" class="strategy-select" prop:value=move || joins.get().as_str() on:change=on_joins>
                     {joins_options}
                 </select>
-                <span class="setting-hint muted">"One query per collection, or one aggregate"</span>
+                <span class="setting-hint muted">{tr!(JoinsHint)}</span>
             </div>
             <div class="strategy-rows">
                 {move || {
                     let rows = shape.get();
                     if rows.is_empty() {
-                        return view! { <p class="muted">"This model has no relationships: every entity is its own collection."</p> }.into_any();
+                        return view! { <p class="muted">{tr!(NoRelationships)}</p> }.into_any();
                     }
                     rows.into_iter().map(|r| row(ws, r, current, base, error)).collect_view().into_any()
                 }}
@@ -322,9 +325,9 @@ fn row(
         let ok = match (typed.trim().parse::<u64>(), strategy()) {
             (Ok(n), Some(s)) => commit(&s.with_parameter(n)),
             _ => {
-                error.set(Some(format!(
-                    "“{}” is not a whole number of at least 1.",
-                    typed.trim()
+                error.set(Some(tv(
+                    Msg::NotWholeNumber,
+                    &[("typed", typed.trim().to_string())],
                 )));
                 false
             }
@@ -356,13 +359,16 @@ fn row(
         let id = id.clone();
         move || {
             if !overridden.get() {
-                return view! { <span class="muted">"from base"</span> }.into_any();
+                return view! { <span class="muted">{tr!(FromBase)}</span> }.into_any();
             }
             let name = name.clone();
             let id = id.clone();
-            let aria = format!(
-                "Reset “{name}” to the base design ({})",
-                label(base.get().as_str())
+            let aria = tv(
+                Msg::ResetToBaseLabel,
+                &[
+                    ("name", name.clone()),
+                    ("base", label(base.get().as_str()).to_string()),
+                ],
             );
             let reset = move |_| {
                 if apply(ws, error, |v| edit::clear_strategy(v, &name)) {
@@ -371,7 +377,7 @@ fn row(
             };
             view! {
                 <button type="button" class="button small strategy-reset" aria-label=aria on:click=reset>
-                    "Reset to base"
+                    {tr!(ResetToBase)}
                 </button>
             }
             .into_any()
@@ -420,19 +426,22 @@ fn copied_fields(
         (
             "child",
             child_fields,
-            format!("Fields of {child} copied next to each id"),
+            tv(Msg::CopiesChild, &[("child", child.to_string())]),
         ),
         (
             "parent",
             parent_fields,
-            format!("Fields of {parent} copied into each {child}"),
+            tv(
+                Msg::CopiesParent,
+                &[("parent", parent.to_string()), ("child", child.to_string())],
+            ),
         ),
     ];
     sides
         .into_iter()
         .map(|(side, fields, legend)| {
             let boxes = if fields.is_empty() {
-                view! { <span class="muted">"No fields to copy."</span> }.into_any()
+                view! { <span class="muted">{tr!(NoFieldsToCopy)}</span> }.into_any()
             } else {
                 fields
                     .into_iter()

@@ -3,6 +3,9 @@
 
 use leptos::prelude::*;
 
+use crate::lang::Msg;
+use crate::ui::i18n::{lang, metric_label, t, tr, tv};
+
 use super::{axes, chart_svg, legend_item, placeholder_bar, Colour, Design, Size};
 use crate::chart::bars::{fit_text, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
@@ -47,11 +50,11 @@ pub fn CostChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl IntoVie
                     view! {
                         <button type="button" class="metric-switch" data-metric=m.key()
                             aria-pressed=move || (metric.get() == m).to_string()
-                            on:click=move |_| metric.set(m)>{m.label()}</button>
+                            on:click=move |_| metric.set(m)>{move || metric_label(m, lang())}</button>
                     }
                 })
                 .collect_view();
-            view! { <span class="metric-switches" role="group" aria-label="Metric">{buttons}</span> }
+            view! { <span class="metric-switches" role="group" aria-label=tr!(ChartMetric)>{buttons}</span> }
         })
     };
     let legend = move || {
@@ -65,17 +68,22 @@ pub fn CostChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl IntoVie
             .map(|(i, d)| {
                 let why = d.infeasible();
                 let full = match &d.state {
-                    super::State::Failed(e) => format!("{}: could not be evaluated: {e}", d.label),
-                    _ if !why.is_empty() => format!(
-                        "{}: infeasible, mongod would refuse it ({})",
-                        d.label,
-                        why.join(", ")
+                    super::State::Failed(e) => tv(
+                        Msg::LegendFailed,
+                        &[("label", d.label.clone()), ("error", e.to_string())],
+                    ),
+                    _ if !why.is_empty() => tv(
+                        Msg::LegendInfeasible,
+                        &[("label", d.label.clone()), ("codes", why.join(", "))],
                     ),
                     _ => d.label.clone(),
                 };
                 let text = match d.state {
                     super::State::Done(_) => d.chart_label(),
-                    _ => format!("{} ({})", d.label, d.placeholder()),
+                    _ => tv(
+                        Msg::LegendPending,
+                        &[("label", d.label.clone()), ("state", d.placeholder())],
+                    ),
                 };
                 legend_item(Colour::Design(i), text, d.state_name(), full)
             })
@@ -85,7 +93,7 @@ pub fn CostChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl IntoVie
     view! {
         <figure class="chart" data-chart="cost">
             <figcaption>
-                <span class="chart-title">"Cost per run of each operation"</span>
+                <span class="chart-title">{tr!(CostChartTitle)}</span>
                 {switch}
             </figcaption>
             {legend}
@@ -104,14 +112,14 @@ fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
         .unwrap_or_default();
     if ops.is_empty() {
         let text = if designs.iter().any(|d| d.evaluation().is_some()) {
-            "The workload has no operations: nothing to run, nothing to compare here."
+            t(Msg::ChartNoOperations)
         } else if designs
             .iter()
             .all(|d| matches!(d.state, super::State::Failed(_)))
         {
-            "No design could be evaluated."
+            t(Msg::ChartNoneEvaluated)
         } else {
-            "Evaluating the designs…"
+            t(Msg::ChartEvaluating)
         };
         return view! { <p class="muted chart-empty">{text}</p> }.into_any();
     }
@@ -165,7 +173,15 @@ fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
             match cell {
                 Some((v, text)) => {
                     let len = l.length(&scale, *v);
-                    let label = format!("{shown_as}, {op}: {text} {} per run", metric.label());
+                    let label = tv(
+                        Msg::CostBarLabel,
+                        &[
+                            ("design", shown_as.clone()),
+                            ("op", op.clone()),
+                            ("value", text.clone()),
+                            ("metric", metric_label(metric, lang())),
+                        ],
+                    );
                     let why = d.infeasible().join(",");
                     let class = if why.is_empty() {
                         format!("bar {}", Colour::Design(i).class())
@@ -189,7 +205,7 @@ fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
                 }
                 None => {
                     let what = if d.evaluation().is_some() {
-                        "not in this design".to_string()
+                        t(Msg::NotInDesign)
                     } else {
                         d.placeholder()
                     };
@@ -203,12 +219,18 @@ fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
     } else {
         "linear scale"
     };
-    let label = human::capitalize(metric.label());
+    let label = human::capitalize(&metric_label(metric, lang()));
+    let scale_text = t(if scale.is_log() {
+        Msg::LogScale
+    } else {
+        Msg::LinearScale
+    });
+    let values = [("metric", label), ("scale", scale_text)];
     chart_svg(
         &l,
         font,
-        format!("{label} per run, typical subject · {scale_name}"),
-        format!("{label} per run of each operation, for each design ({scale_name})"),
+        tv(Msg::CostNote, &values),
+        tv(Msg::CostTitle, &values),
         scale_name,
         svg.finish(),
     )

@@ -4,6 +4,9 @@
 
 use leptos::prelude::*;
 
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
+
 use super::{axes, chart_svg, legend_item, placeholder_bar, Colour, Design, Size};
 use crate::chart::bars::{fit_text, stack, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
@@ -63,22 +66,22 @@ pub fn StorageChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl Into
                     Colour::Collection(i),
                     n.clone(),
                     "done",
-                    format!("collection {n}"),
+                    tv(Msg::LegendCollection, &[("name", n.clone())]),
                 )
             })
             .collect_view();
         view! {
             {items}
-            <li class="index-key" title="index sizes are estimates">
+            <li class="index-key" title=tr!(IndexSizesEstimates)>
                 <span class="swatch" aria-hidden="true"></span>
-                "faded: the collection's indexes (estimate)"
+                {tr!(IndexFaded)}
             </li>
         }
     };
     view! {
         <figure class="chart" data-chart="storage">
             <figcaption>
-                <span class="chart-title">"Storage per collection at full scale"</span>
+                <span class="chart-title">{tr!(StorageChartTitle)}</span>
             </figcaption>
             <ul class="chart-legend">{legend}</ul>
             {move || draw(&designs.get(), &names.get(), size.get())}
@@ -89,7 +92,7 @@ pub fn StorageChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl Into
 /// Draws one stacked bar per design.
 fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
     if names.is_empty() {
-        return view! { <p class="muted chart-empty">"Evaluating the designs…"</p> }.into_any();
+        return view! { <p class="muted chart-empty">{t(Msg::ChartEvaluating)}</p> }.into_any();
     }
     let font = size.font;
     let totals: Vec<Option<f64>> = designs.iter().map(|d| d.evaluation().map(total)).collect();
@@ -141,7 +144,10 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
         let segs = stack(&values, &scale, l.plot_x, l.plot_w);
         let end = segs.last().map_or(l.plot_x, |(x, w)| x + w);
         let whole = total(s);
-        let summary = format!("{shown_as}: {} in all", size_text(whole));
+        let summary = tv(
+            Msg::StorageSummary,
+            &[("design", shown_as.clone()), ("size", size_text(whole))],
+        );
         let whole_text = whole.to_string();
         let why = d.infeasible().join(",");
         let data = [
@@ -160,8 +166,20 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
         };
         svg.group(class, &summary, &data);
         for ((colour, coll, kind, v), (x, w)) in parts.into_iter().zip(segs) {
-            let estimate = if kind == "indexes" { " (estimate)" } else { "" };
-            let label = format!("{}, {coll} {kind}: {}{estimate}", d.label, size_text(v));
+            let kind_text = t(if kind == "indexes" {
+                Msg::StorageKindIndexes
+            } else {
+                Msg::StorageKindData
+            });
+            let label = tv(
+                Msg::StorageBar,
+                &[
+                    ("design", d.label.clone()),
+                    ("collection", coll.to_string()),
+                    ("kind", kind_text),
+                    ("size", size_text(v)),
+                ],
+            );
             let class = format!("bar-seg {} part-{kind}", colour.class());
             let value = v.to_string();
             let data = [
@@ -184,8 +202,8 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
     chart_svg(
         &l,
         font,
-        "Data and index bytes, all documents at full scale · linear scale".to_string(),
-        "Storage per collection at full scale, for each design (linear scale)".to_string(),
+        tv(Msg::StorageNote, &[("scale", t(Msg::LinearScale))]),
+        tv(Msg::StorageTitle, &[("scale", t(Msg::LinearScale))]),
         "linear scale",
         svg.finish(),
     )

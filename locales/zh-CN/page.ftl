@@ -1,0 +1,402 @@
+# 页面用语（src/ui），简体中文：与 locales/en/page.ftl 相同的 id 和相同的值。
+# 数值（{ $count }）已格式化：三位一组、逗号分隔；大小用二进制单位；日期用 ISO 8601（docs/i18n.md）。
+
+## Header, tabs, footer (src/ui.rs)
+
+view-playground = 设计演练场
+view-documents = 文档大小
+view-console = 控制台
+views-nav = 视图
+tagline = MongoDB 模式设计，量化呈现
+language-switch = 语言
+workshop-mode = 讲习模式
+workshop-mode-title = 大字号、高对比度，适合投影（W）
+footer-privacy = 一切都在您的浏览器中运行；您输入的内容不会离开此页面。
+skip-to-results = 跳到结果
+skip-to-designs = 跳到设计
+
+## Model card (src/ui/editor.rs)
+
+model-heading = 模型
+model-file-toolbar = 模型文件
+import-button = 导入…
+import-title = 打开模型文件（.json）；也可以把文件拖放到这里
+import-input = 导入模型文件
+from-data-button = 从数据推断…
+from-data-title = 从 mongoexport、mongodump 或 SQL 文件，或粘贴的文档推断模型
+export-model-button = 导出
+export-model-title = 将模型下载为 .json 文件
+share-link-button = 分享链接
+share-link-copied = 链接已复制。任何人打开它都会看到这个模型，以及当前的设计和视图；数据只留在对方的浏览器中。
+share-link-field = 分享链接
+preset-label = 预设
+preset-edited = 已修改
+own-model = 您自己的模型
+presets-button = 预设…
+blank-model = 空白模型
+edit-as = 编辑模型的方式
+tab-form = 表单
+undo-title = 撤销 { $what }（Ctrl+Z）
+nothing-to-undo = 没有可撤销的操作
+redo-title = 重做 { $what }（Ctrl+Shift+Z 或 Ctrl+Y）
+nothing-to-redo = 没有可重做的操作
+undo-button = ↶ 撤销
+redo-button = ↷ 重做
+model-as-json = 模型的 JSON
+drop-hint = 拖放模型文件即可导入
+notice-opened-link = 已从链接打开模型。
+restore-previous = 恢复您之前的模型
+notice-opened-preset = 已打开“{ $title }”。
+back-to-previous = 回到您之前的模型
+notice-imported = 已导入“{ $file }”。
+notice-refused-link = 无法打开此链接：{ $why }。您的模型没有改变。
+notice-import-failed = 无法导入“{ $file }”：{ $why }。您的模型没有改变。
+form-frozen = JSON 有语法错误：表单显示的是最后一个可读的模型。修正 JSON 或撤销（Ctrl+Z）后即可在此编辑。
+no-readable-model = 还没有可读的模型：请修正 JSON。
+form-hint = 其他键（字段类型、分片、设计覆盖、预设说明）保持 JSON 中的原样。
+valid-model = 模型有效。数字键切换设计；Ctrl+Z 撤销。
+model-problems = { $count } 个问题；显示的是最后一个有效的模型
+line-column = 第 { $line } 行，第 { $column } 列
+
+## Preset chooser (src/ui/editor/chooser.rs)
+
+chooser-title = 从一个场景开始
+chooser-note = 每个预设都是文章中的一个场景，带有它所比较的设计。按一次 Ctrl+Z 即可回到当前模型。
+close = 关闭
+close-esc = 关闭（Esc）
+your-own = 自定义
+start-blank = 从空白开始
+start-blank-lesson = 一个实体、两个字段，没有关系，没有工作负载：从这里搭建您的模型。
+loaded-badge = 已加载
+your-data = 您的数据
+start-from-data = 从您的数据开始
+start-from-data-lesson = 从 mongoexport、mongodump 或 SQL 文件，或粘贴的文档推断模型：在您的浏览器中读取，数据不会离开浏览器。
+source-article = 文章 { $article }
+source-article-tips = 文章 { $article } · 技巧 { $tips }
+title-separator = ：
+colon = ：
+
+## Playground (src/ui/playground.rs)
+
+design-custom = 自定义
+design-normalized = 范式化
+design-denormalized = 反范式化
+design-bucketed = 分桶
+advise-button = 建议…
+advise-title = 在此模型的所有设计中搜索最适合其工作负载的设计（squillion advise）
+fix-the-model = 修正模型后即可看到数字。
+eval-failed = 此设计无法在引擎上运行：{ $error }
+design-bar = 设计
+design-key-title = { $label }（按键 { $key }）
+no-design-offered = 该模型没有提供任何设计
+
+## Metrics (crate::eval::metric::Metric::label, as the page shows them)
+
+metric-round-trips = 往返
+metric-lookups = $lookup 次数
+metric-docs-examined = 检查的文档
+metric-keys-examined = 检查的索引键
+metric-docs-returned = 返回的文档
+metric-bytes-returned = 返回的字节
+metric-docs-written = 写入的文档
+metric-bytes-written = 写入的字节
+metric-index-keys-written = 写入的索引键
+metric-shard-requests = 分片请求
+metric-shards-touched = 涉及的分片
+metric-storage-bytes = 数据字节
+metric-index-bytes = 索引字节（估算值）
+metric-largest-document = 最大文档
+metric-per-sec = { $label }/秒
+
+## Compare table (src/ui/playground/compare.rs)
+
+compare-heading = 比较设计
+compare-note = 按工作负载的速率折算为每秒，与 squillion compare 的输出一致。越低越好；每行中最好的可行设计会高亮。mongod 会拒绝的设计（有错误级警告）不可行，永远不会是最好的。
+compare-table = 设计比较表
+compare-metric = 指标
+compare-infeasible-title = 不可行：mongod 会拒绝它（{ $codes }）
+compare-infeasible = 不可行：{ $codes }
+compare-workload = 工作负载
+compare-nothing-to-run = 没有操作：无可运行，因此没有每秒的数字可比较。下面的大小就是全部比较。
+compare-warnings = 警告（错误）
+cell-failed = 失败
+
+## Evaluation of the chosen design (src/ui/playground/evaluated.rs)
+
+basis-full = { $value }（全量）
+largest-subject = 最大的对象
+queries-one = 次查询
+queries-many = 次查询
+queries-for-largest = （最大的对象为 { $count } 次）
+rate-line = { $rate } / 秒 → { $trips } 次往返 / 秒
+copy-mongosh = 复制 mongosh 代码
+copy-button = 复制
+not-sent = · 未发送：{ $why }
+plan = · 计划 { $plan }
+no-supporting-index = （没有支持的索引）
+shards-line = · 分片 { $touched }/{ $shards }
+engine-refused = 引擎拒绝了它：{ $error }
+workload-engine-heading = 工作负载（在引擎上运行）
+workload-engine-note = 典型对象；最大的对象在 [方括号] 中。无标记：在样本上实测；≈ 估算值；（全量）全量算术。
+per-second-totals = 每秒：{ $trips } 次往返，{ $lookups } 次 $lookup，检查 { $examined } 个文档，写入 { $written } 个文档，写入 { $bytes }
+nothing-to-run = 工作负载没有操作：无可运行。上面的大小就是全部结果；在模型的工作负载中添加一个操作，即可比较各设计的开销。
+warnings-heading = 警告
+warnings-note = 阈值及其来源：docs/warnings.md
+no-warnings = 此设计没有警告。
+consider = 建议：{ $fix }
+
+## Collection cards (src/ui/playground/collections.rs)
+
+estimate-bounds = 基于 { $draws } 个模拟文档的估算值；99% 置信区间：{ $low } – { $high } B
+over-limit-line = 全量时有 { $approx }{ $count } 个 { $shape } 文档（{ $approx }{ $share }）超过 16 MiB，原因是 { $fields }
+documents-count = { $count } 个文档
+shape-documents = 文档
+shape-count = 数量
+shape-average = 平均
+shape-largest = 最大
+array-capped = 有上限：永远不会突破 16 MiB
+array-already-past = ：最大的父文档已经超过了
+array-reached-by = ，最大的父文档在 { $date } 达到
+array-breaks = 在 { $approx }{ $count } 个元素时突破 16 MiB{ $when }
+array-no-break = 没有临界点
+array-largest-has = （{ $relationship }）：最多 { $count } 个 ·
+documents-sampled = 已采样 { $count } 个文档 ·
+index-one = 个索引
+index-many = 个索引
+indexes-at-full-scale = { $count } { $indexes }，全量 { $size }
+multikey = ，多键
+shard-key = 片键
+break-date-on = 于 { $date }（{ $days } 天后）
+break-date-beyond = { $years } 年内不会
+
+## Charts (src/ui/playground/design_charts.rs and design_charts/)
+
+charts-heading = 设计并排对比
+charts-note = 引擎的数字，与 squillion compare 的输出一致。
+placeholder-failed = 失败：{ $why }
+placeholder-evaluating = 评估中…
+chart-infeasible-label = { $label }（不可行）
+chart-metric = 指标
+legend-failed = { $label }：无法评估：{ $error }
+legend-infeasible = { $label }：不可行，mongod 会拒绝它（{ $codes }）
+legend-pending = { $label }（{ $state }）
+cost-chart-title = 每个操作每次运行的开销
+chart-no-operations = 工作负载没有操作：无可运行，这里没有可比较的内容。
+chart-none-evaluated = 没有设计能被评估。
+chart-evaluating = 正在评估各设计…
+cost-bar-label = { $design }，{ $op }：每次运行 { $value } { $metric }
+not-in-design = 此设计中没有
+log-scale = 对数刻度
+linear-scale = 线性刻度
+cost-note = 每次运行的{ $metric }，典型对象 · { $scale }
+cost-title = 每个设计中每个操作每次运行的{ $metric }（{ $scale }）
+placeholder-bar-op = { $design }，{ $op }：{ $what }
+placeholder-bar = { $design }：{ $what }
+legend-collection = 集合 { $name }
+index-sizes-estimates = 索引大小是估算值
+index-faded = 浅色：集合的索引（估算值）
+storage-chart-title = 全量时每个集合的存储
+storage-summary = { $design }：共 { $size }
+storage-bar = { $design }，{ $collection } { $kind }：{ $size }
+storage-kind-data = 数据
+storage-kind-indexes = 索引（估算值）
+storage-note = 数据和索引字节，全部文档，全量 · { $scale }
+storage-title = 每个设计中全量时每个集合的存储（{ $scale }）
+
+## Growth chart (src/ui/playground/growth.rs)
+
+growth-summary = 随着 { $field } 增长，最大的 { $relationship } 文档的大小：在 { $count } 个元素时超过 16 MiB；目前最大的有 { $largest } 个。
+growth-summary-no-break = 随着 { $field } 增长，最大文档的大小。
+growth-largest-off = 最大：{ $count } →
+growth-largest = 最大：{ $count }
+growth-breaks-at = 在 { $count } 处突破
+
+## Document limit gauge (src/ui/gauge.rs)
+
+gauge-label = 占 16 MiB 文档上限的比例
+gauge-over = 超出上限 { $size }
+gauge-headroom = 距上限 { $size }
+gauge-warning-mark = 80%：警告
+gauge-share = 占 16 MiB 的 { $share }
+
+## Workload, instant arithmetic (src/ui/playground/operations.rs)
+
+workload-heading = 工作负载
+workload-note = 每一行是一次往返，与 mongosh 发送的一致。
+
+## Sample scale and evaluation status (src/ui/playground/scale.rs)
+
+sample-label = 样本
+sample-fits-title = 此设计的评估内存预算最多容纳每个实体 { $count } 个文档
+sample-input = 每个实体生成的文档数
+docs-per-entity = 文档 / 实体
+model-default-button = 模型默认值：{ $count }
+model-default = （模型的默认值）
+clamped-budget = 已限制为 { $count }：此设计的内存预算最多容纳每个实体 { $count } 个。
+clamped-format = 已限制为 { $count }（样本为每个实体 1 到 { $max } 个文档）。
+other-designs = · 其他设计：已评估 { $done }/{ $all }…
+evaluating-step = 正在评估 { $design }：{ $what }（{ $step }/{ $of }）…
+evaluating-design = 正在引擎上评估 { $design }…
+evaluation-progress = 评估进度
+ran-on-engine = 在引擎上运行了 { $ms } ms · 样本 ≤ { $count } 文档 / 实体
+not-evaluated = 未评估：{ $why }。
+evaluating-inline = 在页面上评估：{ $why }。运行设计时页面可能会暂停。
+
+## Sample document (src/ui/playground/sample.rs)
+
+sample-doc-label = { $collection } 的样本文档（Extended JSON）
+sample-largest = 最大文档
+sample-typical = 典型
+sample-heading = 样本文档
+sample-which = { $collection } 的哪个样本文档
+gauge-this-document = 占 16 MiB 上限的比例：此文档
+gauge-largest-full = 占 16 MiB 上限的比例：全量时的最大文档
+basis-exact = 精确算术
+basis-estimate = 估算值：每个数组取最大值，其他字段取平均长度
+largest-full-scale = 全量时最大：
+sample-left-out = 省略了 { $count } 个元素或字段
+sample-strings-cut = 截断了长字符串
+sample-shortened = 为显示而缩短（{ $left }，以“…”标记）；大小和每个字段的字节数都按完整文档计算。
+bytes-per-field = 每个字段的字节数
+bytes-per-field-of = { $collection } 的样本文档每个字段的字节数
+sample-largest-of = · 已采样 { $count } 个中最大的
+sample-median-of = · 典型：已采样 { $count } 个的中位大小
+sample-every-element = · 此文档包含全部数组元素时：{ $approx }{ $bytes } B{ $exact }
+exact-marker = （精确）
+parenthesized = （{ $text }）
+
+## Export (src/ui/playground/export.rs)
+
+export-describe = { $collections } 个集合文件中共 { $documents } 个文档，总计 { $size }（{ $files } 个文件）
+export-fix-first = 请先修正模型
+export-title = 所选设计在评估样本规模下的文档，每个集合一个 mongoimport 文件，附 setup.js、workload.js、manifest.json 和 README：与 squillion export 的输出一致
+export-preparing = 正在准备导出…
+export-download = 下载导出文件（.zip）
+export-failed = 导出失败：{ $error }
+
+## Custom design's strategies (src/ui/playground/strategies.rs)
+
+param-k = 保留的子文档数（k）
+param-size = 桶大小
+param-ids = 每个文档的 id 数
+joins-application = 在应用程序中
+joins-lookup = 使用 $lookup
+strategies-heading = 自定义设计：每个关系一个策略
+strategies-note = 没有覆盖的关系遵循基础设计。每次更改是一个撤销步骤。
+base-design = 基础设计
+base-design-hint = 没有覆盖的关系都采用它
+joins = 连接
+joins-hint = 每个集合一次查询，或一次 aggregate
+no-relationships = 此模型没有关系：每个实体都是自己的集合。
+not-whole-number = “{ $typed }”不是至少为 1 的整数。
+from-base = 来自基础设计
+reset-to-base-label = 将“{ $name }”重置为基础设计（{ $base }）
+reset-to-base = 重置为基础设计
+copies-child = { $child } 的字段复制到每个 id 旁
+copies-parent = { $parent } 的字段复制到每个 { $child } 中
+no-fields-to-copy = 没有可复制的字段。
+
+## Model form (src/ui/editor/entities.rs, relationships.rs, workload.rs, inputs.rs, distribution.rs)
+
+entities-heading = 实体
+add-entity = + 添加实体
+entity-name = 实体 { $n } 的名称
+count-label = 数量
+count-of = { $name } 的数量
+delete = 删除
+delete-entity = 删除实体 { $name }
+fields-of = { $name } 的字段
+field-col = 字段
+type-col = 类型
+optional-col = 可选
+add-field = + 添加字段
+sub-fields = { $count } 个子字段：请在 JSON 中编辑
+array-of-objects = 对象数组，含 { $count } 个子字段：请在 JSON 中编辑
+array-of = { $type } 数组
+type-of = { $path } 的类型
+field-name = { $entity } 的字段 { $name } 的名称
+is-optional = { $path } 是可选的
+move-up = 上移
+move-down = 下移
+move-field-up = 上移 { $entity } 的字段 { $name }
+move-field-down = 下移 { $entity } 的字段 { $name }
+delete-field = 删除字段
+delete-field-of = 删除 { $entity } 的字段 { $name }
+present-in = 出现比例（0–1）
+presence-of = { $name } 的出现比例，0 到 1
+length-label = 长度
+length-of = { $name } 的长度
+elements-label = 元素数
+elements-of = { $name } 的元素数
+relationships-heading = 关系
+add-relationship = + 添加关系
+no-relationships-yet = 还没有：关系说明每个父文档有多少个子文档。
+relationship-name = 关系 { $n } 的名称
+relationship-what = 关系 { $name }
+delete-relationship = 删除关系 { $name }
+parent-of = { $name } 的父实体
+child-of = { $name } 的子实体
+many-to-many = 多对多
+feed-note = 信息流：作者把“{ $feed }”发给他们的粉丝。
+children-per-parent = 每个父文档的子文档数
+cardinality-of = { $name } 的基数
+parents-per-child = 每个子文档的父文档数
+parents-per-child-of = { $name } 的每个子文档的父文档数
+grows-per-day = 每天增长
+typical-label = 典型
+largest-label = 最大
+growth-typical-parent = 典型父文档每天新增的子文档数
+growth-largest-parent = 最大父文档每天新增的子文档数
+equals-typical = = 典型
+workload-form-heading = 工作负载
+add-operation = + 添加操作
+no-operations-yet = 还没有：一个操作是一次用户动作及其速率。
+operation-name = 操作 { $n } 的名称
+per-second = 每秒
+rate-of = 操作 { $n } 的每秒速率
+operation-what = 操作 { $name }
+delete-operation = 删除操作 { $name }
+add-step = + 添加步骤
+step-operation = 步骤 { $n } 的操作
+step-target = 步骤 { $n } 作用的对象
+step-what = 步骤 { $n }
+delete-step = 删除步骤
+delete-step-n = 删除步骤 { $n }
+edit-in-json = 请在 JSON 中编辑这些
+move-what-up = 上移 { $what }
+move-what-down = 下移 { $what }
+not-a-number = “{ $typed }”不是数字。
+shape-default = 默认
+shape-of = { $about } 的分布形状
+shape-drawing = 形状：父文档按子文档从少到多排序；最右端是最大的
+shape-drawing-title = 父文档按子文档从少到多排序；最右端是最大的
+
+## Bytes of a document (src/ui/breakdown.rs)
+
+part-names = 字段名
+part-indexes = 数组下标
+part-framing = 类型与框架
+part-values = 值
+composition = 文档字节的组成
+part-bytes = { $label }：{ $bytes } 字节
+treemap = 按字节划分的顶层字段矩形树图
+treemap-cell = { $path }：{ $bytes } 字节（{ $share }）
+breakdown-caption = 每个字段的字节数
+col-path = 路径
+col-type = 类型
+col-key = 键
+col-value = 值
+col-total = 合计
+col-share = 占比
+more-rows = … 还有 { $count } 行未显示
+
+## Shared
+
+exact-bytes = { $bytes } 字节
+dist-param-of = { $about } 的 { $param }
+change-typing = 输入
+change-form = 表单编辑
+change-preset = 打开预设
+change-import = 导入
+change-link = 打开链接
+change-restore = 恢复

@@ -1,0 +1,222 @@
+//! The page's language: one signal, its switch in the header, and the helpers every view
+//! reads its words through (docs/i18n.md, "The page").
+//!
+//! The first language is the one chosen before (local storage, [`LANG_KEY`]), else the
+//! browser's (`navigator.language`, through [`Lang::from_tag`]). Choosing one in the switch
+//! remembers it and sets `<html lang>`, so that screen readers and the CJK font follow. A
+//! share link carries the model, never the language: the reader's page speaks the reader's.
+
+use std::sync::OnceLock;
+
+use leptos::prelude::*;
+
+use crate::eval::metric::Metric;
+use crate::lang::{Lang, Msg};
+use crate::ui::storage;
+
+/// The local-storage key of the language chosen in the switch (`en`, `zh-CN`).
+pub const LANG_KEY: &str = "squillion.lang";
+
+/// Returns the page's language signal, created on first use from the remembered choice or
+/// the browser's language. Reference-counted rather than owned by the component that first
+/// reads it, so that it lives as long as the page.
+fn language() -> &'static ArcRwSignal<Lang> {
+    static LANG: OnceLock<ArcRwSignal<Lang>> = OnceLock::new();
+    LANG.get_or_init(|| ArcRwSignal::new(initial()))
+}
+
+/// Returns the remembered language, else the browser's, else English.
+fn initial() -> Lang {
+    if let Some(code) = storage::load(LANG_KEY) {
+        if let Some(l) = Lang::ALL.into_iter().find(|l| l.code() == code) {
+            return l;
+        }
+    }
+    web_sys::window()
+        .and_then(|w| w.navigator().language())
+        .map_or(Lang::En, |tag| Lang::from_tag(&tag))
+}
+
+/// Returns the page's language; read in a reactive closure, the closure re-runs when it
+/// changes.
+pub fn lang() -> Lang {
+    language().get()
+}
+
+/// Switches the page to `lang`, remembers the choice and sets `<html lang>`.
+pub fn set_lang(lang: Lang) {
+    storage::save(LANG_KEY, lang.code());
+    language().set(lang);
+}
+
+/// Returns message `m` in the page's language (tracked).
+pub fn t(m: Msg) -> String {
+    m.text(lang())
+}
+
+/// Returns message `m` with its values in the page's language (tracked).
+pub fn tv(m: Msg, values: &[(&str, String)]) -> String {
+    m.with(lang(), values)
+}
+
+/// Returns how the page names design `id` of the model called `model` in `lang`: a shipped
+/// preset's label in that language, Custom and the three named designs from the catalogue,
+/// and `english` (the offer's own label) otherwise.
+pub fn design_label(model: Option<&str>, id: &str, english: &str, lang: Lang) -> String {
+    if lang == Lang::En {
+        return english.to_string();
+    }
+    let named = match id {
+        crate::eval::offer::CUSTOM => Some(Msg::DesignCustom),
+        "normalized" => Some(Msg::DesignNormalized),
+        "denormalized" => Some(Msg::DesignDenormalized),
+        "bucketed" => Some(Msg::DesignBucketed),
+        _ => None,
+    };
+    let preset = model.and_then(crate::presets::get);
+    match (preset, named) {
+        (Some(p), _) if p.text(lang).design_labels.contains_key(id) => p.design_label(id, lang),
+        (_, Some(m)) => m.text(lang),
+        _ => english.to_string(),
+    }
+}
+
+/// Returns what metric `m` is, per run, in `lang` (`docs examined`, `检查的文档`).
+pub fn metric_label(m: Metric, lang: Lang) -> String {
+    let msg = match m {
+        Metric::RoundTrips => Msg::MetricRoundTrips,
+        Metric::Lookups => Msg::MetricLookups,
+        Metric::DocsExamined => Msg::MetricDocsExamined,
+        Metric::KeysExamined => Msg::MetricKeysExamined,
+        Metric::DocsReturned => Msg::MetricDocsReturned,
+        Metric::BytesReturned => Msg::MetricBytesReturned,
+        Metric::DocsWritten => Msg::MetricDocsWritten,
+        Metric::BytesWritten => Msg::MetricBytesWritten,
+        Metric::IndexKeysWritten => Msg::MetricIndexKeysWritten,
+        Metric::ShardRequests => Msg::MetricShardRequests,
+        Metric::ShardsTouched => Msg::MetricShardsTouched,
+        Metric::StorageBytes => Msg::MetricStorageBytes,
+        Metric::IndexBytes => Msg::MetricIndexBytes,
+        Metric::LargestDocument => Msg::MetricLargestDocument,
+    };
+    msg.text(lang)
+}
+
+/// Returns metric `m`'s label in a comparison, in `lang`: per second for the workload's
+/// figures (`docs examined/s`, `检查的文档/秒`), capitalized in English.
+pub fn compared_label(m: Metric, lang: Lang) -> String {
+    let label = metric_label(m, lang);
+    let label = if m.is_per_sec() {
+        Msg::MetricPerSec.with(lang, &[("label", label)])
+    } else {
+        label
+    };
+    crate::human::capitalize(&label)
+}
+
+/// Returns an exact byte count for a tooltip in the page's language (tracked):
+/// `25,000,288 bytes`, `25,000,288 字节`.
+pub fn exact_bytes(n: u64) -> String {
+    tv(Msg::ExactBytes, &[("bytes", crate::human::thousands(n))])
+}
+
+/// Returns what an undo step changed, in the page's language (tracked): `opening the preset`.
+pub fn change_text(c: crate::history::Change) -> String {
+    use crate::history::Change;
+    t(match c {
+        Change::Typing => Msg::ChangeTyping,
+        Change::Form => Msg::ChangeForm,
+        Change::Preset => Msg::ChangePreset,
+        Change::Import => Msg::ChangeImport,
+        Change::Link => Msg::ChangeLink,
+        Change::Restore => Msg::ChangeRestore,
+    })
+}
+
+/// Returns a calendar day (`YYYY-MM-DD`, as the core writes it) as the page shows it in
+/// `lang`: ISO 8601 in both languages (docs/i18n.md, "Numbers and dates": unambiguous, the
+/// order Chinese writes a date in, and what the CLI and the JSON print). Every date the page
+/// shows goes through here, so a change of format is one place.
+pub fn date(iso: &str, _lang: Lang) -> String {
+    iso.to_string()
+}
+
+/// Returns when an array reaches its break point, in `lang` ("on 2025-02-17 (in 47 days)",
+/// "于 2025-02-17（47 天后）"; past the horizon "not within 100 years").
+pub fn break_date(d: &crate::arith::BreakDate, lang: Lang) -> String {
+    match (&d.date, d.beyond_years) {
+        (Some(day), None) => Msg::BreakDateOn.with(
+            lang,
+            &[
+                ("date", date(day, lang)),
+                ("days", crate::human::thousands(d.days)),
+            ],
+        ),
+        (_, years) => Msg::BreakDateBeyond.with(
+            lang,
+            &[(
+                "years",
+                years.unwrap_or(crate::arith::HORIZON_YEARS).to_string(),
+            )],
+        ),
+    }
+}
+
+/// Keeps `<html lang>` equal to the page's language (for screen readers, hyphenation and the
+/// font a browser picks for CJK text).
+pub fn follow_in_document() {
+    Effect::new(move |_| {
+        let l = lang();
+        if let Some(root) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = root.set_attribute("lang", l.code());
+        }
+    });
+}
+
+/// The language switch of the header: a select of every language, each named in itself.
+#[component]
+pub fn LangSwitch() -> impl IntoView {
+    let on_change = move |ev: leptos::ev::Event| {
+        let code = event_target_value(&ev);
+        if let Some(l) = Lang::ALL.into_iter().find(|l| l.code() == code) {
+            set_lang(l);
+        }
+    };
+    view! {
+        <select
+            class="lang-switch"
+            id="lang-switch"
+            aria-label=move || t(Msg::LanguageSwitch)
+            title=move || t(Msg::LanguageSwitch)
+            on:change=on_change
+        >
+            {Lang::ALL
+                .into_iter()
+                .map(|l| view! {
+                    <option value=l.code() lang=l.code() selected=move || lang() == l>
+                        {l.native_name()}
+                    </option>
+                })
+                .collect_view()}
+        </select>
+    }
+}
+
+/// `tr!(Name)`: a reactive closure returning message `Msg::Name` in the page's language, for
+/// a view's text node or attribute (`title=tr!(CloseEsc)`); `tr!(Name, count = n)` fills its
+/// values (each formatted with `to_string`).
+macro_rules! tr {
+    ($m:ident) => {
+        move || $crate::ui::i18n::t($crate::lang::Msg::$m)
+    };
+    ($m:ident, $($k:ident = $v:expr),+ $(,)?) => {
+        move || $crate::ui::i18n::tv(
+            $crate::lang::Msg::$m,
+            &[$((stringify!($k), ($v).to_string())),+],
+        )
+    };
+}
+pub(crate) use tr;
