@@ -2,15 +2,23 @@
 //! its ticks, and where every label, bar and value goes for a given width and font size, so
 //! that the page only draws and nothing overlaps or is clipped (tested here, natively).
 //!
-//! Text is measured as monospace: every character is [`CHAR_EM`] of the font size wide, which
-//! is what the page's monospace fonts draw (DejaVu Sans Mono is 0.602 em), with a margin.
+//! Text is measured as monospace: every column is [`CHAR_EM`] of the font size wide, which is
+//! what the page's monospace fonts draw (DejaVu Sans Mono is 0.602 em), with a margin. A wide
+//! character (Chinese, Japanese, Korean, full-width forms) takes two columns, as the Unicode
+//! East Asian Width property says and terminals draw it ([`columns`]).
 
 /// Width of one monospace character, in em (a little over the 0.6 of common monospace fonts).
 pub const CHAR_EM: f64 = 0.62;
 
+/// Returns the monospace columns `text` takes: one per character, two per wide character
+/// (a CJK ideograph is about 1 em wide, two columns of 0.62 em), by the `unicode-width` crate.
+pub fn columns(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
 /// Returns the width of `text` in monospace at `font` pixels.
 pub fn text_width(text: &str, font: f64) -> f64 {
-    text.chars().count() as f64 * CHAR_EM * font
+    columns(text) as f64 * CHAR_EM * font
 }
 
 /// Returns `text`, cut with an ellipsis to fit `width` pixels at `font` (whole when it fits).
@@ -22,7 +30,17 @@ pub fn fit_text(text: &str, width: f64, font: f64) -> String {
     if room == 0 {
         return String::new();
     }
-    let mut out: String = text.chars().take(room - 1).collect();
+    // Whole characters while they and the ellipsis (one column) fit.
+    let mut out = String::new();
+    let mut used = 1;
+    for c in text.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > room {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
     out.push('…');
     out
 }

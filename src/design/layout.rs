@@ -6,8 +6,8 @@
 use serde::Serialize;
 
 mod relationship;
-pub mod single;
 mod schema;
+pub mod single;
 mod timeseries;
 
 pub use timeseries::{

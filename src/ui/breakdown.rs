@@ -166,8 +166,8 @@ pub fn Treemap(
                         let label = tv(Msg::TreemapCell, &[("path", path.clone()), ("bytes", human::thousands(bytes)), ("share", human::percent(share))]);
                         let detail = format!("{} B · {}", human::thousands(bytes), human::percent(share));
                         // Monospace labels: about 8 px a character at 13 px, 7 px at 11 px.
-                        let show_name = r.w > path.chars().count() as f64 * 8.0 + 14.0 && r.h > 26.0;
-                        let show_detail = show_name && r.w > detail.chars().count() as f64 * 7.0 + 14.0 && r.h > 42.0;
+                        let show_name = r.w > crate::chart::bars::columns(&path) as f64 * 8.0 + 14.0 && r.h > 26.0;
+                        let show_detail = show_name && r.w > crate::chart::bars::columns(&detail) as f64 * 7.0 + 14.0 && r.h > 42.0;
                         view! {
                             <g class=format!("cell {}", type_class(ty))>
                                 <title>{label}</title>

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::chart::bars::columns;
 use crate::lang::Msg;
 use crate::ui::i18n::{t, tr, tv};
 use wasm_bindgen::prelude::*;
@@ -227,7 +228,7 @@ fn axes(
     font: f64,
     tick_text: fn(f64) -> String,
 ) {
-    for t in l.ticks(scale, font, |v| tick_text(v).chars().count()) {
+    for t in l.ticks(scale, font, |v| columns(&tick_text(v))) {
         svg.line("grid", t.x, t.x, l.plot_top, l.plot_bottom);
         if t.labelled {
             svg.text("tick", t.x, l.tick_y, "middle", &tick_text(t.value));

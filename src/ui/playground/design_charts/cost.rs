@@ -7,7 +7,7 @@ use crate::lang::Msg;
 use crate::ui::i18n::{lang, metric_label, t, tr, tv};
 
 use super::{axes, chart_svg, legend_item, placeholder_bar, Colour, Design, Size};
-use crate::chart::bars::{fit_text, Layout, Scale, Spec};
+use crate::chart::bars::{columns, fit_text, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
 use crate::eval::metric::{Metric, CHARTED};
 use crate::eval::OperationEval;
@@ -142,14 +142,14 @@ fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
     let font = size.font;
     let label_chars = designs
         .iter()
-        .map(|d| d.chart_label().chars().count())
+        .map(|d| columns(&d.chart_label()))
         .max()
         .unwrap_or(0);
     let value_chars = cells
         .iter()
         .flatten()
         .flatten()
-        .map(|c| c.1.chars().count())
+        .map(|c| columns(&c.1))
         .max()
         .unwrap_or(0);
     let l = Layout::new(Spec {

@@ -8,7 +8,7 @@ use crate::lang::Msg;
 use crate::ui::i18n::{t, tr, tv};
 
 use super::{axes, chart_svg, legend_item, placeholder_bar, Colour, Design, Size};
-use crate::chart::bars::{fit_text, stack, Layout, Scale, Spec};
+use crate::chart::bars::{columns, fit_text, stack, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
 use crate::eval::{Evaluation, Metric};
 use crate::human;
@@ -100,7 +100,7 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
     let value_chars = totals
         .iter()
         .flatten()
-        .map(|t| size_text(*t).chars().count())
+        .map(|t| columns(&size_text(*t)))
         .max()
         .unwrap_or(0);
     let l = Layout::new(Spec {
@@ -108,7 +108,7 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
         font,
         label_chars: designs
             .iter()
-            .map(|d| d.chart_label().chars().count())
+            .map(|d| columns(&d.chart_label()))
             .max()
             .unwrap_or(0),
         value_chars,
