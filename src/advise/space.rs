@@ -167,7 +167,8 @@ pub fn target(p: &FieldPattern) -> (&str, &str) {
         | FieldPattern::Computed { entity, field, .. }
         | FieldPattern::Preallocated { entity, field, .. }
         | FieldPattern::Gridfs { entity, field }
-        | FieldPattern::ObjectStorage { entity, field } => (entity, field),
+        | FieldPattern::ObjectStorage { entity, field }
+        | FieldPattern::CaseInsensitiveIndex { entity, field } => (entity, field),
     }
 }
 

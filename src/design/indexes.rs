@@ -22,21 +22,42 @@ pub struct Index {
     pub multikey: bool,
     /// Which unit (or shard key) needs it.
     pub reason: String,
+    /// The collation it is created with (`{ locale: "en", strength: 2 }` for a
+    /// `case_insensitive_index`), if any.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "super::plan::ser_opt_doc"
+    )]
+    pub collation: Option<Document>,
 }
 
 impl Index {
     /// Returns the `createIndex` call.
     pub fn mongosh(&self) -> String {
         let opts = if self.unique() {
-            ", { unique: true }"
+            ", { unique: true }".to_string()
+        } else if let (Some(c), Some(name)) = (&self.collation, self.name()) {
+            format!(
+                ", {{ name: {name:?}, collation: {} }}",
+                shell(&Bson::Document(c.clone()))
+            )
         } else {
-            ""
+            String::new()
         };
         format!(
             "db.{}.createIndex({}{opts})",
             self.collection,
             shell(&Bson::Document(self.keys.clone()))
         )
+    }
+
+    /// Returns the name it is created with when the default (`username_1`) could clash: an
+    /// index with a collation is `username_1_ci`, so that it lives beside the plain index on
+    /// the same keys (mongod requires another name for the same key pattern).
+    pub fn name(&self) -> Option<String> {
+        self.collation
+            .as_ref()
+            .map(|_| format!("{}_ci", crate::engine::index::default_name(&self.keys)))
     }
 
     /// True for a unique index: the one a layout makes is GridFS's `fs.chunks {files_id: 1,
@@ -47,6 +68,7 @@ impl Index {
 
     fn is_prefix_of(&self, other: &Index) -> bool {
         self.collection == other.collection
+            && self.collation == other.collation
             && self.keys.len() <= other.keys.len()
             && self.keys.iter().zip(other.keys.iter()).all(|(a, b)| a == b)
     }
@@ -135,6 +157,7 @@ fn time_series_indexes(model: &Model, collections: &[Collection], all: &mut Vec<
             collection: coll,
             keys,
             multikey: false,
+            collation: None,
             reason: "time series: the server creates it".to_string(),
         });
     }
@@ -165,6 +188,7 @@ fn gridfs_driver_indexes(collections: &[Collection], all: &mut Vec<Index>) {
             collection: coll.to_string(),
             keys,
             multikey: false,
+            collation: None,
             reason: reason.to_string(),
         };
         if !all.iter().any(|x| ix.is_prefix_of(x)) {
@@ -192,6 +216,7 @@ fn from_plan(collections: &[Collection], plan: &Plan) -> Vec<Index> {
                     collection: c.name.clone(),
                     keys: k.clone(),
                     multikey: false,
+                    collation: None,
                     reason: "shard key".into(),
                 });
             }
@@ -217,6 +242,7 @@ fn from_plan(collections: &[Collection], plan: &Plan) -> Vec<Index> {
                                 collection: from.to_string(),
                                 keys: bson::doc! { foreign: 1 },
                                 multikey: false,
+                                collation: None,
                                 reason: u.unit.clone(),
                             });
                         }
@@ -231,6 +257,7 @@ fn from_plan(collections: &[Collection], plan: &Plan) -> Vec<Index> {
                     collection: c.collection.clone(),
                     keys,
                     multikey: false,
+                    collation: c.collation.clone(),
                     reason: u.unit.clone(),
                 });
             }
@@ -297,6 +324,7 @@ fn keyed(
                     collection: coll.clone(),
                     keys,
                     multikey: false,
+                    collation: None,
                     reason: format!("{field} keyed by {key}: one index per key"),
                 });
             }

@@ -334,7 +334,8 @@ impl Builder<'_> {
                 }
                 FieldPattern::Attribute { .. }
                 | FieldPattern::Gridfs { .. }
-                | FieldPattern::ObjectStorage { .. } => {}
+                | FieldPattern::ObjectStorage { .. }
+                | FieldPattern::CaseInsensitiveIndex { .. } => {}
                 FieldPattern::Computed {
                     field,
                     relationship,

@@ -21,17 +21,22 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         entity,
         by,
         children,
+        case_insensitive,
     } = step
     else {
         return;
     };
     let coll = p.collection_for(entity);
-    let mut find = out.command(
-        &coll,
-        Find,
-        doc! { by.as_str(): param(format!("{entity}.{by}")) },
-        format!("read {entity} by {by}"),
-    );
+    let mut find = if *case_insensitive {
+        super::collation::find(p, out, &coll, entity, by)
+    } else {
+        out.command(
+            &coll,
+            Find,
+            doc! { by.as_str(): param(format!("{entity}.{by}")) },
+            format!("read {entity} by {by}"),
+        )
+    };
     find.limit = Some(1);
     let mut projection = Document::new();
     let mut later = Vec::new();

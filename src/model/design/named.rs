@@ -206,6 +206,7 @@ fn parent_lookup_fields(r: &Relationship, model: &Model) -> Vec<String> {
                 entity,
                 by,
                 children,
+                ..
             } = s
             {
                 if entity == &r.parent

@@ -96,17 +96,27 @@ pub enum FieldPattern {
         /// The `binData` or `string` field stored as an object.
         field: String,
     },
+    /// An index on a string field with the case-insensitive collation `{ locale: "en",
+    /// strength: 2 }`; the `case_insensitive` reads by that field query with the same
+    /// collation and use it (MongoDB's fix for case-insensitive queries without an index).
+    CaseInsensitiveIndex {
+        /// The owning entity.
+        entity: String,
+        /// The string field indexed.
+        field: String,
+    },
 }
 
 impl FieldPattern {
     /// Every pattern's name as written in a model (`pattern`), in the order the docs list
     /// them: the one list of field patterns.
-    pub const NAMES: [&'static str; 5] = [
+    pub const NAMES: [&'static str; 6] = [
         "attribute",
         "computed",
         "preallocated",
         "gridfs",
         "object_storage",
+        "case_insensitive_index",
     ];
 
     /// Returns the pattern's name as written in a model.
@@ -117,6 +127,7 @@ impl FieldPattern {
             FieldPattern::Preallocated { .. } => "preallocated",
             FieldPattern::Gridfs { .. } => "gridfs",
             FieldPattern::ObjectStorage { .. } => "object_storage",
+            FieldPattern::CaseInsensitiveIndex { .. } => "case_insensitive_index",
         }
     }
 
@@ -136,7 +147,7 @@ impl FieldPattern {
                 const KEYS: &[&str] = &["pattern", "entity", "field", "slots"];
                 (KEYS, KEYS)
             }
-            "gridfs" | "object_storage" => {
+            "gridfs" | "object_storage" | "case_insensitive_index" => {
                 const KEYS: &[&str] = &["pattern", "entity", "field"];
                 (KEYS, KEYS)
             }
@@ -151,7 +162,8 @@ impl FieldPattern {
             | FieldPattern::Computed { entity, .. }
             | FieldPattern::Preallocated { entity, .. }
             | FieldPattern::Gridfs { entity, .. }
-            | FieldPattern::ObjectStorage { entity, .. } => entity,
+            | FieldPattern::ObjectStorage { entity, .. }
+            | FieldPattern::CaseInsensitiveIndex { entity, .. } => entity,
         }
     }
 
