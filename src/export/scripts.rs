@@ -22,6 +22,22 @@ fn comment(s: &str) -> String {
     s.replace(['\n', '\r', '\u{2028}', '\u{2029}'], " ")
 }
 
+/// Returns the options argument of an index's `createIndex` (`, { unique: true }`, the name
+/// and collation of a case-insensitive index), empty when it has none.
+fn index_options(ix: &crate::design::Index) -> String {
+    if ix.unique() {
+        return ", { unique: true }".to_string();
+    }
+    match (&ix.collation, ix.name()) {
+        (Some(c), Some(name)) => format!(
+            ", {{ name: {}, collation: {} }}",
+            js_string(&name),
+            serde_json::to_string(&crate::design::plan::doc_to_json(c)).unwrap_or_default()
+        ),
+        _ => String::new(),
+    }
+}
+
 /// Returns `setup.js`: `createCollection` with `$jsonSchema` validators, `createIndex` for
 /// every index of the layout, then (on a mongos) `sh.enableSharding` and
 /// `sh.shardCollection` for every sharded collection.
@@ -38,6 +54,14 @@ pub fn setup_js(model: &Model, layout: &Layout, manifest: &Manifest) -> String {
         "// Run before mongoimport: mongosh \"mongodb://HOST:27017/squillion\" setup.js\n"
     );
     for c in &layout.collections {
+        if let Some(create) = super::timeseries::create_collection(model, layout, &c.name) {
+            let _ = writeln!(
+                s,
+                "// {}: the server's buckets of a time-series collection, made by createCollection (with their index).\n{create}\n",
+                comment(&c.name)
+            );
+            continue;
+        }
         let validator = manifest
             .collections
             .iter()
@@ -58,11 +82,7 @@ pub fn setup_js(model: &Model, layout: &Layout, manifest: &Manifest) -> String {
                 js_string(&c.name),
                 serde_json::to_string(&crate::design::plan::doc_to_json(&ix.keys))
                     .unwrap_or_default(),
-                if ix.unique() {
-                    ", { unique: true }"
-                } else {
-                    ""
-                }
+                index_options(ix)
             );
         }
         s.push('\n');
