@@ -21,4 +21,10 @@ for d in normalized denormalized bucketed; do
     --out "$OUT/social-feed-$d" >/dev/null
   dirs+=("$OUT/social-feed-$d")
 done
+# A native time series (createCollection with timeseries) and a case-insensitive index
+# (createIndex with a collation).
+for pd in host-logs:time-series game-inventory:case_insensitive; do
+  "$BIN" export --preset "${pd%%:*}" --design "${pd#*:}" --out "$OUT/${pd/:/-}" >/dev/null
+  dirs+=("$OUT/${pd/:/-}")
+done
 node scripts/export-check.mjs "${dirs[@]}"

@@ -418,6 +418,7 @@ impl Executor<'_> {
                 "hint",
                 "batchSize",
                 "maxTimeMS",
+                "collation",
             ],
         )?;
         let mut cursor = Cursor::default();
@@ -430,6 +431,7 @@ impl Executor<'_> {
         cursor.find.limit = opt_count(&options, "limit", "find")?.filter(|l| *l > 0);
         cursor.find.skip = opt_count(&options, "skip", "find")?.unwrap_or(0);
         cursor.find.hint = parse_hint(options.get("hint"));
+        cursor.find.collation = collation_doc(opt_doc(&options, "collation", "find")?)?;
         self.apply_chain(&mut cursor, true)?;
         if cursor.count {
             // cursor.count() ignores skip and limit, as mongosh's does by default.
@@ -532,6 +534,15 @@ impl Executor<'_> {
                 "hint" => {
                     cursor.find.hint = parse_hint(Some(one_arg("an index name or key pattern")?))
                 }
+                "collation" => match one_arg("a collation document")? {
+                    Bson::Document(d) => cursor.find.collation = collation_doc(Some(d.clone()))?,
+                    other => {
+                        return Err(ExecError::at(
+                            name.clone(),
+                            format!(".collation() takes an object, not {}", type_name(other)),
+                        ))
+                    }
+                },
                 "explain" => {
                     let verbosity = match args.as_slice() {
                         [] | [Bson::Boolean(false)] => Verbosity::QueryPlanner,
@@ -614,7 +625,17 @@ impl Executor<'_> {
 
     fn find_one(mut self) -> Exec<Outcome> {
         self.arity(0, 3)?;
-        let options = self.options(2, &["projection", "sort", "skip", "hint", "maxTimeMS"])?;
+        let options = self.options(
+            2,
+            &[
+                "projection",
+                "sort",
+                "skip",
+                "hint",
+                "maxTimeMS",
+                "collation",
+            ],
+        )?;
         let mut projection = self.doc_arg(1, "projection")?;
         if let Some(p) = opt_doc(&options, "projection", "findOne")? {
             projection = Some(p);
@@ -626,6 +647,7 @@ impl Executor<'_> {
             skip: opt_count(&options, "skip", "findOne")?.unwrap_or(0),
             limit: Some(1),
             hint: parse_hint(options.get("hint")),
+            collation: collation_doc(opt_doc(&options, "collation", "findOne")?)?,
         };
         let result = self.run_engine(Command::FindOne(f))?;
         let value = result
@@ -808,6 +830,7 @@ impl Executor<'_> {
             skip: 0,
             limit: Some(1),
             hint: hint.clone(),
+            collation: None,
         };
         let update = UpdateCommand {
             filter,
@@ -842,7 +865,16 @@ impl Executor<'_> {
 
     fn create_index(mut self) -> Exec<Outcome> {
         self.arity(1, 2)?;
-        let o = self.options(1, &["name", "unique", "sparse", "partialFilterExpression"])?;
+        let o = self.options(
+            1,
+            &[
+                "name",
+                "unique",
+                "sparse",
+                "partialFilterExpression",
+                "collation",
+            ],
+        )?;
         let keys = self.required_doc(0, "key pattern")?;
         let name = match o.get("name") {
             None => None,
@@ -859,6 +891,11 @@ impl Executor<'_> {
             unique: opt_bool(&o, "unique", "createIndex")?,
             sparse: opt_bool(&o, "sparse", "createIndex")?,
             partial_filter_expression: opt_doc(&o, "partialFilterExpression", "createIndex")?,
+            collation: collation_doc(opt_doc(&o, "collation", "createIndex")?)?
+                .as_ref()
+                .map(crate::engine::collation::Collation::parse)
+                .transpose()
+                .map_err(|e| ExecError::at("collation", e.message))?,
         };
         let result = self.run_engine(Command::CreateIndex { keys, options })?;
         let name = result
@@ -1003,6 +1040,16 @@ fn count_value(v: &Bson) -> Option<u64> {
         Some(f) if f.fract() == 0.0 && f.is_finite() => Some(f.abs() as u64),
         _ => None,
     }
+}
+
+/// Returns a `collation` document once the engine accepts it (locale, strength 1–5), so that
+/// a bad one is reported at the option rather than when the command runs.
+fn collation_doc(d: Option<Document>) -> Exec<Option<Document>> {
+    if let Some(c) = &d {
+        crate::engine::collation::Collation::parse(c)
+            .map_err(|e| ExecError::at("collation", e.message))?;
+    }
+    Ok(d)
 }
 
 fn opt_doc(o: &Document, key: &str, method: &str) -> Exec<Option<Document>> {

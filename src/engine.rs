@@ -8,6 +8,7 @@
 //! with [`Database::set_now`], so runs are reproducible and the engine works in WebAssembly.
 
 pub mod aggregate;
+pub mod collation;
 pub mod collection;
 pub mod columns;
 pub mod command;
@@ -256,8 +257,14 @@ impl Database {
 
     /// Returns the parsed query of a find command.
     pub fn parse_query(f: &FindCommand) -> Result<Query> {
+        let collation = collation::parse_opt(f.collation.as_ref())?;
+        let filter = Filter::parse(&f.filter)?;
         Ok(Query {
-            filter: Filter::parse(&f.filter)?,
+            filter: match &collation {
+                Some(c) => filter.collated(c),
+                None => filter,
+            },
+            collation,
             sort: match &f.sort {
                 Some(s) => SortSpec::parse(s)?,
                 None => SortSpec::default(),

@@ -706,8 +706,14 @@ pub fn materialize(layout: &Layout, data: &Dataset) -> Result<Database, EvalErro
                 crate::engine::Command::CreateIndex {
                     keys: ix.keys.clone(),
                     options: crate::engine::IndexOptions {
+                        name: ix.name(),
                         unique: ix.unique(),
                         partial_filter_expression: ix.partial.clone(),
+                        collation: crate::engine::collation::parse_opt(ix.collation.as_ref())
+                            .map_err(|source| EvalError::Materialize {
+                                collection: c.name.clone(),
+                                source,
+                            })?,
                         ..Default::default()
                     },
                 },

@@ -14,6 +14,7 @@
 pub mod estimate;
 pub mod schema;
 pub mod scripts;
+pub mod timeseries;
 pub mod zip;
 
 use std::io::{self, Write};

@@ -211,6 +211,39 @@ fn game_inventory_array_query_is_one_multikey_scan() {
     assert_eq!(cmds(&array, "a player's sword")[0].plan, "items.id_1");
 }
 
+/// Case-insensitive sign-in: a `/^name$/i` regex examines every key of `{ username: 1 }` (the
+/// whole collection at full scale) and raises CASE_INSENSITIVE_WITHOUT_INDEX; the index with
+/// the collation `{ locale: "en", strength: 2 }` and the same collation on the find examine one.
+#[test]
+fn game_inventory_case_insensitive_sign_in_needs_a_collation_index() {
+    let regex = eval("game-inventory", "array");
+    let collation = eval("game-inventory", "case_insensitive");
+    let sign_in = "sign in (username in any case)";
+    let r = &cmds(&regex, sign_in)[0];
+    assert!(r.mongosh.contains("/i"), "{}", r.mongosh);
+    assert_eq!(r.plan, "username_1");
+    assert_eq!(total(&regex, sign_in, false, "keys_examined"), 2_000_000.0);
+    assert_eq!(total(&regex, sign_in, false, "docs_examined"), 2_000_000.0);
+    assert!(regex
+        .warnings
+        .iter()
+        .any(|w| w.code == "CASE_INSENSITIVE_WITHOUT_INDEX" && w.message.contains("2,000,000")));
+    let c = &cmds(&collation, sign_in)[0];
+    assert!(
+        c.mongosh
+            .contains(".collation({ locale: \"en\", strength: 2 })"),
+        "{}",
+        c.mongosh
+    );
+    assert_eq!(c.plan, "username_1_ci");
+    assert_eq!(total(&collation, sign_in, false, "keys_examined"), 1.0);
+    assert_eq!(total(&collation, sign_in, false, "docs_examined"), 1.0);
+    assert!(!collation
+        .warnings
+        .iter()
+        .any(|w| w.code == "CASE_INSENSITIVE_WITHOUT_INDEX"));
+}
+
 #[test]
 fn fruit_totals_stored_total_is_one_document() {
     let stored = eval("fruit-totals", "stored-total");

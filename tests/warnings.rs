@@ -259,6 +259,7 @@ fn unused_index_fires_on_an_index_no_plan_scans() {
             collection: "address".into(),
             keys: bson::doc! { "city": 1 },
             multikey: false,
+            collation: None,
             reason: "added by hand".into(),
             partial: None,
         });

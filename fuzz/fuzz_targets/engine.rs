@@ -533,6 +533,7 @@ fn find_command(u: &mut Unstructured) -> Result<FindCommand> {
             None
         },
         hint: Hint::Auto,
+        collation: None,
     })
 }
 

@@ -86,6 +86,10 @@ live-copy-amplification-fix = Denormalize only read-mostly fields; keep this fie
 unindexed-query = "{ $unit }" runs { $command } with no index on { $keys }: a collection scan
 unindexed-query-fix = Create the index shown in the layout.
 unindexed-query-run = "{ $unit }" runs { $command } as a COLLSCAN: { $examined } documents examined per run at full scale
+case-insensitive-without-index = "{ $unit }" finds a document whatever its case with { $command }: a case-insensitive regex, which no index bounds, so { $scanned } per run at full scale
+case-insensitive-collscan = the COLLSCAN examines { $examined } documents
+case-insensitive-ixscan = the scan of { $index } examines all { $keys } keys
+case-insensitive-without-index-fix = Create an index with a case-insensitive collation, { $create }, and query with the same collation ({ $query }): the field pattern { $pattern }.
 unindexed-query-run-fix = Create an index whose first key is the filter's equality field (the layout lists the ones the workload needs).
 scatter-gather = "{ $unit }" runs { $command } without the shard key { $shard_key }: it reaches all { $shards } shards and waits for the slowest
 scatter-gather-run = "{ $unit }" runs { $command } without the shard key { $shard_key }: it reaches all { $shards } shards ({ $rate }/s × { $shards } = { $requests } shard requests/s) and waits for the slowest

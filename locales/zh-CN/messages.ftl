@@ -84,6 +84,10 @@ live-copy-amplification-fix = 只对以读为主的字段做反范式化；这�
 unindexed-query = “{ $unit }”执行 { $command } 时 { $keys } 上没有索引：全集合扫描
 unindexed-query-fix = 创建布局中列出的索引。
 unindexed-query-run = “{ $unit }”以 COLLSCAN 执行 { $command }：在完整规模下每次检查 { $examined } 个文档
+case-insensitive-without-index = “{ $unit }”用 { $command } 查找不区分大小写的文档：这是不区分大小写的正则表达式，任何索引都无法为它限定范围，因此在完整规模下每次执行{ $scanned }
+case-insensitive-collscan = COLLSCAN 检查 { $examined } 个文档
+case-insensitive-ixscan = 扫描 { $index } 检查全部 { $keys } 个键
+case-insensitive-without-index-fix = 创建带不区分大小写排序规则的索引 { $create }，并以相同的排序规则查询（{ $query }）：即字段模式 { $pattern }。
 unindexed-query-run-fix = 创建以过滤条件的等值字段为第一个键的索引（布局中列出了工作负载需要的索引）。
 scatter-gather = “{ $unit }”执行 { $command } 时没有带片键 { $shard_key }：它会发往全部 { $shards } 个分片，并等待最慢的分片
 scatter-gather-run = “{ $unit }”执行 { $command } 时没有带片键 { $shard_key }：它会发往全部 { $shards } 个分片（每秒 { $rate } 次 × { $shards } = 每秒 { $requests } 次分片请求），并等待最慢的分片

@@ -172,7 +172,8 @@ pub fn target(p: &FieldPattern) -> (&str, &str) {
         | FieldPattern::Approximate { entity, field, .. }
         | FieldPattern::Archive { entity, field, .. }
         | FieldPattern::DocumentVersioning { entity, field }
-        | FieldPattern::SchemaVersioning { entity, field, .. } => (entity, field),
+        | FieldPattern::SchemaVersioning { entity, field, .. }
+        | FieldPattern::CaseInsensitiveIndex { entity, field } => (entity, field),
     }
 }
 

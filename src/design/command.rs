@@ -73,6 +73,14 @@ pub struct Command {
     /// parent is full); otherwise it is not sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<When>,
+    /// The collation a find runs under (`{ locale: "en", strength: 2 }`: a case-insensitive
+    /// read served by an index with the same collation).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "ser_opt_doc"
+    )]
+    pub collation: Option<Document>,
     /// Why this command exists.
     pub note: String,
 }
@@ -121,6 +129,7 @@ impl Command {
             fan_out: None,
             file: None,
             when: None,
+            collation: None,
             note: note.into(),
         }
     }
@@ -158,6 +167,12 @@ impl Command {
                 }
                 if let Some(l) = self.limit {
                     s.push_str(&format!(".limit({l})"));
+                }
+                if let Some(c) = &self.collation {
+                    s.push_str(&format!(
+                        ".collation({})",
+                        shell(&Bson::Document(c.clone()))
+                    ));
                 }
                 s
             }
@@ -297,12 +312,24 @@ pub fn param(name: impl Into<String>) -> Bson {
     Bson::Document(doc! { "$param": name.into() })
 }
 
+/// Returns a placeholder for a parameter matched whatever its case: bound to the regex
+/// `/^value$/i` (the value's regex characters escaped), shown as `new RegExp(…, "i")`.
+pub fn param_case_insensitive(name: impl Into<String>) -> Bson {
+    Bson::Document(doc! { CASE_INSENSITIVE_PARAM: name.into() })
+}
+
+/// The key of a [`param_case_insensitive`] placeholder.
+pub const CASE_INSENSITIVE_PARAM: &str = "$paramCaseInsensitive";
+
 /// Renders a value as mongosh source (`{ userId: 1, date: -1 }`, parameters as variables).
 pub fn shell(v: &Bson) -> String {
     match v {
         Bson::Document(d) => {
             if let (1, Some(Bson::String(p))) = (d.len(), d.get("$param")) {
                 return p.clone();
+            }
+            if let (1, Some(Bson::String(p))) = (d.len(), d.get(CASE_INSENSITIVE_PARAM)) {
+                return format!("new RegExp(\"^\" + escapeRegExp({p}) + \"$\", \"i\")");
             }
             if d.is_empty() {
                 return "{}".into();

@@ -30,6 +30,13 @@ pub struct Index {
         skip_serializing_if = "Option::is_none"
     )]
     pub partial: Option<Document>,
+    /// The collation it is created with (`{ locale: "en", strength: 2 }` for a
+    /// `case_insensitive_index`), if any.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "super::plan::ser_opt_doc"
+    )]
+    pub collation: Option<Document>,
 }
 
 impl Index {
@@ -44,11 +51,16 @@ impl Index {
     }
 
     /// Returns the options argument of the `createIndex` call (`, { unique: true }`,
-    /// `, { partialFilterExpression: { type: "book" } }`), empty when there are none.
+    /// `, { partialFilterExpression: { type: "book" } }`, `, { name: "username_1_ci",
+    /// collation: { locale: "en", strength: 2 } }`), empty when there are none.
     pub fn options_mongosh(&self) -> String {
         let mut opts = Vec::new();
         if self.unique() {
             opts.push("unique: true".to_string());
+        }
+        if let (Some(c), Some(name)) = (&self.collation, self.name()) {
+            opts.push(format!("name: {}", shell(&Bson::String(name))));
+            opts.push(format!("collation: {}", shell(&Bson::Document(c.clone()))));
         }
         if let Some(p) = &self.partial {
             opts.push(format!(
@@ -63,6 +75,15 @@ impl Index {
         }
     }
 
+    /// Returns the name it is created with when the default (`username_1`) could clash: an
+    /// index with a collation is `username_1_ci`, so that it lives beside the plain index on
+    /// the same keys (mongod requires another name for the same key pattern).
+    pub fn name(&self) -> Option<String> {
+        self.collation
+            .as_ref()
+            .map(|_| format!("{}_ci", crate::engine::index::default_name(&self.keys)))
+    }
+
     /// True for a unique index: the one a layout makes is GridFS's `fs.chunks {files_id: 1,
     /// n: 1}`, as drivers create it (the others serve queries and need no constraint).
     pub fn unique(&self) -> bool {
@@ -72,6 +93,7 @@ impl Index {
     fn is_prefix_of(&self, other: &Index) -> bool {
         self.collection == other.collection
             && self.partial == other.partial
+            && self.collation == other.collation
             && self.keys.len() <= other.keys.len()
             && self.keys.iter().zip(other.keys.iter()).all(|(a, b)| a == b)
     }
@@ -161,6 +183,7 @@ fn time_series_indexes(model: &Model, collections: &[Collection], all: &mut Vec<
             keys,
             multikey: false,
             partial: None,
+            collation: None,
             reason: "time series: the server creates it".to_string(),
         });
     }
@@ -192,6 +215,7 @@ fn gridfs_driver_indexes(collections: &[Collection], all: &mut Vec<Index>) {
             keys,
             multikey: false,
             partial: None,
+            collation: None,
             reason: reason.to_string(),
         };
         if !all.iter().any(|x| ix.is_prefix_of(x)) {
@@ -224,6 +248,7 @@ fn from_plan(
                     keys: k.clone(),
                     multikey: false,
                     partial: None,
+                    collation: None,
                     reason: "shard key".into(),
                 });
             }
@@ -250,6 +275,7 @@ fn from_plan(
                                 keys: bson::doc! { foreign: 1 },
                                 multikey: false,
                                 partial: None,
+                                collation: None,
                                 reason: u.unit.clone(),
                             });
                         }
@@ -284,6 +310,7 @@ fn from_plan(
                     keys,
                     multikey: false,
                     partial,
+                    collation: c.collation.clone(),
                     reason: u.unit.clone(),
                 });
             }
@@ -351,6 +378,7 @@ fn keyed(
                     keys,
                     multikey: false,
                     partial: None,
+                    collation: None,
                     reason: format!("{field} keyed by {key}: one index per key"),
                 });
             }

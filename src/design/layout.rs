@@ -344,7 +344,8 @@ impl Builder<'_> {
                 | FieldPattern::Approximate { .. }
                 | FieldPattern::Archive { .. }
                 | FieldPattern::DocumentVersioning { .. }
-                | FieldPattern::SchemaVersioning { .. } => {}
+                | FieldPattern::SchemaVersioning { .. }
+                | FieldPattern::CaseInsensitiveIndex { .. } => {}
                 FieldPattern::Computed {
                     field,
                     relationship,

@@ -9,6 +9,7 @@
 //! `match` that dispatches a step to it: to add a step kind, add its `Step` variant in the
 //! model and its module here.
 
+mod collation;
 mod delete;
 mod files;
 mod find_by_attribute;
@@ -18,6 +19,7 @@ mod insert_child;
 mod list;
 mod order;
 mod post_feed;
+pub use collation::{case_insensitive_collation, matches_any_case};
 mod read;
 mod read_feed;
 mod reassign;

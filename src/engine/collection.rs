@@ -146,6 +146,7 @@ impl Collection {
                 if same_key
                     && existing.spec.unique == index.spec.unique
                     && existing.spec.sparse == index.spec.sparse
+                    && existing.spec.collation == index.spec.collation
                 {
                     return Ok((existing.spec.name.clone(), 0));
                 }
@@ -155,8 +156,10 @@ impl Collection {
                     format!("An existing index has the same name as the requested index but different options: {}", index.spec.name),
                 ));
             }
+            // The same key pattern twice needs another partial filter or another collation.
             if same_key
                 && existing.spec.partial_filter_expression == index.spec.partial_filter_expression
+                && existing.spec.collation == index.spec.collation
             {
                 return Err(EngineError::new(
                     85,

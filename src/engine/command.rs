@@ -21,6 +21,8 @@ pub struct FindCommand {
     pub limit: Option<u64>,
     /// The index to use, or a forced collection scan.
     pub hint: Hint,
+    /// The collation strings compare under (`{ locale: "en", strength: 2 }`), if any.
+    pub collation: Option<Document>,
 }
 
 /// An update (`updateOne`, `updateMany`, `replaceOne`).

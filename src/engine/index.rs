@@ -58,6 +58,8 @@ pub struct IndexOptions {
     pub sparse: bool,
     /// Only index documents matching this filter.
     pub partial_filter_expression: Option<Document>,
+    /// The collation its string keys are stored under (case-insensitive at strength 1 or 2).
+    pub collation: Option<crate::engine::collation::Collation>,
 }
 
 /// The definition of an index, as `listIndexes` reports it.
@@ -82,6 +84,15 @@ pub struct IndexSpec {
         serialize_with = "crate::engine::plan::ser_opt_doc"
     )]
     pub partial_filter_expression: Option<Document>,
+    /// The collation, as `{ locale, strength }`, if any.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::engine::plan::ser_opt_doc"
+    )]
+    pub collation: Option<Document>,
+    /// The collation its string keys are folded under (strength 1 or 2 folds).
+    #[serde(skip)]
+    pub collator: Option<crate::engine::collation::Collation>,
 }
 
 /// An index: its definition and its ordered keys.
@@ -207,11 +218,25 @@ impl Index {
                 unique: options.unique,
                 sparse: options.sparse,
                 partial_filter_expression: options.partial_filter_expression.clone(),
+                collation: options
+                    .collation
+                    .as_ref()
+                    .map(crate::engine::collation::Collation::to_document),
+                collator: options.collation.clone().filter(|c| c.folds()),
             },
             partial,
             entries: BTreeSet::new(),
             multikey_paths: BTreeSet::new(),
         })
+    }
+
+    /// Returns the key values of one field as this index stores them: folded under its
+    /// collation (case-insensitive keys), as they are without one.
+    fn folded(&self, values: Vec<Bson>) -> Vec<Bson> {
+        match &self.spec.collator {
+            Some(c) => values.iter().map(|v| c.fold(v)).collect(),
+            None => values,
+        }
     }
 
     /// Returns true when some document made this index multikey.
@@ -253,7 +278,7 @@ impl Index {
             if let Some(a) = array_at {
                 arrays.push((field.clone(), a));
             }
-            per_field.push(sorted_distinct(values));
+            per_field.push(sorted_distinct(self.folded(values)));
         }
         self.combine(per_field, arrays, all_missing)
     }
@@ -285,7 +310,7 @@ impl Index {
             if let Some(a) = array_at {
                 arrays.push((field.clone(), a));
             }
-            per_field.push(sorted_distinct(values));
+            per_field.push(sorted_distinct(self.folded(values)));
         }
         self.combine(per_field, arrays, all_missing)
     }

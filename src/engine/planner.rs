@@ -15,13 +15,14 @@ mod interval;
 pub mod ranges;
 pub mod regex;
 
-pub use bounds::{normalize, predicate_intervals};
+pub use bounds::{index_intervals, normalize, predicate_intervals};
 pub use interval::Interval;
 pub use ranges::IndexBounds;
 
 use bounds::{bounds_for, eq_prefix};
 use eligibility::{excludes_missing, implies};
 
+use crate::engine::collation::Collation;
 use crate::engine::collection::Collection;
 use crate::engine::error::{EngineError, Result};
 use crate::engine::index::Index;
@@ -58,6 +59,8 @@ pub struct Query {
     pub projection: Option<Projection>,
     /// The hint.
     pub hint: Hint,
+    /// The collation strings compare under (its filter is collated already).
+    pub collation: Option<crate::engine::collation::Collation>,
 }
 
 impl Query {
@@ -70,6 +73,7 @@ impl Query {
             limit: None,
             projection: None,
             hint: Hint::Auto,
+            collation: None,
         }
     }
 }
@@ -85,9 +89,18 @@ struct Candidate {
 }
 
 /// Returns `Some(backward)` when scanning the index yields the requested sort order.
-fn sort_direction(index: &Index, bounds: &[Vec<Interval>], sort: &SortSpec) -> Option<bool> {
+fn sort_direction(
+    index: &Index,
+    bounds: &[Vec<Interval>],
+    sort: &SortSpec,
+    collation: Option<&Collation>,
+) -> Option<bool> {
     if sort.is_empty() {
         return Some(false);
+    }
+    // Folded keys give the order of the collation, which only a query under it asks for.
+    if index.spec.collator.is_some() && index.spec.collator.as_ref() != collation {
+        return None;
     }
     let fields = &index.spec.fields;
     let points = eq_prefix(bounds);
@@ -134,10 +147,16 @@ pub fn plan(coll: Option<&Collection>, q: &Query) -> Result<PlanStage> {
             let pos = by_name.or_else(by_key).ok_or_else(|| {
                 EngineError::bad_value("error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index")
             })?;
-            chosen = Some(candidate(coll, pos, &conjuncts, &q.sort));
+            chosen = Some(candidate(
+                coll,
+                pos,
+                &conjuncts,
+                &q.sort,
+                q.collation.as_ref(),
+            ));
         }
         Hint::Auto => {
-            chosen = best_candidate(coll, &conjuncts, &q.sort);
+            chosen = best_candidate(coll, &conjuncts, &q.sort, q.collation.as_ref());
             if chosen.is_none() {
                 if let [Filter::Or(clauses)] = conjuncts.as_slice() {
                     if let Some(plan) = or_plan(coll, q, clauses) {
@@ -151,7 +170,12 @@ pub fn plan(coll: Option<&Collection>, q: &Query) -> Result<PlanStage> {
 }
 
 /// Returns the best index candidate for a conjunction, by the ranking rules.
-fn best_candidate(coll: &Collection, conjuncts: &[&Filter], sort: &SortSpec) -> Option<Candidate> {
+fn best_candidate(
+    coll: &Collection,
+    conjuncts: &[&Filter],
+    sort: &SortSpec,
+    collation: Option<&Collation>,
+) -> Option<Candidate> {
     let mut cands: Vec<Candidate> = Vec::new();
     for (pos, index) in coll.indexes.iter().enumerate() {
         let first = index
@@ -161,7 +185,7 @@ fn best_candidate(coll: &Collection, conjuncts: &[&Filter], sort: &SortSpec) -> 
             .map(|(f, _)| f.as_str())
             .unwrap_or("");
         let first_bound = conjuncts.iter().any(|c| {
-            matches!(c, Filter::Path { path, op, .. } if path == first && predicate_intervals(op).is_some())
+            matches!(c, Filter::Path { path, op, .. } if path == first && index_intervals(index, op).is_some())
         });
         if index.spec.sparse {
             let ok = conjuncts.iter().any(|c| {
@@ -176,7 +200,7 @@ fn best_candidate(coll: &Collection, conjuncts: &[&Filter], sort: &SortSpec) -> 
                 continue;
             }
         }
-        let c = candidate(coll, pos, conjuncts, sort);
+        let c = candidate(coll, pos, conjuncts, sort, collation);
         if !first_bound && (sort.is_empty() || c.sort.is_none()) {
             continue;
         }
@@ -205,7 +229,7 @@ fn or_plan(coll: &Collection, q: &Query, clauses: &[Filter]) -> Option<PlanStage
     let mut stages = Vec::new();
     for clause in clauses {
         let conjuncts = clause.conjuncts();
-        let c = best_candidate(coll, &conjuncts, &SortSpec::default())?;
+        let c = best_candidate(coll, &conjuncts, &SortSpec::default(), None)?;
         let index = coll.indexes.get(c.pos)?;
         stages.push(ixscan_stage(index, c.bounds, false));
     }
@@ -273,7 +297,13 @@ fn name_of(coll: &Collection, pos: usize) -> &str {
         .unwrap_or("")
 }
 
-fn candidate(coll: &Collection, pos: usize, conjuncts: &[&Filter], sort: &SortSpec) -> Candidate {
+fn candidate(
+    coll: &Collection,
+    pos: usize,
+    conjuncts: &[&Filter],
+    sort: &SortSpec,
+    collation: Option<&Collation>,
+) -> Candidate {
     let Some(index) = coll.indexes.get(pos) else {
         return Candidate {
             pos,
@@ -285,7 +315,7 @@ fn candidate(coll: &Collection, pos: usize, conjuncts: &[&Filter], sort: &SortSp
         };
     };
     let (bounds, absorbed) = bounds_for(index, conjuncts);
-    let sort_dir = sort_direction(index, &bounds, sort);
+    let sort_dir = sort_direction(index, &bounds, sort, collation);
     // Counted only when candidates must be compared (see `best_candidate`).
     let keys_estimate = 0;
     Candidate {
@@ -313,7 +343,9 @@ fn conjunction(list: &[&Filter]) -> Option<Filter> {
 /// bounds exclude null (so a missing field cannot be mistaken for a null key).
 fn is_covered(index: &Index, c: &Candidate, q: &Query, residual: &[&Filter]) -> bool {
     let Some(p) = &q.projection else { return false };
-    if !residual.is_empty()
+    // Folded keys are not the stored strings: a case-insensitive index covers nothing.
+    if index.spec.collator.is_some()
+        || !residual.is_empty()
         || !p.inclusion
         || index.is_multikey()
         || (c.sort.is_none() && !q.sort.is_empty())

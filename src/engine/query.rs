@@ -4,6 +4,7 @@
 //! registry `match` in [`parse_operator`]; [`Filter::matches`] dispatches the same way.
 
 pub mod array;
+pub mod collated;
 pub mod comparison;
 pub mod element;
 pub mod evaluation;
@@ -80,6 +81,9 @@ pub enum PathOp {
     Mod(i64, i64),
     /// `$not`: none of the operators matches.
     Not(Vec<PathOp>),
+    /// An operator under a query's collation: its operands are folded already, and each
+    /// value it is tried on is folded first (`query/collated.rs`).
+    Collated(Box<PathOp>, crate::engine::collation::Collation),
 }
 
 impl Filter {
@@ -250,6 +254,9 @@ impl PathOp {
             PathOp::Size(_) | PathOp::ElemMatchDoc(_) | PathOp::ElemMatchValue(_) => {
                 any(false, &mut |i| self.matches_item(i))
             }
+            PathOp::Collated(op, c) => op.matches_items(&mut |expand, f| {
+                any(expand, &mut |i| collated::with_folded(c, i, &mut *f))
+            }),
             _ => any(true, &mut |i| self.matches_item(i)),
         }
     }
@@ -274,6 +281,7 @@ impl PathOp {
             PathOp::Ne(v) => !comparison::eq_item(v, item),
             PathOp::Nin(v) => !comparison::in_item(v, item),
             PathOp::Not(ops) => !ops.iter().all(|o| o.matches_item(item)),
+            PathOp::Collated(op, c) => collated::with_folded(c, item, &mut |i| op.matches_item(i)),
         }
     }
 
@@ -332,6 +340,7 @@ impl PathOp {
                 }
                 one("$not", Bson::Document(d))
             }
+            PathOp::Collated(op, _) => op.to_bson(),
         }
     }
 }

@@ -296,6 +296,27 @@ pub(super) fn bind(v: &Bson, b: &Binder) -> Bson {
             if let (1, Some(Bson::String(p))) = (d.len(), d.get("$param")) {
                 return b.value(p).unwrap_or(Bson::Null);
             }
+            if let (1, Some(Bson::String(p))) = (
+                d.len(),
+                d.get(crate::design::command::CASE_INSENSITIVE_PARAM),
+            ) {
+                return match b.value(p) {
+                    // A string holding NUL is no regex: it matches nothing, as null.
+                    Some(Bson::String(s)) => {
+                        match (
+                            format!("^{}$", regex_lite::escape(&s)).try_into(),
+                            "i".try_into(),
+                        ) {
+                            (Ok(pattern), Ok(options)) => {
+                                Bson::RegularExpression(bson::Regex { pattern, options })
+                            }
+                            _ => Bson::Null,
+                        }
+                    }
+                    Some(other) => other,
+                    None => Bson::Null,
+                };
+            }
             Bson::Document(
                 d.iter()
                     .map(|(k, v)| {

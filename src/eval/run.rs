@@ -58,6 +58,7 @@ fn to_engine(c: &Command, b: &Binder) -> engine::Command {
             sort: c.sort.clone(),
             skip: c.skip.unwrap_or(0),
             limit: c.limit,
+            collation: c.collation.clone(),
             ..Default::default()
         }),
         CommandKind::Aggregate => engine::Command::Aggregate {

@@ -262,6 +262,12 @@ pub(super) fn full_metrics(
             if !limit_hit && ratio > 1.0 {
                 m.docs_returned = Figure::estimate(cap(s.n_returned as f64 * ratio).round());
             }
+        } else if crate::design::plan::matches_any_case(c) {
+            // `$regex: /^value$/i`: no index bounds it, the scan examines every key of the
+            // index (and, in this engine, fetches every document: docs/engine.md), at full
+            // scale the whole collection, as a COLLSCAN's is.
+            m.docs_examined = Figure::full(full_count);
+            m.keys_examined = Figure::full(full_count);
         } else if let Some((k, basis)) = matches {
             // An index scan walks past the skipped keys (and fetches their documents) before
             // it returns the page: page N by skip examines (N − 1) × limit + limit keys. A

@@ -3,6 +3,7 @@
 //! whose counted rewrites cost more than the reads they save. They replace the layout-only
 //! versions of the same codes. And indexes no run scans ([`unused`]).
 
+mod case_insensitive;
 mod unused;
 
 pub(super) use unused::unused_indexes;
@@ -90,6 +91,7 @@ pub(super) fn warnings(model: &Model, layout: &Layout, ops: &[OperationEval]) ->
             }
         }
         live_copies(model, o, &mut out);
+        case_insensitive::case_insensitive(model, o, &mut out);
     }
     out
 }

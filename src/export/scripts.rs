@@ -38,6 +38,14 @@ pub fn setup_js(model: &Model, layout: &Layout, manifest: &Manifest) -> String {
         "// Run before mongoimport: mongosh \"mongodb://HOST:27017/squillion\" setup.js\n"
     );
     for c in &layout.collections {
+        if let Some(create) = super::timeseries::create_collection(model, layout, &c.name) {
+            let _ = writeln!(
+                s,
+                "// {}: the server's buckets of a time-series collection, made by createCollection (with their index).\n{create}\n",
+                comment(&c.name)
+            );
+            continue;
+        }
         let validator = manifest
             .collections
             .iter()

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+mod collation;
 mod design;
 mod lifecycle;
 pub(crate) mod timeseries;

@@ -32,6 +32,11 @@ pub enum Step {
         /// Children read along with it.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         children: Vec<ChildRead>,
+        /// The `by` value is matched whatever its case (a username typed as `Alice` or
+        /// `alice`): a `$regex` `/^value$/i`, or with a `case_insensitive_index` field
+        /// pattern, an equality under that index's collation.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        case_insensitive: bool,
     },
     /// Find the parents whose children have a given value (products using part X).
     FindParents {
@@ -296,7 +301,10 @@ impl Op {
     /// Returns the keys a step of this kind takes (`op` first) and which of them it needs.
     pub fn keys(self) -> (&'static [&'static str], &'static [&'static str]) {
         match self {
-            Op::Read => (&["op", "entity", "by", "children"], &["op", "entity"]),
+            Op::Read => (
+                &["op", "entity", "by", "children", "case_insensitive"],
+                &["op", "entity"],
+            ),
             Op::FindParents => (&["op", "relationship", "by"], &["op", "relationship", "by"]),
             Op::InsertChild
             | Op::PostFeed

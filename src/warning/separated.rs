@@ -19,6 +19,7 @@ pub fn check(model: &Model, layout: &Layout) -> Vec<Warning> {
                 entity,
                 by,
                 children,
+                ..
             } = step
             else {
                 continue;

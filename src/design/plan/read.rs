@@ -21,6 +21,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         entity,
         by,
         children,
+        case_insensitive,
     } = step
     else {
         return;
@@ -43,12 +44,16 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             ),
         ),
         None => {
-            let mut f = out.command(
-                &coll,
-                Find,
-                doc! { by.as_str(): param(format!("{entity}.{by}")) },
-                format!("read {entity} by {by}"),
-            );
+            let mut f = if *case_insensitive {
+                super::collation::find(p, out, &coll, entity, by)
+            } else {
+                out.command(
+                    &coll,
+                    Find,
+                    doc! { by.as_str(): param(format!("{entity}.{by}")) },
+                    format!("read {entity} by {by}"),
+                )
+            };
             f.limit = Some(1);
             f
         }

@@ -72,6 +72,32 @@ pub fn predicate_intervals(op: &PathOp) -> Option<(Vec<Interval>, bool)> {
     }
 }
 
+/// Returns [`predicate_intervals`] for one index, which its collation decides: an index with
+/// a case-insensitive collation stores folded string keys, so it bounds only the comparisons
+/// of a query under the same collation ([`PathOp::Collated`]) and those without strings, and
+/// scans every string key for a regex; an index without one bounds no collated comparison.
+pub fn index_intervals(index: &Index, op: &PathOp) -> Option<(Vec<Interval>, bool)> {
+    match (op, index.spec.collator.as_ref()) {
+        (PathOp::Collated(inner, c), Some(ic)) if c == ic => predicate_intervals(inner),
+        (PathOp::Collated(..), _) => None,
+        (PathOp::Regex(r), Some(_)) => Some(super::regex::all_strings(r)),
+        (op, Some(_)) if compares_strings(op) => None,
+        (op, _) => predicate_intervals(op),
+    }
+}
+
+/// True when a comparison's operand holds a string (its result depends on the collation).
+fn compares_strings(op: &PathOp) -> bool {
+    use crate::engine::query::collated::has_string;
+    match op {
+        PathOp::Eq(v) | PathOp::Gt(v) | PathOp::Gte(v) | PathOp::Lt(v) | PathOp::Lte(v) => {
+            has_string(v)
+        }
+        PathOp::In(l) => l.iter().any(has_string),
+        _ => false,
+    }
+}
+
 pub(super) fn eq_intervals(v: &Bson) -> (Vec<Interval>, bool) {
     match v {
         Bson::Array(a) => {
@@ -175,8 +201,13 @@ pub(super) fn bounds_for(index: &Index, conjuncts: &[&Filter]) -> (Vec<Vec<Inter
         for (ci, c) in conjuncts.iter().enumerate() {
             if let Filter::Path { path, op, .. } = c {
                 if path == field {
-                    if let Some((iv, exact)) = predicate_intervals(op) {
-                        let is_eq = matches!(op, PathOp::Eq(_) | PathOp::In(_));
+                    if let Some((iv, exact)) = index_intervals(index, op) {
+                        let is_eq = match op {
+                            PathOp::Collated(inner, _) => {
+                                matches!(**inner, PathOp::Eq(_) | PathOp::In(_))
+                            }
+                            _ => matches!(op, PathOp::Eq(_) | PathOp::In(_)),
+                        };
                         preds.push((ci, iv, exact, is_eq));
                     }
                 }

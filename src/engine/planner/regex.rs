@@ -7,7 +7,7 @@
 //!
 //! Not simple, as in mongod: a case-insensitive regex (`i`), an alternation (`|`
 //! anywhere), a regex that is not anchored with `^` or `\A`, a `^` anchor under the `m` flag.
-//! Those get no bounds here (mongod scans the whole string range of the index for them).
+//! Those scan the whole string range of the index (`["", {})`, [`all_strings`]), as mongod's do.
 
 use super::Interval;
 use crate::engine::query::evaluation::RegexOp;
@@ -95,7 +95,9 @@ pub fn simple_prefix(pattern: &str, options: &str) -> Option<(String, bool)> {
 /// Returns the intervals of a regex predicate and whether they are exact: the prefix range
 /// and the regex point, for a simple prefix regex; `None` for any other regex.
 pub fn intervals(r: &RegexOp) -> Option<(Vec<Interval>, bool)> {
-    let (prefix, whole) = simple_prefix(&r.pattern, &r.options)?;
+    let Some((prefix, whole)) = simple_prefix(&r.pattern, &r.options) else {
+        return Some(all_strings(r));
+    };
     let mut end: Vec<char> = prefix.chars().collect();
     let last = end.pop()?;
     let next = (u32::from(last) + 1..=0x10_FFFF).find_map(char::from_u32)?;
@@ -107,6 +109,20 @@ pub fn intervals(r: &RegexOp) -> Option<(Vec<Interval>, bool)> {
         hi_inc: false,
     };
     Some((vec![range, Interval::point(r.to_bson())], whole))
+}
+
+/// Returns the bounds of a regex that is no simple prefix (a case-insensitive `/^bob$/i`, an
+/// unanchored `/bob/`), as mongod's `IndexBoundsBuilder` gives them: every string key
+/// (`["", {})`) and the regex point, inexact: the scan examines every string key of the index,
+/// then the regex is checked on what it found.
+pub fn all_strings(r: &RegexOp) -> (Vec<Interval>, bool) {
+    let strings = Interval {
+        lo: Bson::String(String::new()),
+        lo_inc: true,
+        hi: Bson::Document(bson::Document::new()),
+        hi_inc: false,
+    };
+    (vec![strings, Interval::point(r.to_bson())], false)
 }
 
 #[cfg(test)]

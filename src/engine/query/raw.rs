@@ -47,6 +47,11 @@ impl PathOp {
             PathOp::Size(_) | PathOp::ElemMatchDoc(_) | PathOp::ElemMatchValue(_) => {
                 any(false, &mut |i| self.matches_raw_item(i))
             }
+            PathOp::Collated(op, c) => op.matches_items(&mut |expand, f| {
+                any(expand, &mut |i| {
+                    decoded(i, |i| super::collated::with_folded(c, i, &mut *f))
+                })
+            }),
             _ => any(true, &mut |i| self.matches_raw_item(i)),
         }
     }
@@ -77,9 +82,10 @@ impl PathOp {
             PathOp::Ne(v) => !eq(v, item),
             PathOp::Nin(v) => !in_list(v, item),
             PathOp::Not(ops) => !ops.iter().all(|o| o.matches_raw_item(item)),
-            PathOp::ElemMatchDoc(_) | PathOp::ElemMatchValue(_) | PathOp::Mod(..) => {
-                decoded(item, |i| self.matches_item(i))
-            }
+            PathOp::ElemMatchDoc(_)
+            | PathOp::ElemMatchValue(_)
+            | PathOp::Mod(..)
+            | PathOp::Collated(..) => decoded(item, |i| self.matches_item(i)),
         }
     }
 }

@@ -217,6 +217,7 @@ fn parent_lookup_fields(r: &Relationship, model: &Model) -> Vec<String> {
                 entity,
                 by,
                 children,
+                ..
             } = s
             {
                 if entity == &r.parent

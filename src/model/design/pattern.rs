@@ -154,6 +154,15 @@ pub enum FieldPattern {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         removed: Vec<String>,
     },
+    /// An index on a string field with the case-insensitive collation `{ locale: "en",
+    /// strength: 2 }`; the `case_insensitive` reads by that field query with the same
+    /// collation and use it (MongoDB's fix for case-insensitive queries without an index).
+    CaseInsensitiveIndex {
+        /// The owning entity.
+        entity: String,
+        /// The string field indexed.
+        field: String,
+    },
 }
 
 /// True for an `old_share` of zero (the default, not written).
@@ -164,7 +173,7 @@ fn is_zero(x: &f64) -> bool {
 impl FieldPattern {
     /// Every pattern's name as written in a model (`pattern`), in the order the docs list
     /// them: the one list of field patterns.
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 10] = [
         "attribute",
         "computed",
         "preallocated",
@@ -174,6 +183,7 @@ impl FieldPattern {
         "archive",
         "document_versioning",
         "schema_versioning",
+        "case_insensitive_index",
     ];
 
     /// Returns the pattern's name as written in a model.
@@ -188,6 +198,7 @@ impl FieldPattern {
             FieldPattern::Archive { .. } => "archive",
             FieldPattern::DocumentVersioning { .. } => "document_versioning",
             FieldPattern::SchemaVersioning { .. } => "schema_versioning",
+            FieldPattern::CaseInsensitiveIndex { .. } => "case_insensitive_index",
         }
     }
 
@@ -207,7 +218,7 @@ impl FieldPattern {
                 const KEYS: &[&str] = &["pattern", "entity", "field", "slots"];
                 (KEYS, KEYS)
             }
-            "gridfs" | "object_storage" | "document_versioning" => {
+            "gridfs" | "object_storage" | "document_versioning" | "case_insensitive_index" => {
                 const KEYS: &[&str] = &["pattern", "entity", "field"];
                 (KEYS, KEYS)
             }
@@ -247,7 +258,8 @@ impl FieldPattern {
             | FieldPattern::Approximate { entity, .. }
             | FieldPattern::Archive { entity, .. }
             | FieldPattern::DocumentVersioning { entity, .. }
-            | FieldPattern::SchemaVersioning { entity, .. } => entity,
+            | FieldPattern::SchemaVersioning { entity, .. }
+            | FieldPattern::CaseInsensitiveIndex { entity, .. } => entity,
         }
     }
 

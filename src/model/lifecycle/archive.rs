@@ -192,6 +192,7 @@ fn old_reads(
                 entity: e,
                 by,
                 children,
+                case_insensitive,
             } => {
                 let mut more: Vec<ChildRead> = Vec::new();
                 for c in children {
@@ -207,6 +208,7 @@ fn old_reads(
                     entity: e.clone(),
                     by: by.clone(),
                     children: more,
+                    case_insensitive: *case_insensitive,
                 });
             }
             Step::List { entity: e, .. } if e == entity => {

@@ -284,6 +284,11 @@ impl Checker {
                     self.field_ref(m, "sum", path, entities, &child);
                 }
             }
+            "case_insensitive_index" => {
+                if let Some(e) = &entity {
+                    self.field_ref(m, "field", path, entities, e);
+                }
+            }
             "gridfs" | "object_storage" => {
                 let Some(e) = entity.and_then(|e| entities.iter().find(|x| x.name == e)) else {
                     self.string(m, "field", path);

@@ -149,6 +149,7 @@ impl Checker {
                 if let Some(e) = &e {
                     self.field_ref(m, "by", path, entities, e);
                 }
+                self.case_insensitive(m, path);
                 if let Some(children) = self.array(m, "children", path) {
                     for (i, c) in children.iter().enumerate() {
                         let cp = format!("{path}.children[{i}]");

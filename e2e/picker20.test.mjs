@@ -1,0 +1,116 @@
+// End-to-end: the strategy picker (design Custom) offers the tree strategies on category-tree and
+// `time_series` on host-logs; a strategy picked there is evaluated in the page, and the figures
+// shown are those of the release CLI's `squillion eval MODEL --json` for the model the page
+// holds. Screenshots at 1280×720 in target/screenshots (picker20-*.png).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPage, useSite, SHOTS, openPreset, showJson } from './browser.mjs';
+import { cliJson } from './cli.mjs';
+
+const site = useSite();
+
+/** The figures of the CLI's evaluation, as the page marks them up. */
+function cliShown(cli) {
+  const pair = (op, key) => [op.typical.total[key].value, op.largest.total[key].value];
+  const metrics = ['docs_examined', 'keys_examined', 'docs_returned', 'bytes_returned', 'docs_written', 'bytes_written', 'index_keys_written'];
+  return {
+    operations: cli.operations.map((op) => ({
+      unit: op.unit,
+      figures: {
+        queries: [op.typical.queries, op.largest.queries],
+        lookups: [op.typical.lookups, op.largest.lookups],
+        ...Object.fromEntries(metrics.map((k) => [k, pair(op, k)])),
+        shards: [op.typical.max_shards, op.largest.max_shards],
+      },
+    })),
+    collections: cli.collections.map((c) => ({ name: c.name, documents: c.stats.count, total_bytes: c.stats.total_bytes, index_bytes: c.index_bytes.value })),
+    warnings: cli.warnings.map((w) => w.code).sort(),
+  };
+}
+
+/** What the page shows of the evaluation, once done. */
+async function shownEval(page) {
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 300_000 });
+  return page.evaluate(() => ({
+    operations: [...document.querySelectorAll('.eval-unit')].map((u) => ({
+      unit: u.dataset.unit,
+      figures: Object.fromEntries([...u.querySelectorAll('[data-metric]')].map((m) => [m.dataset.metric, [Number(m.dataset.value), Number(m.dataset.largest)]])),
+    })),
+    collections: [...document.querySelectorAll('.collection[data-evaluated="true"]')].map((c) => ({
+      name: c.dataset.collection,
+      documents: Number(c.querySelector('[data-metric="documents"]').dataset.value),
+      total_bytes: Number(c.querySelector('[data-metric="total_bytes"]').dataset.value),
+      index_bytes: Number(c.querySelector('[data-metric="index_bytes"]').dataset.value),
+    })),
+    warnings: [...document.querySelectorAll('.eval-warnings .warning')].map((w) => w.dataset.code).sort(),
+  }));
+}
+
+/** Asserts that the page's figures are the CLI's, numbers to the last bit. */
+function assertSame(actual, expected, where) {
+  if (typeof expected === 'number') {
+    assert.ok(Object.is(actual, expected), `${where}: page shows ${actual}, the CLI says ${expected}`);
+  } else if (expected && typeof expected === 'object') {
+    assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), `${where}: keys`);
+    for (const k of Object.keys(expected)) assertSame(actual[k], expected[k], `${where}.${k}`);
+  } else {
+    assert.equal(actual, expected, where);
+  }
+}
+
+/** The model's `design` as the JSON tab shows it. */
+async function design(page) {
+  return JSON.parse(await page.inputValue('#model-input')).design;
+}
+
+/**
+ * Opens `preset`, switches to Custom, picks `strategy` for `relationship` in the picker, waits
+ * for the model to hold it and for the evaluation, and compares the page with the CLI.
+ */
+async function pickAndCompare(preset, relationship, strategy, offered, shot) {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 720 });
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 300_000 });
+  await openPreset(page, preset);
+  await showJson(page);
+  await page.click('.design-button:has-text("Custom")');
+  const select = `#strategy-${relationship}`;
+  await page.waitForSelector(select);
+  const options = await page.$$eval(`${select} option`, (os) => os.map((o) => o.value));
+  for (const o of offered) assert.ok(options.includes(o), `${preset}: the picker offers ${o} (${options.join()})`);
+  await page.selectOption(select, strategy);
+  await page.waitForFunction(
+    ([r, s]) => JSON.parse(document.querySelector('#model-input').value).design.relationships?.[r]?.strategy === s,
+    [relationship, strategy],
+  );
+  assert.equal((await design(page)).relationships[relationship].strategy, strategy);
+  const shown = await shownEval(page);
+  assert.ok(shown.operations.length > 0, `${preset}: operations shown`);
+  const dir = mkdtempSync(join(tmpdir(), 'squillion-picker20-'));
+  try {
+    writeFileSync(join(dir, 'model.json'), await page.inputValue('#model-input'));
+    assertSame(shown, cliShown(cliJson(['eval', join(dir, 'model.json'), '--json'])), `${preset} / ${strategy}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  await page.$eval(select, (s) => s.scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: `${SHOTS}/picker20-${shot}-picker.png` });
+  await page.$eval('.eval-operations', (s) => s.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: `${SHOTS}/picker20-${shot}-figures.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+  return shown;
+}
+
+test('category-tree: a tree strategy picked in Custom is evaluated as the CLI evaluates it', async () => {
+  const trees = ['parent_references', 'child_references', 'array_of_ancestors', 'materialized_paths', 'nested_sets'];
+  const shown = await pickAndCompare('category-tree', 'subcategories', 'nested_sets', trees, 'category-tree');
+  assert.ok(shown.collections.some((c) => c.name === 'category'), 'one collection of nodes');
+});
+
+test('host-logs: time_series picked in Custom lays out the server buckets, as the CLI does', async () => {
+  const shown = await pickAndCompare('host-logs', 'logs', 'time_series', ['bucket', 'time_series'], 'host-logs');
+  assert.ok(shown.collections.some((c) => c.name === 'system.buckets.logmsg'), shown.collections.map((c) => c.name).join());
+});
