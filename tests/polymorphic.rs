@@ -247,8 +247,7 @@ fn the_export_creates_the_partial_indexes() {
     );
     let setup = std::fs::read_to_string(out_dir.join("setup.js")).unwrap_or_default();
     assert!(
-        setup
-            .contains(r#"createIndex({"isbn":1}, { partialFilterExpression: { type: "book" } });"#),
+        setup.contains(r#"createIndex({"isbn":1}, { partialFilterExpression: {"type":"book"} });"#),
         "{setup}"
     );
     // The documents carry their type.

@@ -22,6 +22,32 @@ fn comment(s: &str) -> String {
     s.replace(['\n', '\r', '\u{2028}', '\u{2029}'], " ")
 }
 
+/// Returns the options argument of an index's `createIndex` in `setup.js` (`, { unique: true }`;
+/// a case-insensitive index's name and collation; a partial index's
+/// `partialFilterExpression`), its documents written as JSON like the keys before them; empty
+/// when it has none.
+fn index_options(ix: &crate::design::Index) -> String {
+    let json = |d: &bson::Document| {
+        serde_json::to_string(&crate::design::plan::doc_to_json(d)).unwrap_or_default()
+    };
+    let mut opts = Vec::new();
+    if ix.unique() {
+        opts.push("unique: true".to_string());
+    }
+    if let (Some(c), Some(name)) = (&ix.collation, ix.name()) {
+        opts.push(format!("name: {}", js_string(&name)));
+        opts.push(format!("collation: {}", json(c)));
+    }
+    if let Some(p) = &ix.partial {
+        opts.push(format!("partialFilterExpression: {}", json(p)));
+    }
+    if opts.is_empty() {
+        String::new()
+    } else {
+        format!(", {{ {} }}", opts.join(", "))
+    }
+}
+
 /// Returns `setup.js`: `createCollection` with `$jsonSchema` validators, `createIndex` for
 /// every index of the layout, then (on a mongos) `sh.enableSharding` and
 /// `sh.shardCollection` for every sharded collection.
@@ -66,7 +92,7 @@ pub fn setup_js(model: &Model, layout: &Layout, manifest: &Manifest) -> String {
                 js_string(&c.name),
                 serde_json::to_string(&crate::design::plan::doc_to_json(&ix.keys))
                     .unwrap_or_default(),
-                ix.options_mongosh()
+                index_options(ix)
             );
         }
         s.push('\n');
