@@ -1,7 +1,8 @@
-// End-to-end: the strategy picker (design Custom) offers the tree strategies on category-tree and
-// `time_series` on host-logs; a strategy picked there is evaluated in the page, and the figures
-// shown are those of the release CLI's `squillion eval MODEL --json` for the model the page
-// holds. Screenshots at 1280×720 in target/screenshots (picker20-*.png).
+// End-to-end: the strategy picker (design Custom) offers the tree strategies on category-tree,
+// `time_series` on host-logs and `single_collection` on product-catalog; a strategy picked there
+// is evaluated in the page, and the figures shown are those of the release CLI's
+// `squillion eval MODEL --json` for the model the page holds. Screenshots at 1280×720 in
+// target/screenshots (picker20-*.png).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -113,4 +114,12 @@ test('category-tree: a tree strategy picked in Custom is evaluated as the CLI ev
 test('host-logs: time_series picked in Custom lays out the server buckets, as the CLI does', async () => {
   const shown = await pickAndCompare('host-logs', 'logs', 'time_series', ['bucket', 'time_series'], 'host-logs');
   assert.ok(shown.collections.some((c) => c.name === 'system.buckets.logmsg'), shown.collections.map((c) => c.name).join());
+});
+
+test('product-catalog: single_collection picked in Custom keeps the reviews in the product collection, as the CLI does', async () => {
+  const shown = await pickAndCompare('product-catalog', 'reviews', 'single_collection', ['embed', 'reference_in_child', 'single_collection'], 'product-catalog');
+  assert.deepEqual(shown.collections.map((c) => c.name), ['product']);
+  const page = shown.operations.find((o) => o.unit === 'product page with its reviews');
+  assert.ok(page, shown.operations.map((o) => o.unit).join());
+  assert.deepEqual(page.figures.queries, [1, 1], 'the product and its reviews in one query');
 });
