@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use super::breakdown::{parts, BreakdownTable, Composition, Treemap};
 use super::examples::EXAMPLES;
 use super::gauge::LimitGauge;
-use super::i18n::{t, tr, tv};
+use super::i18n::{exact_bytes, t, tr, tv};
 use super::storage;
 use crate::ejson::{parse_document, ParseError};
 use crate::human;
@@ -160,7 +160,7 @@ pub fn DocumentSizer() -> impl IntoView {
                                 human::percent(a.field_name_bytes as f64 / a.size.max(1) as f64)
                             }}
                         </dd>
-                        <dd class="sub" title=move || human::exact_bytes(analysis.get().field_name_bytes)>{move || human::binary_size(analysis.get().field_name_bytes)}</dd>
+                        <dd class="sub" title=move || exact_bytes(analysis.get().field_name_bytes)>{move || human::binary_size(analysis.get().field_name_bytes)}</dd>
                     </div>
                     <div>
                         <dt>{tr!(SizerArrayIndexes)}</dt>
