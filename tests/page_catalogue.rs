@@ -177,6 +177,17 @@ const KEPT_LATIN: &[&str] = &[
     "json",
     "ObjectId",
     "id",
+    // The console and the document-size view: the sample database's name (`test`), the shell
+    // method `find()`, the Enter key, the sample data's people, Extended JSON's two modes as
+    // its specification names them, and the NUL byte.
+    "test",
+    "find",
+    "Enter",
+    "Grace",
+    "Alice",
+    "canonical",
+    "relaxed",
+    "NUL",
 ];
 
 #[test]

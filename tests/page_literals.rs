@@ -30,6 +30,8 @@ const ALLOWED: &[&str] = &[
     "mongodump",
     "GridFS",
     "ObjectId",
+    "ISODate",
+    "NumberLong",
     "_id",
     "db",
     "find",
@@ -61,11 +63,9 @@ const ALLOWED: &[&str] = &[
 /// ("What remains English"). A file that has no user-visible literal left fails the test until
 /// it is taken off, so the list only shrinks.
 const NOT_YET: &[&str] = &[
-    "src/ui/console.rs",
     "src/ui/editor/infer.rs",
     "src/ui/playground/advise.rs",
     "src/ui/playground/advise/chart.rs",
-    "src/ui/sizer.rs",
 ];
 
 /// A string literal a view shows: where it is and what it says.

@@ -18,6 +18,68 @@ footer-privacy = Everything runs in your browser; nothing you type leaves this p
 skip-to-results = Skip to results
 skip-to-designs = Skip to designs
 
+## console (src/ui/console.rs)
+
+console-collections = Collections
+console-database = database test
+console-run-find = Run find() on this collection
+console-docs = { $count } docs
+console-samples = Samples from the articles: a social graph with follower arrays, orders with embedded items, per-channel movie prices.
+console-keys = Enter runs · Shift+Enter new line · ↑/↓ history
+console-output = Console output
+console-empty = Type a command below, or pick an example. Writes change this in-memory database until you reload the page.
+console-command = mongosh command
+console-run = Run
+console-try = Try:
+console-example-followers = Users with 3 followers
+console-example-grace = Who follows Grace (index)
+console-example-alice = Alice's orders, newest first
+console-example-units = Units sold per product
+console-example-web = Cheap on the web
+console-line-column = Line { $line }, column { $column }
+console-database-gone = the database is gone
+console-no-documents = no documents
+console-one-document = 1 document
+console-documents = { $count } documents
+console-show-more = show more ({ $shown } of { $total } shown)
+
+## sizer (src/ui/sizer.rs, src/ui/examples.rs)
+
+sizer-document = Document
+sizer-example = Example
+sizer-example-document = Example document
+example-social-graph-user = Social graph: a user with a followers array
+example-shopping-cart-order = Shopping cart: an order with embedded items
+example-movie-prices = Movie showing: prices per channel
+example-page-analytics = Page analytics: 6 hours of per-minute counters
+example-person-addresses = One-to-few: a person with addresses
+example-game-inventory = Game inventory: items as an array
+sizer-input = Document in Extended JSON or mongosh syntax
+sizer-line-column = Line { $line }, column { $column }
+sizer-last-valid = showing the last valid document
+sizer-syntax = Extended JSON (canonical or relaxed) or mongosh syntax:
+sizer-list-separator = { ", " }
+sizer-syntax-more = unquoted keys, comments.
+sizer-within-limit = Within the limit
+sizer-over-80 = Over 80% of the limit
+sizer-over-limit = Over the 16 MiB limit: mongod rejects it
+sizer-too-deep = Nested deeper than 100 levels: mongod rejects it
+sizer-exact-size = Exact BSON size
+sizer-bytes = bytes
+sizer-bsonsize-before = what
+sizer-bsonsize-after = reports
+sizer-field-names = Field names
+sizer-array-indexes = Array indexes
+sizer-array-indexes-note = bytes of "0", "1", …
+sizer-fields = Fields
+sizer-fields-note = incl. array elements
+sizer-depth = Nesting depth
+sizer-depth-note = limit 100
+sizer-top-level = Top-level fields
+sizer-treemap-note = Each cell's area is the field's share of the document: key and value.
+sizer-bytes-per-path = Bytes per path
+sizer-bytes-per-path-note = Key = type byte + name + NUL. Array elements pay their index's digits + 2.
+
 ## Model card (src/ui/editor.rs)
 
 model-heading = Model

@@ -15,6 +15,68 @@ footer-privacy = 一切都在您的浏览器中运行；您输入的内容不会
 skip-to-results = 跳到结果
 skip-to-designs = 跳到设计
 
+## console (src/ui/console.rs)
+
+console-collections = 集合
+console-database = 数据库 test
+console-run-find = 对此集合运行 find()
+console-docs = { $count } 个文档
+console-samples = 来自文章的示例：带粉丝数组的社交关系图、内嵌商品的订单、按渠道定价的电影场次。
+console-keys = Enter 运行 · Shift+Enter 换行 · ↑/↓ 历史记录
+console-output = 控制台输出
+console-empty = 在下方输入命令，或选一个示例。写操作会修改这个内存数据库，直到您重新加载页面。
+console-command = mongosh 命令
+console-run = 运行
+console-try = 试试：
+console-example-followers = 有 3 个粉丝的用户
+console-example-grace = 谁关注了 Grace（索引）
+console-example-alice = Alice 的订单，最新的在前
+console-example-units = 每种商品的销量
+console-example-web = 网上的低价场次
+console-line-column = 第 { $line } 行，第 { $column } 列
+console-database-gone = 数据库已不存在
+console-no-documents = 没有文档
+console-one-document = 1 个文档
+console-documents = { $count } 个文档
+console-show-more = 显示更多（已显示 { $shown } / { $total }）
+
+## sizer (src/ui/sizer.rs, src/ui/examples.rs)
+
+sizer-document = 文档
+sizer-example = 示例
+sizer-example-document = 示例文档
+example-social-graph-user = 社交关系图：带粉丝数组的用户
+example-shopping-cart-order = 购物车：内嵌商品的订单
+example-movie-prices = 电影场次：按渠道的价格
+example-page-analytics = 页面统计：6 小时的每分钟计数器
+example-person-addresses = 一对少：带地址的人
+example-game-inventory = 游戏背包：物品数组
+sizer-input = Extended JSON 或 mongosh 语法的文档
+sizer-line-column = 第 { $line } 行，第 { $column } 列
+sizer-last-valid = 显示的是上一个有效的文档
+sizer-syntax = Extended JSON（canonical 或 relaxed）或 mongosh 语法：
+sizer-list-separator = { "、" }
+sizer-syntax-more = 不加引号的键、注释。
+sizer-within-limit = 未超出上限
+sizer-over-80 = 超过上限的 80%
+sizer-over-limit = 超过 16 MiB 上限：mongod 会拒绝
+sizer-too-deep = 嵌套超过 100 层：mongod 会拒绝
+sizer-exact-size = 精确的 BSON 大小
+sizer-bytes = 字节
+sizer-bsonsize-before = 即
+sizer-bsonsize-after = 的返回值
+sizer-field-names = 字段名
+sizer-array-indexes = 数组下标
+sizer-array-indexes-note = "0"、"1"… 的字节
+sizer-fields = 字段
+sizer-fields-note = 含数组元素
+sizer-depth = 嵌套深度
+sizer-depth-note = 上限 100
+sizer-top-level = 顶层字段
+sizer-treemap-note = 每个格子的面积是该字段（键和值）在文档中的占比。
+sizer-bytes-per-path = 每个路径的字节数
+sizer-bytes-per-path-note = 键 = 类型字节 + 名称 + NUL。数组元素还要付出下标的位数 + 2。
+
 ## Model card (src/ui/editor.rs)
 
 model-heading = 模型

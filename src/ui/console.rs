@@ -4,32 +4,37 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::i18n::{t, tr, tv};
 use crate::console::samples::sample_database;
 use crate::console::{execute, ConsoleError, Outcome, Reply};
 use crate::ejson::{inspect, inspect_all};
 use crate::engine::Database;
+use crate::lang::Msg;
 use bson::{Bson, Document};
 
 /// Documents shown per page of a result; "show more" adds as many again.
 const PAGE: usize = 20;
 
-/// Commands offered as examples under the input.
-const EXAMPLES: &[(&str, &str)] = &[
-    ("Users with 3 followers", "db.users.find({ followers: { $size: 3 } })"),
+/// The input's placeholder, the first example: shell syntax, the same in every language.
+const PLACEHOLDER: &str = "db.users.find({ followers: { $size: 3 } })";
+
+/// Commands offered as examples under the input: the chip's label and the command.
+const EXAMPLES: &[(Msg, &str)] = &[
+    (Msg::ConsoleExampleFollowers, PLACEHOLDER),
     (
-        "Who follows Grace (index)",
+        Msg::ConsoleExampleGrace,
         "db.users.find({ followers: 'grace' }, { name: 1 }).explain('executionStats')",
     ),
     (
-        "Alice's orders, newest first",
+        Msg::ConsoleExampleAlice,
         "db.orders.find({ 'customer._id': 'alice' }).sort({ date: -1 })",
     ),
     (
-        "Units sold per product",
+        Msg::ConsoleExampleUnits,
         "db.orders.aggregate([\n  { $unwind: '$items' },\n  { $group: { _id: '$items.sku', units: { $sum: '$items.qty' } } },\n  { $sort: { units: -1 } }\n])",
     ),
     (
-        "Cheap on the web",
+        Msg::ConsoleExampleWeb,
         "db.movies.find({ prices: { $elemMatch: { channel: 'web', price: { $lt: 8 } } } }, { title: 1 })",
     ),
 ];
@@ -103,7 +108,7 @@ pub fn Console() -> impl IntoView {
                 Err(ConsoleError::Unsupported {
                     line: 1,
                     column: 1,
-                    message: "the database is gone".into(),
+                    message: t(Msg::ConsoleDatabaseGone),
                 })
             });
         set_entries.update(|list| {
@@ -192,10 +197,10 @@ pub fn Console() -> impl IntoView {
 
     view! {
         <section class="console">
-            <aside class="card console-side" aria-label="Collections">
+            <aside class="card console-side" aria-label=tr!(ConsoleCollections)>
                 <div class="card-head">
-                    <h2>"Collections"</h2>
-                    <span class="card-note">"database test"</span>
+                    <h2>{tr!(ConsoleCollections)}</h2>
+                    <span class="card-note">{tr!(ConsoleDatabase)}</span>
                 </div>
                 {load_error.map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 <ul class="coll-list">
@@ -208,13 +213,13 @@ pub fn Console() -> impl IntoView {
                                 <li class="coll" data-collection=c.name.clone()>
                                     <button
                                         class="coll-name"
-                                        title="Run find() on this collection"
+                                        title=tr!(ConsoleRunFind)
                                         on:click=move |_| run(find.clone())
                                     >
                                         {c.name.clone()}
                                     </button>
                                     <span class="coll-count">
-                                        {format!("{} docs", crate::human::thousands(c.count as u64))}
+                                        {tr!(ConsoleDocs, count = crate::human::thousands(c.count as u64))}
                                     </span>
                                     <ul class="coll-indexes">
                                         {c
@@ -234,19 +239,19 @@ pub fn Console() -> impl IntoView {
                     />
                 </ul>
                 <p class="hint side-hint">
-                    "Samples from the articles: a social graph with follower arrays, orders with embedded items, per-channel movie prices."
+                    {tr!(ConsoleSamples)}
                 </p>
             </aside>
             <div class="card console-main">
                 <div class="card-head">
                     <h2>"mongosh"</h2>
-                    <p class="card-note">"Enter runs · Shift+Enter new line · ↑/↓ history"</p>
+                    <p class="card-note">{tr!(ConsoleKeys)}</p>
                 </div>
                 // Focusable so a keyboard user can scroll the output (axe: scrollable-region-focusable).
-                <div class="console-output" node_ref=output_ref aria-live="polite" tabindex="0" aria-label="Console output">
+                <div class="console-output" node_ref=output_ref aria-live="polite" tabindex="0" aria-label=tr!(ConsoleOutput)>
                     <Show when=move || entries.with(Vec::is_empty)>
                         <p class="hint console-empty">
-                            "Type a command below, or pick an example. Writes change this in-memory database until you reload the page."
+                            {tr!(ConsoleEmpty)}
                         </p>
                     </Show>
                     <For
@@ -257,28 +262,28 @@ pub fn Console() -> impl IntoView {
                 </div>
                 <div class="console-input-row">
                     <span class="prompt" aria-hidden="true">">"</span>
-                    <label class="visually-hidden" for="console-input">"mongosh command"</label>
+                    <label class="visually-hidden" for="console-input">{tr!(ConsoleCommand)}</label>
                     <textarea
                         id="console-input"
                         class="console-input"
                         rows="2"
                         spellcheck="false"
                         autocomplete="off"
-                        placeholder="db.users.find({ followers: { $size: 3 } })"
+                        placeholder=PLACEHOLDER
                         prop:value=move || input.get()
                         on:input=move |ev| set_input.set(event_target_value(&ev))
                         on:keydown=on_keydown
                     ></textarea>
-                    <button class="run" on:click=move |_| run(input.get_untracked())>"Run"</button>
+                    <button class="run" on:click=move |_| run(input.get_untracked())>{tr!(ConsoleRun)}</button>
                 </div>
                 <div class="console-examples">
-                    <span class="hint">"Try: "</span>
+                    <span class="hint">{tr!(ConsoleTry)}" "</span>
                     {EXAMPLES
                         .iter()
-                        .map(|(label, command)| {
+                        .map(|&(label, command)| {
                             view! {
-                                <button class="chip" title=*command on:click=move |_| run(command.to_string())>
-                                    {*label}
+                                <button class="chip" title=command on:click=move |_| run(command.to_string())>
+                                    {move || t(label)}
                                 </button>
                             }
                         })
@@ -289,21 +294,26 @@ pub fn Console() -> impl IntoView {
     }
 }
 
+/// Returns "Line 3, column 7" in the page's language.
+fn line_column(line: usize, column: usize) -> String {
+    tv(
+        Msg::ConsoleLineColumn,
+        &[("line", line.to_string()), ("column", column.to_string())],
+    )
+}
+
 /// Returns the error's position label (when it has one) and message.
 fn error_parts(e: &ConsoleError) -> (Option<String>, String) {
     match e {
         ConsoleError::Syntax(p) => (
-            Some(format!("Line {}, column {}", p.line, p.column)),
+            Some(line_column(p.line, p.column)),
             format!("SyntaxError: {}", p.message),
         ),
         ConsoleError::Unsupported {
             line,
             column,
             message,
-        } => (
-            Some(format!("Line {line}, column {column}")),
-            message.clone(),
-        ),
+        } => (Some(line_column(*line, *column)), message.clone()),
         ConsoleError::Server(s) => (
             None,
             format!(
@@ -385,10 +395,13 @@ fn DocumentList(
     let total = docs.len();
     let docs = StoredValue::new(docs);
     let (shown, set_shown) = signal(PAGE.min(total));
-    let count = match total {
-        0 => "no documents".to_string(),
-        1 => "1 document".to_string(),
-        n => format!("{} documents", crate::human::thousands(n as u64)),
+    let count = move || match total {
+        0 => t(Msg::ConsoleNoDocuments),
+        1 => t(Msg::ConsoleOneDocument),
+        n => tv(
+            Msg::ConsoleDocuments,
+            &[("count", crate::human::thousands(n as u64))],
+        ),
     };
     view! {
         <p class="entry-count" data-testid="count">{count}</p>
@@ -411,7 +424,15 @@ fn DocumentList(
                 class="more"
                 on:click=move |_| set_shown.update(|n| *n = (*n + PAGE).min(total))
             >
-                {move || format!("show more ({} of {} shown)", shown.get(), total)}
+                {move || {
+                    tv(
+                        Msg::ConsoleShowMore,
+                        &[
+                            ("shown", crate::human::thousands(shown.get() as u64)),
+                            ("total", crate::human::thousands(total as u64)),
+                        ],
+                    )
+                }}
             </button>
         </Show>
     }

@@ -5,9 +5,11 @@ use leptos::prelude::*;
 use super::breakdown::{parts, BreakdownTable, Composition, Treemap};
 use super::examples::EXAMPLES;
 use super::gauge::LimitGauge;
+use super::i18n::{exact_bytes, t, tr, tv};
 use super::storage;
 use crate::ejson::{parse_document, ParseError};
 use crate::human;
+use crate::lang::Msg;
 use crate::size::{analyze_with_limit, Analysis, LimitStatus};
 
 /// Returns the analysis of the document in `text`, or where and why it cannot be read.
@@ -15,16 +17,19 @@ fn analyze_text(text: &str) -> Result<Analysis, ParseError> {
     parse_document(text).map(|doc| analyze_with_limit(&doc, MAX_ROWS))
 }
 
+/// The shell function whose figure the page's size equals: code, the same in every language.
+const BSONSIZE: &str = "Object.bsonsize()";
+
 /// Rows of the breakdown the page keeps; totals stay exact beyond it.
 const MAX_ROWS: usize = 2_000;
 
-/// Returns the badge text and CSS level of a limit status.
-fn status_badge(status: LimitStatus) -> (&'static str, &'static str) {
+/// Returns the badge's message and CSS level of a limit status.
+fn status_badge(status: LimitStatus) -> (Msg, &'static str) {
     match status {
-        LimitStatus::Ok => ("Within the limit", "ok"),
-        LimitStatus::Warning => ("Over 80% of the limit", "warn"),
-        LimitStatus::OverLimit => ("Over the 16 MiB limit: mongod rejects it", "over"),
-        LimitStatus::TooDeep => ("Nested deeper than 100 levels: mongod rejects it", "over"),
+        LimitStatus::Ok => (Msg::SizerWithinLimit, "ok"),
+        LimitStatus::Warning => (Msg::SizerOver80, "warn"),
+        LimitStatus::OverLimit => (Msg::SizerOverLimit, "over"),
+        LimitStatus::TooDeep => (Msg::SizerTooDeep, "over"),
     }
 }
 
@@ -71,18 +76,21 @@ pub fn DocumentSizer() -> impl IntoView {
         <section class="sizer">
             <div class="card editor-card">
                 <div class="card-head">
-                    <h2>"Document"</h2>
+                    <h2>{tr!(SizerDocument)}</h2>
                     <label class="picker">
-                        <span>"Example"</span>
-                        <select on:change=on_pick prop:value=move || example.get() aria-label="Example document">
+                        <span>{tr!(SizerExample)}</span>
+                        <select on:change=on_pick prop:value=move || example.get() aria-label=tr!(SizerExampleDocument)>
                             {EXAMPLES
                                 .iter()
-                                .map(|e| view! { <option value=e.id>{e.label}</option> })
+                                .map(|e| {
+                                    let label = e.label;
+                                    view! { <option value=e.id>{move || t(label)}</option> }
+                                })
                                 .collect_view()}
                         </select>
                     </label>
                 </div>
-                <label class="visually-hidden" for="doc-input">"Document in Extended JSON or mongosh syntax"</label>
+                <label class="visually-hidden" for="doc-input">{tr!(SizerInput)}</label>
                 <textarea
                     id="doc-input"
                     class="doc-input"
@@ -97,18 +105,28 @@ pub fn DocumentSizer() -> impl IntoView {
                     {move || match error.get() {
                         Some(e) => view! {
                             <p class="error" role="alert">
-                                <strong>{format!("Line {}, column {}", e.line, e.column)}</strong>
+                                <strong>
+                                    {tv(
+                                        Msg::SizerLineColumn,
+                                        &[("line", e.line.to_string()), ("column", e.column.to_string())],
+                                    )}
+                                </strong>
                                 ": "
                                 {e.message.clone()}
-                                {last_good.get().is_some().then_some(" — showing the last valid document")}
+                                {last_good
+                                    .get()
+                                    .is_some()
+                                    .then(|| format!(" — {}", t(Msg::SizerLastValid)))}
                             </p>
                         }
                         .into_any(),
                         None => view! {
                             <p class="hint">
-                                "Extended JSON (canonical or relaxed) or mongosh syntax: "
-                                <code>"ObjectId(…)"</code>", "<code>"ISODate(…)"</code>", "
-                                <code>"NumberLong(…)"</code>", unquoted keys, comments."
+                                {t(Msg::SizerSyntax)}" "
+                                <code>"ObjectId(…)"</code>{t(Msg::SizerListSeparator)}
+                                <code>"ISODate(…)"</code>{t(Msg::SizerListSeparator)}
+                                <code>"NumberLong(…)"</code>{t(Msg::SizerListSeparator)}
+                                {t(Msg::SizerSyntaxMore)}
                             </p>
                         }
                         .into_any(),
@@ -118,46 +136,46 @@ pub fn DocumentSizer() -> impl IntoView {
 
             <div class="card result-card" class:stale=move || error.get().is_some()>
                 <div class="card-head">
-                    <h2>"Exact BSON size"</h2>
+                    <h2>{tr!(SizerExactSize)}</h2>
                     {move || {
                         let (label, level) = status_badge(analysis.get().status);
-                        view! { <span class="badge" data-level=level>{label}</span> }
+                        view! { <span class="badge" data-level=level>{t(label)}</span> }
                     }}
                 </div>
                 <p class="big-size">
                     <span class="size-value" data-testid="size-bytes">{move || human::thousands(size.get())}</span>
-                    <span class="size-unit">" bytes"</span>
+                    <span class="size-unit">" "{tr!(SizerBytes)}</span>
                 </p>
                 <p class="size-sub">
                     {move || human::binary_size(size.get())}
-                    " · what "<code>"Object.bsonsize()"</code>" reports"
+                    " · "{tr!(SizerBsonsizeBefore)}" "<code>{BSONSIZE}</code>" "{tr!(SizerBsonsizeAfter)}
                 </p>
                 <LimitGauge size=size/>
                 <dl class="stats">
                     <div>
-                        <dt>"Field names"</dt>
+                        <dt>{tr!(SizerFieldNames)}</dt>
                         <dd data-testid="field-name-share">
                             {move || {
                                 let a = analysis.get();
                                 human::percent(a.field_name_bytes as f64 / a.size.max(1) as f64)
                             }}
                         </dd>
-                        <dd class="sub" title=move || human::exact_bytes(analysis.get().field_name_bytes)>{move || human::binary_size(analysis.get().field_name_bytes)}</dd>
+                        <dd class="sub" title=move || exact_bytes(analysis.get().field_name_bytes)>{move || human::binary_size(analysis.get().field_name_bytes)}</dd>
                     </div>
                     <div>
-                        <dt>"Array indexes"</dt>
+                        <dt>{tr!(SizerArrayIndexes)}</dt>
                         <dd>{move || human::thousands(parts(&analysis.get()).indexes)}</dd>
-                        <dd class="sub">"bytes of \"0\", \"1\", …"</dd>
+                        <dd class="sub">{tr!(SizerArrayIndexesNote)}</dd>
                     </div>
                     <div>
-                        <dt>"Fields"</dt>
+                        <dt>{tr!(SizerFields)}</dt>
                         <dd>{move || human::thousands(analysis.get().fields.len() as u64)}</dd>
-                        <dd class="sub">"incl. array elements"</dd>
+                        <dd class="sub">{tr!(SizerFieldsNote)}</dd>
                     </div>
                     <div>
-                        <dt>"Nesting depth"</dt>
+                        <dt>{tr!(SizerDepth)}</dt>
                         <dd>{move || analysis.get().depth}</dd>
-                        <dd class="sub">"limit 100"</dd>
+                        <dd class="sub">{tr!(SizerDepthNote)}</dd>
                     </div>
                 </dl>
                 <Composition analysis=analysis/>
@@ -165,19 +183,19 @@ pub fn DocumentSizer() -> impl IntoView {
 
             <div class="card wide">
                 <div class="card-head">
-                    <h2>"Top-level fields"</h2>
-                    <p class="card-note">"Each cell's area is the field's share of the document: key and value."</p>
+                    <h2>{tr!(SizerTopLevel)}</h2>
+                    <p class="card-note">{tr!(SizerTreemapNote)}</p>
                 </div>
                 <Treemap analysis=analysis/>
             </div>
 
             <div class="card wide">
                 <div class="card-head">
-                    <h2>"Bytes per path"</h2>
-                    <p class="card-note">"Key = type byte + name + NUL. Array elements pay their index's digits + 2."</p>
+                    <h2>{tr!(SizerBytesPerPath)}</h2>
+                    <p class="card-note">{tr!(SizerBytesPerPathNote)}</p>
                 </div>
                 // A scrolling region: focusable so that the keyboard can scroll it.
-                <div class="table-wrap" tabindex="0" role="region" aria-label="Bytes per path">
+                <div class="table-wrap" tabindex="0" role="region" aria-label=tr!(SizerBytesPerPath)>
                     <BreakdownTable analysis=analysis/>
                 </div>
             </div>
