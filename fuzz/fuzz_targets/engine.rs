@@ -513,6 +513,7 @@ fn index_keys(u: &mut Unstructured) -> Result<(Document, IndexOptions)> {
         } else {
             None
         },
+        collation: None,
     };
     Ok((keys, options))
 }
