@@ -52,18 +52,18 @@ function modelWords(name) {
   return wordsOf([model, source], new Set(PRESET_WORDS));
 }
 
-/** Returns the visible text nodes of the page that hold English words the page should have
+/** Returns the visible text nodes under `root` (a selector) that hold English words the page should have
  * translated: not in code (code, pre, kbd, inputs, selects), not marked as another language
  * (the switch's "English"), and not kept (KEPT, the model's words, code-like words). */
-async function english(page, allowed) {
-  const texts = await page.evaluate(() => {
+async function english(page, allowed, root) {
+  const texts = await page.evaluate((root) => {
     const out = [];
     // Skipped: code; text marked hidden; and two kinds of the core's own English the page shows
     // as it comes (docs/i18n.md, "What remains English"): the engine's note under each mongosh
     // command (hidden in workshop mode) and the evaluation's step while it runs.
     const skip = 'code, pre, kbd, samp, textarea, input, select, option, script, style, [aria-hidden="true"], '
       + '.visually-hidden, .command .note, .eval-state[data-state="running"]';
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const walker = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement;
       const text = n.textContent.trim();
@@ -75,7 +75,7 @@ async function english(page, allowed) {
       out.push(text);
     }
     // Tooltips, names and placeholders a user meets too.
-    for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
+    for (const el of document.querySelector(root).querySelectorAll('[title], [aria-label], [placeholder]')) {
       if (!el.checkVisibility()) continue;
       for (const a of ['title', 'aria-label', 'placeholder']) {
         const v = el.getAttribute(a);
@@ -83,7 +83,7 @@ async function english(page, allowed) {
       }
     }
     return out;
-  });
+  }, root);
   return texts.filter((t) => {
     const body = t.replace(/^(title|aria-label|placeholder): /, '');
     const words = body.match(/[A-Za-z][A-Za-z0-9_$.]*/g) ?? [];
@@ -121,8 +121,8 @@ async function open(locale) {
 
 
 /** Asserts there is no English of the page's own in what is shown, and axe passes. */
-async function clean(page, where, preset) {
-  const found = await english(page, modelWords(preset));
+async function clean(page, where, preset, root) {
+  const found = await english(page, modelWords(preset), root);
   assert.deepEqual(found, [], `English left in ${where}:\n${found.join('\n')}`);
   const violations = await audit(page);
   assert.deepEqual(violations, [], `axe in zh-CN, ${where}:\n${violations.join('\n')}`);
@@ -139,7 +139,7 @@ test('zh-CN: the Advise panel and its chart are in Chinese', async () => {
   const point = await page.getAttribute('.front-point', 'aria-label');
   assert.match(point, /次读往返/, point);
   await page.$eval('#advise', (a) => a.scrollIntoView());
-  await clean(page, 'the Advise panel', 'social-feed');
+  await clean(page, 'the Advise panel', 'social-feed', '#advise');
   await page.screenshot({ path: `${SHOTS}/zh-advise.png` });
   assert.deepEqual(errors, []);
   await context.close();
@@ -151,7 +151,7 @@ test('zh-CN: the "Start from your data" dialog and its summary are in Chinese', 
   await page.click('.preset-card[data-preset="infer"]');
   await page.waitForSelector('.infer-dialog');
   assert.equal((await page.textContent('#infer-title')).trim(), '从你的数据开始');
-  await clean(page, 'the infer dialog', 'social-feed');
+  await clean(page, 'the infer dialog', 'social-feed', '.infer-dialog');
   await page.screenshot({ path: `${SHOTS}/zh-infer.png` });
   // Pasted documents: the summary of what was read and assumed (its items are the data's own
   // names and the core's descriptions; the headings and the count are the page's).
@@ -187,7 +187,7 @@ test('zh-CN: the Custom picker names every strategy in Chinese; the values stay 
     assert.match(text, /[\u4e00-\u9fff]/, `option ${value} in Chinese: ${text}`);
   }
   await page.$eval('.strategies', (s) => s.scrollIntoView());
-  await clean(page, 'the Custom picker', 'blog');
+  await clean(page, 'the Custom picker', 'blog', '.strategies');
   await page.screenshot({ path: `${SHOTS}/zh-custom.png` });
   assert.deepEqual(errors, []);
   await context.close();

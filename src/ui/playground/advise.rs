@@ -357,7 +357,7 @@ fn AdviceView(
                                 <td class="num" data-value=a.screened.write_cost().to_string()
                                     title={ let (docs, keys) = (rate(a.screened.writes), rate(a.screened.index_keys_written)); move || tv(Msg::AdviseWritesCell, &[("docs", docs.clone()), ("keys", keys.clone())]) }>{rate(a.screened.write_cost())}</td>
                                 <td class="num" data-value=a.screened.storage_cost().to_string()
-                                    title={ let (data, indexes) = (human::exact_bytes(human::whole_bytes(a.screened.storage)), human::exact_bytes(human::whole_bytes(a.screened.index_bytes))); move || tv(Msg::AdviseStorageCell, &[("data", data.clone()), ("indexes", indexes.clone())]) }>{bytes(a.screened.storage_cost())}</td>
+                                    title={ let (data, indexes) = (human::thousands(human::whole_bytes(a.screened.storage)), human::thousands(human::whole_bytes(a.screened.index_bytes))); move || tv(Msg::AdviseStorageCell, &[("data", tv(Msg::ExactBytes, &[("bytes", data.clone())])), ("indexes", tv(Msg::ExactBytes, &[("bytes", indexes.clone())]))]) }>{bytes(a.screened.storage_cost())}</td>
                                 <td>{ let a = a.clone(); move || engine_verdict(&a) }</td>
                                 <td>
                                     <button type="button" class="button advise-apply-row" data-design=spec
