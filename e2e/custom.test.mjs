@@ -96,7 +96,7 @@ test('Custom on a preset: pick a strategy, the JSON has it, the CLI agrees, undo
   assert.deepEqual(rows, ['posts', 'comments']);
   // Only the strategies a one-to-many relationship may take (no feed strategies), labelled.
   const options = await page.$$eval('#strategy-comments option', (os) => os.map((o) => o.value));
-  assert.equal(options.length, 9);
+  assert.equal(options.length, 10);
   assert.ok(!options.some((o) => o.includes('fan_out')), options.join());
   assert.equal(await page.$eval('label[for="strategy-comments"]', (l) => l.textContent), 'commentspost → comment');
   // Comments are read on their own: denormalized keeps them in their own collection.

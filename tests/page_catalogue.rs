@@ -188,6 +188,18 @@ const KEPT_LATIN: &[&str] = &[
     "canonical",
     "relaxed",
     "NUL",
+    // The infer dialog (issue #22): file extensions, SQL's own words, the advisor's doc, and
+    // the counts field's example (collection names, which a model keeps as they are).
+    "advisor",
+    "ndjson",
+    "bson",
+    "metadata",
+    "sql",
+    "DDL",
+    "CREATE",
+    "TABLE",
+    "users",
+    "orders",
 ];
 
 #[test]

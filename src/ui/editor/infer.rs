@@ -14,6 +14,8 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::{Notice, Workspace};
 use crate::history::Change;
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
 use crate::ui::infer::{classify, looks_like_sql, Answer, Kind, Summary};
 
 /// Where the dialog is.
@@ -169,17 +171,15 @@ pub fn InferDialog(
             set(&o, "kind", &kind_name(kind).into());
             set(&o, "text", &text.into());
             inputs.push(&o);
-            names.push("pasted text".to_string());
+            names.push(t(Msg::InferPasted));
         }
         if names.is_empty() {
-            phase.set(Phase::Failed(
-                "drop or choose a file, or paste documents or DDL, first".to_string(),
-            ));
+            phase.set(Phase::Failed(t(Msg::InferNothing)));
             return;
         }
         let label = match names.as_slice() {
             [one] => one.clone(),
-            more => format!("{} inputs", more.len()),
+            more => tv(Msg::InferInputs, &[("count", more.len().to_string())]),
         };
         let outcome = running.with_value(|r| {
             spawn(
@@ -220,10 +220,10 @@ pub fn InferDialog(
             <div class="chooser infer-dialog" role="dialog" aria-modal="true" aria-labelledby="infer-title">
                 <div class="chooser-head">
                     <div>
-                        <h2 id="infer-title">"Start from your data"</h2>
-                        <p class="muted">"Infer a model from mongoexport (.json, .ndjson) or mongodump (.bson, with its .metadata.json) files, a SQL schema (.sql), or pasted documents or DDL. Everything is read here, in your browser: nothing leaves it."</p>
+                        <h2 id="infer-title">{tr!(InferTitle)}</h2>
+                        <p class="muted">{tr!(InferIntro)}</p>
                     </div>
-                    <button type="button" class="icon-button" aria-label="Close" title="Close (Esc)" on:click=move |_| close_x()>"×"</button>
+                    <button type="button" class="icon-button" aria-label=tr!(Close) title=tr!(CloseEsc) on:click=move |_| close_x()>"×"</button>
                 </div>
                 <div class="infer-body">
                     <div class="infer-inputs">
@@ -234,10 +234,10 @@ pub fn InferDialog(
                             on:dragleave=move |_| dropping.set(false)
                             on:drop=on_drop
                         >
-                            <p>"Drop files here, or "
+                            <p>{tr!(InferDrop)}" "
                                 <button type="button" class="button" id="infer-pick" on:click=move |_| {
                                     if let Some(i) = file_input.get() { i.click(); }
-                                }>"Choose files…"</button>
+                                }>{tr!(InferChoose)}</button>
                             </p>
                             <input
                                 node_ref=file_input
@@ -245,34 +245,34 @@ pub fn InferDialog(
                                 multiple=true
                                 class="visually-hidden"
                                 accept=".json,.ndjson,.jsonl,.bson,.sql,application/json"
-                                aria-label="Choose data files"
+                                aria-label=tr!(InferChooseLabel)
                                 tabindex="-1"
                                 data-testid="infer-files"
                                 on:change=on_file
                             />
-                            <ul class="infer-files" aria-label="Files to read">
+                            <ul class="infer-files" aria-label=tr!(InferFilesLabel)>
                                 {move || files.get().into_iter().map(|f| {
                                     let name = f.name();
                                     let (kind, coll) = classify(&name);
                                     let what = match kind {
-                                        Kind::Json => format!("documents → {coll}"),
-                                        Kind::Bson => format!("mongodump → {coll}"),
-                                        Kind::Metadata => format!("indexes of {coll}"),
-                                        Kind::Sql => "SQL schema".to_string(),
+                                        Kind::Json => tv(Msg::InferKindDocuments, &[("collection", coll)]),
+                                        Kind::Bson => tv(Msg::InferKindDump, &[("collection", coll)]),
+                                        Kind::Metadata => tv(Msg::InferKindMetadata, &[("collection", coll)]),
+                                        Kind::Sql => t(Msg::InferKindSql),
                                     };
                                     let n2 = name.clone();
                                     view! {
                                         <li>
                                             <span class="infer-file-name">{name.clone()}</span>
                                             <span class="muted">{format!(" {what}, {}", bytes(f.size()))}</span>
-                                            <button type="button" class="link-button" aria-label=format!("Remove {name}")
-                                                on:click=move |_| files.update(|fs| fs.retain(|g| g.name() != n2))>"remove"</button>
+                                            <button type="button" class="link-button" aria-label=tv(Msg::InferRemoveLabel, &[("name", name.clone())])
+                                                on:click=move |_| files.update(|fs| fs.retain(|g| g.name() != n2))>{tr!(InferRemove)}</button>
                                         </li>
                                     }
                                 }).collect_view()}
                             </ul>
                         </div>
-                        <label class="infer-label" for="infer-paste">"Or paste documents (one per line, or a JSON array) or DDL (CREATE TABLE …)"</label>
+                        <label class="infer-label" for="infer-paste">{tr!(InferPasteLabel)}</label>
                         <textarea
                             id="infer-paste"
                             class="infer-paste"
@@ -282,20 +282,20 @@ pub fn InferDialog(
                             on:input=move |ev| pasted.set(event_target_value(&ev))
                         ></textarea>
                         <div class="infer-row">
-                            <label>"Collection of the pasted documents "
+                            <label>{tr!(InferCollectionLabel)}" "
                                 <input type="text" class="infer-collection" prop:value=move || collection.get()
                                     on:input=move |ev| collection.set(event_target_value(&ev))/>
                             </label>
-                            <label>"Full-scale counts (optional) "
-                                <input type="text" class="infer-counts" placeholder="users=30000000, orders=5000000"
+                            <label>{tr!(InferCountsLabel)}" "
+                                <input type="text" class="infer-counts" placeholder=tr!(InferCountsPlaceholder)
                                     prop:value=move || counts.get()
                                     on:input=move |ev| counts.set(event_target_value(&ev))/>
                             </label>
                         </div>
                         <div class="infer-actions">
-                            <button type="button" class="button" id="infer-run" disabled=busy on:click=start>"Infer the model"</button>
+                            <button type="button" class="button" id="infer-run" disabled=busy on:click=start>{tr!(InferRun)}</button>
                             {move || busy().then(|| view! {
-                                <button type="button" class="button" id="infer-cancel" on:click=move |_| cancel()>"Cancel"</button>
+                                <button type="button" class="button" id="infer-cancel" on:click=move |_| cancel()>{tr!(InferCancel)}</button>
                             })}
                         </div>
                         <Progress phase=phase/>
@@ -324,21 +324,21 @@ fn Progress(phase: RwSignal<Phase>) -> impl IntoView {
         match phase.get() {
         Phase::Running { done, total, file } => view! {
             <div class="infer-progress" role="status">
-                <progress max=total.max(1.0) value=done aria-label="Bytes read"></progress>
+                <progress max=total.max(1.0) value=done aria-label=tr!(InferBytesRead)></progress>
                 <span>{if total > 0.0 {
-                    format!("Reading {file}: {} of {}", bytes(done), bytes(total))
+                    tv(Msg::InferReading, &[("file", file), ("done", bytes(done)), ("total", bytes(total))])
                 } else {
-                    "Starting…".to_string()
+                    t(Msg::InferStarting)
                 }}</span>
             </div>
         }
         .into_any(),
         Phase::Failed(why) => view! {
-            <p class="error" role="alert" data-testid="infer-error">{format!("Nothing was inferred: {why}. Your model is unchanged.")}</p>
+            <p class="error" role="alert" data-testid="infer-error">{tv(Msg::InferFailed, &[("why", why)])}</p>
         }
         .into_any(),
         Phase::Cancelled => view! {
-            <p class="notice" role="status">"Cancelled. Your model is unchanged."</p>
+            <p class="notice" role="status">{tr!(InferCancelled)}</p>
         }
         .into_any(),
         _ => ().into_any(),
@@ -357,19 +357,21 @@ fn SummaryPanel(
             return ().into_any();
         };
         let on_done = on_done.clone();
-        let list = |title: &'static str, id: &'static str, items: Vec<String>| {
+        let list = |title: Msg, id: &'static str, items: Vec<String>| {
             (!items.is_empty()).then(|| {
                 view! {
-                    <h3>{title}</h3>
+                    <h3>{move || t(title)}</h3>
                     <ul data-testid=id>{items.into_iter().map(|i| view! { <li>{i}</li> }).collect_view()}</ul>
                 }
             })
         };
-        let skipped_words = if s.sql {
-            ("statement", "statements")
-        } else {
-            ("line", "lines")
+        let skipped = match (s.sql, s.skipped_count == 1) {
+            (true, true) => Msg::InferSkippedStatement,
+            (true, false) => Msg::InferSkippedStatements,
+            (false, true) => Msg::InferSkippedLine,
+            (false, false) => Msg::InferSkippedLines,
         };
+        let skipped_count = crate::human::thousands(s.skipped_count);
         let skipped_class = if s.skipped_count > 0 {
             "infer-skipped-count warn"
         } else {
@@ -377,17 +379,17 @@ fn SummaryPanel(
         };
         view! {
             <section class="infer-summary" aria-labelledby="infer-summary-title" data-testid="infer-summary">
-                <h3 id="infer-summary-title">"The model is open in the editor (Ctrl+Z brings back yours)"</h3>
-                {list("Read", "infer-sources", s.sources.clone())}
-                {list(if s.sql { "Tables" } else { "Entities" }, "infer-entities", s.entities.clone())}
-                {list("Relationships (as the data lays them out)", "infer-relationships", s.relationships.clone())}
-                {list("Assumed", "infer-assumed", s.assumed.clone())}
-                {list("Indexes", "infer-indexes", s.indexes.clone())}
+                <h3 id="infer-summary-title">{tr!(InferSummaryTitle)}</h3>
+                {list(Msg::InferRead, "infer-sources", s.sources.clone())}
+                {list(if s.sql { Msg::InferTables } else { Msg::InferEntities }, "infer-entities", s.entities.clone())}
+                {list(Msg::InferRelationships, "infer-relationships", s.relationships.clone())}
+                {list(Msg::InferAssumed, "infer-assumed", s.assumed.clone())}
+                {list(Msg::InferIndexes, "infer-indexes", s.indexes.clone())}
                 <p data-testid="infer-skipped-count" class=skipped_class>
-                    {format!("{} skipped", crate::human::count(s.skipped_count, skipped_words.0, skipped_words.1))}
+                    {move || tv(skipped, &[("count", skipped_count.clone())])}
                 </p>
-                {list("Skipped", "infer-skipped", s.skipped.clone())}
-                <button type="button" class="button" id="infer-done" on:click=move |_| on_done()>"Done"</button>
+                {list(Msg::InferSkipped, "infer-skipped", s.skipped.clone())}
+                <button type="button" class="button" id="infer-done" on:click=move |_| on_done()>{tr!(InferDone)}</button>
             </section>
         }
         .into_any()
@@ -404,7 +406,7 @@ fn spawn(
     phase: RwSignal<Phase>,
 ) -> Result<(), String> {
     let worker = crate::ui::worker::spawn()
-        .map_err(|e| format!("no Web Worker could start ({e:?}); inference needs one"))?;
+        .map_err(|e| tv(Msg::InferNoWorker, &[("error", format!("{e:?}"))]))?;
     let on_message = {
         let running = running.clone();
         EventListener::new(&worker, "message", move |ev| {
@@ -436,9 +438,9 @@ fn spawn(
             } else if let Some(e) = field("error").and_then(|e| e.as_string()) {
                 Err(e)
             } else if let Some(e) = field("fatal").and_then(|e| e.as_string()) {
-                Err(format!("the inference stopped ({e})"))
+                Err(tv(Msg::InferStopped, &[("error", e)]))
             } else {
-                Err("the worker sent no model".to_string())
+                Err(t(Msg::InferNoModel))
             };
             // The dialog may have closed while the worker read.
             if phase.is_disposed() {
@@ -466,7 +468,7 @@ fn spawn(
         let running = running.clone();
         EventListener::new(&worker, "error", move |ev| {
             ev.prevent_default();
-            let _ = phase.try_set(Phase::Failed("the worker could not start".to_string()));
+            let _ = phase.try_set(Phase::Failed(t(Msg::InferWorkerFailed)));
             let running = running.clone();
             request_animation_frame(move || stop(&running));
         })
@@ -482,7 +484,7 @@ fn spawn(
     }
     worker
         .post_message(&message)
-        .map_err(|e| format!("the files could not be handed to the worker ({e:?})"))?;
+        .map_err(|e| tv(Msg::InferNotHanded, &[("error", format!("{e:?}"))]))?;
     if let Ok(mut held) = running.try_borrow_mut() {
         *held = Some((worker, vec![on_message, on_error]));
     }

@@ -21,6 +21,8 @@ use wasm_bindgen::JsCast;
 use crate::advise::{Advice, Advised, Weights};
 use crate::design::DesignSpec;
 use crate::human;
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
 use crate::ui::worker::{advise_json_with, AdviseRequest};
 
 use chart::FrontChart;
@@ -115,7 +117,7 @@ pub fn AdvisePanel(
             r.generation += 1;
             r.generation
         };
-        run.set(Run::Running(0, 1, "starting".to_string()));
+        run.set(Run::Running(0, 1, String::new()));
         apply_error.set(None);
         if spawn(&holder, generation, model.clone(), &options, run).is_err() {
             inline(model, options, run);
@@ -158,13 +160,13 @@ pub fn AdvisePanel(
         Some(e) => apply_error.set(Some(e)),
     });
 
-    let weight_input = move |label: &'static str,
+    let weight_input = move |label: Msg,
                              id: &'static str,
                              get: fn(&Weights) -> f64,
                              put: fn(&mut Weights, f64)| {
         view! {
             <label class="advise-weight" for=id>
-                {label}
+                {move || t(label)}
                 <input
                     id=id
                     type="number"
@@ -197,36 +199,36 @@ pub fn AdvisePanel(
             Run::Failed(_) => "failed",
         }>
             <div class="card-head advise-head">
-                <h2 id="advise-title">"Advise: the best design for this workload"</h2>
+                <h2 id="advise-title">{tr!(AdviseHeading)}</h2>
                 <button type="button" class="button advise-close" on:click=move |_| { cancel(); open.set(false); }
-                    aria-label="Close the advisor">"Close"</button>
+                    aria-label=tr!(AdviseCloseLabel)>{tr!(AdviseClose)}</button>
             </div>
-            <p class="card-note">"Every design this model can take is screened without the engine, scored by the weights below, and the best are run on the engine. The score compares a design's costs (read round trips/s; documents and index keys written/s; data and index bytes) with those of the Normalized design, which serves only as the yardstick (it may itself be infeasible): negative is cheaper, lower is better, −0.69 is every cost halved. Designs whose documents break 16 MiB within 5 years are never recommended. How: docs/advisor.md."</p>
+            <p class="card-note">{tr!(AdviseNote)}</p>
             <fieldset class="advise-weights">
-                <legend>"Weights"</legend>
-                {weight_input("Reads", "advise-w-reads", |w| w.reads, |w, v| w.reads = v)}
-                {weight_input("Writes", "advise-w-writes", |w| w.writes, |w, v| w.writes = v)}
-                {weight_input("Storage", "advise-w-storage", |w| w.storage, |w, v| w.storage = v)}
+                <legend>{tr!(AdviseWeights)}</legend>
+                {weight_input(Msg::AdviseWReads, "advise-w-reads", |w| w.reads, |w, v| w.reads = v)}
+                {weight_input(Msg::AdviseWWrites, "advise-w-writes", |w| w.writes, |w, v| w.writes = v)}
+                {weight_input(Msg::AdviseWStorage, "advise-w-storage", |w| w.storage, |w, v| w.storage = v)}
             </fieldset>
             <div class="advise-status" aria-live="polite">
                 {move || match run.get() {
                     Run::Idle => view! {
-                        <button type="button" class="button" on:click=move |_| start()>"Run the advisor"</button>
+                        <button type="button" class="button" on:click=move |_| start()>{tr!(AdviseRun)}</button>
                     }.into_any(),
                     Run::Running(step, of, what) => view! {
                         <span class="spinner" aria-hidden="true"></span>
-                        <progress max=of.max(1) value=step aria-label="Advisor progress"></progress>
-                        <span class="advise-phase">{format!("{}…", human::capitalize(&what))}</span>
-                        <button type="button" class="button advise-cancel" on:click=move |_| cancel()>"Cancel"</button>
+                        <progress max=of.max(1) value=step aria-label=tr!(AdviseProgress)></progress>
+                        <span class="advise-phase">{move || if what.is_empty() { format!("{}…", t(Msg::AdviseStarting)) } else { format!("{}…", human::capitalize(&what)) }}</span>
+                        <button type="button" class="button advise-cancel" on:click=move |_| cancel()>{tr!(AdviseCancel)}</button>
                     }.into_any(),
                     Run::Failed(e) => view! {
-                        <span class="error" role="alert">{format!("The advisor stopped: {e}")}</span>
-                        <button type="button" class="button" on:click=move |_| start()>"Run again"</button>
+                        <span class="error" role="alert">{move || tv(Msg::AdviseStopped, &[("error", e.clone())])}</span>
+                        <button type="button" class="button" on:click=move |_| start()>{tr!(AdviseRunAgain)}</button>
                     }.into_any(),
                     Run::Done(..) => view! {
                         {move || stale.get().then(|| view! {
-                            <span class="advise-stale">"The model changed since this advice."</span>
-                            <button type="button" class="button" on:click=move |_| start()>"Run again"</button>
+                            <span class="advise-stale">{tr!(AdviseStale)}</span>
+                            <button type="button" class="button" on:click=move |_| start()>{tr!(AdviseRunAgain)}</button>
                         })}
                     }.into_any(),
                 }}
@@ -252,34 +254,37 @@ fn AdviceView(
     /// The design applied last from this panel, if any.
     applied: RwSignal<Option<DesignSpec>>,
 ) -> impl IntoView {
-    let s = &advice.search;
-    let searched = format!(
-        "{} {} of {} designs ({}) in {:.1} s: {} feasible, {} infeasible{}.",
-        if s.method == "exhaustive" {
-            "Screened all"
+    let s = advice.search.clone();
+    let searched = move || {
+        let values = [
+            ("explored", human::thousands(s.explored)),
+            ("space", human::thousands(s.space_size)),
+            ("seconds", format!("{:.1}", ms / 1000.0)),
+            ("feasible", human::thousands(s.feasible)),
+            ("infeasible", human::thousands(s.infeasible)),
+        ];
+        let head = if s.method == "exhaustive" {
+            tv(Msg::AdviseSearchedAll, &values)
         } else {
-            "Explored"
-        },
-        human::thousands(s.explored),
-        human::thousands(s.space_size),
-        if s.method == "exhaustive" {
-            "exhaustive"
-        } else {
-            "local search"
-        },
-        ms / 1000.0,
-        human::thousands(s.feasible),
-        human::thousands(s.infeasible),
+            tv(Msg::AdviseSearchedLocal, &values)
+        };
         if s.invalid > 0 {
-            format!(", {} cannot be laid out", human::thousands(s.invalid))
+            let invalid = tv(
+                Msg::AdviseSearchedInvalid,
+                &[("invalid", human::thousands(s.invalid))],
+            );
+            format!("{head} {invalid}")
         } else {
-            String::new()
-        },
-    );
+            head
+        }
+    };
     let recommended = advice.recommended.clone();
-    let headline = match &recommended {
-        Some(r) => format!("Recommended: {}", plain_label(r)),
-        None => "No feasible design: every design breaks a limit within the horizon.".to_string(),
+    let headline = {
+        let recommended = recommended.clone();
+        move || match &recommended {
+            Some(r) => tv(Msg::AdviseRecommended, &[("label", plain_label(r))]),
+            None => t(Msg::AdviseNone),
+        }
     };
     let front = advice.front.clone();
     let rec_design = recommended.as_ref().map(|r| r.design.clone());
@@ -288,8 +293,8 @@ fn AdviceView(
     let disagreements = advice.disagreements.clone();
     let rec_for_rows = rec_design.clone();
     view! {
-        <p class="advise-searched" data-testid="advise-searched" data-space=s.space_size.to_string()
-            data-explored=s.explored.to_string() data-infeasible=s.infeasible.to_string()>{searched}</p>
+        <p class="advise-searched" data-testid="advise-searched" data-space=advice.search.space_size.to_string()
+            data-explored=advice.search.explored.to_string() data-infeasible=advice.search.infeasible.to_string()>{searched}</p>
         <div class="advise-recommended" data-testid="advise-recommended">
             <strong>{headline}</strong>
             {recommended.clone().map(|r| {
@@ -298,40 +303,40 @@ fn AdviceView(
                 view! {
                     " "
                     <button type="button" class="button primary advise-apply" data-rank=r.rank.to_string() data-design=spec
-                        on:click=move |_| apply.run(d.clone())>"Apply"</button>
+                        on:click=move |_| apply.run(d.clone())>{tr!(AdviseApply)}</button>
                 }
             })}
         </div>
         <div class="advise-grid">
             <FrontChart front=front recommended=rec_design apply=apply/>
             <div class="advise-why">
-                <h3>"Why"</h3>
+                <h3>{tr!(AdviseWhy)}</h3>
                 {if explanations.is_empty() {
-                    view! { <p class="muted">"Nothing to choose: every relationship has one option."</p> }.into_any()
+                    view! { <p class="muted">{tr!(AdviseWhyNone)}</p> }.into_any()
                 } else {
                     view! {
                         <ul class="advise-explanations">
                             {explanations.into_iter().map(|e| view! {
-                                <li data-dimension=e.dimension.clone()>{e.text}</li>
+                                <li data-dimension=e.dimension.clone() lang="en">{e.text}</li>
                             }).collect_view()}
                         </ul>
                     }.into_any()
                 }}
             </div>
         </div>
-        <h3>"Best designs"</h3>
-        <div class="table-scroll" tabindex="0" role="region" aria-label="Best designs">
+        <h3>{tr!(AdviseBest)}</h3>
+        <div class="table-scroll" tabindex="0" role="region" aria-label=tr!(AdviseBest)>
             <table class="advise-table">
                 <thead>
                     <tr>
                         <th scope="col" class="num">"#"</th>
-                        <th scope="col">"Design"</th>
-                        <th scope="col" class="num" title="Weighted log ratio of the costs to the Normalized design's: negative is cheaper, lower is better">"Score vs Normalized"</th>
-                        <th scope="col" class="num">"Reads/s"</th>
-                        <th scope="col" class="num" title="Documents plus index keys written per second">"Writes/s (docs + keys)"</th>
-                        <th scope="col" class="num" title="Data plus index bytes">"Storage (data + indexes)"</th>
-                        <th scope="col">"On the engine"</th>
-                        <th scope="col"><span class="visually-hidden">"Apply"</span></th>
+                        <th scope="col">{tr!(AdviseColDesign)}</th>
+                        <th scope="col" class="num" title=tr!(AdviseColScoreTitle)>{tr!(AdviseColScore)}</th>
+                        <th scope="col" class="num">{tr!(AdviseColReads)}</th>
+                        <th scope="col" class="num" title=tr!(AdviseColWritesTitle)>{tr!(AdviseColWrites)}</th>
+                        <th scope="col" class="num" title=tr!(AdviseColStorageTitle)>{tr!(AdviseColStorage)}</th>
+                        <th scope="col">{tr!(AdviseColEngine)}</th>
+                        <th scope="col"><span class="visually-hidden">{tr!(AdviseApply)}</span></th>
                     </tr>
                 </thead>
                 <tbody>
@@ -345,20 +350,20 @@ fn AdviceView(
                                 <td class="num">{a.rank}</td>
                                 <th scope="row" class="advise-label">
                                     {plain_label(&a)}
-                                    {is_rec.then(|| view! { " "<span class="badge" data-level="ok">"recommended"</span> })}
+                                    {is_rec.then(|| view! { " "<span class="badge" data-level="ok">{tr!(AdviseBadgeRecommended)}</span> })}
                                 </th>
                                 <td class="num">{format!("{:+.3}", a.score)}</td>
                                 <td class="num" data-value=a.screened.reads.to_string()>{rate(a.screened.reads)}</td>
                                 <td class="num" data-value=a.screened.write_cost().to_string()
-                                    title=format!("{} documents + {} index keys", rate(a.screened.writes), rate(a.screened.index_keys_written))>{rate(a.screened.write_cost())}</td>
+                                    title={ let (docs, keys) = (rate(a.screened.writes), rate(a.screened.index_keys_written)); move || tv(Msg::AdviseWritesCell, &[("docs", docs.clone()), ("keys", keys.clone())]) }>{rate(a.screened.write_cost())}</td>
                                 <td class="num" data-value=a.screened.storage_cost().to_string()
-                                    title=format!("{} data + {} indexes", human::exact_bytes(human::whole_bytes(a.screened.storage)), human::exact_bytes(human::whole_bytes(a.screened.index_bytes)))>{bytes(a.screened.storage_cost())}</td>
-                                <td>{engine_verdict(&a)}</td>
+                                    title={ let (data, indexes) = (human::thousands(human::whole_bytes(a.screened.storage)), human::thousands(human::whole_bytes(a.screened.index_bytes))); move || tv(Msg::AdviseStorageCell, &[("data", tv(Msg::ExactBytes, &[("bytes", data.clone())])), ("indexes", tv(Msg::ExactBytes, &[("bytes", indexes.clone())]))]) }>{bytes(a.screened.storage_cost())}</td>
+                                <td>{ let a = a.clone(); move || engine_verdict(&a) }</td>
                                 <td>
                                     <button type="button" class="button advise-apply-row" data-design=spec
-                                        aria-label=format!("Apply design {}", a.rank)
+                                        aria-label={ let rank = a.rank.to_string(); move || tv(Msg::AdviseApplyN, &[("rank", rank.clone())]) }
                                         on:click=move |_| apply.run(d.clone())>
-                                        {move || if applied.with(|x| x.as_ref() == Some(&d2)) { "Applied" } else { "Apply" }}
+                                        {move || if applied.with(|x| x.as_ref() == Some(&d2)) { t(Msg::AdviseApplied) } else { t(Msg::AdviseApply) }}
                                     </button>
                                 </td>
                             </tr>
@@ -369,10 +374,10 @@ fn AdviceView(
         </div>
         {(!disagreements.is_empty()).then(|| view! {
             <details class="advise-disagreements">
-                <summary>{format!("The engine and the screen disagree on {} figure(s)", disagreements.len())}</summary>
+                <summary>{ let count = disagreements.len().to_string(); move || tv(Msg::AdviseDisagree, &[("count", count.clone())]) }</summary>
                 <ul>
                     {disagreements.into_iter().map(|d| view! {
-                        <li>{format!("{}: {} screened {}, engine {} {}", d.design, d.figure, rate(d.screened), rate(d.engine), d.note)}</li>
+                        <li>{move || tv(Msg::AdviseDisagreement, &[("design", d.design.clone()), ("figure", d.figure.to_string()), ("screened", rate(d.screened)), ("engine", rate(d.engine)), ("note", d.note.to_string())])}</li>
                     }).collect_view()}
                 </ul>
             </details>
@@ -384,7 +389,7 @@ fn AdviceView(
 /// has none to make.
 pub fn plain_label(a: &Advised) -> String {
     if a.label.is_empty() {
-        "the only design".to_string()
+        t(Msg::AdviseOnlyDesign)
     } else {
         a.label.clone()
     }
@@ -393,13 +398,14 @@ pub fn plain_label(a: &Advised) -> String {
 /// Returns what the engine said of a design: `verified`, `not run`, or why it is unsound.
 fn engine_verdict(a: &Advised) -> String {
     match (&a.engine, &a.engine_error) {
-        (Some(e), _) if e.sound() => "verified, feasible".to_string(),
-        (Some(e), _) if !e.infeasible.is_empty() => {
-            format!("infeasible: {}", e.infeasible.join(", "))
-        }
-        (Some(_), _) => "a command was refused".to_string(),
-        (None, Some(err)) => format!("failed: {err}"),
-        (None, None) => "not run".to_string(),
+        (Some(e), _) if e.sound() => t(Msg::AdviseVerified),
+        (Some(e), _) if !e.infeasible.is_empty() => tv(
+            Msg::AdviseInfeasible,
+            &[("limits", e.infeasible.join(", "))],
+        ),
+        (Some(_), _) => t(Msg::AdviseRefused),
+        (None, Some(err)) => tv(Msg::AdviseFailed, &[("error", err.clone())]),
+        (None, None) => t(Msg::AdviseNotRun),
     }
 }
 
@@ -417,9 +423,7 @@ fn inline(model: Arc<str>, options: String, run: RwSignal<Run>) {
         );
     };
     if set_timeout_with_handle(go, Duration::from_millis(30)).is_err() {
-        run.set(Run::Failed(
-            "the page could not schedule the advisor".to_string(),
-        ));
+        run.set(Run::Failed(t(Msg::AdviseNoSchedule)));
     }
 }
 
@@ -475,7 +479,7 @@ fn spawn(
                 let ms = field("ms").and_then(|m| m.as_f64()).unwrap_or(0.0);
                 run.set(match serde_json::from_str::<Advice>(&json) {
                     Ok(a) => Run::Done(Arc::new(a), model.clone(), ms),
-                    Err(e) => Run::Failed(format!("unreadable advice ({e})")),
+                    Err(e) => Run::Failed(tv(Msg::AdviseUnreadable, &[("error", e.to_string())])),
                 });
             } else if let Some(e) = field("error").and_then(|e| e.as_string()) {
                 run.set(Run::Failed(e));
@@ -484,7 +488,7 @@ fn spawn(
             } else if let Some(fatal) = field("fatal").and_then(|e| e.as_string()) {
                 run.set(Run::Failed(fatal));
             } else {
-                run.set(Run::Failed("the worker sent no advice".to_string()));
+                run.set(Run::Failed(t(Msg::AdviseNoAdvice)));
             }
         })
     };

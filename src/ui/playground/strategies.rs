@@ -119,6 +119,21 @@ fn parameter_label(key: &str) -> String {
     })
 }
 
+/// What strategy `name` (as written in a model) is called in the Custom picker: the
+/// catalogue's `strategy-<name>` (underscores as hyphens), else its name made readable.
+fn strategy_label(name: &str) -> String {
+    let id = format!("strategy-{}", name.replace('_', "-"));
+    Msg::ALL
+        .iter()
+        .find(|m| m.id() == id)
+        .map_or_else(|| label(name), |m| t(*m))
+}
+
+/// What a base design is called in its select: the catalogue's name of the three designs.
+fn base_label(name: &str) -> String {
+    crate::ui::i18n::design_label(None, name, &label(name), crate::ui::i18n::lang())
+}
+
 /// What a way of joining is called in its select.
 fn joins_label(j: Joins) -> String {
     t(match j {
@@ -211,7 +226,7 @@ pub fn StrategyPicker(
         .iter()
         .map(|d| {
             let n = d.as_str();
-            view! { <option value=n selected=base.get_untracked() == *d>{label(n)}</option> }
+            view! { <option value=n selected=base.get_untracked() == *d>{move || base_label(n)}</option> }
         })
         .collect_view();
     let joins_options = Joins::ALL
@@ -298,7 +313,7 @@ fn row(
         .iter()
         .map(|s| {
             let n = s.name();
-            view! { <option value=n selected=chosen() == n>{label(n)}</option> }
+            view! { <option value=n selected=chosen() == n>{move || strategy_label(n)}</option> }
         })
         .collect_view();
     let on_select = {
@@ -367,7 +382,7 @@ fn row(
                 Msg::ResetToBaseLabel,
                 &[
                     ("name", name.clone()),
-                    ("base", label(base.get().as_str()).to_string()),
+                    ("base", base_label(base.get().as_str())),
                 ],
             );
             let reset = move |_| {

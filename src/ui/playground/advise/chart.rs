@@ -12,6 +12,8 @@ use super::{bytes, plain_label, rate};
 use crate::advise::Advised;
 use crate::chart::bars::Scale;
 use crate::design::DesignSpec;
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
 
 /// The drawing's size in its own units (it scales to the card's width).
 const W: f64 = 560.0;
@@ -95,18 +97,28 @@ pub fn FrontChart(
         .into_iter()
         .map(|a| {
             let is_rec = recommended.as_ref() == Some(&a.design);
-            let label = format!(
-                "#{} {}{}: {} read round trips/s, {} documents and {} index keys written/s, {} stored and {} of indexes; score {:+.3}. Apply as Custom.",
-                a.rank,
-                plain_label(&a),
-                if is_rec { " (recommended)" } else { "" },
-                rate(a.screened.reads),
-                rate(a.screened.writes),
-                rate(a.screened.index_keys_written),
-                bytes(a.screened.storage),
-                bytes(a.screened.index_bytes),
-                a.score,
-            );
+            let label = {
+                let a = a.clone();
+                move || {
+                    tv(
+                        if is_rec {
+                            Msg::FrontPointRecommended
+                        } else {
+                            Msg::FrontPoint
+                        },
+                        &[
+                            ("rank", a.rank.to_string()),
+                            ("label", plain_label(&a)),
+                            ("reads", rate(a.screened.reads)),
+                            ("docs", rate(a.screened.writes)),
+                            ("keys", rate(a.screened.index_keys_written)),
+                            ("data", bytes(a.screened.storage)),
+                            ("indexes", bytes(a.screened.index_bytes)),
+                            ("score", format!("{:+.3}", a.score)),
+                        ],
+                    )
+                }
+            };
             let (cx, cy, r) = (
                 x_of(&xs_scale, a.screened.reads),
                 y_of(&ys_scale, a.screened.write_cost()),
@@ -134,27 +146,29 @@ pub fn FrontChart(
             }
         })
         .collect_view();
-    let note = if xs_scale.is_log() || ys_scale.is_log() {
-        " Log scale where the figures span more than a hundredfold."
-    } else {
-        ""
+    let log = xs_scale.is_log() || ys_scale.is_log();
+    let count = front.len().to_string();
+    let caption = move || {
+        let caption = tv(Msg::FrontCaption, &[("count", count.clone())]);
+        if log {
+            format!("{caption} {}", t(Msg::FrontLogNote))
+        } else {
+            caption
+        }
     };
     view! {
         <figure class="advise-front" data-testid="advise-front">
-            <svg viewBox=format!("0 0 {W} {H}") role="group" aria-label="Pareto front: read cost against write cost; point size is storage with indexes">
+            <svg viewBox=format!("0 0 {W} {H}") role="group" aria-label=tr!(FrontAria)>
                 {grid_x}
                 {grid_y}
                 <line class="axis" x1=LEFT x2=W - RIGHT y1=H - BOTTOM y2=H - BOTTOM/>
                 <line class="axis" x1=LEFT x2=LEFT y1=TOP y2=H - BOTTOM/>
-                <text class="axis-label" x=(LEFT + W - RIGHT) / 2.0 y=H - 8.0 text-anchor="middle" aria-hidden="true">"Read round trips/s →"</text>
+                <text class="axis-label" x=(LEFT + W - RIGHT) / 2.0 y=H - 8.0 text-anchor="middle" aria-hidden="true">{tr!(FrontXAxis)}</text>
                 <text class="axis-label" x=16.0 y=(TOP + H - BOTTOM) / 2.0 text-anchor="middle"
-                    transform=format!("rotate(-90 16 {})", (TOP + H - BOTTOM) / 2.0) aria-hidden="true">"Writes/s (docs + index keys) →"</text>
+                    transform=format!("rotate(-90 16 {})", (TOP + H - BOTTOM) / 2.0) aria-hidden="true">{tr!(FrontYAxis)}</text>
                 {points}
             </svg>
-            <figcaption class="card-note">{format!(
-                "The Pareto front: {} design(s) no other beats on reads, writes (documents and index keys) and storage (data and indexes) at once. Larger point: more storage; filled: recommended. Click a point to apply it.{note}",
-                front.len()
-            )}</figcaption>
+            <figcaption class="card-note">{caption}</figcaption>
         </figure>
     }
 }
