@@ -147,6 +147,9 @@ test('zh-CN: the Advise panel and its chart are in Chinese', async () => {
 
 test('zh-CN: the "Start from your data" dialog and its summary are in Chinese', async () => {
   const { context, page, errors } = await open('zh-CN');
+  // axe reads the page behind the dialog too: wait until its evaluation is done, not faded
+  // "pending" (which axe would read as low contrast), as e2e/zh.test.mjs does.
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
   await page.click('#choose-preset');
   await page.click('.preset-card[data-preset="infer"]');
   await page.waitForSelector('.infer-dialog');

@@ -138,8 +138,8 @@ start-from-data = Start from your data
 start-from-data-lesson = Infer a model from mongoexport, mongodump or SQL files, or pasted documents: read in your browser, nothing leaves it.
 source-article = Article { $article }
 source-article-tips = Article { $article } · tips { $tips }
-title-separator = :
-colon = :
+title-separator = { ": " }
+colon = { ": " }
 
 ## Playground (src/ui/playground.rs)
 
@@ -262,9 +262,10 @@ index-sizes-estimates = index sizes are estimates
 index-faded = faded: the collection's indexes (estimate)
 storage-chart-title = Storage per collection at full scale
 storage-summary = { $design }: { $size } in all
-storage-bar = { $design }, { $collection } { $kind }: { $size }
+storage-bar = { $design }, { $collection } { $kind }: { $size }{ $estimate }
 storage-kind-data = data
-storage-kind-indexes = indexes (estimate)
+storage-kind-indexes = indexes
+storage-estimate = { " (estimate)" }
 storage-note = Data and index bytes, all documents at full scale · { $scale }
 storage-title = Storage per collection at full scale, for each design ({ $scale })
 

@@ -259,9 +259,10 @@ index-sizes-estimates = 索引大小是估算值
 index-faded = 浅色：集合的索引（估算值）
 storage-chart-title = 全量时每个集合的存储
 storage-summary = { $design }：共 { $size }
-storage-bar = { $design }，{ $collection } { $kind }：{ $size }
+storage-bar = { $design }，{ $collection } { $kind }：{ $size }{ $estimate }
 storage-kind-data = 数据
-storage-kind-indexes = 索引（估算值）
+storage-kind-indexes = 索引
+storage-estimate = （估算值）
 storage-note = 数据和索引字节，全部文档，全量 · { $scale }
 storage-title = 每个设计中全量时每个集合的存储（{ $scale }）
 

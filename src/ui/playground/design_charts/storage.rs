@@ -178,6 +178,14 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
                     ("collection", coll.to_string()),
                     ("kind", kind_text),
                     ("size", size_text(v)),
+                    (
+                        "estimate",
+                        if kind == "indexes" {
+                            t(Msg::StorageEstimate)
+                        } else {
+                            String::new()
+                        },
+                    ),
                 ],
             );
             let class = format!("bar-seg {} part-{kind}", colour.class());
