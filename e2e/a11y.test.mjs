@@ -4,23 +4,11 @@
 // DevTools protocol (page.evaluate), so the page keeps its own Content-Security-Policy.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { openPage, useSite, openPreset } from './browser.mjs';
+import { audit } from './axe.mjs';
 
 const site = useSite();
-const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
 
-/** Runs axe on the page as it is; returns one line per violation and node. */
-async function audit(page) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() =>
-    // eslint-disable-next-line no-undef
-    axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
-  );
-  return result.violations.flatMap((v) =>
-    v.nodes.slice(0, 5).map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary.replace(/\s+/g, ' ').slice(0, 240)}`),
-  );
-}
 
 /** The views: a name and how to get there from the playground with social-feed evaluated. */
 const VIEWS = [

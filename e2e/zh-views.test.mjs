@@ -6,12 +6,11 @@
 // engine's statistics line) is out of scope (docs/i18n.md, "What remains English").
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { SHOTS, useSite } from './browser.mjs';
+import { audit } from './axe.mjs';
 import { runCommand } from './console.mjs';
 
 const site = useSite();
-const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
 
 /** Latin-letter words the Chinese page keeps (as e2e/zh.test.mjs's KEPT), plus the BSON type
  * names the breakdown table shows as MongoDB spells them (`$type` aliases). */
@@ -63,15 +62,6 @@ async function english(page, allowed) {
   });
 }
 
-/** Runs axe's WCAG 2.1 A/AA rules; returns one line per violation. */
-async function audit(page) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() =>
-    // eslint-disable-next-line no-undef
-    axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
-  );
-  return result.violations.flatMap((v) => v.nodes.slice(0, 3).map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
 
 /** Opens `hash` in a browser whose language is zh-CN, at 1280×720. */
 async function open(hash) {

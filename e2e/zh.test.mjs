@@ -10,9 +10,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { SHOTS, useSite } from './browser.mjs';
+import { audit } from './axe.mjs';
 
 const site = useSite();
-const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
 
 /** Latin-letter words the Chinese page keeps: MongoDB's and the product's names, operators,
  * units, keys, formats (the same words docs/i18n.md's glossary leaves as they are). */
@@ -95,15 +95,6 @@ async function english(page, allowed) {
   });
 }
 
-/** Runs axe's WCAG 2.1 A/AA rules; returns one line per violation. */
-async function audit(page) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() =>
-    // eslint-disable-next-line no-undef
-    axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
-  );
-  return result.violations.flatMap((v) => v.nodes.slice(0, 3).map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
 
 /** Opens the page in a browser whose language is `locale`, at 1280×720. */
 async function open(locale) {
