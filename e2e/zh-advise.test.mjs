@@ -10,9 +10,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { SHOTS, useSite } from './browser.mjs';
+import { audit } from './axe.mjs';
 
 const site = useSite();
-const AXE = readFileSync('node_modules/axe-core/axe.min.js', 'utf8');
 
 /** Latin-letter words the Chinese page keeps (as e2e/zh.test.mjs, and the infer dialog's file
  * extensions and its counts example): MongoDB's and the product's names, operators,
@@ -97,15 +97,6 @@ async function english(page, allowed, root) {
   });
 }
 
-/** Runs axe's WCAG 2.1 A/AA rules; returns one line per violation. */
-async function audit(page) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(() =>
-    // eslint-disable-next-line no-undef
-    axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }),
-  );
-  return result.violations.flatMap((v) => v.nodes.slice(0, 3).map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
 
 /** Opens the page in a browser whose language is `locale`, at 1280×720. */
 async function open(locale) {
@@ -190,6 +181,8 @@ test('zh-CN: the Custom picker names every strategy in Chinese; the values stay 
     assert.match(text, /[\u4e00-\u9fff]/, `option ${value} in Chinese: ${text}`);
   }
   await page.$eval('.strategies', (s) => s.scrollIntoView());
+  // axe reads the whole page: wait until blog's Custom evaluation is done, not faded "pending".
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
   await clean(page, 'the Custom picker', 'blog', '.strategies');
   await page.screenshot({ path: `${SHOTS}/zh-custom.png` });
   assert.deepEqual(errors, []);
