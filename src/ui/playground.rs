@@ -121,9 +121,9 @@ pub fn Playground() -> impl IntoView {
         }
     });
 
-    // The model as shown: Custom's seed as its design while the model's design is unchanged.
+    // The model as shown: Custom's seed as its design while the model's text is unchanged.
     let seeded = Memo::new(move |_| {
-        custom_seed.with(|s| model.with(|m| s.as_ref().and_then(|s| s.applies(m.as_ref()?))))
+        custom_seed.with(|s| good_text.with(|t| s.as_ref().and_then(|s| s.applies(t))))
     });
     Effect::new(move |_| ws.before_edit.set(seeded.get()));
     let shown = Memo::new(move |_| {
@@ -241,8 +241,9 @@ pub fn Playground() -> impl IntoView {
         if id != CUSTOM {
             custom_seed.set(None);
         } else if from != id {
-            let seed =
-                model.with_untracked(|m| m.as_ref().and_then(|m| strategies::seed(m, &from)));
+            let text = good_text.get_untracked();
+            let seed = model
+                .with_untracked(|m| m.as_ref().and_then(|m| strategies::seed(m, &text, &from)));
             custom_seed.set(seed);
         }
         set_choice.set(id);

@@ -22,24 +22,30 @@ use crate::ui::editor::Workspace;
 /// The design Custom starts from, shown but not yet written into the model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Seed {
-    /// The model's design when Custom was chosen (the preset's own).
-    shipped: DesignSpec,
+    /// The model's text when Custom was chosen (its design the preset's own).
+    text: std::sync::Arc<str>,
     /// The design Custom shows instead (the preset's design the bar came from).
     design: DesignSpec,
 }
 
 impl Seed {
-    /// Returns the design Custom shows for `model`: the seed while the model's design is still
-    /// the preset's own (an undo back there shows it again), `None` once the user changed it.
-    pub fn applies(&self, model: &Model) -> Option<DesignSpec> {
-        (model.design == self.shipped).then(|| self.design.clone())
+    /// Returns the design Custom shows for the model `text`: the seed while the text is the one
+    /// Custom was chosen on (an undo back there shows it again), `None` once anything changed.
+    ///
+    /// The text, not the design, decides: the user's first change writes the seed with it, and
+    /// that change may give a design equal to the preset's own (picking, on a preset's
+    /// `normalized`, the very strategy the preset ships with), which must then be shown as
+    /// written, not as the seed.
+    pub fn applies(&self, text: &str) -> Option<DesignSpec> {
+        (*self.text == *text).then(|| self.design.clone())
     }
 }
 
 /// Returns the design Custom starts from when the bar moves to it from the preset's design
-/// `from` (an offer id): that design, as long as the model's own design is still the one the
-/// preset ships with (a design already customized is kept). `None`: Custom shows the model's.
-pub fn seed(model: &Model, from: &str) -> Option<Seed> {
+/// `from` (an offer id) on the model `text`: that design, as long as the model's own design is
+/// still the one the preset ships with (a design already customized is kept). `None`: Custom
+/// shows the model's.
+pub fn seed(model: &Model, text: &std::sync::Arc<str>, from: &str) -> Option<Seed> {
     model.preset.as_ref()?;
     let shipped = crate::presets::get(model.name.as_deref()?)?
         .model()
@@ -49,8 +55,8 @@ pub fn seed(model: &Model, from: &str) -> Option<Seed> {
         return None;
     }
     let o = crate::eval::offer::offer(model, from)?;
-    (o.design != model.design).then_some(Seed {
-        shipped,
+    (o.design != model.design).then(|| Seed {
+        text: text.clone(),
         design: o.design,
     })
 }
