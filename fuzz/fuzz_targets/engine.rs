@@ -1,6 +1,7 @@
 //! Structure-aware engine fuzzing: a sequence of commands (insert, find, count, update,
 //! replace, delete, findOneAndUpdate, aggregate, createIndex, dropIndex) with random filters,
-//! updates, projections, sorts and pipelines — operators on arrays, dotted and positional
+//! updates, projections, sorts, pipelines and collations (case- and accent-insensitive finds and
+//! indexes) — operators on arrays, dotted and positional
 //! paths, `$`-operators in wrong places, NaN, infinities and 64-bit edges, strings of 1 MiB —
 //! run against a small database of two collections.
 //!
@@ -17,6 +18,7 @@
 use bson::{Bson, Document};
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
+use squillion::engine::collation::Collation;
 use squillion::engine::write::{depth, MAX_DEPTH};
 use squillion::engine::{
     Command, Database, FindCommand, Hint, IndexOptions, Returned, UpdateCommand,
@@ -36,7 +38,7 @@ const PATHS: &[&str] = &[
 const KEYS: &[&str] = &["_id", "a", "b", "c", "x", "a.b", "$a", ""];
 
 const STRINGS: &[&str] = &[
-    "", "a", "b", "ab", "$a", "$$ROOT", "a.b", "\u{0}", "é", "^a", "(?=a)",
+    "", "a", "b", "ab", "$a", "$$ROOT", "a.b", "\u{0}", "é", "^a", "(?=a)", "A", "É", "e", "AB",
 ];
 
 const QUERY_OPS: &[&str] = &[
@@ -513,7 +515,7 @@ fn index_keys(u: &mut Unstructured) -> Result<(Document, IndexOptions)> {
         } else {
             None
         },
-        collation: None,
+        collation: collation(u)?,
     };
     Ok((keys, options))
 }
@@ -534,8 +536,37 @@ fn find_command(u: &mut Unstructured) -> Result<FindCommand> {
             None
         },
         hint: Hint::Auto,
-        collation: None,
+        collation: collation_document(u)?,
     })
+}
+
+/// A find's `collation` document, one time in five: mostly one the engine accepts (as
+/// [`collation`]), sometimes one it must refuse with an error (a locale that is not a string,
+/// a strength out of 1–5, an option it does not support).
+fn collation_document(u: &mut Unstructured) -> Result<Option<Document>> {
+    let Some(c) = collation(u)? else {
+        return Ok(None);
+    };
+    Ok(Some(match u.int_in_range(0..=7)? {
+        0 => bson::doc! { "locale": 1, "strength": i32::from(c.strength) },
+        1 => bson::doc! { "locale": c.locale, "strength": 6 },
+        2 => bson::doc! { "locale": c.locale, "caseLevel": true },
+        3 => bson::doc! { "locale": c.locale },
+        _ => bson::doc! { "locale": c.locale, "strength": i32::from(c.strength) },
+    }))
+}
+
+/// A collation for a find or an index, one time in five: strength 1 (base letters), 2 (also
+/// accents) or 3 (also case, the default), so that the planner's choice between a collated
+/// index and a scan is checked against the forced scan.
+fn collation(u: &mut Unstructured) -> Result<Option<Collation>> {
+    if !u.ratio(1, 5)? {
+        return Ok(None);
+    }
+    Ok(Some(Collation {
+        locale: pick(u, &["en", "fr"])?.into(),
+        strength: u.int_in_range(1..=3)?,
+    }))
 }
 
 fn update_command(u: &mut Unstructured, multi: bool, replace: bool) -> Result<UpdateCommand> {
