@@ -350,6 +350,27 @@ pub fn stack(values: &[f64], scale: &Scale, x0: f64, len: f64) -> Vec<(f64, f64)
         .collect()
 }
 
+/// Returns the groups of a chart whose series each name some of them (the cost chart: every
+/// design's workload units), each once: the first series' in order, and a name only a later
+/// series has right after the name it follows there (at the start if it comes first), so a
+/// step a design adds (a lifecycle pattern's) sits beside the operation it belongs to.
+pub fn groups<'a>(series: impl IntoIterator<Item = Vec<&'a str>>) -> Vec<String> {
+    let mut all: Vec<String> = Vec::new();
+    for names in series {
+        let mut next = 0;
+        for unit in names {
+            next = match all.iter().position(|u| u == unit) {
+                Some(at) => at + 1,
+                None => {
+                    all.insert(next, unit.to_string());
+                    next + 1
+                }
+            };
+        }
+    }
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -534,5 +555,27 @@ mod tests {
             segs,
             vec![(100.0, 60.0), (160.0, 20.0), (180.0, 0.0), (180.0, 120.0)]
         );
+    }
+
+    #[test]
+    fn groups_are_the_union_in_each_series_order() {
+        let shown = groups([
+            vec!["record", "read"],
+            vec!["record", "count (approximate)", "read"],
+            vec!["record", "read", "read old", "archive"],
+            vec!["first", "read"],
+        ]);
+        assert_eq!(
+            shown,
+            [
+                "first",
+                "record",
+                "count (approximate)",
+                "read",
+                "read old",
+                "archive"
+            ]
+        );
+        assert_eq!(groups(Vec::<Vec<&str>>::new()), Vec::<String>::new());
     }
 }

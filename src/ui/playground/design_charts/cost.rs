@@ -7,7 +7,7 @@ use crate::lang::Msg;
 use crate::ui::i18n::{lang, metric_label, t, tr, tv};
 
 use super::{axes, chart_svg, legend_item, placeholder_bar, Colour, Design, Size};
-use crate::chart::bars::{columns, fit_text, Layout, Scale, Spec};
+use crate::chart::bars::{columns, fit_text, groups, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
 use crate::eval::metric::{Metric, CHARTED};
 use crate::eval::OperationEval;
@@ -104,12 +104,14 @@ pub fn CostChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl IntoVie
 
 /// Draws `metric` for every operation and design.
 fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
-    // The workload's operations, in order, from the first design evaluated (all share it).
-    let ops: Vec<String> = designs
-        .iter()
-        .find_map(|d| d.evaluation())
-        .map(|s| s.operations.iter().map(|o| o.unit.clone()).collect())
-        .unwrap_or_default();
+    // The workload's operations of every design evaluated: a design's lifecycle patterns may
+    // add units of their own (approximate's slowed counter, archive's move and old-data read).
+    let ops = groups(designs.iter().filter_map(|d| d.evaluation()).map(|s| {
+        s.operations
+            .iter()
+            .map(|o| o.unit.as_str())
+            .collect::<Vec<_>>()
+    }));
     if ops.is_empty() {
         let text = if designs.iter().any(|d| d.evaluation().is_some()) {
             t(Msg::ChartNoOperations)
