@@ -8,7 +8,10 @@
 //! validation of the groups.
 #![cfg(not(target_arch = "wasm32"))]
 
-use bson::{doc, Bson, Document};
+#[path = "common/pymongo.rs"]
+mod pymongo;
+
+use bson::{doc, Document};
 use squillion::design::Layout;
 use squillion::engine::{Database, FindCommand, IndexOptions};
 use squillion::eval::{evaluate, Design, EvalOptions};
@@ -185,45 +188,7 @@ fn polymorphic_document_sizes_equal_pymongo() {
         );
     }
     let ours: Vec<u64> = picked.iter().map(document_size).collect();
-    let ejson: Vec<serde_json::Value> = picked
-        .iter()
-        .map(|d| Bson::Document(d.clone()).into_canonical_extjson())
-        .collect();
-    let script = r#"
-import sys
-from bson import json_util, encode
-docs = json_util.loads(sys.stdin.read())
-print(' '.join(str(len(encode(d))) for d in docs))
-"#;
-    let Ok(mut child) = Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-    else {
-        eprintln!("python3 not available: sizes not compared with pymongo");
-        return;
-    };
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin
-            .write_all(serde_json::Value::Array(ejson).to_string().as_bytes())
-            .unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    if !out.status.success() {
-        eprintln!(
-            "pymongo not available: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        return;
-    }
-    let theirs: Vec<u64> = String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .filter_map(|s| s.parse().ok())
-        .collect();
-    assert_eq!(theirs, ours);
+    assert_eq!(pymongo::sizes(&picked), ours);
 }
 
 #[test]

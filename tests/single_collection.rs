@@ -6,6 +6,9 @@
 //! and validation and the picker offering it only on a one-to-many between two entities.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "common/pymongo.rs"]
+mod pymongo;
+
 use bson::{doc, Bson, Document};
 use squillion::design::{strategies_for, Layout, Strategy};
 use squillion::engine::{Database, FindCommand};
@@ -15,7 +18,6 @@ use squillion::model::{parse_model, Model};
 use squillion::presets;
 use squillion::size::document_size;
 use std::collections::BTreeMap;
-use std::process::Command;
 
 /// The product-catalog preset under `design`: the model, its layout and the generated
 /// documents of the `product` collection.
@@ -155,44 +157,7 @@ fn single_collection_document_sizes_equal_pymongo() {
         .collect();
     picked.extend(of_type(&docs, "review").into_iter().take(3).cloned());
     let ours: Vec<u64> = picked.iter().map(document_size).collect();
-    let ejson: Vec<serde_json::Value> = picked
-        .iter()
-        .map(|d| Bson::Document(d.clone()).into_canonical_extjson())
-        .collect();
-    let input = serde_json::Value::Array(ejson).to_string();
-    let script = r#"
-import sys
-from bson import json_util, encode
-docs = json_util.loads(sys.stdin.read())
-print(' '.join(str(len(encode(d))) for d in docs))
-"#;
-    let run = Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn();
-    let Ok(mut child) = run else {
-        eprintln!("python3 not available: sizes not compared with pymongo");
-        return;
-    };
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(input.as_bytes()).unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    if !out.status.success() {
-        eprintln!(
-            "pymongo not available: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        return;
-    }
-    let theirs: Vec<u64> = String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .filter_map(|s| s.parse().ok())
-        .collect();
-    assert_eq!(theirs, ours);
+    assert_eq!(pymongo::sizes(&picked), ours);
     // The tags' bytes: `type: "product"` is 1 + 5 + 4 + 8 = 18, `type: "review"` 17, and
     // `productId: ObjectId` 1 + 10 + 12 = 23, on every document.
     let tags = |d: &Document| {

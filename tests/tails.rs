@@ -5,8 +5,8 @@
 //! pymongo's `bson.encode` (the peer), not against ourselves.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+#[path = "common/pymongo.rs"]
+mod pymongo;
 
 use proptest::prelude::*;
 use squillion::arith::collection_stats;
@@ -99,41 +99,11 @@ fn largest_documents_are_exact_against_pymongo() {
         }
     }
     assert!(checked > 100, "only {checked} documents checked");
-    let peer = pymongo_sizes(&corpus);
+    let peer = pymongo::sizes_of_lines(&corpus);
     assert_eq!(peer.len(), expected.len(), "pymongo read every line");
     for ((what, ours), theirs) in expected.iter().zip(&peer) {
         assert_eq!(ours, theirs, "{what}: our size vs pymongo's");
     }
-}
-
-/// Runs pymongo's `bson.encode` on each canonical Extended JSON line.
-fn pymongo_sizes(corpus: &str) -> Vec<u64> {
-    let script = "import sys, bson\nfrom bson import json_util\n\
-        o = json_util.CANONICAL_JSON_OPTIONS\n\
-        for line in sys.stdin:\n    print(len(bson.encode(json_util.loads(line, json_options=o))))\n";
-    let mut child = Command::new("python3")
-        .args(["-c", script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("python3 with pymongo is needed (scripts/setup.sh): {e}"));
-    let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("stdin"));
-    let text = corpus.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
-    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
-    writer
-        .join()
-        .unwrap_or_else(|_| panic!("writer"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        out.status.success(),
-        "pymongo failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| l.trim().parse().unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect()
 }
 
 /// The issue's message: binData attachment, lognormal typical 200,000, p99 5,000,000, max

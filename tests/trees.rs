@@ -4,6 +4,9 @@
 //! (same results as a collection scan and as mingo, only the subtree's keys examined).
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "common/pymongo.rs"]
+mod pymongo;
+
 use bson::oid::ObjectId;
 use bson::{doc, Bson, Document};
 use squillion::design::Layout;
@@ -160,46 +163,7 @@ fn tree_document_sizes_equal_pymongo() {
         }
     }
     let ours: Vec<u64> = docs.iter().map(document_size).collect();
-    // Recorded with pymongo 4 (`len(bson.encode(doc))`) for the parent-references root, whose
-    // name and slug vary with the seed: the shapes' fixed parts are checked below.
-    let ejson: Vec<serde_json::Value> = docs
-        .iter()
-        .map(|d| Bson::Document(d.clone()).into_canonical_extjson())
-        .collect();
-    let input = serde_json::Value::Array(ejson).to_string();
-    let script = r#"
-import sys
-from bson import json_util, encode
-docs = json_util.loads(sys.stdin.read())
-print(' '.join(str(len(encode(d))) for d in docs))
-"#;
-    let run = Command::new("python3")
-        .args(["-c", script])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn();
-    let Ok(mut child) = run else {
-        eprintln!("python3 not available: sizes not compared with pymongo");
-        return;
-    };
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(input.as_bytes()).unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
-    if !out.status.success() {
-        eprintln!(
-            "pymongo not available: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        return;
-    }
-    let theirs: Vec<u64> = String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .filter_map(|s| s.parse().ok())
-        .collect();
-    assert_eq!(theirs, ours);
+    assert_eq!(pymongo::sizes(&docs), ours);
 }
 
 /// Documents with paths: a small tree of named categories (with characters a regex treats
