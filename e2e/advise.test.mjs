@@ -11,54 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openPage, useSite, SHOTS } from './browser.mjs';
 import { cliJson } from './cli.mjs';
+import { assertSame, cliShown, shownEval } from './figures.mjs';
 
 const site = useSite();
-
-/** The figures of the CLI's operations and collections, as the page marks them up. */
-function cliShown(cli) {
-  const pair = (op, key) => [op.typical.total[key].value, op.largest.total[key].value];
-  const metrics = ['docs_examined', 'keys_examined', 'docs_returned', 'bytes_returned', 'docs_written', 'bytes_written', 'index_keys_written'];
-  return {
-    operations: cli.operations.map((op) => ({
-      unit: op.unit,
-      figures: {
-        queries: [op.typical.queries, op.largest.queries],
-        lookups: [op.typical.lookups, op.largest.lookups],
-        ...Object.fromEntries(metrics.map((k) => [k, pair(op, k)])),
-        shards: [op.typical.max_shards, op.largest.max_shards],
-      },
-    })),
-    collections: cli.collections.map((c) => ({ name: c.name, documents: c.stats.count, total_bytes: c.stats.total_bytes })),
-  };
-}
-
-/** What the page shows of the chosen design's evaluation, once done. */
-async function shownEval(page) {
-  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
-  return page.evaluate(() => ({
-    operations: [...document.querySelectorAll('.eval-unit')].map((u) => ({
-      unit: u.dataset.unit,
-      figures: Object.fromEntries([...u.querySelectorAll('[data-metric]')].map((m) => [m.dataset.metric, [Number(m.dataset.value), Number(m.dataset.largest)]])),
-    })),
-    collections: [...document.querySelectorAll('.collection[data-evaluated="true"]')].map((c) => ({
-      name: c.dataset.collection,
-      documents: Number(c.querySelector('[data-metric="documents"]').dataset.value),
-      total_bytes: Number(c.querySelector('[data-metric="total_bytes"]').dataset.value),
-    })),
-  }));
-}
-
-/** Asserts that the page's figures are the CLI's, numbers to the last bit. */
-function assertSame(actual, expected, where) {
-  if (typeof expected === 'number') {
-    assert.ok(Object.is(actual, expected), `${where}: page shows ${actual}, the CLI says ${expected}`);
-  } else if (expected && typeof expected === 'object') {
-    assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), `${where}: keys`);
-    for (const k of Object.keys(expected)) assertSame(actual[k], expected[k], `${where}.${k}`);
-  } else {
-    assert.equal(actual, expected, where);
-  }
-}
 
 /** The model as the JSON tab shows it (the Form tab is shown again after). */
 async function savedModel(page) {

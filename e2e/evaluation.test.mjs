@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openPage, useSite, SHOTS, openPreset } from './browser.mjs';
 import { readExpected, readPresets } from './cli.mjs';
+import { assertSame } from './figures.mjs';
 
 /** Where the latency line is written for scripts/test.sh's summary. */
 const LATENCY = process.env.SQUILLION_LATENCY ?? 'target/e2e-latency.txt';
@@ -30,32 +31,6 @@ function cliFigures(op) {
     index_keys_written: pair('index_keys_written'),
     shards: [op.typical.max_shards, op.largest.max_shards],
   };
-}
-
-/**
- * Asserts that `actual` equals `expected`, numbers to the last bit. They were once one bit apart
- * in a handful of full-scale figures: the page read the worker's JSON with serde_json's default
- * float parser, which is not correctly rounded (now `float_roundtrip`), and the distributions'
- * ln/exp/pow came from the C library natively and from Rust's port in wasm (now the `libm` crate
- * on both).
- */
-function assertSame(actual, expected, where) {
-  if (typeof expected === 'number' && typeof actual === 'number') {
-    assert.ok(Object.is(actual, expected), `${where}: page shows ${actual}, the CLI says ${expected}`);
-    return;
-  }
-  if (Array.isArray(expected)) {
-    assert.ok(Array.isArray(actual), `${where}: not a list`);
-    assert.equal(actual.length, expected.length, `${where}: length`);
-    expected.forEach((e, i) => assertSame(actual[i], e, `${where}[${i}]`));
-    return;
-  }
-  if (expected && typeof expected === 'object') {
-    assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), `${where}: keys`);
-    for (const k of Object.keys(expected)) assertSame(actual[k], expected[k], `${where}.${k}`);
-    return;
-  }
-  assert.equal(actual, expected, where);
 }
 
 /** Waits for the evaluation of `design` and returns what the page shows of it. */
