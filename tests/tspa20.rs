@@ -143,6 +143,8 @@ fn the_bucket_size_is_exact_and_pymongo_agrees() {
     // the 6-hour counters' document per 6 hours.
     let est = compressed_estimate(&b);
     assert!(est * 5 < ours.len() as u64, "{est} {}", ours.len());
+    // "about 1,800 bytes" in the preset's explanation.
+    assert!((1_700..1_900).contains(&est), "{est}");
     assert!(6 * est > pre_doc, "{est}");
     let mut input = Vec::new();
     for m in &ms {
@@ -221,4 +223,47 @@ fn the_chart_reads_one_document_or_the_buckets_of_six_hours() {
     // The bytes a chart reads: 7 buckets of 21,614 bytes against one 3,321-byte document.
     assert_eq!(chart.typical.total.bytes_returned.value, 7.0 * 21_614.0);
     assert_eq!(op(&pre, CHART).typical.total.bytes_returned.value, 3_321.0);
+}
+
+#[test]
+fn validation_refuses_a_measurements_pattern_it_cannot_lower() {
+    let text =
+        std::fs::read_to_string("presets/page-analytics.json").unwrap_or_else(|e| panic!("{e}"));
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(squillion::model::parse_model(&text).is_ok());
+    let pattern = "/preset/custom_designs/time-series/fields/0";
+    for (key, value, path, says) in [
+        ("meta", serde_json::json!("url"), "meta", "url"),
+        (
+            "measurement",
+            serde_json::json!("pageview"),
+            "measurement",
+            "already an entity",
+        ),
+        (
+            "measurement",
+            serde_json::json!("page"),
+            "measurement",
+            "must differ",
+        ),
+        ("series", serde_json::json!(0), "series", ""),
+        (
+            "granularity",
+            serde_json::json!("days"),
+            "granularity",
+            "seconds",
+        ),
+    ] {
+        let mut bad = v.clone();
+        *bad.pointer_mut(&format!("{pattern}/{key}"))
+            .unwrap_or_else(|| panic!("no {key}")) = value;
+        let errors = squillion::model::parse_model(&bad.to_string())
+            .err()
+            .unwrap_or_else(|| panic!("{key} accepted"));
+        let listed = errors.to_string();
+        assert!(
+            listed.contains(&format!("time-series.fields[0].{path}")) && listed.contains(says),
+            "{key}: {listed}"
+        );
+    }
 }
