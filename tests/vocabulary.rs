@@ -116,7 +116,9 @@ fn every_name_is_spelled_as_serde_spells_it() {
     for name in FieldPattern::NAMES {
         let (_, required) = FieldPattern::keys(name).unwrap();
         let p = object("pattern", name, required, |k| match k {
-            "slots" | "every" | "after_days" | "from" | "to" => json!(2),
+            "slots" | "every" | "after_days" | "from" | "to" | "series" | "window_seconds" => {
+                json!(2)
+            }
             "migrated_share" => json!(0.5),
             "form" => json!("keyed"),
             _ => json!("x"),

@@ -174,6 +174,8 @@ pub fn target(p: &FieldPattern) -> (&str, &str) {
         | FieldPattern::DocumentVersioning { entity, field }
         | FieldPattern::SchemaVersioning { entity, field, .. }
         | FieldPattern::CaseInsensitiveIndex { entity, field } => (entity, field),
+        // The whole entity's counters, addressed by the series field.
+        FieldPattern::Measurements { entity, meta, .. } => (entity, meta),
     }
 }
 

@@ -345,7 +345,8 @@ impl Builder<'_> {
                 | FieldPattern::Archive { .. }
                 | FieldPattern::DocumentVersioning { .. }
                 | FieldPattern::SchemaVersioning { .. }
-                | FieldPattern::CaseInsensitiveIndex { .. } => {}
+                | FieldPattern::CaseInsensitiveIndex { .. }
+                | FieldPattern::Measurements { .. } => {}
                 FieldPattern::Computed {
                     field,
                     relationship,

@@ -9,18 +9,22 @@
 //!   delete from the live collection, at the entity's growth rate) and sends `old_share` of the
 //!   reads of the entity to both collections;
 //! - `document_versioning` adds the revision field and an `<entity>_history` entity, and every
-//!   update of the entity first inserts the current version there.
+//!   update of the entity first inserts the current version there;
+//! - `measurements` replaces an entity of pre-aggregated counters by the events they count,
+//!   stored as measurements in a native time-series collection (`lifecycle/measurements.rs`).
 //!
 //! [`lower`] is the one entry: the offered designs (`eval::offer`) carry the lowered model.
 
 mod approximate;
 mod archive;
+mod measurements;
 mod versioning;
 
 use super::{DesignSpec, FieldPattern, Model, Step};
 
 pub use approximate::counts as approximates;
 pub use archive::{archive_name, growth_per_day, Archived};
+pub use measurements::{events_per_sec, Measured, TIME_FIELD};
 pub use versioning::{history_name, HISTORY_DAYS};
 
 /// Seconds in a day: the lifecycle patterns count their rates per day.
@@ -47,6 +51,25 @@ pub fn lower(model: &Model, spec: &DesignSpec) -> (Model, DesignSpec) {
             FieldPattern::DocumentVersioning { entity, field } => {
                 versioning::apply(&mut m, entity, field)
             }
+            FieldPattern::Measurements {
+                entity,
+                meta,
+                series,
+                window_seconds,
+                measurement,
+                granularity,
+            } => measurements::apply(
+                &mut m,
+                &mut s,
+                Measured {
+                    entity,
+                    meta,
+                    series: *series,
+                    window_seconds: *window_seconds,
+                    measurement,
+                    granularity: *granularity,
+                },
+            ),
             _ => {}
         }
     }
@@ -61,6 +84,7 @@ pub fn has_lifecycle(spec: &DesignSpec) -> bool {
             FieldPattern::Approximate { .. }
                 | FieldPattern::Archive { .. }
                 | FieldPattern::DocumentVersioning { .. }
+                | FieldPattern::Measurements { .. }
         )
     })
 }

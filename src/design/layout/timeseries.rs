@@ -80,8 +80,15 @@ impl Builder<'_> {
         for (n, x) in self.own_fields(child)?.iter() {
             f.push(n.clone(), x.clone());
         }
-        f.push(r.parent_ref(), oid());
+        f.push(r.parent_ref(), self.meta_field(r)?);
         Ok(f)
+    }
+
+    /// Returns the field the buckets' `meta` holds: the parent's `_id` as the parent declares
+    /// it (a page's URL), an ObjectId otherwise.
+    fn meta_field(&self, r: &Relationship) -> Result<Field, DesignError> {
+        let parent = self.entity(&r.parent)?;
+        Ok(parent.fields.get("_id").cloned().unwrap_or_else(oid))
     }
 
     /// Returns the shape of the bucket documents: `_id` (an ObjectId whose timestamp is the
@@ -138,7 +145,7 @@ impl Builder<'_> {
                 ..Field::of(BsonType::Object)
             },
         );
-        f.push(META, oid());
+        f.push(META, self.meta_field(r)?);
         f.push(
             "data",
             Field {

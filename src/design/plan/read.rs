@@ -3,7 +3,8 @@
 //! each (an application-level join), or, with `joins: lookup`, ride along in one `aggregate`
 //! with an equality `$lookup` per child collection.
 //!
-//! The entity itself is read whole (the step reads the entity); every find after it projects
+//! The entity itself is read whole (the step reads the entity), unless it holds nothing but
+//! the `_id` it is read by (then only its children are read); every find after it projects
 //! to what the step uses, as an application would: the children's listed `fields` (their
 //! `_id` comes along), the child ids of the links, the id arrays of continuation documents.
 
@@ -89,7 +90,18 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     if !projection.is_empty() {
         find.projection = Some(projection);
     }
-    out.push(find);
+    // A read by `_id` of an entity that holds nothing but its `_id` (a time series' meta, a
+    // page by its URL) returns only what the application already has: it reads the children.
+    let nothing_but_id = by == "_id"
+        && together.is_empty()
+        && find.projection.is_none()
+        && !later.is_empty()
+        && p.model
+            .entity(entity)
+            .is_some_and(|e| e.fields.iter().all(|(n, _)| n == "_id"));
+    if !nothing_but_id {
+        out.push(find);
+    }
     super::files::reads(p, out, entity);
     for c in later {
         out.push(c);

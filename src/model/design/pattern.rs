@@ -154,6 +154,28 @@ pub enum FieldPattern {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         removed: Vec<String>,
     },
+    /// Measurements instead of counters: each event the entity's `$inc` updates count is
+    /// stored as a `measurement` (`{_id, time, <meta>}`) in a native time-series collection
+    /// whose metaField is the entity's `meta` field, and a read of one document becomes a
+    /// read of that series' buckets over the document's `window_seconds` (the counters are
+    /// computed by an aggregation). Applied before layout (`src/model/lifecycle.rs`).
+    Measurements {
+        /// The entity of pre-aggregated counters (one document per series and window).
+        entity: String,
+        /// The field that names the series (`page`): the measurements' metaField.
+        meta: String,
+        /// Distinct values of `meta` (series: 100,000 pages).
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
+        series: u64,
+        /// The time one document of `entity` summarizes (21,600: 6 hours).
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 1)))]
+        window_seconds: u64,
+        /// The measurement entity's name (`hit`); its collection is a time series.
+        measurement: String,
+        /// The time-series collection's granularity.
+        #[serde(default)]
+        granularity: super::Granularity,
+    },
     /// An index on a string field with the case-insensitive collation `{ locale: "en",
     /// strength: 2 }`; the `case_insensitive` reads by that field query with the same
     /// collation and use it (MongoDB's fix for case-insensitive queries without an index).
@@ -173,7 +195,7 @@ fn is_zero(x: &f64) -> bool {
 impl FieldPattern {
     /// Every pattern's name as written in a model (`pattern`), in the order the docs list
     /// them: the one list of field patterns.
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "attribute",
         "computed",
         "preallocated",
@@ -184,6 +206,7 @@ impl FieldPattern {
         "document_versioning",
         "schema_versioning",
         "case_insensitive_index",
+        "measurements",
     ];
 
     /// Returns the pattern's name as written in a model.
@@ -199,6 +222,7 @@ impl FieldPattern {
             FieldPattern::DocumentVersioning { .. } => "document_versioning",
             FieldPattern::SchemaVersioning { .. } => "schema_versioning",
             FieldPattern::CaseInsensitiveIndex { .. } => "case_insensitive_index",
+            FieldPattern::Measurements { .. } => "measurements",
         }
     }
 
@@ -239,6 +263,25 @@ impl FieldPattern {
                 ],
                 &["pattern", "entity", "field", "from", "to", "migrated_share"],
             ),
+            "measurements" => (
+                &[
+                    "pattern",
+                    "entity",
+                    "meta",
+                    "series",
+                    "window_seconds",
+                    "measurement",
+                    "granularity",
+                ],
+                &[
+                    "pattern",
+                    "entity",
+                    "meta",
+                    "series",
+                    "window_seconds",
+                    "measurement",
+                ],
+            ),
             "archive" => (
                 &["pattern", "entity", "field", "after_days", "old_share"],
                 &["pattern", "entity", "field", "after_days"],
@@ -259,7 +302,8 @@ impl FieldPattern {
             | FieldPattern::Archive { entity, .. }
             | FieldPattern::DocumentVersioning { entity, .. }
             | FieldPattern::SchemaVersioning { entity, .. }
-            | FieldPattern::CaseInsensitiveIndex { entity, .. } => entity,
+            | FieldPattern::CaseInsensitiveIndex { entity, .. }
+            | FieldPattern::Measurements { entity, .. } => entity,
         }
     }
 

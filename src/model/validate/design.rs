@@ -306,7 +306,11 @@ impl Checker {
                     }
                 }
             }
-            "approximate" | "archive" | "document_versioning" | "schema_versioning" => {
+            "approximate"
+            | "archive"
+            | "document_versioning"
+            | "schema_versioning"
+            | "measurements" => {
                 self.lifecycle(p, m, path, entities, entity.as_deref());
             }
             _ => {

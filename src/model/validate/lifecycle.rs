@@ -1,10 +1,16 @@
 //! Checks of the lifecycle field patterns: `approximate` (a counter and `every` ≥ 2),
 //! `archive` (a date field, `after_days` ≥ 1, `old_share` in 0–1) and `document_versioning`
-//! (a revision field's name).
+//! (a revision field's name) and `measurements` (a series field, a date field, counts, names
+//! no entity has).
 
 use serde_json::{Map, Value};
 
 use super::{Checker, EntityInfo};
+
+/// True when `m[key]` is a string.
+fn key_is_string(m: &Map<String, Value>, key: &str) -> bool {
+    m.get(key).is_some_and(Value::is_string)
+}
 
 impl Checker {
     /// Checks the keys of a lifecycle pattern `p` of `entity` at `path`.
@@ -47,8 +53,64 @@ impl Checker {
                 }
             }
             "schema_versioning" => self.schema_versioning(m, path, entities, entity),
+            "measurements" => self.measurements(m, path, entities, entity),
             _ => {
                 self.string(m, "field", path);
+            }
+        }
+    }
+
+    /// Checks a `measurements` pattern: the series field of the entity, a date field for the
+    /// measurements' time, `series` and `window_seconds` ≥ 1, a known granularity, and the
+    /// two entities it makes (`meta`, `measurement`) named as no entity is.
+    fn measurements(
+        &mut self,
+        m: &Map<String, Value>,
+        path: &str,
+        entities: &[EntityInfo],
+        entity: Option<&str>,
+    ) {
+        if let Some(e) = entity {
+            self.field_ref(m, "meta", path, entities, e);
+            let info = entities.iter().find(|x| x.name == e);
+            if info.is_some_and(|x| x.dates.is_empty()) {
+                self.err(
+                    &format!("{path}.entity"),
+                    format!("entity \"{e}\" has no top-level date field: the measurements' time comes from it"),
+                );
+            }
+        }
+        self.integer(m, "series", path, 1);
+        self.integer(m, "window_seconds", path, 1);
+        for key in ["meta", "measurement"] {
+            if let Some(n) = m.get(key).and_then(Value::as_str) {
+                if entities.iter().any(|x| x.name == n) {
+                    self.err(
+                        &format!("{path}.{key}"),
+                        format!("\"{n}\" is already an entity: the pattern makes an entity of that name"),
+                    );
+                }
+            }
+        }
+        if key_is_string(m, "measurement") && m.get("meta") == m.get("measurement") {
+            self.err(
+                &format!("{path}.measurement"),
+                "must differ from \"meta\": the series and its measurements are two entities",
+            );
+        }
+        if let Some(g) = m.get("granularity") {
+            let known = g
+                .as_str()
+                .and_then(crate::model::design::Granularity::from_name)
+                .is_some();
+            if !known {
+                self.err(
+                    &format!("{path}.granularity"),
+                    format!(
+                        "granularity is {}",
+                        super::or_list(crate::model::design::Granularity::ALL.map(|g| g.name()))
+                    ),
+                );
             }
         }
     }
