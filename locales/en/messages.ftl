@@ -262,3 +262,4 @@ problem-tree-step-not-tree = { $op } reads or changes a tree: relationship "{ $r
 problem-not-a-feed = relationship "{ $relationship }" has no "feed" entity
 problem-unknown-copies = copies is { $expected }
 problem-unknown-paging = paging is { $expected }
+problem-none = The model is valid.

@@ -258,3 +258,4 @@ problem-tree-step-not-tree = { $op } 读取或修改树：关系“{ $relationsh
 problem-not-a-feed = 关系“{ $relationship }”没有 “feed” 实体
 problem-unknown-copies = copies 为 { $expected }
 problem-unknown-paging = paging 为 { $expected }
+problem-none = 模型有效。
