@@ -263,3 +263,5 @@ problem-not-a-feed = relationship "{ $relationship }" has no "feed" entity
 problem-unknown-copies = copies is { $expected }
 problem-unknown-paging = paging is { $expected }
 problem-none = The model is valid.
+problem-show-line = Show line { $line }
+problem-and-more = and { $count } more

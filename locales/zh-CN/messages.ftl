@@ -259,3 +259,5 @@ problem-not-a-feed = 关系“{ $relationship }”没有 “feed” 实体
 problem-unknown-copies = copies 为 { $expected }
 problem-unknown-paging = paging 为 { $expected }
 problem-none = 模型有效。
+problem-show-line = 显示第 { $line } 行
+problem-and-more = 还有 { $count } 个问题
