@@ -19,6 +19,7 @@ mod lang;
 mod presets;
 mod query;
 mod size;
+mod validate;
 
 /// Exact BSON sizes, query counts and 16 MiB break points for MongoDB schema designs.
 #[derive(Debug, Parser)]
@@ -70,6 +71,9 @@ commands! {
     /// Run a mongosh command on the in-memory engine over NDJSON files; print the results.
     #[command(long_about = query::LONG_ABOUT, after_help = query::EXAMPLES)]
     Query(query::QueryArgs),
+    /// Check a model: every problem at its JSON path, with its code (exit 1 when any).
+    #[command(long_about = validate::LONG_ABOUT, after_help = validate::EXAMPLES)]
+    Validate(validate::ValidateArgs),
     /// Run a model's workload on the engine under one design: queries, documents examined and
     /// written, plans, shards, warnings.
     Eval(eval::EvalArgs),

@@ -15,9 +15,12 @@ pub mod schema;
 pub mod validate;
 pub mod workload;
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+
+use crate::lang::{Arg, Lang, Text};
 
 pub use design::{AttributeForm, DesignName, DesignSpec, FieldPattern, Joins, Strategy};
 pub use distribution::{Distribution, Shape};
@@ -272,12 +275,18 @@ impl Model {
     }
 }
 
-/// One problem in a model, at a JSON path.
+/// One problem in a model, at a JSON path: a stable code and its values (rendered in any
+/// language by [`ModelError::message_in`]) and the English message they make.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ModelError {
     /// Where: `$.relationships[2].cardinality.p99`.
     pub path: String,
-    /// Why, in words a user understands.
+    /// What, as a stable kebab-case code (`unknown-entity`; docs/problems.md lists them).
+    pub code: Cow<'static, str>,
+    /// The values the message names (`{"name": "user"}`), as the catalogue's placeables
+    /// name them; a value that is itself words (the kind of JSON value found) is a nested text.
+    pub args: BTreeMap<Cow<'static, str>, Arg>,
+    /// Why, in English words a user understands: the code and values rendered in English.
     pub message: String,
     /// 1-based line, for JSON syntax errors.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -285,6 +294,64 @@ pub struct ModelError {
     /// 1-based column, for JSON syntax errors.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<usize>,
+}
+
+impl ModelError {
+    /// Returns the problem `problem` (a [`Text`] whose id is the problem's code) at `path`.
+    pub fn new(path: impl Into<String>, problem: Text) -> ModelError {
+        let text = Self::catalogue_text(&problem.id, &problem.args);
+        ModelError {
+            path: path.into(),
+            message: text.render(Lang::En),
+            code: problem.id,
+            args: problem.args,
+            line: None,
+            column: None,
+        }
+    }
+
+    /// Returns the problem at a 1-based `line` and `column` of the text (a JSON syntax error).
+    pub fn at_line(problem: Text, line: usize, column: usize) -> ModelError {
+        ModelError {
+            line: Some(line),
+            column: Some(column),
+            ..ModelError::new("$", problem)
+        }
+    }
+
+    /// Returns the problem as a catalogue text: message `problem-<code>` with its values.
+    pub fn text(&self) -> Text {
+        Self::catalogue_text(&self.code, &self.args)
+    }
+
+    fn catalogue_text(code: &str, args: &BTreeMap<Cow<'static, str>, Arg>) -> Text {
+        Text {
+            id: Cow::Owned(format!("problem-{code}")),
+            args: args.clone(),
+        }
+    }
+
+    /// Returns the problem's message in `lang` (the English is [`ModelError::message`]).
+    pub fn message_in(&self, lang: Lang) -> String {
+        self.text().render(lang)
+    }
+
+    /// Returns the problem with its place in `lang`, as [`Display`](std::fmt::Display) writes
+    /// it in English: `$.path: message`, or `line L, column C: message` (第 L 行，第 C 列：…).
+    pub fn to_string_in(&self, lang: Lang) -> String {
+        let message = self.message_in(lang);
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => Text::new("problem-place-line")
+                .arg("line", l)
+                .arg("column", c)
+                .arg("message", message)
+                .render(lang),
+            _ => Text::new("problem-place-path")
+                .arg("path", &self.path)
+                .arg("message", message)
+                .render(lang),
+        }
+    }
 }
 
 impl std::fmt::Display for ModelError {
@@ -314,12 +381,11 @@ impl ModelErrors {
 /// Reads a model from JSON text, reporting every problem at once.
 pub fn parse_model(text: &str) -> Result<Model, ModelErrors> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ModelErrors {
-        errors: vec![ModelError {
-            path: "$".into(),
-            message: clear_json_message(without_place(&e)),
-            line: Some(e.line()),
-            column: Some(e.column()),
-        }],
+        errors: vec![ModelError::at_line(
+            json_problem("json-syntax", without_place(&e)),
+            e.line(),
+            e.column(),
+        )],
     })?;
     model_from_value(value)
 }
@@ -334,16 +400,19 @@ fn without_place(e: &serde_json::Error) -> String {
         .map_or_else(|| message.clone(), str::to_string)
 }
 
-/// Returns serde_json's message with the limit it hit spelled out: its nesting limit and the
-/// range of a double are limits of the model format, and a user should know which.
-fn clear_json_message(message: String) -> String {
-    if message.starts_with("recursion limit exceeded") {
-        format!("{message}: a model may nest at most 128 levels of JSON (objects and arrays)")
+/// Returns serde_json's message as a problem, with the limit it hit spelled out: its nesting
+/// limit and the range of a double are limits of the model format, and a user should know
+/// which. `code` is the problem of any other message (`json-syntax`, `json-shape`); serde's
+/// own words stay English, as `detail`.
+fn json_problem(code: &'static str, message: String) -> Text {
+    let code = if message.starts_with("recursion limit exceeded") {
+        "json-too-deep"
     } else if message.starts_with("number out of range") {
-        format!("{message}: numbers must be finite doubles (at most about 1.8e308)")
+        "json-number-out-of-range"
     } else {
-        message
-    }
+        code
+    };
+    Text::new(code).arg("detail", message)
 }
 
 /// Reads a model from an already-parsed JSON value, reporting every problem at once.
@@ -353,12 +422,10 @@ pub fn model_from_value(value: serde_json::Value) -> Result<Model, ModelErrors> 
         return Err(ModelErrors { errors });
     }
     let model: Model = serde_json::from_value(value).map_err(|e| ModelErrors {
-        errors: vec![ModelError {
-            path: "$".into(),
-            message: clear_json_message(e.to_string()),
-            line: None,
-            column: None,
-        }],
+        errors: vec![ModelError::new(
+            "$",
+            json_problem("json-shape", e.to_string()),
+        )],
     })?;
     let errors = validate::timeseries::check(&model);
     if errors.is_empty() {

@@ -59,6 +59,56 @@ const KEPT_LATIN: &[&str] = &[
     "hours",
 ];
 
+/// Words a model problem's Chinese (`problem-*`) may keep in Latin letters besides
+/// [`KEPT_LATIN`]: the model format's own keys and values, which a user types as they are
+/// (docs/model.md), and the formats' names.
+const KEPT_LATIN_PROBLEMS: &[&str] = &[
+    "JSON",
+    "BSON",
+    "NaN",
+    "NUL",
+    "YYYY",
+    "MM",
+    "DD",
+    "8e308",
+    "Squillion",
+    "null",
+    "true",
+    "false",
+    "string",
+    "binData",
+    "enum",
+    "kind",
+    "values",
+    "items",
+    "count",
+    "fields",
+    "shape",
+    "min",
+    "max",
+    "typical",
+    "feed",
+    "hashed",
+    "joins",
+    "form",
+    "by",
+    "order",
+    "copies",
+    "paging",
+    "reassign",
+    "many_to_many",
+    "time_series",
+    "timeField",
+    "fan_out_on_read",
+    "fan_out_on_write",
+    "bucketed_fan_out",
+    "parent_references",
+    "child_references",
+    "array_of_ancestors",
+    "materialized_paths",
+    "nested_sets",
+];
+
 /// Returns each message of a catalogue: id → its text (the lines after `id =` up to the next
 /// message, comment or blank line).
 fn messages(lang: Lang) -> BTreeMap<String, String> {
@@ -158,7 +208,9 @@ fn chinese_messages_keep_only_mongodb_words_in_latin_letters() {
             .map(str::to_string)
             .collect();
         for w in words {
-            if !KEPT_LATIN.contains(&w.as_str()) {
+            let problem_word =
+                id.starts_with("problem-") && KEPT_LATIN_PROBLEMS.contains(&w.as_str());
+            if !KEPT_LATIN.contains(&w.as_str()) && !problem_word {
                 problems.push(format!("{id}: \"{w}\""));
             }
         }
@@ -337,4 +389,185 @@ fn the_cli_prints_warnings_in_the_language_asked_for() {
         "C",
     );
     assert_eq!(fr.status.code(), Some(2));
+}
+
+/// Messages of the "Model problems" section that are not a problem's code: what the views
+/// say around the problems (a valid model, "and 2 more", the syntax error's "Show line").
+const NOT_CODES: &[&str] = &["none", "and-more", "show-line"];
+
+/// Returns the text of every source file of the validator (where problems are made) and of
+/// the views that say the section's other messages.
+fn validator_sources() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![
+        root.join("model.rs"),
+        root.join("model/validate.rs"),
+        root.join("cli/validate.rs"),
+        root.join("ui/editor.rs"),
+        root.join("ui/editor/json.rs"),
+    ];
+    let dir = root.join("model/validate");
+    for e in std::fs::read_dir(&dir).expect("src/model/validate") {
+        files.push(e.expect("entry").path());
+    }
+    files
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).expect("source");
+            (f.display().to_string(), text)
+        })
+        .collect()
+}
+
+/// Returns every catalogue id the validator's sources name: `Text::new("code")` is problem
+/// `problem-code` (a nested clause names its full id, `problem-kind-object`), and
+/// `json_problem("code", …)` and the codes it chooses between are JSON problems.
+fn ids_the_validator_names() -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for (file, text) in validator_sources() {
+        for lead in [
+            "Text::new(\"",
+            "json_problem(\"",
+            "Value::Null => \"",
+            "_) => \"",
+        ] {
+            for part in text.split(lead).skip(1) {
+                let code: String = part
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')
+                    .collect();
+                if code.is_empty() || !part[code.len()..].starts_with('"') {
+                    continue;
+                }
+                out.insert(if code.starts_with("problem-") {
+                    code
+                } else {
+                    format!("problem-{code}")
+                });
+            }
+        }
+        // The codes `json_problem` picks by serde_json's message (in src/model.rs).
+        if !file.ends_with("model.rs") {
+            continue;
+        }
+        for part in text.split("\"json-").skip(1) {
+            let rest: String = part
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '-')
+                .collect();
+            if part[rest.len()..].starts_with('"') {
+                out.insert(format!("problem-json-{rest}"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_problem_the_validator_reports_has_its_message_and_none_is_left_over() {
+    let named = ids_the_validator_names();
+    assert!(named.len() >= 100, "only {} problem ids found", named.len());
+    for lang in Lang::ALL {
+        let (ids, _) = catalogue_ids(lang);
+        let ids: BTreeSet<String> = ids
+            .into_iter()
+            .filter(|i| i.starts_with("problem-"))
+            .collect();
+        let missing: Vec<&String> = named.difference(&ids).collect();
+        assert!(
+            missing.is_empty(),
+            "{}: no message for {missing:?}",
+            lang.code()
+        );
+        let unused: Vec<&String> = ids.difference(&named).collect();
+        assert!(
+            unused.is_empty(),
+            "{}: messages no problem uses: {unused:?}",
+            lang.code()
+        );
+    }
+}
+
+#[test]
+fn every_problem_code_is_documented() {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/problems.md"))
+            .expect("docs/problems.md");
+    let missing: Vec<String> = ids_the_validator_names()
+        .into_iter()
+        .filter_map(|id| id.strip_prefix("problem-").map(str::to_string))
+        .filter(|code| {
+            !(code.starts_with("kind-")
+                || code.starts_with("place-")
+                || code.starts_with("alternative")
+                || NOT_CODES.contains(&code.as_str()))
+        })
+        .filter(|code| !doc.contains(&format!("| `{code}` |")))
+        .collect();
+    assert!(missing.is_empty(), "docs/problems.md lacks {missing:?}");
+}
+
+/// Returns the problems of every invalid model the tests hold: the hostile models that fail
+/// to parse and one model per kind of mistake below.
+fn invalid_models() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/models");
+    for e in std::fs::read_dir(&dir).expect("hostile models") {
+        let p = e.expect("entry").path();
+        if p.extension().is_some_and(|x| x == "json") {
+            let text = std::fs::read_to_string(&p).unwrap_or_default();
+            out.push((p.display().to_string(), text));
+        }
+    }
+    let bad = [
+        "{\"entities\": [}",
+        "[1, 2",
+        &format!("{}1{}", "[".repeat(200), "]".repeat(200)),
+        "{\"entities\": [], \"seed\": 1e999}",
+        r#"{"entities": [{"name": "a", "count": -1, "fields": {"x": {"type": "array", "items": "array"}, "$y": {"type": "strin"}, "z": {"type": "string", "count": {"shape": "fixed", "value": 1}}}}], "extra": 1, "ram_gb": 0, "sample": {"scale": 2, "max_documents": 0}}"#,
+        r#"{"entities": [{"name": "a", "count": 1}, {"name": "a", "count": "many"}], "relationships": [{"name": "r", "parent": "a", "child": "b", "cardinality": {"shape": "zipf", "typical": 5, "p99": 4, "max": 3, "min": 9}, "parents_per_child": {"shape": "fixed", "value": 1}}], "workload": [{"name": "u", "rate_per_sec": 1, "steps": [{"op": "fly"}, {"op": "read", "entity": "zz", "by": "q"}, {"op": "list", "entity": "a", "sort": {"field": "_id", "order": 2}, "paging": "pages"}]}], "design": {"base": "best", "joins": "nested", "relationships": {"nope": {"strategy": "embed"}, "r": {"strategy": "teleport"}}, "fields": [{"pattern": "magic"}]}, "sharding": {"shards": 0, "keys": {"a": {}}}, "start_date": "tomorrow"}"#,
+    ];
+    for (i, t) in bad.iter().enumerate() {
+        out.push((format!("inline #{i}"), t.to_string()));
+    }
+    out
+}
+
+#[test]
+fn every_problem_of_the_invalid_models_renders_in_every_language() {
+    let mut codes = BTreeSet::new();
+    for (name, text) in invalid_models() {
+        let Err(errs) = squillion::model::parse_model(&text) else {
+            continue;
+        };
+        for e in &errs.errors {
+            codes.insert(e.code.to_string());
+            for lang in Lang::ALL {
+                assert!(
+                    e.text().is_translated(lang),
+                    "{name}: {} does not render in {}: {e:?}",
+                    e.code,
+                    lang.code()
+                );
+            }
+            assert_eq!(e.message_in(Lang::En), e.message, "{name}: {}", e.code);
+            assert_eq!(
+                e.to_string_in(Lang::En),
+                e.to_string(),
+                "{name}: {}",
+                e.code
+            );
+            let zh = e.to_string_in(Lang::ZhCn);
+            assert!(
+                zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
+                "{name}: {zh}"
+            );
+            if let (Some(l), Some(c)) = (e.line, e.column) {
+                assert!(zh.starts_with(&format!("第 {l} 行，第 {c} 列：")), "{zh}");
+            } else {
+                assert!(zh.starts_with(&format!("{}：", e.path)), "{zh}");
+            }
+        }
+    }
+    assert!(codes.len() >= 40, "only {} codes: {codes:?}", codes.len());
 }

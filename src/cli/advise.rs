@@ -51,7 +51,7 @@ pub struct AdviseArgs {
 impl AdviseArgs {
     /// Searches, verifies and prints the advice; exit 1 when no design is feasible.
     pub fn run(self) -> anyhow::Result<ExitCode> {
-        let Ok(model) = self.source.read() else {
+        let Ok(model) = self.source.read(super::lang::or_env(None), self.json) else {
             return Ok(ExitCode::from(2));
         };
         let weights = match self.weights.as_deref().map(Weights::parse).transpose() {

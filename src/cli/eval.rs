@@ -1,7 +1,7 @@
 //! `squillion eval` and `squillion compare`: a model's designs run for real on the engine.
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -12,7 +12,7 @@ use crate::eval::offer::{offer, CUSTOM};
 use crate::eval::text::{compare_report, comparison, report};
 use crate::eval::{compare, evaluate_layout, EvalOptions};
 use crate::lang::Lang;
-use crate::model::{parse_model, Model};
+use crate::model::{parse_model, Model, ModelError};
 
 /// Where the model comes from: a file or a preset (`eval`, `compare` and `export` alike).
 #[derive(Debug, Args)]
@@ -26,11 +26,81 @@ pub struct ModelSource {
 }
 
 impl ModelSource {
-    /// Reads and checks the model, printing every problem with its place.
-    pub(super) fn read(&self) -> Result<Model, Reported> {
-        model_of(self.model.as_deref(), self.preset.as_deref())
+    /// Reads and checks the model, printing every problem with its place in `lang` (on
+    /// stderr) and, with `json`, the problems as JSON on stdout ([`problems_json`]).
+    pub(super) fn read(&self, lang: Lang, json: bool) -> Result<Model, Reported> {
+        self.parse().map_err(|failure| {
+            failure.report(lang, json);
+            Reported
+        })
+    }
+
+    /// Reads and checks the model; a failure holds what to print.
+    pub(super) fn parse(&self) -> Result<Model, Failure> {
+        match (self.model.as_deref(), self.preset.as_deref()) {
+            (_, Some(name)) => {
+                let p = crate::presets::find(name).map_err(|e| Failure::Other(e.to_string()))?;
+                p.model().map_err(|errs| Failure::Problems {
+                    lead: format!("preset {name}"),
+                    errors: errs.errors,
+                })
+            }
+            (Some(path), None) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| Failure::Other(format!("cannot read {}: {e}", path.display())))?;
+                parse_model(&text).map_err(|errs| Failure::Problems {
+                    lead: path.display().to_string(),
+                    errors: errs.errors,
+                })
+            }
+            (None, None) => Err(Failure::Other(
+                "give a model file or --preset NAME".to_string(),
+            )),
+        }
     }
 }
+
+/// Why a model could not be read: it could not be found or opened, or it has problems.
+pub(super) enum Failure {
+    /// No model to read (a file that cannot be read, an unknown preset), in English.
+    Other(String),
+    /// The model's problems, each to print after `lead` (the file, or `preset NAME`).
+    Problems {
+        /// The file's path, or `preset NAME`.
+        lead: String,
+        /// Every problem, in document order.
+        errors: Vec<ModelError>,
+    },
+}
+
+impl Failure {
+    /// Prints the failure on stderr: `squillion: why`, or one line per problem in `lang`,
+    /// `FILE: $.path: message` (`FILE: line L, column C: message`); with `json`, also the
+    /// problems object on stdout.
+    pub(super) fn report(&self, lang: Lang, json: bool) {
+        match self {
+            Failure::Other(why) => eprintln!("squillion: {why}"),
+            Failure::Problems { lead, errors } => {
+                for e in errors {
+                    eprintln!("{lead}: {}", e.to_string_in(lang));
+                }
+                if json {
+                    println!("{}", problems_json(errors));
+                }
+            }
+        }
+    }
+}
+
+/// Returns the problems as `--json` prints them: `{"valid": …, "problems": [{"path", "code",
+/// "args", "message", "line"?, "column"?}]}` (docs/cli.md), each message in English.
+pub(super) fn problems_json(errors: &[ModelError]) -> String {
+    let v = serde_json::json!({ "valid": errors.is_empty(), "problems": errors });
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// An input problem, already printed: exit code 2.
+pub(super) struct Reported;
 
 /// How much is materialized and the machine it is measured against (`eval`, `compare`).
 #[derive(Debug, Args)]
@@ -99,49 +169,6 @@ pub struct CompareArgs {
     pub lang: Option<Lang>,
 }
 
-/// An input problem, already printed: exit code 2.
-pub(super) struct Reported;
-
-/// Reads and checks the model of a file or a preset, printing every problem with its place.
-fn model_of(path: Option<&Path>, preset: Option<&str>) -> Result<Model, Reported> {
-    match (path, preset) {
-        (_, Some(name)) => {
-            let p = crate::presets::find(name).map_err(|e| {
-                eprintln!("squillion: {e}");
-                Reported
-            })?;
-            p.model().map_err(|errs| {
-                for e in &errs.errors {
-                    eprintln!("preset {name}: {e}");
-                }
-                Reported
-            })
-        }
-        (Some(path), None) => read_model(path),
-        (None, None) => {
-            eprintln!("squillion: give a model file or --preset NAME");
-            Err(Reported)
-        }
-    }
-}
-
-/// Reads and checks a model, printing every problem with its place.
-fn read_model(path: &Path) -> Result<Model, Reported> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("squillion: cannot read {}: {e}", path.display());
-            return Err(Reported);
-        }
-    };
-    parse_model(&text).map_err(|errs| {
-        for e in &errs.errors {
-            eprintln!("{}: {e}", path.display());
-        }
-        Reported
-    })
-}
-
 /// Returns the design `arg` names, laid out: one the model offers by its id
 /// ([`crate::eval::offer::offer`]: a preset's design with its sharding, a named design, or
 /// `custom`, the default), else a JSON file with a design. With the model it lays out and its
@@ -175,7 +202,8 @@ fn parse_ram(text: &str) -> Result<u64, String> {
 impl EvalArgs {
     /// Evaluates the design; exit 1 when an error-severity warning is found.
     pub fn run(self) -> anyhow::Result<ExitCode> {
-        let Ok(model) = self.source.read() else {
+        let lang = super::lang::or_env(self.lang);
+        let Ok(model) = self.source.read(lang, self.json) else {
             return Ok(ExitCode::from(2));
         };
         // The same offers by id as the page's design bar (a preset's designs with their
@@ -186,7 +214,6 @@ impl EvalArgs {
         if self.json {
             writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&e)?)?;
         } else {
-            let lang = super::lang::or_env(self.lang);
             write!(std::io::stdout(), "{}", report(&e, lang))?;
         }
         Ok(ExitCode::from(u8::from(e.has_errors())))
@@ -196,14 +223,14 @@ impl EvalArgs {
 impl CompareArgs {
     /// Evaluates every design side by side; exit 1 when any has an error-severity warning.
     pub fn run(self) -> anyhow::Result<ExitCode> {
-        let Ok(model) = self.source.read() else {
+        let lang = super::lang::or_env(self.lang);
+        let Ok(model) = self.source.read(lang, self.json) else {
             return Ok(ExitCode::from(2));
         };
         let c = comparison(compare(&model, &self.sizing.options())?);
         if self.json {
             writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&c)?)?;
         } else {
-            let lang = super::lang::or_env(self.lang);
             write!(std::io::stdout(), "{}", compare_report(&c, lang))?;
         }
         Ok(ExitCode::from(u8::from(

@@ -133,7 +133,7 @@ impl ExportSink for Folder {
 impl ExportArgs {
     /// Writes the export; exit 1 when a document is over 16 MiB.
     pub fn run(self) -> anyhow::Result<ExitCode> {
-        let Ok(model) = self.source.read() else {
+        let Ok(model) = self.source.read(super::lang::or_env(None), self.json) else {
             return Ok(ExitCode::from(2));
         };
         let (model, layout, name) = chosen_design(&model, self.design.as_deref())?;

@@ -28,7 +28,7 @@ const EN: &str = include_str!("../../locales/en/messages.ftl");
 const ZH_CN: &str = include_str!("../../locales/zh-CN/messages.ftl");
 
 /// A message and the values that fill it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Text {
     /// The message's id in `locales/<code>/messages.ftl` (`doc-over-limit`).
     pub id: Cow<'static, str>,
@@ -39,7 +39,7 @@ pub struct Text {
 
 /// One value of a [`Text`]. In JSON: a string, an array of strings, a nested text
 /// (`{"id": …, "args": …}`), `{"sentences": [texts]}` or `{"items": [texts]}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Arg {
     /// A value shown as it is: a name, a path, a formatted number or size.

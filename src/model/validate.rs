@@ -13,6 +13,7 @@ use super::design::DesignName;
 use super::distribution::Shape;
 use super::field::{BsonType, ValueKind};
 use super::ModelError;
+use crate::lang::Text;
 
 const TOP: &[&str] = &[
     "name",
@@ -134,13 +135,15 @@ fn tree_step_relationships(m: &Map<String, Value>) -> Vec<&str> {
         .collect()
 }
 
-/// Returns `names` as the end of a sentence: `a, b or c`.
-fn or_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+/// Returns `names` as the end of a sentence, a clause of its own: `a, b or c` (`a, b 或 c`).
+fn or_list<'a>(names: impl IntoIterator<Item = &'a str>) -> Text {
     let names: Vec<&str> = names.into_iter().collect();
     match names.split_last() {
-        Some((last, [])) => (*last).to_string(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
+        Some((last, [])) => Text::new("problem-alternative").arg("name", last),
+        Some((last, rest)) => Text::new("problem-alternatives")
+            .arg("rest", rest.join(", "))
+            .arg("last", last),
+        None => Text::new("problem-alternative").arg("name", ""),
     }
 }
 
@@ -149,25 +152,22 @@ fn design_names() -> impl Iterator<Item = &'static str> {
     DesignName::ALL.into_iter().map(DesignName::as_str)
 }
 
-fn describe(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
+/// Returns the kind of JSON value `v` is, as a clause a problem's `found` nests ("an object").
+fn describe(v: &Value) -> Text {
+    Text::new(match v {
+        Value::Null => "problem-kind-null",
+        Value::Bool(_) => "problem-kind-boolean",
+        Value::Number(_) => "problem-kind-number",
+        Value::String(_) => "problem-kind-string",
+        Value::Array(_) => "problem-kind-array",
+        Value::Object(_) => "problem-kind-object",
+    })
 }
 
 impl Checker {
-    fn err(&mut self, path: &str, message: impl Into<String>) {
-        self.errors.push(ModelError {
-            path: path.to_string(),
-            message: message.into(),
-            line: None,
-            column: None,
-        });
+    /// Reports `problem` (its id the problem's code, docs/problems.md) at `path`.
+    fn err(&mut self, path: &str, problem: Text) {
+        self.errors.push(ModelError::new(path, problem));
     }
 
     /// Checks that `v` is an object with only `allowed` keys and all `required` ones.
@@ -179,17 +179,19 @@ impl Checker {
         required: &[&str],
     ) -> Option<&'a Map<String, Value>> {
         let Some(m) = v.as_object() else {
-            self.err(path, format!("expected an object, found {}", describe(v)));
+            self.err(
+                path,
+                Text::new("expected-object").nested("found", describe(v)),
+            );
             return None;
         };
         for k in m.keys() {
             if !allowed.contains(&k.as_str()) {
                 self.err(
                     &format!("{path}.{k}"),
-                    format!(
-                        "unknown key \"{k}\"; expected one of: {}",
-                        allowed.join(", ")
-                    ),
+                    Text::new("unknown-key")
+                        .arg("key", k)
+                        .arg("expected", allowed.join(", ")),
                 );
             }
         }
@@ -197,7 +199,7 @@ impl Checker {
             if !m.contains_key(*r) {
                 self.err(
                     &format!("{path}.{r}"),
-                    format!("missing required key \"{r}\""),
+                    Text::new("missing-key").arg("key", r),
                 );
             }
         }
@@ -211,7 +213,7 @@ impl Checker {
             None => {
                 self.err(
                     &format!("{path}.{key}"),
-                    format!("expected a string, found {}", describe(v)),
+                    Text::new("expected-string").nested("found", describe(v)),
                 );
                 None
             }
@@ -223,7 +225,9 @@ impl Checker {
         if x.abs() > max {
             self.err(
                 path,
-                format!("must be at most {max:e} (found {x:e}): far beyond any real data"),
+                Text::new("too-large")
+                    .arg("max", format!("{max:e}"))
+                    .arg("value", format!("{x:e}")),
             );
             return None;
         }
@@ -235,7 +239,7 @@ impl Checker {
             if !v.is_boolean() {
                 self.err(
                     &format!("{path}.{key}"),
-                    format!("expected true or false, found {}", describe(v)),
+                    Text::new("expected-boolean").nested("found", describe(v)),
                 );
             }
         }
@@ -254,19 +258,19 @@ impl Checker {
         let p = format!("{path}.{key}");
         let Some(n) = v.as_f64() else {
             let msg = if v.as_str().is_some_and(|s| s.eq_ignore_ascii_case("nan")) {
-                "NaN is not a number a model can use".to_string()
+                Text::new("nan")
             } else {
-                format!("expected a number, found {}", describe(v))
+                Text::new("expected-number").nested("found", describe(v))
             };
             self.err(&p, msg);
             return None;
         };
         if !n.is_finite() {
-            self.err(&p, "expected a finite number");
+            self.err(&p, Text::new("not-finite"));
             return None;
         }
         if nonneg && n < 0.0 {
-            self.err(&p, format!("must not be negative (found {n})"));
+            self.err(&p, Text::new("negative").arg("value", n));
             return None;
         }
         Some(n)
@@ -284,16 +288,18 @@ impl Checker {
         match v.as_u64() {
             Some(n) if n >= at_least => Some(n),
             Some(n) => {
-                self.err(&p, format!("must be at least {at_least} (found {n})"));
+                self.err(
+                    &p,
+                    Text::new("below-minimum")
+                        .arg("min", at_least)
+                        .arg("value", n),
+                );
                 None
             }
             None => {
                 self.err(
                     &p,
-                    format!(
-                        "expected a whole number ≥ {at_least}, found {}",
-                        describe_num(v)
-                    ),
+                    describe_num(Text::new("expected-whole-number").arg("min", at_least), v),
                 );
                 None
             }
@@ -312,7 +318,7 @@ impl Checker {
             None => {
                 self.err(
                     &format!("{path}.{key}"),
-                    format!("expected an array, found {}", describe(v)),
+                    Text::new("expected-array").nested("found", describe(v)),
                 );
                 None
             }
@@ -324,7 +330,7 @@ impl Checker {
             if crate::date::parse_date(s).is_none() {
                 self.err(
                     &format!("{path}.{key}"),
-                    format!("expected a date YYYY-MM-DD, found \"{s}\""),
+                    Text::new("expected-date").arg("value", s),
                 );
             }
         }
@@ -342,7 +348,10 @@ impl Checker {
             if let Some(sm) = self.object(s, "$.sample", &["scale", "max_documents"], &[]) {
                 if let Some(x) = self.number(sm, "scale", "$.sample", true) {
                     if x == 0.0 || x > 1.0 {
-                        self.err("$.sample.scale", format!("must be in (0, 1] (found {x})"));
+                        self.err(
+                            "$.sample.scale",
+                            Text::new("sample-scale-range").arg("value", x),
+                        );
                     }
                 }
                 if let Some(n) = self.integer(sm, "max_documents", "$.sample", 1) {
@@ -350,7 +359,9 @@ impl Checker {
                     if n > cap {
                         self.err(
                             "$.sample.max_documents",
-                            format!("must be at most {cap} (found {n}): it is the size of the sample generated in memory, not of the full data"),
+                            Text::new("sample-too-large")
+                                .arg("max", cap)
+                                .arg("value", n),
                         );
                     }
                 }
@@ -361,10 +372,9 @@ impl Checker {
             if list.len() > MAX_ENTITIES {
                 self.err(
                     "$.entities",
-                    format!(
-                        "at most {MAX_ENTITIES} entities (found {}): each is a collection of its own",
-                        list.len()
-                    ),
+                    Text::new("too-many-entities")
+                        .arg("max", MAX_ENTITIES)
+                        .arg("count", list.len()),
                 );
                 return;
             }
@@ -373,7 +383,7 @@ impl Checker {
                     if entities.iter().any(|x: &EntityInfo| x.name == info.name) {
                         self.err(
                             &format!("$.entities[{i}].name"),
-                            format!("duplicate entity \"{}\"", info.name),
+                            Text::new("duplicate-entity").arg("name", &info.name),
                         );
                     }
                     entities.push(info);
@@ -385,10 +395,9 @@ impl Checker {
             if list.len() > MAX_RELATIONSHIPS {
                 self.err(
                     "$.relationships",
-                    format!(
-                        "at most {MAX_RELATIONSHIPS} relationships (found {})",
-                        list.len()
-                    ),
+                    Text::new("too-many-relationships")
+                        .arg("max", MAX_RELATIONSHIPS)
+                        .arg("count", list.len()),
                 );
                 return;
             }
@@ -399,7 +408,7 @@ impl Checker {
                     if rels.iter().any(|x: &RelInfo| x.name == info.name) {
                         self.err(
                             &format!("$.relationships[{i}].name"),
-                            format!("duplicate relationship \"{}\"", info.name),
+                            Text::new("duplicate-relationship").arg("name", &info.name),
                         );
                     }
                     rels.push(info);
@@ -433,10 +442,7 @@ impl Checker {
         }
         if let Some(r) = self.number(m, "ram_gb", "$", true) {
             if !(r > 0.0 && r <= 1e6) {
-                self.err(
-                    "$.ram_gb",
-                    format!("must be more than 0 and at most 1,000,000 GiB (found {r})"),
-                );
+                self.err("$.ram_gb", Text::new("ram-range").arg("value", r));
             }
         }
         if let Some(d) = m.get("design") {
@@ -454,7 +460,9 @@ impl Checker {
                 if n > MAX_SHARDS {
                     self.err(
                         &format!("{path}.shards"),
-                        format!("must be at most {MAX_SHARDS} (found {n}): Squillion reports every shard's share"),
+                        Text::new("too-many-shards")
+                            .arg("max", MAX_SHARDS)
+                            .arg("value", n),
                     );
                 }
             }
@@ -466,7 +474,7 @@ impl Checker {
                 } else {
                     self.err(
                         &format!("{path}.keys"),
-                        format!("expected an object, found {}", describe(k)),
+                        Text::new("expected-object").nested("found", describe(k)),
                     );
                 }
             }
@@ -479,23 +487,26 @@ impl Checker {
         let Some(labels) = v.as_object() else {
             self.err(
                 "$.preset.design_labels",
-                format!("expected an object, found {}", describe(v)),
+                Text::new("expected-object").nested("found", describe(v)),
             );
             return;
         };
         for (name, label) in labels {
             let p = format!("$.preset.design_labels.{name}");
             if !offered.contains(name) {
-                self.err(&p, format!("\"{name}\" is not one of the offered designs"));
+                self.err(&p, Text::new("not-offered-design").arg("name", name));
             }
             match label.as_str() {
-                Some(t) if t.trim().is_empty() => self.err(&p, "must not be empty"),
+                Some(t) if t.trim().is_empty() => self.err(&p, Text::new("empty")),
                 Some(t) if t.chars().count() > DESIGN_LABEL_MAX => self.err(
                     &p,
-                    format!("at most {DESIGN_LABEL_MAX} characters (a design button's label)"),
+                    Text::new("design-label-too-long").arg("max", DESIGN_LABEL_MAX),
                 ),
                 Some(_) => {}
-                None => self.err(&p, format!("expected a string, found {}", describe(label))),
+                None => self.err(
+                    &p,
+                    Text::new("expected-string").nested("found", describe(label)),
+                ),
             }
         }
     }
@@ -530,12 +541,12 @@ impl Checker {
                 .string(m, k, "$.preset")
                 .is_some_and(|s| s.trim().is_empty())
             {
-                self.err(&format!("$.preset.{k}"), "must not be empty");
+                self.err(&format!("$.preset.{k}"), Text::new("empty"));
             }
         }
         if let Some(lesson) = m.get("lesson").and_then(Value::as_str) {
             if lesson.contains('\n') {
-                self.err("$.preset.lesson", "the lesson is one line");
+                self.err("$.preset.lesson", Text::new("lesson-multiline"));
             }
         }
         if let Some(s) = m.get("source") {
@@ -547,7 +558,7 @@ impl Checker {
                         if t.as_u64().is_none() {
                             self.err(
                                 &format!("$.preset.source.tips[{i}]"),
-                                format!("expected a tip number, found {}", describe(t)),
+                                Text::new("expected-tip-number").nested("found", describe(t)),
                             );
                         }
                     }
@@ -562,13 +573,13 @@ impl Checker {
                         if DesignName::from_name(name).is_some() {
                             self.err(
                                 &format!("$.preset.custom_designs.{name}"),
-                                format!("\"{name}\" is a named design; choose another name"),
+                                Text::new("custom-design-named").arg("name", name),
                             );
                         }
                         if ["custom", "model"].contains(&name.as_str()) {
                             self.err(
                                 &format!("$.preset.custom_designs.{name}"),
-                                format!("\"{name}\" names the model's own design (the page's Custom); choose another name"),
+                                Text::new("custom-design-reserved").arg("name", name),
                             );
                         }
                         self.design_at(
@@ -582,7 +593,7 @@ impl Checker {
                 }
                 None => self.err(
                     "$.preset.custom_designs",
-                    format!("expected an object, found {}", describe(c)),
+                    Text::new("expected-object").nested("found", describe(c)),
                 ),
             }
         }
@@ -601,14 +612,14 @@ impl Checker {
                     for (name, sh) in dm {
                         let p = format!("$.preset.design_sharding.{name}");
                         if !offered.contains(name) {
-                            self.err(&p, format!("\"{name}\" is not one of the offered designs"));
+                            self.err(&p, Text::new("not-offered-design").arg("name", name));
                         }
                         self.sharding(sh, &p);
                     }
                 }
                 None => self.err(
                     "$.preset.design_sharding",
-                    format!("expected an object, found {}", describe(ds)),
+                    Text::new("expected-object").nested("found", describe(ds)),
                 ),
             }
         }
@@ -617,7 +628,7 @@ impl Checker {
         }
         if let Some(list) = self.array(m, "designs", "$.preset") {
             if list.is_empty() {
-                self.err("$.preset.designs", "a preset offers at least one design");
+                self.err("$.preset.designs", Text::new("no-designs"));
             }
             for (i, d) in list.iter().enumerate() {
                 let p = format!("$.preset.designs[{i}]");
@@ -626,16 +637,19 @@ impl Checker {
                         if DesignName::from_name(n).is_some() || custom.iter().any(|c| c == n) => {}
                     Some(n) => self.err(
                         &p,
-                        format!(
-                            "unknown design \"{n}\"; expected {}",
+                        Text::new("unknown-design").arg("name", n).arg(
+                            "expected",
                             design_names()
                                 .map(str::to_string)
                                 .chain(custom.iter().cloned())
                                 .collect::<Vec<_>>()
-                                .join(", ")
+                                .join(", "),
                         ),
                     ),
-                    None => self.err(&p, format!("expected a design name, found {}", describe(d))),
+                    None => self.err(
+                        &p,
+                        Text::new("expected-design-name").nested("found", describe(d)),
+                    ),
                 }
             }
         }
@@ -645,20 +659,17 @@ impl Checker {
         let Some(m) = v.as_object() else {
             self.err(
                 path,
-                format!("expected a shard key object, found {}", describe(v)),
+                Text::new("expected-shard-key").nested("found", describe(v)),
             );
             return;
         };
         if m.is_empty() {
-            self.err(path, "a shard key needs at least one field");
+            self.err(path, Text::new("empty-shard-key"));
         }
         for (k, x) in m {
             let ok = x.as_i64().is_some_and(|n| n == 1) || x.as_str() == Some("hashed");
             if !ok {
-                self.err(
-                    &format!("{path}.{k}"),
-                    "a shard key field is 1 or \"hashed\"",
-                );
+                self.err(&format!("{path}.{k}"), Text::new("shard-key-value"));
             }
         }
     }
@@ -703,25 +714,24 @@ impl Checker {
         let Some(m) = v.as_object() else {
             self.err(
                 path,
-                format!("expected an object of fields, found {}", describe(v)),
+                Text::new("expected-fields-object").nested("found", describe(v)),
             );
             return Vec::new();
         };
         if m.len() > MAX_FIELDS {
             self.err(
                 path,
-                format!("at most {MAX_FIELDS} fields (found {})", m.len()),
+                Text::new("too-many-fields")
+                    .arg("max", MAX_FIELDS)
+                    .arg("count", m.len()),
             );
             return Vec::new();
         }
         for (name, f) in m {
             if name.is_empty() {
-                self.err(path, "a field name must not be empty");
+                self.err(path, Text::new("empty-field-name"));
             } else if name.starts_with('$') || name.contains('.') || name.contains('\0') {
-                self.err(
-                    &format!("{path}.{name}"),
-                    "field names must not start with $ or contain . or NUL",
-                );
+                self.err(&format!("{path}.{name}"), Text::new("bad-field-name"));
             }
             self.field(f, &format!("{path}.{name}"), depth);
         }
@@ -739,25 +749,24 @@ impl Checker {
                 let all: Vec<_> = ValueKind::ALL.into_iter().map(ValueKind::name).collect();
                 self.err(
                     &format!("{path}.kind"),
-                    format!("unknown kind \"{k}\"; expected one of: {}", all.join(", ")),
+                    Text::new("unknown-kind")
+                        .arg("kind", k)
+                        .arg("expected", all.join(", ")),
                 );
             }
             if k == "enum" && !m.contains_key("values") {
-                self.err(
-                    &format!("{path}.values"),
-                    "kind \"enum\" needs a non-empty \"values\" list",
-                );
+                self.err(&format!("{path}.values"), Text::new("enum-needs-values"));
             }
         }
         if let Some(vals) = self.array(m, "values", path) {
             if vals.is_empty() {
-                self.err(&format!("{path}.values"), "must not be empty");
+                self.err(&format!("{path}.values"), Text::new("empty"));
             }
             for (i, x) in vals.iter().enumerate() {
                 if !x.is_string() {
                     self.err(
                         &format!("{path}.values[{i}]"),
-                        format!("expected a string, found {}", describe(x)),
+                        Text::new("expected-string").nested("found", describe(x)),
                     );
                 }
             }
@@ -766,7 +775,7 @@ impl Checker {
             if p > 1.0 {
                 self.err(
                     &format!("{path}.presence"),
-                    format!("a probability is between 0 and 1 (found {p})"),
+                    Text::new("probability-range").arg("value", p),
                 );
             }
         }
@@ -776,7 +785,7 @@ impl Checker {
             if lo > hi {
                 self.err(
                     &format!("{path}.min"),
-                    format!("min ({lo}) is greater than max ({hi})"),
+                    Text::new("min-over-max").arg("min", lo).arg("max", hi),
                 );
             }
         }
@@ -793,7 +802,7 @@ impl Checker {
                 if !t.has_length() {
                     self.err(
                         &format!("{path}.length"),
-                        format!("type \"{}\" has no length", t.alias()),
+                        Text::new("no-length").arg("type", t.alias()),
                     );
                 }
             }
@@ -801,26 +810,21 @@ impl Checker {
         match ty {
             Some(BsonType::Array) => {
                 match items {
-                    None if !m.contains_key("items") => self.err(
-                        &format!("{path}.items"),
-                        "an array needs \"items\": the element type",
-                    ),
-                    Some(BsonType::Array) => self.err(
-                        &format!("{path}.items"),
-                        "arrays of arrays are not supported; use an array of objects",
-                    ),
+                    None if !m.contains_key("items") => {
+                        self.err(&format!("{path}.items"), Text::new("array-needs-items"))
+                    }
+                    Some(BsonType::Array) => {
+                        self.err(&format!("{path}.items"), Text::new("nested-arrays"))
+                    }
                     _ => {}
                 }
                 match m.get("count") {
                     Some(c) => self.distribution(c, &format!("{path}.count")),
-                    None => self.err(
-                        &format!("{path}.count"),
-                        "an array needs \"count\": a distribution of its length",
-                    ),
+                    None => self.err(&format!("{path}.count"), Text::new("array-needs-count")),
                 }
             }
             Some(_) if m.contains_key("count") => {
-                self.err(&format!("{path}.count"), "only arrays have a count");
+                self.err(&format!("{path}.count"), Text::new("count-on-non-array"));
             }
             _ => {}
         }
@@ -829,13 +833,10 @@ impl Checker {
                 Some(f) => {
                     self.fields(f, &format!("{path}.fields"), depth + 1);
                 }
-                None => self.err(&format!("{path}.fields"), "an object needs \"fields\""),
+                None => self.err(&format!("{path}.fields"), Text::new("object-needs-fields")),
             }
         } else if m.contains_key("fields") && elem.is_some() {
-            self.err(
-                &format!("{path}.fields"),
-                "only objects (and arrays of objects) have fields",
-            );
+            self.err(&format!("{path}.fields"), Text::new("fields-on-non-object"));
         }
     }
 
@@ -846,10 +847,9 @@ impl Checker {
             let all: Vec<_> = BsonType::ALL.iter().map(|t| t.alias()).collect();
             self.err(
                 &format!("{path}.{key}"),
-                format!(
-                    "unknown BSON type \"{s}\"; expected one of: {}",
-                    all.join(", ")
-                ),
+                Text::new("unknown-bson-type")
+                    .arg("type", s)
+                    .arg("expected", all.join(", ")),
             );
         }
         t
@@ -859,7 +859,7 @@ impl Checker {
         let Some(m) = v.as_object() else {
             self.err(
                 path,
-                format!("expected a distribution object, found {}", describe(v)),
+                Text::new("expected-distribution").nested("found", describe(v)),
             );
             return;
         };
@@ -868,10 +868,8 @@ impl Checker {
             if !m.contains_key("shape") {
                 self.err(
                     &format!("{path}.shape"),
-                    format!(
-                        "missing required key \"shape\" ({})",
-                        shapes().collect::<Vec<_>>().join(", ")
-                    ),
+                    Text::new("missing-shape")
+                        .arg("expected", shapes().collect::<Vec<_>>().join(", ")),
                 );
             }
             return;
@@ -879,7 +877,9 @@ impl Checker {
         let Some(known) = Shape::from_name(shape) else {
             self.err(
                 &format!("{path}.shape"),
-                format!("unknown shape \"{shape}\"; expected {}", or_list(shapes())),
+                Text::new("unknown-shape")
+                    .arg("shape", shape)
+                    .nested("expected", or_list(shapes())),
             );
             return;
         };
@@ -923,7 +923,7 @@ impl Checker {
             if lo > hi {
                 self.err(
                     &format!("{path}.min"),
-                    format!("min ({lo}) is greater than max ({hi})"),
+                    Text::new("min-over-max").arg("min", lo).arg("max", hi),
                 );
             }
         }
@@ -931,7 +931,7 @@ impl Checker {
             if p > hi {
                 self.err(
                     &format!("{path}.p99"),
-                    format!("p99 ({p}) is greater than max ({hi})"),
+                    Text::new("p99-over-max").arg("p99", p).arg("max", hi),
                 );
             }
         }
@@ -939,7 +939,9 @@ impl Checker {
             if t > p {
                 self.err(
                     &format!("{path}.typical"),
-                    format!("typical ({t}) is greater than p99 ({p})"),
+                    Text::new("typical-over-p99")
+                        .arg("typical", t)
+                        .arg("p99", p),
                 );
             }
         }
@@ -947,14 +949,16 @@ impl Checker {
             if t <= 0.0 {
                 self.err(
                     &format!("{path}.typical"),
-                    "typical must be greater than 0 for a heavy-tailed shape",
+                    Text::new("typical-not-positive"),
                 );
             }
             if let (Some(lo), true) = (min, shape == "zipf") {
                 if lo > t {
                     self.err(
                         &format!("{path}.min"),
-                        format!("min ({lo}) is greater than typical ({t})"),
+                        Text::new("min-over-typical")
+                            .arg("min", lo)
+                            .arg("typical", t),
                     );
                 }
             }
@@ -980,7 +984,10 @@ impl Checker {
         for end in ["parent", "child"] {
             if let Some(e) = self.string(m, end, path) {
                 if !entities.iter().any(|x| x.name == e) {
-                    self.err(&format!("{path}.{end}"), format!("unknown entity \"{e}\""));
+                    self.err(
+                        &format!("{path}.{end}"),
+                        Text::new("unknown-entity").arg("name", e),
+                    );
                 }
                 ends.push(e.to_string());
             }
@@ -995,10 +1002,7 @@ impl Checker {
             if many_to_many {
                 self.distribution(d, &dp);
             } else {
-                self.err(
-                    &dp,
-                    "parents_per_child needs many_to_many: true (a child of a one-to-many relationship has exactly one parent)",
-                );
+                self.err(&dp, Text::new("parents-per-child-one-to-many"));
             }
         }
         if let Some(g) = m.get("growth_per_day") {
@@ -1013,7 +1017,10 @@ impl Checker {
         let feed = self.string(m, "feed", path).map(str::to_string);
         if let Some(f) = &feed {
             if !entities.iter().any(|x| &x.name == f) {
-                self.err(&format!("{path}.feed"), format!("unknown entity \"{f}\""));
+                self.err(
+                    &format!("{path}.feed"),
+                    Text::new("unknown-entity").arg("name", f),
+                );
             }
         }
         let (parent, child) = match ends.as_slice() {
@@ -1032,9 +1039,10 @@ impl Checker {
     }
 }
 
-fn describe_num(v: &Value) -> String {
+/// Returns `problem` with `found` set to what `v` is: the number itself, else its kind.
+fn describe_num(problem: Text, v: &Value) -> Text {
     match v {
-        Value::Number(n) => n.to_string(),
-        other => describe(other).to_string(),
+        Value::Number(n) => problem.arg("found", n),
+        other => problem.nested("found", describe(other)),
     }
 }

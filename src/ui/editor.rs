@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use super::{clipboard, files, storage};
 use crate::history::{Change, History};
-use crate::lang::Msg;
+use crate::lang::{Lang, Msg, Text};
 use crate::model::edit::{self, EditError};
 use crate::model::{parse_model, DesignSpec, Model, ModelError};
 use crate::presets;
@@ -408,13 +408,26 @@ pub fn import_file(ws: Workspace, file: web_sys::File) {
     });
 }
 
-/// Returns the first problems of a model, each with its line and column or JSON path.
+/// Returns the first problems of a model in the page's language, each with its line and
+/// column or JSON path ("$.entities[0].count：不能为负数（实际为 -5）；还有 2 个问题").
 fn describe_errors(errors: &[ModelError]) -> String {
-    let mut out: Vec<String> = errors.iter().take(3).map(|e| e.to_string()).collect();
+    let lang = lang();
+    let mut out: Vec<String> = errors
+        .iter()
+        .take(3)
+        .map(|e| e.to_string_in(lang))
+        .collect();
     if errors.len() > 3 {
-        out.push(format!("and {} more", errors.len() - 3));
+        out.push(
+            Text::new("problem-and-more")
+                .arg("count", errors.len() - 3)
+                .render(lang),
+        );
     }
-    out.join("; ")
+    out.join(match lang {
+        Lang::En => "; ",
+        Lang::ZhCn => "；",
+    })
 }
 
 /// The model card: toolbar, notices, preset bar, the Form and JSON tabs, the problems.
@@ -806,7 +819,7 @@ pub fn ModelErrors(
                                             ),
                                             _ => e.path.clone(),
                                         };
-                                        view! { <li><code>{place}</code>{t(Msg::Colon)}{e.message}</li> }
+                                        view! { <li data-code=e.code.to_string()><code>{place}</code>{t(Msg::Colon)}{e.message_in(lang())}</li> }
                                     })
                                     .collect_view()}
                             </ul>

@@ -2,6 +2,7 @@
 //! `case_insensitive_index` field pattern.
 
 use super::{describe, Checker};
+use crate::lang::Text;
 use serde_json::{Map, Value};
 
 impl Checker {
@@ -14,7 +15,7 @@ impl Checker {
         if !v.is_boolean() {
             self.err(
                 &format!("{path}.case_insensitive"),
-                format!("expected true or false, found {}", describe(v)),
+                Text::new("expected-boolean").nested("found", describe(v)),
             );
             return;
         }
@@ -22,7 +23,7 @@ impl Checker {
         if v.as_bool() == Some(true) && by == "_id" {
             self.err(
                 &format!("{path}.case_insensitive"),
-                "a case-insensitive read needs \"by\": a string field (an _id has no case)",
+                Text::new("case-insensitive-by-id"),
             );
         }
     }

@@ -5,6 +5,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use super::{describe, design_names, or_list, Checker, EntityInfo, RelInfo};
+use crate::lang::Text;
 use crate::model::design::{
     AttributeForm, DesignName, FieldPattern, Granularity, Joins, Strategy, MAX_SUBFIELDS,
 };
@@ -37,9 +38,9 @@ impl Checker {
             if !Joins::ALL.iter().any(|x| x.as_str() == j) {
                 self.err(
                     &format!("{at}.joins"),
-                    format!(
-                        "unknown joins \"{j}\"; expected {}",
-                        or_list(Joins::ALL.into_iter().map(Joins::as_str))
+                    Text::new("unknown-joins").arg("joins", j).nested(
+                        "expected",
+                        or_list(Joins::ALL.into_iter().map(Joins::as_str)),
                     ),
                 );
             }
@@ -48,10 +49,9 @@ impl Checker {
             if DesignName::from_name(b).is_none() {
                 self.err(
                     &format!("{at}.base"),
-                    format!(
-                        "unknown design \"{b}\"; expected {}",
-                        or_list(design_names())
-                    ),
+                    Text::new("unknown-design")
+                        .arg("name", b)
+                        .nested("expected", or_list(design_names())),
                 );
             }
         }
@@ -59,7 +59,7 @@ impl Checker {
             let Some(rm) = r.as_object() else {
                 self.err(
                     &format!("{at}.relationships"),
-                    format!("expected an object, found {}", describe(r)),
+                    Text::new("expected-object").nested("found", describe(r)),
                 );
                 return;
             };
@@ -67,7 +67,7 @@ impl Checker {
                 let p = format!("{at}.relationships.{name}");
                 let rel = rels.iter().find(|r| &r.name == name);
                 if rel.is_none() {
-                    self.err(&p, format!("unknown relationship \"{name}\""));
+                    self.err(&p, Text::new("unknown-relationship").arg("name", name));
                 }
                 self.strategy(s, &p, rel, entities);
             }
@@ -80,7 +80,7 @@ impl Checker {
                 if let Some(fm) = f.as_object() {
                     let key = (fm.get("entity").cloned(), fm.get("field").cloned());
                     if !seen.insert(format!("{key:?}")) {
-                        self.err(&p, "two patterns for the same field");
+                        self.err(&p, Text::new("duplicate-pattern"));
                     }
                 }
             }
@@ -91,7 +91,7 @@ impl Checker {
         let Some(m) = v.as_object() else {
             self.err(
                 path,
-                format!("expected a strategy object, found {}", describe(v)),
+                Text::new("expected-strategy-object").nested("found", describe(v)),
             );
             return;
         };
@@ -99,7 +99,7 @@ impl Checker {
             if !m.contains_key("strategy") {
                 self.err(
                     &format!("{path}.strategy"),
-                    "missing required key \"strategy\"",
+                    Text::new("missing-key").arg("key", "strategy"),
                 );
             }
             return;
@@ -107,10 +107,9 @@ impl Checker {
         let Some(known) = Strategy::from_name(s) else {
             self.err(
                 &format!("{path}.strategy"),
-                format!(
-                    "unknown strategy \"{s}\"; expected one of: {}",
-                    Strategy::names().collect::<Vec<_>>().join(", ")
-                ),
+                Text::new("unknown-strategy")
+                    .arg("strategy", s)
+                    .arg("expected", Strategy::names().collect::<Vec<_>>().join(", ")),
             );
             return;
         };
@@ -129,11 +128,14 @@ impl Checker {
             if feed_strategy && !rel.feed {
                 self.err(
                     &format!("{path}.strategy"),
-                    format!("\"{s}\" needs a relationship with a \"feed\" entity"),
+                    Text::new("feed-strategy-needs-feed").arg("strategy", s),
                 );
             }
             if !feed_strategy && rel.feed {
-                self.err(&format!("{path}.strategy"), format!("relationship \"{}\" is a feed: use fan_out_on_read, fan_out_on_write or bucketed_fan_out", rel.name));
+                self.err(
+                    &format!("{path}.strategy"),
+                    Text::new("feed-needs-feed-strategy").arg("relationship", &rel.name),
+                );
             }
             if matches!(known, Strategy::TimeSeries { .. }) {
                 self.time_series(m, path, rel, entities);
@@ -141,7 +143,7 @@ impl Checker {
             if rel.tree && !known.is_tree() {
                 self.err(
                     &format!("{path}.strategy"),
-                    format!("relationship \"{}\" is a tree (tree steps name it): use parent_references, child_references, array_of_ancestors, materialized_paths or nested_sets", rel.name),
+                    Text::new("tree-needs-tree-strategy").arg("relationship", &rel.name),
                 );
             }
             if matches!(known, Strategy::SingleCollection)
@@ -149,13 +151,17 @@ impl Checker {
             {
                 self.err(
                     &format!("{path}.strategy"),
-                    format!("\"{s}\" keeps each child in its one parent's collection: relationship \"{}\" must be one-to-many between two different entities", rel.name),
+                    Text::new("single-collection-one-to-many")
+                        .arg("strategy", s)
+                        .arg("relationship", &rel.name),
                 );
             }
             if known.is_tree() && (rel.parent != rel.child || rel.feed || rel.many_to_many) {
                 self.err(
                     &format!("{path}.strategy"),
-                    format!("\"{s}\" lays out a tree: relationship \"{}\" must be one-to-many from an entity to itself", rel.name),
+                    Text::new("tree-strategy-not-tree")
+                        .arg("strategy", s)
+                        .arg("relationship", &rel.name),
                 );
             }
             if let Some(list) = self.array(m, "copy", path) {
@@ -173,7 +179,9 @@ impl Checker {
                     if !ok {
                         self.err(
                             &format!("{path}.copy[{i}]"),
-                            format!("entity \"{from}\" has no field {f}"),
+                            Text::new("no-copy-field")
+                                .arg("entity", from)
+                                .arg("field", f),
                         );
                     }
                 }
@@ -195,17 +203,16 @@ impl Checker {
                 let names: Vec<&str> = Granularity::ALL.iter().map(|g| g.name()).collect();
                 self.err(
                     &format!("{path}.granularity"),
-                    format!("unknown granularity \"{g}\"; expected {}", or_list(names)),
+                    Text::new("unknown-granularity")
+                        .arg("granularity", g)
+                        .nested("expected", or_list(names)),
                 );
             }
         }
         if rel.many_to_many || rel.parent == rel.child {
             self.err(
                 &format!("{path}.strategy"),
-                format!(
-                    "\"time_series\" needs a one-to-many between two entities; \"{}\" is not",
-                    rel.name
-                ),
+                Text::new("time-series-one-to-many").arg("relationship", &rel.name),
             );
         }
         let dated = entities
@@ -215,10 +222,7 @@ impl Checker {
         if !dated {
             self.err(
                 &format!("{path}.strategy"),
-                format!(
-                    "\"time_series\" needs a date field in \"{}\" (the timeField)",
-                    rel.child
-                ),
+                Text::new("time-series-needs-date").arg("entity", &rel.child),
             );
         }
     }
@@ -227,7 +231,7 @@ impl Checker {
         let Some(m) = v.as_object() else {
             self.err(
                 path,
-                format!("expected a pattern object, found {}", describe(v)),
+                Text::new("expected-pattern-object").nested("found", describe(v)),
             );
             return;
         };
@@ -235,7 +239,7 @@ impl Checker {
             if !m.contains_key("pattern") {
                 self.err(
                     &format!("{path}.pattern"),
-                    "missing required key \"pattern\"",
+                    Text::new("missing-key").arg("key", "pattern"),
                 );
             }
             return;
@@ -243,10 +247,9 @@ impl Checker {
         let Some((keys, req)) = FieldPattern::keys(p) else {
             self.err(
                 &format!("{path}.pattern"),
-                format!(
-                    "unknown pattern \"{p}\"; expected {}",
-                    or_list(FieldPattern::NAMES)
-                ),
+                Text::new("unknown-pattern")
+                    .arg("pattern", p)
+                    .nested("expected", or_list(FieldPattern::NAMES)),
             );
             return;
         };
@@ -264,7 +267,7 @@ impl Checker {
                     if !forms().any(|x| x == f) {
                         self.err(
                             &format!("{path}.form"),
-                            format!("form is {}", or_list(forms())),
+                            Text::new("unknown-form").nested("expected", or_list(forms())),
                         );
                     }
                 }
@@ -277,7 +280,9 @@ impl Checker {
                     if entity.as_deref().is_some_and(|e| e != r.parent) {
                         self.err(
                             &format!("{path}.relationship"),
-                            format!("relationship \"{}\" has parent \"{}\"", r.name, r.parent),
+                            Text::new("computed-other-parent")
+                                .arg("relationship", &r.name)
+                                .arg("parent", &r.parent),
                         );
                     }
                     let child = r.child.clone();
@@ -298,10 +303,9 @@ impl Checker {
                     if !e.files.iter().any(|x| x == f) {
                         self.err(
                             &format!("{path}.field"),
-                            format!(
-                                "entity \"{}\" has no top-level binData or string field \"{f}\": only such a field can be stored as a file",
-                                e.name
-                            ),
+                            Text::new("no-file-field")
+                                .arg("entity", &e.name)
+                                .arg("field", f),
                         );
                     }
                 }
@@ -320,7 +324,7 @@ impl Checker {
                     if n > max {
                         self.err(
                             &format!("{path}.slots"),
-                            format!("must be at most {max} (found {n}): every slot is a field in every document"),
+                            Text::new("too-many-slots").arg("max", max).arg("value", n),
                         );
                     }
                 }
@@ -334,7 +338,10 @@ impl Checker {
     /// entities, no entity in two groups, and no group named after an entity outside it.
     fn polymorphic(&mut self, v: &Value, path: &str, entities: &[EntityInfo]) {
         let Some(groups) = v.as_object() else {
-            self.err(path, format!("expected an object, found {}", describe(v)));
+            self.err(
+                path,
+                Text::new("expected-object").nested("found", describe(v)),
+            );
             return;
         };
         let mut seen: HashSet<&str> = HashSet::new();
@@ -343,39 +350,36 @@ impl Checker {
             let Some(list) = list.as_array() else {
                 self.err(
                     &at,
-                    format!(
-                        "expected an array of entity names, found {}",
-                        describe(list)
-                    ),
+                    Text::new("expected-entity-names").nested("found", describe(list)),
                 );
                 continue;
             };
             let names: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
             if names.len() != list.len() {
-                self.err(&at, "expected an array of entity names");
+                self.err(&at, Text::new("expected-entity-names-plain"));
                 continue;
             }
             let distinct: HashSet<&str> = names.iter().copied().collect();
             if distinct.len() < 2 || distinct.len() != names.len() {
-                self.err(
-                    &at,
-                    "a polymorphic collection holds at least two distinct entities",
-                );
+                self.err(&at, Text::new("polymorphic-too-few"));
             }
             for (i, n) in names.iter().enumerate() {
                 if !entities.iter().any(|e| e.name == *n) {
-                    self.err(&format!("{at}[{i}]"), format!("unknown entity \"{n}\""));
+                    self.err(
+                        &format!("{at}[{i}]"),
+                        Text::new("unknown-entity").arg("name", n),
+                    );
                 } else if !seen.insert(n) {
                     self.err(
                         &format!("{at}[{i}]"),
-                        format!("entity \"{n}\" is in two polymorphic collections"),
+                        Text::new("polymorphic-twice").arg("entity", n),
                     );
                 }
             }
             if entities.iter().any(|e| e.name == *name) && !names.contains(&name.as_str()) {
                 self.err(
                     &at,
-                    format!("collection \"{name}\" is the name of an entity it does not hold"),
+                    Text::new("polymorphic-name-taken").arg("collection", name),
                 );
             }
         }

@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::{Checker, EntityInfo};
+use crate::lang::Text;
 
 /// True when `m[key]` is a string.
 fn key_is_string(m: &Map<String, Value>, key: &str) -> bool {
@@ -35,10 +36,9 @@ impl Checker {
                     if !e.dates.iter().any(|d| d == f) {
                         self.err(
                             &format!("{path}.field"),
-                            format!(
-                                "entity \"{}\" has no top-level date field \"{f}\": an archive moves documents by their age",
-                                e.name
-                            ),
+                            Text::new("archive-needs-date")
+                                .arg("entity", &e.name)
+                                .arg("field", f),
                         );
                     }
                 }
@@ -47,7 +47,7 @@ impl Checker {
                     if s > 1.0 {
                         self.err(
                             &format!("{path}.old_share"),
-                            format!("is a share of the reads, 0 to 1 (found {s})"),
+                            Text::new("read-share-range").arg("value", s),
                         );
                     }
                 }
@@ -129,10 +129,9 @@ impl Checker {
             if e.fields.iter().any(|x| x == f) {
                 self.err(
                     &format!("{path}.field"),
-                    format!(
-                        "entity \"{}\" already has a field \"{f}\": the schema version is a field of its own",
-                        e.name
-                    ),
+                    Text::new("schema-version-field-taken")
+                        .arg("entity", &e.name)
+                        .arg("field", f),
                 );
             }
         }
@@ -142,7 +141,7 @@ impl Checker {
             if a == b {
                 self.err(
                     &format!("{path}.to"),
-                    format!("a migration goes to another version than {a}"),
+                    Text::new("migration-same-version").arg("version", a),
                 );
             }
         }
@@ -150,7 +149,7 @@ impl Checker {
             if s > 1.0 {
                 self.err(
                     &format!("{path}.migrated_share"),
-                    format!("is a share of the documents, 0 to 1 (found {s})"),
+                    Text::new("document-share-range").arg("value", s),
                 );
             }
         }
@@ -161,7 +160,7 @@ impl Checker {
             let Some(list) = v.as_array() else {
                 self.err(
                     &format!("{path}.removed"),
-                    "expected an array of field names",
+                    Text::new("expected-field-names-plain"),
                 );
                 return;
             };
@@ -172,10 +171,8 @@ impl Checker {
                 if !known {
                     self.err(
                         &format!("{path}.removed[{i}]"),
-                        format!(
-                            "expected a field of entity \"{}\"",
-                            entity.unwrap_or_default()
-                        ),
+                        Text::new("expected-entity-field")
+                            .arg("entity", entity.unwrap_or_default()),
                     );
                 }
             }

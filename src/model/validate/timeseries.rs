@@ -2,6 +2,7 @@
 //! must be a measurement ([`time_series_fits`]) whose typical parent fills a bucket at some
 //! granularity ([`Granularity::fitting`]), exactly where the picker offers the strategy.
 
+use crate::lang::Text;
 use crate::model::design::{time_series_fits, DesignSpec, Granularity, Strategy};
 use crate::model::{Model, ModelError};
 
@@ -23,19 +24,22 @@ pub(crate) fn check(model: &Model) -> Vec<ModelError> {
             let Some(r) = model.relationship(rel) else {
                 continue;
             };
-            let message = if !time_series_fits(model, r) {
-                format!("\"time_series\" needs \"{}\" to be a measurement: a date field, in no relationship but \"{rel}\", and no workload step that reads, updates, deletes or moves one by itself", r.child)
+            let problem = if !time_series_fits(model, r) {
+                Text::new("time-series-not-measurement")
+                    .arg("entity", &r.child)
+                    .arg("relationship", rel)
             } else if Granularity::fitting(r.growth_typical()).is_none() {
-                format!("\"time_series\" needs a series that fills a bucket: a typical \"{}\" adds {} \"{}\" a day, fewer than 10 in the 30 days of the coarsest granularity", r.parent, r.growth_typical(), r.child)
+                Text::new("time-series-sparse")
+                    .arg("parent", &r.parent)
+                    .arg("growth", r.growth_typical())
+                    .arg("child", &r.child)
             } else {
                 continue;
             };
-            out.push(ModelError {
-                path: format!("{at}.relationships.{rel}.strategy"),
-                message,
-                line: None,
-                column: None,
-            });
+            out.push(ModelError::new(
+                format!("{at}.relationships.{rel}.strategy"),
+                problem,
+            ));
         }
     }
     out

@@ -3,6 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::{describe, or_list, Checker, EntityInfo, RelInfo};
+use crate::lang::Text;
 use crate::model::{Copies, Op, Paging};
 
 impl Checker {
@@ -42,7 +43,7 @@ impl Checker {
         if found.is_none() {
             self.err(
                 &format!("{path}.{key}"),
-                format!("unknown entity \"{name}\""),
+                Text::new("unknown-entity").arg("name", name),
             );
         }
         found
@@ -60,7 +61,7 @@ impl Checker {
         if found.is_none() {
             self.err(
                 &format!("{path}.{key}"),
-                format!("unknown relationship \"{name}\""),
+                Text::new("unknown-relationship").arg("name", name),
             );
         }
         found
@@ -82,7 +83,9 @@ impl Checker {
             if !e.fields.iter().any(|x| x == top) {
                 self.err(
                     &format!("{path}.{key}"),
-                    format!("entity \"{entity}\" has no field \"{f}\""),
+                    Text::new("no-such-field")
+                        .arg("entity", entity)
+                        .arg("field", f),
                 );
             }
         }
@@ -93,7 +96,7 @@ impl Checker {
         let Some(list) = v.as_array() else {
             self.err(
                 path,
-                format!("expected an array of field names, found {}", describe(v)),
+                Text::new("expected-field-names").nested("found", describe(v)),
             );
             return;
         };
@@ -105,11 +108,13 @@ impl Checker {
                 Some(name) if e.fields.iter().any(|x| x == name) => {}
                 Some(name) => self.err(
                     &format!("{path}[{i}]"),
-                    format!("entity \"{entity}\" has no field \"{name}\""),
+                    Text::new("no-such-field")
+                        .arg("entity", entity)
+                        .arg("field", name),
                 ),
                 None => self.err(
                     &format!("{path}[{i}]"),
-                    format!("expected a field name, found {}", describe(f)),
+                    Text::new("expected-field-name").nested("found", describe(f)),
                 ),
             }
         }
@@ -119,23 +124,25 @@ impl Checker {
         let Some(m) = v.as_object() else {
             self.err(
                 path,
-                format!("expected a step object, found {}", describe(v)),
+                Text::new("expected-step-object").nested("found", describe(v)),
             );
             return;
         };
         let Some(name) = self.string(m, "op", path) else {
             if !m.contains_key("op") {
-                self.err(&format!("{path}.op"), "missing required key \"op\"");
+                self.err(
+                    &format!("{path}.op"),
+                    Text::new("missing-key").arg("key", "op"),
+                );
             }
             return;
         };
         let Some(op) = Op::from_name(name) else {
             self.err(
                 &format!("{path}.op"),
-                format!(
-                    "unknown op \"{name}\"; expected {}",
-                    or_list(Op::ALL.into_iter().map(Op::name))
-                ),
+                Text::new("unknown-op")
+                    .arg("op", name)
+                    .nested("expected", or_list(Op::ALL.into_iter().map(Op::name))),
             );
             return;
         };
@@ -166,10 +173,10 @@ impl Checker {
                             if &r.parent != e {
                                 self.err(
                                     &format!("{cp}.relationship"),
-                                    format!(
-                                        "relationship \"{}\" has parent \"{}\", not \"{e}\"",
-                                        r.name, r.parent
-                                    ),
+                                    Text::new("child-of-other-parent")
+                                        .arg("relationship", &r.name)
+                                        .arg("parent", &r.parent)
+                                        .arg("entity", e),
                                 );
                             }
                         }
@@ -184,7 +191,7 @@ impl Checker {
                                 }
                                 if let Some(o) = sm.get("order") {
                                     if o.as_i64() != Some(1) && o.as_i64() != Some(-1) {
-                                        self.err(&format!("{sp}.order"), "order is 1 or -1");
+                                        self.err(&format!("{sp}.order"), Text::new("sort-order"));
                                     }
                                 }
                             }
@@ -199,15 +206,16 @@ impl Checker {
                                         if !ok {
                                             self.err(
                                                 &format!("{cp}.fields[{j}]"),
-                                                format!(
-                                                    "entity \"{}\" has no field \"{name}\"",
-                                                    r.child
-                                                ),
+                                                Text::new("no-such-field")
+                                                    .arg("entity", &r.child)
+                                                    .arg("field", name),
                                             );
                                         }
                                     }
-                                    (None, _) => self
-                                        .err(&format!("{cp}.fields[{j}]"), "expected a field name"),
+                                    (None, _) => self.err(
+                                        &format!("{cp}.fields[{j}]"),
+                                        Text::new("expected-field-name-plain"),
+                                    ),
                                     _ => {}
                                 }
                             }
@@ -228,10 +236,7 @@ impl Checker {
                     if r.feed || r.many_to_many {
                         self.err(
                             &format!("{path}.relationship"),
-                            format!(
-                                "reassign moves a child to another parent: relationship \"{}\" must be one-to-many (not many-to-many, not a feed)",
-                                r.name
-                            ),
+                            Text::new("reassign-one-to-many").arg("relationship", &r.name),
                         );
                     }
                 }
@@ -245,10 +250,9 @@ impl Checker {
                     if r.parent != r.child || r.feed || r.many_to_many {
                         self.err(
                             &format!("{path}.relationship"),
-                            format!(
-                                "{name} reads or changes a tree: relationship \"{}\" must be one-to-many from an entity to itself",
-                                r.name
-                            ),
+                            Text::new("tree-step-not-tree")
+                                .arg("op", name)
+                                .arg("relationship", &r.name),
                         );
                     }
                 }
@@ -258,7 +262,7 @@ impl Checker {
                     if !r.feed {
                         self.err(
                             &format!("{path}.relationship"),
-                            format!("relationship \"{}\" has no \"feed\" entity", r.name),
+                            Text::new("not-a-feed").arg("relationship", &r.name),
                         );
                     }
                 }
@@ -290,7 +294,8 @@ impl Checker {
                         let quoted: Vec<String> = all().map(quoted).collect();
                         self.err(
                             &format!("{path}.copies"),
-                            format!("copies is {}", or_list(quoted.iter().map(String::as_str))),
+                            Text::new("unknown-copies")
+                                .nested("expected", or_list(quoted.iter().map(String::as_str))),
                         );
                     }
                 }
@@ -328,7 +333,7 @@ impl Checker {
                 self.field_ref(sm, "field", &sp, entities, &e);
                 if let Some(o) = sm.get("order") {
                     if o.as_i64() != Some(1) && o.as_i64() != Some(-1) {
-                        self.err(&format!("{sp}.order"), "order is 1 or -1");
+                        self.err(&format!("{sp}.order"), Text::new("sort-order"));
                     }
                 }
             }
@@ -346,11 +351,16 @@ impl Checker {
                         if !ok {
                             self.err(
                                 &format!("{path}.fields[{j}]"),
-                                format!("entity \"{e}\" has no field \"{name}\""),
+                                Text::new("no-such-field")
+                                    .arg("entity", &e)
+                                    .arg("field", name),
                             );
                         }
                     }
-                    None => self.err(&format!("{path}.fields[{j}]"), "expected a field name"),
+                    None => self.err(
+                        &format!("{path}.fields[{j}]"),
+                        Text::new("expected-field-name-plain"),
+                    ),
                 }
             }
         }
@@ -360,7 +370,8 @@ impl Checker {
                 let quoted: Vec<String> = all().map(quoted).collect();
                 self.err(
                     &format!("{path}.paging"),
-                    format!("paging is {}", or_list(quoted.iter().map(String::as_str))),
+                    Text::new("unknown-paging")
+                        .nested("expected", or_list(quoted.iter().map(String::as_str))),
                 );
             }
         }

@@ -10,9 +10,10 @@ use wasm_bindgen::JsCast;
 
 use super::Workspace;
 use crate::history::Change;
+use crate::lang::{Lang, Text};
 use crate::model::ModelError;
 
-/// Where a syntax error is: 1-based line and column, and why.
+/// Where a syntax error is: 1-based line and column, and why (in the page's language).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Syntax {
     line: usize,
@@ -20,13 +21,14 @@ struct Syntax {
     message: String,
 }
 
-/// Returns the syntax error among `errors`, if any (a syntax error is the only problem then).
-fn syntax(errors: &[ModelError]) -> Option<Syntax> {
+/// Returns the syntax error among `errors`, if any (a syntax error is the only problem then),
+/// its place and message in `lang` ("第 2 行，第 14 列：JSON 语法错误：trailing comma").
+fn syntax(errors: &[ModelError], lang: Lang) -> Option<Syntax> {
     errors.iter().find_map(|e| {
         Some(Syntax {
             line: e.line?,
             column: e.column?,
-            message: e.message.clone(),
+            message: e.to_string_in(lang),
         })
     })
 }
@@ -100,7 +102,10 @@ pub fn JsonArea(
     open: Signal<bool>,
 ) -> impl IntoView {
     let area = NodeRef::<leptos::html::Textarea>::new();
-    let found = Memo::new(move |_| errors.with(|e| syntax(e)));
+    let found = Memo::new(move |_| {
+        let lang = crate::ui::i18n::lang();
+        errors.with(|e| syntax(e, lang))
+    });
     // Scroll offset of the text, so the mark follows its line.
     let scrolled = RwSignal::new(0.0_f64);
     let show = move || {
@@ -150,9 +155,9 @@ pub fn JsonArea(
     view! {
         {move || found.get().map(|s| view! {
             <p class="error json-error" id="json-error" role="alert" data-line=s.line>
-                <span>{format!("line {}, column {}: {}", s.line, s.column, s.message)}</span>
+                <span>{s.message}</span>
                 " "
-                <button type="button" class="link-button" on:click=jump>{format!("Show line {}", s.line)}</button>
+                <button type="button" class="link-button" on:click=jump>{Text::new("problem-show-line").arg("line", s.line).render(crate::ui::i18n::lang())}</button>
             </p>
         })}
         <div class="json-area">
