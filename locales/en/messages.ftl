@@ -134,3 +134,38 @@ severity-error = Error
 
 sparse-time-series-buckets = granularity "{ $granularity }" closes a bucket every { $span } s, and a typical { $parent } adds { $growth } { $child } a day: { $count } measurement(s) a bucket, each bucket paying its control block
 sparse-time-series-buckets-fix = Choose a coarser granularity (minutes, hours) so a bucket spans enough measurements of one series.
+
+## Advisor
+
+advisor-step-screen = screening a space of { $count } designs
+advisor-step-engine = running { $design } on the engine
+advisor-step-explain = explaining the recommendation
+advisor-why-chosen = { $dimension }: { $chosen }.
+advisor-why-infeasible = { $choice } is infeasible: { $why }.
+advisor-why-runner-up = Runner-up { $choice }: { $costs }.
+advisor-why-no-alternative = No feasible alternative.
+advisor-costs = { $reads } read round trips/s, { $writes } docs and { $keys } index keys written/s, { $data } data and { $indexes } index bytes (score { $score })
+advisor-breach-past = { $collection }.{ $path } breaks 16 MiB at { $count } elements; the largest parent already has { $largest }
+advisor-breach-horizon = { $collection }.{ $path } breaks 16 MiB at { $count } elements; the largest parent ({ $largest } now) reaches it on { $date } (in { $days } days)
+advisor-breach-largest = the largest { $collection } document the model allows would be over the 16 MiB limit
+advisor-breach-depth = { $collection } documents nest more than 100 levels deep
+advisor-breach-indexes = { $collection } has more than 64 indexes
+advisor-breach-other = { $collection }: { $code }
+advisor-method-exhaustive = exhaustive
+advisor-method-local = local
+advisor-report-model = model
+advisor-report-search = { $model }: { $method } search of { $space } designs: { $explored } screened ({ $feasible } feasible, { $infeasible } infeasible within { $days } days, { $invalid } not laid out)
+advisor-report-weights = weights: reads { $reads }, writes { $writes }, storage { $storage }
+advisor-report-recommended = recommended: { $label }
+advisor-report-design = design: { $design }
+advisor-report-none = no feasible design
+advisor-report-why = why:
+advisor-report-top = top:
+advisor-report-front = Pareto front (read cost, write cost, storage):
+advisor-report-agree = screen and engine agree within tolerance on every verified design
+advisor-report-disagree = screen and engine disagree:
+advisor-report-disagreement = { $design }: { $figure } screened { $screened }, engine { $engine } (allowed { $low }–{ $high }) { $note }
+advisor-figures = reads { $reads }/s, writes { $writes } docs + { $keys } index keys/s, storage { $storage } + { $indexes } indexes (score { $score })
+advisor-figures-engine = ; engine: reads { $reads }/s, writes { $writes } docs + { $keys } index keys/s, indexes { $indexes }, docs examined { $examined }/s{ $infeasible }
+advisor-figures-infeasible = , infeasible: { $limits }
+advisor-figures-error = ; engine error: { $error }

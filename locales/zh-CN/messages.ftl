@@ -132,3 +132,38 @@ severity-error = 错误
 
 sparse-time-series-buckets = 粒度“{ $granularity }”每 { $span } 秒关闭一个桶，而典型的 { $parent } 每天只增加 { $growth } 个 { $child }：每个桶只有 { $count } 个测量值，每个桶都要负担自己的 control 块
 sparse-time-series-buckets-fix = 选择更粗的粒度（minutes、hours），让一个桶容纳同一序列足够多的测量值。
+
+## Advisor
+
+advisor-step-screen = 正在筛选 { $count } 个设计的空间
+advisor-step-engine = 正在引擎上运行 { $design }
+advisor-step-explain = 正在解释推荐
+advisor-why-chosen = { $dimension }：{ $chosen }。
+advisor-why-infeasible = { $choice } 不可行：{ $why }。
+advisor-why-runner-up = 次优选择 { $choice }：{ $costs }。
+advisor-why-no-alternative = 没有可行的替代方案。
+advisor-costs = 每秒读往返 { $reads }，每秒写入文档 { $writes }、索引键 { $keys }，数据 { $data }，索引字节 { $indexes }（得分 { $score }）
+advisor-breach-past = { $collection }.{ $path } 在 { $count } 个元素时突破 16 MiB；最大的父文档已有 { $largest } 个
+advisor-breach-horizon = { $collection }.{ $path } 在 { $count } 个元素时突破 16 MiB；最大的父文档（现有 { $largest } 个）将于 { $date }（{ $days } 天后）达到
+advisor-breach-largest = 模型允许的最大 { $collection } 文档会超过 16 MiB 上限
+advisor-breach-depth = { $collection } 的文档嵌套超过 100 层
+advisor-breach-indexes = { $collection } 的索引超过 64 个
+advisor-breach-other = { $collection }：{ $code }
+advisor-method-exhaustive = 穷举
+advisor-method-local = 局部
+advisor-report-model = 模型
+advisor-report-search = { $model }：{ $method }搜索 { $space } 个设计：已筛选 { $explored } 个（{ $feasible } 个可行，{ $infeasible } 个在 { $days } 天内不可行，{ $invalid } 个无法布局）
+advisor-report-weights = 权重：读 { $reads }，写 { $writes }，存储 { $storage }
+advisor-report-recommended = 推荐：{ $label }
+advisor-report-design = 设计：{ $design }
+advisor-report-none = 没有可行的设计
+advisor-report-why = 原因：
+advisor-report-top = 最佳设计：
+advisor-report-front = 帕累托前沿（读成本、写成本、存储）：
+advisor-report-agree = 每个已验证的设计上，筛选与引擎的结果都在容差之内
+advisor-report-disagree = 筛选与引擎不一致：
+advisor-report-disagreement = { $design }：{ $figure } 筛选值 { $screened }，引擎值 { $engine }（允许 { $low }–{ $high }）{ $note }
+advisor-figures = 读 { $reads }/s，写 { $writes } 个文档 + { $keys } 个索引键/s，存储 { $storage } + 索引 { $indexes }（得分 { $score }）
+advisor-figures-engine = ；引擎：读 { $reads }/s，写 { $writes } 个文档 + { $keys } 个索引键/s，索引 { $indexes }，检查的文档 { $examined }/s{ $infeasible }
+advisor-figures-infeasible = ，不可行：{ $limits }
+advisor-figures-error = ；引擎错误：{ $error }
