@@ -266,3 +266,21 @@ infer-cli-relationship = relationship { $name }: { $parent } → { $child } ({ $
 infer-cli-index = index { $name } on { $collection } {"{"}{ $keys }{"}"}{ $unique } (from { $source }; reported, not in the model)
 infer-cli-skipped = { $count } lines skipped
 infer-as-is = { $text }
+
+## Engine errors
+
+engine-error-bad-value = Bad value
+engine-error-failed-to-parse = Failed to parse
+engine-error-type-mismatch = Type mismatch
+engine-error-path-not-viable = Path not viable
+engine-error-conflicting-update-operators = Conflicting update operators
+engine-error-immutable-field = Immutable field
+engine-error-bson-object-too-large = Document over 16 MiB
+engine-error-overflow = Overflow
+engine-error-duplicate-key = Duplicate key
+engine-error-cannot-index-parallel-arrays = Cannot index parallel arrays
+engine-error-invalid-pipeline-operator = Invalid pipeline operator
+engine-error-index-not-found = Index not found
+engine-error-internal = Internal error
+engine-error-other = Server error
+engine-error-cli = squillion query: { $lead } ({ $code_name })

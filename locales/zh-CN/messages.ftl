@@ -264,3 +264,21 @@ infer-cli-relationship = 关系 { $name }：{ $parent } → { $child }（{ $how 
 infer-cli-index = 索引 { $name }，在 { $collection } 上 {"{"}{ $keys }{"}"}{ $unique }（来自 { $source }；已报告，不在模型中）
 infer-cli-skipped = 跳过 { $count } 行
 infer-as-is = { $text }
+
+## Engine errors
+
+engine-error-bad-value = 错误的值
+engine-error-failed-to-parse = 无法解析
+engine-error-type-mismatch = 类型不匹配
+engine-error-path-not-viable = 路径不可用
+engine-error-conflicting-update-operators = 更新运算符冲突
+engine-error-immutable-field = 不可修改的字段
+engine-error-bson-object-too-large = 文档超过 16 MiB
+engine-error-overflow = 数值溢出
+engine-error-duplicate-key = 重复键
+engine-error-cannot-index-parallel-arrays = 无法为并列的数组建索引
+engine-error-invalid-pipeline-operator = 无效的管道运算符
+engine-error-index-not-found = 找不到索引
+engine-error-internal = 内部错误
+engine-error-other = 服务器错误
+engine-error-cli = squillion query：{ $lead }（{ $code_name }）
