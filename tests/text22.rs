@@ -87,7 +87,14 @@ fn advise_speaks_chinese() {
     assert!(en.contains(". Runner-up reference_in_child: +22,000 read round trips/s, "));
     // --json is the same in every language.
     assert_eq!(
-        stdout(&["advise", "--preset", "social-graph", "--json", "--lang", "zh-CN"]),
+        stdout(&[
+            "advise",
+            "--preset",
+            "social-graph",
+            "--json",
+            "--lang",
+            "zh-CN"
+        ]),
         stdout(&["advise", "--preset", "social-graph", "--json"])
     );
 }
@@ -170,7 +177,14 @@ fn compare_and_eval_speak_chinese_and_their_english_is_kept() {
     };
     assert_eq!(column(&zh, 0), column(&en, 0));
     assert_eq!(
-        stdout(&["compare", "--preset", "social-feed", "--json", "--lang", "zh-CN"]),
+        stdout(&[
+            "compare",
+            "--preset",
+            "social-feed",
+            "--json",
+            "--lang",
+            "zh-CN"
+        ]),
         stdout(&["compare", "--preset", "social-feed", "--json"])
     );
 }
@@ -196,7 +210,11 @@ fn infer_summary_speaks_chinese() {
             &["infer", "users.json", "--out", "model.json", "--lang", lang],
             &dir,
         );
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8(out.stdout).expect("UTF-8")
     };
     let zh = run("zh-CN");
@@ -206,12 +224,14 @@ fn infer_summary_speaks_chinese() {
     std::fs::remove_dir_all(&dir).ok();
     assert!(zh.contains("假设：数值型 _id 是唯一的"), "{zh}");
     assert!(zh.contains("子文档数组已移出"), "{zh}");
-    assert!(zh.contains("关系 orders：users → order（内嵌数组 orders）"), "{zh}");
+    assert!(
+        zh.contains("关系 orders：users → order（内嵌数组 orders）"),
+        "{zh}"
+    );
     let runs = latin_runs(&zh);
     assert!(runs.is_empty(), "English left: {runs:#?}");
-    assert!(en.contains(
-        "\tassumed: a numeric _id is unique: written as a sequence, not the range seen"
-    ));
+    assert!(en
+        .contains("\tassumed: a numeric _id is unique: written as a sequence, not the range seen"));
     assert!(en.contains("relationship orders: users → order (embedded array orders), count 3,"));
     assert!(en.ends_with("0 lines skipped\n"));
     // The report's notes stay English strings in JSON, whatever the language.
@@ -249,7 +269,9 @@ fn engine_errors_have_a_lead_in_every_language() {
         assert!(has_chinese(&lead.render(Lang::ZhCn)), "{name}");
     }
     assert_eq!(
-        EngineError::new(17419, "Location17419", "m").lead().render(Lang::ZhCn),
+        EngineError::new(17419, "Location17419", "m")
+            .lead()
+            .render(Lang::ZhCn),
         "服务器错误"
     );
     // squillion query: mongosh's line as it is, then the lead in the chosen language.
@@ -258,7 +280,14 @@ fn engine_errors_have_a_lead_in_every_language() {
     std::fs::write(dir.join("users.ndjson"), "{\"_id\": 1}\n").expect("write");
     let cmd = "db.users.insertOne({ _id: 1 })";
     let zh = squillion(
-        &["query", "--data", "users.ndjson:users", "--lang", "zh-CN", cmd],
+        &[
+            "query",
+            "--data",
+            "users.ndjson:users",
+            "--lang",
+            "zh-CN",
+            cmd,
+        ],
         &dir,
     );
     let en = squillion(&["query", "--data", "users.ndjson:users", cmd], &dir);
@@ -267,7 +296,10 @@ fn engine_errors_have_a_lead_in_every_language() {
         String::from_utf8_lossy(&zh.stderr).to_string(),
         String::from_utf8_lossy(&en.stderr).to_string(),
     );
-    assert!(en.starts_with("MongoServerError[DuplicateKey]: E11000"), "{en}");
+    assert!(
+        en.starts_with("MongoServerError[DuplicateKey]: E11000"),
+        "{en}"
+    );
     assert_eq!(en.lines().count(), 1, "{en}");
     assert_eq!(zh.lines().next(), en.lines().next());
     assert_eq!(
@@ -287,7 +319,10 @@ fn progress_steps_are_texts_in_both_languages() {
         if let Some((k, v)) = arg {
             t = t.arg(k, v);
         }
-        assert!(t.is_translated(Lang::En) && t.is_translated(Lang::ZhCn), "{id}");
+        assert!(
+            t.is_translated(Lang::En) && t.is_translated(Lang::ZhCn),
+            "{id}"
+        );
         assert!(has_chinese(&t.render(Lang::ZhCn)), "{id}");
     }
 }

@@ -248,7 +248,10 @@ pub fn report_in(a: &Advice, lang: Lang) -> String {
                 t,
                 "  {}",
                 Text::new("advisor-report-design")
-                    .arg("design", serde_json::to_string(&r.design).unwrap_or_default())
+                    .arg(
+                        "design",
+                        serde_json::to_string(&r.design).unwrap_or_default()
+                    )
                     .render(lang)
             );
         }

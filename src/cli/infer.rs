@@ -185,7 +185,11 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
     } = &inferred.report;
     let say = |t: Text| t.render(lang);
     let either = |on: bool, id: &'static str| Text::new(if on { id } else { "infer-empty" });
-    let spread = |id: &'static str, min: &dyn ToString, median: &dyn ToString, p99: &dyn ToString, max: &dyn ToString| {
+    let spread = |id: &'static str,
+                  min: &dyn ToString,
+                  median: &dyn ToString,
+                  p99: &dyn ToString,
+                  max: &dyn ToString| {
         Text::new(id)
             .arg("min", min.to_string())
             .arg("median", median.to_string())
@@ -194,21 +198,18 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
     };
     let mut s = String::new();
     for e in entities {
-        s.push_str(&say(
-            Text::new("infer-entity")
-                .arg("name", &e.name)
-                .arg("documents", e.documents)
-                .arg("count", crate::human::thousands(e.count as u64))
-                .arg("fields", e.fields.len()),
-        ));
+        s.push_str(&say(Text::new("infer-entity")
+            .arg("name", &e.name)
+            .arg("documents", e.documents)
+            .arg("count", crate::human::thousands(e.count as u64))
+            .arg("fields", e.fields.len())));
         s.push('\n');
         for f in &e.fields {
             let mut line = format!("  {}\t{}", f.path, f.ty.alias());
             if f.presence < 1.0 {
                 line.push('\t');
-                line.push_str(&say(
-                    Text::new("infer-cli-present").arg("share", format!("{:.1}", f.presence * 100.0)),
-                ));
+                line.push_str(&say(Text::new("infer-cli-present")
+                    .arg("share", format!("{:.1}", f.presence * 100.0))));
             }
             if f.types.len() > 1 {
                 let shares: Vec<String> = f
@@ -217,19 +218,35 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
                     .map(|t| format!("{} {:.1}%", t.ty, t.share * 100.0))
                     .collect();
                 line.push('\t');
-                line.push_str(&say(Text::new("infer-cli-types").arg("shares", shares.join(", "))));
+                line.push_str(&say(
+                    Text::new("infer-cli-types").arg("shares", shares.join(", "))
+                ));
             }
             if let Some(l) = &f.length {
                 line.push('\t');
-                line.push_str(&say(spread("infer-cli-length", &l.min, &l.median, &l.p99, &l.max)));
+                line.push_str(&say(spread(
+                    "infer-cli-length",
+                    &l.min,
+                    &l.median,
+                    &l.p99,
+                    &l.max,
+                )));
             }
             if let Some(c) = &f.count {
                 line.push('\t');
-                line.push_str(&say(spread("infer-cli-count", &c.min, &c.median, &c.p99, &c.max)));
+                line.push_str(&say(spread(
+                    "infer-cli-count",
+                    &c.min,
+                    &c.median,
+                    &c.p99,
+                    &c.max,
+                )));
             }
             for a in &f.assumed {
                 line.push('\t');
-                line.push_str(&say(Text::new("infer-cli-assumed").nested("note", a.clone())));
+                line.push_str(&say(
+                    Text::new("infer-cli-assumed").nested("note", a.clone())
+                ));
             }
             s.push_str(&line);
             s.push('\n');
@@ -250,9 +267,11 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
             .arg("max", c.max)
             .nested(
                 "parents",
-                r.parents_per_child.as_ref().map_or(Text::new("infer-empty"), |p| {
-                    spread("infer-parents-per-child", &p.min, &p.median, &p.p99, &p.max)
-                }),
+                r.parents_per_child
+                    .as_ref()
+                    .map_or(Text::new("infer-empty"), |p| {
+                        spread("infer-parents-per-child", &p.min, &p.median, &p.p99, &p.max)
+                    }),
             )
             .nested(
                 "without",
@@ -262,11 +281,12 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
             )
             .nested(
                 "resolved",
-                r.resolved.map_or(Text::new("infer-empty"), |[values, resolved]| {
-                    Text::new("infer-resolved")
-                        .arg("resolved", resolved)
-                        .arg("values", values)
-                }),
+                r.resolved
+                    .map_or(Text::new("infer-empty"), |[values, resolved]| {
+                        Text::new("infer-resolved")
+                            .arg("resolved", resolved)
+                            .arg("values", values)
+                    }),
             )
             .nested("sampled", either(r.sampled, "infer-sampled"))
             .nested(
@@ -292,17 +312,17 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
             .iter()
             .map(|k| format!("{}: {}", k.field, k.kind))
             .collect();
-        s.push_str(&say(
-            Text::new("infer-cli-index")
-                .arg("name", &i.name)
-                .arg("collection", &i.collection)
-                .arg("keys", keys.join(", "))
-                .nested("unique", either(i.unique, "infer-unique"))
-                .arg("source", &i.source),
-        ));
+        s.push_str(&say(Text::new("infer-cli-index")
+            .arg("name", &i.name)
+            .arg("collection", &i.collection)
+            .arg("keys", keys.join(", "))
+            .nested("unique", either(i.unique, "infer-unique"))
+            .arg("source", &i.source)));
         s.push('\n');
     }
-    s.push_str(&say(Text::new("infer-cli-skipped").arg("count", skipped_lines)));
+    s.push_str(&say(
+        Text::new("infer-cli-skipped").arg("count", skipped_lines)
+    ));
     s.push('\n');
     s
 }

@@ -157,7 +157,12 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
                     ("data", human_bytes(c.stats.total_bytes)),
                     (
                         "indexes",
-                        count_of(lang, c.index_count as u64, "cli-index-one", "cli-index-many")
+                        count_of(
+                            lang,
+                            c.index_count as u64,
+                            "cli-index-one",
+                            "cli-index-many"
+                        )
                     ),
                     ("index_bytes", human_bytes(c.index_bytes.value)),
                 ]
@@ -230,7 +235,7 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
                     ("rate", num(o.rate_per_sec)),
                     (
                         "queries",
-                        count_of(lang, o.queries as u64, "cli-query-one", "cli-query-many")
+                        count_of(lang, o.queries, "cli-query-one", "cli-query-many")
                     ),
                     ("largest_queries", o.largest.queries.to_string()),
                     ("lookups", o.lookups.to_string()),
@@ -241,7 +246,10 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
                     ("returned", fig_in(t.docs_returned, lang)),
                     ("largest_returned", fig_in(l.docs_returned, lang)),
                     ("returned_bytes", fig_bytes_in(t.bytes_returned, lang)),
-                    ("largest_returned_bytes", fig_bytes_in(l.bytes_returned, lang)),
+                    (
+                        "largest_returned_bytes",
+                        fig_bytes_in(l.bytes_returned, lang)
+                    ),
                     ("written", fig_in(t.docs_written, lang)),
                     ("largest_written", fig_in(l.docs_written, lang)),
                     ("written_bytes", fig_bytes_in(t.bytes_written, lang)),
@@ -475,7 +483,10 @@ fn cluster_report(s: &mut String, e: &Evaluation, lang: Lang) {
                 ]
             )
         );
-        for (what, d) in [("cli-spread-reads", k.reads), ("cli-spread-writes", k.writes)] {
+        for (what, d) in [
+            ("cli-spread-reads", k.reads),
+            ("cli-spread-writes", k.writes),
+        ] {
             if d.per_sec > 0.0 {
                 let _ = writeln!(
                     s,

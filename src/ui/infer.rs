@@ -268,18 +268,18 @@ fn summary(inferred: &Inferred) -> Summary {
                 .arg("max", c.max)
                 .nested(
                     "resolved",
-                    rel.resolved.map_or(Text::new("infer-empty"), |[values, resolved]| {
-                        Text::new("infer-resolved")
-                            .arg("resolved", resolved)
-                            .arg("values", values)
-                    }),
+                    rel.resolved
+                        .map_or(Text::new("infer-empty"), |[values, resolved]| {
+                            Text::new("infer-resolved")
+                                .arg("resolved", resolved)
+                                .arg("values", values)
+                        }),
                 )
                 .nested(
                     "without",
-                    rel.without_array
-                        .map_or(Text::new("infer-empty"), |n| {
-                            Text::new("infer-without-array").arg("count", n)
-                        }),
+                    rel.without_array.map_or(Text::new("infer-empty"), |n| {
+                        Text::new("infer-without-array").arg("count", n)
+                    }),
                 )
                 .nested("sampled", either(rel.sampled, "infer-sampled")),
         );
@@ -374,8 +374,10 @@ fn sql_summary(inferred: &SqlInferred) -> Summary {
         )));
     }
     for k in &r.skipped {
-        s.skipped
-            .push(as_is(format!("{}: statement skipped: {}", k.source, k.statement)));
+        s.skipped.push(as_is(format!(
+            "{}: statement skipped: {}",
+            k.source, k.statement
+        )));
     }
     s
 }
