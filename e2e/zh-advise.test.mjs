@@ -4,8 +4,8 @@
 // of the page's own: the same check as e2e/zh.test.mjs (every visible text node, title,
 // aria-label and placeholder is Chinese, a number, a unit, a MongoDB or code word, or a name
 // from the model), plus the picker's options (which that check skips as form controls). The
-// advisor's explanations are the core's English, marked lang="en" (docs/i18n.md, "What remains
-// English"). axe passes; screenshots at 1280×720.
+// advisor's steps and explanations and the summary's items, the core's words, are checked by
+// e2e/zh-core.test.mjs. axe passes; screenshots at 1280×720.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SHOTS, useSite } from './browser.mjs';

@@ -138,7 +138,7 @@ fn compare_and_eval_speak_chinese_and_their_english_is_kept() {
         // The comparison's table is its designs' names and figures beside Chinese row labels.
         let body = match zh.split_once("\n\n") {
             Some((table, rest)) if args[0] == "compare" => {
-                assert!(table.lines().all(|l| has_chinese(l)), "{table}");
+                assert!(table.lines().all(has_chinese), "{table}");
                 rest
             }
             _ => zh.as_str(),
