@@ -81,8 +81,11 @@ export async function english(page, allowed, root = 'body', kept = KEPT) {
     return words.some((w) => {
       const word = w.replace(/\.$/, '');
       if (kept.has(word) || allowed.has(word) || word.length < 2) return false;
-      // Code: operators, paths, snake_case, camelCase, warning codes, file names.
+      // Code: operators, paths, snake_case, camelCase, warning codes, file names; and a word with
+      // a digit, which no English word has: the tail of an ObjectId's hex (`66d21b96…` reads as
+      // the word `d21b96…`), an index name.
       if (/[_$.]/.test(word) || /[a-z][A-Z]/.test(word) || /^[A-Z0-9_]+$/.test(word)) return false;
+      if (/[0-9]/.test(word)) return false;
       return true;
     });
   });
