@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { SHOTS, useSite } from './browser.mjs';
 import { audit } from './axe.mjs';
 import { runCommand } from './console.mjs';
+import { english as englishIn } from './zh-check.mjs';
 
 const site = useSite();
 
@@ -23,45 +24,9 @@ const KEPT = new Set(`
 /** Returns every Latin word of `text`. */
 const wordsOf = (text) => text.match(/[A-Za-z][A-Za-z0-9_]*/g) ?? [];
 
-/** Returns the visible text nodes, tooltips, names and placeholders of the page that hold an
- * English word the page should have translated (not code, not kept, not in `allowed`). */
-async function english(page, allowed) {
-  const texts = await page.evaluate(() => {
-    const out = [];
-    const skip = 'code, pre, kbd, samp, textarea, input, select, option, script, style, [aria-hidden="true"], '
-      + '.visually-hidden';
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const el = n.parentElement;
-      const text = n.textContent.trim();
-      if (!el || !text || el.closest(skip)) continue;
-      const marked = el.closest('[lang]');
-      if (marked && !marked.getAttribute('lang').startsWith('zh')) continue;
-      if (!el.checkVisibility({ visibilityProperty: true })) continue;
-      out.push(text);
-    }
-    for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
-      if (!el.checkVisibility()) continue;
-      for (const a of ['title', 'aria-label', 'placeholder']) {
-        const v = el.getAttribute(a);
-        if (v) out.push(`${a}: ${v}`);
-      }
-    }
-    return out;
-  });
-  return texts.filter((t) => {
-    const body = t.replace(/^(title|aria-label|placeholder): /, '');
-    const words = body.match(/[A-Za-z][A-Za-z0-9_$.]*/g) ?? [];
-    return words.some((w) => {
-      const word = w.replace(/\.$/, '');
-      if (KEPT.has(word) || allowed.has(word) || word.length < 2) return false;
-      // Code: operators, paths, snake_case, camelCase, ALL CAPS.
-      if (/[_$.]/.test(word) || /[a-z][A-Z]/.test(word) || /^[A-Z0-9_]+$/.test(word)) return false;
-      return true;
-    });
-  });
-}
-
+/** Returns the visible text that holds an English word the page should have translated (the
+ * shared check, e2e/zh-check.mjs, with this view's KEPT words). */
+const english = (page, allowed) => englishIn(page, allowed, 'body', KEPT);
 
 /** Opens `hash` in a browser whose language is zh-CN, at 1280×720. */
 async function open(hash) {

@@ -8,93 +8,11 @@
 // the model, not the language.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { SHOTS, useSite } from './browser.mjs';
 import { audit } from './axe.mjs';
+import { english, modelWords } from './zh-check.mjs';
 
 const site = useSite();
-
-/** Latin-letter words the Chinese page keeps: MongoDB's and the product's names, operators,
- * units, keys, formats (the same words docs/i18n.md's glossary leaves as they are). */
-const KEPT = new Set(`
-  Squillion MongoDB mongod mongosh mongoexport mongodump mongoimport GridFS BSON EJSON JSON SQL
-  CSV NDJSON Extended ObjectId id db find aggregate lookup unwind inc push sort limit match
-  COLLSCAN IXSCAN FETCH IDHACK WiredTiger squillion compare advise export docs warnings md
-  B KiB MiB GiB TiB KB MB GB s ms p50 p99 k v Ctrl Shift Esc W Z Y zip js README setup workload
-  manifest json BSONObjectTooLarge embed copy extended_reference owner sequence control minutes
-  hours name dropIndex hideIndex MMAPv1 usePowerOf2Sizes S3 GCS Azure Blob URL Compass fs files
-  chunks gridfs parents_per_child K M tbc
-`.split(/\s+/).filter(Boolean));
-
-/** Returns every word of `v` (keys and string values, recursively) added to `words`. */
-function wordsOf(v, words = new Set()) {
-  if (typeof v === 'string') v.split(/[^A-Za-z0-9_]+/).forEach((w) => w && words.add(w));
-  else if (Array.isArray(v)) v.forEach((x) => wordsOf(x, words));
-  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) { wordsOf(k, words); wordsOf(x, words); }
-  return words;
-}
-
-/** The Latin words the Chinese presets keep (quoted names, backticked code, sources: checked by
- * tests/preset_locales.rs), allowed wherever a preset's text shows. */
-const PRESET_WORDS = wordsOf(
-  readdirSync('locales/zh-CN/presets').map((f) => JSON.parse(readFileSync(`locales/zh-CN/presets/${f}`, 'utf8'))),
-);
-
-/** Every word of a preset's model (keys and values outside its `preset` notes, and its
- * source): entity, field, relationship and operation names, shown as they are in every
- * language; and the words its Chinese text keeps. */
-function modelWords(name) {
-  const model = JSON.parse(readFileSync(`presets/${name}.json`, 'utf8'));
-  const source = model.preset?.source;
-  delete model.preset;
-  return wordsOf([model, source], new Set(PRESET_WORDS));
-}
-
-/** Returns the visible text nodes of the page that hold English words the page should have
- * translated: not in code (code, pre, kbd, inputs, selects), not marked as another language
- * (the switch's "English"), and not kept (KEPT, the model's words, code-like words). */
-async function english(page, allowed) {
-  const texts = await page.evaluate(() => {
-    const out = [];
-    // Skipped: code; text marked hidden; and two kinds of the core's own English the page shows
-    // as it comes (docs/i18n.md, "What remains English"): the engine's note under each mongosh
-    // command (hidden in workshop mode) and the evaluation's step while it runs.
-    const skip = 'code, pre, kbd, samp, textarea, input, select, option, script, style, [aria-hidden="true"], '
-      + '.visually-hidden, .command .note, .eval-state[data-state="running"]';
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const el = n.parentElement;
-      const text = n.textContent.trim();
-      if (!el || !text || el.closest(skip)) continue;
-      const marked = el.closest('[lang]');
-      if (marked && !marked.getAttribute('lang').startsWith('zh')) continue;
-      if (el.closest('details:not([open])') && !el.closest('summary')) continue;
-      if (!el.checkVisibility({ visibilityProperty: true })) continue;
-      out.push(text);
-    }
-    // Tooltips, names and placeholders a user meets too.
-    for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
-      if (!el.checkVisibility()) continue;
-      for (const a of ['title', 'aria-label', 'placeholder']) {
-        const v = el.getAttribute(a);
-        if (v) out.push(`${a}: ${v}`);
-      }
-    }
-    return out;
-  });
-  return texts.filter((t) => {
-    const body = t.replace(/^(title|aria-label|placeholder): /, '');
-    const words = body.match(/[A-Za-z][A-Za-z0-9_$.]*/g) ?? [];
-    return words.some((w) => {
-      const word = w.replace(/\.$/, '');
-      if (KEPT.has(word) || allowed.has(word) || word.length < 2) return false;
-      // Code: operators, paths, snake_case, camelCase, warning codes, file names.
-      if (/[_$.]/.test(word) || /[a-z][A-Z]/.test(word) || /^[A-Z0-9_]+$/.test(word)) return false;
-      return true;
-    });
-  });
-}
-
 
 /** Opens the page in a browser whose language is `locale`, at 1280×720. */
 async function open(locale) {

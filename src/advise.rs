@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::design::{DesignName, DesignSpec};
 use crate::eval::Progress;
+use crate::lang::{Lang, Text};
 use crate::model::Model;
 use screen::Screen;
 use search::{pareto, score, screen_spec, search, Screener, SearchReport};
@@ -226,14 +227,25 @@ pub fn advise_with(
     opts: &AdviseOptions,
     progress: &mut dyn FnMut(&Progress),
 ) -> Advice {
+    advise_in(model, opts, Lang::En, progress)
+}
+
+/// [`advise_with`], each phase told in `lang` (the page's language): the advice itself is the
+/// same in every language.
+pub fn advise_in(
+    model: &Model,
+    opts: &AdviseOptions,
+    lang: Lang,
+    progress: &mut dyn FnMut(&Progress),
+) -> Advice {
     let mut step = 0;
     let mut of = 2;
-    let mut tell = |of: usize, what: String| {
+    let mut tell = |of: usize, what: Text| {
         step += 1;
         progress(&Progress {
             step,
             of: of.max(step),
-            what,
+            what: what.render(lang),
         });
     };
     let horizon_days = opts.horizon_days.unwrap_or_else(|| {
@@ -251,10 +263,7 @@ pub fn advise_with(
         .map_or([0.0; 3], Screen::objectives);
     tell(
         of,
-        format!(
-            "screening a space of {} designs",
-            crate::human::thousands(space.size())
-        ),
+        Text::new("advisor-step-screen").arg("count", crate::human::thousands(space.size())),
     );
     let mut screener = Screener::new(model, &space, horizon_days);
     let found = search(&mut screener, model, &space, &reference, &opts.weights);
@@ -292,7 +301,7 @@ pub fn advise_with(
         for a in top.iter_mut().chain(front.iter_mut().take(FRONT_VERIFIED)) {
             if !done.contains(&a.label) {
                 done.push(a.label.clone());
-                tell(of, format!("running {} on the engine", a.label));
+                tell(of, Text::new("advisor-step-engine").arg("design", &a.label));
             }
             run_engine(model, a, &mut disagree);
         }
@@ -304,7 +313,7 @@ pub fn advise_with(
         if pick.is_none() {
             for (i, s) in found.iter().enumerate().skip(top.len()).take(20) {
                 let mut a = advised(i, s);
-                tell(of, format!("running {} on the engine", a.label));
+                tell(of, Text::new("advisor-step-engine").arg("design", &a.label));
                 run_engine(model, &mut a, &mut disagree);
                 if a.engine.as_ref().is_some_and(EngineFigures::sound) {
                     pick = Some(a);
@@ -322,7 +331,7 @@ pub fn advise_with(
             unique.push(d);
         }
     }
-    tell(of, "explaining the recommendation".to_string());
+    tell(of, Text::new("advisor-step-explain"));
     let explanations = recommended
         .as_ref()
         .and_then(|r| {

@@ -57,6 +57,18 @@ use crate::model::{Entity, Growth, Model, Relationship};
 pub use build::{Child, FieldReport, Found, TypeShare, ValueShare};
 pub use fit::{fit, Observed};
 pub use refs::Created;
+
+/// Returns how a relationship was found laid out (`## Infer summary`): an embedded array, an
+/// array of ids in the parent, a link collection or a reference in the child.
+pub fn how(layout: &str, field: &str) -> crate::lang::Text {
+    let id = match layout {
+        "embed" => "infer-how-embed",
+        "reference_in_parent" => "infer-how-ids-in-parent",
+        "link_collection" => "infer-how-link",
+        _ => "infer-how-reference",
+    };
+    crate::lang::Text::new(id).arg("field", field)
+}
 use stats::ObjectStats;
 
 /// The longest line read (64 MiB: four times mongod's 16 MiB document limit, room for

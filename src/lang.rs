@@ -14,13 +14,27 @@ pub mod text;
 pub use page::Msg;
 pub use text::{Arg, Text};
 
-/// A language of the interface and of the preset texts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+/// A language of the interface and of the preset texts; in JSON its code (`"zh-CN"`).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub enum Lang {
     /// English: the language every text is written in first, and the fallback of every other.
     #[default]
+    #[serde(rename = "en")]
     En,
     /// Simplified Chinese (简体中文), translated under `locales/zh-CN/`.
+    #[serde(rename = "zh-CN")]
     ZhCn,
 }
 

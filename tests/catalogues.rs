@@ -57,6 +57,23 @@ const KEPT_LATIN: &[&str] = &[
     "control",
     "minutes",
     "hours",
+    // The core's words of issue #22's last part (advisor, infer summary, engine errors, the
+    // CLI report): the storage engine's names, BSON type aliases as `$type` writes them, and
+    // the command a line of `squillion query` comes from.
+    "BSON",
+    "snappy",
+    "null",
+    "string",
+    "objectId",
+    "symbol",
+    "javascript",
+    "javascriptWithScope",
+    "dbPointer",
+    "undefined",
+    "squillion",
+    "query",
+    // A rate's unit, as the page writes it too (`22,500/s`).
+    "s",
 ];
 
 /// Words a model problem's Chinese (`problem-*`) may keep in Latin letters besides
@@ -138,19 +155,32 @@ fn messages(lang: Lang) -> BTreeMap<String, String> {
     out
 }
 
-/// Returns the values (`$name`) a message uses.
+/// Returns the values (`$name`) a message uses: inside its placeables (`{ $name }`), not in
+/// its text (`$lookup`, MongoDB's operator) nor in a string literal (`{"$lookup"}`).
 fn variables(message: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    let mut rest = message;
-    while let Some(i) = rest.find('$') {
-        let name: String = rest[i + 1..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        if !name.is_empty() {
-            out.insert(name);
+    let (mut depth, mut in_string) = (0usize, false);
+    let mut chars = message.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if depth > 0 => in_string = !in_string,
+            '{' if !in_string => depth += 1,
+            '}' if !in_string => depth = depth.saturating_sub(1),
+            '$' if depth > 0 && !in_string => {
+                let mut name = String::new();
+                while let Some(&n) = chars.peek() {
+                    if !(n.is_ascii_alphanumeric() || n == '_' || n == '-') {
+                        break;
+                    }
+                    name.push(n);
+                    chars.next();
+                }
+                if !name.is_empty() {
+                    out.insert(name);
+                }
+            }
+            _ => {}
         }
-        rest = &rest[i + 1..];
     }
     out
 }

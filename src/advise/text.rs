@@ -1,9 +1,12 @@
-//! The advice as text: what `squillion advise` prints without `--json`.
+//! The advice as text: what `squillion advise` prints without `--json`, and the explanation of
+//! each choice, in any [`Lang`] (the words are `locales/*/messages.ftl`'s `## Advisor`).
 
 use std::fmt::Write as _;
 
-use super::{Advice, Advised, Alternative};
+use super::screen::Breach;
+use super::{Advice, Advised, Alternative, Explanation};
 use crate::human::{binary_size, thousands};
+use crate::lang::{Lang, Text};
 
 /// Returns a signed per-second figure (`+2,000`, `-0.5`), rounded for people.
 fn signed(v: f64) -> String {
@@ -40,140 +43,253 @@ fn signed_bytes(v: f64) -> String {
     format!("{sign}{}", binary_size(v.abs().round() as u64))
 }
 
-/// Returns what an alternative costs against the recommendation, in words.
-fn costs(a: &Alternative) -> String {
-    format!(
-        "{} read round trips/s, {} docs and {} index keys written/s, {} data and {} index bytes (score {:+.3})",
-        signed(a.reads_delta),
-        signed(a.writes_delta),
-        signed(a.index_keys_delta),
-        signed_bytes(a.storage_delta),
-        signed_bytes(a.index_bytes_delta),
-        a.score_delta
-    )
+/// Returns what an alternative costs against the recommendation, as a text.
+fn costs(a: &Alternative) -> Text {
+    Text::new("advisor-costs")
+        .arg("reads", signed(a.reads_delta))
+        .arg("writes", signed(a.writes_delta))
+        .arg("keys", signed(a.index_keys_delta))
+        .arg("data", signed_bytes(a.storage_delta))
+        .arg("indexes", signed_bytes(a.index_bytes_delta))
+        .arg("score", format!("{:+.3}", a.score_delta))
 }
 
-/// Returns the sentence explaining one choice: the infeasible alternatives that would have
-/// scored better, with the numbers of their break, then the runner-up and what it costs more.
+/// Returns why a design is infeasible, in `lang`: the screen's own sentence in English; in
+/// another language the same finding from the breach's code and values.
+pub fn breach_in(b: &Breach, lang: Lang) -> String {
+    if lang == Lang::En {
+        return b.message.clone();
+    }
+    let n = |v: Option<u64>| v.map(thousands).unwrap_or_default();
+    let text = match b.code.as_str() {
+        "ARRAY_BREAK_POINT" => Text::new("advisor-breach-past"),
+        "BREAKS_WITHIN_HORIZON" => Text::new("advisor-breach-horizon")
+            .arg("date", b.date.clone().unwrap_or_default())
+            .arg("days", n(b.days)),
+        "LARGEST_OVER_LIMIT" => Text::new("advisor-breach-largest"),
+        "DEPTH_OVER_LIMIT" => Text::new("advisor-breach-depth"),
+        "INDEX_LIMIT" => Text::new("advisor-breach-indexes"),
+        _ => Text::new("advisor-breach-other").arg("code", &b.code),
+    };
+    text.arg("collection", &b.collection)
+        .arg("path", &b.path)
+        .arg("count", n(b.break_point))
+        .arg("largest", n(b.largest))
+        .render(lang)
+}
+
+/// Returns the sentences `lang` writes one after another: with a space in English, without
+/// in Chinese (each ends in "。").
+fn sentences(lang: Lang, parts: &[String]) -> String {
+    match lang {
+        Lang::En => parts.join(" "),
+        Lang::ZhCn => parts.concat(),
+    }
+}
+
+/// Returns the sentence explaining one choice, in English (the advice's `text`, what
+/// `--json` prints): see [`explanation_in`].
 pub fn explanation_sentence(
     dimension: &str,
     chosen: &str,
     runner_up: Option<&Alternative>,
     rejected: &[Alternative],
 ) -> String {
-    let mut t = format!("{dimension}: {chosen}.");
+    explanation_in(Lang::En, dimension, chosen, runner_up, rejected)
+}
+
+/// Returns the sentence explaining one choice in `lang`: the infeasible alternatives that
+/// would have scored better, with the numbers of their break, then the runner-up and what it
+/// costs more.
+pub fn explanation_in(
+    lang: Lang,
+    dimension: &str,
+    chosen: &str,
+    runner_up: Option<&Alternative>,
+    rejected: &[Alternative],
+) -> String {
+    let mut parts = vec![Text::new("advisor-why-chosen")
+        .arg("dimension", dimension)
+        .arg("chosen", chosen)
+        .render(lang)];
     for r in rejected {
         let why = r
             .infeasible
             .first()
-            .map_or_else(String::new, |b| b.message.clone());
-        let _ = write!(t, " {} is infeasible: {why}.", r.choice);
+            .map_or_else(String::new, |b| breach_in(b, lang));
+        parts.push(
+            Text::new("advisor-why-infeasible")
+                .arg("choice", &r.choice)
+                .arg("why", why)
+                .render(lang),
+        );
     }
-    match runner_up {
-        Some(a) => {
-            let _ = write!(t, " Runner-up {}: {}.", a.choice, costs(a));
-        }
-        None => t.push_str(" No feasible alternative."),
+    parts.push(match runner_up {
+        Some(a) => Text::new("advisor-why-runner-up")
+            .arg("choice", &a.choice)
+            .nested("costs", costs(a))
+            .render(lang),
+        None => Text::new("advisor-why-no-alternative").render(lang),
+    });
+    sentences(lang, &parts)
+}
+
+/// Returns an explanation of the advice in `lang` (its `text` is the English).
+pub fn explanation_text(e: &Explanation, lang: Lang) -> String {
+    if lang == Lang::En {
+        return e.text.clone();
     }
-    t
+    explanation_in(
+        lang,
+        &e.dimension,
+        &e.chosen,
+        e.runner_up.as_ref(),
+        &e.rejected,
+    )
 }
 
 /// Returns one design's figures in a line.
-fn figures(a: &Advised) -> String {
+fn figures(a: &Advised, lang: Lang) -> String {
     let s = &a.screened;
-    let mut t = format!(
-        "reads {}/s, writes {} docs + {} index keys/s, storage {} + {} indexes (score {:+.3})",
-        plain(s.reads),
-        plain(s.writes),
-        plain(s.index_keys_written),
-        binary_size(s.storage.round() as u64),
-        binary_size(s.index_bytes.round() as u64),
-        a.score
-    );
+    let mut t = Text::new("advisor-figures")
+        .arg("reads", plain(s.reads))
+        .arg("writes", plain(s.writes))
+        .arg("keys", plain(s.index_keys_written))
+        .arg("storage", binary_size(s.storage.round() as u64))
+        .arg("indexes", binary_size(s.index_bytes.round() as u64))
+        .arg("score", format!("{:+.3}", a.score))
+        .render(lang);
     if let Some(e) = &a.engine {
-        let _ = write!(
-            t,
-            "; engine: reads {}/s, writes {} docs + {} index keys/s, indexes {}, docs examined {}/s{}",
-            plain(e.reads),
-            plain(e.writes),
-            plain(e.index_keys_written),
-            binary_size(e.index_bytes.round() as u64),
-            plain(e.docs_examined),
-            if e.infeasible.is_empty() {
-                String::new()
-            } else {
-                format!(", infeasible: {}", e.infeasible.join(", "))
-            }
+        let infeasible = if e.infeasible.is_empty() {
+            String::new()
+        } else {
+            Text::new("advisor-figures-infeasible")
+                .arg("limits", e.infeasible.join(", "))
+                .render(lang)
+        };
+        t.push_str(
+            &Text::new("advisor-figures-engine")
+                .arg("reads", plain(e.reads))
+                .arg("writes", plain(e.writes))
+                .arg("keys", plain(e.index_keys_written))
+                .arg("indexes", binary_size(e.index_bytes.round() as u64))
+                .arg("examined", plain(e.docs_examined))
+                .arg("infeasible", infeasible)
+                .render(lang),
         );
     }
     if let Some(err) = &a.engine_error {
-        let _ = write!(t, "; engine error: {err}");
+        t.push_str(
+            &Text::new("advisor-figures-error")
+                .arg("error", err)
+                .render(lang),
+        );
     }
     t
 }
 
-/// Returns the advice as text.
+/// Returns the advice as text in English.
 pub fn report(a: &Advice) -> String {
+    report_in(a, Lang::En)
+}
+
+/// Returns the advice as text in `lang`: its words from the catalogue; labels, designs,
+/// codes and numbers as they are.
+pub fn report_in(a: &Advice, lang: Lang) -> String {
+    let say = |id: &'static str| Text::new(id).render(lang);
     let mut t = String::new();
     let s = &a.search;
+    let method = match s.method.as_ref() {
+        "exhaustive" => say("advisor-method-exhaustive"),
+        "local" => say("advisor-method-local"),
+        other => other.to_string(),
+    };
     let _ = writeln!(
         t,
-        "{}: {} search of {} designs: {} screened ({} feasible, {} infeasible within {} days, {} not laid out)",
-        if a.model.is_empty() { "model" } else { &a.model },
-        s.method,
-        thousands(s.space_size),
-        thousands(s.explored),
-        thousands(s.feasible),
-        thousands(s.infeasible),
-        thousands(a.horizon_days),
-        thousands(s.invalid)
+        "{}",
+        Text::new("advisor-report-search")
+            .arg(
+                "model",
+                if a.model.is_empty() {
+                    say("advisor-report-model")
+                } else {
+                    a.model.clone()
+                }
+            )
+            .arg("method", method)
+            .arg("space", thousands(s.space_size))
+            .arg("explored", thousands(s.explored))
+            .arg("feasible", thousands(s.feasible))
+            .arg("infeasible", thousands(s.infeasible))
+            .arg("days", thousands(a.horizon_days))
+            .arg("invalid", thousands(s.invalid))
+            .render(lang)
     );
     let _ = writeln!(
         t,
-        "weights: reads {}, writes {}, storage {}",
-        a.weights.reads, a.weights.writes, a.weights.storage
+        "{}",
+        Text::new("advisor-report-weights")
+            .arg("reads", a.weights.reads)
+            .arg("writes", a.weights.writes)
+            .arg("storage", a.weights.storage)
+            .render(lang)
     );
     match &a.recommended {
         Some(r) => {
-            let _ = writeln!(t, "\nrecommended: {}", r.label);
-            let _ = writeln!(t, "  {}", figures(r));
             let _ = writeln!(
                 t,
-                "  design: {}",
-                serde_json::to_string(&r.design).unwrap_or_default()
+                "\n{}",
+                Text::new("advisor-report-recommended")
+                    .arg("label", &r.label)
+                    .render(lang)
+            );
+            let _ = writeln!(t, "  {}", figures(r, lang));
+            let _ = writeln!(
+                t,
+                "  {}",
+                Text::new("advisor-report-design")
+                    .arg(
+                        "design",
+                        serde_json::to_string(&r.design).unwrap_or_default()
+                    )
+                    .render(lang)
             );
         }
-        None => t.push_str("\nno feasible design\n"),
-    }
-    if !a.explanations.is_empty() {
-        t.push_str("\nwhy:\n");
-        for e in &a.explanations {
-            let _ = writeln!(t, "  {}", e.text);
+        None => {
+            let _ = writeln!(t, "\n{}", say("advisor-report-none"));
         }
     }
-    t.push_str("\ntop:\n");
-    for d in &a.top {
-        let _ = writeln!(t, "  {}. {}\n     {}", d.rank, d.label, figures(d));
+    if !a.explanations.is_empty() {
+        let _ = writeln!(t, "\n{}", say("advisor-report-why"));
+        for e in &a.explanations {
+            let _ = writeln!(t, "  {}", explanation_text(e, lang));
+        }
     }
-    t.push_str("\nPareto front (read cost, write cost, storage):\n");
+    let _ = writeln!(t, "\n{}", say("advisor-report-top"));
+    for d in &a.top {
+        let _ = writeln!(t, "  {}. {}\n     {}", d.rank, d.label, figures(d, lang));
+    }
+    let _ = writeln!(t, "\n{}", say("advisor-report-front"));
     for d in &a.front {
-        let _ = writeln!(t, "  {}. {}\n     {}", d.rank, d.label, figures(d));
+        let _ = writeln!(t, "  {}. {}\n     {}", d.rank, d.label, figures(d, lang));
     }
     if a.disagreements.is_empty() {
-        t.push_str("\nscreen and engine agree within tolerance on every verified design\n");
+        let _ = writeln!(t, "\n{}", say("advisor-report-agree"));
     } else {
-        t.push_str("\nscreen and engine disagree:\n");
+        let _ = writeln!(t, "\n{}", say("advisor-report-disagree"));
         for d in &a.disagreements {
             let _ = writeln!(
                 t,
-                "  {}: {} screened {}, engine {} (allowed {}–{}) {}",
-                d.design,
-                d.figure,
-                plain(d.screened),
-                plain(d.engine),
-                plain(d.allowed[0]),
-                plain(d.allowed[1]),
-                d.note
+                "  {}",
+                Text::new("advisor-report-disagreement")
+                    .arg("design", &d.design)
+                    .arg("figure", &d.figure)
+                    .arg("screened", plain(d.screened))
+                    .arg("engine", plain(d.engine))
+                    .arg("low", plain(d.allowed[0]))
+                    .arg("high", plain(d.allowed[1]))
+                    .arg("note", &d.note)
+                    .render(lang)
             );
         }
     }

@@ -7,8 +7,9 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::eval::ModelSource;
-use crate::advise::text::report;
+use crate::advise::text::report_in;
 use crate::advise::{advise, parse_horizon, AdviseOptions, Weights};
+use crate::lang::Lang;
 
 /// The long help of `squillion advise`.
 pub const LONG_ABOUT: &str =
@@ -46,6 +47,10 @@ pub struct AdviseArgs {
     /// Print the advice as JSON (docs/cli.md).
     #[arg(long)]
     pub json: bool,
+    /// The language of the report: en or zh-CN; default: LC_ALL, LC_MESSAGES or LANG,
+    /// English unless Chinese. --json is the same in every language.
+    #[arg(long, value_name = "LANG", value_parser = super::lang::parse)]
+    pub lang: Option<Lang>,
 }
 
 impl AdviseArgs {
@@ -78,7 +83,8 @@ impl AdviseArgs {
         if self.json {
             writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&a)?)?;
         } else {
-            write!(std::io::stdout(), "{}", report(&a))?;
+            let lang = super::lang::or_env(self.lang);
+            write!(std::io::stdout(), "{}", report_in(&a, lang))?;
         }
         Ok(ExitCode::from(u8::from(a.recommended.is_none())))
     }

@@ -14,6 +14,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::infer::{InferError, Inference, Inferred, Report};
+use crate::lang::{Lang, Text};
 use crate::model::Model;
 
 /// The long help of `squillion infer` (`squillion infer --help`).
@@ -74,6 +75,10 @@ pub struct InferArgs {
     /// Print the report (and the model) as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// The language of the summary: en or zh-CN; default: LC_ALL, LC_MESSAGES or LANG,
+    /// English unless Chinese. --json is the same in every language.
+    #[arg(long, value_name = "LANG", value_parser = super::lang::parse)]
+    pub lang: Option<Lang>,
 }
 
 impl InferArgs {
@@ -140,6 +145,7 @@ impl InferArgs {
             std::fs::write(out, format!("{model_json}\n"))
                 .with_context(|| format!("cannot write {}", out.display()))?;
         }
+        let lang = super::lang::or_env(self.lang);
         let stdout = io::stdout();
         let mut stdout = stdout.lock();
         if self.json {
@@ -149,10 +155,10 @@ impl InferArgs {
             };
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         } else if self.out.is_some() {
-            write!(stdout, "{}", summary(&inferred))?;
+            write!(stdout, "{}", summary(&inferred, lang))?;
         } else {
             writeln!(stdout, "{model_json}")?;
-            eprint!("{}", summary(&inferred));
+            eprint!("{}", summary(&inferred, lang));
         }
         Ok(ExitCode::SUCCESS)
     }
@@ -168,28 +174,42 @@ struct JsonOut<'a> {
     model: Option<&'a Model>,
 }
 
-/// Returns the text summary: per entity its documents, count and fields; per moved-out array
-/// its relationship; the skipped lines.
-fn summary(inferred: &Inferred) -> String {
+/// Returns the text summary in `lang`: per entity its documents, count and fields; per
+/// moved-out array its relationship; the skipped lines.
+fn summary(inferred: &Inferred, lang: Lang) -> String {
     let Report {
         entities,
         relationships,
         skipped_lines,
         ..
     } = &inferred.report;
+    let say = |t: Text| t.render(lang);
+    let either = |on: bool, id: &'static str| Text::new(if on { id } else { "infer-empty" });
+    let spread = |id: &'static str,
+                  min: &dyn ToString,
+                  median: &dyn ToString,
+                  p99: &dyn ToString,
+                  max: &dyn ToString| {
+        Text::new(id)
+            .arg("min", min.to_string())
+            .arg("median", median.to_string())
+            .arg("p99", p99.to_string())
+            .arg("max", max.to_string())
+    };
     let mut s = String::new();
     for e in entities {
-        s.push_str(&format!(
-            "{}: {} documents read, count {}, {} field paths\n",
-            e.name,
-            e.documents,
-            crate::human::thousands(e.count as u64),
-            e.fields.len()
-        ));
+        s.push_str(&say(Text::new("infer-entity")
+            .arg("name", &e.name)
+            .arg("documents", e.documents)
+            .arg("count", crate::human::thousands(e.count as u64))
+            .arg("fields", e.fields.len())));
+        s.push('\n');
         for f in &e.fields {
             let mut line = format!("  {}\t{}", f.path, f.ty.alias());
             if f.presence < 1.0 {
-                line.push_str(&format!("\tpresent {:.1}%", f.presence * 100.0));
+                line.push('\t');
+                line.push_str(&say(Text::new("infer-cli-present")
+                    .arg("share", format!("{:.1}", f.presence * 100.0))));
             }
             if f.types.len() > 1 {
                 let shares: Vec<String> = f
@@ -197,22 +217,36 @@ fn summary(inferred: &Inferred) -> String {
                     .iter()
                     .map(|t| format!("{} {:.1}%", t.ty, t.share * 100.0))
                     .collect();
-                line.push_str(&format!("\ttypes {}", shares.join(", ")));
+                line.push('\t');
+                line.push_str(&say(
+                    Text::new("infer-cli-types").arg("shares", shares.join(", "))
+                ));
             }
             if let Some(l) = &f.length {
-                line.push_str(&format!(
-                    "\tlength min {} median {} p99 {} max {}",
-                    l.min, l.median, l.p99, l.max
-                ));
+                line.push('\t');
+                line.push_str(&say(spread(
+                    "infer-cli-length",
+                    &l.min,
+                    &l.median,
+                    &l.p99,
+                    &l.max,
+                )));
             }
             if let Some(c) = &f.count {
-                line.push_str(&format!(
-                    "\tcount min {} median {} p99 {} max {}",
-                    c.min, c.median, c.p99, c.max
-                ));
+                line.push('\t');
+                line.push_str(&say(spread(
+                    "infer-cli-count",
+                    &c.min,
+                    &c.median,
+                    &c.p99,
+                    &c.max,
+                )));
             }
             for a in &f.assumed {
-                line.push_str(&format!("\tassumed: {a}"));
+                line.push('\t');
+                line.push_str(&say(
+                    Text::new("infer-cli-assumed").nested("note", a.clone())
+                ));
             }
             s.push_str(&line);
             s.push('\n');
@@ -220,50 +254,53 @@ fn summary(inferred: &Inferred) -> String {
     }
     for r in relationships {
         let c = &r.children_per_parent;
-        let how = match r.layout {
-            "embed" => format!("embedded array {}", r.field),
-            "reference_in_parent" => format!("array of ids {} in the parent", r.field),
-            "link_collection" => format!("link collection {}", r.field),
-            _ => format!("reference {} in the child", r.field),
-        };
-        let mut line = format!(
-            "relationship {}: {} → {} ({how}{}), count {}, children per parent min {} median {} \
-             p99 {} max {}",
-            r.name,
-            r.parent,
-            r.child,
-            if r.many_to_many { ", many-to-many" } else { "" },
-            crate::human::thousands(r.count as u64),
-            c.min,
-            c.median,
-            c.p99,
-            c.max
-        );
-        if let Some(p) = &r.parents_per_child {
-            line.push_str(&format!(
-                ", parents per child min {} median {} p99 {} max {}",
-                p.min, p.median, p.p99, p.max
-            ));
-        }
-        if let Some(n) = r.without_array {
-            line.push_str(&format!(", {n} without the array (0 children)"));
-        }
-        if let Some([values, resolved]) = r.resolved {
-            line.push_str(&format!(", {resolved} of {values} ids resolved"));
-        }
-        if r.sampled {
-            line.push_str(", figures from a sample of the values");
-        }
-        if let (Some(g), Some(c)) = (&r.growth_per_day, &r.created) {
-            line.push_str(&format!(
-                ", growth per day {:.3} typical, {:.3} largest (creation times: {}, {:.0} days)",
-                g.typical,
-                g.largest.unwrap_or(g.typical),
-                c.from,
-                c.days
-            ));
-        }
-        s.push_str(&line);
+        let line = Text::new("infer-cli-relationship")
+            .arg("name", &r.name)
+            .arg("parent", &r.parent)
+            .arg("child", &r.child)
+            .nested("how", crate::infer::how(r.layout, &r.field))
+            .nested("many", either(r.many_to_many, "infer-many-to-many"))
+            .arg("count", crate::human::thousands(r.count as u64))
+            .arg("min", c.min)
+            .arg("median", c.median)
+            .arg("p99", c.p99)
+            .arg("max", c.max)
+            .nested(
+                "parents",
+                r.parents_per_child
+                    .as_ref()
+                    .map_or(Text::new("infer-empty"), |p| {
+                        spread("infer-parents-per-child", &p.min, &p.median, &p.p99, &p.max)
+                    }),
+            )
+            .nested(
+                "without",
+                r.without_array.map_or(Text::new("infer-empty"), |n| {
+                    Text::new("infer-without-array").arg("count", n)
+                }),
+            )
+            .nested(
+                "resolved",
+                r.resolved
+                    .map_or(Text::new("infer-empty"), |[values, resolved]| {
+                        Text::new("infer-resolved")
+                            .arg("resolved", resolved)
+                            .arg("values", values)
+                    }),
+            )
+            .nested("sampled", either(r.sampled, "infer-sampled"))
+            .nested(
+                "growth",
+                match (&r.growth_per_day, &r.created) {
+                    (Some(g), Some(c)) => Text::new("infer-growth")
+                        .arg("typical", format!("{:.3}", g.typical))
+                        .arg("largest", format!("{:.3}", g.largest.unwrap_or(g.typical)))
+                        .arg("from", &c.from)
+                        .arg("days", format!("{:.0}", c.days)),
+                    _ => Text::new("infer-empty"),
+                },
+            );
+        s.push_str(&say(line));
         s.push('\n');
     }
     for g in &inferred.report.gridfs {
@@ -275,16 +312,18 @@ fn summary(inferred: &Inferred) -> String {
             .iter()
             .map(|k| format!("{}: {}", k.field, k.kind))
             .collect();
-        s.push_str(&format!(
-            "index {} on {} {{{}}}{} (from {}; reported, not in the model)\n",
-            i.name,
-            i.collection,
-            keys.join(", "),
-            if i.unique { " unique" } else { "" },
-            i.source
-        ));
+        s.push_str(&say(Text::new("infer-cli-index")
+            .arg("name", &i.name)
+            .arg("collection", &i.collection)
+            .arg("keys", keys.join(", "))
+            .nested("unique", either(i.unique, "infer-unique"))
+            .arg("source", &i.source)));
+        s.push('\n');
     }
-    s.push_str(&format!("{skipped_lines} lines skipped\n"));
+    s.push_str(&say(
+        Text::new("infer-cli-skipped").arg("count", skipped_lines)
+    ));
+    s.push('\n');
     s
 }
 

@@ -43,6 +43,10 @@ pub struct QueryArgs {
     /// standard input.
     #[arg(value_name = "COMMAND")]
     pub command: String,
+    /// The language of squillion's own words (a server error's lead): en or zh-CN; default:
+    /// LC_ALL, LC_MESSAGES or LANG. mongod's message is as mongosh shows it in every language.
+    #[arg(long, value_name = "LANG", value_parser = super::lang::parse)]
+    pub lang: Option<crate::lang::Lang>,
 }
 
 /// Returns the file and collection of a `--data` value.
@@ -96,6 +100,16 @@ impl QueryArgs {
                     "MongoServerError[{}]: {} (code {})",
                     e.code_name, e.message, e.code
                 );
+                let lang = super::lang::or_env(self.lang);
+                if lang != crate::lang::Lang::En {
+                    eprintln!(
+                        "{}",
+                        crate::lang::Text::new("engine-error-cli")
+                            .nested("lead", e.lead())
+                            .arg("code_name", e.code_name)
+                            .render(lang)
+                    );
+                }
                 return Ok(ExitCode::from(1));
             }
             Err(e @ ConsoleError::Unsupported { .. }) => {

@@ -42,6 +42,28 @@ impl EngineError {
         }
     }
 
+    /// Returns the codeName in words (`## Engine errors`: DuplicateKey → "Duplicate key",
+    /// 重复键), for the views that lead mongod's own message with their language's words; a
+    /// code without a name of its own (`Location17419`) is a server error.
+    pub fn lead(&self) -> crate::lang::Text {
+        crate::lang::Text::new(match self.code_name {
+            "BadValue" => "engine-error-bad-value",
+            "FailedToParse" => "engine-error-failed-to-parse",
+            "TypeMismatch" => "engine-error-type-mismatch",
+            "PathNotViable" => "engine-error-path-not-viable",
+            "ConflictingUpdateOperators" => "engine-error-conflicting-update-operators",
+            "ImmutableField" => "engine-error-immutable-field",
+            "BSONObjectTooLarge" => "engine-error-bson-object-too-large",
+            "Overflow" => "engine-error-overflow",
+            "DuplicateKey" => "engine-error-duplicate-key",
+            "CannotIndexParallelArrays" => "engine-error-cannot-index-parallel-arrays",
+            "InvalidPipelineOperator" => "engine-error-invalid-pipeline-operator",
+            "IndexNotFound" => "engine-error-index-not-found",
+            "InternalError" => "engine-error-internal",
+            _ => "engine-error-other",
+        })
+    }
+
     /// Returns code 2 BadValue: a malformed argument.
     pub fn bad_value(message: impl Into<String>) -> Self {
         Self::new(2, "BadValue", message)

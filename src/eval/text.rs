@@ -74,141 +74,257 @@ pub(super) fn num(v: f64) -> String {
 /// Formats a figure with a marker for its basis: none for sample, `≈` for estimate,
 /// `(full)` for full-scale arithmetic.
 pub fn fig(f: Figure) -> String {
+    fig_in(f, Lang::En)
+}
+
+/// [`fig`] with the full-scale marker in `lang` (`(full)`, `（全量）`).
+pub fn fig_in(f: Figure, lang: Lang) -> String {
     match f.basis {
         Basis::Sample => num(f.value),
-        Basis::FullScale => format!("{} (full)", num(f.value)),
+        Basis::FullScale => format!("{}{}", num(f.value), say(lang, "cli-full")),
         Basis::Estimate => format!("≈{}", num(f.value)),
     }
 }
 
 /// Formats a byte figure as [`fig`] does, in binary units (`≈2.94 TiB`, `1.2 KiB (full)`).
 pub fn fig_bytes(f: Figure) -> String {
+    fig_bytes_in(f, Lang::En)
+}
+
+/// [`fig_bytes`] with the full-scale marker in `lang`.
+fn fig_bytes_in(f: Figure, lang: Lang) -> String {
     let b = human_bytes(f.value);
     match f.basis {
         Basis::Sample => b,
-        Basis::FullScale => format!("{b} (full)"),
+        Basis::FullScale => format!("{b}{}", say(lang, "cli-full")),
         Basis::Estimate => format!("≈{b}"),
     }
 }
 
-/// Returns the readable report of one evaluation, its warnings in `lang` (the figures and
-/// their labels are English in every language for now; docs/i18n.md).
+/// Returns message `id` of the `## CLI report` words in `lang`, without values.
+fn say(lang: Lang, id: &'static str) -> String {
+    Text::new(id).render(lang)
+}
+
+/// Returns message `id` in `lang` with `values` (each already formatted).
+fn say_with(lang: Lang, id: &'static str, values: &[(&'static str, String)]) -> String {
+    values
+        .iter()
+        .fold(Text::new(id), |t, (k, v)| t.arg(k, v))
+        .render(lang)
+}
+
+/// Returns `n` things in `lang`: `1 index`, `3 indexes`, `3 个索引`.
+fn count_of(lang: Lang, n: u64, one: &'static str, many: &'static str) -> String {
+    say_with(
+        lang,
+        if n == 1 { one } else { many },
+        &[("count", thousands(n))],
+    )
+}
+
+/// Returns the readable report of one evaluation in `lang`: its words from the catalogue
+/// (`## CLI report`), names, commands, codes and numbers as they are.
 pub fn report(e: &Evaluation, lang: Lang) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Design: {} (seed {}, sample ≤ {} documents per entity, fan-out writes capped at {})",
-        e.design, e.seed, e.max_documents, e.fan_out_cap
+        "{}",
+        say_with(
+            lang,
+            "cli-design",
+            &[
+                ("design", e.design.clone()),
+                ("seed", e.seed.to_string()),
+                ("max", e.max_documents.to_string()),
+                ("cap", e.fan_out_cap.to_string()),
+            ]
+        )
     );
-    let _ = writeln!(
-        s,
-        "Figures: plain = measured on the sample; (full) = full-scale arithmetic; ≈ = estimate."
-    );
-    let _ = writeln!(s, "\nCollections");
+    let _ = writeln!(s, "{}", say(lang, "cli-figures"));
+    let _ = writeln!(s, "\n{}", say(lang, "cli-collections"));
     for c in &e.collections {
         let _ = writeln!(
             s,
-            "  {}: {} documents ({} sampled), {} data, {} ≈{} (estimate)",
-            c.name,
-            num(c.stats.count),
-            c.sample_documents,
-            human_bytes(c.stats.total_bytes),
-            crate::human::count(c.index_count as u64, "index", "indexes"),
-            human_bytes(c.index_bytes.value)
+            "  {}",
+            say_with(
+                lang,
+                "cli-collection",
+                &[
+                    ("name", c.name.clone()),
+                    ("count", num(c.stats.count)),
+                    ("sampled", c.sample_documents.to_string()),
+                    ("data", human_bytes(c.stats.total_bytes)),
+                    (
+                        "indexes",
+                        count_of(
+                            lang,
+                            c.index_count as u64,
+                            "cli-index-one",
+                            "cli-index-many"
+                        )
+                    ),
+                    ("index_bytes", human_bytes(c.index_bytes.value)),
+                ]
+            )
         );
         for sh in &c.stats.shapes {
             let _ = writeln!(
                 s,
-                "    {}: p50 {}, p99 {}, max {}{}",
-                sh.label,
-                crate::human::binary_size(sh.p50.bytes),
-                crate::human::binary_size(sh.p99.bytes),
-                crate::human::binary_size(sh.max.bytes),
-                if sh.max.exact { "" } else { " (estimate)" }
+                "    {}",
+                say_with(
+                    lang,
+                    "cli-shape",
+                    &[
+                        ("label", sh.label.clone()),
+                        ("p50", crate::human::binary_size(sh.p50.bytes)),
+                        ("p99", crate::human::binary_size(sh.p99.bytes)),
+                        ("max", crate::human::binary_size(sh.max.bytes)),
+                        (
+                            "estimate",
+                            if sh.max.exact {
+                                String::new()
+                            } else {
+                                say(lang, "cli-estimate")
+                            }
+                        ),
+                    ]
+                )
             );
             for a in &sh.arrays {
                 if let Some(bp) = a.break_point {
                     let _ = writeln!(
                         s,
-                        "      {} breaks 16 MiB at {} elements (largest has {})",
-                        a.field,
-                        thousands(bp.count),
-                        thousands(a.max_count)
+                        "      {}",
+                        say_with(
+                            lang,
+                            "cli-array-break",
+                            &[
+                                ("field", a.field.clone()),
+                                ("count", thousands(bp.count)),
+                                ("largest", thousands(a.max_count)),
+                            ]
+                        )
                     );
                 }
             }
         }
         for ix in &c.indexes {
-            match &ix.partial {
+            let mut values = vec![("name", ix.name.clone()), ("keys", ix.keys.to_string())];
+            let id = match &ix.partial {
                 Some(p) => {
-                    let _ = writeln!(s, "    index {} {} partial {p}", ix.name, ix.keys);
+                    values.push(("partial", p.to_string()));
+                    "cli-index-partial"
                 }
-                None => {
-                    let _ = writeln!(s, "    index {} {}", ix.name, ix.keys);
-                }
-            }
+                None => "cli-index",
+            };
+            let _ = writeln!(s, "    {}", say_with(lang, id, &values));
         }
     }
-    let _ = writeln!(s, "\nOperations (typical subject; largest in brackets)");
+    let _ = writeln!(s, "\n{}", say(lang, "cli-operations"));
     for o in &e.operations {
         let (t, l) = (&o.typical.total, &o.largest.total);
         let _ = writeln!(
             s,
-            "  {} — {}/s: {} quer{} [{}] ({} $lookup), examined {} docs [{}], {} keys [{}], returned {} docs [{}], {} [{}], written {} docs [{}], {} [{}], shards {} [{}]",
-            o.unit,
-            num(o.rate_per_sec),
-            o.queries,
-            if o.queries == 1 { "y" } else { "ies" },
-            o.largest.queries,
-            o.lookups,
-            fig(t.docs_examined),
-            fig(l.docs_examined),
-            fig(t.keys_examined),
-            fig(l.keys_examined),
-            fig(t.docs_returned),
-            fig(l.docs_returned),
-            fig_bytes(t.bytes_returned),
-            fig_bytes(l.bytes_returned),
-            fig(t.docs_written),
-            fig(l.docs_written),
-            fig_bytes(t.bytes_written),
-            fig_bytes(l.bytes_written),
-            o.typical.max_shards,
-            o.largest.max_shards
+            "  {}",
+            say_with(
+                lang,
+                "cli-operation",
+                &[
+                    ("unit", o.unit.clone()),
+                    ("rate", num(o.rate_per_sec)),
+                    (
+                        "queries",
+                        count_of(lang, o.queries, "cli-query-one", "cli-query-many")
+                    ),
+                    ("largest_queries", o.largest.queries.to_string()),
+                    ("lookups", o.lookups.to_string()),
+                    ("examined", fig_in(t.docs_examined, lang)),
+                    ("largest_examined", fig_in(l.docs_examined, lang)),
+                    ("keys", fig_in(t.keys_examined, lang)),
+                    ("largest_keys", fig_in(l.keys_examined, lang)),
+                    ("returned", fig_in(t.docs_returned, lang)),
+                    ("largest_returned", fig_in(l.docs_returned, lang)),
+                    ("returned_bytes", fig_bytes_in(t.bytes_returned, lang)),
+                    (
+                        "largest_returned_bytes",
+                        fig_bytes_in(l.bytes_returned, lang)
+                    ),
+                    ("written", fig_in(t.docs_written, lang)),
+                    ("largest_written", fig_in(l.docs_written, lang)),
+                    ("written_bytes", fig_bytes_in(t.bytes_written, lang)),
+                    ("largest_written_bytes", fig_bytes_in(l.bytes_written, lang)),
+                    ("shards", o.typical.max_shards.to_string()),
+                    ("largest_shards", o.largest.max_shards.to_string()),
+                ]
+            )
         );
         for c in &o.typical.commands {
             if let Some(why) = &c.not_sent {
-                let _ = writeln!(s, "    // not sent: {}  // {}; {why}", c.mongosh, c.note);
+                let _ = writeln!(
+                    s,
+                    "    {}",
+                    say_with(
+                        lang,
+                        "cli-not-sent",
+                        &[
+                            ("mongosh", c.mongosh.clone()),
+                            ("note", c.note.to_string()),
+                            ("why", why.to_string()),
+                        ]
+                    )
+                );
                 continue;
             }
             let plan = if c.plan.is_empty() { "-" } else { &c.plan };
+            let fan_out = c.fan_out.as_ref().map_or(String::new(), |f| {
+                say_with(
+                    lang,
+                    "cli-fan-out",
+                    &[
+                        ("full", thousands(f.full_scale)),
+                        ("written", thousands(f.written)),
+                        (
+                            "capped",
+                            if f.capped {
+                                say_with(lang, "cli-capped", &[("cap", thousands(f.cap))])
+                            } else {
+                                String::new()
+                            },
+                        ),
+                    ],
+                )
+            });
             let _ = writeln!(
                 s,
-                "    {}  // {}; plan {}{}; shards {}/{} {:?}{}{}",
-                c.mongosh,
-                c.note,
-                plan,
-                if c.no_supporting_index {
-                    " (no supporting index)"
-                } else {
-                    ""
-                },
-                c.shards.touched,
-                c.shards.shards,
-                c.shards.routing,
-                c.fan_out.as_ref().map_or(String::new(), |f| format!(
-                    "; fan-out {} at full scale, {} written{}",
-                    thousands(f.full_scale),
-                    thousands(f.written),
-                    if f.capped {
-                        format!(" (capped at {})", thousands(f.cap))
-                    } else {
-                        String::new()
-                    }
-                )),
-                c.error
-                    .as_ref()
-                    .map_or(String::new(), |e| format!("; ERROR {e}"))
+                "    {}",
+                say_with(
+                    lang,
+                    "cli-command",
+                    &[
+                        ("mongosh", c.mongosh.clone()),
+                        ("note", c.note.to_string()),
+                        ("plan", plan.to_string()),
+                        (
+                            "no_index",
+                            if c.no_supporting_index {
+                                say(lang, "cli-no-supporting-index")
+                            } else {
+                                String::new()
+                            }
+                        ),
+                        ("touched", c.shards.touched.to_string()),
+                        ("shards", c.shards.shards.to_string()),
+                        ("routing", format!("{:?}", c.shards.routing)),
+                        ("fan_out", fan_out),
+                        (
+                            "error",
+                            c.error.as_ref().map_or(String::new(), |e| {
+                                say_with(lang, "cli-command-error", &[("error", e.to_string())])
+                            })
+                        ),
+                    ]
+                )
             );
         }
     }
@@ -216,23 +332,35 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
         for c in o.largest.commands.iter().filter(|c| c.error.is_some()) {
             let _ = writeln!(
                 s,
-                "  {} (largest subject): {} — ERROR {}",
-                o.unit,
-                c.mongosh,
-                c.error.as_deref().unwrap_or_default()
+                "  {}",
+                say_with(
+                    lang,
+                    "cli-largest-error",
+                    &[
+                        ("unit", o.unit.clone()),
+                        ("mongosh", c.mongosh.clone()),
+                        ("error", c.error.clone().unwrap_or_default()),
+                    ]
+                )
             );
         }
     }
-    cluster_report(&mut s, e);
+    cluster_report(&mut s, e, lang);
     let t = &e.totals;
     let _ = writeln!(
         s,
-        "\nWorkload per second: {} round trips, {} $lookups, {} docs examined, {} docs written, {} written",
-        num(t.queries_per_sec),
-        num(t.lookups_per_sec),
-        fig(t.per_sec.docs_examined),
-        fig(t.per_sec.docs_written),
-        fig_bytes(t.per_sec.bytes_written)
+        "\n{}",
+        say_with(
+            lang,
+            "cli-workload",
+            &[
+                ("round_trips", num(t.queries_per_sec)),
+                ("lookups", num(t.lookups_per_sec)),
+                ("examined", fig_in(t.per_sec.docs_examined, lang)),
+                ("written", fig_in(t.per_sec.docs_written, lang)),
+                ("bytes", fig_bytes_in(t.per_sec.bytes_written, lang)),
+            ]
+        )
     );
     if e.warnings.is_empty() {
         let _ = writeln!(s, "\n{}", Text::new("report-no-warnings").render(lang));
@@ -265,102 +393,219 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
 }
 
 /// Writes the shard spread, shard-key report and storage sections of a report.
-fn cluster_report(s: &mut String, e: &Evaluation) {
+fn cluster_report(s: &mut String, e: &Evaluation, lang: Lang) {
     for sp in &e.sharding {
         let _ = writeln!(
             s,
-            "\nSharding of {} by {}{} over {} shards (estimate)",
-            sp.collection,
-            sp.shard_key,
-            if sp.hashed { " (hashed)" } else { "" },
-            sp.shards
+            "\n{}",
+            say_with(
+                lang,
+                "cli-sharding",
+                &[
+                    ("collection", sp.collection.clone()),
+                    ("key", sp.shard_key.to_string()),
+                    (
+                        "hashed",
+                        if sp.hashed {
+                            say(lang, "cli-hashed")
+                        } else {
+                            String::new()
+                        }
+                    ),
+                    ("shards", sp.shards.to_string()),
+                ]
+            )
         );
         for p in &sp.per_shard {
             let _ = writeln!(
                 s,
-                "  shard {}: {} documents, {}",
-                p.shard,
-                fig(p.documents),
-                human_bytes(p.bytes.value)
+                "  {}",
+                say_with(
+                    lang,
+                    "cli-shard",
+                    &[
+                        ("shard", p.shard.to_string()),
+                        ("documents", fig_in(p.documents, lang)),
+                        ("bytes", human_bytes(p.bytes.value)),
+                    ]
+                )
             );
         }
         let k = &sp.key;
         let _ = writeln!(
             s,
-            "  largest shard {:.2}× an even share; chunks {}; jumbo chunks {}",
-            sp.imbalance,
-            fig(sp.chunks),
-            fig(sp.jumbo_chunks)
+            "  {}",
+            say_with(
+                lang,
+                "cli-shard-balance",
+                &[
+                    ("imbalance", format!("{:.2}", sp.imbalance)),
+                    ("chunks", fig_in(sp.chunks, lang)),
+                    ("jumbo", fig_in(sp.jumbo_chunks, lang)),
+                ]
+            )
         );
         let _ = writeln!(
             s,
-            "  shard key: cardinality {} ({} in the sample); most common value {} ({:.2}% of the sample, {} documents); {}monotonic: {}",
-            fig(k.cardinality),
-            k.sample_cardinality,
-            k.most_common.as_ref().map(|c| c.value.to_string()).unwrap_or_default(),
-            k.most_common.as_ref().map_or(0.0, |c| c.share * 100.0),
-            k.most_common.as_ref().map(|c| fig(c.documents)).unwrap_or_default(),
-            if k.monotonicity.monotonic { "" } else { "not " },
-            k.monotonicity.reason
+            "  {}",
+            say_with(
+                lang,
+                if k.monotonicity.monotonic {
+                    "cli-shard-key-monotonic"
+                } else {
+                    "cli-shard-key-not-monotonic"
+                },
+                &[
+                    ("cardinality", fig_in(k.cardinality, lang)),
+                    ("sample", k.sample_cardinality.to_string()),
+                    (
+                        "common",
+                        k.most_common
+                            .as_ref()
+                            .map(|c| c.value.to_string())
+                            .unwrap_or_default()
+                    ),
+                    (
+                        "share",
+                        format!(
+                            "{:.2}",
+                            k.most_common.as_ref().map_or(0.0, |c| c.share * 100.0)
+                        )
+                    ),
+                    (
+                        "documents",
+                        k.most_common
+                            .as_ref()
+                            .map(|c| fig_in(c.documents, lang))
+                            .unwrap_or_default()
+                    ),
+                    ("reason", k.monotonicity.reason.to_string()),
+                ]
+            )
         );
-        for (what, d) in [("reads", k.reads), ("writes", k.writes)] {
+        for (what, d) in [
+            ("cli-spread-reads", k.reads),
+            ("cli-spread-writes", k.writes),
+        ] {
             if d.per_sec > 0.0 {
                 let _ = writeln!(
                     s,
-                    "  {what}: {}/s, {:.1}% one shard, {:.1}% several shards, {:.1}% scatter-gather",
-                    num(d.per_sec),
-                    d.single_shard * 100.0,
-                    d.multi_shard * 100.0,
-                    d.scatter_gather * 100.0
+                    "  {}",
+                    say_with(
+                        lang,
+                        what,
+                        &[
+                            ("rate", num(d.per_sec)),
+                            ("single", format!("{:.1}", d.single_shard * 100.0)),
+                            ("multi", format!("{:.1}", d.multi_shard * 100.0)),
+                            ("scatter", format!("{:.1}", d.scatter_gather * 100.0)),
+                        ]
+                    )
                 );
             }
         }
     }
     let st = &e.storage;
-    let _ = writeln!(
-        s,
-        "\nStorage (estimate: snappy on 32 KiB blocks of sample BSON)"
-    );
+    let _ = writeln!(s, "\n{}", say(lang, "cli-storage"));
     for c in &st.collections {
         let _ = writeln!(
             s,
-            "  {}: {} data, ≈{} on disk (ratio {:.2}), ≈{} indexes, ≈{} hot in an hour",
-            c.collection,
-            human_bytes(c.data_bytes.value),
-            human_bytes(c.disk_bytes.value),
-            c.compression_ratio,
-            human_bytes(c.index_bytes.value),
-            human_bytes(c.hot_bytes.value)
+            "  {}",
+            say_with(
+                lang,
+                "cli-storage-collection",
+                &[
+                    ("collection", c.collection.clone()),
+                    ("data", human_bytes(c.data_bytes.value)),
+                    ("disk", human_bytes(c.disk_bytes.value)),
+                    ("ratio", format!("{:.2}", c.compression_ratio)),
+                    ("indexes", human_bytes(c.index_bytes.value)),
+                    ("hot", human_bytes(c.hot_bytes.value)),
+                ]
+            )
         );
     }
     let _ = writeln!(
         s,
-        "  total: {} data, ≈{} on disk, ≈{} indexes; working set ≈{} (≈{} per shard over {}) vs WiredTiger cache {} of {} RAM: {}",
-        human_bytes(st.data_bytes.value),
-        human_bytes(st.disk_bytes.value),
-        human_bytes(st.index_bytes.value),
-        human_bytes(st.working_set.value),
-        human_bytes(st.working_set_per_shard.value),
-        st.shards,
-        human_bytes(st.cache_bytes as f64),
-        human_bytes(st.ram_bytes as f64),
-        if st.fits_in_cache { "fits" } else { "does NOT fit" }
+        "  {}",
+        say_with(
+            lang,
+            if st.fits_in_cache {
+                "cli-storage-total-fits"
+            } else {
+                "cli-storage-total-exceeds"
+            },
+            &[
+                ("data", human_bytes(st.data_bytes.value)),
+                ("disk", human_bytes(st.disk_bytes.value)),
+                ("indexes", human_bytes(st.index_bytes.value)),
+                ("working_set", human_bytes(st.working_set.value)),
+                ("per_shard", human_bytes(st.working_set_per_shard.value)),
+                ("shards", st.shards.to_string()),
+                ("cache", human_bytes(st.cache_bytes as f64)),
+                ("ram", human_bytes(st.ram_bytes as f64)),
+            ]
+        )
     );
 }
 
+/// Returns `text` padded with spaces to `width` terminal columns, on the right (`left`) or
+/// the left: a Chinese character takes two columns.
+fn pad(text: &str, width: usize, left: bool) -> String {
+    let fill = " ".repeat(width.saturating_sub(unicode_width::UnicodeWidthStr::width(text)));
+    if left {
+        format!("{text}{fill}")
+    } else {
+        format!("{fill}{text}")
+    }
+}
+
+/// Returns metric `m`'s label in a comparison in `lang`: the core's own in English
+/// (`docs examined/s`), the page's words otherwise (`检查的文档/秒`).
+fn compared_label(m: metric::Metric, lang: Lang) -> String {
+    use crate::lang::Msg;
+    use metric::Metric;
+    if lang == Lang::En {
+        return m.compared_label();
+    }
+    let msg = match m {
+        Metric::RoundTrips => Msg::MetricRoundTrips,
+        Metric::Lookups => Msg::MetricLookups,
+        Metric::DocsExamined => Msg::MetricDocsExamined,
+        Metric::KeysExamined => Msg::MetricKeysExamined,
+        Metric::DocsReturned => Msg::MetricDocsReturned,
+        Metric::BytesReturned => Msg::MetricBytesReturned,
+        Metric::DocsWritten => Msg::MetricDocsWritten,
+        Metric::BytesWritten => Msg::MetricBytesWritten,
+        Metric::IndexKeysWritten => Msg::MetricIndexKeysWritten,
+        Metric::ShardRequests => Msg::MetricShardRequests,
+        Metric::ShardsTouched => Msg::MetricShardsTouched,
+        Metric::StorageBytes => Msg::MetricStorageBytes,
+        Metric::IndexBytes => Msg::MetricIndexBytes,
+        Metric::LargestDocument => Msg::MetricLargestDocument,
+    };
+    let label = msg.text(lang);
+    if m.is_per_sec() {
+        Msg::MetricPerSec.with(lang, &[("label", label)])
+    } else {
+        label
+    }
+}
+
 /// Returns the side-by-side report, the best design per metric marked with `*`, then each
-/// design's report with its warnings in `lang`.
+/// design's report, all in `lang`.
 pub fn compare_report(c: &Comparison, lang: Lang) -> String {
     let mut s = String::new();
     let names: Vec<&str> = c.designs.iter().map(|e| e.design.as_str()).collect();
     let w = names.iter().map(|n| n.len()).max().unwrap_or(10).max(22) + 2;
-    let _ = write!(s, "{:<28}", "metric (lower is better)");
+    let head = |s: &mut String, label: &str| s.push_str(&pad(label, 28, true));
+    head(&mut s, &say(lang, "cli-compare-metric"));
     for n in &names {
         let _ = write!(s, "{n:>w$}");
     }
     s.push('\n');
     for m in metric::COMPARED {
-        let _ = write!(s, "{:<28}", m.compared_label());
+        head(&mut s, &compared_label(m, lang));
         let values = c
             .metrics
             .get(&m.compared_key())
@@ -388,7 +633,7 @@ pub fn compare_report(c: &Comparison, lang: Lang) -> String {
         }
         s.push('\n');
     }
-    let _ = write!(s, "{:<28}", "warnings (errors)");
+    head(&mut s, &say(lang, "cli-compare-warnings"));
     for e in &c.designs {
         let errs = e
             .warnings
@@ -398,23 +643,25 @@ pub fn compare_report(c: &Comparison, lang: Lang) -> String {
         let _ = write!(s, "{:>w$}", format!("{} ({errs}) ", e.warnings.len()));
     }
     s.push('\n');
-    let _ = write!(s, "{:<28}", "feasible");
+    head(&mut s, &say(lang, "cli-compare-feasible"));
     for e in &c.designs {
         let cell = if c.infeasible.contains_key(&e.design) {
-            "infeasible "
+            say(lang, "cli-compare-no")
         } else {
-            "yes "
+            say(lang, "cli-compare-yes")
         };
-        let _ = write!(s, "{cell:>w$}");
+        s.push_str(&pad(&format!("{cell} "), w, false));
     }
-    s.push_str(
-        "\n\n* best per metric among the feasible designs (ties all marked). Per-second figures use the typical subject.\n",
-    );
+    let _ = writeln!(s, "\n\n{}", say(lang, "cli-compare-footnote"));
     for (design, codes) in &c.infeasible {
         let _ = writeln!(
             s,
-            "{design} is infeasible: {} (error-severity warnings: mongod would refuse it); never marked best.",
-            codes.join(", ")
+            "{}",
+            say_with(
+                lang,
+                "cli-compare-infeasible",
+                &[("design", design.clone()), ("codes", codes.join(", "))]
+            )
         );
     }
     for e in &c.designs {

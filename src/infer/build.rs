@@ -9,6 +9,7 @@ use super::fit::{fit, Observed};
 use super::refs::{self, Created, IdSet, Reference};
 use super::sketch::Sketch;
 use super::stats::{ArrayStats, FieldStats, ObjectStats, StringStats, MAX_ENUM_VALUES};
+use crate::lang::Text;
 use crate::model::{BsonType, Distribution, Field, Fields, Growth, ValueKind};
 
 /// The fewest strings a field must have for its values to be read as an enum.
@@ -111,9 +112,13 @@ pub struct FieldReport {
     /// An enum's values, the most frequent first, with their share of the strings.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<ValueShare>,
-    /// What the model assumes where the data could not be written as seen.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub assumed: Vec<String>,
+    /// What the model assumes where the data could not be written as seen: texts in any
+    /// language (`## Infer summary`), English in JSON.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "crate::lang::text::serialize_english"
+    )]
+    pub assumed: Vec<Text>,
 }
 
 /// One value of an enum and the share of the strings that had it.
@@ -154,22 +159,28 @@ pub fn fields(obj: &ObjectStats, entity: &str, prefix: &str, sink: &mut Sink<'_>
             present_field(stats, &path, presence, sink.rows);
             if let Some(row) = sink.rows.get_mut(at) {
                 let r = &found.reference;
-                row.assumed.push(format!(
-                    "{} of {} values are _ids of \"{}\"{}: a reference ({}), not a field",
-                    r.resolved,
-                    r.values,
-                    r.target,
-                    if r.sampled {
-                        " (counted on a sample of the values)"
-                    } else {
-                        ""
-                    },
-                    if found.in_array {
-                        "in the parent"
-                    } else {
-                        "in the child"
-                    }
-                ));
+                row.assumed.push(
+                    Text::new("infer-assumed-reference")
+                        .arg("resolved", r.resolved)
+                        .arg("values", r.values)
+                        .arg("target", &r.target)
+                        .nested(
+                            "sampled",
+                            Text::new(if r.sampled {
+                                "infer-assumed-sampled"
+                            } else {
+                                "infer-empty"
+                            }),
+                        )
+                        .nested(
+                            "where",
+                            Text::new(if found.in_array {
+                                "infer-in-the-parent"
+                            } else {
+                                "infer-in-the-child"
+                            }),
+                        ),
+                );
             }
             sink.references.push(found);
             continue;
@@ -304,27 +315,26 @@ fn move_out(
             share: *n as f64 / total,
         })
         .collect();
-    let mut assumed = vec![format!(
-        "array of sub-documents moved out: entity \"{child}\", relationship \"{relationship}\" \
-         (embedded in the model's design)"
-    )];
+    let mut assumed = vec![Text::new("infer-assumed-moved-out")
+        .arg("child", &child)
+        .arg("relationship", &relationship)];
     if without_array > 0 {
-        assumed.push(format!(
-            "{without_array} of {} without the array (missing, null or another type) counted as \
-             0 children; embedded, they are written as an empty array",
-            obj.seen
-        ));
+        assumed.push(
+            Text::new("infer-assumed-without-array")
+                .arg("count", without_array)
+                .arg("of", obj.seen),
+        );
     }
     let elements = &array.elements;
     let others = elements
         .present
         .saturating_sub(elements.object.as_deref().map_or(0, |o| o.seen));
     if others > 0 {
-        assumed.push(format!(
-            "{others} of {} elements not sub-documents: counted as children, their values not \
-             kept",
-            elements.present
-        ));
+        assumed.push(
+            Text::new("infer-assumed-not-sub-documents")
+                .arg("count", others)
+                .arg("of", elements.present),
+        );
     }
     sink.rows.push(FieldReport {
         path: path.to_string(),
@@ -539,9 +549,7 @@ fn value_field(
         // as a sequence, which the generator numbers 0, 1, 2 …
         BsonType::Int | BsonType::Long if path == "_id" => {
             field.kind = Some(ValueKind::Sequence);
-            assumed.push(
-                "a numeric _id is unique: written as a sequence, not the range seen".to_string(),
-            );
+            assumed.push(Text::new("infer-assumed-numeric-id"));
         }
         BsonType::Int | BsonType::Long | BsonType::Double | BsonType::Decimal => {
             if let Some((lo, hi)) = stats.numbers {
@@ -558,11 +566,7 @@ fn value_field(
                         [a, b] => a.share > b.share * 1.5,
                         _ => false,
                     }) {
-                        assumed.push(
-                            "enum values drawn evenly by the model (their observed shares are \
-                             in the report)"
-                                .to_string(),
-                        );
+                        assumed.push(Text::new("infer-assumed-enum-even"));
                     }
                     if let Some(r) = rows.get_mut(row_at) {
                         r.values = values;
@@ -586,10 +590,7 @@ fn value_field(
             match sub {
                 Some(f) if !f.is_empty() => field.fields = f,
                 _ => {
-                    assumed.push(
-                        "only empty objects seen: written as null (a model object needs fields)"
-                            .to_string(),
-                    );
+                    assumed.push(Text::new("infer-assumed-empty-objects"));
                     ty = BsonType::Null;
                     field = Field::of(ty);
                 }
@@ -604,15 +605,11 @@ fn value_field(
                 let element_seen = elements.ranked_types().first().map(|(t, _)| *t);
                 let items = match element_seen {
                     None => {
-                        assumed
-                            .push("only empty arrays seen: elements written as null".to_string());
+                        assumed.push(Text::new("infer-assumed-empty-arrays"));
                         BsonType::Null
                     }
                     Some("array") => {
-                        assumed.push(
-                            "arrays of arrays are not supported: elements written as null"
-                                .to_string(),
-                        );
+                        assumed.push(Text::new("infer-assumed-nested-arrays"));
                         BsonType::Null
                     }
                     Some(_) => {
@@ -644,23 +641,17 @@ fn value_field(
 }
 
 /// Returns the model type for a `$type` alias, noting the types a model cannot hold.
-fn model_type(alias: &str, assumed: &mut Vec<String>) -> BsonType {
+fn model_type(alias: &str, assumed: &mut Vec<Text>) -> BsonType {
     if let Some(t) = BsonType::from_alias(alias) {
         return t;
     }
     let (t, why) = match alias {
-        "symbol" => (BsonType::String, "symbol (deprecated) written as string"),
-        "javascriptWithScope" => (
-            BsonType::JavaScript,
-            "javascriptWithScope written as javascript (its scope not counted)",
-        ),
-        "dbPointer" => (
-            BsonType::ObjectId,
-            "dbPointer written as objectId (its namespace not counted)",
-        ),
-        _ => (BsonType::Null, "undefined written as null"),
+        "symbol" => (BsonType::String, "infer-assumed-symbol"),
+        "javascriptWithScope" => (BsonType::JavaScript, "infer-assumed-code-with-scope"),
+        "dbPointer" => (BsonType::ObjectId, "infer-assumed-db-pointer"),
+        _ => (BsonType::Null, "infer-assumed-undefined"),
     };
-    assumed.push(why.to_string());
+    assumed.push(Text::new(why));
     t
 }
 

@@ -138,6 +138,21 @@ impl Text {
     }
 }
 
+impl std::fmt::Display for Text {
+    /// Writes the text in English, the language of JSON and of text shown without a choice.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.render(Lang::En))
+    }
+}
+
+/// Serializes texts as their English: a report's notes stay the strings they were in JSON.
+pub fn serialize_english<S: serde::Serializer>(
+    texts: &[Text],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(texts.iter().map(|t| t.render(Lang::En)))
+}
+
 impl Arg {
     /// Returns the value as `lang` writes it.
     fn render(&self, lang: Lang) -> String {

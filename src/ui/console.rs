@@ -4,12 +4,12 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::i18n::{t, tr, tv};
+use super::i18n::{lang, t, tr, tv};
 use crate::console::samples::sample_database;
 use crate::console::{execute, ConsoleError, Outcome, Reply};
 use crate::ejson::{inspect, inspect_all};
 use crate::engine::Database;
-use crate::lang::Msg;
+use crate::lang::{Lang, Msg};
 use bson::{Bson, Document};
 
 /// Documents shown per page of a result; "show more" adds as many again.
@@ -314,8 +314,10 @@ fn error_parts(e: &ConsoleError) -> (Option<String>, String) {
             column,
             message,
         } => (Some(line_column(*line, *column)), message.clone()),
+        // mongod's message as mongosh shows it, led by the codeName in the page's words where
+        // the page is not English (重复键).
         ConsoleError::Server(s) => (
-            None,
+            (lang() != Lang::En).then(|| s.lead().render(lang())),
             format!(
                 "MongoServerError[{}]: {} (code {})",
                 s.code_name, s.message, s.code

@@ -15,6 +15,7 @@ use wasm_bindgen::JsCast;
 
 use crate::infer::sql::{infer_sql, SqlError, SqlInferred, SqlInput};
 use crate::infer::{InferError, Inference, Inferred};
+use crate::lang::Text;
 
 /// How an input is read: its kind, as `squillion infer` tells it from the file name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,25 +81,26 @@ pub fn parse_counts(text: &str) -> Result<BTreeMap<String, f64>, String> {
     Ok(counts)
 }
 
-/// What the dialog shows of an inference: what was found and assumed, in the report's words.
+/// What the dialog shows of an inference: what was found and assumed, in the report's words,
+/// as texts the dialog renders in the page's language (`## Infer summary`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// True for a SQL schema (tables and statements), false for documents.
     pub sql: bool,
     /// Per input: its name, its collection and what was read of it.
-    pub sources: Vec<String>,
+    pub sources: Vec<Text>,
     /// Per entity (table): documents read, count, fields.
-    pub entities: Vec<String>,
+    pub entities: Vec<Text>,
     /// Per relationship: parent → child, its layout and its figures.
-    pub relationships: Vec<String>,
+    pub relationships: Vec<Text>,
     /// What the model assumes where the data could not be written as seen.
-    pub assumed: Vec<String>,
+    pub assumed: Vec<Text>,
     /// Indexes read (reported, not in the model).
-    pub indexes: Vec<String>,
+    pub indexes: Vec<Text>,
     /// Lines (statements, for SQL) skipped in all.
     pub skipped_count: u64,
     /// The first skipped lines, each with its input, line (or byte offset) and reason.
-    pub skipped: Vec<String>,
+    pub skipped: Vec<Text>,
 }
 
 /// One input the worker reads.
@@ -208,72 +210,84 @@ pub fn infer_inputs(
 fn summary(inferred: &Inferred) -> Summary {
     let r = &inferred.report;
     let th = |n: f64| crate::human::thousands(n as u64);
+    let counted = |n: u64, one: &'static str, many: &'static str| {
+        Text::new(if n == 1 { one } else { many }).arg("count", crate::human::thousands(n))
+    };
+    let either = |on: bool, id: &'static str| Text::new(if on { id } else { "infer-empty" });
     let mut s = Summary {
         skipped_count: r.skipped_lines,
         ..Summary::default()
     };
     for src in &r.sources {
-        s.sources.push(format!(
-            "{} → {}: {} read, {} skipped",
-            src.source,
-            src.collection,
-            crate::human::count(src.documents, "document", "documents"),
-            crate::human::count(src.skipped, "line", "lines")
-        ));
+        s.sources.push(
+            Text::new("infer-source")
+                .arg("source", &src.source)
+                .arg("collection", &src.collection)
+                .nested(
+                    "documents",
+                    counted(src.documents, "infer-documents-one", "infer-documents-many"),
+                )
+                .nested(
+                    "skipped",
+                    counted(src.skipped, "infer-lines-one", "infer-lines-many"),
+                ),
+        );
     }
     for e in &r.entities {
-        s.entities.push(format!(
-            "{}: {} documents read, count {}, {} field paths",
-            e.name,
-            th(e.documents as f64),
-            th(e.count),
-            e.fields.len()
-        ));
+        s.entities.push(
+            Text::new("infer-entity")
+                .arg("name", &e.name)
+                .arg("documents", th(e.documents as f64))
+                .arg("count", th(e.count))
+                .arg("fields", e.fields.len()),
+        );
         for f in &e.fields {
             for a in &f.assumed {
-                s.assumed.push(format!("{}.{}: {a}", e.name, f.path));
+                s.assumed.push(
+                    Text::new("infer-field-note")
+                        .arg("entity", &e.name)
+                        .arg("path", &f.path)
+                        .nested("note", a.clone()),
+                );
             }
         }
     }
     for rel in &r.relationships {
         let c = &rel.children_per_parent;
-        let how = match rel.layout {
-            "embed" => format!("embedded array {}", rel.field),
-            "reference_in_parent" => format!("array of ids {} in the parent", rel.field),
-            "link_collection" => format!("link collection {}", rel.field),
-            _ => format!("reference {} in the child", rel.field),
-        };
-        let mut line = format!(
-            "{}: {} → {} ({how}{}), count {}, children per parent min {} median {} p99 {} max {}",
-            rel.name,
-            rel.parent,
-            rel.child,
-            if rel.many_to_many {
-                ", many-to-many"
-            } else {
-                ""
-            },
-            th(rel.count),
-            c.min,
-            c.median,
-            c.p99,
-            c.max
+        s.relationships.push(
+            Text::new("infer-relationship")
+                .arg("name", &rel.name)
+                .arg("parent", &rel.parent)
+                .arg("child", &rel.child)
+                .nested("how", crate::infer::how(rel.layout, &rel.field))
+                .nested("many", either(rel.many_to_many, "infer-many-to-many"))
+                .arg("count", th(rel.count))
+                .arg("min", c.min)
+                .arg("median", c.median)
+                .arg("p99", c.p99)
+                .arg("max", c.max)
+                .nested(
+                    "resolved",
+                    rel.resolved
+                        .map_or(Text::new("infer-empty"), |[values, resolved]| {
+                            Text::new("infer-resolved")
+                                .arg("resolved", resolved)
+                                .arg("values", values)
+                        }),
+                )
+                .nested(
+                    "without",
+                    rel.without_array.map_or(Text::new("infer-empty"), |n| {
+                        Text::new("infer-without-array").arg("count", n)
+                    }),
+                )
+                .nested("sampled", either(rel.sampled, "infer-sampled")),
         );
-        if let Some([values, resolved]) = rel.resolved {
-            line.push_str(&format!(", {resolved} of {values} ids resolved"));
-        }
-        if let Some(n) = rel.without_array {
-            line.push_str(&format!(", {n} without the array (0 children)"));
-        }
-        if rel.sampled {
-            line.push_str(", figures from a sample of the values");
-        }
-        s.relationships.push(line);
     }
     s.relationships.extend(
         r.gridfs
             .iter()
-            .map(crate::infer::gridfs::GridfsReport::describe),
+            .map(|g| Text::new("infer-as-is").arg("text", g.describe())),
     );
     for i in &r.indexes {
         let keys: Vec<String> = i
@@ -281,26 +295,32 @@ fn summary(inferred: &Inferred) -> Summary {
             .iter()
             .map(|k| format!("{}: {}", k.field, k.kind))
             .collect();
-        s.indexes.push(format!(
-            "{} on {} {{{}}}{} (reported, not in the model)",
-            i.name,
-            i.collection,
-            keys.join(", "),
-            if i.unique { " unique" } else { "" }
-        ));
+        s.indexes.push(
+            Text::new("infer-index")
+                .arg("name", &i.name)
+                .arg("collection", &i.collection)
+                .arg("keys", keys.join(", "))
+                .nested("unique", either(i.unique, "infer-unique")),
+        );
     }
     for k in &r.skipped {
         s.skipped.push(match k.byte {
-            Some(byte) => format!(
-                "{}: byte {}: {}",
-                k.source,
-                crate::human::thousands(byte),
-                k.message
-            ),
-            None => format!("{}: line {}: {}", k.source, k.line, k.message),
+            Some(byte) => Text::new("infer-skipped-byte")
+                .arg("source", &k.source)
+                .arg("byte", crate::human::thousands(byte))
+                .arg("message", &k.message),
+            None => Text::new("infer-skipped-line")
+                .arg("source", &k.source)
+                .arg("line", k.line)
+                .arg("message", &k.message),
         });
     }
     s
+}
+
+/// Returns a line kept in English in every language (a SQL schema's summary, GridFS).
+fn as_is(text: String) -> Text {
+    Text::new("infer-as-is").arg("text", text)
 }
 
 /// Returns the summary of a model inferred from a SQL schema, in `squillion infer`'s words.
@@ -312,13 +332,13 @@ fn sql_summary(inferred: &SqlInferred) -> Summary {
         ..Summary::default()
     };
     for src in &r.sources {
-        s.sources.push(format!(
+        s.sources.push(as_is(format!(
             "{}: {} ({} SQL), {} skipped",
             src.source,
             crate::human::count(src.tables, "table", "tables"),
             src.dialect,
             crate::human::count(src.skipped_statements, "statement", "statements")
-        ));
+        )));
     }
     for t in &r.tables {
         let became = if t.became == "entity" {
@@ -326,36 +346,38 @@ fn sql_summary(inferred: &SqlInferred) -> Summary {
         } else {
             "junction table: a many-to-many relationship"
         };
-        s.entities.push(format!(
+        s.entities.push(as_is(format!(
             "{}: {became}, count {}, {} columns",
             t.name,
             crate::human::thousands(t.count as u64),
             t.columns.len()
-        ));
+        )));
         for c in &t.columns {
             for a in &c.assumed {
-                s.assumed.push(format!("{}.{}: {a}", t.name, c.name));
+                s.assumed.push(as_is(format!("{}.{}: {a}", t.name, c.name)));
             }
         }
         for a in &t.assumed {
-            s.assumed.push(format!("{}: {a}", t.name));
+            s.assumed.push(as_is(format!("{}: {a}", t.name)));
         }
     }
     for rel in &r.relationships {
-        s.relationships.push(rel.describe());
+        s.relationships.push(as_is(rel.describe()));
     }
     for i in &r.indexes {
-        s.indexes.push(format!(
+        s.indexes.push(as_is(format!(
             "on {} ({}){}: {} (reported, not in the model)",
             i.table,
             i.columns.join(", "),
             if i.unique { " unique" } else { "" },
             i.origin
-        ));
+        )));
     }
     for k in &r.skipped {
-        s.skipped
-            .push(format!("{}: statement skipped: {}", k.source, k.statement));
+        s.skipped.push(as_is(format!(
+            "{}: statement skipped: {}",
+            k.source, k.statement
+        )));
     }
     s
 }

@@ -109,6 +109,9 @@ pub struct AdviseRequest {
     pub weights: crate::advise::Weights,
     /// Designs listed (best first) and verified on the engine.
     pub top: usize,
+    /// The language the progress is told in (the page's).
+    #[serde(default)]
+    pub lang: crate::lang::Lang,
 }
 
 /// Returns [`crate::advise::advise`] of the model in `model_text` as JSON (what
@@ -127,7 +130,7 @@ pub fn advise_json_with(
         top: req.top.max(1),
         ..crate::advise::AdviseOptions::default()
     };
-    let advice = crate::advise::advise_with(&model, &opts, progress);
+    let advice = crate::advise::advise_in(&model, &opts, req.lang, progress);
     serde_json::to_string(&advice).map_err(|e| e.to_string())
 }
 

@@ -14,8 +14,8 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::{Notice, Workspace};
 use crate::history::Change;
-use crate::lang::Msg;
-use crate::ui::i18n::{t, tr, tv};
+use crate::lang::{Msg, Text};
+use crate::ui::i18n::{lang, t, tr, tv};
 use crate::ui::infer::{classify, looks_like_sql, Answer, Kind, Summary};
 
 /// Where the dialog is.
@@ -357,11 +357,11 @@ fn SummaryPanel(
             return ().into_any();
         };
         let on_done = on_done.clone();
-        let list = |title: Msg, id: &'static str, items: Vec<String>| {
+        let list = |title: Msg, id: &'static str, items: Vec<Text>| {
             (!items.is_empty()).then(|| {
                 view! {
                     <h3>{move || t(title)}</h3>
-                    <ul data-testid=id>{items.into_iter().map(|i| view! { <li>{i}</li> }).collect_view()}</ul>
+                    <ul data-testid=id>{items.into_iter().map(|i| view! { <li>{move || i.render(lang())}</li> }).collect_view()}</ul>
                 }
             })
         };

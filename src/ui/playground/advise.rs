@@ -18,11 +18,12 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::advise::text::explanation_text;
 use crate::advise::{Advice, Advised, Weights};
 use crate::design::DesignSpec;
 use crate::human;
 use crate::lang::Msg;
-use crate::ui::i18n::{t, tr, tv};
+use crate::ui::i18n::{lang, t, tr, tv};
 use crate::ui::worker::{advise_json_with, AdviseRequest};
 
 use chart::FrontChart;
@@ -108,6 +109,7 @@ pub fn AdvisePanel(
         let request = AdviseRequest {
             weights: weights.get_untracked(),
             top: TOP,
+            lang: untrack(lang),
         };
         let options = serde_json::to_string(&request).unwrap_or_default();
         let holder = running.get_value();
@@ -316,8 +318,11 @@ fn AdviceView(
                 } else {
                     view! {
                         <ul class="advise-explanations">
-                            {explanations.into_iter().map(|e| view! {
-                                <li data-dimension=e.dimension.clone() lang="en">{e.text}</li>
+                            {explanations.into_iter().map(|e| {
+                                let dimension = e.dimension.clone();
+                                view! {
+                                    <li data-dimension=dimension>{move || explanation_text(&e, lang())}</li>
+                                }
                             }).collect_view()}
                         </ul>
                     }.into_any()
