@@ -108,6 +108,8 @@ const KEPT_LATIN_PROBLEMS: &[&str] = &[
     "hashed",
     "joins",
     "form",
+    "granularity",
+    "meta",
     "by",
     "order",
     "copies",

@@ -76,7 +76,7 @@ impl Checker {
             if info.is_some_and(|x| x.dates.is_empty()) {
                 self.err(
                     &format!("{path}.entity"),
-                    format!("entity \"{e}\" has no top-level date field: the measurements' time comes from it"),
+                    Text::new("measurements-needs-date").arg("entity", e),
                 );
             }
         }
@@ -87,7 +87,7 @@ impl Checker {
                 if entities.iter().any(|x| x.name == n) {
                     self.err(
                         &format!("{path}.{key}"),
-                        format!("\"{n}\" is already an entity: the pattern makes an entity of that name"),
+                        Text::new("measurements-name-taken").arg("name", n),
                     );
                 }
             }
@@ -95,7 +95,7 @@ impl Checker {
         if key_is_string(m, "measurement") && m.get("meta") == m.get("measurement") {
             self.err(
                 &format!("{path}.measurement"),
-                "must differ from \"meta\": the series and its measurements are two entities",
+                Text::new("measurements-same-names"),
             );
         }
         if let Some(g) = m.get("granularity") {
@@ -106,9 +106,9 @@ impl Checker {
             if !known {
                 self.err(
                     &format!("{path}.granularity"),
-                    format!(
-                        "granularity is {}",
-                        super::or_list(crate::model::design::Granularity::ALL.map(|g| g.name()))
+                    Text::new("measurements-granularity").nested(
+                        "expected",
+                        super::or_list(crate::model::design::Granularity::ALL.map(|g| g.name())),
                     ),
                 );
             }
