@@ -377,6 +377,28 @@ pub struct ShapeGenerator<'a> {
     own_id: Vec<String>,
     /// Where the documents sit on their distributions.
     spread: Spread,
+    /// The file field's length distribution, for the `length` of a GridFS files document when
+    /// stratified ([`file_length`]).
+    file_length: Option<Distribution>,
+}
+
+/// Returns, under [`Spread::Stratified`], the length distribution of the file field whose
+/// GridFS files documents `shape` holds (label `<entity>.<field> file` in `fs.files`): their
+/// `length` then follows it at the document's quantile, as the evaluation reads a file's
+/// length ([`crate::eval`]'s files), so that the exported files measure back as the field.
+/// Drawn (the evaluation's sample), `length` stays a number between the distribution's ends.
+fn file_length(
+    model: &Model,
+    c: &crate::design::Collection,
+    shape: &DocShape,
+    spread: Spread,
+) -> Option<Distribution> {
+    if spread != Spread::Stratified || c.name != crate::design::gridfs::FILES {
+        return None;
+    }
+    let (entity, field) = shape.label.strip_suffix(" file")?.split_once('.')?;
+    let f = model.entity(entity)?.fields.get(field)?;
+    Some(f.length_distribution())
 }
 
 /// Returns one generator per shape of collection `c`, in shape order. `count` maps a
@@ -411,6 +433,7 @@ pub fn shape_generators<'a>(
                 shape,
             ),
             spread,
+            file_length: file_length(model, c, shape, spread),
         })
         .collect()
 }
@@ -458,7 +481,9 @@ impl ShapeGenerator<'_> {
                     continue;
                 }
             }
-            let v = if name == "_id" && f.ty == BsonType::ObjectId {
+            let v = if let Some(d) = self.file_length.as_ref().filter(|_| name == "length") {
+                Bson::Int64(i64::try_from(d.count_at(q)).unwrap_or(i64::MAX))
+            } else if name == "_id" && f.ty == BsonType::ObjectId {
                 let ent = if self.primary {
                     shape.entity.clone().unwrap_or_default()
                 } else {

@@ -110,11 +110,6 @@ const EXCEPTIONS: &[(&str, &str, &str)] = &[
     ),
     (
         "message-attachments",
-        "size fs.chunks",
-        "GridFS is recognized (message.attachment stored in fs), but the exported fs.files documents do not carry the attachments' lengths: the export lays fs.files out with `length` a number drawn evenly between the length distribution's ends (median 12,540,636 B read back for the preset's lognormal median of 200,000 B), and fs.chunks is cut by the export's byte budget (385 chunks for 150 files), so the chunks' count and size cannot be measured back (inferred 14.5e9 chunks of 258,487 B for 768e6 of 202,242 B)",
-    ),
-    (
-        "message-attachments",
         "cardinality messages",
         "heavy tail in a small sample: the export deals the sample's children to its parents in proportion to their quantiles (the first parent at the largest, the second at p99), so a distribution whose largest parent holds more children than the whole sample cannot be measured back from it (zipf up to 100,000 in 5 conversations)",
     ),
