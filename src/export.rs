@@ -23,7 +23,7 @@ use serde::Serialize;
 
 use crate::design::{Collection, Layout};
 use crate::eval::{evaluate_layout, fitted_sample, offered_layout, EvalError, EvalOptions};
-use crate::generate::{shape_generators, GenOptions, ShapeGenerator};
+use crate::generate::{shape_generators, GenOptions, ShapeGenerator, Spread};
 use crate::model::Model;
 use crate::storage::BlockCompressor;
 
@@ -59,6 +59,17 @@ impl Scale {
             factor,
             max_documents,
             root_count: full,
+        }
+    }
+
+    /// Returns where the documents sit on their distributions: the evaluation's draws for its
+    /// own sample (the same documents), evenly spaced quantiles for `--scale` (so the N roots'
+    /// children per parent, median and p99 are the model's, not a draw's).
+    pub fn spread(&self) -> Spread {
+        if self.roots.is_some() {
+            Spread::Stratified
+        } else {
+            Spread::Drawn
         }
     }
 
@@ -166,7 +177,7 @@ pub fn generators<'a>(
     c: &'a Collection,
     scale: &Scale,
 ) -> Vec<ShapeGenerator<'a>> {
-    shape_generators(model, layout, c, &|n| scale.count(model, n))
+    shape_generators(model, layout, c, &|n| scale.count(model, n), scale.spread())
 }
 
 /// Returns the documents every collection will have, in layout order (for progress).

@@ -4,11 +4,15 @@
 //!
 //! Every collection is materialized at sample scale ([`crate::model::Sample`]), but the tail is
 //! never lost: document 0 of every collection is the largest parent (every count at its
-//! distribution's `max`) and document 1 sits at p99. Arrays longer than
+//! distribution's `max`) and document 1 sits at p99; the others are drawn (or, for a scaled
+//! export, spread evenly: [`Spread`]). Arrays longer than
 //! [`GenOptions::max_elements`] are truncated and recorded in [`Truncation`], so their full
 //! size is available exactly from [`crate::arith`].
 
+mod spread;
 mod tree;
+
+pub use spread::Spread;
 
 use bson::{oid::ObjectId, Binary, Bson, DateTime, Document};
 use rand::{Rng, RngCore, SeedableRng};
@@ -260,17 +264,22 @@ impl Refs {
     }
 }
 
-/// Returns the cumulative child counts of the generated parents of `r` (parent `j` sits at
-/// its document quantile), so that a child picks its parent in proportion to the parent's
-/// cardinality: the busiest host gets the most log messages in the sample too.
-fn parent_weights(model: &Model, r: &crate::model::Relationship, n: u64) -> Vec<f64> {
+/// Returns the cumulative child counts of the `n` generated parents of `r` (parent `j` sits
+/// at its document quantile under `spread`), so that a child picks its parent in proportion to
+/// the parent's cardinality: the busiest host gets the most log messages in the sample too.
+fn parent_weights(
+    model: &Model,
+    r: &crate::model::Relationship,
+    n: u64,
+    spread: Spread,
+) -> Vec<f64> {
     let key = format!("{}/{}", r.parent, r.parent);
     let mut acc = 0.0;
     (0..n)
         .map(|j| {
             acc += r
                 .cardinality
-                .quantile(document_quantile(model.seed, &key, j))
+                .quantile(spread.quantile(model.seed, &key, j, n))
                 .max(0.0);
             acc
         })
@@ -294,7 +303,7 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
             name: c.name.clone(),
             ..Default::default()
         };
-        for sg in shape_generators(model, layout, c, &count) {
+        for sg in shape_generators(model, layout, c, &count, Spread::Drawn) {
             let n = sg.count;
             for j in 0..n {
                 if total_documents >= opts.max_total_documents
@@ -366,16 +375,42 @@ pub struct ShapeGenerator<'a> {
     /// Fields that hold the document's own `_id` (a single collection's shared key on the
     /// parent).
     own_id: Vec<String>,
+    /// Where the documents sit on their distributions.
+    spread: Spread,
+    /// The file field's length distribution, for the `length` of a GridFS files document when
+    /// stratified ([`file_length`]).
+    file_length: Option<Distribution>,
+}
+
+/// Returns, under [`Spread::Stratified`], the length distribution of the file field whose
+/// GridFS files documents `shape` holds (label `<entity>.<field> file` in `fs.files`): their
+/// `length` then follows it at the document's quantile, as the evaluation reads a file's
+/// length ([`crate::eval`]'s files), so that the exported files measure back as the field.
+/// Drawn (the evaluation's sample), `length` stays a number between the distribution's ends.
+fn file_length(
+    model: &Model,
+    c: &crate::design::Collection,
+    shape: &DocShape,
+    spread: Spread,
+) -> Option<Distribution> {
+    if spread != Spread::Stratified || c.name != crate::design::gridfs::FILES {
+        return None;
+    }
+    let (entity, field) = shape.label.strip_suffix(" file")?.split_once('.')?;
+    let f = model.entity(entity)?.fields.get(field)?;
+    Some(f.length_distribution())
 }
 
 /// Returns one generator per shape of collection `c`, in shape order. `count` maps a
 /// full-scale count to the number generated (the sample's `sample_count`, or an export's
-/// scale): it sizes every shape and every entity references point into.
+/// scale): it sizes every shape and every entity references point into. `spread` places the
+/// documents on their distributions (the evaluation's: [`Spread::Drawn`]).
 pub fn shape_generators<'a>(
     model: &'a Model,
     layout: &'a Layout,
     c: &'a crate::design::Collection,
     count: &dyn Fn(f64) -> u64,
+    spread: Spread,
 ) -> Vec<ShapeGenerator<'a>> {
     let sample_of = |entity: &str| model.entity(entity).map_or(0, |e| count(e.count));
     c.shapes
@@ -383,7 +418,7 @@ pub fn shape_generators<'a>(
         .map(|shape| ShapeGenerator {
             model,
             shape,
-            refs: refs_for(model, layout, shape, &sample_of, count),
+            refs: refs_for(model, layout, shape, &sample_of, count, spread),
             key: format!("{}/{}", c.name, shape.label),
             primary: shape.label == shape.entity.clone().unwrap_or_default(),
             count: count(shape.count),
@@ -397,6 +432,8 @@ pub fn shape_generators<'a>(
                 &layout.strategies,
                 shape,
             ),
+            spread,
+            file_length: file_length(model, c, shape, spread),
         })
         .collect()
 }
@@ -410,7 +447,7 @@ impl ShapeGenerator<'_> {
     /// Generates document `j` of the shape.
     pub fn document(&self, j: u64, opts: &GenOptions) -> GeneratedDocument {
         let (model, shape, refs, key) = (self.model, self.shape, &self.refs, &self.key);
-        let q = document_quantile(model.seed, key, j);
+        let q = self.spread.quantile(model.seed, key, j, self.count);
         let mut g = Gen {
             rng: ChaCha8Rng::seed_from_u64(mix(model.seed, key) ^ splitmix(j)),
             q,
@@ -444,7 +481,9 @@ impl ShapeGenerator<'_> {
                     continue;
                 }
             }
-            let v = if name == "_id" && f.ty == BsonType::ObjectId {
+            let v = if let Some(d) = self.file_length.as_ref().filter(|_| name == "length") {
+                Bson::Int64(i64::try_from(d.count_at(q)).unwrap_or(i64::MAX))
+            } else if name == "_id" && f.ty == BsonType::ObjectId {
                 let ent = if self.primary {
                     shape.entity.clone().unwrap_or_default()
                 } else {
@@ -498,6 +537,7 @@ fn refs_for(
     shape: &DocShape,
     sample_of: &dyn Fn(&str) -> u64,
     count: &dyn Fn(f64) -> u64,
+    spread: Spread,
 ) -> Refs {
     let mut refs = Refs::default();
     let plain =
@@ -509,7 +549,7 @@ fn refs_for(
                 let parents = sample_of(&r.parent);
                 refs.owned.push((
                     g.field.clone(),
-                    parent_weights(model, r, parents),
+                    parent_weights(model, r, parents, spread),
                     sample_of(&r.child),
                 ));
             }
@@ -543,10 +583,14 @@ fn refs_for(
         };
         if shape.fields.get(&pref).is_some() && refs.get(&pref).is_none() {
             let n = sample_of(&r.parent);
-            let weights = if r.many_to_many {
-                Vec::new()
+            // A link of a many-to-many relationship is dealt to its parent as a one-to-many
+            // child is when the documents are stratified (links per product follow the
+            // cardinality); drawn, it names a parent at random.
+            let dealt = !r.many_to_many || (spread == Spread::Stratified && shape.label == "link");
+            let weights = if dealt {
+                parent_weights(model, r, n, spread)
             } else {
-                parent_weights(model, r, n)
+                Vec::new()
             };
             refs.fields.push((pref, r.parent.clone(), n, weights));
         }

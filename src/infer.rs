@@ -661,8 +661,15 @@ impl Inference {
                 let growth = f.created.as_ref().map(|c| {
                     build::growth(r.resolved, r.per_target.values, r.per_target.max, c.days)
                 });
+                // A collection whose documents name their parent among its own is a tree:
+                // its cardinality is the fan-out of the nodes that have children.
+                let per_parent = if f.holder == r.target {
+                    r.per_named.clone()
+                } else {
+                    r.per_target.clone()
+                };
                 (
-                    r.per_target.clone(),
+                    per_parent,
                     None,
                     false,
                     growth,

@@ -111,14 +111,23 @@ pub fn fit(o: &Observed) -> Distribution {
             max: o.max as f64,
         });
     }
+    // At least half the values from the median to the p99 are one value (a tree's fan-out of
+    // 8 with one node of 7): a uniform between the ends would halve its median.
+    if o.median == o.p99 {
+        consider(Distribution::fixed(o.median as f64));
+    }
     best.1
 }
 
 /// Returns how far `d` is from `o`: relative errors of the mean (weighted double), the
 /// median, the p99 and the minimum, plus the mean relative error of the deciles (so that a
-/// shape with three parameters cannot win on the three quantiles it was drawn through).
+/// shape with three parameters cannot win on the three quantiles it was drawn through). The
+/// minimum's error is relative to the median: a lognormal's 0 for a smallest count of 2 among
+/// counts of 30 is off by 7%, not by 100%, or a normal clamped at 2 would win with a mean 10%
+/// too high.
 fn misfit(d: &Distribution, o: &Observed) -> f64 {
     let rel = |a: f64, b: f64| (a - b).abs() / b.abs().max(1.0);
+    let min_off = (d.min() - o.min as f64).abs() / (o.median.max(o.min).max(1) as f64);
     let at = |q: f64| d.quantile(q).clamp(d.min(), d.max());
     let deciles = o
         .deciles
@@ -131,7 +140,7 @@ fn misfit(d: &Distribution, o: &Observed) -> f64 {
     2.0 * rel(d.mean(), o.mean)
         + rel(at(0.5), o.median as f64)
         + rel(at(0.99), o.p99 as f64)
-        + rel(d.min(), o.min as f64)
+        + min_off
         + deciles
 }
 
@@ -204,6 +213,30 @@ mod tests {
         })));
         assert!(matches!(d, Distribution::Normal { .. }), "{d:?}");
         assert!((d.mean() - 120.0).abs() < 3.0, "{d:?}");
+    }
+
+    #[test]
+    fn a_skewed_count_with_a_positive_minimum_is_lognormal_with_its_mean() {
+        // Links per product at evenly spaced quantiles of a lognormal (median 30, p99 200,
+        // largest 1,000): the smallest is 2, which a normal clamped there matches exactly,
+        // but only the lognormal keeps the mean (41.8).
+        let d = Distribution::Lognormal {
+            typical: 30.0,
+            p99: 200.0,
+            max: 1000.0,
+        };
+        let o = observed((0..1000).map(|k| d.quantile((k as f64 + 0.5) / 1000.0).round() as u64));
+        assert!(o.min >= 2, "{o:?}");
+        let got = fit(&o);
+        assert!(matches!(got, Distribution::Lognormal { .. }), "{got:?}");
+        assert!((got.mean() - d.mean()).abs() < 0.03 * d.mean(), "{got:?}");
+    }
+
+    #[test]
+    fn a_fan_out_with_one_short_node_is_fixed() {
+        // A tree's 125 inner nodes of fan-out 8, the last one filled with 7.
+        let d = fit(&observed((0..125).map(|i| if i == 124 { 7 } else { 8 })));
+        assert_eq!(d, Distribution::fixed(8.0));
     }
 
     #[test]

@@ -58,6 +58,10 @@ pub struct Reference {
     /// Per target document, how many values name it (0 for a document no value names):
     /// children per parent for a scalar reference, parents per child for an array of ids.
     pub per_target: Observed,
+    /// Values per target document that at least one value names: a tree's fan-out (a
+    /// collection whose documents name their parent among its own, the children of a node that
+    /// has children, as [`crate::model::Relationship`] counts a tree's cardinality).
+    pub per_named: Observed,
     /// Some id is named more than once (for an array of ids: by several parents, so the
     /// relationship is many-to-many).
     pub repeated: bool,
@@ -110,9 +114,13 @@ pub fn resolve(stats: &FieldStats, name: &str, ids: &[IdSet<'_>]) -> Option<Refe
         if best.as_ref().is_some_and(|(s, _)| *s >= share) {
             continue;
         }
-        let mut per = Sketch::default();
+        let (mut per, mut named) = (Sketch::default(), Sketch::default());
         for k in set.ids.counts.keys() {
-            per.add(values.counts.get(k).map_or(0, |&n| u64::from(n)));
+            let n = values.counts.get(k).map_or(0, |&n| u64::from(n));
+            per.add(n);
+            if n > 0 {
+                named.add(n);
+            }
         }
         best = Some((
             share,
@@ -121,6 +129,7 @@ pub fn resolve(stats: &FieldStats, name: &str, ids: &[IdSet<'_>]) -> Option<Refe
                 values: checked,
                 resolved,
                 per_target: Observed::of(&per),
+                per_named: Observed::of(&named),
                 repeated: values.counts.values().any(|&n| n > 1),
                 sampled: values.untracked > 0 || set.ids.untracked > 0,
             },

@@ -514,3 +514,27 @@ fn long_repeated_strings_are_text_not_an_enum() {
         None
     );
 }
+
+#[test]
+fn a_collection_naming_parents_among_its_own_is_a_tree_of_its_fan_out() {
+    // 13 categories: a root, 3 children, 9 grandchildren (fan-out 3); 10 of them leaves.
+    let nodes = lines(13, |i| {
+        let parent = match i {
+            0 => String::new(),
+            _ => format!(", \"parent\": {}", oid(1, (i - 1) / 3, 0)),
+        };
+        format!("{{\"_id\": {}, \"name\": \"c{i}\"{parent}}}", oid(1, i, 0))
+    });
+    let inferred = infer_all(&[("category", nodes)]);
+    let [r] = inferred.model.relationships.as_slice() else {
+        panic!("{:?}", inferred.model.relationships)
+    };
+    assert_eq!(
+        (r.parent.as_str(), r.child.as_str()),
+        ("category", "category")
+    );
+    // The children of the 4 nodes that have children, not 13 nodes' with 9 zeros.
+    assert_eq!(r.cardinality, Distribution::fixed(3.0));
+    let c = &inferred.report.relationships[0].children_per_parent;
+    assert_eq!((c.values, c.min, c.median, c.max), (4, 3, 3, 3));
+}
