@@ -246,6 +246,7 @@ pub fn advise_in(
             step,
             of: of.max(step),
             what: what.render(lang),
+            text: what,
         });
     };
     let horizon_days = opts.horizon_days.unwrap_or_else(|| {

@@ -33,6 +33,7 @@ use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{DesignError, DesignName, DesignSpec, Layout};
 use crate::engine::{Database, EngineError};
 use crate::generate::{generate, Dataset, GenOptions};
+use crate::lang::Text;
 use crate::model::Model;
 use crate::warning::{Severity, Warning};
 
@@ -591,8 +592,11 @@ pub struct Progress {
     pub step: usize,
     /// Steps in all.
     pub of: usize,
-    /// What it does, for a person: `running “post”`.
+    /// What it does, for a person: `running “post”` (in English, or in the language the caller
+    /// asked for).
     pub what: String,
+    /// The same as a message with its values, for a view that says it in its own language.
+    pub text: crate::lang::Text,
 }
 
 /// [`evaluate_layout`], telling `progress` each step as it starts.
@@ -604,25 +608,32 @@ pub fn evaluate_layout_with(
 ) -> Result<Evaluation, EvalError> {
     let of = 4 + layout.plan.units.len();
     let mut step = 0;
-    let mut tell = |what: String| {
+    let mut tell = |text: crate::lang::Text| {
         step += 1;
-        progress(&Progress { step, of, what });
+        progress(&Progress {
+            step,
+            of,
+            what: text.render(crate::lang::Lang::En),
+            text,
+        });
     };
     let model = fitted_sample(model, &layout, opts)?;
-    tell("generating the sample documents".to_string());
+    tell(Text::new("eval-step-generate"));
     let data = generate(&model, &layout);
-    tell(format!(
-        "inserting {} documents and building the indexes",
-        crate::human::thousands(
-            data.collections
-                .iter()
-                .map(|c| c.documents.len() as u64)
-                .sum()
-        )
-    ));
+    tell(
+        Text::new("eval-step-insert").arg(
+            "count",
+            crate::human::thousands(
+                data.collections
+                    .iter()
+                    .map(|c| c.documents.len() as u64)
+                    .sum(),
+            ),
+        ),
+    );
     let mut db = materialize(&layout, &data)?;
     let ratios = memory::stored_ratios(&data, &db);
-    tell("measuring the collections".to_string());
+    tell(Text::new("eval-step-measure"));
     let collections = collections_eval(&model, &layout, &data, &db);
     let ctx = run::Ctx {
         model: &model,
@@ -632,7 +643,7 @@ pub fn evaluate_layout_with(
     };
     let mut operations = Vec::new();
     for (ui, u) in layout.plan.units.iter().enumerate() {
-        tell(format!("running “{}”", u.unit));
+        tell(Text::new("eval-step-run").arg("unit", &u.unit));
         let typical = run::run_unit(&ctx, &mut db, ui, false)?;
         let largest = run::run_unit(&ctx, &mut db, ui, true)?;
         operations.push(OperationEval {
@@ -651,7 +662,7 @@ pub fn evaluate_layout_with(
         q += o.queries_per_sec();
         l += o.lookups_per_sec();
     }
-    tell("spreading over shards, estimating storage and warnings".to_string());
+    tell(Text::new("eval-step-finish"));
     let sharding = spread::spreads(&model, &layout, &data, &operations);
     let shards = model.sharding.as_ref().map_or(1, |s| s.shards.max(1));
     let ram = opts.ram_bytes.unwrap_or_else(|| {

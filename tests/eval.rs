@@ -500,6 +500,17 @@ fn progress_counts_every_step_in_order() {
     assert_eq!(seen[0].what, "generating the sample documents");
     assert!(seen[1].what.starts_with("inserting "), "{:?}", seen[1]);
     assert_eq!(seen[3].what, format!("running “{}”", e.operations[0].unit));
+    // Each step is also a message, for the page to say in its language.
+    let zh = squillion::lang::Lang::ZhCn;
+    assert_eq!(seen[0].text.render(zh), "正在生成样本文档");
+    assert_eq!(
+        seen[3].text.render(zh),
+        format!("正在运行“{}”", e.operations[0].unit)
+    );
+    for p in &seen {
+        assert_eq!(p.text.render(squillion::lang::Lang::En), p.what);
+        assert!(p.text.is_translated(zh), "{p:?}");
+    }
     let plain = squillion::eval::evaluate_offered(&m, "denormalized", &opts).unwrap();
     assert_eq!(
         serde_json::to_string(&plain).unwrap(),

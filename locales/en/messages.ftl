@@ -418,3 +418,11 @@ engine-error-index-not-found = Index not found
 engine-error-internal = Internal error
 engine-error-other = Server error
 engine-error-cli = squillion query: { $lead } ({ $code_name })
+
+## Evaluation steps
+
+eval-step-generate = generating the sample documents
+eval-step-insert = inserting { $count } documents and building the indexes
+eval-step-measure = measuring the collections
+eval-step-run = running “{ $unit }”
+eval-step-finish = spreading over shards, estimating storage and warnings

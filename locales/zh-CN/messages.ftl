@@ -414,3 +414,11 @@ engine-error-index-not-found = 找不到索引
 engine-error-internal = 内部错误
 engine-error-other = 服务器错误
 engine-error-cli = squillion query：{ $lead }（{ $code_name }）
+
+## Evaluation steps
+
+eval-step-generate = 正在生成样本文档
+eval-step-insert = 正在插入 { $count } 个文档并建立索引
+eval-step-measure = 正在测量各集合
+eval-step-run = 正在运行“{ $unit }”
+eval-step-finish = 正在分布到各分片，估算存储与警告

@@ -43,6 +43,11 @@ pub fn lang() -> Lang {
     language().get()
 }
 
+/// Returns the page's language without subscribing to it (what a message sent now says).
+pub fn lang_untracked() -> Lang {
+    language().get_untracked()
+}
+
 /// Switches the page to `lang`, remembers the choice and sets `<html lang>`.
 pub fn set_lang(lang: Lang) {
     storage::save(LANG_KEY, lang.code());

@@ -31,10 +31,30 @@ pub fn evaluate_json_with(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<String, String> {
     let (model, opts) = read_request(model_text, options_json)?;
+    let lang = serde_json::from_str::<Told>(options_json)
+        .map(|t| t.lang)
+        .unwrap_or_default();
+    // Each step said in the page's language (the options' `lang`, beside the evaluation's).
+    let mut told = |p: &Progress| {
+        progress(&Progress {
+            what: p.text.render(lang),
+            ..p.clone()
+        })
+    };
     let mut evaluation =
-        evaluate_offered_with(&model, design, &opts, progress).map_err(page_words)?;
+        evaluate_offered_with(&model, design, &opts, &mut told).map_err(page_words)?;
     evaluation.layout = None;
     serde_json::to_string(&evaluation).map_err(|e| e.to_string())
+}
+
+/// The language an evaluation's steps are told in: `lang` of the page's evaluation options
+/// (English when absent), read apart from the options so that it is no part of what is
+/// evaluated.
+#[derive(Debug, Default, serde::Deserialize)]
+struct Told {
+    /// The page's language.
+    #[serde(default)]
+    lang: crate::lang::Lang,
 }
 
 /// Returns why an evaluation failed in the page's words: a sample too big names the page's

@@ -175,7 +175,9 @@ impl Pipeline {
         });
         let Some(key) = next else { return };
         self.busy.set(Some(key.clone()));
-        let options = serde_json::json!({ "max_documents": key.scale }).to_string();
+        // The page's language only tells the steps; it is no part of the cache key.
+        let options = serde_json::json!({ "max_documents": key.scale, "lang": crate::ui::i18n::lang_untracked() })
+            .to_string();
         let runner = self.runner.get_value();
         let sent = {
             let mut r = runner.borrow_mut();
