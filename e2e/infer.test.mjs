@@ -121,17 +121,19 @@ test('two mongoexport files: the page opens the model squillion infer prints, wi
 });
 
 test('a large file: the progress bar counts its bytes and Cancel leaves the model as it was', async () => {
-  // 96 MiB of documents: read in 4 MiB slices, long enough to be cancelled mid-way.
+  // 320 MiB of documents: read in 4 MiB slices, long enough to be cancelled mid-way (the page
+  // infers at about 100 MiB a second: 96 MiB once left the test about a second, too little on
+  // a loaded machine).
   const line = JSON.stringify({ _id: 1, name: 'x'.repeat(200), tags: ['a', 'b', 'c'] }) + '\n';
   const big = join(dir, 'big.json');
-  writeFileSync(big, line.repeat(Math.ceil((96 << 20) / line.length)));
+  writeFileSync(big, line.repeat(Math.ceil((320 << 20) / line.length)));
   const { page, errors } = await fresh();
   const before = await page.inputValue('#model-input');
   await page.click('#infer-open');
   await page.setInputFiles('[data-testid=infer-files]', [big]);
   await page.click('#infer-run');
   await page.waitForSelector('.infer-progress progress');
-  await page.waitForFunction(() => /Reading big\.json: .* of 96/.test(document.querySelector('.infer-progress')?.textContent ?? ''));
+  await page.waitForFunction(() => /Reading big\.json: .* of 320/.test(document.querySelector('.infer-progress')?.textContent ?? ''));
   await page.screenshot({ path: `${SHOTS}/infer-progress.png` });
   // The page answers while the worker reads.
   await page.click('#infer-cancel', { timeout: 2_000 });

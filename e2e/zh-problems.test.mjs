@@ -28,6 +28,9 @@ async function open(locale) {
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto(`${site.server.url}#playground`);
   await page.waitForSelector('.collection');
+  // axe reads the page behind the editor too: wait until its evaluation is done, not faded
+  // "pending" (which axe would read as low contrast), as e2e/zh-advise.test.mjs does.
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
   return { context, page, errors };
 }
 
