@@ -7,60 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, useSite, SHOTS, openPreset } from './browser.mjs';
 import { cliJson } from './cli.mjs';
+import { assertSame, cliShown, shownEval } from './figures.mjs';
 
 const site = useSite();
-
-/** The figures of the CLI's evaluation, as the page marks them up. */
-function cliShown(cli) {
-  const pair = (op, key) => [op.typical.total[key].value, op.largest.total[key].value];
-  const metrics = ['docs_examined', 'keys_examined', 'docs_returned', 'bytes_returned', 'docs_written', 'bytes_written', 'index_keys_written'];
-  return {
-    operations: cli.operations.map((op) => ({
-      unit: op.unit,
-      figures: {
-        queries: [op.typical.queries, op.largest.queries],
-        lookups: [op.typical.lookups, op.largest.lookups],
-        ...Object.fromEntries(metrics.map((k) => [k, pair(op, k)])),
-        shards: [op.typical.max_shards, op.largest.max_shards],
-      },
-    })),
-    collections: cli.collections.map((c) => ({ name: c.name, documents: c.stats.count, total_bytes: c.stats.total_bytes, index_bytes: c.index_bytes.value })),
-    warnings: cli.warnings.map((w) => w.code).sort(),
-  };
-}
 
 /** What the page shows of the evaluation of `design`, once done. */
 async function shown(page, design) {
   await page.waitForSelector(`.eval-operations[data-state="done"][data-design="${design}"]`, { timeout: 300_000 });
-  return page.evaluate(() => ({
-    operations: [...document.querySelectorAll('.eval-unit')].map((u) => ({
-      unit: u.dataset.unit,
-      figures: Object.fromEntries([...u.querySelectorAll('[data-metric]')].map((m) => [m.dataset.metric, [Number(m.dataset.value), Number(m.dataset.largest)]])),
-    })),
-    collections: [...document.querySelectorAll('.collection[data-evaluated="true"]')].map((c) => ({
-      name: c.dataset.collection,
-      documents: Number(c.querySelector('[data-metric="documents"]').dataset.value),
-      total_bytes: Number(c.querySelector('[data-metric="total_bytes"]').dataset.value),
-      index_bytes: Number(c.querySelector('[data-metric="index_bytes"]').dataset.value),
-    })),
-    warnings: [...document.querySelectorAll('.eval-warnings .warning')].map((w) => w.dataset.code).sort(),
-  }));
-}
-
-/** Asserts that the page's figures are the CLI's, numbers to the last bit. */
-function assertSame(actual, expected, where) {
-  if (typeof expected === 'number') {
-    assert.ok(Object.is(actual, expected), `${where}: page shows ${actual}, the CLI says ${expected}`);
-  } else if (Array.isArray(expected)) {
-    assert.ok(Array.isArray(actual), `${where}: not a list`);
-    assert.equal(actual.length, expected.length, `${where}: length`);
-    expected.forEach((e, i) => assertSame(actual[i], e, `${where}[${i}]`));
-  } else if (expected && typeof expected === 'object') {
-    assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), `${where}: keys`);
-    for (const k of Object.keys(expected)) assertSame(actual[k], expected[k], `${where}.${k}`);
-  } else {
-    assert.equal(actual, expected, where);
-  }
+  return shownEval(page);
 }
 
 test('page-analytics: the time-series design on the design bar shows the CLI\'s figures', async () => {
