@@ -169,6 +169,28 @@ impl Metric {
         }
     }
 
+    /// Returns the catalogue's message for the metric's label (`metric-docs-examined`): how the
+    /// page and the CLI's reports say it in any language.
+    pub fn label_msg(self) -> crate::lang::Msg {
+        use crate::lang::Msg;
+        match self {
+            Metric::RoundTrips => Msg::MetricRoundTrips,
+            Metric::Lookups => Msg::MetricLookups,
+            Metric::DocsExamined => Msg::MetricDocsExamined,
+            Metric::KeysExamined => Msg::MetricKeysExamined,
+            Metric::DocsReturned => Msg::MetricDocsReturned,
+            Metric::BytesReturned => Msg::MetricBytesReturned,
+            Metric::DocsWritten => Msg::MetricDocsWritten,
+            Metric::BytesWritten => Msg::MetricBytesWritten,
+            Metric::IndexKeysWritten => Msg::MetricIndexKeysWritten,
+            Metric::ShardRequests => Msg::MetricShardRequests,
+            Metric::ShardsTouched => Msg::MetricShardsTouched,
+            Metric::StorageBytes => Msg::MetricStorageBytes,
+            Metric::IndexBytes => Msg::MetricIndexBytes,
+            Metric::LargestDocument => Msg::MetricLargestDocument,
+        }
+    }
+
     /// Returns what its number counts.
     pub fn unit(self) -> Unit {
         match self {

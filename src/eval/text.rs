@@ -564,27 +564,10 @@ fn pad(text: &str, width: usize, left: bool) -> String {
 /// (`docs examined/s`), the page's words otherwise (`检查的文档/秒`).
 fn compared_label(m: metric::Metric, lang: Lang) -> String {
     use crate::lang::Msg;
-    use metric::Metric;
     if lang == Lang::En {
         return m.compared_label();
     }
-    let msg = match m {
-        Metric::RoundTrips => Msg::MetricRoundTrips,
-        Metric::Lookups => Msg::MetricLookups,
-        Metric::DocsExamined => Msg::MetricDocsExamined,
-        Metric::KeysExamined => Msg::MetricKeysExamined,
-        Metric::DocsReturned => Msg::MetricDocsReturned,
-        Metric::BytesReturned => Msg::MetricBytesReturned,
-        Metric::DocsWritten => Msg::MetricDocsWritten,
-        Metric::BytesWritten => Msg::MetricBytesWritten,
-        Metric::IndexKeysWritten => Msg::MetricIndexKeysWritten,
-        Metric::ShardRequests => Msg::MetricShardRequests,
-        Metric::ShardsTouched => Msg::MetricShardsTouched,
-        Metric::StorageBytes => Msg::MetricStorageBytes,
-        Metric::IndexBytes => Msg::MetricIndexBytes,
-        Metric::LargestDocument => Msg::MetricLargestDocument,
-    };
-    let label = msg.text(lang);
+    let label = m.label_msg().text(lang);
     if m.is_per_sec() {
         Msg::MetricPerSec.with(lang, &[("label", label)])
     } else {

@@ -88,23 +88,7 @@ pub fn design_label(model: Option<&str>, id: &str, english: &str, lang: Lang) ->
 
 /// Returns what metric `m` is, per run, in `lang` (`docs examined`, `检查的文档`).
 pub fn metric_label(m: Metric, lang: Lang) -> String {
-    let msg = match m {
-        Metric::RoundTrips => Msg::MetricRoundTrips,
-        Metric::Lookups => Msg::MetricLookups,
-        Metric::DocsExamined => Msg::MetricDocsExamined,
-        Metric::KeysExamined => Msg::MetricKeysExamined,
-        Metric::DocsReturned => Msg::MetricDocsReturned,
-        Metric::BytesReturned => Msg::MetricBytesReturned,
-        Metric::DocsWritten => Msg::MetricDocsWritten,
-        Metric::BytesWritten => Msg::MetricBytesWritten,
-        Metric::IndexKeysWritten => Msg::MetricIndexKeysWritten,
-        Metric::ShardRequests => Msg::MetricShardRequests,
-        Metric::ShardsTouched => Msg::MetricShardsTouched,
-        Metric::StorageBytes => Msg::MetricStorageBytes,
-        Metric::IndexBytes => Msg::MetricIndexBytes,
-        Metric::LargestDocument => Msg::MetricLargestDocument,
-    };
-    msg.text(lang)
+    m.label_msg().text(lang)
 }
 
 /// Returns metric `m`'s label in a comparison, in `lang`: per second for the workload's
