@@ -171,11 +171,22 @@ impl Preset {
             explanation: String::new(),
             scale_note: String::new(),
             design_labels: std::collections::BTreeMap::new(),
+            units: std::collections::BTreeMap::new(),
         };
         texts()
             .iter()
             .find(|(n, l, _)| *n == self.name && *l == lang)
             .map_or(&EMPTY, |(_, _, t)| t)
+    }
+
+    /// Returns how `lang` names the preset's workload operation `unit`: its translated label,
+    /// else the name itself (a name the user gave, or English).
+    pub fn unit_label(&self, unit: &str, lang: Lang) -> String {
+        self.text(lang)
+            .units
+            .get(unit)
+            .cloned()
+            .unwrap_or_else(|| unit.to_string())
     }
 
     /// Returns how `lang` names the preset's design `id`: its translated label, else the

@@ -180,6 +180,51 @@ fn every_preset_has_a_complete_zh_cn_translation() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Every workload operation a preset's designs run (lifecycle patterns add their own), by name.
+fn operations(p: &presets::Preset) -> std::collections::BTreeSet<String> {
+    let model = p.model().unwrap();
+    squillion::eval::offer::offers(&model)
+        .iter()
+        .flat_map(|o| o.layout().unwrap().plan.units)
+        .map(|u| u.unit)
+        .collect()
+}
+
+#[test]
+fn every_operation_of_every_preset_has_a_chinese_name() {
+    let mut failures = Vec::new();
+    for p in presets::all() {
+        let t = p.text(Lang::ZhCn);
+        let ops = operations(p);
+        for op in &ops {
+            match t.units.get(op) {
+                None => failures.push(format!("{}: no name for operation “{op}”", p.name)),
+                Some(l) if !l.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) => {
+                    failures.push(format!("{}: “{l}” for “{op}” is not Chinese", p.name));
+                }
+                Some(l) if numbers(l) != numbers(op) => {
+                    failures.push(format!("{}: “{l}” for “{op}” changes a number", p.name));
+                }
+                Some(l) => assert_eq!(p.unit_label(op, Lang::ZhCn), *l),
+            }
+            assert_eq!(
+                p.unit_label(op, Lang::En),
+                *op,
+                "English is the name itself"
+            );
+        }
+        for op in t.units.keys() {
+            if !ops.contains(op) {
+                failures.push(format!(
+                    "{}: a name for “{op}”, which no design runs",
+                    p.name
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn every_translation_file_is_a_preset_and_embedded() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/locales/zh-CN/presets");

@@ -4,7 +4,8 @@
 //! to add a language).
 //!
 //! A translation file holds the human text of the preset object and nothing else:
-//! `{ "title", "lesson", "explanation", "scale_note", "design_labels": { design id → label } }`.
+//! `{ "title", "lesson", "explanation", "scale_note", "design_labels": { design id → label },
+//! "units": { operation name → label } }`.
 //! Every key may be missing or empty: that field, or that design's label, falls back to the
 //! English, so a partial translation never hides a lesson.
 
@@ -34,6 +35,12 @@ pub struct PresetText {
     /// one for every design the preset offers, since the English default is the id itself).
     #[serde(default)]
     pub design_labels: BTreeMap<String, String>,
+    /// Workload operation name → its name for people in this language (a translation only:
+    /// the English is the model's own name, which the JSON outputs, the golden files and the
+    /// page's `data-unit` keep). Also the names a design's lifecycle patterns give the
+    /// operations they add (`record a reading: readingCount (1 in 100 written)`).
+    #[serde(default)]
+    pub units: BTreeMap<String, String>,
 }
 
 /// Why a translation file could not be read.
@@ -82,6 +89,7 @@ impl PresetText {
             explanation: get("explanation"),
             scale_note: get("scale_note"),
             design_labels,
+            units: BTreeMap::new(),
         }
     }
 
@@ -99,6 +107,7 @@ impl PresetText {
             }
         }
         self.design_labels.retain(|_, l| !l.trim().is_empty());
+        self.units.retain(|_, l| !l.trim().is_empty());
         for (id, label) in &fallback.design_labels {
             self.design_labels
                 .entry(id.clone())

@@ -307,6 +307,7 @@ fn lesson_text(model: ReadSignal<Option<Model>>) -> Option<PresetText> {
             explanation: notes.explanation,
             scale_note: notes.scale_note,
             design_labels: Default::default(),
+            units: Default::default(),
         },
     })
 }

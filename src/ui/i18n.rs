@@ -86,6 +86,26 @@ pub fn design_label(model: Option<&str>, id: &str, english: &str, lang: Lang) ->
     }
 }
 
+/// The name of the model on show (a preset's, by which its operations have names in other
+/// languages), provided by the playground as a context.
+#[derive(Debug, Clone, Copy)]
+pub struct ShownModel(pub Signal<Option<String>>);
+
+/// Returns how the page names the workload operation `unit` of the model on show, in its
+/// language: the preset's translated label (`记录一条读数`), else the name itself. The
+/// operation keeps its own name in `data-unit` and every output.
+pub fn unit_label(unit: &str) -> String {
+    let lang = lang();
+    if lang == Lang::En {
+        return unit.to_string();
+    }
+    use_context::<ShownModel>()
+        .and_then(|s| s.0.get())
+        .as_deref()
+        .and_then(crate::presets::get)
+        .map_or_else(|| unit.to_string(), |p| p.unit_label(unit, lang))
+}
+
 /// Returns what metric `m` is, per run, in `lang` (`docs examined`, `检查的文档`).
 pub fn metric_label(m: Metric, lang: Lang) -> String {
     m.label_msg().text(lang)

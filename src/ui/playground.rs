@@ -218,6 +218,10 @@ pub fn Playground() -> impl IntoView {
         key.and_then(|k| pipeline.cache.with(|c| c.get(&k).cloned()))
     });
     let chosen_key = Signal::derive(move || wanted.with(|w| w.first().cloned()));
+    // The operations' names in the page's language come from the preset on show.
+    provide_context(i18n::ShownModel(Signal::derive(move || {
+        model.with(|m| m.as_ref().and_then(|m| m.name.clone()))
+    })));
     let model_name = Signal::derive(move || {
         model.with(|m| {
             m.as_ref()

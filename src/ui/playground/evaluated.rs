@@ -105,7 +105,7 @@ fn Operation(
     view! {
         <section class="unit eval-unit" data-unit=op.unit.clone()>
             <header class="unit-head">
-                <h3>{op.unit.clone()}</h3>
+                <h3>{let unit = op.unit.clone(); move || crate::ui::i18n::unit_label(&unit)}</h3>
                 <span class="metric"><strong>{count}</strong>" "{queries}
                     {(op.largest.queries != op.queries).then(|| view! { " "{tr!(QueriesForLargest, count = largest_queries)} })}</span>
                 <span class="muted">

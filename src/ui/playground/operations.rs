@@ -35,7 +35,7 @@ pub fn OperationList(
                         view! {
                             <section class="unit" data-unit=u.unit.clone()>
                                 <header class="unit-head">
-                                    <h3>{u.unit.clone()}</h3>
+                                    <h3>{crate::ui::i18n::unit_label(&u.unit)}</h3>
                                     <span class="metric" data-metric="queries">
                                         <strong>{queries}</strong>" "{t(if queries == 1 { Msg::QueriesOne } else { Msg::QueriesMany })}
                                     </span>

@@ -166,7 +166,9 @@ fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
     let mut svg = Svg::default();
     axes(&mut svg, &l, &scale, font, tick_text);
     for ((op, row), group) in ops.iter().zip(&cells).zip(&l.groups) {
-        let heading = fit_text(op, l.width - l.plot_x, font);
+        // The operation as the page's language names it; `data-op` keeps its own name.
+        let said = crate::ui::i18n::unit_label(op);
+        let heading = fit_text(&said, l.width - l.plot_x, font);
         svg.text("group-label", l.plot_x, group.heading_y, "start", &heading);
         for (i, ((d, cell), r)) in designs.iter().zip(row).zip(&group.rows).enumerate() {
             let shown_as = d.chart_label();
@@ -179,7 +181,7 @@ fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
                         Msg::CostBarLabel,
                         &[
                             ("design", shown_as.clone()),
-                            ("op", op.clone()),
+                            ("op", said.clone()),
                             ("value", text.clone()),
                             ("metric", metric_label(metric, lang())),
                         ],
