@@ -119,7 +119,7 @@ mod forms {
         assert_eq!(
             rename_entity(&mut v, "user", "activity"),
             Err(EditError::NameTaken {
-                what: "an entity",
+                what: squillion::model::edit::Thing::Entity,
                 name: "activity".into()
             })
         );

@@ -426,3 +426,41 @@ eval-step-insert = inserting { $count } documents and building the indexes
 eval-step-measure = measuring the collections
 eval-step-run = running “{ $unit }”
 eval-step-finish = spreading over shards, estimating storage and warnings
+
+## Form edits
+## Why the page's forms refused an edit (`EditError::text`, src/model/edit.rs). The English is
+## the error's `Display`, byte for byte; names stay as the model writes them, in “”.
+
+edit-empty-name = a name cannot be empty
+edit-name-taken = there is already { $what } named “{ $name }”
+edit-not-found = no { $what } named “{ $name }”
+edit-invalid = { $action } was refused: { $problems }
+edit-would-break-one = { $action } would break 1 reference: { $problems }
+edit-would-break = { $action } would break { $count } references: { $problems }
+edit-problems-none = no problem
+edit-problems-1 = { $first }
+edit-problems-2 = { $first }; { $second }
+edit-problems-3 = { $first }; { $second }; { $third }
+edit-thing-entity = entity
+edit-thing-relationship = relationship
+edit-thing-field = field
+edit-thing-strategy-override = strategy override for a relationship
+edit-thing-copied-field = copied field in the strategy
+edit-a-entity = an entity
+edit-a-relationship = a relationship
+edit-a-field = a field
+edit-a-strategy-override = a strategy override for a relationship
+edit-a-copied-field = a copied field in the strategy
+edit-action-rename-entity = Renaming entity “{ $name }”
+edit-action-rename-relationship = Renaming relationship “{ $name }”
+edit-action-rename-field = Renaming field “{ $name }”
+edit-action-delete-entity = Deleting entity “{ $name }”
+edit-action-delete-relationship = Deleting relationship “{ $name }”
+edit-action-delete-field = Deleting field “{ $name }”
+edit-action-use-strategy = Using { $strategy } for “{ $relationship }”
+edit-action-reset = Resetting “{ $relationship }” to the base design
+edit-action-base = Basing the design on “{ $base }”
+edit-action-joins = Joining with “{ $joins }”
+edit-action-copy = Copying “{ $field }” for “{ $relationship }”
+edit-action-uncopy = No longer copying “{ $field }” for “{ $relationship }”
+edit-action-custom-design = Starting the custom design

@@ -117,6 +117,7 @@ notice-imported = Imported “{ $file }”.
 notice-refused-link = This link could not be opened: { $why }. Your model is unchanged.
 notice-import-failed = Could not import “{ $file }”: { $why }. Your model is unchanged.
 form-frozen = The JSON has a syntax error: the form shows the last readable model. Fix the JSON, or undo (Ctrl+Z), to edit here.
+form-json-broken = The JSON has a syntax error: fix it (or undo) before editing in the form.
 no-readable-model = No readable model yet: fix the JSON.
 form-hint = Other keys (field kinds, sharding, design overrides, preset notes) stay as they are in the JSON.
 valid-model = Valid model. The number keys switch designs; Ctrl+Z undoes.

@@ -422,3 +422,40 @@ eval-step-insert = 正在插入 { $count } 个文档并建立索引
 eval-step-measure = 正在测量各集合
 eval-step-run = 正在运行“{ $unit }”
 eval-step-finish = 正在分布到各分片，估算存储与警告
+
+## Form edits
+## 表单拒绝一次编辑的原因（`EditError::text`，src/model/edit.rs）。名称照模型原样写在“”中。
+
+edit-empty-name = 名称不能为空
+edit-name-taken = 已经有名为“{ $name }”的{ $what }
+edit-not-found = 没有名为“{ $name }”的{ $what }
+edit-invalid = 无法{ $action }：{ $problems }
+edit-would-break-one = { $action }会破坏 1 处引用：{ $problems }
+edit-would-break = { $action }会破坏 { $count } 处引用：{ $problems }
+edit-problems-none = 没有问题
+edit-problems-1 = { $first }
+edit-problems-2 = { $first }；{ $second }
+edit-problems-3 = { $first }；{ $second }；{ $third }
+edit-thing-entity = 实体
+edit-thing-relationship = 关系
+edit-thing-field = 字段
+edit-thing-strategy-override = 关系策略覆盖
+edit-thing-copied-field = 策略复制的字段
+edit-a-entity = 实体
+edit-a-relationship = 关系
+edit-a-field = 字段
+edit-a-strategy-override = 关系策略覆盖
+edit-a-copied-field = 策略复制的字段
+edit-action-rename-entity = 重命名实体“{ $name }”
+edit-action-rename-relationship = 重命名关系“{ $name }”
+edit-action-rename-field = 重命名字段“{ $name }”
+edit-action-delete-entity = 删除实体“{ $name }”
+edit-action-delete-relationship = 删除关系“{ $name }”
+edit-action-delete-field = 删除字段“{ $name }”
+edit-action-use-strategy = 对“{ $relationship }”使用 { $strategy }
+edit-action-reset = 将“{ $relationship }”恢复为基础设计
+edit-action-base = 以“{ $base }”作为基础设计
+edit-action-joins = 以“{ $joins }”连接
+edit-action-copy = 为“{ $relationship }”复制“{ $field }”
+edit-action-uncopy = 不再为“{ $relationship }”复制“{ $field }”
+edit-action-custom-design = 开始自定义设计

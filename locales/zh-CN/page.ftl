@@ -114,6 +114,7 @@ notice-imported = 已导入“{ $file }”。
 notice-refused-link = 无法打开此链接：{ $why }。您的模型没有改变。
 notice-import-failed = 无法导入“{ $file }”：{ $why }。您的模型没有改变。
 form-frozen = JSON 有语法错误：表单显示的是最后一个可读的模型。修正 JSON 或撤销（Ctrl+Z）后即可在此编辑。
+form-json-broken = JSON 有语法错误：请先修正（或撤销），再在表单中编辑。
 no-readable-model = 还没有可读的模型：请修正 JSON。
 form-hint = 其他键（字段类型、分片、设计覆盖、预设说明）保持 JSON 中的原样。
 valid-model = 模型有效。数字键切换设计；Ctrl+Z 撤销。

@@ -19,6 +19,7 @@ use super::distribution::{Distribution, Shape};
 use super::validate::validate;
 use super::workload::Op;
 use super::ModelError;
+use crate::lang::Text;
 
 pub use design::{clear_strategy, set_base, set_copied, set_design, set_joins, set_strategy};
 pub use order::{ordered_keys, path_of_pointer, set_in_order, GROWTH_ORDER};
@@ -50,64 +51,143 @@ pub const BLANK_MODEL: &str = r#"{
 }
 "#;
 
-/// Why an edit was refused. The value is unchanged.
+/// Why an edit was refused. The value is unchanged. Its words are a [`Text`]
+/// ([`EditError::text`], the catalogues' section "Form edits"), so the page says it in its
+/// language; `Display` is the English.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum EditError {
     /// The new name is empty.
-    #[error("a name cannot be empty")]
+    #[error("{}", self.text())]
     EmptyName,
     /// Another item already has the new name.
-    #[error("there is already {what} named “{name}”")]
+    #[error("{}", self.text())]
     NameTaken {
-        /// `an entity`, `a relationship`, `a field`.
-        what: &'static str,
+        /// An entity, a relationship, a field.
+        what: Thing,
         /// The name asked for.
         name: String,
     },
     /// Nothing has the old name (the model changed under the form).
-    #[error("no {what} named “{name}”")]
+    #[error("{}", self.text())]
     NotFound {
-        /// `entity`, `relationship`, `field`.
-        what: &'static str,
+        /// What was looked for.
+        what: Thing,
         /// The name looked for.
         name: String,
     },
     /// The edit would make the model invalid (a design edit: a parameter of 0, a strategy the
     /// relationship cannot take).
-    #[error("{action} was refused: {}", problems(.errors))]
+    #[error("{}", self.text())]
     Invalid {
         /// What was asked (`Using bucket for “comments”`).
-        action: String,
+        action: Text,
         /// The problems the edit would add.
         errors: Vec<ModelError>,
     },
     /// The edit would leave references that name nothing.
-    #[error("{action} would break {}: {}", plural(.errors.len(), "reference"), problems(.errors))]
+    #[error("{}", self.text())]
     WouldBreak {
         /// What was asked (`Deleting entity “user”`).
-        action: String,
+        action: Text,
         /// The problems the edit would add.
         errors: Vec<ModelError>,
     },
 }
 
-/// The first three problems as `path: message`, joined by `; ` (a message may carry its own
-/// parenthesis, "(found 0)", so the path is not wrapped around it in another).
-fn problems(errors: &[ModelError]) -> String {
-    errors
-        .iter()
-        .take(3)
-        .map(|e| format!("{}: {}", e.path, e.message))
-        .collect::<Vec<_>>()
-        .join("; ")
+/// What a refused edit named: the kind of item a name was taken by or not found as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Thing {
+    /// An entity.
+    Entity,
+    /// A relationship.
+    Relationship,
+    /// A field of an entity.
+    Field,
+    /// A relationship's strategy override in the model's design.
+    StrategyOverride,
+    /// A field a strategy copies (a strategy that copies nothing has none).
+    CopiedField,
 }
 
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
+impl Thing {
+    /// Returns the thing's name alone, as "no entity named …" says it (`edit-thing-*`).
+    pub fn text(self) -> Text {
+        Text::new(match self {
+            Thing::Entity => "edit-thing-entity",
+            Thing::Relationship => "edit-thing-relationship",
+            Thing::Field => "edit-thing-field",
+            Thing::StrategyOverride => "edit-thing-strategy-override",
+            Thing::CopiedField => "edit-thing-copied-field",
+        })
     }
+
+    /// Returns the thing with its article, as "there is already an entity named …" says it
+    /// (`edit-a-*`).
+    pub fn with_article(self) -> Text {
+        Text::new(match self {
+            Thing::Entity => "edit-a-entity",
+            Thing::Relationship => "edit-a-relationship",
+            Thing::Field => "edit-a-field",
+            Thing::StrategyOverride => "edit-a-strategy-override",
+            Thing::CopiedField => "edit-a-copied-field",
+        })
+    }
+}
+
+impl EditError {
+    /// Returns why the edit was refused as a catalogue text, to render in any language (the
+    /// English is [`Display`](std::fmt::Display)'s).
+    pub fn text(&self) -> Text {
+        match self {
+            EditError::EmptyName => Text::new("edit-empty-name"),
+            EditError::NameTaken { what, name } => Text::new("edit-name-taken")
+                .nested("what", what.with_article())
+                .arg("name", name),
+            EditError::NotFound { what, name } => Text::new("edit-not-found")
+                .nested("what", what.text())
+                .arg("name", name),
+            EditError::Invalid { action, errors } => Text::new("edit-invalid")
+                .nested("action", action.clone())
+                .nested("problems", problems(errors)),
+            EditError::WouldBreak { action, errors } => {
+                let text = if errors.len() == 1 {
+                    Text::new("edit-would-break-one")
+                } else {
+                    Text::new("edit-would-break").arg("count", errors.len())
+                };
+                text.nested("action", action.clone())
+                    .nested("problems", problems(errors))
+            }
+        }
+    }
+}
+
+/// The first three problems, each as `path: message` in the language rendered (a message may
+/// carry its own parenthesis, "(found 0)", so the path is not wrapped around it in another),
+/// joined by `; ` (`；`).
+fn problems(errors: &[ModelError]) -> Text {
+    let place = |e: &ModelError| {
+        Text::new("problem-place-path")
+            .arg("path", &e.path)
+            .nested("message", e.text())
+    };
+    let mut shown = errors.iter().take(3).map(place);
+    match (shown.next(), shown.next(), shown.next()) {
+        (Some(a), Some(b), Some(c)) => Text::new("edit-problems-3")
+            .nested("first", a)
+            .nested("second", b)
+            .nested("third", c),
+        (Some(a), Some(b), None) => Text::new("edit-problems-2")
+            .nested("first", a)
+            .nested("second", b),
+        (Some(a), _, _) => Text::new("edit-problems-1").nested("first", a),
+        (None, _, _) => Text::new("edit-problems-none"),
+    }
+}
+
+/// Returns the action `id` (`edit-action-*`) about the item called `name`.
+fn action(id: &'static str, name: &str) -> Text {
+    Text::new(id).arg("name", name)
 }
 
 /// Returns the model as pretty JSON (two-space indents, keys in the order they were written or
@@ -122,7 +202,7 @@ pub fn pretty(v: &Value) -> String {
 /// names the edit in the refusal.
 fn checked(
     v: &mut Value,
-    action: String,
+    action: Text,
     edit: impl FnOnce(&mut Value) -> Result<(), EditError>,
 ) -> Result<(), EditError> {
     let before: Vec<String> = validate(v).into_iter().map(|e| e.message).collect();
@@ -279,7 +359,7 @@ fn ends(v: &Value, name: &str) -> Option<(String, String)> {
     ))
 }
 
-fn check_name(new: &str, taken: &[String], what: &'static str) -> Result<(), EditError> {
+fn check_name(new: &str, taken: &[String], what: Thing) -> Result<(), EditError> {
     if new.trim().is_empty() {
         return Err(EditError::EmptyName);
     }
@@ -299,17 +379,17 @@ pub fn rename_entity(v: &mut Value, old: &str, new: &str) -> Result<(), EditErro
     if old == new {
         return Ok(());
     }
-    check_name(new, &entity_names(v), "an entity")?;
+    check_name(new, &entity_names(v), Thing::Entity)?;
     if entity_value(v, old).is_none() {
         return Err(EditError::NotFound {
-            what: "entity",
+            what: Thing::Entity,
             name: old.to_string(),
         });
     }
     let (old_ref, new_ref) = (format!("{old}Id"), format!("{new}Id"));
     let default_ref = array(v, "relationships")
         .any(|r| str_of(r, "parent") == Some(old) && r.get("parent_field").is_none());
-    checked(v, format!("Renaming entity “{old}”"), |v| {
+    checked(v, action("edit-action-rename-entity", old), |v| {
         if let Some(e) = entity_mut(v, old) {
             swap(e, "name", old, new);
         }
@@ -345,14 +425,14 @@ pub fn rename_relationship(v: &mut Value, old: &str, new: &str) -> Result<(), Ed
     if old == new {
         return Ok(());
     }
-    check_name(new, &relationship_names(v), "a relationship")?;
+    check_name(new, &relationship_names(v), Thing::Relationship)?;
     if ends(v, old).is_none() {
         return Err(EditError::NotFound {
-            what: "relationship",
+            what: Thing::Relationship,
             name: old.to_string(),
         });
     }
-    checked(v, format!("Renaming relationship “{old}”"), |v| {
+    checked(v, action("edit-action-rename-relationship", old), |v| {
         for r in array_mut(v, "relationships") {
             swap(r, "name", old, new);
         }
@@ -388,10 +468,10 @@ pub fn rename_field(v: &mut Value, entity: &str, old: &str, new: &str) -> Result
         return Ok(());
     }
     let names = field_names(v, entity);
-    check_name(new, &names, "a field")?;
+    check_name(new, &names, Thing::Field)?;
     if !names.iter().any(|n| n == old) {
         return Err(EditError::NotFound {
-            what: "field",
+            what: Thing::Field,
             name: old.to_string(),
         });
     }
@@ -409,7 +489,7 @@ pub fn rename_field(v: &mut Value, entity: &str, old: &str, new: &str) -> Result
             .any(|(n, _, c)| Some(n.as_str()) == rel && c == entity)
     };
     let parent_of = |rel: &str| rels.iter().any(|(n, p, _)| n == rel && p == entity);
-    checked(v, format!("Renaming field “{old}”"), |v| {
+    checked(v, action("edit-action-rename-field", old), |v| {
         if let Some(fields) = entity_mut(v, entity).and_then(|e| e.get_mut("fields")) {
             rename_key(fields, old, new);
         }
@@ -469,19 +549,19 @@ pub fn rename_field(v: &mut Value, entity: &str, old: &str, new: &str) -> Result
 
 /// Removes entity `name`, refused while a relationship, step or pattern still names it.
 pub fn remove_entity(v: &mut Value, name: &str) -> Result<(), EditError> {
-    checked(v, format!("Deleting entity “{name}”"), |v| {
+    checked(v, action("edit-action-delete-entity", name), |v| {
         let list =
             v.get_mut("entities")
                 .and_then(Value::as_array_mut)
                 .ok_or(EditError::NotFound {
-                    what: "entity",
+                    what: Thing::Entity,
                     name: name.to_string(),
                 })?;
         let before = list.len();
         list.retain(|e| str_of(e, "name") != Some(name));
         if list.len() == before {
             return Err(EditError::NotFound {
-                what: "entity",
+                what: Thing::Entity,
                 name: name.to_string(),
             });
         }
@@ -491,19 +571,19 @@ pub fn remove_entity(v: &mut Value, name: &str) -> Result<(), EditError> {
 
 /// Removes relationship `name`, refused while a step or design override still names it.
 pub fn remove_relationship(v: &mut Value, name: &str) -> Result<(), EditError> {
-    checked(v, format!("Deleting relationship “{name}”"), |v| {
+    checked(v, action("edit-action-delete-relationship", name), |v| {
         let list = v
             .get_mut("relationships")
             .and_then(Value::as_array_mut)
             .ok_or(EditError::NotFound {
-                what: "relationship",
+                what: Thing::Relationship,
                 name: name.to_string(),
             })?;
         let before = list.len();
         list.retain(|r| str_of(r, "name") != Some(name));
         if list.len() == before {
             return Err(EditError::NotFound {
-                what: "relationship",
+                what: Thing::Relationship,
                 name: name.to_string(),
             });
         }
@@ -513,7 +593,7 @@ pub fn remove_relationship(v: &mut Value, name: &str) -> Result<(), EditError> {
 
 /// Removes field `field` of `entity`, refused while a step or design names it.
 pub fn remove_field(v: &mut Value, entity: &str, field: &str) -> Result<(), EditError> {
-    checked(v, format!("Deleting field “{field}”"), |v| {
+    checked(v, action("edit-action-delete-field", field), |v| {
         let removed = entity_mut(v, entity)
             .and_then(|e| e.get_mut("fields"))
             .and_then(Value::as_object_mut)
@@ -521,7 +601,7 @@ pub fn remove_field(v: &mut Value, entity: &str, field: &str) -> Result<(), Edit
         match removed {
             Some(_) => Ok(()),
             None => Err(EditError::NotFound {
-                what: "field",
+                what: Thing::Field,
                 name: field.to_string(),
             }),
         }

@@ -67,6 +67,26 @@ pub enum Notice {
     },
 }
 
+/// Why the last form edit did nothing, kept as words rather than a string so that the
+/// message follows a switch of the page's language.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormMessage {
+    /// The JSON text does not parse: the form edits the last readable model only after a fix.
+    Broken,
+    /// The core refused the edit (a name taken, references it would break).
+    Refused(EditError),
+}
+
+impl FormMessage {
+    /// Returns the message in `lang`.
+    pub fn render(&self, lang: Lang) -> String {
+        match self {
+            FormMessage::Broken => Msg::FormJsonBroken.text(lang),
+            FormMessage::Refused(e) => e.text().render(lang),
+        }
+    }
+}
+
 /// The model being edited: its text, undo history, the last readable JSON value, and the
 /// messages of the editor. Cheap to copy into every form.
 #[derive(Debug, Clone, Copy)]
@@ -82,7 +102,7 @@ pub struct Workspace {
     /// the ones at its field beside it.
     pub problems: Memo<Vec<ModelError>>,
     /// Why the last form edit was refused, if it was.
-    pub message: RwSignal<Option<String>>,
+    pub message: RwSignal<Option<FormMessage>>,
     /// The accessible label of the name field whose rename was that refused edit: the field
     /// says [`Workspace::message`] beside itself too.
     pub refused_name: RwSignal<Option<String>>,
@@ -204,10 +224,7 @@ impl Workspace {
         // A name field marks the refusal as its own once this returns.
         self.refused_name.set(None);
         if self.broken.get_untracked() {
-            self.message.set(Some(
-                "The JSON has a syntax error: fix it (or undo) before editing in the form."
-                    .to_string(),
-            ));
+            self.message.set(Some(FormMessage::Broken));
             return false;
         }
         let Some(mut v) = self.doc.get_untracked() else {
@@ -224,7 +241,7 @@ impl Workspace {
                 true
             }
             Err(e) => {
-                self.message.set(Some(e.to_string()));
+                self.message.set(Some(FormMessage::Refused(e)));
                 false
             }
         }
@@ -775,7 +792,7 @@ fn ModelForm(ws: Workspace) -> impl IntoView {
             </p>
         })}
         {move || ws.message.get().map(|m| view! {
-            <p class="error form-message" role="alert">{m}</p>
+            <p class="error form-message" role="alert">{m.render(lang())}</p>
         })}
         <fieldset class="form-body" disabled=move || ws.broken.get()>
             <legend class="visually-hidden">{tr!(ModelHeading)}</legend>

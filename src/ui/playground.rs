@@ -264,7 +264,10 @@ pub fn Playground() -> impl IntoView {
             set_choice.set(CUSTOM.to_string());
             None
         } else {
-            ws.message.try_update(Option::take).flatten()
+            ws.message
+                .try_update(Option::take)
+                .flatten()
+                .map(|m| m.render(crate::ui::i18n::lang_untracked()))
         }
     });
 

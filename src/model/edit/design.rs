@@ -3,7 +3,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{array, checked, field_names, pointer, relationship_names, str_of, EditError};
+use super::{array, checked, field_names, pointer, relationship_names, str_of, EditError, Thing};
+use crate::lang::Text;
 use crate::model::design::{DesignSpec, Strategy};
 
 /// Sets the strategy of the relationship called `relationship` in the model's own design
@@ -15,7 +16,9 @@ pub fn set_strategy(
     relationship: &str,
     strategy: &Strategy,
 ) -> Result<(), EditError> {
-    let action = format!("Using {} for “{relationship}”", strategy.name());
+    let action = Text::new("edit-action-use-strategy")
+        .arg("strategy", strategy.name())
+        .arg("relationship", relationship);
     write_override(v, relationship, strategy, action)
 }
 
@@ -28,11 +31,11 @@ pub fn clear_strategy(v: &mut Value, relationship: &str) -> Result<(), EditError
         .is_some();
     if !has {
         return Err(EditError::NotFound {
-            what: "strategy override for a relationship",
+            what: Thing::StrategyOverride,
             name: relationship.to_string(),
         });
     }
-    let action = format!("Resetting “{relationship}” to the base design");
+    let action = Text::new("edit-action-reset").arg("relationship", relationship);
     invalid(checked(v, action, |v| {
         if let Some(design) = v.get_mut("design").and_then(Value::as_object_mut) {
             let empty = match design
@@ -58,7 +61,7 @@ pub fn clear_strategy(v: &mut Value, relationship: &str) -> Result<(), EditError
 /// override follow the new base. Refused, with validation's error, for a name that is no
 /// design.
 pub fn set_base(v: &mut Value, base: &str) -> Result<(), EditError> {
-    let action = format!("Basing the design on “{base}”");
+    let action = Text::new("edit-action-base").arg("base", base);
     invalid(checked(v, action, |v| {
         if let Some(design) = object_in(v, "design").and_then(Value::as_object_mut) {
             let value = Value::String(base.to_string());
@@ -76,7 +79,7 @@ pub fn set_base(v: &mut Value, base: &str) -> Result<(), EditError> {
 /// the key as the design serializes, or `lookup`). Refused, with validation's error, for any
 /// other name.
 pub fn set_joins(v: &mut Value, joins: &str) -> Result<(), EditError> {
-    let action = format!("Joining with “{joins}”");
+    let action = Text::new("edit-action-joins").arg("joins", joins);
     invalid(checked(v, action, |v| {
         if let Some(design) = object_in(v, "design").and_then(Value::as_object_mut) {
             if joins == "application" {
@@ -104,14 +107,14 @@ pub fn set_copied(
 ) -> Result<(), EditError> {
     let (Some(copy), Some(from_key)) = (current.copy(), current.copies_from()) else {
         return Err(EditError::NotFound {
-            what: "copied field in the strategy",
+            what: Thing::CopiedField,
             name: current.name().to_string(),
         });
     };
     let Some(rel) = array(v, "relationships").find(|r| str_of(r, "name") == Some(relationship))
     else {
         return Err(EditError::NotFound {
-            what: "relationship",
+            what: Thing::Relationship,
             name: relationship.to_string(),
         });
     };
@@ -119,7 +122,7 @@ pub fn set_copied(
     let fields = field_names(v, &entity);
     if !fields.iter().any(|f| f == field) {
         return Err(EditError::NotFound {
-            what: "field",
+            what: Thing::Field,
             name: format!("{entity}.{field}"),
         });
     }
@@ -138,10 +141,12 @@ pub fn set_copied(
         .collect();
     next.extend(others);
     let action = if copied {
-        format!("Copying “{field}” for “{relationship}”")
+        Text::new("edit-action-copy")
     } else {
-        format!("No longer copying “{field}” for “{relationship}”")
-    };
+        Text::new("edit-action-uncopy")
+    }
+    .arg("field", field)
+    .arg("relationship", relationship);
     write_override(v, relationship, &current.with_copy(next), action)
 }
 
@@ -151,11 +156,11 @@ fn write_override(
     v: &mut Value,
     relationship: &str,
     strategy: &Strategy,
-    action: String,
+    action: Text,
 ) -> Result<(), EditError> {
     if !relationship_names(v).iter().any(|n| n == relationship) {
         return Err(EditError::NotFound {
-            what: "relationship",
+            what: Thing::Relationship,
             name: relationship.to_string(),
         });
     }
@@ -176,7 +181,7 @@ fn write_override(
 /// problem.
 pub fn set_design(v: &mut Value, spec: &DesignSpec) -> Result<(), EditError> {
     let value = serde_json::to_value(spec).unwrap_or(Value::Null);
-    invalid(checked(v, "Starting the custom design".to_string(), |v| {
+    invalid(checked(v, Text::new("edit-action-custom-design"), |v| {
         if let Some(map) = v.as_object_mut() {
             map.insert("design".to_string(), value);
         }

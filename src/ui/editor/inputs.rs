@@ -7,7 +7,7 @@
 
 use leptos::prelude::*;
 
-use crate::lang::Msg;
+use crate::lang::{Lang, Msg};
 use crate::ui::i18n::{tr, tv};
 use serde_json::Value;
 use wasm_bindgen::JsCast;
@@ -39,12 +39,17 @@ pub fn input_of(ev: &leptos::ev::Event) -> Option<web_sys::HtmlInputElement> {
 }
 
 /// Returns a refusal as a sentence beside its field: `There is already an entity named “post”.`
-fn sentence(message: &str) -> String {
+/// (`已经有名为“post”的实体。` in Chinese, which has no capitals and ends with 。).
+fn sentence(message: &str, lang: Lang) -> String {
     let s = crate::human::capitalize(message);
-    if s.ends_with(['.', '!', '?']) {
+    let stop = match lang {
+        Lang::En => '.',
+        Lang::ZhCn => '。',
+    };
+    if s.ends_with(['.', '!', '?', '。', '！', '？']) {
         s
     } else {
-        format!("{s}.")
+        format!("{s}{stop}")
     }
 }
 
@@ -73,7 +78,14 @@ pub fn NameInput(
             .refused_name
             .with(|r| r.as_deref() == Some(mine.as_str()));
         refused
-            .then(|| ws.message.with(|m| m.as_deref().map(sentence)))
+            .then(|| {
+                ws.message.with(|m| {
+                    m.as_ref().map(|m| {
+                        let lang = crate::ui::i18n::lang();
+                        sentence(&m.render(lang), lang)
+                    })
+                })
+            })
             .flatten()
     });
     let own = label.clone();

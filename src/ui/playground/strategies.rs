@@ -156,7 +156,13 @@ fn apply(
     f: impl FnOnce(&mut serde_json::Value) -> Result<(), edit::EditError>,
 ) -> bool {
     let ok = ws.edit(f);
-    error.set(if ok { None } else { ws.message.get_untracked() });
+    error.set(if ok {
+        None
+    } else {
+        ws.message
+            .get_untracked()
+            .map(|m| m.render(crate::ui::i18n::lang_untracked()))
+    });
     ws.message.set(None);
     ok
 }
