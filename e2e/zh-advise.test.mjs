@@ -10,18 +10,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SHOTS, useSite } from './browser.mjs';
 import { audit } from './axe.mjs';
-import { INFER_KEPT, english, modelWords } from './zh-check.mjs';
+import { english, INFER_KEPT, modelWords, openIn } from './zh-check.mjs';
 
 const site = useSite();
 
 /** Opens the page in a browser whose language is `locale`, at 1280×720. */
 async function open(locale) {
-  const context = await site.browser.newContext({ locale, viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(`${site.server.url}#playground`);
+  const { context, page, errors } = await openIn(site, locale);
   await page.waitForSelector('.collection');
   return { context, page, errors };
 }

@@ -90,3 +90,18 @@ export async function english(page, allowed, root = 'body', kept = KEPT) {
     });
   });
 }
+
+/**
+ * Opens `hash` of the site in a browser context whose language is `locale` (1280×720), with
+ * the page's errors and console errors collected: how every zh test starts. The caller waits
+ * for what its view needs.
+ */
+export async function openIn(site, locale, hash = '#playground') {
+  const context = await site.browser.newContext({ locale, viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(`${site.server.url}${hash}`);
+  return { context, page, errors };
+}

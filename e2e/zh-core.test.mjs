@@ -7,20 +7,12 @@ import assert from 'node:assert/strict';
 import { SHOTS, useSite } from './browser.mjs';
 import { audit } from './axe.mjs';
 import { runCommand } from './console.mjs';
-import { english, modelWords, wordsOf } from './zh-check.mjs';
+import { english, modelWords, wordsOf, openIn } from './zh-check.mjs';
 
 const site = useSite();
 
 /** Opens the page at `hash` in a Chinese browser, at 1280×720. */
-async function open(hash) {
-  const context = await site.browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(`${site.server.url}${hash}`);
-  return { context, page, errors };
-}
+const open = (hash) => openIn(site, 'zh-CN', hash);
 
 /** Asserts no English of the page's own under `root`, and that axe passes on the page. */
 async function clean(page, where, allowed, root) {

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SHOTS, useSite } from './browser.mjs';
 import { audit } from './axe.mjs';
+import { openIn } from './zh-check.mjs';
 
 const site = useSite();
 
@@ -15,12 +16,7 @@ const CJK = /[\u4e00-\u9fff]/;
 
 /** Opens the playground in a browser whose language is `locale`, at 1280×720. */
 async function open(locale) {
-  const context = await site.browser.newContext({ locale, viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(`${site.server.url}#playground`);
+  const { context, page, errors } = await openIn(site, locale);
   await page.waitForSelector('.collection');
   // axe reads the results too: wait until the evaluation is done, not faded "pending".
   await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SHOTS, useSite } from './browser.mjs';
 import { audit } from './axe.mjs';
+import { openIn } from './zh-check.mjs';
 
 const site = useSite();
 
@@ -21,12 +22,7 @@ const BAD = JSON.stringify({
 
 /** Opens the playground in a browser whose language is `locale`, at 1280×720. */
 async function open(locale) {
-  const context = await site.browser.newContext({ locale, viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(`${site.server.url}#playground`);
+  const { context, page, errors } = await openIn(site, locale);
   await page.waitForSelector('.collection');
   // axe reads the page behind the editor too: wait until its evaluation is done, not faded
   // "pending" (which axe would read as low contrast), as e2e/zh-advise.test.mjs does.

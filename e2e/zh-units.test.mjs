@@ -5,15 +5,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, SHOTS, openPreset } from './browser.mjs';
+import { openIn } from './zh-check.mjs';
 
 const site = useSite();
 
 test('zh-CN: sensor-readings names its operations in Chinese; the model keeps its names', async () => {
-  const context = await site.browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${site.server.url}#playground`);
+  const { context, page, errors } = await openIn(site, 'zh-CN');
   await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
   await openPreset(page, 'sensor-readings');
   await page.waitForSelector('.eval-unit[data-unit="record a reading"]', { timeout: 180_000 });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { SHOTS, useSite } from './browser.mjs';
 import { audit } from './axe.mjs';
 import { runCommand } from './console.mjs';
-import { english as englishIn } from './zh-check.mjs';
+import { english as englishIn, openIn } from './zh-check.mjs';
 
 const site = useSite();
 
@@ -29,15 +29,7 @@ const wordsOf = (text) => text.match(/[A-Za-z][A-Za-z0-9_]*/g) ?? [];
 const english = (page, allowed) => englishIn(page, allowed, 'body', KEPT);
 
 /** Opens `hash` in a browser whose language is zh-CN, at 1280×720. */
-async function open(hash) {
-  const context = await site.browser.newContext({ locale: 'zh-CN', viewport: { width: 1280, height: 720 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(String(e)));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(`${site.server.url}${hash}`);
-  return { context, page, errors };
-}
+const open = (hash) => openIn(site, 'zh-CN', hash);
 
 test('the console in Chinese: no English of the page, axe passes', async () => {
   const { context, page, errors } = await open('#console');
