@@ -20,8 +20,10 @@
 //!
 //! Once every input is read, a field whose values resolve to another collection's `_id`s
 //! ([`refs`]) becomes a reference (in the child for one id, in the parent for an array of
-//! ids), a collection of id pairs a link collection ([`links`]), and creation times (ObjectId
-//! timestamps or a creation date) give growth per day. Low-cardinality strings become enums,
+//! ids), a collection of id pairs a link collection ([`links`]), a collection holding one
+//! author reference and an array of recipients to the same collection a feed laid out as
+//! fan-out on read ([`feeds`]), and creation times (ObjectId timestamps or a creation date)
+//! give growth per day. Low-cardinality strings become enums,
 //! emails, URLs and IPs get their kind. A GridFS bucket whose files an entity names by id
 //! becomes that entity's file field under the `gridfs` pattern ([`gridfs`]).
 //!
@@ -33,6 +35,7 @@
 
 pub mod build;
 pub mod dump;
+pub mod feeds;
 pub mod fit;
 pub mod gridfs;
 pub mod line;
@@ -59,12 +62,14 @@ pub use fit::{fit, Observed};
 pub use refs::Created;
 
 /// Returns how a relationship was found laid out (`## Infer summary`): an embedded array, an
-/// array of ids in the parent, a link collection or a reference in the child.
+/// array of ids in the parent, a link collection, a feed's items (fan-out on read: `field` is
+/// their collection) or a reference in the child.
 pub fn how(layout: &str, field: &str) -> crate::lang::Text {
     let id = match layout {
         "embed" => "infer-how-embed",
         "reference_in_parent" => "infer-how-ids-in-parent",
         "link_collection" => "infer-how-link",
+        "fan_out_on_read" => "infer-how-feed",
         _ => "infer-how-reference",
     };
     crate::lang::Text::new(id).arg("field", field)
@@ -182,10 +187,11 @@ pub struct RelationshipReport {
     /// The child entity.
     pub child: String,
     /// How the data lays it out, as a strategy of the model's design: `embed`,
-    /// `reference_in_child`, `reference_in_parent` or `link_collection`.
+    /// `reference_in_child`, `reference_in_parent`, `link_collection` or `fan_out_on_read`
+    /// (a feed: [`feeds`]).
     pub layout: &'static str,
     /// The field holding it: the array on the parent (embedded, reference in the parent), the
-    /// reference in the child, or the link collection's name.
+    /// reference in the child, the link collection's name, or the feed items' collection.
     pub field: String,
     /// A child can have several parents (ids repeated across parents' arrays, or a link
     /// collection).
@@ -195,7 +201,8 @@ pub struct RelationshipReport {
     /// The child entity's full-scale count.
     pub count: f64,
     /// Children per parent as observed (a parent without the array, or that no reference
-    /// names, counted as 0).
+    /// names, counted as 0); for a feed, recipients per item (an item without the array
+    /// counted as 0).
     pub children_per_parent: Observed,
     /// Many-to-many: parents per child as observed (a child no parent names counted as 0).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -584,6 +591,49 @@ impl Inference {
             reports.retain(|r| r.name != link.collection);
         }
         found.retain(|f| !links.iter().any(|l| l.collection == f.holder));
+        let feeds = feeds::fan_out_on_read(&found, &with_children);
+        found.retain(|f| !feeds.iter().any(|d| d.holds(f)));
+        for feed in feeds {
+            let name = build::fresh(&names.relationships, "feed", &feed.users);
+            names.relationships.insert(name.clone());
+            feeds::note(&mut reports, &feed, &name);
+            let child_count = entities
+                .iter()
+                .find(|e| e.name == feed.users)
+                .map_or(0.0, |e| e.count);
+            relationships.push(Relationship {
+                name: name.clone(),
+                parent: feed.users.clone(),
+                child: feed.users.clone(),
+                cardinality: fit(&feed.per_item),
+                many_to_many: true,
+                parents_per_child: None,
+                growth_per_day: None,
+                field: None,
+                parent_field: None,
+                feed: Some(feed.collection.clone()),
+            });
+            design
+                .relationships
+                .insert(name.clone(), Strategy::FanOutOnRead);
+            moved.push(RelationshipReport {
+                name,
+                parent: feed.users.clone(),
+                child: feed.users,
+                layout: "fan_out_on_read",
+                field: feed.collection,
+                many_to_many: true,
+                children_read: feed.recipients_read,
+                count: child_count,
+                children_per_parent: feed.per_item,
+                parents_per_child: None,
+                without_array: None,
+                resolved: Some(feed.resolved),
+                sampled: feed.sampled,
+                created: feed.created,
+                growth_per_day: None,
+            });
+        }
         for link in links {
             let name = build::fresh(&names.relationships, &link.collection, &link.parent);
             names.relationships.insert(name.clone());

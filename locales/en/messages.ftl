@@ -354,6 +354,7 @@ cli-compare-infeasible = { $design } is infeasible: { $codes } (error-severity w
 
 infer-empty = {""}
 infer-assumed-reference = { $resolved } of { $values } values are _ids of "{ $target }"{ $sampled }: a reference ({ $where }), not a field
+infer-assumed-feed = with { $other }, a fan-out-on-read feed "{ $relationship }": each document holds one reference to its author ({ $author }) and an array of recipients ({ $recipients }), both _ids of "{ $target }", so one feed relationship, not two
 infer-assumed-sampled = {" "}(counted on a sample of the values)
 infer-in-the-parent = in the parent
 infer-in-the-child = in the child
@@ -378,6 +379,7 @@ infer-entity = { $name }: { $documents } documents read, count { $count }, { $fi
 infer-how-embed = embedded array { $field }
 infer-how-ids-in-parent = array of ids { $field } in the parent
 infer-how-link = link collection { $field }
+infer-how-feed = fan-out-on-read feed { $field } (each document holds one author reference and an array of recipients, both to the same collection)
 infer-how-reference = reference { $field } in the child
 infer-relationship = { $name }: { $parent } → { $child } ({ $how }{ $many }), count { $count }, children per parent min { $min } median { $median } p99 { $p99 } max { $max }{ $resolved }{ $without }{ $sampled }
 infer-many-to-many = , many-to-many

@@ -350,6 +350,7 @@ cli-compare-infeasible = { $design } 不可行：{ $codes }（错误级别的警
 
 infer-empty = {""}
 infer-assumed-reference = { $values } 个值中有 { $resolved } 个是“{ $target }”的 _id{ $sampled }：是引用（{ $where }），不是字段
+infer-assumed-feed = 与 { $other } 一起构成读时扇出的信息流“{ $relationship }”：每个文档含一个指向作者的引用（{ $author }）和一个接收者数组（{ $recipients }），二者都是“{ $target }”的 _id，因此是一个信息流关系，而不是两个
 infer-assumed-sampled = （按值的样本计数）
 infer-in-the-parent = 在父文档中
 infer-in-the-child = 在子文档中
@@ -374,6 +375,7 @@ infer-entity = { $name }：读取 { $documents } 个文档，数量 { $count }�
 infer-how-embed = 内嵌数组 { $field }
 infer-how-ids-in-parent = 父文档中的 id 数组 { $field }
 infer-how-link = 关联集合 { $field }
+infer-how-feed = 读时扇出的信息流 { $field }（每个文档含一个作者引用和一个接收者数组，二者指向同一集合）
 infer-how-reference = 子文档中的引用 { $field }
 infer-relationship = { $name }：{ $parent } → { $child }（{ $how }{ $many }），数量 { $count }，每个父文档的子项 最小 { $min } 中位数 { $median } p99 { $p99 } 最大 { $max }{ $resolved }{ $without }{ $sampled }
 infer-many-to-many = ，多对多
