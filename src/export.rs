@@ -17,6 +17,7 @@ pub mod scripts;
 pub mod timeseries;
 pub mod zip;
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use serde::Serialize;
@@ -42,8 +43,17 @@ pub struct Scale {
     pub factor: Option<f64>,
     /// Documents per collection at most (the root entities are never cut).
     pub max_documents: u64,
+    /// Elements per array at most (`--max-elements`; the evaluation's 10,000 by default): a
+    /// longer array is cut short and counted in `truncated_arrays`.
+    pub max_elements: u64,
     /// The root's full-scale count.
     pub root_count: f64,
+    /// With `--scale`, the documents (before the cap) of each one-to-many child entity, by its
+    /// name, and of each many-to-many relationship's link collection, by the relationship's
+    /// name: the children of the sampled parents, each parent at its quantile of the
+    /// cardinality ([`Scale::new`]).
+    #[serde(skip)]
+    pub dealt: BTreeMap<String, u64>,
 }
 
 impl Scale {
@@ -53,12 +63,163 @@ impl Scale {
         let root = root_entity(model);
         let full = model.entity(&root).map_or(0.0, |e| e.count);
         let factor = roots.map(|n| if full > 0.0 { n as f64 / full } else { 0.0 });
-        Scale {
+        let mut scale = Scale {
             root,
             roots,
             factor,
             max_documents,
+            max_elements: GenOptions::default().max_elements,
             root_count: full,
+            dealt: BTreeMap::new(),
+        };
+        if roots.is_some() {
+            scale.dealt = scale.dealt_counts(model);
+        }
+        scale
+    }
+
+    /// Returns the children a scaled export generates for its sampled parents: a one-to-many
+    /// child entity (children of its first one-to-many relationship, parents before
+    /// children) and each many-to-many relationship's links get, per generated parent, the
+    /// cardinality at the parent's quantile. A sample is then what sampled parents hold in
+    /// the data: each customer its orders, the largest its thousands, whatever the model's
+    /// own count of the children says (a count that is not the parents' × the cardinality's
+    /// mean is the model's full-scale figure, and its sample is its distribution's).
+    fn dealt_counts(&self, model: &Model) -> BTreeMap<String, u64> {
+        let owner = |child: &str| {
+            model.relationships.iter().find(|r| {
+                r.child == child && !r.many_to_many && r.feed.is_none() && r.parent != child
+            })
+        };
+        let mut dealt: BTreeMap<String, u64> = BTreeMap::new();
+        let total = |dealt: &BTreeMap<String, u64>, r: &crate::model::Relationship| {
+            let parents = self.entity_documents(model, dealt, &r.parent, None);
+            crate::generate::children_per_parent(model, r, parents, Spread::Stratified).sum::<f64>()
+                as u64
+        };
+        // A pass per level of the hierarchy: a child once its parent is known.
+        for _ in 0..=model.entities.len() {
+            let mut more = false;
+            for e in &model.entities {
+                let Some(r) = owner(&e.name) else { continue };
+                if dealt.contains_key(&e.name)
+                    || (owner(&r.parent).is_some() && !dealt.contains_key(&r.parent))
+                {
+                    continue;
+                }
+                let n = total(&dealt, r);
+                dealt.insert(e.name.clone(), n);
+                more = true;
+            }
+            if !more {
+                break;
+            }
+        }
+        for r in model.relationships.iter().filter(|r| r.many_to_many) {
+            let n = total(&dealt, r);
+            dealt.insert(r.name.clone(), n);
+        }
+        dealt
+    }
+
+    /// Returns the documents generated of entity `name` for the full-scale count `full` (the
+    /// entity's, or its share in one of several collections; `None`: the entity's own), at
+    /// most `max_documents` but for the root.
+    fn entity_documents(
+        &self,
+        model: &Model,
+        dealt: &BTreeMap<String, u64>,
+        name: &str,
+        full: Option<f64>,
+    ) -> u64 {
+        let own = model.entity(name).map_or(0.0, |e| e.count);
+        let full = full.unwrap_or(own);
+        match dealt.get(name) {
+            Some(&d) => {
+                let n = if full == own || own <= 0.0 {
+                    d
+                } else {
+                    (d as f64 * full / own).round() as u64
+                };
+                n.min(self.max_documents)
+            }
+            None => self.count(model, full),
+        }
+    }
+
+    /// Returns the documents of `shape` in collection `c` before the cap, where the scale
+    /// deals them ([`Scale::dealt`]); `None` for a shape scaled by the factor.
+    fn dealt_shape(
+        &self,
+        model: &Model,
+        c: &Collection,
+        shape: &crate::design::DocShape,
+    ) -> Option<u64> {
+        if shape.label == "link" {
+            return self.dealt.get(&c.name).copied();
+        }
+        // A shape of an entity's documents (its own, its continuations, the GridFS files of
+        // its file fields, labelled `<entity>.<field> …`) follows the entity's sample.
+        let e = match shape.entity.as_deref() {
+            Some(e) => e,
+            None if [crate::design::gridfs::FILES, crate::design::gridfs::CHUNKS]
+                .contains(&c.name.as_str()) =>
+            {
+                shape.label.split_once('.').map(|(e, _)| e)?
+            }
+            None => return None,
+        };
+        let d = *self.dealt.get(e)?;
+        let own = model.entity(e).map_or(0.0, |e| e.count);
+        Some(if shape.count == own || own <= 0.0 {
+            d
+        } else {
+            // A share of the entity's documents as generated (capped: a capped message
+            // collection keeps its attachments' files in proportion).
+            (d.min(self.max_documents) as f64 * shape.count / own).round() as u64
+        })
+    }
+
+    /// Returns the documents of `shape` in collection `c` at this scale, before the cap.
+    pub fn shape_uncapped(
+        &self,
+        model: &Model,
+        c: &Collection,
+        shape: &crate::design::DocShape,
+    ) -> u64 {
+        self.dealt_shape(model, c, shape)
+            .unwrap_or_else(|| self.uncapped(model, shape.count))
+    }
+
+    /// Returns the documents of `shape` in collection `c` at this scale: at most
+    /// `max_documents` (but the root's).
+    pub fn shape_count(
+        &self,
+        model: &Model,
+        c: &Collection,
+        shape: &crate::design::DocShape,
+    ) -> u64 {
+        match self.dealt_shape(model, c, shape) {
+            Some(n) => n.min(self.max_documents),
+            None => self.count(model, shape.count),
+        }
+    }
+
+    /// Returns the scale with arrays cut at `max_elements` elements rather than 10,000.
+    pub fn with_max_elements(mut self, max_elements: u64) -> Scale {
+        self.max_elements = max_elements.max(1);
+        self
+    }
+
+    /// Returns the generator's options at this scale: arrays cut at
+    /// [`Scale::max_elements`] (and a document's elements, all arrays together, at least as
+    /// many).
+    pub fn gen_options(&self) -> GenOptions {
+        let d = GenOptions::default();
+        GenOptions {
+            max_elements: self.max_elements,
+            max_document_elements: d.max_document_elements.max(self.max_elements),
+            ..d
         }
     }
 
@@ -177,7 +338,28 @@ pub fn generators<'a>(
     c: &'a Collection,
     scale: &Scale,
 ) -> Vec<ShapeGenerator<'a>> {
-    shape_generators(model, layout, c, &|n| scale.count(model, n), scale.spread())
+    shape_generators(model, layout, c, &Scaled { scale, model }, scale.spread())
+}
+
+/// A scale's counts for the generator ([`crate::generate::Counts`]).
+struct Scaled<'a> {
+    scale: &'a Scale,
+    model: &'a Model,
+}
+
+impl crate::generate::Counts for Scaled<'_> {
+    fn of(&self, full: f64) -> u64 {
+        self.scale.count(self.model, full)
+    }
+
+    fn entity(&self, name: &str, full: f64) -> u64 {
+        self.scale
+            .entity_documents(self.model, &self.scale.dealt, name, Some(full))
+    }
+
+    fn shape(&self, c: &Collection, shape: &crate::design::DocShape) -> u64 {
+        self.scale.shape_count(self.model, c, shape)
+    }
 }
 
 /// Returns the documents every collection will have, in layout order (for progress).
@@ -186,7 +368,11 @@ pub fn planned_documents(model: &Model, layout: &Layout, scale: &Scale) -> Vec<(
         .collections
         .iter()
         .map(|c| {
-            let n = c.shapes.iter().map(|s| scale.count(model, s.count)).sum();
+            let n = c
+                .shapes
+                .iter()
+                .map(|s| scale.shape_count(model, c, s))
+                .sum();
             (c.name.clone(), n)
         })
         .collect()
@@ -202,12 +388,12 @@ pub fn write_collection(
     out: &mut dyn Write,
     progress: &mut dyn FnMut(u64),
 ) -> io::Result<CollectionExport> {
-    let opts = GenOptions::default();
+    let opts = scale.gen_options();
     let mut compressor = BlockCompressor::new();
     let (mut documents, mut file_bytes, mut truncated, mut over) = (0u64, 0u64, 0u64, 0u64);
     let mut uncapped = 0u64;
     for s in &c.shapes {
-        uncapped = uncapped.saturating_add(scale.uncapped(model, s.count));
+        uncapped = uncapped.saturating_add(scale.shape_uncapped(model, c, s));
     }
     let mut bytes = Vec::new();
     for g in generators(model, layout, c, scale) {

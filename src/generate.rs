@@ -236,7 +236,7 @@ fn owned_range(weights: &[f64], children: u64, j: u64) -> (u64, u64) {
     let Some(&total) = weights.last().filter(|t| **t > 0.0) else {
         return (0, 0);
     };
-    let at = |w: f64| ((w / total) * children as f64).floor() as u64;
+    let at = |w: f64| dealt_upto(w, total, children);
     let before = match j.checked_sub(1) {
         Some(p) => weights.get(p as usize).copied().unwrap_or(total),
         None => 0.0,
@@ -251,8 +251,20 @@ fn owner_of(weights: &[f64], children: u64, i: u64) -> u64 {
     let Some(&total) = weights.last().filter(|t| **t > 0.0) else {
         return 0;
     };
-    let at = |w: f64| ((w / total) * children as f64).floor() as u64;
+    let at = |w: f64| dealt_upto(w, total, children);
     (weights.partition_point(|&w| at(w) <= i) as u64).min(weights.len().saturating_sub(1) as u64)
+}
+
+/// Returns how many of `children` go to the parents whose cumulative weight is `w` of
+/// `total`: `w` itself when the children are the weights' whole total (a stratified export's,
+/// each parent its own count; `w ÷ total × children` could fall a hair short of `w` and move a
+/// child to the next parent), else `w`'s share, rounded down.
+fn dealt_upto(w: f64, total: f64, children: u64) -> u64 {
+    if children as f64 == total && w.fract() == 0.0 {
+        w as u64
+    } else {
+        ((w / total) * children as f64).floor() as u64
+    }
 }
 
 impl Refs {
@@ -273,17 +285,36 @@ fn parent_weights(
     n: u64,
     spread: Spread,
 ) -> Vec<f64> {
-    let key = format!("{}/{}", r.parent, r.parent);
     let mut acc = 0.0;
-    (0..n)
-        .map(|j| {
-            acc += r
-                .cardinality
-                .quantile(spread.quantile(model.seed, &key, j, n))
-                .max(0.0);
+    children_per_parent(model, r, n, spread)
+        .map(|c| {
+            acc += c;
             acc
         })
         .collect()
+}
+
+/// Returns the children of each of the `n` generated parents of `r`, in parent order: the
+/// cardinality at the parent's document quantile; stratified, a whole number (the quantile's,
+/// rounded, so the median parent of a cardinality whose median is 20 has 20).
+pub(crate) fn children_per_parent<'a>(
+    model: &'a Model,
+    r: &'a crate::model::Relationship,
+    n: u64,
+    spread: Spread,
+) -> impl Iterator<Item = f64> + 'a {
+    let key = format!("{}/{}", r.parent, r.parent);
+    (0..n).map(move |j| {
+        let c = r
+            .cardinality
+            .quantile(spread.quantile(model.seed, &key, j, n))
+            .max(0.0);
+        if spread == Spread::Stratified {
+            c.round()
+        } else {
+            c
+        }
+    })
 }
 
 /// Generates every collection of `layout`.
@@ -401,6 +432,38 @@ fn file_length(
     Some(f.length_distribution())
 }
 
+/// How many documents a generation makes: the evaluation's sample maps every full-scale count
+/// alike (any `Fn(f64) -> u64`, its `sample_count`); a scaled export
+/// ([`crate::export::Scale`]) gives a one-to-many child's documents and a link collection's
+/// links their own count (their sampled parents' children, each parent at its quantile).
+pub trait Counts {
+    /// Returns the documents generated for a full-scale count.
+    fn of(&self, full: f64) -> u64;
+
+    /// Returns the documents generated of entity `name` for its full-scale count `full` (the
+    /// entity's own count, or a share of it where a design splits the entity).
+    fn entity(&self, name: &str, full: f64) -> u64 {
+        let _ = name;
+        self.of(full)
+    }
+
+    /// Returns the documents generated of `shape` in collection `c`: an entity's own shape
+    /// counts as the entity ([`Counts::entity`]), any other by its full-scale count.
+    fn shape(&self, c: &crate::design::Collection, shape: &DocShape) -> u64 {
+        let _ = c;
+        match shape.entity.as_deref().filter(|e| *e == shape.label) {
+            Some(e) => self.entity(e, shape.count),
+            None => self.of(shape.count),
+        }
+    }
+}
+
+impl<F: Fn(f64) -> u64> Counts for F {
+    fn of(&self, full: f64) -> u64 {
+        self(full)
+    }
+}
+
 /// Returns one generator per shape of collection `c`, in shape order. `count` maps a
 /// full-scale count to the number generated (the sample's `sample_count`, or an export's
 /// scale): it sizes every shape and every entity references point into. `spread` places the
@@ -409,10 +472,14 @@ pub fn shape_generators<'a>(
     model: &'a Model,
     layout: &'a Layout,
     c: &'a crate::design::Collection,
-    count: &dyn Fn(f64) -> u64,
+    count: &dyn Counts,
     spread: Spread,
 ) -> Vec<ShapeGenerator<'a>> {
-    let sample_of = |entity: &str| model.entity(entity).map_or(0, |e| count(e.count));
+    let sample_of = |entity: &str| {
+        model
+            .entity(entity)
+            .map_or(0, |e| count.entity(entity, e.count))
+    };
     c.shapes
         .iter()
         .map(|shape| ShapeGenerator {
@@ -421,12 +488,12 @@ pub fn shape_generators<'a>(
             refs: refs_for(model, layout, shape, &sample_of, count, spread),
             key: format!("{}/{}", c.name, shape.label),
             primary: shape.label == shape.entity.clone().unwrap_or_default(),
-            count: count(shape.count),
+            count: count.shape(c, shape),
             tree: shape
                 .entity
                 .as_deref()
                 .filter(|e| *e == shape.label)
-                .and_then(|e| tree::of(model, layout, e, count(shape.count))),
+                .and_then(|e| tree::of(model, layout, e, count.shape(c, shape))),
             own_id: crate::design::layout::single::own_id_keys(
                 &model.relationships,
                 &layout.strategies,
@@ -536,7 +603,7 @@ fn refs_for(
     layout: &Layout,
     shape: &DocShape,
     sample_of: &dyn Fn(&str) -> u64,
-    count: &dyn Fn(f64) -> u64,
+    count: &dyn Counts,
     spread: Spread,
 ) -> Refs {
     let mut refs = Refs::default();
@@ -563,7 +630,7 @@ fn refs_for(
                 let coll = layout.collection_of(&r.parent);
                 let n = coll
                     .and_then(|c| c.shape(&label))
-                    .map_or(0, |c| count(c.count));
+                    .map_or(0, |c| count.of(c.count));
                 let key = format!(
                     "{}/{label}",
                     coll.map_or(r.parent.as_str(), |c| c.name.as_str())
@@ -606,7 +673,9 @@ fn refs_for(
             }
         }
     }
-    for (field, key, n) in crate::design::gridfs::sample_refs(layout, shape, count) {
+    for (field, key, n) in
+        crate::design::gridfs::sample_refs(layout, shape, &|c, s| count.shape(c, s))
+    {
         if refs.get(&field).is_none() {
             refs.fields.push((field, key, n, Vec::new()));
         }

@@ -56,6 +56,11 @@ pub struct ExportArgs {
     /// Documents per collection at most (the --scale root entities are never cut).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_DOCUMENTS)]
     pub max_documents: u64,
+    /// Elements per array at most: a longer array is cut short and counted in the
+    /// manifest's `truncated_arrays` (the evaluation's 10,000 by default; a larger value
+    /// writes a one-to-squillions array whole, past 16 MiB if the model says so).
+    #[arg(long, value_name = "N", default_value_t = crate::generate::GenOptions::default().max_elements)]
+    pub max_elements: u64,
     /// The folder to write (created if missing; files in it are replaced).
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
@@ -137,7 +142,8 @@ impl ExportArgs {
             return Ok(ExitCode::from(2));
         };
         let (model, layout, name) = chosen_design(&model, self.design.as_deref())?;
-        let scale = Scale::new(&model, self.scale, self.max_documents.max(1));
+        let scale = Scale::new(&model, self.scale, self.max_documents.max(1))
+            .with_max_elements(self.max_elements);
         let size = estimate(&model, &layout, &scale);
         if size.file_bytes > self.max_bytes as f64 {
             eprintln!(

@@ -311,12 +311,12 @@ impl FileShapes {
 /// `layout`, as `(field, seed key of the files documents, their number)`: an entity's
 /// `<field>FileId` and a chunk's `files_id` point to generated files documents of their field
 /// (whose ids are those of the `fs.files/<entity>.<field> file` documents), so that the sample
-/// and an export hold no dangling reference. `count` maps a full-scale count to the number
-/// generated.
+/// and an export hold no dangling reference. `count` gives the documents generated of a
+/// collection's shape.
 pub fn sample_refs(
     layout: &super::Layout,
     shape: &DocShape,
-    count: &dyn Fn(f64) -> u64,
+    count: &dyn Fn(&super::Collection, &DocShape) -> u64,
 ) -> Vec<(String, String, u64)> {
     let Some(files) = layout.collection(FILES) else {
         return Vec::new();
@@ -324,7 +324,7 @@ pub fn sample_refs(
     let of_label = |label: &str| {
         files
             .shape(label)
-            .map(|f| (format!("{FILES}/{label}"), count(f.count)))
+            .map(|f| (format!("{FILES}/{label}"), count(files, f)))
     };
     let mut out = Vec::new();
     if let Some(e) = &shape.entity {

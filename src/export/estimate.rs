@@ -92,7 +92,7 @@ fn collection_estimate(
     scale: &Scale,
 ) -> CollectionEstimate {
     let stats = crate::arith::collection_stats(c, &model.start_date);
-    let opts = GenOptions::default();
+    let opts = scale.gen_options();
     let (mut documents, mut bson_bytes, mut file_bytes) = (0u64, 0.0, 0.0);
     let gens = generators(model, layout, c, scale);
     for ((g, s), shape) in gens.iter().zip(&stats.shapes).zip(&c.shapes) {
