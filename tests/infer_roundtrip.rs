@@ -55,16 +55,16 @@ const SMALL_SCALE: &[(&str, u64)] = &[
 /// The scale of the whole run, where it is not [`SCALE`]: 100 roots where the largest
 /// parent's children dominate the sample anyway (enough for the p99 parent to read back as
 /// the p99); shopping-cart's 50,000 customers for 1,000 of its products (the largest product,
-/// every length at its maximum, moves the mean of 20 by a third); sensor-readings' 3 sensors
-/// of 3,153,600 readings each; social-feed's 20 users for 2,000 activities.
+/// every length at its maximum, moves the mean of 20 by a third); sensor-readings' 10 sensors
+/// of 3,153,600 readings each; social-feed's 50 users for 5,000 activities (of 2,000, the p99 recipients read back 3% low, and the mean with them).
 const WHOLE_SCALE: &[(&str, u64)] = &[
     ("host-logs", 100),
     ("image-board", 100),
     ("message-attachments", 100),
-    ("social-feed", 20),
+    ("social-feed", 50),
     ("social-graph", 100),
     ("shopping-cart", 50_000),
-    ("sensor-readings", 3),
+    ("sensor-readings", 10),
 ];
 
 /// The most documents exported per collection in `cargo test` (`--max-documents`).
@@ -199,8 +199,10 @@ fn round_trip(name: &str, dir: &Path, run: &Run) -> Vec<(String, String)> {
         .arg(dir)
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
+    // Exit 1: written, and some document is over 16 MiB, as the model says (social-feed's
+    // activity to a million followers, written whole).
     assert!(
-        out.status.success(),
+        matches!(out.status.code(), Some(0 | 1)),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

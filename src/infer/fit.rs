@@ -1,5 +1,5 @@
 //! Fitting a model distribution to what a [`Sketch`] saw: `fixed` when every value was the
-//! same, else `uniform`, `normal` (clamped to the observed range) or `lognormal`, whichever
+//! same, else `uniform`, `normal` (clamped to the observed range), `lognormal` or `zipf`, whichever
 //! reproduces the observed mean, median and p99 best (the mean first: it is what document
 //! sizes add up); on a tie the simpler shape, in that order.
 
@@ -63,8 +63,8 @@ const NORMAL_PENALTY: f64 = 0.1;
 /// The 90th percentile of the standard normal.
 const Z90: f64 = 1.281_551_565_544_600_9;
 
-/// Returns the distribution of shape `fixed`, `uniform`, `normal` or `lognormal` that fits `o`
-/// best.
+/// Returns the distribution of shape `fixed`, `uniform`, `normal`, `lognormal` or `zipf` that
+/// fits `o` best.
 pub fn fit(o: &Observed) -> Distribution {
     if o.min == o.max {
         return Distribution::fixed(o.min as f64);
@@ -106,6 +106,17 @@ pub fn fit(o: &Observed) -> Distribution {
     }
     if o.median > 0 && o.median <= o.p99 {
         consider(Distribution::Lognormal {
+            typical: o.median as f64,
+            p99: o.p99 as f64,
+            max: o.max as f64,
+        });
+    }
+    // A heavy tail (followers per user: median 100, p99 10,000, largest 1,000,000) whose mean
+    // a lognormal through the same median, p99 and largest puts 40% low: the model's zipf,
+    // clamped at the smallest seen.
+    if o.median > 0 && o.median < o.p99 && o.p99 < o.max {
+        consider(Distribution::Zipf {
+            min: o.min as f64,
             typical: o.median as f64,
             p99: o.p99 as f64,
             max: o.max as f64,
