@@ -12,10 +12,10 @@
 //! - [`every_preset_round_trips_through_export_and_infer`] (in `cargo test`) keeps every
 //!   collection to [`MAX_DOCUMENTS`] documents and arrays to 10,000 elements, so a heavy
 //!   tail's largest parent (a user with 50,000,000 followers) is cut; the checks that cut
-//!   moves are listed in [`CAPPED`], each with what was cut. A listed check that passes fails
+//!   moves are listed in [`CAPPED`] (11), each with what was cut. A listed check that passes fails
 //!   the test, so the list stays true.
 //! - [`every_preset_round_trips_whole`] (`--ignored`; `scripts/roundtrip-full.sh` runs it
-//!   with the release binary, about 15 minutes and 30 GB of files) cuts nothing: every
+//!   with the release binary, about 15 minutes and 25 GB of files) cuts nothing: every
 //!   preset, every check, no exception.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -322,7 +322,7 @@ fn every_preset_round_trips_through_export_and_infer() {
 /// release build; this test's own is unoptimized, ten times slower); `SQUILLION_PRESETS`
 /// (comma-separated) limits the presets.
 #[test]
-#[ignore = "about 15 minutes and 30 GB of files: scripts/roundtrip-full.sh"]
+#[ignore = "about 15 minutes and 25 GB of files: scripts/roundtrip-full.sh"]
 fn every_preset_round_trips_whole() {
     let run = Run {
         bin: std::env::var_os("SQUILLION_BIN")

@@ -25,8 +25,10 @@ sh.shardCollection), workload.js (every operation as mongosh code), manifest.jso
 BSON bytes, snappy estimate, validators) and a README with the commands.\n\n\
 Documents are generated, encoded and written one at a time: memory stays bounded whatever \
 the scale. --scale N generates N root entities (the model's first entity that is not the \
-child of a one-to-many relationship, e.g. users) and scales every other collection by the \
-same factor, at most --max-documents per collection.\n\n\
+child of a one-to-many relationship, e.g. users); each one-to-many child and each link \
+collection gets its sampled parents' children (each parent the cardinality at its quantile), \
+and every other collection is scaled by the same factor, at most --max-documents per \
+collection. Arrays past --max-elements (default 10,000) are cut short.\n\n\
 Before anything is written, the bytes of the files are estimated (each collection's mean \
 document size at full scale × the documents exported × Extended JSON's overhead over BSON, \
 measured on a few of the documents); past --max-bytes (default 1 GiB) the export is refused \
@@ -49,8 +51,8 @@ pub struct ExportArgs {
     /// with a design; default: the model's own design.
     #[arg(long)]
     pub design: Option<String>,
-    /// Root entities to generate (e.g. users); every other collection is scaled by the same
-    /// factor. Default: the model's sample.
+    /// Root entities to generate (e.g. users); their children follow the cardinality, every
+    /// other collection is scaled by the same factor. Default: the model's sample.
     #[arg(long, value_name = "N")]
     pub scale: Option<u64>,
     /// Documents per collection at most (the --scale root entities are never cut).

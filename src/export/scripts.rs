@@ -225,7 +225,7 @@ pub fn readme(manifest: &Manifest) -> String {
     );
     let scale = match manifest.scale.roots {
         Some(n) => format!(
-            "{n} {} documents (the root entity); every other collection scaled by the same factor ({:.3e}), at most {} documents per collection",
+            "{n} {} documents (the root entity); each child collection its sampled parents' children (the cardinality at each parent's quantile), every other collection scaled by the same factor ({:.3e}), at most {} documents per collection",
             manifest.scale.root,
             manifest.scale.factor.unwrap_or(0.0),
             manifest.scale.max_documents
