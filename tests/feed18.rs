@@ -7,65 +7,49 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::Path;
-use std::process::Command;
+
+#[path = "common/squillion_cli.rs"]
+mod cli;
 
 use squillion::arith::collection_stats;
 use squillion::design::layout_model;
 use squillion::eval::offer::offer;
 use squillion::model::design::Strategy;
-use squillion::model::{parse_model, Model};
+use squillion::model::Model;
 
 /// Users exported (each with about 100 activities, each activity to its author's followers).
 const SCALE: &str = "20";
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_squillion"))
+fn bin() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_squillion"))
 }
 
 /// Exports social-feed's normalized design at [`SCALE`] into `dir`.
 fn export(dir: &Path) {
-    let out = bin()
-        .args([
-            "export",
-            "--preset",
-            "social-feed",
-            "--design",
-            "normalized",
-            "--scale",
-            SCALE,
-            "--out",
-        ])
-        .arg(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = dir.to_string_lossy();
+    let args = [
+        "export",
+        "--preset",
+        "social-feed",
+        "--design",
+        "normalized",
+        "--scale",
+        SCALE,
+        "--out",
+        &out,
+    ];
+    cli::run(bin(), args, &[0]);
 }
 
 /// Infers `activity.json` and `user.json` of `dir` with `extra` arguments; returns the model
 /// and the summary printed.
 fn infer(dir: &Path, extra: &[&str]) -> (Model, String) {
-    let path = dir.join("inferred.json");
-    let out = bin()
-        .arg("infer")
-        .arg(dir.join("activity.json"))
-        .arg(dir.join("user.json"))
-        .args(extra)
-        .arg("--out")
-        .arg(&path)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    let model = parse_model(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-    (model, String::from_utf8_lossy(&out.stdout).into_owned())
+    let mut args = vec![
+        dir.join("activity.json").into_os_string(),
+        dir.join("user.json").into_os_string(),
+    ];
+    args.extend(extra.iter().map(std::ffi::OsString::from));
+    cli::infer(bin(), args, dir)
 }
 
 #[test]

@@ -21,13 +21,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+#[path = "common/squillion_cli.rs"]
+mod cli;
 
 use squillion::arith::collection_stats;
 use squillion::design::layout_model;
 use squillion::eval::offer::offer;
 use squillion::model::design::DesignSpec;
-use squillion::model::{parse_model, Model};
+use squillion::model::Model;
 
 /// Sizes (documents, average document size) may differ by this share.
 const SIZE_TOLERANCE: f64 = 0.02;
@@ -182,29 +183,33 @@ fn round_trip(name: &str, dir: &Path, run: &Run) -> Vec<(String, String)> {
         .iter()
         .find(|(n, _)| *n == name)
         .map_or(SCALE, |(_, s)| *s);
-    let out = Command::new(&run.bin)
-        .args(["export", "--preset", name, "--design", "normalized"])
-        .args(["--scale", &scale.to_string()])
-        .args([
-            "--max-documents",
-            &run.caps
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map_or(run.max_documents, |(_, c)| *c)
-                .to_string(),
-        ])
-        .args(["--max-elements", &run.max_elements.to_string()])
-        .args(["--max-bytes", "1TiB"])
-        .arg("--out")
-        .arg(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
+    let max_documents = run
+        .caps
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(run.max_documents, |(_, c)| *c);
     // Exit 1: written, and some document is over 16 MiB, as the model says (social-feed's
     // activity to a million followers, written whole).
-    assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    cli::run(
+        &run.bin,
+        [
+            "export",
+            "--preset",
+            name,
+            "--design",
+            "normalized",
+            "--scale",
+            &scale.to_string(),
+            "--max-documents",
+            &max_documents.to_string(),
+            "--max-elements",
+            &run.max_elements.to_string(),
+            "--max-bytes",
+            "1TiB",
+            "--out",
+            &dir.to_string_lossy(),
+        ],
+        &[0, 1],
     );
     let mut args: Vec<String> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{e}"))
@@ -228,21 +233,7 @@ fn round_trip(name: &str, dir: &Path, run: &Run) -> Vec<(String, String)> {
             args.push(format!("{}={}", e.name, e.count));
         }
     }
-    let path = dir.join("inferred.json");
-    let out = Command::new(&run.bin)
-        .arg("infer")
-        .args(&args)
-        .arg("--out")
-        .arg(&path)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    let inferred = parse_model(&text).unwrap_or_else(|e| panic!("{e:?}"));
+    let (inferred, _) = cli::infer(&run.bin, &args, dir);
     let mut failed = Vec::new();
     // The original as export laid it out (its field patterns kept), the inferred model in its
     // own design (the data's layout).
