@@ -5,7 +5,7 @@ mod sources;
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufReader, Write};
+use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -13,6 +13,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 
+use super::progress::Progress;
 use crate::infer::{InferError, Inference, Inferred, Report};
 use crate::lang::{Lang, Text};
 use crate::model::Model;
@@ -56,7 +57,8 @@ pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json 
 #[derive(Debug, Args)]
 pub struct InferArgs {
     /// mongoexport files, mongodump .bson files or directories, or .sql schemas; each file
-    /// optionally `:collection` (default: the file stem).
+    /// optionally `:collection` (default: the file stem). `-` reads documents from standard
+    /// input (collection `stdin`, or `-:collection`).
     #[arg(required = true, value_name = "FILE[:collection]")]
     pub files: Vec<String>,
     /// Read every FILE as a SQL schema, whatever its extension.
@@ -75,6 +77,10 @@ pub struct InferArgs {
     /// Print the report (and the model) as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Show a progress line on stderr while reading each file (bytes read of its size,
+    /// documents so far) even when stderr is not a terminal.
+    #[arg(long)]
+    pub progress: bool,
     /// The language of the summary: en or zh-CN; default: LC_ALL, LC_MESSAGES or LANG,
     /// English unless Chinese. --json is the same in every language.
     #[arg(long, value_name = "LANG", value_parser = super::lang::parse)]
@@ -100,15 +106,34 @@ impl InferArgs {
             let dialect = self.dialect.as_deref();
             return sources::run_sql(&sql, dialect, &counts, self.out.as_deref(), self.json);
         }
+        if inputs.iter().filter(|i| i.is_stdin()).count() > 1 {
+            bail!("standard input (-) can be read once: name it once");
+        }
+        let show_progress = self.progress || io::stderr().is_terminal();
         let mut inference = Inference::new();
         for input in &inputs {
             let before = inference.skipped().0.len();
             match input {
+                sources::Input::Json { path, collection } if path == Path::new(STDIN) => {
+                    inference.read(collection, STDIN_NAME, io::stdin().lock())?;
+                }
                 sources::Input::Json { path, collection } => {
                     let file = File::open(path)
                         .with_context(|| format!("cannot open {}", path.display()))?;
                     let name = path.display().to_string();
-                    inference.read(collection, &name, BufReader::new(file))?;
+                    let size = file.metadata().map_or(0, |m| m.len());
+                    let mut bar = Progress::new(show_progress, size, "bytes");
+                    let mut progress = |bytes: u64, documents: u64| {
+                        let what = format!("{} documents", crate::human::thousands(documents));
+                        bar.update(bytes, &what);
+                    };
+                    inference.read_with_progress(
+                        collection,
+                        &name,
+                        BufReader::with_capacity(1 << 20, file),
+                        &mut progress,
+                    )?;
+                    bar.finish();
                 }
                 sources::Input::Bson {
                     path,
@@ -336,11 +361,23 @@ fn split_spec(spec: &str) -> anyhow::Result<(&Path, String)> {
         }
     }
     let path = Path::new(spec);
+    if spec == STDIN {
+        return Ok((path, STDIN_COLLECTION.to_string()));
+    }
     let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
         bail!("cannot name a collection after {spec}: write {spec}:collection");
     };
     Ok((path, stem.to_string()))
 }
+
+/// The FILE that names standard input.
+const STDIN: &str = "-";
+
+/// Standard input's name in messages and the report.
+const STDIN_NAME: &str = "(stdin)";
+
+/// The collection standard input's documents go to unless `-:collection` names one.
+const STDIN_COLLECTION: &str = "stdin";
 
 /// Returns the `--count COLLECTION=N` values.
 fn parse_counts(args: &[String]) -> anyhow::Result<BTreeMap<String, f64>> {
