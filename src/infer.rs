@@ -369,22 +369,25 @@ impl Inference {
                 progress(bytes, summary.documents);
             }
             if n > self.max_line {
-                match gather.abandon() {
-                    Some(start) => self.skip(&mut summary, start, too_long(self.max_line)),
-                    None => {
-                        let message = format!("line longer than {} bytes", self.max_line);
-                        self.skip(&mut summary, line_no, message);
+                if gather.is_active() {
+                    if let Some(start) = gather.pass_over() {
+                        self.skip(&mut summary, start, too_long(self.max_line));
                     }
+                } else {
+                    let message = format!("line longer than {} bytes", self.max_line);
+                    self.skip(&mut summary, line_no, message);
                 }
                 continue;
             }
             let Ok(line) = std::str::from_utf8(&buf) else {
-                let start = gather.abandon();
-                let message = match start {
-                    Some(_) => format!("line {line_no} is not UTF-8"),
-                    None => "not UTF-8".to_string(),
-                };
-                self.skip(&mut summary, start.unwrap_or(line_no), message);
+                if gather.is_active() {
+                    if let Some(start) = gather.pass_over() {
+                        let message = format!("line {line_no} is not UTF-8");
+                        self.skip(&mut summary, start, message);
+                    }
+                } else {
+                    self.skip(&mut summary, line_no, "not UTF-8".to_string());
+                }
                 continue;
             };
             if gather.is_active() {

@@ -159,12 +159,15 @@ impl Gather {
         kept.then(|| self.take())
     }
 
-    /// Gives the open document up (a line of it could not be read): returns its first line
-    /// unless it was already reported.
-    pub fn abandon(&mut self) -> Option<u64> {
+    /// Passes over the rest of the open document (a line of it is too long or not text, so
+    /// its brackets go uncounted): returns its first line unless it was already reported, or
+    /// `None` when no document is open.
+    pub fn pass_over(&mut self) -> Option<u64> {
         let report = self.active && !self.passing;
-        self.active = false;
-        self.text = String::new();
+        if report {
+            self.passing = true;
+            self.text = String::new();
+        }
         report.then_some(self.line)
     }
 
