@@ -59,8 +59,15 @@ pub struct InferArgs {
     /// mongoexport files, mongodump .bson files or directories, or .sql schemas; each file
     /// optionally `:collection` (default: the file stem). `-` reads documents from standard
     /// input (collection `stdin`, or `-:collection`).
-    #[arg(required = true, value_name = "FILE[:collection]")]
+    #[arg(
+        required_unless_present = "stdin_collection",
+        value_name = "FILE[:collection]"
+    )]
     pub files: Vec<String>,
+    /// `-:collection`: read documents from standard input into that collection (a FILE
+    /// written as a short option so that flags after it still parse; read after the FILEs).
+    #[arg(short = ':', value_name = "COLLECTION", hide = true)]
+    pub stdin_collection: Option<String>,
     /// Read every FILE as a SQL schema, whatever its extension.
     #[arg(long)]
     pub sql: bool,
@@ -91,7 +98,9 @@ impl InferArgs {
     /// Reads every file, writes the model and the summary; exit 1 when nothing was readable.
     pub fn run(self) -> anyhow::Result<ExitCode> {
         let counts = parse_counts(&self.counts)?;
-        let inputs = sources::expand(&self.files, self.sql)?;
+        let mut specs = self.files.clone();
+        specs.extend(self.stdin_collection.iter().map(|c| format!("{STDIN}:{c}")));
+        let inputs = sources::expand(&specs, self.sql)?;
         let sql: Vec<PathBuf> = inputs
             .iter()
             .filter_map(|i| match i {
