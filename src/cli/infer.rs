@@ -21,13 +21,16 @@ use crate::model::Model;
 /// The long help of `squillion infer` (`squillion infer --help`).
 pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.\n\n\
         Reads mongoexport files (canonical or relaxed Extended JSON, one document per line or \
-        one JSON array), line by line in bounded memory, and mongodump .bson files one \
+        one JSON array) and documents spread over several lines (pretty-printed documents or \
+        arrays, mongosh output with ObjectId(...), ISODate(...) and unquoted keys, pasted \
+        text), line by line in bounded memory, and mongodump .bson files one \
         document at a time (a directory: every .bson in it; the .metadata.json beside each \
         is read and its indexes reported). Each FILE is one collection, named by its file \
-        stem or by FILE:collection (files naming the same collection are merged). Each \
+        stem or by FILE:collection (files naming the same collection are merged); - reads \
+        standard input (collection stdin, or -:collection). Each \
         collection becomes an entity; each field gets its dominant BSON type (the shares \
         of the others are reported), its presence, a length or count distribution fitted to \
-        what was seen (fixed, uniform or lognormal), number and date ranges and its \
+        what was seen (fixed, uniform, normal, lognormal or zipf), number and date ranges and its \
         sub-fields. Counts are the documents read unless --count gives the full-scale count.\n\n\
         Arrays of sub-documents become embedded child entities. A field whose values (99% or \
         more) are another collection's _ids becomes a reference: one id, in the child \
@@ -41,7 +44,10 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         integer primary key as _id, foreign keys as one-to-many relationships and junction \
         tables as many-to-many; counts from --count, else 1,000 per table. --dialect picks \
         the SQL dialect (default: generic, then postgresql, then mysql).\n\n\
-        A malformed line is reported with its line number and skipped, a corrupt or truncated \
+        A progress line (bytes read of each file's size, documents so far) is drawn on \
+        standard error when it is a terminal, or with --progress.\n\n\
+        A malformed line is reported with its line number and skipped (a document over \
+        several lines at the line and column where it fails), a corrupt or truncated \
         .bson document at its byte offset; the rest is still inferred. A SQL parse error is \
         reported at its line and column and nothing is written.\n\n\
         Output: the model (JSON) on standard output, the summary on standard error; with \
@@ -51,7 +57,7 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         (nothing written), 2 usage or input error (a SQL parse error included).";
 
 /// The examples after the help of `squillion infer`.
-pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json\n  squillion infer dump/shop --out model.json\n  squillion infer schema.sql --count orders=5000000 --dialect postgresql";
+pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json\n  mongosh --quiet --eval 'db.users.find()' | squillion infer -:users\n  squillion infer dump/shop --out model.json\n  squillion infer schema.sql --count orders=5000000 --dialect postgresql";
 
 /// Arguments of `squillion infer`.
 #[derive(Debug, Args)]
