@@ -167,3 +167,50 @@ fn a_line_not_utf8_inside_a_document_skips_that_document_once() {
         (1, "line 2 is not UTF-8")
     );
 }
+
+#[test]
+fn random_bracket_soup_never_panics_and_reports_real_lines() {
+    // 3,000 texts of brackets, quotes, escapes, shell forms and newlines (a fixed xorshift
+    // sequence): never a panic, every skip at a line of the input, never more documents than
+    // `{` in the text.
+    const TOKENS: [&str; 18] = [
+        "{",
+        "}",
+        "[",
+        "]",
+        "\"",
+        "'",
+        "\\",
+        "\n",
+        "\n  ",
+        "\n{",
+        ", ",
+        ": ",
+        "a",
+        "1",
+        "\"x\"",
+        "ObjectId('65a1b2c3d4e5f60718293a4b')",
+        "\r\n",
+        "é",
+    ];
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for _ in 0..3000 {
+        let len = next() % 60;
+        let text: String = (0..len)
+            .map(|_| TOKENS[(next() % TOKENS.len() as u64) as usize])
+            .collect();
+        let mut inference = Inference::with_max_line(24);
+        let s = inference.read("c", "c.json", text.as_bytes()).unwrap();
+        let lines = text.split('\n').count() as u64;
+        assert!(s.documents <= text.matches('{').count() as u64, "{text:?}");
+        for skipped in inference.skipped().0 {
+            assert!((1..=lines).contains(&skipped.line), "{text:?}: {skipped:?}");
+        }
+    }
+}
