@@ -124,7 +124,7 @@ fn progress_goes_to_standard_error_only() {
         let err = String::from_utf8_lossy(&shown.stderr);
         let size = text.len();
         assert!(
-            err.contains(&format!("100.0% {size}/{size} bytes 4 documents")),
+            err.contains(&format!("100.0% {size} B/{size} B 4 documents")),
             "{err}"
         );
         // Not a terminal and no --progress: no bar.

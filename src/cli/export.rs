@@ -11,7 +11,7 @@ use anyhow::Context;
 use clap::Args;
 
 use super::eval::{chosen_design, ModelSource};
-use super::progress::Progress;
+use super::progress::{Progress, Unit};
 use crate::export::estimate::{estimate, parse_max_bytes, round_up_size, DEFAULT_MAX_SIZE};
 use crate::export::{
     planned_documents, write_export, ExportPlan, ExportSink, Scale, DEFAULT_MAX_DOCUMENTS,
@@ -127,7 +127,7 @@ impl ExportArgs {
         let mut progress = Progress::new(
             self.progress || std::io::stderr().is_terminal(),
             planned.iter().map(|(_, n)| n).sum(),
-            "documents",
+            Unit::Documents,
         );
         let plan = ExportPlan {
             model: &model,

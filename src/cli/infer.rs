@@ -13,7 +13,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 
-use super::progress::Progress;
+use super::progress::{Progress, Unit};
 use crate::infer::{InferError, Inference, Inferred, Report};
 use crate::lang::{Lang, Text};
 use crate::model::Model;
@@ -137,7 +137,7 @@ impl InferArgs {
                         .with_context(|| format!("cannot open {}", path.display()))?;
                     let name = path.display().to_string();
                     let size = file.metadata().map_or(0, |m| m.len());
-                    let mut bar = Progress::new(show_progress, size, "bytes");
+                    let mut bar = Progress::new(show_progress, size, Unit::Bytes);
                     let mut progress = |bytes: u64, documents: u64| {
                         let what = format!("{} documents", crate::human::thousands(documents));
                         bar.update(bytes, &what);
