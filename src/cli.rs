@@ -17,6 +17,7 @@ mod export;
 mod infer;
 mod lang;
 mod presets;
+mod progress;
 mod query;
 mod size;
 mod validate;

@@ -37,6 +37,7 @@ pub mod build;
 pub mod dump;
 pub mod feeds;
 pub mod fit;
+pub mod gather;
 pub mod gridfs;
 pub mod line;
 pub mod links;
@@ -79,6 +80,9 @@ use stats::ObjectStats;
 /// The longest line read (64 MiB: four times mongod's 16 MiB document limit, room for
 /// Extended JSON's wrappers); a longer line is skipped and reported.
 pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Bytes read between two calls of [`Inference::read_with_progress`]'s progress (1 MiB).
+pub const PROGRESS_BYTES: u64 = 1 << 20;
 
 /// How many skipped lines the report keeps with their reasons (all are counted).
 pub const MAX_REPORTED_SKIPS: usize = 100;
@@ -305,12 +309,31 @@ impl Inference {
     }
 
     /// Reads every document of `reader` (named `source` in messages) into `collection`, line
-    /// by line; an unreadable line is skipped and reported (see [`Inference::skipped`]).
+    /// by line (a document spread over several lines gathered first); an unreadable line or
+    /// document is skipped and reported (see [`Inference::skipped`]).
     pub fn read(
         &mut self,
         collection: &str,
         source: &str,
+        reader: impl BufRead,
+    ) -> Result<SourceSummary, InferError> {
+        self.read_with_progress(collection, source, reader, &mut |_, _| {})
+    }
+
+    /// Reads every document of `reader` as [`Inference::read`] does, calling
+    /// `progress(bytes read, documents read)` every [`PROGRESS_BYTES`] or so and at the end.
+    ///
+    /// A line whose brackets do not balance opens a document spread over several lines (a
+    /// pretty-printed document or array, mongosh's output): the lines up to where it closes
+    /// are read as one text ([`gather`]); a document longer than the longest line is skipped
+    /// and reported at its first line, an unreadable one at the line and column where it
+    /// fails.
+    pub fn read_with_progress(
+        &mut self,
+        collection: &str,
+        source: &str,
         mut reader: impl BufRead,
+        progress: &mut dyn FnMut(u64, u64),
     ) -> Result<SourceSummary, InferError> {
         let mut summary = SourceSummary {
             source: source.to_string(),
@@ -326,6 +349,10 @@ impl Inference {
         let mut line_no = 0u64;
         let mut in_array = false;
         let mut started = false;
+        let mut gather = gather::Gather::default();
+        let mut bytes = 0u64;
+        let mut shown = 0u64;
+        let too_long = |max: usize| format!("document longer than {max} bytes");
         loop {
             buf.clear();
             line_no += 1;
@@ -336,15 +363,52 @@ impl Inference {
             };
             let n = read_line(&mut reader, &mut buf, self.max_line).map_err(read_error)?;
             let Some(n) = n else { break };
+            bytes = bytes.saturating_add(n as u64 + 1);
+            if bytes - shown >= PROGRESS_BYTES {
+                shown = bytes;
+                progress(bytes, summary.documents);
+            }
             if n > self.max_line {
-                let message = format!("line longer than {} bytes", self.max_line);
-                self.skip(&mut summary, line_no, message);
+                if gather.is_active() {
+                    if let Some(start) = gather.pass_over() {
+                        self.skip(&mut summary, start, too_long(self.max_line));
+                    }
+                } else {
+                    let message = format!("line longer than {} bytes", self.max_line);
+                    self.skip(&mut summary, line_no, message);
+                }
                 continue;
             }
             let Ok(line) = std::str::from_utf8(&buf) else {
-                self.skip(&mut summary, line_no, "not UTF-8".to_string());
+                if gather.is_active() {
+                    if let Some(start) = gather.pass_over() {
+                        let message = format!("line {line_no} is not UTF-8");
+                        self.skip(&mut summary, start, message);
+                    }
+                } else {
+                    self.skip(&mut summary, line_no, "not UTF-8".to_string());
+                }
                 continue;
             };
+            if gather.is_active() {
+                match gather.push(line, self.max_line) {
+                    gather::Step::More | gather::Step::Passed => continue,
+                    gather::Step::TooLong { line } => {
+                        self.skip(&mut summary, line, too_long(self.max_line));
+                        continue;
+                    }
+                    gather::Step::Closed(chunk) => {
+                        self.read_chunk(collection, &mut summary, &chunk, in_array);
+                        continue;
+                    }
+                    // This line starts the next document: read it below.
+                    gather::Step::Broken(chunk) => {
+                        if let Some(chunk) = chunk {
+                            self.read_chunk(collection, &mut summary, &chunk, in_array);
+                        }
+                    }
+                }
+            }
             let mut text = line.trim();
             if text.is_empty() {
                 continue;
@@ -354,12 +418,29 @@ impl Inference {
                 if let Some(rest) = text.strip_prefix('[') {
                     in_array = true;
                     text = rest.trim_start();
+                    if text.is_empty() {
+                        continue;
+                    }
                 }
             }
             // Characters of the line before `text`, so that columns are the line's own.
             let before = line
                 .get(..line.trim_end().len().saturating_sub(text.len()))
                 .map_or(0, |p| p.chars().count());
+            if fast && !in_array {
+                if let Some(line) = line::read(text, &mut items) {
+                    if let Some(stats) = self.stats_of(collection) {
+                        stats.add_fields(line.fields());
+                    }
+                    summary.documents += 1;
+                    continue;
+                }
+            }
+            let depth = gather::depth_of(text);
+            if depth > 0 {
+                gather.start(text, line_no, before, gather::indent_of(line), depth);
+                continue;
+            }
             let docs: Vec<Result<Document, String>> = if in_array {
                 let body = text.strip_suffix(',').unwrap_or(text).trim_end();
                 let body = body.strip_suffix(']').unwrap_or(body).trim_end();
@@ -373,15 +454,6 @@ impl Inference {
                     .map(|item| item.result.map_err(|e| column_only(&e, before, 1)))
                     .collect()
             } else {
-                if fast {
-                    if let Some(line) = line::read(text, &mut items) {
-                        if let Some(stats) = self.stats_of(collection) {
-                            stats.add_fields(line.fields());
-                        }
-                        summary.documents += 1;
-                        continue;
-                    }
-                }
                 vec![parse_document(text).map_err(|e| column_only(&e, before, 0))]
             };
             for doc in docs {
@@ -394,8 +466,50 @@ impl Inference {
                 }
             }
         }
+        if let Some(chunk) = gather.finish() {
+            self.read_chunk(collection, &mut summary, &chunk, in_array);
+        }
+        progress(bytes, summary.documents);
         self.sources.push(summary.clone());
         Ok(summary)
+    }
+
+    /// Reads a document gathered over several lines (or several, when one closed and the
+    /// next opened on one line): inside a top-level array as its elements; an unreadable one
+    /// is skipped and reported at the input's line and column where it fails.
+    fn read_chunk(
+        &mut self,
+        collection: &str,
+        summary: &mut SourceSummary,
+        chunk: &gather::Chunk,
+        in_array: bool,
+    ) {
+        let (items, added) = if in_array {
+            let body = chunk.text.trim_end();
+            let body = body.strip_suffix(',').unwrap_or(body).trim_end();
+            let body = body.strip_suffix(']').unwrap_or(body).trim_end();
+            let body = body.strip_suffix(',').unwrap_or(body);
+            (parse_stream(&format!("[{body}]")), 1)
+        } else {
+            (parse_stream(&chunk.text), 0)
+        };
+        for item in items {
+            match item.result {
+                Ok(doc) => {
+                    self.add(collection, &doc);
+                    summary.documents += 1;
+                }
+                Err(e) => {
+                    let line = chunk.line + (e.line as u64).saturating_sub(1);
+                    let message = if e.line <= 1 {
+                        column_only(&e, chunk.before, added)
+                    } else {
+                        format!("column {}: {}", e.column, e.message)
+                    };
+                    self.skip(summary, line, message);
+                }
+            }
+        }
     }
 
     /// Adds one document to `collection`.

@@ -541,7 +541,7 @@ infer-kind-metadata = indexes of { $collection }
 infer-kind-sql = SQL schema
 infer-remove = remove
 infer-remove-label = Remove { $name }
-infer-paste-label = Or paste documents (one per line, or a JSON array) or DDL (CREATE TABLE …)
+infer-paste-label = Or paste documents (one per line, a JSON array, pretty-printed or as mongosh prints them) or DDL (CREATE TABLE …)
 infer-collection-label = Collection of the pasted documents
 infer-counts-label = Full-scale counts (optional)
 infer-counts-placeholder = users=30000000, orders=5000000

@@ -538,7 +538,7 @@ infer-kind-metadata = { $collection } 的索引
 infer-kind-sql = SQL 模式
 infer-remove = 移除
 infer-remove-label = 移除 { $name }
-infer-paste-label = 或粘贴文档（每行一个，或一个 JSON 数组）或 DDL（CREATE TABLE …）
+infer-paste-label = 或粘贴文档（每行一个、一个 JSON 数组、多行排版或 mongosh 的输出）或 DDL（CREATE TABLE …）
 infer-collection-label = 粘贴文档所属的集合
 infer-counts-label = 全量规模的数量（可选）
 infer-counts-placeholder = users=30000000, orders=5000000

@@ -11,6 +11,7 @@ use anyhow::Context;
 use clap::Args;
 
 use super::eval::{chosen_design, ModelSource};
+use super::progress::{Progress, Unit};
 use crate::export::estimate::{estimate, parse_max_bytes, round_up_size, DEFAULT_MAX_SIZE};
 use crate::export::{
     planned_documents, write_export, ExportPlan, ExportSink, Scale, DEFAULT_MAX_DOCUMENTS,
@@ -78,45 +79,6 @@ pub struct ExportArgs {
     pub json: bool,
 }
 
-/// A progress bar on stderr, redrawn when the shown percentage changes.
-struct Progress {
-    on: bool,
-    total: u64,
-    done: u64,
-    shown: Option<u64>,
-}
-
-impl Progress {
-    fn update(&mut self, done: u64, what: &str) {
-        self.done = done;
-        if !self.on {
-            return;
-        }
-        let pct = (done.saturating_mul(1000) / self.total.max(1)).min(1000);
-        if self.shown == Some(pct) {
-            return;
-        }
-        self.shown = Some(pct);
-        let filled = (pct / 25) as usize;
-        let bar = format!("{}{}", "#".repeat(filled), ".".repeat(40 - filled.min(40)));
-        let mut e = std::io::stderr().lock();
-        let _ = write!(
-            e,
-            "\r[{bar}] {:>5.1}% {}/{} documents {what:<24}",
-            pct as f64 / 10.0,
-            done,
-            self.total
-        );
-        let _ = e.flush();
-    }
-
-    fn finish(&self) {
-        if self.on {
-            eprintln!();
-        }
-    }
-}
-
 /// The export's folder: each file through a 1 MiB buffer.
 struct Folder {
     dir: PathBuf,
@@ -164,12 +126,11 @@ impl ExportArgs {
         std::fs::create_dir_all(&self.out)
             .with_context(|| format!("cannot create {}", self.out.display()))?;
         let planned = planned_documents(&model, &layout, &scale);
-        let mut progress = Progress {
-            on: self.progress || std::io::stderr().is_terminal(),
-            total: planned.iter().map(|(_, n)| n).sum(),
-            done: 0,
-            shown: None,
-        };
+        let mut progress = Progress::new(
+            self.progress || std::io::stderr().is_terminal(),
+            planned.iter().map(|(_, n)| n).sum(),
+            Unit::Documents,
+        );
         let plan = ExportPlan {
             model: &model,
             layout: &layout,

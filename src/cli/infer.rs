@@ -5,7 +5,7 @@ mod sources;
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufReader, Write};
+use std::io::{self, BufReader, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -13,6 +13,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 
+use super::progress::{Progress, Unit};
 use crate::infer::{InferError, Inference, Inferred, Report};
 use crate::lang::{Lang, Text};
 use crate::model::Model;
@@ -20,13 +21,16 @@ use crate::model::Model;
 /// The long help of `squillion infer` (`squillion infer --help`).
 pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.\n\n\
         Reads mongoexport files (canonical or relaxed Extended JSON, one document per line or \
-        one JSON array), line by line in bounded memory, and mongodump .bson files one \
+        one JSON array) and documents spread over several lines (pretty-printed documents or \
+        arrays, mongosh output with ObjectId(...), ISODate(...) and unquoted keys, pasted \
+        text), line by line in bounded memory, and mongodump .bson files one \
         document at a time (a directory: every .bson in it; the .metadata.json beside each \
         is read and its indexes reported). Each FILE is one collection, named by its file \
-        stem or by FILE:collection (files naming the same collection are merged). Each \
+        stem or by FILE:collection (files naming the same collection are merged); - reads \
+        standard input (collection stdin, or -:collection). Each \
         collection becomes an entity; each field gets its dominant BSON type (the shares \
         of the others are reported), its presence, a length or count distribution fitted to \
-        what was seen (fixed, uniform or lognormal), number and date ranges and its \
+        what was seen (fixed, uniform, normal, lognormal or zipf), number and date ranges and its \
         sub-fields. Counts are the documents read unless --count gives the full-scale count.\n\n\
         Arrays of sub-documents become embedded child entities. A field whose values (99% or \
         more) are another collection's _ids becomes a reference: one id, in the child \
@@ -40,7 +44,10 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         integer primary key as _id, foreign keys as one-to-many relationships and junction \
         tables as many-to-many; counts from --count, else 1,000 per table. --dialect picks \
         the SQL dialect (default: generic, then postgresql, then mysql).\n\n\
-        A malformed line is reported with its line number and skipped, a corrupt or truncated \
+        A progress line (bytes read of each file's size, documents so far) is drawn on \
+        standard error when it is a terminal, or with --progress.\n\n\
+        A malformed line is reported with its line number and skipped (a document over \
+        several lines at the line and column where it fails), a corrupt or truncated \
         .bson document at its byte offset; the rest is still inferred. A SQL parse error is \
         reported at its line and column and nothing is written.\n\n\
         Output: the model (JSON) on standard output, the summary on standard error; with \
@@ -50,15 +57,23 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         (nothing written), 2 usage or input error (a SQL parse error included).";
 
 /// The examples after the help of `squillion infer`.
-pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json\n  squillion infer dump/shop --out model.json\n  squillion infer schema.sql --count orders=5000000 --dialect postgresql";
+pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json\n  mongosh --quiet --eval 'db.users.find()' | squillion infer -:users\n  squillion infer dump/shop --out model.json\n  squillion infer schema.sql --count orders=5000000 --dialect postgresql";
 
 /// Arguments of `squillion infer`.
 #[derive(Debug, Args)]
 pub struct InferArgs {
     /// mongoexport files, mongodump .bson files or directories, or .sql schemas; each file
-    /// optionally `:collection` (default: the file stem).
-    #[arg(required = true, value_name = "FILE[:collection]")]
+    /// optionally `:collection` (default: the file stem). `-` reads documents from standard
+    /// input (collection `stdin`, or `-:collection`).
+    #[arg(
+        required_unless_present = "stdin_collection",
+        value_name = "FILE[:collection]"
+    )]
     pub files: Vec<String>,
+    /// `-:collection`: read documents from standard input into that collection (a FILE
+    /// written as a short option so that flags after it still parse; read after the FILEs).
+    #[arg(short = ':', value_name = "COLLECTION", hide = true)]
+    pub stdin_collection: Option<String>,
     /// Read every FILE as a SQL schema, whatever its extension.
     #[arg(long)]
     pub sql: bool,
@@ -75,6 +90,10 @@ pub struct InferArgs {
     /// Print the report (and the model) as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Show a progress line on stderr while reading each file (bytes read of its size,
+    /// documents so far) even when stderr is not a terminal.
+    #[arg(long)]
+    pub progress: bool,
     /// The language of the summary: en or zh-CN; default: LC_ALL, LC_MESSAGES or LANG,
     /// English unless Chinese. --json is the same in every language.
     #[arg(long, value_name = "LANG", value_parser = super::lang::parse)]
@@ -85,7 +104,9 @@ impl InferArgs {
     /// Reads every file, writes the model and the summary; exit 1 when nothing was readable.
     pub fn run(self) -> anyhow::Result<ExitCode> {
         let counts = parse_counts(&self.counts)?;
-        let inputs = sources::expand(&self.files, self.sql)?;
+        let mut specs = self.files.clone();
+        specs.extend(self.stdin_collection.iter().map(|c| format!("{STDIN}:{c}")));
+        let inputs = sources::expand(&specs, self.sql)?;
         let sql: Vec<PathBuf> = inputs
             .iter()
             .filter_map(|i| match i {
@@ -100,15 +121,34 @@ impl InferArgs {
             let dialect = self.dialect.as_deref();
             return sources::run_sql(&sql, dialect, &counts, self.out.as_deref(), self.json);
         }
+        if inputs.iter().filter(|i| i.is_stdin()).count() > 1 {
+            bail!("standard input (-) can be read once: name it once");
+        }
+        let show_progress = self.progress || io::stderr().is_terminal();
         let mut inference = Inference::new();
         for input in &inputs {
             let before = inference.skipped().0.len();
             match input {
+                sources::Input::Json { path, collection } if path == Path::new(STDIN) => {
+                    inference.read(collection, STDIN_NAME, io::stdin().lock())?;
+                }
                 sources::Input::Json { path, collection } => {
                     let file = File::open(path)
                         .with_context(|| format!("cannot open {}", path.display()))?;
                     let name = path.display().to_string();
-                    inference.read(collection, &name, BufReader::new(file))?;
+                    let size = file.metadata().map_or(0, |m| m.len());
+                    let mut bar = Progress::new(show_progress, size, Unit::Bytes);
+                    let mut progress = |bytes: u64, documents: u64| {
+                        let what = format!("{} documents", crate::human::thousands(documents));
+                        bar.update(bytes, &what);
+                    };
+                    inference.read_with_progress(
+                        collection,
+                        &name,
+                        BufReader::with_capacity(1 << 20, file),
+                        &mut progress,
+                    )?;
+                    bar.finish();
                 }
                 sources::Input::Bson {
                     path,
@@ -336,11 +376,23 @@ fn split_spec(spec: &str) -> anyhow::Result<(&Path, String)> {
         }
     }
     let path = Path::new(spec);
+    if spec == STDIN {
+        return Ok((path, STDIN_COLLECTION.to_string()));
+    }
     let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
         bail!("cannot name a collection after {spec}: write {spec}:collection");
     };
     Ok((path, stem.to_string()))
 }
+
+/// The FILE that names standard input.
+const STDIN: &str = "-";
+
+/// Standard input's name in messages and the report.
+const STDIN_NAME: &str = "(stdin)";
+
+/// The collection standard input's documents go to unless `-:collection` names one.
+const STDIN_COLLECTION: &str = "stdin";
 
 /// Returns the `--count COLLECTION=N` values.
 fn parse_counts(args: &[String]) -> anyhow::Result<BTreeMap<String, f64>> {

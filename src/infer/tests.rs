@@ -7,6 +7,8 @@ use super::*;
 use crate::model::design::Strategy;
 use crate::model::{BsonType, Distribution, ValueKind};
 
+mod multiline;
+
 fn infer(text: &str, max_line: usize) -> (Inferred, SourceSummary) {
     let mut inference = Inference::with_max_line(max_line);
     // A tiny buffer: lines are assembled over many reads.

@@ -41,6 +41,13 @@ pub enum Input {
     },
 }
 
+impl Input {
+    /// Returns whether this input is standard input (`-`).
+    pub fn is_stdin(&self) -> bool {
+        matches!(self, Input::Json { path, .. } if path == Path::new(super::STDIN))
+    }
+}
+
 /// Returns the inputs named by `FILE[:collection]` arguments: `.sql` files (every file with
 /// `sql`) as SQL, `.bson` files and directories of them (a mongodump `dump/<db>/`) as
 /// mongodump output, the rest as mongoexport output. SQL and documents are not mixed.
@@ -48,7 +55,11 @@ pub fn expand(specs: &[String], sql: bool) -> anyhow::Result<Vec<Input>> {
     let mut inputs = Vec::new();
     for spec in specs {
         let plain = Path::new(spec);
-        if sql || (has_extension(plain, "sql") && !plain.is_dir()) {
+        let stdin = spec == super::STDIN || spec.starts_with("-:");
+        if stdin && sql {
+            bail!("standard input (-) is read as documents: give a SQL schema as a .sql file");
+        }
+        if !stdin && (sql || (has_extension(plain, "sql") && !plain.is_dir())) {
             inputs.push(Input::Sql {
                 path: plain.to_path_buf(),
             });
