@@ -33,12 +33,14 @@
 //! Not yet: arrays of sub-documents inside nested objects (kept as arrays of objects: a
 //! relationship's array lies at its parent's top level), compressed mongodump output.
 
+pub mod archive;
 pub mod build;
 pub mod dump;
 pub mod feeds;
 pub mod fit;
 pub mod gather;
 pub mod gridfs;
+pub mod input;
 pub mod line;
 pub mod links;
 pub mod refs;
@@ -117,6 +119,16 @@ pub enum InferError {
         /// The I/O error.
         #[source]
         error: std::io::Error,
+    },
+    /// A mongodump archive's prelude is broken: nothing could be read.
+    #[error("{input}: byte {byte}: {message}")]
+    Archive {
+        /// The archive's name.
+        input: String,
+        /// Byte offset (in the decompressed stream) where it breaks.
+        byte: u64,
+        /// What is wrong.
+        message: String,
     },
     /// A mongodump `.metadata.json` is not what mongodump writes.
     #[error("{input}: {message}")]

@@ -3,17 +3,20 @@
 
 mod sources;
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufReader, IsTerminal, Write};
+use std::io::{self, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::rc::Rc;
 
 use anyhow::{bail, Context};
 use clap::Args;
 use serde::Serialize;
 
 use super::progress::{Progress, Unit};
+use crate::infer::input::Kind;
 use crate::infer::{InferError, Inference, Inferred, Report};
 use crate::lang::{Lang, Text};
 use crate::model::Model;
@@ -130,31 +133,28 @@ impl InferArgs {
             let before = inference.skipped().0.len();
             match input {
                 sources::Input::Json { path, collection } if path == Path::new(STDIN) => {
-                    inference.read(collection, STDIN_NAME, io::stdin().lock())?;
+                    let mut none = |_, _| {};
+                    let stdin = io::stdin().lock();
+                    inference.read_input(Kind::Json, collection, STDIN_NAME, stdin, &mut none)?;
                 }
                 sources::Input::Json { path, collection } => {
-                    let file = File::open(path)
-                        .with_context(|| format!("cannot open {}", path.display()))?;
-                    let name = path.display().to_string();
-                    let size = file.metadata().map_or(0, |m| m.len());
-                    let mut bar = Progress::new(show_progress, size, Unit::Bytes);
-                    let mut progress = |bytes: u64, documents: u64| {
-                        let what = format!("{} documents", crate::human::thousands(documents));
-                        bar.update(bytes, &what);
-                    };
-                    inference.read_with_progress(
-                        collection,
-                        &name,
-                        BufReader::with_capacity(1 << 20, file),
-                        &mut progress,
-                    )?;
-                    bar.finish();
+                    read_file(&mut inference, Kind::Json, path, collection, show_progress)?;
+                }
+                sources::Input::Archive { path } => {
+                    read_file(&mut inference, Kind::Archive, path, "", show_progress)?;
                 }
                 sources::Input::Bson {
                     path,
                     collection,
                     metadata,
-                } => sources::read_bson(&mut inference, path, collection, metadata.as_deref())?,
+                } => {
+                    read_file(&mut inference, Kind::Bson, path, collection, show_progress)?;
+                    if let Some(meta) = metadata {
+                        let text = sources::read_file_text(meta)?;
+                        let name = meta.display().to_string();
+                        inference.read_metadata(collection, &name, &text)?;
+                    }
+                }
                 sources::Input::Sql { .. } => {}
             }
             for s in inference.skipped().0.iter().skip(before) {
@@ -201,6 +201,50 @@ impl InferArgs {
             eprint!("{}", summary(&inferred, lang));
         }
         Ok(ExitCode::SUCCESS)
+    }
+}
+
+/// Reads the documents of file `path` (of `kind`, into `collection`) into `inference`, with a
+/// progress line of the file's bytes read (compressed bytes, for a gzipped file) when `show`.
+fn read_file(
+    inference: &mut Inference,
+    kind: Kind,
+    path: &Path,
+    collection: &str,
+    show: bool,
+) -> anyhow::Result<()> {
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let name = path.display().to_string();
+    let size = file.metadata().map_or(0, |m| m.len());
+    let read = Rc::new(Cell::new(0u64));
+    let counted = Counted {
+        inner: file,
+        read: Rc::clone(&read),
+    };
+    let mut bar = Progress::new(show, size, Unit::Bytes);
+    let mut progress = |_: u64, documents: u64| {
+        let what = format!("{} documents", crate::human::thousands(documents));
+        bar.update(read.get(), &what);
+    };
+    let reader = BufReader::with_capacity(1 << 20, counted);
+    inference.read_input(kind, collection, &name, reader, &mut progress)?;
+    bar.finish();
+    Ok(())
+}
+
+/// A reader that counts the bytes read through it (a file's, before decompression).
+struct Counted<R> {
+    /// The file.
+    inner: R,
+    /// Bytes read so far.
+    read: Rc<Cell<u64>>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
     }
 }
 
@@ -379,10 +423,11 @@ fn split_spec(spec: &str) -> anyhow::Result<(&Path, String)> {
     if spec == STDIN {
         return Ok((path, STDIN_COLLECTION.to_string()));
     }
-    let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+    let Some(name) = path.file_name().and_then(|s| s.to_str()) else {
         bail!("cannot name a collection after {spec}: write {spec}:collection");
     };
-    Ok((path, stem.to_string()))
+    // users.json → users, orders.bson.gz → orders (crate::infer::input::classify).
+    Ok((path, crate::infer::input::classify(name).1))
 }
 
 /// The FILE that names standard input.

@@ -51,14 +51,26 @@ pub struct IndexKey {
 impl Inference {
     /// Reads every document of a mongodump `.bson` stream (named `source` in messages) into
     /// `collection`, one at a time, holding at most one document's bytes. A document that is
-    /// not valid BSON is skipped and reported at its byte offset; a truncated document or an
-    /// impossible length (below 5 or above [`MAX_BSON_DOCUMENT`]) ends the stream there, the
-    /// documents before it kept.
+    /// not valid BSON is skipped and reported at its byte offset; a truncated document, an
+    /// impossible length (below 5 or above [`MAX_BSON_DOCUMENT`]) or a compressed stream that
+    /// breaks off ends the stream there, the documents before it kept.
     pub fn read_bson(
         &mut self,
         collection: &str,
         source: &str,
-        mut reader: impl Read,
+        reader: impl Read,
+    ) -> Result<SourceSummary, InferError> {
+        self.read_bson_with_progress(collection, source, reader, &mut |_, _| {})
+    }
+
+    /// Reads a `.bson` stream as [`Inference::read_bson`] does, calling `progress(bytes read,
+    /// documents read)` every [`super::PROGRESS_BYTES`] or so.
+    pub fn read_bson_with_progress(
+        &mut self,
+        collection: &str,
+        source: &str,
+        reader: impl Read,
+        progress: &mut dyn FnMut(u64, u64),
     ) -> Result<SourceSummary, InferError> {
         let mut summary = SourceSummary {
             source: source.to_string(),
@@ -66,62 +78,30 @@ impl Inference {
             documents: 0,
             skipped: 0,
         };
-        let mut buf: Vec<u8> = Vec::new();
-        let mut offset = 0u64;
-        let mut number = 0u64;
+        let mut docs = Documents::new(reader, source);
         loop {
-            number += 1;
-            let read_error = |error| InferError::ReadBytes {
-                input: source.to_string(),
-                byte: offset,
-                error,
-            };
-            let mut header = [0u8; 4];
-            let got = read_full(&mut reader, &mut header).map_err(read_error)?;
-            if got == 0 {
-                break;
-            }
-            if got < 4 {
-                let message = format!("truncated length ({got} of 4 bytes left)");
-                self.skip_bytes(&mut summary, number, offset, message);
-                break;
-            }
-            let declared = u32::from_le_bytes(header) as usize;
-            if !(5..=MAX_BSON_DOCUMENT).contains(&declared) {
-                let message = format!(
-                    "impossible document length {} (a document has 5 to {} bytes): the rest \
-                     of the file is not read",
-                    thousands(declared as u64),
-                    thousands(MAX_BSON_DOCUMENT as u64)
-                );
-                self.skip_bytes(&mut summary, number, offset, message);
-                break;
-            }
-            buf.clear();
-            buf.extend_from_slice(&header);
-            buf.resize(declared, 0);
-            let rest = buf.get_mut(4..).unwrap_or_default();
-            let got = read_full(&mut reader, rest).map_err(read_error)?;
-            if got < declared - 4 {
-                let message = format!(
-                    "truncated document (declared {} bytes, {} left)",
-                    thousands(declared as u64),
-                    thousands(got as u64 + 4)
-                );
-                self.skip_bytes(&mut summary, number, offset, message);
-                break;
-            }
-            match RawDocument::from_bytes(&buf).and_then(Document::try_from) {
-                Ok(doc) => {
-                    self.add(collection, &doc);
-                    summary.documents += 1;
+            match docs.next()? {
+                Next::End => break,
+                Next::Terminator => {
+                    let message = impossible_length(u32::MAX as usize);
+                    self.skip_bytes(&mut summary, docs.number, docs.at, message);
+                    break;
                 }
-                Err(e) => {
-                    let message = format!("not a valid BSON document ({e}): skipped");
-                    self.skip_bytes(&mut summary, number, offset, message);
+                Next::Broken(message) => {
+                    self.skip_bytes(&mut summary, docs.number, docs.at, message);
+                    break;
                 }
+                Next::Document => match docs.document() {
+                    Ok(doc) => {
+                        self.add(collection, &doc);
+                        summary.documents += 1;
+                    }
+                    Err(message) => {
+                        self.skip_bytes(&mut summary, docs.number, docs.at, message);
+                    }
+                },
             }
-            offset += declared as u64;
+            docs.report(summary.documents, progress);
         }
         self.sources.push(summary.clone());
         Ok(summary)
@@ -184,7 +164,7 @@ impl Inference {
 
     /// Records a document skipped at byte `offset` of a `.bson` input (`number`: its 1-based
     /// position in the file, reported as its line).
-    fn skip_bytes(
+    pub(super) fn skip_bytes(
         &mut self,
         summary: &mut SourceSummary,
         number: u64,
@@ -226,6 +206,157 @@ fn number(v: &Bson) -> Option<f64> {
         Bson::Decimal128(d) => d.to_string().parse().ok(),
         _ => None,
     }
+}
+
+/// What [`Documents::next`] read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Next {
+    /// A whole document: [`Documents::document`] decodes it.
+    Document,
+    /// The end of the input, where a document would start.
+    End,
+    /// A length of -1 (`0xFFFFFFFF`): a mongodump archive's terminator.
+    Terminator,
+    /// The input cannot be read on (a truncated document, an impossible length, a compressed
+    /// stream that breaks off): why.
+    Broken(String),
+}
+
+/// Concatenated BSON documents read one at a time, holding one document's bytes: a `.bson`
+/// file's content, and the blocks of a mongodump archive ([`super::archive`]).
+pub(super) struct Documents<R> {
+    /// The input.
+    reader: R,
+    /// Its name in errors.
+    source: String,
+    /// The last document's bytes.
+    buf: Vec<u8>,
+    /// The byte offset of the next item.
+    offset: u64,
+    /// The byte offset of the last item read.
+    pub at: u64,
+    /// The last item's 1-based position in the input.
+    pub number: u64,
+    /// `offset` when progress was last reported.
+    shown: u64,
+}
+
+impl<R: Read> Documents<R> {
+    /// Returns a reader of `reader`'s documents, named `source` in errors.
+    pub fn new(reader: R, source: &str) -> Self {
+        Documents {
+            reader,
+            source: source.to_string(),
+            buf: Vec::new(),
+            offset: 0,
+            at: 0,
+            number: 0,
+            shown: 0,
+        }
+    }
+
+    /// Reads the next item. A decompression error ends the input as [`Next::Broken`]; any
+    /// other I/O error is returned.
+    pub fn next(&mut self) -> Result<Next, InferError> {
+        self.number += 1;
+        self.at = self.offset;
+        let mut header = [0u8; 4];
+        let got = match self.fill(&mut header)? {
+            Ok(got) => got,
+            Err(broken) => return Ok(broken),
+        };
+        if got == 0 {
+            return Ok(Next::End);
+        }
+        if got < 4 {
+            return Ok(Next::Broken(format!(
+                "truncated length ({got} of 4 bytes left)"
+            )));
+        }
+        let declared = u32::from_le_bytes(header) as usize;
+        if declared == u32::MAX as usize {
+            self.offset += 4;
+            return Ok(Next::Terminator);
+        }
+        if !(5..=MAX_BSON_DOCUMENT).contains(&declared) {
+            return Ok(Next::Broken(impossible_length(declared)));
+        }
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        buf.extend_from_slice(&header);
+        buf.resize(declared, 0);
+        let got = self.fill(buf.get_mut(4..).unwrap_or_default());
+        self.buf = buf;
+        let got = match got? {
+            Ok(got) => got,
+            Err(broken) => return Ok(broken),
+        };
+        if got < declared - 4 {
+            return Ok(Next::Broken(format!(
+                "truncated document (declared {} bytes, {} left)",
+                thousands(declared as u64),
+                thousands(got as u64 + 4)
+            )));
+        }
+        self.offset += declared as u64;
+        Ok(Next::Document)
+    }
+
+    /// Returns the last document's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// Returns the last document decoded, or why it is not valid BSON.
+    pub fn document(&self) -> Result<Document, String> {
+        RawDocument::from_bytes(&self.buf)
+            .and_then(Document::try_from)
+            .map_err(|e| format!("not a valid BSON document ({e}): skipped"))
+    }
+
+    /// Calls `progress(bytes read, documents)` when [`super::PROGRESS_BYTES`] more were read.
+    pub fn report(&mut self, documents: u64, progress: &mut dyn FnMut(u64, u64)) {
+        if self.offset - self.shown >= super::PROGRESS_BYTES {
+            self.shown = self.offset;
+            progress(self.offset, documents);
+        }
+    }
+
+    /// Reads until `buf` is full or the input ends; returns the bytes read, or the item that
+    /// ends a compressed stream that breaks off (an I/O error is reported at the item's start).
+    fn fill(&mut self, buf: &mut [u8]) -> Result<Result<usize, Next>, InferError> {
+        match read_full(&mut self.reader, buf) {
+            Ok(got) => Ok(Ok(got)),
+            Err(e) if decompression_error(&e) => Ok(Err(Next::Broken(format!(
+                "cannot decompress ({e}): the rest of the file is not read"
+            )))),
+            Err(error) => Err(InferError::ReadBytes {
+                input: self.source.clone(),
+                byte: self.at,
+                error,
+            }),
+        }
+    }
+}
+
+/// Returns true for the errors a gzip decoder gives for a damaged or cut stream.
+fn decompression_error(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::InvalidData
+            | std::io::ErrorKind::InvalidInput
+            | std::io::ErrorKind::UnexpectedEof
+    )
+}
+
+/// Returns the message of a length no document can have.
+fn impossible_length(declared: usize) -> String {
+    format!(
+        "impossible document length {} (a document has 5 to {} bytes): the rest \
+         of the file is not read",
+        thousands(declared as u64),
+        thousands(MAX_BSON_DOCUMENT as u64)
+    )
 }
 
 /// Reads until `buf` is full or the input ends; returns the bytes read.

@@ -13,45 +13,10 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+pub use crate::infer::input::{classify, Kind};
 use crate::infer::sql::{infer_sql, SqlError, SqlInferred, SqlInput};
 use crate::infer::{InferError, Inference, Inferred};
 use crate::lang::Text;
-
-/// How an input is read: its kind, as `squillion infer` tells it from the file name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// mongoexport output (Extended JSON lines or an array), or pasted documents.
-    Json,
-    /// A mongodump `.bson` file.
-    Bson,
-    /// A mongodump `.metadata.json` (its indexes are reported).
-    Metadata,
-    /// A SQL schema (`CREATE TABLE …`).
-    Sql,
-}
-
-/// Returns the kind of a file named `name` and the collection it feeds (its stem, as
-/// `squillion infer` names it): `x.sql` a schema, `x.bson` a dump, `x.metadata.json` the
-/// metadata of collection `x`, anything else mongoexport output.
-pub fn classify(name: &str) -> (Kind, String) {
-    let lower = name.to_ascii_lowercase();
-    let stem = |cut: usize| name.get(..name.len().saturating_sub(cut)).unwrap_or(name);
-    if lower.ends_with(".metadata.json") {
-        return (Kind::Metadata, stem(".metadata.json".len()).to_string());
-    }
-    if lower.ends_with(".sql") {
-        return (Kind::Sql, stem(4).to_string());
-    }
-    if lower.ends_with(".bson") {
-        return (Kind::Bson, stem(5).to_string());
-    }
-    let collection = match name.rfind('.') {
-        Some(at) if at > 0 => name.get(..at).unwrap_or(name),
-        _ => name,
-    };
-    (Kind::Json, collection.to_string())
-}
 
 /// Returns true when pasted text is a SQL schema rather than documents: it does not open
 /// with `{` or `[` and holds a `CREATE TABLE`.
@@ -142,12 +107,9 @@ pub fn infer_inputs(
             .into_iter()
             .map(|i| match i.source {
                 Source::Text(t) => Ok((i.name, t)),
-                Source::Chunks(mut r) => {
-                    let mut t = String::new();
-                    r.read_to_string(&mut t)
-                        .map_err(|_| format!("{}: not UTF-8 text", i.name))?;
-                    Ok((i.name, t))
-                }
+                Source::Chunks(r) => crate::infer::input::read_text(r)
+                    .map(|t| (i.name.clone(), t))
+                    .map_err(|_| format!("{}: not UTF-8 text", i.name)),
             })
             .collect::<Result<_, String>>()?;
         let sql_inputs: Vec<SqlInput<'_>> = texts
@@ -166,31 +128,30 @@ pub fn infer_inputs(
     let (meta, data): (Vec<Input>, Vec<Input>) =
         inputs.into_iter().partition(|i| i.kind == Kind::Metadata);
     for input in data {
-        let result = match (input.kind, input.source) {
-            (Kind::Bson, Source::Chunks(r)) => {
-                inference.read_bson(&input.collection, &input.name, r)
-            }
-            (Kind::Bson, Source::Text(t)) => {
-                inference.read_bson(&input.collection, &input.name, t.as_bytes())
-            }
-            (_, Source::Chunks(r)) => inference.read(
-                &input.collection,
-                &input.name,
-                BufReader::with_capacity(1 << 20, r),
-            ),
-            (_, Source::Text(t)) => inference.read(&input.collection, &input.name, t.as_bytes()),
+        let result = match input.source {
+            Source::Chunks(r) => inference
+                .read_input(
+                    input.kind,
+                    &input.collection,
+                    &input.name,
+                    r,
+                    &mut |_, _| {},
+                )
+                .map(drop),
+            Source::Text(t) if input.kind == Kind::Bson => inference
+                .read_bson(&input.collection, &input.name, t.as_bytes())
+                .map(drop),
+            Source::Text(t) => inference
+                .read(&input.collection, &input.name, t.as_bytes())
+                .map(drop),
         };
         result.map_err(|e| e.to_string())?;
     }
     for input in meta {
         let text = match input.source {
             Source::Text(t) => t,
-            Source::Chunks(mut r) => {
-                let mut t = String::new();
-                r.read_to_string(&mut t)
-                    .map_err(|_| format!("{}: not UTF-8 text", input.name))?;
-                t
-            }
+            Source::Chunks(r) => crate::infer::input::read_text(r)
+                .map_err(|_| format!("{}: not UTF-8 text", input.name))?,
         };
         inference
             .read_metadata(&input.collection, &input.name, &text)
@@ -443,6 +404,7 @@ fn read_inputs(inputs: &JsValue) -> Result<Vec<Input>, String> {
         let kind = match text_of("kind").as_deref() {
             Some("bson") => Kind::Bson,
             Some("metadata") => Kind::Metadata,
+            Some("archive") => Kind::Archive,
             Some("sql") => Kind::Sql,
             _ => Kind::Json,
         };

@@ -1,6 +1,8 @@
 //! The inputs of `squillion infer` beyond mongoexport files: mongodump `.bson` files (with the
-//! `.metadata.json` beside them) and directories of them, and SQL schemas (`.sql`), which
-//! `crate::infer::dump` and `crate::infer::sql` read.
+//! `.metadata.json` beside them) and directories of them, archives (`--archive`), each of them
+//! gzipped or not (`--gzip`), and SQL schemas (`.sql`), which `crate::infer::dump`,
+//! `crate::infer::archive` and `crate::infer::sql` read. A file's kind comes from its name
+//! ([`classify`]); an archive is also told by its first bytes, whatever its name.
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -11,8 +13,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 use serde::Serialize;
 
+use crate::infer::input::{classify, read_text, Kind};
 use crate::infer::sql::{infer_sql, SqlError, SqlInferred, SqlInput, SqlReport};
-use crate::infer::Inference;
 use crate::model::Model;
 
 /// One input file and how it is read.
@@ -33,6 +35,11 @@ pub enum Input {
         collection: String,
         /// `<collection>.metadata.json` beside it, when it exists.
         metadata: Option<PathBuf>,
+    },
+    /// A mongodump archive: its collections are named inside it.
+    Archive {
+        /// The file.
+        path: PathBuf,
     },
     /// A SQL schema.
     Sql {
@@ -59,7 +66,7 @@ pub fn expand(specs: &[String], sql: bool) -> anyhow::Result<Vec<Input>> {
         if stdin && sql {
             bail!("standard input (-) is read as documents: give a SQL schema as a .sql file");
         }
-        if !stdin && (sql || (has_extension(plain, "sql") && !plain.is_dir())) {
+        if !stdin && (sql || (kind_of(plain) == Kind::Sql && !plain.is_dir())) {
             inputs.push(Input::Sql {
                 path: plain.to_path_buf(),
             });
@@ -77,11 +84,22 @@ pub fn expand(specs: &[String], sql: bool) -> anyhow::Result<Vec<Input>> {
                 path.display()
             );
         }
-        if has_extension(path, "bson") {
+        let kind = kind_of(path);
+        if kind == Kind::Bson {
             inputs.push(Input::Bson {
                 path: path.to_path_buf(),
                 metadata: metadata_beside(path),
                 collection,
+            });
+        } else if kind == Kind::Archive {
+            if spec.as_str() != path.to_string_lossy() {
+                bail!(
+                    "{}: an archive's collections are named inside it: drop :{collection}",
+                    path.display()
+                );
+            }
+            inputs.push(Input::Archive {
+                path: path.to_path_buf(),
             });
         } else {
             inputs.push(Input::Json {
@@ -100,8 +118,8 @@ pub fn expand(specs: &[String], sql: bool) -> anyhow::Result<Vec<Input>> {
     Ok(inputs)
 }
 
-/// Returns the `.bson` files of a mongodump database directory, by name (but `system.*`
-/// collections, which are MongoDB's own), each with the metadata beside it.
+/// Returns the `.bson` files (gzipped or not) of a mongodump database directory, by name (but
+/// `system.*` collections, which are MongoDB's own), each with the metadata beside it.
 fn directory(dir: &Path) -> anyhow::Result<Vec<Input>> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot list {}", dir.display()))?
@@ -110,15 +128,16 @@ fn directory(dir: &Path) -> anyhow::Result<Vec<Input>> {
     paths.sort();
     let mut inputs = Vec::new();
     for path in &paths {
-        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+        let Some(name) = path.file_name().and_then(|s| s.to_str()) else {
             continue;
         };
-        if !has_extension(path, "bson") || stem.starts_with("system.") || path.is_dir() {
+        let (kind, stem) = classify(name);
+        if kind != Kind::Bson || stem.starts_with("system.") || path.is_dir() {
             continue;
         }
         inputs.push(Input::Bson {
             path: path.clone(),
-            collection: stem.to_string(),
+            collection: stem,
             metadata: metadata_beside(path),
         });
     }
@@ -137,36 +156,27 @@ fn directory(dir: &Path) -> anyhow::Result<Vec<Input>> {
     Ok(inputs)
 }
 
-/// Returns `<stem>.metadata.json` beside a `.bson` file, when it exists.
+/// Returns `<stem>.metadata.json` (or `.metadata.json.gz`) beside a `.bson` (`.bson.gz`)
+/// file, when it exists.
 fn metadata_beside(path: &Path) -> Option<PathBuf> {
-    let stem = path.file_stem()?.to_str()?;
-    let meta = path.with_file_name(format!("{stem}.metadata.json"));
-    meta.is_file().then_some(meta)
+    let (_, stem) = classify(path.file_name()?.to_str()?);
+    ["json", "json.gz"]
+        .iter()
+        .map(|ext| path.with_file_name(format!("{stem}.metadata.{ext}")))
+        .find(|meta| meta.is_file())
 }
 
-/// Returns true when `path`'s extension is `ext` (any case).
-fn has_extension(path: &Path, ext: &str) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+/// Returns the kind of input `path` names ([`classify`]).
+fn kind_of(path: &Path) -> Kind {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .map_or(Kind::Json, |n| classify(n).0)
 }
 
-/// Reads a `.bson` file and the metadata beside it into `inference`.
-pub fn read_bson(
-    inference: &mut Inference,
-    path: &Path,
-    collection: &str,
-    metadata: Option<&Path>,
-) -> anyhow::Result<()> {
-    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let name = path.display().to_string();
-    inference.read_bson(collection, &name, BufReader::with_capacity(1 << 20, file))?;
-    if let Some(meta) = metadata {
-        let text = std::fs::read_to_string(meta)
-            .with_context(|| format!("cannot read {}", meta.display()))?;
-        inference.read_metadata(collection, &meta.display().to_string(), &text)?;
-    }
-    Ok(())
+/// Returns the text of a `.metadata.json` or `.sql` file, decompressed when it is gzip.
+pub fn read_file_text(path: &Path) -> anyhow::Result<String> {
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    read_text(BufReader::new(file)).with_context(|| format!("cannot read {}", path.display()))
 }
 
 /// What `--json` prints for a SQL schema: the report, and the model unless `--out` took it.
@@ -190,8 +200,7 @@ pub fn run_sql(
 ) -> anyhow::Result<ExitCode> {
     let mut texts = Vec::new();
     for p in paths {
-        let text =
-            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+        let text = read_file_text(p)?;
         texts.push((p.display().to_string(), text));
     }
     let inputs: Vec<SqlInput<'_>> = texts

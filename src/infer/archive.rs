@@ -1,0 +1,367 @@
+//! mongodump `--archive` output: one stream holding every collection of a dump, read one
+//! document at a time in bounded memory into the same statistics as a `.bson` file.
+//!
+//! The format (mongo-tools' `common/archive/spec.md`): a magic number, a header document,
+//! one metadata document per collection (`{db, collection, metadata, size, type}`, the
+//! `metadata` the text of its `.metadata.json`) and a terminator (`0xFFFFFFFF`); then blocks,
+//! each a namespace header `{db, collection, EOF: false, CRC: 0}`, one or more of that
+//! collection's documents and a terminator, collections interleaved as mongodump's threads
+//! wrote them; each collection ends with `{db, collection, EOF: true, CRC}` and a terminator,
+//! the CRC-64 (ECMA polynomial, as Go's `hash/crc64` computes it) of all its documents'
+//! bytes. mongorestore refuses an archive whose CRC does not match; we report it and keep what
+//! was read.
+//!
+//! Collections are named as in a dump directory: `system.*` collections (MongoDB's own; a
+//! time-series collection's buckets) and the oplog (`--oplog`, database "") are passed over,
+//! and a collection name that two databases share becomes `db.collection` for both.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+
+use bson::{Bson, Document};
+use crc::{Crc, Digest, CRC_64_XZ};
+
+use super::dump::{Documents, Next};
+use super::{InferError, Inference, SourceSummary};
+
+/// The first four bytes of an archive: `0x8199e26d`, little-endian.
+pub const MAGIC: [u8; 4] = [0x6d, 0xe2, 0x99, 0x81];
+
+/// CRC-64/XZ: the ECMA-182 polynomial, reflected, with all bits set before and after, which
+/// is what Go's `crc64.New(crc64.MakeTable(crc64.ECMA))` computes for mongodump.
+static CRC64: Crc<u64> = Crc::<u64>::new(&CRC_64_XZ);
+
+/// One collection of the archive, as its prelude lists it.
+struct Namespace {
+    /// Its database.
+    db: String,
+    /// Its collection.
+    collection: String,
+    /// The collection it is read into, `None` when passed over.
+    name: Option<String>,
+}
+
+/// A collection's state while its blocks are read.
+struct Open {
+    /// What was read of it.
+    summary: SourceSummary,
+    /// The CRC of its documents so far.
+    crc: Digest<'static, u64>,
+    /// Its end (the EOF header) was read.
+    ended: bool,
+}
+
+impl Inference {
+    /// Reads a mongodump archive (named `source` in messages): every collection's metadata
+    /// (its indexes reported) and documents, each collection into an entity of its own.
+    /// Returns what was read of each collection, in the order their documents first came.
+    ///
+    /// A broken prelude (no magic number, a header or metadata that is not a document, an
+    /// archive that ends inside it) is an error: nothing is read. A broken block (a corrupt
+    /// or truncated document, a header that is not one, an archive that ends before a
+    /// collection's end, a CRC that does not match) is reported at its byte offset (in the
+    /// decompressed stream) and the documents before it kept.
+    pub fn read_archive(
+        &mut self,
+        source: &str,
+        reader: impl Read,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<Vec<SourceSummary>, InferError> {
+        let broken = |byte: u64, message: String| InferError::Archive {
+            input: source.to_string(),
+            byte,
+            message,
+        };
+        let mut reader = reader;
+        let mut magic = [0u8; 4];
+        let got =
+            (&mut reader)
+                .take(4)
+                .read(&mut magic)
+                .map_err(|error| InferError::ReadBytes {
+                    input: source.to_string(),
+                    byte: 0,
+                    error,
+                })?;
+        if got < 4 || magic != MAGIC {
+            return Err(broken(
+                0,
+                "not a mongodump archive (it does not start with the magic number 0x8199e26d)"
+                    .to_string(),
+            ));
+        }
+        let mut docs = Documents::new(reader, source);
+        // The prelude: the header, then one metadata document per collection, then a
+        // terminator.
+        let prelude = |docs: &mut Documents<_>, what: &str| -> Result<Option<Document>, _> {
+            match docs.next()? {
+                Next::Document => docs
+                    .document()
+                    .map(Some)
+                    .map_err(|m| broken(4 + docs.at, format!("the {what}: {m}"))),
+                Next::Terminator => Ok(None),
+                Next::End => Err(broken(
+                    4 + docs.at,
+                    format!("the archive ends in its prelude, where the {what} should be"),
+                )),
+                Next::Broken(m) => Err(broken(4 + docs.at, format!("the {what}: {m}"))),
+            }
+        };
+        if prelude(&mut docs, "header")?.is_none() {
+            return Err(broken(4, "the archive has no header".to_string()));
+        }
+        let mut listed = Vec::new();
+        while let Some(meta) = prelude(&mut docs, "metadata of a collection")? {
+            let text = |key: &str| meta.get_str(key).unwrap_or_default().to_string();
+            listed.push((
+                text("db"),
+                text("collection"),
+                text("metadata"),
+                text("type"),
+            ));
+        }
+        let mut namespaces = name_namespaces(&listed);
+        for ((db, coll, metadata, _), ns) in listed.iter().zip(&namespaces) {
+            let Some(name) = &ns.name else { continue };
+            if metadata.trim().is_empty() {
+                continue;
+            }
+            let label = format!("{source} ({db}.{coll} metadata)");
+            if let Err(e) = self.read_metadata(name, &label, metadata) {
+                self.note_broken(
+                    source,
+                    name,
+                    (docs.number, 4 + docs.at),
+                    format!("{e}: its indexes are not reported"),
+                );
+            }
+        }
+        // The blocks.
+        let mut open: BTreeMap<(String, String), Open> = BTreeMap::new();
+        let mut order: Vec<(String, String)> = Vec::new();
+        let mut documents = 0u64;
+        'blocks: loop {
+            let header = match docs.next()? {
+                Next::End => break,
+                Next::Document => match docs.document() {
+                    Ok(h) => h,
+                    Err(m) => {
+                        self.note_broken(
+                            source,
+                            "",
+                            (docs.number, 4 + docs.at),
+                            format!("a block's header: {m}"),
+                        );
+                        break;
+                    }
+                },
+                Next::Terminator => {
+                    let m = "a terminator where a block's header should be: the rest is not read";
+                    self.note_broken(source, "", (docs.number, 4 + docs.at), m.to_string());
+                    break;
+                }
+                Next::Broken(m) => {
+                    self.note_broken(source, "", (docs.number, 4 + docs.at), m);
+                    break;
+                }
+            };
+            let (header_number, header_at) = (docs.number, 4 + docs.at);
+            let (db, coll) = (
+                header.get_str("db").unwrap_or_default().to_string(),
+                header.get_str("collection").unwrap_or_default().to_string(),
+            );
+            if coll.is_empty() {
+                let m = "a block's header names no collection: the rest is not read";
+                self.note_broken(source, "", (header_number, header_at), m.to_string());
+                break;
+            }
+            let key = (db.clone(), coll.clone());
+            let name = match namespaces
+                .iter()
+                .find(|n| n.db == db && n.collection == coll)
+            {
+                Some(n) => n.name.clone(),
+                None => {
+                    // A collection the prelude did not list: named as the listed ones are.
+                    let ns = Namespace {
+                        name: keep(&db, &coll).then(|| coll.clone()),
+                        db: db.clone(),
+                        collection: coll.clone(),
+                    };
+                    let name = ns.name.clone();
+                    namespaces.push(ns);
+                    name
+                }
+            };
+            let state = open.entry(key.clone()).or_insert_with(|| {
+                order.push(key.clone());
+                Open {
+                    summary: SourceSummary {
+                        source: source.to_string(),
+                        collection: name.clone().unwrap_or_default(),
+                        documents: 0,
+                        skipped: 0,
+                    },
+                    crc: CRC64.digest(),
+                    ended: false,
+                }
+            });
+            if matches!(header.get("EOF"), Some(Bson::Boolean(true))) {
+                let written = match header.get("CRC") {
+                    Some(Bson::Int64(c)) => Some(*c),
+                    Some(Bson::Int32(c)) => Some(i64::from(*c)),
+                    _ => None,
+                };
+                let crc = std::mem::replace(&mut state.crc, CRC64.digest()).finalize() as i64;
+                state.ended = true;
+                if let (Some(written), Some(n)) = (written, &name) {
+                    if written != crc {
+                        let m = format!(
+                            "the CRC of {db}.{coll}'s documents is {crc}, its end says \
+                             {written}: some document is damaged (mongorestore refuses this \
+                             archive)"
+                        );
+                        self.note_broken(source, n, (header_number, header_at), m);
+                    }
+                }
+                match docs.next()? {
+                    Next::Terminator => continue,
+                    Next::End => break,
+                    _ => {
+                        let m =
+                            format!("no terminator after {db}.{coll}'s end: the rest is not read");
+                        self.note_broken(source, "", (docs.number, 4 + docs.at), m);
+                        break;
+                    }
+                }
+            }
+            loop {
+                match docs.next()? {
+                    Next::Terminator => break,
+                    Next::End => {
+                        let m = format!("the archive ends inside a block of {db}.{coll}");
+                        self.note_broken(
+                            source,
+                            name.as_deref().unwrap_or(""),
+                            (docs.number, 4 + docs.at),
+                            m,
+                        );
+                        break 'blocks;
+                    }
+                    Next::Broken(m) => {
+                        self.note_broken(
+                            source,
+                            name.as_deref().unwrap_or(""),
+                            (docs.number, 4 + docs.at),
+                            m,
+                        );
+                        break 'blocks;
+                    }
+                    Next::Document => {
+                        let Some(state) = open.get_mut(&key) else {
+                            break 'blocks;
+                        };
+                        state.crc.update(docs.bytes());
+                        let Some(name) = &name else { continue };
+                        match docs.document() {
+                            Ok(doc) => {
+                                self.add(name, &doc);
+                                state.summary.documents += 1;
+                                documents += 1;
+                            }
+                            Err(m) => {
+                                state.summary.skipped += 1;
+                                self.note_broken(source, name, (docs.number, 4 + docs.at), m);
+                            }
+                        }
+                    }
+                }
+                docs.report(documents, progress);
+            }
+        }
+        let mut read = Vec::new();
+        for key in order {
+            let Some(state) = open.remove(&key) else {
+                continue;
+            };
+            let Some(n) = namespaces
+                .iter()
+                .find(|n| (&n.db, &n.collection) == (&key.0, &key.1))
+            else {
+                continue;
+            };
+            if n.name.is_none() {
+                continue;
+            }
+            if !state.ended {
+                let m = format!(
+                    "the archive ends before {}.{}'s end: its documents may be incomplete",
+                    key.0, key.1
+                );
+                self.note_broken(
+                    source,
+                    &state.summary.collection,
+                    (docs.number, 4 + docs.at),
+                    m,
+                );
+            }
+            self.sources.push(state.summary.clone());
+            read.push(state.summary);
+        }
+        Ok(read)
+    }
+
+    /// Records what is wrong at byte `byte` of archive `source` (in `collection`, when it is
+    /// one read) as a skip at that offset; `number` is the item's 1-based position.
+    fn note_broken(
+        &mut self,
+        source: &str,
+        collection: &str,
+        (number, byte): (u64, u64),
+        message: String,
+    ) {
+        let mut summary = SourceSummary {
+            source: source.to_string(),
+            collection: collection.to_string(),
+            documents: 0,
+            skipped: 0,
+        };
+        self.skip_bytes(&mut summary, number, byte, message);
+    }
+}
+
+/// Returns whether a collection is read: not one of MongoDB's own (`system.*`, a time-series
+/// collection's buckets among them), not the oplog (database "").
+fn keep(db: &str, collection: &str) -> bool {
+    !db.is_empty() && !collection.starts_with("system.")
+}
+
+/// Returns the namespaces of an archive's prelude (db, collection, metadata, type), each with
+/// the collection it is read into: its name, or `db.collection` where two databases share it;
+/// `None` for those passed over (see [`keep`]) and views (which hold no documents).
+fn name_namespaces(listed: &[(String, String, String, String)]) -> Vec<Namespace> {
+    let kept =
+        |(db, coll, _, ty): &(String, String, String, String)| keep(db, coll) && ty != "view";
+    listed
+        .iter()
+        .map(|l| {
+            let shared = listed
+                .iter()
+                .filter(|o| kept(o) && o.1 == l.1 && o.0 != l.0)
+                .count()
+                > 0;
+            let name = kept(l).then(|| {
+                if shared {
+                    format!("{}.{}", l.0, l.1)
+                } else {
+                    l.1.clone()
+                }
+            });
+            Namespace {
+                db: l.0.clone(),
+                collection: l.1.clone(),
+                name,
+            }
+        })
+        .collect()
+}
