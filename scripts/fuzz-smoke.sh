@@ -8,7 +8,8 @@
 #   scripts/fuzz-smoke.sh engine           # the engine: command sequences and their invariants
 #
 # Targets (from `cargo fuzz list`): ejson_document, ejson_stream, shell_command, model,
-# model_mutated, size_analyze, engine. 7 × 15 s plus the build keeps the stage near 3 minutes.
+# model_mutated, size_analyze, engine, infer_input. 8 × 15 s plus the build keeps the stage
+# near 3.5 minutes.
 #
 # With CARGO_TARGET_DIR set, the fuzz build goes to "$CARGO_TARGET_DIR/fuzz" (cached across
 # runs); otherwise to fuzz/target.
