@@ -16,7 +16,7 @@
 // Message out: { id, zip: Uint8Array (transferred), summary, ms } | { id, error } | { id, fatal }
 //
 // With `kind: 'infer'` ("Start from your data", src/ui/infer.rs), `inputs` is an array of
-// { name, collection, kind: 'json'|'bson'|'metadata'|'sql', file?: File, text?: string }:
+// { name, collection, kind: 'json'|'bson'|'metadata'|'archive'|'sql', file?: File, text?: string }:
 // mongoexport and mongodump files are handed to `squillionInfer` in 4 MiB slices read here
 // (FileReaderSync), schemas and metadata whole; `counts` is "users=30000000, …".
 // Message out: { id, progress: { done, total, file } } (bytes read so far), then
@@ -91,7 +91,9 @@ function inferInputs(id, inputs) {
       done += input.text?.length ?? 0;
       return { name, collection, kind, text: input.text ?? '' };
     }
-    if (kind === 'sql' || kind === 'metadata') {
+    // Text read whole, unless gzipped (mongodump --gzip's .metadata.json.gz): those bytes go
+    // to the core in chunks, which decompresses them.
+    if ((kind === 'sql' || kind === 'metadata') && !/\.gz$/i.test(name)) {
       const text = reader.readAsText(file);
       done += file.size;
       tell(name);

@@ -530,13 +530,14 @@ front-log-note = Log scale where the figures span more than a hundredfold.
 ## infer
 
 infer-title = Start from your data
-infer-intro = Infer a model from mongoexport (.json, .ndjson) or mongodump (.bson, with its .metadata.json) files, a SQL schema (.sql), or pasted documents or DDL. Everything is read here, in your browser: nothing leaves it.
+infer-intro = Infer a model from mongoexport (.json, .ndjson) or mongodump (.bson with its .metadata.json, or an --archive; --gzip's .gz files too) files, a SQL schema (.sql), or pasted documents or DDL. Everything is read here, in your browser: nothing leaves it.
 infer-drop = Drop files here, or
 infer-choose = Choose files…
 infer-choose-label = Choose data files
 infer-files-label = Files to read
 infer-kind-documents = documents → { $collection }
 infer-kind-dump = mongodump → { $collection }
+infer-kind-archive = mongodump archive: every collection in it
 infer-kind-metadata = indexes of { $collection }
 infer-kind-sql = SQL schema
 infer-remove = remove

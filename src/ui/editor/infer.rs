@@ -258,6 +258,7 @@ pub fn InferDialog(
                                         Kind::Json => tv(Msg::InferKindDocuments, &[("collection", coll)]),
                                         Kind::Bson => tv(Msg::InferKindDump, &[("collection", coll)]),
                                         Kind::Metadata => tv(Msg::InferKindMetadata, &[("collection", coll)]),
+                                        Kind::Archive => t(Msg::InferKindArchive),
                                         Kind::Sql => t(Msg::InferKindSql),
                                     };
                                     let n2 = name.clone();
@@ -313,6 +314,7 @@ fn kind_name(kind: Kind) -> &'static str {
         Kind::Json => "json",
         Kind::Bson => "bson",
         Kind::Metadata => "metadata",
+        Kind::Archive => "archive",
         Kind::Sql => "sql",
     }
 }
