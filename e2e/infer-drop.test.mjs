@@ -5,13 +5,30 @@
 // the message's attachment.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openPage, useSite, SHOTS } from './browser.mjs';
 import { cliJson } from './cli.mjs';
 
 const site = useSite();
+/** The archive peer of tests/archive18.rs. */
+const PEER = join(dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'common', 'mongodump_archive.py');
+
+/** Dispatches, on the dialog's drop zone, a dragover then a drop whose DataTransfer holds
+ * `files` (`{name, bytes}`, bytes as an array of numbers), as a file manager drops them. */
+async function drop(page, files) {
+  const transfer = await page.evaluateHandle((files) => {
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
+    return dt;
+  }, files);
+  await page.dispatchEvent('.infer-drop', 'dragover', { dataTransfer: transfer });
+  assert.ok(await page.$('.infer-drop.dropping'), 'the drop zone shows the drag over it');
+  await page.dispatchEvent('.infer-drop', 'drop', { dataTransfer: transfer });
+}
 let dir;
 
 /** A 24-hex ObjectId whose timestamp is `seconds` and whose tail is `n`. */
@@ -75,15 +92,7 @@ test('files dropped on the dialog: the model squillion infer prints, GridFS reco
   await page.click('.preset-card[data-preset="infer"]');
   await page.waitForSelector('.infer-drop');
   // A drop event whose DataTransfer holds the four files, after a dragover, on the drop zone.
-  const contents = FILES.map((name) => ({ name, text: readFileSync(join(dir, name), 'utf8') }));
-  const transfer = await page.evaluateHandle((files) => {
-    const dt = new DataTransfer();
-    for (const f of files) dt.items.add(new File([f.text], f.name, { type: 'application/json' }));
-    return dt;
-  }, contents);
-  await page.dispatchEvent('.infer-drop', 'dragover', { dataTransfer: transfer });
-  assert.ok(await page.$('.infer-drop.dropping'), 'the drop zone shows the drag over it');
-  await page.dispatchEvent('.infer-drop', 'drop', { dataTransfer: transfer });
+  await drop(page, FILES.map((name) => ({ name, bytes: [...readFileSync(join(dir, name))] })));
   assert.match(await page.textContent('.infer-files'), /fs\.files\.json documents → fs\.files/);
   await page.fill('.infer-counts', 'conversation=1000000, message=50000000');
   await page.click('#infer-run');
@@ -107,6 +116,39 @@ test('files dropped on the dialog: the model squillion infer prints, GridFS reco
   assert.match(rels, /conversation → message \(reference conversationId in the child\)/);
   assert.match(rels, /message\.attachment: a binData file stored in GridFS \(fs\.files: 60 files, chunks in fs\.chunks, named by attachmentFileId\), present 30\.0%/);
   await page.screenshot({ path: `${SHOTS}/infer-drop.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a gzipped mongodump archive dropped: every collection in it, the model of the same files', async () => {
+  // The same documents as one archive of database chat (mongodump --archive --gzip), written by
+  // the peer of tests/archive18.rs.
+  const lines = FILES.flatMap((name) =>
+    readFileSync(join(dir, name), 'utf8').trim().split('\n')
+      .map((doc) => `{"ns": "chat.${name.replace(/\.json$/, '')}", "doc": ${doc}}`));
+  const archive = join(dir, 'chat.archive.gz');
+  const peer = spawnSync('python3', [PEER, archive, '--gzip'],
+    { input: lines.join('\n') + '\n', encoding: 'utf8' });
+  assert.equal(peer.status, 0, peer.stderr);
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 720 });
+  await page.waitForSelector('.collection');
+  await page.click('#choose-preset');
+  await page.click('.preset-card[data-preset="infer"]');
+  await page.waitForSelector('.infer-drop');
+  await drop(page, [{ name: 'chat.archive.gz', bytes: [...readFileSync(archive)] }]);
+  assert.match(await page.textContent('.infer-files'), /chat\.archive\.gz mongodump archive: every collection in it/);
+  await page.fill('.infer-counts', 'conversation=1000000, message=50000000');
+  await page.click('#infer-run');
+  await page.waitForSelector('[data-testid=infer-summary]', { timeout: 60_000 });
+  const counts = ['--count', 'conversation=1000000', '--count', 'message=50000000', '--json'];
+  const cli = cliJson(['infer', archive, ...counts]);
+  const files = cliJson(['infer', ...FILES.map((f) => join(dir, f)), ...counts]);
+  const model = JSON.parse(await page.inputValue('#model-input'));
+  assert.deepEqual(model, cli.model, 'the page reads the archive as squillion infer does');
+  assert.deepEqual(cli.model, files.model, 'the archive gives the model of its documents as files');
+  assert.deepEqual(cli.report.sources.map((s) => [s.collection, s.documents]),
+    files.report.sources.map((s) => [s.collection, s.documents]));
+  await page.screenshot({ path: `${SHOTS}/infer-archive.png` });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -15,8 +15,9 @@ export const KEPT = new Set(`
   chunks gridfs parents_per_child K M tbc
 `.split(/\s+/).filter(Boolean));
 
-/** KEPT with the infer dialog's file extensions and its counts example. */
-export const INFER_KEPT = new Set([...KEPT, 'ndjson', 'bson', 'sql', 'users', 'orders']);
+/** KEPT with the infer dialog's file extensions, mongodump's flags (--archive, --gzip) and its
+ * counts example. */
+export const INFER_KEPT = new Set([...KEPT, 'ndjson', 'bson', 'sql', 'users', 'orders', 'archive', 'gzip', 'gz']);
 
 /** Returns every word of `v` (keys and string values, recursively) added to `words`. */
 export function wordsOf(v, words = new Set()) {

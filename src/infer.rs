@@ -27,11 +27,12 @@
 //! emails, URLs and IPs get their kind. A GridFS bucket whose files an entity names by id
 //! becomes that entity's file field under the `gridfs` pattern ([`gridfs`]).
 //!
-//! mongodump `.bson` files ([`dump`]) feed the same statistics document by document; SQL
+//! mongodump `.bson` files ([`dump`]) and archives ([`archive`]) feed the same statistics
+//! document by document, gzipped or not ([`input`] tells them by their first bytes); SQL
 //! `CREATE TABLE` schemas ([`sql`]) are mapped to a model directly.
 //!
 //! Not yet: arrays of sub-documents inside nested objects (kept as arrays of objects: a
-//! relationship's array lies at its parent's top level), compressed mongodump output.
+//! relationship's array lies at its parent's top level).
 
 pub mod archive;
 pub mod build;

@@ -136,6 +136,10 @@ const KEPT_LATIN: &[&str] = &[
     "mongosh",
     "mongoexport",
     "mongodump",
+    // mongodump's flags (--archive, --gzip) and gzip's file extension, as typed.
+    "archive",
+    "gzip",
+    "gz",
     "squillion",
     "compare",
     "advise",

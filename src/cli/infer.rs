@@ -28,9 +28,13 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         arrays, mongosh output with ObjectId(...), ISODate(...) and unquoted keys, pasted \
         text), line by line in bounded memory, and mongodump .bson files one \
         document at a time (a directory: every .bson in it; the .metadata.json beside each \
-        is read and its indexes reported). Each FILE is one collection, named by its file \
-        stem or by FILE:collection (files naming the same collection are merged); - reads \
-        standard input (collection stdin, or -:collection). Each \
+        is read and its indexes reported), and mongodump archives (--archive: every \
+        collection in one stream, each named inside it; its CRCs checked). Gzipped inputs \
+        (mongodump --gzip's .bson.gz and .metadata.json.gz, a gzipped archive or export) \
+        are decompressed as they are read; an archive or gzip is told by its first bytes. \
+        Each FILE is one collection, named by its file \
+        stem (without .gz) or by FILE:collection (files naming the same collection are \
+        merged); - reads standard input (collection stdin, or -:collection). Each \
         collection becomes an entity; each field gets its dominant BSON type (the shares \
         of the others are reported), its presence, a length or count distribution fitted to \
         what was seen (fixed, uniform, normal, lognormal or zipf), number and date ranges and its \
@@ -51,7 +55,7 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         standard error when it is a terminal, or with --progress.\n\n\
         A malformed line is reported with its line number and skipped (a document over \
         several lines at the line and column where it fails), a corrupt or truncated \
-        .bson document at its byte offset; the rest is still inferred. A SQL parse error is \
+        .bson document or archive block at its byte offset; the rest is still inferred. A SQL parse error is \
         reported at its line and column and nothing is written.\n\n\
         Output: the model (JSON) on standard output, the summary on standard error; with \
         --out, the model goes to that file and the summary to standard output. --json prints \
@@ -60,7 +64,7 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         (nothing written), 2 usage or input error (a SQL parse error included).";
 
 /// The examples after the help of `squillion infer`.
-pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json\n  mongosh --quiet --eval 'db.users.find()' | squillion infer -:users\n  squillion infer dump/shop --out model.json\n  squillion infer schema.sql --count orders=5000000 --dialect postgresql";
+pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json\n  mongosh --quiet --eval 'db.users.find()' | squillion infer -:users\n  squillion infer dump/shop --out model.json\n  mongodump --archive --gzip | squillion infer - --out model.json\n  squillion infer schema.sql --count orders=5000000 --dialect postgresql";
 
 /// Arguments of `squillion infer`.
 #[derive(Debug, Args)]
