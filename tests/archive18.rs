@@ -16,6 +16,9 @@ use serde_json::Value;
 
 #[path = "common/squillion_cli.rs"]
 mod cli;
+#[path = "common/dump_files.rs"]
+mod dump_files;
+use dump_files::{write_bson, write_json};
 
 fn bin() -> PathBuf {
     env!("CARGO_BIN_EXE_squillion").into()
@@ -55,29 +58,6 @@ fn line(ns: &str, key: &str, value: Bson) -> String {
     let mut d = doc! {"ns": ns};
     d.insert(key, value);
     Bson::Document(d).into_canonical_extjson().to_string() + "\n"
-}
-
-/// Writes `docs` as mongoexport does: canonical Extended JSON, one per line.
-fn write_json(file: &Path, docs: &[Document]) {
-    let text: String = docs
-        .iter()
-        .map(|d| {
-            Bson::Document(d.clone())
-                .into_canonical_extjson()
-                .to_string()
-                + "\n"
-        })
-        .collect();
-    std::fs::write(file, text).unwrap_or_else(|e| panic!("{e}"));
-}
-
-/// Writes `docs` as mongodump does: their BSON, one after the other.
-fn write_bson(file: &Path, docs: &[Document]) {
-    let mut bytes = Vec::new();
-    for d in docs {
-        bytes.extend(bson::serialize_to_vec(d).unwrap_or_else(|e| panic!("{e}")));
-    }
-    std::fs::write(file, bytes).unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// The metadata mongodump writes for `users`: its indexes.

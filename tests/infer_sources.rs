@@ -13,6 +13,10 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
 use squillion::model::{parse_model, BsonType, Distribution, Model, ValueKind};
 
+#[path = "common/dump_files.rs"]
+mod dump_files;
+use dump_files::{write_bson, write_json};
+
 fn squillion(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_squillion"))
         .args(args)
@@ -105,32 +109,6 @@ fn documents(n: usize, seed: u64) -> Vec<Document> {
             d
         })
         .collect()
-}
-
-/// Writes documents as mongodump does: their BSON, one after the other.
-fn write_bson(file: &Path, docs: &[Document]) -> Vec<usize> {
-    let mut bytes = Vec::new();
-    let mut sizes = Vec::new();
-    for d in docs {
-        let b = bson::serialize_to_vec(d).unwrap_or_else(|e| panic!("{e}"));
-        sizes.push(b.len());
-        bytes.extend_from_slice(&b);
-    }
-    std::fs::write(file, bytes).unwrap_or_else(|e| panic!("{e}"));
-    sizes
-}
-
-/// Writes documents as mongoexport does: canonical Extended JSON, one per line.
-fn write_json(file: &Path, docs: &[Document]) {
-    let lines: Vec<String> = docs
-        .iter()
-        .map(|d| {
-            Bson::Document(d.clone())
-                .into_canonical_extjson()
-                .to_string()
-        })
-        .collect();
-    std::fs::write(file, lines.join("\n") + "\n").unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[test]
