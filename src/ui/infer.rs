@@ -7,7 +7,7 @@
 //! reports the bytes read; SQL schemas and `.metadata.json` files are read whole.
 
 use std::collections::BTreeMap;
-use std::io::{BufReader, Read};
+use std::io::Read;
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
