@@ -374,7 +374,17 @@ impl Inference {
                 line: line_no,
                 error,
             };
-            let n = read_line(&mut reader, &mut buf, self.max_line).map_err(read_error)?;
+            let n = match read_line(&mut reader, &mut buf, self.max_line) {
+                Ok(n) => n,
+                // A gzipped input that breaks off ends there, as a truncated `.bson` does.
+                Err(e) if dump::decompression_error(&e) => {
+                    let message =
+                        format!("cannot decompress ({e}): the rest of the file is not read");
+                    self.skip(&mut summary, line_no, message);
+                    break;
+                }
+                Err(e) => return Err(read_error(e)),
+            };
             let Some(n) = n else { break };
             bytes = bytes.saturating_add(n as u64 + 1);
             if bytes - shown >= PROGRESS_BYTES {

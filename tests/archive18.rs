@@ -249,9 +249,26 @@ fn a_gzipped_dump_directory_reads_as_the_plain_one() {
     // One gzipped mongoexport file, named without .json.gz.
     let json = dir.path().join("users.json");
     write_json(&json, &users);
-    let (r, _) = report(&[path(&gzip(&json))]);
+    let zipped_json = gzip(&json);
+    let (r, _) = report(&[path(&zipped_json)]);
     assert_eq!(r["sources"][0]["collection"], "users");
     assert_eq!(r["sources"][0]["documents"], 60);
+    // Cut in half (an interrupted download): the lines before the cut kept, the cut reported.
+    let bytes = std::fs::read(&zipped_json).unwrap_or_else(|e| panic!("{e}"));
+    let cut = dir.path().join("cut.json.gz");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap_or_else(|e| panic!("{e}"));
+    let (r, err) = report(&[path(&cut)]);
+    let read = r["sources"][0]["documents"].as_u64().unwrap_or_default();
+    assert!(read > 0 && read < 60, "{r}");
+    assert_eq!(r["skipped_lines"], 1, "{r}");
+    assert!(
+        r["skipped"][0]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("cannot decompress ("),
+        "{r}"
+    );
+    assert!(err.contains("cut.json.gz: line "), "{err}");
 }
 
 #[test]
