@@ -530,7 +530,7 @@ front-log-note = Log scale where the figures span more than a hundredfold.
 ## infer
 
 infer-title = Start from your data
-infer-intro = Infer a model from mongoexport (.json, .ndjson) or mongodump (.bson with its .metadata.json, or an --archive; --gzip's .gz files too) files, a SQL schema (.sql), or pasted documents or DDL. Everything is read here, in your browser: nothing leaves it.
+infer-intro = Infer a model from mongoexport (.json, .ndjson) or mongodump files (.bson with its .metadata.json, or an --archive; gzipped or not), a SQL schema (.sql), or pasted documents or DDL. Everything is read here, in your browser: nothing leaves it.
 infer-drop = Drop files here, or
 infer-choose = Choose files…
 infer-choose-label = Choose data files

@@ -527,7 +527,7 @@ front-log-note = 数字跨度超过一百倍时使用对数刻度。
 ## infer
 
 infer-title = 从你的数据开始
-infer-intro = 从 mongoexport（.json、.ndjson）或 mongodump（.bson 及其 .metadata.json，或 --archive 归档；也可以是 --gzip 的 .gz 文件）文件、SQL 模式（.sql），或粘贴的文档或 DDL 推断模型。一切都在你的浏览器中读取：不会离开浏览器。
+infer-intro = 从 mongoexport（.json、.ndjson）或 mongodump 文件（.bson 及其 .metadata.json，或 --archive 归档；gzip 压缩与否均可）、SQL 模式（.sql），或粘贴的文档或 DDL 推断模型。一切都在你的浏览器中读取：不会离开浏览器。
 infer-drop = 把文件拖到这里，或
 infer-choose = 选择文件…
 infer-choose-label = 选择数据文件
