@@ -8,6 +8,7 @@
 //! behind a "restore" button. See docs/page.md.
 
 mod chooser;
+mod dialog;
 mod distribution;
 mod entities;
 mod infer;

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use serde_json::Value;
 
+use super::dialog::dialog;
 use super::{Notice, Workspace, BLANK};
 use crate::history::Change;
 use crate::lang::Msg;
@@ -134,30 +135,7 @@ pub fn PresetChooser(
         );
         close_blank();
     };
-    let close_x = on_close.clone();
-    let close_backdrop = on_close.clone();
-    view! {
-        <div
-            class="chooser-backdrop"
-            on:click=move |ev| {
-                use wasm_bindgen::JsCast;
-                let on_backdrop = ev
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .is_some_and(|e| e.class_list().contains("chooser-backdrop"));
-                if on_backdrop {
-                    close_backdrop();
-                }
-            }
-        >
-            <div class="chooser" role="dialog" aria-modal="true" aria-labelledby="chooser-title">
-                <div class="chooser-head">
-                    <div>
-                        <h2 id="chooser-title">{tr!(ChooserTitle)}</h2>
-                        <p class="muted">{tr!(ChooserNote)}</p>
-                    </div>
-                    <button type="button" class="icon-button" aria-label=tr!(Close) title=tr!(CloseEsc) on:click=move |_| close_x()>"×"</button>
-                </div>
+    let cards = view! {
                 <ul class="preset-cards">
                     <li>
                         <button
@@ -209,7 +187,12 @@ pub fn PresetChooser(
                         }
                     }).collect_view()}
                 </ul>
-            </div>
-        </div>
-    }
+    };
+    dialog(
+        "chooser",
+        "chooser-title",
+        (Msg::ChooserTitle, Msg::ChooserNote),
+        on_close,
+        cards,
+    )
 }

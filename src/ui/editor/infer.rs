@@ -12,6 +12,7 @@ use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use wasm_bindgen::{JsCast, JsValue};
 
+use super::dialog::dialog;
 use super::{Notice, Workspace};
 use crate::history::Change;
 use crate::lang::{Msg, Text};
@@ -200,31 +201,9 @@ pub fn InferDialog(
             Err(e) => phase.set(Phase::Failed(e)),
         }
     };
-    let close_x = close.clone();
     let close_done = close.clone();
-    let close_backdrop = close.clone();
     let busy = move || matches!(phase.get(), Phase::Running { .. });
-    view! {
-        <div
-            class="chooser-backdrop"
-            on:click=move |ev| {
-                let on_backdrop = ev
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .is_some_and(|e| e.class_list().contains("chooser-backdrop"));
-                if on_backdrop {
-                    close_backdrop();
-                }
-            }
-        >
-            <div class="chooser infer-dialog" role="dialog" aria-modal="true" aria-labelledby="infer-title">
-                <div class="chooser-head">
-                    <div>
-                        <h2 id="infer-title">{tr!(InferTitle)}</h2>
-                        <p class="muted">{tr!(InferIntro)}</p>
-                    </div>
-                    <button type="button" class="icon-button" aria-label=tr!(Close) title=tr!(CloseEsc) on:click=move |_| close_x()>"×"</button>
-                </div>
+    let body = view! {
                 <div class="infer-body">
                     <div class="infer-inputs">
                         <div
@@ -303,9 +282,14 @@ pub fn InferDialog(
                     </div>
                     <SummaryPanel phase=phase on_done=move || close_done()/>
                 </div>
-            </div>
-        </div>
-    }
+    };
+    dialog(
+        "chooser infer-dialog",
+        "infer-title",
+        (Msg::InferTitle, Msg::InferIntro),
+        close,
+        body,
+    )
 }
 
 /// Returns the worker's name of a kind.
