@@ -10,6 +10,7 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
+use crate::infer::input::Kind;
 use crate::infer::Inference;
 
 /// One measurement: documents, the median time of the rounds, and the peak memory.
@@ -50,15 +51,19 @@ pub fn run(file: &Path, rounds: u32, stream: bool) -> anyhow::Result<ExitCode> {
     for _ in 0..rounds.max(1) {
         let clock = Instant::now();
         let mut inference = Inference::new();
-        let summary = if stream {
+        // Through `read_input`, as `squillion infer` and the page read (gzip and archives told
+        // by the first bytes).
+        let mut none = |_, _| {};
+        let read = if stream {
             let f = File::open(file).with_context(|| format!("cannot open {}", file.display()))?;
-            inference.read("docs", "bench", BufReader::with_capacity(1 << 16, f))?
+            let f = BufReader::with_capacity(1 << 20, f);
+            inference.read_input(Kind::Json, "docs", "bench", f, &mut none)?
         } else {
-            inference.read("docs", "bench", text.as_slice())?
+            inference.read_input(Kind::Json, "docs", "bench", text.as_slice(), &mut none)?
         };
         let inferred = inference.finish(&Default::default())?;
         times.push(clock.elapsed().as_secs_f64() * 1e3);
-        docs = summary.documents;
+        docs = read.iter().map(|s| s.documents).sum();
         drop(inferred);
     }
     let peak_bytes = peak();
