@@ -6,7 +6,7 @@ mod sources;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufReader, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -230,8 +230,7 @@ fn read_file(
         let what = format!("{} documents", crate::human::thousands(documents));
         bar.update(read.get(), &what);
     };
-    let reader = BufReader::with_capacity(1 << 20, counted);
-    inference.read_input(kind, collection, &name, reader, &mut progress)?;
+    inference.read_input(kind, collection, &name, counted, &mut progress)?;
     bar.finish();
     Ok(())
 }

@@ -104,6 +104,8 @@ impl Inference {
     /// collections named inside it) or when `kind` says so, else as a `.bson` file or as
     /// mongoexport output. `progress(bytes of content read, documents read)` is called every
     /// [`super::PROGRESS_BYTES`] or so. Returns what was read into each collection.
+    ///
+    /// `reader` needs no buffer of its own: the content is read through one of 1 MiB.
     pub fn read_input(
         &mut self,
         kind: Kind,
@@ -117,17 +119,15 @@ impl Inference {
             byte: 0,
             error,
         })?;
+        // The one buffer between the input and the readers: callers hand their file or
+        // stream as it is.
+        let content = BufReader::with_capacity(1 << 20, content);
         if format.archive || kind == Kind::Archive {
             return self.read_archive(source, content, progress);
         }
         let one = match kind {
             Kind::Bson => self.read_bson_with_progress(collection, source, content, progress)?,
-            _ => self.read_with_progress(
-                collection,
-                source,
-                BufReader::with_capacity(1 << 20, content),
-                progress,
-            )?,
+            _ => self.read_with_progress(collection, source, content, progress)?,
         };
         Ok(vec![one])
     }

@@ -2,7 +2,7 @@
 //! `mongodb-schema` on the same documents in the same run.
 
 use std::fs::File;
-use std::io::{BufReader, Write as _};
+use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -56,7 +56,6 @@ pub fn run(file: &Path, rounds: u32, stream: bool) -> anyhow::Result<ExitCode> {
         let mut none = |_, _| {};
         let read = if stream {
             let f = File::open(file).with_context(|| format!("cannot open {}", file.display()))?;
-            let f = BufReader::with_capacity(1 << 20, f);
             inference.read_input(Kind::Json, "docs", "bench", f, &mut none)?
         } else {
             inference.read_input(Kind::Json, "docs", "bench", text.as_slice(), &mut none)?
