@@ -229,10 +229,16 @@ mod tests {
 
     #[test]
     fn a_broken_gzip_stream_is_an_error_not_a_panic() {
-        let mut broken = gzip(b"{\"a\": 1}\n");
-        broken.truncate(broken.len() / 2);
-        let (_, mut r) = open(&broken[..]).unwrap_or_else(|e| panic!("{e}"));
-        let mut out = Vec::new();
-        assert!(r.read_to_end(&mut out).is_err());
+        let text: String = (0..500).map(|i| format!("{{\"a\": {i}}}\n")).collect();
+        let zipped = gzip(text.as_bytes());
+        for cut in [4, 12, zipped.len() / 2, zipped.len() - 1] {
+            let broken = &zipped[..cut];
+            // Cut in its header or first block, opening fails; later, reading does.
+            let failed = match open(broken) {
+                Err(_) => true,
+                Ok((_, mut r)) => r.read_to_end(&mut Vec::new()).is_err(),
+            };
+            assert!(failed, "cut at {cut} of {}", zipped.len());
+        }
     }
 }
