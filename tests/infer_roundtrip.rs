@@ -15,7 +15,7 @@
 //!   moves are listed in [`CAPPED`] (11), each with what was cut. A listed check that passes fails
 //!   the test, so the list stays true.
 //! - [`every_preset_round_trips_whole`] (`--ignored`; `scripts/roundtrip-full.sh` runs it
-//!   with the release binary, about 15 minutes and 25 GB of files) cuts nothing: every
+//!   with the release binary, 15 to 35 minutes and 25 GB of files) cuts nothing: every
 //!   preset, every check, no exception.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -313,7 +313,7 @@ fn every_preset_round_trips_through_export_and_infer() {
 /// release build; this test's own is unoptimized, ten times slower); `SQUILLION_PRESETS`
 /// (comma-separated) limits the presets.
 #[test]
-#[ignore = "about 15 minutes and 25 GB of files: scripts/roundtrip-full.sh"]
+#[ignore = "15 to 35 minutes and 25 GB of files: scripts/roundtrip-full.sh"]
 fn every_preset_round_trips_whole() {
     let run = Run {
         bin: std::env::var_os("SQUILLION_BIN")

@@ -73,17 +73,17 @@ impl Inference {
             message,
         };
         let mut reader = reader;
-        let mut magic = [0u8; 4];
-        let got =
-            (&mut reader)
-                .take(4)
-                .read(&mut magic)
-                .map_err(|error| InferError::ReadBytes {
-                    input: source.to_string(),
-                    byte: 0,
-                    error,
-                })?;
-        if got < 4 || magic != MAGIC {
+        // Read to the end of the four bytes: one `read` may return fewer (a pipe, a decoder).
+        let mut magic = Vec::with_capacity(MAGIC.len());
+        (&mut reader)
+            .take(MAGIC.len() as u64)
+            .read_to_end(&mut magic)
+            .map_err(|error| InferError::ReadBytes {
+                input: source.to_string(),
+                byte: 0,
+                error,
+            })?;
+        if magic != MAGIC {
             return Err(broken(
                 0,
                 "not a mongodump archive (it does not start with the magic number 0x8199e26d)"
