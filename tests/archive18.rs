@@ -415,3 +415,29 @@ proptest::proptest! {
         let _ = inference.finish(&std::collections::BTreeMap::new());
     }
 }
+
+/// A reader that gives one byte a read, as a slow pipe may.
+struct Trickle<'a>(&'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match (self.0.split_first(), buf.first_mut()) {
+            (Some((b, rest)), Some(out)) => {
+                *out = *b;
+                self.0 = rest;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+#[test]
+fn an_archive_read_a_byte_at_a_time_reads_whole() {
+    let mut inference = squillion::infer::Inference::new();
+    let read = inference
+        .read_archive("trickle", Trickle(peer_archive()), &mut |_, _| {})
+        .unwrap_or_else(|e| panic!("{e}"));
+    let documents: u64 = read.iter().map(|s| s.documents).sum();
+    assert_eq!((documents, inference.skipped().1), (300, 0));
+}
