@@ -15,7 +15,6 @@
 //! time-series collection's buckets) and the oplog (`--oplog`, database "") are passed over,
 //! and a collection name that two databases share becomes `db.collection` for both.
 
-use std::collections::BTreeMap;
 use std::io::Read;
 
 use bson::{Bson, Document};
@@ -43,6 +42,10 @@ struct Namespace {
 
 /// A collection's state while its blocks are read.
 struct Open {
+    /// Its database and collection.
+    key: (String, String),
+    /// The collection it is read into, `None` when passed over.
+    name: Option<String>,
     /// What was read of it.
     summary: SourceSummary,
     /// The CRC of its documents so far.
@@ -90,7 +93,7 @@ impl Inference {
                     .to_string(),
             ));
         }
-        let mut docs = Documents::new(reader, source);
+        let mut docs = Documents::new(reader, source).starting_at(MAGIC.len() as u64);
         // The prelude: the header, then one metadata document per collection, then a
         // terminator.
         let prelude = |docs: &mut Documents<_>, what: &str| -> Result<Option<Document>, _> {
@@ -98,13 +101,13 @@ impl Inference {
                 Next::Document => docs
                     .document()
                     .map(Some)
-                    .map_err(|m| broken(4 + docs.at, format!("the {what}: {m}"))),
+                    .map_err(|m| broken(docs.at, format!("the {what}: {m}"))),
                 Next::Terminator => Ok(None),
                 Next::End => Err(broken(
-                    4 + docs.at,
+                    docs.at,
                     format!("the archive ends in its prelude, where the {what} should be"),
                 )),
-                Next::Broken(m) => Err(broken(4 + docs.at, format!("the {what}: {m}"))),
+                Next::Broken(m) => Err(broken(docs.at, format!("the {what}: {m}"))),
             }
         };
         if prelude(&mut docs, "header")?.is_none() {
@@ -131,14 +134,14 @@ impl Inference {
                 self.note_broken(
                     source,
                     name,
-                    (docs.number, 4 + docs.at),
+                    docs.place(),
                     format!("{e}: its indexes are not reported"),
                 );
             }
         }
         // The blocks.
-        let mut open: BTreeMap<(String, String), Open> = BTreeMap::new();
-        let mut order: Vec<(String, String)> = Vec::new();
+        // Each collection met, in the order its blocks first came.
+        let mut open: Vec<Open> = Vec::new();
         let mut documents = 0u64;
         'blocks: loop {
             let header = match docs.next()? {
@@ -149,7 +152,7 @@ impl Inference {
                         self.note_broken(
                             source,
                             "",
-                            (docs.number, 4 + docs.at),
+                            docs.place(),
                             format!("a block's header: {m}"),
                         );
                         break;
@@ -157,22 +160,22 @@ impl Inference {
                 },
                 Next::Terminator => {
                     let m = "a terminator where a block's header should be: the rest is not read";
-                    self.note_broken(source, "", (docs.number, 4 + docs.at), m.to_string());
+                    self.note_broken(source, "", docs.place(), m.to_string());
                     break;
                 }
                 Next::Broken(m) => {
-                    self.note_broken(source, "", (docs.number, 4 + docs.at), m);
+                    self.note_broken(source, "", docs.place(), m);
                     break;
                 }
             };
-            let (header_number, header_at) = (docs.number, 4 + docs.at);
+            let header_place = docs.place();
             let (db, coll) = (
                 header.get_str("db").unwrap_or_default().to_string(),
                 header.get_str("collection").unwrap_or_default().to_string(),
             );
             if coll.is_empty() {
                 let m = "a block's header names no collection: the rest is not read";
-                self.note_broken(source, "", (header_number, header_at), m.to_string());
+                self.note_broken(source, "", header_place, m.to_string());
                 break;
             }
             let key = (db.clone(), coll.clone());
@@ -193,19 +196,27 @@ impl Inference {
                     name
                 }
             };
-            let state = open.entry(key.clone()).or_insert_with(|| {
-                order.push(key.clone());
-                Open {
-                    summary: SourceSummary {
-                        source: source.to_string(),
-                        collection: name.clone().unwrap_or_default(),
-                        documents: 0,
-                        skipped: 0,
-                    },
-                    crc: CRC64.digest(),
-                    ended: false,
+            let at = match open.iter().position(|o| o.key == key) {
+                Some(at) => at,
+                None => {
+                    open.push(Open {
+                        summary: SourceSummary {
+                            source: source.to_string(),
+                            collection: name.clone().unwrap_or_default(),
+                            documents: 0,
+                            skipped: 0,
+                        },
+                        key: key.clone(),
+                        name: name.clone(),
+                        crc: CRC64.digest(),
+                        ended: false,
+                    });
+                    open.len() - 1
                 }
-            });
+            };
+            let Some(state) = open.get_mut(at) else {
+                break;
+            };
             if matches!(header.get("EOF"), Some(Bson::Boolean(true))) {
                 let written = match header.get("CRC") {
                     Some(Bson::Int64(c)) => Some(*c),
@@ -221,7 +232,7 @@ impl Inference {
                              {written}: some document is damaged (mongorestore refuses this \
                              archive)"
                         );
-                        self.note_broken(source, n, (header_number, header_at), m);
+                        self.note_broken(source, n, header_place, m);
                     }
                 }
                 match docs.next()? {
@@ -230,7 +241,7 @@ impl Inference {
                     _ => {
                         let m =
                             format!("no terminator after {db}.{coll}'s end: the rest is not read");
-                        self.note_broken(source, "", (docs.number, 4 + docs.at), m);
+                        self.note_broken(source, "", docs.place(), m);
                         break;
                     }
                 }
@@ -240,27 +251,14 @@ impl Inference {
                     Next::Terminator => break,
                     Next::End => {
                         let m = format!("the archive ends inside a block of {db}.{coll}");
-                        self.note_broken(
-                            source,
-                            name.as_deref().unwrap_or(""),
-                            (docs.number, 4 + docs.at),
-                            m,
-                        );
+                        self.note_broken(source, name.as_deref().unwrap_or(""), docs.place(), m);
                         break 'blocks;
                     }
                     Next::Broken(m) => {
-                        self.note_broken(
-                            source,
-                            name.as_deref().unwrap_or(""),
-                            (docs.number, 4 + docs.at),
-                            m,
-                        );
+                        self.note_broken(source, name.as_deref().unwrap_or(""), docs.place(), m);
                         break 'blocks;
                     }
                     Next::Document => {
-                        let Some(state) = open.get_mut(&key) else {
-                            break 'blocks;
-                        };
                         state.crc.update(docs.bytes());
                         let Some(name) = &name else { continue };
                         match docs.document() {
@@ -270,8 +268,8 @@ impl Inference {
                                 documents += 1;
                             }
                             Err(m) => {
-                                state.summary.skipped += 1;
-                                self.note_broken(source, name, (docs.number, 4 + docs.at), m);
+                                let (number, byte) = docs.place();
+                                self.skip_bytes(&mut state.summary, number, byte, m);
                             }
                         }
                     }
@@ -280,30 +278,16 @@ impl Inference {
             }
         }
         let mut read = Vec::new();
-        for key in order {
-            let Some(state) = open.remove(&key) else {
-                continue;
-            };
-            let Some(n) = namespaces
-                .iter()
-                .find(|n| (&n.db, &n.collection) == (&key.0, &key.1))
-            else {
-                continue;
-            };
-            if n.name.is_none() {
+        for state in open {
+            if state.name.is_none() {
                 continue;
             }
             if !state.ended {
+                let (db, coll) = &state.key;
                 let m = format!(
-                    "the archive ends before {}.{}'s end: its documents may be incomplete",
-                    key.0, key.1
+                    "the archive ends before {db}.{coll}'s end: its documents may be incomplete"
                 );
-                self.note_broken(
-                    source,
-                    &state.summary.collection,
-                    (docs.number, 4 + docs.at),
-                    m,
-                );
+                self.note_broken(source, &state.summary.collection, docs.place(), m);
             }
             self.sources.push(state.summary.clone());
             read.push(state.summary);

@@ -255,6 +255,19 @@ impl<R: Read> Documents<R> {
         }
     }
 
+    /// Returns the reader with its byte offsets counted from `offset` (what came before it:
+    /// an archive's magic number).
+    pub fn starting_at(mut self, offset: u64) -> Self {
+        self.offset = offset;
+        self.shown = offset;
+        self
+    }
+
+    /// Returns the last item's place: its 1-based position and its byte offset.
+    pub fn place(&self) -> (u64, u64) {
+        (self.number, self.at)
+    }
+
     /// Reads the next item. A decompression error ends the input as [`Next::Broken`]; any
     /// other I/O error is returned.
     pub fn next(&mut self) -> Result<Next, InferError> {
