@@ -138,6 +138,16 @@ fn report(args: &[String]) -> (Value, String) {
     (v["report"].clone(), stderr(&out))
 }
 
+/// Returns the collection of each source of an inference's report, in order.
+fn collections(report: &Value) -> Vec<&str> {
+    report["sources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s["collection"].as_str())
+        .collect()
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -239,12 +249,7 @@ fn a_gzipped_dump_directory_reads_as_the_plain_one() {
     assert_eq!(a["relationships"], b["relationships"]);
     assert_eq!(b["indexes"].as_array().map(Vec::len), Some(2), "{b}");
     assert_eq!(b["indexes"][1]["name"], "name_1");
-    let names: Vec<&str> = b["sources"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|s| s["collection"].as_str())
-        .collect();
+    let names = collections(&b);
     assert_eq!(names, ["orders", "users"], "named without .bson.gz");
     // One gzipped mongoexport file, named without .json.gz.
     let json = dir.path().join("users.json");
@@ -283,12 +288,7 @@ fn collections_two_databases_share_are_named_with_their_database() {
     let archive = dir.path().join("all.archive");
     write_archive(&archive, &input, &[]);
     let (r, _) = report(&[path(&archive)]);
-    let names: Vec<&str> = r["sources"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|s| s["collection"].as_str())
-        .collect();
+    let names = collections(&r);
     assert_eq!(names, ["shop.users", "orders", "crm.users"]);
 }
 
