@@ -411,6 +411,9 @@ pub struct ShapeGenerator<'a> {
     /// The file field's length distribution, for the `length` of a GridFS files document when
     /// stratified ([`file_length`]).
     file_length: Option<Distribution>,
+    /// The arrays the design keeps sorted (`$push` with `$sort`), with their order: generated
+    /// sorted, as the writes would leave them (`design::plan::array_order`).
+    sorted: Vec<(String, crate::model::Sort)>,
 }
 
 /// Returns, under [`Spread::Stratified`], the length distribution of the file field whose
@@ -501,6 +504,15 @@ pub fn shape_generators<'a>(
             ),
             spread,
             file_length: file_length(model, c, shape, spread),
+            sorted: shape
+                .growing
+                .iter()
+                .filter_map(|g| {
+                    let s = layout.strategy(&g.relationship)?;
+                    crate::design::plan::array_order(model, &g.relationship, s)
+                        .map(|o| (g.field.clone(), o))
+                })
+                .collect(),
         })
         .collect()
 }
@@ -577,6 +589,22 @@ impl ShapeGenerator<'_> {
                 g.value(f, FieldPath::root(name))
             };
             d.insert(name.clone(), v);
+        }
+        for (field, order) in &self.sorted {
+            if let Some(Bson::Array(a)) = d.get_mut(field) {
+                let key = |v: &Bson| match v {
+                    Bson::Document(e) => e.get(&order.field).cloned().unwrap_or(Bson::Null),
+                    _ => Bson::Null,
+                };
+                a.sort_by(|x, y| {
+                    let o = crate::engine::compare::compare(&key(x), &key(y));
+                    if order.order < 0 {
+                        o.reverse()
+                    } else {
+                        o
+                    }
+                });
+            }
         }
         // Strings and binary data, plus a rough 64 bytes of memory per element and per
         // document, so that millions of small values count too.
