@@ -857,12 +857,24 @@ impl Gen {
                 self.budget -= m;
                 let elem = f.element();
                 let mut out = Vec::with_capacity(m.min(1024) as usize);
+                // One document names each entity once (a user follows another once, a product
+                // lists a part once) while there are enough of them: a repeated id is drawn
+                // again, a few times at most.
+                let mut seen = std::collections::HashSet::new();
+                let distinct = count > 0 && m <= count;
                 for _ in 0..m {
                     if self.bytes_left == 0 {
                         break;
                     }
                     if elem.ty == BsonType::ObjectId {
-                        out.push(pick(self, &mut next_owned));
+                        let mut id = pick(self, &mut next_owned);
+                        for _ in 0..16 {
+                            if !distinct || seen.insert(id.clone()) {
+                                break;
+                            }
+                            id = pick(self, &mut next_owned);
+                        }
+                        out.push(id);
                     } else {
                         let mut v = self.value(&elem, path);
                         if let (Bson::Document(d), Some(BsonType::ObjectId)) =

@@ -235,7 +235,9 @@ fn missing_child(
         }
         let n = c.limit.map_or(all.len(), |l| (l as usize).min(all.len()));
         let wanted = wanted_fields(model, r, c);
-        return all[..n]
+        return all
+            .get(..n)
+            .unwrap_or_default()
             .iter()
             .position(|e| !holds(pool, e, &wanted))
             .map(|i| {
@@ -275,7 +277,7 @@ fn missing_child(
             )
         });
     }
-    let asked = &all[..n];
+    let asked = all.get(..n).unwrap_or_default();
     let Some(edge) = asked.last().map(key) else {
         return None;
     };
