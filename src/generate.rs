@@ -860,20 +860,35 @@ impl Gen {
                 // One document names each entity once (a user follows another once, a product
                 // lists a part once) while there are enough of them: a repeated id is drawn
                 // again, a few times at most.
-                let mut seen = std::collections::HashSet::new();
-                let distinct = count > 0 && m <= count;
+                let distinct = owned.is_none() && count > 0 && elem.ty == BsonType::ObjectId;
+                // Drawn without replacement (Floyd's algorithm, `rand::seq::index::sample`):
+                // the entities a document names are distinct. Past the sample's `count` of them,
+                // the others are entities the sample does not hold (a full-scale child names
+                // more parents than a sample has), each once too.
+                let mut chosen: Vec<u64> = if distinct {
+                    let (n, k) = (
+                        usize::try_from(count).unwrap_or(usize::MAX),
+                        usize::try_from(m.min(count)).unwrap_or(usize::MAX),
+                    );
+                    let mut v: Vec<u64> = rand::seq::index::sample(&mut self.rng, n, k)
+                        .into_iter()
+                        .map(|i| i as u64)
+                        .collect();
+                    v.extend(count..m);
+                    v.reverse();
+                    v
+                } else {
+                    Vec::new()
+                };
                 for _ in 0..m {
                     if self.bytes_left == 0 {
                         break;
                     }
                     if elem.ty == BsonType::ObjectId {
-                        let mut id = pick(self, &mut next_owned);
-                        for _ in 0..16 {
-                            if !distinct || seen.insert(id.clone()) {
-                                break;
-                            }
-                            id = pick(self, &mut next_owned);
-                        }
+                        let id = match chosen.pop() {
+                            Some(i) => Bson::ObjectId(entity_oid(self.seed, entity, i)),
+                            None => pick(self, &mut next_owned),
+                        };
                         out.push(id);
                     } else {
                         let mut v = self.value(&elem, path);
