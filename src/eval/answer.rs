@@ -278,9 +278,7 @@ fn missing_child(
         });
     }
     let asked = all.get(..n).unwrap_or_default();
-    let Some(edge) = asked.last().map(key) else {
-        return None;
-    };
+    let edge = asked.last().map(key)?;
     // Ties at the cut: any of the children sharing the last key will do.
     for (i, e) in asked.iter().enumerate() {
         if compare(&key(e), &edge).is_eq() {
@@ -464,7 +462,7 @@ fn children_of(
             _ => {}
         }
     }
-    Some(match s {
+    Some(plain(match s {
         Strategy::Bucket { .. } => {
             let mut buckets = find(
                 &relationship_collection_name(r, s),
@@ -524,8 +522,7 @@ fn children_of(
             )
         }
         _ => return None,
-    })
-    .map(plain)
+    }))
 }
 
 /// Checks design `id` of the designs `model` offers (a named design, `custom`), laid out
