@@ -142,8 +142,7 @@ fn statement(rest: &str, delimiter: &str, line: u64) -> (Option<Piece>, usize) {
         let text = out.trim().to_string();
         (!text.is_empty() || kind != PieceKind::Statement).then_some(Piece { line, kind, text })
     };
-    while i < bytes.len() {
-        let c = bytes[i];
+    while let Some(&c) = bytes.get(i) {
         // A `GO` line ends the batch (SQL Server).
         if at_line_start {
             let l = rest[i..].split('\n').next().unwrap_or("");
@@ -190,7 +189,7 @@ fn statement(rest: &str, delimiter: &str, line: u64) -> (Option<Piece>, usize) {
                 if bytes.get(i + 2) == Some(&b'!') {
                     // `/*!50503 … */`: its text is SQL for MySQL.
                     i += 3;
-                    while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
                         i += 1;
                     }
                     version_comments += 1;
@@ -247,8 +246,7 @@ fn statement(rest: &str, delimiter: &str, line: u64) -> (Option<Piece>, usize) {
 /// quote is one quote; a backslash escapes the next byte in '…' and "…" (MySQL).
 fn close_quote(bytes: &[u8], start: usize, quote: u8) -> Option<usize> {
     let mut i = start + 1;
-    while i < bytes.len() {
-        let c = bytes[i];
+    while let Some(&c) = bytes.get(i) {
         if c == b'\\' && quote != b'`' {
             i += 2;
             continue;
@@ -283,7 +281,9 @@ fn dollar_tag(rest: &str, i: usize) -> Option<&str> {
 
 /// Returns whether the byte before `i` belongs to a name (`a$b` is no dollar quote).
 fn ident_before(bytes: &[u8], i: usize) -> bool {
-    i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_')
+    i.checked_sub(1)
+        .and_then(|j| bytes.get(j))
+        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
 }
 
 #[cfg(test)]
