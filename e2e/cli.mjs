@@ -10,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 /** The golden evaluations: tests/golden/presets.json and tests/golden/presets/NAME/DESIGN.json. */
 export const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'golden');
 
-/** The release CLI: SQUILLION_BIN, else $CARGO_TARGET_DIR/release/squillion. */
+/** The CLI: SQUILLION_BIN (scripts/test.sh sets it to the native tests' optimized build,
+ * $CARGO_TARGET_DIR/ci/squillion: the release build's output, sooner), else
+ * $CARGO_TARGET_DIR/release/squillion. */
 export const BIN = process.env.SQUILLION_BIN ?? join(process.env.CARGO_TARGET_DIR ?? 'target', 'release', 'squillion');
 
 /** Returns `squillion presets --json` as checked in (tests/golden/presets.json). */
@@ -33,7 +35,7 @@ function readGolden(...parts) {
 /** Runs `squillion ARGS` and returns its JSON output (exit 1, an error-severity warning, is
  * still a result). */
 export function cliJson(args) {
-  assert.ok(existsSync(BIN), `${BIN} is missing: cargo build --release --bin squillion (scripts/test.sh does)`);
+  assert.ok(existsSync(BIN), `${BIN} is missing: cargo build --release --bin squillion (or set SQUILLION_BIN; docs/testing.md)`);
   const run = spawnSync(BIN, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   assert.ok(run.status === 0 || run.status === 1, `${args.join(' ')}: exit ${run.status}\n${run.stderr}`);
   return JSON.parse(run.stdout);

@@ -3,8 +3,8 @@
 // release CLI's to the last bit, the best feasible value of each row is the one highlighted
 // (ties all), a design with an error-severity warning is labelled infeasible with the CLI's
 // codes (`infeasible`) and never highlighted, the largest document is coloured against the
-// 16 MiB limit, and the last row counts the warnings (errors) as the CLI's table does. The CLI is SQUILLION_BIN, else
-// $CARGO_TARGET_DIR/release/squillion (built by scripts/test.sh before the end-to-end stage).
+// 16 MiB limit, and the last row counts the warnings (errors) as the CLI's table does. The CLI is SQUILLION_BIN (scripts/test.sh: the
+// native tests' optimized build, $CARGO_TARGET_DIR/ci/squillion), else $CARGO_TARGET_DIR/release/squillion.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, useSite, openPreset } from './browser.mjs';

@@ -1,8 +1,8 @@
 // End-to-end: the Custom design (the model's own `design`) and its strategy picker on a preset.
 // A strategy picked is an override in the model's JSON (one undo step), and the figures shown
 // are those of the release CLI's `squillion eval MODEL --json` for the same model (also with
-// `--design FILE`). The CLI is SQUILLION_BIN, else $CARGO_TARGET_DIR/release/squillion (built by
-// scripts/test.sh before the end-to-end stage).
+// `--design FILE`). The CLI is SQUILLION_BIN (scripts/test.sh: the native tests' optimized build,
+// $CARGO_TARGET_DIR/ci/squillion), else $CARGO_TARGET_DIR/release/squillion.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -31,6 +31,10 @@ TARGET_ARGS=()
 if [[ -n "${CARGO_TARGET_DIR:-}" ]]; then
   TARGET_ARGS=(--target-dir "$CARGO_TARGET_DIR/fuzz")
 fi
+# 16 codegen units (cargo-fuzz's default in release is 1): a build several minutes shorter for
+# somewhat slower runs, which a run bounded by time turns into fewer executions. The long runs
+# (scripts/fuzz-long.sh) keep one unit.
+TARGET_ARGS+=(--codegen-units "${FUZZ_CODEGEN_UNITS:-16}")
 
 if [[ $# -gt 0 ]]; then
   TARGETS=("$@")

@@ -3,7 +3,7 @@
 # only, and skips what is already there (a second run takes seconds).
 #
 #   Rust: the wasm32 target, Trunk 0.21.14, wasm-bindgen-cli at exactly the Cargo.lock version,
-#         cargo-fuzz
+#         cargo-fuzz 0.13.2
 #   npm:  wasm-opt (binaryen 132), playwright-core, the peers bson and mingo, and ajv (export
 #         check) (package-lock.json)
 #   apt:  chromium and chromium-driver (Debian's; Playwright never downloads a browser), and
@@ -19,6 +19,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 TRUNK_VERSION="0.21.14"
+CARGO_FUZZ_VERSION="0.13.2"
 WASM_BINDGEN_VERSION="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)"
 
 export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
@@ -26,9 +27,56 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/squillion/target}"
 export TRUNK_SKIP_VERSION_CHECK=true
 export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 
+# The tools compiled from crates.io (no registry ships them prebuilt): Trunk's own release profile
+# is fat LTO with one codegen unit, most of its ~7 minutes on 2 cores, for a program that only
+# starts cargo, wasm-bindgen and wasm-opt. Built without LTO, 16 codegen units, opt-level 1 and
+# no debug information, each installs in a fraction of the time (docs/testing.md); versions stay
+# pinned (Trunk and cargo-fuzz with their lockfiles, wasm-bindgen-cli at the Cargo.lock version).
+tool_install() {
+  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=0 \
+    CARGO_TARGET_DIR="$CARGO_TARGET_DIR/tools" cargo install "$@"
+}
+
 step() { printf '\n==> %s\n' "$*"; }
 have() { command -v "$1" >/dev/null 2>&1; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Debian's, npm's and PyPI's packages wait on the network and the disk, the Rust tools below on
+# the CPU: the packages install in the background while the tools compile, and their output is
+# printed once both are done (scripts/setup.sh fails if they failed).
+system_packages() {
+  step "Chromium, ChromeDriver and a CJK font for screenshots (Debian)"
+  if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && [ -d /usr/share/fonts/truetype/wqy ]; then
+    echo "already installed"
+  else
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver fonts-wqy-zenhei
+  fi
+
+  # Each folder with a package-lock.json: the root (tools and peers) and the engine's differential
+  # harness against mingo (tests/differential).
+  for dir in . tests/differential; do
+    step "npm dev dependencies ($dir/package-lock.json)"
+    lock_hash="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
+    if [ "$(cat "$dir/node_modules/.squillion-lock" 2>/dev/null)" = "$lock_hash" ]; then
+      echo "already installed"
+    else
+      npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+      echo "$lock_hash" > "$dir/node_modules/.squillion-lock"
+    fi
+  done
+
+  step "pymongo (the bson peer)"
+  if python3 -c 'import bson, pymongo' 2>/dev/null; then
+    echo "already installed"
+  else
+    python3 -m pip install --quiet --disable-pip-version-check pymongo
+  fi
+}
+PACKAGES_LOG="$(mktemp)"
+system_packages >"$PACKAGES_LOG" 2>&1 &
+PACKAGES_PID=$!
 
 step "Rust toolchain and the wasm32 target"
 rustup show active-toolchain >/dev/null # installs the pinned toolchain of rust-toolchain.toml
@@ -39,7 +87,7 @@ step "Trunk $TRUNK_VERSION"
 if have trunk && trunk --version | grep -q " $TRUNK_VERSION\$"; then
   echo "already installed"
 else
-  cargo install trunk --version "$TRUNK_VERSION" --locked
+  tool_install trunk --version "$TRUNK_VERSION" --locked
 fi
 
 step "wasm-bindgen-cli $WASM_BINDGEN_VERSION (the Cargo.lock version)"
@@ -47,46 +95,28 @@ if have wasm-bindgen && wasm-bindgen --version | grep -q " $WASM_BINDGEN_VERSION
   echo "already installed"
 else
   # Without --locked: its own lockfile names a crate version the registry no longer serves.
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+  tool_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
-step "cargo-fuzz (the fuzz smoke runs of the test command)"
-if cargo fuzz --version >/dev/null 2>&1; then
+step "cargo-fuzz $CARGO_FUZZ_VERSION (the fuzz smoke runs of the test command)"
+if cargo fuzz --version 2>/dev/null | grep -q " $CARGO_FUZZ_VERSION\$"; then
   echo "already installed"
 else
-  cargo install cargo-fuzz --locked
-fi
-
-step "Chromium, ChromeDriver and a CJK font for screenshots (Debian)"
-if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && [ -d /usr/share/fonts/truetype/wqy ]; then
-  echo "already installed"
-else
-  as_root apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq chromium chromium-driver fonts-wqy-zenhei
-fi
-
-# Each folder with a package-lock.json: the root (tools and peers) and the engine's differential
-# harness against mingo (tests/differential).
-for dir in . tests/differential; do
-  step "npm dev dependencies ($dir/package-lock.json)"
-  lock_hash="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
-  if [ "$(cat "$dir/node_modules/.squillion-lock" 2>/dev/null)" = "$lock_hash" ]; then
-    echo "already installed"
-  else
-    npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
-    echo "$lock_hash" > "$dir/node_modules/.squillion-lock"
-  fi
-done
-
-step "pymongo (the bson peer)"
-if python3 -c 'import bson, pymongo' 2>/dev/null; then
-  echo "already installed"
-else
-  python3 -m pip install --quiet --disable-pip-version-check pymongo
+  tool_install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked
 fi
 
 step "Rust crates"
 cargo fetch --locked # every target's dependencies: Trunk builds offline
+
+if wait "$PACKAGES_PID"; then
+  cat "$PACKAGES_LOG"
+  rm -f "$PACKAGES_LOG"
+else
+  cat "$PACKAGES_LOG"
+  rm -f "$PACKAGES_LOG"
+  echo "setup: installing the Debian, npm or PyPI packages failed (above)" >&2
+  exit 1
+fi
 
 echo
 echo "setup complete (target dir: $CARGO_TARGET_DIR)"

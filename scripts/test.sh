@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets everything up (scripts/setup.sh) and runs every test; fails on the first failure.
-# Prints how long each stage took and, at the end, the gzip size of the shipped wasm + js
-# (docs/size.md; reported, never failing the run).
+# Prints how long each stage took, the total against the 45-minute budget of a fresh 2-core
+# machine (issue #32; past it the run says so and still passes: the machine's load varies) and,
+# at the end, the gzip size of the shipped wasm + js (docs/size.md; reported, never failing the
+# run). What each stage checks, how long it takes and how to run it alone: docs/testing.md.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,7 +26,12 @@ stage "setup" source scripts/setup.sh
 stage "rustfmt" cargo fmt --all --check
 stage "clippy (native)" cargo clippy --locked --all-targets -- -D warnings
 stage "clippy (wasm32)" cargo clippy --locked --all-targets --target wasm32-unknown-unknown -- -D warnings
-stage "native tests" cargo test --locked
+# The native tests in the `ci` profile (Cargo.toml): debug assertions and overflow checks as in
+# a debug build, optimized, so that the slow ones (the infer round trip runs `squillion export`
+# and `infer` per preset) take a fraction of their debug time. Its `squillion` binary is the one
+# optimized CLI of the run: the export check and the end-to-end tests run it too.
+stage "native tests (profile ci)" cargo test --locked --profile ci
+export SQUILLION_BIN="$CARGO_TARGET_DIR/ci/squillion"
 stage "export check: npm bson EJSON, ajv \$jsonSchema, node --check" bash scripts/export-check.sh
 stage "fuzz smoke (every cargo-fuzz target, ${FUZZ_SECONDS:-15} s each)" bash scripts/fuzz-smoke.sh
 stage "peer check: sizes against pymongo's bson" python3 scripts/peer_sizes.py --check
@@ -34,11 +41,16 @@ stage "browser tests (wasm-bindgen-test, headless Chromium)" \
   env WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-300}" \
   cargo test --locked --target wasm32-unknown-unknown --test web
 stage "trunk build --release" trunk build --release --locked
-# Some end-to-end tests ask the release CLI for the JSON of an edited model (the golden
-# evaluations in tests/golden/ hold every preset's).
-stage "release CLI (for the end-to-end tests)" cargo build --release --locked --bin squillion
+# Some end-to-end tests ask the CLI for the JSON of an edited model (the golden evaluations in
+# tests/golden/ hold every preset's): SQUILLION_BIN, the native tests' optimized build, whose
+# output is the release build's (the same code; only speed and size differ).
 rm -f target/e2e-latency.txt
-stage "end-to-end tests (playwright-core, Chromium)" node --test e2e/
+# Each test file serves dist/ on its own free port and launches its own Chromium with a fresh
+# profile (e2e/browser.mjs, e2e/serve.mjs) and names its own screenshots, so files run side by
+# side: node's default is one at a time on 2 cores (cores - 1).
+E2E_CONCURRENCY="${E2E_CONCURRENCY:-2}"
+stage "end-to-end tests (playwright-core, Chromium; $E2E_CONCURRENCY files at a time)" \
+  node --test --test-concurrency="$E2E_CONCURRENCY" e2e/
 
 # The shipped page's size (wasm + js, gzip -9) is reported, not budgeted: the 500 KB budget of
 # issue #6 was withdrawn (issue #21; docs/size.md); what users feel is load time (bench/).
@@ -51,9 +63,17 @@ report_size() {
     "$gz_wasm" "$gz_js" $((gz_wasm + gz_js)) $(((gz_wasm + gz_js + 999) / 1000))
 }
 
+# The budget: 45 minutes for the whole command on a fresh 2-core machine (issue #32).
+BUDGET=$((45 * 60))
+TOTAL=$((SECONDS - START))
 printf '\n==> timings\n'
 printf '%s\n' "${TIMINGS[@]}"
-printf '%5ss  total\n\n' $((SECONDS - START))
+if [ "$TOTAL" -le "$BUDGET" ]; then
+  printf '%5ss  total: within the 45-minute budget (%s s), %s s to spare\n\n' "$TOTAL" "$BUDGET" $((BUDGET - TOTAL))
+else
+  printf '%5ss  total: OVER the 45-minute budget (%s s) by %s s (reported, not failed: the machine'"'"'s load varies; docs/testing.md)\n\n' \
+    "$TOTAL" "$BUDGET" $((TOTAL - BUDGET))
+fi
 # Measured by e2e/evaluation.test.mjs (a measurement, not an assertion; target < 100 ms).
 cat target/e2e-latency.txt 2>/dev/null || echo "design-switch latency: not measured"
 report_size

@@ -365,7 +365,8 @@ fn run_engine(model: &Model, a: &mut Advised, disagree: &mut Vec<Disagreement>) 
     }
     match verify::evaluate(model, &a.design) {
         Ok(e) => {
-            let f = EngineFigures::of(&e);
+            let mut f = EngineFigures::of(&e);
+            f.answer_problems = verify::answer_problems(model, &a.design);
             disagree.extend(disagreements(&a.label, &a.screened, &f));
             a.engine = Some(f);
         }

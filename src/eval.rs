@@ -11,6 +11,7 @@
 //! ones removed), so every run sees the materialized sample and evaluating is repeatable: the
 //! same model, design and seed always give the same [`Evaluation`].
 
+pub mod answer;
 mod bind;
 pub mod budget;
 mod files;

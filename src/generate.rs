@@ -411,6 +411,9 @@ pub struct ShapeGenerator<'a> {
     /// The file field's length distribution, for the `length` of a GridFS files document when
     /// stratified ([`file_length`]).
     file_length: Option<Distribution>,
+    /// The arrays the design keeps sorted (`$push` with `$sort`), with their order: generated
+    /// sorted, as the writes would leave them (`design::plan::array_order`).
+    sorted: Vec<(String, crate::model::Sort)>,
 }
 
 /// Returns, under [`Spread::Stratified`], the length distribution of the file field whose
@@ -501,6 +504,15 @@ pub fn shape_generators<'a>(
             ),
             spread,
             file_length: file_length(model, c, shape, spread),
+            sorted: shape
+                .growing
+                .iter()
+                .filter_map(|g| {
+                    let s = layout.strategy(&g.relationship)?;
+                    crate::design::plan::array_order(model, &g.relationship, s)
+                        .map(|o| (g.field.clone(), o))
+                })
+                .collect(),
         })
         .collect()
 }
@@ -577,6 +589,22 @@ impl ShapeGenerator<'_> {
                 g.value(f, FieldPath::root(name))
             };
             d.insert(name.clone(), v);
+        }
+        for (field, order) in &self.sorted {
+            if let Some(Bson::Array(a)) = d.get_mut(field) {
+                let key = |v: &Bson| match v {
+                    Bson::Document(e) => e.get(&order.field).cloned().unwrap_or(Bson::Null),
+                    _ => Bson::Null,
+                };
+                a.sort_by(|x, y| {
+                    let o = crate::engine::compare::compare(&key(x), &key(y));
+                    if order.order < 0 {
+                        o.reverse()
+                    } else {
+                        o
+                    }
+                });
+            }
         }
         // Strings and binary data, plus a rough 64 bytes of memory per element and per
         // document, so that millions of small values count too.
@@ -829,12 +857,39 @@ impl Gen {
                 self.budget -= m;
                 let elem = f.element();
                 let mut out = Vec::with_capacity(m.min(1024) as usize);
+                // One document names each entity once (a user follows another once, a product
+                // lists a part once) while there are enough of them: a repeated id is drawn
+                // again, a few times at most.
+                let distinct = owned.is_none() && count > 0 && elem.ty == BsonType::ObjectId;
+                // Drawn without replacement (Floyd's algorithm, `rand::seq::index::sample`):
+                // the entities a document names are distinct. Past the sample's `count` of them,
+                // the others are entities the sample does not hold (a full-scale child names
+                // more parents than a sample has), each once too.
+                let mut chosen: Vec<u64> = if distinct {
+                    let (n, k) = (
+                        usize::try_from(count).unwrap_or(usize::MAX),
+                        usize::try_from(m.min(count)).unwrap_or(usize::MAX),
+                    );
+                    let mut v: Vec<u64> = rand::seq::index::sample(&mut self.rng, n, k)
+                        .into_iter()
+                        .map(|i| i as u64)
+                        .collect();
+                    v.extend(count..m);
+                    v.reverse();
+                    v
+                } else {
+                    Vec::new()
+                };
                 for _ in 0..m {
                     if self.bytes_left == 0 {
                         break;
                     }
                     if elem.ty == BsonType::ObjectId {
-                        out.push(pick(self, &mut next_owned));
+                        let id = match chosen.pop() {
+                            Some(i) => Bson::ObjectId(entity_oid(self.seed, entity, i)),
+                            None => pick(self, &mut next_owned),
+                        };
+                        out.push(id);
                     } else {
                         let mut v = self.value(&elem, path);
                         if let (Bson::Document(d), Some(BsonType::ObjectId)) =

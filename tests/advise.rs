@@ -378,7 +378,7 @@ fn the_advice_reports_each_phase_and_reads_back_from_its_json() {
     // The count is known once the designs to verify are: it never shrinks.
     assert!(phases.windows(2).all(|w| w[0].1 <= w[1].1), "{phases:?}");
     assert!(
-        phases[0].2.starts_with("screening a space of 288 designs"),
+        phases[0].2.starts_with("screening a space of 240 designs"),
         "{phases:?}"
     );
     assert_eq!(phases[of - 1].2, "explaining the recommendation");

@@ -355,9 +355,12 @@ mod design {
     fn a_model_without_a_design_gets_one() {
         let mut v = preset("image-board");
         assert!(v.get("design").is_none());
-        set_strategy(&mut v, "images", &Strategy::Embed).unwrap();
+        set_strategy(&mut v, "images", &Strategy::ReferenceInParent).unwrap();
         let m = parse_model(&v.to_string()).unwrap();
-        assert_eq!(m.design.relationships.get("images"), Some(&Strategy::Embed));
+        assert_eq!(
+            m.design.relationships.get("images"),
+            Some(&Strategy::ReferenceInParent)
+        );
     }
 
     #[test]

@@ -7,22 +7,9 @@ use squillion::model::design::{strategies_for, Strategy};
 use squillion::model::{parse_model, Model};
 use squillion::presets;
 
-/// Returns the preset's model with `relationship` overridden by `strategy` (as JSON).
-fn with_override(text: &str, relationship: &str, strategy: serde_json::Value) -> String {
-    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
-    let design = v
-        .as_object_mut()
-        .unwrap()
-        .entry("design")
-        .or_insert_with(|| serde_json::json!({}));
-    let overrides = design
-        .as_object_mut()
-        .unwrap()
-        .entry("relationships")
-        .or_insert_with(|| serde_json::json!({}));
-    overrides[relationship] = strategy;
-    v.to_string()
-}
+#[path = "common/design_override.rs"]
+mod design_override;
+use design_override::with_override;
 
 #[test]
 fn the_choices_are_exactly_what_validation_accepts_and_each_one_lays_out() {

@@ -199,3 +199,51 @@ fn size_limits_of_a_model_are_clear_errors() {
     let e = errors(r#"{"entities": [], "seed": 1e400}"#);
     assert!(e.to_string().contains("finite doubles"), "{e}");
 }
+
+/// A child the workload reads by itself (a page of images of a thread) cannot live only inside
+/// other documents: embedding or bucketing it (one-to-many) is refused at the override's path,
+/// and the picker does not offer them; a many-to-many bucket (ids of children kept elsewhere)
+/// and the strategies that keep the child's own collection stay.
+#[test]
+fn a_child_read_by_itself_is_neither_embedded_nor_bucketed() {
+    let text = |strategy: &str| {
+        format!(
+            r#"{{
+      "entities": [
+        {{ "name": "thread", "count": 100, "fields": {{ "title": {{ "type": "string" }} }} }},
+        {{ "name": "image", "count": 10000, "fields": {{ "date": {{ "type": "date" }} }} }}
+      ],
+      "relationships": [
+        {{ "name": "images", "parent": "thread", "child": "image", "cardinality": {{ "shape": "fixed", "value": 100 }} }}
+      ],
+      "workload": [
+        {{ "name": "page", "rate_per_sec": 10, "steps": [ {{ "op": "list", "entity": "image", "by": "threadId", "sort": {{ "field": "date", "order": 1 }}, "limit": 20 }} ] }}
+      ],
+      "design": {{ "relationships": {{ "images": {strategy} }} }}
+    }}"#
+        )
+    };
+    for refused in [
+        r#"{"strategy": "embed"}"#,
+        r#"{"strategy": "bucket", "size": 50}"#,
+    ] {
+        let e = errors(&text(refused));
+        let p = e
+            .errors
+            .iter()
+            .find(|p| p.path == "$.design.relationships.images.strategy")
+            .unwrap_or_else(|| panic!("{refused}: {e}"));
+        let said = p.to_string();
+        assert!(said.contains("image") && said.contains("page"), "{said}");
+    }
+    let m = squillion::model::parse_model(&text(r#"{"strategy": "reference_in_child"}"#)).unwrap();
+    let offered: Vec<&str> = squillion::model::design::strategies_for(&m, "images")
+        .iter()
+        .map(|s| s.name())
+        .collect();
+    assert!(
+        !offered.contains(&"embed") && !offered.contains(&"bucket"),
+        "{offered:?}"
+    );
+    assert!(offered.contains(&"reference_in_child") && offered.contains(&"embed_subset"));
+}

@@ -239,6 +239,7 @@ problem-tree-strategy-not-tree = "{ $strategy }" lays out a tree: relationship "
 problem-unknown-granularity = unknown granularity "{ $granularity }"; expected { $expected }
 problem-time-series-one-to-many = "time_series" needs a one-to-many between two entities; "{ $relationship }" is not
 problem-time-series-needs-date = "time_series" needs a date field in "{ $entity }" (the timeField)
+problem-read-by-itself = "{ $strategy }" keeps "{ $entity }" inside other documents, with no collection of its own, but the unit "{ $unit }" reads it by itself ({ $op }): choose a strategy that keeps it in its own collection (reference_in_child, embed_subset, extended_reference, …)
 problem-time-series-not-measurement = "time_series" needs "{ $entity }" to be a measurement: a date field, in no relationship but "{ $relationship }", and no workload step that reads, updates, deletes or moves one by itself
 problem-time-series-sparse = "time_series" needs a series that fills a bucket: a typical "{ $parent }" adds { $growth } "{ $child }" a day, fewer than 10 in the 30 days of the coarsest granularity
 problem-unknown-pattern = unknown pattern "{ $pattern }"; expected { $expected }

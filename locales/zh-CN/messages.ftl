@@ -235,6 +235,7 @@ problem-tree-strategy-not-tree = “{ $strategy }”用于树结构：关系“{
 problem-unknown-granularity = 未知的粒度“{ $granularity }”；应为 { $expected }
 problem-time-series-one-to-many = “time_series”需要两个实体之间的一对多；“{ $relationship }”不是
 problem-time-series-needs-date = “time_series”需要“{ $entity }”中有一个日期字段（即 timeField）
+problem-read-by-itself = “{ $strategy }”把“{ $entity }”放在其他文档之内，没有自己的集合，但操作“{ $unit }”单独读取它（{ $op }）：请选择让它保留在自己集合中的策略
 problem-time-series-not-measurement = “time_series”需要“{ $entity }”是测量值：有一个日期字段，除“{ $relationship }”外不在任何关系中，且没有工作负载步骤单独读取、更新、删除或移动它
 problem-time-series-sparse = “time_series”需要能填满桶的序列：一个典型的“{ $parent }”每天增加 { $growth } 个“{ $child }”，在最粗粒度的 30 天内少于 10 个
 problem-unknown-pattern = 未知的模式“{ $pattern }”；应为 { $expected }

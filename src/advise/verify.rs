@@ -46,12 +46,45 @@ pub struct EngineFigures {
     /// is never recommended, and the refusal is reported as a disagreement.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub command_errors: Vec<String>,
+    /// Steps whose plan does not give the step's logical answer on the engine
+    /// ([`crate::eval::answer`]): such a design answers another question and is never
+    /// recommended.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answer_problems: Vec<String>,
 }
 
 impl EngineFigures {
-    /// True when the evaluation has no error-severity warning and every command ran.
+    /// True when the evaluation has no error-severity warning, every command ran and every
+    /// step gave its logical answer.
     pub fn sound(&self) -> bool {
-        self.infeasible.is_empty() && self.command_errors.is_empty()
+        self.infeasible.is_empty()
+            && self.command_errors.is_empty()
+            && self.answer_problems.is_empty()
+    }
+}
+
+/// Documents per entity the logical answer check of a verified design materializes: enough
+/// for every plan path (the largest parent is document 0 of every sample), a fraction of the
+/// evaluation's time.
+const ANSWER_SAMPLE: u64 = 30;
+
+/// Returns the steps of `spec` whose plans do not give their logical answer on the engine
+/// (`unit (step, subject): what`), or why the check could not run.
+pub fn answer_problems(model: &Model, spec: &DesignSpec) -> Vec<String> {
+    let (model, spec) = crate::eval::offer::lowered_ref(model, spec);
+    let layout = match Layout::build(&model, &spec) {
+        Ok(l) => l,
+        Err(e) => return vec![e.to_string()],
+    };
+    let small = EvalOptions {
+        max_documents: Some(ANSWER_SAMPLE),
+        ..Default::default()
+    };
+    let report = crate::eval::answer::check(&model, &layout, &small)
+        .or_else(|_| crate::eval::answer::check(&model, &layout, &EvalOptions::default()));
+    match report {
+        Ok(r) => r.problems.iter().map(ToString::to_string).collect(),
+        Err(e) => vec![e.to_string()],
     }
 }
 
@@ -97,6 +130,7 @@ impl EngineFigures {
                         })
                 })
                 .collect(),
+            answer_problems: Vec::new(),
         }
     }
 }

@@ -541,7 +541,16 @@ impl Builder<'_> {
                 // Each child keeps the ids of all its parents: as many as the model's
                 // parents_per_child says, else every child at the mean (the tail assumed,
                 // which `warning::many_to_many` notes).
+                // A child names each parent once: never more parents than there are.
                 let (per_child, _) = r.parents_per_child(parent.count, e.count);
+                let per_child = if per_child.max() > parent.count {
+                    Distribution::Capped {
+                        of: Box::new(per_child),
+                        cap: parent.count.floor(),
+                    }
+                } else {
+                    per_child
+                };
                 fields.push(pref, Field::array_of(BsonType::ObjectId, per_child));
             } else {
                 fields.push(pref, oid());

@@ -30,7 +30,8 @@ mod update;
 
 use serde::Serialize;
 
-pub use insert_child::{CONTINUATION, LAST};
+pub use insert_child::{CONTINUATION, CONTINUATION_DOCUMENTS, LAST, MORE};
+pub use order::array_order;
 
 pub use super::command::{
     doc_to_json, json_to_doc, param, ser_doc, ser_docs, ser_opt_doc, shell, Command, CommandKind,

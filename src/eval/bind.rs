@@ -28,6 +28,9 @@ pub(super) struct Binder<'a> {
     pub fresh: BTreeMap<String, Bson>,
     /// Subjects already found, by entity (a subject can be a large document: found once).
     pub cache: RefCell<BTreeMap<String, Option<Rc<Found>>>>,
+    /// When set, every document each sent command returned, with its step: what the logical
+    /// answer check ([`super::answer`]) reads of a run.
+    pub returned: Option<Vec<(usize, Vec<Document>)>>,
 }
 
 /// A subject document, its index in its collection and its quantile.
@@ -186,6 +189,21 @@ impl Binder<'_> {
 
     /// Returns the value of parameter `name`, or `None` when nothing in the sample binds it.
     pub fn value(&self, name: &str) -> Option<Bson> {
+        // `user.followers.concat(more.followers)`: both lists, one after the other (a
+        // continuation chain's ids: the parent's, then its continuation documents').
+        if let Some((a, b)) = name
+            .strip_suffix(')')
+            .and_then(|n| n.split_once(".concat("))
+        {
+            let list = |v: Option<Bson>| match v {
+                Some(Bson::Array(a)) => a,
+                Some(Bson::Null) | None => Vec::new(),
+                Some(v) => vec![v],
+            };
+            let mut out = list(self.value(a));
+            out.extend(list(self.value(b)));
+            return Some(Bson::Array(out));
+        }
         if let Some(v) = self.fresh.get(name) {
             return Some(v.clone());
         }

@@ -11,7 +11,7 @@ use super::scale::{full_metrics, relationship_matches};
 use super::shards::{route, ShardRouting};
 use super::{CommandEval, EvalError, FanOut, Metrics, RunEval, SampleStats, Subject};
 use crate::design::layout::{child_ref, relationship_collection_name};
-use crate::design::plan::CONTINUATION;
+use crate::design::plan::{CONTINUATION, CONTINUATION_DOCUMENTS, MORE};
 use crate::design::{Command, CommandKind, Layout, Strategy, When};
 use crate::engine::{self, Database, FindCommand, UpdateCommand};
 use crate::generate::{entity_oid, Dataset};
@@ -224,6 +224,27 @@ pub(super) fn run_unit(
     ui: usize,
     largest: bool,
 ) -> Result<RunEval, EvalError> {
+    run_unit_observed(ctx, db, ui, largest, None)
+}
+
+/// What a run shows an observer before its writes are undone: the database as the unit left
+/// it, the values its commands were bound to (the subject, the new child) and what each sent
+/// command returned.
+///
+/// The last argument says whether the sample holds every write of the run: false when a write
+/// goes to a document that exists only at full scale (the celebrity's last continuation
+/// document), whose figures come from the arithmetic.
+pub(super) type Observer<'o> =
+    &'o mut dyn FnMut(&Database, &Binder, &[(usize, Vec<Document>)], bool);
+
+/// Runs unit `ui` as [`run_unit`] does, showing `observe` the run before it is undone.
+pub(super) fn run_unit_observed(
+    ctx: &Ctx,
+    db: &mut Database,
+    ui: usize,
+    largest: bool,
+    observe: Option<Observer>,
+) -> Result<RunEval, EvalError> {
     let Some(up) = ctx.layout.plan.units.get(ui) else {
         return Err(EvalError::Engine(engine::EngineError::bad_value(
             "no such unit",
@@ -239,6 +260,7 @@ pub(super) fn run_unit(
         full_counts: BTreeMap::new(),
         fresh: BTreeMap::new(),
         cache: Default::default(),
+        returned: observe.is_some().then(Vec::new),
     };
     let first = unit.and_then(|u| u.steps.first());
     let tree_subject = first.and_then(|s| super::tree::subject(ctx, s, largest));
@@ -299,6 +321,13 @@ pub(super) fn run_unit(
         );
         matched_any |= c.kind == CommandKind::Update && matched;
         commands.push(ce);
+    }
+    if let Some(observe) = observe {
+        let returned = b.returned.take().unwrap_or_default();
+        let complete = !commands.iter().any(|c| {
+            c.not_sent.is_none() && c.sample.docs_written == 0 && c.full.docs_written.value > 0.0
+        });
+        observe(db, &b, &returned, complete);
     }
     undo.apply(db)?;
     let total = commands
@@ -872,6 +901,12 @@ fn run_command(
             return ce;
         }
     };
+    if let Some(all) = b.returned.as_mut() {
+        all.push((
+            c.step,
+            r.documents.iter().map(|d| d.document().clone()).collect(),
+        ));
+    }
     // Keep what later commands bind to.
     let mut kept = None;
     if c.kind == CommandKind::Find {
@@ -879,12 +914,14 @@ fn run_command(
             Some("links")
         } else if c.note.contains("children with that") {
             Some("children")
-        } else if c.note.contains("buckets holding them") {
+        } else if c.note.contains("buckets holding them") || c.note.ends_with(" buckets") {
             Some("buckets")
         } else if c.note.contains("my newest bucket") {
             Some("newest")
         } else if c.note.contains("the parent holding it") {
             Some("holder")
+        } else if c.note.ends_with(CONTINUATION_DOCUMENTS) {
+            Some(MORE)
         } else {
             None
         };

@@ -28,6 +28,7 @@ pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(
         if let Some(Bson::String(name)) = inner.get("$param") {
             return continuation_matches(ctx, cmd, q, k, name)
                 .or_else(|| linked_children(ctx, cmd, q, k, name))
+                .or_else(|| referenced_children(ctx, cmd, q, k, name))
                 .or_else(|| parent_matches(ctx, cmd, q, k, name));
         }
     }
@@ -137,6 +138,43 @@ fn linked_children(
                 .collection_of(&r.child)
                 .is_some_and(|x| x.name == cmd.collection);
         linked.then(|| (r.cardinality.count_at(q) as f64, Basis::FullScale))
+    })
+}
+
+/// The children `{_id: {$in: user.followers}}` matches (an application-level join of the ids a
+/// parent keeps, `user.followers.concat(more.followers)` for a continuation chain): every child
+/// of the subject parent at its quantile (exact: the sample may hold fewer of the largest
+/// parent's ids than it has at full scale).
+fn referenced_children(
+    ctx: &Ctx,
+    cmd: &Command,
+    q: f64,
+    key: &str,
+    param: &str,
+) -> Option<(f64, Basis)> {
+    if key != "_id" {
+        return None;
+    }
+    let first = param.split(".concat(").next()?;
+    let first = first.strip_suffix("._id").unwrap_or(first);
+    let (entity, field) = first.split_once('.')?;
+    ctx.model.relationships.iter().find_map(|r| {
+        let referenced = r.parent == entity
+            && r.array_field() == field
+            && matches!(
+                ctx.layout.strategy(&r.name),
+                Some(
+                    Strategy::ReferenceInParent
+                        | Strategy::TwoWay
+                        | Strategy::Continuation { .. }
+                        | Strategy::ExtendedReference { .. }
+                )
+            )
+            && ctx
+                .layout
+                .collection_of(&r.child)
+                .is_some_and(|x| x.name == cmd.collection);
+        referenced.then(|| (r.cardinality.count_at(q) as f64, Basis::FullScale))
     })
 }
 

@@ -18,8 +18,9 @@ use serde::{Deserialize, Serialize};
 
 pub use granularity::{Granularity, MIN_BUCKET};
 pub use named::{
-    is_unbounded, named_strategy, single_collection_fits, stands_alone, strategies_for, time_field,
-    time_series_fits, UNBOUNDED_ARRAY,
+    is_unbounded, leaves_without_collection, named_strategy, read_by_itself,
+    single_collection_fits, stands_alone, strategies_for, time_field, time_series_fits,
+    UNBOUNDED_ARRAY,
 };
 pub use pattern::{AttributeForm, FieldPattern, MAX_SUBFIELDS};
 pub use strategy::{Strategy, DEFAULT_BUCKET, DEFAULT_SUBSET, DEFAULT_THRESHOLD};

@@ -20,7 +20,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     };
     // A new child (not one that exists already, linked to one more parent) uploads its files
     // first.
-    if !r.many_to_many && !matches!(s, Strategy::LinkCollection) {
+    if !r.many_to_many {
         super::files::writes(p, out, &r.child);
     }
     let arr = r.array_field().to_string();
@@ -72,7 +72,10 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             for c in copy {
                 e.insert(c.clone(), param(format!("child.{c}")));
             }
-            parent_update = Some(doc! { "$push": { arr.as_str(): e } });
+            // Kept in the order of the workload's sorted read when it sorts by a copy.
+            let kept = order::kept_copy(p.model, &r.name, copy);
+            let pushed = order::push(Bson::Document(e), kept.as_ref(), None);
+            parent_update = Some(doc! { "$push": { arr.as_str(): pushed } });
         }
         Strategy::ReferenceInParent => {
             if !r.many_to_many {
@@ -98,6 +101,11 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             "the child in its parent's collection, with the shared key and its type",
         )),
         Strategy::LinkCollection => {
+            // A new child (one-to-many) is stored before its link; many-to-many links one
+            // that exists.
+            if !r.many_to_many {
+                out.push(insert_child(out, "the child"));
+            }
             let mut c = out.command(&r.name, Insert, Document::new(), "the link");
             c.insert_shape = Some("link".into());
             out.push(c);
@@ -120,7 +128,13 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             c.upsert = true;
             out.push(c);
         }
-        Strategy::Continuation { threshold } => continuation(out, r, &pcoll, &pid, *threshold),
+        Strategy::Continuation { threshold } => {
+            // The child is stored in its own collection; the continuation chain holds its id.
+            if !r.many_to_many {
+                out.push(insert_child(out, "the child"));
+            }
+            continuation(out, r, &pcoll, &pid, *threshold)
+        }
         Strategy::TimeSeries { .. } => out.push(super::timeseries::insert(p, out, r)),
         _ => {}
     }
@@ -196,6 +210,14 @@ pub const LAST: &str = "at(-1)";
 
 /// The parameter name of the continuation document a continuation append creates.
 pub const CONTINUATION: &str = "continuation";
+
+/// What a read of a continuation chain calls the find of the parent's continuation documents
+/// (its note ends with it); the evaluation keeps their results as [`MORE`].
+pub const CONTINUATION_DOCUMENTS: &str = "continuation documents";
+
+/// The parameter name of the continuation documents a read fetched (`more.followers`: the
+/// ids they hold).
+pub const MORE: &str = "more";
 
 /// Returns the `$inc` of the parent's stored totals (`computed` patterns) over the children of
 /// `relationship`: the summed child field, or 1 for a count.

@@ -5,6 +5,7 @@
 
 use bson::{doc, Bson, Document};
 
+use crate::model::design::Strategy;
 use crate::model::{Model, Sort, Step};
 
 /// Returns the order the parent's array of `relationship`'s children is kept in: the sort of
@@ -22,6 +23,25 @@ pub(super) fn kept(model: &Model, relationship: &str) -> Option<Sort> {
         .flatten()
         .filter(|c| c.relationship == relationship && c.limit.is_some())
         .find_map(|c| c.sort.clone())
+}
+
+/// Returns the order an array of extended references (`_id` plus `copy`) is kept in: the
+/// read's order when its sort field is among the copies (or is `_id`), which a `$push` with
+/// `$sort` can keep; `None` otherwise (the elements then stay in insertion order).
+pub(super) fn kept_copy(model: &Model, relationship: &str, copy: &[String]) -> Option<Sort> {
+    kept(model, relationship).filter(|s| s.field == "_id" || copy.contains(&s.field))
+}
+
+/// Returns the order a design keeps the array of `relationship`'s children (or copies) in
+/// under `strategy`: what its writes keep with `$push` and `$sort` (an embedded array, an
+/// embedded subset, extended references sorted by a copy), so that generated documents hold
+/// their arrays as the writes would have left them. `None`: insertion order.
+pub fn array_order(model: &Model, relationship: &str, strategy: &Strategy) -> Option<Sort> {
+    match strategy {
+        Strategy::Embed | Strategy::EmbedSubset { .. } => kept(model, relationship),
+        Strategy::ExtendedReference { copy } => kept_copy(model, relationship, copy),
+        _ => None,
+    }
 }
 
 /// Returns the `$push` argument that adds `element` to an array kept in `kept` order, capped

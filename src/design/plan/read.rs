@@ -10,6 +10,7 @@
 
 use bson::{doc, Bson, Document};
 
+use super::insert_child::{CONTINUATION_DOCUMENTS, MORE};
 use super::order::{self, Take};
 use super::{param, project, Command, CommandKind::*, Commands, Placement};
 use crate::design::layout::{child_ref, relationship_collection_name};
@@ -140,11 +141,17 @@ fn child_commands(
             note,
         ))
     };
+    // The ids the parent keeps: its array itself, or the `_id` of each extended reference.
+    let ids = if matches!(s, Strategy::ExtendedReference { .. }) {
+        format!("{entity}.{arr}._id")
+    } else {
+        format!("{entity}.{arr}")
+    };
     let by_ids = |note: String| {
         sorted_and_limited(out.command(
             &child_coll,
             Find,
-            doc! { "_id": { "$in": param(format!("{entity}.{arr}")) } },
+            doc! { "_id": { "$in": param(ids.clone()) } },
             note,
         ))
     };
@@ -179,10 +186,23 @@ fn child_commands(
             }
         }
         Strategy::ExtendedReference { copy } => {
-            // The copies in the parent, sliced to the children asked for.
-            slice(projection);
-            let covered =
-                !c.fields.is_empty() && c.fields.iter().all(|f| f == "_id" || copy.contains(f));
+            // The copies in the parent: kept in the read's order when its sort field is
+            // copied (`order::kept_copy`), so a slice holds the N asked for; otherwise the
+            // whole array, and the children sorted and limited by their own collection.
+            let kept = order::kept_copy(p.model, &r.name, copy);
+            let take = c
+                .limit
+                .map(|l| order::take(kept.as_ref(), c.sort.as_ref(), l));
+            if let Some(t) = take {
+                order::project(projection, &arr, t);
+            }
+            let sorted_by_copy = c
+                .sort
+                .as_ref()
+                .is_none_or(|s| s.field == "_id" || copy.contains(&s.field));
+            let covered = !c.fields.is_empty()
+                && c.fields.iter().all(|f| f == "_id" || copy.contains(f))
+                && sorted_by_copy;
             if !covered {
                 later.push(by_ids(format!(
                     "{}: fields not copied into the parent",
@@ -191,8 +211,12 @@ fn child_commands(
             }
         }
         Strategy::ReferenceInParent | Strategy::TwoWay => {
-            slice(projection);
-            if !ids_only(&c.fields) {
+            // Ids keep insertion order, not the read's: a sorted read takes every id and lets
+            // the children's collection sort and limit them.
+            if c.sort.is_none() {
+                slice(projection);
+            }
+            if c.sort.is_some() || !ids_only(&c.fields) {
                 later.push(by_ids(format!("{}: application-level join", r.name)));
             }
         }
@@ -209,11 +233,15 @@ fn child_commands(
                 doc! { r.parent_ref(): param(format!("{entity}._id")) },
                 format!("{}: links", r.name),
             );
-            l.limit = c.limit;
+            // The links keep no order of the children's: a sorted read takes every link and
+            // lets the children's collection sort and limit.
+            if c.sort.is_none() {
+                l.limit = c.limit;
+            }
             // What the next find (or the step) uses of a link: the child's id.
             l.projection = Some(doc! { child_ref(r): 1, "_id": 0 });
             later.push(l);
-            if !ids_only(&c.fields) {
+            if c.sort.is_some() || !ids_only(&c.fields) {
                 let cref = child_ref(r);
                 later.push(sorted_and_limited(out.command(
                     &child_coll,
@@ -224,20 +252,45 @@ fn child_commands(
             }
         }
         Strategy::Bucket { size } => {
+            let ascending = c.sort.as_ref().is_some_and(|s| s.order > 0);
             let mut f = out.command(
                 &relationship_collection_name(r, s),
                 Find,
                 doc! { r.parent_ref(): param(format!("{entity}._id")) },
-                format!("{}: newest buckets", r.name),
+                format!(
+                    "{}: {} buckets",
+                    r.name,
+                    match (c.limit, ascending) {
+                        (None, _) => "every",
+                        (Some(_), true) => "oldest",
+                        (Some(_), false) => "newest",
+                    }
+                ),
             );
-            f.sort = Some(doc! { "sequence": -1 });
-            f.limit = Some(
-                c.limit
-                    .map_or(1, |l| l.div_ceil(*size).max(1).saturating_add(1)),
-            );
-            // The listed fields of the children in the bucket's array.
-            f.projection = project(&c.fields, &format!("{arr}."));
-            later.push(f);
+            // Buckets fill in insertion order, numbered by `sequence`: the oldest children
+            // are in the lowest, the newest in the highest (the bucket pattern's premise is
+            // that children arrive in the order they are read in). Every bucket when the read
+            // takes every child.
+            f.sort = Some(doc! { "sequence": if ascending { 1 } else { -1 } });
+            f.limit = c.limit.map(|l| l.div_ceil(*size).max(1).saturating_add(1));
+            if r.many_to_many {
+                // The buckets hold the children's ids: those, then the children themselves
+                // unless the ids are all the read asks for.
+                f.projection = Some(doc! { arr.as_str(): 1, "_id": 0 });
+                later.push(f);
+                if !ids_only(&c.fields) {
+                    later.push(sorted_and_limited(out.command(
+                        &child_coll,
+                        Find,
+                        doc! { "_id": { "$in": param(format!("buckets.{arr}")) } },
+                        format!("{}: children of those buckets", r.name),
+                    )));
+                }
+            } else {
+                // The listed fields of the children in the bucket's array.
+                f.projection = project(&c.fields, &format!("{arr}."));
+                later.push(f);
+            }
         }
         Strategy::TimeSeries { .. } => later.push(super::timeseries::read(p, out, r, entity, c)),
         Strategy::SingleCollection => {
@@ -249,21 +302,36 @@ fn child_commands(
             )));
         }
         Strategy::Continuation { threshold } => {
-            slice(projection);
-            if !(c.fields.is_empty() || c.fields.iter().all(|f| f == "_id")) {
-                later.push(by_ids(format!("{}: application-level join", r.name)));
+            // The parent holds the first `threshold` ids, its continuation documents the rest,
+            // in insertion order. Any N unsorted children within the threshold are the
+            // parent's first N; a sorted read, or one of more, takes the whole chain.
+            let chain = c.sort.is_some() || c.limit.is_none_or(|l| l > *threshold);
+            if !chain {
+                slice(projection);
+                if !ids_only(&c.fields) {
+                    later.push(by_ids(format!("{}: application-level join", r.name)));
+                }
+                return;
             }
-            if c.limit.is_none_or(|l| l > *threshold) {
-                // A continuation document holds the rest of the array: the ids (its `_id`
-                // comes along, as a find returns it).
-                let mut more = out.command(
-                    coll,
+            // A continuation document holds the rest of the array: the ids (its `_id`
+            // comes along, as a find returns it).
+            let mut more = out.command(
+                coll,
+                Find,
+                doc! { "_id": { "$in": param(format!("{entity}.tbc")) } },
+                format!("{}: {CONTINUATION_DOCUMENTS}", r.name),
+            );
+            more.projection = Some(doc! { arr.as_str(): 1 });
+            later.push(more);
+            if c.sort.is_some() || !ids_only(&c.fields) {
+                // The children of every id of the chain, sorted and limited by their own
+                // collection (what the application asks after concatenating the arrays).
+                later.push(sorted_and_limited(out.command(
+                    &child_coll,
                     Find,
-                    doc! { "_id": { "$in": param(format!("{entity}.tbc")) } },
-                    format!("{}: continuation documents", r.name),
-                );
-                more.projection = Some(doc! { arr.as_str(): 1 });
-                later.push(more);
+                    doc! { "_id": { "$in": param(format!("{entity}.{arr}.concat({MORE}.{arr})")) } },
+                    format!("{}: application-level join", r.name),
+                )));
             }
         }
         _ => {}
@@ -303,6 +371,10 @@ fn lookup_stages(model: &Model, entity: &str, later: &[Command]) -> Option<Vec<D
         let (local, foreign, as_field) = match value {
             Bson::Document(d) if d.contains_key("$in") => {
                 let p = name(d.get("$in")?)?;
+                if p.contains(".concat(") {
+                    // A continuation chain's ids: no one field holds them all.
+                    return None;
+                }
                 let local = if let Some(field) = p.strip_prefix(&format!("{entity}.")) {
                     field.to_string()
                 } else if let Some(field) = p.strip_prefix("links.") {

@@ -43,6 +43,7 @@ pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
             }
             other => Some(other),
         })
+        .filter(|s| !leaves_without_collection(s, r) || read_by_itself(r, model).is_none())
         .map(|s| match s {
             Strategy::ExtendedReference { .. } => Strategy::ExtendedReference {
                 copy: child_fields_read(r, model),
@@ -50,6 +51,34 @@ pub fn strategies_for(model: &Model, relationship: &str) -> Vec<Strategy> {
             other => other,
         })
         .collect()
+}
+
+/// Returns true when strategy `s` of `r` keeps the child only inside other documents (an
+/// embedded array, a one-to-many bucket's array): it has no collection of its own.
+pub fn leaves_without_collection(s: &Strategy, r: &Relationship) -> bool {
+    match s {
+        Strategy::Embed => true,
+        Strategy::Bucket { .. } => !r.many_to_many,
+        _ => false,
+    }
+}
+
+/// Returns the first workload step that reads the child of `r` by itself (`read`, `list` or
+/// `find_by_attribute` of the child entity), with its unit: such a child needs a collection of
+/// its own, so neither embedding nor a one-to-many bucket can answer that step (its plan would
+/// read a collection that does not exist).
+pub fn read_by_itself<'m>(r: &Relationship, model: &'m Model) -> Option<(&'m str, &'m Step)> {
+    model.workload.iter().find_map(|u| {
+        u.steps
+            .iter()
+            .find(|s| match s {
+                Step::Read { entity, .. }
+                | Step::List { entity, .. }
+                | Step::FindByAttribute { entity, .. } => *entity == r.child,
+                _ => false,
+            })
+            .map(|s| (u.name.as_str(), s))
+    })
 }
 
 /// Returns true when relationship `r` may take the single-collection strategy: a one-to-many

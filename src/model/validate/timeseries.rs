@@ -1,9 +1,13 @@
-//! The check of `time_series` overrides that needs the whole model: the relationship's child
-//! must be a measurement ([`time_series_fits`]) whose typical parent fills a bucket at some
-//! granularity ([`Granularity::fitting`]), exactly where the picker offers the strategy.
+//! The checks of strategy overrides that need the whole model, exactly where the picker offers
+//! the strategy: a `time_series` relationship's child must be a measurement
+//! ([`time_series_fits`]) whose typical parent fills a bucket at some granularity
+//! ([`Granularity::fitting`]); an embedded or one-to-many bucketed child must not be read by
+//! itself ([`read_by_itself`]: its plan would read a collection that does not exist).
 
 use crate::lang::Text;
-use crate::model::design::{time_series_fits, DesignSpec, Granularity, Strategy};
+use crate::model::design::{
+    leaves_without_collection, read_by_itself, time_series_fits, DesignSpec, Granularity, Strategy,
+};
 use crate::model::{Model, ModelError};
 
 /// Returns an error for every `time_series` override of the model's design and of its preset's
@@ -18,12 +22,25 @@ pub(crate) fn check(model: &Model) -> Vec<ModelError> {
     let mut out = Vec::new();
     for (at, spec) in specs {
         for (rel, s) in &spec.relationships {
-            if !matches!(s, Strategy::TimeSeries { .. }) {
-                continue;
-            }
             let Some(r) = model.relationship(rel) else {
                 continue;
             };
+            if leaves_without_collection(s, r) {
+                if let Some((unit, step)) = read_by_itself(r, model) {
+                    out.push(ModelError::new(
+                        format!("{at}.relationships.{rel}.strategy"),
+                        Text::new("read-by-itself")
+                            .arg("strategy", s.name())
+                            .arg("entity", &r.child)
+                            .arg("unit", unit)
+                            .arg("op", step.op().name()),
+                    ));
+                }
+                continue;
+            }
+            if !matches!(s, Strategy::TimeSeries { .. }) {
+                continue;
+            }
             let problem = if !time_series_fits(model, r) {
                 Text::new("time-series-not-measurement")
                     .arg("entity", &r.child)

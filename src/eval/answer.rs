@@ -1,0 +1,540 @@
+//! The logical answer of a step, checked on the engine: whatever the design, a read returns
+//! the children its step asks for (their fields, the first N in the step's order) and an
+//! insert of a child leaves that child stored and linked to its parent.
+//!
+//! The check asks every question twice, as SQLancer's oracles do: once through the design's
+//! plan, run on the engine over the design's own sample (what [`super::run`] measures), and
+//! once through the logical state that sample holds, decoded strategy by strategy from the
+//! documents ([`children_of`]: an embedded array's elements, the ids a parent or a continuation
+//! chain keeps, the links of a link collection, a bucket's elements, a parent reference). The
+//! plan is right when everything the logical answer holds is among what its commands
+//! returned, field for field: a plan that returns ids where the step asks for children, the
+//! oldest where it asks for the newest, or that never stores the child it pushes an id of,
+//! fails. The application's last steps (sorting what several round trips returned, cutting
+//! at the limit) are its own; what the plan must do is fetch everything they need.
+//!
+//! Checked: `read` steps with children (for the typical and the largest subject) and
+//! `insert_child` (for the typical parent: the largest parent's continuation documents may
+//! lie outside the sample). A strategy whose children cannot be decoded from the documents
+//! (a time series' compressed buckets) is reported as not checked, never passed silently.
+
+use bson::{doc, Bson, Document};
+
+use super::run::{self, Ctx};
+use super::{fitted_sample, materialize, EvalError, EvalOptions};
+use crate::design::layout::{child_ref, relationship_collection_name};
+use crate::design::{Layout, Strategy};
+use crate::engine::{compare::compare, Database, FindCommand};
+use crate::generate::generate;
+use crate::model::{ChildRead, Model, Relationship, Step};
+
+/// A step whose plan does not give its logical answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnswerProblem {
+    /// The unit.
+    pub unit: String,
+    /// The step's index in its unit.
+    pub step: usize,
+    /// `typical` or `largest`.
+    pub subject: String,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl std::fmt::Display for AnswerProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} (step {}, {} subject): {}",
+            self.unit, self.step, self.subject, self.problem
+        )
+    }
+}
+
+/// What the check found for one design.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AnswerReport {
+    /// Steps whose plans returned or left something else than the logical answer.
+    pub problems: Vec<AnswerProblem>,
+    /// Steps checked (a step counts once per subject).
+    pub checked: usize,
+    /// Steps that could not be checked, with why (a strategy whose children are not decoded).
+    pub unchecked: Vec<String>,
+}
+
+/// Runs every unit of `layout`'s plan on its sample and compares what each `read` and
+/// `insert_child` step returned or left with the logical answer of the same data.
+pub fn check(
+    model: &Model,
+    layout: &Layout,
+    opts: &EvalOptions,
+) -> Result<AnswerReport, EvalError> {
+    let model = fitted_sample(model, layout, opts)?;
+    let data = generate(&model, layout);
+    let mut db = materialize(layout, &data)?;
+    let ctx = Ctx {
+        model: &model,
+        layout,
+        data: &data,
+        cap: opts.fan_out_cap.max(1),
+    };
+    let mut report = AnswerReport::default();
+    for (ui, unit) in model.workload.iter().enumerate() {
+        for largest in [false, true] {
+            let subject = if largest { "largest" } else { "typical" };
+            let mut found = Vec::new();
+            let mut checked = 0;
+            let mut unchecked = Vec::new();
+            let mut observe = |db: &Database,
+                               b: &super::bind::Binder,
+                               returned: &[(usize, Vec<Document>)],
+                               complete: bool| {
+                for (si, step) in unit.steps.iter().enumerate() {
+                    let mut problem = |problem: String| {
+                        found.push(AnswerProblem {
+                            unit: unit.name.clone(),
+                            step: si,
+                            subject: subject.to_string(),
+                            problem,
+                        })
+                    };
+                    match step {
+                        Step::Read {
+                            entity, children, ..
+                        } => {
+                            let Some(pid) = b.value(&format!("{entity}._id")) else {
+                                continue;
+                            };
+                            let pool = pool(returned, si);
+                            for c in children {
+                                let Some(r) = model.relationship(&c.relationship) else {
+                                    continue;
+                                };
+                                let Some(all) = children_of(db, &model, layout, r, &pid, Some(c))
+                                else {
+                                    unchecked.push(format!(
+                                        "{}: the children of {} are not decoded under its strategy",
+                                        unit.name, r.name
+                                    ));
+                                    continue;
+                                };
+                                checked += 1;
+                                if let Some(p) = missing_child(&model, r, c, all, &pool) {
+                                    problem(p);
+                                }
+                            }
+                        }
+                        Step::InsertChild { relationship }
+                            if !largest && si + 1 == unit.steps.len() =>
+                        {
+                            let Some(r) = model.relationship(relationship) else {
+                                continue;
+                            };
+                            let (Some(Bson::Document(child)), Some(pid)) =
+                                (b.value("child"), b.value(&format!("{}._id", r.parent)))
+                            else {
+                                continue;
+                            };
+                            let Some(all) = children_of(db, &model, layout, r, &pid, None) else {
+                                unchecked.push(format!(
+                                    "{}: the children of {} are not decoded under its strategy",
+                                    unit.name, r.name
+                                ));
+                                continue;
+                            };
+                            checked += 1;
+                            let linked = all
+                                .docs
+                                .iter()
+                                .any(|d| same_child(&child, d, r.many_to_many));
+                            // Stored: in the child's own collection where it has one (a new
+                            // child; many-to-many links one that exists), else among the
+                            // children of its parent (embedded, in a bucket).
+                            let own = layout.collection_of(&r.child).filter(|_| !r.many_to_many);
+                            let stored = match (own, child.get("_id")) {
+                                (Some(cc), Some(id)) => db
+                                    .find(
+                                        &cc.name,
+                                        &FindCommand {
+                                            filter: doc! { "_id": id.clone() },
+                                            ..Default::default()
+                                        },
+                                    )
+                                    .is_ok_and(|x| !x.documents.is_empty()),
+                                _ => linked,
+                            };
+                            if !stored {
+                                problem(format!("the new {} is never stored", r.child));
+                            } else if !linked && complete {
+                                // Linked where the sample holds every write of the run (a
+                                // write to a document only the full scale has is arithmetic).
+                                problem(format!(
+                                    "the new {} is stored but not linked to its {} afterwards ({} children found)",
+                                    r.child,
+                                    r.parent,
+                                    all.docs.len()
+                                ));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            };
+            run::run_unit_observed(&ctx, &mut db, ui, largest, Some(&mut observe))?;
+            report.problems.extend(found);
+            report.checked += checked;
+            for u in unchecked {
+                if !report.unchecked.contains(&u) {
+                    report.unchecked.push(u);
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Returns every document and sub-document the commands of step `step` returned.
+fn pool(returned: &[(usize, Vec<Document>)], step: usize) -> Vec<Document> {
+    fn walk(v: &Bson, out: &mut Vec<Document>) {
+        match v {
+            Bson::Document(d) => {
+                out.push(d.clone());
+                for (_, x) in d {
+                    walk(x, out);
+                }
+            }
+            Bson::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            // An id in a list of references answers a read of ids (`fields: ["_id"]`).
+            Bson::ObjectId(_) => out.push(doc! { "_id": v.clone() }),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (_, docs) in returned.iter().filter(|(s, _)| *s == step) {
+        for d in docs {
+            walk(&Bson::Document(d.clone()), &mut out);
+        }
+    }
+    out
+}
+
+/// Returns what is wrong when the logical answer of child read `c` (the children of one
+/// parent, `all`) is not among what the plan returned (`pool`), or `None` when it is.
+fn missing_child(
+    model: &Model,
+    r: &Relationship,
+    c: &ChildRead,
+    children: Children,
+    pool: &[Document],
+) -> Option<String> {
+    let mut all = children.docs;
+    if children.insertion_ordered {
+        // The newest last: a read of the newest takes them from the end.
+        if c.sort.as_ref().is_some_and(|s| s.order < 0) {
+            all.reverse();
+        }
+        let n = c.limit.map_or(all.len(), |l| (l as usize).min(all.len()));
+        let wanted = wanted_fields(model, r, c);
+        return all
+            .get(..n)
+            .unwrap_or_default()
+            .iter()
+            .position(|e| !holds(pool, e, &wanted))
+            .map(|i| {
+                format!(
+                    "{}: child #{} of the {n} asked for (in insertion order) is not among what the plan returns",
+                    r.name,
+                    i + 1
+                )
+            });
+    }
+    let key = |d: &Document| {
+        c.sort.as_ref().map_or(Bson::Null, |s| {
+            d.get(&s.field).cloned().unwrap_or(Bson::Null)
+        })
+    };
+    if let Some(s) = &c.sort {
+        all.sort_by(|a, b| {
+            let o = compare(&key(a), &key(b));
+            if s.order < 0 {
+                o.reverse()
+            } else {
+                o
+            }
+        });
+    }
+    let wanted = wanted_fields(model, r, c);
+    let n = c.limit.map_or(all.len(), |l| (l as usize).min(all.len()));
+    if c.sort.is_none() {
+        // Any N children answer an unsorted read: enough distinct children must be there.
+        let found = all.iter().filter(|e| holds(pool, e, &wanted)).count();
+        return (found < n).then(|| {
+            format!(
+                "{} asks for {n} of the {} {} children; {found} of them are among what the plan returns",
+                r.name,
+                all.len(),
+                r.child
+            )
+        });
+    }
+    let asked = all.get(..n).unwrap_or_default();
+    let Some(edge) = asked.last().map(key) else {
+        return None;
+    };
+    // Ties at the cut: any of the children sharing the last key will do.
+    for (i, e) in asked.iter().enumerate() {
+        if compare(&key(e), &edge).is_eq() {
+            let needed = asked
+                .iter()
+                .filter(|x| compare(&key(x), &edge).is_eq())
+                .count();
+            let present = all
+                .iter()
+                .filter(|x| compare(&key(x), &edge).is_eq() && holds(pool, x, &wanted))
+                .count();
+            if present < needed {
+                return Some(format!(
+                    "{}: {needed} children at the cut ({} {edge}) are asked for, {present} returned",
+                    r.name,
+                    c.sort.as_ref().map_or("", |s| s.field.as_str())
+                ));
+            }
+            break;
+        }
+        if !holds(pool, e, &wanted) {
+            return Some(format!(
+                "{}: child #{} of the {n} asked for (by {} {}) is not among what the plan returns, with its fields {}",
+                r.name,
+                i + 1,
+                c.sort.as_ref().map_or("", |s| s.field.as_str()),
+                key(e),
+                wanted.join(", ")
+            ));
+        }
+    }
+    None
+}
+
+/// Returns the fields of the children a read asks for: those it lists, else all of the
+/// child's.
+fn wanted_fields(model: &Model, r: &Relationship, c: &ChildRead) -> Vec<String> {
+    if c.fields.is_empty() {
+        model
+            .entity(&r.child)
+            .map(|e| e.fields.iter().map(|(n, _)| n.clone()).collect())
+            .unwrap_or_default()
+    } else {
+        c.fields.clone()
+    }
+}
+
+/// Returns whether some document of `pool` holds child `e`'s `wanted` fields (those `e` has)
+/// with the same values.
+fn holds(pool: &[Document], e: &Document, wanted: &[String]) -> bool {
+    let fields: Vec<&String> = wanted
+        .iter()
+        .filter(|f| e.contains_key(f.as_str()))
+        .collect();
+    if fields.is_empty() {
+        return true;
+    }
+    pool.iter().any(|d| {
+        fields
+            .iter()
+            .all(|f| d.get(f.as_str()) == e.get(f.as_str()))
+    })
+}
+
+/// Returns whether `stored` is the new child `child`: the same `_id` (a link to a child that
+/// exists, `link_only`), else the same values in every field both hold.
+fn same_child(child: &Document, stored: &Document, link_only: bool) -> bool {
+    if let (Some(a), Some(b)) = (child.get("_id"), stored.get("_id")) {
+        return a == b;
+    }
+    if link_only {
+        return false;
+    }
+    let shared: Vec<&String> = child
+        .keys()
+        .filter(|k| stored.contains_key(k.as_str()))
+        .collect();
+    !shared.is_empty()
+        && shared
+            .iter()
+            .all(|k| child.get(k.as_str()) == stored.get(k.as_str()))
+}
+
+/// The children of one parent as a design keeps them.
+struct Children {
+    /// The children (or the copies a read of them may rely on), in storage order.
+    docs: Vec<Document>,
+    /// True when storage order is insertion order and a sorted read relies on it (a bucket's
+    /// children: the bucket pattern's premise is that children arrive in the order they are
+    /// read in, the newest last).
+    insertion_ordered: bool,
+}
+
+/// Returns the children of parent `pid` under `r`, decoded from the design's documents, or
+/// `None` when the strategy's documents are not decoded (a time series).
+///
+/// With `read`, the children that read may rely on where the design keeps copies for it: an
+/// embedded subset holds its first `k` in the kept order (a read of at most `k` reads them),
+/// extended references hold the copied fields (a read of only those, in an order the copies
+/// keep, reads them). Elsewhere the children themselves.
+fn children_of(
+    db: &Database,
+    model: &Model,
+    layout: &Layout,
+    r: &Relationship,
+    pid: &Bson,
+    read: Option<&ChildRead>,
+) -> Option<Children> {
+    let find = |coll: &str, filter: Document| -> Vec<Document> {
+        db.find(
+            coll,
+            &FindCommand {
+                filter,
+                ..Default::default()
+            },
+        )
+        .map(|x| x.documents.into_iter().map(|d| d.into_document()).collect())
+        .unwrap_or_default()
+    };
+    let pcoll = layout.collection_name(&r.parent);
+    let ccoll = layout.collection_name(&r.child);
+    let arr = r.array_field();
+    let parent = || find(&pcoll, doc! { "_id": pid.clone() }).into_iter().next();
+    let elements = |d: &Document, field: &str| -> Vec<Bson> {
+        match d.get(field) {
+            Some(Bson::Array(a)) => a.clone(),
+            _ => Vec::new(),
+        }
+    };
+    let by_ids = |ids: Vec<Bson>| -> Vec<Document> {
+        let ids: Vec<Bson> = ids
+            .into_iter()
+            .map(|v| match v {
+                Bson::Document(d) => d.get("_id").cloned().unwrap_or(Bson::Null),
+                v => v,
+            })
+            .collect();
+        find(&ccoll, doc! { "_id": { "$in": ids } })
+    };
+    let docs = |v: Vec<Bson>| -> Vec<Document> {
+        v.into_iter()
+            .filter_map(|x| match x {
+                Bson::Document(d) => Some(d),
+                _ => None,
+            })
+            .collect()
+    };
+    let s = layout.strategy(&r.name)?;
+    let plain = |docs| Children {
+        docs,
+        insertion_ordered: false,
+    };
+    // The copies a read relies on, when the design keeps them for it.
+    if let Some(c) = read {
+        let order = crate::design::plan::array_order(model, &r.name, s);
+        let in_order = c.sort.is_none()
+            || c.sort
+                .as_ref()
+                .is_some_and(|w| order.as_ref().is_some_and(|k| k.field == w.field));
+        match s {
+            Strategy::EmbedSubset { k } if in_order && c.limit.is_some_and(|l| l <= *k) => {
+                return Some(plain(
+                    parent()
+                        .map(|p| docs(elements(&p, arr)))
+                        .unwrap_or_default(),
+                ));
+            }
+            Strategy::ExtendedReference { copy }
+                if !c.fields.is_empty()
+                    && c.fields.iter().all(|f| f == "_id" || copy.contains(f))
+                    && c.sort
+                        .as_ref()
+                        .is_none_or(|w| w.field == "_id" || copy.contains(&w.field)) =>
+            {
+                return Some(plain(
+                    parent()
+                        .map(|p| docs(elements(&p, arr)))
+                        .unwrap_or_default(),
+                ));
+            }
+            _ => {}
+        }
+    }
+    Some(match s {
+        Strategy::Bucket { .. } => {
+            let mut buckets = find(
+                &relationship_collection_name(r, s),
+                doc! { r.parent_ref(): pid.clone() },
+            );
+            buckets.sort_by(|a, b| {
+                compare(
+                    a.get("sequence").unwrap_or(&Bson::Null),
+                    b.get("sequence").unwrap_or(&Bson::Null),
+                )
+            });
+            let held: Vec<Bson> = buckets.iter().flat_map(|b| elements(b, arr)).collect();
+            return Some(Children {
+                docs: if r.many_to_many {
+                    by_ids(held)
+                } else {
+                    docs(held)
+                },
+                insertion_ordered: true,
+            });
+        }
+        Strategy::Embed => parent()
+            .map(|p| docs(elements(&p, arr)))
+            .unwrap_or_default(),
+        Strategy::ExtendedReference { .. } | Strategy::ReferenceInParent | Strategy::TwoWay => {
+            parent()
+                .map(|p| by_ids(elements(&p, arr)))
+                .unwrap_or_default()
+        }
+        Strategy::Continuation { .. } => {
+            let Some(p) = parent() else {
+                return Some(plain(Vec::new()));
+            };
+            let mut ids = elements(&p, arr);
+            for more in find(&pcoll, doc! { "_id": { "$in": elements(&p, "tbc") } }) {
+                ids.extend(elements(&more, arr));
+            }
+            by_ids(ids)
+        }
+        Strategy::EmbedSubset { .. } | Strategy::ReferenceInChild { .. } => {
+            find(&ccoll, doc! { r.parent_ref(): pid.clone() })
+        }
+        Strategy::SingleCollection => find(
+            &ccoll,
+            doc! {
+                r.parent_ref(): pid.clone(),
+                crate::design::layout::single::TYPE_FIELD: r.child.clone(),
+            },
+        ),
+        Strategy::LinkCollection => {
+            let links = find(&r.name, doc! { r.parent_ref(): pid.clone() });
+            by_ids(
+                links
+                    .iter()
+                    .filter_map(|l| l.get(child_ref(r)).cloned())
+                    .collect(),
+            )
+        }
+        _ => return None,
+    })
+    .map(plain)
+}
+
+/// Checks design `id` of the designs `model` offers (a named design, `custom`), laid out
+/// as the evaluation lays it out.
+pub fn check_offered(
+    model: &Model,
+    id: &str,
+    opts: &EvalOptions,
+) -> Result<AnswerReport, EvalError> {
+    let o = super::offered_layout(model, id)?;
+    check(&o.model, &o.layout, opts)
+}
