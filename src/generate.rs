@@ -862,9 +862,9 @@ impl Gen {
                 // again, a few times at most.
                 let distinct = owned.is_none() && count > 0 && elem.ty == BsonType::ObjectId;
                 // Drawn without replacement (Floyd's algorithm, `rand::seq::index::sample`):
-                // the entities a document names are distinct. Past the sample's `count` of them,
-                // the others are entities the sample does not hold (a full-scale child names
-                // more parents than a sample has), each once too.
+                // the entities a document names are distinct, up to the sample's `count` of
+                // them; past that the rest repeat some (every id still names a document of the
+                // sample, which an export read back by `squillion infer` needs to resolve).
                 let mut chosen: Vec<u64> = if distinct {
                     let (n, k) = (
                         usize::try_from(count).unwrap_or(usize::MAX),
@@ -874,7 +874,6 @@ impl Gen {
                         .into_iter()
                         .map(|i| i as u64)
                         .collect();
-                    v.extend(count..m);
                     v.reverse();
                     v
                 } else {

@@ -198,7 +198,16 @@ pub fn screen_with(
         engine_only: Vec::new(),
     };
     let mut keys = 0.0;
-    let ixb: Vec<index::IndexBytes> = layout.collections.iter().map(index::index_bytes).collect();
+    // The documents per entity the evaluation materializes (`squillion eval`'s sample).
+    let sample = model
+        .sample
+        .max_documents
+        .unwrap_or(crate::model::Sample::DEFAULT_MAX_DOCUMENTS) as f64;
+    let ixb: Vec<index::IndexBytes> = layout
+        .collections
+        .iter()
+        .map(|c| index::index_bytes(c, sample))
+        .collect();
     let index_bytes = ixb.iter().map(|b| b.bytes).sum();
     tol.index_bytes_below = ixb.iter().map(|b| b.sample_may_miss).sum();
     for u in &layout.plan.units {

@@ -24,10 +24,6 @@ const SAMPLE_MAX_ELEMENTS: f64 = 10_000.0;
 /// estimate counts fewer keys than the full scale has.
 const SAMPLE_FULL_ELEMENTS: f64 = 1_000.0;
 
-/// The documents per entity the evaluation materializes by default: a smaller collection's
-/// index keys are counted on every document, drawn ([`index_of_shape`]).
-const SAMPLE_DOCUMENTS: f64 = 500.0;
-
 /// Index keys one write puts in or takes out, for the typical subject, with the low and high
 /// ends of what the engine may count.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -145,7 +141,7 @@ fn keys_for(n: f64) -> f64 {
 /// Returns the mean keys per document and the mean bytes per key of one index over `shape`,
 /// and whether the index runs through an array the evaluation's sample may cut short (one
 /// whose largest count passes [`SAMPLE_FULL_ELEMENTS`]).
-fn index_of_shape(shape: &DocShape, paths: &[String]) -> (f64, f64, bool) {
+fn index_of_shape(shape: &DocShape, paths: &[String], sample: f64) -> (f64, f64, bool) {
     let resolved: Vec<KeyPath> = paths.iter().map(|p| resolve(&shape.fields, p)).collect();
     let key_bytes: f64 = resolved
         .iter()
@@ -156,17 +152,20 @@ fn index_of_shape(shape: &DocShape, paths: &[String]) -> (f64, f64, bool) {
         Some(d) => {
             let keys = |x: f64| keys_for(round_count(x) as f64).min(SAMPLE_MAX_ELEMENTS);
             let mean = d.integrate(keys);
-            // What a sample of SAMPLE_DOCUMENTS documents seldom draws: the tail past its
-            // (1 − 1/n) quantile. When that tail holds a tenth of the mean or more (a heavy
-            // tail), the sample's estimate may fall short of the mean integrated here; so may
-            // a collection smaller than the sample, materialized whole and each document drawn.
-            let edge = d.quantile(1.0 - 1.0 / SAMPLE_DOCUMENTS);
+            // What a sample of `sample` documents seldom draws: the tail past its (1 − 1/n)
+            // quantile. When that tail holds a tenth of the mean or more (a heavy tail), the
+            // sample's estimate may fall short of the mean integrated here; so may a
+            // collection smaller than the sample, materialized whole and each document drawn,
+            // and an array longer than the sample's documents of an entity (references to
+            // them repeat some: the engine counts a document's equal keys once).
+            let sample = sample.max(1.0);
+            let edge = d.quantile(1.0 - 1.0 / sample);
             let below_edge = d.integrate(|x| keys(x.min(edge)));
             let heavy = mean > 0.0 && (mean - below_edge) / mean >= 0.1;
             (
                 mean,
                 key_bytes,
-                d.max() > SAMPLE_FULL_ELEMENTS || shape.count < SAMPLE_DOCUMENTS || heavy,
+                d.max() > SAMPLE_FULL_ELEMENTS || d.max() > sample || shape.count < sample || heavy,
             )
         }
         None => (1.0, key_bytes, false),
@@ -186,12 +185,13 @@ pub struct IndexBytes {
     pub sample_may_miss: f64,
 }
 
-/// Returns the bytes of every index of `c` at full scale (`_id_` included).
-pub fn index_bytes(c: &Collection) -> IndexBytes {
+/// Returns the bytes of every index of `c` at full scale (`_id_` included); `sample` is the
+/// documents per entity the evaluation materializes (its keys are counted there).
+pub fn index_bytes(c: &Collection, sample: f64) -> IndexBytes {
     let mut out = IndexBytes::default();
     for paths in indexes(c) {
         for s in &c.shapes {
-            let (per_doc, key_bytes, cut) = index_of_shape(s, &paths);
+            let (per_doc, key_bytes, cut) = index_of_shape(s, &paths, sample);
             let bytes = (per_doc * s.count).round() * (key_bytes + RECORD_ID_BYTES);
             out.bytes += bytes;
             if cut {
