@@ -9,7 +9,6 @@
 
 mod read;
 pub mod report;
-pub mod split;
 pub mod types;
 
 use std::collections::{BTreeMap, BTreeSet};
