@@ -226,6 +226,11 @@ struct Refs {
     /// A parent's array of its one-to-many children → (cumulative weights of the generated
     /// parents, generated children): the generated children it lists (see [`owned_range`]).
     owned: Vec<(String, Vec<f64>, u64)>,
+    /// Fields whose document `j` names generated entity `j` (modulo their count): a link names
+    /// the next child. A one-to-many child has one parent and so one link, and the links dealt
+    /// to one parent are consecutive, so its children are distinct (drawn at random, a child
+    /// would be linked twice to the same parent and another never).
+    sequential: Vec<String>,
 }
 
 /// Returns the generated children `[start, end)` that parent `j` owns in a one-to-many
@@ -571,6 +576,9 @@ impl ShapeGenerator<'_> {
                 Bson::ObjectId(entity_oid(model.seed, &ent, j))
             } else if let Some((ent, count, weights)) = refs.get(name) {
                 match (f.ty, weights.last()) {
+                    (BsonType::ObjectId, _) if count > 0 && refs.sequential.contains(name) => {
+                        Bson::ObjectId(entity_oid(model.seed, ent, j % count))
+                    }
                     (BsonType::ObjectId, Some(&total)) if total > 0.0 => {
                         // The parent whose array lists this child (see `owned_range`).
                         let i = owner_of(weights, self.count, j);
@@ -691,6 +699,7 @@ fn refs_for(
         }
         let cref = crate::design::layout::child_ref(r);
         if shape.label == "link" && shape.fields.get(&cref).is_some() {
+            refs.sequential.push(cref.clone());
             refs.fields.push(plain(cref, &r.child));
         }
         if r.feed.is_some() {

@@ -31,7 +31,7 @@ mod update;
 use serde::Serialize;
 
 pub use insert_child::{CONTINUATION, CONTINUATION_DOCUMENTS, LAST, MORE};
-pub use order::array_order;
+pub use order::{array_order, bucket_order_serves};
 
 pub use super::command::{
     doc_to_json, json_to_doc, param, ser_doc, ser_docs, ser_opt_doc, shell, Command, CommandKind,

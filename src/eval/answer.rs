@@ -148,9 +148,9 @@ pub fn check(
                                 .iter()
                                 .any(|d| same_child(&child, d, r.many_to_many));
                             // Stored: in the child's own collection where it has one (a new
-                            // child; many-to-many links one that exists), else among the
-                            // children of its parent (embedded, in a bucket).
-                            let own = layout.collection_of(&r.child).filter(|_| !r.many_to_many);
+                            // child, or for a many-to-many the one that exists and is linked),
+                            // else among the children of its parent (embedded, in a bucket).
+                            let own = layout.collection_of(&r.child);
                             let stored = match (own, child.get("_id")) {
                                 (Some(cc), Some(id)) => db
                                     .find(
@@ -344,12 +344,14 @@ fn holds(pool: &[Document], e: &Document, wanted: &[String]) -> bool {
 }
 
 /// Returns whether `stored` is the new child `child`: the same `_id` (a link to a child that
-/// exists, `link_only`), else the same values in every field both hold.
+/// exists, `link_only`, must carry it), else, for a copy kept without its `_id` (a
+/// many-to-many child embedded in each of its parents), the same values in every field both
+/// hold.
 fn same_child(child: &Document, stored: &Document, link_only: bool) -> bool {
     if let (Some(a), Some(b)) = (child.get("_id"), stored.get("_id")) {
         return a == b;
     }
-    if link_only {
+    if link_only && stored.contains_key("_id") {
         return false;
     }
     let shared: Vec<&String> = child
@@ -481,7 +483,11 @@ fn children_of(
                 } else {
                     docs(held)
                 },
-                insertion_ordered: true,
+                insertion_ordered: crate::design::plan::bucket_order_serves(
+                    model,
+                    r,
+                    read.and_then(|c| c.sort.as_ref()),
+                ),
             });
         }
         Strategy::Embed => parent()

@@ -5,8 +5,8 @@
 
 use bson::{doc, Bson, Document};
 
-use crate::model::design::Strategy;
-use crate::model::{Model, Sort, Step};
+use crate::model::design::{time_field, Strategy};
+use crate::model::{Model, Relationship, Sort, Step};
 
 /// Returns the order the parent's array of `relationship`'s children is kept in: the sort of
 /// the first read of the workload that sorts and limits them, or `None` when no read does
@@ -111,4 +111,14 @@ pub(super) fn project(projection: &mut Document, arr: &str, take: Take) {
         }
         Take::Whole => {}
     }
+}
+
+/// Returns true when the order buckets keep (insertion order, numbered by `sequence`) is the
+/// order a read sorted by `sort` asks for, so that the read may take the oldest or newest
+/// buckets alone: a one-to-many sorted by the child's arrival time, its first `date` field (a
+/// time series' `timeField`). The bucket pattern's premise holds for nothing else: a
+/// many-to-many links children that exist (the link's time is no field of theirs), and any
+/// other sort (or none) finds its first N in any bucket.
+pub fn bucket_order_serves(model: &Model, r: &Relationship, sort: Option<&Sort>) -> bool {
+    !r.many_to_many && sort.is_some_and(|s| time_field(model, r).is_some_and(|t| t == s.field))
 }

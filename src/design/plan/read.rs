@@ -253,6 +253,14 @@ fn child_commands(
         }
         Strategy::Bucket { size } => {
             let ascending = c.sort.as_ref().is_some_and(|s| s.order > 0);
+            // Buckets fill in insertion order, numbered by `sequence`: the oldest children
+            // are in the lowest, the newest in the highest. A read sorted by arrival time
+            // takes the oldest or newest buckets alone (`order::bucket_order_serves`), an
+            // unsorted read any of them; any other sorted read, or a read of every child,
+            // takes every bucket.
+            let some = c.limit.filter(|_| {
+                c.sort.is_none() || order::bucket_order_serves(p.model, r, c.sort.as_ref())
+            });
             let mut f = out.command(
                 &relationship_collection_name(r, s),
                 Find,
@@ -260,19 +268,15 @@ fn child_commands(
                 format!(
                     "{}: {} buckets",
                     r.name,
-                    match (c.limit, ascending) {
+                    match (some, ascending) {
                         (None, _) => "every",
                         (Some(_), true) => "oldest",
                         (Some(_), false) => "newest",
                     }
                 ),
             );
-            // Buckets fill in insertion order, numbered by `sequence`: the oldest children
-            // are in the lowest, the newest in the highest (the bucket pattern's premise is
-            // that children arrive in the order they are read in). Every bucket when the read
-            // takes every child.
             f.sort = Some(doc! { "sequence": if ascending { 1 } else { -1 } });
-            f.limit = c.limit.map(|l| l.div_ceil(*size).max(1).saturating_add(1));
+            f.limit = some.map(|l| l.div_ceil(*size).max(1).saturating_add(1));
             if r.many_to_many {
                 // The buckets hold the children's ids: those, then the children themselves
                 // unless the ids are all the read asks for.
