@@ -115,7 +115,8 @@ impl RandomRead {
 
 /// A random model: parent `p`, child `c`, one relationship `r` (one-to-many or many-to-many)
 /// whose cardinality is `cardinality` (a distribution as JSON) with optional growth, one or
-/// two reads of the parent with its children, and an insert of a child.
+/// two reads of the parent with its children, an insert of a child and, with `find_parents`,
+/// a search of the parents by a child's `v`.
 fn random_model(
     parents: u64,
     cardinality: &str,
@@ -123,6 +124,7 @@ fn random_model(
     growth: u64,
     m2m: bool,
     reads: &[RandomRead],
+    find_parents: bool,
 ) -> String {
     let growth = if growth == 0 {
         String::new()
@@ -152,10 +154,16 @@ fn random_model(
         ],
         "workload": [
           {},
-          {{ "name": "add", "rate_per_sec": 10, "steps": [ {{ "op": "insert_child", "relationship": "r" }} ] }}
+          {{ "name": "add", "rate_per_sec": 10, "steps": [ {{ "op": "insert_child", "relationship": "r" }} ] }}{}
         ]
     }}"#,
         reads.join(",\n          "),
+        if find_parents {
+            r#",
+          { "name": "who has it", "rate_per_sec": 5, "steps": [ { "op": "find_parents", "relationship": "r", "by": "v" } ] }"#
+        } else {
+            ""
+        },
         children = parents * typical.max(1),
         sample = (parents * typical.max(1)).max(parents)
     )
@@ -241,8 +249,9 @@ proptest! {
         reads in proptest::collection::vec(random_read(), 1..=2),
         pick in any::<prop::sample::Index>(),
         param in 1u64..120,
+        find_parents in any::<bool>(),
     ) {
-        let Ok(first) = parse_model(&random_model(parents, &card, 1, growth, m2m, &reads)) else {
+        let Ok(first) = parse_model(&random_model(parents, &card, 1, growth, m2m, &reads, find_parents)) else {
             // A combination validation refuses (a uniform minimum above its p99, …) is no case.
             return Ok(());
         };
@@ -251,7 +260,7 @@ proptest! {
         let c = &first.relationships[0].cardinality;
         let per_parent = (c.mean().ceil() as u64).max(c.max() as u64 / parents).max(1);
         let _ = typical;
-        let text = random_model(parents, &card, per_parent, growth, m2m, &reads);
+        let text = random_model(parents, &card, per_parent, growth, m2m, &reads, find_parents);
         let Ok(m) = parse_model(&text) else {
             return Ok(());
         };

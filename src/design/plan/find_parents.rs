@@ -1,6 +1,6 @@
 //! `find_parents`: the parents whose children have a given value (products using part X).
-//! Where the children (or copies of the compared field) live in the parent, one find on the
-//! parents does; otherwise the children are found first, then their parents (through the
+//! Where every child (or a copy of the compared field of every child) lives in the parent, one
+//! find on the parents does (not an embedded subset: it holds only `k` of them); otherwise the children are found first, then their parents (through the
 //! links or buckets that connect them, when they do).
 //!
 //! The parents are the step's result and come with their own fields, without the reference
@@ -42,7 +42,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         c
     };
     match s {
-        Strategy::Embed | Strategy::EmbedSubset { .. } => {
+        Strategy::Embed => {
             out.push(out.command(
                 &pcoll,
                 Find,
@@ -76,7 +76,12 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
                 note.clone(),
             ));
         }
-        Strategy::ReferenceInChild { .. } | Strategy::TwoWay | Strategy::SingleCollection => {
+        // An embedded subset holds only `k` of the children (and a many-to-many's copies no
+        // `_id`): every child is in the children's collection with its parent reference.
+        Strategy::ReferenceInChild { .. }
+        | Strategy::TwoWay
+        | Strategy::SingleCollection
+        | Strategy::EmbedSubset { .. } => {
             out.push(child_lookup(out, &r.parent_ref()));
             out.push(out.command(
                 &pcoll,
