@@ -30,6 +30,7 @@ mod update;
 
 use serde::Serialize;
 
+pub use find_parents::HOLDERS;
 pub use insert_child::{CONTINUATION, CONTINUATION_DOCUMENTS, LAST, MORE};
 pub use order::{array_order, bucket_order_serves};
 

@@ -137,12 +137,6 @@ pub fn check(
                                 Some(Strategy::TwoWay) if r.many_to_many => Some(
                                     "the two sides of its many-to-many two-way references are generated independently",
                                 ),
-                                // The documents holding the ids include continuation
-                                // documents, which the plan does not yet map to their parents
-                                // (a known gap, docs/architecture.md).
-                                Some(Strategy::Continuation { .. }) => Some(
-                                    "continuation documents are not yet mapped to their parents",
-                                ),
                                 _ => None,
                             };
                             if let Some(why) = why {

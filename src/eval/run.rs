@@ -11,7 +11,7 @@ use super::scale::{full_metrics, relationship_matches};
 use super::shards::{route, ShardRouting};
 use super::{CommandEval, EvalError, FanOut, Metrics, RunEval, SampleStats, Subject};
 use crate::design::layout::{child_ref, relationship_collection_name};
-use crate::design::plan::{CONTINUATION, CONTINUATION_DOCUMENTS, MORE};
+use crate::design::plan::{CONTINUATION, CONTINUATION_DOCUMENTS, HOLDERS, MORE};
 use crate::design::{Command, CommandKind, Layout, Strategy, When};
 use crate::engine::{self, Database, FindCommand, UpdateCommand};
 use crate::generate::{entity_oid, Dataset};
@@ -920,6 +920,8 @@ fn run_command(
             Some("newest")
         } else if c.note.contains("the parent holding it") {
             Some("holder")
+        } else if c.note.ends_with(HOLDERS) {
+            Some("holders")
         } else if c.note.ends_with(CONTINUATION_DOCUMENTS) {
             Some(MORE)
         } else {

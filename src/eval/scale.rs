@@ -207,15 +207,44 @@ fn parent_matches(
                         Strategy::LinkCollection => other == format!("links.{}", r.parent_ref()),
                         Strategy::ReferenceInChild { .. }
                         | Strategy::TwoWay
-                        | Strategy::SingleCollection => {
+                        | Strategy::SingleCollection
+                        | Strategy::EmbedSubset { .. } => {
                             other == format!("children.{}", r.parent_ref())
                         }
                         _ => false,
                     }
             }
         };
-        if !hit {
+        let continuation_parents = matches!(s, Strategy::Continuation { .. })
+            && param == "holders._id"
+            && cmd.collection == pcoll
+            && key == "tbc";
+        if !hit && !continuation_parents {
             continue;
+        }
+        // The parents listing, in `tbc`, the continuation documents that hold a child: as
+        // many as the child's parents whose copy of it lies past the parent's `threshold`.
+        let share = match s {
+            Strategy::Continuation { threshold } if continuation_parents => {
+                let parents = ctx.model.entity(&r.parent).map_or(0.0, |e| e.count);
+                continuation_share(r, *threshold as f64, parents)
+            }
+            _ => 1.0,
+        };
+        if continuation_parents {
+            let per_child = if r.many_to_many {
+                r.parents_per_child
+                    .as_ref()
+                    .map(|d| d.count_at(q) as f64)
+                    .unwrap_or_else(|| {
+                        let parents = ctx.model.entity(&r.parent).map_or(0.0, |e| e.count);
+                        let children = ctx.model.entity(&r.child).map_or(0.0, |e| e.count);
+                        r.mean_parents_per_child(parents, children.max(1.0)).round()
+                    })
+            } else {
+                1.0
+            };
+            return Some(((per_child * share).ceil(), Basis::Estimate));
         }
         if !r.many_to_many {
             // One-to-many: a child has exactly one parent.
@@ -234,6 +263,29 @@ fn parent_matches(
         return Some((per_child, Basis::Estimate));
     }
     None
+}
+
+/// Returns the share of a relationship's child ids that lie in continuation documents when
+/// each parent keeps `threshold` of them: Σ max(0, n − threshold) ÷ Σ n over the `parents`,
+/// every one at its quantile of the cardinality (200 evenly spaced quantiles) but the largest,
+/// which has exactly `max` (social-graph's celebrity holds half of all the links past its
+/// threshold).
+fn continuation_share(r: &crate::model::Relationship, threshold: f64, parents: f64) -> f64 {
+    let (mut past, mut all) = (0.0, 0.0);
+    for i in 0..200 {
+        let n = r.cardinality.count_at((f64::from(i) + 0.5) / 200.0) as f64;
+        past += (n - threshold).max(0.0);
+        all += n;
+    }
+    let others = (parents - 1.0).max(0.0) / 200.0;
+    let max = r.cardinality.max();
+    let past = past * others + (max - threshold).max(0.0);
+    let all = all * others + max;
+    if all > 0.0 {
+        past / all
+    } else {
+        0.0
+    }
 }
 
 /// Turns the sample measurements into full-scale figures.

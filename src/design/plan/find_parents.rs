@@ -15,6 +15,10 @@ use crate::design::layout::{child_ref, relationship_collection_name};
 use crate::model::design::Strategy;
 use crate::model::{Relationship, Step};
 
+/// The note's end of the find of the documents (parents and continuation documents) that hold
+/// a child's id under `continuation`; the run keeps what it returns as `holders`.
+pub const HOLDERS: &str = "documents holding them";
+
 /// Appends the commands of a `find_parents` step.
 pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     let Step::FindParents { relationship, by } = step else {
@@ -67,7 +71,28 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
                 note.clone(),
             ));
         }
-        Strategy::ReferenceInParent | Strategy::Continuation { .. } => {
+        Strategy::Continuation { .. } => {
+            // The ids live in the parents and in their continuation documents (same
+            // collection, linked only from the parent's `tbc`): the documents holding them
+            // (the parents among them are answers, with their own fields), then the parents
+            // listing the others in `tbc` (an id that is a parent's own is in no `tbc`).
+            out.push(child_lookup(out, "_id"));
+            let mut holders = out.command(
+                &pcoll,
+                Find,
+                doc! { arr: { "$in": param("children._id") } },
+                format!("{}: {HOLDERS}", r.name),
+            );
+            holders.projection = Some(doc! { arr: 0, "tbc": 0 });
+            out.push(holders);
+            out.push(out.command(
+                &pcoll,
+                Find,
+                doc! { "tbc": { "$in": param("holders._id") } },
+                note.clone(),
+            ));
+        }
+        Strategy::ReferenceInParent => {
             out.push(child_lookup(out, "_id"));
             out.push(out.command(
                 &pcoll,
