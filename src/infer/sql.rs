@@ -9,6 +9,7 @@
 
 mod read;
 pub mod report;
+pub mod split;
 pub mod types;
 
 use std::collections::{BTreeMap, BTreeSet};

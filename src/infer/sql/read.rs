@@ -10,6 +10,7 @@ use sqlparser::dialect::{dialect_from_str, Dialect};
 use sqlparser::parser::Parser;
 
 use super::report::{SkippedStatement, SqlIndexReport, SqlSource};
+use super::split::PieceKind;
 use super::{SqlError, SqlInput, AUTO_DIALECTS, MAX_REPORTED_STATEMENTS};
 
 /// The tables of every input, and what else was read.
@@ -34,15 +35,30 @@ pub fn schema(inputs: &[SqlInput<'_>], dialect: Option<&str>) -> Result<Schema, 
     let mut sources = Vec::new();
     let mut skipped = Vec::new();
     let mut skipped_statements = 0u64;
+    let mut first_failure = None;
     for input in inputs {
-        let (name, statements) = parse(input, dialect)?;
+        let Split {
+            dialect: name,
+            parsed: statements,
+            unread,
+            failures,
+        } = parse(input, dialect)?;
+        if first_failure.is_none() {
+            first_failure = failures.into_iter().next();
+        }
         let mut summary = SqlSource {
             source: input.source.to_string(),
             dialect: name,
             tables: 0,
-            skipped_statements: 0,
+            skipped_statements: unread.len() as u64,
         };
-        for statement in statements {
+        skipped_statements += unread.len() as u64;
+        for s in unread {
+            if skipped.len() < MAX_REPORTED_STATEMENTS {
+                skipped.push(s);
+            }
+        }
+        for (line, statement) in statements {
             match statement {
                 Statement::CreateTable(ct) if !ct.columns.is_empty() => {
                     let table = read_table(&ct, &mut indexes);
@@ -90,13 +106,20 @@ pub fn schema(inputs: &[SqlInput<'_>], dialect: Option<&str>) -> Result<Schema, 
                     if skipped.len() < MAX_REPORTED_STATEMENTS {
                         skipped.push(SkippedStatement {
                             source: input.source.to_string(),
+                            line,
                             statement: first_words(&other.to_string()),
+                            error: None,
                         });
                     }
                 }
             }
         }
         sources.push(summary);
+    }
+    if tables.is_empty() {
+        if let Some(e) = first_failure {
+            return Err(e);
+        }
     }
     Ok(Schema {
         tables,
@@ -256,44 +279,135 @@ fn first_words(text: &str) -> String {
     words.join(" ").chars().take(60).collect()
 }
 
-/// Parses one input in `dialect`, or in the first of [`AUTO_DIALECTS`] that reads it; on
-/// failure, the error that got furthest into the text.
-fn parse(
-    input: &SqlInput<'_>,
-    dialect: Option<&str>,
-) -> Result<(String, Vec<Statement>), SqlError> {
-    let names: Vec<&str> = match dialect {
+/// One input read statement by statement.
+struct Split {
+    /// The dialect that read it.
+    dialect: String,
+    /// The statements parsed, each with its line.
+    parsed: Vec<(u64, Statement)>,
+    /// What was not parsed, with its line and why.
+    unread: Vec<SkippedStatement>,
+    /// The parser's errors, in order (the first is the error when no table is read).
+    failures: Vec<SqlError>,
+}
+
+/// Splits one input by its dialect's rules ([`super::split`]) and parses each statement in
+/// `dialect`, else in the dialect the text shows ([`detect`]), else in the first of
+/// [`AUTO_DIALECTS`] that reads it. Returns the dialect's name, the statements parsed and the
+/// pieces not parsed (client commands, `COPY` rows, statements no dialect reads, each with
+/// its line and why), so that one bad statement never ends the file.
+fn parse(input: &SqlInput<'_>, dialect: Option<&str>) -> Result<Split, SqlError> {
+    if let Some(d) = dialect {
+        if dialect_from_str(d).is_none() {
+            return Err(SqlError::UnknownDialect(d.to_string()));
+        }
+    }
+    let chosen = dialect.or_else(|| detect(input.text));
+    let names: Vec<&str> = match chosen {
         Some(d) => vec![d],
         None => AUTO_DIALECTS.to_vec(),
     };
-    let mut furthest: Option<SqlError> = None;
-    for name in names {
-        let Some(d) = dialect_from_str(name) else {
-            return Err(SqlError::UnknownDialect(name.to_string()));
-        };
-        let d: &dyn Dialect = d.as_ref();
-        match Parser::parse_sql(d, input.text) {
-            Ok(statements) => return Ok((name.to_string(), statements)),
-            Err(e) => {
-                let e = parse_error(input.source, &e.to_string());
-                let further = match (&furthest, &e) {
-                    (
-                        Some(SqlError::Parse {
-                            line: l0,
-                            column: c0,
+    let dialects: Vec<(&str, Box<dyn Dialect>)> = names
+        .iter()
+        .filter_map(|n| dialect_from_str(n).map(|d| (*n, d)))
+        .collect();
+    let mut used: Option<&str> = chosen;
+    let mut parsed = Vec::new();
+    let mut unread = Vec::new();
+    let mut failures = Vec::new();
+    let skip = |line: u64, text: &str, error: Option<String>| SkippedStatement {
+        source: input.source.to_string(),
+        line,
+        statement: first_words(text),
+        error,
+    };
+    for piece in super::split::split(input.text) {
+        match piece.kind {
+            PieceKind::Command => unread.push(skip(piece.line, &piece.text, None)),
+            PieceKind::CopyData { rows } => unread.push(skip(
+                piece.line,
+                &format!("{} ({rows} rows)", first_words(&piece.text)),
+                None,
+            )),
+            PieceKind::Unterminated(what) => unread.push(skip(
+                piece.line,
+                &piece.text,
+                Some(format!("{what} is never closed")),
+            )),
+            PieceKind::Statement => {
+                let mut first_error: Option<SqlError> = None;
+                let mut ok = false;
+                for (name, d) in &dialects {
+                    match Parser::parse_sql(d.as_ref(), &piece.text) {
+                        Ok(statements) => {
+                            used.get_or_insert(name);
+                            parsed.extend(statements.into_iter().map(|s| (piece.line, s)));
+                            ok = true;
+                            break;
+                        }
+                        Err(e) => {
+                            if first_error.is_none() {
+                                first_error =
+                                    Some(match parse_error(input.source, &e.to_string()) {
+                                        SqlError::Parse {
+                                            input,
+                                            line,
+                                            column,
+                                            message,
+                                        } => SqlError::Parse {
+                                            input,
+                                            line: if line > 0 { piece.line + line - 1 } else { 0 },
+                                            column,
+                                            message,
+                                        },
+                                        other => other,
+                                    });
+                            }
+                        }
+                    }
+                }
+                if let (false, Some(e)) = (ok, first_error) {
+                    let why = match &e {
+                        SqlError::Parse {
+                            line,
+                            column,
+                            message,
                             ..
-                        }),
-                        SqlError::Parse { line, column, .. },
-                    ) => (line, column) > (l0, c0),
-                    _ => true,
-                };
-                if further {
-                    furthest = Some(e);
+                        } => format!("{}{message}", at(*line, *column)),
+                        other => other.to_string(),
+                    };
+                    unread.push(skip(piece.line, &piece.text, Some(why)));
+                    failures.push(e);
                 }
             }
         }
     }
-    Err(furthest.unwrap_or(SqlError::NoTables))
+    Ok(Split {
+        dialect: used.unwrap_or(AUTO_DIALECTS[0]).to_string(),
+        parsed,
+        unread,
+        failures,
+    })
+}
+
+/// Returns the dialect a dump shows by the marks its tool leaves (mysqldump's backquotes and
+/// version comments, pg_dump's `COPY … FROM stdin` and `SET search_path`, SQL Server's `GO`
+/// lines and `[dbo]`, sqlite3's `PRAGMA`), or `None` when it shows none.
+pub fn detect(text: &str) -> Option<&'static str> {
+    let head: String = text.chars().take(1 << 16).collect();
+    let has = |s: &str| head.contains(s);
+    let go_line = head.lines().any(|l| l.trim().eq_ignore_ascii_case("go"));
+    if has("/*!") || has("ENGINE=") || has("AUTO_INCREMENT") || has("\nDELIMITER ") {
+        Some("mysql")
+    } else if has("FROM stdin;") || has("SET search_path") || has("\\connect") || has("$$") {
+        Some("postgresql")
+    } else if go_line || has("[dbo].") {
+        Some("mssql")
+    } else if has("PRAGMA ") || has("AUTOINCREMENT") {
+        Some("sqlite")
+    } else {
+        None
+    }
 }
 
 /// Returns a parser message (`sql parser error: Expected: …, found: x at Line: 3, Column: 5`)

@@ -41,8 +41,13 @@ pub struct SqlSource {
 pub struct SkippedStatement {
     /// The input's name.
     pub source: String,
+    /// The 1-based line it starts on.
+    pub line: u64,
     /// Its first words (`INSERT INTO users`, `CREATE INDEX users_email`).
     pub statement: String,
+    /// Why it could not be read (a parser message, an unterminated string); `None` for a
+    /// statement read but not a table (a view, a trigger, a `SET`, a client command).
+    pub error: Option<String>,
 }
 
 /// One table and what it became.
