@@ -296,6 +296,9 @@ fn sql_summary(inferred: &SqlInferred) -> String {
             i.origin
         ));
     }
-    s.push_str(&format!("{} statements skipped\n", r.skipped_statements));
+    s.push_str(&format!(
+        "{} skipped\n",
+        crate::human::count(r.skipped_statements, "statement", "statements")
+    ));
     s
 }

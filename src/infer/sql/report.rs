@@ -57,8 +57,11 @@ pub struct TableReport {
     pub name: String,
     /// `entity`, or `many_to_many` for a junction table (no entity of its own).
     pub became: &'static str,
-    /// Its count: `--count`, else [`super::DEFAULT_COUNT`].
+    /// Its count: `--count`, else its rows in the dump, else [`super::DEFAULT_COUNT`].
     pub count: f64,
+    /// The rows the dump holds for it (`INSERT … VALUES`, `COPY … FROM stdin`), when any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rows: Option<u64>,
     /// Each column.
     pub columns: Vec<ColumnReport>,
     /// What was assumed of the table as a whole (a composite key, dropped columns).

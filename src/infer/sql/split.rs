@@ -33,10 +33,35 @@ pub struct Piece {
     pub text: String,
 }
 
-/// Returns the pieces of `text`, in order.
+/// Returns the pieces of `text`, in order. A text with a `GO` line is a SQL Server script: its
+/// batches end only at `GO` lines, as `sqlcmd` reads them (a procedure's body holds `;`), and
+/// [`split_statements`] splits a batch that does not parse whole.
 pub fn split(text: &str) -> Vec<Piece> {
+    split_with(text, has_go_line(text))
+}
+
+/// Returns the pieces of `text` split at `;` (and `DELIMITER`'s), ignoring `GO` batches: the
+/// statements of one SQL Server batch.
+pub fn split_statements(text: &str) -> Vec<Piece> {
+    split_with(text, false)
+}
+
+/// Returns whether a line of `text` is a `GO` batch separator.
+fn has_go_line(text: &str) -> bool {
+    text.lines().any(|l| is_go(l.trim()))
+}
+
+/// Returns whether a (trimmed) line is `GO` or `GO n`.
+fn is_go(line: &str) -> bool {
+    let mut w = line.split_whitespace();
+    w.next().is_some_and(|g| g.eq_ignore_ascii_case("go"))
+        && w.all(|n| n.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Returns the pieces of `text`; with `batches`, statements end only at `GO` lines.
+fn split_with(text: &str, batches: bool) -> Vec<Piece> {
     let mut pieces = Vec::new();
-    let mut delimiter = String::from(";");
+    let mut delimiter = String::from(if batches { "" } else { ";" });
     let mut line: u64 = 1;
     let mut rest = text;
     // A COPY … FROM stdin statement just ended: its data follows.
@@ -72,10 +97,17 @@ pub fn split(text: &str) -> Vec<Piece> {
                 text: statement,
             });
         }
-        // Skip blank space, counting lines.
-        let trimmed = rest.trim_start();
-        line += rest[..rest.len() - trimmed.len()].matches('\n').count() as u64;
-        rest = trimmed;
+        // Skip blank space and `--` comment lines, counting lines, so that a client command
+        // after a comment (pg_dump's `\restrict` under its header) is seen at its own line.
+        loop {
+            let trimmed = rest.trim_start();
+            line += rest[..rest.len() - trimmed.len()].matches('\n').count() as u64;
+            rest = trimmed;
+            if !rest.starts_with("--") {
+                break;
+            }
+            rest = rest.find('\n').map_or("", |nl| &rest[nl..]);
+        }
         if rest.is_empty() {
             return pieces;
         }
@@ -117,7 +149,7 @@ fn command(first_line: &str, delimiter: &mut String) -> Option<String> {
             }
             Some(t.to_string())
         }
-        "go" if words.all(|w| w.chars().all(|c| c.is_ascii_digit())) => Some(t.to_string()),
+        "go" if is_go(t) => Some(t.to_string()),
         // `source file.dump` (mysql client), with or without `;`.
         "source" => Some(t.to_string()),
         _ => None,
@@ -131,7 +163,9 @@ fn is_copy_from_stdin(text: &str) -> bool {
 }
 
 /// Returns the statement at the start of `rest` and the bytes it used (its delimiter
-/// included); `None` for an empty statement.
+/// included); `None` for an empty statement. An empty `delimiter` ends statements only at `GO`
+/// lines. A `;` inside the `BEGIN … END` body of a `CREATE TRIGGER` (SQLite's form, with no
+/// `DELIMITER`) does not end it: only a `;` after its `END` does, as `sqlite3` reads it.
 fn statement(rest: &str, delimiter: &str, line: u64) -> (Option<Piece>, usize) {
     let bytes = rest.as_bytes();
     let mut out = String::new();
@@ -144,18 +178,16 @@ fn statement(rest: &str, delimiter: &str, line: u64) -> (Option<Piece>, usize) {
     };
     while let Some(&c) = bytes.get(i) {
         // A `GO` line ends the batch (SQL Server).
-        if at_line_start {
-            let l = rest[i..].split('\n').next().unwrap_or("");
-            let t = l.trim();
-            let mut w = t.split_whitespace();
-            if w.next().is_some_and(|g| g.eq_ignore_ascii_case("go"))
-                && w.all(|n| n.chars().all(|c| c.is_ascii_digit()))
-            {
-                return (done(out, PieceKind::Statement), i);
-            }
+        if at_line_start && is_go(rest[i..].split('\n').next().unwrap_or("").trim()) {
+            return (done(out, PieceKind::Statement), i);
         }
         at_line_start = false;
-        if rest[i..].starts_with(delimiter) {
+        if !delimiter.is_empty() && rest[i..].starts_with(delimiter) {
+            if delimiter == ";" && inside_trigger_body(&out) {
+                out.push(';');
+                i += 1;
+                continue;
+            }
             return (done(out, PieceKind::Statement), i + delimiter.len());
         }
         match c {
@@ -242,6 +274,34 @@ fn statement(rest: &str, delimiter: &str, line: u64) -> (Option<Piece>, usize) {
     (done(out, PieceKind::Statement), rest.len())
 }
 
+/// Returns whether `text` (a statement read so far, comments removed) is a `CREATE [TEMP]
+/// TRIGGER` with a `BEGIN` whose `END` has not come yet.
+fn inside_trigger_body(text: &str) -> bool {
+    let mut words = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty());
+    if !words
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case("create"))
+    {
+        return false;
+    }
+    let mut kind = words.next();
+    if kind.is_some_and(|w| w.eq_ignore_ascii_case("temp") || w.eq_ignore_ascii_case("temporary")) {
+        kind = words.next();
+    }
+    if !kind.is_some_and(|w| w.eq_ignore_ascii_case("trigger")) {
+        return false;
+    }
+    let mut begun = false;
+    let mut last = "";
+    for w in words {
+        begun |= w.eq_ignore_ascii_case("begin");
+        last = w;
+    }
+    begun && !last.eq_ignore_ascii_case("end")
+}
+
 /// Returns the end (past the closing quote) of the quoted text opened at `start`: a doubled
 /// quote is one quote; a backslash escapes the next byte in '…' and "…" (MySQL).
 fn close_quote(bytes: &[u8], start: usize, quote: u8) -> Option<usize> {
@@ -314,10 +374,38 @@ mod tests {
         assert_eq!(p[1], (2, PieceKind::Command, "\\connect db".into()));
         assert_eq!(p[2].1, PieceKind::CopyData { rows: 2 });
         assert_eq!(p[3].0, 7);
+        let header = "--\n-- dump\n--\n\n\\restrict abc\n\nSET a = 0;\n";
+        let p = kinds(header);
+        assert_eq!(p[0], (5, PieceKind::Command, "\\restrict abc".into()));
+        assert_eq!(p[1], (7, PieceKind::Statement, "SET a = 0".into()));
         let mssql = "CREATE TABLE [a] (id INT)\nGO\nCREATE VIEW v AS SELECT 1\ngo 2\n";
         let p = kinds(mssql);
         assert_eq!(p.len(), 4, "{p:?}");
         assert_eq!(p[2].0, 3);
+        // A `;` inside a GO batch (a procedure's body) does not end it.
+        let batch = "CREATE PROCEDURE p AS\nBEGIN\n  SET NOCOUNT ON;\n  SELECT 1;\nEND\nGO\nCREATE TABLE b (id INT); CREATE TABLE c (id INT)\nGO\n";
+        let p = kinds(batch);
+        assert_eq!(p.len(), 4, "{p:?}");
+        assert!(p[0].2.contains("SELECT 1;\nEND"), "{p:?}");
+        assert_eq!((p[2].0, p[2].1.clone()), (7, PieceKind::Statement));
+        let parts = split_statements(&p[2].2);
+        assert_eq!(parts.len(), 2, "{parts:?}");
+        assert_eq!(parts[1].text, "CREATE TABLE c (id INT)");
+    }
+
+    #[test]
+    fn a_sqlite_trigger_body_keeps_its_semicolons() {
+        let text = "CREATE TABLE a (id INTEGER);\nCREATE TRIGGER t AFTER UPDATE ON a FOR EACH ROW\nBEGIN\n  UPDATE a SET id = 1;\n  DELETE FROM a;\nEND;\nCREATE TEMP TRIGGER u AFTER DELETE ON a BEGIN SELECT 1; END;\nCREATE TRIGGER v BEFORE INSERT ON a FOR EACH ROW SET NEW.id = 2;\nSELECT 3;";
+        let p = kinds(text);
+        assert_eq!(p.len(), 5, "{p:?}");
+        assert_eq!(p[1].0, 2);
+        assert!(p[1].2.ends_with("DELETE FROM a;\nEND"), "{p:?}");
+        assert_eq!(p[2].0, 7);
+        assert_eq!(
+            p[3].2,
+            "CREATE TRIGGER v BEFORE INSERT ON a FOR EACH ROW SET NEW.id = 2"
+        );
+        assert_eq!((p[4].0, p[4].2.as_str()), (9, "SELECT 3"));
     }
 
     #[test]
