@@ -143,34 +143,54 @@ test('a large file: the progress bar counts its bytes and Cancel leaves the mode
   await page.close();
 });
 
-test('a .sql schema: the same model as the CLI; a SQL parse error leaves the model unchanged', async () => {
+test('a .sql schema: the same model as the CLI; a bad statement is skipped at its line, and SQL with no readable table leaves the model unchanged', async () => {
   const { page, errors } = await fresh();
   const before = await page.inputValue('#model-input');
   await page.click('#infer-open');
   await page.waitForSelector('.infer-dialog');
-  // Pasted DDL with a mistake on its second line: the error at its line and column.
-  await page.fill('#infer-paste', 'CREATE TABLE a (id INTEGER PRIMARY KEY);\nCREATE TABLE b (id INTEGER PRIMARY KEY,, x INT);');
+  // Pasted DDL whose only table has a mistake on its second line: nothing to infer, the error
+  // at its line and column.
+  await page.fill('#infer-paste', '-- one table, with a mistake\nCREATE TABLE b (id INTEGER PRIMARY KEY,, x INT);');
   await page.click('#infer-run');
   const error = await page.waitForSelector('[data-testid=infer-error]', { timeout: 60_000 });
   assert.match(await error.textContent(), /pasted: line 2, column \d+: .*Your model is unchanged/);
   assert.equal(await page.inputValue('#model-input'), before);
+  // A good table before the bad one: the good one is inferred, the bad one skipped and
+  // reported at its line with the parser's message (one statement never ends the file).
+  await page.fill('#infer-paste', 'CREATE TABLE a (id INTEGER PRIMARY KEY);\nCREATE TABLE b (id INTEGER PRIMARY KEY,, x INT);');
+  await page.click('#infer-run');
+  await page.waitForSelector('[data-testid=infer-summary]', { timeout: 60_000 });
+  const partial = await model(page);
+  assert.deepEqual(partial.entities.map((e) => e.name), ['a']);
+  assert.equal(await page.textContent('[data-testid=infer-skipped-count]'), '1 statement skipped');
+  assert.match(
+    await page.textContent('[data-testid=infer-skipped]'),
+    /pasted: line 2: CREATE TABLE b \(id: not read \(line 2, column \d+: /,
+  );
   // The schema file instead (the pasted text cleared).
   await page.fill('#infer-paste', '');
   await page.setInputFiles('[data-testid=infer-files]', [join(dir, 'schema.sql')]);
   await page.fill('.infer-counts', 'books=200000');
   await page.click('#infer-run');
-  await page.waitForSelector('[data-testid=infer-summary]', { timeout: 60_000 });
+  await page.waitForFunction(() => /books/.test(document.querySelector('[data-testid=infer-entities]')?.textContent ?? ''), null, { timeout: 60_000 });
   const cli = cliJson(['infer', join(dir, 'schema.sql'), '--count', 'books=200000', '--json']);
   assert.deepEqual(await model(page), cli.model);
   const rels = await page.textContent('[data-testid=infer-relationships]');
   assert.match(rels, /authors → books \(one-to-many, via books\.author_id\)/);
   assert.match(rels, /many-to-many, via book_tags/);
   assert.equal(await page.textContent('[data-testid=infer-skipped-count]'), '1 statement skipped');
+  assert.match(
+    await page.textContent('[data-testid=infer-skipped]'),
+    /schema\.sql: line 15: CREATE INDEX books_title ON \(not a table: skipped\)/,
+  );
   await page.screenshot({ path: `${SHOTS}/infer-sql.png` });
   await page.emulateMedia({ colorScheme: 'dark' });
   assert.deepEqual(await audit(page), [], 'dark theme');
-  // Undo brings the preset back in one step.
+  // Each import is one undo step: the first brings back the model of table a, the second the
+  // preset.
   await page.click('#infer-done');
+  await page.click('[data-testid=undo]');
+  await page.waitForFunction((m) => JSON.stringify(JSON.parse(document.querySelector('#model-input').value)) === m, JSON.stringify(partial));
   await page.click('[data-testid=undo]');
   await page.waitForFunction((b) => document.querySelector('#model-input').value === b, before);
   assert.deepEqual(errors, []);

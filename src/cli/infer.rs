@@ -49,14 +49,18 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         A .sql file (any file with --sql) is a relational schema: one entity per CREATE \
         TABLE, SQL types mapped to BSON types, NULL-able columns present 90% of the time, an \
         integer primary key as _id, foreign keys as one-to-many relationships and junction \
-        tables as many-to-many; counts from --count, else 1,000 per table. --dialect picks \
-        the SQL dialect (default: generic, then postgresql, then mysql).\n\n\
+        tables as many-to-many; counts from --count, else 1,000 per table. The file is split \
+        by its dialect's rules (DELIMITER, GO lines, dollar quotes, /*! */ version \
+        comments); client commands (\\connect, GO, source), COPY rows, procedures, \
+        triggers, views, grants and SETs are skipped and counted with their line. --dialect \
+        picks the SQL dialect (default: the one the file shows, else generic, then \
+        postgresql, then mysql).\n\n\
         A progress line (bytes read of each file's size, documents so far) is drawn on \
         standard error when it is a terminal, or with --progress.\n\n\
         A malformed line is reported with its line number and skipped (a document over \
         several lines at the line and column where it fails), a corrupt or truncated \
-        .bson document or archive block at its byte offset; the rest is still inferred. A SQL parse error is \
-        reported at its line and column and nothing is written.\n\n\
+        .bson document or archive block at its byte offset; the rest is still inferred. A SQL statement that \
+        cannot be parsed is reported at its line and column and skipped.\n\n\
         Output: the model (JSON) on standard output, the summary on standard error; with \
         --out, the model goes to that file and the summary to standard output. --json prints \
         {\"report\", \"model\"} instead (the model left out with --out).\n\n\

@@ -2,13 +2,16 @@
 //! CONSTRAINT`) parsed by the `sqlparser` crate, one entity per table, SQL types mapped to BSON
 //! types (`sql/types.rs`), foreign keys to one-to-many relationships (parent: the referenced
 //! table) and junction tables (a primary key of exactly two foreign keys, little else) to
-//! many-to-many relationships. Counts come from `--count`, else [`DEFAULT_COUNT`] per table;
+//! many-to-many relationships. Counts come from `--count`, else the table's rows in the dump
+//! (`INSERT … VALUES`, `COPY … FROM stdin`), else [`DEFAULT_COUNT`];
 //! children per parent are the ratio of the counts, spread as [`spread`] says.
 //!
 //! Takes the text, does no I/O: `squillion infer schema.sql` (`cli/infer.rs`) reads the files.
 
 mod read;
 pub mod report;
+mod rows;
+pub mod split;
 pub mod types;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -38,7 +41,7 @@ pub const JUNCTION_EXTRA_COLUMNS: usize = 2;
 pub const AUTO_DIALECTS: [&str; 3] = ["generic", "postgresql", "mysql"];
 
 /// How many skipped statements the report keeps (all are counted).
-pub const MAX_REPORTED_STATEMENTS: usize = 100;
+pub const MAX_REPORTED_STATEMENTS: usize = 1000;
 
 /// One SQL text to read.
 #[derive(Debug, Clone, Copy)]
@@ -109,6 +112,7 @@ pub fn infer_sql(
         sources,
         skipped,
         skipped_statements,
+        rows,
     } = read::schema(inputs, dialect)?;
     if tables.is_empty() {
         return Err(SqlError::NoTables);
@@ -121,7 +125,14 @@ pub fn infer_sql(
             return Err(SqlError::BadCount(name.clone()));
         }
     }
-    let count_of = |t: &str| counts.get(t).copied().unwrap_or(DEFAULT_COUNT);
+    let rows_of = |t: &str| rows.get(t).copied();
+    let count_of = |t: &str| {
+        counts
+            .get(t)
+            .copied()
+            .or_else(|| rows_of(t).map(|n| n as f64))
+            .unwrap_or(DEFAULT_COUNT)
+    };
     let known: BTreeSet<&str> = tables.iter().map(|t| t.name.as_str()).collect();
     let mut entities = Vec::new();
     let mut relationships = Vec::new();
@@ -171,6 +182,7 @@ pub fn infer_sql(
                 name: table.name.clone(),
                 became: "many_to_many",
                 count,
+                rows: rows_of(&table.name),
                 columns: report,
                 assumed,
             });
@@ -269,6 +281,7 @@ pub fn infer_sql(
             name: table.name.clone(),
             became: "entity",
             count,
+            rows: rows_of(&table.name),
             columns: report,
             assumed,
         });

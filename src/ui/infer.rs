@@ -335,10 +335,15 @@ fn sql_summary(inferred: &SqlInferred) -> Summary {
         )));
     }
     for k in &r.skipped {
-        s.skipped.push(as_is(format!(
-            "{}: statement skipped: {}",
-            k.source, k.statement
-        )));
+        let text = match &k.error {
+            Some(error) => Text::new("infer-skipped-statement-unread").arg("error", error),
+            None => Text::new("infer-skipped-statement-other"),
+        };
+        s.skipped.push(
+            text.arg("source", &k.source)
+                .arg("line", k.line)
+                .arg("statement", &k.statement),
+        );
     }
     s
 }

@@ -215,6 +215,16 @@ pub fn run_sql(
         }
         Err(e) => return Err(e.into()),
     };
+    for s in &inferred.report.skipped {
+        if let Some(why) = &s.error {
+            let at = if why.starts_with("line ") {
+                String::new()
+            } else {
+                format!("line {}: ", s.line)
+            };
+            eprintln!("squillion infer: {}: {at}{why} (skipped)", s.source);
+        }
+    }
     let model_json = serde_json::to_string_pretty(&inferred.model)?;
     if let Some(out) = out {
         std::fs::write(out, format!("{model_json}\n"))
@@ -286,6 +296,9 @@ fn sql_summary(inferred: &SqlInferred) -> String {
             i.origin
         ));
     }
-    s.push_str(&format!("{} statements skipped\n", r.skipped_statements));
+    s.push_str(&format!(
+        "{} skipped\n",
+        crate::human::count(r.skipped_statements, "statement", "statements")
+    ));
     s
 }

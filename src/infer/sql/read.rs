@@ -2,6 +2,8 @@
 //! [`AUTO_DIALECTS`] that reads it), then each `CREATE TABLE` with its columns and
 //! constraints, `ALTER TABLE … ADD CONSTRAINT`, `CREATE INDEX`, and the statements skipped.
 
+use std::collections::BTreeMap;
+
 use sqlparser::ast::{
     AlterTableOperation, ColumnOption, CreateTable, Expr, ObjectName, ObjectNamePart, Statement,
     TableConstraint,
@@ -10,6 +12,7 @@ use sqlparser::dialect::{dialect_from_str, Dialect};
 use sqlparser::parser::Parser;
 
 use super::report::{SkippedStatement, SqlIndexReport, SqlSource};
+use super::split::PieceKind;
 use super::{SqlError, SqlInput, AUTO_DIALECTS, MAX_REPORTED_STATEMENTS};
 
 /// The tables of every input, and what else was read.
@@ -25,6 +28,9 @@ pub struct Schema {
     pub skipped: Vec<SkippedStatement>,
     /// Statements skipped in all.
     pub skipped_statements: u64,
+    /// Rows per table (its name without its schema), from `INSERT … VALUES` and `COPY … FROM
+    /// stdin`.
+    pub rows: BTreeMap<String, u64>,
 }
 
 /// Returns the tables created in `inputs` (and what else they held).
@@ -34,16 +40,44 @@ pub fn schema(inputs: &[SqlInput<'_>], dialect: Option<&str>) -> Result<Schema, 
     let mut sources = Vec::new();
     let mut skipped = Vec::new();
     let mut skipped_statements = 0u64;
+    let mut first_failure = None;
+    let mut rows = BTreeMap::new();
     for input in inputs {
-        let (name, statements) = parse(input, dialect)?;
+        let Split {
+            dialect: name,
+            parsed: statements,
+            unread,
+            failures,
+        } = parse(input, dialect, &mut rows)?;
+        if first_failure.is_none() {
+            first_failure = failures.into_iter().next();
+        }
         let mut summary = SqlSource {
             source: input.source.to_string(),
             dialect: name,
             tables: 0,
-            skipped_statements: 0,
+            skipped_statements: unread.len() as u64,
         };
-        for statement in statements {
+        skipped_statements += unread.len() as u64;
+        // This input's skipped statements, reported in the order of their lines.
+        let mut reported = unread;
+        for (line, statement) in statements {
             match statement {
+                // SQLite's own tables (`sqlite_sequence` in `.schema`): not the user's.
+                Statement::CreateTable(ct)
+                    if last_name(&ct.name)
+                        .to_ascii_lowercase()
+                        .starts_with("sqlite_") =>
+                {
+                    summary.skipped_statements += 1;
+                    skipped_statements += 1;
+                    reported.push(SkippedStatement {
+                        source: input.source.to_string(),
+                        line,
+                        statement: first_words(&format!("CREATE TABLE {}", ct.name)),
+                        error: None,
+                    });
+                }
                 Statement::CreateTable(ct) if !ct.columns.is_empty() => {
                     let table = read_table(&ct, &mut indexes);
                     if tables.iter().any(|t| t.name == table.name) {
@@ -87,16 +121,24 @@ pub fn schema(inputs: &[SqlInput<'_>], dialect: Option<&str>) -> Result<Schema, 
                     }
                     summary.skipped_statements += 1;
                     skipped_statements += 1;
-                    if skipped.len() < MAX_REPORTED_STATEMENTS {
-                        skipped.push(SkippedStatement {
-                            source: input.source.to_string(),
-                            statement: first_words(&other.to_string()),
-                        });
-                    }
+                    reported.push(SkippedStatement {
+                        source: input.source.to_string(),
+                        line,
+                        statement: first_words(&other.to_string()),
+                        error: None,
+                    });
                 }
             }
         }
+        reported.sort_by_key(|s| s.line);
+        let room = MAX_REPORTED_STATEMENTS.saturating_sub(skipped.len());
+        skipped.extend(reported.into_iter().take(room));
         sources.push(summary);
+    }
+    if tables.is_empty() {
+        if let Some(e) = first_failure {
+            return Err(e);
+        }
     }
     Ok(Schema {
         tables,
@@ -104,6 +146,7 @@ pub fn schema(inputs: &[SqlInput<'_>], dialect: Option<&str>) -> Result<Schema, 
         sources,
         skipped,
         skipped_statements,
+        rows,
     })
 }
 
@@ -256,44 +299,316 @@ fn first_words(text: &str) -> String {
     words.join(" ").chars().take(60).collect()
 }
 
-/// Parses one input in `dialect`, or in the first of [`AUTO_DIALECTS`] that reads it; on
-/// failure, the error that got furthest into the text.
+/// One input read statement by statement.
+struct Split {
+    /// The dialect that read it.
+    dialect: String,
+    /// The statements parsed, each with its line.
+    parsed: Vec<(u64, Statement)>,
+    /// What was not parsed, with its line and why.
+    unread: Vec<SkippedStatement>,
+    /// The parser's errors, in order (the first is the error when no table is read).
+    failures: Vec<SqlError>,
+}
+
+/// Splits one input by its dialect's rules ([`super::split`]) and parses each statement in
+/// `dialect`, else in the dialect the text shows ([`detect`]), else in the first of
+/// [`AUTO_DIALECTS`] that reads it. Returns the dialect's name, the statements parsed and the
+/// pieces not parsed (client commands, `COPY` rows, statements no dialect reads, each with
+/// its line and why), so that one bad statement never ends the file.
 fn parse(
     input: &SqlInput<'_>,
     dialect: Option<&str>,
-) -> Result<(String, Vec<Statement>), SqlError> {
-    let names: Vec<&str> = match dialect {
+    rows: &mut BTreeMap<String, u64>,
+) -> Result<Split, SqlError> {
+    if let Some(d) = dialect {
+        if dialect_from_str(d).is_none() {
+            return Err(SqlError::UnknownDialect(d.to_string()));
+        }
+    }
+    let chosen = dialect.or_else(|| detect(input.text));
+    let names: Vec<&str> = match chosen {
         Some(d) => vec![d],
         None => AUTO_DIALECTS.to_vec(),
     };
-    let mut furthest: Option<SqlError> = None;
-    for name in names {
-        let Some(d) = dialect_from_str(name) else {
-            return Err(SqlError::UnknownDialect(name.to_string()));
-        };
-        let d: &dyn Dialect = d.as_ref();
-        match Parser::parse_sql(d, input.text) {
-            Ok(statements) => return Ok((name.to_string(), statements)),
-            Err(e) => {
-                let e = parse_error(input.source, &e.to_string());
-                let further = match (&furthest, &e) {
-                    (
-                        Some(SqlError::Parse {
-                            line: l0,
-                            column: c0,
+    let dialects: Vec<(&str, Box<dyn Dialect>)> = names
+        .iter()
+        .filter_map(|n| dialect_from_str(n).map(|d| (*n, d)))
+        .collect();
+    let mut used: Option<&str> = chosen;
+    let mut parsed = Vec::new();
+    let mut unread = Vec::new();
+    let mut failures = Vec::new();
+    let skip = |line: u64, text: &str, error: Option<String>| SkippedStatement {
+        source: input.source.to_string(),
+        line,
+        statement: first_words(text),
+        error,
+    };
+    for piece in super::split::split(input.text) {
+        match piece.kind {
+            PieceKind::Command => unread.push(skip(piece.line, &piece.text, None)),
+            PieceKind::CopyData { rows: n } => match super::rows::copy_table(&piece.text) {
+                Some(table) => *rows.entry(table).or_insert(0) += n,
+                None => unread.push(skip(
+                    piece.line,
+                    &format!("{} ({n} rows)", first_words(&piece.text)),
+                    None,
+                )),
+            },
+            PieceKind::Unterminated(what) => unread.push(skip(
+                piece.line,
+                &piece.text,
+                Some(format!("{what} is never closed")),
+            )),
+            PieceKind::Statement if super::rows::is_insert(&piece.text) => {
+                let found = super::rows::insert_rows(&piece.text);
+                if found.is_empty() {
+                    unread.push(skip(piece.line, &piece.text, None));
+                }
+                for (table, n) in found {
+                    *rows.entry(table).or_insert(0) += n;
+                }
+            }
+            PieceKind::Statement if !defines_tables(&piece.text) => {
+                unread.push(skip(piece.line, &piece.text, None));
+            }
+            PieceKind::Statement => {
+                let mut first_error: Option<SqlError> = None;
+                let mut ok = false;
+                for (name, d) in &dialects {
+                    match Parser::parse_sql(d.as_ref(), &piece.text) {
+                        Ok(statements) => {
+                            used.get_or_insert(name);
+                            parsed.extend(statements.into_iter().map(|s| (piece.line, s)));
+                            ok = true;
+                            break;
+                        }
+                        Err(e) => {
+                            if first_error.is_none() {
+                                first_error =
+                                    Some(match parse_error(input.source, &e.to_string()) {
+                                        SqlError::Parse {
+                                            input,
+                                            line,
+                                            column,
+                                            message,
+                                        } => SqlError::Parse {
+                                            input,
+                                            line: if line > 0 { piece.line + line - 1 } else { 0 },
+                                            column,
+                                            message,
+                                        },
+                                        other => other,
+                                    });
+                            }
+                        }
+                    }
+                }
+                // Column and table options the parser does not know, taken out and tried again.
+                if let (false, Some(relaxed)) = (ok, relax(&piece.text)) {
+                    for (name, d) in &dialects {
+                        if let Ok(statements) = Parser::parse_sql(d.as_ref(), &relaxed) {
+                            used.get_or_insert(name);
+                            parsed.extend(statements.into_iter().map(|s| (piece.line, s)));
+                            ok = true;
+                            break;
+                        }
+                    }
+                }
+                // A SQL Server batch that does not parse whole: its statements one by one.
+                if !ok {
+                    let parts = super::split::split_statements(&piece.text);
+                    if parts.len() > 1 {
+                        let mut rest = Split {
+                            dialect: String::new(),
+                            parsed: Vec::new(),
+                            unread: Vec::new(),
+                            failures: Vec::new(),
+                        };
+                        let batch = SqlInput {
+                            source: input.source,
+                            text: &piece.text,
+                        };
+                        if let Ok(inner) = parse(&batch, used.or(chosen), rows) {
+                            rest = inner;
+                        }
+                        let shift = piece.line - 1;
+                        parsed.extend(rest.parsed.into_iter().map(|(l, st)| (l + shift, st)));
+                        unread.extend(rest.unread.into_iter().map(|mut u| {
+                            u.line += shift;
+                            u
+                        }));
+                        failures.extend(rest.failures);
+                        continue;
+                    }
+                }
+                if let (false, Some(e)) = (ok, first_error) {
+                    let why = match &e {
+                        SqlError::Parse {
+                            line,
+                            column,
+                            message,
                             ..
-                        }),
-                        SqlError::Parse { line, column, .. },
-                    ) => (line, column) > (l0, c0),
-                    _ => true,
-                };
-                if further {
-                    furthest = Some(e);
+                        } => format!("{}{message}", at(*line, *column)),
+                        other => other.to_string(),
+                    };
+                    unread.push(skip(piece.line, &piece.text, Some(why)));
+                    failures.push(e);
                 }
             }
         }
     }
-    Err(furthest.unwrap_or(SqlError::NoTables))
+    Ok(Split {
+        dialect: used.unwrap_or(AUTO_DIALECTS[0]).to_string(),
+        parsed,
+        unread,
+        failures,
+    })
+}
+
+/// Returns a table definition without what real schemas write and the parser does not read,
+/// or `None` when it holds none of them: MySQL's `BINARY` after a character type
+/// (`VARCHAR(40) BINARY`: a binary collation), Firebird's `SUB_TYPE TEXT` after `BLOB` (kept
+/// as a type name by SQLite), and SQL Server's storage clauses (`ON [PRIMARY]`,
+/// `TEXTIMAGE_ON [PRIMARY]`, an index's `WITH (PAD_INDEX = OFF, …)`, `WITH CHECK ADD`,
+/// `NONCLUSTERED INDEX`). None of them changes a
+/// column's type, key or reference.
+fn relax(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let upper_word = |s: &str| {
+            s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()
+                .unwrap_or("")
+                .to_ascii_uppercase()
+        };
+        if c == '\'' {
+            let end = rest
+                .char_indices()
+                .skip(1)
+                .find(|&(_, ch)| ch == '\'')
+                .map_or(rest.len(), |(i, _)| i + 1);
+            out.push_str(rest.get(..end).unwrap_or(rest));
+            rest = rest.get(end..).unwrap_or("");
+            continue;
+        }
+        let at_word = !out
+            .chars()
+            .last()
+            .is_some_and(|p| p.is_ascii_alphanumeric() || p == '_');
+        if at_word && c.is_ascii_alphabetic() {
+            let word = upper_word(rest);
+            let after = rest.get(word.len()..).unwrap_or("");
+            let next = after.trim_start();
+            let prev = out.trim_end().chars().last();
+            let skip = match word.as_str() {
+                // `VARCHAR(40) BINARY`, `TEXT BINARY`, but not the type `BINARY(16)`.
+                "BINARY"
+                    if prev == Some(')')
+                        || out.trim_end().to_ascii_uppercase().ends_with("TEXT") =>
+                {
+                    (!next.starts_with('(')).then_some(word.len())
+                }
+                "SUB_TYPE" => {
+                    let operand = upper_word(next);
+                    (!operand.is_empty()).then(|| rest.len() - next.len() + operand.len())
+                }
+                // A filegroup (`ON [PRIMARY]`), not a table (`ON [dbo].[orders]`).
+                "ON" | "TEXTIMAGE_ON" if next.starts_with('[') => next
+                    .find(']')
+                    .filter(|&e| !next.get(e + 1..).is_some_and(|a| a.starts_with('.')))
+                    .map(|e| rest.len() - next.len() + e + 1),
+                // `ALTER TABLE t WITH CHECK ADD CONSTRAINT …` (SQL Server).
+                "WITH" if matches!(upper_word(next).as_str(), "CHECK" | "NOCHECK") => {
+                    Some(rest.len() - next.len() + upper_word(next).len())
+                }
+                // `CREATE NONCLUSTERED INDEX` (SQL Server).
+                "CLUSTERED" | "NONCLUSTERED" if upper_word(next) == "INDEX" => Some(word.len()),
+                "WITH" if prev == Some(')') && next.starts_with('(') => next
+                    .find(')')
+                    .filter(|&e| next.get(..e).is_some_and(|inner| inner.contains('=')))
+                    .map(|e| rest.len() - next.len() + e + 1),
+                _ => None,
+            };
+            if let Some(n) = skip {
+                changed = true;
+                rest = rest.get(n..).unwrap_or("");
+                continue;
+            }
+            out.push_str(rest.get(..word.len()).unwrap_or(""));
+            rest = after;
+            continue;
+        }
+        out.push(c);
+        rest = rest.get(c.len_utf8()..).unwrap_or("");
+    }
+    changed.then_some(out)
+}
+
+/// Returns whether a statement may define tables, keys or indexes (`CREATE [OR REPLACE]
+/// [TEMPORARY|UNLOGGED] TABLE`, `ALTER TABLE`, `CREATE [UNIQUE] [NON]CLUSTERED INDEX`), or is a
+/// SQL Server batch that may hold one; anything else (views, triggers, procedures, `SET`,
+/// `LOCK TABLES`, `DROP`) is skipped without parsing, as its dialect's syntax is no concern.
+fn defines_tables(text: &str) -> bool {
+    let words: Vec<String> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .take(6)
+        .map(str::to_ascii_uppercase)
+        .collect();
+    let skip = [
+        "OR",
+        "REPLACE",
+        "TEMP",
+        "TEMPORARY",
+        "GLOBAL",
+        "LOCAL",
+        "UNLOGGED",
+        "UNIQUE",
+        "CLUSTERED",
+        "NONCLUSTERED",
+        "IF",
+        "NOT",
+        "EXISTS",
+    ];
+    let mut rest = words.iter().map(String::as_str);
+    match rest.next() {
+        Some("CREATE") => rest
+            .find(|w| !skip.contains(w))
+            .is_some_and(|w| w == "TABLE" || w == "INDEX"),
+        // Only an ALTER TABLE that adds (a key): not mysqldump's `DISABLE KEYS` or pg_dump's
+        // `OWNER TO`.
+        Some("ALTER") => {
+            rest.next() == Some("TABLE")
+                && text
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .any(|w| w.eq_ignore_ascii_case("add"))
+        }
+        _ => false,
+    }
+}
+
+/// Returns the dialect a dump shows by the marks its tool leaves (mysqldump's backquotes and
+/// version comments, pg_dump's `COPY … FROM stdin` and `SET search_path`, SQL Server's `GO`
+/// lines and `[dbo]`, sqlite3's `PRAGMA`), or `None` when it shows none.
+pub fn detect(text: &str) -> Option<&'static str> {
+    let head: String = text.chars().take(1 << 16).collect();
+    let has = |s: &str| head.contains(s);
+    let go_line = head.lines().any(|l| l.trim().eq_ignore_ascii_case("go"));
+    if has("/*!") || has("ENGINE=") || has("AUTO_INCREMENT") || has("\nDELIMITER ") {
+        Some("mysql")
+    } else if has("FROM stdin;") || has("SET search_path") || has("\\connect") || has("$$") {
+        Some("postgresql")
+    } else if go_line || has("[dbo].") {
+        Some("mssql")
+    } else if has("PRAGMA ") || has("AUTOINCREMENT") {
+        Some("sqlite")
+    } else {
+        None
+    }
 }
 
 /// Returns a parser message (`sql parser error: Expected: …, found: x at Line: 3, Column: 5`)

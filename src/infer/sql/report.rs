@@ -41,8 +41,13 @@ pub struct SqlSource {
 pub struct SkippedStatement {
     /// The input's name.
     pub source: String,
+    /// The 1-based line it starts on.
+    pub line: u64,
     /// Its first words (`INSERT INTO users`, `CREATE INDEX users_email`).
     pub statement: String,
+    /// Why it could not be read (a parser message, an unterminated string); `None` for a
+    /// statement read but not a table (a view, a trigger, a `SET`, a client command).
+    pub error: Option<String>,
 }
 
 /// One table and what it became.
@@ -52,8 +57,11 @@ pub struct TableReport {
     pub name: String,
     /// `entity`, or `many_to_many` for a junction table (no entity of its own).
     pub became: &'static str,
-    /// Its count: `--count`, else [`super::DEFAULT_COUNT`].
+    /// Its count: `--count`, else its rows in the dump, else [`super::DEFAULT_COUNT`].
     pub count: f64,
+    /// The rows the dump holds for it (`INSERT … VALUES`, `COPY … FROM stdin`), when any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rows: Option<u64>,
     /// Each column.
     pub columns: Vec<ColumnReport>,
     /// What was assumed of the table as a whole (a composite key, dropped columns).

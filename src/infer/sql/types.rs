@@ -79,9 +79,10 @@ pub fn map(ty: &DataType) -> Mapped {
     map_text(&ty.to_string())
 }
 
-/// Returns the field of a type written as text (`VARCHAR(255)`, `INT UNSIGNED`).
+/// Returns the field of a type written as text (`VARCHAR(255)`, `INT UNSIGNED`, SQL Server's
+/// bracketed `[datetime2](7)`).
 fn map_text(text: &str) -> Mapped {
-    let upper = text.to_ascii_uppercase();
+    let upper = text.to_ascii_uppercase().replace(['[', ']'], "");
     let (base, args) = match upper.split_once('(') {
         Some((b, rest)) => (b.trim(), rest.split(')').next().unwrap_or_default()),
         None => (upper.as_str(), ""),
