@@ -7,6 +7,8 @@
 
 use std::process::Command;
 
+#[path = "common/fixed_seed.rs"]
+mod fixed_seed;
 use proptest::prelude::*;
 use squillion::advise::screen::{screen, Screen};
 use squillion::advise::{advise, advise_with, Advice, AdviseOptions, DEFAULT_HORIZON_YEARS};
@@ -313,21 +315,9 @@ fn small_model(
     parse_model(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
 }
 
-/// The property test's cases and seed: 12 cases from seed 19 in CI, so every run draws the
-/// same models (a random seed once failed CI on a case no earlier run had drawn); long runs set
-/// `PROPTEST_CASES` and `PROPTEST_RNG_SEED` (docs/hardening.md, "Property tests").
+/// The property test's cases and seed (`common/fixed_seed.rs`): 12 cases from seed 19.
 fn advise_config() -> ProptestConfig {
-    let env = |name: &str, default: u64| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or(default)
-    };
-    ProptestConfig {
-        cases: u32::try_from(env("PROPTEST_CASES", 12)).unwrap_or(12),
-        rng_seed: proptest::test_runner::RngSeed::Fixed(env("PROPTEST_RNG_SEED", 19)),
-        ..ProptestConfig::default()
-    }
+    fixed_seed::fixed_seed(12, 19)
 }
 
 proptest! {

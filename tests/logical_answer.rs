@@ -4,6 +4,8 @@
 //! `insert_child` leaves the child stored and linked to its parent, on the engine.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "common/fixed_seed.rs"]
+mod fixed_seed;
 use proptest::prelude::*;
 use squillion::eval::answer::{check_offered, AnswerReport};
 use squillion::eval::offer::offers;
@@ -216,21 +218,11 @@ fn random_read() -> impl Strategy<Value = RandomRead> {
     })
 }
 
-/// The property test's cases and seed: 500 cases from seed 31 by default, so every run draws
-/// the same models; long runs set `PROPTEST_CASES` and `PROPTEST_RNG_SEED`
-/// (docs/testing.md).
+/// The property test's cases and seed (`common/fixed_seed.rs`): 500 cases from seed 31.
 fn answer_config() -> ProptestConfig {
-    let env = |name: &str, default: u64| {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or(default)
-    };
     ProptestConfig {
-        cases: u32::try_from(env("PROPTEST_CASES", 500)).unwrap_or(500),
-        rng_seed: proptest::test_runner::RngSeed::Fixed(env("PROPTEST_RNG_SEED", 31)),
         failure_persistence: None,
-        ..ProptestConfig::default()
+        ..fixed_seed::fixed_seed(500, 31)
     }
 }
 
