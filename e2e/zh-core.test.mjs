@@ -51,8 +51,8 @@ test('zh-CN: the advisor tells its steps and explains each choice in Chinese', a
     assert.match(text, /[\u4e00-\u9fff]/, text);
     assert.doesNotMatch(text, /Runner-up|is infeasible|breaks 16 MiB|No feasible/, text);
   }
-  assert.ok(why.some(([, t]) => /followers：embed_subset 20。/.test(t) && /不可行/.test(t) && /次优选择/.test(t)), why.join('\n'));
-  // The designs' labels (`followers: embed_subset 20; joins: lookup`) are the model's choices.
+  assert.ok(why.some(([, t]) => /followers：reference_in_child。/.test(t) && /不可行/.test(t) && /次优选择/.test(t)), why.join('\n'));
+  // The designs' labels (`followers: reference_in_child; joins: lookup`) are the model's choices.
   const labels = wordsOf(await page.$$eval('.advise-label', (ls) => ls.map((l) => l.textContent)));
   await page.$eval('.advise-why', (w) => w.scrollIntoView());
   await clean(page, 'the Advise panel', new Set([...modelWords('social-graph'), ...labels]), '#advise');
