@@ -117,8 +117,10 @@ impl RandomRead {
 
 /// A random model: parent `p`, child `c`, one relationship `r` (one-to-many or many-to-many)
 /// whose cardinality is `cardinality` (a distribution as JSON) with optional growth, one or
-/// two reads of the parent with its children, an insert of a child and, with `find_parents`,
-/// a search of the parents by a child's `v`.
+/// two reads of the parent with its children, an insert of a child, with `find_parents` a
+/// search of the parents by a child's `v`, and with `update` a change of one field of a child
+/// (`c.v`, `c.text`) or of the parent (`p.n`), its copies live or snapshot.
+#[allow(clippy::too_many_arguments)]
 fn random_model(
     parents: u64,
     cardinality: &str,
@@ -127,7 +129,15 @@ fn random_model(
     m2m: bool,
     reads: &[RandomRead],
     find_parents: bool,
+    update: Option<(&str, &str, bool)>,
 ) -> String {
+    let update = update.map_or(String::new(), |(entity, field, live)| {
+        format!(
+            r#",
+          {{ "name": "edit", "rate_per_sec": 3, "steps": [ {{ "op": "update", "entity": "{entity}", "field": "{field}", "copies": "{}" }} ] }}"#,
+            if live { "live" } else { "snapshot" }
+        )
+    });
     let growth = if growth == 0 {
         String::new()
     } else {
@@ -156,7 +166,7 @@ fn random_model(
         ],
         "workload": [
           {},
-          {{ "name": "add", "rate_per_sec": 10, "steps": [ {{ "op": "insert_child", "relationship": "r" }} ] }}{}
+          {{ "name": "add", "rate_per_sec": 10, "steps": [ {{ "op": "insert_child", "relationship": "r" }} ] }}{}{update}
         ]
     }}"#,
         reads.join(",\n          "),
@@ -242,8 +252,13 @@ proptest! {
         pick in any::<prop::sample::Index>(),
         param in 1u64..120,
         find_parents in any::<bool>(),
+        update in proptest::option::of((
+            prop_oneof![Just(("c", "v")), Just(("c", "text")), Just(("p", "n"))],
+            any::<bool>(),
+        )),
     ) {
-        let Ok(first) = parse_model(&random_model(parents, &card, 1, growth, m2m, &reads, find_parents)) else {
+        let update = update.map(|((e, f), live)| (e, f, live));
+        let Ok(first) = parse_model(&random_model(parents, &card, 1, growth, m2m, &reads, find_parents, update)) else {
             // A combination validation refuses (a uniform minimum above its p99, …) is no case.
             return Ok(());
         };
@@ -252,7 +267,7 @@ proptest! {
         let c = &first.relationships[0].cardinality;
         let per_parent = (c.mean().ceil() as u64).max(c.max() as u64 / parents).max(1);
         let _ = typical;
-        let text = random_model(parents, &card, per_parent, growth, m2m, &reads, find_parents);
+        let text = random_model(parents, &card, per_parent, growth, m2m, &reads, find_parents, update);
         let Ok(m) = parse_model(&text) else {
             return Ok(());
         };

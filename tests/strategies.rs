@@ -400,7 +400,7 @@ products using a part (10/s, 2 round trip(s))
   db.product.find({ \"parts._id\": { $in: children._id } }, { parts: 0 })  // parts: parents by child partno
 rename part (2/s, 2 round trip(s))
   db.part.updateOne({ _id: part._id }, { $set: { name: new.name } })  // update part.name
-  db.product.updateMany({ \"parts._id\": part._id }, { $set: { \"parts.$.name\": new.name } })  // live copy parts.name via parts
+  db.product.updateMany({ \"parts._id\": part._id }, { $set: { \"parts.$[copy].name\": new.name } }, { arrayFilters: [{ \"copy._id\": part._id }] })  // live copy parts.name via parts
 rename product (1/s, 1 round trip(s))
   db.product.updateOne({ _id: product._id }, { $set: { name: new.name } })  // update product.name
 ";

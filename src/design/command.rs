@@ -57,6 +57,15 @@ pub struct Command {
     pub multi: bool,
     /// Update with `upsert: true`.
     pub upsert: bool,
+    /// The `arrayFilters` of an update whose path names `$[<id>]`: every element matching
+    /// its filter changes (a copy held twice in one array included), where the positional
+    /// `$` changes only the first.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "ser_docs"
+    )]
+    pub array_filters: Vec<Document>,
     /// Aggregation pipeline (aggregate).
     #[serde(serialize_with = "ser_docs")]
     pub pipeline: Vec<Document>,
@@ -125,6 +134,7 @@ impl Command {
             insert_shape: None,
             multi: false,
             upsert: false,
+            array_filters: vec![],
             pipeline: vec![],
             fan_out: None,
             file: None,
@@ -210,10 +220,22 @@ impl Command {
                     "updateOne"
                 };
                 let u = self.update.clone().unwrap_or_default();
-                let opts = if self.upsert {
-                    ", { upsert: true }"
+                let mut options = Vec::new();
+                if self.upsert {
+                    options.push("upsert: true".to_string());
+                }
+                if !self.array_filters.is_empty() {
+                    let f: Vec<String> = self
+                        .array_filters
+                        .iter()
+                        .map(|d| shell(&Bson::Document(d.clone())))
+                        .collect();
+                    options.push(format!("arrayFilters: [{}]", f.join(", ")));
+                }
+                let opts = if options.is_empty() {
+                    String::new()
                 } else {
-                    ""
+                    format!(", {{ {} }}", options.join(", "))
                 };
                 format!(
                     "db.{c}.{m}({}, {}{opts})",

@@ -13,9 +13,11 @@
 //! fails. The application's last steps (sorting what several round trips returned, cutting
 //! at the limit) are its own; what the plan must do is fetch everything they need.
 //!
-//! Checked: `read` steps with children (for the typical and the largest subject) and
-//! `insert_child` (for the typical parent: the largest parent's continuation documents may
-//! lie outside the sample). A strategy whose children cannot be decoded from the documents
+//! Checked: `read` steps with children (for the typical and the largest subject),
+//! `find_parents`, `insert_child` (for the typical parent: the largest parent's continuation
+//! documents may lie outside the sample) and `update` (a `$set`: the entity holds the new
+//! value and, for `live` copies, so does every copy of it: every sub-document with its `_id`
+//! in any collection, and the fields its children copy from it; increments are not checked). A strategy whose children cannot be decoded from the documents
 //! (a time series' compressed buckets) is reported as not checked, never passed silently.
 
 use bson::{doc, Bson, Document};
@@ -168,6 +170,49 @@ pub fn check(
                                     expected.len(),
                                     r.parent
                                 ));
+                            }
+                        }
+                        Step::Update {
+                            entity,
+                            field,
+                            also,
+                            copies,
+                            increment: false,
+                        } => {
+                            let Some(id) = b.value(&format!("{entity}._id")) else {
+                                continue;
+                            };
+                            for f in std::iter::once(field).chain(also) {
+                                let Some(new) = b.value(&format!("new.{f}")) else {
+                                    continue;
+                                };
+                                checked += 1;
+                                let held = values_of(db, &model, layout, entity, &id, f);
+                                if held.is_empty() {
+                                    unchecked.push(format!(
+                                        "{}: {entity}.{f}: no document holds the {entity} by its _id",
+                                        unit.name
+                                    ));
+                                    continue;
+                                }
+                                let stale: Vec<&Held> =
+                                    held.iter().filter(|h| h.value != new).collect();
+                                if !held.iter().any(|h| h.value == new) {
+                                    problem(format!(
+                                        "the {entity}'s {f} is not the new value anywhere ({} places hold it)",
+                                        held.len()
+                                    ));
+                                } else if *copies == crate::model::Copies::Live && !stale.is_empty()
+                                {
+                                    let places: Vec<&str> =
+                                        stale.iter().map(|h| h.place.as_str()).collect();
+                                    problem(format!(
+                                        "{} of the {} live copies of {entity}.{f} keep the old value: {}",
+                                        stale.len(),
+                                        held.len(),
+                                        places.join(", ")
+                                    ));
+                                }
                             }
                         }
                         Step::InsertChild { relationship }
@@ -408,6 +453,98 @@ fn same_child(child: &Document, stored: &Document, link_only: bool) -> bool {
         && shared
             .iter()
             .all(|k| child.get(k.as_str()) == stored.get(k.as_str()))
+}
+
+/// One place that holds a field of one entity: its own document, an embedded copy of it
+/// (any sub-document with its `_id`), or a field a child copies from it.
+struct Held {
+    /// Where: `collection:path`.
+    place: String,
+    /// The value held there.
+    value: Bson,
+}
+
+/// Returns every place in the sample that holds `field` of the `entity` whose `_id` is
+/// `id`: its own document, every sub-document with that `_id` in any collection (embedded,
+/// subset and extended-reference copies; ids are drawn per entity, so an `_id` names one
+/// entity), and the copies the layout keeps in its children (`authorName` beside `authorId`).
+fn values_of(
+    db: &Database,
+    model: &Model,
+    layout: &Layout,
+    entity: &str,
+    id: &Bson,
+    field: &str,
+) -> Vec<Held> {
+    fn walk(v: &Bson, path: &str, id: &Bson, field: &str, coll: &str, out: &mut Vec<Held>) {
+        match v {
+            Bson::Document(d) => {
+                if d.get("_id") == Some(id) {
+                    if let Some(x) = d.get(field) {
+                        out.push(Held {
+                            place: format!(
+                                "{coll}:{}",
+                                if path.is_empty() {
+                                    field.to_string()
+                                } else {
+                                    format!("{path}.{field}")
+                                }
+                            ),
+                            value: x.clone(),
+                        });
+                    }
+                }
+                for (k, x) in d {
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    walk(x, &p, id, field, coll, out);
+                }
+            }
+            Bson::Array(a) => a.iter().for_each(|x| walk(x, path, id, field, coll, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for c in &layout.collections {
+        let Ok(all) = db.find(&c.name, &FindCommand::default()) else {
+            continue;
+        };
+        let docs: Vec<Document> = all
+            .documents
+            .into_iter()
+            .map(|d| d.into_document())
+            .collect();
+        for d in &docs {
+            walk(&Bson::Document(d.clone()), "", id, field, &c.name, &mut out);
+        }
+        // Copies of a parent's field kept in its children: beside the parent reference.
+        for cf in c
+            .shapes
+            .iter()
+            .flat_map(|s| s.copied.iter())
+            .filter(|cf| cf.entity == entity && cf.source == field)
+        {
+            let Some(r) = model.relationship(&cf.relationship) else {
+                continue;
+            };
+            if r.parent != entity {
+                continue;
+            }
+            let parent_ref = r.parent_ref();
+            for d in docs.iter().filter(|d| d.get(&parent_ref) == Some(id)) {
+                if let Some(x) = super::bind::get_path(d, &cf.path) {
+                    out.push(Held {
+                        place: format!("{}:{}", c.name, cf.path),
+                        value: x,
+                    });
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Returns the parents in the sample that have a child of `r` whose `by` is `value`: the

@@ -73,6 +73,7 @@ fn to_engine(c: &Command, b: &Binder) -> engine::Command {
                 .unwrap_or_default(),
             multi: c.multi,
             upsert: c.upsert,
+            array_filters: c.array_filters.iter().map(|d| bind_doc(d, b)).collect(),
             ..Default::default()
         }),
         CommandKind::Delete => engine::Command::Delete {
@@ -91,6 +92,7 @@ fn bound(c: &Command, b: &Binder) -> Command {
     let mut out = c.clone();
     out.filter = bind_doc(&c.filter, b);
     out.update = c.update.as_ref().map(|u| bind_doc(u, b));
+    out.array_filters = c.array_filters.iter().map(|d| bind_doc(d, b)).collect();
     out.pipeline = c.pipeline.iter().map(|d| bind_doc(d, b)).collect();
     out
 }

@@ -1,7 +1,8 @@
 //! `update`: change one field (and its `also` fields) of one entity, one `updateOne` by `_id`
 //! (`$set`, or `$inc` for an increment: one slot of a slotted counter object), or a positional
 //! update of the array that embeds the entity. Live copies of the field elsewhere follow, one
-//! `updateMany` per copy; snapshot copies keep the value they had.
+//! `updateMany` per copy (every element of an array holding the copy: `$[copy]` with
+//! `arrayFilters`); snapshot copies keep the value they had.
 
 use bson::{doc, Bson, Document};
 
@@ -76,13 +77,17 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
                 let Some(r) = p.model.relationship(&cf.relationship) else {
                     continue;
                 };
-                let (filter, path) = if r.child == *entity {
+                // A copy of a child in its parents' arrays: every element with its `_id`
+                // (`$[copy]`; the positional `$` would change only the first of a child
+                // listed twice).
+                let (filter, path, array_filters) = if r.child == *entity {
                     (
                         doc! { format!("{}._id", r.array_field()): id.clone() },
-                        format!("{}.$.{field}", r.array_field()),
+                        format!("{}.$[copy].{field}", r.array_field()),
+                        vec![doc! { "copy._id": id.clone() }],
                     )
                 } else {
-                    (doc! { r.parent_ref(): id.clone() }, cf.path.clone())
+                    (doc! { r.parent_ref(): id.clone() }, cf.path.clone(), vec![])
                 };
                 let mut c = out.command(
                     &coll.name,
@@ -91,6 +96,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
                     format!("live copy {} via {}", cf.path, r.name),
                 );
                 c.update = Some(doc! { op: { path: value.clone() } });
+                c.array_filters = array_filters;
                 c.multi = true;
                 out.push(c);
             }
