@@ -118,8 +118,9 @@ impl RandomRead {
 /// A random model: parent `p`, child `c`, one relationship `r` (one-to-many or many-to-many)
 /// whose cardinality is `cardinality` (a distribution as JSON) with optional growth, one or
 /// two reads of the parent with its children, an insert of a child, with `find_parents` a
-/// search of the parents by a child's `v`, and with `update` a change of one field of a child
-/// (`c.v`, `c.text`) or of the parent (`p.n`), its copies live or snapshot.
+/// search of the parents by a child's `v`, with `update` a change of one field of a child
+/// (`c.v`, `c.text`) or of the parent (`p.n`), its copies live or snapshot, and with
+/// `reassign` (one-to-many) a move of a child to another parent.
 #[allow(clippy::too_many_arguments)]
 fn random_model(
     parents: u64,
@@ -130,7 +131,15 @@ fn random_model(
     reads: &[RandomRead],
     find_parents: bool,
     update: Option<(&str, &str, bool)>,
+    reassign: bool,
 ) -> String {
+    // A child moves to another parent: one-to-many only.
+    let reassign = if reassign && !m2m {
+        r#",
+          { "name": "move", "rate_per_sec": 2, "steps": [ { "op": "reassign", "relationship": "r" } ] }"#
+    } else {
+        ""
+    };
     let update = update.map_or(String::new(), |(entity, field, live)| {
         format!(
             r#",
@@ -166,7 +175,7 @@ fn random_model(
         ],
         "workload": [
           {},
-          {{ "name": "add", "rate_per_sec": 10, "steps": [ {{ "op": "insert_child", "relationship": "r" }} ] }}{}{update}
+          {{ "name": "add", "rate_per_sec": 10, "steps": [ {{ "op": "insert_child", "relationship": "r" }} ] }}{}{update}{reassign}
         ]
     }}"#,
         reads.join(",\n          "),
@@ -256,9 +265,10 @@ proptest! {
             prop_oneof![Just(("c", "v")), Just(("c", "text")), Just(("p", "n"))],
             any::<bool>(),
         )),
+        reassign in any::<bool>(),
     ) {
         let update = update.map(|((e, f), live)| (e, f, live));
-        let Ok(first) = parse_model(&random_model(parents, &card, 1, growth, m2m, &reads, find_parents, update)) else {
+        let Ok(first) = parse_model(&random_model(parents, &card, 1, growth, m2m, &reads, find_parents, update, reassign)) else {
             // A combination validation refuses (a uniform minimum above its p99, …) is no case.
             return Ok(());
         };
@@ -267,7 +277,7 @@ proptest! {
         let c = &first.relationships[0].cardinality;
         let per_parent = (c.mean().ceil() as u64).max(c.max() as u64 / parents).max(1);
         let _ = typical;
-        let text = random_model(parents, &card, per_parent, growth, m2m, &reads, find_parents, update);
+        let text = random_model(parents, &card, per_parent, growth, m2m, &reads, find_parents, update, reassign);
         let Ok(m) = parse_model(&text) else {
             return Ok(());
         };

@@ -82,6 +82,10 @@ pub struct Command {
     /// parent is full); otherwise it is not sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<When>,
+    /// True when the update's result is kept in `r` (`r = db.…`) for a conditional command
+    /// after it ([`When`]): the first of a chain of attempts.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub keeps_result: bool,
     /// The collation a find runs under (`{ locale: "en", strength: 2 }`: a case-insensitive
     /// read served by an index with the same collation).
     #[serde(
@@ -139,6 +143,7 @@ impl Command {
             fan_out: None,
             file: None,
             when: None,
+            keeps_result: false,
             collation: None,
             note: note.into(),
         }
@@ -152,6 +157,9 @@ impl Command {
                 format!("{}r = {}", w.mongosh(), self.code())
             }
             Some(w) => format!("{}{}", w.mongosh(), self.code()),
+            None if self.keeps_result && self.kind == CommandKind::Update => {
+                format!("r = {}", self.code())
+            }
             None => self.code(),
         }
     }

@@ -17,7 +17,8 @@
 //! `find_parents`, `insert_child` (for the typical parent: the largest parent's continuation
 //! documents may lie outside the sample) and `update` (a `$set`: the entity holds the new
 //! value and, for `live` copies, so does every copy of it: every sub-document with its `_id`
-//! in any collection, and the fields its children copy from it; increments are not checked). A strategy whose children cannot be decoded from the documents
+//! in any collection, and the fields its children copy from it; increments are not checked)
+//! and `reassign` (the child among its new parent's children, and no other parent's). A strategy whose children cannot be decoded from the documents
 //! (a time series' compressed buckets) is reported as not checked, never passed silently.
 
 use bson::{doc, Bson, Document};
@@ -74,6 +75,8 @@ pub fn check(
     let model = fitted_sample(model, layout, opts)?;
     let data = generate(&model, layout);
     let mut db = materialize(layout, &data)?;
+    // The sample as generated, never written to: what a step's subject was before the run.
+    let before = materialize(layout, &data)?;
     let ctx = Ctx {
         model: &model,
         layout,
@@ -213,6 +216,56 @@ pub fn check(
                                         places.join(", ")
                                     ));
                                 }
+                            }
+                        }
+                        Step::Reassign { relationship } if si + 1 == unit.steps.len() => {
+                            let Some(r) = model.relationship(relationship) else {
+                                continue;
+                            };
+                            let (Some(cid), Some(np)) = (
+                                b.value(&format!("{}._id", r.child)),
+                                b.value("new_parent._id"),
+                            ) else {
+                                continue;
+                            };
+                            let (Some(kids), Some(holders)) = (
+                                children_of(db, &model, layout, r, &np, None),
+                                parents_holding(db, &model, layout, r, &cid),
+                            ) else {
+                                unchecked.push(format!(
+                                    "{}: the children of {} are not decoded under its strategy",
+                                    unit.name, r.name
+                                ));
+                                continue;
+                            };
+                            // The sample's links, chains and references are drawn per
+                            // strategy and may leave a child under no parent, or list it
+                            // under two: a move is checked from one parent to one.
+                            let held = parents_holding(&before, &model, layout, r, &cid);
+                            if held != Some(1) {
+                                unchecked.push(format!(
+                                    "{}: {}: the sample holds the moved {} under {} parents",
+                                    unit.name,
+                                    r.name,
+                                    r.child,
+                                    held.unwrap_or(0)
+                                ));
+                                continue;
+                            }
+                            checked += 1;
+                            if !kids.docs.iter().any(|d| d.get("_id") == Some(&cid)) {
+                                problem(format!(
+                                    "{}: the moved {} is not among its new {}'s children",
+                                    r.name, r.child, r.parent
+                                ));
+                            } else if holders > 1 && complete {
+                                problem(format!(
+                                    "{}: the moved {} is still among the children of {} other {}",
+                                    r.name,
+                                    r.child,
+                                    holders - 1,
+                                    r.parent
+                                ));
                             }
                         }
                         Step::InsertChild { relationship }
@@ -559,24 +612,6 @@ fn parents_with(
     by: &str,
     value: &Bson,
 ) -> Option<Vec<Document>> {
-    let coll = layout.collection_of(&r.parent)?;
-    let docs: Vec<Document> = db
-        .find(&coll.name, &FindCommand::default())
-        .ok()?
-        .documents
-        .into_iter()
-        .map(|d| d.into_document())
-        .collect();
-    // Continuation documents share the parent's collection and are no parents: each is
-    // listed in a parent's `tbc`.
-    let continuations: Vec<Bson> = docs
-        .iter()
-        .filter_map(|d| match d.get("tbc") {
-            Some(Bson::Array(a)) => Some(a.clone()),
-            _ => None,
-        })
-        .flatten()
-        .collect();
     // A question of the `by` field alone: where the design keeps copies of it for this
     // (extended references copying it), the copies answer, as the plan reads them.
     let asked = ChildRead {
@@ -586,23 +621,72 @@ fn parents_with(
         fields: vec![by.to_string()],
     };
     let mut out = Vec::new();
-    for p in docs {
-        let Some(id) = p.get("_id").cloned() else {
+    for p in sample_parents(db, layout, r)? {
+        let Some(id) = p.get("_id") else {
             continue;
         };
-        let other_type = matches!(
-            p.get(crate::design::layout::single::TYPE_FIELD),
-            Some(Bson::String(t)) if *t != r.parent
-        );
-        if other_type || continuations.contains(&id) {
-            continue;
-        }
-        let kids = children_of(db, model, layout, r, &id, Some(&asked))?;
+        let kids = children_of(db, model, layout, r, id, Some(&asked))?;
         if kids.docs.iter().any(|c| c.get(by) == Some(value)) {
             out.push(p);
         }
     }
     Some(out)
+}
+
+/// Returns the parents of `r` in the sample: the documents of the parent's collection that
+/// are parents (not continuation documents, which share it and are each listed in a parent's
+/// `tbc`; not documents of another type in a single collection). `None` when the parent has no
+/// collection of its own.
+fn sample_parents(db: &Database, layout: &Layout, r: &Relationship) -> Option<Vec<Document>> {
+    let coll = layout.collection_of(&r.parent)?;
+    let docs: Vec<Document> = db
+        .find(&coll.name, &FindCommand::default())
+        .ok()?
+        .documents
+        .into_iter()
+        .map(|d| d.into_document())
+        .collect();
+    let continuations: Vec<Bson> = docs
+        .iter()
+        .filter_map(|d| match d.get("tbc") {
+            Some(Bson::Array(a)) => Some(a.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    Some(
+        docs.into_iter()
+            .filter(|p| {
+                let other_type = matches!(
+                    p.get(crate::design::layout::single::TYPE_FIELD),
+                    Some(Bson::String(t)) if *t != r.parent
+                );
+                !other_type && p.get("_id").is_some_and(|id| !continuations.contains(id))
+            })
+            .collect(),
+    )
+}
+
+/// Returns how many parents in the sample list the child `cid` among their children under
+/// `r` (decoded as [`children_of`] decodes them), or `None` where they are not decoded.
+fn parents_holding(
+    db: &Database,
+    model: &Model,
+    layout: &Layout,
+    r: &Relationship,
+    cid: &Bson,
+) -> Option<usize> {
+    let mut n = 0;
+    for p in sample_parents(db, layout, r)? {
+        let Some(id) = p.get("_id") else {
+            continue;
+        };
+        let kids = children_of(db, model, layout, r, id, None)?;
+        if kids.docs.iter().any(|c| c.get("_id") == Some(cid)) {
+            n += 1;
+        }
+    }
+    Some(n)
 }
 
 /// The children of one parent as a design keeps them.

@@ -27,6 +27,9 @@ pub(super) fn at_full_scale(ctx: &Ctx, c: &Command, q: f64) -> Option<bool> {
             return None;
         }
         c.filter.get(&key)?;
+        if on_new_parent(c) {
+            return None;
+        }
         let n = r.cardinality.count_at(q);
         let on_parent = matches!(
             c.filter.get("_id"),
@@ -57,6 +60,7 @@ pub(super) fn appended_bytes(ctx: &Ctx, c: &Command, q: f64) -> Option<u64> {
             || c.collection != ctx.layout.collection_name(&r.parent)
             || c.filter.get(room_key(r.array_field(), t)).is_none()
             || c.filter.get("_id") == own
+            || on_new_parent(c)
         {
             return None;
         }
@@ -81,4 +85,14 @@ pub(super) fn without_room(filter: &bson::Document) -> bson::Document {
         })
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect()
+}
+
+/// Returns whether a room check is on a reassign's new parent or its chain (`new_parent._id`,
+/// `new_parent.tbc.at(-1)`): another parent than the subject, whose full-scale count the
+/// subject's quantile does not give, so the sample's own documents decide.
+fn on_new_parent(c: &Command) -> bool {
+    matches!(
+        c.filter.get("_id"),
+        Some(Bson::Document(p)) if matches!(p.get("$param"), Some(Bson::String(s)) if s.starts_with("new_parent."))
+    )
 }

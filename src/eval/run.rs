@@ -132,10 +132,12 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
                 .documents
                 .get(at)
                 .or_else(|| g.documents.first())
-                .and_then(|d| d.get("_id").cloned());
-            if let Some(id) = next {
-                b.fresh
-                    .insert("new_parent".into(), bson::doc! { "_id": id }.into());
+                .filter(|d| d.contains_key("_id"))
+                .cloned();
+            // The whole document: a continuation chain appends to its last continuation
+            // document (`new_parent.tbc.at(-1)`).
+            if let Some(d) = next {
+                b.fresh.insert("new_parent".into(), Bson::Document(d));
             }
         }
         Step::InsertChild { relationship } => {
@@ -287,7 +289,8 @@ pub(super) fn run_unit_observed(
     let mut step_no = usize::MAX;
     let mut fresh_n = 0u64;
     let mut commands = Vec::new();
-    // Whether an update of the current step matched a document (the application's `r`).
+    // Whether the last update sent in the current step matched a document (the
+    // application's `r`).
     let mut matched_any = false;
     for c in &up.commands {
         if c.step != step_no {
@@ -321,10 +324,21 @@ pub(super) fn run_unit_observed(
             &mut fresh_n,
             &mut matched,
         );
-        matched_any |= c.kind == CommandKind::Update && matched;
+        // The application's `r`: the result of the last update sent.
+        if c.kind == CommandKind::Update {
+            matched_any = matched;
+        }
         commands.push(ce);
     }
     if let Some(observe) = observe {
+        // The last step's fresh values (the new child, the new parent) are what the observer
+        // checks the state against, even when the plan sends nothing for that step: a plan
+        // that skips a write must fail its check, not escape it.
+        let last = unit.map_or(0, |u| u.steps.len().saturating_sub(1));
+        if step_no != last {
+            let st = unit.and_then(|u| u.steps.get(last));
+            prepare_step(ctx, &mut b, st, &mut fresh_n);
+        }
         let returned = b.returned.take().unwrap_or_default();
         let complete = !commands.iter().any(|c| {
             c.not_sent.is_none() && c.sample.docs_written == 0 && c.full.docs_written.value > 0.0
@@ -609,7 +623,11 @@ fn new_continuation(ctx: &Ctx, b: &Binder, c: &Command, n: &mut u64) -> Option<D
         &format!("new/{} continuation", r.name),
         *n,
     ));
-    let child = b.value("child._id").unwrap_or(Bson::Null);
+    // The new child of an insert, or the child a reassign moves.
+    let child = b
+        .value("child._id")
+        .or_else(|| b.value(&format!("{}._id", r.child)))
+        .unwrap_or(Bson::Null);
     Some(bson::doc! { "_id": id, r.array_field(): [child] })
 }
 

@@ -133,7 +133,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             if !r.many_to_many {
                 out.push(insert_child(out, "the child"));
             }
-            continuation(out, r, &pcoll, &pid, *threshold)
+            continuation(out, r, &pcoll, &r.parent, param("child._id"), *threshold)
         }
         Strategy::TimeSeries { .. } => out.push(super::timeseries::insert(p, out, r)),
         _ => {}
@@ -163,10 +163,22 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
 /// has room; when that is full too (or there is none), a new continuation document and its id
 /// on the parent's `tbc`. The fallbacks are conditional (`if (r.matchedCount === 0)`): the
 /// evaluation sends them only when no update before them matched.
-fn continuation(out: &mut Commands, r: &Relationship, pcoll: &str, pid: &Bson, threshold: u64) {
+/// Appends `child` (its id) to the continuation chain of the parent bound as `parent` (the
+/// step's parent, or a reassign's `new_parent`): to the parent while it has room, else to its
+/// last continuation document while that has room, else to a new continuation document whose
+/// id joins the parent's `tbc`.
+pub(super) fn continuation(
+    out: &mut Commands,
+    r: &Relationship,
+    pcoll: &str,
+    parent: &str,
+    child: Bson,
+    threshold: u64,
+) {
+    let pid = param(format!("{parent}._id"));
     let arr = r.array_field();
     let room = format!("{arr}.{}", threshold.saturating_sub(1));
-    let push = doc! { "$push": { arr: param("child._id") } };
+    let push = doc! { "$push": { arr: child } };
     let mut c = out.command(
         pcoll,
         Update,
@@ -174,8 +186,9 @@ fn continuation(out: &mut Commands, r: &Relationship, pcoll: &str, pid: &Bson, t
         "append while the parent has room",
     );
     c.update = Some(push.clone());
+    c.keeps_result = true;
     out.push(c);
-    let last = param(format!("{}.tbc.{}", r.parent, LAST));
+    let last = param(format!("{parent}.tbc.{LAST}"));
     let mut c = out.command(
         pcoll,
         Update,

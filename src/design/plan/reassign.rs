@@ -88,6 +88,63 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             ));
             out.push(push(out, child_id.clone()));
         }
+        Strategy::ExtendedReference { copy } => {
+            // As references in the parent, the reference being the child's copy: found by
+            // its `_id`, pulled whole, and pushed again (with the copied fields) in the order
+            // the array is kept in.
+            let mut holder = out.command(
+                &pcoll,
+                Find,
+                doc! { format!("{arr}._id"): child_id.clone() },
+                format!("{}: the parent holding it", r.name),
+            );
+            holder.projection = Some(doc! { "_id": 1 });
+            out.push(holder);
+            out.push(pull(
+                out,
+                doc! { "_id": { "$in": param("holder._id") } },
+                doc! { "_id": child_id.clone() }.into(),
+            ));
+            let mut e = doc! { "_id": child_id.clone() };
+            for c in copy {
+                e.insert(c.clone(), param(format!("{}.{c}", r.child)));
+            }
+            let kept = order::kept_copy(p.model, &r.name, copy);
+            out.push(push(
+                out,
+                order::push(Bson::Document(e), kept.as_ref(), None),
+            ));
+        }
+        Strategy::Continuation { threshold } => {
+            // The id is in the parent or one of its continuation documents: pulled from the
+            // document holding it, then appended to the new parent's chain as an insert
+            // appends (the parent while it has room, its last continuation document, or a new
+            // one).
+            let mut holder = out.command(
+                &pcoll,
+                Find,
+                doc! { arr.as_str(): child_id.clone() },
+                format!(
+                    "{}: the parent holding it, or its continuation document",
+                    r.name
+                ),
+            );
+            holder.projection = Some(doc! { "_id": 1 });
+            out.push(holder);
+            out.push(pull(
+                out,
+                doc! { "_id": { "$in": param("holder._id") } },
+                child_id.clone(),
+            ));
+            super::insert_child::continuation(
+                out,
+                r,
+                &pcoll,
+                "new_parent",
+                child_id.clone(),
+                *threshold,
+            );
+        }
         Strategy::LinkCollection => {
             let mut c = out.command(
                 &r.name,
