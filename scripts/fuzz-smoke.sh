@@ -8,8 +8,7 @@
 #   scripts/fuzz-smoke.sh engine           # the engine: command sequences and their invariants
 #
 # Targets (from `cargo fuzz list`): ejson_document, ejson_stream, shell_command, model,
-# model_mutated, size_analyze, engine, infer_input. 8 × 15 s plus the build keeps the stage
-# near 3.5 minutes.
+# model_mutated, size_analyze, engine, infer_input. 8 × 15 s, two at a time, plus the build.
 #
 # With CARGO_TARGET_DIR set, the fuzz build goes to "$CARGO_TARGET_DIR/fuzz" (cached across
 # runs); otherwise to fuzz/target.
@@ -31,10 +30,12 @@ TARGET_ARGS=()
 if [[ -n "${CARGO_TARGET_DIR:-}" ]]; then
   TARGET_ARGS=(--target-dir "$CARGO_TARGET_DIR/fuzz")
 fi
-# 16 codegen units (cargo-fuzz's default in release is 1): a build several minutes shorter for
-# somewhat slower runs, which a run bounded by time turns into fewer executions. The long runs
-# (scripts/fuzz-long.sh) keep one unit.
+# 16 codegen units (cargo-fuzz's default in release is 1) and opt-level 1 (release's is 3): a
+# build minutes shorter for slower runs, which a run bounded by time turns into fewer
+# executions (a smoke run looks for what breaks at once; the long runs, scripts/fuzz-long.sh,
+# keep one unit and opt-level 3). FUZZ_OPT_LEVEL=3 builds as they do.
 TARGET_ARGS+=(--codegen-units "${FUZZ_CODEGEN_UNITS:-16}")
+export CARGO_PROFILE_RELEASE_OPT_LEVEL="${FUZZ_OPT_LEVEL:-1}"
 
 if [[ $# -gt 0 ]]; then
   TARGETS=("$@")
@@ -50,29 +51,44 @@ echo "    build: $((SECONDS - t0)) s"
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
-failed=()
-for t in "${TARGETS[@]}"; do
-  echo "==> fuzzing $t for ${SECONDS_EACH} s"
+# Runs one target for SECONDS_EACH seconds; its log goes to $WORK/<target>.log.
+fuzz_one() {
+  local t="$1"
   # Seeds are read from the committed corpus; new inputs go to a scratch folder, so that a
   # smoke run never changes the working tree.
   mkdir -p "$WORK/$t"
-  log="$WORK/$t.log"
-  dict=()
+  local dict=()
   case "$t" in
     model) dict=(-dict=fuzz/dicts/model.dict) ;;
     ejson_* | shell_*) dict=(-dict=fuzz/dicts/ejson.dict) ;;
   esac
-  if cargo fuzz run --fuzz-dir fuzz --sanitizer none --debug-assertions "${TARGET_ARGS[@]}" \
+  cargo fuzz run --fuzz-dir fuzz --sanitizer none --debug-assertions "${TARGET_ARGS[@]}" \
     "$t" "$WORK/$t" "fuzz/corpus/$t" -- \
     -max_total_time="$SECONDS_EACH" -rss_limit_mb="$RSS_MB" -timeout=10 \
-    -max_len=65536 -print_final_stats=1 "${dict[@]}" >"$log" 2>&1; then
-    execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
-    echo "    ok: ${execs:-?} executions"
-  else
-    tail -n 60 "$log"
-    echo "    FAILED: $t (the crashing input is under fuzz/artifacts/$t/)"
-    failed+=("$t")
-  fi
+    -max_len=65536 -print_final_stats=1 "${dict[@]}" >"$WORK/$t.log" 2>&1
+}
+# libFuzzer runs on one core: FUZZ_JOBS targets at a time (default 2, the machine's cores).
+JOBS="${FUZZ_JOBS:-2}"
+failed=()
+for ((i = 0; i < ${#TARGETS[@]}; i += JOBS)); do
+  batch=("${TARGETS[@]:i:JOBS}")
+  echo "==> fuzzing ${batch[*]} for ${SECONDS_EACH} s"
+  pids=()
+  for t in "${batch[@]}"; do
+    fuzz_one "$t" &
+    pids+=($!)
+  done
+  for k in "${!batch[@]}"; do
+    t="${batch[$k]}"
+    if wait "${pids[$k]}"; then
+      execs=$(grep -m1 'stat::number_of_executed_units' "$WORK/$t.log" | awk '{print $2}')
+      echo "    $t ok: ${execs:-?} executions"
+    else
+      tail -n 60 "$WORK/$t.log"
+      echo "    FAILED: $t (the crashing input is under fuzz/artifacts/$t/)"
+      failed+=("$t")
+    fi
+  done
 done
 
 if [[ ${#failed[@]} -gt 0 ]]; then

@@ -29,12 +29,15 @@ export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 
 # The tools compiled from crates.io (no registry ships them prebuilt): Trunk's own release profile
 # is fat LTO with one codegen unit, most of its ~7 minutes on 2 cores, for a program that only
-# starts cargo, wasm-bindgen and wasm-opt. Built without LTO, 16 codegen units, opt-level 1 and
-# no debug information, each installs in a fraction of the time (docs/testing.md); versions stay
-# pinned (Trunk and cargo-fuzz with their lockfiles, wasm-bindgen-cli at the Cargo.lock version).
+# starts cargo, wasm-bindgen and wasm-opt. Built without LTO, 16 codegen units and no debug
+# information, each installs in a fraction of the time (docs/testing.md); versions stay pinned
+# (Trunk and cargo-fuzz with their lockfiles, wasm-bindgen-cli at the Cargo.lock version).
+# TOOL_OPT_LEVEL: 1, or 0 for Trunk, whose own work (copying files, minifying a little CSS
+# and HTML) takes milliseconds at any level; wasm-bindgen rewrites the page's 5 MB wasm and the
+# browser tests' larger one, and keeps opt-level 1.
 tool_install() {
   CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=0 \
+    CARGO_PROFILE_RELEASE_OPT_LEVEL="${TOOL_OPT_LEVEL:-1}" CARGO_PROFILE_RELEASE_DEBUG=0 \
     CARGO_TARGET_DIR="$CARGO_TARGET_DIR/tools" cargo install "$@"
 }
 
@@ -87,7 +90,10 @@ step "Trunk $TRUNK_VERSION"
 if have trunk && trunk --version | grep -q " $TRUNK_VERSION\$"; then
   echo "already installed"
 else
-  tool_install trunk --version "$TRUNK_VERSION" --locked
+  # Without its default features (TLS for downloading tools, the update check): Trunk never
+  # downloads here (TRUNK_SKIP_VERSION_CHECK, and wasm-bindgen and wasm-opt on PATH), and
+  # rustls with its crypto is a third of its build.
+  TOOL_OPT_LEVEL=0 tool_install trunk --version "$TRUNK_VERSION" --locked --no-default-features
 fi
 
 step "wasm-bindgen-cli $WASM_BINDGEN_VERSION (the Cargo.lock version)"
@@ -95,7 +101,9 @@ if have wasm-bindgen && wasm-bindgen --version | grep -q " $WASM_BINDGEN_VERSION
   echo "already installed"
 else
   # Without --locked: its own lockfile names a crate version the registry no longer serves.
-  tool_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+  # Without its default features (rustls): the test runner speaks plain HTTP to the local
+  # ChromeDriver.
+  tool_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force --no-default-features
 fi
 
 step "cargo-fuzz $CARGO_FUZZ_VERSION (the fuzz smoke runs of the test command)"
