@@ -142,7 +142,8 @@ pub struct SqlRelationshipReport {
 impl SqlRelationshipReport {
     /// Returns the relationship in one line, as the CLI's summary and the page's dialog both
     /// print it: `orders: users → orders (one-to-many, via orders.user_id), 3.00 children per
-    /// parent`, with the parents per child of a many-to-many.
+    /// parent`, with the parents per child of a many-to-many, and with rows what they showed
+    /// (`rows: 0 to 13, median 3`).
     pub fn describe(&self) -> String {
         let kind = if self.many_to_many {
             "many-to-many"
@@ -153,8 +154,20 @@ impl SqlRelationshipReport {
             "{}: {} → {} ({kind}, via {}), {:.2} children per parent",
             self.name, self.parent, self.child, self.via, self.children_per_parent
         );
+        if let Some(o) = &self.per_parent {
+            line.push_str(&format!(
+                " (rows: {} to {}, median {})",
+                o.min, o.max, o.median
+            ));
+        }
         if let Some(p) = self.parents_per_child {
             line.push_str(&format!(", {p:.2} parents per child"));
+        }
+        if let Some(o) = &self.per_child {
+            line.push_str(&format!(
+                " (rows: {} to {}, median {})",
+                o.min, o.max, o.median
+            ));
         }
         line
     }
