@@ -430,7 +430,6 @@ mod tests {
 
     fn kinds(text: &str) -> Vec<(u64, PieceKind, String)> {
         split(text, Escapes::Backslash)
-            .into_iter()
             .map(|p| (p.line, p.kind, p.text))
             .collect()
     }
