@@ -239,7 +239,8 @@ fn field<'a>(s: &'a SqlInferred, entity: &str, field: &str) -> &'a Field {
 /// 60th (p99: rank ⌈0.99·60⌉) is 13. The same over film_actor: every actor has 5 films;
 /// films have 1 actor (2 films), 2 (8), 3 (6), 4 (6), 5 (18): 150 links over 40 films, 3.75.
 /// NULLs (`\N`): customers.phone 15 of 60, film.release_year 8 of 40, orders.note 180 of
-/// 200; orders.status is new, paid, returned, shipped, 50 each.
+/// 200; orders.status is new, paid, returned, shipped, 50 each; orders.ordered_at's days run
+/// from 2024-03-01 to 2024-04-11 (`substr($3,1,10)`, sorted).
 #[test]
 fn rows_give_cardinalities_presences_lengths_and_enums() {
     for name in [
@@ -330,6 +331,16 @@ fn rows_give_cardinalities_presences_lengths_and_enums() {
         assert_eq!(
             field(&s, "customers", "phone").length,
             Some(Distribution::fixed(11.0))
+        );
+        let ordered = field(&s, "orders", "ordered_at");
+        assert_eq!(
+            (ordered.kind, ordered.from.as_deref(), ordered.to.as_deref()),
+            (
+                Some(ValueKind::DateRange),
+                Some("2024-03-01"),
+                Some("2024-04-11")
+            ),
+            "{name}"
         );
         let status = field(&s, "orders", "status");
         assert_eq!(status.kind, Some(ValueKind::Enum), "{name}");
@@ -486,6 +497,8 @@ fn hostile_rows_end_with_a_report_in_bounded_memory() {
     // 20,000 each; parent 10 none.
     assert_eq!((o.values, o.min, o.max), (10, 0, 20_000), "{o:?}");
     assert!((o.mean - 18_000.0).abs() < 1e-9, "{o:?}");
+    // A NULL reference is a child without a parent: 1 in 10.
+    assert!((column(&s, "c", "p_id").presence - 0.9).abs() < 1e-9);
     let unread: Vec<_> = s
         .report
         .skipped

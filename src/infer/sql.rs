@@ -273,6 +273,10 @@ pub fn infer_sql(
                     per_child: None,
                 });
                 row.field = None;
+                if let (Some(c), Some(t)) = (seen, table_rows.filter(|t| t.rows > 0)) {
+                    row.presence = c.values as f64 / t.rows as f64;
+                    row.assumed.retain(|a| !a.starts_with("nullable: presence"));
+                }
                 if row.presence < 1.0 {
                     row.assumed.push(
                         "nullable reference: every child is given a parent (the relationship \
@@ -447,7 +451,8 @@ pub fn per_parent(per: &ValueCounts, parents: Option<u64>) -> Observed {
 /// Sets on a column's field and report row what its `rows` rows showed: its presence (a NULL,
 /// or a row that does not name the column, is a missing field), its lengths fitted as
 /// document inference fits them (replacing the length the SQL type assumed), an enum (few
-/// distinct strings, each repeated) or a string kind, and a number's range.
+/// distinct strings, each repeated) or a string kind, a number's range, and a date's range
+/// of days.
 fn from_rows(field: &mut Field, row: &mut ColumnReport, c: &ColumnRows, rows: u64) {
     if rows == 0 {
         return;
@@ -474,6 +479,13 @@ fn from_rows(field: &mut Field, row: &mut ColumnReport, c: &ColumnRows, rows: u6
             if let Some((lo, hi)) = c.numbers {
                 field.min = Some(lo);
                 field.max = Some(hi);
+            }
+        }
+        BsonType::Date => {
+            if let Some((lo, hi)) = c.days {
+                field.kind = Some(ValueKind::DateRange);
+                field.from = Some(String::from_utf8_lossy(&lo).into_owned());
+                field.to = Some(String::from_utf8_lossy(&hi).into_owned());
             }
         }
         _ => {}

@@ -494,6 +494,9 @@ pub struct ColumnRows {
     pub strings: StringStats,
     /// The smallest and largest number (a numeric column).
     pub numbers: Option<(f64, f64)>,
+    /// The earliest and latest day (`YYYY-MM-DD`, the start of a date or timestamp value: a
+    /// date column).
+    pub days: Option<([u8; 10], [u8; 10])>,
     /// For a one-column foreign key: rows per value, each value hashed, for the first
     /// [`crate::infer::stats::MAX_TRACKED_VALUES`] distinct values (past them a value is
     /// counted in `untracked` only, and the children-per-parent distribution comes from the
@@ -555,6 +558,12 @@ impl TableRows {
                 if ty == BsonType::String {
                     c.strings.add(t);
                 }
+                if let (BsonType::Date, Some(d)) = (ty, day(t)) {
+                    c.days = Some(match c.days {
+                        Some((lo, hi)) => (lo.min(d), hi.max(d)),
+                        None => (d, d),
+                    });
+                }
                 t
             }
         };
@@ -563,6 +572,19 @@ impl TableRows {
             per.add(value_hash(text));
         }
     }
+}
+
+/// Returns the day a date or timestamp value starts with (`2024-03-01 05:00:00`,
+/// `2024-03-01T05:00:00.0000000`), if it starts with one.
+fn day(text: &str) -> Option<[u8; 10]> {
+    let d: [u8; 10] = text.as_bytes().get(..10)?.try_into().ok()?;
+    let digits = [0, 1, 2, 3, 5, 6, 8, 9];
+    (digits
+        .iter()
+        .all(|&i| d.get(i).is_some_and(u8::is_ascii_digit))
+        && d.get(4) == Some(&b'-')
+        && d.get(7) == Some(&b'-'))
+    .then_some(d)
 }
 
 /// Returns the hash a foreign key's value is counted under: its text (`1` and `'1'` are the
