@@ -516,3 +516,12 @@ fn hostile_rows_end_with_a_report_in_bounded_memory() {
 fn counts_of(s: &SqlInferred, table: &str) -> Option<f64> {
     counts(s).get(table).copied()
 }
+
+#[test]
+fn inserts_inside_a_routine_are_no_rows() {
+    let mysql = "CREATE TABLE a (id INT PRIMARY KEY) ENGINE=InnoDB;\nINSERT INTO a VALUES (1),(2);\nDELIMITER ;;\nCREATE PROCEDURE p() BEGIN\n  SET @x = 1;\n  INSERT INTO a VALUES (3);\nEND ;;\nDELIMITER ;\n";
+    assert_eq!(counts_of(&infer_text(mysql, None, &[]), "a"), Some(2.0));
+    // A batch that creates a table and inserts its row, then a procedure's batch.
+    let mssql = "CREATE TABLE [dbo].[a] ([id] INT PRIMARY KEY);\nINSERT [dbo].[a] ([id]) VALUES (1);\nGO\nCREATE PROCEDURE p AS\nBEGIN\n  SET NOCOUNT ON;\n  INSERT INTO a VALUES (3);\nEND\nGO\n";
+    assert_eq!(counts_of(&infer_text(mssql, None, &[]), "a"), Some(1.0));
+}

@@ -39,8 +39,9 @@ use crate::model::{BsonType, Distribution, Entity, Field, Fields, Model, Relatio
 /// The count of a table without `--count`.
 pub const DEFAULT_COUNT: f64 = 1000.0;
 
-/// The presence of a column that may be NULL (no `NOT NULL`, not in the primary key): a
-/// NULL is written as a missing field.
+/// The presence of a column that may be NULL (no `NOT NULL`, not in the primary key) in a
+/// table without rows: a NULL is written as a missing field. With rows, the presence is the
+/// share of rows with a value.
 pub const NULLABLE_PRESENCE: f64 = 0.9;
 
 /// The dialects tried, in order, when none is given.
@@ -156,14 +157,8 @@ pub fn infer_sql(
             for c in &mut report {
                 c.field = None;
             }
-            let mut assumed = Vec::new();
-            if !extra.is_empty() {
-                assumed.push(format!(
-                    "columns {}: link attributes not carried into the model (a many-to-many \
-                     relationship carries no fields)",
-                    extra.join(", ")
-                ));
-            }
+            // Its other columns are reported as `link_attributes`, not as an assumption.
+            let assumed = Vec::new();
             // With rows: links per value of each key, a parent row no link names counted 0.
             let observed = |key: &str, parent: &str| {
                 column_rows(table, table_rows, key)

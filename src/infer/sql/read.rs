@@ -546,7 +546,7 @@ fn relax(text: &str) -> Option<String> {
 /// [TEMPORARY|UNLOGGED] TABLE`, `ALTER TABLE`, `CREATE [UNIQUE] [NON]CLUSTERED INDEX`), or is a
 /// SQL Server batch that may hold one; anything else (views, triggers, procedures, `SET`,
 /// `LOCK TABLES`, `DROP`) is skipped without parsing, as its dialect's syntax is no concern.
-fn defines_tables(text: &str) -> bool {
+pub fn defines_tables(text: &str) -> bool {
     let words: Vec<String> = text
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())

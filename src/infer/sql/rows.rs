@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 
 use super::read::Table;
-use super::split::{close_quote, split, split_statements, Escapes, PieceKind};
+use super::split::{close_quote, has_go_line, split, split_statements, Escapes, PieceKind};
 use super::{types, SqlInput};
 use crate::infer::sketch::Sketch;
 use crate::infer::stats::{StringStats, ValueCounts};
@@ -629,6 +629,7 @@ pub fn read(
         out.insert(t.name.clone(), TableRows { rows: 0, columns });
     }
     for (input, &esc) in inputs.iter().zip(escapes) {
+        let batches = has_go_line(input.text);
         for piece in split(input.text, esc) {
             match piece.kind {
                 PieceKind::CopyData { data, .. } => {
@@ -668,8 +669,9 @@ pub fn read(
                 PieceKind::Statement if is_insert(&piece.text) => {
                     read_inserts(&piece.text, esc, &layouts, &mut out);
                 }
-                // A SQL Server batch that holds INSERTs after other statements.
-                PieceKind::Statement if piece.text.contains('\n') => {
+                // A SQL Server batch of table definitions that holds INSERTs after them (not
+                // a procedure's or trigger's body, whose INSERTs are no rows).
+                PieceKind::Statement if batches && super::read::defines_tables(&piece.text) => {
                     for part in split_statements(&piece.text, esc) {
                         if part.kind == PieceKind::Statement && is_insert(&part.text) {
                             read_inserts(&part.text, esc, &layouts, &mut out);

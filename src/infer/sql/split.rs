@@ -72,8 +72,8 @@ pub fn split_statements(text: &str, escapes: Escapes) -> Pieces<'_> {
     Pieces::new(text, false, escapes)
 }
 
-/// Returns whether a line of `text` is a `GO` batch separator.
-fn has_go_line(text: &str) -> bool {
+/// Returns whether a line of `text` is a `GO` batch separator (a SQL Server script).
+pub fn has_go_line(text: &str) -> bool {
     text.lines().any(|l| is_go(l.trim()))
 }
 
