@@ -57,10 +57,14 @@ CREATE TABLE books (
 CREATE TABLE tags (id INTEGER PRIMARY KEY, label VARCHAR(40) NOT NULL UNIQUE);
 CREATE TABLE book_tags (
   book_id INTEGER NOT NULL REFERENCES books(id),
-  tag_id INTEGER NOT NULL REFERENCES tags(id),
+  tag_id INTEGER NOT NULL REFERENCES tags(id), added DATE,
   PRIMARY KEY (book_id, tag_id)
 );
 CREATE INDEX books_title ON books (title);
+INSERT INTO authors VALUES (1, 'Ann', NULL), (2, 'Bo', 'A bio');
+INSERT INTO books VALUES (1, 1, 'One', '2020-01-01'), (2, 1, 'Two', NULL), (3, 2, 'Three', '2021-05-05');
+INSERT INTO tags VALUES (1, 'x'), (2, 'y');
+INSERT INTO book_tags VALUES (1, 1, '2024-01-01'), (2, 1, '2024-01-02'), (3, 2, NULL);
 `);
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -178,6 +182,13 @@ test('a .sql schema: the same model as the CLI; a bad statement is skipped at it
   const rels = await page.textContent('[data-testid=infer-relationships]');
   assert.match(rels, /authors → books \(one-to-many, via books\.author_id\)/);
   assert.match(rels, /many-to-many, via book_tags/);
+  // The rows give the figures: 2 and 1 books per author.
+  assert.match(rels, /via books\.author_id\), 1\.50 children per parent \(rows: 1 to 2, median 1\)/);
+  // book_tags' added: a link attribute the model does not carry.
+  assert.match(
+    await page.textContent('[data-testid=infer-link-attributes]'),
+    /book_tags: added \(a many-to-many relationship carries no fields\)/,
+  );
   assert.equal(await page.textContent('[data-testid=infer-skipped-count]'), '1 statement skipped');
   assert.match(
     await page.textContent('[data-testid=infer-skipped]'),

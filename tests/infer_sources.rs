@@ -390,19 +390,19 @@ fn a_sql_schema_becomes_entities_and_relationships() {
     let names: Vec<&str> = model.entities.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(
         names,
-        ["users", "roles", "orders", "order_lines", "favourites"],
-        "the junction is no entity; a table keyed by two foreign keys with data of its own is"
+        ["users", "roles", "orders", "order_lines"],
+        "a junction is no entity, with data of its own (favourites' rank) or not"
     );
-    let fav = |rel: &str| {
-        model
-            .relationships
-            .iter()
-            .any(|r| r.name == rel && r.child == "favourites" && !r.many_to_many)
-    };
-    assert!(
-        fav("favourites") && fav("favourites_by_order_id"),
+    let fav = model.relationships.iter().find(|r| r.name == "favourites");
+    assert_eq!(
+        fav.map(|r| (r.parent.as_str(), r.child.as_str(), r.many_to_many)),
+        Some(("users", "orders", true)),
         "{:?}",
         model.relationships
+    );
+    assert!(
+        summary.contains("  link attributes not carried into the model: rank\n"),
+        "{summary}"
     );
     let users = &model.entities[0];
     assert_eq!(users.count, 1000.0, "the default count");
@@ -525,11 +525,16 @@ fn a_sql_schema_becomes_entities_and_relationships() {
         (Some(1), Some(1.0))
     );
     assert_eq!(r["tables"][2]["became"], "many_to_many");
-    assert!(r["tables"][2]["assumed"][0]
-        .as_str()
-        .unwrap_or_default()
-        .contains("granted_at dropped"));
+    assert_eq!(
+        r["tables"][2]["link_attributes"],
+        serde_json::json!(["granted_at"])
+    );
     assert_eq!(r["tables"][4]["became"], "entity");
+    assert_eq!(r["tables"][5]["became"], "many_to_many");
+    assert_eq!(
+        r["tables"][5]["link_attributes"],
+        serde_json::json!(["rank"])
+    );
     let indexes: Vec<&str> = r["indexes"]
         .as_array()
         .into_iter()

@@ -405,6 +405,7 @@ infer-cli-relationship = relationship { $name }: { $parent } → { $child } ({ $
 infer-cli-index = index { $name } on { $collection } {"{"}{ $keys }{"}"}{ $unique } (from { $source }; reported, not in the model)
 infer-cli-skipped = { $count } lines skipped
 infer-as-is = { $text }
+infer-link-attribute-columns = { $table }: { $columns } (a many-to-many relationship carries no fields)
 
 ## Engine errors
 

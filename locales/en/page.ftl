@@ -568,6 +568,7 @@ infer-skipped-statements = { $count } statements skipped
 infer-skipped-line = { $count } line skipped
 infer-skipped-lines = { $count } lines skipped
 infer-skipped = Skipped
+infer-link-attributes = Link attributes not carried into the model
 infer-done = Done
 infer-no-worker = no Web Worker could start ({ $error }); inference needs one
 infer-stopped = the inference stopped ({ $error })

@@ -401,6 +401,7 @@ infer-cli-relationship = 关系 { $name }：{ $parent } → { $child }（{ $how 
 infer-cli-index = 索引 { $name }，在 { $collection } 上 {"{"}{ $keys }{"}"}{ $unique }（来自 { $source }；已报告，不在模型中）
 infer-cli-skipped = 跳过 { $count } 行
 infer-as-is = { $text }
+infer-link-attribute-columns = { $table }：{ $columns }（多对多关系不带字段）
 
 ## Engine errors
 

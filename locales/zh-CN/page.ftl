@@ -565,6 +565,7 @@ infer-skipped-statements = 跳过 { $count } 条语句
 infer-skipped-line = 跳过 { $count } 行
 infer-skipped-lines = 跳过 { $count } 行
 infer-skipped = 已跳过
+infer-link-attributes = 未带入模型的关联属性
 infer-done = 完成
 infer-no-worker = 无法启动工作线程（{ $error }）；推断需要它
 infer-stopped = 推断已停止（{ $error }）

@@ -1,10 +1,17 @@
 //! A model from a relational schema: `CREATE TABLE` statements (and `ALTER TABLE … ADD
 //! CONSTRAINT`) parsed by the `sqlparser` crate, one entity per table, SQL types mapped to BSON
 //! types (`sql/types.rs`), foreign keys to one-to-many relationships (parent: the referenced
-//! table) and junction tables (a primary key of exactly two foreign keys, little else) to
-//! many-to-many relationships. Counts come from `--count`, else the table's rows in the dump
-//! (`INSERT … VALUES`, `COPY … FROM stdin`), else [`DEFAULT_COUNT`];
-//! children per parent are the ratio of the counts, spread as [`spread`] says.
+//! table) and junction tables (a primary key of exactly two foreign keys, whatever else they
+//! hold) to many-to-many relationships. Counts come from `--count`, else the table's rows in
+//! the dump (`INSERT … VALUES`, `COPY … FROM stdin`), else [`DEFAULT_COUNT`].
+//!
+//! A table with rows gets its figures from them, as document inference gets them from
+//! documents ([`super::fit`]): each foreign key's children per parent (the rows per parent
+//! value, a parent row no child names counted as 0), each column's presence (a NULL is a
+//! missing field), text lengths, enums and string kinds, numeric ranges. Without rows,
+//! children per parent are the ratio of the counts, spread as [`spread`] says, and presence
+//! is [`NULLABLE_PRESENCE`]. `--count` sets the counts (full scale) either way; the
+//! distributions stay those of the rows, as in document inference.
 //!
 //! Takes the text, does no I/O: `squillion infer schema.sql` (`cli/infer.rs`) reads the files.
 
@@ -21,21 +28,21 @@ pub use report::{
     ColumnReport, SkippedStatement, SqlIndexReport, SqlRelationshipReport, SqlReport, SqlSource,
     TableReport,
 };
+use rows::{ColumnRows, TableRows};
 
-use crate::model::{BsonType, Distribution, Entity, Fields, Model, Relationship, ValueKind};
+use super::build::{enum_values, string_kind};
+use super::fit::{fit, Observed};
+use super::sketch::Sketch;
+use super::stats::ValueCounts;
+use crate::model::{BsonType, Distribution, Entity, Field, Fields, Model, Relationship, ValueKind};
 
 /// The count of a table without `--count`.
 pub const DEFAULT_COUNT: f64 = 1000.0;
 
-/// The presence of a column that may be NULL (no `NOT NULL`, not in the primary key): a
-/// NULL is written as a missing field.
+/// The presence of a column that may be NULL (no `NOT NULL`, not in the primary key) in a
+/// table without rows: a NULL is written as a missing field. With rows, the presence is the
+/// share of rows with a value.
 pub const NULLABLE_PRESENCE: f64 = 0.9;
-
-/// The most columns besides its two keys a junction table may have, each a date or time
-/// stamp (`created_at`, `updated_at`): they are dropped, as a many-to-many relationship
-/// carries no fields, and said so. A table with other columns (an order line's `qty` and
-/// `price`) stays an entity, the child of both tables it references.
-pub const JUNCTION_EXTRA_COLUMNS: usize = 2;
 
 /// The dialects tried, in order, when none is given.
 pub const AUTO_DIALECTS: [&str; 3] = ["generic", "postgresql", "mysql"];
@@ -112,7 +119,7 @@ pub fn infer_sql(
         sources,
         skipped,
         skipped_statements,
-        rows,
+        escapes,
     } = read::schema(inputs, dialect)?;
     if tables.is_empty() {
         return Err(SqlError::NoTables);
@@ -125,7 +132,11 @@ pub fn infer_sql(
             return Err(SqlError::BadCount(name.clone()));
         }
     }
-    let rows_of = |t: &str| rows.get(t).copied();
+    let known: BTreeSet<&str> = tables.iter().map(|t| t.name.as_str()).collect();
+    // A one-column foreign key to a table of the schema: its rows are counted per value.
+    let keyed = |t: &Table, column: &str| reference(t, column, &known).is_some();
+    let rows = rows::read(inputs, &escapes, &tables, &keyed);
+    let rows_of = |t: &str| rows.get(t).map(|r| r.rows);
     let count_of = |t: &str| {
         counts
             .get(t)
@@ -133,7 +144,6 @@ pub fn infer_sql(
             .or_else(|| rows_of(t).map(|n| n as f64))
             .unwrap_or(DEFAULT_COUNT)
     };
-    let known: BTreeSet<&str> = tables.iter().map(|t| t.name.as_str()).collect();
     let mut entities = Vec::new();
     let mut relationships = Vec::new();
     let mut table_reports = Vec::new();
@@ -141,29 +151,34 @@ pub fn infer_sql(
     let mut taken = BTreeSet::new();
     for table in &tables {
         let count = count_of(&table.name);
+        let table_rows = rows.get(&table.name);
         if let Some((a, b, extra)) = junction(table, &known) {
             let mut report = columns_report(table, &known);
             for c in &mut report {
                 c.field = None;
             }
-            let mut assumed = Vec::new();
-            if !extra.is_empty() {
-                assumed.push(format!(
-                    "columns {} dropped: a many-to-many relationship carries no fields",
-                    extra.join(", ")
-                ));
-            }
+            // Its other columns are reported as `link_attributes`, not as an assumption.
+            let assumed = Vec::new();
+            // With rows: links per value of each key, a parent row no link names counted 0.
+            let observed = |key: &str, parent: &str| {
+                column_rows(table, table_rows, key)
+                    .and_then(|c| c.per_value.as_ref())
+                    .map(|per| per_parent(per, rows_of(parent)))
+            };
+            let (seen_a, seen_b) = (observed(&a.0, &a.1), observed(&b.0, &b.1));
             let (pa, pb) = (count_of(&a.1), count_of(&b.1));
-            let per_parent = ratio(count, pa);
-            let per_child = ratio(count, pb);
+            let per_parent_mean = seen_a.as_ref().map_or(ratio(count, pa), |o| o.mean);
+            let per_child_mean = seen_b.as_ref().map_or(ratio(count, pb), |o| o.mean);
             let name = fresh(&table.name, &mut taken);
             relationships.push(Relationship {
                 name: name.clone(),
                 parent: a.1.clone(),
                 child: b.1.clone(),
-                cardinality: spread(per_parent),
+                cardinality: seen_a.as_ref().map_or_else(|| spread(per_parent_mean), fit),
                 many_to_many: true,
-                parents_per_child: Some(spread(per_child)),
+                parents_per_child: Some(
+                    seen_b.as_ref().map_or_else(|| spread(per_child_mean), fit),
+                ),
                 growth_per_day: None,
                 field: None,
                 parent_field: Some(a.0.clone()),
@@ -175,8 +190,10 @@ pub fn infer_sql(
                 child: b.1,
                 many_to_many: true,
                 via: table.name.clone(),
-                children_per_parent: per_parent,
-                parents_per_child: Some(per_child),
+                children_per_parent: per_parent_mean,
+                parents_per_child: Some(per_child_mean),
+                per_parent: seen_a,
+                per_child: seen_b,
             });
             table_reports.push(TableReport {
                 name: table.name.clone(),
@@ -185,6 +202,7 @@ pub fn infer_sql(
                 rows: rows_of(&table.name),
                 columns: report,
                 assumed,
+                link_attributes: extra,
             });
             continue;
         }
@@ -203,12 +221,10 @@ pub fn infer_sql(
             ));
         }
         for (column, row) in table.columns.iter().zip(report.iter_mut()) {
-            let reference = table.foreign_keys.iter().find(|(cols, parent)| {
-                cols.as_slice() == std::slice::from_ref(&column.name)
-                    && known.contains(parent.as_str())
-            });
+            let reference = reference(table, &column.name, &known);
             let is_key = single_key == Some(column.name.as_str());
-            if let (Some((_, parent)), false) = (reference, is_key) {
+            let seen = column_rows(table, table_rows, &column.name);
+            if let (Some(parent), false) = (reference, is_key) {
                 let name = if table
                     .foreign_keys
                     .iter()
@@ -221,12 +237,18 @@ pub fn infer_sql(
                 } else {
                     fresh(&format!("{}_by_{}", table.name, column.name), &mut taken)
                 };
-                let per_parent = ratio(count, count_of(parent));
+                // With rows: children per parent value, a parent row no child names as 0.
+                let observed = seen
+                    .and_then(|c| c.per_value.as_ref())
+                    .map(|per| per_parent(per, rows_of(parent)));
+                let mean = observed
+                    .as_ref()
+                    .map_or_else(|| ratio(count, count_of(parent)), |o| o.mean);
                 relationships.push(Relationship {
                     name: name.clone(),
                     parent: parent.clone(),
                     child: table.name.clone(),
-                    cardinality: spread(per_parent),
+                    cardinality: observed.as_ref().map_or_else(|| spread(mean), fit),
                     many_to_many: false,
                     parents_per_child: None,
                     growth_per_day: None,
@@ -240,10 +262,16 @@ pub fn infer_sql(
                     child: table.name.clone(),
                     many_to_many: false,
                     via: format!("{}.{}", table.name, column.name),
-                    children_per_parent: per_parent,
+                    children_per_parent: mean,
                     parents_per_child: None,
+                    per_parent: observed,
+                    per_child: None,
                 });
                 row.field = None;
+                if let (Some(c), Some(t)) = (seen, table_rows.filter(|t| t.rows > 0)) {
+                    row.presence = c.values as f64 / t.rows as f64;
+                    row.assumed.retain(|a| !a.starts_with("nullable: presence"));
+                }
                 if row.presence < 1.0 {
                     row.assumed.push(
                         "nullable reference: every child is given a parent (the relationship \
@@ -267,6 +295,9 @@ pub fn infer_sql(
                 fields.insert(0, ("_id".to_string(), field));
                 continue;
             }
+            if let (Some(c), Some(t)) = (seen, table_rows) {
+                from_rows(&mut field, row, c, t.rows);
+            }
             if row.presence < 1.0 {
                 field.presence = Some(row.presence);
             }
@@ -284,6 +315,7 @@ pub fn infer_sql(
             rows: rows_of(&table.name),
             columns: report,
             assumed,
+            link_attributes: Vec::new(),
         });
     }
     let model = Model {
@@ -345,22 +377,14 @@ fn fresh(name: &str, taken: &mut BTreeSet<String>) -> String {
 type Key = (String, String);
 
 /// Returns the two keys of a junction table — (column, referenced table) each — and its
-/// other columns, when its primary key is exactly two columns, each a one-column foreign key
-/// to a table of the schema, and it has at most [`JUNCTION_EXTRA_COLUMNS`] other columns,
-/// all dates.
+/// other columns (its link attributes, which the model's many-to-many relationship cannot
+/// carry), when its primary key is exactly two columns, each a one-column foreign key to a
+/// table of the schema.
 fn junction(table: &Table, known: &BTreeSet<&str>) -> Option<(Key, Key, Vec<String>)> {
     let [a, b] = table.primary_key.as_slice() else {
         return None;
     };
-    let target = |col: &String| {
-        table
-            .foreign_keys
-            .iter()
-            .find(|(cols, parent)| {
-                cols.as_slice() == std::slice::from_ref(col) && known.contains(parent.as_str())
-            })
-            .map(|(_, parent)| (col.clone(), parent.clone()))
-    };
+    let target = |col: &String| reference(table, col, known).map(|p| (col.clone(), p.clone()));
     let (ta, tb) = (target(a)?, target(b)?);
     let extra: Vec<String> = table
         .columns
@@ -368,12 +392,99 @@ fn junction(table: &Table, known: &BTreeSet<&str>) -> Option<(Key, Key, Vec<Stri
         .filter(|c| &c.name != a && &c.name != b)
         .map(|c| c.name.clone())
         .collect();
-    let stamps_only = table
-        .columns
+    Some((ta, tb, extra))
+}
+
+/// Returns the table a column references when it is a one-column foreign key to a table of
+/// the schema.
+fn reference<'t>(table: &'t Table, column: &str, known: &BTreeSet<&str>) -> Option<&'t String> {
+    table
+        .foreign_keys
         .iter()
-        .filter(|c| extra.contains(&c.name))
-        .all(|c| types::map(&c.ty).field.ty == BsonType::Date);
-    (extra.len() <= JUNCTION_EXTRA_COLUMNS && stamps_only).then_some((ta, tb, extra))
+        .find(|(cols, parent)| {
+            matches!(cols.as_slice(), [only] if only == column) && known.contains(parent.as_str())
+        })
+        .map(|(_, parent)| parent)
+}
+
+/// Returns what the rows showed of a column of `table`, when the dump holds its rows.
+fn column_rows<'r>(
+    table: &Table,
+    rows: Option<&'r TableRows>,
+    column: &str,
+) -> Option<&'r ColumnRows> {
+    let at = table.columns.iter().position(|c| c.name == column)?;
+    rows?.columns.get(at)
+}
+
+/// Returns children per parent as a foreign key's rows show them: the rows of each value,
+/// and a 0 for each parent row no child names (`parents`: the parent table's rows, when the
+/// dump holds them; else parents without children are not known and none is counted).
+///
+/// Past [`super::stats::MAX_TRACKED_VALUES`] distinct values the later values are not counted
+/// per value: the distribution is that of the parents tracked, and the parents not tracked
+/// are estimated (the untracked rows over the tracked parents' mean) so as not to count them
+/// as childless.
+pub fn per_parent(per: &ValueCounts, parents: Option<u64>) -> Observed {
+    let mut s = Sketch::default();
+    for &n in per.counts.values() {
+        s.add(u64::from(n));
+    }
+    let named = per.counts.len() as u64;
+    let untracked_parents = if per.untracked > 0 && named > 0 {
+        let mean = per.tracked() as f64 / named as f64;
+        (per.untracked as f64 / mean).round() as u64
+    } else {
+        0
+    };
+    if let Some(p) = parents {
+        s.add_many(0, p.saturating_sub(named + untracked_parents));
+    }
+    Observed::of(&s)
+}
+
+/// Sets on a column's field and report row what its `rows` rows showed: its presence (a NULL,
+/// or a row that does not name the column, is a missing field), its lengths fitted as
+/// document inference fits them (replacing the length the SQL type assumed), an enum (few
+/// distinct strings, each repeated) or a string kind, a number's range, and a date's range
+/// of days.
+fn from_rows(field: &mut Field, row: &mut ColumnReport, c: &ColumnRows, rows: u64) {
+    if rows == 0 {
+        return;
+    }
+    row.presence = c.values as f64 / rows as f64;
+    row.assumed.retain(|a| !a.starts_with("nullable: presence"));
+    if field.ty.has_length() && c.lengths.count() > 0 {
+        let o = Observed::of(&c.lengths);
+        field.length = Some(fit(&o));
+        row.assumed.retain(|a| !a.contains("length lognormal"));
+        row.length = Some(o);
+    }
+    match field.ty {
+        BsonType::String if field.kind != Some(ValueKind::Enum) => {
+            if let Some(values) = enum_values(&c.strings) {
+                field.kind = Some(ValueKind::Enum);
+                field.values = values.iter().map(|v| v.value.clone()).collect();
+                row.values = values;
+            } else if let Some(kind) = string_kind(&c.strings) {
+                field.kind = Some(kind);
+            }
+        }
+        BsonType::Int | BsonType::Long | BsonType::Double | BsonType::Decimal => {
+            if let Some((lo, hi)) = c.numbers {
+                field.min = Some(lo);
+                field.max = Some(hi);
+            }
+        }
+        BsonType::Date => {
+            if let Some((lo, hi)) = c.days {
+                field.kind = Some(ValueKind::DateRange);
+                field.from = Some(String::from_utf8_lossy(&lo).into_owned());
+                field.to = Some(String::from_utf8_lossy(&hi).into_owned());
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Returns the report rows of a table's columns, each with the field it becomes by default
@@ -413,6 +524,8 @@ fn columns_report(table: &Table, known: &BTreeSet<&str>) -> Vec<ColumnReport> {
                 unique: c.unique,
                 references,
                 assumed,
+                length: None,
+                values: Vec::new(),
             }
         })
         .collect()

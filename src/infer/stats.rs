@@ -199,7 +199,7 @@ pub struct ValueCounts {
 
 impl ValueCounts {
     /// Counts one value's hash.
-    fn add(&mut self, hash: u64) {
+    pub fn add(&mut self, hash: u64) {
         self.seen += 1;
         if let Some(n) = self.counts.get_mut(&hash) {
             *n = n.saturating_add(1);
@@ -236,7 +236,7 @@ pub struct StringStats {
 
 impl StringStats {
     /// Records one string.
-    fn add(&mut self, s: &str) {
+    pub fn add(&mut self, s: &str) {
         self.seen += 1;
         if s.len() > MAX_ENUM_LENGTH {
             // Text, not a value picked from a list: and memory stays small.

@@ -66,6 +66,9 @@ pub struct Summary {
     pub skipped_count: u64,
     /// The first skipped lines, each with its input, line (or byte offset) and reason.
     pub skipped: Vec<Text>,
+    /// Per junction table with more than its two keys: its other columns, link attributes
+    /// not carried into the model (SQL only).
+    pub link_attributes: Vec<Text>,
 }
 
 /// One input the worker reads.
@@ -320,6 +323,13 @@ fn sql_summary(inferred: &SqlInferred) -> Summary {
         }
         for a in &t.assumed {
             s.assumed.push(as_is(format!("{}: {a}", t.name)));
+        }
+        if !t.link_attributes.is_empty() {
+            s.link_attributes.push(
+                Text::new("infer-link-attribute-columns")
+                    .arg("table", &t.name)
+                    .arg("columns", t.link_attributes.join(", ")),
+            );
         }
     }
     for rel in &r.relationships {

@@ -283,6 +283,12 @@ fn sql_summary(inferred: &SqlInferred) -> String {
         for a in &t.assumed {
             s.push_str(&format!("  assumed: {a}\n"));
         }
+        if !t.link_attributes.is_empty() {
+            s.push_str(&format!(
+                "  link attributes not carried into the model: {}\n",
+                t.link_attributes.join(", ")
+            ));
+        }
     }
     for rel in &r.relationships {
         s.push_str(&format!("relationship {}\n", rel.describe()));

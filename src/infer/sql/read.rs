@@ -2,8 +2,6 @@
 //! [`AUTO_DIALECTS`] that reads it), then each `CREATE TABLE` with its columns and
 //! constraints, `ALTER TABLE … ADD CONSTRAINT`, `CREATE INDEX`, and the statements skipped.
 
-use std::collections::BTreeMap;
-
 use sqlparser::ast::{
     AlterTableOperation, ColumnOption, CreateTable, Expr, ObjectName, ObjectNamePart, Statement,
     TableConstraint,
@@ -12,7 +10,7 @@ use sqlparser::dialect::{dialect_from_str, Dialect};
 use sqlparser::parser::Parser;
 
 use super::report::{SkippedStatement, SqlIndexReport, SqlSource};
-use super::split::PieceKind;
+use super::split::{Escapes, PieceKind};
 use super::{SqlError, SqlInput, AUTO_DIALECTS, MAX_REPORTED_STATEMENTS};
 
 /// The tables of every input, and what else was read.
@@ -28,9 +26,9 @@ pub struct Schema {
     pub skipped: Vec<SkippedStatement>,
     /// Statements skipped in all.
     pub skipped_statements: u64,
-    /// Rows per table (its name without its schema), from `INSERT … VALUES` and `COPY … FROM
-    /// stdin`.
-    pub rows: BTreeMap<String, u64>,
+    /// Per input, in order: how its strings escape (by its dialect), for its rows to be read
+    /// the same way ([`super::rows::read`]).
+    pub escapes: Vec<Escapes>,
 }
 
 /// Returns the tables created in `inputs` (and what else they held).
@@ -41,14 +39,15 @@ pub fn schema(inputs: &[SqlInput<'_>], dialect: Option<&str>) -> Result<Schema, 
     let mut skipped = Vec::new();
     let mut skipped_statements = 0u64;
     let mut first_failure = None;
-    let mut rows = BTreeMap::new();
+    let mut escapes = Vec::new();
     for input in inputs {
+        escapes.push(Escapes::of(dialect.or_else(|| detect(input.text))));
         let Split {
             dialect: name,
             parsed: statements,
             unread,
             failures,
-        } = parse(input, dialect, &mut rows)?;
+        } = parse(input, dialect)?;
         if first_failure.is_none() {
             first_failure = failures.into_iter().next();
         }
@@ -146,7 +145,7 @@ pub fn schema(inputs: &[SqlInput<'_>], dialect: Option<&str>) -> Result<Schema, 
         sources,
         skipped,
         skipped_statements,
-        rows,
+        escapes,
     })
 }
 
@@ -316,11 +315,7 @@ struct Split {
 /// [`AUTO_DIALECTS`] that reads it. Returns the dialect's name, the statements parsed and the
 /// pieces not parsed (client commands, `COPY` rows, statements no dialect reads, each with
 /// its line and why), so that one bad statement never ends the file.
-fn parse(
-    input: &SqlInput<'_>,
-    dialect: Option<&str>,
-    rows: &mut BTreeMap<String, u64>,
-) -> Result<Split, SqlError> {
+fn parse(input: &SqlInput<'_>, dialect: Option<&str>) -> Result<Split, SqlError> {
     if let Some(d) = dialect {
         if dialect_from_str(d).is_none() {
             return Err(SqlError::UnknownDialect(d.to_string()));
@@ -345,11 +340,13 @@ fn parse(
         statement: first_words(text),
         error,
     };
-    for piece in super::split::split(input.text) {
+    let escapes = Escapes::of(chosen);
+    for piece in super::split::split(input.text, escapes) {
         match piece.kind {
             PieceKind::Command => unread.push(skip(piece.line, &piece.text, None)),
-            PieceKind::CopyData { rows: n } => match super::rows::copy_table(&piece.text) {
-                Some(table) => *rows.entry(table).or_insert(0) += n,
+            // The rows are read by `super::rows::read`, once every table is known.
+            PieceKind::CopyData { rows: n, .. } => match super::rows::copy_head(&piece.text) {
+                Some(_) => {}
                 None => unread.push(skip(
                     piece.line,
                     &format!("{} ({n} rows)", first_words(&piece.text)),
@@ -362,12 +359,8 @@ fn parse(
                 Some(format!("{what} is never closed")),
             )),
             PieceKind::Statement if super::rows::is_insert(&piece.text) => {
-                let found = super::rows::insert_rows(&piece.text);
-                if found.is_empty() {
+                if super::rows::insert_rows(&piece.text, escapes).is_empty() {
                     unread.push(skip(piece.line, &piece.text, None));
-                }
-                for (table, n) in found {
-                    *rows.entry(table).or_insert(0) += n;
                 }
             }
             PieceKind::Statement if !defines_tables(&piece.text) => {
@@ -418,7 +411,8 @@ fn parse(
                 }
                 // A SQL Server batch that does not parse whole: its statements one by one.
                 if !ok {
-                    let parts = super::split::split_statements(&piece.text);
+                    let parts: Vec<_> =
+                        super::split::split_statements(&piece.text, escapes).collect();
                     if parts.len() > 1 {
                         let mut rest = Split {
                             dialect: String::new(),
@@ -430,7 +424,7 @@ fn parse(
                             source: input.source,
                             text: &piece.text,
                         };
-                        if let Ok(inner) = parse(&batch, used.or(chosen), rows) {
+                        if let Ok(inner) = parse(&batch, used.or(chosen)) {
                             rest = inner;
                         }
                         let shift = piece.line - 1;
@@ -552,7 +546,7 @@ fn relax(text: &str) -> Option<String> {
 /// [TEMPORARY|UNLOGGED] TABLE`, `ALTER TABLE`, `CREATE [UNIQUE] [NON]CLUSTERED INDEX`), or is a
 /// SQL Server batch that may hold one; anything else (views, triggers, procedures, `SET`,
 /// `LOCK TABLES`, `DROP`) is skipped without parsing, as its dialect's syntax is no concern.
-fn defines_tables(text: &str) -> bool {
+pub fn defines_tables(text: &str) -> bool {
     let words: Vec<String> = text
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())

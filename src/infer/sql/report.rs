@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use crate::infer::build::ValueShare;
+use crate::infer::fit::Observed;
 use crate::model::BsonType;
 
 /// What was read of a schema and what each part became.
@@ -67,6 +69,10 @@ pub struct TableReport {
     /// What was assumed of the table as a whole (a composite key, dropped columns).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assumed: Vec<String>,
+    /// A junction table's columns besides its two keys: link attributes not carried into the
+    /// model (a many-to-many relationship has no fields).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub link_attributes: Vec<String>,
 }
 
 /// One column and the field it became.
@@ -82,7 +88,8 @@ pub struct ColumnReport {
     /// The field's BSON type.
     #[serde(rename = "type")]
     pub ty: BsonType,
-    /// The field's presence: 1, or [`super::NULLABLE_PRESENCE`] when the column may be NULL.
+    /// The field's presence: with rows, the share of rows with a value (not NULL); without,
+    /// 1, or [`super::NULLABLE_PRESENCE`] when the column may be NULL.
     pub presence: f64,
     /// Part of the primary key.
     pub primary_key: bool,
@@ -94,6 +101,12 @@ pub struct ColumnReport {
     /// What was assumed.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assumed: Vec<String>,
+    /// The byte lengths of its strings in the rows (a text or binary column with rows).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<Observed>,
+    /// An enum found in the rows: its values, the most frequent first, with their shares.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<ValueShare>,
 }
 
 /// A relationship made from a foreign key or a junction table.
@@ -109,17 +122,28 @@ pub struct SqlRelationshipReport {
     pub many_to_many: bool,
     /// The foreign-key column (`orders.user_id`) or the junction table.
     pub via: String,
-    /// Mean children per parent: the child's count (or the junction's) over the parent's.
+    /// Mean children per parent: with rows, their mean (`per_parent`); without, the child's
+    /// count (or the junction's) over the parent's.
     pub children_per_parent: f64,
-    /// Many-to-many: mean parents per child (the junction's count over the child's).
+    /// Many-to-many: mean parents per child (with rows, `per_child`'s mean; without, the
+    /// junction's count over the child's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parents_per_child: Option<f64>,
+    /// With rows: children (links) per parent row as observed, a parent no row names
+    /// counted as 0; the cardinality is fitted to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_parent: Option<Observed>,
+    /// With rows, many-to-many: links per child row as observed, a child no link names
+    /// counted as 0; `parents_per_child` is fitted to it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_child: Option<Observed>,
 }
 
 impl SqlRelationshipReport {
     /// Returns the relationship in one line, as the CLI's summary and the page's dialog both
     /// print it: `orders: users → orders (one-to-many, via orders.user_id), 3.00 children per
-    /// parent`, with the parents per child of a many-to-many.
+    /// parent`, with the parents per child of a many-to-many, and with rows what they showed
+    /// (`rows: 0 to 13, median 3`).
     pub fn describe(&self) -> String {
         let kind = if self.many_to_many {
             "many-to-many"
@@ -130,8 +154,20 @@ impl SqlRelationshipReport {
             "{}: {} → {} ({kind}, via {}), {:.2} children per parent",
             self.name, self.parent, self.child, self.via, self.children_per_parent
         );
+        if let Some(o) = &self.per_parent {
+            line.push_str(&format!(
+                " (rows: {} to {}, median {})",
+                o.min, o.max, o.median
+            ));
+        }
         if let Some(p) = self.parents_per_child {
             line.push_str(&format!(", {p:.2} parents per child"));
+        }
+        if let Some(o) = &self.per_child {
+            line.push_str(&format!(
+                " (rows: {} to {}, median {})",
+                o.min, o.max, o.median
+            ));
         }
         line
     }

@@ -12,10 +12,13 @@ pub enum PieceKind {
     Statement,
     /// A client command (`DELIMITER`, `GO`, `\connect`, `source`): nothing to parse.
     Command,
-    /// The rows of a `COPY … FROM stdin` up to `\.`, counted.
+    /// The rows of a `COPY … FROM stdin` up to `\.`.
     CopyData {
         /// Data lines read.
         rows: u64,
+        /// Where the data lines are in the text split (the `\.` line left out), for their
+        /// values to be read ([`super::rows`]) without keeping them.
+        data: std::ops::Range<usize>,
     },
     /// Text left open at the end of the input (a string, dollar quote or comment never
     /// closed), and what was left open.
@@ -33,21 +36,44 @@ pub struct Piece {
     pub text: String,
 }
 
-/// Returns the pieces of `text`, in order. A text with a `GO` line is a SQL Server script: its
-/// batches end only at `GO` lines, as `sqlcmd` reads them (a procedure's body holds `;`), and
-/// [`split_statements`] splits a batch that does not parse whole.
-pub fn split(text: &str) -> Vec<Piece> {
-    split_with(text, has_go_line(text))
+/// How a quoted string escapes: a doubled quote is one quote in every dialect; MySQL (and a
+/// dump whose dialect is not known) also reads a backslash as escaping the next byte, which
+/// PostgreSQL (standard strings), SQLite and SQL Server do not (`'C:\'` is a whole string).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Escapes {
+    /// `''` only.
+    Doubled,
+    /// `''` and `\'` (MySQL).
+    Backslash,
+}
+
+impl Escapes {
+    /// Returns the escape rule of a dialect's strings (`None`: not known, MySQL's, the most
+    /// lenient).
+    pub fn of(dialect: Option<&str>) -> Self {
+        match dialect.map(str::to_ascii_lowercase).as_deref() {
+            Some("postgresql" | "postgres" | "sqlite" | "mssql" | "ansi") => Escapes::Doubled,
+            _ => Escapes::Backslash,
+        }
+    }
+}
+
+/// Returns the pieces of `text`, in order, one at a time (a dump's statements are never all
+/// kept). A text with a `GO` line is a SQL Server script: its batches end only at `GO`
+/// lines, as `sqlcmd` reads them (a procedure's body holds `;`), and [`split_statements`]
+/// splits a batch that does not parse whole.
+pub fn split(text: &str, escapes: Escapes) -> Pieces<'_> {
+    Pieces::new(text, has_go_line(text), escapes)
 }
 
 /// Returns the pieces of `text` split at `;` (and `DELIMITER`'s), ignoring `GO` batches: the
 /// statements of one SQL Server batch.
-pub fn split_statements(text: &str) -> Vec<Piece> {
-    split_with(text, false)
+pub fn split_statements(text: &str, escapes: Escapes) -> Pieces<'_> {
+    Pieces::new(text, false, escapes)
 }
 
-/// Returns whether a line of `text` is a `GO` batch separator.
-fn has_go_line(text: &str) -> bool {
+/// Returns whether a line of `text` is a `GO` batch separator (a SQL Server script).
+pub fn has_go_line(text: &str) -> bool {
     text.lines().any(|l| is_go(l.trim()))
 }
 
@@ -58,77 +84,117 @@ fn is_go(line: &str) -> bool {
         && w.all(|n| n.chars().all(|c| c.is_ascii_digit()))
 }
 
-/// Returns the pieces of `text`; with `batches`, statements end only at `GO` lines.
-fn split_with(text: &str, batches: bool) -> Vec<Piece> {
-    let mut pieces = Vec::new();
-    let mut delimiter = String::from(if batches { "" } else { ";" });
-    let mut line: u64 = 1;
-    let mut rest = text;
-    // A COPY … FROM stdin statement just ended: its data follows.
-    let mut copy_pending: Option<(u64, String)> = None;
-    loop {
-        if let Some((at, statement)) = copy_pending.take() {
-            // The data starts on the line after the statement.
-            if let Some(nl) = rest.find('\n') {
-                if rest[..nl].trim().is_empty() {
-                    rest = &rest[nl + 1..];
-                    line += 1;
-                }
-            }
-            let mut rows = 0;
-            loop {
-                if rest.is_empty() {
-                    break;
-                }
-                let (row, next) = match rest.find('\n') {
-                    Some(nl) => (&rest[..nl], &rest[nl + 1..]),
-                    None => (rest, ""),
-                };
-                rest = next;
-                line += 1;
-                if row.trim_end_matches('\r') == "\\." {
-                    break;
-                }
-                rows += 1;
-            }
-            pieces.push(Piece {
-                line: at,
-                kind: PieceKind::CopyData { rows },
-                text: statement,
-            });
+/// The pieces of a text, read one at a time: with `batches`, statements end only at `GO`
+/// lines.
+#[derive(Debug, Clone)]
+pub struct Pieces<'a> {
+    /// The whole text (for the offsets of `COPY` data).
+    text: &'a str,
+    /// What is left to read.
+    rest: &'a str,
+    /// The current delimiter (empty: only `GO` lines end statements).
+    delimiter: String,
+    /// The 1-based line `rest` starts on.
+    line: u64,
+    /// A `COPY … FROM stdin` statement just ended: its data follows.
+    copy_pending: Option<(u64, String)>,
+    /// How strings escape.
+    escapes: Escapes,
+}
+
+impl<'a> Pieces<'a> {
+    /// Returns the reader of `text`.
+    fn new(text: &'a str, batches: bool, escapes: Escapes) -> Self {
+        Pieces {
+            text,
+            rest: text,
+            delimiter: String::from(if batches { "" } else { ";" }),
+            line: 1,
+            copy_pending: None,
+            escapes,
         }
-        // Skip blank space and `--` comment lines, counting lines, so that a client command
-        // after a comment (pg_dump's `\restrict` under its header) is seen at its own line.
-        loop {
-            let trimmed = rest.trim_start();
-            line += rest[..rest.len() - trimmed.len()].matches('\n').count() as u64;
-            rest = trimmed;
-            if !rest.starts_with("--") {
+    }
+
+    /// Returns the data of a `COPY … FROM stdin` that just ended, up to `\.`.
+    fn copy_data(&mut self, at: u64, statement: String) -> Piece {
+        // The data starts on the line after the statement.
+        if let Some(nl) = self.rest.find('\n') {
+            if self.rest[..nl].trim().is_empty() {
+                self.rest = &self.rest[nl + 1..];
+                self.line += 1;
+            }
+        }
+        let start = self.text.len() - self.rest.len();
+        let mut end = start;
+        let mut rows = 0;
+        while !self.rest.is_empty() {
+            let (row, next) = match self.rest.find('\n') {
+                Some(nl) => (&self.rest[..nl], &self.rest[nl + 1..]),
+                None => (self.rest, ""),
+            };
+            self.rest = next;
+            self.line += 1;
+            if row.trim_end_matches('\r') == "\\." {
                 break;
             }
-            rest = rest.find('\n').map_or("", |nl| &rest[nl..]);
+            end = self.text.len() - self.rest.len();
+            rows += 1;
         }
-        if rest.is_empty() {
-            return pieces;
+        Piece {
+            line: at,
+            kind: PieceKind::CopyData {
+                rows,
+                data: start..end,
+            },
+            text: statement,
         }
-        let first_line = rest.split('\n').next().unwrap_or("").trim_end_matches('\r');
-        if let Some(command) = command(first_line, &mut delimiter) {
-            pieces.push(Piece {
-                line,
-                kind: PieceKind::Command,
-                text: command,
-            });
-            rest = &rest[first_line.len()..];
-            continue;
-        }
-        let (piece, used) = statement(rest, &delimiter, line);
-        line += rest[..used].matches('\n').count() as u64;
-        rest = &rest[used..];
-        if let Some(piece) = piece {
-            if piece.kind == PieceKind::Statement && is_copy_from_stdin(&piece.text) {
-                copy_pending = Some((piece.line, piece.text));
-            } else {
-                pieces.push(piece);
+    }
+}
+
+impl Iterator for Pieces<'_> {
+    type Item = Piece;
+
+    fn next(&mut self) -> Option<Piece> {
+        loop {
+            if let Some((at, statement)) = self.copy_pending.take() {
+                return Some(self.copy_data(at, statement));
+            }
+            // Skip blank space and `--` comment lines, counting lines, so that a client
+            // command after a comment (pg_dump's `\restrict` under its header) is seen at its
+            // own line.
+            loop {
+                let trimmed = self.rest.trim_start();
+                self.line += self.rest[..self.rest.len() - trimmed.len()]
+                    .matches('\n')
+                    .count() as u64;
+                self.rest = trimmed;
+                if !self.rest.starts_with("--") {
+                    break;
+                }
+                self.rest = self.rest.find('\n').map_or("", |nl| &self.rest[nl..]);
+            }
+            if self.rest.is_empty() {
+                return None;
+            }
+            let rest = self.rest;
+            let first_line = rest.split('\n').next().unwrap_or("").trim_end_matches('\r');
+            if let Some(command) = command(first_line, &mut self.delimiter) {
+                self.rest = &rest[first_line.len()..];
+                return Some(Piece {
+                    line: self.line,
+                    kind: PieceKind::Command,
+                    text: command,
+                });
+            }
+            let (piece, used) = statement(rest, &self.delimiter, self.line, self.escapes);
+            self.line += rest[..used].matches('\n').count() as u64;
+            self.rest = &rest[used..];
+            if let Some(piece) = piece {
+                if piece.kind == PieceKind::Statement && is_copy_from_stdin(&piece.text) {
+                    self.copy_pending = Some((piece.line, piece.text));
+                } else {
+                    return Some(piece);
+                }
             }
         }
     }
@@ -166,7 +232,7 @@ fn is_copy_from_stdin(text: &str) -> bool {
 /// included); `None` for an empty statement. An empty `delimiter` ends statements only at `GO`
 /// lines. A `;` inside the `BEGIN … END` body of a `CREATE TRIGGER` (SQLite's form, with no
 /// `DELIMITER`) does not end it: only a `;` after its `END` does, as `sqlite3` reads it.
-fn statement(rest: &str, delimiter: &str, line: u64) -> (Option<Piece>, usize) {
+fn statement(rest: &str, delimiter: &str, line: u64, escapes: Escapes) -> (Option<Piece>, usize) {
     let bytes = rest.as_bytes();
     let mut out = String::new();
     let mut i = 0;
@@ -196,7 +262,7 @@ fn statement(rest: &str, delimiter: &str, line: u64) -> (Option<Piece>, usize) {
                 out.push('\n');
                 i += 1;
             }
-            b'\'' | b'"' | b'`' => match close_quote(bytes, i, c) {
+            b'\'' | b'"' | b'`' => match close_quote(bytes, i, c, quote_escapes(c, escapes)) {
                 Some(end) => {
                     out.push_str(&rest[i..end]);
                     i = end;
@@ -302,12 +368,24 @@ fn inside_trigger_body(text: &str) -> bool {
     begun && !last.eq_ignore_ascii_case("end")
 }
 
-/// Returns the end (past the closing quote) of the quoted text opened at `start`: a doubled
-/// quote is one quote; a backslash escapes the next byte in '…' and "…" (MySQL).
-fn close_quote(bytes: &[u8], start: usize, quote: u8) -> Option<usize> {
+/// Returns how a quoted text opened by `quote` escapes: a backquoted name never by
+/// backslash, a string or double-quoted text by the dialect's rule.
+fn quote_escapes(quote: u8, escapes: Escapes) -> Escapes {
+    if quote == b'`' {
+        Escapes::Doubled
+    } else {
+        escapes
+    }
+}
+
+/// Returns the end (past the closing quote) of the quoted text opened at `start`, or `None`
+/// when it is never closed: a doubled quote is one quote; with [`Escapes::Backslash`], a
+/// backslash escapes the next byte. The one rule of quoting for the splitter and the row
+/// reader ([`super::rows`]).
+pub fn close_quote(bytes: &[u8], start: usize, quote: u8, escapes: Escapes) -> Option<usize> {
     let mut i = start + 1;
     while let Some(&c) = bytes.get(i) {
-        if c == b'\\' && quote != b'`' {
+        if c == b'\\' && escapes == Escapes::Backslash {
             i += 2;
             continue;
         }
@@ -351,8 +429,7 @@ mod tests {
     use super::*;
 
     fn kinds(text: &str) -> Vec<(u64, PieceKind, String)> {
-        split(text)
-            .into_iter()
+        split(text, Escapes::Backslash)
             .map(|p| (p.line, p.kind, p.text))
             .collect()
     }
@@ -372,7 +449,10 @@ mod tests {
         assert_eq!(p[0].1, PieceKind::Statement);
         assert!(p[0].2.contains("SELECT 1; $body$"));
         assert_eq!(p[1], (2, PieceKind::Command, "\\connect db".into()));
-        assert_eq!(p[2].1, PieceKind::CopyData { rows: 2 });
+        assert!(
+            matches!(&p[2].1, PieceKind::CopyData { rows: 2, data } if &pg[data.clone()] == "1\tx;y\n2\t\\N\n"),
+            "{p:?}"
+        );
         assert_eq!(p[3].0, 7);
         let header = "--\n-- dump\n--\n\n\\restrict abc\n\nSET a = 0;\n";
         let p = kinds(header);
@@ -388,7 +468,7 @@ mod tests {
         assert_eq!(p.len(), 4, "{p:?}");
         assert!(p[0].2.contains("SELECT 1;\nEND"), "{p:?}");
         assert_eq!((p[2].0, p[2].1.clone()), (7, PieceKind::Statement));
-        let parts = split_statements(&p[2].2);
+        let parts: Vec<Piece> = split_statements(&p[2].2, Escapes::Backslash).collect();
         assert_eq!(parts.len(), 2, "{parts:?}");
         assert_eq!(parts[1].text, "CREATE TABLE c (id INT)");
     }

@@ -375,6 +375,7 @@ fn SummaryPanel(
                     {move || tv(skipped, &[("count", skipped_count.clone())])}
                 </p>
                 {list(Msg::InferSkipped, "infer-skipped", s.skipped.clone())}
+                {list(Msg::InferLinkAttributes, "infer-link-attributes", s.link_attributes.clone())}
                 <button type="button" class="button" id="infer-done" on:click=move |_| on_done()>{tr!(InferDone)}</button>
             </section>
         }
