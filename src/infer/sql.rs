@@ -6,7 +6,7 @@
 //! the dump (`INSERT … VALUES`, `COPY … FROM stdin`), else [`DEFAULT_COUNT`].
 //!
 //! A table with rows gets its figures from them, as document inference gets them from
-//! documents ([`super::fit`]): each foreign key's children per parent (the rows per parent
+//! documents ([`mod@super::fit`]): each foreign key's children per parent (the rows per parent
 //! value, a parent row no child names counted as 0), each column's presence (a NULL is a
 //! missing field), text lengths, enums and string kinds, numeric ranges. Without rows,
 //! children per parent are the ratio of the counts, spread as [`spread`] says, and presence

@@ -17,7 +17,7 @@ pub enum PieceKind {
         /// Data lines read.
         rows: u64,
         /// Where the data lines are in the text split (the `\.` line left out), for their
-        /// values to be read ([`super::rows`]) without keeping them.
+        /// values to be read (`rows.rs`) without keeping them.
         data: std::ops::Range<usize>,
     },
     /// Text left open at the end of the input (a string, dollar quote or comment never
@@ -381,7 +381,7 @@ fn quote_escapes(quote: u8, escapes: Escapes) -> Escapes {
 /// Returns the end (past the closing quote) of the quoted text opened at `start`, or `None`
 /// when it is never closed: a doubled quote is one quote; with [`Escapes::Backslash`], a
 /// backslash escapes the next byte. The one rule of quoting for the splitter and the row
-/// reader ([`super::rows`]).
+/// reader (`rows.rs`).
 pub fn close_quote(bytes: &[u8], start: usize, quote: u8, escapes: Escapes) -> Option<usize> {
     let mut i = start + 1;
     while let Some(&c) = bytes.get(i) {
