@@ -51,6 +51,23 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         c.update = Some(doc! { "$push": { arr.as_str(): element } });
         c
     };
+    // Where the child does not know its parent: find the document listing it (by `matched`,
+    // the id or the copy's `_id`), only its `_id` kept, then pull `element` from it.
+    let unlist = |out: &mut Commands, matched: String, what: &str, element: Bson| {
+        let mut holder = out.command(
+            &pcoll,
+            Find,
+            doc! { matched: child_id.clone() },
+            format!("{}: {what}", r.name),
+        );
+        holder.projection = Some(doc! { "_id": 1 });
+        out.push(holder);
+        out.push(pull(
+            out,
+            doc! { "_id": { "$in": param("holder._id") } },
+            element,
+        ));
+    };
     match s {
         Strategy::ReferenceInChild { .. } | Strategy::SingleCollection => out.push(set_ref(out)),
         Strategy::TwoWay => {
@@ -71,40 +88,19 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             ));
         }
         Strategy::ReferenceInParent => {
-            // The child does not know its parent: find it first.
-            // Only the holder's `_id` is used (the next update's filter).
-            let mut holder = out.command(
-                &pcoll,
-                Find,
-                doc! { arr.as_str(): child_id.clone() },
-                format!("{}: the parent holding it", r.name),
-            );
-            holder.projection = Some(doc! { "_id": 1 });
-            out.push(holder);
-            out.push(pull(
-                out,
-                doc! { "_id": { "$in": param("holder._id") } },
-                child_id.clone(),
-            ));
+            unlist(out, arr.clone(), "the parent holding it", child_id.clone());
             out.push(push(out, child_id.clone()));
         }
         Strategy::ExtendedReference { copy } => {
             // As references in the parent, the reference being the child's copy: found by
             // its `_id`, pulled whole, and pushed again (with the copied fields) in the order
             // the array is kept in.
-            let mut holder = out.command(
-                &pcoll,
-                Find,
-                doc! { format!("{arr}._id"): child_id.clone() },
-                format!("{}: the parent holding it", r.name),
-            );
-            holder.projection = Some(doc! { "_id": 1 });
-            out.push(holder);
-            out.push(pull(
+            unlist(
                 out,
-                doc! { "_id": { "$in": param("holder._id") } },
+                format!("{arr}._id"),
+                "the parent holding it",
                 doc! { "_id": child_id.clone() }.into(),
-            ));
+            );
             let mut e = doc! { "_id": child_id.clone() };
             for c in copy {
                 e.insert(c.clone(), param(format!("{}.{c}", r.child)));
@@ -120,22 +116,12 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             // document holding it, then appended to the new parent's chain as an insert
             // appends (the parent while it has room, its last continuation document, or a new
             // one).
-            let mut holder = out.command(
-                &pcoll,
-                Find,
-                doc! { arr.as_str(): child_id.clone() },
-                format!(
-                    "{}: the parent holding it, or its continuation document",
-                    r.name
-                ),
-            );
-            holder.projection = Some(doc! { "_id": 1 });
-            out.push(holder);
-            out.push(pull(
+            unlist(
                 out,
-                doc! { "_id": { "$in": param("holder._id") } },
+                arr.clone(),
+                "the parent holding it, or its continuation document",
                 child_id.clone(),
-            ));
+            );
             super::insert_child::continuation(
                 out,
                 r,
