@@ -18,7 +18,8 @@
 //! documents may lie outside the sample) and `update` (a `$set`: the entity holds the new
 //! value and, for `live` copies, so does every copy of it: every sub-document with its `_id`
 //! in any collection, and the fields its children copy from it; increments are not checked)
-//! and `reassign` (the child among its new parent's children, and no other parent's). A strategy whose children cannot be decoded from the documents
+//! and `reassign` (the child among its new parent's children, and no other parent's).
+//! A strategy whose children cannot be decoded from the documents
 //! (a time series' compressed buckets) is reported as not checked, never passed silently.
 
 use bson::{doc, Bson, Document};
@@ -189,7 +190,6 @@ pub fn check(
                                 let Some(new) = b.value(&format!("new.{f}")) else {
                                     continue;
                                 };
-                                checked += 1;
                                 let held = values_of(db, &model, layout, entity, &id, f);
                                 if held.is_empty() {
                                     unchecked.push(format!(
@@ -198,6 +198,7 @@ pub fn check(
                                     ));
                                     continue;
                                 }
+                                checked += 1;
                                 let stale: Vec<&Held> =
                                     held.iter().filter(|h| h.value != new).collect();
                                 if !held.iter().any(|h| h.value == new) {
