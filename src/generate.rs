@@ -18,6 +18,7 @@ use bson::{oid::ObjectId, Binary, Bson, DateTime, Document};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::design::layout::CONTINUATION_FIELD;
 use crate::design::{DocShape, Layout, Strategy};
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
@@ -659,7 +660,7 @@ fn refs_for(
             if matches!(
                 layout.strategy(&r.name),
                 Some(Strategy::Continuation { .. })
-            ) && shape.fields.get("tbc").is_some()
+            ) && shape.fields.get(CONTINUATION_FIELD).is_some()
             {
                 // Continuation documents are keyed by collection and shape label.
                 let label = format!("{} continuation", r.name);
@@ -671,7 +672,8 @@ fn refs_for(
                     "{}/{label}",
                     coll.map_or(r.parent.as_str(), |c| c.name.as_str())
                 );
-                refs.fields.push(("tbc".to_string(), key, n, Vec::new()));
+                refs.fields
+                    .push((CONTINUATION_FIELD.to_string(), key, n, Vec::new()));
             }
         }
     }

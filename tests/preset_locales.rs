@@ -389,7 +389,7 @@ fn cli_prints_presets_in_the_chosen_language() {
     assert_eq!(zh_row, en_row);
     assert_eq!(
         zh_row.split_whitespace().collect::<Vec<_>>(),
-        ["148", "242,888,979", "117,979", "178", "23,569", "25,013"]
+        ["148", "242,888,979", "134,979", "178", "23,569", "25,013"]
     );
     let (zh_first, _) = figures(&out, "host dashboard: newest 1000");
     assert_eq!(zh_at, zh_first, "{out}");

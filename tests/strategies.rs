@@ -82,8 +82,9 @@ fn embed_subset() {
     let m = model(r#"{ "strategy": "embed_subset", "k": 1 }"#, 2, false, "");
     let l = lay(&m);
     assert_eq!(names(&l), ["p", "c"]);
-    // One embedded child: array 4+15+1 = 20, field 23: 4+17+11+23+1 = 56.
-    assert_size(&m, &l, "p", "p", 56);
+    // One embedded child, a copy keeping the child's `_id`: {_id, v} 4+17+7+1 = 29, its
+    // element 29+3 = 32, array 4+32+1 = 37, field 40: 4+17+11+40+1 = 73.
+    assert_size(&m, &l, "p", "p", 73);
     // c: {_id, v, pId}: 4+17+7+17+1 = 46.
     assert_size(&m, &l, "c", "c", 46);
     let cmds: Vec<String> = l

@@ -426,7 +426,29 @@ impl Builder<'_> {
                         },
                         _ => card,
                     };
-                    let elem = self.embedded_fields(child, visiting)?;
+                    let mut elem = self.embedded_fields(child, visiting)?;
+                    // A subset's copy keeps the `_id` of the child it copies (the subset
+                    // pattern's `review_id`): what finds it again to update, move or delete.
+                    if matches!(s, Strategy::EmbedSubset { .. }) && elem.get("_id").is_none() {
+                        let mut with_id = Fields::default();
+                        with_id.push("_id", oid());
+                        for (n, f) in elem.iter() {
+                            with_id.push(n.clone(), f.clone());
+                        }
+                        elem = with_id;
+                    }
+                    // Each of the child's fields the subset holds is a copy: live updates of
+                    // it follow into the subset as into an extended reference.
+                    if matches!(s, Strategy::EmbedSubset { .. }) {
+                        for (f, _) in child.fields.iter() {
+                            copied.push(CopiedField {
+                                path: format!("{name}.{f}"),
+                                entity: child.name.clone(),
+                                source: f.clone(),
+                                relationship: r.name.clone(),
+                            });
+                        }
+                    }
                     fields.push((name.clone(), Field::array_of_objects(elem, count.clone())));
                     growing.push(grow(count, matches!(s, Strategy::EmbedSubset { .. })));
                 }
@@ -468,7 +490,10 @@ impl Builder<'_> {
                         size: t,
                         less: 1.0,
                     };
-                    fields.push(("tbc".to_string(), Field::array_of(BsonType::ObjectId, tbc)));
+                    fields.push((
+                        CONTINUATION_FIELD.to_string(),
+                        Field::array_of(BsonType::ObjectId, tbc),
+                    ));
                     let kept = Distribution::Capped {
                         of: Box::new(card),
                         cap: t,
@@ -673,6 +698,10 @@ pub fn relationship_collection_name(r: &Relationship, s: &Strategy) -> String {
         _ => r.name.clone(),
     }
 }
+
+/// The field of a parent under the continuation strategy that lists its continuation
+/// documents (which share the parents' collection), oldest first.
+pub const CONTINUATION_FIELD: &str = "tbc";
 
 /// Returns the child reference field of a link collection (`{child}Id`, or `childId` when the
 /// relationship links an entity to itself).

@@ -33,6 +33,7 @@ use serde::Serialize;
 pub use find_parents::HOLDERS;
 pub use insert_child::{CONTINUATION, CONTINUATION_DOCUMENTS, LAST, MORE};
 pub use order::{array_order, bucket_order_serves};
+pub use update::increment_by;
 
 pub use super::command::{
     doc_to_json, json_to_doc, param, ser_doc, ser_docs, ser_opt_doc, shell, Command, CommandKind,

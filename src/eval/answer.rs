@@ -15,10 +15,11 @@
 //!
 //! Checked: `read` steps with children (for the typical and the largest subject),
 //! `find_parents`, `insert_child` (for the typical parent: the largest parent's continuation
-//! documents may lie outside the sample) and `update` (a `$set`: the entity holds the new
+//! documents may lie outside the sample), `update` (a `$set`: the entity holds the new
 //! value and, for `live` copies, so does every copy of it: every sub-document with its `_id`
-//! in any collection, and the fields its children copy from it; increments are not checked)
-//! and `reassign` (the child among its new parent's children, and no other parent's).
+//! in any collection, and the fields its children copy from it; an `$inc`: the field and its
+//! live copies grew by the increment), `reassign` (the child among its new parent's children,
+//! and no other parent's) and `delete` (nothing stores the entity or lists it any more).
 //! A strategy whose children cannot be decoded from the documents
 //! (a time series' compressed buckets) is reported as not checked, never passed silently.
 
@@ -26,7 +27,7 @@ use bson::{doc, Bson, Document};
 
 use super::run::{self, Ctx};
 use super::{fitted_sample, materialize, EvalError, EvalOptions};
-use crate::design::layout::{child_ref, relationship_collection_name};
+use crate::design::layout::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
 use crate::design::{Layout, Strategy};
 use crate::engine::{compare::compare, Database, FindCommand};
 use crate::generate::generate;
@@ -219,6 +220,97 @@ pub fn check(
                                 }
                             }
                         }
+                        Step::Update {
+                            entity,
+                            field,
+                            also,
+                            copies,
+                            increment: true,
+                        } => {
+                            let Some(id) = b.value(&format!("{entity}._id")) else {
+                                continue;
+                            };
+                            for f in std::iter::once(field).chain(also) {
+                                let by =
+                                    total(&crate::design::plan::increment_by(&model, entity, f));
+                                let now = values_of(db, &model, layout, entity, &id, f);
+                                if now.is_empty() {
+                                    unchecked.push(format!(
+                                        "{}: {entity}.{f}: no document holds the {entity} by its _id",
+                                        unit.name
+                                    ));
+                                    continue;
+                                }
+                                checked += 1;
+                                let was = values_of(&before, &model, layout, entity, &id, f);
+                                let grown = grown_by(&was, &now);
+                                let counted = grown.iter().filter(|(_, d)| *d == by).count();
+                                if counted == 0 {
+                                    problem(format!(
+                                        "the {entity}'s {f} did not grow by {by} anywhere ({} places hold it)",
+                                        now.len()
+                                    ));
+                                } else if *copies == crate::model::Copies::Live
+                                    && counted < now.len()
+                                {
+                                    let places: Vec<&str> = grown
+                                        .iter()
+                                        .filter(|(_, d)| *d != by)
+                                        .map(|(p, _)| p.as_str())
+                                        .collect();
+                                    problem(format!(
+                                        "{} of the {} live copies of {entity}.{f} did not grow by {by}: {}",
+                                        places.len(),
+                                        now.len(),
+                                        places.join(", ")
+                                    ));
+                                }
+                            }
+                        }
+                        Step::Delete { entity } if si + 1 == unit.steps.len() => {
+                            // Found by its `_id`, else (an element embedded or bucketed
+                            // without one) as a whole.
+                            let (id, mut left) =
+                                match (b.value(&format!("{entity}._id")), b.value(entity)) {
+                                    (Some(id), _) => {
+                                        let left =
+                                            stored_as(db, layout, &|d| d.get("_id") == Some(&id));
+                                        (id, left)
+                                    }
+                                    (None, Some(Bson::Document(whole))) => {
+                                        (Bson::Null, stored_as(db, layout, &|d| *d == whole))
+                                    }
+                                    _ => continue,
+                                };
+                            let mut decoded = true;
+                            for r in model
+                                .relationships
+                                .iter()
+                                .filter(|r| r.child == *entity && id != Bson::Null)
+                            {
+                                match listed_by(db, layout, r, &id) {
+                                    Some(places) => left.extend(places),
+                                    None => {
+                                        decoded = false;
+                                        unchecked.push(format!(
+                                            "{}: the children of {} are not decoded under its strategy",
+                                            unit.name, r.name
+                                        ));
+                                    }
+                                }
+                            }
+                            if !decoded {
+                                continue;
+                            }
+                            checked += 1;
+                            if !left.is_empty() && complete {
+                                left.dedup();
+                                problem(format!(
+                                    "the deleted {entity} is still stored or listed: {}",
+                                    left.join(", ")
+                                ));
+                            }
+                        }
                         Step::Reassign { relationship } if si + 1 == unit.steps.len() => {
                             let Some(r) = model.relationship(relationship) else {
                                 continue;
@@ -243,6 +335,17 @@ pub fn check(
                             // strategy and may leave a child under no parent, or list it
                             // under two: a move is checked from one parent to one.
                             let held = parents_holding(&before, &model, layout, r, &cid);
+                            // A chain's continuation documents are drawn apart from its
+                            // parent, and may list a child the parent lists too: a move is
+                            // checked where one document lists the child, as in real data.
+                            let lists = listings(&before, layout, r, &cid).map_or(0, |(_, n)| n);
+                            if lists > 1 {
+                                unchecked.push(format!(
+                                    "{}: {}: the sample lists the moved {} in {lists} documents",
+                                    unit.name, r.name, r.child
+                                ));
+                                continue;
+                            }
                             if held != Some(1) {
                                 unchecked.push(format!(
                                     "{}: {}: the sample holds the moved {} under {} parents",
@@ -601,6 +704,155 @@ fn values_of(
     out
 }
 
+/// Returns the sum of the numbers `v` holds (itself, or every number in a slotted counter
+/// object), as a double: what an increment changes.
+fn total(v: &Bson) -> f64 {
+    match v {
+        Bson::Int32(n) => f64::from(*n),
+        Bson::Int64(n) => *n as f64,
+        Bson::Double(n) => *n,
+        Bson::Decimal128(d) => d.to_string().parse().unwrap_or(0.0),
+        Bson::Document(d) => d.values().map(total).sum(),
+        _ => 0.0,
+    }
+}
+
+/// Pairs the places that hold a field after a step (`now`) with the same places before it
+/// (`was`) and returns, per place, how much its value grew. The places are listed in the
+/// order the documents are walked, which an increment does not change; a place the field
+/// was missing from grew from 0 (`$inc` creates it).
+fn grown_by(was: &[Held], now: &[Held]) -> Vec<(String, f64)> {
+    let mut used = vec![false; was.len()];
+    now.iter()
+        .map(|h| {
+            let before = was
+                .iter()
+                .enumerate()
+                .find(|(i, w)| w.place == h.place && !used.get(*i).copied().unwrap_or(true))
+                .map(|(i, w)| {
+                    if let Some(u) = used.get_mut(i) {
+                        *u = true;
+                    }
+                    total(&w.value)
+                })
+                .unwrap_or(0.0);
+            (h.place.clone(), total(&h.value) - before)
+        })
+        .collect()
+}
+
+/// Returns where the sample still stores a document or sub-document that `is_it`: the
+/// entity's own document, an embedded or bucketed element, a subset's or an extended
+/// reference's copy.
+fn stored_as(db: &Database, layout: &Layout, is_it: &dyn Fn(&Document) -> bool) -> Vec<String> {
+    fn walk(
+        v: &Bson,
+        path: &str,
+        is_it: &dyn Fn(&Document) -> bool,
+        coll: &str,
+        out: &mut Vec<String>,
+    ) {
+        match v {
+            Bson::Document(d) => {
+                if is_it(d) {
+                    out.push(if path.is_empty() {
+                        format!("{coll}: its document")
+                    } else {
+                        format!("{coll}:{path}")
+                    });
+                }
+                for (k, x) in d {
+                    let p = if path.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{path}.{k}")
+                    };
+                    walk(x, &p, is_it, coll, out);
+                }
+            }
+            Bson::Array(a) => a.iter().for_each(|x| walk(x, path, is_it, coll, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for c in &layout.collections {
+        let Ok(all) = db.find(&c.name, &FindCommand::default()) else {
+            continue;
+        };
+        for d in all.documents {
+            walk(
+                &Bson::Document(d.into_document()),
+                "",
+                is_it,
+                &c.name,
+                &mut out,
+            );
+        }
+    }
+    out
+}
+
+/// Returns how many of the documents that list the children of `r` (the parents' arrays, their
+/// continuation documents, buckets, links) list `id`, with their collection: `Some(("", 0))`
+/// where the child alone knows its parent, `None` where the strategy's documents are not
+/// decoded.
+fn listings(
+    db: &Database,
+    layout: &Layout,
+    r: &Relationship,
+    id: &Bson,
+) -> Option<(String, usize)> {
+    let s = layout.strategy(&r.name)?;
+    let arr = r.array_field();
+    let lists = |d: &Document| match d.get(arr) {
+        Some(Bson::Array(a)) => a.iter().any(|e| match e {
+            Bson::Document(x) => x.get("_id") == Some(id),
+            e => e == id,
+        }),
+        _ => false,
+    };
+    // The collection listing the children, and for links the field naming the child.
+    let (coll, link) = match s {
+        Strategy::Embed
+        | Strategy::EmbedSubset { .. }
+        | Strategy::ExtendedReference { .. }
+        | Strategy::ReferenceInParent
+        | Strategy::TwoWay
+        | Strategy::Continuation { .. } => (layout.collection_name(&r.parent), None),
+        Strategy::Bucket { .. } => (relationship_collection_name(r, s), None),
+        Strategy::LinkCollection => (r.name.clone(), Some(child_ref(r))),
+        Strategy::ReferenceInChild { .. } | Strategy::SingleCollection => {
+            return Some((String::new(), 0))
+        }
+        _ => return None,
+    };
+    let n = db
+        .find(&coll, &FindCommand::default())
+        .map(|x| {
+            x.documents
+                .into_iter()
+                .map(|d| d.into_document())
+                .filter(|d| match &link {
+                    Some(key) => d.get(key) == Some(id),
+                    None => lists(d),
+                })
+                .count()
+        })
+        .unwrap_or(0);
+    Some((coll, n))
+}
+
+/// Returns where the documents that list the children of `r` still list `id` (see
+/// [`listings`]), or `None` where the strategy's documents are not decoded.
+fn listed_by(db: &Database, layout: &Layout, r: &Relationship, id: &Bson) -> Option<Vec<String>> {
+    let (coll, n) = listings(db, layout, r, id)?;
+    Some(if n == 0 {
+        Vec::new()
+    } else {
+        vec![format!("{coll}: listed by {n} documents ({})", r.name)]
+    })
+}
+
 /// Returns the parents in the sample that have a child of `r` whose `by` is `value`: the
 /// logical answer of a `find_parents` step, decoded parent by parent ([`children_of`]; the
 /// copies of `by` where the design keeps them).
@@ -649,7 +901,7 @@ fn sample_parents(db: &Database, layout: &Layout, r: &Relationship) -> Option<Ve
         .collect();
     let continuations: Vec<Bson> = docs
         .iter()
-        .filter_map(|d| match d.get("tbc") {
+        .filter_map(|d| match d.get(CONTINUATION_FIELD) {
             Some(Bson::Array(a)) => Some(a.clone()),
             _ => None,
         })
@@ -829,7 +1081,10 @@ fn children_of(
                 return Some(plain(Vec::new()));
             };
             let mut ids = elements(&p, arr);
-            for more in find(&pcoll, doc! { "_id": { "$in": elements(&p, "tbc") } }) {
+            for more in find(
+                &pcoll,
+                doc! { "_id": { "$in": elements(&p, CONTINUATION_FIELD) } },
+            ) {
                 ids.extend(elements(&more, arr));
             }
             by_ids(ids)

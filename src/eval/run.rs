@@ -10,7 +10,7 @@ use super::room;
 use super::scale::{full_metrics, relationship_matches};
 use super::shards::{route, ShardRouting};
 use super::{CommandEval, EvalError, FanOut, Metrics, RunEval, SampleStats, Subject};
-use crate::design::layout::{child_ref, relationship_collection_name};
+use crate::design::layout::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
 use crate::design::plan::{CONTINUATION, CONTINUATION_DOCUMENTS, HOLDERS, MORE};
 use crate::design::{Command, CommandKind, Layout, Strategy, When};
 use crate::engine::{self, Database, FindCommand, UpdateCommand};
@@ -106,6 +106,64 @@ fn shape_fields(ctx: &Ctx, c: &Command) -> crate::model::Fields {
         .unwrap_or_default()
 }
 
+/// Returns the parent a `reassign` of `r` moves the subject child to: the sample's next parent
+/// after the one holding the child, a parent indeed (not one of the continuation documents
+/// that share the parents' collection, not a document of another type in a single
+/// collection) and another one than the child's. The child's parent is its reference where it
+/// keeps one, else the document listing it (or the parent whose chain that continuation
+/// document belongs to).
+fn new_parent(ctx: &Ctx, b: &Binder, r: &Relationship) -> Option<Document> {
+    let pcoll = ctx.layout.collection_name(&r.parent);
+    let docs = &ctx.data.collection(&pcoll)?.documents;
+    let child = b.value(&format!("{}._id", r.child));
+    let lists = |d: &Document, field: &str, id: &Bson| match d.get(field) {
+        Some(Bson::Array(a)) => a.iter().any(|e| match e {
+            Bson::Document(x) => x.get("_id") == Some(id),
+            e => e == id,
+        }),
+        _ => false,
+    };
+    let continuations: Vec<&Bson> = docs
+        .iter()
+        .filter_map(|d| match d.get(CONTINUATION_FIELD) {
+            Some(Bson::Array(a)) => Some(a.iter()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let is_parent = |d: &Document| {
+        let other_type = matches!(
+            d.get(crate::design::layout::single::TYPE_FIELD),
+            Some(Bson::String(t)) if *t != r.parent
+        );
+        !other_type && d.get("_id").is_some_and(|id| !continuations.contains(&id))
+    };
+    let holder = b
+        .value(&format!("{}.{}", r.child, r.parent_ref()))
+        .or_else(|| {
+            let child = child.as_ref()?;
+            let held = docs.iter().find(|d| lists(d, r.array_field(), child))?;
+            let id = held.get("_id")?;
+            if continuations.contains(&id) {
+                docs.iter()
+                    .find(|d| lists(d, CONTINUATION_FIELD, id))
+                    .and_then(|d| d.get("_id"))
+                    .cloned()
+            } else {
+                Some(id.clone())
+            }
+        });
+    let at = docs
+        .iter()
+        .position(|d| holder.is_some() && d.get("_id") == holder.as_ref())
+        .map_or(0, |i| i + 1);
+    docs.iter()
+        .skip(at)
+        .chain(docs.iter().take(at))
+        .find(|d| is_parent(d) && (holder.is_none() || d.get("_id") != holder.as_ref()))
+        .cloned()
+}
+
 /// Prepares the fresh values of a step: the new child, the posted item.
 fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
     b.fresh.clear();
@@ -114,29 +172,12 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
     let Some(step) = step else { return };
     match step {
         Step::Reassign { relationship } => {
-            // The new parent: the sample's next parent after the child's current one.
             let Some(r) = ctx.model.relationship(relationship) else {
                 return;
             };
-            let old = b.value(&format!("{}.{}", r.child, r.parent_ref()));
-            let pcoll = ctx.layout.collection_name(&r.parent);
-            let Some(g) = ctx.data.collection(&pcoll) else {
-                return;
-            };
-            let at = g
-                .documents
-                .iter()
-                .position(|d| old.as_ref().is_some_and(|o| d.get("_id") == Some(o)))
-                .map_or(1, |i| i + 1);
-            let next = g
-                .documents
-                .get(at)
-                .or_else(|| g.documents.first())
-                .filter(|d| d.contains_key("_id"))
-                .cloned();
             // The whole document: a continuation chain appends to its last continuation
             // document (`new_parent.tbc.at(-1)`).
-            if let Some(d) = next {
+            if let Some(d) = new_parent(ctx, b, r) {
                 b.fresh.insert("new_parent".into(), Bson::Document(d));
             }
         }

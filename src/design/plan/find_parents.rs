@@ -11,7 +11,7 @@
 use bson::{doc, Bson};
 
 use super::{param, CommandKind::Find, Commands, Placement};
-use crate::design::layout::{child_ref, relationship_collection_name};
+use crate::design::layout::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
 use crate::model::design::Strategy;
 use crate::model::{Relationship, Step};
 
@@ -83,12 +83,12 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
                 doc! { arr: { "$in": param("children._id") } },
                 format!("{}: {HOLDERS}", r.name),
             );
-            holders.projection = Some(doc! { arr: 0, "tbc": 0 });
+            holders.projection = Some(doc! { arr: 0, CONTINUATION_FIELD: 0 });
             out.push(holders);
             out.push(out.command(
                 &pcoll,
                 Find,
-                doc! { "tbc": { "$in": param("holders._id") } },
+                doc! { CONTINUATION_FIELD: { "$in": param("holders._id") } },
                 note.clone(),
             ));
         }
@@ -192,7 +192,7 @@ fn design_arrays(r: &Relationship, s: &Strategy) -> Vec<String> {
             vec![arr]
         }
         Strategy::Embed | Strategy::EmbedSubset { .. } if r.many_to_many => vec![arr],
-        Strategy::Continuation { .. } => vec![arr, "tbc".to_string()],
+        Strategy::Continuation { .. } => vec![arr, CONTINUATION_FIELD.to_string()],
         _ => vec![],
     };
     let own_ref = matches!(s, Strategy::ReferenceInChild { .. } | Strategy::TwoWay);

@@ -6,7 +6,7 @@
 use bson::{doc, Bson, Document};
 
 use super::{order, param, Command, CommandKind::*, Commands, Placement, When};
-use crate::design::layout::relationship_collection_name;
+use crate::design::layout::{relationship_collection_name, CONTINUATION_FIELD};
 use crate::model::design::{FieldPattern, Strategy};
 use crate::model::{Model, Relationship, Step};
 
@@ -213,7 +213,7 @@ pub(super) fn continuation(
         doc! { "_id": pid.clone() },
         "the new continuation document's id on the parent",
     );
-    c.update = Some(doc! { "$push": { "tbc": param(format!("{CONTINUATION}._id")) } });
+    c.update = Some(doc! { "$push": { CONTINUATION_FIELD: param(format!("{CONTINUATION}._id")) } });
     c.when = Some(When::NoneMatched);
     out.push(c);
 }

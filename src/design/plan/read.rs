@@ -13,7 +13,7 @@ use bson::{doc, Bson, Document};
 use super::insert_child::{CONTINUATION_DOCUMENTS, MORE};
 use super::order::{self, Take};
 use super::{param, project, Command, CommandKind::*, Commands, Placement};
-use crate::design::layout::{child_ref, relationship_collection_name};
+use crate::design::layout::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
 use crate::model::design::{Joins, Strategy};
 use crate::model::{ChildRead, Model, Step};
 
@@ -386,8 +386,8 @@ fn lookup_stages(model: &Model, entity: &str, later: &[Command]) -> Option<Vec<D
                 } else {
                     return None;
                 };
-                let as_field = if local == "tbc" {
-                    "tbc".to_string()
+                let as_field = if local == CONTINUATION_FIELD {
+                    CONTINUATION_FIELD.to_string()
                 } else {
                     arr.to_string()
                 };

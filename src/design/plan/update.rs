@@ -142,7 +142,7 @@ fn counter_path(model: &Model, entity: &str, field: &str, increment: bool) -> St
 
 /// Returns what an increment of `entity.field` adds: 1, or `every` for a counter the design
 /// approximates (written once every `every` events, by `every`).
-fn increment_by(model: &Model, entity: &str, field: &str) -> Bson {
+pub fn increment_by(model: &Model, entity: &str, field: &str) -> Bson {
     model
         .design
         .fields
