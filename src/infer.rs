@@ -18,8 +18,9 @@
 //! counts seen (a document without the array counted as 0 children), embedded in the model's
 //! own design (the data's layout) so that every other design can move it out.
 //!
-//! Once every input is read, a field whose values resolve to another collection's `_id`s
-//! ([`refs`]) becomes a reference (in the child for one id, in the parent for an array of
+//! Once every input is read, a field whose values resolve to another collection's `_id`s, or
+//! else to one of its unique keys (a unique index of the dump, or values unique in the data:
+//! [`refs::key_sets`]), ([`refs`]) becomes a reference (in the child for one id, in the parent for an array of
 //! ids), a collection of id pairs a link collection ([`links`]), a collection holding one
 //! author reference and an array of recipients to the same collection a feed laid out as
 //! fan-out on read ([`feeds`]), and creation times (ObjectId timestamps or a creation date)
@@ -228,9 +229,14 @@ pub struct RelationshipReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub without_array: Option<u64>,
     /// A reference: the values checked and, of them, those that resolved to the parent's (or
-    /// the child's) `_id`s.
+    /// the child's) `_id`s (or `key`'s values).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resolved: Option<[u64; 2]>,
+    /// A reference through a unique key of the referenced collection other than its `_id`:
+    /// the key field and why it is unique ([`refs::key_sets`]). The model writes the
+    /// relationship as any reference (it has no notion of the key a reference names).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<refs::KeyRef>,
     /// The figures come from a sample of the values (more distinct values than are counted).
     pub sampled: bool,
     /// Where the children's creation times came from, when they have them.
@@ -608,15 +614,24 @@ impl Inference {
             entities: self.collections.iter().map(|(n, _)| n.clone()).collect(),
             ..Default::default()
         };
-        let ids: Vec<refs::IdSet<'_>> = self
+        let mut ids: Vec<refs::IdSet<'_>> = self
             .collections
             .iter()
             .filter_map(|(n, s)| {
                 let id = s.fields.iter().find(|(f, _)| f == "_id")?;
                 let ids = id.1.values.as_deref()?;
-                Some(refs::IdSet { collection: n, ids })
+                Some(refs::IdSet::ids(n, ids))
             })
             .collect();
+        let unique_index = |collection: &str, field: &str| {
+            self.indexes.iter().any(|i| {
+                i.unique
+                    && !i.partial
+                    && i.collection == collection
+                    && matches!(i.key.as_slice(), [k] if k.field == field)
+            })
+        };
+        ids.extend(refs::key_sets(&self.collections, &unique_index));
         let mut found = Vec::new();
         // Full-scale documents per document read, per entity (children scale as their root).
         let mut scales: BTreeMap<String, f64> = BTreeMap::new();
@@ -698,6 +713,7 @@ impl Inference {
                     parents_per_child: None,
                     without_array: Some(c.without_array),
                     resolved: None,
+                    key: None,
                     sampled: false,
                     created: c.created,
                     growth_per_day: c.growth,
@@ -766,6 +782,7 @@ impl Inference {
                 parents_per_child: None,
                 without_array: None,
                 resolved: Some(feed.resolved),
+                key: None,
                 sampled: feed.sampled,
                 created: feed.created,
                 growth_per_day: None,
@@ -807,6 +824,7 @@ impl Inference {
                 parents_per_child: Some(link.per_child),
                 without_array: None,
                 resolved: Some(link.resolved),
+                key: None,
                 sampled: link.sampled,
                 created: link.created,
                 growth_per_day: link.growth,
@@ -891,6 +909,7 @@ impl Inference {
                 parents_per_child: per_child,
                 without_array: None,
                 resolved: Some([r.values, r.resolved]),
+                key: r.key.clone(),
                 sampled: r.sampled,
                 created: if f.in_array { None } else { f.created },
                 growth_per_day: growth,

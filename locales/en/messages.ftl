@@ -355,6 +355,9 @@ cli-compare-infeasible = { $design } is infeasible: { $codes } (error-severity w
 
 infer-empty = {""}
 infer-assumed-reference = { $resolved } of { $values } values are _ids of "{ $target }"{ $sampled }: a reference ({ $where }), not a field
+infer-assumed-reference-key = { $resolved } of { $values } values are values of the unique key { $key } of "{ $target }" ({ $unique }){ $sampled }: a reference ({ $where }), not a field
+infer-unique-by-index = a unique index
+infer-unique-in-data = every value once in the data
 infer-assumed-feed = with { $other }, a fan-out-on-read feed "{ $relationship }": each document holds one reference to its author ({ $author }) and an array of recipients ({ $recipients }), both _ids of "{ $target }", so one feed relationship, not two
 infer-assumed-sampled = {" "}(counted on a sample of the values)
 infer-in-the-parent = in the parent
@@ -385,6 +388,7 @@ infer-how-reference = reference { $field } in the child
 infer-relationship = { $name }: { $parent } → { $child } ({ $how }{ $many }), count { $count }, children per parent min { $min } median { $median } p99 { $p99 } max { $max }{ $resolved }{ $without }{ $sampled }
 infer-many-to-many = , many-to-many
 infer-resolved = , { $resolved } of { $values } ids resolved
+infer-resolved-key = , { $resolved } of { $values } values resolved through the unique key { $key }
 infer-without-array = , { $count } without the array (0 children)
 infer-sampled = , figures from a sample of the values
 infer-parents-per-child = , parents per child min { $min } median { $median } p99 { $p99 } max { $max }

@@ -351,6 +351,9 @@ cli-compare-infeasible = { $design } 不可行：{ $codes }（错误级别的警
 
 infer-empty = {""}
 infer-assumed-reference = { $values } 个值中有 { $resolved } 个是“{ $target }”的 _id{ $sampled }：是引用（{ $where }），不是字段
+infer-assumed-reference-key = { $values } 个值中有 { $resolved } 个是“{ $target }”的唯一键 { $key } 的值（{ $unique }）{ $sampled }：是引用（{ $where }），不是字段
+infer-unique-by-index = 唯一索引
+infer-unique-in-data = 数据中每个值只出现一次
 infer-assumed-feed = 与 { $other } 一起构成读时扇出的信息流“{ $relationship }”：每个文档含一个指向作者的引用（{ $author }）和一个接收者数组（{ $recipients }），二者都是“{ $target }”的 _id，因此是一个信息流关系，而不是两个
 infer-assumed-sampled = （按值的样本计数）
 infer-in-the-parent = 在父文档中
@@ -381,6 +384,7 @@ infer-how-reference = 子文档中的引用 { $field }
 infer-relationship = { $name }：{ $parent } → { $child }（{ $how }{ $many }），数量 { $count }，每个父文档的子项 最小 { $min } 中位数 { $median } p99 { $p99 } 最大 { $max }{ $resolved }{ $without }{ $sampled }
 infer-many-to-many = ，多对多
 infer-resolved = ，{ $values } 个 id 中解析出 { $resolved } 个
+infer-resolved-key = ，{ $values } 个值中通过唯一键 { $key } 解析出 { $resolved } 个
 infer-without-array = ，{ $count } 个没有该数组（0 个子项）
 infer-sampled = ，数字来自值的样本
 infer-parents-per-child = ，每个子项的父文档 最小 { $min } 中位数 { $median } p99 { $p99 } 最大 { $max }

@@ -374,9 +374,12 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
                 "resolved",
                 r.resolved
                     .map_or(Text::new("infer-empty"), |[values, resolved]| {
-                        Text::new("infer-resolved")
-                            .arg("resolved", resolved)
-                            .arg("values", values)
+                        match &r.key {
+                            Some(k) => Text::new("infer-resolved-key").arg("key", &k.field),
+                            None => Text::new("infer-resolved"),
+                        }
+                        .arg("resolved", resolved)
+                        .arg("values", values)
                     }),
             )
             .nested("sampled", either(r.sampled, "infer-sampled"))

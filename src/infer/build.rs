@@ -145,8 +145,8 @@ pub struct TypeShare {
 /// entity in `sink.children` (recursively: arrays of sub-documents in its elements too)
 /// instead of a field.
 ///
-/// A field whose values resolve to another collection's `_id`s (see [`refs::resolve`]) is
-/// reported and pushed to `sink.references` instead of being a field.
+/// A field whose values resolve to another collection's `_id`s or unique key (see
+/// [`refs::resolve`]) is reported and pushed to `sink.references` instead of being a field.
 pub fn fields(obj: &ObjectStats, entity: &str, prefix: &str, sink: &mut Sink<'_>) -> Fields {
     let mut out = Fields::default();
     for (name, stats, path, presence) in each_field(obj, prefix) {
@@ -159,9 +159,21 @@ pub fn fields(obj: &ObjectStats, entity: &str, prefix: &str, sink: &mut Sink<'_>
             present_field(stats, &path, presence, sink.rows);
             if let Some(row) = sink.rows.get_mut(at) {
                 let r = &found.reference;
+                let what = match &r.key {
+                    Some(k) => Text::new("infer-assumed-reference-key")
+                        .arg("key", &k.field)
+                        .nested(
+                            "unique",
+                            Text::new(if k.unique == "index" {
+                                "infer-unique-by-index"
+                            } else {
+                                "infer-unique-in-data"
+                            }),
+                        ),
+                    None => Text::new("infer-assumed-reference"),
+                };
                 row.assumed.push(
-                    Text::new("infer-assumed-reference")
-                        .arg("resolved", r.resolved)
+                    what.arg("resolved", r.resolved)
                         .arg("values", r.values)
                         .arg("target", &r.target)
                         .nested(
@@ -208,12 +220,12 @@ fn reference(
     let dominant = stats.ranked_types().first().map(|(t, _)| *t)?;
     let (reference, in_array, array_counts) = if dominant == "array" {
         let array = stats.array.as_deref()?;
-        let r = refs::resolve(&array.elements, name, ids)?;
+        let r = refs::resolve(&array.elements, name, entity, ids)?;
         let mut counts = array.counts.clone();
         counts.add_many(0, obj.seen.saturating_sub(array.counts.count()));
         (r, true, Some(Observed::of(&counts)))
     } else {
-        (refs::resolve(stats, name, ids)?, false, None)
+        (refs::resolve(stats, name, entity, ids)?, false, None)
     };
     Some(Found {
         holder: entity.to_string(),

@@ -234,9 +234,12 @@ fn summary(inferred: &Inferred) -> Summary {
                     "resolved",
                     rel.resolved
                         .map_or(Text::new("infer-empty"), |[values, resolved]| {
-                            Text::new("infer-resolved")
-                                .arg("resolved", resolved)
-                                .arg("values", values)
+                            match &rel.key {
+                                Some(k) => Text::new("infer-resolved-key").arg("key", &k.field),
+                                None => Text::new("infer-resolved"),
+                            }
+                            .arg("resolved", resolved)
+                            .arg("values", values)
                         }),
                 )
                 .nested(
