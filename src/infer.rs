@@ -45,6 +45,7 @@ pub mod gridfs;
 pub mod input;
 pub mod line;
 pub mod links;
+pub mod maps;
 pub mod refs;
 pub mod sketch;
 pub mod sql;
@@ -62,15 +63,16 @@ use serde::Serialize;
 use crate::ejson::{parse_document, parse_stream};
 use crate::model::design::{DesignSpec, Strategy};
 use crate::model::{Entity, Growth, Model, Relationship};
-pub use build::{Child, FieldReport, Found, TypeShare, ValueShare};
+pub use build::{Child, FieldReport, Found, MapReport, TypeShare, ValueShare};
 pub use fit::{fit, Observed};
 pub use refs::Created;
 
-/// Returns how a relationship was found laid out (`## Infer summary`): an embedded array, an
-/// array of ids in the parent, a link collection, a feed's items (fan-out on read: `field` is
-/// their collection) or a reference in the child.
-pub fn how(layout: &str, field: &str) -> crate::lang::Text {
+/// Returns how a relationship was found laid out (`## Infer summary`): an embedded array (or
+/// a `map`: an object keyed by data), an array of ids in the parent, a link collection, a
+/// feed's items (fan-out on read: `field` is their collection) or a reference in the child.
+pub fn how(layout: &str, field: &str, map: bool) -> crate::lang::Text {
     let id = match layout {
+        "embed" if map => "infer-how-map",
         "embed" => "infer-how-embed",
         "reference_in_parent" => "infer-how-ids-in-parent",
         "link_collection" => "infer-how-link",
@@ -245,6 +247,10 @@ pub struct RelationshipReport {
     /// Children added per day to a typical and the largest parent, written in the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub growth_per_day: Option<Growth>,
+    /// The data holds the children as a map (an object keyed by data: [`maps`]), embedded in
+    /// the model as an array of sub-documents with the key in a field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub map: Option<MapReport>,
 }
 
 /// The report beside the model: what was found, what was assumed, what was skipped.
@@ -717,6 +723,7 @@ impl Inference {
                     sampled: false,
                     created: c.created,
                     growth_per_day: c.growth,
+                    map: c.map,
                 });
             }
         }
@@ -786,6 +793,7 @@ impl Inference {
                 sampled: feed.sampled,
                 created: feed.created,
                 growth_per_day: None,
+                map: None,
             });
         }
         for link in links {
@@ -828,6 +836,7 @@ impl Inference {
                 sampled: link.sampled,
                 created: link.created,
                 growth_per_day: link.growth,
+                map: None,
             });
         }
         for f in found {
@@ -913,6 +922,7 @@ impl Inference {
                 sampled: r.sampled,
                 created: if f.in_array { None } else { f.created },
                 growth_per_day: growth,
+                map: None,
             });
         }
         let model = Model {

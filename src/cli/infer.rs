@@ -349,7 +349,10 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
             .arg("name", &r.name)
             .arg("parent", &r.parent)
             .arg("child", &r.child)
-            .nested("how", crate::infer::how(r.layout, &r.field))
+            .nested(
+                "how",
+                crate::infer::how(r.layout, &r.field, r.map.is_some()),
+            )
             .nested("many", either(r.many_to_many, "infer-many-to-many"))
             .arg("count", crate::human::thousands(r.count as u64))
             .arg("min", c.min)
