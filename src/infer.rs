@@ -18,8 +18,9 @@
 //! counts seen (a document without the array counted as 0 children), embedded in the model's
 //! own design (the data's layout) so that every other design can move it out.
 //!
-//! Once every input is read, a field whose values resolve to another collection's `_id`s
-//! ([`refs`]) becomes a reference (in the child for one id, in the parent for an array of
+//! Once every input is read, a field whose values resolve to another collection's `_id`s, or
+//! else to one of its unique keys (a unique index of the dump, or values unique in the data:
+//! [`refs::key_sets`]), ([`refs`]) becomes a reference (in the child for one id, in the parent for an array of
 //! ids), a collection of id pairs a link collection ([`links`]), a collection holding one
 //! author reference and an array of recipients to the same collection a feed laid out as
 //! fan-out on read ([`feeds`]), and creation times (ObjectId timestamps or a creation date)
@@ -44,6 +45,7 @@ pub mod gridfs;
 pub mod input;
 pub mod line;
 pub mod links;
+pub mod maps;
 pub mod refs;
 pub mod sketch;
 pub mod sql;
@@ -61,15 +63,16 @@ use serde::Serialize;
 use crate::ejson::{parse_document, parse_stream};
 use crate::model::design::{DesignSpec, Strategy};
 use crate::model::{Entity, Growth, Model, Relationship};
-pub use build::{Child, FieldReport, Found, TypeShare, ValueShare};
+pub use build::{Child, FieldReport, Found, MapReport, TypeShare, ValueShare};
 pub use fit::{fit, Observed};
 pub use refs::Created;
 
-/// Returns how a relationship was found laid out (`## Infer summary`): an embedded array, an
-/// array of ids in the parent, a link collection, a feed's items (fan-out on read: `field` is
-/// their collection) or a reference in the child.
-pub fn how(layout: &str, field: &str) -> crate::lang::Text {
+/// Returns how a relationship was found laid out (`## Infer summary`): an embedded array (or
+/// a `map`: an object keyed by data), an array of ids in the parent, a link collection, a
+/// feed's items (fan-out on read: `field` is their collection) or a reference in the child.
+pub fn how(layout: &str, field: &str, map: bool) -> crate::lang::Text {
     let id = match layout {
+        "embed" if map => "infer-how-map",
         "embed" => "infer-how-embed",
         "reference_in_parent" => "infer-how-ids-in-parent",
         "link_collection" => "infer-how-link",
@@ -228,9 +231,14 @@ pub struct RelationshipReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub without_array: Option<u64>,
     /// A reference: the values checked and, of them, those that resolved to the parent's (or
-    /// the child's) `_id`s.
+    /// the child's) `_id`s (or `key`'s values).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resolved: Option<[u64; 2]>,
+    /// A reference through a unique key of the referenced collection other than its `_id`:
+    /// the key field and why it is unique ([`refs::key_sets`]). The model writes the
+    /// relationship as any reference (it has no notion of the key a reference names).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<refs::KeyRef>,
     /// The figures come from a sample of the values (more distinct values than are counted).
     pub sampled: bool,
     /// Where the children's creation times came from, when they have them.
@@ -239,6 +247,10 @@ pub struct RelationshipReport {
     /// Children added per day to a typical and the largest parent, written in the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub growth_per_day: Option<Growth>,
+    /// The data holds the children as a map (an object keyed by data: [`maps`]), embedded in
+    /// the model as an array of sub-documents with the key in a field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub map: Option<MapReport>,
 }
 
 /// The report beside the model: what was found, what was assumed, what was skipped.
@@ -608,15 +620,24 @@ impl Inference {
             entities: self.collections.iter().map(|(n, _)| n.clone()).collect(),
             ..Default::default()
         };
-        let ids: Vec<refs::IdSet<'_>> = self
+        let mut ids: Vec<refs::IdSet<'_>> = self
             .collections
             .iter()
             .filter_map(|(n, s)| {
                 let id = s.fields.iter().find(|(f, _)| f == "_id")?;
                 let ids = id.1.values.as_deref()?;
-                Some(refs::IdSet { collection: n, ids })
+                Some(refs::IdSet::ids(n, ids))
             })
             .collect();
+        let unique_index = |collection: &str, field: &str| {
+            self.indexes.iter().any(|i| {
+                i.unique
+                    && !i.partial
+                    && i.collection == collection
+                    && matches!(i.key.as_slice(), [k] if k.field == field)
+            })
+        };
+        ids.extend(refs::key_sets(&self.collections, &unique_index));
         let mut found = Vec::new();
         // Full-scale documents per document read, per entity (children scale as their root).
         let mut scales: BTreeMap<String, f64> = BTreeMap::new();
@@ -698,9 +719,11 @@ impl Inference {
                     parents_per_child: None,
                     without_array: Some(c.without_array),
                     resolved: None,
+                    key: None,
                     sampled: false,
                     created: c.created,
                     growth_per_day: c.growth,
+                    map: c.map,
                 });
             }
         }
@@ -766,9 +789,11 @@ impl Inference {
                 parents_per_child: None,
                 without_array: None,
                 resolved: Some(feed.resolved),
+                key: None,
                 sampled: feed.sampled,
                 created: feed.created,
                 growth_per_day: None,
+                map: None,
             });
         }
         for link in links {
@@ -807,9 +832,11 @@ impl Inference {
                 parents_per_child: Some(link.per_child),
                 without_array: None,
                 resolved: Some(link.resolved),
+                key: None,
                 sampled: link.sampled,
                 created: link.created,
                 growth_per_day: link.growth,
+                map: None,
             });
         }
         for f in found {
@@ -891,9 +918,11 @@ impl Inference {
                 parents_per_child: per_child,
                 without_array: None,
                 resolved: Some([r.values, r.resolved]),
+                key: r.key.clone(),
                 sampled: r.sampled,
                 created: if f.in_array { None } else { f.created },
                 growth_per_day: growth,
+                map: None,
             });
         }
         let model = Model {

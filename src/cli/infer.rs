@@ -349,7 +349,10 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
             .arg("name", &r.name)
             .arg("parent", &r.parent)
             .arg("child", &r.child)
-            .nested("how", crate::infer::how(r.layout, &r.field))
+            .nested(
+                "how",
+                crate::infer::how(r.layout, &r.field, r.map.is_some()),
+            )
             .nested("many", either(r.many_to_many, "infer-many-to-many"))
             .arg("count", crate::human::thousands(r.count as u64))
             .arg("min", c.min)
@@ -374,9 +377,12 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
                 "resolved",
                 r.resolved
                     .map_or(Text::new("infer-empty"), |[values, resolved]| {
-                        Text::new("infer-resolved")
-                            .arg("resolved", resolved)
-                            .arg("values", values)
+                        match &r.key {
+                            Some(k) => Text::new("infer-resolved-key").arg("key", &k.field),
+                            None => Text::new("infer-resolved"),
+                        }
+                        .arg("resolved", resolved)
+                        .arg("values", values)
                     }),
             )
             .nested("sampled", either(r.sampled, "infer-sampled"))

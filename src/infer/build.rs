@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::fit::{fit, Observed};
+use super::maps::{self, Map};
 use super::refs::{self, Created, IdSet, Reference};
 use super::sketch::Sketch;
 use super::stats::{ArrayStats, FieldStats, ObjectStats, StringStats, MAX_ENUM_VALUES};
@@ -44,6 +45,22 @@ pub struct Child {
     pub created: Option<Created>,
     /// Children added per day to a typical and to the largest parent, from `created`.
     pub growth: Option<Growth>,
+    /// The data holds the children as a map (an object keyed by data, [`maps`]), not an array.
+    pub map: Option<MapReport>,
+}
+
+/// A map moved out into a child entity: what made it one, and where its key went.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MapReport {
+    /// Distinct keys seen (a lower bound when `sampled`).
+    pub keys: usize,
+    /// Share of the parents' objects holding the median key.
+    pub median_key_share: f64,
+    /// The child's field holding the key (`key`, or `map_key` when the values have a `key`).
+    pub key_field: String,
+    /// Keys beyond the most a model may hold were not read: the child's fields come from the
+    /// keys kept (the entries per parent count them all).
+    pub sampled: bool,
 }
 
 /// A field of an entity found to refer to another collection's `_id`s: it leaves the
@@ -145,11 +162,15 @@ pub struct TypeShare {
 /// entity in `sink.children` (recursively: arrays of sub-documents in its elements too)
 /// instead of a field.
 ///
-/// A field whose values resolve to another collection's `_id`s (see [`refs::resolve`]) is
-/// reported and pushed to `sink.references` instead of being a field.
+/// A field whose values resolve to another collection's `_id`s or unique key (see
+/// [`refs::resolve`]) is reported and pushed to `sink.references` instead of being a field.
 pub fn fields(obj: &ObjectStats, entity: &str, prefix: &str, sink: &mut Sink<'_>) -> Fields {
     let mut out = Fields::default();
     for (name, stats, path, presence) in each_field(obj, prefix) {
+        if let Some(map) = maps::detect(stats, obj.seen) {
+            move_out_map(entity, name, &path, stats, map, presence, sink);
+            continue;
+        }
         if let Some(array) = sub_documents(stats) {
             move_out(obj, entity, name, &path, stats, array, presence, sink);
             continue;
@@ -159,9 +180,21 @@ pub fn fields(obj: &ObjectStats, entity: &str, prefix: &str, sink: &mut Sink<'_>
             present_field(stats, &path, presence, sink.rows);
             if let Some(row) = sink.rows.get_mut(at) {
                 let r = &found.reference;
+                let what = match &r.key {
+                    Some(k) => Text::new("infer-assumed-reference-key")
+                        .arg("key", &k.field)
+                        .nested(
+                            "unique",
+                            Text::new(if k.unique == "index" {
+                                "infer-unique-by-index"
+                            } else {
+                                "infer-unique-in-data"
+                            }),
+                        ),
+                    None => Text::new("infer-assumed-reference"),
+                };
                 row.assumed.push(
-                    Text::new("infer-assumed-reference")
-                        .arg("resolved", r.resolved)
+                    what.arg("resolved", r.resolved)
                         .arg("values", r.values)
                         .arg("target", &r.target)
                         .nested(
@@ -208,12 +241,12 @@ fn reference(
     let dominant = stats.ranked_types().first().map(|(t, _)| *t)?;
     let (reference, in_array, array_counts) = if dominant == "array" {
         let array = stats.array.as_deref()?;
-        let r = refs::resolve(&array.elements, name, ids)?;
+        let r = refs::resolve(&array.elements, name, entity, ids)?;
         let mut counts = array.counts.clone();
         counts.add_many(0, obj.seen.saturating_sub(array.counts.count()));
         (r, true, Some(Observed::of(&counts)))
     } else {
-        (refs::resolve(stats, name, ids)?, false, None)
+        (refs::resolve(stats, name, entity, ids)?, false, None)
     };
     Some(Found {
         holder: entity.to_string(),
@@ -387,6 +420,127 @@ fn move_out(
             without_array,
             created,
             growth,
+            map: None,
+        },
+    );
+}
+
+/// Returns the `$type` shares of a field's values, the dominant one first.
+fn type_shares(stats: &FieldStats) -> Vec<TypeShare> {
+    let total = stats.present.max(1) as f64;
+    stats
+        .ranked_types()
+        .iter()
+        .map(|(t, n)| TypeShare {
+            ty: (*t).to_string(),
+            share: *n as f64 / total,
+        })
+        .collect()
+}
+
+/// Moves the map `name` (at `path`) of `entity` out into a child entity, one per entry, its
+/// key in a field `key` (`map_key` when the values have a `key`) beside the value's fields (or
+/// beside `value` when the values are not sub-documents), and an embedded relationship whose
+/// children per parent are the entries per object, reporting the map's row (its keys'
+/// lengths, its entries) with what was assumed.
+fn move_out_map(
+    entity: &str,
+    name: &str,
+    path: &str,
+    stats: &FieldStats,
+    map: Map,
+    presence: f64,
+    sink: &mut Sink<'_>,
+) {
+    let relationship = fresh(&sink.names.relationships, name, entity);
+    sink.names.relationships.insert(relationship.clone());
+    let child = fresh(&sink.names.entities, &singular(name), entity);
+    sink.names.entities.insert(child.clone());
+    let observed = Observed::of(&map.entries);
+    let values = &map.values;
+    let objects = values.object.as_deref().filter(|o| {
+        values.ranked_types().first().map(|(t, _)| *t) == Some("object") && !o.fields.is_empty()
+    });
+    let key_field = if objects.is_some_and(|o| o.fields.iter().any(|(n, _)| n == "key")) {
+        "map_key"
+    } else {
+        "key"
+    };
+    let key_lengths = Observed::of(&map.key_lengths);
+    let mut assumed = vec![Text::new("infer-assumed-map")
+        .arg("keys", map.keys)
+        .arg("share", format!("{:.1}", map.median_share * 100.0))
+        .arg("child", &child)
+        .arg("key", key_field)
+        .arg("relationship", &relationship)];
+    if map.without > 0 {
+        assumed.push(
+            Text::new("infer-assumed-without-map")
+                .arg("count", map.without)
+                .arg("of", observed.values),
+        );
+    }
+    sink.rows.push(FieldReport {
+        path: path.to_string(),
+        ty: BsonType::Object,
+        types: type_shares(stats),
+        presence,
+        length: Some(key_lengths.clone()),
+        count: Some(observed.clone()),
+        values: Vec::new(),
+        assumed,
+    });
+    let value_path = format!("{path}.*");
+    let mut key = Field::of(BsonType::String);
+    key.length = Some(fit(&key_lengths));
+    let mut child_fields = Fields::default();
+    child_fields.push(key_field, key);
+    let at = sink.children.len();
+    match objects {
+        Some(o) => {
+            sink.rows.push(FieldReport {
+                path: value_path.clone(),
+                ty: BsonType::Object,
+                types: type_shares(values),
+                presence: 1.0,
+                length: None,
+                count: None,
+                values: Vec::new(),
+                assumed: Vec::new(),
+            });
+            let f = fields(o, &child, &value_path, sink);
+            child_fields.0.extend(f.0);
+        }
+        None => {
+            let f = present_field(values, &value_path, 1.0, sink.rows);
+            child_fields.push("value", f);
+        }
+    }
+    let elements = (observed.mean * observed.values as f64).round() as u64;
+    let created = objects.and_then(refs::created);
+    let growth = created
+        .as_ref()
+        .map(|c| growth(elements, observed.values, observed.max, c.days));
+    sink.children.insert(
+        at,
+        Child {
+            relationship,
+            parent: entity.to_string(),
+            entity: child,
+            field: name.to_string(),
+            fields: child_fields,
+            elements,
+            cardinality: fit(&observed),
+            observed,
+            without_array: map.without,
+            created,
+            growth,
+            map: Some(MapReport {
+                keys: map.keys,
+                median_key_share: map.median_share,
+                key_field: key_field.to_string(),
+                sampled: map.sampled,
+            }),
         },
     );
 }

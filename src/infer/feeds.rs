@@ -195,7 +195,7 @@ mod tests {
         assert_eq!(rep.resolved, Some([32, 32]));
         assert_eq!(rep.children_read, 24);
         // The summary says why, in both languages.
-        let how = crate::infer::how(rep.layout, &rep.field);
+        let how = crate::infer::how(rep.layout, &rep.field, rep.map.is_some());
         let en = how.render(crate::lang::Lang::En);
         assert!(en.contains("fan-out-on-read feed activity"), "{en}");
         assert!(en.contains("one author reference"), "{en}");

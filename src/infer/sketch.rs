@@ -51,6 +51,22 @@ impl Sketch {
         *self.buckets.entry(bucket_of(value)).or_insert(0) += n;
     }
 
+    /// Adds every value of `other` (the sketch of both sets of values).
+    pub fn merge(&mut self, other: &Sketch) {
+        if other.count == 0 {
+            return;
+        }
+        if self.count == 0 || other.min < self.min {
+            self.min = other.min;
+        }
+        self.max = self.max.max(other.max);
+        self.count += other.count;
+        self.sum += other.sum;
+        for (&b, &n) in &other.buckets {
+            *self.buckets.entry(b).or_insert(0) += n;
+        }
+    }
+
     /// Returns how many values were added.
     pub fn count(&self) -> u64 {
         self.count

@@ -27,6 +27,8 @@ pub struct ObjectStats {
     index: FxHashMap<String, usize>,
     /// Names not tracked because the object already had [`MAX_FIELDS`] of them.
     pub dropped_names: u64,
+    /// Fields per object (tracked or not): a map's entries per parent ([`super::maps`]).
+    pub names: Sketch,
 }
 
 impl ObjectStats {
@@ -39,7 +41,9 @@ impl ObjectStats {
     /// from text by [`super::line`]).
     pub fn add_fields<'v, V: Value<'v>>(&mut self, fields: impl Iterator<Item = (&'v str, V)>) {
         self.seen += 1;
+        let mut names = 0u64;
         for (name, value) in fields {
+            names += 1;
             let slot = match self.index.get(name) {
                 Some(&i) => self.fields.get_mut(i),
                 None if self.fields.len() < MAX_FIELDS => {
@@ -54,6 +58,29 @@ impl ObjectStats {
             };
             if let Some((_, stats)) = slot {
                 stats.add_value(value);
+            }
+        }
+        self.names.add(names);
+    }
+
+    /// Adds what was seen of `other`'s objects, field by field (a name beyond [`MAX_FIELDS`]
+    /// counted as dropped).
+    pub fn merge(&mut self, other: &ObjectStats) {
+        self.seen += other.seen;
+        self.dropped_names += other.dropped_names;
+        self.names.merge(&other.names);
+        for (name, f) in &other.fields {
+            match self.index.get(name.as_str()) {
+                Some(&i) => {
+                    if let Some((_, mine)) = self.fields.get_mut(i) {
+                        mine.merge(f);
+                    }
+                }
+                None if self.fields.len() < MAX_FIELDS => {
+                    self.index.insert(name.clone(), self.fields.len());
+                    self.fields.push((name.clone(), f.clone()));
+                }
+                None => self.dropped_names += f.present,
             }
         }
     }
@@ -210,6 +237,21 @@ impl ValueCounts {
         }
     }
 
+    /// Adds the counts of `other` (values beyond [`MAX_TRACKED_VALUES`] distinct not tracked).
+    pub fn merge(&mut self, other: &ValueCounts) {
+        self.seen += other.seen;
+        self.untracked += other.untracked;
+        for (&k, &n) in &other.counts {
+            if let Some(m) = self.counts.get_mut(&k) {
+                *m = m.saturating_add(n);
+            } else if self.counts.len() < MAX_TRACKED_VALUES {
+                self.counts.insert(k, n);
+            } else {
+                self.untracked += u64::from(n);
+            }
+        }
+    }
+
     /// Returns the values tracked (seen less those not tracked).
     pub fn tracked(&self) -> u64 {
         self.seen - self.untracked
@@ -259,6 +301,28 @@ impl StringStats {
         self.emails += u64::from(is_email(s));
         self.urls += u64::from(is_url(s));
         self.ips += u64::from(is_ip(s));
+    }
+}
+
+impl StringStats {
+    /// Adds what was seen of `other`'s strings.
+    pub fn merge(&mut self, other: &StringStats) {
+        self.seen += other.seen;
+        self.emails += other.emails;
+        self.urls += other.urls;
+        self.ips += other.ips;
+        self.many |= other.many;
+        if !self.many {
+            for (v, &n) in &other.distinct {
+                *self.distinct.entry(v.clone()).or_insert(0) += n;
+            }
+            if self.distinct.len() > MAX_ENUM_VALUES {
+                self.many = true;
+            }
+        }
+        if self.many {
+            self.distinct.clear();
+        }
     }
 }
 
@@ -391,6 +455,42 @@ impl FieldStats {
                 }
             }
             Shape::Other(other) => self.add_other(other),
+        }
+    }
+
+    /// Adds what was seen of `other`'s values (the values of every key of a map, as one).
+    pub fn merge(&mut self, other: &FieldStats) {
+        fn range<T: PartialOrd + Copy>(a: Option<(T, T)>, b: Option<(T, T)>) -> Option<(T, T)> {
+            match (a, b) {
+                (Some((alo, ahi)), Some((blo, bhi))) => Some((
+                    if blo < alo { blo } else { alo },
+                    if bhi > ahi { bhi } else { ahi },
+                )),
+                (a, None) => a,
+                (None, b) => b,
+            }
+        }
+        self.present += other.present;
+        for (&t, &n) in &other.types {
+            *self.types.entry(t).or_insert(0) += n;
+        }
+        self.lengths.merge(&other.lengths);
+        self.numbers = range(self.numbers, other.numbers);
+        self.dates = range(self.dates, other.dates);
+        self.oid_times = range(self.oid_times, other.oid_times);
+        if let Some(o) = other.object.as_deref() {
+            self.object.get_or_insert_with(Default::default).merge(o);
+        }
+        if let Some(a) = other.array.as_deref() {
+            let mine = self.array.get_or_insert_with(Default::default);
+            mine.counts.merge(&a.counts);
+            mine.elements.merge(&a.elements);
+        }
+        if let Some(v) = other.values.as_deref() {
+            self.values.get_or_insert_with(Default::default).merge(v);
+        }
+        if let Some(st) = other.strings.as_deref() {
+            self.strings.get_or_insert_with(Default::default).merge(st);
         }
     }
 

@@ -223,7 +223,10 @@ fn summary(inferred: &Inferred) -> Summary {
                 .arg("name", &rel.name)
                 .arg("parent", &rel.parent)
                 .arg("child", &rel.child)
-                .nested("how", crate::infer::how(rel.layout, &rel.field))
+                .nested(
+                    "how",
+                    crate::infer::how(rel.layout, &rel.field, rel.map.is_some()),
+                )
                 .nested("many", either(rel.many_to_many, "infer-many-to-many"))
                 .arg("count", th(rel.count))
                 .arg("min", c.min)
@@ -234,9 +237,12 @@ fn summary(inferred: &Inferred) -> Summary {
                     "resolved",
                     rel.resolved
                         .map_or(Text::new("infer-empty"), |[values, resolved]| {
-                            Text::new("infer-resolved")
-                                .arg("resolved", resolved)
-                                .arg("values", values)
+                            match &rel.key {
+                                Some(k) => Text::new("infer-resolved-key").arg("key", &k.field),
+                                None => Text::new("infer-resolved"),
+                            }
+                            .arg("resolved", resolved)
+                            .arg("values", values)
                         }),
                 )
                 .nested(
