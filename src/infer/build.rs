@@ -316,6 +316,17 @@ fn sub_documents(stats: &FieldStats) -> Option<&ArrayStats> {
     (dominant == Some("object") && !objects.fields.is_empty()).then_some(array)
 }
 
+/// Returns the names of a relationship and a child entity moved out of `entity`'s field
+/// `name` (the child named by the field's singular), each fresh among the names taken and
+/// taken from now on.
+fn name_moved_out(sink: &mut Sink<'_>, name: &str, entity: &str) -> (String, String) {
+    let relationship = fresh(&sink.names.relationships, name, entity);
+    sink.names.relationships.insert(relationship.clone());
+    let child = fresh(&sink.names.entities, &singular(name), entity);
+    sink.names.entities.insert(child.clone());
+    (relationship, child)
+}
+
 /// Moves the array of sub-documents `name` (at `path`) of `entity` out into a child entity
 /// and an embedded relationship, reporting the array's row with what was assumed.
 #[allow(clippy::too_many_arguments)]
@@ -329,10 +340,7 @@ fn move_out(
     presence: f64,
     sink: &mut Sink<'_>,
 ) {
-    let relationship = fresh(&sink.names.relationships, name, entity);
-    sink.names.relationships.insert(relationship.clone());
-    let child = fresh(&sink.names.entities, &singular(name), entity);
-    sink.names.entities.insert(child.clone());
+    let (relationship, child) = name_moved_out(sink, name, entity);
     // Every parent without an array (missing, null, another type) has no children.
     let arrays = array.counts.count();
     let without_array = obj.seen.saturating_sub(arrays);
@@ -452,10 +460,7 @@ fn move_out_map(
     presence: f64,
     sink: &mut Sink<'_>,
 ) {
-    let relationship = fresh(&sink.names.relationships, name, entity);
-    sink.names.relationships.insert(relationship.clone());
-    let child = fresh(&sink.names.entities, &singular(name), entity);
-    sink.names.entities.insert(child.clone());
+    let (relationship, child) = name_moved_out(sink, name, entity);
     let observed = Observed::of(&map.entries);
     let values = &map.values;
     let objects = values.object.as_deref().filter(|o| {

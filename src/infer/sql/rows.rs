@@ -294,27 +294,7 @@ fn scan_insert(text: &str, escapes: Escapes, sink: &mut dyn FnMut(Event<'_>)) {
                         break;
                     }
                 }
-                let mut name = None;
-                while let Some(Token::Word(n) | Token::Name(n)) = toks.peek().copied() {
-                    name = Some(n);
-                    toks.next();
-                    if toks.peek() == Some(&Token::Dot) {
-                        toks.next();
-                    } else {
-                        break;
-                    }
-                }
-                let mut columns = Vec::new();
-                if toks.peek() == Some(&Token::Open) {
-                    toks.next();
-                    for t in toks.by_ref() {
-                        match t {
-                            Token::Word(c) | Token::Name(c) => columns.push(c),
-                            Token::Close => break,
-                            _ => {}
-                        }
-                    }
-                }
+                let (name, columns) = target(&mut toks);
                 head = name.map(|n| (n.to_string(), columns));
             }
             Token::Word(w) if depth == 0 && head.is_some() && !values => {
@@ -456,9 +436,22 @@ pub fn copy_head(text: &str) -> Option<(String, Vec<String>)> {
         Some(Token::Word(w)) if w.eq_ignore_ascii_case("copy") => {}
         _ => return None,
     }
+    let (name, columns) = target(&mut toks);
+    name.filter(|n| !n.eq_ignore_ascii_case("from")).map(|n| {
+        (
+            n.to_string(),
+            columns.iter().map(|c| c.to_string()).collect(),
+        )
+    })
+}
+
+/// Reads the target of an `INSERT INTO` or a `COPY`: the table's name (its last part, without
+/// the schema: `public.film` is `film`) and the column list after it, if any (none: every
+/// column, in the table's order).
+fn target<'a>(toks: &mut std::iter::Peekable<Tokens<'a>>) -> (Option<&'a str>, Vec<&'a str>) {
     let mut name = None;
     while let Some(Token::Word(n) | Token::Name(n)) = toks.peek().copied() {
-        name = Some(n.to_string());
+        name = Some(n);
         toks.next();
         if toks.peek() == Some(&Token::Dot) {
             toks.next();
@@ -469,16 +462,15 @@ pub fn copy_head(text: &str) -> Option<(String, Vec<String>)> {
     let mut columns = Vec::new();
     if toks.peek() == Some(&Token::Open) {
         toks.next();
-        for t in toks {
+        for t in toks.by_ref() {
             match t {
-                Token::Word(c) | Token::Name(c) => columns.push(c.to_string()),
+                Token::Word(c) | Token::Name(c) => columns.push(c),
                 Token::Close => break,
                 _ => {}
             }
         }
     }
-    name.filter(|n| !n.eq_ignore_ascii_case("from"))
-        .map(|n| (n, columns))
+    (name, columns)
 }
 
 /// What the values of one column showed.
