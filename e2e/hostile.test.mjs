@@ -237,10 +237,21 @@ test('the model editor lists the problem of every hostile model, at its path', a
 });
 
 test('a share link carrying a hostile model shows its problem; a damaged link is refused', async () => {
-  // Hostile models through a link: opened, and their problem listed like an edit's.
-  for (const { name, text } of corpus('models')) {
+  // Hostile models through a link: opened, and their problem listed like an edit's. The
+  // editor's answer to every hostile model is checked above, and every one of them crosses a
+  // link intact natively (tests/hostile.rs, hostile_models_through_a_share_link): here the
+  // page opens representatives, the first model with a problem, the first valid one and the
+  // largest that fits a link, each encoded by Node's zlib as another tool would.
+  const models = corpus('models').filter(({ text }) => text.length <= 200000);
+  const largest = models.reduce((a, b) => (b.text.length > a.text.length ? b : a));
+  const representatives = [
+    models.find(({ name }) => EXPECTED.get(name)?.outcome === 'error'),
+    models.find(({ name }) => EXPECTED.get(name)?.outcome !== 'error'),
+    largest,
+  ].filter((m, i, all) => m && all.indexOf(m) === i);
+  assert.ok(representatives.length >= 2, 'representative hostile models');
+  for (const { name, text } of representatives) {
     const want = EXPECTED.get(name);
-    if (text.length > 200000) continue;
     const { page, errors } = await openPage(site.browser, `${site.server.url}#playground&model=${payload(text)}`);
     const state = await modelState(page);
     if (want.outcome === 'error') {

@@ -272,3 +272,41 @@ fn arithmetic_saturates_on_hostile_numbers() {
         Some((u64::MAX, None, Some(100)))
     );
 }
+
+/// Every hostile model travels through a share link intact: the page's fragment
+/// (`#playground&model=…`) carries the same text back, or, for a model whose link would be too
+/// long, a refusal that says so. The page itself opens a few of them (e2e/hostile.test.mjs);
+/// what it then shows is the editor's answer to the same text, checked for every model there.
+#[test]
+fn hostile_models_through_a_share_link() {
+    use squillion::share::{fragment, read_fragment, Link, ShareError};
+    let mut carried = 0;
+    for path in cases("models") {
+        let bytes = std::fs::read(&path).expect("model bytes");
+        // As the page receives a file: lossy UTF-8.
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let link = Link {
+            model: text.clone(),
+            design: Some("custom".into()),
+            view: None,
+        };
+        let hash = fragment("playground", &link);
+        match read_fragment(&hash) {
+            Some(Ok(back)) => {
+                assert_eq!(
+                    back.model,
+                    text,
+                    "{}: the link changed the model",
+                    path.display()
+                );
+                assert_eq!(back.design.as_deref(), Some("custom"));
+                carried += 1;
+            }
+            Some(Err(ShareError::TooLong(n))) => {
+                assert!(n > squillion::share::MAX_LINK_CHARS, "{}", path.display())
+            }
+            other => panic!("{}: {other:?}", path.display()),
+        }
+    }
+    assert!(carried >= 40, "only {carried} models carried by a link");
+}
