@@ -14,7 +14,7 @@ import { openPage, useSite, SHOTS } from './browser.mjs';
 import { cliJson } from './cli.mjs';
 
 const site = useSite();
-/** The archive peer of tests/archive18.rs. */
+/** The archive peer of tests/infer_archives.rs. */
 const PEER = join(dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'common', 'mongodump_archive.py');
 
 /** Dispatches, on the dialog's drop zone, a dragover then a drop whose DataTransfer holds
@@ -122,7 +122,7 @@ test('files dropped on the dialog: the model squillion infer prints, GridFS reco
 
 test('a gzipped mongodump archive dropped: every collection in it, the model of the same files', async () => {
   // The same documents as one archive of database chat (mongodump --archive --gzip), written by
-  // the peer of tests/archive18.rs.
+  // the peer of tests/infer_archives.rs.
   const lines = FILES.flatMap((name) =>
     readFileSync(join(dir, name), 'utf8').trim().split('\n')
       .map((doc) => `{"ns": "chat.${name.replace(/\.json$/, '')}", "doc": ${doc}}`));

@@ -2,7 +2,7 @@
 // 6-hour counter documents; chosen there, the page shows the figures of the release CLI's
 // `squillion eval --preset page-analytics --design time-series --json` (asked of the CLI during
 // the test), the bucket collection `system.buckets.hit` among them, and the comparison table
-// gains its column. Screenshots at 1280×720 in target/screenshots (tspa20-*.png).
+// gains its column. Screenshots at 1280×720 in target/screenshots (page-analytics-time-series.png).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, useSite, SHOTS, openPreset } from './browser.mjs';
@@ -39,7 +39,7 @@ test('page-analytics: the time-series design on the design bar shows the CLI\'s 
   assert.deepEqual(chart.figures.docs_examined, [7, 7]);
   const hit = ts.operations.find((o) => o.unit === 'count a hit (minute, hour, total)');
   assert.deepEqual(hit.figures.docs_written, [1, 1]);
-  await page.screenshot({ path: `${SHOTS}/tspa20-time-series.png` });
+  await page.screenshot({ path: `${SHOTS}/page-analytics-time-series.png` });
   // Back on the counters: the 6-hour documents, 1 document a chart.
   await page.locator('.design-button[data-design="preallocated"]').click();
   const pre = await shown(page, 'preallocated');

@@ -151,7 +151,7 @@ fn the_bucket_size_is_exact_and_pymongo_agrees() {
         input.extend(m.to_vec().unwrap_or_else(|e| panic!("{e}")));
     }
     let hex: String = input.iter().map(|b| format!("{b:02x}")).collect();
-    // The server's bucket built by pymongo from the same measurements (as tests/ts20.rs does,
+    // The server's bucket built by pymongo from the same measurements (as tests/time_series.rs does,
     // here with a string meta): control.min/max per field, time rounded down to 60 s, _id
     // timestamp = that time, data column by column.
     let script = r#"

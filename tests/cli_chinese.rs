@@ -193,7 +193,7 @@ fn compare_and_eval_speak_chinese_and_their_english_is_kept() {
 
 #[test]
 fn infer_summary_speaks_chinese() {
-    let dir = std::env::temp_dir().join(format!("squillion-text22-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("squillion-cli-chinese-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     std::fs::write(
         dir.join("users.json"),
@@ -277,7 +277,7 @@ fn engine_errors_have_a_lead_in_every_language() {
         "服务器错误"
     );
     // squillion query: mongosh's line as it is, then the lead in the chosen language.
-    let dir = std::env::temp_dir().join(format!("squillion-text22-q-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("squillion-cli-chinese-q-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     std::fs::write(dir.join("users.ndjson"), "{\"_id\": 1}\n").expect("write");
     let cmd = "db.users.insertOne({ _id: 1 })";
