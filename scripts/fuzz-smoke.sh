@@ -84,7 +84,10 @@ for ((i = 0; i < ${#TARGETS[@]}; i += JOBS)); do
       execs=$(grep -m1 'stat::number_of_executed_units' "$WORK/$t.log" | awk '{print $2}')
       echo "    $t ok: ${execs:-?} executions"
     else
-      tail -n 60 "$WORK/$t.log"
+      # The panic's message first (its backtrace would push it out of a plain tail), then
+      # libFuzzer's report with the crashing input.
+      grep -m 1 -A 12 'panicked at' "$WORK/$t.log" || true
+      tail -n 25 "$WORK/$t.log"
       echo "    FAILED: $t (the crashing input is under fuzz/artifacts/$t/)"
       failed+=("$t")
     fi
