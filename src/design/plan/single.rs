@@ -56,8 +56,9 @@ pub(super) fn children(out: &Commands, r: &Relationship, entity: &str, coll: &st
 
 /// Adds `type: <entity>` to the filter of every command of `step` (an entity's read, list,
 /// search, update or delete) that queries the entity's own fields in a collection holding
-/// several entities' documents: without it, the query could match another type's documents,
-/// and a partial index on the type could not answer it. A lookup by `_id` (unique across the
+/// several entities' documents, and every find of a `list` (whatever its filter): without
+/// it, the query could match another type's documents, and a partial index on the type could
+/// not answer it. A lookup by `_id` (unique across the
 /// collection) and a query on a single collection's shared key keep their filter.
 pub(super) fn name_types<'a>(
     p: &Placement,
@@ -88,9 +89,12 @@ pub(super) fn name_types<'a>(
             top != "_id" && e.fields.get(top).is_some()
         });
         let by_id = c.filter.contains_key("_id");
+        // A list reads one entity's documents whatever its filter (none, or the shared key,
+        // which the parent's document holds too): its page must not hold another type's.
+        let listing = matches!(step, Step::List { .. }) && c.kind == Find;
         if c.collection == coll.name
             && matches!(c.kind, Find | Update | Delete)
-            && own
+            && (own || listing)
             && !by_id
             && !c.filter.contains_key(TYPE_FIELD)
         {
