@@ -19,7 +19,8 @@
 //! value and, for `live` copies, so does every copy of it: every sub-document with its `_id`
 //! in any collection, and the fields its children copy from it; an `$inc`: the field and its
 //! live copies grew by the increment), `reassign` (the child among its new parent's children,
-//! and no other parent's) and `delete` (nothing stores the entity or lists it any more).
+//! and no other parent's), `delete` (nothing stores the entity or lists it any more) and
+//! `list` (its page of the entity's documents, in its order, with the fields it asks for).
 //! A strategy whose children cannot be decoded from the documents
 //! (a time series' compressed buckets) is reported as not checked, never passed silently.
 
@@ -129,6 +130,102 @@ pub fn check(
                                 if let Some(p) = missing_child(&model, r, c, all, &pool) {
                                     problem(p);
                                 }
+                            }
+                        }
+                        Step::List {
+                            entity,
+                            by,
+                            sort,
+                            limit,
+                            fields,
+                            page,
+                            paging,
+                        } => {
+                            let Some(coll) = layout.collection_of(entity) else {
+                                continue;
+                            };
+                            let wanted_value = match by {
+                                Some(f) => {
+                                    let is_array = model
+                                        .entity(entity)
+                                        .and_then(|e| e.fields.get(f))
+                                        .is_some_and(|x| x.ty == crate::model::BsonType::Array);
+                                    let name = if is_array {
+                                        format!("{entity}.{f}.$first")
+                                    } else {
+                                        format!("{entity}.{f}")
+                                    };
+                                    let Some(v) = b.value(&name) else {
+                                        continue;
+                                    };
+                                    Some((f.as_str(), v))
+                                }
+                                None => None,
+                            };
+                            let key =
+                                |d: &Document| d.get(&sort.field).cloned().unwrap_or(Bson::Null);
+                            let order = |x: &Bson, y: &Bson| {
+                                let o = compare(x, y);
+                                if sort.order < 0 {
+                                    o.reverse()
+                                } else {
+                                    o
+                                }
+                            };
+                            let mut rows: Vec<Document> = db
+                                .find(&coll.name, &FindCommand::default())
+                                .map(|x| {
+                                    x.documents.into_iter().map(|d| d.into_document()).collect()
+                                })
+                                .unwrap_or_default();
+                            rows.retain(|d| {
+                                let other_type = matches!(
+                                    d.get(crate::design::layout::single::TYPE_FIELD),
+                                    Some(Bson::String(t)) if t != entity
+                                );
+                                let matched =
+                                    wanted_value.as_ref().is_none_or(|(f, v)| match d.get(*f) {
+                                        Some(Bson::Array(a)) => a.contains(v),
+                                        Some(x) => x == v,
+                                        None => false,
+                                    });
+                                !other_type && matched
+                            });
+                            rows.sort_by(|x, y| order(&key(x), &key(y)));
+                            let limit = usize::try_from(*limit).unwrap_or(usize::MAX);
+                            let start = match paging {
+                                _ if *page <= 1 => 0,
+                                crate::model::Paging::Skip => usize::try_from(
+                                    page.saturating_sub(1).saturating_mul(limit as u64),
+                                )
+                                .unwrap_or(usize::MAX),
+                                crate::model::Paging::Range => {
+                                    let Some(last) = b.value(&format!("last.{}", sort.field))
+                                    else {
+                                        unchecked.push(format!(
+                                            "{}: the sample holds one page of {entity} at most",
+                                            unit.name
+                                        ));
+                                        continue;
+                                    };
+                                    rows.iter()
+                                        .take_while(|d| order(&key(d), &last).is_le())
+                                        .count()
+                                }
+                            };
+                            checked += 1;
+                            let mut asked_fields = fields.clone();
+                            if asked_fields.is_empty() {
+                                asked_fields.push("_id".to_string());
+                                if let Some(e) = model.entity(entity) {
+                                    asked_fields.extend(e.fields.iter().map(|(n, _)| n.clone()));
+                                }
+                            }
+                            let pool = pool(returned, si);
+                            if let Some(p) =
+                                missing_in_window(&rows, start, limit, &key, &pool, &asked_fields)
+                            {
+                                problem(format!("{entity}: {p}"));
                             }
                         }
                         Step::FindParents { relationship, by } => {
@@ -559,6 +656,49 @@ fn missing_child(
         }
     }
     None
+}
+
+/// Returns what is wrong when the documents `rows[start..start + n]` (sorted by `key`) are
+/// not all among what the plan returned (`pool`, with the `wanted` fields), or `None` when
+/// they are. At either edge of the window, documents sharing the edge's key are
+/// interchangeable: any of them will do, as many as the window holds.
+fn missing_in_window(
+    rows: &[Document],
+    start: usize,
+    n: usize,
+    key: &dyn Fn(&Document) -> Bson,
+    pool: &[Document],
+    wanted: &[String],
+) -> Option<String> {
+    let end = start.saturating_add(n).min(rows.len());
+    let window = rows.get(start.min(end)..end).unwrap_or_default();
+    let (Some(first), Some(last)) = (window.first().map(key), window.last().map(key)) else {
+        return None;
+    };
+    for edge in [&first, &last] {
+        let needed = window.iter().filter(|d| key(d) == *edge).count();
+        let present = rows
+            .iter()
+            .filter(|d| key(d) == *edge && holds(pool, d, wanted))
+            .count();
+        if present < needed {
+            return Some(format!(
+                "{needed} documents with the key {edge} at the page's edge are asked for, {present} returned"
+            ));
+        }
+    }
+    window
+        .iter()
+        .enumerate()
+        .find(|(_, d)| key(d) != first && key(d) != last && !holds(pool, d, wanted))
+        .map(|(i, d)| {
+            format!(
+                "document #{} of the page (key {}) is not among what the plan returns, with its fields {}",
+                start + i + 1,
+                key(d),
+                wanted.join(", ")
+            )
+        })
 }
 
 /// Returns the fields of the children a read asks for: those it lists, else all of the

@@ -15,7 +15,7 @@ use crate::design::plan::{CONTINUATION, CONTINUATION_DOCUMENTS, HOLDERS, MORE};
 use crate::design::{Command, CommandKind, Layout, Strategy, When};
 use crate::engine::{self, Database, FindCommand, UpdateCommand};
 use crate::generate::{entity_oid, Dataset};
-use crate::model::{Model, Relationship, Step};
+use crate::model::{Model, Paging, Relationship, Sort, Step};
 
 /// What the evaluator needs besides the database.
 pub(super) struct Ctx<'a> {
@@ -164,6 +164,73 @@ fn new_parent(ctx: &Ctx, b: &Binder, r: &Relationship) -> Option<Document> {
         .cloned()
 }
 
+/// Returns what a range-paged `list` continues after (`last.<sort field>`): the sort value the
+/// previous page ended with, in the sample's order of the documents the list filters, or where
+/// the sample holds fewer than the pages before it, the value that leaves one last full page
+/// (the full-scale figures count the pages before by arithmetic, `page_offset`). `None` when
+/// the sample holds no more than one page.
+fn last_seen(
+    ctx: &Ctx,
+    b: &Binder,
+    entity: &str,
+    by: Option<&str>,
+    sort: &Sort,
+    limit: u64,
+    page: u64,
+) -> Option<Document> {
+    let coll = ctx.layout.collection_of(entity)?;
+    let docs = &ctx.data.collection(&coll.name)?.documents;
+    // The value the list's equality binds (`post.tags.$first` for an array field).
+    let wanted = match by {
+        Some(f) => {
+            let is_array = ctx
+                .model
+                .entity(entity)
+                .and_then(|e| e.fields.get(f))
+                .is_some_and(|x| x.ty == crate::model::BsonType::Array);
+            let name = if is_array {
+                format!("{entity}.{f}.$first")
+            } else {
+                format!("{entity}.{f}")
+            };
+            Some((f, b.value(&name)?))
+        }
+        None => None,
+    };
+    let key = |d: &Document| d.get(&sort.field).cloned().unwrap_or(Bson::Null);
+    let mut rows: Vec<&Document> = docs
+        .iter()
+        .filter(|d| {
+            let other_type = matches!(
+                d.get(crate::design::layout::single::TYPE_FIELD),
+                Some(Bson::String(t)) if t != entity
+            );
+            let matched = wanted.as_ref().is_none_or(|(f, v)| match d.get(*f) {
+                Some(Bson::Array(a)) => a.contains(v),
+                Some(x) => x == v,
+                None => false,
+            });
+            !other_type && matched
+        })
+        .collect();
+    rows.sort_by(|x, y| {
+        let o = crate::engine::compare::compare(&key(x), &key(y));
+        if sort.order < 0 {
+            o.reverse()
+        } else {
+            o
+        }
+    });
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let before =
+        usize::try_from(page.saturating_sub(1).saturating_mul(limit as u64)).unwrap_or(usize::MAX);
+    let at = before.min(rows.len().saturating_sub(limit));
+    let last = rows.get(at.checked_sub(1)?)?;
+    let mut out = Document::new();
+    out.insert(sort.field.clone(), key(last));
+    Some(out)
+}
+
 /// Prepares the fresh values of a step: the new child, the posted item.
 fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
     b.fresh.clear();
@@ -171,6 +238,19 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
     b.full_counts.clear();
     let Some(step) = step else { return };
     match step {
+        Step::List {
+            entity,
+            by,
+            sort,
+            limit,
+            page,
+            paging: Paging::Range,
+            ..
+        } if *page > 1 => {
+            if let Some(d) = last_seen(ctx, b, entity, by.as_deref(), sort, *limit, *page) {
+                b.fresh.insert("last".into(), Bson::Document(d));
+            }
+        }
         Step::Reassign { relationship } => {
             let Some(r) = ctx.model.relationship(relationship) else {
                 return;
