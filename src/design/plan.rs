@@ -32,6 +32,7 @@ use serde::Serialize;
 
 pub use find_parents::HOLDERS;
 pub use insert_child::{CONTINUATION, CONTINUATION_DOCUMENTS, LAST, MORE};
+pub use list::equality_param;
 pub use order::{array_order, bucket_order_serves};
 pub use update::increment_by;
 

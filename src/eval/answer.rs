@@ -144,23 +144,16 @@ pub fn check(
                             let Some(coll) = layout.collection_of(entity) else {
                                 continue;
                             };
-                            let wanted_value = match by {
-                                Some(f) => {
-                                    let is_array = model
-                                        .entity(entity)
-                                        .and_then(|e| e.fields.get(f))
-                                        .is_some_and(|x| x.ty == crate::model::BsonType::Array);
-                                    let name = if is_array {
-                                        format!("{entity}.{f}.$first")
-                                    } else {
-                                        format!("{entity}.{f}")
-                                    };
-                                    let Some(v) = b.value(&name) else {
-                                        continue;
-                                    };
-                                    Some((f.as_str(), v))
-                                }
-                                None => None,
+                            let docs: Vec<Document> = db
+                                .find(&coll.name, &FindCommand::default())
+                                .map(|x| {
+                                    x.documents.into_iter().map(|d| d.into_document()).collect()
+                                })
+                                .unwrap_or_default();
+                            let Some(rows) =
+                                run::list_rows(&model, b, entity, by.as_deref(), sort, &docs)
+                            else {
+                                continue;
                             };
                             let key =
                                 |d: &Document| d.get(&sort.field).cloned().unwrap_or(Bson::Null);
@@ -172,26 +165,6 @@ pub fn check(
                                     o
                                 }
                             };
-                            let mut rows: Vec<Document> = db
-                                .find(&coll.name, &FindCommand::default())
-                                .map(|x| {
-                                    x.documents.into_iter().map(|d| d.into_document()).collect()
-                                })
-                                .unwrap_or_default();
-                            rows.retain(|d| {
-                                let other_type = matches!(
-                                    d.get(crate::design::layout::single::TYPE_FIELD),
-                                    Some(Bson::String(t)) if t != entity
-                                );
-                                let matched =
-                                    wanted_value.as_ref().is_none_or(|(f, v)| match d.get(*f) {
-                                        Some(Bson::Array(a)) => a.contains(v),
-                                        Some(x) => x == v,
-                                        None => false,
-                                    });
-                                !other_type && matched
-                            });
-                            rows.sort_by(|x, y| order(&key(x), &key(y)));
                             let limit = usize::try_from(*limit).unwrap_or(usize::MAX);
                             let start = match paging {
                                 _ if *page <= 1 => 0,
@@ -663,7 +636,7 @@ fn missing_child(
 /// they are. At either edge of the window, documents sharing the edge's key are
 /// interchangeable: any of them will do, as many as the window holds.
 fn missing_in_window(
-    rows: &[Document],
+    rows: &[&Document],
     start: usize,
     n: usize,
     key: &dyn Fn(&Document) -> Bson,
@@ -672,7 +645,10 @@ fn missing_in_window(
 ) -> Option<String> {
     let end = start.saturating_add(n).min(rows.len());
     let window = rows.get(start.min(end)..end).unwrap_or_default();
-    let (Some(first), Some(last)) = (window.first().map(key), window.last().map(key)) else {
+    let (Some(first), Some(last)) = (
+        window.first().map(|d| key(d)),
+        window.last().map(|d| key(d)),
+    ) else {
         return None;
     };
     for edge in [&first, &last] {

@@ -164,42 +164,28 @@ fn new_parent(ctx: &Ctx, b: &Binder, r: &Relationship) -> Option<Document> {
         .cloned()
 }
 
-/// Returns what a range-paged `list` continues after (`last.<sort field>`): the sort value the
-/// previous page ended with, in the sample's order of the documents the list filters, or where
-/// the sample holds fewer than the pages before it, the value that leaves one last full page
-/// (the full-scale figures count the pages before by arithmetic, `page_offset`). `None` when
-/// the sample holds no more than one page.
-fn last_seen(
-    ctx: &Ctx,
+/// Returns the documents of `docs` (one collection's) that a `list` of `entity` reads, in its
+/// order: the entity's own (not another type's in a single collection), equal to the value
+/// its equality binds (an array field holding it), sorted by `sort`. `None` when that value
+/// is not bound. What the evaluation pages through and the logical answer of the step.
+pub(super) fn list_rows<'d>(
+    model: &Model,
     b: &Binder,
     entity: &str,
     by: Option<&str>,
     sort: &Sort,
-    limit: u64,
-    page: u64,
-) -> Option<Document> {
-    let coll = ctx.layout.collection_of(entity)?;
-    let docs = &ctx.data.collection(&coll.name)?.documents;
-    // The value the list's equality binds (`post.tags.$first` for an array field).
+    docs: impl IntoIterator<Item = &'d Document>,
+) -> Option<Vec<&'d Document>> {
     let wanted = match by {
-        Some(f) => {
-            let is_array = ctx
-                .model
-                .entity(entity)
-                .and_then(|e| e.fields.get(f))
-                .is_some_and(|x| x.ty == crate::model::BsonType::Array);
-            let name = if is_array {
-                format!("{entity}.{f}.$first")
-            } else {
-                format!("{entity}.{f}")
-            };
-            Some((f, b.value(&name)?))
-        }
+        Some(f) => Some((
+            f,
+            b.value(&crate::design::plan::equality_param(model, entity, f))?,
+        )),
         None => None,
     };
     let key = |d: &Document| d.get(&sort.field).cloned().unwrap_or(Bson::Null);
     let mut rows: Vec<&Document> = docs
-        .iter()
+        .into_iter()
         .filter(|d| {
             let other_type = matches!(
                 d.get(crate::design::layout::single::TYPE_FIELD),
@@ -221,6 +207,27 @@ fn last_seen(
             o
         }
     });
+    Some(rows)
+}
+
+/// Returns what a range-paged `list` continues after (`last.<sort field>`): the sort value the
+/// previous page ended with, in the sample's order of the documents the list filters, or where
+/// the sample holds fewer than the pages before it, the value that leaves one last full page
+/// (the full-scale figures count the pages before by arithmetic, `page_offset`). `None` when
+/// the sample holds no more than one page.
+fn last_seen(
+    ctx: &Ctx,
+    b: &Binder,
+    entity: &str,
+    by: Option<&str>,
+    sort: &Sort,
+    limit: u64,
+    page: u64,
+) -> Option<Document> {
+    let coll = ctx.layout.collection_of(entity)?;
+    let docs = &ctx.data.collection(&coll.name)?.documents;
+    let rows = list_rows(ctx.model, b, entity, by, sort, docs)?;
+    let key = |d: &Document| d.get(&sort.field).cloned().unwrap_or(Bson::Null);
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
     let before =
         usize::try_from(page.saturating_sub(1).saturating_mul(limit as u64)).unwrap_or(usize::MAX);

@@ -5,7 +5,7 @@
 use bson::{doc, Document};
 
 use super::{param, CommandKind::Find, Commands, Placement};
-use crate::model::{BsonType, Paging, Step};
+use crate::model::{BsonType, Model, Paging, Step};
 
 /// Appends the command of a `list` step.
 pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
@@ -24,19 +24,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     let coll = p.collection_for(entity);
     let mut filter = Document::new();
     if let Some(b) = by {
-        // By an array field (a tag): one of its values, which a multikey index bounds to a
-        // point, not the whole array.
-        let is_array = p
-            .model
-            .entity(entity)
-            .and_then(|e| e.fields.get(b))
-            .is_some_and(|f| f.ty == BsonType::Array);
-        let name = if is_array {
-            format!("{entity}.{b}.$first")
-        } else {
-            format!("{entity}.{b}")
-        };
-        filter.insert(b.clone(), param(name));
+        filter.insert(b.clone(), param(equality_param(p.model, entity, b)));
     }
     let later = *page > 1;
     let mut note = format!("page {page} of {limit} {entity}");
@@ -74,4 +62,19 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         f.projection = Some(projection);
     }
     out.push(f);
+}
+
+/// Returns the parameter a `list` of `entity` by field `by` compares with: the subject's value
+/// (`post.author`), or for an array field (a tag) one of its values (`post.tags.$first`),
+/// which a multikey index bounds to a point, not the whole array.
+pub fn equality_param(model: &Model, entity: &str, by: &str) -> String {
+    let is_array = model
+        .entity(entity)
+        .and_then(|e| e.fields.get(by))
+        .is_some_and(|f| f.ty == BsonType::Array);
+    if is_array {
+        format!("{entity}.{by}.$first")
+    } else {
+        format!("{entity}.{by}")
+    }
 }
