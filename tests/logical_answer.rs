@@ -384,3 +384,150 @@ fn deletes_and_increments_under_every_strategy() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(strategies >= 12, "only {strategies} strategies");
 }
+
+/// Returns `text` (a preset) with its workload cut to the units `keep` accepts.
+fn with_units(text: &str, keep: &dyn Fn(&serde_json::Value) -> bool) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+    if let Some(w) = v["workload"].as_array_mut() {
+        w.retain(|u| keep(u));
+    }
+    v.to_string()
+}
+
+/// Returns `text` with every attribute pattern laid out in `form`.
+fn with_form(text: &str, form: &str) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(text).unwrap();
+    if let Some(fs) = v["design"]["fields"].as_array_mut() {
+        for f in fs.iter_mut().filter(|f| f["pattern"] == "attribute") {
+            f["form"] = form.into();
+        }
+    }
+    v.to_string()
+}
+
+/// The feed steps under every feed strategy (each reader's newest page; a post reaching every
+/// follower the run writes to, in their newest bucket) and `find_by_attribute` under every
+/// attribute form (exactly the documents holding a matching attribute): no problem, and every
+/// one of those steps really checked, for the typical and the largest subject.
+#[test]
+fn feeds_and_attributes_under_every_form() {
+    let mut failures = Vec::new();
+    let is_op = |u: &serde_json::Value, op: &str| {
+        u["steps"].as_array().unwrap().iter().any(|s| s["op"] == op)
+    };
+    let opts = EvalOptions::default();
+    let feed = presets::find("social-feed").unwrap();
+    let base = parse_model(feed.text).unwrap();
+    let mut strategies = 0;
+    for s in strategies_for(&base, "feed") {
+        let v = serde_json::to_value(&s).unwrap();
+        let Ok(m) = parse_model(&with_override(feed.text, "feed", v.clone())) else {
+            continue;
+        };
+        let r = check_offered(&m, "custom", &opts).unwrap();
+        failures.extend(r.problems.iter().map(|p| format!("feed {v}: {p}")));
+        // Two reads and one post, each for two subjects.
+        if r.checked < 6 || !r.unchecked.is_empty() {
+            failures.push(format!(
+                "feed {v}: {} checked; not checked: {:?}",
+                r.checked, r.unchecked
+            ));
+        }
+        strategies += 1;
+    }
+    assert!(strategies >= 3, "only {strategies} feed strategies");
+    // A key and a bound together: the same element must hold both (`$elemMatch`).
+    let sharp_swords = serde_json::json!({
+        "name": "swords with damage > 30", "rate_per_sec": 1,
+        "steps": [{ "op": "find_by_attribute", "entity": "player", "field": "items",
+                    "key": "sword", "above": 30 }]
+    });
+    for (name, units) in [("game-inventory", 3), ("movie-prices", 1)] {
+        let p = presets::find(name).unwrap();
+        let mut text: serde_json::Value = serde_json::from_str(p.text).unwrap();
+        if name == "game-inventory" {
+            text["workload"]
+                .as_array_mut()
+                .unwrap()
+                .push(sharp_swords.clone());
+        }
+        let text = text.to_string();
+        for form in ["keyed", "key_value", "flattened"] {
+            let all = with_form(&text, form);
+            let without = with_units(&all, &|u| !is_op(u, "find_by_attribute"));
+            let (Ok(m), Ok(rest)) = (parse_model(&all), parse_model(&without)) else {
+                failures.push(format!("{name} {form}: not a valid model"));
+                continue;
+            };
+            let (Ok(a), Ok(b)) = (
+                check_offered(&rest, "custom", &opts),
+                check_offered(&m, "custom", &opts),
+            ) else {
+                failures.push(format!("{name} {form}: not evaluated"));
+                continue;
+            };
+            failures.extend(b.problems.iter().map(|p| format!("{name} {form}: {p}")));
+            if b.checked < a.checked + 2 * units {
+                failures.push(format!(
+                    "{name} {form}: {} find_by_attribute steps checked of {}",
+                    b.checked - a.checked,
+                    2 * units
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// An `insert` of every entity that is nobody's child (nor a feed's item, which `post_feed`
+/// posts), in every preset's own design (a
+/// GridFS file's metadata, a time-series measurement, a single collection's type): a new
+/// document of the entity is stored, checked for both subjects.
+#[test]
+fn inserts_store_the_entity_in_every_preset() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for p in presets::all() {
+        let m = p.model().unwrap();
+        let roots: Vec<&str> = m
+            .entities
+            .iter()
+            .map(|e| e.name.as_str())
+            .filter(|e| {
+                !m.relationships
+                    .iter()
+                    .any(|r| r.child == *e || r.feed.as_deref() == Some(e))
+            })
+            .collect();
+        let mut v: serde_json::Value = serde_json::from_str(p.text).unwrap();
+        v["workload"] = roots
+            .iter()
+            .map(|e| {
+                serde_json::json!({ "name": format!("insert {e}"), "rate_per_sec": 1,
+                                          "steps": [{ "op": "insert", "entity": e }] })
+            })
+            .collect();
+        let Ok(om) = parse_model(&v.to_string()) else {
+            failures.push(format!("{}: inserts refused", p.name));
+            continue;
+        };
+        match check_offered(&om, "custom", &EvalOptions::default()) {
+            Ok(r) => {
+                failures.extend(r.problems.iter().map(|x| format!("{}: {x}", p.name)));
+                if r.checked < 2 * roots.len() {
+                    failures.push(format!(
+                        "{}: {} of {} inserts checked; not checked: {:?}",
+                        p.name,
+                        r.checked,
+                        2 * roots.len(),
+                        r.unchecked
+                    ));
+                }
+                checked += r.checked;
+            }
+            Err(e) => failures.push(format!("{}: not evaluated: {e}", p.name)),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked >= 30, "only {checked} inserts checked");
+}

@@ -30,10 +30,12 @@ mod update;
 
 use serde::Serialize;
 
+pub use find_by_attribute::pattern_of as attribute_pattern;
 pub use find_parents::HOLDERS;
 pub use insert_child::{CONTINUATION, CONTINUATION_DOCUMENTS, LAST, MORE};
 pub use list::equality_param;
 pub use order::{array_order, bucket_order_serves};
+pub use read_feed::order_field as feed_order_field;
 pub use update::increment_by;
 
 pub use super::command::{

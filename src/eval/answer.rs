@@ -20,9 +20,16 @@
 //! in any collection, and the fields its children copy from it; an `$inc`: the field and its
 //! live copies grew by the increment), `reassign` (the child among its new parent's children,
 //! and no other parent's), `delete` (nothing stores the entity or lists it any more) and
-//! `list` (its page of the entity's documents, in its order, with the fields it asks for).
+//! `list` (its page of the entity's documents, in its order, with the fields it asks for),
+//! `insert` (a new document of the entity in its collection), `find_by_attribute` (exactly
+//! the documents holding a matching attribute, [`attribute`]), `read_feed` (the reader's
+//! newest page) and `post_feed` (the item in the feed of every follower written to, in their
+//! newest bucket) ([`feed`]).
 //! A strategy whose children cannot be decoded from the documents
 //! (a time series' compressed buckets) is reported as not checked, never passed silently.
+
+mod attribute;
+mod feed;
 
 use bson::{doc, Bson, Document};
 
@@ -57,6 +64,14 @@ impl std::fmt::Display for AnswerProblem {
     }
 }
 
+/// What checking one step found (for the steps checked in their own modules).
+enum Outcome {
+    /// Checked: `None` when the plan gave the logical answer, else what is wrong.
+    Checked(Option<String>),
+    /// Not checked, with why.
+    Unchecked(String),
+}
+
 /// What the check found for one design.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AnswerReport {
@@ -80,11 +95,12 @@ pub fn check(
     let mut db = materialize(layout, &data)?;
     // The sample as generated, never written to: what a step's subject was before the run.
     let before = materialize(layout, &data)?;
+    let cap = opts.fan_out_cap.max(1);
     let ctx = Ctx {
         model: &model,
         layout,
         data: &data,
-        cap: opts.fan_out_cap.max(1),
+        cap,
     };
     let mut report = AnswerReport::default();
     for (ui, unit) in model.workload.iter().enumerate() {
@@ -106,6 +122,67 @@ pub fn check(
                             problem,
                         })
                     };
+                    let outcome = match step {
+                        Step::ReadFeed {
+                            relationship,
+                            page_size,
+                        } => model.relationship(relationship).and_then(|r| {
+                            let me = b.value("me._id")?;
+                            feed::check_read(
+                                db,
+                                &model,
+                                layout,
+                                r,
+                                &me,
+                                *page_size,
+                                &pool(returned, si),
+                            )
+                        }),
+                        Step::PostFeed { relationship } if si + 1 == unit.steps.len() => {
+                            model.relationship(relationship).and_then(|r| {
+                                let Some(Bson::Document(item)) = b.value("item") else {
+                                    return None;
+                                };
+                                let readers = feed_readers(&model, b, r, cap);
+                                feed::check_post(db, layout, r, &item, readers)
+                            })
+                        }
+                        Step::FindByAttribute {
+                            entity,
+                            field,
+                            key,
+                            above,
+                        } => {
+                            let top: Vec<Document> = returned
+                                .iter()
+                                .filter(|(s, _)| *s == si)
+                                .flat_map(|(_, d)| d.iter().cloned())
+                                .collect();
+                            let asked = attribute::Asked {
+                                entity,
+                                field,
+                                key: key.as_deref(),
+                                above: *above,
+                            };
+                            attribute::check(db, &model, layout, &asked, &top)
+                        }
+                        Step::Insert { entity } if si + 1 == unit.steps.len() => {
+                            inserted(db, &before, layout, entity)
+                        }
+                        _ => None,
+                    };
+                    match outcome {
+                        Some(Outcome::Checked(p)) => {
+                            checked += 1;
+                            if let Some(p) = p {
+                                problem(p);
+                            }
+                        }
+                        Some(Outcome::Unchecked(why)) => {
+                            unchecked.push(format!("{}: {why}", unit.name));
+                        }
+                        None => {}
+                    }
                     match step {
                         Step::Read {
                             entity, children, ..
@@ -509,6 +586,43 @@ pub fn check(
         }
     }
     Ok(report)
+}
+
+/// Returns how many distinct readers a `post_feed` under `r` reaches in the sample: the
+/// author's followers at the author's quantile, capped at `cap` written, among the sample's
+/// users (the run writes to follower `i` modulo their number).
+fn feed_readers(model: &Model, b: &super::bind::Binder, r: &Relationship, cap: u64) -> usize {
+    let q = b.subject(&r.parent).map_or(0.5, |f| f.2);
+    let written = r.cardinality.count_at(q).min(cap);
+    let users = model
+        .entity(&r.child)
+        .map_or(1, |e| model.sample.sample_count(e.count).max(1));
+    usize::try_from(written.min(users)).unwrap_or(usize::MAX)
+}
+
+/// Checks an `insert` step of `entity`: its collection holds a document it did not hold
+/// before the run.
+fn inserted(db: &Database, before: &Database, layout: &Layout, entity: &str) -> Option<Outcome> {
+    let Some(coll) = layout.collection_of(entity) else {
+        return Some(Outcome::Unchecked(format!(
+            "{entity} has no collection of its own under this design"
+        )));
+    };
+    let ids = |db: &Database| -> Vec<Bson> {
+        db.find(&coll.name, &FindCommand::default())
+            .map(|x| {
+                x.documents
+                    .into_iter()
+                    .filter_map(|d| d.into_document().get("_id").cloned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let was = ids(before);
+    let new = ids(db).into_iter().filter(|id| !was.contains(id)).count();
+    Some(Outcome::Checked((new == 0).then(|| {
+        format!("no new {entity} is stored in {}", coll.name)
+    })))
 }
 
 /// Returns every document and sub-document the commands of step `step` returned.

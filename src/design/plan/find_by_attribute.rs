@@ -8,7 +8,7 @@ use bson::{doc, Bson, Document};
 
 use super::{CommandKind::Find, Commands, Placement};
 use crate::model::design::{AttributeForm, FieldPattern};
-use crate::model::Step;
+use crate::model::{Model, Step};
 
 /// Appends the command of a `find_by_attribute` step.
 pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
@@ -22,16 +22,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         return;
     };
     let coll = p.collection_for(entity);
-    let pattern = p.model.design.fields.iter().find_map(|pat| match pat {
-        FieldPattern::Attribute {
-            entity: e,
-            field: f,
-            form,
-            key,
-            value,
-        } if e == entity && f == field => Some((*form, key.clone(), value.clone())),
-        _ => None,
-    });
+    let pattern = pattern_of(p.model, entity, field);
     let cond = |above: Option<f64>| -> Bson {
         match above {
             Some(a) => doc! { "$gt": a }.into(),
@@ -90,4 +81,23 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         }
     };
     out.push(out.command(&coll, Find, filter, note));
+}
+
+/// Returns the attribute pattern the design applies to `entity.field`: its form, key field
+/// and value field, or `None` where the field keeps the entity's own layout (an array).
+pub fn pattern_of(
+    model: &Model,
+    entity: &str,
+    field: &str,
+) -> Option<(AttributeForm, String, String)> {
+    model.design.fields.iter().find_map(|pat| match pat {
+        FieldPattern::Attribute {
+            entity: e,
+            field: f,
+            form,
+            key,
+            value,
+        } if e == entity && f == field => Some((*form, key.clone(), value.clone())),
+        _ => None,
+    })
 }

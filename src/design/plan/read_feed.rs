@@ -9,7 +9,7 @@ use bson::doc;
 use super::{param, CommandKind::Find, Commands, Placement};
 use crate::design::layout::relationship_collection_name;
 use crate::model::design::Strategy;
-use crate::model::{BsonType, Step};
+use crate::model::{BsonType, Model, Relationship, Step};
 
 /// Appends the commands of a `read_feed` step.
 pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
@@ -24,17 +24,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         return;
     };
     let coll = relationship_collection_name(r, s);
-    // The page is the newest items: by the item's first date field, else by `_id`.
-    let date = p
-        .model
-        .entity(r.feed.as_deref().unwrap_or_default())
-        .and_then(|e| {
-            e.fields
-                .iter()
-                .find(|(_, f)| f.ty == BsonType::Date)
-                .map(|(n, _)| n.clone())
-        })
-        .unwrap_or_else(|| "_id".into());
+    let date = order_field(p.model, r);
     let me = param("me._id");
     match s {
         Strategy::FanOutOnRead | Strategy::FanOutOnWrite => {
@@ -67,4 +57,18 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         }
         _ => {}
     }
+}
+
+/// Returns the field a feed's page is ordered by, newest first: the item's first date field,
+/// else `_id` (an ObjectId grows with time).
+pub fn order_field(model: &Model, r: &Relationship) -> String {
+    model
+        .entity(r.feed.as_deref().unwrap_or_default())
+        .and_then(|e| {
+            e.fields
+                .iter()
+                .find(|(_, f)| f.ty == BsonType::Date)
+                .map(|(n, _)| n.clone())
+        })
+        .unwrap_or_else(|| "_id".into())
 }
