@@ -332,6 +332,24 @@ pub fn check(
                             increment: false,
                         } => {
                             let Some(id) = b.value(&format!("{entity}._id")) else {
+                                // An element without an `_id` is found by its old value.
+                                let changes: Vec<(String, Change)> = std::iter::once(field)
+                                    .chain(also)
+                                    .filter_map(|f| {
+                                        Some((
+                                            f.clone(),
+                                            Change::Set(b.value(&format!("new.{f}"))?),
+                                        ))
+                                    })
+                                    .collect();
+                                if let Some(Bson::Document(whole)) = b.value(entity) {
+                                    checked += 1;
+                                    if !element_updated(db, layout, &whole, &changes) {
+                                        problem(format!(
+                                            "no {entity} element holds the new value (found by its old value)"
+                                        ));
+                                    }
+                                }
                                 continue;
                             };
                             for f in std::iter::once(field).chain(also) {
@@ -375,6 +393,24 @@ pub fn check(
                             increment: true,
                         } => {
                             let Some(id) = b.value(&format!("{entity}._id")) else {
+                                // An element without an `_id` is found by its old value.
+                                let changes: Vec<(String, Change)> = std::iter::once(field)
+                                    .chain(also)
+                                    .map(|f| {
+                                        let by = total(&crate::design::plan::increment_by(
+                                            &model, entity, f,
+                                        ));
+                                        (f.clone(), Change::Grow(by))
+                                    })
+                                    .collect();
+                                if let Some(Bson::Document(whole)) = b.value(entity) {
+                                    checked += 1;
+                                    if !element_updated(db, layout, &whole, &changes) {
+                                        problem(format!(
+                                            "no {entity} element grew by its increment (found by its old value)"
+                                        ));
+                                    }
+                                }
                                 continue;
                             };
                             for f in std::iter::once(field).chain(also) {
@@ -969,6 +1005,40 @@ fn grown_by(was: &[Held], now: &[Held]) -> Vec<(String, f64)> {
             (h.place.clone(), total(&h.value) - before)
         })
         .collect()
+}
+
+/// How an update changes one field of an element.
+enum Change {
+    /// `$set` to this value.
+    Set(Bson),
+    /// `$inc` by this much (the sum of a slotted counter's slots).
+    Grow(f64),
+}
+
+/// Returns whether the sample stores element `was` (an embedded or bucketed element without
+/// an `_id`, found by its old value) as `changes` leave it: every other field as it was, each
+/// changed field set to its new value or grown by its increment.
+fn element_updated(
+    db: &Database,
+    layout: &Layout,
+    was: &Document,
+    changes: &[(String, Change)],
+) -> bool {
+    let is_it = |d: &Document| {
+        let same_rest = was
+            .iter()
+            .filter(|(k, _)| !changes.iter().any(|(f, _)| f == *k))
+            .all(|(k, v)| d.get(k) == Some(v));
+        same_rest
+            && changes.iter().all(|(f, c)| match c {
+                Change::Set(v) => d.get(f) == Some(v),
+                Change::Grow(by) => {
+                    let old = was.get(f).map_or(0.0, total);
+                    d.get(f).is_some_and(|now| total(now) - old == *by)
+                }
+            })
+    };
+    !stored_as(db, layout, &is_it).is_empty()
 }
 
 /// Returns where the sample still stores a document or sub-document that `is_it`: the

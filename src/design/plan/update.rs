@@ -7,8 +7,9 @@
 use bson::{doc, Bson, Document};
 
 use super::{param, CommandKind::Update, Commands, Placement};
-use crate::model::design::FieldPattern;
-use crate::model::{Copies, Model, Step};
+use crate::design::layout::relationship_collection_name;
+use crate::model::design::{FieldPattern, Strategy};
+use crate::model::{Copies, Model, Relationship, Step};
 
 /// Appends the commands of an `update` step.
 pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
@@ -31,14 +32,42 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     let id = param(format!("{entity}._id"));
     if let (None, Some(r)) = (p.collection_of(entity), p.embedding_of(entity)) {
         let arr = r.array_field();
+        // In its parent's document (every parent's copy, many-to-many), found by its old
+        // value: an embedded element has no `_id` of its own to find it by.
+        let mut filter = Document::new();
+        if !r.many_to_many {
+            filter.insert("_id", param(format!("{}._id", r.parent)));
+        }
+        filter.insert(format!("{arr}.{field}"), param(format!("old.{field}")));
         let mut c = out.command(
             &p.collection_for(&r.parent),
             Update,
-            doc! { format!("{arr}.{field}"): param(format!("old.{field}")) },
+            filter,
             format!("update embedded {entity}"),
         );
         c.update = Some(doc! { op: { format!("{arr}.$.{field}"): value.clone() } });
         c.multi = r.many_to_many;
+        out.push(c);
+    } else if let (None, Some((r, s))) = (p.collection_of(entity), bucketing_of(p, entity)) {
+        // A one-to-many child kept in buckets without an `_id`: the bucket's element that is
+        // the child, matched whole (as its delete matches it), changed in place.
+        let arr = r.array_field();
+        let mut c = out.command(
+            &relationship_collection_name(r, s),
+            Update,
+            doc! { arr: param(entity.clone()) },
+            format!("update {entity} in its bucket"),
+        );
+        let mut changes = Document::new();
+        for f in std::iter::once(field).chain(also) {
+            let v = if *increment {
+                increment_by(p.model, entity, f)
+            } else {
+                param(format!("new.{f}"))
+            };
+            changes.insert(format!("{arr}.$.{f}"), v);
+        }
+        c.update = Some(doc! { op: changes });
         out.push(c);
     } else {
         let mut changes = Document::new();
@@ -102,6 +131,20 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             }
         }
     }
+}
+
+/// Returns the one-to-many relationship that keeps `entity` in buckets, with its strategy,
+/// when one does.
+fn bucketing_of<'p>(p: &'p Placement, entity: &str) -> Option<(&'p Relationship, &'p Strategy)> {
+    p.model
+        .relationships
+        .iter()
+        .find_map(|r| match p.strategy(&r.name) {
+            Some(s @ Strategy::Bucket { .. }) if r.child == entity && !r.many_to_many => {
+                Some((r, s))
+            }
+            _ => None,
+        })
 }
 
 /// Returns the path an update of `field` changes: the field itself, or for an increment of a
