@@ -4,6 +4,7 @@
 //! whose indexes are reported (the model has no index section: the design derives the indexes
 //! its workload needs).
 
+use crate::engine::compare::as_f64;
 use std::io::Read;
 
 use bson::{Bson, Document, RawDocument};
@@ -155,7 +156,7 @@ impl Inference {
                 unique: flag("unique"),
                 sparse: flag("sparse"),
                 partial: index.contains_key("partialFilterExpression"),
-                expire_after_seconds: index.get("expireAfterSeconds").and_then(number),
+                expire_after_seconds: index.get("expireAfterSeconds").and_then(as_f64),
             });
             n += 1;
         }
@@ -187,24 +188,13 @@ impl Inference {
 /// Returns an index key's kind as text: `1` or `-1` for an ascending or descending key (any
 /// number's sign, as mongod reads it), else the string (`text`, `hashed`, `2dsphere`).
 fn key_kind(kind: &Bson) -> String {
-    match number(kind) {
+    match as_f64(kind) {
         Some(n) if n < 0.0 => "-1".to_string(),
         Some(_) => "1".to_string(),
         None => match kind {
             Bson::String(s) => s.clone(),
             other => other.to_string(),
         },
-    }
-}
-
-/// Returns a BSON number as `f64`.
-fn number(v: &Bson) -> Option<f64> {
-    match v {
-        Bson::Int32(n) => Some(f64::from(*n)),
-        Bson::Int64(n) => Some(*n as f64),
-        Bson::Double(n) => Some(*n),
-        Bson::Decimal128(d) => d.to_string().parse().ok(),
-        _ => None,
     }
 }
 

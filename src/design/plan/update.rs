@@ -58,27 +58,15 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             doc! { arr: param(entity.clone()) },
             format!("update {entity} in its bucket"),
         );
-        let mut changes = Document::new();
-        for f in std::iter::once(field).chain(also) {
-            let v = if *increment {
-                increment_by(p.model, entity, f)
-            } else {
-                param(format!("new.{f}"))
-            };
-            changes.insert(format!("{arr}.$.{f}"), v);
-        }
+        let changes = changes(p.model, entity, field, also, *increment, &|f| {
+            format!("{arr}.$.{f}")
+        });
         c.update = Some(doc! { op: changes });
         out.push(c);
     } else {
-        let mut changes = Document::new();
-        for f in std::iter::once(field).chain(also) {
-            let v = if *increment {
-                increment_by(p.model, entity, f)
-            } else {
-                param(format!("new.{f}"))
-            };
-            changes.insert(counter_path(p.model, entity, f, *increment), v);
-        }
+        let changes = changes(p.model, entity, field, also, *increment, &|f| {
+            counter_path(p.model, entity, f, *increment)
+        });
         let what = std::iter::once(field)
             .chain(also)
             .map(String::as_str)
@@ -131,6 +119,28 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             }
         }
     }
+}
+
+/// Returns the `$set` (or `$inc`) document of an update of `field` and `also`: each at the
+/// path `path` gives it, to its new value (or by its increment).
+fn changes(
+    model: &Model,
+    entity: &str,
+    field: &String,
+    also: &[String],
+    increment: bool,
+    path: &dyn Fn(&str) -> String,
+) -> Document {
+    let mut out = Document::new();
+    for f in std::iter::once(field).chain(also) {
+        let v = if increment {
+            increment_by(model, entity, f)
+        } else {
+            param(format!("new.{f}"))
+        };
+        out.insert(path(f), v);
+    }
+    out
 }
 
 /// Returns the one-to-many relationship that keeps `entity` in buckets, with its strategy,

@@ -10,6 +10,7 @@ use bson::{Bson, Document};
 use super::Outcome;
 use crate::design::plan::attribute_pattern;
 use crate::design::Layout;
+use crate::engine::compare::as_f64;
 use crate::engine::{Database, FindCommand};
 use crate::model::design::AttributeForm;
 use crate::model::Model;
@@ -20,18 +21,6 @@ pub(super) struct Asked<'a> {
     pub field: &'a str,
     pub key: Option<&'a str>,
     pub above: Option<f64>,
-}
-
-/// Returns a number as MongoDB compares it with a bound (`None`: not a number, which a
-/// numeric `$gt` never matches).
-fn number(v: &Bson) -> Option<f64> {
-    match v {
-        Bson::Int32(i) => Some(f64::from(*i)),
-        Bson::Int64(i) => Some(*i as f64),
-        Bson::Double(d) => Some(*d),
-        Bson::Decimal128(d) => d.to_string().parse().ok(),
-        _ => None,
-    }
 }
 
 /// Returns the attributes (key, value) document `d` holds in `field` under `form`.
@@ -92,7 +81,7 @@ pub(super) fn check(
         asked
             .key
             .is_none_or(|want| *k == Bson::String(want.to_string()))
-            && asked.above.is_none_or(|a| number(v).is_some_and(|x| x > a))
+            && asked.above.is_none_or(|a| as_f64(v).is_some_and(|x| x > a))
     };
     let expected: Vec<&Document> = docs
         .iter()
