@@ -90,6 +90,12 @@ test('every preset: each offered design shows the numbers of squillion eval --js
       assert.deepEqual(page_.warnings, cli.warnings.map((w) => w.code).sort(), `${where}: warnings`);
       compared += 1;
     }
+    // Custom, by its key (the one after the preset's designs): laid out, never an error.
+    await page.keyboard.press(String(buttons.length));
+    assert.equal(await buttons[buttons.length - 1].getAttribute('aria-pressed'), 'true', `${preset.name}: key ${buttons.length} selects Custom`);
+    await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+    assert.ok(await page.$('.collection'), `${preset.name} / custom: no collection shown`);
+    assert.equal(await page.$('.results > .error'), null, `${preset.name} / custom failed`);
   }
   console.log(`compared ${compared} evaluations of ${presets.length} presets with the CLI: every number equal to the last bit`);
   assert.deepEqual(errors, []);

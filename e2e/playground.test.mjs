@@ -59,24 +59,14 @@ test('leaving the playground mid-evaluation is clean; coming back, a key moves o
   await page.close();
 });
 
-test('every preset opens, and each of its designs evaluates', async () => {
+// Every preset's every design, Custom by its key included, is opened and compared with the CLI
+// in e2e/evaluation.test.mjs.
+test('a preset opens with its lesson and collections', async () => {
   const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`);
   await page.waitForSelector('.collection');
-  await page.click('#choose-preset');
-  const names = await page.$$eval('.preset-card', (cs) => cs.map((c) => c.dataset.preset).filter((n) => n !== 'blank' && n !== 'infer'));
-  await page.keyboard.press('Escape');
-  assert.equal(names.length, 17);
-  for (const name of names) {
-    await openPreset(page, name);
-    await page.waitForSelector('.lesson');
-    const designs = await page.$$('.design-button');
-    for (let i = 0; i < designs.length; i++) {
-      await page.keyboard.press(String(i + 1));
-      assert.ok(await page.$('.collection'), `${name}, design ${i + 1}: no collection shown`);
-      assert.equal(await page.$('.results > .error'), null, `${name}, design ${i + 1} failed`);
-    }
-  }
   await openPreset(page, 'social-graph');
+  await page.waitForSelector('.lesson');
+  assert.ok(await page.$('.collection'), 'social-graph: no collection shown');
   await page.screenshot({ path: `${SHOTS}/playground-preset.png`, fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
