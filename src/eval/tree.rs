@@ -30,14 +30,22 @@ fn site<'a>(ctx: &'a Ctx, step: &Step) -> Option<(&'a Relationship, &'a Strategy
 
 /// Returns the node a run of `step` starts from and, for a move, the new parent: for the
 /// typical run a node at the middle of the tree's middle level (a subtree of a few levels,
-/// about half the tree on each side); for the largest the worst node of the step: the root
+/// about half the tree on each side; for a move at least level 2, whose parent has a
+/// neighbour to move under); for the largest the worst node of the step: the root
 /// for its subtree and children, the deepest node for its ancestors, the first deepest node
 /// for an insert (a nested set renumbers everything after it), the root's first child moved
 /// under its last (the largest subtree moved the farthest).
 fn nodes(step: &Step, t: &Tree, largest: bool) -> (u64, Option<u64>) {
     let d = t.depth();
     if !largest {
-        let node = t.middle_of_level((d / 2).max(1).min(d));
+        // A move goes under the neighbour of the node's parent: the root has none, so a
+        // move starts at level 2 at least (in a tree that deep).
+        let top = if let Step::MoveSubtree { .. } = step {
+            2
+        } else {
+            1
+        };
+        let node = t.middle_of_level((d / 2).max(top).min(d));
         let new_parent = t.parent(node).map(|p| {
             let (first, n) = t.level(t.depth_of(p));
             if p + 1 < first + n {
