@@ -24,6 +24,8 @@
 //! A strategy whose children cannot be decoded from the documents
 //! (a time series' compressed buckets) is reported as not checked, never passed silently.
 
+mod tree;
+
 use bson::{doc, Bson, Document};
 
 use super::run::{self, Ctx};
@@ -492,6 +494,26 @@ pub fn check(
                                     r.parent,
                                     all.docs.len()
                                 ));
+                            }
+                        }
+                        step if step.op().is_tree() => {
+                            let seen = tree::Seen {
+                                db,
+                                before: &before,
+                                model: &model,
+                                layout,
+                                binder: b,
+                                returned,
+                                step: si,
+                                last: si + 1 == unit.steps.len(),
+                                complete,
+                            };
+                            match tree::check(&seen, step) {
+                                Ok(p) => {
+                                    checked += 1;
+                                    p.into_iter().for_each(&mut problem);
+                                }
+                                Err(why) => unchecked.push(format!("{}: {why}", unit.name)),
                             }
                         }
                         _ => {}
