@@ -505,7 +505,7 @@ pub fn check(
                                 binder: b,
                                 returned,
                                 step: si,
-                                last: si + 1 == unit.steps.len(),
+                                steps: &unit.steps,
                                 complete,
                             };
                             match tree::check(&seen, step) {

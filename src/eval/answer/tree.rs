@@ -23,7 +23,7 @@ use crate::design::layout::tree::{ANCESTORS, CHILDREN, LEFT, PARENT, PATH, RIGHT
 use crate::design::Layout;
 use crate::engine::{Database, FindCommand};
 use crate::eval::bind::Binder;
-use crate::model::{Model, Relationship, Step};
+use crate::model::{Model, Op, Relationship, Step};
 
 /// What the check of one tree step sees of a run.
 pub(super) struct Seen<'a> {
@@ -40,9 +40,9 @@ pub(super) struct Seen<'a> {
     pub returned: &'a [(usize, Vec<Document>)],
     /// The step's index in its unit.
     pub step: usize,
-    /// True when the step is the unit's last (a write is checked on the state the unit
-    /// leaves, which a later step may change).
-    pub last: bool,
+    /// The unit's steps: a write is checked on the state the unit leaves, which a later
+    /// write may change; a read on the tree it saw, which an earlier write may have changed.
+    pub steps: &'a [Step],
     /// True when the sample holds every write of the run.
     pub complete: bool,
 }
@@ -74,9 +74,37 @@ pub(super) fn check(seen: &Seen, step: &Step) -> Result<Option<String>, String> 
             r.name
         ));
     };
-    let before = match agreed(seen.before, seen.layout, r) {
+    if seen.layout.collection_of(&r.parent).is_none() {
+        return Err(format!(
+            "{}: the nodes have no collection of their own",
+            r.name
+        ));
+    }
+    let writes = |s: &[Step]| s.iter().any(|s| writes(s.op()));
+    let earlier = writes(seen.steps.get(..seen.step).unwrap_or_default());
+    let later = writes(seen.steps.get(seen.step + 1..).unwrap_or_default());
+    let is_read = !writes(std::slice::from_ref(step));
+    // The tree the step starts from: the sample as generated, or for a read after the
+    // unit's writes the tree they left.
+    let (start, when) = match (is_read && earlier, later) {
+        (false, _) => (seen.before, "the sample as generated"),
+        (true, false) => (seen.db, "the tree the unit's writes left"),
+        (true, true) => {
+            return Err(format!(
+                "{}: writes before and after the read change the tree it sees",
+                r.name
+            ))
+        }
+    };
+    if !is_read && (earlier || later) {
+        return Err(format!(
+            "{}: other writes of the unit change the tree the write starts from or leaves",
+            r.name
+        ));
+    }
+    let before = match agreed(start, seen.layout, r) {
         Ok(t) => t,
-        Err(e) => return Ok(Some(format!("{}: the sample as generated: {e}", r.name))),
+        Err(e) => return Ok(Some(format!("{}: {when}: {e}", r.name))),
     };
     let node = key(&node);
     if !before.contains_key(&node) {
@@ -86,7 +114,7 @@ pub(super) fn check(seen: &Seen, step: &Step) -> Result<Option<String>, String> 
         ));
     }
     let read = |expected: BTreeSet<Key>, what: &str| {
-        Ok(read_answer(seen, r, &expected).map(|p| format!("{}: {what}: {p}", r.name)))
+        Ok(read_answer(seen, start, r, &expected).map(|p| format!("{}: {what}: {p}", r.name)))
     };
     match step {
         Step::ReadChildren { .. } => read(
@@ -113,12 +141,6 @@ pub(super) fn check(seen: &Seen, step: &Step) -> Result<Option<String>, String> 
             "the node's subtree",
         ),
         Step::InsertNode { .. } | Step::MoveSubtree { .. } => {
-            if !seen.last {
-                return Err(format!(
-                    "{}: a later step of the unit changes the tree the write leaves",
-                    r.name
-                ));
-            }
             if !seen.complete {
                 return Err(format!(
                     "{}: the write reaches documents the sample does not hold",
@@ -189,9 +211,14 @@ fn moved(before: &Ancestry, node: &Key, np: &Key) -> Ancestry {
 }
 
 /// Returns what is wrong when the documents step `seen.step` returned are not exactly the
-/// nodes `expected`, each with its `_id` and every field of the entity as the sample holds
-/// them (reads change nothing: the database after the run is the one they read).
-fn read_answer(seen: &Seen, r: &Relationship, expected: &BTreeSet<Key>) -> Option<String> {
+/// nodes `expected`, each with its `_id` and every field of the entity as `db` (the
+/// database the read saw) holds them.
+fn read_answer(
+    seen: &Seen,
+    db: &Database,
+    r: &Relationship,
+    expected: &BTreeSet<Key>,
+) -> Option<String> {
     let got: Vec<&Document> = seen
         .returned
         .iter()
@@ -211,7 +238,7 @@ fn read_answer(seen: &Seen, r: &Relationship, expected: &BTreeSet<Key>) -> Optio
     if let Some(e) = seen.model.entity(&r.parent) {
         wanted.extend(e.fields.iter().map(|(n, _)| n.clone()));
     }
-    let bare = nodes(seen.db, seen.layout, r)
+    let bare = nodes(db, seen.layout, r)
         .into_iter()
         .filter(|d| d.get("_id").is_some_and(|id| expected.contains(&key(id))))
         .filter(|d| {
@@ -401,6 +428,21 @@ impl Encoding {
             }
         }
     }
+}
+
+/// Returns true for the steps that write (what a later read of the tree sees changed).
+fn writes(op: Op) -> bool {
+    !matches!(
+        op,
+        Op::Read
+            | Op::FindParents
+            | Op::ReadFeed
+            | Op::List
+            | Op::FindByAttribute
+            | Op::ReadSubtree
+            | Op::ReadAncestors
+            | Op::ReadChildren
+    )
 }
 
 fn int(d: &Document, k: &str) -> Option<i64> {
