@@ -12,7 +12,9 @@ use bson::{doc, Bson, Document};
 use squillion::design::Layout;
 use squillion::engine::planner::regex::simple_prefix;
 use squillion::engine::{Database, FindCommand, Hint, IndexOptions};
+use squillion::eval::answer::check_offered;
 use squillion::eval::offer::offer;
+use squillion::eval::EvalOptions;
 use squillion::generate::generate;
 use squillion::model::{parse_model, Model};
 use squillion::presets;
@@ -402,4 +404,226 @@ fn tree_steps_need_a_tree_relationship() {
         errs.contains("\\\"nested_sets\\\" lays out a tree"),
         "{errs}"
     );
+}
+
+/// Checks every design of `m` in `designs` for the logical answer of its tree steps
+/// (`eval::answer`): no problem, nothing left unchecked, and `want` steps checked (five tree
+/// units, each for the typical and the largest node). Returns the failures.
+fn tree_answers(m: &Model, what: &str, designs: &[&str], opts: &EvalOptions) -> Vec<String> {
+    let mut failures = Vec::new();
+    for design in designs {
+        let r = match check_offered(m, design, opts) {
+            Ok(r) => r,
+            Err(e) => {
+                failures.push(format!("{what} / {design}: not evaluated: {e}"));
+                continue;
+            }
+        };
+        failures.extend(r.problems.iter().map(|p| format!("{what} / {design}: {p}")));
+        if r.checked != 10 || !r.unchecked.is_empty() {
+            failures.push(format!(
+                "{what} / {design}: {} tree steps checked of 10; not checked: {:?}",
+                r.checked, r.unchecked
+            ));
+        }
+    }
+    failures
+}
+
+#[test]
+fn tree_steps_give_the_logical_answer_under_every_encoding() {
+    // The whole category tree (4,681 nodes) and a sample of 60 of them, under each of the
+    // five designs: every read returns exactly the nodes the tree names, every write leaves
+    // the tree the step asks for under every encoding the design keeps.
+    let m = presets::find("category-tree")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .model()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut failures = tree_answers(&m, "category-tree", &DESIGNS, &EvalOptions::default());
+    let small = EvalOptions {
+        max_documents: Some(60),
+        ..Default::default()
+    };
+    failures.extend(tree_answers(&m, "category-tree (60)", &DESIGNS, &small));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A tree of `count` nodes of fan-out `fan_out` (its last level partly filled when the count
+/// says so) with the five tree steps, laid out by `strategy`.
+fn tree_model(count: u64, fan_out: u64, strategy: &str) -> String {
+    let steps: Vec<String> = [
+        "read_children",
+        "read_ancestors",
+        "read_subtree",
+        "insert_node",
+        "move_subtree",
+    ]
+    .iter()
+    .map(|op| {
+        format!(
+            r#"{{ "name": "{op}", "rate_per_sec": 1, "steps": [ {{ "op": "{op}", "relationship": "sub" }} ] }}"#
+        )
+    })
+    .collect();
+    format!(
+        r#"{{
+      "name": "tree", "seed": 7, "sample": {{ "max_documents": {count} }},
+      "entities": [ {{ "name": "node", "count": {count}, "fields": {{ "label": {{ "type": "string" }}, "rank": {{ "type": "int" }} }} }} ],
+      "relationships": [ {{ "name": "sub", "parent": "node", "child": "node", "parent_field": "parent", "cardinality": {{ "shape": "fixed", "value": {fan_out} }} }} ],
+      "workload": [ {} ],
+      "design": {{ "relationships": {{ "sub": {{ "strategy": "{strategy}" }} }} }}
+    }}"#,
+        steps.join(",\n        ")
+    )
+}
+
+#[test]
+fn tree_steps_give_the_logical_answer_on_trees_of_every_shape() {
+    // Fan-outs 2, 3 and 5; complete trees and trees whose last level is partly filled (the
+    // largest move takes the root's first child, the deepest insert the first leaf).
+    let mut failures = Vec::new();
+    for (count, fan_out) in [(31, 2), (30, 2), (40, 3), (23, 3), (100, 5), (7, 2)] {
+        for strategy in [
+            "parent_references",
+            "child_references",
+            "array_of_ancestors",
+            "materialized_paths",
+            "nested_sets",
+        ] {
+            let m = parse_model(&tree_model(count, fan_out, strategy))
+                .unwrap_or_else(|e| panic!("{e:?}"));
+            failures.extend(tree_answers(
+                &m,
+                &format!("{count} nodes of fan-out {fan_out}"),
+                &["custom"],
+                &EvalOptions::default(),
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A shop: a category tree (40 nodes of fan-out 3) with the five tree steps, and the
+/// products of each category (`items`, a one-to-many from category to product) read with
+/// their category, the tree laid out by `tree` and the products by `items` (strategies as
+/// JSON).
+fn shop_model(tree: &str, items: &str) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(&tree_model(40, 3, tree)).unwrap();
+    v["entities"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "name": "product", "count": 120,
+            "fields": { "title": { "type": "string" }, "price": { "type": "double" } }
+        }));
+    v["relationships"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "name": "items", "parent": "node", "child": "product",
+            "cardinality": { "shape": "fixed", "value": 3 }
+        }));
+    v["workload"].as_array_mut().unwrap().push(serde_json::json!({
+        "name": "category page", "rate_per_sec": 10,
+        "steps": [ { "op": "read", "entity": "node", "children": [ { "relationship": "items" } ] } ]
+    }));
+    v["sample"]["max_documents"] = serde_json::json!(200);
+    v["design"]["relationships"]["items"] = serde_json::from_str(items).unwrap();
+    v.to_string()
+}
+
+#[test]
+fn tree_steps_give_the_logical_answer_beside_other_relationships() {
+    // The tree's nodes hold the products too (embedded, referenced, bucketed, in a single
+    // collection with them): the tree steps still answer under every tree strategy and every
+    // strategy the picker offers for the products.
+    let base = parse_model(&shop_model("parent_references", r#"{"strategy": "embed"}"#))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let mut failures = Vec::new();
+    let mut combos = 0;
+    for items in squillion::model::design::strategies_for(&base, "items") {
+        let items = serde_json::to_string(&items).unwrap();
+        for tree in [
+            "parent_references",
+            "child_references",
+            "array_of_ancestors",
+            "materialized_paths",
+            "nested_sets",
+        ] {
+            let what = format!("{tree} with items {items}");
+            let Ok(m) = parse_model(&shop_model(tree, &items)) else {
+                eprintln!("{what}: refused by validation");
+                continue;
+            };
+            let r = match check_offered(&m, "custom", &EvalOptions::default()) {
+                Ok(r) => r,
+                Err(e) => {
+                    failures.push(format!("{what}: not evaluated: {e}"));
+                    continue;
+                }
+            };
+            combos += 1;
+            failures.extend(r.problems.iter().map(|p| format!("{what}: {p}")));
+            // Ten tree steps and the products' read for the typical and the largest node.
+            let tree_unchecked: Vec<&String> = r
+                .unchecked
+                .iter()
+                .filter(|u| !u.starts_with("category page"))
+                .collect();
+            if r.checked < 10 || !tree_unchecked.is_empty() {
+                failures.push(format!(
+                    "{what}: {} steps checked; not checked: {:?}",
+                    r.checked, r.unchecked
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(combos >= 20, "only {combos} combinations");
+}
+
+#[test]
+fn tree_reads_after_a_tree_write_in_the_same_unit_see_the_written_tree() {
+    // A unit that adds a node then reads, and one that moves a subtree then reads: the read
+    // answers on the tree the write left (the node it starts from as stored then), under
+    // every tree strategy.
+    let mut failures = Vec::new();
+    for strategy in [
+        "parent_references",
+        "child_references",
+        "array_of_ancestors",
+        "materialized_paths",
+        "nested_sets",
+    ] {
+        let mut v: serde_json::Value = serde_json::from_str(&tree_model(40, 3, strategy)).unwrap();
+        let mut units = Vec::new();
+        for write in ["insert_node", "move_subtree"] {
+            for read in ["read_children", "read_ancestors", "read_subtree"] {
+                units.push(serde_json::json!({
+                    "name": format!("{write} then {read}"), "rate_per_sec": 1,
+                    "steps": [
+                        { "op": write, "relationship": "sub" },
+                        { "op": read, "relationship": "sub" }
+                    ]
+                }));
+            }
+        }
+        v["workload"] = serde_json::Value::Array(units);
+        let m = parse_model(&v.to_string()).unwrap_or_else(|e| panic!("{e:?}"));
+        match check_offered(&m, "custom", &EvalOptions::default()) {
+            Ok(r) => {
+                failures.extend(r.problems.iter().map(|p| format!("{strategy}: {p}")));
+                // Each read for the typical and the largest node; the writes are not the
+                // units' last steps, so not checked.
+                if r.checked != 12 {
+                    failures.push(format!(
+                        "{strategy}: {} steps checked of 12; not checked: {:?}",
+                        r.checked, r.unchecked
+                    ));
+                }
+            }
+            Err(e) => failures.push(format!("{strategy}: not evaluated: {e}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

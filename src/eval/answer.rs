@@ -30,6 +30,7 @@
 
 mod attribute;
 mod feed;
+mod tree;
 
 use bson::{doc, Bson, Document};
 
@@ -605,6 +606,26 @@ pub fn check(
                                     r.parent,
                                     all.docs.len()
                                 ));
+                            }
+                        }
+                        step if step.op().is_tree() => {
+                            let seen = tree::Seen {
+                                db,
+                                before: &before,
+                                model: &model,
+                                layout,
+                                binder: b,
+                                returned,
+                                step: si,
+                                steps: &unit.steps,
+                                complete,
+                            };
+                            match tree::check(&seen, step) {
+                                Ok(p) => {
+                                    checked += 1;
+                                    p.into_iter().for_each(&mut problem);
+                                }
+                                Err(why) => unchecked.push(format!("{}: {why}", unit.name)),
                             }
                         }
                         _ => {}

@@ -238,8 +238,9 @@ fn last_seen(
     Some(out)
 }
 
-/// Prepares the fresh values of a step: the new child, the posted item.
-fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
+/// Prepares the fresh values of a step: the new child, the posted item, the tree node it
+/// starts from (as `db` holds it when the step starts).
+fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64, db: &Database) {
     b.fresh.clear();
     b.results.clear();
     b.full_counts.clear();
@@ -342,7 +343,7 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64) {
         | Step::ReadAncestors { .. }
         | Step::ReadChildren { .. }
         | Step::InsertNode { .. }
-        | Step::MoveSubtree { .. } => super::tree::prepare(ctx, b, step, n),
+        | Step::MoveSubtree { .. } => super::tree::prepare(ctx, b, step, n, db),
         _ => {}
     }
 }
@@ -425,7 +426,7 @@ pub(super) fn run_unit_observed(
             step_no = c.step;
             matched_any = false;
             let st = unit.and_then(|u| u.steps.get(c.step));
-            prepare_step(ctx, &mut b, st, &mut fresh_n);
+            prepare_step(ctx, &mut b, st, &mut fresh_n, db);
         }
         if c.when == Some(When::NoneMatched) && matched_any {
             // Shown unbound: its parameters may name nothing for this subject.
@@ -465,7 +466,7 @@ pub(super) fn run_unit_observed(
         let last = unit.map_or(0, |u| u.steps.len().saturating_sub(1));
         if step_no != last {
             let st = unit.and_then(|u| u.steps.get(last));
-            prepare_step(ctx, &mut b, st, &mut fresh_n);
+            prepare_step(ctx, &mut b, st, &mut fresh_n, db);
         }
         let returned = b.returned.take().unwrap_or_default();
         let complete = !commands.iter().any(|c| {

@@ -10,7 +10,7 @@ use super::run::Ctx;
 use super::Subject;
 use crate::design::layout::tree::{ANCESTORS, CHILDREN, LEFT, PARENT, PATH, RIGHT};
 use crate::design::{Command, Strategy};
-use crate::engine;
+use crate::engine::{self, Database, FindCommand};
 use crate::model::design::Tree;
 use crate::model::{Relationship, Step};
 
@@ -30,14 +30,22 @@ fn site<'a>(ctx: &'a Ctx, step: &Step) -> Option<(&'a Relationship, &'a Strategy
 
 /// Returns the node a run of `step` starts from and, for a move, the new parent: for the
 /// typical run a node at the middle of the tree's middle level (a subtree of a few levels,
-/// about half the tree on each side); for the largest the worst node of the step: the root
+/// about half the tree on each side; for a move at least level 2, whose parent has a
+/// neighbour to move under); for the largest the worst node of the step: the root
 /// for its subtree and children, the deepest node for its ancestors, the first deepest node
 /// for an insert (a nested set renumbers everything after it), the root's first child moved
 /// under its last (the largest subtree moved the farthest).
 fn nodes(step: &Step, t: &Tree, largest: bool) -> (u64, Option<u64>) {
     let d = t.depth();
     if !largest {
-        let node = t.middle_of_level((d / 2).max(1).min(d));
+        // A move goes under the neighbour of the node's parent: the root has none, so a
+        // move starts at level 2 at least (in a tree that deep).
+        let top = if let Step::MoveSubtree { .. } = step {
+            2
+        } else {
+            1
+        };
+        let node = t.middle_of_level((d / 2).max(top).min(d));
         let new_parent = t.parent(node).map(|p| {
             let (first, n) = t.level(t.depth_of(p));
             if p + 1 < first + n {
@@ -59,10 +67,24 @@ fn nodes(step: &Step, t: &Tree, largest: bool) -> (u64, Option<u64>) {
     }
 }
 
-/// Returns the sample document of node `i` of the tree of `r`.
-fn node_doc(ctx: &Ctx, r: &Relationship, i: u64) -> Option<Document> {
+/// Returns the document of node `i` of the tree of `r` as `db` stores it when the step
+/// starts (an earlier write of the unit may have moved or renumbered it: the application
+/// holds the node as it is now), else as the sample generated it.
+fn node_doc(ctx: &Ctx, db: &Database, r: &Relationship, i: u64) -> Option<Document> {
     let id = Bson::ObjectId(crate::generate::entity_oid(ctx.model.seed, &r.parent, i));
     let coll = ctx.layout.collection_name(&r.parent);
+    let find = FindCommand {
+        filter: bson::doc! { "_id": id.clone() },
+        limit: Some(1),
+        ..Default::default()
+    };
+    if let Some(d) = db
+        .find(&coll, &find)
+        .ok()
+        .and_then(|x| x.documents.into_iter().next())
+    {
+        return Some(d.into_document());
+    }
     ctx.data
         .collection(&coll)?
         .documents
@@ -114,12 +136,12 @@ fn ids(d: &Document, k: &str) -> Vec<Bson> {
 /// Binds what a tree step starts from: `node` (and `level0`/`up0`, the first level of a walk),
 /// `prefix` (the anchored regex of its subtree's paths), `child_path`, `path_ids`, the new node
 /// of an insert (`child`), the new parent of a move and its nested-set shifts (`ns`).
-pub(super) fn prepare(ctx: &Ctx, b: &mut Binder, step: &Step, n: &mut u64) {
+pub(super) fn prepare(ctx: &Ctx, b: &mut Binder, step: &Step, n: &mut u64, db: &Database) {
     let Some((r, s, t)) = site(ctx, step) else {
         return;
     };
     let (i, np) = nodes(step, &t, b.largest);
-    let Some(node) = node_doc(ctx, r, i) else {
+    let Some(node) = node_doc(ctx, db, r, i) else {
         return;
     };
     let under = subtree_path(&node);
@@ -180,11 +202,12 @@ pub(super) fn prepare(ctx: &Ctx, b: &mut Binder, step: &Step, n: &mut u64) {
         }
         b.fresh.insert("child".into(), Bson::Document(child));
     }
-    if let Some(p) = np.and_then(|p| node_doc(ctx, r, p)) {
+    if let Some(p) = np.and_then(|p| node_doc(ctx, db, r, p)) {
         if matches!(s, Strategy::NestedSets) {
             let (nl, nr, pr) = (int(&node, LEFT), int(&node, RIGHT), int(&p, RIGHT));
             let w = nr - nl + 1;
-            let big = 2 * t.count as i64 + 2;
+            // Below every number: an earlier insert of the unit may have raised them.
+            let big = (2 * t.count as i64 + 2).max(nr + 1);
             let at = if pr > nr { pr - w } else { pr };
             b.fresh.insert(
                 "ns".into(),

@@ -63,6 +63,17 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     let count = p.model.entity(&r.parent).map_or(0.0, |e| e.count).max(0.0) as u64;
     // One read per level below the deepest node's parent, and the read that finds no more.
     let depth = Tree::of(r, count).depth();
+    // A write of the tree earlier in the unit (an insert, a move) may deepen it, by at most
+    // its depth and one: a walk takes as many more levels per such step, those it does not
+    // need not sent (their `$in` lists are empty).
+    let mut writes: Vec<usize> = out
+        .list
+        .iter()
+        .filter(|c| c.collection == coll && matches!(c.kind, Insert | Update))
+        .map(|c| c.step)
+        .collect();
+    writes.dedup();
+    let depth = depth + writes.len() as u64 * (depth + 1);
     let name = r.name.as_str();
     let find = |out: &Commands, filter: Document, note: String| {
         out.command(&coll, Find, filter, format!("{name}: {note}"))
