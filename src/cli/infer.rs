@@ -417,6 +417,13 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
             .arg("source", &i.source)));
         s.push('\n');
     }
+    for u in &inferred.report.workload {
+        s.push_str(&say(Text::new("infer-cli-workload")
+            .arg("unit", &u.unit)
+            .arg("rate", u.rate_per_sec)
+            .nested("why", crate::infer::starter::why(u))));
+        s.push('\n');
+    }
     s.push_str(&say(
         Text::new("infer-cli-skipped").arg("count", skipped_lines)
     ));

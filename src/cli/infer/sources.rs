@@ -302,6 +302,16 @@ fn sql_summary(inferred: &SqlInferred) -> String {
             i.origin
         ));
     }
+    for u in &r.workload {
+        s.push_str(&format!(
+            "{}\n",
+            crate::lang::Text::new("infer-cli-workload")
+                .arg("unit", &u.unit)
+                .arg("rate", u.rate_per_sec)
+                .nested("why", crate::infer::starter::why(u))
+                .render(crate::lang::Lang::En)
+        ));
+    }
     s.push_str(&format!(
         "{} skipped\n",
         crate::human::count(r.skipped_statements, "statement", "statements")

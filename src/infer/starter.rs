@@ -1,0 +1,174 @@
+//! A starter workload for an inferred model: a dump holds data, not the application's
+//! operations, so the inference proposes some, every one of them an assumption the report
+//! lists ([`AssumedUnit`]) for the user to edit or delete:
+//!
+//! - one read by each index of the dump's metadata (the equality query on its first key the
+//!   index serves), when that key is a top-level field of the entity (an index on a field that
+//!   became a reference serves the parent's read with its children, proposed below);
+//! - one read of each parent by `_id` with the children of every relationship it has;
+//! - one insert of a child into each relationship.
+//!
+//! Rates are fixed defaults ([`READ_RATE`], [`INSERT_RATE`]), not measured: nothing in a dump
+//! says how often the application runs a query.
+
+use serde::Serialize;
+
+use crate::model::workload::{ChildRead, Step, Unit};
+use crate::model::Model;
+
+/// Default rate of a proposed read, per second.
+pub const READ_RATE: f64 = 10.0;
+
+/// Default rate of a proposed insert, per second.
+pub const INSERT_RATE: f64 = 1.0;
+
+/// An index the starter workload may read by: its collection, name and first key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexKeyed<'a> {
+    /// The collection (entity) it indexes.
+    pub collection: &'a str,
+    /// Its name (`email_1`).
+    pub name: &'a str,
+    /// Its first key's field.
+    pub field: &'a str,
+    /// Its first key's kind (`1`, `-1`, `hashed`, `text` …).
+    pub kind: &'a str,
+}
+
+/// Why the inference proposed a unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// The query an index of the dump's metadata serves.
+    Index,
+    /// A parent read with its children.
+    ParentWithChildren,
+    /// A child added to a relationship.
+    InsertChild,
+}
+
+/// One unit of the starter workload, as the report lists it: every one is assumed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AssumedUnit {
+    /// The unit's name in the model's workload.
+    pub unit: String,
+    /// Why it was proposed.
+    pub reason: Reason,
+    /// Its default rate per second (edit it in the model).
+    pub rate_per_sec: f64,
+    /// For [`Reason::Index`]: the index's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<String>,
+}
+
+/// Returns the starter workload of `model` (whose `workload` is ignored) and its report rows,
+/// in the order: index reads, parent reads, child inserts.
+pub fn starter_workload(
+    model: &Model,
+    indexes: &[IndexKeyed<'_>],
+) -> (Vec<Unit>, Vec<AssumedUnit>) {
+    let mut units: Vec<Unit> = Vec::new();
+    let mut rows = Vec::new();
+    let mut push = |units: &mut Vec<Unit>, unit: Unit, reason, index: Option<&str>| {
+        if units.iter().any(|u| u.name == unit.name) {
+            return;
+        }
+        rows.push(AssumedUnit {
+            unit: unit.name.clone(),
+            reason,
+            rate_per_sec: unit.rate_per_sec,
+            index: index.map(str::to_string),
+        });
+        units.push(unit);
+    };
+    for i in indexes {
+        // `_id_` is the parent reads' own; text, geo and wildcard indexes serve no equality.
+        if i.field == "_id" || !matches!(i.kind, "1" | "-1" | "hashed") {
+            continue;
+        }
+        let Some(e) = model.entities.iter().find(|e| e.name == i.collection) else {
+            continue;
+        };
+        if e.fields.get(i.field).is_none() {
+            continue;
+        }
+        let unit = Unit {
+            name: format!("read {} by {}", e.name, i.field),
+            rate_per_sec: READ_RATE,
+            steps: vec![Step::Read {
+                entity: e.name.clone(),
+                by: i.field.to_string(),
+                children: Vec::new(),
+                case_insensitive: false,
+            }],
+        };
+        push(&mut units, unit, Reason::Index, Some(i.name));
+    }
+    let usable = |r: &&crate::model::Relationship| r.feed.is_none();
+    for e in &model.entities {
+        let children: Vec<ChildRead> = model
+            .relationships
+            .iter()
+            .filter(usable)
+            .filter(|r| r.parent == e.name)
+            .map(|r| ChildRead {
+                relationship: r.name.clone(),
+                limit: None,
+                sort: None,
+                fields: Vec::new(),
+            })
+            .collect();
+        if children.is_empty() {
+            continue;
+        }
+        let unit = Unit {
+            name: format!("read {} with its children", e.name),
+            rate_per_sec: READ_RATE,
+            steps: vec![Step::Read {
+                entity: e.name.clone(),
+                by: "_id".to_string(),
+                children,
+                case_insensitive: false,
+            }],
+        };
+        push(&mut units, unit, Reason::ParentWithChildren, None);
+    }
+    for r in model.relationships.iter().filter(usable) {
+        let unit = Unit {
+            name: format!("insert {} ({})", r.child, r.name),
+            rate_per_sec: INSERT_RATE,
+            steps: vec![Step::InsertChild {
+                relationship: r.name.clone(),
+            }],
+        };
+        push(&mut units, unit, Reason::InsertChild, None);
+    }
+    (units, rows)
+}
+
+/// Gives `model` its starter workload and says so in its description; returns the report's
+/// rows.
+pub fn with_starter_workload(model: &mut Model, indexes: &[IndexKeyed<'_>]) -> Vec<AssumedUnit> {
+    let (units, rows) = starter_workload(model, indexes);
+    if !units.is_empty() {
+        let note = format!(
+            " Its workload ({} units) is assumed, not read from the data: a read by each \
+             index of the dump, a read of each parent with its children and an insert of each \
+             child, at default rates to edit.",
+            units.len()
+        );
+        model.description = Some(model.description.take().unwrap_or_default() + &note);
+    }
+    model.workload = units;
+    rows
+}
+
+/// Returns why the inference proposed `u`, as the report says it.
+pub fn why(u: &AssumedUnit) -> crate::lang::Text {
+    match u.reason {
+        Reason::Index => crate::lang::Text::new("infer-workload-why-index")
+            .arg("index", u.index.as_deref().unwrap_or_default()),
+        Reason::ParentWithChildren => crate::lang::Text::new("infer-workload-why-parent"),
+        Reason::InsertChild => crate::lang::Text::new("infer-workload-why-insert"),
+    }
+}
