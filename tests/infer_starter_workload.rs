@@ -257,6 +257,14 @@ fn a_dump_directory_gives_one_read_per_index_of_its_metadata() {
         ),
         "{text}"
     );
+    let out = squillion(&["infer", &p, "--lang", "zh-CN"]);
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        text.contains(
+            "假设的工作负载：按 username 读取 customers，10/s（索引 username_1 所服务的查询；"
+        ),
+        "{text}"
+    );
 }
 
 #[test]

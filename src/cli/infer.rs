@@ -418,10 +418,7 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
         s.push('\n');
     }
     for u in &inferred.report.workload {
-        s.push_str(&say(Text::new("infer-cli-workload")
-            .arg("unit", &u.unit)
-            .arg("rate", u.rate_per_sec)
-            .nested("why", crate::infer::starter::why(u))));
+        s.push_str(&say(crate::infer::starter::line(u)));
         s.push('\n');
     }
     s.push_str(&say(

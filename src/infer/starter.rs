@@ -56,9 +56,17 @@ pub struct AssumedUnit {
     pub reason: Reason,
     /// Its default rate per second (edit it in the model).
     pub rate_per_sec: f64,
+    /// The entity read, or the child entity inserted.
+    pub entity: String,
     /// For [`Reason::Index`]: the index's name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub index: Option<String>,
+    /// For [`Reason::Index`]: the field read by (the index's first key).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// For [`Reason::InsertChild`]: the relationship the child joins.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relationship: Option<String>,
 }
 
 /// Returns the starter workload of `model` (whose `workload` is ignored) and its report rows,
@@ -69,17 +77,25 @@ pub fn starter_workload(
 ) -> (Vec<Unit>, Vec<AssumedUnit>) {
     let mut units: Vec<Unit> = Vec::new();
     let mut rows = Vec::new();
-    let mut push = |units: &mut Vec<Unit>, unit: Unit, reason, index: Option<&str>| {
+    let mut push = |units: &mut Vec<Unit>, unit: Unit, row: AssumedUnit| {
         if units.iter().any(|u| u.name == unit.name) {
             return;
         }
         rows.push(AssumedUnit {
             unit: unit.name.clone(),
-            reason,
             rate_per_sec: unit.rate_per_sec,
-            index: index.map(str::to_string),
+            ..row
         });
         units.push(unit);
+    };
+    let row = |reason, entity: &str| AssumedUnit {
+        unit: String::new(),
+        reason,
+        rate_per_sec: 0.0,
+        entity: entity.to_string(),
+        index: None,
+        field: None,
+        relationship: None,
     };
     for i in indexes {
         // `_id_` is the parent reads' own; text, geo and wildcard indexes serve no equality.
@@ -102,7 +118,12 @@ pub fn starter_workload(
                 case_insensitive: false,
             }],
         };
-        push(&mut units, unit, Reason::Index, Some(i.name));
+        let r = AssumedUnit {
+            index: Some(i.name.to_string()),
+            field: Some(i.field.to_string()),
+            ..row(Reason::Index, &e.name)
+        };
+        push(&mut units, unit, r);
     }
     let usable = |r: &&crate::model::Relationship| r.feed.is_none();
     for e in &model.entities {
@@ -131,7 +152,7 @@ pub fn starter_workload(
                 case_insensitive: false,
             }],
         };
-        push(&mut units, unit, Reason::ParentWithChildren, None);
+        push(&mut units, unit, row(Reason::ParentWithChildren, &e.name));
     }
     for r in model.relationships.iter().filter(usable) {
         let unit = Unit {
@@ -141,7 +162,11 @@ pub fn starter_workload(
                 relationship: r.name.clone(),
             }],
         };
-        push(&mut units, unit, Reason::InsertChild, None);
+        let row = AssumedUnit {
+            relationship: Some(r.name.clone()),
+            ..row(Reason::InsertChild, &r.child)
+        };
+        push(&mut units, unit, row);
     }
     (units, rows)
 }
@@ -161,6 +186,25 @@ pub fn with_starter_workload(model: &mut Model, indexes: &[IndexKeyed<'_>]) -> V
     }
     model.workload = units;
     rows
+}
+
+/// Returns the report's line of `u` in the page's or the summary's language: what it does
+/// (its unit name in English), its rate and why it was proposed.
+pub fn line(u: &AssumedUnit) -> crate::lang::Text {
+    let what = match u.reason {
+        Reason::Index => crate::lang::Text::new("infer-workload-read-by")
+            .arg("field", u.field.as_deref().unwrap_or_default()),
+        Reason::ParentWithChildren => crate::lang::Text::new("infer-workload-read-children"),
+        Reason::InsertChild => crate::lang::Text::new("infer-workload-insert").arg(
+            "relationship",
+            u.relationship.as_deref().unwrap_or_default(),
+        ),
+    }
+    .arg("entity", &u.entity);
+    crate::lang::Text::new("infer-cli-workload")
+        .nested("what", what)
+        .arg("rate", u.rate_per_sec)
+        .nested("why", why(u))
 }
 
 /// Returns why the inference proposed `u`, as the report says it.

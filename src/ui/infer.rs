@@ -294,15 +294,7 @@ fn summary(inferred: &Inferred) -> Summary {
 
 /// Returns the report's lines of the starter workload, in `squillion infer`'s words.
 fn workload(units: &[crate::infer::starter::AssumedUnit]) -> Vec<Text> {
-    units
-        .iter()
-        .map(|u| {
-            Text::new("infer-cli-workload")
-                .arg("unit", &u.unit)
-                .arg("rate", u.rate_per_sec)
-                .nested("why", crate::infer::starter::why(u))
-        })
-        .collect()
+    units.iter().map(crate::infer::starter::line).collect()
 }
 
 /// Returns a line kept in English in every language (a SQL schema's summary, GridFS).

@@ -305,11 +305,7 @@ fn sql_summary(inferred: &SqlInferred) -> String {
     for u in &r.workload {
         s.push_str(&format!(
             "{}\n",
-            crate::lang::Text::new("infer-cli-workload")
-                .arg("unit", &u.unit)
-                .arg("rate", u.rate_per_sec)
-                .nested("why", crate::infer::starter::why(u))
-                .render(crate::lang::Lang::En)
+            crate::infer::starter::line(u).render(crate::lang::Lang::En)
         ));
     }
     s.push_str(&format!(
