@@ -216,3 +216,112 @@ pub fn why(u: &AssumedUnit) -> crate::lang::Text {
         Reason::InsertChild => crate::lang::Text::new("infer-workload-why-insert"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A preset's model (its own workload is ignored by the starter).
+    fn preset(text: &str) -> Model {
+        crate::model::parse_model(text).unwrap()
+    }
+
+    /// blog: author → post → comment, two one-to-many relationships.
+    fn blog() -> Model {
+        preset(include_str!("../../presets/blog.json"))
+    }
+
+    fn index<'a>(
+        collection: &'a str,
+        name: &'a str,
+        field: &'a str,
+        kind: &'a str,
+    ) -> IndexKeyed<'a> {
+        IndexKeyed {
+            collection,
+            name,
+            field,
+            kind,
+        }
+    }
+
+    #[test]
+    fn every_relationship_is_read_with_its_parent_and_inserted_but_feeds() {
+        let model = blog();
+        let (units, rows) = starter_workload(&model, &[]);
+        let names: Vec<&str> = units.iter().map(|u| u.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "read author with its children",
+                "read post with its children",
+                "insert post (posts)",
+                "insert comment (comments)",
+            ]
+        );
+        assert_eq!(rows.len(), units.len());
+        assert!(matches!(
+            units[0].steps.first(),
+            Some(Step::Read { entity, by, children, .. })
+                if entity == "author" && by == "_id" && children.len() == 1
+                    && children[0].relationship == "posts"
+        ));
+        // social-feed's one relationship is a feed: nothing to propose.
+        let feed = preset(include_str!("../../presets/social-feed.json"));
+        assert!(feed.relationships.iter().all(|r| r.feed.is_some()));
+        assert_eq!(starter_workload(&feed, &[]).0, Vec::new());
+    }
+
+    #[test]
+    fn only_equality_indexes_on_a_field_of_the_entity_give_a_read() {
+        let model = blog();
+        let entity = &model.entities[0];
+        let field = entity
+            .fields
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .find(|n| *n != "_id")
+            .unwrap();
+        let indexes = [
+            index(&entity.name, "_id_", "_id", "1"),
+            index(&entity.name, "text", field, "text"),
+            index(&entity.name, "geo", field, "2dsphere"),
+            index(&entity.name, "gone", "no_such_field", "1"),
+            index("no_such_collection", "x_1", field, "1"),
+            index(&entity.name, "a", field, "-1"),
+            // The same query twice (another index on the same first key): one unit.
+            index(&entity.name, "b", field, "hashed"),
+        ];
+        let (units, rows) = starter_workload(&model, &indexes);
+        let by_index: Vec<(&str, Option<&str>)> = rows
+            .iter()
+            .filter(|r| r.reason == Reason::Index)
+            .map(|r| (r.unit.as_str(), r.index.as_deref()))
+            .collect();
+        let name = format!("read {} by {field}", entity.name);
+        assert_eq!(by_index, [(name.as_str(), Some("a"))]);
+        assert!(matches!(
+            units.first().and_then(|u| u.steps.first()),
+            Some(Step::Read { by, children, .. }) if by == field && children.is_empty()
+        ));
+    }
+
+    #[test]
+    fn the_description_says_the_workload_is_assumed() {
+        let mut model = blog();
+        model.description = Some("Inferred.".to_string());
+        let rows = with_starter_workload(&mut model, &[]);
+        assert_eq!(rows.len(), 4);
+        assert_eq!(model.workload.len(), 4);
+        let d = model.description.unwrap_or_default();
+        assert!(
+            d.starts_with("Inferred. Its workload (4 units) is assumed"),
+            "{d}"
+        );
+        // Nothing to propose: the description stays as it was.
+        let mut feed = preset(include_str!("../../presets/social-feed.json"));
+        feed.description = Some("Inferred.".to_string());
+        assert!(with_starter_workload(&mut feed, &[]).is_empty());
+        assert_eq!(feed.description.as_deref(), Some("Inferred."));
+    }
+}
