@@ -32,6 +32,9 @@
 //! document by document, gzipped or not ([`input`] tells them by their first bytes); SQL
 //! `CREATE TABLE` schemas ([`sql`]) are mapped to a model directly.
 //!
+//! A dump holds no operations: every model inferred (from documents or SQL) gets a starter
+//! workload ([`starter`]), each unit listed as assumed in the report.
+//!
 //! Not yet: arrays of sub-documents inside nested objects (kept as arrays of objects: a
 //! relationship's array lies at its parent's top level).
 
@@ -49,6 +52,7 @@ pub mod maps;
 pub mod refs;
 pub mod sketch;
 pub mod sql;
+pub mod starter;
 pub mod stats;
 
 #[cfg(test)]
@@ -274,13 +278,18 @@ pub struct Report {
     /// under the `gridfs` pattern (the bucket's collections are no entities of their own).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub gridfs: Vec<gridfs::GridfsReport>,
+    /// The model's workload, every unit of it assumed ([`starter`]): a dump holds no
+    /// operations.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub workload: Vec<starter::AssumedUnit>,
 }
 
 /// A model inferred from documents, with its report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inferred {
     /// The model: one entity per collection and per array of sub-documents, an embedded
-    /// relationship per such array (the model's design embeds them), no workload.
+    /// relationship per such array (the model's design embeds them), the starter workload
+    /// ([`starter`]).
     pub model: Model,
     /// What was found and assumed.
     pub report: Report,
@@ -925,7 +934,7 @@ impl Inference {
                 map: None,
             });
         }
-        let model = Model {
+        let mut model = Model {
             name: None,
             description: Some(format!(
                 "Inferred by squillion infer from {} documents.",
@@ -936,6 +945,20 @@ impl Inference {
             design,
             ..empty_model()
         };
+        let keyed: Vec<starter::IndexKeyed<'_>> = self
+            .indexes
+            .iter()
+            .filter_map(|i| {
+                let k = i.key.first()?;
+                Some(starter::IndexKeyed {
+                    collection: &i.collection,
+                    name: &i.name,
+                    field: &k.field,
+                    kind: &k.kind,
+                })
+            })
+            .collect();
+        let workload = starter::with_starter_workload(&mut model, &keyed);
         Ok(Inferred {
             model,
             report: Report {
@@ -946,6 +969,7 @@ impl Inference {
                 skipped: self.skipped,
                 indexes: self.indexes,
                 gridfs: buckets.reports,
+                workload,
             },
         })
     }

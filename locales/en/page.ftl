@@ -563,6 +563,7 @@ infer-entities = Entities
 infer-relationships = Relationships (as the data lays them out)
 infer-assumed = Assumed
 infer-indexes = Indexes
+infer-workload = Assumed workload
 infer-skipped-statement = { $count } statement skipped
 infer-skipped-statements = { $count } statements skipped
 infer-skipped-line = { $count } line skipped

@@ -560,6 +560,7 @@ infer-entities = 实体
 infer-relationships = 关系（按数据中的布局）
 infer-assumed = 假设
 infer-indexes = 索引
+infer-workload = 假设的工作负载
 infer-skipped-statement = 跳过 { $count } 条语句
 infer-skipped-statements = 跳过 { $count } 条语句
 infer-skipped-line = 跳过 { $count } 行

@@ -417,6 +417,10 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
             .arg("source", &i.source)));
         s.push('\n');
     }
+    for u in &inferred.report.workload {
+        s.push_str(&say(crate::infer::starter::line(u)));
+        s.push('\n');
+    }
     s.push_str(&say(
         Text::new("infer-cli-skipped").arg("count", skipped_lines)
     ));

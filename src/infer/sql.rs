@@ -318,7 +318,7 @@ pub fn infer_sql(
             link_attributes: Vec::new(),
         });
     }
-    let model = Model {
+    let mut model = Model {
         description: Some(format!(
             "Inferred by squillion infer from a relational schema of {} tables.",
             tables.len()
@@ -327,6 +327,18 @@ pub fn infer_sql(
         relationships,
         ..super::empty_model()
     };
+    let keyed: Vec<super::starter::IndexKeyed<'_>> = indexes
+        .iter()
+        .filter_map(|i| {
+            Some(super::starter::IndexKeyed {
+                collection: &i.table,
+                name: i.name.as_deref().unwrap_or(i.origin),
+                field: i.columns.first()?,
+                kind: "1",
+            })
+        })
+        .collect();
+    let workload = super::starter::with_starter_workload(&mut model, &keyed);
     Ok(SqlInferred {
         model,
         report: SqlReport {
@@ -336,6 +348,7 @@ pub fn infer_sql(
             indexes,
             skipped_statements,
             skipped,
+            workload,
         },
     })
 }

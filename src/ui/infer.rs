@@ -62,6 +62,9 @@ pub struct Summary {
     pub assumed: Vec<Text>,
     /// Indexes read (reported, not in the model).
     pub indexes: Vec<Text>,
+    /// The model's starter workload, every unit assumed (a dump holds no operations).
+    #[serde(default)]
+    pub workload: Vec<Text>,
     /// Lines (statements, for SQL) skipped in all.
     pub skipped_count: u64,
     /// The first skipped lines, each with its input, line (or byte offset) and reason.
@@ -273,6 +276,7 @@ fn summary(inferred: &Inferred) -> Summary {
                 .nested("unique", either(i.unique, "infer-unique")),
         );
     }
+    s.workload = workload(&r.workload);
     for k in &r.skipped {
         s.skipped.push(match k.byte {
             Some(byte) => Text::new("infer-skipped-byte")
@@ -286,6 +290,11 @@ fn summary(inferred: &Inferred) -> Summary {
         });
     }
     s
+}
+
+/// Returns the report's lines of the starter workload, in `squillion infer`'s words.
+fn workload(units: &[crate::infer::starter::AssumedUnit]) -> Vec<Text> {
+    units.iter().map(crate::infer::starter::line).collect()
 }
 
 /// Returns a line kept in English in every language (a SQL schema's summary, GridFS).
@@ -350,6 +359,7 @@ fn sql_summary(inferred: &SqlInferred) -> Summary {
             i.origin
         )));
     }
+    s.workload = workload(&r.workload);
     for k in &r.skipped {
         let text = match &k.error {
             Some(error) => Text::new("infer-skipped-statement-unread").arg("error", error),

@@ -302,6 +302,12 @@ fn sql_summary(inferred: &SqlInferred) -> String {
             i.origin
         ));
     }
+    for u in &r.workload {
+        s.push_str(&format!(
+            "{}\n",
+            crate::infer::starter::line(u).render(crate::lang::Lang::En)
+        ));
+    }
     s.push_str(&format!(
         "{} skipped\n",
         crate::human::count(r.skipped_statements, "statement", "statements")

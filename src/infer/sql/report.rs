@@ -23,6 +23,9 @@ pub struct SqlReport {
     pub skipped_statements: u64,
     /// The first [`super::MAX_REPORTED_STATEMENTS`] of them: `{source, statement}` (its first words).
     pub skipped: Vec<SkippedStatement>,
+    /// The model's workload, every unit of it assumed ([`crate::infer::starter`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub workload: Vec<crate::infer::starter::AssumedUnit>,
 }
 
 /// One SQL input read.

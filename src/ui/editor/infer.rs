@@ -371,6 +371,7 @@ fn SummaryPanel(
                 {list(Msg::InferRelationships, "infer-relationships", s.relationships.clone())}
                 {list(Msg::InferAssumed, "infer-assumed", s.assumed.clone())}
                 {list(Msg::InferIndexes, "infer-indexes", s.indexes.clone())}
+                {list(Msg::InferWorkload, "infer-workload", s.workload.clone())}
                 <p data-testid="infer-skipped-count" class=skipped_class>
                     {move || tv(skipped, &[("count", skipped_count.clone())])}
                 </p>
