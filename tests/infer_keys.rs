@@ -7,22 +7,16 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+#[path = "common/infer_json.rs"]
+mod infer_json;
+use infer_json::{infer, squillion};
 use serde_json::Value;
 use squillion::arith::collection_stats;
 use squillion::design::layout_model;
-use squillion::model::{parse_model, Model};
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/infer/sample_analytics")
-}
-
-fn squillion(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_squillion"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn files(dir: &Path, names: &[&str]) -> Vec<String> {
@@ -30,26 +24,6 @@ fn files(dir: &Path, names: &[&str]) -> Vec<String> {
         .iter()
         .map(|n| dir.join(n).to_string_lossy().into_owned())
         .collect()
-}
-
-/// Runs `squillion infer FILES --json --out model.json`: the report and the model.
-fn infer(files: &[String], dir: &Path) -> (Value, Model) {
-    let out_path = dir.join("model.json");
-    let mut args = vec!["infer"];
-    args.extend(files.iter().map(String::as_str));
-    let out_str = out_path.to_string_lossy().into_owned();
-    args.extend(["--json", "--out", &out_str]);
-    let out = squillion(&args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
-    let text = std::fs::read_to_string(&out_path).unwrap_or_else(|e| panic!("{e}"));
-    let model = parse_model(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-    (report["report"].clone(), model)
 }
 
 fn relationship<'a>(report: &'a Value, parent: &str, child: &str) -> &'a Value {

@@ -6,10 +6,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+#[path = "common/infer_json.rs"]
+mod infer_json;
+use infer_json::{infer, squillion};
 use serde_json::Value;
-use squillion::model::{parse_model, Model, Step};
+use squillion::model::Step;
 
 #[path = "common/dump_files.rs"]
 mod dump_files;
@@ -19,34 +21,8 @@ fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/infer/sample_analytics")
 }
 
-fn squillion(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_squillion"))
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
 fn path(p: &Path) -> String {
     p.to_string_lossy().into_owned()
-}
-
-/// Runs `squillion infer INPUTS --json --out model.json`: the report and the model.
-fn infer(inputs: &[String], dir: &Path) -> (Value, Model) {
-    let out_path = path(&dir.join("model.json"));
-    let mut args = vec!["infer"];
-    args.extend(inputs.iter().map(String::as_str));
-    args.extend(["--json", "--out", &out_path]);
-    let out = squillion(&args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
-    let text = std::fs::read_to_string(&out_path).unwrap_or_else(|e| panic!("{e}"));
-    let model = parse_model(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-    (report["report"].clone(), model)
 }
 
 /// The report's assumed units as `(unit, reason, index)`.
