@@ -222,12 +222,7 @@ pub fn check(
                             let Some(coll) = layout.collection_of(entity) else {
                                 continue;
                             };
-                            let docs: Vec<Document> = db
-                                .find(&coll.name, &FindCommand::default())
-                                .map(|x| {
-                                    x.documents.into_iter().map(|d| d.into_document()).collect()
-                                })
-                                .unwrap_or_default();
+                            let docs = documents(db, &coll.name);
                             let Some(rows) =
                                 run::list_rows(&model, b, entity, by.as_deref(), sort, &docs)
                             else {
@@ -666,20 +661,23 @@ fn inserted(db: &Database, before: &Database, layout: &Layout, entity: &str) -> 
         )));
     };
     let ids = |db: &Database| -> Vec<Bson> {
-        db.find(&coll.name, &FindCommand::default())
-            .map(|x| {
-                x.documents
-                    .into_iter()
-                    .filter_map(|d| d.into_document().get("_id").cloned())
-                    .collect()
-            })
-            .unwrap_or_default()
+        documents(db, &coll.name)
+            .into_iter()
+            .filter_map(|d| d.get("_id").cloned())
+            .collect()
     };
     let was = ids(before);
     let new = ids(db).into_iter().filter(|id| !was.contains(id)).count();
     Some(Outcome::Checked((new == 0).then(|| {
         format!("no new {entity} is stored in {}", coll.name)
     })))
+}
+
+/// Returns every document of collection `coll` in the sample (none where it has none).
+fn documents(db: &Database, coll: &str) -> Vec<Document> {
+    db.find(coll, &FindCommand::default())
+        .map(|x| x.documents.into_iter().map(|d| d.into_document()).collect())
+        .unwrap_or_default()
 }
 
 /// Returns every document and sub-document the commands of step `step` returned.

@@ -7,11 +7,11 @@
 
 use bson::{Bson, Document};
 
-use super::Outcome;
+use super::{documents, Outcome};
 use crate::design::plan::attribute_pattern;
 use crate::design::Layout;
 use crate::engine::compare::as_f64;
-use crate::engine::{Database, FindCommand};
+use crate::engine::Database;
 use crate::model::design::AttributeForm;
 use crate::model::Model;
 
@@ -67,10 +67,7 @@ pub(super) fn check(
     returned: &[Document],
 ) -> Option<Outcome> {
     let coll = layout.collection_of(asked.entity)?;
-    let docs: Vec<Document> = db
-        .find(&coll.name, &FindCommand::default())
-        .map(|x| x.documents.into_iter().map(|d| d.into_document()).collect())
-        .unwrap_or_default();
+    let docs = documents(db, &coll.name);
     let pattern = attribute_pattern(model, asked.entity, asked.field);
     let form = pattern.as_ref().map(|(f, _, _)| *f);
     let (kf, vf) = pattern.map_or_else(

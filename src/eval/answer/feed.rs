@@ -6,11 +6,11 @@
 
 use bson::{Bson, Document};
 
-use super::{holds, missing_in_window, Outcome};
+use super::{documents, holds, missing_in_window, Outcome};
 use crate::design::layout::relationship_collection_name;
 use crate::design::plan::feed_order_field;
 use crate::design::{Layout, Strategy};
-use crate::engine::{compare::compare, Database, FindCommand};
+use crate::engine::{compare::compare, Database};
 use crate::model::{Model, Relationship};
 
 /// One item of a reader's feed, with the bucket that holds it and its place there (bucketed
@@ -21,18 +21,11 @@ struct Item {
     position: usize,
 }
 
-/// Returns every document of collection `coll`.
-fn all(db: &Database, coll: &str) -> Vec<Document> {
-    db.find(coll, &FindCommand::default())
-        .map(|x| x.documents.into_iter().map(|d| d.into_document()).collect())
-        .unwrap_or_default()
-}
-
 /// Returns the feed of every reader under `r`, reader by reader, as the design stores it, or
 /// `None` where `r` is not laid out as a feed.
 fn feeds(db: &Database, layout: &Layout, r: &Relationship) -> Option<Vec<(Bson, Item)>> {
     let s = layout.strategy(&r.name)?;
-    let docs = all(db, &relationship_collection_name(r, s));
+    let docs = documents(db, &relationship_collection_name(r, s));
     let mut out = Vec::new();
     match s {
         Strategy::FanOutOnRead => {

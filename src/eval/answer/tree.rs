@@ -21,7 +21,7 @@ use bson::{Bson, Document};
 use crate::design::layout::single::TYPE_FIELD;
 use crate::design::layout::tree::{ANCESTORS, CHILDREN, LEFT, PARENT, PATH, RIGHT};
 use crate::design::Layout;
-use crate::engine::{Database, FindCommand};
+use crate::engine::Database;
 use crate::eval::bind::Binder;
 use crate::model::{Model, Op, Relationship, Step};
 
@@ -265,14 +265,7 @@ fn nodes(db: &Database, layout: &Layout, r: &Relationship) -> Vec<Document> {
     let Some(coll) = layout.collection_of(&r.parent) else {
         return Vec::new();
     };
-    db.find(&coll.name, &FindCommand::default())
-        .map(|x| {
-            x.documents
-                .into_iter()
-                .map(|d| d.into_document())
-                .collect::<Vec<Document>>()
-        })
-        .unwrap_or_default()
+    super::documents(db, &coll.name)
         .into_iter()
         .filter(
             |d: &Document| !matches!(d.get(TYPE_FIELD), Some(Bson::String(t)) if *t != r.parent),
