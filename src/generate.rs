@@ -9,6 +9,7 @@
 //! [`GenOptions::max_elements`] are truncated and recorded in [`Truncation`], so their full
 //! size is available exactly from [`crate::arith`].
 
+mod bucket;
 mod spread;
 mod tree;
 
@@ -420,6 +421,9 @@ pub struct ShapeGenerator<'a> {
     /// The arrays the design keeps sorted (`$push` with `$sort`), with their order: generated
     /// sorted, as the writes would leave them (`design::plan::array_order`).
     sorted: Vec<(String, crate::model::Sort)>,
+    /// The time column of a time series' buckets: generated in time order, the bounds in
+    /// `control` their columns' own ([`bucket`]).
+    bucket: Option<bucket::BucketTime>,
 }
 
 /// Returns, under [`Spread::Stratified`], the length distribution of the file field whose
@@ -519,6 +523,7 @@ pub fn shape_generators<'a>(
                         .map(|o| (g.field.clone(), o))
                 })
                 .collect(),
+            bucket: bucket::of(model, layout, shape),
         })
         .collect()
 }
@@ -614,6 +619,17 @@ impl ShapeGenerator<'_> {
                     }
                 });
             }
+        }
+        if let Some(settings) = &self.bucket {
+            // Bucket `k` of its parent's `m` (the parent's buckets are dealt in index order).
+            let position = refs
+                .get(crate::design::layout::META)
+                .filter(|(_, _, w)| !w.is_empty())
+                .map(|(_, _, w)| {
+                    let (s, e) = owned_range(w, self.count, owner_of(w, self.count, j));
+                    (j.saturating_sub(s), e.saturating_sub(s))
+                });
+            settings.settle(&mut d, position);
         }
         // Strings and binary data, plus a rough 64 bytes of memory per element and per
         // document, so that millions of small values count too.
@@ -1045,11 +1061,7 @@ impl Gen {
     }
 
     fn date(&mut self, f: &Field) -> i64 {
-        let day = |s: &Option<String>, d: i64| {
-            s.as_deref().and_then(crate::date::parse_date).unwrap_or(d)
-        };
-        let (a, b) = (day(&f.from, 18_262), day(&f.to, 20_089)); // 2020-01-01 .. 2025-01-01
-        let (a, b) = (a.min(b) * 86_400_000, a.max(b) * 86_400_000);
+        let (a, b) = date_span(f);
         if b <= a {
             a
         } else {
@@ -1141,6 +1153,15 @@ impl Gen {
         };
         fit(s, len, self)
     }
+}
+
+/// Returns the range a date field's values are drawn from, in milliseconds since the epoch:
+/// its `from` and `to` days, 2020-01-01 to 2025-01-01 when not given.
+fn date_span(f: &Field) -> (i64, i64) {
+    let day =
+        |s: &Option<String>, d: i64| s.as_deref().and_then(crate::date::parse_date).unwrap_or(d);
+    let (a, b) = (day(&f.from, 18_262), day(&f.to, 20_089));
+    (a.min(b) * 86_400_000, a.max(b) * 86_400_000)
 }
 
 /// Returns true when a `binData` field holds text: its `kind` is one that generates text

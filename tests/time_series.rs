@@ -246,3 +246,101 @@ fn the_picker_and_the_advisor_offer_it_only_for_measurements() {
     // Comments, 0.1 a day a typical post: 3 in 30 days, too few for any bucket.
     assert_eq!(offers("blog", "comments"), None);
 }
+
+/// The time-series designs give every step's logical answer (`eval::answer`, decoding the
+/// buckets as the server's view does): "log a message" and "count a hit" store the
+/// measurement's fields in the next slot of the open bucket's columns (not only its bounds),
+/// and the newest 1000 of the busiest host come from the buckets with the newest
+/// `control.min.time`, which hold them because the buckets are filled in time order.
+#[test]
+fn time_series_designs_give_every_steps_logical_answer() {
+    use squillion::eval::answer::check_offered;
+    for (preset, design) in [
+        ("host-logs", "time-series"),
+        ("page-analytics", "time-series"),
+    ] {
+        let m = squillion::presets::find(preset)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .model()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let opts = squillion::eval::EvalOptions {
+            max_documents: Some(60),
+            ..Default::default()
+        };
+        let r = check_offered(&m, design, &opts).unwrap_or_else(|e| panic!("{preset}: {e}"));
+        let problems: Vec<String> = r.problems.iter().map(ToString::to_string).collect();
+        assert!(problems.is_empty(), "{preset}: {}", problems.join("\n"));
+        assert!(
+            r.unchecked.is_empty(),
+            "{preset}: not checked: {:?}",
+            r.unchecked
+        );
+        assert!(
+            r.checked >= m.workload.len(),
+            "{preset}: {} checked",
+            r.checked
+        );
+    }
+}
+
+/// The generated buckets are the server's: each column's bounds in `control.min` and
+/// `control.max`, the time column in slot order, and a host's buckets covering successive
+/// spans of time (each bucket's first measurement no earlier than the previous bucket's last).
+#[test]
+fn generated_buckets_are_filled_in_time_order_with_their_own_bounds() {
+    use bson::Bson;
+    let (m, l) = host_logs(Granularity::Seconds);
+    let data = squillion::generate::generate(&m, &l);
+    let buckets = data
+        .collection("system.buckets.logmsg")
+        .unwrap_or_else(|| panic!("no buckets generated"));
+    let time = |b: &Document| -> Vec<i64> {
+        b.get_document("data")
+            .and_then(|d| d.get_document("time"))
+            .map(|c| {
+                c.values()
+                    .filter_map(|v| v.as_datetime().map(|t| t.timestamp_millis()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut last_of_host: std::collections::HashMap<String, i64> = Default::default();
+    let mut followed = 0;
+    for (i, b) in buckets.documents.iter().enumerate() {
+        let times = time(b);
+        assert!(!times.is_empty(), "bucket {i} has no times");
+        assert!(
+            times.windows(2).all(|w| w[0] <= w[1]),
+            "bucket {i} out of order"
+        );
+        let control = b.get_document("control").unwrap_or_else(|e| panic!("{e}"));
+        let bound = |which: &str| {
+            control
+                .get_document(which)
+                .ok()
+                .and_then(|d| d.get("time"))
+                .and_then(Bson::as_datetime)
+                .map(|t| t.timestamp_millis())
+        };
+        assert_eq!(
+            bound("min"),
+            times.first().copied(),
+            "bucket {i} control.min"
+        );
+        assert_eq!(
+            bound("max"),
+            times.last().copied(),
+            "bucket {i} control.max"
+        );
+        let host = b.get("meta").map(ToString::to_string).unwrap_or_default();
+        if let Some(prev) = last_of_host.get(&host) {
+            assert!(
+                times[0] >= *prev,
+                "bucket {i} starts before its host's previous bucket ends"
+            );
+            followed += 1;
+        }
+        last_of_host.insert(host, times.last().copied().unwrap_or(0));
+    }
+    assert!(followed > 0, "no host has two buckets in the sample");
+}

@@ -11,7 +11,7 @@ pub mod single;
 mod timeseries;
 
 pub use timeseries::{
-    bucket_capacity, buckets_collection_name, measurements_per_bucket, BUCKET_LABEL,
+    bucket_capacity, buckets_collection_name, measurements_per_bucket, unpack_bucket, BUCKET_LABEL,
     BUCKET_MAX_COUNT, BUCKET_MAX_SIZE, META,
 };
 pub mod tree;

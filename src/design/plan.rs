@@ -24,7 +24,7 @@ mod read;
 mod read_feed;
 mod reassign;
 mod single;
-mod timeseries;
+pub mod timeseries;
 pub mod tree;
 mod update;
 

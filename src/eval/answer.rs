@@ -700,6 +700,8 @@ fn pool(returned: &[(usize, Vec<Document>)], step: usize) -> Vec<Document> {
     for (_, docs) in returned.iter().filter(|(s, _)| *s == step) {
         for d in docs {
             walk(&Bson::Document(d.clone()), &mut out);
+            // A time-series bucket: its measurements, as the view returns them.
+            out.extend(crate::design::layout::unpack_bucket(d, None).unwrap_or_default());
         }
     }
     out
@@ -1418,6 +1420,18 @@ fn children_of(
                 crate::design::layout::single::TYPE_FIELD: r.child.clone(),
             },
         ),
+        Strategy::TimeSeries { .. } => {
+            // The measurements of the parent's buckets, as the time-series view unpacks them.
+            let buckets = find(
+                &crate::design::layout::buckets_collection_name(r),
+                doc! { crate::design::layout::META: pid.clone() },
+            );
+            buckets
+                .iter()
+                .filter_map(|b| crate::design::layout::unpack_bucket(b, Some(&r.parent_ref())))
+                .flatten()
+                .collect()
+        }
         Strategy::LinkCollection => {
             let links = find(&r.name, doc! { r.parent_ref(): pid.clone() });
             by_ids(

@@ -801,6 +801,57 @@ fn follower_doc(ctx: &Ctx, target: &mut Target, c: &Command, r: &Relationship, i
     f
 }
 
+/// Returns the insert of a measurement into its parent's open bucket with the slot it fills:
+/// the number of measurements the open bucket holds (0 when none is open: the upsert opens
+/// one), as the server's bucket catalog knows it; the engine counts the open bucket's `_id`
+/// column. The fields the measurement lacks are left out of the update, as the server stores
+/// and bounds only the fields a measurement has.
+fn into_open_slot(target: &mut Target, b: &Binder, c: &Command) -> Command {
+    let open = target
+        .run(
+            &c.collection,
+            engine::Command::Find(FindCommand {
+                filter: bind_doc(&c.filter, b),
+                limit: Some(1),
+                ..Default::default()
+            }),
+        )
+        .ok()
+        .and_then(|r| r.documents.into_iter().next());
+    let slot = open
+        .as_ref()
+        .and_then(|d| d.get_document("data").ok())
+        .and_then(|d| d.get_document("_id").ok())
+        .map_or(0, |ids| ids.len() as u64);
+    let mut out = c.clone();
+    out.update = c.update.as_ref().map(|u| {
+        let present: Document = u
+            .iter()
+            .map(|(op, v)| match v {
+                Bson::Document(fields) => (
+                    op.clone(),
+                    Bson::Document(
+                        fields
+                            .iter()
+                            .filter(|(_, v)| match v {
+                                Bson::Document(p) => match p.get("$param") {
+                                    Some(Bson::String(name)) => b.value(name).is_some(),
+                                    _ => true,
+                                },
+                                _ => true,
+                            })
+                            .map(|(k, v)| (k.clone(), v.clone()))
+                            .collect(),
+                    ),
+                ),
+                _ => (op.clone(), v.clone()),
+            })
+            .collect();
+        crate::design::plan::timeseries::at_slot(&present, slot)
+    });
+    out
+}
+
 fn relationship_coll(ctx: &Ctx, r: &Relationship) -> Option<String> {
     ctx.layout
         .strategy(&r.name)
@@ -896,6 +947,13 @@ fn run_command(
     n: &mut u64,
     matched: &mut bool,
 ) -> CommandEval {
+    let slotted;
+    let c = if crate::design::plan::timeseries::writes_slot(c) {
+        slotted = into_open_slot(target, b, c);
+        &slotted
+    } else {
+        c
+    };
     if let Some(r) = c.fan_out.as_deref().and_then(|x| ctx.model.relationship(x)) {
         // The mongosh shown is the first follower's.
         let f = follower_doc(ctx, target, c, r, 0);

@@ -31,6 +31,62 @@ pub fn buckets_collection_name(r: &Relationship) -> String {
     format!("system.buckets.{}", r.child)
 }
 
+/// Returns the measurements a bucket document holds, as the server's time-series view returns
+/// them: one document per slot of its `data` columns (`{"0": v, …}`, in slot order) with the
+/// value of every column that has that slot, and the bucket's `meta` under `parent_ref` when
+/// given. `None` when `bucket` is not a bucket (or a projection of one): its `data` is not a
+/// document of columns, each a document keyed by slot numbers.
+pub fn unpack_bucket(
+    bucket: &bson::Document,
+    parent_ref: Option<&str>,
+) -> Option<Vec<bson::Document>> {
+    use bson::Bson;
+    let Some(Bson::Document(data)) = bucket.get("data") else {
+        return None;
+    };
+    let columns = !data.is_empty()
+        && data.iter().all(|(_, c)| match c {
+            Bson::Document(c) => c.keys().all(|k| k.parse::<u64>().is_ok()),
+            _ => false,
+        });
+    if !columns {
+        return None;
+    }
+    let mut slots: Vec<(u64, bson::Document)> = Vec::new();
+    for (field, column) in data {
+        let Bson::Document(column) = column else {
+            continue;
+        };
+        for (slot, v) in column {
+            let Ok(i) = slot.parse::<u64>() else {
+                continue;
+            };
+            match slots.iter_mut().find(|(j, _)| *j == i) {
+                Some((_, d)) => {
+                    d.insert(field.clone(), v.clone());
+                }
+                None => {
+                    let mut d = bson::Document::new();
+                    d.insert(field.clone(), v.clone());
+                    slots.push((i, d));
+                }
+            }
+        }
+    }
+    slots.sort_by_key(|(i, _)| *i);
+    Some(
+        slots
+            .into_iter()
+            .map(|(_, mut d)| {
+                if let (Some(m), Some(p)) = (bucket.get(META), parent_ref) {
+                    d.insert(p, m.clone());
+                }
+                d
+            })
+            .collect(),
+    )
+}
+
 /// Returns the measurements in one bucket of a typical parent: the fewest of the count rule
 /// ([`BUCKET_MAX_COUNT`]), the size rule ([`BUCKET_MAX_SIZE`] ÷ one measurement's BSON bytes)
 /// and the span rule (the typical parent's measurements per day × the granularity's span; a

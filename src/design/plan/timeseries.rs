@@ -15,11 +15,50 @@ fn capacity(p: &Placement, r: &Relationship) -> u64 {
     bucket_capacity(p.collections, r).unwrap_or(1).max(1)
 }
 
+/// The slot of a data column that a measurement's insert writes, in the update's field paths
+/// (`data.<field>.<SLOT>`): the number of measurements the open bucket already holds, known
+/// only when the command runs (the server's bucket catalog counts them); the evaluation puts
+/// the number in its place ([`at_slot`]) before the command is sent or shown.
+pub const SLOT: &str = "<slot>";
+
+/// Returns `update` with every [`SLOT`] in its field paths replaced by `slot`.
+pub fn at_slot(update: &bson::Document, slot: u64) -> bson::Document {
+    let slot = slot.to_string();
+    update
+        .iter()
+        .map(|(op, v)| match v {
+            bson::Bson::Document(fields) => (
+                op.clone(),
+                bson::Bson::Document(
+                    fields
+                        .iter()
+                        .map(|(k, v)| (k.replace(SLOT, &slot), v.clone()))
+                        .collect(),
+                ),
+            ),
+            _ => (op.clone(), v.clone()),
+        })
+        .collect()
+}
+
+/// Returns whether `c` writes a measurement into a bucket's next slot (its update holds
+/// [`SLOT`] paths).
+pub fn writes_slot(c: &Command) -> bool {
+    c.update.as_ref().is_some_and(|u| {
+        u.values().any(|v| match v {
+            bson::Bson::Document(fields) => fields.keys().any(|k| k.contains(SLOT)),
+            _ => false,
+        })
+    })
+}
+
 /// Returns the insert of one measurement as the server applies it to its bucket: the open
-/// bucket of the parent (`meta`) is the one whose last column slot is still free; its
-/// `control.min` and `control.max` follow the measurement (`$min`/`$max` of every data field);
-/// when no bucket is open the upsert opens the next one. The server finds the open bucket in
-/// its in-memory bucket catalog; the engine finds it by its `meta` on the time-series index.
+/// bucket of the parent (`meta`) is the one whose last column slot is still free; the
+/// measurement's fields go into the next slot of their columns (`$set` of
+/// `data.<field>.<slot>`), and `control.min` and `control.max` follow it (`$min`/`$max` of
+/// every data field); when no bucket is open the upsert opens the next one. The server finds
+/// the open bucket in its in-memory bucket catalog; the engine finds it by its `meta` on the
+/// time-series index.
 pub(super) fn insert(p: &Placement, out: &Commands, r: &Relationship) -> Command {
     let n = capacity(p, r);
     let pid = param(format!("{}._id", r.parent));
@@ -30,13 +69,15 @@ pub(super) fn insert(p: &Placement, out: &Commands, r: &Relationship) -> Command
         doc! { META: pid, last.as_str(): { "$exists": false } },
         "the server appends to the parent's open bucket (a new bucket when the count, size or span rule closes it)",
     );
+    let mut set = bson::Document::new();
     let mut min = bson::Document::new();
     let mut max = bson::Document::new();
     for f in measurement_columns(p, r) {
+        set.insert(format!("data.{f}.{SLOT}"), param(format!("child.{f}")));
         min.insert(format!("control.min.{f}"), param(format!("child.{f}")));
         max.insert(format!("control.max.{f}"), param(format!("child.{f}")));
     }
-    c.update = Some(doc! { "$min": min, "$max": max });
+    c.update = Some(doc! { "$set": set, "$min": min, "$max": max });
     c.upsert = true;
     c
 }
