@@ -111,10 +111,27 @@ pub fn main() -> ExitCode {
         // not an error of ours, so stop quietly as other Unix tools do.
         Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("squillion: {e:#}");
+            eprintln!("squillion: {}", chain_text(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// Returns the error's message and its causes, `a: b: c`, leaving out a cause whose message
+/// the text already ends with (an error that shows its source in its own message, as the
+/// evaluation's "materializing collection …: <the engine's error>" does).
+fn chain_text(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.is_empty() {
+            out = text;
+        } else if !out.ends_with(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+    }
+    out
 }
 
 /// Returns true when `e` comes from writing to a closed pipe.

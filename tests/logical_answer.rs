@@ -9,7 +9,7 @@ mod fixed_seed;
 use proptest::prelude::*;
 use squillion::eval::answer::{check_offered, AnswerReport};
 use squillion::eval::offer::offers;
-use squillion::eval::EvalOptions;
+use squillion::eval::{EvalError, EvalOptions};
 use squillion::model::design::strategies_for;
 use squillion::model::{parse_model, Model};
 use squillion::presets;
@@ -36,9 +36,14 @@ fn run(m: &Model, what: &str, id: &str, failures: &mut Vec<String>) -> Option<An
             Some(r)
         }
         // A design that cannot be laid out or sampled is refused elsewhere (validation, the
-        // memory budget); it answers nothing.
-        Err(e) => {
+        // memory budget); it answers nothing. An engine that refuses the design's own
+        // collections or indexes is a bug.
+        Err(e @ (EvalError::Design(_) | EvalError::TooBig(_))) => {
             eprintln!("{what}: not evaluated: {e}");
+            None
+        }
+        Err(e) => {
+            failures.push(format!("{what}: not evaluated: {e}"));
             None
         }
     }

@@ -56,7 +56,7 @@ pub const WRITE_BATCH_BYTES: u64 = 48_000_000;
 
 /// True for the index drivers create unique on a bucket: `fs.chunks {files_id: 1, n: 1}`.
 pub fn is_unique_index(collection: &str, keys: &bson::Document) -> bool {
-    collection == CHUNKS && *keys == bson::doc! { "files_id": 1, "n": 1 }
+    collection == CHUNKS && keys.iter().eq(bson::doc! { "files_id": 1, "n": 1 }.iter())
 }
 
 /// Returns the field holding the file's id in the entity's documents (`attachmentFileId`).

@@ -99,23 +99,32 @@ impl Index {
     }
 }
 
-/// Returns the key pattern a find/update/delete needs: filter fields (not operators, not a
-/// lone `_id`), then sort fields; for an empty filter, the sort alone.
+/// Returns the key pattern a find/update/delete needs, in the order of MongoDB's ESR rule:
+/// the fields the filter matches by equality (not operators, not a lone `_id`), then the sort
+/// fields, then the fields it bounds by a range (`{date: {$gt: last}}`: after the sort, so one
+/// index serves the first page and the next); for an empty filter, the sort alone.
 pub fn key_for(filter: &Document, sort: Option<&Document>) -> Option<Document> {
     let mut keys = Document::new();
+    let mut ranges = Vec::new();
     for (k, v) in filter {
         if k.starts_with('$') || k == "_id" {
             continue;
         }
-        // Range-only conditions ($lt on counters, $exists) go after equality, ignore here.
         if let Bson::Document(d) = v {
+            // Range-only conditions on counters and `$exists` (a continuation's room, an open
+            // bucket's free slot) are checked on the one document found: no key.
             if d.keys().any(|op| op == "$lt" || op == "$exists") {
+                continue;
+            }
+            if d.keys().any(|op| RANGES.contains(&op.as_str())) {
+                ranges.push(k.clone());
                 continue;
             }
         }
         keys.insert(k.clone(), 1);
     }
-    if keys.is_empty() {
+    let equalities = keys.len();
+    if equalities == 0 && ranges.is_empty() {
         // A sorted scan of the whole collection (the 10 newest posts) needs the sort's index;
         // anything else here is an `_id` lookup.
         return match sort {
@@ -130,8 +139,16 @@ pub fn key_for(filter: &Document, sort: Option<&Document>) -> Option<Document> {
             }
         }
     }
+    for k in ranges {
+        if !keys.contains_key(&k) {
+            keys.insert(k, 1);
+        }
+    }
     Some(keys)
 }
+
+/// The range operators of a filter field, whose key goes after the sort's (ESR).
+const RANGES: [&str; 4] = ["$gt", "$gte", "$lte", "$ne"];
 
 /// Returns the indexes of every collection, in order: the shard keys and what the plan's
 /// commands filter and sort on (an index that is a prefix of another is left out), then one
@@ -396,4 +413,31 @@ fn mentions(filter: &Document, prefix: &str) -> bool {
                         .any(|c| c.as_document().is_some_and(|d| mentions(d, prefix)))
                 }))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key_for;
+    use bson::doc;
+
+    /// Equality fields, then the sort, then the ranges (ESR): the index of a thread's page 50
+    /// by date range is the index of its page 1.
+    #[test]
+    fn keys_follow_equality_sort_range() {
+        let sort = doc! { "date": 1 };
+        let page_1 = doc! { "threadId": 7, "type": "image" };
+        let page_50 = doc! { "threadId": 7, "date": { "$gt": 3 }, "type": "image" };
+        let want = doc! { "threadId": 1, "type": 1, "date": 1 };
+        for filter in [page_1, page_50] {
+            let keys = key_for(&filter, Some(&sort)).unwrap_or_default();
+            assert!(keys.iter().eq(want.iter()), "{keys}");
+        }
+        // A range alone, no sort: its field; a lone `_id` or a room check: no index.
+        let keys = key_for(&doc! { "n": { "$gte": 2 } }, None).unwrap_or_default();
+        assert!(keys.iter().eq(doc! { "n": 1 }.iter()), "{keys}");
+        assert_eq!(
+            key_for(&doc! { "_id": 1, "count": { "$lt": 5 } }, None),
+            None
+        );
+    }
 }

@@ -141,7 +141,9 @@ impl Collection {
     ) -> Result<(String, u64)> {
         let mut index = Index::new(key, options)?;
         for existing in &self.indexes {
-            let same_key = existing.spec.key == *key;
+            // Key patterns are ordered (`{a: 1, b: 1}` is not `{b: 1, a: 1}`); a document's
+            // own equality ignores the order of its fields.
+            let same_key = existing.spec.key.iter().eq(key.iter());
             if existing.spec.name == index.spec.name {
                 if same_key
                     && existing.spec.unique == index.spec.unique
@@ -358,5 +360,26 @@ mod tests {
         assert_eq!(added, keys(&[4, 5]));
         let (gone, added) = key_changes(keys(&[1, 2]), keys(&[2, 1]));
         assert!(gone.is_empty() && added.is_empty());
+    }
+
+    /// Key patterns are ordered, as mongod reads them: `{a: 1, b: 1}` and `{b: 1, a: 1}` are two
+    /// indexes (a document's equality would call them one and refuse the second with 85); the
+    /// same pattern again under its own name is refused.
+    #[test]
+    fn key_patterns_in_another_order_are_other_indexes() {
+        let mut db = crate::engine::Database::new();
+        let opts = crate::engine::index::IndexOptions::default;
+        let first = db.create_index("c", bson::doc! { "a": 1, "b": 1 }, opts());
+        let other = db.create_index("c", bson::doc! { "b": 1, "a": 1 }, opts());
+        assert!(first.is_ok() && other.is_ok(), "{first:?} {other:?}");
+        let again = db.create_index(
+            "c",
+            bson::doc! { "a": 1, "b": 1 },
+            crate::engine::index::IndexOptions {
+                name: Some("ab".into()),
+                ..opts()
+            },
+        );
+        assert_eq!(again.map_err(|e| e.code), Err(85));
     }
 }
