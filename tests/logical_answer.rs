@@ -28,8 +28,17 @@ fn run(m: &Model, what: &str, id: &str, failures: &mut Vec<String>) -> Option<An
     };
     // A design whose 60 documents do not fit the memory budget gets the smaller sample the
     // evaluation itself would fit.
-    let checked =
-        check_offered(m, id, &opts).or_else(|_| check_offered(m, id, &EvalOptions::default()));
+    // A step the small sample cannot check (a typical reader whose feed is empty among 60
+    // users) is checked on the evaluation's own sample.
+    let checked = check_offered(m, id, &opts)
+        .and_then(|r| {
+            if r.unchecked.is_empty() {
+                Ok(r)
+            } else {
+                check_offered(m, id, &EvalOptions::default())
+            }
+        })
+        .or_else(|_| check_offered(m, id, &EvalOptions::default()));
     match checked {
         Ok(r) => {
             failures.extend(r.problems.iter().map(|p| format!("{what}: {p}")));
@@ -59,9 +68,7 @@ fn every_preset_design_gives_the_logical_answer() {
             let what = format!("{} / {}", p.name, o.id);
             if let Some(r) = run(&m, &what, &o.id, &mut failures) {
                 checked += r.checked;
-                for u in &r.unchecked {
-                    eprintln!("{what}: not checked: {u}");
-                }
+                failures.extend(r.unchecked.iter().map(|u| format!("{what}: not checked: {u}")));
             }
         }
     }
