@@ -2,8 +2,8 @@
 # Sets everything up (scripts/setup.sh) and runs every test; fails on the first failure.
 # Prints how long each stage took, the total against the 45-minute budget of a fresh 2-core
 # machine (issue #32; past it the run says so and still passes: the machine's load varies) and,
-# at the end, the gzip size of the shipped wasm + js (docs/size.md; reported, never failing the
-# run). What each stage checks, how long it takes and how to run it alone: docs/testing.md.
+# at the end, the gzip size of the shipped wasm + js (docs/size.md); each shipped file is held to
+# its byte budget (scripts/size-budgets.tsv) right after the page is built. What each stage checks, how long it takes and how to run it alone: docs/testing.md.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -41,6 +41,7 @@ stage "browser tests (wasm-bindgen-test, headless Chromium)" \
   env WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-300}" \
   cargo test --locked --target wasm32-unknown-unknown --test web
 stage "trunk build --release" trunk build --release --locked
+stage "size budgets: every shipped wasm and js file, gzip -9" bash scripts/size-budget.sh
 # Some end-to-end tests ask the CLI for the JSON of an edited model (the golden evaluations in
 # tests/golden/ hold every preset's): SQUILLION_BIN, the native tests' optimized build, whose
 # output is the release build's (the same code; only speed and size differ).
@@ -52,8 +53,8 @@ E2E_CONCURRENCY="${E2E_CONCURRENCY:-2}"
 stage "end-to-end tests (playwright-core, Chromium; $E2E_CONCURRENCY files at a time)" \
   node --test --test-concurrency="$E2E_CONCURRENCY" e2e/
 
-# The shipped page's size (wasm + js, gzip -9) is reported, not budgeted: the 500 KB budget of
-# issue #6 was withdrawn (issue #21; docs/size.md); what users feel is load time (bench/).
+# The shipped page's total size (wasm + js, gzip -9), reported; each file's budget is checked by
+# the "size budgets" stage (scripts/size-budget.sh, docs/size.md "Budgets").
 report_size() {
   # Every wasm and js file the page ships (the wasm-bindgen glue, boot.js, any worker script).
   local gz_wasm gz_js
