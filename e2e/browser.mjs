@@ -69,3 +69,18 @@ export async function openPreset(page, name) {
   await page.click(`.preset-card[data-preset="${name}"]`);
   await page.waitForSelector('.chooser', { state: 'detached' });
 }
+
+/** Dispatches, on the "Start from your data" dialog's drop zone, a dragover then a drop whose
+ * DataTransfer holds `files` (`{name, bytes}`, bytes an array of numbers), as a desktop's file
+ * manager drops them (not the file picker); `betweenDragAndDrop` runs after the dragover (a
+ * check of how the zone shows the drag). */
+export async function dropFiles(page, files, betweenDragAndDrop = async () => {}) {
+  const transfer = await page.evaluateHandle((files) => {
+    const dt = new DataTransfer();
+    for (const f of files) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
+    return dt;
+  }, files);
+  await page.dispatchEvent('.infer-drop', 'dragover', { dataTransfer: transfer });
+  await betweenDragAndDrop();
+  await page.dispatchEvent('.infer-drop', 'drop', { dataTransfer: transfer });
+}

@@ -10,25 +10,19 @@ import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPage, useSite, SHOTS } from './browser.mjs';
+import { openPage, useSite, SHOTS, dropFiles } from './browser.mjs';
 import { cliJson } from './cli.mjs';
 
 const site = useSite();
 /** The archive peer of tests/infer_archives.rs. */
 const PEER = join(dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'common', 'mongodump_archive.py');
 
-/** Dispatches, on the dialog's drop zone, a dragover then a drop whose DataTransfer holds
- * `files` (`{name, bytes}`, bytes as an array of numbers), as a file manager drops them. */
-async function drop(page, files) {
-  const transfer = await page.evaluateHandle((files) => {
-    const dt = new DataTransfer();
-    for (const f of files) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
-    return dt;
-  }, files);
-  await page.dispatchEvent('.infer-drop', 'dragover', { dataTransfer: transfer });
-  assert.ok(await page.$('.infer-drop.dropping'), 'the drop zone shows the drag over it');
-  await page.dispatchEvent('.infer-drop', 'drop', { dataTransfer: transfer });
-}
+/** Drops `files` on the dialog's drop zone, checking that the zone shows the drag over it. */
+const drop = (page, files) =>
+  dropFiles(page, files, async () => {
+    assert.ok(await page.$('.infer-drop.dropping'), 'the drop zone shows the drag over it');
+  });
+
 let dir;
 
 /** A 24-hex ObjectId whose timestamp is `seconds` and whose tail is `n`. */

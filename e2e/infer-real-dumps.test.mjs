@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPage, useSite, SHOTS } from './browser.mjs';
+import { openPage, useSite, SHOTS, dropFiles } from './browser.mjs';
 import { cliJson } from './cli.mjs';
 
 const site = useSite();
@@ -17,18 +17,6 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SQLITE = join(ROOT, 'tests', 'fixtures', 'sql', 'sqlite-store.dump.sql');
 const ANALYTICS = join(ROOT, 'tests', 'fixtures', 'infer', 'sample_analytics');
 const ANALYTICS_FILES = ['accounts.json', 'customers.json', 'transactions.json'];
-
-/** Dispatches, on the dialog's drop zone, a dragover then a drop whose DataTransfer holds
- * `files` (`{name, bytes}`), as a file manager drops them. */
-async function drop(page, files) {
-  const transfer = await page.evaluateHandle((files) => {
-    const dt = new DataTransfer();
-    for (const f of files) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
-    return dt;
-  }, files);
-  await page.dispatchEvent('.infer-drop', 'dragover', { dataTransfer: transfer });
-  await page.dispatchEvent('.infer-drop', 'drop', { dataTransfer: transfer });
-}
 
 /** Opens the dialog, drops `paths`, runs the inference; returns the page, its errors and the
  * model it opened. */
@@ -38,7 +26,7 @@ async function inferOnPage(paths) {
   await page.click('#choose-preset');
   await page.click('.preset-card[data-preset="infer"]');
   await page.waitForSelector('.infer-drop');
-  await drop(page, paths.map((p) => ({ name: p.split('/').pop(), bytes: [...readFileSync(p)] })));
+  await dropFiles(page, paths.map((p) => ({ name: p.split('/').pop(), bytes: [...readFileSync(p)] })));
   await page.click('#infer-run');
   await page.waitForSelector('[data-testid=infer-summary]', { timeout: 60_000 });
   const model = JSON.parse(await page.inputValue('#model-input'));
