@@ -36,6 +36,7 @@ const VIEWS = [
   }],
   ['console', async (page) => {
     await page.click('nav >> text=Console');
+    await page.check('input[name="console-source"][value="examples"]');
     await page.fill('textarea.console-input, #console-input', 'db.users.find({ followers: { $size: 3 } })');
     await page.keyboard.press('Enter');
     await page.waitForTimeout(500);

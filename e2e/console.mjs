@@ -18,3 +18,11 @@ export async function runCommand(page, command) {
   const entries = await page.$$('.entry');
   return entries[entries.length - 1];
 }
+
+/** Switches the console to the articles' examples (users, orders, movies, as
+ * data/console/ holds them): the database the console's mongosh is checked on against mingo and
+ * the data files. (It opens on the sample of the design on show in the playground.) */
+export async function useExamples(page) {
+  await page.check('input[name="console-source"][value="examples"]');
+  await page.waitForSelector('.coll[data-collection="users"]');
+}

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import { openPage, openPreset, useSite, SHOTS } from './browser.mjs';
+import { useExamples } from './console.mjs';
 
 const site = useSite();
 
@@ -135,6 +136,7 @@ async function runCommand(page, command) {
 test('the console answers hostile commands and documents with a result or a clear error', async () => {
   const { page, errors } = await openPage(site.browser, `${site.server.url}#console`, { width: 1280, height: 1000 });
   await page.waitForSelector('#console-input');
+  await useExamples(page);
   const refused = [
     // Server-side JavaScript is never run.
     ['db.users.find({ $where: "while (true) {}" })', /never runs user code/],

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Query } from 'mingo';
 import { openPage, useSite, SHOTS } from './browser.mjs';
-import { runCommand, sample } from './console.mjs';
+import { runCommand, sample, useExamples } from './console.mjs';
 
 const site = useSite();
 
@@ -16,6 +16,7 @@ const trailingComma = (text) => /,\s*\n\s*[}\]]/.test(text) || /, [}\]]/.test(te
 test('the console prints explain, counts, documents and key patterns as mongosh does', async () => {
   const { page, errors } = await openPage(site.browser, `${site.server.url}#console`, { width: 1280, height: 1000 });
   await page.waitForSelector('#console-input');
+  await useExamples(page);
   const users = sample('users');
   const orders = sample('orders');
 

@@ -98,6 +98,7 @@ test('workshop mode: the lesson in view, code ≥ 18 px, charts across with labe
 
   // The console: commands, documents and the input at 18 px or more.
   await page.click('nav >> text=Console');
+  await page.check('input[name="console-source"][value="examples"]');
   await page.fill('#console-input', 'db.users.find({}).limit(2)');
   await page.keyboard.press('Enter');
   await page.waitForSelector('.entry .docs');

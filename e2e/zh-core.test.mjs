@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SHOTS, useSite } from './browser.mjs';
 import { audit } from './axe.mjs';
-import { runCommand } from './console.mjs';
+import { runCommand, useExamples } from './console.mjs';
 import { english, modelWords, wordsOf, openIn } from './zh-check.mjs';
 
 const site = useSite();
@@ -110,6 +110,7 @@ test('zh-CN: the summary of a pasted document says what was found and assumed in
 test('zh-CN: an engine error in the console is led by its codeName in Chinese, mongosh\'s line as it is', async () => {
   const { context, page, errors } = await open('#console');
   await page.waitForSelector('#console-input');
+  await useExamples(page);
   const entry = await runCommand(page, 'db.users.insertOne({ _id: 1 })');
   await runCommand(page, 'db.users.insertOne({ _id: 1 })').then(async (e) => {
     const text = (await e.textContent()).replace(/\s+/g, ' ');

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SHOTS, useSite } from './browser.mjs';
 import { audit } from './axe.mjs';
-import { runCommand } from './console.mjs';
+import { runCommand, useExamples } from './console.mjs';
 import { english as englishIn, openIn } from './zh-check.mjs';
 
 const site = useSite();
@@ -34,6 +34,7 @@ const open = (hash) => openIn(site, 'zh-CN', hash);
 test('the console in Chinese: no English of the page, axe passes', async () => {
   const { context, page, errors } = await open('#console');
   await page.waitForSelector('#console-input');
+  await useExamples(page);
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
   assert.equal((await page.textContent('.console-side h2')).trim(), '集合');
   // The data's own words: collection names, index names and keys, the example commands.

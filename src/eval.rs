@@ -697,6 +697,19 @@ pub fn evaluate_layout_with(
     })
 }
 
+/// Returns the database an evaluation of `layout` runs on before any operation: its sample
+/// (the options' size, fitted to the memory budget) generated and inserted, every index of the
+/// layout created. The page's console runs on it, so that `db.<collection>.find()` answers with
+/// the documents of the design on show.
+pub fn sample_database(
+    model: &Model,
+    layout: &Layout,
+    opts: &EvalOptions,
+) -> Result<Database, EvalError> {
+    let model = fitted_sample(model, layout, opts)?;
+    materialize(layout, &generate(&model, layout))
+}
+
 /// Inserts every generated document and creates every index of the layout.
 pub fn materialize(layout: &Layout, data: &Dataset) -> Result<Database, EvalError> {
     let mut db = Database::new();

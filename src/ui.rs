@@ -181,12 +181,18 @@ fn current_view() -> View {
 #[derive(Debug, Clone, Copy)]
 pub struct Workshop(pub ReadSignal<bool>);
 
+/// The design on show in the playground, by its offer id (empty before the playground has
+/// chosen one: the model's first design): the console's database is that design's sample.
+#[derive(Debug, Clone, Copy)]
+pub struct ShownDesign(pub RwSignal<String>);
+
 /// The whole page: a header with the tab bar, and the open view.
 #[component]
 pub fn App() -> impl IntoView {
     let (view, set_view) = signal(current_view());
     // Evaluations outlive the playground: back from another view, its numbers are there.
     provide_context(playground::EvalCache::new());
+    provide_context(ShownDesign(RwSignal::new(String::new())));
     // Back/forward and edited URLs switch the view too. (The App lives as long as the page:
     // its listeners are never removed.)
     let _ = window_event_listener(leptos::ev::hashchange, move |_| {

@@ -37,10 +37,19 @@ console-example-alice = Alice's orders, newest first
 console-example-units = Units sold per product
 console-example-web = Cheap on the web
 console-line-column = Line { $line }, column { $column }
+console-source = Database
+console-source-model = Your model
+console-source-examples = The articles' examples
+console-model-sample = { $about }: { $count } documents generated from your model (up to { $per } per entity), with the design's indexes. Writes change them until you switch or reload.
+console-model-error = Your model has no sample to query: { $error }
+console-example-find = 3 documents of { $collection }
+console-example-indexes = Indexes of { $collection }
 console-database-gone = the database is gone
 console-no-documents = no documents
 console-one-document = 1 document
 console-documents = { $count } documents
+console-one-collection = 1 collection
+console-collection-count = { $count } collections
 console-show-more = show more ({ $shown } of { $total } shown)
 
 ## sizer (src/ui/sizer.rs, src/ui/examples.rs)

@@ -34,10 +34,19 @@ console-example-alice = Alice 的订单，最新的在前
 console-example-units = 每种商品的销量
 console-example-web = 网上的低价场次
 console-line-column = 第 { $line } 行，第 { $column } 列
+console-source = 数据库
+console-source-model = 你的模型
+console-source-examples = 文章中的示例
+console-model-sample = { $about }：由你的模型生成的 { $count } 个文档（每个实体最多 { $per } 个），带该设计的索引。写入会改变它们，直到切换或重新加载。
+console-model-error = 你的模型无法生成可查询的样本：{ $error }
+console-example-find = { $collection } 的 3 个文档
+console-example-indexes = { $collection } 的索引
 console-database-gone = 数据库已不存在
 console-no-documents = 没有文档
 console-one-document = 1 个文档
 console-documents = { $count } 个文档
+console-one-collection = 1 个集合
+console-collection-count = { $count } 个集合
 console-show-more = 显示更多（已显示 { $shown } / { $total }）
 
 ## sizer (src/ui/sizer.rs, src/ui/examples.rs)

@@ -1,10 +1,13 @@
-//! The console: type mongosh commands against a small in-memory database (the articles'
-//! examples), see the documents mongosh would print and what each command examined.
+//! The console: type mongosh commands against an in-memory database, see the documents
+//! mongosh would print and what each command examined. The database is the sample of the
+//! model and design on show in the playground (its collections, documents and indexes), or
+//! the articles' small examples.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::i18n::{lang, t, tr, tv};
+use super::storage;
 use crate::console::samples::sample_database;
 use crate::console::{execute, ConsoleError, Outcome, Reply};
 use crate::ejson::{inspect, inspect_all};
@@ -81,14 +84,108 @@ fn utf16_len(s: &str) -> u32 {
     s.encode_utf16().count() as u32
 }
 
+/// Documents per entity of the model's sample in the console (at most; the model's own sample
+/// when smaller): enough to try queries on, few enough to generate on the page's thread at once.
+const MODEL_SAMPLE: u64 = 100;
+
+/// The database the console runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// The sample of the model and design on show in the playground.
+    Model,
+    /// The articles' examples (users, orders, movies).
+    Examples,
+}
+
+/// The model's database: the saved model (the playground's work, else its starter model) under
+/// `design` (an offer id; empty or unknown: the model's first design), its sample generated
+/// and inserted with the design's indexes; with what it is ("social-feed · Bucketed") and its
+/// documents per entity. `Err` says why there is none.
+fn model_database(design: &str) -> Result<(Database, String, u64), String> {
+    let text = storage::load(storage::MODEL_KEY)
+        .unwrap_or_else(|| super::playground::STARTER_MODEL.to_string());
+    let model = crate::model::parse_model(&text).map_err(|e| e.to_string())?;
+    let mut offers = crate::eval::offer::offers(&model);
+    let at = offers.iter().position(|o| o.id == design).unwrap_or(0);
+    if offers.is_empty() {
+        return Err(t(Msg::NoDesignOffered));
+    }
+    let offer = offers.swap_remove(at);
+    let layout = offer.layout().map_err(|e| e.to_string())?;
+    let per = offer
+        .model
+        .sample
+        .max_documents
+        .unwrap_or(crate::model::Sample::DEFAULT_MAX_DOCUMENTS)
+        .min(MODEL_SAMPLE);
+    let opts = crate::eval::EvalOptions {
+        max_documents: Some(per),
+        ..Default::default()
+    };
+    let db =
+        crate::eval::sample_database(&offer.model, &layout, &opts).map_err(|e| e.to_string())?;
+    let label = super::i18n::design_label(model.name.as_deref(), &offer.id, &offer.label, lang());
+    let about = match &model.name {
+        Some(name) => format!("{name} · {label}"),
+        None => label,
+    };
+    Ok((db, about, per))
+}
+
+/// The articles' examples, or an empty database and why.
+fn examples_database() -> (Database, Option<String>) {
+    match sample_database() {
+        Ok(db) => (db, None),
+        Err(e) => (Database::new(), Some(e.to_string())),
+    }
+}
+
+/// The example commands of the model's database: the first documents of its first
+/// collections and the indexes of the first, as (label, command).
+fn model_examples(db: &Database) -> Vec<(String, String)> {
+    let names = db.collection_names();
+    let mut out: Vec<(String, String)> = names
+        .iter()
+        .take(3)
+        .map(|c| {
+            (
+                tv(Msg::ConsoleExampleFind, &[("collection", c.clone())]),
+                format!("db.{c}.find().limit(3)"),
+            )
+        })
+        .collect();
+    if let Some(c) = names.first() {
+        out.push((
+            tv(Msg::ConsoleExampleIndexes, &[("collection", c.clone())]),
+            format!("db.{c}.getIndexes()"),
+        ));
+    }
+    out
+}
+
 /// The console view: a side panel of collections, the session's output and the input.
 #[component]
 pub fn Console() -> impl IntoView {
-    let (db, load_error) = match sample_database() {
-        Ok(db) => (db, None),
-        Err(e) => (Database::new(), Some(e.to_string())),
+    let design = use_context::<super::ShownDesign>()
+        .map(|d| d.0.get_untracked())
+        .unwrap_or_default();
+    // The model's sample when it can be made, else the examples.
+    let model_db = model_database(&design);
+    let design = StoredValue::new(design);
+    let model_about = model_db
+        .as_ref()
+        .map(|(_, about, per)| (about.clone(), *per))
+        .map_err(Clone::clone);
+    let (first, source_now, examples_error) = match model_db {
+        Ok((db, ..)) => (db, Source::Model, None),
+        Err(_) => {
+            let (db, e) = examples_database();
+            (db, Source::Examples, e)
+        }
     };
-    let db = StoredValue::new(db);
+    let db = StoredValue::new(first);
+    let (source, set_source) = signal(source_now);
+    let (load_error, set_load_error) = signal(examples_error);
     let (version, set_version) = signal(0u64);
     let (entries, set_entries) = signal(Vec::<Entry>::new());
     let (input, set_input) = signal(String::new());
@@ -194,6 +291,46 @@ pub fn Console() -> impl IntoView {
         version.track();
         db.with_value(collections)
     });
+    // The example commands: the articles' own, or the model's first collections.
+    let examples = Memo::new(move |_| {
+        version.track();
+        match source.get() {
+            Source::Examples => EXAMPLES
+                .iter()
+                .map(|&(label, command)| (t(label), command.to_string()))
+                .collect::<Vec<_>>(),
+            Source::Model => db.with_value(model_examples),
+        }
+    });
+    // Another database: made afresh (the model's sample as generated, the examples as
+    // shipped); the session's commands stay listed.
+    let switch = move |to: Source| {
+        if source.get_untracked() == to {
+            return;
+        }
+        let (next, error) = match to {
+            Source::Model => match design.with_value(|d| model_database(d)) {
+                Ok((db, ..)) => (db, None),
+                Err(e) => (Database::new(), Some(e)),
+            },
+            Source::Examples => examples_database(),
+        };
+        db.set_value(next);
+        set_load_error.set(error);
+        set_source.set(to);
+        set_version.update(|v| *v += 1);
+    };
+    let model_error = model_about.clone().err();
+    let model_hint = model_about.ok();
+    let model_count = Memo::new(move |_| {
+        version.track();
+        db.with_value(|db| {
+            db.collection_names()
+                .iter()
+                .map(|n| db.collection(n).map_or(0, |c| c.len() as u64))
+                .sum::<u64>()
+        })
+    });
 
     view! {
         <section class="console">
@@ -202,7 +339,32 @@ pub fn Console() -> impl IntoView {
                     <h2>{tr!(ConsoleCollections)}</h2>
                     <span class="card-note">{tr!(ConsoleDatabase)}</span>
                 </div>
-                {load_error.map(|e| view! { <p class="error" role="alert">{e}</p> })}
+                <fieldset class="console-source">
+                    <legend class="visually-hidden">{tr!(ConsoleSource)}</legend>
+                    <label>
+                        <input
+                            type="radio"
+                            name="console-source"
+                            value="model"
+                            prop:checked=move || source.get() == Source::Model
+                            disabled=model_error.is_some()
+                            on:change=move |_| switch(Source::Model)
+                        />
+                        {tr!(ConsoleSourceModel)}
+                    </label>
+                    <label>
+                        <input
+                            type="radio"
+                            name="console-source"
+                            value="examples"
+                            prop:checked=move || source.get() == Source::Examples
+                            on:change=move |_| switch(Source::Examples)
+                        />
+                        {tr!(ConsoleSourceExamples)}
+                    </label>
+                </fieldset>
+                {model_error.map(|e| view! { <p class="hint" data-testid="model-error">{tr!(ConsoleModelError, error = e)}</p> })}
+                {move || load_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
                 <ul class="coll-list">
                     <For
                         each=move || panel.get()
@@ -238,8 +400,18 @@ pub fn Console() -> impl IntoView {
                         }
                     />
                 </ul>
-                <p class="hint side-hint">
-                    {tr!(ConsoleSamples)}
+                <p class="hint side-hint" data-testid="console-about">
+                    {move || match (source.get(), model_hint.clone()) {
+                        (Source::Model, Some((about, per))) => tv(
+                            Msg::ConsoleModelSample,
+                            &[
+                                ("about", about),
+                                ("count", crate::human::thousands(model_count.get())),
+                                ("per", crate::human::thousands(per)),
+                            ],
+                        ),
+                        _ => t(Msg::ConsoleSamples),
+                    }}
                 </p>
             </aside>
             <div class="card console-main">
@@ -269,7 +441,12 @@ pub fn Console() -> impl IntoView {
                         rows="2"
                         spellcheck="false"
                         autocomplete="off"
-                        placeholder=PLACEHOLDER
+                        placeholder=move || match source.get() {
+                            Source::Examples => PLACEHOLDER.to_string(),
+                            Source::Model => examples
+                                .with(|e| e.first().map(|(_, c)| c.clone()))
+                                .unwrap_or_else(|| "show collections".to_string()),
+                        }
                         prop:value=move || input.get()
                         on:input=move |ev| set_input.set(event_target_value(&ev))
                         on:keydown=on_keydown
@@ -278,16 +455,18 @@ pub fn Console() -> impl IntoView {
                 </div>
                 <div class="console-examples">
                     <span class="hint">{tr!(ConsoleTry)}" "</span>
-                    {EXAMPLES
-                        .iter()
-                        .map(|&(label, command)| {
+                    <For
+                        each=move || examples.get()
+                        key=|(label, command)| (label.clone(), command.clone())
+                        children=move |(label, command): (String, String)| {
+                            let title = command.clone();
                             view! {
-                                <button class="chip" title=command on:click=move |_| run(command.to_string())>
-                                    {move || t(label)}
+                                <button class="chip" title=title on:click=move |_| run(command.clone())>
+                                    {label}
                                 </button>
                             }
-                        })
-                        .collect_view()}
+                        }
+                    />
                 </div>
             </div>
         </section>
@@ -368,8 +547,10 @@ fn OutcomeView(
     // values to depth 6; a count is a plain number.
     let reply = match &outcome.reply {
         Reply::Documents(docs) => {
+            // `show collections` lists collections, not documents.
+            let names = outcome.command.is_none();
             let docs = docs.iter().map(|d| d.document().clone()).collect();
-            view! { <DocumentList docs=docs/> }.into_any()
+            view! { <DocumentList docs=docs names=names/> }.into_any()
         }
         Reply::Value(v @ Bson::Document(_)) if outcome.explained => view! {
             <pre class="doc value-doc explain-doc" data-testid="explain">{inspect_all(v)}</pre>
@@ -393,15 +574,23 @@ fn OutcomeView(
 fn DocumentList(
     /// The documents, in cursor order.
     docs: Vec<Document>,
+    /// True when the documents name collections (`show collections`): counted as such.
+    #[prop(optional)]
+    names: bool,
 ) -> impl IntoView {
     let total = docs.len();
     let docs = StoredValue::new(docs);
     let (shown, set_shown) = signal(PAGE.min(total));
-    let count = move || match total {
-        0 => t(Msg::ConsoleNoDocuments),
-        1 => t(Msg::ConsoleOneDocument),
-        n => tv(
+    let count = move || match (total, names) {
+        (0, _) => t(Msg::ConsoleNoDocuments),
+        (1, false) => t(Msg::ConsoleOneDocument),
+        (1, true) => t(Msg::ConsoleOneCollection),
+        (n, false) => tv(
             Msg::ConsoleDocuments,
+            &[("count", crate::human::thousands(n as u64))],
+        ),
+        (n, true) => tv(
+            Msg::ConsoleCollectionCount,
             &[("count", crate::human::thousands(n as u64))],
         ),
     };

@@ -42,7 +42,7 @@ use scale::{EvalStatus, ScaleControl};
 use strategies::StrategyPicker;
 
 /// The model the playground opens with.
-const STARTER_MODEL: &str = include_str!("../../presets/social-feed.json");
+pub(crate) const STARTER_MODEL: &str = include_str!("../../presets/social-feed.json");
 
 /// One design the design bar offers, with its instant arithmetic analysis.
 #[derive(Debug, Clone, PartialEq)]
@@ -167,6 +167,10 @@ pub fn Playground() -> impl IntoView {
                 .unwrap_or_default()
         })
     });
+    // The console opens the sample of the design on show.
+    if let Some(super::ShownDesign(shown_design)) = use_context::<super::ShownDesign>() {
+        Effect::new(move |_| shown_design.set(chosen.get()));
+    }
     let result = Memo::new(move |_| {
         let id = chosen.get();
         comparison.with(|c| {
