@@ -198,6 +198,39 @@ fn a_sql_server_script_with_go_batches() {
         .any(|i| i.name.as_deref() == Some("orders_by_customer")));
 }
 
+#[test]
+fn a_sql_server_script_whose_batches_have_no_semicolons() {
+    let s = read("mssql-store-batches.sql");
+    nothing_unread(&s);
+    store_schema(&s, false);
+    assert_eq!(s.report.sources[0].dialect, "mssql");
+    // The rows between SET IDENTITY_INSERT … ON and OFF, one INSERT a line; an INSERT after
+    // the tables of its batch; not the INSERT of the procedure's body, nor a line of a string
+    // that starts with INSERT.
+    let c = counts(&s);
+    assert_eq!(
+        (
+            c.get("customers"),
+            c.get("orders"),
+            c.get("actor"),
+            c.get("film"),
+            c.get("film_actor")
+        ),
+        (Some(&3.0), Some(&4.0), Some(&2.0), Some(&2.0), Some(&3.0))
+    );
+    // Each statement skipped at its own line inside its batch.
+    skipped_at(&s, 8, "SET ANSI_NULLS");
+    skipped_at(&s, 9, "SET QUOTED_IDENTIFIER");
+    skipped_at(&s, 60, "ALTER TABLE");
+    skipped_at(&s, 70, "CREATE PROCEDURE");
+    skipped_at(&s, 78, "SET IDENTITY_INSERT");
+    assert!(s
+        .report
+        .indexes
+        .iter()
+        .any(|i| i.name.as_deref() == Some("orders_by_customer")));
+}
+
 /// Returns the relationship report named `name`.
 fn relationship<'a>(
     s: &'a SqlInferred,

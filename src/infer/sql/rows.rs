@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 
 use super::read::Table;
-use super::split::{close_quote, has_go_line, split, split_statements, Escapes, PieceKind};
+use super::split::{
+    close_quote, has_go_line, is_routine, split, split_statements, Escapes, PieceKind,
+};
 use super::{types, SqlInput};
 use crate::infer::sketch::Sketch;
 use crate::infer::stats::{StringStats, ValueCounts};
@@ -658,17 +660,17 @@ pub fn read(
                         rows.rows += 1;
                     }
                 }
-                PieceKind::Statement if is_insert(&piece.text) => {
-                    read_inserts(&piece.text, esc, &layouts, &mut out);
-                }
-                // A SQL Server batch of table definitions that holds INSERTs after them (not
-                // a procedure's or trigger's body, whose INSERTs are no rows).
-                PieceKind::Statement if batches && super::read::defines_tables(&piece.text) => {
+                // A SQL Server batch: its INSERTs among its other statements, with or without
+                // `;` (not a procedure's or trigger's body, whose INSERTs are no rows).
+                PieceKind::Statement if batches && !is_routine(&piece.text) => {
                     for part in split_statements(&piece.text, esc) {
                         if part.kind == PieceKind::Statement && is_insert(&part.text) {
                             read_inserts(&part.text, esc, &layouts, &mut out);
                         }
                     }
+                }
+                PieceKind::Statement if is_insert(&piece.text) => {
+                    read_inserts(&piece.text, esc, &layouts, &mut out);
                 }
                 _ => {}
             }
