@@ -600,7 +600,8 @@ pub fn defines_tables(text: &str) -> bool {
 }
 
 /// Returns the dialect a dump shows by the marks its tool leaves (mysqldump's backquotes and
-/// version comments, pg_dump's `COPY … FROM stdin` and `SET search_path`, SQL Server's `GO`
+/// version comments, pg_dump's `COPY … FROM stdin` and `SET search_path`, PostgreSQL's escape
+/// strings `E'…'`, SQL Server's `GO`
 /// lines and `[dbo]`, sqlite3's `PRAGMA`), or `None` when it shows none.
 pub fn detect(text: &str) -> Option<&'static str> {
     let head: String = text.chars().take(1 << 16).collect();
@@ -608,7 +609,12 @@ pub fn detect(text: &str) -> Option<&'static str> {
     let go_line = head.lines().any(|l| l.trim().eq_ignore_ascii_case("go"));
     if has("/*!") || has("ENGINE=") || has("AUTO_INCREMENT") || has("\nDELIMITER ") {
         Some("mysql")
-    } else if has("FROM stdin;") || has("SET search_path") || has("\\connect") || has("$$") {
+    } else if has("FROM stdin;")
+        || has("SET search_path")
+        || has("\\connect")
+        || has("$$")
+        || has_escape_string(&head)
+    {
         Some("postgresql")
     } else if go_line || has("[dbo].") {
         Some("mssql")
@@ -617,6 +623,14 @@ pub fn detect(text: &str) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// Returns whether `text` holds a PostgreSQL escape string (`E'…'`, `e'…'`) after a space,
+/// `(`, `,` or `=`: no other dialect writes a string so.
+fn has_escape_string(text: &str) -> bool {
+    text.as_bytes()
+        .windows(3)
+        .any(|w| matches!(w, [b' ' | b'(' | b',' | b'=' | b'\t', b'E' | b'e', b'\'']))
 }
 
 /// Returns a parser message (`sql parser error: Expected: …, found: x at Line: 3, Column: 5`)

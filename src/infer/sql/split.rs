@@ -346,7 +346,8 @@ fn statement(
                 out.push('\n');
                 i += 1;
             }
-            b'\'' | b'"' | b'`' => match close_quote(bytes, i, c, quote_escapes(c, escapes)) {
+            b'\'' | b'"' | b'`' => match close_quote(bytes, i, c, quote_escapes(bytes, i, escapes))
+            {
                 Some(end) => {
                     out.push_str(&rest[i..end]);
                     i = end;
@@ -457,11 +458,20 @@ fn inside_trigger_body(text: &str) -> bool {
     begun && !last.eq_ignore_ascii_case("end")
 }
 
-/// Returns how a quoted text opened by `quote` escapes: a backquoted name never by
-/// backslash, a string or double-quoted text by the dialect's rule.
-fn quote_escapes(quote: u8, escapes: Escapes) -> Escapes {
+/// Returns how the quoted text opened at `i` escapes: a backquoted name never by backslash,
+/// a PostgreSQL escape string (`E'it\'s'`) always, any other string or double-quoted text by
+/// the dialect's rule.
+fn quote_escapes(bytes: &[u8], i: usize, escapes: Escapes) -> Escapes {
+    let quote = bytes.get(i).copied().unwrap_or(b'\'');
+    let escape_string = quote == b'\''
+        && i.checked_sub(1)
+            .and_then(|j| bytes.get(j))
+            .is_some_and(|b| *b == b'E' || *b == b'e')
+        && !ident_before(bytes, i - 1);
     if quote == b'`' {
         Escapes::Doubled
+    } else if escape_string {
+        Escapes::Backslash
     } else {
         escapes
     }
