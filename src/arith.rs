@@ -98,8 +98,9 @@ impl Size {
 pub enum At {
     /// Expected size over all distributions.
     Mean,
-    /// Every array count at this quantile (comonotonic: the big parent is big everywhere),
-    /// lengths and presence at their mean; at 1.0 the largest document: every field present,
+    /// Every array count at this quantile (comonotonic: the big parent is big everywhere)
+    /// but those drawn on their own ([`Field::independent`]: at their mean), lengths and
+    /// presence at their mean; at 1.0 the largest document: every field present,
     /// every length at its maximum, every array full.
     Quantile(f64),
 }
@@ -126,7 +127,13 @@ pub fn value_size(field: &Field, at: At) -> Size {
         BsonType::Array => {
             let elem = value_size(&field.element(), at);
             let count = field.count.clone().unwrap_or(Distribution::fixed(0.0));
-            array_of(&count, elem, at)
+            // A count drawn on its own is not at the document's quantile: its mean, but for
+            // the largest document (every array full).
+            let counted = match at {
+                At::Quantile(q) if field.independent && q < 1.0 => At::Mean,
+                _ => at,
+            };
+            array_of(&count, elem, counted)
         }
         _ => {
             if let Some(lens) = enum_lengths(field) {

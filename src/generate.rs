@@ -843,6 +843,9 @@ impl Gen {
         let d = f.count.clone().unwrap_or(Distribution::fixed(0.0));
         if d.is_constant() {
             d.count_at(0.5)
+        } else if f.independent && self.q < 1.0 {
+            // Drawn on its own; the largest document (quantile 1) has every array full.
+            d.count_at(self.rng.random::<f64>())
         } else {
             d.count_at(self.q)
         }

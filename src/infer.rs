@@ -54,6 +54,7 @@ pub mod sketch;
 pub mod sql;
 pub mod starter;
 pub mod stats;
+pub mod variants;
 
 #[cfg(test)]
 mod tests;
@@ -197,6 +198,10 @@ pub struct EntityReport {
     /// Documents created per day at full scale (`count` ÷ the days of `created`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub growth_per_day: Option<f64>,
+    /// The discriminator and kinds of documents of a polymorphic collection
+    /// ([`variants`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub polymorphic: Option<variants::Polymorphic>,
 }
 
 /// A relationship found: an array of sub-documents moved out into a child entity (embedded),
@@ -474,6 +479,7 @@ impl Inference {
             if fast && !in_array {
                 if let Some(line) = line::read(text, &mut items) {
                     if let Some(stats) = self.stats_of(collection) {
+                        stats.variants.add(line.fields());
                         stats.add_fields(line.fields());
                     }
                     summary.documents += 1;
@@ -572,6 +578,9 @@ impl Inference {
             }
         }
         if let Some(stats) = self.stats_of(collection) {
+            stats
+                .variants
+                .add(doc.iter().map(|(name, value)| (name.as_str(), value)));
             stats.add(doc);
         }
     }
@@ -688,6 +697,7 @@ impl Inference {
                 untracked_names: untracked(stats),
                 growth_per_day: created.as_ref().map(|c| count / c.days),
                 created,
+                polymorphic: stats.variants.polymorphic(),
             });
             if !children.is_empty() {
                 with_children.push(name.clone());

@@ -398,3 +398,76 @@ fn nothing_readable_exits_1_and_bad_usage_exits_2() {
     let out = run(bin().arg("infer").arg(dir.path().join("missing.json")));
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Writes `products.json`: 60 books (`isbn`, `pages`) and 40 films (`runtime`, `director`)
+/// told apart by `type`, all with `title`, `price` and a `status` of three values that
+/// selects no fields.
+fn media_lines(dir: &Path) -> PathBuf {
+    let lines: Vec<String> = (0..100)
+        .map(|i| {
+            let status = ["new", "listed", "sold"][i % 3];
+            let head = format!(
+                "{{\"_id\":{{\"$oid\":\"{:024x}\"}},\"type\":\"{}\",\"title\":\"Title {i}\",\"price\":{}.5,\"status\":\"{status}\"",
+                0x6500_0000_u64 + i as u64,
+                if i % 5 < 3 { "book" } else { "film" },
+                10 + i % 7
+            );
+            if i % 5 < 3 {
+                format!("{head},\"isbn\":\"978-{i:010}\",\"pages\":{}}}", 100 + i)
+            } else {
+                format!(
+                    "{head},\"runtime\":{},\"director\":\"Director {}\"}}",
+                    80 + i,
+                    i % 9
+                )
+            }
+        })
+        .collect();
+    let path = dir.join("products.json");
+    std::fs::write(&path, lines.join("\n")).unwrap_or_else(|e| panic!("{e}"));
+    path
+}
+
+#[test]
+fn a_discriminator_that_selects_fields_is_reported_as_polymorphic() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let input = media_lines(dir.path());
+    let input = input.to_string_lossy();
+    let (_, out) = infer(&[&input, "--json"], dir.path());
+    let report: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let p = &report["report"]["entities"][0]["polymorphic"];
+    assert_eq!(p["field"], "type", "{report:#}");
+    let variants: Vec<(String, f64, Vec<String>)> = p["variants"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no variants: {p:#}"))
+        .iter()
+        .map(|v| {
+            (
+                v["value"].as_str().unwrap_or("").to_string(),
+                v["share"].as_f64().unwrap_or(0.0),
+                serde_json::from_value(v["fields"].clone()).unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        variants,
+        [
+            ("book".into(), 0.6, vec!["isbn".into(), "pages".into()]),
+            (
+                "film".into(),
+                0.4,
+                vec!["runtime".into(), "director".into()]
+            ),
+        ]
+    );
+    // The human summary (standard output beside `--out`) says it under the collection.
+    let (_, out) = infer(&[&input], dir.path());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "polymorphic: documents of several kinds told apart by type: book 60.0% (isbn, pages); film 40.0% (runtime, director)"
+        ),
+        "{text}"
+    );
+}

@@ -168,19 +168,25 @@ fn sample_analytics_tier_and_details_is_a_map_sized_as_the_data() {
         real.mean, real.p50, real.p99, real.max, s.average.bytes, s.p50.bytes, s.p99.bytes, s.max.bytes
     );
     let off = |a: u64, b: f64| a as f64 / b - 1.0;
-    // The median and the mean within 10% and 15% (a map entry laid out as an array element
-    // costs 11 bytes more: its index and the key's field name; a reference is an ObjectId, 8
-    // bytes more than the int account_id). The p99 and the largest are over pymongo's: the
-    // model draws every array count of a document at one quantile, the map's entries' own
-    // benefits included (the real ones are independent), and its largest document holds every
-    // array full at once (no customer of the data does): at least the real figure and under
-    // 1.5 times it (18,801 B before maps: one optional field per key).
+    // The entries' `benefits` were fitted over every entry, whichever customer held it: drawn
+    // on their own, not all at the customer's quantile (a customer with four entries does not
+    // hold four full lists). Drawn at the customer's quantile, p99 was 1,300 B (+25%).
+    let benefits = child
+        .fields
+        .get("benefits")
+        .unwrap_or_else(|| panic!("no benefits"));
+    assert!(benefits.independent, "{benefits:?}");
+    // The median, the p99 and the mean within 10%, 10% and 15% (653, 1,111 and 667 B against
+    // 605, 1,037 and 596: a map entry laid out as an array element costs 11 bytes more, its
+    // index and the key's field name; a reference is an ObjectId, 8 bytes more than the int
+    // account_id). The largest is the model's bound, not a sample's largest: every count and
+    // length at its maximum at once (6 accounts, 4 entries of 4 benefits of 32 B, the longest
+    // name and address), which none of the 50 customers is (the real largest has 11
+    // benefits): at least the real figure and under 1.5 times it (1,505 B; 18,801 B before
+    // maps, one optional field per key).
     assert!(off(s.p50.bytes, real.p50 as f64).abs() < 0.10, "p50");
+    assert!(off(s.p99.bytes, real.p99 as f64).abs() < 0.10, "p99");
     assert!(off(s.average.bytes, real.mean).abs() < 0.15, "average");
-    assert!(
-        s.p99.bytes >= real.p99 && off(s.p99.bytes, real.p99 as f64) < 0.5,
-        "p99"
-    );
     assert!(
         s.max.bytes >= real.max && off(s.max.bytes, real.max as f64) < 0.5,
         "largest"

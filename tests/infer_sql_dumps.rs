@@ -198,6 +198,63 @@ fn a_sql_server_script_with_go_batches() {
         .any(|i| i.name.as_deref() == Some("orders_by_customer")));
 }
 
+#[test]
+fn a_sql_server_script_whose_batches_have_no_semicolons() {
+    let s = read("mssql-store-batches.sql");
+    nothing_unread(&s);
+    store_schema(&s, false);
+    assert_eq!(s.report.sources[0].dialect, "mssql");
+    // The rows between SET IDENTITY_INSERT … ON and OFF, one INSERT a line; an INSERT after
+    // the tables of its batch; not the INSERT of the procedure's body, nor a line of a string
+    // that starts with INSERT.
+    let c = counts(&s);
+    assert_eq!(
+        (
+            c.get("customers"),
+            c.get("orders"),
+            c.get("actor"),
+            c.get("film"),
+            c.get("film_actor")
+        ),
+        (Some(&3.0), Some(&4.0), Some(&2.0), Some(&2.0), Some(&3.0))
+    );
+    // Each statement skipped at its own line inside its batch.
+    skipped_at(&s, 8, "SET ANSI_NULLS");
+    skipped_at(&s, 9, "SET QUOTED_IDENTIFIER");
+    skipped_at(&s, 60, "ALTER TABLE");
+    skipped_at(&s, 70, "CREATE PROCEDURE");
+    skipped_at(&s, 78, "SET IDENTITY_INSERT");
+    assert!(s
+        .report
+        .indexes
+        .iter()
+        .any(|i| i.name.as_deref() == Some("orders_by_customer")));
+}
+
+#[test]
+fn postgresql_escape_strings_are_read_unescaped() {
+    let s = read("postgresql-escapes.sql");
+    nothing_unread(&s);
+    assert_eq!(s.report.sources[0].dialect, "postgresql");
+    assert_eq!(counts(&s).get("notes"), Some(&4.0));
+    // The byte lengths PostgreSQL 15 gave (`octet_length`, tests/fixtures/sql/README.md):
+    // titles 4, 11 and 3 (`E'it\'s'`, `E'semi;colon\\'`, the standard `'C:\'`), bodies 3,
+    // 12, 20 and 1 (`E'a\nb'`; `\t`, `\x41`, `\101` and `\u00e9` one, one, one and two
+    // bytes; `\r\n` and two `\'`; `E'\\'`), tags 5 and 3 (`E'q''s'`).
+    let lengths = |c: &str| {
+        let l = column(&s, "notes", c)
+            .length
+            .clone()
+            .unwrap_or_else(|| panic!("no lengths of {c}"));
+        (l.values, l.min, l.max)
+    };
+    assert_eq!(lengths("title"), (3, 3, 11));
+    assert_eq!(lengths("body"), (4, 1, 20));
+    assert_eq!(lengths("tag"), (2, 3, 5));
+    let body = column(&s, "notes", "body").length.clone();
+    assert_eq!(body.map(|l| l.mean), Some(9.0));
+}
+
 /// Returns the relationship report named `name`.
 fn relationship<'a>(
     s: &'a SqlInferred,

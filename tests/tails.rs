@@ -399,3 +399,51 @@ fn an_array_of_varying_elements_is_a_sum_not_one_value() {
     let above = s.p99.bytes as f64 - s.average.bytes as f64;
     assert!((1_100.0..1_450.0).contains(&above), "p99 − mean = {above}");
 }
+
+/// Returns a document of 4 entries, each with a `tags` array of 0 to 4 strings of 20 bytes,
+/// counted on its own (`independent`) or at the document's quantile.
+fn entries(independent: bool) -> Fields {
+    let mut tags = Field::array_of(
+        BsonType::String,
+        Distribution::Uniform { min: 0.0, max: 4.0 },
+    );
+    tags.length = Some(Distribution::fixed(20.0));
+    tags.independent = independent;
+    let mut entry = Field::array_of(BsonType::Object, Distribution::fixed(4.0));
+    entry.fields.push("tags", tags);
+    let mut fields = Fields::default();
+    fields.push("entries", entry);
+    fields
+}
+
+#[test]
+fn an_independent_count_is_drawn_per_element_not_at_the_documents_quantile() {
+    use squillion::arith::tail::SizeSpread;
+    let (together, apart) = (entries(false), entries(true));
+    let p99 = |f: &Fields| SizeSpread::of(f).quantile(0.99).bytes;
+    // At the document's quantile, the p99 document has every entry's 4 tags; drawn per entry,
+    // 16 tags at once is one document in 625.
+    assert!(
+        p99(&apart) < p99(&together),
+        "{} {}",
+        p99(&apart),
+        p99(&together)
+    );
+    // The largest document still has every array full.
+    let max = |f: &Fields| document_size(&document_from_fields(f, 1.0, 7));
+    assert_eq!(max(&apart), max(&together));
+    // The generator draws each entry's count on its own: at quantile 0.99, not all 4 entries
+    // hold 4 tags.
+    let doc = document_from_fields(&apart, 0.99, 7);
+    let counts: Vec<usize> = doc
+        .get_array("entries")
+        .map(|a| {
+            a.iter()
+                .filter_map(|e| e.as_document())
+                .map(|e| e.get_array("tags").map_or(0, |t| t.len()))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(counts.len(), 4);
+    assert!(counts.iter().any(|&n| n < 4), "{counts:?}");
+}

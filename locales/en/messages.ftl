@@ -383,6 +383,7 @@ infer-lines-many = { $count } lines
 infer-source = { $source } → { $collection }: { $documents } read, { $skipped } skipped
 infer-entity = { $name }: { $documents } documents read, count { $count }, { $fields } field paths
 infer-how-embed = embedded array { $field }
+infer-polymorphic = polymorphic: documents of several kinds told apart by { $field }: { $variants }
 infer-how-map = map { $field } (an object keyed by data, embedded as an array)
 infer-how-ids-in-parent = array of ids { $field } in the parent
 infer-how-link = link collection { $field }

@@ -379,6 +379,7 @@ infer-lines-many = { $count } 行
 infer-source = { $source } → { $collection }：读取 { $documents }，跳过 { $skipped }
 infer-entity = { $name }：读取 { $documents } 个文档，数量 { $count }，{ $fields } 个字段路径
 infer-how-embed = 内嵌数组 { $field }
+infer-polymorphic = 多态集合：文档按 { $field } 分为几类：{ $variants }
 infer-how-map = 映射 { $field }（以数据为键的对象，内嵌为数组）
 infer-how-ids-in-parent = 父文档中的 id 数组 { $field }
 infer-how-link = 关联集合 { $field }

@@ -6,7 +6,8 @@
 //! - **array counts**, all at the document's one quantile `u` (comonotonic, as the generator
 //!   draws them: the big parent is big everywhere);
 //! - **independently of `u`**: every string, binData, code and regex length (also inside array
-//!   elements and sub-documents), and every field's presence.
+//!   elements and sub-documents), every field's presence, and the counts of arrays marked
+//!   [`Field::independent`] (each value at a quantile of its own).
 //!
 //! The quantiles are exact where a closed form exists: when nothing varies independently the
 //! size is a monotone function of `u` alone (the quantile is the size at every count's
@@ -248,6 +249,9 @@ impl<'a> SizeSpread<'a> {
 /// a length, or any of its sub-fields or elements does.
 pub fn varies(f: &Field) -> bool {
     if f.presence() < 1.0 {
+        return true;
+    }
+    if f.independent && f.count.as_ref().is_some_and(|c| !c.is_constant()) {
         return true;
     }
     if f.ty.fixed_size().is_some() {
@@ -569,6 +573,8 @@ fn draw_value(f: &Field, u: f64, rng: &mut ChaCha8Rng) -> f64 {
             let count = f.count.clone().unwrap_or(Distribution::fixed(0.0));
             let n = if count.is_constant() {
                 count.count_at(0.5)
+            } else if f.independent {
+                count.count_at(rng.random::<f64>())
             } else {
                 count.count_at(u)
             };

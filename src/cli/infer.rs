@@ -295,6 +295,26 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
             .arg("count", crate::human::thousands(e.count as u64))
             .arg("fields", e.fields.len())));
         s.push('\n');
+        if let Some(p) = &e.polymorphic {
+            // `book 66.7% (isbn, pages); film 33.3% (runtime, director)`
+            let variants: Vec<String> = p
+                .variants
+                .iter()
+                .map(|v| {
+                    format!(
+                        "{} {:.1}% ({})",
+                        v.value,
+                        v.share * 100.0,
+                        v.fields.join(", ")
+                    )
+                })
+                .collect();
+            s.push_str("  ");
+            s.push_str(&say(Text::new("infer-polymorphic")
+                .arg("field", &p.field)
+                .arg("variants", variants.join("; "))));
+            s.push('\n');
+        }
         for f in &e.fields {
             let mut line = format!("  {}\t{}", f.path, f.ty.alias());
             if f.presence < 1.0 {

@@ -406,10 +406,11 @@ fn move_out(
     });
     // The child goes before the children of its elements, which the recursion adds.
     let at = sink.children.len();
-    let element_fields = match elements.object.as_deref() {
+    let mut element_fields = match elements.object.as_deref() {
         Some(o) => fields(o, &child, &format!("{path}.[]"), sink),
         None => Fields::default(),
     };
+    pooled(&mut element_fields);
     let created = elements.object.as_deref().and_then(refs::created);
     let growth = created
         .as_ref()
@@ -431,6 +432,19 @@ fn move_out(
             map: None,
         },
     );
+}
+
+/// Marks every array among `fields` (at any depth) as counted on its own
+/// ([`Field::independent`]): they are the fields of elements of a parent's array or map,
+/// whose counts were fitted over every element whichever parent held it, so a parent's
+/// elements do not all take their counts at the parent's quantile.
+fn pooled(fields: &mut Fields) {
+    for (_, f) in &mut fields.0 {
+        if f.ty == BsonType::Array {
+            f.independent = true;
+        }
+        pooled(&mut f.fields);
+    }
 }
 
 /// Returns the `$type` shares of a field's values, the dominant one first.
@@ -521,6 +535,7 @@ fn move_out_map(
             child_fields.push("value", f);
         }
     }
+    pooled(&mut child_fields);
     let elements = (observed.mean * observed.values as f64).round() as u64;
     let created = objects.and_then(refs::created);
     let growth = created

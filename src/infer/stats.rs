@@ -29,6 +29,9 @@ pub struct ObjectStats {
     pub dropped_names: u64,
     /// Fields per object (tracked or not): a map's entries per parent ([`super::maps`]).
     pub names: Sketch,
+    /// Of a collection's documents (not of embedded objects): what a discriminator would
+    /// select ([`super::variants`]).
+    pub variants: super::variants::Variants,
 }
 
 impl ObjectStats {
@@ -66,6 +69,7 @@ impl ObjectStats {
     /// Adds what was seen of `other`'s objects, field by field (a name beyond [`MAX_FIELDS`]
     /// counted as dropped).
     pub fn merge(&mut self, other: &ObjectStats) {
+        self.variants.merge(&other.variants);
         self.seen += other.seen;
         self.dropped_names += other.dropped_names;
         self.names.merge(&other.names);

@@ -290,6 +290,14 @@ pub struct Field {
         schemars(regex(pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))
     )]
     pub to: Option<String>,
+    /// For arrays: the count is drawn on its own for every value, not at the document's one
+    /// quantile with its other arrays (`arith::tail`, `generate`). Inference sets it on the
+    /// arrays of a child entity whose values are elements of a parent's array or map: their
+    /// counts were fitted over every element, whichever parent it was in, so they say nothing
+    /// of a big parent's elements all being big (a customer's four map entries do not all
+    /// hold the most benefits).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub independent: bool,
 }
 
 impl Field {
@@ -308,6 +316,7 @@ impl Field {
             max: None,
             from: None,
             to: None,
+            independent: false,
         }
     }
 
@@ -372,6 +381,7 @@ impl Field {
             max: self.max,
             from: self.from.clone(),
             to: self.to.clone(),
+            independent: false,
         }
     }
 }

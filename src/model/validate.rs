@@ -30,8 +30,19 @@ const TOP: &[&str] = &[
     "preset",
 ];
 const FIELD_KEYS: &[&str] = &[
-    "type", "items", "kind", "length", "count", "fields", "presence", "values", "min", "max",
-    "from", "to",
+    "type",
+    "items",
+    "kind",
+    "length",
+    "count",
+    "fields",
+    "presence",
+    "values",
+    "min",
+    "max",
+    "from",
+    "to",
+    "independent",
 ];
 
 /// The largest entity count or distribution parameter (count, length, mean, …) a model may
@@ -791,6 +802,7 @@ impl Checker {
         }
         self.date(m, "from", path);
         self.date(m, "to", path);
+        self.boolean(m, "independent", path);
         let elem = if ty == Some(BsonType::Array) {
             items
         } else {

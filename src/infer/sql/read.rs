@@ -316,6 +316,16 @@ struct Split {
 /// pieces not parsed (client commands, `COPY` rows, statements no dialect reads, each with
 /// its line and why), so that one bad statement never ends the file.
 fn parse(input: &SqlInput<'_>, dialect: Option<&str>) -> Result<Split, SqlError> {
+    parse_pieces(input, dialect, false)
+}
+
+/// [`parse`], of one SQL Server batch when `batch` (its statements split as
+/// [`super::split::split_statements`] splits them).
+fn parse_pieces(
+    input: &SqlInput<'_>,
+    dialect: Option<&str>,
+    batch: bool,
+) -> Result<Split, SqlError> {
     if let Some(d) = dialect {
         if dialect_from_str(d).is_none() {
             return Err(SqlError::UnknownDialect(d.to_string()));
@@ -341,8 +351,40 @@ fn parse(input: &SqlInput<'_>, dialect: Option<&str>) -> Result<Split, SqlError>
         error,
     };
     let escapes = Escapes::of(chosen);
-    for piece in super::split::split(input.text, escapes) {
+    let pieces = if batch {
+        super::split::split_statements(input.text, escapes)
+    } else {
+        super::split::split(input.text, escapes)
+    };
+    // A SQL Server script's batches hold several statements, with or without `;`.
+    let go_script = !batch && super::split::has_go_line(input.text);
+    for piece in pieces {
         match piece.kind {
+            PieceKind::Statement
+                if go_script
+                    && !super::split::is_routine(&piece.text)
+                    && super::split::split_statements(&piece.text, escapes)
+                        .nth(1)
+                        .is_some() =>
+            {
+                let batch = SqlInput {
+                    source: input.source,
+                    text: &piece.text,
+                };
+                if let Ok(inner) = parse_pieces(&batch, used.or(chosen), true) {
+                    used = used.or(dialects
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .find(|n| *n == inner.dialect));
+                    let shift = piece.line - 1;
+                    parsed.extend(inner.parsed.into_iter().map(|(l, st)| (l + shift, st)));
+                    unread.extend(inner.unread.into_iter().map(|mut u| {
+                        u.line += shift;
+                        u
+                    }));
+                    failures.extend(inner.failures);
+                }
+            }
             PieceKind::Command => unread.push(skip(piece.line, &piece.text, None)),
             // The rows are read by `super::rows::read`, once every table is known.
             PieceKind::CopyData { rows: n, .. } => match super::rows::copy_head(&piece.text) {
@@ -407,34 +449,6 @@ fn parse(input: &SqlInput<'_>, dialect: Option<&str>) -> Result<Split, SqlError>
                             ok = true;
                             break;
                         }
-                    }
-                }
-                // A SQL Server batch that does not parse whole: its statements one by one.
-                if !ok {
-                    let parts: Vec<_> =
-                        super::split::split_statements(&piece.text, escapes).collect();
-                    if parts.len() > 1 {
-                        let mut rest = Split {
-                            dialect: String::new(),
-                            parsed: Vec::new(),
-                            unread: Vec::new(),
-                            failures: Vec::new(),
-                        };
-                        let batch = SqlInput {
-                            source: input.source,
-                            text: &piece.text,
-                        };
-                        if let Ok(inner) = parse(&batch, used.or(chosen)) {
-                            rest = inner;
-                        }
-                        let shift = piece.line - 1;
-                        parsed.extend(rest.parsed.into_iter().map(|(l, st)| (l + shift, st)));
-                        unread.extend(rest.unread.into_iter().map(|mut u| {
-                            u.line += shift;
-                            u
-                        }));
-                        failures.extend(rest.failures);
-                        continue;
                     }
                 }
                 if let (false, Some(e)) = (ok, first_error) {
@@ -586,7 +600,8 @@ pub fn defines_tables(text: &str) -> bool {
 }
 
 /// Returns the dialect a dump shows by the marks its tool leaves (mysqldump's backquotes and
-/// version comments, pg_dump's `COPY … FROM stdin` and `SET search_path`, SQL Server's `GO`
+/// version comments, pg_dump's `COPY … FROM stdin` and `SET search_path`, PostgreSQL's escape
+/// strings `E'…'`, SQL Server's `GO`
 /// lines and `[dbo]`, sqlite3's `PRAGMA`), or `None` when it shows none.
 pub fn detect(text: &str) -> Option<&'static str> {
     let head: String = text.chars().take(1 << 16).collect();
@@ -594,7 +609,12 @@ pub fn detect(text: &str) -> Option<&'static str> {
     let go_line = head.lines().any(|l| l.trim().eq_ignore_ascii_case("go"));
     if has("/*!") || has("ENGINE=") || has("AUTO_INCREMENT") || has("\nDELIMITER ") {
         Some("mysql")
-    } else if has("FROM stdin;") || has("SET search_path") || has("\\connect") || has("$$") {
+    } else if has("FROM stdin;")
+        || has("SET search_path")
+        || has("\\connect")
+        || has("$$")
+        || has_escape_string(&head)
+    {
         Some("postgresql")
     } else if go_line || has("[dbo].") {
         Some("mssql")
@@ -603,6 +623,14 @@ pub fn detect(text: &str) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// Returns whether `text` holds a PostgreSQL escape string (`E'…'`, `e'…'`) after a space,
+/// `(`, `,` or `=`: no other dialect writes a string so.
+fn has_escape_string(text: &str) -> bool {
+    text.as_bytes()
+        .windows(3)
+        .any(|w| matches!(w, [b' ' | b'(' | b',' | b'=' | b'\t', b'E' | b'e', b'\'']))
 }
 
 /// Returns a parser message (`sql parser error: Expected: …, found: x at Line: 3, Column: 5`)

@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 
 use super::read::Table;
-use super::split::{close_quote, has_go_line, split, split_statements, Escapes, PieceKind};
+use super::split::{
+    close_quote, has_go_line, is_routine, split, split_statements, Escapes, PieceKind,
+};
 use super::{types, SqlInput};
 use crate::infer::sketch::Sketch;
 use crate::infer::stats::{StringStats, ValueCounts};
@@ -25,6 +27,8 @@ enum Token<'a> {
     Name(&'a str),
     /// A string literal's text between its quotes, escapes not yet read.
     Text(&'a str),
+    /// The raw text of a PostgreSQL escape string (`E'it\'s'`), between its quotes.
+    Escaped(&'a str),
     /// A number as written (`42`, `4.99`, `1e-3`), without its sign.
     Number(&'a str),
     /// `-`.
@@ -119,6 +123,14 @@ impl<'a> Iterator for Tokens<'a> {
                 }
                 Some(Token::Number(self.slice(start, self.i)))
             }
+            // `E'…'`: PostgreSQL's escape string, whose backslashes escape whatever the
+            // dialect's standard strings do.
+            b'E' | b'e' if bytes.get(start + 1) == Some(&b'\'') => {
+                let end = close_quote(bytes, start + 1, b'\'', Escapes::Backslash);
+                self.i = end.unwrap_or(bytes.len());
+                let inner_end = end.map_or(bytes.len(), |e| e - 1);
+                Some(Token::Escaped(self.slice(start + 2, inner_end)))
+            }
             c if c.is_ascii_alphabetic() || c == b'_' || c >= 0x80 => {
                 while bytes.get(self.i).is_some_and(|b| {
                     b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$' || *b >= 0x80
@@ -206,6 +218,8 @@ enum Literal<'a> {
     Number(&'a str, bool),
     /// A string's raw text.
     Text(&'a str),
+    /// An escape string's raw text.
+    Escaped(&'a str),
 }
 
 impl<'a> Partial<'a> {
@@ -218,6 +232,7 @@ impl<'a> Partial<'a> {
         self.literal = match t {
             Token::Word(w) if w.eq_ignore_ascii_case("null") => Some(Literal::Null),
             Token::Text(raw) => Some(Literal::Text(raw)),
+            Token::Escaped(raw) => Some(Literal::Escaped(raw)),
             Token::Number(n) => Some(Literal::Number(n, self.minus)),
             Token::Minus => {
                 self.minus = !self.minus;
@@ -255,6 +270,7 @@ fn scan_insert(text: &str, escapes: Escapes, sink: &mut dyn FnMut(Event<'_>)) {
                 Cell::Number(&buffer, v)
             }
             Some(Literal::Text(raw)) => Cell::Text(unquote(raw, escapes, &mut buffer)),
+            Some(Literal::Escaped(raw)) => Cell::Text(escape_string(raw, &mut buffer)),
         };
         sink(Event::Value { at, cell: c });
     };
@@ -374,11 +390,33 @@ fn copy_value<'b>(field: &str, out: &'b mut String) -> Option<&'b str> {
         return None;
     }
     out.clear();
+    out.push_str(&String::from_utf8_lossy(&unbackslash(field, false)));
+    Some(out)
+}
+
+/// Returns the value of a PostgreSQL escape string `E'…'` from its raw text: as
+/// [`copy_value`] reads backslashes, plus `''` for a quote and `\uXXXX`, `\UXXXXXXXX` for a
+/// character. Written into `out`.
+fn escape_string<'b>(raw: &str, out: &'b mut String) -> &'b str {
+    out.clear();
+    out.push_str(&String::from_utf8_lossy(&unbackslash(raw, true)));
+    out
+}
+
+/// Returns the bytes `field` stands for, its backslash escapes read: `\b`, `\f`, `\n`,
+/// `\r`, `\t`, octal `\ddd`, hex `\xhh`, any other `\x` is `x`; `COPY`'s text format also
+/// has `\v`, an escape string (`escape`) `''`, `\uXXXX` and `\UXXXXXXXX` instead.
+fn unbackslash(field: &str, escape: bool) -> Vec<u8> {
     let bytes = field.as_bytes();
     let mut raw: Vec<u8> = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while let Some(&c) = bytes.get(i) {
         i += 1;
+        if escape && c == b'\'' && bytes.get(i) == Some(&b'\'') {
+            raw.push(c);
+            i += 1;
+            continue;
+        }
         if c != b'\\' {
             raw.push(c);
             continue;
@@ -394,7 +432,19 @@ fn copy_value<'b>(field: &str, out: &'b mut String) -> Option<&'b str> {
             b'n' => raw.push(b'\n'),
             b'r' => raw.push(b'\r'),
             b't' => raw.push(b'\t'),
-            b'v' => raw.push(11),
+            b'v' if !escape => raw.push(11),
+            b'u' | b'U' if escape => {
+                let digits = if k == b'u' { 4 } else { 8 };
+                let hex = field.get(i..i + digits).unwrap_or("");
+                match u32::from_str_radix(hex, 16).ok().and_then(char::from_u32) {
+                    Some(ch) if hex.len() == digits => {
+                        let mut utf8 = [0u8; 4];
+                        raw.extend_from_slice(ch.encode_utf8(&mut utf8).as_bytes());
+                        i += digits;
+                    }
+                    _ => raw.push(k),
+                }
+            }
             b'0'..=b'7' => {
                 let mut v = u32::from(k - b'0');
                 for _ in 0..2 {
@@ -424,8 +474,7 @@ fn copy_value<'b>(field: &str, out: &'b mut String) -> Option<&'b str> {
             other => raw.push(other),
         }
     }
-    out.push_str(&String::from_utf8_lossy(&raw));
-    Some(out)
+    raw
 }
 
 /// Returns the table of a `COPY name (columns) FROM stdin` statement (without its schema)
@@ -658,17 +707,17 @@ pub fn read(
                         rows.rows += 1;
                     }
                 }
-                PieceKind::Statement if is_insert(&piece.text) => {
-                    read_inserts(&piece.text, esc, &layouts, &mut out);
-                }
-                // A SQL Server batch of table definitions that holds INSERTs after them (not
-                // a procedure's or trigger's body, whose INSERTs are no rows).
-                PieceKind::Statement if batches && super::read::defines_tables(&piece.text) => {
+                // A SQL Server batch: its INSERTs among its other statements, with or without
+                // `;` (not a procedure's or trigger's body, whose INSERTs are no rows).
+                PieceKind::Statement if batches && !is_routine(&piece.text) => {
                     for part in split_statements(&piece.text, esc) {
                         if part.kind == PieceKind::Statement && is_insert(&part.text) {
                             read_inserts(&part.text, esc, &layouts, &mut out);
                         }
                     }
+                }
+                PieceKind::Statement if is_insert(&piece.text) => {
+                    read_inserts(&piece.text, esc, &layouts, &mut out);
                 }
                 _ => {}
             }
@@ -802,5 +851,9 @@ mod tests {
         let mut buffer = String::new();
         assert_eq!(copy_value("\\N", &mut buffer), None);
         assert_eq!(copy_value("a\\tb\\\\c\\101", &mut buffer), Some("a\tb\\cA"));
+        assert_eq!(
+            escape_string("it\\'s ''q'' a\\nb \\x41\\101\\u00e9 \\\\", &mut buffer),
+            "it's 'q' a\nb AAé \\"
+        );
     }
 }

@@ -67,9 +67,67 @@ pub fn split(text: &str, escapes: Escapes) -> Pieces<'_> {
 }
 
 /// Returns the pieces of `text` split at `;` (and `DELIMITER`'s), ignoring `GO` batches: the
-/// statements of one SQL Server batch.
+/// statements of one SQL Server batch. T-SQL needs no `;` between statements (SQL Server
+/// Management Studio's scripts have none: `SET IDENTITY_INSERT … ON`, then one `INSERT` a
+/// line), so a statement also ends before a line that starts another ([`starts_statement`]),
+/// outside parentheses, unless it is a routine's body ([`is_routine`]), which runs to the end
+/// of its batch.
 pub fn split_statements(text: &str, escapes: Escapes) -> Pieces<'_> {
-    Pieces::new(text, false, escapes)
+    let mut pieces = Pieces::new(text, false, escapes);
+    pieces.keywords = true;
+    pieces
+}
+
+/// The first words of the T-SQL statements a batch holds one after another without `;`, as
+/// generated scripts write them: a line starting with one of them starts a statement.
+const STATEMENT_WORDS: &[&str] = &[
+    "CREATE", "ALTER", "INSERT", "SET", "USE", "DROP", "GRANT", "DENY", "REVOKE", "EXEC",
+    "EXECUTE", "PRINT", "TRUNCATE", "DELETE", "UPDATE",
+];
+
+/// Returns the first word of `text` (letters, digits, `_`), upper-cased.
+fn first_word(text: &str) -> String {
+    text.trim_start()
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or("")
+        .to_ascii_uppercase()
+}
+
+/// Returns whether the line starting `line` starts a new statement after `so_far` (a
+/// statement read so far in a batch, outside parentheses): both begin with one of
+/// [`STATEMENT_WORDS`], `so_far` is no routine, and the line is not the `SET` clause of an
+/// `UPDATE` (one that has none yet).
+fn starts_statement(so_far: &str, line: &str) -> bool {
+    let (current, next) = (first_word(so_far), first_word(line));
+    STATEMENT_WORDS.contains(&current.as_str())
+        && STATEMENT_WORDS.contains(&next.as_str())
+        && !(current == "UPDATE"
+            && next == "SET"
+            && !so_far
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| w.eq_ignore_ascii_case("set")))
+        && !is_routine(so_far)
+}
+
+/// Returns whether `text` creates or alters a procedure, function, trigger, view or schema:
+/// its body (statements of its own, each on its line) runs to the end of its batch.
+pub fn is_routine(text: &str) -> bool {
+    let mut words = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_uppercase);
+    if !words.next().is_some_and(|w| w == "CREATE" || w == "ALTER") {
+        return false;
+    }
+    words
+        .find(|w| !matches!(w.as_str(), "OR" | "ALTER" | "REPLACE"))
+        .is_some_and(|w| {
+            matches!(
+                w.as_str(),
+                "PROCEDURE" | "PROC" | "FUNCTION" | "TRIGGER" | "VIEW" | "SCHEMA"
+            )
+        })
 }
 
 /// Returns whether a line of `text` is a `GO` batch separator (a SQL Server script).
@@ -100,6 +158,9 @@ pub struct Pieces<'a> {
     copy_pending: Option<(u64, String)>,
     /// How strings escape.
     escapes: Escapes,
+    /// Statements of a SQL Server batch: one also ends before a line that starts another
+    /// ([`split_statements`]).
+    keywords: bool,
 }
 
 impl<'a> Pieces<'a> {
@@ -112,6 +173,7 @@ impl<'a> Pieces<'a> {
             line: 1,
             copy_pending: None,
             escapes,
+            keywords: false,
         }
     }
 
@@ -186,7 +248,13 @@ impl Iterator for Pieces<'_> {
                     text: command,
                 });
             }
-            let (piece, used) = statement(rest, &self.delimiter, self.line, self.escapes);
+            let (piece, used) = statement(
+                rest,
+                &self.delimiter,
+                self.line,
+                self.escapes,
+                self.keywords,
+            );
             self.line += rest[..used].matches('\n').count() as u64;
             self.rest = &rest[used..];
             if let Some(piece) = piece {
@@ -231,11 +299,20 @@ fn is_copy_from_stdin(text: &str) -> bool {
 /// Returns the statement at the start of `rest` and the bytes it used (its delimiter
 /// included); `None` for an empty statement. An empty `delimiter` ends statements only at `GO`
 /// lines. A `;` inside the `BEGIN … END` body of a `CREATE TRIGGER` (SQLite's form, with no
-/// `DELIMITER`) does not end it: only a `;` after its `END` does, as `sqlite3` reads it.
-fn statement(rest: &str, delimiter: &str, line: u64, escapes: Escapes) -> (Option<Piece>, usize) {
+/// `DELIMITER`) does not end it: only a `;` after its `END` does, as `sqlite3` reads it. With
+/// `keywords`, a line that starts another statement ends it too ([`split_statements`]).
+fn statement(
+    rest: &str,
+    delimiter: &str,
+    line: u64,
+    escapes: Escapes,
+    keywords: bool,
+) -> (Option<Piece>, usize) {
     let bytes = rest.as_bytes();
     let mut out = String::new();
     let mut i = 0;
+    // Parentheses open outside strings and comments.
+    let mut depth = 0usize;
     let mut version_comments = 0usize;
     let mut at_line_start = false;
     let done = |out: String, kind: PieceKind| {
@@ -245,6 +322,13 @@ fn statement(rest: &str, delimiter: &str, line: u64, escapes: Escapes) -> (Optio
     while let Some(&c) = bytes.get(i) {
         // A `GO` line ends the batch (SQL Server).
         if at_line_start && is_go(rest[i..].split('\n').next().unwrap_or("").trim()) {
+            return (done(out, PieceKind::Statement), i);
+        }
+        if at_line_start
+            && keywords
+            && depth == 0
+            && starts_statement(&out, rest[i..].split('\n').next().unwrap_or(""))
+        {
             return (done(out, PieceKind::Statement), i);
         }
         at_line_start = false;
@@ -262,7 +346,8 @@ fn statement(rest: &str, delimiter: &str, line: u64, escapes: Escapes) -> (Optio
                 out.push('\n');
                 i += 1;
             }
-            b'\'' | b'"' | b'`' => match close_quote(bytes, i, c, quote_escapes(c, escapes)) {
+            b'\'' | b'"' | b'`' => match close_quote(bytes, i, c, quote_escapes(bytes, i, escapes))
+            {
                 Some(end) => {
                     out.push_str(&rest[i..end]);
                     i = end;
@@ -332,6 +417,11 @@ fn statement(rest: &str, delimiter: &str, line: u64, escapes: Escapes) -> (Optio
             }
             _ => {
                 let ch = rest[i..].chars().next().unwrap_or(' ');
+                match ch {
+                    '(' => depth += 1,
+                    ')' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
                 out.push(ch);
                 i += ch.len_utf8();
             }
@@ -368,11 +458,20 @@ fn inside_trigger_body(text: &str) -> bool {
     begun && !last.eq_ignore_ascii_case("end")
 }
 
-/// Returns how a quoted text opened by `quote` escapes: a backquoted name never by
-/// backslash, a string or double-quoted text by the dialect's rule.
-fn quote_escapes(quote: u8, escapes: Escapes) -> Escapes {
+/// Returns how the quoted text opened at `i` escapes: a backquoted name never by backslash,
+/// a PostgreSQL escape string (`E'it\'s'`) always, any other string or double-quoted text by
+/// the dialect's rule.
+fn quote_escapes(bytes: &[u8], i: usize, escapes: Escapes) -> Escapes {
+    let quote = bytes.get(i).copied().unwrap_or(b'\'');
+    let escape_string = quote == b'\''
+        && i.checked_sub(1)
+            .and_then(|j| bytes.get(j))
+            .is_some_and(|b| *b == b'E' || *b == b'e')
+        && !ident_before(bytes, i - 1);
     if quote == b'`' {
         Escapes::Doubled
+    } else if escape_string {
+        Escapes::Backslash
     } else {
         escapes
     }
@@ -471,6 +570,30 @@ mod tests {
         let parts: Vec<Piece> = split_statements(&p[2].2, Escapes::Backslash).collect();
         assert_eq!(parts.len(), 2, "{parts:?}");
         assert_eq!(parts[1].text, "CREATE TABLE c (id INT)");
+    }
+
+    #[test]
+    fn a_batch_splits_at_lines_that_start_statements() {
+        let batch = "SET IDENTITY_INSERT [a] ON\n\nINSERT [a] ([id]) VALUES (1)\nINSERT [a] ([id], [s]) VALUES (2, N'x\nINSERT y')\nCREATE TABLE [b](\n\t[id] INT\n)\nUPDATE [a]\nSET [id] = 3\nSET IDENTITY_INSERT [a] OFF";
+        let p: Vec<(u64, String)> = split_statements(batch, Escapes::Doubled)
+            .map(|p| (p.line, p.text))
+            .collect();
+        let lines: Vec<u64> = p.iter().map(|(l, _)| *l).collect();
+        assert_eq!(lines, [1, 3, 4, 6, 9, 11], "{p:?}");
+        assert!(p[2].1.ends_with("INSERT y')"), "{p:?}");
+        assert!(p[4].1.ends_with("SET [id] = 3"), "{p:?}");
+        // A routine's body runs to the end of its batch.
+        let proc = "CREATE PROCEDURE p AS\nBEGIN\nSET NOCOUNT ON\nINSERT a VALUES (1)\nEND";
+        assert_eq!(split_statements(proc, Escapes::Doubled).count(), 1);
+        // Outside a batch, only the delimiter ends a statement.
+        assert_eq!(
+            split(
+                "CREATE TABLE a (id INT)\nCREATE TABLE b (id INT);",
+                Escapes::Doubled
+            )
+            .count(),
+            1
+        );
     }
 
     #[test]
