@@ -68,7 +68,11 @@ fn every_preset_design_gives_the_logical_answer() {
             let what = format!("{} / {}", p.name, o.id);
             if let Some(r) = run(&m, &what, &o.id, &mut failures) {
                 checked += r.checked;
-                failures.extend(r.unchecked.iter().map(|u| format!("{what}: not checked: {u}")));
+                failures.extend(
+                    r.unchecked
+                        .iter()
+                        .map(|u| format!("{what}: not checked: {u}")),
+                );
             }
         }
     }
