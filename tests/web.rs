@@ -210,10 +210,53 @@ fn last_entry(root: &HtmlElement) -> HtmlElement {
         .unchecked_into()
 }
 
-#[wasm_bindgen_test]
-async fn console_runs_a_find_and_shows_count_and_stats() {
+/// Mounts the console and switches it to the articles' examples (data/console/), the
+/// database these tests know; it opens on the sample of the model on show.
+async fn console_on_examples() -> HtmlElement {
     let root = mount(|| view! { <Console/> });
     tick().await;
+    let examples: HtmlElement = root
+        .query_selector("input[name=console-source][value=examples]")
+        .unwrap()
+        .expect("the examples' radio button")
+        .unchecked_into();
+    examples.click();
+    tick().await;
+    root
+}
+
+#[wasm_bindgen_test]
+async fn console_opens_on_the_model_on_show_and_switches_to_the_examples() {
+    let root = mount(|| view! { <Console/> });
+    tick().await;
+    // No saved work: the starter model (social-feed) under its first design.
+    let names: Vec<String> = (0..root
+        .query_selector_all(".coll[data-collection]")
+        .unwrap()
+        .length())
+        .filter_map(|i| {
+            root.query_selector_all(".coll[data-collection]")
+                .unwrap()
+                .item(i)
+        })
+        .filter_map(|n| {
+            n.unchecked_into::<HtmlElement>()
+                .get_attribute("data-collection")
+        })
+        .collect();
+    assert!(names.iter().any(|n| n == "user"), "{names:?}");
+    assert!(!names.iter().any(|n| n == "users"), "{names:?}");
+    assert!(text_of(&root, "[data-testid=console-about]").starts_with("social-feed"));
+    let root = console_on_examples().await;
+    assert!(root
+        .query_selector(".coll[data-collection=users]")
+        .unwrap()
+        .is_some());
+}
+
+#[wasm_bindgen_test]
+async fn console_runs_a_find_and_shows_count_and_stats() {
+    let root = console_on_examples().await;
     // data/console/users.ndjson: alice, carol, frank and celebrity-1 have 3 followers; the
     // filter cannot use an index, so all 12 users are examined.
     run_in_console(&root, "db.users.find({ followers: { $size: 3 } })").await;
@@ -235,8 +278,7 @@ async fn console_runs_a_find_and_shows_count_and_stats() {
 
 #[wasm_bindgen_test]
 async fn console_explain_shows_the_winning_plan_and_errors_inline() {
-    let root = mount(|| view! { <Console/> });
-    tick().await;
+    let root = console_on_examples().await;
     run_in_console(&root, "db.users.find({ followers: 'grace' }).explain()").await;
     let entry = last_entry(&root);
     let plan = text_of(&entry, "[data-testid=explain]");
@@ -258,8 +300,7 @@ async fn console_explain_shows_the_winning_plan_and_errors_inline() {
 
 #[wasm_bindgen_test]
 async fn console_writes_update_the_collection_counts() {
-    let root = mount(|| view! { <Console/> });
-    tick().await;
+    let root = console_on_examples().await;
     let count = || text_of(&root, ".coll[data-collection=users] .coll-count");
     assert_eq!(count(), "12 docs");
     run_in_console(&root, "db.users.insertMany([{ _id: 'x' }, { _id: 'y' }])").await;
