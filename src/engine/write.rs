@@ -471,11 +471,26 @@ impl Database {
             plan: Some(plan),
             ..Default::default()
         };
-        let result_doc = match found.into_iter().next() {
+        // The reply is projected before anything is written: a projection that fails on the
+        // document leaves the collection as it was (a failed command changes nothing).
+        let projection = q.projection.clone();
+        let project = |d: Document| -> Result<Returned> {
+            Ok(Returned::from(match &projection {
+                Some(p) => p.apply(&d)?,
+                None => d,
+            }))
+        };
+        let reply = match found.into_iter().next() {
             Some((rid, old)) => {
                 stats.write.n_matched = 1;
                 let (new, raw, size) = self.updated(&old, &spec, &q.filter, &ctx)?;
-                if !unchanged(&old, &new, raw.as_ref()) {
+                let same = unchanged(&old, &new, raw.as_ref());
+                let reply = project(if return_new {
+                    new.clone()
+                } else {
+                    old.into_document()
+                })?;
+                if !same {
                     let keys = self
                         .collection_mut(collection)
                         .replace_doc(rid, &new, raw)?;
@@ -484,11 +499,16 @@ impl Database {
                     stats.write.bytes_written = size;
                     stats.write.index_keys_written = keys;
                 }
-                Some(if return_new { new } else { old.into_document() })
+                Some(reply)
             }
             None if u.upsert => {
                 let doc = self.upsert_doc(&q.filter, &spec, &ctx)?;
                 let (raw, size) = stored_form(&doc, true)?;
+                let reply = if return_new {
+                    Some(project(doc.clone())?)
+                } else {
+                    None
+                };
                 r.inserted_ids
                     .push(doc.get("_id").cloned().unwrap_or(Bson::Null));
                 let (_, keys) = self.collection_mut(collection).insert_doc(&doc, raw)?;
@@ -496,20 +516,11 @@ impl Database {
                 stats.write.docs_written = 1;
                 stats.write.bytes_written = size;
                 stats.write.index_keys_written = keys;
-                if return_new {
-                    Some(doc)
-                } else {
-                    None
-                }
+                reply
             }
             None => None,
         };
-        if let Some(d) = result_doc {
-            r.documents.push(Returned::from(match &q.projection {
-                Some(p) => p.apply(&d)?,
-                None => d,
-            }));
-        }
+        r.documents.extend(reply);
         stats.exec.n_returned = r.documents.len() as u64;
         r.stats = stats;
         Ok(r)
