@@ -230,15 +230,9 @@ async fn console_opens_on_the_model_on_show_and_switches_to_the_examples() {
     let root = mount(|| view! { <Console/> });
     tick().await;
     // No saved work: the starter model (social-feed) under its first design.
-    let names: Vec<String> = (0..root
-        .query_selector_all(".coll[data-collection]")
-        .unwrap()
-        .length())
-        .filter_map(|i| {
-            root.query_selector_all(".coll[data-collection]")
-                .unwrap()
-                .item(i)
-        })
+    let colls = root.query_selector_all(".coll[data-collection]").unwrap();
+    let names: Vec<String> = (0..colls.length())
+        .filter_map(|i| colls.item(i))
         .filter_map(|n| {
             n.unchecked_into::<HtmlElement>()
                 .get_attribute("data-collection")

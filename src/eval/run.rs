@@ -825,29 +825,13 @@ fn into_open_slot(target: &mut Target, b: &Binder, c: &Command) -> Command {
         .map_or(0, |ids| ids.len() as u64);
     let mut out = c.clone();
     out.update = c.update.as_ref().map(|u| {
-        let present: Document = u
-            .iter()
-            .map(|(op, v)| match v {
-                Bson::Document(fields) => (
-                    op.clone(),
-                    Bson::Document(
-                        fields
-                            .iter()
-                            .filter(|(_, v)| match v {
-                                Bson::Document(p) => match p.get("$param") {
-                                    Some(Bson::String(name)) => b.value(name).is_some(),
-                                    _ => true,
-                                },
-                                _ => true,
-                            })
-                            .map(|(k, v)| (k.clone(), v.clone()))
-                            .collect(),
-                    ),
-                ),
-                _ => (op.clone(), v.clone()),
-            })
-            .collect();
-        crate::design::plan::timeseries::at_slot(&present, slot)
+        crate::design::plan::timeseries::at_slot(u, slot, |v| match v {
+            Bson::Document(p) => match p.get("$param") {
+                Some(Bson::String(name)) => b.value(name).is_some(),
+                _ => true,
+            },
+            _ => true,
+        })
     });
     out
 }

@@ -21,8 +21,13 @@ fn capacity(p: &Placement, r: &Relationship) -> u64 {
 /// the number in its place ([`at_slot`]) before the command is sent or shown.
 pub const SLOT: &str = "<slot>";
 
-/// Returns `update` with every [`SLOT`] in its field paths replaced by `slot`.
-pub fn at_slot(update: &bson::Document, slot: u64) -> bson::Document {
+/// Returns `update` with every [`SLOT`] in its field paths replaced by `slot`, keeping only the
+/// fields whose value `keep` accepts (the evaluation leaves out the fields a measurement lacks).
+pub fn at_slot(
+    update: &bson::Document,
+    slot: u64,
+    keep: impl Fn(&bson::Bson) -> bool,
+) -> bson::Document {
     let slot = slot.to_string();
     update
         .iter()
@@ -32,6 +37,7 @@ pub fn at_slot(update: &bson::Document, slot: u64) -> bson::Document {
                 bson::Bson::Document(
                     fields
                         .iter()
+                        .filter(|(_, v)| keep(v))
                         .map(|(k, v)| (k.replace(SLOT, &slot), v.clone()))
                         .collect(),
                 ),
