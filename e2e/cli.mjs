@@ -1,6 +1,6 @@
 // What the end-to-end tests compare the page with: the CLI's JSON, either the golden evaluations
 // checked in under tests/golden/ (`squillion eval --json` of every preset and design, kept equal
-// to the CLI by `cargo test --test golden`) or asked of the CLI during the test.
+// to the CLI by `cargo test --test suite golden::`) or asked of the CLI during the test.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ export function readExpected(name, file) {
 
 function readGolden(...parts) {
   const file = join(GOLDEN, ...parts);
-  assert.ok(existsSync(file), `${file} is missing: SQUILLION_BLESS=1 cargo test --test golden writes it`);
+  assert.ok(existsSync(file), `${file} is missing: SQUILLION_BLESS=1 cargo test --test suite golden:: writes it`);
   return JSON.parse(readFileSync(file, 'utf8'));
 }
 

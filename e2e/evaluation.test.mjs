@@ -1,7 +1,7 @@
 // End-to-end: the playground shows the engine's evaluation, the very numbers of
 // `squillion eval --preset NAME --design D --json`, for every preset and every offered design.
 // The CLI's JSON is the golden evaluations checked in under tests/golden/ (kept equal to the
-// CLI by `cargo test --test golden`).
+// CLI by `cargo test --test suite golden::`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';

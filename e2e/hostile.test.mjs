@@ -1,4 +1,4 @@
-// End-to-end: the hostile corpus of tests/hostile.rs (tests/fixtures/hostile/), fed through
+// End-to-end: the hostile corpus of tests/suite/hostile.rs (tests/fixtures/hostile/), fed through
 // the page — the document sizer, the console, the playground's model editor and share links.
 // Every input must get a clear error shown on the page or a correct result; the page must stay
 // alive (no panic banner, still answering) and log no console error.
@@ -13,7 +13,7 @@ const site = useSite();
 
 const HOSTILE = 'tests/fixtures/hostile';
 
-/** expected.tsv: case → { outcome, text }, as tests/hostile.rs reads it. */
+/** expected.tsv: case → { outcome, text }, as tests/suite/hostile.rs reads it. */
 const EXPECTED = new Map(
   readFileSync(`${HOSTILE}/expected.tsv`, 'utf8')
     .split('\n')
@@ -244,7 +244,7 @@ test('the model editor lists the problem of every hostile model, at its path', a
 test('a share link carrying a hostile model shows its problem; a damaged link is refused', async () => {
   // Hostile models through a link: opened, and their problem listed like an edit's. The
   // editor's answer to every hostile model is checked above, and every one of them crosses a
-  // link intact natively (tests/hostile.rs, hostile_models_through_a_share_link): here the
+  // link intact natively (tests/suite/hostile.rs, hostile_models_through_a_share_link): here the
   // page opens representatives, the first model with a problem, the first valid one and the
   // largest that fits a link, each encoded by Node's zlib as another tool would.
   const models = corpus('models').filter(({ text }) => text.length <= 200000);

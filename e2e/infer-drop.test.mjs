@@ -14,7 +14,7 @@ import { openPage, useSite, SHOTS, dropFiles } from './browser.mjs';
 import { cliJson } from './cli.mjs';
 
 const site = useSite();
-/** The archive peer of tests/infer_archives.rs. */
+/** The archive peer of tests/suite/infer_archives.rs. */
 const PEER = join(dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'common', 'mongodump_archive.py');
 
 /** Drops `files` on the dialog's drop zone, checking that the zone shows the drag over it. */
@@ -116,7 +116,7 @@ test('files dropped on the dialog: the model squillion infer prints, GridFS reco
 
 test('a gzipped mongodump archive dropped: every collection in it, the model of the same files', async () => {
   // The same documents as one archive of database chat (mongodump --archive --gzip), written by
-  // the peer of tests/infer_archives.rs.
+  // the peer of tests/suite/infer_archives.rs.
   const lines = FILES.flatMap((name) =>
     readFileSync(join(dir, name), 'utf8').trim().split('\n')
       .map((doc) => `{"ns": "chat.${name.replace(/\.json$/, '')}", "doc": ${doc}}`));

@@ -40,7 +40,7 @@ test('a sqlite3 dump dropped: the tables, counts and relationships squillion inf
   const { page, errors, model } = await inferOnPage([SQLITE]);
   const cli = cliJson(['infer', SQLITE, '--json']);
   assert.deepEqual(model, cli.model);
-  // What the rows say (tests/infer_sql_dumps.rs checks them against the dump itself).
+  // What the rows say (tests/suite/infer_sql_dumps.rs checks them against the dump itself).
   assert.deepEqual(model.entities.map((e) => [e.name, e.count]),
     cli.report.tables.filter((t) => t.became === 'entity').map((t) => [t.name, t.count]));
   assert.deepEqual(relationships(model), [
@@ -65,7 +65,7 @@ test('sample_analytics mongoexport files dropped: references by account_id and t
   const { page, errors, model } = await inferOnPage(paths);
   const cli = cliJson(['infer', ...paths, '--json']);
   assert.deepEqual(model, cli.model);
-  // The counts of tests/infer_keys.rs (the fixture's make.py): 180 accounts, 50 customers
+  // The counts of tests/suite/infer_keys.rs (the fixture's make.py): 180 accounts, 50 customers
   // holding 103 map entries, 150 transaction buckets holding 922 transactions.
   assert.deepEqual(model.entities.map((e) => [e.name, e.count]).sort(), [
     ['accounts', 180], ['customers', 50], ['tier_and_detail', 103], ['transaction', 922], ['transactions', 150],

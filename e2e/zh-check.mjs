@@ -28,7 +28,7 @@ export function wordsOf(v, words = new Set()) {
 }
 
 /** The Latin words the Chinese presets keep (quoted names, backticked code, sources: checked by
- * tests/preset_locales.rs), allowed wherever a preset's text shows. */
+ * tests/suite/preset_locales.rs), allowed wherever a preset's text shows. */
 export const PRESET_WORDS = wordsOf(
   readdirSync('locales/zh-CN/presets').map((f) => JSON.parse(readFileSync(`locales/zh-CN/presets/${f}`, 'utf8'))),
 );

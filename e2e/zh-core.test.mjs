@@ -93,7 +93,7 @@ test('zh-CN: the summary of a pasted document says what was found and assumed in
   assert.ok(assumed.some((a) => /^people\.profile：只见到空对象：写成 null/.test(a)), assumed.join('\n'));
   assert.ok(assumed.some((a) => /子文档数组已移出/.test(a)), assumed.join('\n'));
   // The data's own names (people, orders, sku …) and the pasted input's name stay as they are.
-  // BSON's type aliases and null are MongoDB's words (tests/catalogues.rs keeps them in Latin).
+  // BSON's type aliases and null are MongoDB's words (tests/suite/catalogues.rs keeps them in Latin).
   const data = wordsOf([docs, 'people', 'pasted', 'order', 'int', 'string', 'null']);
   await clean(page, 'the infer summary', data, '[data-testid="infer-summary"]');
   await page.screenshot({ path: `${SHOTS}/zh-core-infer.png` });

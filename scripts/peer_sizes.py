@@ -4,7 +4,7 @@
 Reads tests/fixtures/sizes/corpus.ndjson (one canonical Extended JSON document per line)
 with pymongo's bson.json_util.loads in canonical mode and writes, for each line,
 `<line number>\\t<len(bson.encode(doc))>` to tests/fixtures/sizes/expected.tsv. The Rust
-test tests/sizes_corpus.rs reads the same corpus with Squillion's reader and asserts the
+test tests/suite/sizes_corpus.rs reads the same corpus with Squillion's reader and asserts the
 same sizes.
 
 Usage:

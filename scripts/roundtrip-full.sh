@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue #18's whole round trip: for every preset, `squillion export --scale` with nothing cut
 # (no --max-documents, arrays whole), then `squillion infer` of the files, compared with the
-# preset (tests/infer_roundtrip.rs, every_preset_round_trips_whole). Too long for
+# preset (tests/suite/infer_roundtrip.rs, every_preset_round_trips_whole). Too long for
 # scripts/test.sh (15 to 35 minutes on 2 cores: 33 on a busy one; the largest sample,
 # social-graph's 50,000,000 followers of one user, is 7 GB of Extended JSON, written to a
 # temporary folder and removed): run it by hand after a change to export or infer.
@@ -18,4 +18,4 @@ cd "$ROOT"
 cargo build --release --locked --bin squillion
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 SQUILLION_BIN="$TARGET/release/squillion" \
-  cargo test --locked --test infer_roundtrip -- --ignored --nocapture every_preset_round_trips_whole
+  cargo test --locked --test suite -- --ignored --nocapture infer_roundtrip::every_preset_round_trips_whole

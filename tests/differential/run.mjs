@@ -1,5 +1,5 @@
 // Evaluates query cases with mingo (a JavaScript implementation of MongoDB queries) for the
-// differential test in tests/differential_mingo.rs.
+// differential test in tests/suite/differential_mingo.rs.
 //
 // Input (argv[2]): canonical Extended JSON {"docs": [...], "cases": [{"filter", "sort"?,
 // "projection"?}]}. Output: one JSON line per case, in order: {"ids": [...]} (the _ids in

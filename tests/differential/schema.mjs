@@ -1,5 +1,5 @@
 // Runs mongodb-schema (the analyzer behind Compass's schema tab) on mongoexport lines, for the
-// peer check in tests/infer_peer.rs.
+// peer check in tests/suite/infer_peer.rs.
 //
 // Input (argv[2]): canonical Extended JSON, one document per line. Output: one JSON object,
 // path → {probability, types: {alias: probability}, lengths?: {min, max, total, arrays}}, with
