@@ -1,6 +1,6 @@
 //! Generates `Msg`, one variant per message of the page's catalogue
 //! (`locales/en/page.ftl`, the source text), so that a label the catalogue lacks does not
-//! compile (docs/i18n.md, "The page"). `tests/catalogues.rs` checks that every language's
+//! compile (docs/i18n.md, "The page"). `tests/suite/catalogues.rs` checks that every language's
 //! `page.ftl` has the same ids with the same values.
 
 use std::fmt::Write as _;

@@ -142,7 +142,7 @@ fn texts() -> &'static [(&'static str, Lang, PresetText)] {
             let en = PresetText::english(text);
             for lang in Lang::ALL {
                 let t = match translation(name, lang) {
-                    // A file that does not parse is English (tests/preset_locales.rs fails on
+                    // A file that does not parse is English (tests/suite/preset_locales.rs fails on
                     // it; the page must not).
                     Some(Ok(t)) => t.or(&en),
                     Some(Err(_)) | None => en.clone(),

@@ -9,7 +9,7 @@ use squillion::model::Model;
 /// Runs the whole pipeline on `model`; it must not panic, hang or allocate without bound.
 pub fn run(mut model: Model) {
     // A small sample: the fuzzer explores shapes, not volume (the caps of generation itself
-    // are tested by tests/hostile.rs with the model's own sample).
+    // are tested by tests/suite/hostile.rs with the model's own sample).
     let cap = model.sample.max_documents.unwrap_or(3).min(3);
     model.sample.max_documents = Some(cap);
     let mut layouts = Vec::new();

@@ -4,7 +4,7 @@
 # named like a clause ($how_many, $tail, $when) is another message of this file, rendered
 # first. Braces in text are written {"{"} and {"}"}; a leading space {" "}; nothing {""}.
 # Every id here must exist in every other language's messages.ftl with the same values
-# (tests/catalogues.rs). docs/warnings.md documents each code.
+# (tests/suite/catalogues.rs). docs/warnings.md documents each code.
 
 ## Shared clauses
 

@@ -2,7 +2,7 @@
 # Project Fluent 语法；值已格式化（$size 为 "16 MiB"，$count 为 "844,411"），列表已按中文连接
 # （"a、b 和 c"），子句（$how_many、$tail、$when）是本文件中的另一条消息，先行渲染。
 # 术语见 docs/i18n.md 的术语表；MongoDB 的运算符、代码、集合与字段名保持原样。
-# 每个 id 与 locales/en/messages.ftl 一一对应，值的名称相同（tests/catalogues.rs）。
+# 每个 id 与 locales/en/messages.ftl 一一对应，值的名称相同（tests/suite/catalogues.rs）。
 
 ## 共用子句
 

@@ -8,7 +8,7 @@
 //! `$date` (canonical or relaxed). Anything else (an escape, another wrapper, a `$` key, a
 //! repeated name, a comment, an error …) returns `None`, and the line is read by the general
 //! reader ([`crate::ejson::parse_document`]) as before, so a line read here gives the
-//! statistics exactly the values that reader would give them (`tests/infer.rs` and the
+//! statistics exactly the values that reader would give them (`tests/suite/infer.rs` and the
 //! unit tests below compare the two).
 
 use bson::oid::ObjectId;

@@ -3,7 +3,7 @@
 //! They live in `locales/<code>/page.ftl` (Project Fluent, like the warnings' `messages.ftl`,
 //! rendered by the same `fluent-bundle`). The build script turns the English catalogue's ids
 //! into [`Msg`], so a label the catalogue lacks is a compile error, not a blank on the page;
-//! `tests/catalogues.rs` checks that every language has the same ids with the same values.
+//! `tests/suite/catalogues.rs` checks that every language has the same ids with the same values.
 //! Values come formatted (`1,000`, `16 MiB`), as for the warnings (docs/i18n.md).
 
 use std::sync::OnceLock;

@@ -1,5 +1,5 @@
 //! The JSON Schema of the model format, generated from the model's types with `schemars`:
-//! `docs/model.schema.json` is [`model_schema`]'s output, written by `tests/model_schema.rs`.
+//! `docs/model.schema.json` is [`model_schema`]'s output, written by `tests/suite/model_schema.rs`.
 //! Native only: the page never needs it.
 //!
 //! The schema says what one JSON value can say (types, names, required keys, bounds); the
