@@ -170,6 +170,7 @@ impl Preset {
             lesson: String::new(),
             explanation: String::new(),
             scale_note: String::new(),
+            source_title: String::new(),
             design_labels: std::collections::BTreeMap::new(),
             units: std::collections::BTreeMap::new(),
         };

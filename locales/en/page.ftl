@@ -148,6 +148,7 @@ start-from-data = Start from your data
 start-from-data-lesson = Infer a model from mongoexport, mongodump or SQL files, or pasted documents: read in your browser, nothing leaves it.
 source-article = Article { $article }
 source-article-tips = Article { $article } · tips { $tips }
+source-page = { $title }
 title-separator = { ": " }
 colon = { ": " }
 

@@ -145,6 +145,7 @@ start-from-data = 从您的数据开始
 start-from-data-lesson = 从 mongoexport、mongodump 或 SQL 文件，或粘贴的文档推断模型：在您的浏览器中读取，数据不会离开浏览器。
 source-article = 文章 { $article }
 source-article-tips = 文章 { $article } · 技巧 { $tips }
+source-page = { $title }
 title-separator = ：
 colon = ：
 

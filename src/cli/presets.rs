@@ -136,7 +136,20 @@ fn show(out: &mut impl Write, p: &Preset, lang: Lang) -> anyhow::Result<()> {
         let t: Vec<String> = meta.source.tips.iter().map(|t| format!("#{t}")).collect();
         format!("{}{}", w.tips, t.join(w.list_sep))
     };
-    writeln!(out, "{}{}{tips}\n", w.source, meta.source.article)?;
+    match (&meta.source.article, &meta.source.url) {
+        (Some(article), _) => writeln!(out, "{}{}{article}{tips}\n", w.source, w.article)?,
+        // A published page: its title (translated where the preset's translation gives it)
+        // and its address.
+        (None, url) => writeln!(
+            out,
+            "{}{}{}\n",
+            w.source,
+            text.source_title,
+            url.as_deref()
+                .map(|u| format!(" <{u}>"))
+                .unwrap_or_default()
+        )?,
+    }
     for para in text.explanation.split("\n\n") {
         writeln!(out, "{para}\n")?;
     }
@@ -150,6 +163,7 @@ fn show(out: &mut impl Write, p: &Preset, lang: Lang) -> anyhow::Result<()> {
 struct Words {
     lesson: &'static str,
     source: &'static str,
+    article: &'static str,
     tips: &'static str,
     list_sep: &'static str,
     scale: &'static str,
@@ -167,7 +181,8 @@ impl Words {
         match lang {
             Lang::En => Words {
                 lesson: "Lesson: ",
-                source: "Source: article ",
+                source: "Source: ",
+                article: "article ",
                 tips: ", tips ",
                 list_sep: ", ",
                 scale: "Scale: ",
@@ -181,7 +196,8 @@ impl Words {
             },
             Lang::ZhCn => Words {
                 lesson: "要点：",
-                source: "来源：文章 ",
+                source: "来源：",
+                article: "文章 ",
                 tips: "，技巧 ",
                 list_sep: "、",
                 scale: "规模：",

@@ -48,13 +48,23 @@ pub struct PresetMeta {
     pub design_labels: BTreeMap<String, String>,
 }
 
-/// The article a preset comes from.
+/// Where a preset's lesson comes from: one of the source articles (`article`, with its tips),
+/// or a published page (`title` and `url`: a page of the MongoDB manual, an article of
+/// MongoDB's "Building with Patterns" series). Validation asks for one or the other.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PresetSource {
     /// Article id (`000` … `004`, the seed file's number).
-    pub article: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub article: Option<String>,
+    /// The published page's title, as its publisher gives it ("Model Tree Structures"); a
+    /// translation file may give it in its language (`source_title`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The published page's address (`https://…`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
     /// Tip numbers within the article (article 001 numbers its tips), empty when it has none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tips: Vec<u32>,

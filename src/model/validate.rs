@@ -561,9 +561,17 @@ impl Checker {
             }
         }
         if let Some(s) = m.get("source") {
-            if let Some(sm) = self.object(s, "$.preset.source", &["article", "tips"], &["article"])
-            {
-                self.string(sm, "article", "$.preset.source");
+            // An article of the seeds, or a published page with its title and address.
+            let required: &[&str] = if s.get("title").is_some() && s.get("article").is_none() {
+                &["title", "url"]
+            } else {
+                &["article"]
+            };
+            let allowed = ["article", "tips", "title", "url"];
+            if let Some(sm) = self.object(s, "$.preset.source", &allowed, required) {
+                for k in ["article", "title", "url"] {
+                    self.string(sm, k, "$.preset.source");
+                }
                 if let Some(tips) = self.array(sm, "tips", "$.preset.source") {
                     for (i, t) in tips.iter().enumerate() {
                         if t.as_u64().is_none() {

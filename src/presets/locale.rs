@@ -31,6 +31,10 @@ pub struct PresetText {
     /// Which counts and rates were chosen and why (`preset.scale_note`).
     #[serde(default)]
     pub scale_note: String,
+    /// The title of the published page the preset comes from (`preset.source.title`), when
+    /// it comes from one rather than from a source article.
+    #[serde(default)]
+    pub source_title: String,
     /// Design id → the design's name for people (`preset.design_labels`; in a translation,
     /// one for every design the preset offers, since the English default is the id itself).
     #[serde(default)]
@@ -88,6 +92,12 @@ impl PresetText {
             lesson: get("lesson"),
             explanation: get("explanation"),
             scale_note: get("scale_note"),
+            source_title: meta
+                .and_then(|p| p.get("source"))
+                .and_then(|s| s.get("title"))
+                .and_then(|t| t.as_str())
+                .unwrap_or_default()
+                .to_string(),
             design_labels,
             units: BTreeMap::new(),
         }
@@ -101,6 +111,7 @@ impl PresetText {
             (&mut self.lesson, &fallback.lesson),
             (&mut self.explanation, &fallback.explanation),
             (&mut self.scale_note, &fallback.scale_note),
+            (&mut self.source_title, &fallback.source_title),
         ] {
             if mine.trim().is_empty() {
                 mine.clone_from(theirs);

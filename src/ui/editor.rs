@@ -324,6 +324,7 @@ fn lesson_text(model: ReadSignal<Option<Model>>) -> Option<PresetText> {
             lesson: notes.lesson,
             explanation: notes.explanation,
             scale_note: notes.scale_note,
+            source_title: notes.source.title.clone().unwrap_or_default(),
             design_labels: Default::default(),
             units: Default::default(),
         },

@@ -123,6 +123,55 @@ fn every_preset_file_is_listed_parses_and_evaluates() {
     }
 }
 
+/// Every preset names where its lesson comes from, for people: one of the source articles
+/// (000 to 004, the seed files) or a published page with its title and an https address,
+/// titled in every language; never the project's own history (an issue number).
+#[test]
+fn every_preset_cites_an_article_or_a_published_page() {
+    use squillion::lang::Lang;
+    for p in presets::all() {
+        let m = p.model().unwrap_or_else(|e| panic!("{}: {e}", p.name));
+        let source = m.preset.as_ref().map(|meta| meta.source.clone());
+        let source = source.unwrap_or_else(|| panic!("{}: no preset.source", p.name));
+        match (&source.article, &source.title, &source.url) {
+            (Some(a), None, None) => assert!(
+                ["000", "001", "002", "003", "004"].contains(&a.as_str()),
+                "{}: article {a} is not one of the source articles",
+                p.name
+            ),
+            (None, Some(t), Some(u)) => {
+                assert!(u.starts_with("https://www.mongodb.com/"), "{}: {u}", p.name);
+                assert!(!t.to_lowercase().contains("issue"), "{}: {t}", p.name);
+                for lang in Lang::ALL {
+                    assert!(
+                        !p.text(lang).source_title.trim().is_empty(),
+                        "{}: no source title in {lang:?}",
+                        p.name
+                    );
+                }
+            }
+            other => panic!(
+                "{}: an article, or a title and an address: {other:?}",
+                p.name
+            ),
+        }
+    }
+}
+
+/// A published page needs its address: a source with a title alone is refused at its path.
+#[test]
+fn a_source_page_without_its_address_is_refused() {
+    let text = presets::get("category-tree")
+        .map(|p| p.text)
+        .unwrap_or_default()
+        .replace(
+            "\"url\": \"https://www.mongodb.com/docs/manual/applications/data-models-tree-structures/\"",
+            "\"tips\": []",
+        );
+    let e = squillion::model::parse_model(&text).expect_err("a title without its url");
+    assert!(e.to_string().contains("$.preset.source.url"), "{e}");
+}
+
 #[test]
 fn unknown_preset_lists_the_known_ones() {
     let e = presets::find("social").map(|p| p.name).unwrap_err();

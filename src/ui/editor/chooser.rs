@@ -12,10 +12,11 @@ use crate::model::edit::BLANK_MODEL;
 use crate::presets;
 use crate::ui::i18n::{lang, tr, tv};
 
-/// Returns "Article 001 · tips 3, 4" (in the page's language) from a preset's
-/// `preset.source`.
-fn source_of(text: &str) -> String {
-    let v: Value = serde_json::from_str(text).unwrap_or_default();
+/// Returns where a preset comes from, in the page's language: "Article 001 · tips 3, 4" for a
+/// source article, "MongoDB manual: Model Tree Structures" for a published page (its title as
+/// the preset's translation gives it), from the preset's `preset.source`.
+fn source_of(p: &presets::Preset) -> String {
+    let v: Value = serde_json::from_str(p.text).unwrap_or_default();
     let source = v.get("preset").and_then(|p| p.get("source"));
     let article = source
         .and_then(|s| s.get("article"))
@@ -26,8 +27,10 @@ fn source_of(text: &str) -> String {
         .and_then(Value::as_array)
         .map(|t| t.iter().map(|x| x.to_string()).collect())
         .unwrap_or_default();
+    let title = &p.text(lang()).source_title;
     match (article.is_empty(), tips.is_empty()) {
-        (true, _) => String::new(),
+        (true, _) if title.is_empty() => String::new(),
+        (true, _) => tv(Msg::SourcePage, &[("title", title.clone())]),
         (false, true) => tv(Msg::SourceArticle, &[("article", article.to_string())]),
         (false, false) => tv(
             Msg::SourceArticleTips,
@@ -178,7 +181,7 @@ pub fn PresetChooser(
                                     aria-current=move || is_loaded(p.name).to_string()
                                     on:click=open
                                 >
-                                    <span class="preset-source">{move || source_of(p.text)}</span>
+                                    <span class="preset-source">{move || source_of(p)}</span>
                                     <span class="preset-title">{move || p.text(lang()).title.clone()}</span>
                                     <span class="preset-lesson" title=move || p.text(lang()).lesson.clone()>{move || p.text(lang()).lesson.clone()}</span>
                                     {move || is_loaded(p.name).then(|| view! { <span class="badge loaded-badge">{tr!(LoadedBadge)}</span> })}
