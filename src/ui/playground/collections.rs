@@ -77,7 +77,7 @@ fn largest_cell(
     view! {
         <span class="largest" data-level=size_level(expected.bytes) data-metric="largest_expected" data-value=expected.bytes.to_string() title=expected_title>{size_text(&expected)}</span>
         <br/>
-        <span class="bound muted">
+        <span class="bound muted" title=t(Msg::ShapeBoundTitle)>
             {t(Msg::ShapeBound)}" "
             <span class="largest" data-level=size_level(max.bytes) data-metric="max" data-value=max.bytes.to_string() title=max_title>{size_text(&max)}</span>
         </span>
@@ -171,7 +171,7 @@ pub fn CollectionCards(
                                             let (expected, expected_bounds) = sh.largest();
                                             let (label, n, avg, p50, p99, max) = (sh.label, sh.count, sh.average, sh.p50, sh.p99, sh.max);
                                             let (p50_title, p99_title) = (size_title(&p50, bounds_text(sh.p50_bounds)), size_title(&p99, bounds_text(sh.p99_bounds)));
-                                            let (avg_title, max_title) = (size_title(&avg, None), size_title(&max, Some(t(Msg::ShapeBoundTitle))));
+                                            let (avg_title, max_title) = (size_title(&avg, None), size_title(&max, None));
                                             let expected_title = size_title(&expected, Some(largest_expected_text(n, expected_bounds)));
                                             let largest = largest_cell(expected, expected_title, max, max_title);
                                             let shape = label.clone();
