@@ -36,6 +36,13 @@ test('a file past 16 MiB in a document: the page equals eval --json, an error wi
   assert.equal(max.value, 25_000_288);
   assert.equal(max.text, '23.84 MiB', 'exact: no ≈');
   assert.equal(max.title, '25,000,288 bytes', 'the exact figure on hover');
+  // The main figure is the largest of the 200,000 messages expected at full scale (an
+  // estimate: the file's longest length is an atom of its clamped lognormal), the bound beside.
+  const expected = await cell('largest_expected');
+  assert.equal(expected.value, shape.largest_expected.bytes);
+  assert.ok(expected.value < shape.max.bytes && expected.value > shape.p99.bytes);
+  assert.equal(expected.text, '≈ 23.84 MiB');
+  assert.ok(expected.title.startsWith(`${expected.value.toLocaleString('en-US')} bytes. The largest document expected among 200,000 at full scale`), expected.title);
   for (const q of ['p50', 'p99']) {
     const c = await cell(q);
     assert.equal(c.value, shape[q].bytes, q);

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
+use crate::arith::collection::{ShapeStats, SizeFigure};
 use crate::arith::tail::Exceedance;
 use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{AttributeForm, CommandKind, FieldPattern, Index, Layout};
@@ -128,6 +129,28 @@ fn label(exact: bool) -> Text {
     Text::new(if exact { "exact" } else { "estimate" })
 }
 
+/// Returns which largest document of a shape passes `threshold` bytes, and its size: the
+/// largest expected among the shape's documents at full scale when it does ("the largest post
+/// expected among 1,000,000"), else the model's bound (every field at its longest, every array
+/// full), which a size finding is raised on.
+fn which_largest(ss: &ShapeStats, shape: &str, threshold: u64) -> (Text, SizeFigure) {
+    let (expected, _) = ss.largest();
+    if expected.bytes > threshold {
+        let count = crate::model::distribution::round_count(ss.count);
+        (
+            Text::new("largest-expected-figure")
+                .arg("shape", shape)
+                .arg("count", thousands(count)),
+            expected,
+        )
+    } else {
+        (
+            Text::new("largest-bound-figure").arg("shape", shape),
+            ss.max,
+        )
+    }
+}
+
 /// Returns when a growing array reaches its break point: "on 2025-02-17 (in 47 days)", or
 /// "not within 100 years" past the horizon (as [`crate::arith::BreakDate`] displays it).
 fn break_date(d: &crate::arith::BreakDate) -> Text {
@@ -163,15 +186,20 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
     for (c, st) in layout.collections.iter().zip(&stats) {
         for (shape, ss) in c.shapes.iter().zip(&st.shapes) {
             let max = ss.max.bytes;
+            let figure = |threshold: u64| which_largest(ss, &shape.label, threshold);
             if let Some(over) = ss.over_limit.as_ref().filter(|_| max > MAX_BSON_SIZE) {
                 let fix = fix_for(&shape.fields, &over.fields);
                 let path = over.fields.join(", ");
                 let (code, severity, message) = if over.expected() {
+                    let (which, size) = figure(MAX_BSON_SIZE);
                     let message = Text::new("doc-over-limit")
-                        .arg("shape", &shape.label)
-                        .arg("size", binary_size(max))
-                        .nested("exactness", label(ss.max.exact))
-                        .arg("over", binary_size(max - MAX_BSON_SIZE))
+                        .nested("figure", which)
+                        .arg("size", binary_size(size.bytes))
+                        .nested("exactness", label(size.exact))
+                        .arg(
+                            "over",
+                            binary_size(size.bytes.saturating_sub(MAX_BSON_SIZE)),
+                        )
                         .nested("how_many", how_many(over, &shape.label));
                     ("DOC_OVER_LIMIT", Severity::Error, message)
                 } else {
@@ -186,23 +214,26 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
                     code, severity, &c.name, &path, message, fix,
                 ));
             } else if max >= NEAR_LIMIT {
+                let (which, size) = figure(NEAR_LIMIT - 1);
                 out.push(Warning::localized(
                     "DOC_NEAR_LIMIT",
                     Severity::Warning,
                     &c.name,
                     "",
                     Text::new("doc-near-limit")
-                        .arg("shape", &shape.label)
-                        .arg("size", binary_size(max))
-                        .nested("exactness", label(ss.max.exact))
+                        .nested("figure", which)
+                        .arg("size", binary_size(size.bytes))
+                        .nested("exactness", label(size.exact))
                         .arg("near", binary_size(NEAR_LIMIT)),
                     Text::new("doc-near-limit-fix"),
                 ));
             }
             if let Some(b) = ss.bloated.as_ref().filter(|_| max > BLOATED) {
+                let (which, size) = figure(BLOATED);
                 let message = Text::new("bloated-document")
-                    .arg("shape", &shape.label)
-                    .arg("size", binary_size(max))
+                    .nested("figure", which)
+                    .arg("size", binary_size(size.bytes))
+                    .nested("exactness", label(size.exact))
                     .arg("threshold", binary_size(BLOATED))
                     .nested("how_many", how_many(b, &shape.label));
                 let fix = Text::new("bloated-document-fix")

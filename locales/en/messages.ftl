@@ -33,11 +33,14 @@ monotonic-sequence = a sequence number only grows
 
 ## Documents and the 16 MiB limit
 
-doc-over-limit = the largest { $shape } document would be { $size } ({ $exactness }), { $over } over the 16 MiB limit: mongod rejects it (BSONObjectTooLarge, code 10334; 17419 for an update's result); { $how_many }
+largest-expected-figure = the largest { $shape } document expected among { $count } at full scale
+largest-bound-figure = the largest { $shape } document the model allows (every field present at its longest, every array full)
+
+doc-over-limit = { $figure } would be { $size } ({ $exactness }), { $over } over the 16 MiB limit: mongod rejects it (BSONObjectTooLarge, code 10334; 17419 for an update's result); { $how_many }
 doc-can-exceed-limit = the largest { $shape } document the model allows (every field present at its longest, every array full) would be { $size }, { $over } over the 16 MiB limit; but the longest values rarely meet: { $how_many } (fewer than one expected)
-doc-near-limit = the largest { $shape } document is { $size } ({ $exactness }), within 20% of the 16 MiB limit (≥ { $near })
+doc-near-limit = { $figure } is { $size } ({ $exactness }), within 20% of the 16 MiB limit (≥ { $near })
 doc-near-limit-fix = Leave headroom: cap or move the growing part before it reaches the limit.
-bloated-document = the largest { $shape } document is { $size }, over Compass's bloated-document threshold of 10 MB ({ $threshold }); { $how_many }: every read and rewrite moves them whole
+bloated-document = { $figure } is { $size } ({ $exactness }), over Compass's bloated-document threshold of 10 MB ({ $threshold }); { $how_many }: every read and rewrite moves them whole
 bloated-document-fix = Move rarely-read or growing parts into their own collection. { $fix }
 array-break-point = { $collection }.{ $field } breaks the 16 MiB limit at { $count } elements ({ $exactness }, { $element } per element){ $tail }
 array-break-point-fix = Keep the array bounded: continuation documents past a threshold, buckets, or a reference in the child.
@@ -315,7 +318,7 @@ cli-collections = Collections
 cli-collection = { $name }: { $count } documents ({ $sampled } sampled), { $data } data, { $indexes } ≈{ $index_bytes } (estimate)
 cli-index-one = { $count } index
 cli-index-many = { $count } indexes
-cli-shape = { $label }: p50 { $p50 }, p99 { $p99 }, max { $max }{ $estimate }
+cli-shape = { $label }: p50 { $p50 }, p99 { $p99 }, largest expected { $largest }{ $largest_estimate }, max { $max }{ $estimate } (the bound: every field at its maximum)
 cli-array-break = { $field } breaks 16 MiB at { $count } elements (largest has { $largest })
 cli-index = index { $name } { $keys }
 cli-index-partial = index { $name } { $keys } partial { $partial }

@@ -31,11 +31,14 @@ monotonic-sequence = 序号只增不减
 
 ## 文档与 16 MiB 上限
 
-doc-over-limit = 最大的 { $shape } 文档将达到 { $size }（{ $exactness }），超出 16 MiB 上限 { $over }：mongod 会拒绝它（BSONObjectTooLarge，错误码 10334；更新结果过大为 17419）；{ $how_many }
+largest-expected-figure = 全量 { $count } 个 { $shape } 文档中预计最大的一个
+largest-bound-figure = 模型允许的最大 { $shape } 文档（每个字段都取最长、每个数组都装满）
+
+doc-over-limit = { $figure }将达到 { $size }（{ $exactness }），超出 16 MiB 上限 { $over }：mongod 会拒绝它（BSONObjectTooLarge，错误码 10334；更新结果过大为 17419）；{ $how_many }
 doc-can-exceed-limit = 模型允许的最大 { $shape } 文档（每个字段都取最长、每个数组都装满）将达到 { $size }，超出 16 MiB 上限 { $over }；但最长的值很少同时出现：{ $how_many }（预计不足一个）
-doc-near-limit = 最大的 { $shape } 文档为 { $size }（{ $exactness }），已接近 16 MiB 上限的 20% 以内（≥ { $near }）
+doc-near-limit = { $figure }为 { $size }（{ $exactness }），已接近 16 MiB 上限的 20% 以内（≥ { $near }）
 doc-near-limit-fix = 留出余量：在增长的部分达到上限之前限制它或把它移出去。
-bloated-document = 最大的 { $shape } 文档为 { $size }，超过 Compass 的文档臃肿阈值 10 MB（{ $threshold }）；{ $how_many }：每次读取和重写都要整体搬运它们
+bloated-document = { $figure }为 { $size }（{ $exactness }），超过 Compass 的文档臃肿阈值 10 MB（{ $threshold }）；{ $how_many }：每次读取和重写都要整体搬运它们
 bloated-document-fix = 把很少读取或不断增长的部分移到单独的集合。{ $fix }
 array-break-point = { $collection }.{ $field } 在 { $count } 个元素时突破 16 MiB 上限（{ $exactness }，每个元素 { $element }）{ $tail }
 array-break-point-fix = 让数组有界：超过阈值后使用连续文档、分桶，或在子文档中引用父文档。
@@ -311,7 +314,7 @@ cli-collections = 集合
 cli-collection = { $name }：{ $count } 个文档（样本 { $sampled } 个），数据 { $data }，{ $indexes } ≈{ $index_bytes }（估算值）
 cli-index-one = { $count } 个索引
 cli-index-many = { $count } 个索引
-cli-shape = { $label }：p50 { $p50 }，p99 { $p99 }，最大 { $max }{ $estimate }
+cli-shape = { $label }：p50 { $p50 }，p99 { $p99 }，预计最大 { $largest }{ $largest_estimate }，最大 { $max }{ $estimate }（模型上界：每个字段都取最大值）
 cli-array-break = { $field } 在 { $count } 个元素时突破 16 MiB（最大的有 { $largest } 个）
 cli-index = 索引 { $name } { $keys }
 cli-index-partial = 索引 { $name } { $keys }，部分索引条件 { $partial }

@@ -34,6 +34,14 @@ impl From<Size> for SizeFigure {
     }
 }
 
+/// The figure of a size absent from old JSON: zero bytes, an estimate.
+fn unknown_figure() -> SizeFigure {
+    SizeFigure {
+        bytes: 0,
+        exact: false,
+    }
+}
+
 /// Statistics of one kind of document in a collection.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShapeStats {
@@ -54,9 +62,21 @@ pub struct ShapeStats {
     /// For an estimated `p99`: its 99% confidence interval `[low, high]` in bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p99_bounds: Option<[u64; 2]>,
-    /// Size of the largest document: every field present, every length at its maximum,
-    /// every array at its maximum count (exact).
+    /// Size of the largest document the model allows, its bound: every field present, every
+    /// length at its maximum, every array at its maximum count (exact).
     pub max: SizeFigure,
+    /// Size of the largest document expected among the shape's `count` documents at full
+    /// scale: the `(1 − 1/count)` quantile of the size distribution, the size one document
+    /// in `count` passes ([`SizeSpread::largest_of`]). Exact in closed form, else an estimate
+    /// as `p99` is. Never above `max` and never below `p99` (with 100 documents or fewer it
+    /// is `p99`). JSON written before it existed reads back as zero bytes (no document is
+    /// smaller than 5): views read it through [`ShapeStats::largest`], which then gives `max`.
+    #[serde(default = "unknown_figure")]
+    pub largest_expected: SizeFigure,
+    /// For an estimated `largest_expected`: its 99% confidence interval `[low, high]` in
+    /// bytes (past the simulation's reach the high end is `max`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub largest_expected_bounds: Option<[u64; 2]>,
     /// The documents over 16 MiB at full scale, when the largest is (mongod refuses them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub over_limit: Option<Exceedance>,
@@ -68,6 +88,25 @@ pub struct ShapeStats {
     pub total_bytes: f64,
     /// Growing arrays and where they break.
     pub arrays: Vec<ArrayStats>,
+}
+
+impl ShapeStats {
+    /// Returns the largest document expected ([`ShapeStats::largest_expected`]) with its
+    /// bounds, or the bound `max` (without bounds) for statistics read from JSON written
+    /// before that figure existed.
+    pub fn largest(&self) -> (SizeFigure, Option<[u64; 2]>) {
+        if self.largest_expected.bytes == 0 {
+            (self.max, None)
+        } else {
+            (self.largest_expected, self.largest_expected_bounds)
+        }
+    }
+
+    /// Returns true when the largest document expected is smaller than the bound `max`
+    /// (views then show the bound beside it).
+    pub fn bound_differs(&self) -> bool {
+        self.largest().0.bytes != self.max.bytes
+    }
 }
 
 /// Where a growing array breaks the 16 MiB limit.
@@ -210,6 +249,7 @@ pub fn shape_stats(s: &DocShape, start: &str) -> ShapeStats {
     let arrays = array_stats(s, start);
     let spread = SizeSpread::of(&s.fields);
     let (p50, p99) = (spread.quantile(0.5), spread.quantile(0.99));
+    let largest = spread.largest_of(s.count);
     let figure = |q: QuantileSize| SizeFigure {
         bytes: q.bytes,
         exact: q.exact,
@@ -223,6 +263,8 @@ pub fn shape_stats(s: &DocShape, start: &str) -> ShapeStats {
         p99: figure(p99),
         p99_bounds: p99.bounds,
         max: document_size_of(&s.fields, At::Quantile(1.0)).into(),
+        largest_expected: figure(largest),
+        largest_expected_bounds: largest.bounds,
         over_limit: spread.over(MAX_BSON_SIZE, s.count),
         bloated: spread.over(BLOATED_BYTES, s.count),
         total_bytes: s.count * average.bytes,

@@ -189,6 +189,105 @@ impl<'a> SizeSpread<'a> {
         }
     }
 
+    /// Returns the size of the largest document expected among `count` documents: the
+    /// `(1 − 1/count)` quantile, the size one document in `count` passes (its expected
+    /// number of documents over it is one, as [`SizeSpread::over`] counts them).
+    ///
+    /// - Closed forms ([`Form::Monotone`], [`Form::Single`]) give it exactly, at any count.
+    /// - The simulation gives it as it gives p99 (an estimate with its 99% interval) while the
+    ///   quantile is within its [`DRAWS`] documents; past its last document (more than
+    ///   [`DRAWS`] documents), the tail is read as [`SizeSpread::over`] reads it: the size at
+    ///   which one document of `count` is expected over it, with the field that dominates the
+    ///   tail at its exact length distribution (conditional Monte Carlo) or, when arrays
+    ///   dominate, the arrays at the quantile with mean lengths; never below the largest
+    ///   simulated document. Its interval is then `[the simulation's lower bound at its last
+    ///   quantile, the bound]`: nothing distribution-free bounds it closer from above.
+    /// - Clamped to `[p99, the bound]`: with 100 documents or fewer (`1 − 1/count ≤ 0.99`,
+    ///   a single document and none included) it is p99, so that the table reads p50 ≤ p99 ≤
+    ///   largest expected ≤ bound, and a collection of one document is not promised its
+    ///   median when the model allows it to be larger.
+    pub fn largest_of(&self, count: f64) -> QuantileSize {
+        let bound = document_size_of(self.fields, At::Quantile(1.0)).whole();
+        let p99 = self.quantile(0.99);
+        if count.is_nan() || count <= 100.0 {
+            return p99;
+        }
+        let q = 1.0 - 1.0 / count;
+        let at = match &self.form {
+            Form::Simulated(sizes) if q * sizes.len() as f64 > (sizes.len() - 1) as f64 => {
+                self.beyond_simulation(q, count, sizes, bound)
+            }
+            _ => self.quantile(q),
+        };
+        if at.bytes <= p99.bytes {
+            return p99;
+        }
+        if at.bytes >= bound {
+            return QuantileSize {
+                bytes: bound,
+                exact: at.exact,
+                bounds: at.bounds.map(|[low, _]| [low.min(bound), bound]),
+            };
+        }
+        at
+    }
+
+    /// Returns the `q` quantile (`q = 1 − 1/count`) past the simulation's last document (see
+    /// [`SizeSpread::largest_of`]).
+    fn beyond_simulation(&self, q: f64, count: f64, sizes: &[u64], bound: u64) -> QuantileSize {
+        let top = sizes.last().copied().unwrap_or(0);
+        let reach = self.quantile(1.0 - 1.0 / sizes.len() as f64);
+        let low = reach.bounds.map_or(reach.bytes, |[low, _]| low);
+        let tail = match heavy_scalar(self.fields) {
+            Some(h) => self.heavy_quantile(h, 1.0 / count, bound),
+            None => document_size_of(self.fields, At::Quantile(q)).whole(),
+        };
+        QuantileSize {
+            bytes: tail.max(top).min(bound),
+            exact: false,
+            bounds: Some([low, bound]),
+        }
+    }
+
+    /// Returns the smallest size `t` (at most `bound`) that a share of at most `share` of the
+    /// documents pass, the top-level field `h` at its exact length distribution given each
+    /// simulated rest of the document (the conditional Monte Carlo of [`SizeSpread::over`],
+    /// with its draws).
+    fn heavy_quantile(&self, h: usize, share: f64, bound: u64) -> u64 {
+        let Some((name, f)) = self.fields.0.get(h) else {
+            return bound;
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 1);
+        let strata = Strata::new(self.fields, &mut rng);
+        let rests: Vec<f64> = (0..DRAWS)
+            .map(|k| {
+                let u = (k as f64 + 0.5) / DRAWS as f64;
+                draw_document(self.fields, u, &mut rng, Some(h), &strata, k)
+            })
+            .collect();
+        let over = |t: u64| {
+            rests
+                .iter()
+                .map(|rest| element_tail(name, f, t as f64 - rest))
+                .sum::<f64>()
+                / DRAWS as f64
+        };
+        // The share over `t` falls as `t` grows: bisect for the first `t` with at most `share`.
+        let (mut lo, mut hi) = (0u64, bound);
+        if over(hi) > share {
+            return bound;
+        }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if over(mid) <= share {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        hi
+    }
+
     /// Returns how many documents of `count` are larger than `threshold` bytes (`None` when
     /// even the largest document is not).
     pub fn over(&self, threshold: u64, count: f64) -> Option<Exceedance> {

@@ -179,6 +179,15 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
                         ("label", sh.label.clone()),
                         ("p50", crate::human::binary_size(sh.p50.bytes)),
                         ("p99", crate::human::binary_size(sh.p99.bytes)),
+                        ("largest", crate::human::binary_size(sh.largest().0.bytes)),
+                        (
+                            "largest_estimate",
+                            if sh.largest().0.exact {
+                                String::new()
+                            } else {
+                                say(lang, "cli-estimate")
+                            }
+                        ),
                         ("max", crate::human::binary_size(sh.max.bytes)),
                         (
                             "estimate",

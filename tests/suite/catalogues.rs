@@ -351,7 +351,9 @@ fn the_cli_prints_warnings_in_the_language_asked_for() {
     let zh = String::from_utf8(zh.stdout).expect("UTF-8");
     let section = zh.split("\n警告\n").nth(1).expect("a 警告 section");
     assert!(
-        section.contains("[错误] DOC_OVER_LIMIT host.logmsgs: 最大的 host 文档将达到"),
+        section.contains(
+            "[错误] DOC_OVER_LIMIT host.logmsgs: 全量 10,000 个 host 文档中预计最大的一个将达到"
+        ),
         "{section}"
     );
     assert!(section.contains("修复：限制 logmsgs 的长度"), "{section}");
@@ -377,7 +379,7 @@ fn the_cli_prints_warnings_in_the_language_asked_for() {
     let en = String::from_utf8(en.stdout).expect("UTF-8");
     assert!(
         en.contains(
-            "\nWarnings\n  [Error] DOC_OVER_LIMIT host.logmsgs: the largest host document would be"
+            "\nWarnings\n  [Error] DOC_OVER_LIMIT host.logmsgs: the largest host document expected among 10,000 at full scale would be"
         ),
         "{en}"
     );

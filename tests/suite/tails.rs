@@ -446,3 +446,105 @@ fn an_independent_count_is_drawn_per_element_not_at_the_documents_quantile() {
     assert_eq!(counts.len(), 4);
     assert!(counts.iter().any(|&n| n < 4), "{counts:?}");
 }
+
+/// The largest document expected among `count` is the `(1 − 1/count)` quantile, by hand on a
+/// distribution whose quantiles are whole: one string of uniform length 1..=1,024 (every
+/// length as likely). A document is 5 + 3 (type, "s", NUL) + 4 + length + 1 bytes.
+/// Among 1,024 documents the largest expected is at quantile 1,023/1,024: length 1,023,
+/// 1,036 bytes (exact: the field's own quantile); p99 is length ⌈0.99 × 1,024⌉ = 1,014,
+/// 1,027 bytes; the bound is length 1,024, 1,037 bytes. With 100 documents or fewer it is
+/// p99; with a billion it reaches the bound.
+#[test]
+fn the_largest_expected_is_the_one_in_count_quantile() {
+    use squillion::arith::tail::SizeSpread;
+    let fields = Fields(vec![(
+        "s".to_string(),
+        Field {
+            length: Some(Distribution::Uniform {
+                min: 1.0,
+                max: 1024.0,
+            }),
+            ..Field::of(BsonType::String)
+        },
+    )]);
+    let spread = SizeSpread::of(&fields);
+    let p99 = spread.quantile(0.99);
+    assert_eq!((p99.bytes, p99.exact), (1027, true));
+    let largest = spread.largest_of(1024.0);
+    assert_eq!((largest.bytes, largest.exact), (1036, true));
+    assert_eq!(largest.bounds, None);
+    assert_eq!(spread.largest_of(50.0), p99);
+    assert_eq!(spread.largest_of(1.0), p99);
+    assert_eq!(spread.largest_of(0.0), p99);
+    assert_eq!(spread.largest_of(1e9).bytes, 1037);
+}
+
+/// Every shape of every preset and test model: p99 ≤ the largest expected ≤ the bound, an
+/// estimate carries bounds around it, and `ShapeStats::largest` reads it.
+#[test]
+fn the_largest_expected_lies_between_p99_and_the_bound() {
+    for (name, m, l) in every_layout() {
+        for c in &l.collections {
+            let stats = collection_stats(c, &m.start_date);
+            for st in &stats.shapes {
+                let e = st.largest_expected;
+                assert!(
+                    st.p99.bytes <= e.bytes && e.bytes <= st.max.bytes,
+                    "{name} {} {}: p99 {} largest expected {} bound {}",
+                    c.name,
+                    st.label,
+                    st.p99.bytes,
+                    e.bytes,
+                    st.max.bytes
+                );
+                match st.largest_expected_bounds {
+                    Some([lo, hi]) => assert!(
+                        !e.exact && lo <= e.bytes && e.bytes <= hi && hi <= st.max.bytes,
+                        "{name} {} {}: {e:?} {lo}..{hi}",
+                        c.name,
+                        st.label
+                    ),
+                    None => assert!(e.exact, "{name} {}: an estimate without bounds", c.name),
+                }
+                assert_eq!(st.largest(), (e, st.largest_expected_bounds));
+            }
+        }
+    }
+}
+
+/// Blog's post with its comments embedded: the bound is every one of 20,000 comments at its
+/// longest (192.1 MiB), which no post reaches; the largest of its 1,000,000 posts expected
+/// at full scale is far below it, and above p99.
+#[test]
+fn blog_posts_largest_expected_is_far_below_the_bound() {
+    let preset = squillion::presets::all()
+        .iter()
+        .find(|p| p.name == "blog")
+        .unwrap_or_else(|| panic!("blog"));
+    let m = preset.model().unwrap_or_else(|e| panic!("{e}"));
+    let o = offers(&m)
+        .into_iter()
+        .find(|o| o.id == "one-query")
+        .unwrap_or_else(|| panic!("one-query"));
+    let l = o.layout().unwrap_or_else(|e| panic!("{e}"));
+    let c = l.collection("post").unwrap_or_else(|| panic!("post"));
+    let st = collection_stats(c, &o.model.start_date);
+    let s = st.shapes.first().unwrap_or_else(|| panic!("shape"));
+    eprintln!(
+        "blog post: count {} p50 {} p99 {} largest expected {} {:?} bound {}",
+        s.count,
+        s.p50.bytes,
+        s.p99.bytes,
+        s.largest_expected.bytes,
+        s.largest_expected_bounds,
+        s.max.bytes
+    );
+    assert_eq!(s.max.bytes, 201_429_755);
+    assert!(s.largest_expected.bytes > s.p99.bytes);
+    assert!(
+        s.largest_expected.bytes < s.max.bytes / 10,
+        "{} against the bound {}",
+        s.largest_expected.bytes,
+        s.max.bytes
+    );
+}

@@ -47,6 +47,44 @@ fn bounds_text(bounds: Option<[u64; 2]>) -> Option<String> {
     })
 }
 
+/// Returns the tooltip of the largest document expected: what it is (the one-in-`count`
+/// quantile) and, for an estimate, its 99% confidence interval.
+fn largest_expected_text(count: f64, bounds: Option<[u64; 2]>) -> String {
+    let n = human::thousands(crate::model::distribution::round_count(count).max(1));
+    let what = tv(Msg::ShapeLargestExpectedTitle, &[("count", n)]);
+    match bounds_text(bounds) {
+        Some(b) => format!("{what} {b}"),
+        None => what,
+    }
+}
+
+/// Returns the "Largest" cell of a shape: the largest document expected at full scale as the
+/// main figure, its colour by its own size, and the bound (`data-metric="max"`) on a second
+/// line with its own colour where the two differ; one figure, which is both, where they do
+/// not.
+fn largest_cell(
+    expected: SizeFigure,
+    expected_title: String,
+    max: SizeFigure,
+    max_title: String,
+) -> impl IntoView {
+    if expected.bytes == max.bytes {
+        return view! {
+            <span class="largest" data-level=size_level(max.bytes) data-metric="max" data-value=max.bytes.to_string() data-expected=expected.bytes.to_string() title=expected_title>{size_text(&expected)}</span>
+        }
+        .into_any();
+    }
+    view! {
+        <span class="largest" data-level=size_level(expected.bytes) data-metric="largest_expected" data-value=expected.bytes.to_string() title=expected_title>{size_text(&expected)}</span>
+        <br/>
+        <span class="bound muted" title=t(Msg::ShapeBoundTitle)>
+            {t(Msg::ShapeBound)}" "
+            <span class="largest" data-level=size_level(max.bytes) data-metric="max" data-value=max.bytes.to_string() title=max_title>{size_text(&max)}</span>
+        </span>
+    }
+    .into_any()
+}
+
 /// Returns the line saying how many documents of a shape pass 16 MiB and because of what.
 fn over_text(over: &crate::arith::tail::Exceedance, shape: &str) -> String {
     let approx = if over.exact { "" } else { "≈ " };
@@ -130,10 +168,12 @@ pub fn CollectionCards(
                                     </thead>
                                     <tbody>
                                         {rows.into_iter().map(|sh| {
+                                            let (expected, expected_bounds) = sh.largest();
                                             let (label, n, avg, p50, p99, max) = (sh.label, sh.count, sh.average, sh.p50, sh.p99, sh.max);
                                             let (p50_title, p99_title) = (size_title(&p50, bounds_text(sh.p50_bounds)), size_title(&p99, bounds_text(sh.p99_bounds)));
                                             let (avg_title, max_title) = (size_title(&avg, None), size_title(&max, None));
-                                            let level = size_level(max.bytes);
+                                            let expected_title = size_title(&expected, Some(largest_expected_text(n, expected_bounds)));
+                                            let largest = largest_cell(expected, expected_title, max, max_title);
                                             let shape = label.clone();
                                             view! {
                                                 <tr data-shape=shape>
@@ -142,7 +182,7 @@ pub fn CollectionCards(
                                                     <td class="num" data-metric="avg" data-value=avg.bytes.to_string() title=avg_title>{size_text(&avg)}</td>
                                                     <td class="num" data-metric="p50" data-value=p50.bytes.to_string() title=p50_title>{size_text(&p50)}</td>
                                                     <td class="num" data-metric="p99" data-value=p99.bytes.to_string() title=p99_title>{size_text(&p99)}</td>
-                                                    <td class="num largest" data-level=level data-metric="max" data-value=max.bytes.to_string() title=max_title>{size_text(&max)}</td>
+                                                    <td class="num">{largest}</td>
                                                 </tr>
                                             }
                                         }).collect_view()}
