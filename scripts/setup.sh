@@ -38,7 +38,7 @@ export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
 tool_install() {
   CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
     CARGO_PROFILE_RELEASE_OPT_LEVEL="${TOOL_OPT_LEVEL:-1}" CARGO_PROFILE_RELEASE_DEBUG=0 \
-    CARGO_TARGET_DIR="$CARGO_TARGET_DIR/tools" cargo install "$@"
+    CARGO_TARGET_DIR="$CARGO_TARGET_DIR/tools${TOOL_TARGET:+-$TOOL_TARGET}" cargo install "$@"
 }
 
 step() { printf '\n==> %s\n' "$*"; }
@@ -86,15 +86,23 @@ rustup show active-toolchain >/dev/null # installs the pinned toolchain of rust-
 rustup target list --installed | grep -qx wasm32-unknown-unknown \
   || rustup target add wasm32-unknown-unknown
 
-step "Trunk $TRUNK_VERSION"
-if have trunk && trunk --version | grep -q " $TRUNK_VERSION\$"; then
-  echo "already installed"
-else
-  # Without its default features (TLS for downloading tools, the update check): Trunk never
-  # downloads here (TRUNK_SKIP_VERSION_CHECK, and wasm-bindgen and wasm-opt on PATH), and
-  # rustls with its crypto is a third of its build.
-  TOOL_OPT_LEVEL=0 tool_install trunk --version "$TRUNK_VERSION" --locked --no-default-features
-fi
+# Trunk compiles in the background beside wasm-bindgen-cli and cargo-fuzz: each build ends on
+# one crate and its link, one core busy, which the other build fills (its own target folder, so
+# that neither waits for the other's lock). Its output is printed when it is done.
+install_trunk() {
+  step "Trunk $TRUNK_VERSION"
+  if have trunk && trunk --version | grep -q " $TRUNK_VERSION\$"; then
+    echo "already installed"
+  else
+    # Without its default features (TLS for downloading tools, the update check): Trunk never
+    # downloads here (TRUNK_SKIP_VERSION_CHECK, and wasm-bindgen and wasm-opt on PATH), and
+    # rustls with its crypto is a third of its build.
+    TOOL_OPT_LEVEL=0 TOOL_TARGET=trunk tool_install trunk --version "$TRUNK_VERSION" --locked --no-default-features
+  fi
+}
+TRUNK_LOG="$(mktemp)"
+install_trunk >"$TRUNK_LOG" 2>&1 &
+TRUNK_PID=$!
 
 step "wasm-bindgen-cli $WASM_BINDGEN_VERSION (the Cargo.lock version)"
 if have wasm-bindgen && wasm-bindgen --version | grep -q " $WASM_BINDGEN_VERSION\$"; then
@@ -115,6 +123,16 @@ fi
 
 step "Rust crates"
 cargo fetch --locked # every target's dependencies: Trunk builds offline
+
+if wait "$TRUNK_PID"; then
+  cat "$TRUNK_LOG"
+  rm -f "$TRUNK_LOG"
+else
+  cat "$TRUNK_LOG"
+  rm -f "$TRUNK_LOG"
+  echo "setup: installing Trunk failed (above)" >&2
+  exit 1
+fi
 
 if wait "$PACKAGES_PID"; then
   cat "$PACKAGES_LOG"
