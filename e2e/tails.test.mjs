@@ -60,9 +60,9 @@ test('a file past 16 MiB in a document: the page equals eval --json, an error wi
   const warnings = await page.$$eval('.eval-warnings .warning', (ws) => ws.map((w) => [w.dataset.code, w.textContent]));
   const error = warnings.find(([code]) => code === 'DOC_OVER_LIMIT');
   assert.ok(error, JSON.stringify(warnings));
-  const expected = cli.warnings.find((w) => w.code === 'DOC_OVER_LIMIT');
-  assert.equal(expected.severity, 'error');
-  assert.ok(error[1].includes(expected.message), `${error[1]}\n≠ ${expected.message}`);
+  const cliError = cli.warnings.find((w) => w.code === 'DOC_OVER_LIMIT');
+  assert.equal(cliError.severity, 'error');
+  assert.ok(error[1].includes(cliError.message), `${error[1]}\n≠ ${cliError.message}`);
   assert.ok(error[1].includes('GridFS'), 'the fix offers GridFS');
   assert.deepEqual(warnings.map(([c]) => c).sort(), cli.warnings.map((w) => w.code).sort());
   await card.screenshot({ path: `${SHOTS}/tails-attachment-card.png` });
