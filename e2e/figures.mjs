@@ -1,6 +1,6 @@
 // The figures the page shows of an evaluation, the same figures from the release CLI's
 // `squillion eval --json`, and the comparison of the two to the last bit: shared by the tests
-// that check a design shown in the page against the CLI (custom, picker20, advise, evaluation).
+// that check a design shown in the page against the CLI (custom, picker-patterns, advise, evaluation).
 import assert from 'node:assert/strict';
 
 const METRICS = ['docs_examined', 'keys_examined', 'docs_returned', 'bytes_returned', 'docs_written', 'bytes_written', 'index_keys_written'];

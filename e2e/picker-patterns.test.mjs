@@ -2,7 +2,7 @@
 // `time_series` on host-logs and `single_collection` on product-catalog; a strategy picked there
 // is evaluated in the page, and the figures shown are those of the release CLI's
 // `squillion eval MODEL --json` for the model the page holds. Screenshots at 1280×720 in
-// target/screenshots (picker20-*.png).
+// target/screenshots (picker-patterns-*.png).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,7 +41,7 @@ async function pickAndCompare(preset, relationship, strategy, offered, shot) {
   assert.equal((await design(page)).relationships[relationship].strategy, strategy);
   const shown = await shownEval(page);
   assert.ok(shown.operations.length > 0, `${preset}: operations shown`);
-  const dir = mkdtempSync(join(tmpdir(), 'squillion-picker20-'));
+  const dir = mkdtempSync(join(tmpdir(), 'squillion-picker-patterns-'));
   try {
     writeFileSync(join(dir, 'model.json'), await page.inputValue('#model-input'));
     assertSame(shown, cliShown(cliJson(['eval', join(dir, 'model.json'), '--json'])), `${preset} / ${strategy}`);
@@ -49,9 +49,9 @@ async function pickAndCompare(preset, relationship, strategy, offered, shot) {
     rmSync(dir, { recursive: true, force: true });
   }
   await page.$eval(select, (s) => s.scrollIntoView({ block: 'center' }));
-  await page.screenshot({ path: `${SHOTS}/picker20-${shot}-picker.png` });
+  await page.screenshot({ path: `${SHOTS}/picker-patterns-${shot}-picker.png` });
   await page.$eval('.eval-operations', (s) => s.scrollIntoView({ block: 'start' }));
-  await page.screenshot({ path: `${SHOTS}/picker20-${shot}-figures.png` });
+  await page.screenshot({ path: `${SHOTS}/picker-patterns-${shot}-figures.png` });
   assert.deepEqual(errors, []);
   await page.close();
   return shown;

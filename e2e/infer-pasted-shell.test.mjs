@@ -31,7 +31,7 @@ const PASTED = `[
 `;
 
 before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'squillion-paste18-'));
+  dir = mkdtempSync(join(tmpdir(), 'squillion-pasted-shell-'));
   writeFileSync(join(dir, 'pasted.json'), PASTED);
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,7 +50,7 @@ test('a pasted pretty-printed array: the page opens the model squillion infer pr
   assert.equal(cli.report.skipped_lines, 0);
   assert.deepEqual(JSON.parse(await page.inputValue('#model-input')), cli.model);
   assert.match(await page.textContent('[data-testid=infer-entities]'), /users: 2 documents read/);
-  await page.screenshot({ path: `${SHOTS}/paste18-summary.png` });
+  await page.screenshot({ path: `${SHOTS}/infer-pasted-shell-summary.png` });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -1,4 +1,4 @@
-// End-to-end: what issue #16's lanes left (the polish lane): the comparison of a model without
+// End-to-end: the states between the usual ones: the comparison of a model without
 // operations says there is nothing to run instead of rows of zeros (the sizes stay), the
 // comparison's byte cells give the exact count on hover, a refused rename is said beside its
 // field, and the charts' text follows workshop mode even when their width stays the same.
@@ -60,7 +60,7 @@ test('the blank model: the comparison says there is nothing to run and keeps the
   await page.waitForFunction(() => /nothing to run/.test(document.querySelector('[data-chart="cost"]')?.textContent ?? ''));
   assert.equal(await cost.locator('.metric-switches, .chart-legend').count(), 0);
   await page.locator('.compare').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `${SHOTS}/polish-blank-results-1280x900.png` });
+  await page.screenshot({ path: `${SHOTS}/empty-states-blank-results-1280x900.png` });
   // A workload again: the per-second rows come back.
   await openPreset(page, 'blog');
   await page.waitForSelector('.compare-table tr[data-metric="queries_per_sec"]', { timeout: 180_000 });
@@ -91,7 +91,7 @@ test('the comparison\'s byte cells: binary units, the exact count on hover; coun
   const largest = bytes.find((c) => c.metric === 'largest_document_bytes');
   console.log(`largest document: "${largest.text}", on hover "${largest.title}"`);
   await page.hover('.compare-table tr[data-metric="largest_document_bytes"] td');
-  await page.locator('.compare').screenshot({ path: `${SHOTS}/polish-compare-units-1920.png` });
+  await page.locator('.compare').screenshot({ path: `${SHOTS}/empty-states-compare-units-1920.png` });
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -109,7 +109,7 @@ test('a refused rename is said beside its field, and goes with the next edit', a
   const said = await entity.boundingBox();
   assert.ok(said.y >= input.y + input.height - 1 && said.y - (input.y + input.height) < 60, `right under the name: ${JSON.stringify({ input, said })}`);
   assert.equal(await page.locator('.name-problem').count(), 1, 'only beside the field refused');
-  await page.locator('.entity-item').first().screenshot({ path: `${SHOTS}/polish-rename-refused.png` });
+  await page.locator('.entity-item').first().screenshot({ path: `${SHOTS}/empty-states-rename-refused.png` });
   // A field renamed to another field's name: under the field's name, in its row.
   await commit(page, 'Name of field type of activity', 'date');
   const field = page.locator('.field-row:has([aria-label="Name of field type of activity"]) .name-problem');
