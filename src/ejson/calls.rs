@@ -209,7 +209,7 @@ pub(super) fn call(
                 [(t, _), (i, _)] => (Some(t), Some(i)),
                 _ => return Err(at_name("Timestamp expects (t, i) or ({ t, i })".into())),
             };
-            match (t.and_then(as_u32), i.and_then(as_u32)) {
+            match (t.and_then(wrapper::as_u32), i.and_then(wrapper::as_u32)) {
                 (Some(time), Some(increment)) => {
                     Ok(Bson::Timestamp(bson::Timestamp { time, increment }))
                 }
@@ -300,14 +300,6 @@ fn integer_text(value: &Bson) -> Option<String> {
             (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
                 .then(|| t.to_string())
         }
-        _ => None,
-    }
-}
-
-fn as_u32(value: &Bson) -> Option<u32> {
-    match value {
-        Bson::Int32(v) => u32::try_from(*v).ok(),
-        Bson::Int64(v) => u32::try_from(*v).ok(),
         _ => None,
     }
 }

@@ -269,7 +269,8 @@ fn expect_keys<'d>(value: &'d Bson, keys: &[&str]) -> Option<&'d Document> {
     }
 }
 
-fn as_u32(value: &Bson) -> Option<u32> {
+/// Returns an int32 or int64 that fits a u32 (a Timestamp's seconds or increment), else None.
+pub(super) fn as_u32(value: &Bson) -> Option<u32> {
     match value {
         Bson::Int32(v) => u32::try_from(*v).ok(),
         Bson::Int64(v) => u32::try_from(*v).ok(),

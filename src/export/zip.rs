@@ -23,56 +23,34 @@
 
 use std::io::{self, Write};
 
-/// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320) as zip wants it, table-driven. By
-/// hand: `crc32fast` is not in the dependency tree without the `zip` crate (above), and
-/// sixteen lines with a 1 KiB table computed at compile time are fast enough for archives of
-/// a sample (tens of MiB).
-#[derive(Debug, Clone, Copy)]
-pub struct Crc32(u32);
+/// The CRC-32 zip wants (IEEE 802.3, reflected polynomial 0xEDB88320: the `crc` crate's
+/// CRC-32/ISO-HDLC), computed over an entry's bytes as they are written.
+const ZIP_CRC: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
 
-const CRC_TABLE: [u32; 256] = crc_table();
+/// A running CRC-32 of an entry's bytes.
+#[derive(Clone)]
+pub struct Crc32(crc::Digest<'static, u32>);
 
-// Evaluated at compile time: an index out of bounds would fail the build, not panic.
-#[allow(clippy::indexing_slicing)]
-const fn crc_table() -> [u32; 256] {
-    let mut table = [0u32; 256];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 {
-                0xEDB8_8320 ^ (c >> 1)
-            } else {
-                c >> 1
-            };
-            k += 1;
-        }
-        table[i] = c;
-        i += 1;
+impl std::fmt::Debug for Crc32 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Crc32({:#010x})", self.value())
     }
-    table
 }
 
 impl Crc32 {
     /// Returns the CRC of no bytes.
     pub fn new() -> Crc32 {
-        Crc32(0xFFFF_FFFF)
+        Crc32(ZIP_CRC.digest())
     }
 
     /// Adds `bytes`.
     pub fn update(&mut self, bytes: &[u8]) {
-        let mut c = self.0;
-        for &b in bytes {
-            let i = ((c ^ u32::from(b)) & 0xFF) as usize;
-            c = CRC_TABLE.get(i).copied().unwrap_or(0) ^ (c >> 8);
-        }
-        self.0 = c;
+        self.0.update(bytes);
     }
 
     /// Returns the CRC of the bytes added.
     pub fn value(&self) -> u32 {
-        self.0 ^ 0xFFFF_FFFF
+        self.0.clone().finalize()
     }
 }
 
