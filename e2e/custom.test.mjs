@@ -30,7 +30,7 @@ test('Custom on a preset: pick a strategy, the JSON has it, the CLI agrees, undo
   await openPreset(page, 'blog');
   await showJson(page);
   const labels = await page.$$eval('.design-button', (bs) => bs.map((b) => b.textContent.trim()));
-  assert.deepEqual(labels, ['1Normalized', '2Denormalized', '3One-query', '4Custom']);
+  assert.deepEqual(labels, ['1Normalized (references)', '2Denormalized (embedded)', '3One query per page', '4Custom']);
   assert.equal(await page.$('.strategies'), null, 'no picker outside Custom');
 
   // From Denormalized, Custom starts as that design, shown but not written until a change
@@ -79,7 +79,7 @@ test('Custom on a preset: pick a strategy, the JSON has it, the CLI agrees, undo
 
   // Comparison: Custom beside the named designs.
   const heads = await page.$$eval('.compare-table thead th', (ths) => ths.map((t) => t.textContent.trim()));
-  assert.deepEqual(heads.slice(1), ['Normalized', 'Denormalized', 'One-query', 'Custom']);
+  assert.deepEqual(heads.slice(1), ['Normalized (references)', 'Denormalized (embedded)', 'One query per page', 'Custom']);
   await page.$eval('.compare', (c) => c.scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: `${SHOTS}/custom-design-compare.png` });
 
@@ -117,7 +117,7 @@ test('Custom on a preset: pick a strategy, the JSON has it, the CLI agrees, undo
   await page.keyboard.press('Control+y');
   await page.waitForFunction(() => JSON.parse(document.querySelector('#model-input').value).design.relationships?.comments);
   await page.keyboard.press('1');
-  assert.equal(await pressed(page), '1Normalized');
+  assert.equal(await pressed(page), '1Normalized (references)');
   assert.equal(await page.$('.strategies'), null);
   await page.keyboard.press('4');
   assert.equal(await pressed(page), '4Custom');

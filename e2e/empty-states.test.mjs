@@ -170,16 +170,16 @@ test('a preset names its designs for people: social-graph\'s tbc is "Continuatio
   await openPreset(page, 'social-graph');
   const bar = await page.$$eval('#designs .design-button', (bs) => bs.map((b) => [b.dataset.design, b.querySelector('.design-label').textContent]));
   assert.deepEqual(bar, [
-    ['following', 'Following'],
-    ['followers', 'Followers'],
-    ['normalized', 'Normalized'],
+    ['following', 'Following lists'],
+    ['followers', 'Follower lists'],
+    ['normalized', 'Normalized (follower collection)'],
     ['tbc', 'Continuation (tbc)'],
-    ['denormalized', 'Denormalized'],
+    ['denormalized', 'Denormalized (embedded)'],
     ['custom', 'Custom'],
   ]);
   await openPreset(page, 'message-attachments');
   const labels = await page.$$eval('#designs .design-button .design-label', (ls) => ls.map((l) => l.textContent));
-  assert.deepEqual(labels, ['Embedded', 'GridFS', 'Object storage', 'Custom']);
+  assert.deepEqual(labels, ['Embedded (binData)', 'GridFS', 'Object storage', 'Custom']);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -31,7 +31,7 @@ async function sampleOf(page, name) {
 async function showFollowers(page) {
   await openPreset(page, 'social-graph');
   await page.waitForSelector('.lesson');
-  await page.locator('.design-button', { hasText: 'Followers' }).click();
+  await page.locator('.design-button', { hasText: 'Follower lists' }).click();
   await page.waitForSelector('.eval-operations[data-state="done"][data-design="followers"]', { timeout: 180_000 });
   await page.waitForSelector('.collection[data-collection="user"][data-evaluated="true"] .sample', { timeout: 180_000 });
 }

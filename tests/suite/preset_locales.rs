@@ -250,6 +250,30 @@ fn every_translation_file_is_a_preset_and_embedded() {
     assert_eq!(embedded, names);
 }
 
+/// Every preset names each design it offers by what it does, in every language: an explicit
+/// label (`preset.design_labels`, and the translation's), never the id read as words alone.
+#[test]
+fn every_preset_names_its_designs_by_what_they_do_in_every_language() {
+    for p in presets::all() {
+        let m = p.model().unwrap_or_else(|e| panic!("{}: {e}", p.name));
+        let meta = m.preset.as_ref().unwrap_or_else(|| panic!("{}", p.name));
+        for d in &meta.designs {
+            assert!(
+                meta.design_labels.contains_key(d),
+                "{}: design {d} has no English label",
+                p.name
+            );
+            for lang in Lang::ALL {
+                assert!(
+                    p.text(lang).design_labels.get(d).is_some_and(|l| !l.trim().is_empty()),
+                    "{}: design {d} has no label in {lang:?}",
+                    p.name
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn text_is_chinese_with_english_as_the_fallback() {
     let p = presets::find("social-feed").unwrap();
@@ -260,7 +284,8 @@ fn text_is_chinese_with_english_as_the_fallback() {
     assert_eq!(zh.title, "社交信息流：读时扇出、写时扇出与分桶");
     assert!(zh.explanation.contains("分散-聚集"));
     assert_eq!(p.design_label("bucketed", Lang::ZhCn), "分桶（块状）");
-    assert_eq!(p.design_label("bucketed", Lang::En), "Bucketed");
+    assert_eq!(p.design_label("bucketed", Lang::En), "Bucketed feed");
+    assert_eq!(p.design_label("normalized", Lang::En), "Fan-out on read");
     let graph = presets::find("social-graph").unwrap();
     assert_eq!(graph.design_label("tbc", Lang::En), "Continuation (tbc)");
     assert_eq!(graph.design_label("tbc", Lang::ZhCn), "连续文档（tbc）");
