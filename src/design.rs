@@ -5,6 +5,7 @@ pub mod command;
 pub mod gridfs;
 pub mod indexes;
 pub mod layout;
+pub mod names;
 pub mod plan;
 
 pub use indexes::Index;

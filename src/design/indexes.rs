@@ -5,8 +5,8 @@
 use bson::{Bson, Document};
 use serde::Serialize;
 
-use super::layout::single::TYPE_FIELD;
 use super::layout::{collection_holding, Collection};
+use super::names::TYPE_FIELD;
 use super::plan::{shell, CommandKind, Plan};
 use crate::model::design::{AttributeForm, DesignSpec, FieldPattern};
 use crate::model::Model;
@@ -87,7 +87,7 @@ impl Index {
     /// True for a unique index: the one a layout makes is GridFS's `fs.chunks {files_id: 1,
     /// n: 1}`, as drivers create it (the others serve queries and need no constraint).
     pub fn unique(&self) -> bool {
-        super::gridfs::is_unique_index(&self.collection, &self.keys)
+        super::names::is_unique_index(&self.collection, &self.keys)
     }
 
     fn is_prefix_of(&self, other: &Index) -> bool {
@@ -171,7 +171,7 @@ pub(super) fn derive(
 /// on its buckets), in place of the plan's indexes on the buckets that it serves (those whose
 /// fields are its first fields).
 fn time_series_indexes(model: &Model, collections: &[Collection], all: &mut Vec<Index>) {
-    use super::layout::{buckets_collection_name, BUCKET_LABEL, META};
+    use super::names::{buckets_collection_name, BUCKET_LABEL, META};
     for r in &model.relationships {
         let coll = buckets_collection_name(r);
         let placed = collections
@@ -210,7 +210,7 @@ fn time_series_indexes(model: &Model, collections: &[Collection], all: &mut Vec<
 /// specification says: `fs.chunks {files_id: 1, n: 1}` (unique) and `fs.files {filename: 1,
 /// uploadDate: 1}`, unless the plan's already cover them.
 fn gridfs_driver_indexes(collections: &[Collection], all: &mut Vec<Index>) {
-    use super::gridfs::{CHUNKS, FILES};
+    use super::names::{CHUNKS, FILES};
     let wanted = [
         (
             CHUNKS,

@@ -11,12 +11,12 @@ pub mod single;
 mod timeseries;
 
 pub use timeseries::{
-    bucket_capacity, buckets_collection_name, measurements_per_bucket, unpack_bucket, BUCKET_LABEL,
-    BUCKET_MAX_COUNT, BUCKET_MAX_SIZE, META,
+    bucket_capacity, measurements_per_bucket, unpack_bucket, BUCKET_MAX_COUNT, BUCKET_MAX_SIZE,
 };
 pub mod tree;
 
 use super::indexes::{self, Index};
+use super::names::CONTINUATION_FIELD;
 use super::plan::{self, Placement, Plan};
 use super::DesignError;
 use crate::model::design::{
@@ -24,7 +24,7 @@ use crate::model::design::{
 };
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
-use crate::model::{Entity, Model, Relationship};
+use crate::model::{Entity, Model};
 
 /// A design resolved into collections, their plan and their indexes, made whole by
 /// [`Layout::build`].
@@ -680,37 +680,6 @@ impl Builder<'_> {
             indexes: vec![],
             shard_key: None,
         })
-    }
-}
-
-/// Returns the name of the collection a relationship strategy creates (link, bucket, feed).
-pub fn relationship_collection_name(r: &Relationship, s: &Strategy) -> String {
-    match s {
-        Strategy::Bucket { .. } => format!("{}_buckets", r.name),
-        Strategy::TimeSeries { .. } => buckets_collection_name(r),
-        Strategy::FanOutOnRead | Strategy::FanOutOnWrite => {
-            r.feed.clone().unwrap_or_else(|| r.name.clone())
-        }
-        Strategy::BucketedFanOut { .. } => format!(
-            "{}_buckets",
-            r.feed.clone().unwrap_or_else(|| r.name.clone())
-        ),
-        _ => r.name.clone(),
-    }
-}
-
-/// The field of a parent under the continuation strategy that lists its continuation
-/// documents (which share the parents' collection), oldest first.
-pub const CONTINUATION_FIELD: &str = "tbc";
-
-/// Returns the child reference field of a link collection (`{child}Id`, or `childId` when the
-/// relationship links an entity to itself).
-pub fn child_ref(r: &Relationship) -> String {
-    let c = format!("{}Id", r.child);
-    if c == r.parent_ref() {
-        "childId".to_string()
-    } else {
-        c
     }
 }
 

@@ -36,7 +36,7 @@ use bson::{doc, Bson, Document};
 
 use super::run::{self, Ctx};
 use super::{fitted_sample, materialize, EvalError, EvalOptions};
-use crate::design::layout::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
+use crate::design::names::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
 use crate::design::{Layout, Strategy};
 use crate::engine::{compare::compare, Database, FindCommand};
 use crate::generate::generate;
@@ -1232,7 +1232,7 @@ fn sample_parents(db: &Database, layout: &Layout, r: &Relationship) -> Option<Ve
         docs.into_iter()
             .filter(|p| {
                 let other_type = matches!(
-                    p.get(crate::design::layout::single::TYPE_FIELD),
+                    p.get(crate::design::names::TYPE_FIELD),
                     Some(Bson::String(t)) if *t != r.parent
                 );
                 !other_type && p.get("_id").is_some_and(|id| !continuations.contains(id))
@@ -1417,14 +1417,14 @@ fn children_of(
             &ccoll,
             doc! {
                 r.parent_ref(): pid.clone(),
-                crate::design::layout::single::TYPE_FIELD: r.child.clone(),
+                crate::design::names::TYPE_FIELD: r.child.clone(),
             },
         ),
         Strategy::TimeSeries { .. } => {
             // The measurements of the parent's buckets, as the time-series view unpacks them.
             let buckets = find(
-                &crate::design::layout::buckets_collection_name(r),
-                doc! { crate::design::layout::META: pid.clone() },
+                &crate::design::names::buckets_collection_name(r),
+                doc! { crate::design::names::META: pid.clone() },
             );
             buckets
                 .iter()

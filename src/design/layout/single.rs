@@ -7,20 +7,11 @@
 //! its type.
 
 use super::{oid, Builder, Collection, DocShape};
+use crate::design::names::{shared_key, TYPE_FIELD};
 use crate::design::DesignError;
 use crate::model::design::Strategy;
 use crate::model::field::{BsonType, Field, ValueKind};
 use crate::model::Relationship;
-
-/// The discriminator field every document of a single collection holds: its entity's name
-/// (MongoDB's course names it `docType`; `type` is the common spelling).
-pub const TYPE_FIELD: &str = "type";
-
-/// Returns the shared key of a single-collection relationship: the child's parent reference
-/// (`productId`), which the parent holds too, equal to its `_id`.
-pub fn shared_key(r: &Relationship) -> String {
-    r.parent_ref()
-}
 
 /// Returns the fields of `shape` whose value is the document's own `_id`: the shared key of
 /// every single-collection relationship whose parent the shape's documents are (a product's

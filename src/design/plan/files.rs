@@ -8,7 +8,8 @@
 use bson::{doc, Document};
 
 use super::{param, Command, CommandKind::*, Commands, Placement};
-use crate::design::gridfs::{file_id_field, gridfs_fields, FilePart, FileUse, CHUNKS, FILES};
+use crate::design::gridfs::{FilePart, FileUse};
+use crate::design::names::{file_id_field, gridfs_fields, CHUNKS, FILES};
 
 /// Returns a command on the file of `entity.field`, its `part`.
 fn on_file(

@@ -8,7 +8,8 @@
 use bson::doc;
 
 use super::{param, Command, CommandKind::*, Commands, Placement};
-use crate::design::layout::single::{shared_key, step_entity, TYPE_FIELD};
+use crate::design::layout::single::step_entity;
+use crate::design::names::{shared_key, TYPE_FIELD};
 use crate::model::design::Strategy;
 use crate::model::{ChildRead, Relationship, Step};
 
