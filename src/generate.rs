@@ -507,7 +507,7 @@ pub fn shape_generators<'a>(
                 .as_deref()
                 .filter(|e| *e == shape.label)
                 .and_then(|e| tree::of(model, layout, e, count.shape(c, shape))),
-            own_id: crate::design::layout::single::own_id_keys(
+            own_id: crate::design::place::single::own_id_keys(
                 &model.relationships,
                 &layout.strategies,
                 shape,
@@ -729,7 +729,7 @@ fn refs_for(
         }
     }
     for (field, key, n) in
-        crate::design::gridfs::sample_refs(layout, shape, &|c, s| count.shape(c, s))
+        crate::design::gridfs::sample_refs(&layout.collections, shape, &|c, s| count.shape(c, s))
     {
         if refs.get(&field).is_none() {
             refs.fields.push((field, key, n, Vec::new()));

@@ -21,8 +21,8 @@
 //! per file, the exact sizes of both documents, and the round trips a driver makes to read a
 //! file's chunks (cursor batches) and to write them (`insertMany` batches).
 
-use super::layout::{Collection, DocShape};
 use super::names::{file_id_field, url_field, CHUNKS, FILES};
+use super::shape::{Collection, DocShape};
 use crate::model::design::FieldPattern;
 use crate::model::distribution::{round_count, Distribution};
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
@@ -288,17 +288,17 @@ impl FileShapes {
 }
 
 /// Returns, for the generator, the fields of `shape` that reference a GridFS files document of
-/// `layout`, as `(field, seed key of the files documents, their number)`: an entity's
+/// `collections` (a layout's), as `(field, seed key of the files documents, their number)`: an entity's
 /// `<field>FileId` and a chunk's `files_id` point to generated files documents of their field
 /// (whose ids are those of the `fs.files/<entity>.<field> file` documents), so that the sample
 /// and an export hold no dangling reference. `count` gives the documents generated of a
 /// collection's shape.
 pub fn sample_refs(
-    layout: &super::Layout,
+    collections: &[Collection],
     shape: &DocShape,
-    count: &dyn Fn(&super::Collection, &DocShape) -> u64,
+    count: &dyn Fn(&Collection, &DocShape) -> u64,
 ) -> Vec<(String, String, u64)> {
-    let Some(files) = layout.collection(FILES) else {
+    let Some(files) = collections.iter().find(|c| c.name == FILES) else {
         return Vec::new();
     };
     let of_label = |label: &str| {
@@ -325,27 +325,6 @@ pub fn sample_refs(
         out.push(("files_id".to_string(), key, n));
     }
     out
-}
-
-/// Which part of a GridFS file a command reads or writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FilePart {
-    /// The `fs.files` document.
-    File,
-    /// The `fs.chunks` documents.
-    Chunks,
-}
-
-/// The GridFS file a command reads or writes: entity `entity`'s field `field` of the subject.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct FileUse {
-    /// The entity whose field is stored as a file.
-    pub entity: String,
-    /// The field.
-    pub field: String,
-    /// The files document or the chunks.
-    pub part: FilePart,
 }
 
 #[cfg(test)]

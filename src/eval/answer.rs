@@ -701,7 +701,7 @@ fn pool(returned: &[(usize, Vec<Document>)], step: usize) -> Vec<Document> {
         for d in docs {
             walk(&Bson::Document(d.clone()), &mut out);
             // A time-series bucket: its measurements, as the view returns them.
-            out.extend(crate::design::layout::unpack_bucket(d, None).unwrap_or_default());
+            out.extend(crate::design::place::unpack_bucket(d, None).unwrap_or_default());
         }
     }
     out
@@ -1428,7 +1428,7 @@ fn children_of(
             );
             buckets
                 .iter()
-                .filter_map(|b| crate::design::layout::unpack_bucket(b, Some(&r.parent_ref())))
+                .filter_map(|b| crate::design::place::unpack_bucket(b, Some(&r.parent_ref())))
                 .flatten()
                 .collect()
         }

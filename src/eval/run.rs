@@ -642,7 +642,7 @@ fn insert_documents(
             .and_then(|x| x.shape(&label)),
         d.get("_id").cloned(),
     ) {
-        let keys = crate::design::layout::single::own_id_keys(
+        let keys = crate::design::place::single::own_id_keys(
             &ctx.model.relationships,
             &ctx.layout.strategies,
             shape,

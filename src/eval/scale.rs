@@ -62,7 +62,7 @@ pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(
                 if cmd.kind == CommandKind::Update {
                     return Some((1.0_f64.min(card), Basis::FullScale));
                 }
-                let n = crate::design::layout::bucket_capacity(&ctx.layout.collections, r)
+                let n = crate::design::shape::bucket_capacity(&ctx.layout.collections, r)
                     .unwrap_or(1)
                     .max(1);
                 return Some(((card / n as f64).ceil(), Basis::FullScale));

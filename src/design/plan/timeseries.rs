@@ -6,8 +6,8 @@
 use bson::doc;
 
 use super::{param, Command, CommandKind::*, Commands, Placement};
-use crate::design::layout::bucket_capacity;
 use crate::design::names::{buckets_collection_name, META};
+use crate::design::shape::bucket_capacity;
 use crate::model::design::time_field;
 use crate::model::{ChildRead, Relationship};
 

@@ -3,8 +3,8 @@
 //! with the measurements stored column by column (bucket version 1, uncompressed).
 
 use super::{oid, Builder, DocShape};
-use crate::design::names::{buckets_collection_name, BUCKET_LABEL, META};
-use crate::design::DesignError;
+use crate::design::error::DesignError;
+use crate::design::names::{BUCKET_LABEL, META};
 use crate::model::design::{time_series_fits, Granularity};
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
@@ -93,18 +93,6 @@ pub fn measurements_per_bucket(
         n = n.min(by_span as u64);
     }
     n.max(1)
-}
-
-/// Returns the measurements a full bucket of `collections` holds for relationship `r` (the
-/// length of its `_id` column), when `r` is laid out as a time series.
-pub fn bucket_capacity(collections: &[super::Collection], r: &Relationship) -> Option<u64> {
-    let name = buckets_collection_name(r);
-    let shape = collections
-        .iter()
-        .find(|c| c.name == name)?
-        .shape(BUCKET_LABEL)?;
-    let ids = shape.fields.get("data")?.fields.get("_id")?;
-    Some(ids.fields.0.len() as u64)
 }
 
 /// Returns `fields` as a column of `n` values: an object `{"0": v, "1": v, …}`.

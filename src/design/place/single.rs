@@ -7,8 +7,8 @@
 //! its type.
 
 use super::{oid, Builder, Collection, DocShape};
+use crate::design::error::DesignError;
 use crate::design::names::{shared_key, TYPE_FIELD};
-use crate::design::DesignError;
 use crate::model::design::Strategy;
 use crate::model::field::{BsonType, Field, ValueKind};
 use crate::model::Relationship;
@@ -146,20 +146,5 @@ impl Builder<'_> {
             };
             collections.insert(at.min(collections.len()), merged);
         }
-    }
-}
-
-/// Returns the entity whose documents a query of `step`'s kind reads or changes in a
-/// collection holding several entities, when the step is about one entity.
-pub fn step_entity(step: &crate::model::Step) -> Option<&str> {
-    use crate::model::Step;
-    match step {
-        Step::Read { entity, .. }
-        | Step::List { entity, .. }
-        | Step::FindByAttribute { entity, .. }
-        | Step::Update { entity, .. }
-        | Step::Delete { entity }
-        | Step::Insert { entity } => Some(entity),
-        _ => None,
     }
 }

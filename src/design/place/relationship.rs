@@ -2,8 +2,8 @@
 //! three feed collections.
 
 use super::{int_field, oid, Builder, Collection, DocShape, GrowingArray};
+use crate::design::error::DesignError;
 use crate::design::names::{child_ref, relationship_collection_name};
-use crate::design::DesignError;
 use crate::model::design::Strategy;
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
