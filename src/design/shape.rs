@@ -212,7 +212,7 @@ pub fn collection_holding<'a>(
 }
 
 /// Returns the name of the collection among `collections` holding `entity` (the entity's own
-/// name when none does): what [`Layout::collection_name`] and the planner both answer.
+/// name when none does): what [`super::Layout::collection_name`] and the planner both answer.
 pub fn collection_name_holding(collections: &[Collection], entity: &str) -> String {
     collection_holding(collections, entity).map_or_else(|| entity.to_string(), |c| c.name.clone())
 }
