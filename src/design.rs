@@ -1,54 +1,104 @@
 //! Designs: a strategy for every relationship, resolved into a [`Layout`] of concrete
 //! collections with document shapes, indexes and the commands each application unit runs.
+//!
+//! [`Layout::build`] runs one way, each stage a module that reads the ones before it only
+//! through the data they made:
+//!
+//! 1. resolve: a strategy per relationship (`model::design::resolve`);
+//! 2. place: the collections and their document shapes ([`place`], GridFS's in [`gridfs`]);
+//! 3. plan: the commands of every unit ([`plan`], one module per step kind);
+//! 4. indexes: what the plan's commands need ([`indexes`]).
+//!
+//! They share the leaves: the data ([`shape`]: collections, shapes, indexes; [`command`]: the
+//! plan's commands), the naming rules ([`names`]) and [`DesignError`]; the leaves import
+//! nothing else of `design`.
 
 pub mod command;
+mod error;
 pub mod gridfs;
 pub mod indexes;
-pub mod layout;
+pub mod names;
+pub mod place;
 pub mod plan;
+pub mod shape;
 
-pub use indexes::Index;
-pub use layout::{Collection, CopiedField, DocShape, GrowingArray, Layout};
-pub use plan::{Command, CommandKind, Plan, UnitPlan, When};
+pub use command::{Command, CommandKind, Plan, UnitPlan, When};
+pub use error::DesignError;
+pub use shape::{Collection, CopiedField, DocShape, GrowingArray, Index};
 // The design vocabulary is the model's; these re-exports keep `crate::design::Strategy` and
 // its kin reachable where layouts are read.
 pub use crate::model::design::{
     resolve, strategies_for, AttributeForm, DesignName, DesignSpec, FieldPattern, Joins, Strategy,
 };
 
-use crate::model::Model;
+use serde::Serialize;
 
-/// Why a design cannot be laid out.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DesignError {
-    /// A strategy that cannot apply to this relationship.
-    #[error("relationship \"{relationship}\": {message}")]
-    Unsupported {
-        /// The relationship.
-        relationship: String,
-        /// Why.
-        message: String,
-    },
-    /// A field pattern that would give one document more sub-fields than
-    /// [`crate::model::design::MAX_SUBFIELDS`] (pre-allocated slots, or a keyed sub-document of that many attributes).
-    #[error("entity \"{entity}\", field \"{field}\": {count} sub-fields is more than the {max} a layout may hold", max = crate::model::design::MAX_SUBFIELDS)]
-    TooManyFields {
-        /// The entity.
-        entity: String,
-        /// The field the pattern applies to.
-        field: String,
-        /// How many sub-fields it would make.
-        count: u64,
-    },
-    /// A name the model does not define (models from [`crate::model::parse_model`] never have
-    /// these).
-    #[error("unknown {what} \"{name}\"")]
-    Unknown {
-        /// "entity", "relationship" or "field".
-        what: &'static str,
-        /// The name.
-        name: String,
-    },
+use crate::model::Model;
+use plan::Placement;
+use shape::{collection_holding, collection_name_holding, strategy_in};
+
+/// A design resolved into collections, their plan and their indexes, made whole by
+/// [`Layout::build`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Layout {
+    /// The design's name (`normalized`, or `normalized + overrides`).
+    pub design: String,
+    /// The strategy of every relationship, in model order.
+    pub strategies: Vec<(String, Strategy)>,
+    /// The collections.
+    pub collections: Vec<Collection>,
+    /// How reads join collections.
+    #[serde(skip_serializing_if = "Joins::is_application")]
+    pub joins: Joins,
+    /// What every application unit runs.
+    pub plan: Plan,
+}
+
+impl Layout {
+    /// Returns the layout of `model` under `spec`, built in one pass, each stage reading only
+    /// what the stages before it made: resolve each relationship's strategy, place the
+    /// collections and their document shapes, plan every unit of the workload on them, then
+    /// derive the indexes that plan needs.
+    pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
+        let strategies = resolve(model, spec);
+        let mut collections = place::collections(model, spec, &strategies)?;
+        let plan = plan::build(&Placement {
+            model,
+            strategies: &strategies,
+            collections: &collections,
+            joins: spec.joins,
+        });
+        let indexes = indexes::derive(model, spec, &collections, &plan);
+        indexes::attach(&mut collections, &indexes);
+        Ok(Layout {
+            design: spec.label(),
+            strategies,
+            collections,
+            joins: spec.joins,
+            plan,
+        })
+    }
+
+    /// Returns the collection called `name`.
+    pub fn collection(&self, name: &str) -> Option<&Collection> {
+        self.collections.iter().find(|c| c.name == name)
+    }
+
+    /// Returns the strategy of relationship `name`.
+    pub fn strategy(&self, name: &str) -> Option<&Strategy> {
+        strategy_in(&self.strategies, name)
+    }
+
+    /// Returns the collection that holds entity `name` as top-level documents, if any.
+    pub fn collection_of(&self, entity: &str) -> Option<&Collection> {
+        collection_holding(&self.collections, entity)
+    }
+
+    /// Returns the name of the collection holding `entity` (the entity's own name when none
+    /// does).
+    pub fn collection_name(&self, entity: &str) -> String {
+        collection_name_holding(&self.collections, entity)
+    }
 }
 
 /// Returns the layout of the model's own design.

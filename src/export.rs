@@ -162,7 +162,7 @@ impl Scale {
         // its file fields, labelled `<entity>.<field> …`) follows the entity's sample.
         let e = match shape.entity.as_deref() {
             Some(e) => e,
-            None if [crate::design::gridfs::FILES, crate::design::gridfs::CHUNKS]
+            None if [crate::design::names::FILES, crate::design::names::CHUNKS]
                 .contains(&c.name.as_str()) =>
             {
                 shape.label.split_once('.').map(|(e, _)| e)?

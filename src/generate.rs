@@ -19,7 +19,7 @@ use bson::{oid::ObjectId, Binary, Bson, DateTime, Document};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::design::layout::CONTINUATION_FIELD;
+use crate::design::names::CONTINUATION_FIELD;
 use crate::design::{DocShape, Layout, Strategy};
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
@@ -437,7 +437,7 @@ fn file_length(
     shape: &DocShape,
     spread: Spread,
 ) -> Option<Distribution> {
-    if spread != Spread::Stratified || c.name != crate::design::gridfs::FILES {
+    if spread != Spread::Stratified || c.name != crate::design::names::FILES {
         return None;
     }
     let (entity, field) = shape.label.strip_suffix(" file")?.split_once('.')?;
@@ -507,7 +507,7 @@ pub fn shape_generators<'a>(
                 .as_deref()
                 .filter(|e| *e == shape.label)
                 .and_then(|e| tree::of(model, layout, e, count.shape(c, shape))),
-            own_id: crate::design::layout::single::own_id_keys(
+            own_id: crate::design::place::single::own_id_keys(
                 &model.relationships,
                 &layout.strategies,
                 shape,
@@ -623,7 +623,7 @@ impl ShapeGenerator<'_> {
         if let Some(settings) = &self.bucket {
             // Bucket `k` of its parent's `m` (the parent's buckets are dealt in index order).
             let position = refs
-                .get(crate::design::layout::META)
+                .get(crate::design::names::META)
                 .filter(|(_, _, w)| !w.is_empty())
                 .map(|(_, _, w)| {
                     let (s, e) = owned_range(w, self.count, owner_of(w, self.count, j));
@@ -695,10 +695,10 @@ fn refs_for(
     }
     for r in &model.relationships {
         // A time-series bucket's `meta` is its parent's id.
-        let pref = if shape.label == crate::design::layout::BUCKET_LABEL
+        let pref = if shape.label == crate::design::names::BUCKET_LABEL
             && shape.entity.as_deref() == Some(r.child.as_str())
         {
-            crate::design::layout::META.to_string()
+            crate::design::names::META.to_string()
         } else {
             r.parent_ref()
         };
@@ -715,7 +715,7 @@ fn refs_for(
             };
             refs.fields.push((pref, r.parent.clone(), n, weights));
         }
-        let cref = crate::design::layout::child_ref(r);
+        let cref = crate::design::names::child_ref(r);
         if shape.label == "link" && shape.fields.get(&cref).is_some() {
             refs.sequential.push(cref.clone());
             refs.fields.push(plain(cref, &r.child));
@@ -729,7 +729,7 @@ fn refs_for(
         }
     }
     for (field, key, n) in
-        crate::design::gridfs::sample_refs(layout, shape, &|c, s| count.shape(c, s))
+        crate::design::gridfs::sample_refs(&layout.collections, shape, &|c, s| count.shape(c, s))
     {
         if refs.get(&field).is_none() {
             refs.fields.push((field, key, n, Vec::new()));

@@ -1,8 +1,84 @@
-//! Commands as plain data: one round trip each, with its mongosh code, and the helpers that
-//! render documents as mongosh source and as JSON.
+//! The plan as plain data: every unit's commands ([`Plan`], [`UnitPlan`]), each command one
+//! round trip with its mongosh code (and the GridFS file it reads or writes, [`FileUse`]), and
+//! the helpers that render documents as mongosh source and as JSON. The planner
+//! ([`super::plan`]) makes these; the indexes, the evaluation and the views read them.
 
 use bson::{doc, Bson, Document};
 use serde::{Deserialize, Serialize};
+
+/// Which part of a GridFS file a command reads or writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FilePart {
+    /// The `fs.files` document.
+    File,
+    /// The `fs.chunks` documents.
+    Chunks,
+}
+
+/// The GridFS file a command reads or writes: entity `entity`'s field `field` of the subject.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FileUse {
+    /// The entity whose field is stored as a file.
+    pub entity: String,
+    /// The field.
+    pub field: String,
+    /// The files document or the chunks.
+    pub part: FilePart,
+}
+
+/// Every unit's commands.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Plan {
+    /// One entry per application unit, in workload order.
+    pub units: Vec<UnitPlan>,
+}
+
+/// One application unit's commands.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UnitPlan {
+    /// The unit's name.
+    pub unit: String,
+    /// Runs per second.
+    pub rate_per_sec: f64,
+    /// The commands, in order; each is one round trip when sent (a find whose `$in` list
+    /// binds to nothing for a subject is not: the evaluation says so per run).
+    pub commands: Vec<Command>,
+}
+
+impl UnitPlan {
+    /// Returns the round trips one run of the unit makes at most (every command sent).
+    pub fn queries(&self) -> usize {
+        self.commands.len()
+    }
+}
+
+impl std::fmt::Display for UnitPlan {
+    /// Writes the unit as its mongosh lines, one round trip per line, with why each exists.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} ({}/s, {} round trip(s))",
+            self.unit,
+            self.rate_per_sec,
+            self.queries()
+        )?;
+        for c in &self.commands {
+            writeln!(f, "  {}  // {}", c.mongosh(), c.note)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for Plan {
+    /// Writes every unit's commands.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for u in &self.units {
+            write!(f, "{u}")?;
+        }
+        Ok(())
+    }
+}
 
 /// The kind of a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,7 +152,7 @@ pub struct Command {
     /// or its chunks): the evaluation counts it from the file's length
     /// ([`super::gridfs`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub file: Option<super::gridfs::FileUse>,
+    pub file: Option<FileUse>,
     /// When set, the command is the application's `if`: it runs only under this condition of
     /// the commands before it in its step (a continuation document written only when the
     /// parent is full); otherwise it is not sent.
@@ -199,7 +275,7 @@ impl Command {
                 if self
                     .file
                     .as_ref()
-                    .is_some_and(|f| f.part == super::gridfs::FilePart::Chunks)
+                    .is_some_and(|f| f.part == FilePart::Chunks)
                 {
                     return format!(
                         "db.{c}.insertMany(/* the file's chunks: n = 0, 1, …, 261,120 bytes each, the last the rest */ chunks)"

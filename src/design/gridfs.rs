@@ -21,7 +21,8 @@
 //! per file, the exact sizes of both documents, and the round trips a driver makes to read a
 //! file's chunks (cursor batches) and to write them (`insertMany` batches).
 
-use super::layout::{Collection, DocShape};
+use super::names::{file_id_field, url_field, CHUNKS, FILES};
+use super::shape::{Collection, DocShape};
 use crate::model::design::FieldPattern;
 use crate::model::distribution::{round_count, Distribution};
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
@@ -29,12 +30,6 @@ use crate::model::Model;
 
 /// Bytes per chunk: the drivers' default `chunkSize`, 255 KiB.
 pub const CHUNK_SIZE: u64 = 261_120;
-
-/// The files collection of the default bucket.
-pub const FILES: &str = "fs.files";
-
-/// The chunks collection of the default bucket.
-pub const CHUNKS: &str = "fs.chunks";
 
 /// Bytes of an object-storage URL kept in the document (`s3://bucket/<entity>/<24 hex>` and
 /// the like, padded to one fixed length so that sizes stay exact).
@@ -53,21 +48,6 @@ pub const WRITE_BATCH_DOCS: u64 = 100_000;
 
 /// The most bytes a driver puts in one write message (`maxMessageSizeBytes`, 48,000,000).
 pub const WRITE_BATCH_BYTES: u64 = 48_000_000;
-
-/// True for the index drivers create unique on a bucket: `fs.chunks {files_id: 1, n: 1}`.
-pub fn is_unique_index(collection: &str, keys: &bson::Document) -> bool {
-    collection == CHUNKS && keys.iter().eq(bson::doc! { "files_id": 1, "n": 1 }.iter())
-}
-
-/// Returns the field holding the file's id in the entity's documents (`attachmentFileId`).
-pub fn file_id_field(field: &str) -> String {
-    format!("{field}FileId")
-}
-
-/// Returns the field holding the object's URL in the entity's documents (`attachmentUrl`).
-pub fn url_field(field: &str) -> String {
-    format!("{field}Url")
-}
 
 /// Returns the chunks of a file of `length` bytes: ⌈length / 261,120⌉ (0 for an empty file).
 pub fn chunks(length: u64) -> u64 {
@@ -308,17 +288,17 @@ impl FileShapes {
 }
 
 /// Returns, for the generator, the fields of `shape` that reference a GridFS files document of
-/// `layout`, as `(field, seed key of the files documents, their number)`: an entity's
+/// `collections` (a layout's), as `(field, seed key of the files documents, their number)`: an entity's
 /// `<field>FileId` and a chunk's `files_id` point to generated files documents of their field
 /// (whose ids are those of the `fs.files/<entity>.<field> file` documents), so that the sample
 /// and an export hold no dangling reference. `count` gives the documents generated of a
 /// collection's shape.
 pub fn sample_refs(
-    layout: &super::Layout,
+    collections: &[Collection],
     shape: &DocShape,
-    count: &dyn Fn(&super::Collection, &DocShape) -> u64,
+    count: &dyn Fn(&Collection, &DocShape) -> u64,
 ) -> Vec<(String, String, u64)> {
-    let Some(files) = layout.collection(FILES) else {
+    let Some(files) = collections.iter().find(|c| c.name == FILES) else {
         return Vec::new();
     };
     let of_label = |label: &str| {
@@ -345,38 +325,6 @@ pub fn sample_refs(
         out.push(("files_id".to_string(), key, n));
     }
     out
-}
-
-/// Which part of a GridFS file a command reads or writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FilePart {
-    /// The `fs.files` document.
-    File,
-    /// The `fs.chunks` documents.
-    Chunks,
-}
-
-/// The GridFS file a command reads or writes: entity `entity`'s field `field` of the subject.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct FileUse {
-    /// The entity whose field is stored as a file.
-    pub entity: String,
-    /// The field.
-    pub field: String,
-    /// The files document or the chunks.
-    pub part: FilePart,
-}
-
-/// Returns the fields of `entity` that the design's patterns store through GridFS.
-pub fn gridfs_fields<'a>(patterns: &'a [FieldPattern], entity: &str) -> Vec<&'a str> {
-    patterns
-        .iter()
-        .filter_map(|p| match p {
-            FieldPattern::Gridfs { entity: e, field } if e == entity => Some(field.as_str()),
-            _ => None,
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -3,101 +3,12 @@
 //! sub-document the plan queries.
 
 use bson::{Bson, Document};
-use serde::Serialize;
 
-use super::layout::single::TYPE_FIELD;
-use super::layout::{collection_holding, Collection};
-use super::plan::{shell, CommandKind, Plan};
+use super::command::{CommandKind, Plan};
+use super::names::TYPE_FIELD;
+use super::shape::{collection_holding, Collection, Index};
 use crate::model::design::{AttributeForm, DesignSpec, FieldPattern};
 use crate::model::Model;
-
-/// One secondary index.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Index {
-    /// Collection.
-    pub collection: String,
-    /// Key pattern, in order (`{ userId: 1, date: -1 }`).
-    #[serde(serialize_with = "super::plan::ser_doc")]
-    pub keys: Document,
-    /// True when a key path runs through an array (a multikey index).
-    pub multikey: bool,
-    /// Which unit (or shard key) needs it.
-    pub reason: String,
-    /// The partial filter (`{type: "book"}`): the index holds only the documents it matches
-    /// (a polymorphic collection's index on one type's fields).
-    #[serde(
-        serialize_with = "super::plan::ser_opt_doc",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub partial: Option<Document>,
-    /// The collation it is created with (`{ locale: "en", strength: 2 }` for a
-    /// `case_insensitive_index`), if any.
-    #[serde(
-        skip_serializing_if = "Option::is_none",
-        serialize_with = "super::plan::ser_opt_doc"
-    )]
-    pub collation: Option<Document>,
-}
-
-impl Index {
-    /// Returns the `createIndex` call.
-    pub fn mongosh(&self) -> String {
-        format!(
-            "db.{}.createIndex({}{})",
-            self.collection,
-            shell(&Bson::Document(self.keys.clone())),
-            self.options_mongosh()
-        )
-    }
-
-    /// Returns the options argument of the `createIndex` call (`, { unique: true }`,
-    /// `, { partialFilterExpression: { type: "book" } }`, `, { name: "username_1_ci",
-    /// collation: { locale: "en", strength: 2 } }`), empty when there are none.
-    pub fn options_mongosh(&self) -> String {
-        let mut opts = Vec::new();
-        if self.unique() {
-            opts.push("unique: true".to_string());
-        }
-        if let (Some(c), Some(name)) = (&self.collation, self.name()) {
-            opts.push(format!("name: {}", shell(&Bson::String(name))));
-            opts.push(format!("collation: {}", shell(&Bson::Document(c.clone()))));
-        }
-        if let Some(p) = &self.partial {
-            opts.push(format!(
-                "partialFilterExpression: {}",
-                shell(&Bson::Document(p.clone()))
-            ));
-        }
-        if opts.is_empty() {
-            String::new()
-        } else {
-            format!(", {{ {} }}", opts.join(", "))
-        }
-    }
-
-    /// Returns the name it is created with when the default (`username_1`) could clash: an
-    /// index with a collation is `username_1_ci`, so that it lives beside the plain index on
-    /// the same keys (mongod requires another name for the same key pattern).
-    pub fn name(&self) -> Option<String> {
-        self.collation
-            .as_ref()
-            .map(|_| format!("{}_ci", crate::engine::index::default_name(&self.keys)))
-    }
-
-    /// True for a unique index: the one a layout makes is GridFS's `fs.chunks {files_id: 1,
-    /// n: 1}`, as drivers create it (the others serve queries and need no constraint).
-    pub fn unique(&self) -> bool {
-        super::gridfs::is_unique_index(&self.collection, &self.keys)
-    }
-
-    fn is_prefix_of(&self, other: &Index) -> bool {
-        self.collection == other.collection
-            && self.partial == other.partial
-            && self.collation == other.collation
-            && self.keys.len() <= other.keys.len()
-            && self.keys.iter().zip(other.keys.iter()).all(|(a, b)| a == b)
-    }
-}
 
 /// Returns the key pattern a find/update/delete needs, in the order of MongoDB's ESR rule:
 /// the fields the filter matches by equality (not operators, not a lone `_id`), then the sort
@@ -166,12 +77,23 @@ pub(super) fn derive(
     all
 }
 
+/// Gives every collection its indexes among `indexes` (those on its name), in their order.
+pub(super) fn attach(collections: &mut [Collection], indexes: &[Index]) {
+    for c in collections {
+        c.indexes = indexes
+            .iter()
+            .filter(|i| i.collection == c.name)
+            .cloned()
+            .collect();
+    }
+}
+
 /// Adds the index the server creates on a time-series collection with a `metaField`
 /// (`{meta: 1, time: 1}` on the view, `{meta: 1, control.min.time: 1, control.max.time: 1}`
 /// on its buckets), in place of the plan's indexes on the buckets that it serves (those whose
 /// fields are its first fields).
 fn time_series_indexes(model: &Model, collections: &[Collection], all: &mut Vec<Index>) {
-    use super::layout::{buckets_collection_name, BUCKET_LABEL, META};
+    use super::names::{buckets_collection_name, BUCKET_LABEL, META};
     for r in &model.relationships {
         let coll = buckets_collection_name(r);
         let placed = collections
@@ -210,7 +132,7 @@ fn time_series_indexes(model: &Model, collections: &[Collection], all: &mut Vec<
 /// specification says: `fs.chunks {files_id: 1, n: 1}` (unique) and `fs.files {filename: 1,
 /// uploadDate: 1}`, unless the plan's already cover them.
 fn gridfs_driver_indexes(collections: &[Collection], all: &mut Vec<Index>) {
-    use super::gridfs::{CHUNKS, FILES};
+    use super::names::{CHUNKS, FILES};
     let wanted = [
         (
             CHUNKS,

@@ -28,8 +28,6 @@ pub mod timeseries;
 pub mod tree;
 mod update;
 
-use serde::Serialize;
-
 pub use find_by_attribute::pattern_of as attribute_pattern;
 pub use find_parents::HOLDERS;
 pub use insert_child::{CONTINUATION, CONTINUATION_DOCUMENTS, LAST, MORE};
@@ -42,62 +40,10 @@ pub use super::command::{
     doc_to_json, json_to_doc, param, ser_doc, ser_docs, ser_opt_doc, shell, Command, CommandKind,
     When,
 };
-use super::layout::{collection_holding, collection_name_holding, strategy_in, Collection};
+use super::command::{Plan, UnitPlan};
+use super::shape::{collection_holding, collection_name_holding, strategy_in, Collection};
 use crate::model::design::{Joins, Strategy};
 use crate::model::{Model, Relationship, Step};
-
-/// Every unit's commands.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Plan {
-    /// One entry per application unit, in workload order.
-    pub units: Vec<UnitPlan>,
-}
-
-/// One application unit's commands.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct UnitPlan {
-    /// The unit's name.
-    pub unit: String,
-    /// Runs per second.
-    pub rate_per_sec: f64,
-    /// The commands, in order; each is one round trip when sent (a find whose `$in` list
-    /// binds to nothing for a subject is not: the evaluation says so per run).
-    pub commands: Vec<Command>,
-}
-
-impl UnitPlan {
-    /// Returns the round trips one run of the unit makes at most (every command sent).
-    pub fn queries(&self) -> usize {
-        self.commands.len()
-    }
-}
-
-impl std::fmt::Display for UnitPlan {
-    /// Writes the unit as its mongosh lines, one round trip per line, with why each exists.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(
-            f,
-            "{} ({}/s, {} round trip(s))",
-            self.unit,
-            self.rate_per_sec,
-            self.queries()
-        )?;
-        for c in &self.commands {
-            writeln!(f, "  {}  // {}", c.mongosh(), c.note)?;
-        }
-        Ok(())
-    }
-}
-
-impl std::fmt::Display for Plan {
-    /// Writes every unit's commands.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for u in &self.units {
-            write!(f, "{u}")?;
-        }
-        Ok(())
-    }
-}
 
 /// Where a design puts every document, as the plan reads it: the model, each relationship's
 /// strategy, the collections with their document shapes (their indexes come from the plan,

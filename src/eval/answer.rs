@@ -36,7 +36,7 @@ use bson::{doc, Bson, Document};
 
 use super::run::{self, Ctx};
 use super::{fitted_sample, materialize, EvalError, EvalOptions};
-use crate::design::layout::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
+use crate::design::names::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
 use crate::design::{Layout, Strategy};
 use crate::engine::{compare::compare, Database, FindCommand};
 use crate::generate::generate;
@@ -701,7 +701,7 @@ fn pool(returned: &[(usize, Vec<Document>)], step: usize) -> Vec<Document> {
         for d in docs {
             walk(&Bson::Document(d.clone()), &mut out);
             // A time-series bucket: its measurements, as the view returns them.
-            out.extend(crate::design::layout::unpack_bucket(d, None).unwrap_or_default());
+            out.extend(crate::design::place::unpack_bucket(d, None).unwrap_or_default());
         }
     }
     out
@@ -1232,7 +1232,7 @@ fn sample_parents(db: &Database, layout: &Layout, r: &Relationship) -> Option<Ve
         docs.into_iter()
             .filter(|p| {
                 let other_type = matches!(
-                    p.get(crate::design::layout::single::TYPE_FIELD),
+                    p.get(crate::design::names::TYPE_FIELD),
                     Some(Bson::String(t)) if *t != r.parent
                 );
                 !other_type && p.get("_id").is_some_and(|id| !continuations.contains(id))
@@ -1417,18 +1417,18 @@ fn children_of(
             &ccoll,
             doc! {
                 r.parent_ref(): pid.clone(),
-                crate::design::layout::single::TYPE_FIELD: r.child.clone(),
+                crate::design::names::TYPE_FIELD: r.child.clone(),
             },
         ),
         Strategy::TimeSeries { .. } => {
             // The measurements of the parent's buckets, as the time-series view unpacks them.
             let buckets = find(
-                &crate::design::layout::buckets_collection_name(r),
-                doc! { crate::design::layout::META: pid.clone() },
+                &crate::design::names::buckets_collection_name(r),
+                doc! { crate::design::names::META: pid.clone() },
             );
             buckets
                 .iter()
-                .filter_map(|b| crate::design::layout::unpack_bucket(b, Some(&r.parent_ref())))
+                .filter_map(|b| crate::design::place::unpack_bucket(b, Some(&r.parent_ref())))
                 .flatten()
                 .collect()
         }

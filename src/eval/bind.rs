@@ -166,7 +166,7 @@ impl Binder<'_> {
             .then(|| self.subject(&r.parent).map(|f| (*f).clone()))
             .flatten()
             .or_else(|| {
-                let bucket = crate::design::layout::relationship_collection_name(
+                let bucket = crate::design::names::relationship_collection_name(
                     r,
                     self.layout.strategy(&r.name)?,
                 );

@@ -11,10 +11,11 @@
 use super::bind::{typical_index, Binder};
 use super::run::Ctx;
 use super::{CommandEval, Figure};
+use crate::design::command::{FilePart, FileUse};
 use crate::design::gridfs::{
-    chunk_bytes, chunks, file_document_size, file_id_field, filename_bytes, read_round_trips,
-    write_round_trips, FilePart, FileUse, FILES,
+    chunk_bytes, chunks, file_document_size, filename_bytes, read_round_trips, write_round_trips,
 };
+use crate::design::names::{file_id_field, FILES};
 use crate::design::{Command, CommandKind};
 use crate::generate::entity_oid;
 

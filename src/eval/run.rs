@@ -10,7 +10,7 @@ use super::room;
 use super::scale::{full_metrics, relationship_matches};
 use super::shards::{route, ShardRouting};
 use super::{CommandEval, EvalError, FanOut, Metrics, RunEval, SampleStats, Subject};
-use crate::design::layout::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
+use crate::design::names::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
 use crate::design::plan::{CONTINUATION, CONTINUATION_DOCUMENTS, HOLDERS, MORE};
 use crate::design::{Command, CommandKind, Layout, Strategy, When};
 use crate::engine::{self, Database, FindCommand, UpdateCommand};
@@ -133,7 +133,7 @@ fn new_parent(ctx: &Ctx, b: &Binder, r: &Relationship) -> Option<Document> {
         .collect();
     let is_parent = |d: &Document| {
         let other_type = matches!(
-            d.get(crate::design::layout::single::TYPE_FIELD),
+            d.get(crate::design::names::TYPE_FIELD),
             Some(Bson::String(t)) if *t != r.parent
         );
         !other_type && d.get("_id").is_some_and(|id| !continuations.contains(&id))
@@ -188,7 +188,7 @@ pub(super) fn list_rows<'d>(
         .into_iter()
         .filter(|d| {
             let other_type = matches!(
-                d.get(crate::design::layout::single::TYPE_FIELD),
+                d.get(crate::design::names::TYPE_FIELD),
                 Some(Bson::String(t)) if t != entity
             );
             let matched = wanted.as_ref().is_none_or(|(f, v)| match d.get(*f) {
@@ -642,7 +642,7 @@ fn insert_documents(
             .and_then(|x| x.shape(&label)),
         d.get("_id").cloned(),
     ) {
-        let keys = crate::design::layout::single::own_id_keys(
+        let keys = crate::design::place::single::own_id_keys(
             &ctx.model.relationships,
             &ctx.layout.strategies,
             shape,

@@ -7,7 +7,7 @@ use bson::{Bson, Document};
 
 use super::run::Ctx;
 use super::{Basis, CommandEval, Figure, Metrics};
-use crate::design::layout::{child_ref, relationship_collection_name};
+use crate::design::names::{child_ref, relationship_collection_name};
 use crate::design::{Command, CommandKind, Strategy};
 use crate::engine;
 use crate::size::document_size;
@@ -47,7 +47,7 @@ pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(
             continue;
         };
         let time_series = matches!(s, Strategy::TimeSeries { .. });
-        if &r.parent_ref() != k && !(time_series && k == crate::design::layout::META) {
+        if &r.parent_ref() != k && !(time_series && k == crate::design::names::META) {
             continue;
         }
         let card = r.cardinality.count_at(q) as f64;
@@ -62,7 +62,7 @@ pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(
                 if cmd.kind == CommandKind::Update {
                     return Some((1.0_f64.min(card), Basis::FullScale));
                 }
-                let n = crate::design::layout::bucket_capacity(&ctx.layout.collections, r)
+                let n = crate::design::shape::bucket_capacity(&ctx.layout.collections, r)
                     .unwrap_or(1)
                     .max(1);
                 return Some(((card / n as f64).ceil(), Basis::FullScale));
@@ -72,9 +72,7 @@ pub(super) fn relationship_matches(ctx: &Ctx, cmd: &Command, q: f64) -> Option<(
             }
             // The shared key matches the parent too, unless the type picks the children.
             Strategy::SingleCollection if cmd.collection == child_coll => {
-                let parent = !cmd
-                    .filter
-                    .contains_key(crate::design::layout::single::TYPE_FIELD);
+                let parent = !cmd.filter.contains_key(crate::design::names::TYPE_FIELD);
                 return Some((card + f64::from(u8::from(parent)), Basis::FullScale));
             }
             _ if cmd.collection == child_coll => return Some((card, Basis::FullScale)),

@@ -378,7 +378,7 @@ fn ref_ratio(model: &Model, layout: &Layout, collection: &str, key: &Document) -
         if *first == r.parent_ref() || (r.feed.is_some() && (first == "owner" || first == "author"))
         {
             Some(r.parent.clone())
-        } else if *first == crate::design::layout::child_ref(r) {
+        } else if *first == crate::design::names::child_ref(r) {
             Some(r.child.clone())
         } else {
             None

@@ -8,7 +8,7 @@ use bson::{Bson, Document};
 use super::bind::Binder;
 use super::run::Ctx;
 use super::Subject;
-use crate::design::layout::tree::{ANCESTORS, CHILDREN, LEFT, PARENT, PATH, RIGHT};
+use crate::design::names::{ANCESTORS, CHILDREN, LEFT, PARENT, PATH, RIGHT};
 use crate::design::{Command, Strategy};
 use crate::engine::{self, Database, FindCommand};
 use crate::model::design::Tree;

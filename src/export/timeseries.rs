@@ -3,7 +3,7 @@
 //! the server makes `system.buckets.<child>` and its `{ meta: 1, control.min.<time>: 1,
 //! control.max.<time>: 1 }` index itself (a script may not create a `system.` collection).
 
-use crate::design::layout::buckets_collection_name;
+use crate::design::names::buckets_collection_name;
 use crate::design::Layout;
 use crate::model::design::{time_field, Strategy};
 use crate::model::Model;
@@ -23,7 +23,7 @@ pub fn create_collection(model: &Model, layout: &Layout, collection: &str) -> Op
         let options = serde_json::json!({
             "timeseries": {
                 "timeField": time,
-                "metaField": crate::design::layout::META,
+                "metaField": crate::design::names::META,
                 "granularity": granularity.name(),
             }
         });

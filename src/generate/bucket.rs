@@ -7,7 +7,7 @@
 
 use bson::{Bson, DateTime, Document};
 
-use crate::design::layout::BUCKET_LABEL;
+use crate::design::names::BUCKET_LABEL;
 use crate::design::{DocShape, Layout, Strategy};
 use crate::model::design::time_field;
 use crate::model::Model;

@@ -6,7 +6,7 @@
 use bson::Bson;
 
 use super::entity_oid;
-use crate::design::layout::tree::{ANCESTORS, CHILDREN, LEFT, PARENT, PATH, RIGHT};
+use crate::design::names::{ANCESTORS, CHILDREN, LEFT, PARENT, PATH, RIGHT};
 use crate::design::{Layout, Strategy};
 use crate::model::design::{can_be_tree, Tree};
 use crate::model::Model;

@@ -3,7 +3,8 @@
 //! than one document each and cost their `control` block for every few values.
 
 use super::{Severity, Warning};
-use crate::design::layout::{bucket_capacity, buckets_collection_name};
+use crate::design::names::buckets_collection_name;
+use crate::design::shape::bucket_capacity;
 use crate::design::Layout;
 use crate::lang::Text;
 use crate::model::design::Strategy;

@@ -7,8 +7,9 @@ use squillion::arith::collection::shape_stats;
 use squillion::arith::collection_stats;
 use squillion::design::gridfs::{
     chunk_bytes, chunk_document_size, chunks, file_document_size, filename_bytes, last_chunk_bytes,
-    read_round_trips, write_round_trips, CHUNKS, CHUNK_SIZE, FILES,
+    read_round_trips, write_round_trips, CHUNK_SIZE,
 };
+use squillion::design::names::{CHUNKS, FILES};
 use squillion::design::{Layout, Strategy};
 use squillion::eval::{evaluate, Design, EvalOptions, Evaluation};
 use squillion::generate::generate;

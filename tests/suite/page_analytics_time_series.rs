@@ -6,7 +6,7 @@
 
 use bson::oid::ObjectId;
 use bson::{DateTime, Document};
-use squillion::design::layout::{measurements_per_bucket, BUCKET_MAX_COUNT, BUCKET_MAX_SIZE};
+use squillion::design::place::{measurements_per_bucket, BUCKET_MAX_COUNT, BUCKET_MAX_SIZE};
 use squillion::design::CommandKind;
 use squillion::eval::{evaluate, CollectionEval, Design, EvalOptions, Evaluation, OperationEval};
 use squillion::model::design::Granularity;

@@ -5,9 +5,8 @@
 
 use bson::oid::ObjectId;
 use bson::{doc, DateTime, Document};
-use squillion::design::layout::{
-    measurements_per_bucket, BUCKET_LABEL, BUCKET_MAX_COUNT, BUCKET_MAX_SIZE,
-};
+use squillion::design::names::BUCKET_LABEL;
+use squillion::design::place::{measurements_per_bucket, BUCKET_MAX_COUNT, BUCKET_MAX_SIZE};
 use squillion::design::Layout;
 use squillion::model::design::{DesignSpec, Granularity, Strategy};
 use squillion::size::document_size;

@@ -7,7 +7,7 @@
 use bson::doc;
 
 use super::{param, CommandKind::*, Commands, Placement};
-use crate::design::layout::{child_ref, relationship_collection_name};
+use crate::design::names::{child_ref, relationship_collection_name};
 use crate::model::design::Strategy;
 use crate::model::Step;
 

@@ -1,4 +1,4 @@
-//! The GridFS commands of a step (see [`crate::design::gridfs`]): a read of an entity whose
+//! The GridFS commands of a step (stored as [`crate::design::gridfs`] lays them out): a read of an entity whose
 //! field is stored through GridFS reads the file as a driver's download does (the files
 //! document, then the chunks in order), a new entity uploads its file as a driver's upload
 //! does (the chunks with `insertMany`, then the files document) before the entity is written,
@@ -8,13 +8,14 @@
 use bson::{doc, Document};
 
 use super::{param, Command, CommandKind::*, Commands, Placement};
-use crate::design::gridfs::{file_id_field, gridfs_fields, FilePart, FileUse, CHUNKS, FILES};
+use crate::design::command::{FilePart, FileUse};
+use crate::design::names::{file_id_field, gridfs_fields, CHUNKS, FILES};
 
 /// Returns a command on the file of `entity.field`, its `part`.
 fn on_file(
     out: &Commands,
     collection: &str,
-    kind: crate::design::CommandKind,
+    kind: super::CommandKind,
     filter: Document,
     (entity, field, part): (&str, &str, FilePart),
     note: String,

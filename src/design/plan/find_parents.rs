@@ -11,7 +11,7 @@
 use bson::{doc, Bson};
 
 use super::{param, CommandKind::Find, Commands, Placement};
-use crate::design::layout::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
+use crate::design::names::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
 use crate::model::design::Strategy;
 use crate::model::{Relationship, Step};
 

@@ -6,7 +6,7 @@
 use bson::{doc, Bson, Document};
 
 use super::{order, param, Command, CommandKind::*, Commands, Placement, When};
-use crate::design::layout::{relationship_collection_name, CONTINUATION_FIELD};
+use crate::design::names::{relationship_collection_name, CONTINUATION_FIELD};
 use crate::model::design::{FieldPattern, Strategy};
 use crate::model::{Model, Relationship, Step};
 

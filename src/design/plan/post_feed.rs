@@ -6,7 +6,7 @@
 use bson::{doc, Document};
 
 use super::{param, CommandKind::*, Commands, Placement};
-use crate::design::layout::relationship_collection_name;
+use crate::design::names::relationship_collection_name;
 use crate::model::design::Strategy;
 use crate::model::{Relationship, Step};
 

@@ -13,7 +13,7 @@ use bson::{doc, Bson, Document};
 use super::insert_child::{CONTINUATION_DOCUMENTS, MORE};
 use super::order::{self, Take};
 use super::{param, project, Command, CommandKind::*, Commands, Placement};
-use crate::design::layout::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
+use crate::design::names::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
 use crate::model::design::{Joins, Strategy};
 use crate::model::{ChildRead, Model, Step};
 

@@ -7,7 +7,7 @@
 use bson::doc;
 
 use super::{param, CommandKind::Find, Commands, Placement};
-use crate::design::layout::relationship_collection_name;
+use crate::design::names::relationship_collection_name;
 use crate::model::design::Strategy;
 use crate::model::{BsonType, Model, Relationship, Step};
 

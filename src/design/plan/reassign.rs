@@ -5,7 +5,7 @@
 use bson::{doc, Bson, Document};
 
 use super::{order, param, CommandKind::*, Commands, Placement};
-use crate::design::layout::child_ref;
+use crate::design::names::child_ref;
 use crate::model::design::Strategy;
 use crate::model::Step;
 

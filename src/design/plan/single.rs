@@ -8,7 +8,7 @@
 use bson::doc;
 
 use super::{param, Command, CommandKind::*, Commands, Placement};
-use crate::design::layout::single::{shared_key, step_entity, TYPE_FIELD};
+use crate::design::names::{shared_key, TYPE_FIELD};
 use crate::model::design::Strategy;
 use crate::model::{ChildRead, Relationship, Step};
 
@@ -100,5 +100,20 @@ pub(super) fn name_types<'a>(
         {
             c.filter.insert(TYPE_FIELD, entity);
         }
+    }
+}
+
+/// Returns the entity whose documents a query of `step`'s kind reads or changes in a
+/// collection holding several entities, when the step is about one entity.
+fn step_entity(step: &crate::model::Step) -> Option<&str> {
+    use crate::model::Step;
+    match step {
+        Step::Read { entity, .. }
+        | Step::List { entity, .. }
+        | Step::FindByAttribute { entity, .. }
+        | Step::Update { entity, .. }
+        | Step::Delete { entity }
+        | Step::Insert { entity } => Some(entity),
+        _ => None,
     }
 }

@@ -6,7 +6,8 @@
 use bson::doc;
 
 use super::{param, Command, CommandKind::*, Commands, Placement};
-use crate::design::layout::{bucket_capacity, buckets_collection_name, META};
+use crate::design::names::{buckets_collection_name, META};
+use crate::design::shape::bucket_capacity;
 use crate::model::design::time_field;
 use crate::model::{ChildRead, Relationship};
 
@@ -97,7 +98,7 @@ fn measurement_columns(p: &Placement, r: &Relationship) -> Vec<String> {
                 .iter()
                 .find(|c| c.name == buckets_collection_name(r))?;
             let data = c
-                .shape(crate::design::layout::BUCKET_LABEL)?
+                .shape(crate::design::names::BUCKET_LABEL)?
                 .fields
                 .get("data")?;
             Some(data.fields.iter().map(|(n, _)| n.clone()).collect())

@@ -13,7 +13,7 @@
 use bson::{doc, Bson, Document};
 
 use super::{param, Command, CommandKind::*, Commands, Placement};
-use crate::design::layout::tree::{ANCESTORS, CHILDREN, LEFT, PARENT, PATH, RIGHT};
+use crate::design::names::{ANCESTORS, CHILDREN, LEFT, PARENT, PATH, RIGHT};
 use crate::model::design::{Strategy, Tree};
 use crate::model::Step;
 

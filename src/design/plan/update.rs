@@ -7,7 +7,7 @@
 use bson::{doc, Bson, Document};
 
 use super::{param, CommandKind::Update, Commands, Placement};
-use crate::design::layout::relationship_collection_name;
+use crate::design::names::relationship_collection_name;
 use crate::model::design::{FieldPattern, Strategy};
 use crate::model::{Copies, Model, Relationship, Step};
 

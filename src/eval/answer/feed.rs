@@ -7,7 +7,7 @@
 use bson::{Bson, Document};
 
 use super::{documents, holds, missing_in_window, Outcome};
-use crate::design::layout::relationship_collection_name;
+use crate::design::names::relationship_collection_name;
 use crate::design::plan::feed_order_field;
 use crate::design::{Layout, Strategy};
 use crate::engine::{compare::compare, Database};

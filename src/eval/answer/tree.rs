@@ -18,8 +18,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use bson::{Bson, Document};
 
-use crate::design::layout::single::TYPE_FIELD;
-use crate::design::layout::tree::{ANCESTORS, CHILDREN, LEFT, PARENT, PATH, RIGHT};
+use crate::design::names::TYPE_FIELD;
+use crate::design::names::{ANCESTORS, CHILDREN, LEFT, PARENT, PATH, RIGHT};
 use crate::design::Layout;
 use crate::engine::Database;
 use crate::eval::bind::Binder;

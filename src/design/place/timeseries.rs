@@ -3,7 +3,8 @@
 //! with the measurements stored column by column (bucket version 1, uncompressed).
 
 use super::{oid, Builder, DocShape};
-use crate::design::DesignError;
+use crate::design::error::DesignError;
+use crate::design::names::{BUCKET_LABEL, META};
 use crate::model::design::{time_series_fits, Granularity};
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
@@ -16,20 +17,8 @@ pub const BUCKET_MAX_COUNT: u64 = 1_000;
 /// `timeseriesBucketMaxSize` (the measurements' BSON sizes summed).
 pub const BUCKET_MAX_SIZE: u64 = 128_000;
 
-/// The label of the bucket documents' shape.
-pub const BUCKET_LABEL: &str = "time-series bucket";
-
-/// The field of a bucket that holds the parent's id (the server's name for the `metaField`).
-pub const META: &str = "meta";
-
 /// Seconds in a day: the unit of a relationship's growth.
 const DAY_SECONDS: f64 = 86_400.0;
-
-/// Returns the name of the collection the server stores a time series' buckets in
-/// (`system.buckets.<child>`; the application reads and writes the view `<child>`).
-pub fn buckets_collection_name(r: &Relationship) -> String {
-    format!("system.buckets.{}", r.child)
-}
 
 /// Returns the measurements a bucket document holds, as the server's time-series view returns
 /// them: one document per slot of its `data` columns (`{"0": v, …}`, in slot order) with the
@@ -104,18 +93,6 @@ pub fn measurements_per_bucket(
         n = n.min(by_span as u64);
     }
     n.max(1)
-}
-
-/// Returns the measurements a full bucket of `collections` holds for relationship `r` (the
-/// length of its `_id` column), when `r` is laid out as a time series.
-pub fn bucket_capacity(collections: &[super::Collection], r: &Relationship) -> Option<u64> {
-    let name = buckets_collection_name(r);
-    let shape = collections
-        .iter()
-        .find(|c| c.name == name)?
-        .shape(BUCKET_LABEL)?;
-    let ids = shape.fields.get("data")?.fields.get("_id")?;
-    Some(ids.fields.0.len() as u64)
 }
 
 /// Returns `fields` as a column of `n` values: an object `{"0": v, "1": v, …}`.

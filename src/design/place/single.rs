@@ -7,20 +7,11 @@
 //! its type.
 
 use super::{oid, Builder, Collection, DocShape};
-use crate::design::DesignError;
+use crate::design::error::DesignError;
+use crate::design::names::{shared_key, TYPE_FIELD};
 use crate::model::design::Strategy;
 use crate::model::field::{BsonType, Field, ValueKind};
 use crate::model::Relationship;
-
-/// The discriminator field every document of a single collection holds: its entity's name
-/// (MongoDB's course names it `docType`; `type` is the common spelling).
-pub const TYPE_FIELD: &str = "type";
-
-/// Returns the shared key of a single-collection relationship: the child's parent reference
-/// (`productId`), which the parent holds too, equal to its `_id`.
-pub fn shared_key(r: &Relationship) -> String {
-    r.parent_ref()
-}
 
 /// Returns the fields of `shape` whose value is the document's own `_id`: the shared key of
 /// every single-collection relationship whose parent the shape's documents are (a product's
@@ -155,20 +146,5 @@ impl Builder<'_> {
             };
             collections.insert(at.min(collections.len()), merged);
         }
-    }
-}
-
-/// Returns the entity whose documents a query of `step`'s kind reads or changes in a
-/// collection holding several entities, when the step is about one entity.
-pub fn step_entity(step: &crate::model::Step) -> Option<&str> {
-    use crate::model::Step;
-    match step {
-        Step::Read { entity, .. }
-        | Step::List { entity, .. }
-        | Step::FindByAttribute { entity, .. }
-        | Step::Update { entity, .. }
-        | Step::Delete { entity }
-        | Step::Insert { entity } => Some(entity),
-        _ => None,
     }
 }

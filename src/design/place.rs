@@ -1,216 +1,30 @@
-//! A design laid out: [`Layout::build`] makes the one value that holds which collections and
-//! documents exist (with which fields, which embedded arrays and their count distributions,
-//! which copied fields), what every application unit runs on them ([`super::plan`]) and the
-//! indexes that needs ([`super::indexes`]), in that order and in one pass.
-
-use serde::Serialize;
+//! Placing the collections, the second stage of [`super::Layout::build`]: which collections
+//! and documents exist under the resolved strategies (with which fields, which embedded arrays
+//! and their count distributions, which copied fields) and their shard keys. The plan reads
+//! what this makes; the indexes come after the plan.
+//!
+//! Where each strategy puts its documents: an entity's own collection and what it holds as a
+//! parent or a child here, the collections a relationship creates of its own in
+//! `place/relationship.rs`, the single-collection and polymorphic patterns in [`single`], time
+//! series in `place/timeseries.rs`, tree fields in [`tree`], schema versioning in
+//! `place/schema.rs`, GridFS's `fs.files`/`fs.chunks` in [`super::gridfs`].
 
 mod relationship;
 mod schema;
 pub mod single;
 mod timeseries;
 
-pub use timeseries::{
-    bucket_capacity, buckets_collection_name, measurements_per_bucket, unpack_bucket, BUCKET_LABEL,
-    BUCKET_MAX_COUNT, BUCKET_MAX_SIZE, META,
-};
+pub use timeseries::{measurements_per_bucket, unpack_bucket, BUCKET_MAX_COUNT, BUCKET_MAX_SIZE};
 pub mod tree;
 
-use super::indexes::{self, Index};
-use super::plan::{self, Placement, Plan};
-use super::DesignError;
-use crate::model::design::{
-    resolve, AttributeForm, DesignSpec, FieldPattern, Joins, Strategy, MAX_SUBFIELDS,
-};
+use super::command::json_to_doc;
+use super::error::DesignError;
+use super::names::CONTINUATION_FIELD;
+use super::shape::{strategy_in, Collection, CopiedField, DocShape, GrowingArray};
+use crate::model::design::{AttributeForm, DesignSpec, FieldPattern, Strategy, MAX_SUBFIELDS};
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
-use crate::model::{Entity, Model, Relationship};
-
-/// A design resolved into collections, their plan and their indexes, made whole by
-/// [`Layout::build`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Layout {
-    /// The design's name (`normalized`, or `normalized + overrides`).
-    pub design: String,
-    /// The strategy of every relationship, in model order.
-    pub strategies: Vec<(String, Strategy)>,
-    /// The collections.
-    pub collections: Vec<Collection>,
-    /// How reads join collections.
-    #[serde(skip_serializing_if = "Joins::is_application")]
-    pub joins: Joins,
-    /// What every application unit runs.
-    pub plan: Plan,
-}
-
-impl Layout {
-    /// Returns the layout of `model` under `spec`, built in one pass: each relationship's
-    /// strategy, the collections and their document shapes, the plan of every unit on them,
-    /// and the indexes that plan needs.
-    pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
-        let strategies = resolve(model, spec);
-        let mut collections = collections(model, spec, &strategies)?;
-        let plan = plan::build(&Placement {
-            model,
-            strategies: &strategies,
-            collections: &collections,
-            joins: spec.joins,
-        });
-        let indexes = indexes::derive(model, spec, &collections, &plan);
-        for c in &mut collections {
-            c.indexes = indexes
-                .iter()
-                .filter(|i| i.collection == c.name)
-                .cloned()
-                .collect();
-        }
-        Ok(Layout {
-            design: spec.label(),
-            strategies,
-            collections,
-            joins: spec.joins,
-            plan,
-        })
-    }
-
-    /// Returns the collection called `name`.
-    pub fn collection(&self, name: &str) -> Option<&Collection> {
-        self.collections.iter().find(|c| c.name == name)
-    }
-
-    /// Returns the strategy of relationship `name`.
-    pub fn strategy(&self, name: &str) -> Option<&Strategy> {
-        strategy_in(&self.strategies, name)
-    }
-
-    /// Returns the collection that holds entity `name` as top-level documents, if any.
-    pub fn collection_of(&self, entity: &str) -> Option<&Collection> {
-        collection_holding(&self.collections, entity)
-    }
-
-    /// Returns the name of the collection holding `entity` (the entity's own name when none
-    /// does).
-    pub fn collection_name(&self, entity: &str) -> String {
-        collection_name_holding(&self.collections, entity)
-    }
-}
-
-/// Returns the strategy of relationship `name` among `strategies`.
-pub(super) fn strategy_in<'a>(
-    strategies: &'a [(String, Strategy)],
-    name: &str,
-) -> Option<&'a Strategy> {
-    strategies.iter().find(|(n, _)| n == name).map(|(_, s)| s)
-}
-
-/// Returns the collection among `collections` that holds entity `entity` as top-level
-/// documents (a shape of that entity labelled with its name), if any.
-pub(super) fn collection_holding<'a>(
-    collections: &'a [Collection],
-    entity: &str,
-) -> Option<&'a Collection> {
-    collections.iter().find(|c| {
-        c.shapes
-            .iter()
-            .any(|s| s.entity.as_deref() == Some(entity) && s.label == entity)
-    })
-}
-
-/// Returns the name of the collection among `collections` holding `entity` (the entity's own
-/// name when none does): what [`Layout::collection_name`] and the planner both answer.
-pub(super) fn collection_name_holding(collections: &[Collection], entity: &str) -> String {
-    collection_holding(collections, entity).map_or_else(|| entity.to_string(), |c| c.name.clone())
-}
-
-/// One collection and the kinds of documents in it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Collection {
-    /// Collection name.
-    pub name: String,
-    /// The kinds of documents it holds (usually one; continuation documents add a second).
-    pub shapes: Vec<DocShape>,
-    /// The indexes the workload needs (besides `_id`).
-    pub indexes: Vec<Index>,
-    /// The shard key, when the model shards this collection.
-    #[serde(serialize_with = "super::plan::ser_opt_doc")]
-    pub shard_key: Option<bson::Document>,
-}
-
-impl Collection {
-    /// Returns the shape labelled `label`.
-    pub fn shape(&self, label: &str) -> Option<&DocShape> {
-        self.shapes.iter().find(|s| s.label == label)
-    }
-
-    /// Returns the full-scale number of documents.
-    pub fn count(&self) -> f64 {
-        self.shapes.iter().map(|s| s.count).sum()
-    }
-}
-
-/// One kind of document: its fields (with embedded arrays and their count distributions).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DocShape {
-    /// What these documents are (`user`, `continuation`, `bucket`, `link`, `feed item`).
-    pub label: String,
-    /// The entity they mainly hold.
-    pub entity: Option<String>,
-    /// How many exist at full scale.
-    pub count: f64,
-    /// The fields, in order.
-    pub fields: Fields,
-    /// The arrays that hold a relationship's children or references.
-    pub growing: Vec<GrowingArray>,
-    /// Fields copied from another entity.
-    pub copied: Vec<CopiedField>,
-}
-
-/// An array that holds a relationship's children or references.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GrowingArray {
-    /// Top-level field name of the array.
-    pub field: String,
-    /// The relationship.
-    pub relationship: String,
-    /// Elements per document.
-    pub count: Distribution,
-    /// Children added per day to a typical parent.
-    pub growth_typical: f64,
-    /// Children added per day to the largest parent.
-    pub growth_largest: f64,
-    /// True when the strategy keeps the array at a fixed maximum (subset, bucket,
-    /// continuation).
-    pub capped: bool,
-}
-
-impl GrowingArray {
-    /// Returns the array of a document that is written full and never grows: a bucket or a
-    /// continuation document holds a fixed number of children (`count`), so it has no growth
-    /// and no break date, only its fixed size.
-    pub fn full(field: &str, relationship: &str, count: Distribution) -> Self {
-        GrowingArray {
-            field: field.to_string(),
-            relationship: relationship.to_string(),
-            count,
-            growth_typical: 0.0,
-            growth_largest: 0.0,
-            capped: true,
-        }
-    }
-}
-
-/// A field copied from another entity.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CopiedField {
-    /// Path in this document (`parts.name`, `host_ipaddr`).
-    pub path: String,
-    /// The entity the value comes from.
-    pub entity: String,
-    /// The field there.
-    pub source: String,
-    /// The relationship the copy follows.
-    pub relationship: String,
-}
+use crate::model::{Entity, Model};
 
 fn oid() -> Field {
     Field::of(BsonType::ObjectId)
@@ -225,7 +39,7 @@ fn int_field(kind: ValueKind) -> Field {
 
 /// Returns the collections of `model` under `spec` with their document shapes and shard
 /// keys: what the plan reads (their indexes come from the plan).
-fn collections(
+pub(super) fn collections(
     model: &Model,
     spec: &DesignSpec,
     strategies: &[(String, Strategy)],
@@ -254,7 +68,7 @@ fn collections(
     if let Some(sh) = &model.sharding {
         for c in &mut collections {
             if let Some(k) = sh.keys.get(&c.name) {
-                c.shard_key = Some(super::plan::json_to_doc(k));
+                c.shard_key = Some(json_to_doc(k));
             }
         }
     }
@@ -680,37 +494,6 @@ impl Builder<'_> {
             indexes: vec![],
             shard_key: None,
         })
-    }
-}
-
-/// Returns the name of the collection a relationship strategy creates (link, bucket, feed).
-pub fn relationship_collection_name(r: &Relationship, s: &Strategy) -> String {
-    match s {
-        Strategy::Bucket { .. } => format!("{}_buckets", r.name),
-        Strategy::TimeSeries { .. } => buckets_collection_name(r),
-        Strategy::FanOutOnRead | Strategy::FanOutOnWrite => {
-            r.feed.clone().unwrap_or_else(|| r.name.clone())
-        }
-        Strategy::BucketedFanOut { .. } => format!(
-            "{}_buckets",
-            r.feed.clone().unwrap_or_else(|| r.name.clone())
-        ),
-        _ => r.name.clone(),
-    }
-}
-
-/// The field of a parent under the continuation strategy that lists its continuation
-/// documents (which share the parents' collection), oldest first.
-pub const CONTINUATION_FIELD: &str = "tbc";
-
-/// Returns the child reference field of a link collection (`{child}Id`, or `childId` when the
-/// relationship links an entity to itself).
-pub fn child_ref(r: &Relationship) -> String {
-    let c = format!("{}Id", r.child);
-    if c == r.parent_ref() {
-        "childId".to_string()
-    } else {
-        c
     }
 }
 

@@ -1,11 +1,9 @@
 //! Collections a relationship strategy creates of its own: link collections, buckets and the
 //! three feed collections.
 
-use super::{
-    child_ref, int_field, oid, relationship_collection_name, Builder, Collection, DocShape,
-    GrowingArray,
-};
-use crate::design::DesignError;
+use super::{int_field, oid, Builder, Collection, DocShape, GrowingArray};
+use crate::design::error::DesignError;
+use crate::design::names::{child_ref, relationship_collection_name};
 use crate::model::design::Strategy;
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};

@@ -2,6 +2,7 @@
 //! Structures"): `parent`, `children`, `ancestors`, `path`, `left`/`right`.
 
 use super::{int_field, oid, Builder};
+use crate::design::names::{ANCESTORS, CHILDREN, LEFT, PARENT, PATH, RIGHT};
 use crate::model::design::{can_be_tree, Strategy, Tree};
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, ValueKind};
@@ -10,20 +11,6 @@ use crate::model::Entity;
 /// Bytes one ancestor takes in a materialized path: its id as 24 hexadecimal digits and a
 /// comma (`,5f1d…,`).
 pub const PATH_STEP: u64 = 25;
-
-/// The name of the field holding a node's parent id under every tree strategy but child
-/// references.
-pub const PARENT: &str = "parent";
-/// The field of a node's child ids (child references).
-pub const CHILDREN: &str = "children";
-/// The field of a node's ancestor ids, root first (array of ancestors).
-pub const ANCESTORS: &str = "ancestors";
-/// The field of a node's materialized path (`,root,…,parent,`; none on the root).
-pub const PATH: &str = "path";
-/// The nested-set number a depth-first walk gives a node when it enters it.
-pub const LEFT: &str = "left";
-/// The nested-set number a depth-first walk gives a node when it leaves it.
-pub const RIGHT: &str = "right";
 
 /// Returns the fields `strategy` adds to each node of a tree of `count` nodes: the mean
 /// depth sizes the ancestors, the mean depth of the nodes below the root the path, the mean
