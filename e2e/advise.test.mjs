@@ -131,7 +131,7 @@ test('the front chart: every point whole, labels readable at 1280×720 and ≥ 1
   const normal = await textPx(page, '.advise-front svg text');
   assert.ok(normal.length > 0 && Math.min(...normal) >= 14, `chart labels at 1280×720: ${Math.min(...normal)} px`);
   // The score says what it is against, and that the yardstick may be infeasible.
-  assert.match(await page.textContent('.advise-table thead'), /Score vs Fan-out on read/);
+  assert.match(await page.textContent('.advise-table thead'), /Score vs Normalized/);
   await page.locator('.advise-front').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/advise-front-1280.png` });
 

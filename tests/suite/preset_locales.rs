@@ -265,7 +265,10 @@ fn every_preset_names_its_designs_by_what_they_do_in_every_language() {
             );
             for lang in Lang::ALL {
                 assert!(
-                    p.text(lang).design_labels.get(d).is_some_and(|l| !l.trim().is_empty()),
+                    p.text(lang)
+                        .design_labels
+                        .get(d)
+                        .is_some_and(|l| !l.trim().is_empty()),
                     "{}: design {d} has no label in {lang:?}",
                     p.name
                 );
