@@ -15,7 +15,7 @@ import { cliJson } from './cli.mjs';
 
 const site = useSite();
 /** The archive peer of tests/suite/infer_archives.rs. */
-const PEER = join(dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'common', 'mongodump_archive.py');
+const PEER = join(dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'suite', 'common', 'mongodump_archive.py');
 
 /** Drops `files` on the dialog's drop zone, checking that the zone shows the drag over it. */
 const drop = (page, files) =>
