@@ -101,12 +101,6 @@ impl ShapeStats {
             (self.largest_expected, self.largest_expected_bounds)
         }
     }
-
-    /// Returns true when the largest document expected is smaller than the bound `max`
-    /// (views then show the bound beside it).
-    pub fn bound_differs(&self) -> bool {
-        self.largest().0.bytes != self.max.bytes
-    }
 }
 
 /// Where a growing array breaks the 16 MiB limit.

@@ -169,6 +169,7 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
             )
         );
         for sh in &c.stats.shapes {
+            let (largest, _) = sh.largest();
             let _ = writeln!(
                 s,
                 "    {}",
@@ -179,10 +180,10 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
                         ("label", sh.label.clone()),
                         ("p50", crate::human::binary_size(sh.p50.bytes)),
                         ("p99", crate::human::binary_size(sh.p99.bytes)),
-                        ("largest", crate::human::binary_size(sh.largest().0.bytes)),
+                        ("largest", crate::human::binary_size(largest.bytes)),
                         (
                             "largest_estimate",
-                            if sh.largest().0.exact {
+                            if largest.exact {
                                 String::new()
                             } else {
                                 say(lang, "cli-estimate")
