@@ -9,6 +9,7 @@
 //! ([`verify`]) and explains, per relationship, why the recommendation beat its runner-up.
 //! docs/advisor.md describes it.
 
+pub mod cost;
 pub mod screen;
 pub mod search;
 pub mod space;
@@ -102,6 +103,8 @@ pub struct AdviseOptions {
     pub top: usize,
     /// Run the engine (false: screening only, for benchmarks of the search alone).
     pub verify: bool,
+    /// The price of each figure the engine measures: the verified designs are compared by it.
+    pub cost: cost::CostModel,
 }
 
 impl Default for AdviseOptions {
@@ -111,6 +114,7 @@ impl Default for AdviseOptions {
             horizon_days: None,
             top: 3,
             verify: true,
+            cost: cost::CostModel::default(),
         }
     }
 }
@@ -148,6 +152,9 @@ pub struct Advised {
     /// Why the engine could not evaluate it, if it could not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engine_error: Option<String>,
+    /// Its cost by the cost model, from the engine's figures; `None` when not verified.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<cost::Cost>,
 }
 
 /// Why one choice of the recommendation beat the alternatives for it.
@@ -199,11 +206,16 @@ pub struct Advice {
     pub horizon_days: u64,
     /// The weights used.
     pub weights: Weights,
+    /// The cost model the verified designs were compared by.
+    #[serde(default)]
+    pub cost_model: cost::CostModel,
     /// What the search did.
     pub search: SearchReport,
     /// The normalized design's screened figures: the reference scores are measured from.
     pub reference: Option<Screen>,
-    /// The recommended design: the best-scored whose engine evaluation is feasible too.
+    /// The recommended design: of the verified designs whose engine evaluation is sound
+    /// (feasible, every command run, every logical answer given), the lowest decision score
+    /// of the cost model ([`cost::decision_score`]).
     pub recommended: Option<Advised>,
     /// The best-scored designs (`--top`), best first.
     pub top: Vec<Advised>,
@@ -213,6 +225,10 @@ pub struct Advice {
     pub explanations: Vec<Explanation>,
     /// Where the engine disagreed with the screen beyond its tolerance.
     pub disagreements: Vec<Disagreement>,
+    /// Where the pick flips: against each other sound verified design, the read/write ratio
+    /// and the storage weight at which it would win, the nearest first.
+    #[serde(default)]
+    pub flips: Vec<cost::Flip>,
 }
 
 /// Returns the advice for `model`.
@@ -277,6 +293,7 @@ pub fn advise_in(
         screened: s.screen.clone(),
         engine: None,
         engine_error: None,
+        cost: None,
     };
     let mut top: Vec<Advised> = found
         .iter()
@@ -290,6 +307,7 @@ pub fn advise_in(
         .collect();
     let mut disagree = Vec::new();
     let recommended: Option<Advised>;
+    let mut flips = Vec::new();
     if opts.verify {
         let mut labels: Vec<String> = Vec::new();
         for a in top.iter().chain(front.iter().take(FRONT_VERIFIED)) {
@@ -298,30 +316,39 @@ pub fn advise_in(
             }
         }
         of += labels.len();
-        let mut done: Vec<String> = Vec::new();
+        // A design both in the top and on the front runs once.
+        let mut done: Vec<Advised> = Vec::new();
         for a in top.iter_mut().chain(front.iter_mut().take(FRONT_VERIFIED)) {
-            if !done.contains(&a.label) {
-                done.push(a.label.clone());
-                tell(of, Text::new("advisor-step-engine").arg("design", &a.label));
+            if let Some(d) = done.iter().find(|d| d.label == a.label) {
+                a.engine = d.engine.clone();
+                a.engine_error = d.engine_error.clone();
+                a.cost = d.cost.clone();
+                continue;
             }
-            run_engine(model, a, &mut disagree);
+            tell(of, Text::new("advisor-step-engine").arg("design", &a.label));
+            run_engine(model, a, opts, &mut disagree);
+            done.push(a.clone());
         }
-        let mut pick = top
-            .iter()
-            .find(|a| a.engine.as_ref().is_some_and(EngineFigures::sound))
-            .cloned();
+        // The screen proposed; the engine's measured work decides among the sound ones.
+        let mut pick = sound_by_cost(top.iter().chain(front.iter().take(FRONT_VERIFIED)))
+            .first()
+            .map(|a| (*a).clone());
         // When every top design failed on the engine, look further down the list.
         if pick.is_none() {
             for (i, s) in found.iter().enumerate().skip(top.len()).take(20) {
                 let mut a = advised(i, s);
                 tell(of, Text::new("advisor-step-engine").arg("design", &a.label));
-                run_engine(model, &mut a, &mut disagree);
+                run_engine(model, &mut a, opts, &mut disagree);
                 if a.engine.as_ref().is_some_and(EngineFigures::sound) {
                     pick = Some(a);
                     break;
                 }
             }
         }
+        flips = pick
+            .as_ref()
+            .map(|p| flips_of(p, top.iter().chain(front.iter().take(FRONT_VERIFIED)), opts))
+            .unwrap_or_default();
         recommended = pick;
     } else {
         recommended = top.first().cloned();
@@ -348,6 +375,7 @@ pub fn advise_in(
         model: model.name.clone().unwrap_or_default(),
         horizon_days,
         weights: opts.weights,
+        cost_model: opts.cost,
         search: screener.report,
         reference: reference_screen,
         recommended,
@@ -355,16 +383,66 @@ pub fn advise_in(
         front,
         explanations,
         disagreements: unique,
+        flips,
     }
 }
 
-/// Runs `a` on the engine and records its figures and any disagreement with the screen.
-fn run_engine(model: &Model, a: &mut Advised, disagree: &mut Vec<Disagreement>) {
+/// Returns the sound verified designs of `designs` (each label once), the lowest decision
+/// score first (ties: the better screen rank).
+fn sound_by_cost<'a>(designs: impl Iterator<Item = &'a Advised>) -> Vec<&'a Advised> {
+    let mut out: Vec<&Advised> = Vec::new();
+    for a in designs {
+        let sound = a.engine.as_ref().is_some_and(EngineFigures::sound) && a.cost.is_some();
+        if sound && !out.iter().any(|o| o.label == a.label) {
+            out.push(a);
+        }
+    }
+    let score = |a: &Advised| a.cost.as_ref().map_or(f64::INFINITY, |c| c.score);
+    out.sort_by(|x, y| score(x).total_cmp(&score(y)).then(x.rank.cmp(&y.rank)));
+    out
+}
+
+/// Returns where the pick of `pick` flips against each other sound verified design of
+/// `designs`: the nearest flip (read factor closest to 1) first.
+fn flips_of<'a>(
+    pick: &Advised,
+    designs: impl Iterator<Item = &'a Advised>,
+    opts: &AdviseOptions,
+) -> Vec<cost::Flip> {
+    let Some(own) = &pick.cost else {
+        return Vec::new();
+    };
+    let ratio = (own.write_ops_per_sec > 0.0).then(|| own.read_ops_per_sec / own.write_ops_per_sec);
+    let mut out: Vec<cost::Flip> = sound_by_cost(designs)
+        .into_iter()
+        .filter(|a| a.label != pick.label)
+        .filter_map(|a| {
+            let c = a.cost.as_ref()?;
+            // A design with the very same cost (a `$lookup` where the application joins
+            // alike) never flips: nothing to say.
+            ((c.score - own.score).abs() > 1e-9)
+                .then(|| cost::flip(own, c, &a.label, &opts.weights, ratio))
+        })
+        .collect();
+    let distance = |f: &cost::Flip| f.read_factor.map_or(f64::INFINITY, |k| k.ln().abs());
+    out.sort_by(|x, y| distance(x).total_cmp(&distance(y)));
+    out
+}
+
+/// Runs `a` on the engine and records its figures, its cost and any disagreement with the
+/// screen.
+fn run_engine(
+    model: &Model,
+    a: &mut Advised,
+    opts: &AdviseOptions,
+    disagree: &mut Vec<Disagreement>,
+) {
     if a.engine.is_some() || a.engine_error.is_some() {
         return;
     }
     match verify::evaluate(model, &a.design) {
         Ok(e) => {
+            a.cost = Some(cost::cost_of(&e, &opts.cost, &opts.weights));
             let mut f = EngineFigures::of(&e);
             f.answer_problems = verify::answer_problems(model, &a.design);
             disagree.extend(disagreements(&a.label, &a.screened, &f));

@@ -60,6 +60,18 @@ impl Layout {
     /// collections and their document shapes, plan every unit of the workload on them, then
     /// derive the indexes that plan needs.
     pub fn build(model: &Model, spec: &DesignSpec) -> Result<Layout, DesignError> {
+        // The plan reads some field patterns from the model's design (an attribute's form, a
+        // case-insensitive index's collation, GridFS fields, computed totals): a spec with
+        // other patterns is planned under its own.
+        let owned;
+        let model = if model.design.fields == spec.fields {
+            model
+        } else {
+            let mut m = model.clone();
+            m.design = spec.clone();
+            owned = m;
+            &owned
+        };
         let strategies = resolve(model, spec);
         let mut collections = place::collections(model, spec, &strategies)?;
         let plan = plan::build(&Placement {

@@ -493,6 +493,12 @@ pub fn evaluate(
     design: &Design,
     opts: &EvalOptions,
 ) -> Result<Evaluation, EvalError> {
+    if let Design::Spec(spec) = design {
+        // A design's own field and lifecycle patterns, not the model's, plan its queries.
+        let (model, spec) = offer::lowered_ref(model, spec);
+        let layout = crate::design::Layout::build(&model, &spec)?;
+        return evaluate_layout(&model, layout, opts);
+    }
     evaluate_layout(model, design.layout(model)?, opts)
 }
 

@@ -288,6 +288,7 @@ advisor-breach-horizon = { $collection }.{ $path } breaks 16 MiB at { $count } e
 advisor-breach-largest = the largest { $collection } document the model allows would be over the 16 MiB limit
 advisor-breach-depth = { $collection } documents nest more than 100 levels deep
 advisor-breach-indexes = { $collection } has more than 64 indexes
+advisor-breach-open-keys = { $collection }.{ $path } is keyed by values that keep coming: one index per key, a createIndex for every new one, past 64 indexes in time
 advisor-breach-other = { $collection }: { $code }
 advisor-method-exhaustive = exhaustive
 advisor-method-local = local
@@ -307,6 +308,22 @@ advisor-figures = reads { $reads }/s, writes { $writes } docs + { $keys } index 
 advisor-figures-engine = ; engine: reads { $reads }/s, writes { $writes } docs + { $keys } index keys/s, indexes { $indexes }, docs examined { $examined }/s{ $infeasible }
 advisor-figures-infeasible = , infeasible: { $limits }
 advisor-figures-error = ; engine error: { $error }
+advisor-cost = cost: { $work } of work ({ $reads } reading, { $writes } writing; { $share } of it { $term }), storage { $storage }
+advisor-term-round-trips = round trips
+advisor-term-keys-examined = index keys examined
+advisor-term-docs-examined = documents examined
+advisor-term-bytes-returned = bytes returned
+advisor-term-docs-written = documents written
+advisor-term-bytes-written = bytes written
+advisor-term-index-keys-written = index keys written
+advisor-term-docs-from-disk = documents read from disk (the working set past the cache)
+advisor-report-flips = where the pick flips (against each other verified design):
+advisor-flip = { $design } (score { $delta }): { $when }
+advisor-flip-ratio = ties at { $at } reads per write (today { $today })
+advisor-flip-factor = ties with every read rate × { $factor }
+advisor-flip-storage = ties with the storage weight × { $factor }
+advisor-flip-or = ; {""}
+advisor-flip-never = loses at every read/write ratio and storage weight
 
 ## CLI report
 

@@ -511,6 +511,7 @@ advise-applied = Applied
 advise-apply-n = Apply design { $rank }
 advise-why = Why
 advise-why-none = Nothing to choose: every relationship has one option.
+advise-flips = Where the pick flips
 advise-best = Best designs
 advise-col-design = Design
 advise-col-score = Score vs Normalized

@@ -284,6 +284,7 @@ advisor-breach-horizon = { $collection }.{ $path } 在 { $count } 个元素时�
 advisor-breach-largest = 模型允许的最大 { $collection } 文档会超过 16 MiB 上限
 advisor-breach-depth = { $collection } 的文档嵌套超过 100 层
 advisor-breach-indexes = { $collection } 的索引超过 64 个
+advisor-breach-open-keys = { $collection }.{ $path } 以不断新增的值作键：每个键一个索引，每来一个新值就要 createIndex 一次，迟早超过 64 个索引
 advisor-breach-other = { $collection }：{ $code }
 advisor-method-exhaustive = 穷举
 advisor-method-local = 局部
@@ -303,6 +304,22 @@ advisor-figures = 读 { $reads }/s，写 { $writes } 个文档 + { $keys } 个�
 advisor-figures-engine = ；引擎：读 { $reads }/s，写 { $writes } 个文档 + { $keys } 个索引键/s，索引 { $indexes }，检查的文档 { $examined }/s{ $infeasible }
 advisor-figures-infeasible = ，不可行：{ $limits }
 advisor-figures-error = ；引擎错误：{ $error }
+advisor-cost = 代价：每秒 { $work } 工作（读 { $reads }，写 { $writes }；其中 { $share } 来自{ $term }），存储 { $storage }
+advisor-term-round-trips = 往返
+advisor-term-keys-examined = 扫描的索引键
+advisor-term-docs-examined = 扫描的文档
+advisor-term-bytes-returned = 返回的字节
+advisor-term-docs-written = 写入的文档
+advisor-term-bytes-written = 写入的字节
+advisor-term-index-keys-written = 写入的索引键
+advisor-term-docs-from-disk = 从磁盘读取的文档（工作集超出缓存的部分）
+advisor-report-flips = 选择在何处翻转（对每个其他已验证的设计）：
+advisor-flip = { $design }（得分 { $delta }）：{ $when }
+advisor-flip-ratio = 每次写对应 { $at } 次读时持平（当前 { $today }）
+advisor-flip-factor = 所有读速率 × { $factor } 时持平
+advisor-flip-storage = 存储权重 × { $factor } 时持平
+advisor-flip-or = ；
+advisor-flip-never = 在任何读写比和存储权重下都不占优
 
 ## CLI report
 

@@ -508,6 +508,7 @@ advise-applied = 已应用
 advise-apply-n = 应用设计 { $rank }
 advise-why = 原因
 advise-why-none = 无可选择：每个关系只有一个选项。
+advise-flips = 选择在何处翻转
 advise-best = 最佳设计
 advise-col-design = 设计
 advise-col-score = 相对范式化的分数

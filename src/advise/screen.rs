@@ -264,8 +264,54 @@ pub fn screen_with(
         write_round_trips,
         largest_document,
         tolerance: tol,
-        infeasible: breaches(layout, &stats, horizon_days),
+        infeasible: {
+            let mut b = breaches(layout, &stats, horizon_days);
+            b.extend(open_keys_indexed(model, layout));
+            b
+        },
     }
+}
+
+/// Returns a breach per collection that keys a sub-document by a field whose values are open
+/// ([`crate::model::Field::values_open`]: sales channels, a game's items) and indexes each key
+/// (`{"prices.gewala": 1}`, … as [`crate::design::indexes`] derives them): every new value
+/// needs a `createIndex` in production and the indexes pass MongoDB's 64 a collection in time,
+/// the maintenance article 003 rejects ("几十个" channels). A fixed key set (six abilities) is
+/// not one.
+fn open_keys_indexed(model: &Model, layout: &Layout) -> Vec<Breach> {
+    let mut out = Vec::new();
+    for e in &model.entities {
+        for (name, f) in e.fields.iter() {
+            for (key, k) in f.fields.iter().filter(|(_, k)| k.values_open) {
+                let paths: Vec<String> = k.values.iter().map(|v| format!("{name}.{v}")).collect();
+                for c in &layout.collections {
+                    let per_key = c
+                        .indexes
+                        .iter()
+                        .filter(|i| i.keys.len() == 1 && i.keys.keys().any(|p| paths.contains(p)))
+                        .count();
+                    if per_key == 0 {
+                        continue;
+                    }
+                    out.push(Breach {
+                        code: "OPEN_KEYS_INDEXED".into(),
+                        collection: c.name.clone(),
+                        path: name.clone(),
+                        relationship: None,
+                        break_point: None,
+                        largest: None,
+                        date: None,
+                        days: None,
+                        message: format!(
+                            "{}.{name} is keyed by {key}, whose values keep coming: {per_key} indexes today, one more createIndex for every new {key}, past 64 in time",
+                            c.name
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Whether `c` pushes with `$slice` (an embedded subset's newest k): a new element that

@@ -366,7 +366,8 @@ pub fn nice_ceil(n: u64) -> u64 {
 }
 
 /// Returns the field dimensions: every field a pattern of the model's design or of one of its
-/// preset's designs applies to, with no pattern and each pattern named for it.
+/// preset's designs applies to, with no pattern (not for an attribute array: it has a form in
+/// every design) and each pattern named for it.
 fn field_dimensions(model: &Model) -> Vec<Dimension> {
     let mut all: Vec<&FieldPattern> = model.design.fields.iter().collect();
     if let Some(p) = &model.preset {
@@ -384,10 +385,17 @@ fn field_dimensions(model: &Model) -> Vec<Dimension> {
                     options.push(Some(p.clone()));
                 }
             }
+            // An attribute array has a form whatever the design: without a pattern it is the
+            // `key_value` array with no names for its key and value, so a `find_by_attribute`
+            // step could not be planned on it. Its options are the attribute forms only.
             _ => out.push(Dimension::Field {
                 entity: entity.to_string(),
                 field: field.to_string(),
-                options: vec![None, Some(p.clone())],
+                options: if matches!(p, FieldPattern::Attribute { .. }) {
+                    vec![Some(p.clone())]
+                } else {
+                    vec![None, Some(p.clone())]
+                },
             }),
         }
     }

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use super::cost::{Cost, Flip};
 use super::screen::Breach;
 use super::{Advice, Advised, Alternative, Explanation};
 use crate::human::{binary_size, thousands};
@@ -69,6 +70,7 @@ pub fn breach_in(b: &Breach, lang: Lang) -> String {
         "LARGEST_OVER_LIMIT" => Text::new("advisor-breach-largest"),
         "DEPTH_OVER_LIMIT" => Text::new("advisor-breach-depth"),
         "INDEX_LIMIT" => Text::new("advisor-breach-indexes"),
+        "OPEN_KEYS_INDEXED" => Text::new("advisor-breach-open-keys"),
         _ => Text::new("advisor-breach-other").arg("code", &b.code),
     };
     text.arg("collection", &b.collection)
@@ -178,6 +180,10 @@ fn figures(a: &Advised, lang: Lang) -> String {
                 .render(lang),
         );
     }
+    if let Some(c) = &a.cost {
+        t.push_str("\n     ");
+        t.push_str(&cost_line(c, lang));
+    }
     if let Some(err) = &a.engine_error {
         t.push_str(
             &Text::new("advisor-figures-error")
@@ -186,6 +192,109 @@ fn figures(a: &Advised, lang: Lang) -> String {
         );
     }
     t
+}
+
+/// Returns a duration of work per second (`µs/s` in) as a person reads it: `45.2 ms/s`.
+fn work(us: f64) -> String {
+    if us >= 1_000_000.0 {
+        format!("{:.2} s/s", us / 1e6)
+    } else if us >= 1_000.0 {
+        format!("{:.1} ms/s", us / 1e3)
+    } else {
+        format!("{us:.0} µs/s")
+    }
+}
+
+/// Returns a cost term's figure in words (`round_trips` → "round trips").
+fn term_name(figure: &str, lang: Lang) -> String {
+    let id = match figure {
+        "round_trips" => "advisor-term-round-trips",
+        "keys_examined" => "advisor-term-keys-examined",
+        "docs_examined" => "advisor-term-docs-examined",
+        "bytes_returned" => "advisor-term-bytes-returned",
+        "docs_written" => "advisor-term-docs-written",
+        "bytes_written" => "advisor-term-bytes-written",
+        "index_keys_written" => "advisor-term-index-keys-written",
+        "docs_from_disk" => "advisor-term-docs-from-disk",
+        other => return other.to_string(),
+    };
+    Text::new(id).render(lang)
+}
+
+/// Returns a verified design's cost in a line: its work, read and write, the costliest term
+/// and its share, its storage.
+pub fn cost_line(c: &Cost, lang: Lang) -> String {
+    let total = c.work_us();
+    let (term, share) = c.terms.first().map_or((String::new(), 0.0), |t| {
+        (
+            term_name(&t.figure, lang),
+            if total > 0.0 {
+                t.us_per_sec / total
+            } else {
+                0.0
+            },
+        )
+    });
+    Text::new("advisor-cost")
+        .arg("work", work(total))
+        .arg("reads", work(c.read_us))
+        .arg("writes", work(c.write_us))
+        .arg("term", term)
+        .arg("share", format!("{:.0}%", share * 100.0))
+        .arg("storage", binary_size(c.storage_bytes.round() as u64))
+        .render(lang)
+}
+
+/// Returns where the pick flips against one other design, in a line.
+pub fn flip_line(f: &Flip, lang: Lang) -> String {
+    let mut parts = Vec::new();
+    match (f.read_factor, f.reads_per_write, f.reads_per_write_at_flip) {
+        (Some(_), Some(today), Some(at)) => parts.push(
+            Text::new("advisor-flip-ratio")
+                .arg("at", ratio(at))
+                .arg("today", ratio(today))
+                .render(lang),
+        ),
+        (Some(k), _, _) => parts.push(
+            Text::new("advisor-flip-factor")
+                .arg("factor", ratio(k))
+                .render(lang),
+        ),
+        _ => {}
+    }
+    if let Some(m) = f.storage_weight_factor {
+        parts.push(
+            Text::new("advisor-flip-storage")
+                .arg("factor", ratio(m))
+                .render(lang),
+        );
+    }
+    if parts.is_empty() {
+        parts.push(Text::new("advisor-flip-never").render(lang));
+    }
+    Text::new("advisor-flip")
+        .arg("design", &f.design)
+        .arg("delta", format!("{:+.3}", f.score_delta))
+        .arg(
+            "when",
+            parts.join(&Text::new("advisor-flip-or").render(lang)),
+        )
+        .render(lang)
+}
+
+/// Returns a ratio or factor with the digits that matter (two significant ones under 10):
+/// `1,200`, `35`, `2.4`, `0.061`, `0.0011`.
+fn ratio(v: f64) -> String {
+    if v >= 100.0 {
+        thousands(v.round() as u64)
+    } else if v >= 10.0 {
+        format!("{v:.0}")
+    } else if v > 0.0 {
+        let decimals = (1.0 - v.log10().floor()).clamp(1.0, 12.0) as usize;
+        format!("{v:.decimals$}")
+    } else {
+        "0".to_string()
+    }
 }
 
 /// Returns the advice as text in English.
@@ -263,6 +372,12 @@ pub fn report_in(a: &Advice, lang: Lang) -> String {
         let _ = writeln!(t, "\n{}", say("advisor-report-why"));
         for e in &a.explanations {
             let _ = writeln!(t, "  {}", explanation_text(e, lang));
+        }
+    }
+    if !a.flips.is_empty() {
+        let _ = writeln!(t, "\n{}", say("advisor-report-flips"));
+        for f in &a.flips {
+            let _ = writeln!(t, "  {}", flip_line(f, lang));
         }
     }
     let _ = writeln!(t, "\n{}", say("advisor-report-top"));

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::eval::ModelSource;
+use crate::advise::cost::CostModel;
 use crate::advise::text::report_in;
 use crate::advise::{advise, parse_horizon, AdviseOptions, Weights};
 use crate::lang::Lang;
@@ -21,8 +22,14 @@ pub const LONG_ABOUT: &str =
     recommended). The candidates are scored with the weights (log ratios to the normalized \
     design, lower is better) and the Pareto front over the three is found; the best --top \
     designs and the front are then run on the engine, and any figure where the screen and the \
-    engine disagree beyond the screen's tolerance is reported. The recommendation comes with \
-    the numbers that decided each relationship against its runner-up.\n\n\
+    engine disagree beyond the screen's tolerance is reported. Among the verified designs the \
+    cost model decides: every figure the engine measures (round trips, keys and documents \
+    examined, bytes returned, documents, bytes and index keys written) priced in \
+    microseconds (--cost), reads and writes added, storage weighed beside them; the report \
+    gives each design's cost terms and the read/write ratio and storage weight at which the \
+    pick would flip. The recommendation comes with the numbers that decided each \
+    relationship against its runner-up. A sub-document keyed by a field whose values keep \
+    coming (values_open) with one index per key is infeasible.\n\n\
     Exit codes: 0 a design is recommended, 1 no design is feasible, 2 a usage or input error.";
 
 /// Examples shown after the help.
@@ -41,6 +48,11 @@ pub struct AdviseArgs {
     /// `365d`.
     #[arg(long, value_name = "H", default_value = "5y")]
     pub horizon: String,
+    /// The cost model's constants (µs per round trip, key and document examined, byte
+    /// returned, document, byte and index key written) as a JSON object; any subset, the
+    /// others keep their defaults (docs/advisor.md).
+    #[arg(long, value_name = "FILE")]
+    pub cost: Option<std::path::PathBuf>,
     /// Designs listed and verified on the engine, best first.
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub top: usize,
@@ -73,11 +85,27 @@ impl AdviseArgs {
                 return Ok(ExitCode::from(2));
             }
         };
+        let cost = match &self.cost {
+            None => CostModel::default(),
+            Some(path) => {
+                let parsed = std::fs::read_to_string(path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| CostModel::parse(&t).map_err(|e| e.to_string()));
+                match parsed {
+                    Ok(c) => c,
+                    Err(e) => {
+                        eprintln!("squillion: {}: {e}", path.display());
+                        return Ok(ExitCode::from(2));
+                    }
+                }
+            }
+        };
         let opts = AdviseOptions {
             weights,
             horizon_days: Some(horizon_days),
             top: self.top.max(1),
             verify: true,
+            cost,
         };
         let a = advise(&model, &opts);
         if self.json {

@@ -187,9 +187,12 @@ pub(super) fn chosen_design(
         std::fs::read_to_string(file).with_context(|| format!("cannot read design file {file}"))?;
     let spec: DesignSpec = serde_json::from_str(&text)
         .with_context(|| format!("{file}: not a design (line:column in the message)"))?;
-    let layout = Layout::build(model, &spec)?;
+    // Planned and evaluated under its own field and lifecycle patterns, as the advisor
+    // verifies it (`eval::offer::lowered`).
+    let (model, spec) = crate::eval::offer::lowered(model, &spec);
+    let layout = Layout::build(&model, &spec)?;
     let name = layout.design.clone();
-    Ok((model.clone(), layout, name))
+    Ok((model, layout, name))
 }
 
 /// Parses `--ram`.

@@ -100,14 +100,24 @@ pub fn lowered(model: &Model, design: &DesignSpec) -> (Model, DesignSpec) {
     (m.into_owned(), s.into_owned())
 }
 
-/// [`lowered`], borrowing `model` and `design` when the design has no lifecycle pattern (the
-/// advisor screens thousands of designs).
+/// [`lowered`], borrowing `model` and `design` when the design has no lifecycle pattern and
+/// the model's own field patterns (the advisor screens thousands of designs).
 pub fn lowered_ref<'a>(
     model: &'a Model,
     design: &'a DesignSpec,
 ) -> (Cow<'a, Model>, Cow<'a, DesignSpec>) {
     if !crate::model::lifecycle::has_lifecycle(design) {
-        return (Cow::Borrowed(model), Cow::Borrowed(design));
+        // The plan reads some field patterns from the model's own design (an attribute's
+        // form, a case-insensitive index's collation, GridFS fields, computed totals): a
+        // design whose patterns differ from the model's must be planned with its own, or its
+        // queries ask for a layout it does not have (a flattened attribute queried as an
+        // array returns nothing).
+        if model.design.fields == design.fields {
+            return (Cow::Borrowed(model), Cow::Borrowed(design));
+        }
+        let mut m = model.clone();
+        m.design = design.clone();
+        return (Cow::Owned(m), Cow::Borrowed(design));
     }
     let (mut m, s) = crate::model::lifecycle::lower(model, design);
     m.design = s.clone();

@@ -298,6 +298,13 @@ pub struct Field {
     /// hold the most benefits).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub independent: bool,
+    /// For `enum`: the values listed are today's and new ones keep coming (a store's sales
+    /// channels, a game's items), not a fixed set (a character's six abilities). A design that
+    /// keys a sub-document by such a field and indexes each key needs a `createIndex` for
+    /// every new value and passes MongoDB's 64 indexes a collection in time: the advisor calls
+    /// it infeasible (`OPEN_KEYS_INDEXED`, docs/advisor.md).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub values_open: bool,
 }
 
 impl Field {
@@ -317,6 +324,7 @@ impl Field {
             from: None,
             to: None,
             independent: false,
+            values_open: false,
         }
     }
 
@@ -382,6 +390,7 @@ impl Field {
             from: self.from.clone(),
             to: self.to.clone(),
             independent: false,
+            values_open: false,
         }
     }
 }

@@ -43,6 +43,7 @@ const FIELD_KEYS: &[&str] = &[
     "from",
     "to",
     "independent",
+    "values_open",
 ];
 
 /// The largest entity count or distribution parameter (count, length, mean, …) a model may
@@ -811,6 +812,7 @@ impl Checker {
         self.date(m, "from", path);
         self.date(m, "to", path);
         self.boolean(m, "independent", path);
+        self.boolean(m, "values_open", path);
         let elem = if ty == Some(BsonType::Array) {
             items
         } else {

@@ -18,7 +18,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::advise::text::explanation_text;
+use crate::advise::text::{cost_line, explanation_text, flip_line};
 use crate::advise::{Advice, Advised, Weights};
 use crate::design::DesignSpec;
 use crate::human;
@@ -293,6 +293,8 @@ fn AdviceView(
     let top = advice.top.clone();
     let explanations = advice.explanations.clone();
     let disagreements = advice.disagreements.clone();
+    let flips = advice.flips.clone();
+    let rec_cost = recommended.as_ref().and_then(|r| r.cost.clone());
     let rec_for_rows = rec_design.clone();
     view! {
         <p class="advise-searched" data-testid="advise-searched" data-space=advice.search.space_size.to_string()
@@ -307,6 +309,9 @@ fn AdviceView(
                     <button type="button" class="button primary advise-apply" data-rank=r.rank.to_string() data-design=spec
                         on:click=move |_| apply.run(d.clone())>{tr!(AdviseApply)}</button>
                 }
+            })}
+            {rec_cost.map(|c| view! {
+                <p class="advise-cost" data-testid="advise-cost">{move || cost_line(&c, lang())}</p>
             })}
         </div>
         <div class="advise-grid">
@@ -327,6 +332,14 @@ fn AdviceView(
                         </ul>
                     }.into_any()
                 }}
+                {(!flips.is_empty()).then(|| view! {
+                    <h3>{tr!(AdviseFlips)}</h3>
+                    <ul class="advise-flips" data-testid="advise-flips">
+                        {flips.into_iter().map(|f| view! {
+                            <li>{move || flip_line(&f, lang())}</li>
+                        }).collect_view()}
+                    </ul>
+                })}
             </div>
         </div>
         <h3>{tr!(AdviseBest)}</h3>

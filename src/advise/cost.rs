@@ -1,0 +1,386 @@
+//! The cost model: what a design's workload costs in one unit, **microseconds of work per
+//! second of workload** (µs/s), from the figures the engine measures for every verified
+//! design, and where the pick between two designs flips as the read/write ratio or the
+//! storage weight changes.
+//!
+//! The screen ranks thousands of candidates by round trips, documents and index keys written
+//! and bytes ([`super::screen`]); a round trip is not a unit of work (game-inventory's keyed
+//! items answer "damage > 20" in one query that names every key), and neither is a document
+//! written (a `$push` into a host document holding 100,000 ids rewrites 921 KiB). So the
+//! recommendation among the verified designs is decided by this model: each figure times a
+//! named constant ([`CostModel`]), read and write operations apart, the storage beside them.
+//! docs/advisor.md ("The cost model") gives each constant's source.
+
+use serde::{Deserialize, Serialize};
+
+use crate::design::CommandKind;
+use crate::eval::Evaluation;
+
+/// The price of each figure, in microseconds. The defaults are orders of magnitude for a
+/// replica set in one region with its working set in the WiredTiger cache (docs/advisor.md
+/// gives the source of each); `--cost FILE` overrides any of them.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CostModel {
+    /// One command sent and answered: the network round trip within a region plus the
+    /// command's dispatch (parse, authorize, plan cache lookup).
+    pub round_trip_us: f64,
+    /// One index key examined (a WiredTiger cursor step in a cached B-tree).
+    pub key_examined_us: f64,
+    /// One document examined (fetched from the cache and matched).
+    pub doc_examined_us: f64,
+    /// One byte returned (encoded, sent, decoded by the driver).
+    pub byte_returned_us: f64,
+    /// One document written (a write with its oplog entry and journal record).
+    pub doc_written_us: f64,
+    /// One byte written (the document as stored: a growing document is rewritten whole, and
+    /// every byte goes to the journal, the oplog and the secondaries).
+    pub byte_written_us: f64,
+    /// One index key inserted or deleted.
+    pub index_key_written_us: f64,
+    /// One document read from disk: the share of the documents examined past what the
+    /// WiredTiger cache holds of the working set (a random SSD read of a page).
+    pub disk_read_us: f64,
+}
+
+impl Default for CostModel {
+    fn default() -> Self {
+        CostModel {
+            round_trip_us: 300.0,
+            key_examined_us: 0.2,
+            doc_examined_us: 1.0,
+            byte_returned_us: 0.002,
+            doc_written_us: 20.0,
+            byte_written_us: 0.01,
+            index_key_written_us: 3.0,
+            disk_read_us: 100.0,
+        }
+    }
+}
+
+/// Why a cost file was refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("not a cost model: {0} (a JSON object of round_trip_us, key_examined_us, doc_examined_us, byte_returned_us, doc_written_us, byte_written_us, index_key_written_us, disk_read_us; docs/advisor.md)")]
+pub struct CostModelError(pub String);
+
+impl CostModel {
+    /// Parses a cost file: a JSON object naming any of the constants (the others keep their
+    /// default), each a finite number ≥ 0.
+    pub fn parse(text: &str) -> Result<CostModel, CostModelError> {
+        let m: CostModel = serde_json::from_str(text).map_err(|e| CostModelError(e.to_string()))?;
+        let all = [
+            ("round_trip_us", m.round_trip_us),
+            ("key_examined_us", m.key_examined_us),
+            ("doc_examined_us", m.doc_examined_us),
+            ("byte_returned_us", m.byte_returned_us),
+            ("doc_written_us", m.doc_written_us),
+            ("byte_written_us", m.byte_written_us),
+            ("index_key_written_us", m.index_key_written_us),
+            ("disk_read_us", m.disk_read_us),
+        ];
+        for (name, v) in all {
+            if !v.is_finite() || v < 0.0 {
+                return Err(CostModelError(format!("{name} must be a number ≥ 0")));
+            }
+        }
+        Ok(m)
+    }
+}
+
+/// One term of a cost: a figure per second and what it costs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Term {
+    /// The figure: `round_trips`, `keys_examined`, `docs_examined`, `bytes_returned`,
+    /// `docs_written`, `bytes_written`, `index_keys_written`, `docs_from_disk` (the documents
+    /// examined past what the cache holds of the working set).
+    pub figure: String,
+    /// The figure per second, of the read operations.
+    pub reads_per_sec: f64,
+    /// The figure per second, of the write operations.
+    pub writes_per_sec: f64,
+    /// What it costs, µs per second of workload (both sides).
+    pub us_per_sec: f64,
+}
+
+/// A verified design's cost: its work by the cost model, its storage, and its decision score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cost {
+    /// µs of work per second of the read operations (those that write nothing).
+    pub read_us: f64,
+    /// µs of work per second of the write operations (those that write something, with the
+    /// reads they make).
+    pub write_us: f64,
+    /// Data plus index bytes at full scale.
+    pub storage_bytes: f64,
+    /// Read operations per second (operations that write nothing).
+    pub read_ops_per_sec: f64,
+    /// Write operations per second.
+    pub write_ops_per_sec: f64,
+    /// Each term, the costliest first.
+    pub terms: Vec<Term>,
+    /// The decision score ([`decision_score`]; lower is better). Only differences between
+    /// designs of one advice mean something.
+    pub score: f64,
+}
+
+impl Cost {
+    /// Returns the work, µs per second of workload.
+    pub fn work_us(&self) -> f64 {
+        self.read_us + self.write_us
+    }
+}
+
+/// Returns the cost of evaluation `e` under `m`, scored with `w` ([`decision_score`]).
+pub fn cost_of(e: &Evaluation, m: &CostModel, w: &super::Weights) -> Cost {
+    // The share of the documents examined that the cache does not hold: the working set
+    // (hot documents and every index, per shard) past the cache, read from disk.
+    let st = &e.storage;
+    let ws = st.working_set_per_shard.value;
+    let miss = if ws > 0.0 {
+        (1.0 - st.cache_bytes as f64 / ws).max(0.0)
+    } else {
+        0.0
+    };
+    // [reads side, writes side] per figure.
+    let mut f = [[0.0f64; 2]; 8];
+    for o in &e.operations {
+        let writes = o
+            .typical
+            .commands
+            .iter()
+            .any(|c| !matches!(c.kind, CommandKind::Find | CommandKind::Aggregate));
+        let side = usize::from(writes);
+        for c in &o.typical.commands {
+            let r = o.rate_per_sec;
+            let x = &c.full;
+            let figures = [
+                c.queries as f64,
+                x.keys_examined.value,
+                x.docs_examined.value,
+                x.bytes_returned.value,
+                x.docs_written.value,
+                x.bytes_written.value,
+                x.index_keys_written.value,
+                x.docs_examined.value * miss,
+            ];
+            for (slot, v) in f.iter_mut().zip(figures) {
+                if let Some(s) = slot.get_mut(side) {
+                    *s += r * v;
+                }
+            }
+        }
+    }
+    let prices = [
+        m.round_trip_us,
+        m.key_examined_us,
+        m.doc_examined_us,
+        m.byte_returned_us,
+        m.doc_written_us,
+        m.byte_written_us,
+        m.index_key_written_us,
+        m.disk_read_us,
+    ];
+    let names = [
+        "round_trips",
+        "keys_examined",
+        "docs_examined",
+        "bytes_returned",
+        "docs_written",
+        "bytes_written",
+        "index_keys_written",
+        "docs_from_disk",
+    ];
+    let mut read_us = 0.0;
+    let mut write_us = 0.0;
+    let mut terms: Vec<Term> = names
+        .iter()
+        .zip(f)
+        .zip(prices)
+        .map(|((name, [r, wr]), p)| {
+            read_us += r * p;
+            write_us += wr * p;
+            Term {
+                figure: (*name).to_string(),
+                reads_per_sec: r,
+                writes_per_sec: wr,
+                us_per_sec: (r + wr) * p,
+            }
+        })
+        .collect();
+    terms.sort_by(|a, b| b.us_per_sec.total_cmp(&a.us_per_sec));
+    let storage_bytes =
+        crate::eval::Metric::StorageBytes.of(e) + crate::eval::Metric::IndexBytes.of(e);
+    let (read_ops_per_sec, write_ops_per_sec) = operation_rates(e);
+    Cost {
+        read_us,
+        write_us,
+        storage_bytes,
+        read_ops_per_sec,
+        write_ops_per_sec,
+        terms,
+        score: decision_score(read_us, write_us, storage_bytes, w),
+    }
+}
+
+/// Returns the decision score of a design whose read operations cost `read_us`, whose write
+/// operations cost `write_us` and which keeps `storage` bytes, under weights `w`:
+///
+/// ```text
+/// score = ((w_r + w_w) · ln(1 + w_r·read + w_w·write) + w_s · ln(1 + storage)) / Σ w
+/// ```
+///
+/// Reads and writes are one unit (µs), so they add up before the logarithm: the read/write
+/// ratio decides between them (a design that reads cheaply and writes dearly wins where
+/// reads dominate). Storage is another unit, so it is weighed as a log ratio: a weight says
+/// what a halving of the work is worth against a halving of the bytes.
+pub fn decision_score(read_us: f64, write_us: f64, storage: f64, w: &super::Weights) -> f64 {
+    let total = w.reads + w.writes + w.storage;
+    if total <= 0.0 {
+        return 0.0;
+    }
+    let work = w.reads * read_us.max(0.0) + w.writes * write_us.max(0.0);
+    ((w.reads + w.writes) * libm::log1p(work) + w.storage * libm::log1p(storage.max(0.0))) / total
+}
+
+/// Where the pick between the recommendation and another verified design flips.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Flip {
+    /// The other design's label.
+    pub design: String,
+    /// The factor on every read operation's rate at which the two tie (below 1: fewer reads;
+    /// above 1: more), the write rates unchanged; `None` when no positive factor does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_factor: Option<f64>,
+    /// Read operations per write operation today (`None` without writes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reads_per_write: Option<f64>,
+    /// Read operations per write operation at the flip.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reads_per_write_at_flip: Option<f64>,
+    /// The factor on the storage weight at which the two tie, the other weights unchanged;
+    /// `None` when no positive factor does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage_weight_factor: Option<f64>,
+    /// The other design's score minus the recommendation's, today.
+    pub score_delta: f64,
+}
+
+/// Returns where the pick of `a` (the recommendation) over `b` flips, under weights `w`;
+/// `reads_per_write` is today's ratio of read to write operations, if the workload writes.
+pub fn flip(
+    a: &Cost,
+    b: &Cost,
+    label: &str,
+    w: &super::Weights,
+    reads_per_write: Option<f64>,
+) -> Flip {
+    let sw = w.reads + w.writes;
+    // The read factor k: 1 + w_r·k·R_a + w_w·W_a = c · (1 + w_r·k·R_b + w_w·W_b), with
+    // c = ((1 + S_b) / (1 + S_a))^(w_s / (w_r + w_w)): the storage term moved across.
+    let read_factor = if sw > 0.0 && w.reads > 0.0 {
+        let c = (libm::log1p(b.storage_bytes) - libm::log1p(a.storage_bytes)) * w.storage / sw;
+        let c = c.exp();
+        let den = w.reads * (a.read_us - c * b.read_us);
+        let num = c - 1.0 + c * w.writes * b.write_us - w.writes * a.write_us;
+        let k = num / den;
+        (den != 0.0 && k.is_finite() && k > 0.0).then_some(k)
+    } else {
+        None
+    };
+    // The storage weight factor m: (w_r + w_w)·ln(A_a/A_b) + m·w_s·ln(S_a/S_b) = 0.
+    let work = |c: &Cost| libm::log1p(w.reads * c.read_us + w.writes * c.write_us);
+    let ds = libm::log1p(a.storage_bytes) - libm::log1p(b.storage_bytes);
+    let storage_weight_factor = if w.storage > 0.0 && ds != 0.0 {
+        let m = -sw * (work(a) - work(b)) / (w.storage * ds);
+        (m.is_finite() && m > 0.0).then_some(m)
+    } else {
+        None
+    };
+    Flip {
+        design: label.to_string(),
+        read_factor,
+        reads_per_write,
+        reads_per_write_at_flip: reads_per_write.zip(read_factor).map(|(r, k)| r * k),
+        storage_weight_factor,
+        score_delta: b.score - a.score,
+    }
+}
+
+/// Returns the read and the write operations per second of an evaluation's workload (an
+/// operation that writes anything is a write operation).
+pub fn operation_rates(e: &Evaluation) -> (f64, f64) {
+    let mut r = 0.0;
+    let mut w = 0.0;
+    for o in &e.operations {
+        let writes = o
+            .typical
+            .commands
+            .iter()
+            .any(|c| !matches!(c.kind, CommandKind::Find | CommandKind::Aggregate));
+        if writes {
+            w += o.rate_per_sec;
+        } else {
+            r += o.rate_per_sec;
+        }
+    }
+    (r, w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::advise::Weights;
+
+    fn cost(read_us: f64, write_us: f64, storage: f64) -> Cost {
+        let w = Weights::default();
+        Cost {
+            read_us,
+            write_us,
+            storage_bytes: storage,
+            read_ops_per_sec: 0.0,
+            write_ops_per_sec: 0.0,
+            terms: Vec::new(),
+            score: decision_score(read_us, write_us, storage, &w),
+        }
+    }
+
+    #[test]
+    fn the_read_factor_is_where_the_two_scores_tie() {
+        let w = Weights::default();
+        // a reads cheaply and writes dearly; b the other way round.
+        let a = cost(1_000.0, 50_000.0, 1e9);
+        let b = cost(20_000.0, 5_000.0, 1e9);
+        let f = flip(&a, &b, "b", &w, Some(10.0));
+        let k = f.read_factor.unwrap_or(0.0);
+        let at = |c: &Cost| decision_score(c.read_us * k, c.write_us, c.storage_bytes, &w);
+        assert!((at(&a) - at(&b)).abs() < 1e-9, "{k}");
+        assert!(a.score > b.score, "b wins today");
+        assert!(k > 1.0, "a wins with more reads: {k}");
+        assert_eq!(f.reads_per_write_at_flip, Some(10.0 * k));
+    }
+
+    #[test]
+    fn the_storage_weight_factor_is_where_the_two_scores_tie() {
+        let w = Weights::default();
+        let a = cost(1_000.0, 1_000.0, 4e9);
+        let b = cost(2_000.0, 2_000.0, 1e9);
+        let f = flip(&a, &b, "b", &w, None);
+        let m = f.storage_weight_factor.unwrap_or(0.0);
+        let w2 = Weights {
+            storage: w.storage * m,
+            ..w
+        };
+        let s = |c: &Cost| decision_score(c.read_us, c.write_us, c.storage_bytes, &w2);
+        assert!((s(&a) - s(&b)).abs() < 1e-9, "{m}");
+        assert!(f.read_factor.is_none() || f.read_factor.is_some_and(|k| k > 0.0));
+    }
+
+    #[test]
+    fn a_cost_file_overrides_some_constants_and_refuses_others() {
+        let m = CostModel::parse(r#"{"round_trip_us": 1000}"#).unwrap_or_default();
+        assert_eq!(m.round_trip_us, 1000.0);
+        assert_eq!(m.doc_written_us, CostModel::default().doc_written_us);
+        assert!(CostModel::parse(r#"{"latency": 1}"#).is_err());
+        assert!(CostModel::parse(r#"{"round_trip_us": -1}"#).is_err());
+    }
+}
