@@ -237,3 +237,55 @@ fn every_bucket_counts_its_elements_and_every_reference_resolves() {
     assert!(buckets > 0, "no preset design buckets");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The CLI says the bound once where the largest expected reads the same (issue #35):
+/// message-attachments' chunks (255.06 KiB expected, 255.06 KiB bound) get no second "max",
+/// and a shape whose two figures read differently keeps both.
+#[test]
+fn the_cli_says_the_bound_once_where_the_largest_expected_reads_the_same() {
+    let run = |json: bool| {
+        let mut args = vec!["eval", "--preset", "message-attachments"];
+        if json {
+            args.push("--json");
+        }
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_squillion"))
+            .args(&args)
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let e: squillion::eval::Evaluation = serde_json::from_str(&run(true)).unwrap();
+    let text = run(false);
+    let (mut merged, mut both) = (0, 0);
+    for c in &e.collections {
+        for sh in &c.stats.shapes {
+            let line = text
+                .lines()
+                .map(str::trim)
+                .find(|l| l.starts_with(&format!("{}: p50 ", sh.label)))
+                .unwrap_or_else(|| panic!("no line for {}:\n{text}", sh.label));
+            let (largest, _) = sh.largest();
+            let size = squillion::human::binary_size;
+            if size(largest.bytes) == size(sh.max.bytes) {
+                merged += 1;
+                assert!(line.contains("which is the bound"), "{line}");
+                assert!(!line.contains(", max "), "{line}");
+            } else {
+                both += 1;
+                assert!(
+                    line.contains(&format!(", max {}", size(sh.max.bytes))),
+                    "{line}"
+                );
+            }
+        }
+    }
+    // Both branches ran: the chunks (merged), the last chunk (254.92 KiB, bound 255.06 KiB).
+    assert!(
+        merged > 0,
+        "no shape of message-attachments reads its bound twice:\n{text}"
+    );
+    assert!(
+        both > 0,
+        "no shape of message-attachments keeps two figures:\n{text}"
+    );
+}
