@@ -825,6 +825,7 @@ fn collections_eval(
                 })
                 .unwrap_or_default();
             let index_bytes = Figure::estimate(indexes.iter().map(|i| i.bytes.value).sum());
+            let samples = sample::samples(data, &c.name, Some(&stats));
             CollectionEval {
                 name: c.name.clone(),
                 stats,
@@ -832,7 +833,7 @@ fn collections_eval(
                 index_count: indexes.len(),
                 indexes,
                 index_bytes,
-                samples: sample::samples(data, &c.name),
+                samples,
             }
         })
         .collect()

@@ -123,6 +123,36 @@ pub struct GeneratedCollection {
     /// [`GenOptions::max_document_bytes`], or to the 16 MiB a value can have in the sample):
     /// their encoded sizes are smaller than at full scale by exactly the bytes cut.
     pub shortened: Vec<Shortened>,
+    /// References that name a document the sample does not hold (a parent's ids of children
+    /// past the sample's share of them, a reference to an entity with no sampled document):
+    /// every other ObjectId a document holds, but its own `_id` and a field the model itself
+    /// declares `objectId`, is the `_id` of a document of the sample or of a sub-document of
+    /// an entity that lives only embedded.
+    pub outside: Vec<Outside>,
+    /// The documents of each shape, in generation order (shape by shape).
+    pub shapes: Vec<ShapeSpan>,
+}
+
+/// The documents of one shape within a generated collection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShapeSpan {
+    /// The shape's label.
+    pub label: String,
+    /// Index of its first document in the collection.
+    pub first: usize,
+    /// Its documents generated.
+    pub count: usize,
+}
+
+/// References of one document that point outside the sample.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outside {
+    /// Index of the document in its collection.
+    pub document: usize,
+    /// Dotted path of the references, without array indexes (`tasks`, `activities.author`).
+    pub field: String,
+    /// References at that path naming a document the sample does not hold.
+    pub count: u64,
 }
 
 /// A document whose values were generated shorter than drawn.
@@ -233,6 +263,9 @@ struct Refs {
     /// to one parent are consecutive, so its children are distinct (drawn at random, a child
     /// would be linked twice to the same parent and another never).
     sequential: Vec<String>,
+    /// References inside sub-documents, by dotted path → (entity, generated count of it): a
+    /// bucketed feed item's `activities.author`, a user of the sample.
+    nested: Vec<(String, String, u64)>,
 }
 
 /// Returns the generated children `[start, end)` that parent `j` owns in a one-to-many
@@ -343,6 +376,7 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
         };
         for sg in shape_generators(model, layout, c, &count, Spread::Drawn) {
             let n = sg.count;
+            let first = out.documents.len();
             for j in 0..n {
                 if total_documents >= opts.max_total_documents
                     || total_bytes >= opts.max_total_bytes
@@ -370,8 +404,19 @@ pub fn generate_with(model: &Model, layout: &Layout, opts: &GenOptions) -> Datas
                         full_count,
                     },
                 ));
+                out.outside
+                    .extend(g.outside.into_iter().map(|(field, count)| Outside {
+                        document: doc_index,
+                        field,
+                        count,
+                    }));
                 out.documents.push(g.document);
             }
+            out.shapes.push(ShapeSpan {
+                label: sg.label().to_string(),
+                first,
+                count: out.documents.len() - first,
+            });
         }
         collections.push(out);
     }
@@ -391,6 +436,9 @@ pub struct GeneratedDocument {
     /// Bytes the values were cut short by (for want of the document's byte budget, or to the
     /// 16 MiB one value can have): the full-scale size is the encoded size plus these.
     pub shortened: u64,
+    /// References naming a document the sample does not hold: (dotted path, how many); see
+    /// [`GeneratedCollection::outside`].
+    pub outside: Vec<(String, u64)>,
     /// Rough bytes of memory the document holds (strings and binary data, plus 64 per array
     /// element, per sub-document field and per document), for the dataset's budget.
     pub memory: u64,
@@ -424,6 +472,9 @@ pub struct ShapeGenerator<'a> {
     /// The time column of a time series' buckets: generated in time order, the bounds in
     /// `control` their columns' own ([`bucket`]).
     bucket: Option<bucket::BucketTime>,
+    /// The counters of a bucket (one-to-many or a bucketed feed) with the array each counts
+    /// ([`crate::design::names::BUCKET_COUNT`]): set to the array's elements at full scale.
+    counters: Vec<(String, String)>,
 }
 
 /// Returns, under [`Spread::Stratified`], the length distribution of the file field whose
@@ -524,6 +575,7 @@ pub fn shape_generators<'a>(
                 })
                 .collect(),
             bucket: bucket::of(model, layout, shape),
+            counters: bucket_counters(layout, shape),
         })
         .collect()
 }
@@ -548,6 +600,8 @@ impl ShapeGenerator<'_> {
             shortened: 0,
             fields_made: 0,
             truncated: Vec::new(),
+            outside: Vec::new(),
+            nested: &refs.nested,
             seed: model.seed,
         };
         let mut d = Document::new();
@@ -604,6 +658,22 @@ impl ShapeGenerator<'_> {
             };
             d.insert(name.clone(), v);
         }
+        for (counter, array) in &self.counters {
+            // A bucket counts what it holds: its elements at full scale (the sample may cut
+            // the array short; the arithmetic sizes it whole).
+            let held = d.get_array(array).map_or(0, |a| a.len() as u64);
+            let elements = g
+                .truncated
+                .iter()
+                .find(|(path, ..)| path == array)
+                .map_or(held, |(_, _, full)| *full);
+            if d.contains_key(counter) {
+                d.insert(
+                    counter.clone(),
+                    Bson::Int32(i32::try_from(elements).unwrap_or(i32::MAX)),
+                );
+            }
+        }
         for (field, order) in &self.sorted {
             if let Some(Bson::Array(a)) = d.get_mut(field) {
                 let key = |v: &Bson| match v {
@@ -645,9 +715,31 @@ impl ShapeGenerator<'_> {
             document: d,
             truncated: g.truncated,
             shortened: g.shortened,
+            outside: g.outside,
             memory,
         }
     }
+}
+
+/// Returns the counters of `shape` that count a bucket's elements, with the array each counts:
+/// `count` beside the array of a one-to-many bucket or a bucketed feed.
+fn bucket_counters(layout: &Layout, shape: &DocShape) -> Vec<(String, String)> {
+    use crate::design::names::BUCKET_COUNT;
+    if shape.fields.get(BUCKET_COUNT).is_none() {
+        return Vec::new();
+    }
+    shape
+        .growing
+        .iter()
+        .filter(|g| {
+            matches!(
+                layout.strategy(&g.relationship),
+                Some(Strategy::Bucket { .. } | Strategy::BucketedFanOut { .. })
+            )
+        })
+        .map(|g| (BUCKET_COUNT.to_string(), g.field.clone()))
+        .take(1)
+        .collect()
 }
 
 /// Works out which top-level fields of a shape hold references to which entity.
@@ -726,6 +818,14 @@ fn refs_for(
                     refs.fields.push(plain(f.to_string(), &r.parent));
                 }
             }
+            // The items a bucket holds name their author too.
+            for (name, f) in shape.fields.iter() {
+                if f.fields.get("author").is_some() {
+                    let n = sample_of(&r.parent);
+                    refs.nested
+                        .push((format!("{name}.author"), r.parent.clone(), n));
+                }
+            }
         }
     }
     for (field, key, n) in
@@ -739,7 +839,7 @@ fn refs_for(
 }
 
 /// State of one document's generation.
-struct Gen {
+struct Gen<'a> {
     rng: ChaCha8Rng,
     q: f64,
     index: u64,
@@ -752,6 +852,10 @@ struct Gen {
     /// Fields of sub-documents made, for the dataset's memory budget.
     fields_made: u64,
     truncated: Vec<(String, u64, u64)>,
+    /// References made that name a document the sample does not hold: (path, how many).
+    outside: Vec<(String, u64)>,
+    /// References inside sub-documents ([`Refs::nested`]).
+    nested: &'a [(String, String, u64)],
     seed: u64,
 }
 
@@ -803,7 +907,7 @@ const WORDS: &[&str] = &[
     "shifter",
 ];
 
-impl Gen {
+impl Gen<'_> {
     /// Returns whether an optional field is present: always in the largest document
     /// (quantile 1), where every field is at its maximum.
     fn present(&mut self, f: &Field) -> bool {
@@ -863,24 +967,40 @@ impl Gen {
         owned: Option<((u64, u64), u64)>,
     ) -> Bson {
         let mut next_owned = owned.map(|((s, _), _)| s);
-        let pick = |g: &mut Gen, next_owned: &mut Option<u64>| {
+        // References past the sample's documents (a parent's children beyond its share of the
+        // sampled ones, an entity with none sampled), by path: said in `outside`.
+        let mut beyond: Vec<(String, u64)> = Vec::new();
+        let mut note = |p: FieldPath<'_>| {
+            let p = p.render();
+            match beyond.iter_mut().find(|(q, _)| *q == p) {
+                Some((_, n)) => *n += 1,
+                None => beyond.push((p, 1)),
+            }
+        };
+        let pick = |g: &mut Gen,
+                    next_owned: &mut Option<u64>,
+                    at: FieldPath<'_>,
+                    note: &mut dyn FnMut(FieldPath<'_>)| {
             if let (Some(k), Some(((_, end), children))) = (*next_owned, owned) {
                 if k < end {
                     *next_owned = Some(k + 1);
                     return Bson::ObjectId(entity_oid(g.seed, entity, k));
                 }
+                note(at);
                 let i = children.saturating_add(g.rng.random_range(0..u32::MAX as u64));
                 return Bson::ObjectId(entity_oid(g.seed, entity, i));
             }
             let i = if count > 0 {
                 g.rng.random_range(0..count)
             } else {
+                note(at);
                 g.rng.random_range(0..u32::MAX as u64)
             };
             Bson::ObjectId(entity_oid(g.seed, entity, i))
         };
-        match f.ty {
-            BsonType::ObjectId => pick(self, &mut next_owned),
+        let id_path = path.child("_id");
+        let v = match f.ty {
+            BsonType::ObjectId => pick(self, &mut next_owned, path, &mut note),
             BsonType::Array => {
                 let n = self.count(f);
                 let m = n.min(self.max_elements).min(self.budget);
@@ -916,7 +1036,7 @@ impl Gen {
                     if elem.ty == BsonType::ObjectId {
                         let id = match chosen.pop() {
                             Some(i) => Bson::ObjectId(entity_oid(self.seed, entity, i)),
-                            None => pick(self, &mut next_owned),
+                            None => pick(self, &mut next_owned, path, &mut note),
                         };
                         out.push(id);
                     } else {
@@ -924,7 +1044,9 @@ impl Gen {
                         if let (Bson::Document(d), Some(BsonType::ObjectId)) =
                             (&mut v, elem.fields.get("_id").map(|x| x.ty))
                         {
-                            if let Bson::ObjectId(o) = pick(self, &mut next_owned) {
+                            if let Bson::ObjectId(o) =
+                                pick(self, &mut next_owned, id_path, &mut note)
+                            {
                                 d.insert("_id", o);
                             }
                         }
@@ -935,7 +1057,9 @@ impl Gen {
                 Bson::Array(out)
             }
             _ => self.value(f, path),
-        }
+        };
+        self.outside.extend(beyond);
+        v
     }
 
     fn value(&mut self, f: &Field, path: FieldPath<'_>) -> Bson {
@@ -961,6 +1085,9 @@ impl Gen {
                 increment: self.rng.random_range(1..1000),
             }),
             BsonType::ObjectId => {
+                if let Some(id) = self.nested_reference(path) {
+                    return id;
+                }
                 let mut b = [0u8; 12];
                 self.rng.fill(&mut b);
                 Bson::ObjectId(ObjectId::from_bytes(b))
@@ -1004,6 +1131,27 @@ impl Gen {
                 Bson::Array(out)
             }
         }
+    }
+
+    /// Returns the id of a document of the sample when `path` is a reference inside a
+    /// sub-document ([`Refs::nested`]): one of the entity's generated documents, drawn (or,
+    /// when none was generated, an id past them, said in `outside`).
+    fn nested_reference(&mut self, path: FieldPath<'_>) -> Option<Bson> {
+        if self.nested.is_empty() {
+            return None;
+        }
+        let p = path.render();
+        let (_, entity, count) = self.nested.iter().find(|(q, ..)| *q == p)?;
+        let i = if *count > 0 {
+            self.rng.random_range(0..*count)
+        } else {
+            match self.outside.iter_mut().find(|(q, _)| *q == p) {
+                Some((_, n)) => *n += 1,
+                None => self.outside.push((p, 1)),
+            }
+            self.rng.random_range(0..u32::MAX as u64)
+        };
+        Some(Bson::ObjectId(entity_oid(self.seed, entity, i)))
     }
 
     /// Records an array of `n` elements at `path` of which only `out.len()` (at most the `m`
@@ -1229,6 +1377,8 @@ pub fn document_from_fields(fields: &Fields, q: f64, seed: u64) -> Document {
         shortened: 0,
         fields_made: 0,
         truncated: vec![],
+        outside: vec![],
+        nested: &[],
         seed,
     };
     g.object(fields, FieldPath::root(""))

@@ -336,6 +336,7 @@ cli-collection = { $name }: { $count } documents ({ $sampled } sampled), { $data
 cli-index-one = { $count } index
 cli-index-many = { $count } indexes
 cli-shape = { $label }: p50 { $p50 }, p99 { $p99 }, largest expected { $largest }{ $largest_estimate }, max { $max }{ $estimate } (the bound: every field at its maximum)
+cli-shape-at-bound = { $label }: p50 { $p50 }, p99 { $p99 }, largest expected { $largest }{ $largest_estimate }, which is the bound (every field at its maximum)
 cli-array-break = { $field } breaks 16 MiB at { $count } elements (largest has { $largest })
 cli-index = index { $name } { $keys }
 cli-index-partial = index { $name } { $keys } partial { $partial }

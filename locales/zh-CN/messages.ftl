@@ -332,6 +332,7 @@ cli-collection = { $name }：{ $count } 个文档（样本 { $sampled } 个）�
 cli-index-one = { $count } 个索引
 cli-index-many = { $count } 个索引
 cli-shape = { $label }：p50 { $p50 }，p99 { $p99 }，预计最大 { $largest }{ $largest_estimate }，最大 { $max }{ $estimate }（模型上界：每个字段都取最大值）
+cli-shape-at-bound = { $label }：p50 { $p50 }，p99 { $p99 }，预计最大 { $largest }{ $largest_estimate }，即模型上界（每个字段都取最大值）
 cli-array-break = { $field } 在 { $count } 个元素时突破 16 MiB（最大的有 { $largest } 个）
 cli-index = 索引 { $name } { $keys }
 cli-index-partial = 索引 { $name } { $keys }，部分索引条件 { $partial }

@@ -39,6 +39,10 @@ pub fn relationship_collection_name(r: &Relationship, s: &Strategy) -> String {
 /// documents (which share the parents' collection), oldest first.
 pub const CONTINUATION_FIELD: &str = "tbc";
 
+/// The counter of a bucket (one-to-many or a bucketed feed): the elements the bucket holds,
+/// which an append increments and the open bucket is found by (`count < size`).
+pub const BUCKET_COUNT: &str = "count";
+
 // The single-collection and polymorphic patterns.
 
 /// The discriminator field every document of a single collection holds: its entity's name

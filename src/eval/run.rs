@@ -793,7 +793,9 @@ fn follower_doc(ctx: &Ctx, target: &mut Target, c: &Command, r: &Relationship, i
         _ => 0,
     };
     let sequence = match newest {
-        Some(d) if (number(&d, "count") as u64) < size => number(&d, "sequence"),
+        Some(d) if (number(&d, crate::design::names::BUCKET_COUNT) as u64) < size => {
+            number(&d, "sequence")
+        }
         Some(d) => number(&d, "sequence").saturating_add(1),
         None => 0,
     };

@@ -1,8 +1,12 @@
 //! Each collection's sample documents as the results show them: a *typical* one and the
 //! *largest* one, each with its exact BSON size and where its bytes go.
 //!
-//! - **Typical**: the median document of the sample by exact BSON size (the lower median; the
-//!   first in sample order on ties): half the sampled documents are at most its size.
+//! - **Typical**: the sampled document nearest in size to the p50 the collection's table shows
+//!   (the full-scale median of its most numerous shape, [`crate::arith::ShapeStats::p50`]),
+//!   among that shape's documents, by full-scale size (the first in sample order on ties), so
+//!   that the card's typical document is the table's p50 document; [`SampleDocs::p50`] says
+//!   which figure it was chosen by. Without statistics (or a shape with no document in the
+//!   sample) it is the sample's median by exact BSON size (the lower median).
 //! - **Largest**: the sampled document with the most bytes at full scale (its size with every
 //!   element of the arrays the sample cut short, [`Dataset::full_size`]; then its sampled size,
 //!   then the first in sample order).
@@ -16,12 +20,17 @@
 //! full-scale count when the sample cut the array short), a document with the field
 //! `"…": "3 more fields"`, a string with `… (1,200 more characters)`. The sizes and the
 //! breakdown are always of the whole document: [`crate::size`], exact.
+//!
+//! A shown document's references that name no document of the sample (a parent lists all its
+//! children, the sample holds only a share of them) are counted in
+//! [`SampleDocument::outside`], by field: every other reference resolves to a document of the
+//! sample ([`crate::generate::GeneratedCollection::outside`]).
 
 use bson::{Bson, Document};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::arith::SizeFigure;
+use crate::arith::{CollectionStats, SizeFigure};
 use crate::generate::{Dataset, GeneratedCollection};
 use crate::human::thousands;
 use crate::size::{analyze_with_limits, document_size, Analysis};
@@ -45,10 +54,34 @@ pub const BREAKDOWN_ELEMENTS: usize = 3;
 /// A collection's typical and largest sample documents.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SampleDocs {
-    /// The median document of the sample by size.
+    /// The sampled document nearest the table's p50 ([`SampleDocs::p50`]); without it, the
+    /// median document of the sample by size.
     pub typical: SampleDocument,
     /// The sampled document with the most bytes at full scale.
     pub largest: SampleDocument,
+    /// The p50 the typical document was chosen by: the shape's and its full-scale figure.
+    /// Absent in JSON written before the typical document was chosen by it (then it is the
+    /// sample's median).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p50: Option<TypicalOf>,
+}
+
+/// The full-scale p50 a typical sample document is the nearest to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TypicalOf {
+    /// The label of the shape (the collection's most numerous at full scale).
+    pub shape: String,
+    /// Its p50 at full scale, as the collection's table shows it.
+    pub p50: SizeFigure,
+}
+
+/// References of a sample document that name no document of the sample.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutsideRefs {
+    /// Dotted path of the references, without array indexes (`tasks`, `activities.author`).
+    pub field: String,
+    /// References there that point outside the sample.
+    pub count: u64,
 }
 
 /// One sample document as shown.
@@ -70,11 +103,16 @@ pub struct SampleDocument {
     /// Where the bytes go: the whole document's exact analysis, its rows limited to
     /// [`BREAKDOWN_ROWS`] and [`BREAKDOWN_ELEMENTS`] per array.
     pub breakdown: Analysis,
+    /// Its references that point outside the sample, by field (the sample holds a share of
+    /// the documents they name); every other reference is the `_id` of a sample document.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outside: Vec<OutsideRefs>,
 }
 
 /// Returns the typical and largest documents of collection `name` of `data` (`None` when the
-/// sample holds none).
-pub fn samples(data: &Dataset, name: &str) -> Option<SampleDocs> {
+/// sample holds none); `stats` (the collection's full-scale statistics) give the p50 the
+/// typical document is chosen by.
+pub fn samples(data: &Dataset, name: &str, stats: Option<&CollectionStats>) -> Option<SampleDocs> {
     let c = data.collection(name)?;
     let sizes: Vec<u64> = c.documents.iter().map(document_size).collect();
     // Only documents with an array cut short differ at full scale (a few: each holds 10,000
@@ -97,7 +135,35 @@ pub fn samples(data: &Dataset, name: &str) -> Option<SampleDocs> {
     };
     let mut by_size: Vec<usize> = (0..sizes.len()).collect();
     by_size.sort_by_key(|&i| (sizes.get(i).copied().unwrap_or(0), i));
-    let typical = *by_size.get(by_size.len().checked_sub(1)? / 2)?;
+    let median = *by_size.get(by_size.len().checked_sub(1)? / 2)?;
+    // The table's p50: of the shape with the most documents at full scale (the first on
+    // ties), whose sampled documents the typical one is chosen among.
+    let target = stats.and_then(|s| {
+        let shape = s
+            .shapes
+            .iter()
+            .rev()
+            .max_by(|a, b| a.count.total_cmp(&b.count))?;
+        let span = c.shapes.iter().find(|sp| sp.label == shape.label)?;
+        (span.count > 0).then(|| {
+            (
+                TypicalOf {
+                    shape: shape.label.clone(),
+                    p50: shape.p50,
+                },
+                span.first..span.first + span.count,
+            )
+        })
+    });
+    let (typical, p50) = match target {
+        Some((of, range)) => {
+            let nearest = range
+                .min_by_key(|&i| (full(i).bytes.abs_diff(of.p50.bytes), i))
+                .unwrap_or(median);
+            (nearest, Some(of))
+        }
+        None => (median, None),
+    };
     let mut largest = 0;
     let mut best = (0, 0);
     for (i, &bytes) in sizes.iter().enumerate() {
@@ -109,6 +175,7 @@ pub fn samples(data: &Dataset, name: &str) -> Option<SampleDocs> {
     Some(SampleDocs {
         typical: document(c, typical, full(typical))?,
         largest: document(c, largest, full(largest))?,
+        p50,
     })
 }
 
@@ -141,6 +208,15 @@ fn document(c: &GeneratedCollection, i: usize, full_bytes: SizeFigure) -> Option
         truncated: p.truncated,
         omitted: p.omitted,
         breakdown: analyze_with_limits(doc, BREAKDOWN_ROWS, BREAKDOWN_ELEMENTS),
+        outside: c
+            .outside
+            .iter()
+            .filter(|o| o.document == i)
+            .map(|o| OutsideRefs {
+                field: o.field.clone(),
+                count: o.count,
+            })
+            .collect(),
     })
 }
 
@@ -337,7 +413,7 @@ mod tests {
     }
 
     #[test]
-    fn every_collection_shows_its_median_and_its_largest_document_with_exact_sizes() {
+    fn every_collection_shows_its_p50_document_and_its_largest_with_exact_sizes() {
         let m = crate::presets::find("social-feed")
             .unwrap()
             .model()
@@ -354,7 +430,6 @@ mod tests {
             for c in &e.collections {
                 let s = c.samples.as_ref().expect("every collection has a sample");
                 let docs = &data.collection(&c.name).unwrap().documents;
-                let sizes: Vec<u64> = docs.iter().map(document_size).collect();
                 for shown in [&s.typical, &s.largest] {
                     let d = &docs[shown.document];
                     // The sizes shown are the core's, and bson's encoder agrees.
@@ -367,15 +442,26 @@ mod tests {
                         assert_eq!(&crate::ejson::parse_document(&shown.ejson).unwrap(), d);
                     }
                 }
-                // The typical one is the median; the largest is the largest.
-                let mut sorted = sizes.clone();
-                sorted.sort_unstable();
+                // The typical one is the nearest to the table's p50 among its shape's
+                // documents (one shape each here); the largest is the largest.
+                let of = s.p50.as_ref().expect("chosen by the table's p50");
+                let shape = c
+                    .stats
+                    .shapes
+                    .iter()
+                    .find(|sh| sh.label == of.shape)
+                    .unwrap();
+                assert_eq!(of.p50, shape.p50, "{}", c.name);
+                let gap = |i: usize| data.full_size(&c.name, i).unwrap().0.abs_diff(of.p50.bytes);
+                let nearest = (0..docs.len()).map(gap).min().unwrap();
                 assert_eq!(
-                    s.typical.bytes,
-                    sorted[(sorted.len() - 1) / 2],
+                    s.typical.full_bytes.bytes.abs_diff(of.p50.bytes),
+                    nearest,
                     "{}",
                     c.name
                 );
+                assert_eq!(gap(s.typical.document), nearest, "{}", c.name);
+
                 for i in 0..docs.len() {
                     let (full, _) = data.full_size(&c.name, i).unwrap();
                     assert!(s.largest.full_bytes.bytes >= full, "{} {i}", c.name);

@@ -170,12 +170,19 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
         );
         for sh in &c.stats.shapes {
             let (largest, _) = sh.largest();
+            // The bound is said once where the two read the same (message-attachments' chunks).
+            let at_bound =
+                crate::human::binary_size(largest.bytes) == crate::human::binary_size(sh.max.bytes);
             let _ = writeln!(
                 s,
                 "    {}",
                 say_with(
                     lang,
-                    "cli-shape",
+                    if at_bound {
+                        "cli-shape-at-bound"
+                    } else {
+                        "cli-shape"
+                    },
                     &[
                         ("label", sh.label.clone()),
                         ("p50", crate::human::binary_size(sh.p50.bytes)),

@@ -58,6 +58,7 @@ mod preset_lessons;
 mod preset_locales;
 mod presets;
 mod robustness;
+mod sample_agreement;
 mod security;
 mod shell_forms;
 mod single_collection;

@@ -3,7 +3,7 @@
 
 use super::{int_field, oid, Builder, Collection, DocShape, GrowingArray};
 use crate::design::error::DesignError;
-use crate::design::names::{child_ref, relationship_collection_name};
+use crate::design::names::{child_ref, relationship_collection_name, BUCKET_COUNT};
 use crate::model::design::Strategy;
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
@@ -38,7 +38,7 @@ impl Builder<'_> {
                 f.push("_id", oid());
                 f.push(pref.clone(), oid());
                 f.push("sequence", int_field(ValueKind::Sequence));
-                f.push("count", int_field(ValueKind::Counter));
+                f.push(BUCKET_COUNT, int_field(ValueKind::Counter));
                 let full = Distribution::fixed(*size as f64);
                 let elem = if r.many_to_many {
                     Field::array_of(BsonType::ObjectId, full.clone())
@@ -118,7 +118,7 @@ impl Builder<'_> {
                         };
                         f.push("owner", oid());
                         f.push("sequence", int_field(ValueKind::Sequence));
-                        f.push("count", int_field(ValueKind::Counter));
+                        f.push(BUCKET_COUNT, int_field(ValueKind::Counter));
                         let full = Distribution::fixed(size as f64);
                         f.push(
                             "activities",

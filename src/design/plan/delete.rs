@@ -7,7 +7,7 @@
 use bson::doc;
 
 use super::{param, CommandKind::*, Commands, Placement};
-use crate::design::names::{child_ref, relationship_collection_name};
+use crate::design::names::{child_ref, relationship_collection_name, BUCKET_COUNT};
 use crate::model::design::Strategy;
 use crate::model::Step;
 
@@ -78,7 +78,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
                     filter,
                     format!("{}: remove it from its bucket", r.name),
                 );
-                u.update = Some(doc! { "$pull": { arr: element }, "$inc": { "count": -1 } });
+                u.update = Some(doc! { "$pull": { arr: element }, "$inc": { BUCKET_COUNT: -1 } });
                 u.multi = r.many_to_many;
                 out.push(u);
             }

@@ -6,7 +6,7 @@
 use bson::{doc, Bson, Document};
 
 use super::{order, param, Command, CommandKind::*, Commands, Placement, When};
-use crate::design::names::{relationship_collection_name, CONTINUATION_FIELD};
+use crate::design::names::{relationship_collection_name, BUCKET_COUNT, CONTINUATION_FIELD};
 use crate::model::design::{FieldPattern, Strategy};
 use crate::model::{Model, Relationship, Step};
 
@@ -114,7 +114,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             let mut c = out.command(
                 &relationship_collection_name(r, s),
                 Update,
-                doc! { r.parent_ref(): pid.clone(), "count": { "$lt": *size as i64 } },
+                doc! { r.parent_ref(): pid.clone(), BUCKET_COUNT: { "$lt": *size as i64 } },
                 "append to the open bucket (upsert opens the next)",
             );
             let pushed = if r.many_to_many {
@@ -123,7 +123,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
                 param("child")
             };
             c.update = Some(
-                doc! { "$push": { arr.as_str(): pushed }, "$inc": { "count": 1 }, "$setOnInsert": { "sequence": param("next_sequence") } },
+                doc! { "$push": { arr.as_str(): pushed }, "$inc": { BUCKET_COUNT: 1 }, "$setOnInsert": { "sequence": param("next_sequence") } },
             );
             c.upsert = true;
             out.push(c);

@@ -6,7 +6,7 @@
 use bson::{doc, Document};
 
 use super::{param, CommandKind::*, Commands, Placement};
-use crate::design::names::relationship_collection_name;
+use crate::design::names::{relationship_collection_name, BUCKET_COUNT};
 use crate::model::design::Strategy;
 use crate::model::{Relationship, Step};
 
@@ -55,8 +55,9 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
                 doc! { "owner": param("follower._id"), "sequence": param("follower.sequence") },
                 "append to every follower's newest bucket",
             );
-            c.update =
-                Some(doc! { "$push": { "activities": param("item") }, "$inc": { "count": 1 } });
+            c.update = Some(
+                doc! { "$push": { "activities": param("item") }, "$inc": { BUCKET_COUNT: 1 } },
+            );
             c.upsert = true;
             c.fan_out = Some(r.name.clone());
             out.push(c);

@@ -60,17 +60,23 @@ fn largest_expected_text(count: f64, bounds: Option<[u64; 2]>) -> String {
 
 /// Returns the "Largest" cell of a shape: the largest document expected at full scale as the
 /// main figure, its colour by its own size, and the bound (`data-metric="max"`) on a second
-/// line with its own colour where the two differ; one figure, which is both, where they do
-/// not.
+/// line with its own colour where the two read differently; one figure, which is both, where
+/// they read the same (message-attachments' chunks: 255.06 KiB expected, 255.06 KiB bound).
 fn largest_cell(
     expected: SizeFigure,
     expected_title: String,
     max: SizeFigure,
     max_title: String,
 ) -> impl IntoView {
-    if expected.bytes == max.bytes {
+    if human::binary_size(expected.bytes) == human::binary_size(max.bytes) {
+        // One figure: the largest expected, which reads as the bound; both exact on hover.
+        let title = if expected.bytes == max.bytes {
+            expected_title
+        } else {
+            format!("{max_title}. {}\n{expected_title}", t(Msg::ShapeBoundTitle))
+        };
         return view! {
-            <span class="largest" data-level=size_level(max.bytes) data-metric="max" data-value=max.bytes.to_string() data-expected=expected.bytes.to_string() title=expected_title>{size_text(&expected)}</span>
+            <span class="largest" data-level=size_level(max.bytes) data-metric="max" data-value=max.bytes.to_string() data-expected=expected.bytes.to_string() title=title>{size_text(&expected)}</span>
         }
         .into_any();
     }

@@ -1,4 +1,5 @@
-//! A collection card's sample document: the typical one (the median size of the sample) or,
+//! A collection card's sample document: the typical one (the sampled document nearest the
+//! table's p50, which the panel says beside its size; the sample's median in older JSON) or,
 //! one click away, the largest, as the evaluation carries them (`eval::sample`): its pretty
 //! Extended JSON, its exact size against the 16 MiB limit and where its bytes go, with the
 //! Document size page's own gauge and breakdown. When the collection's largest document at
@@ -44,6 +45,7 @@ pub fn SampleDocumentPanel(
         let d = shown.get();
         (largest.get() && full_largest.bytes > d.bytes).then_some(full_largest)
     };
+    let p50 = docs.with_value(|d| d.p50.as_ref().map(|of| of.p50));
     let doc_label = tv(Msg::SampleDocLabel, &[("collection", collection.clone())]);
     let toggle = move |want: bool| {
         view! {
@@ -71,7 +73,7 @@ pub fn SampleDocumentPanel(
                 <strong data-metric="sample_bytes" data-value=move || size.get().to_string() title=move || crate::ui::i18n::exact_bytes(size.get())>
                     {move || human::binary_size(size.get())}
                 </strong>
-                <span class="muted">{move || describe(&shown.get(), largest.get(), sampled, beyond().map(|f| f.bytes))}</span>
+                <span class="muted">{move || describe(&shown.get(), largest.get(), sampled, beyond().map(|f| f.bytes), p50)}</span>
             </p>
             <LimitGauge size=size label=t(Msg::GaugeThisDocument)/>
             {move || beyond().map(|f| {
@@ -91,6 +93,21 @@ pub fn SampleDocumentPanel(
                 }
             })}
             <pre class="code sample-doc" tabindex="0" aria-label=doc_label>{move || shown.with(|d| d.ejson.clone())}</pre>
+            {move || {
+                let d = shown.get();
+                (!d.outside.is_empty()).then(|| {
+                    let count: u64 = d.outside.iter().map(|o| o.count).sum();
+                    let fields: Vec<String> = d.outside.iter().map(|o| o.field.clone()).collect();
+                    view! {
+                        <p class="sample-note sample-outside muted" data-metric="outside_refs" data-value=count.to_string()>
+                            {tv(Msg::SampleOutside, &[
+                                ("count", human::thousands(count)),
+                                ("fields", crate::lang::text::join(crate::ui::i18n::lang(), &fields)),
+                            ])}
+                        </p>
+                    }
+                })
+            }}
             {move || {
                 let d = shown.get();
                 d.truncated.then(|| {
@@ -123,12 +140,31 @@ pub fn SampleDocumentPanel(
 /// the sample cut its arrays short, unless the full-scale gauge that follows (`gauge`) shows
 /// the same figure. The two differ when the shape's largest is an estimate: this document's
 /// own strings (a longer e-mail, say) are exact, the estimate takes every field at its mean.
-fn describe(d: &SampleDocument, largest: bool, sampled: u64, gauge: Option<u64>) -> String {
+fn describe(
+    d: &SampleDocument,
+    largest: bool,
+    sampled: u64,
+    gauge: Option<u64>,
+    p50: Option<SizeFigure>,
+) -> String {
     let count = [("count", human::thousands(sampled))];
-    let which = if largest {
-        format!(" {}", tv(Msg::SampleLargestOf, &count))
-    } else {
-        format!(" {}", tv(Msg::SampleMedianOf, &count))
+    let which = match p50 {
+        _ if largest => format!(" {}", tv(Msg::SampleLargestOf, &count)),
+        // Chosen as the table's p50 document: the figure it stands for beside its own size.
+        Some(p) => {
+            let approx = if p.exact { "" } else { "≈ " };
+            format!(
+                " {}",
+                tv(
+                    Msg::SampleNearestP50,
+                    &[
+                        ("count", human::thousands(sampled)),
+                        ("p50", format!("{approx}{}", human::binary_size(p.bytes))),
+                    ]
+                )
+            )
+        }
+        None => format!(" {}", tv(Msg::SampleMedianOf, &count)),
     };
     let full = if d.full_bytes.bytes > d.bytes && gauge != Some(d.full_bytes.bytes) {
         let (approx, exact) = if d.full_bytes.exact {
