@@ -720,6 +720,8 @@ impl Inference {
                     growth_per_day: c.growth.clone(),
                     field: (c.field != c.relationship).then(|| c.field.clone()),
                     parent_field: None,
+                    parent_key: None,
+                    child_key: None,
                     feed: None,
                 });
                 design
@@ -790,6 +792,8 @@ impl Inference {
                 growth_per_day: None,
                 field: None,
                 parent_field: None,
+                parent_key: None,
+                child_key: None,
                 feed: Some(feed.collection.clone()),
             });
             design
@@ -833,6 +837,8 @@ impl Inference {
                 field: None,
                 parent_field: (link.parent_field != format!("{}Id", link.parent))
                     .then(|| link.parent_field.clone()),
+                parent_key: None,
+                child_key: None,
                 feed: None,
             });
             design
@@ -921,6 +927,19 @@ impl Inference {
                 field: (f.in_array && name != f.field).then(|| f.field.clone()),
                 parent_field: (!f.in_array && f.field != format!("{parent}Id"))
                     .then(|| f.field.clone()),
+                // A reference through a unique key other than `_id` is laid out with the
+                // key's type and values: the array's elements name the child's key, a
+                // child's reference its parent's.
+                parent_key: r
+                    .key
+                    .as_ref()
+                    .filter(|_| !f.in_array)
+                    .map(|k| k.field.clone()),
+                child_key: r
+                    .key
+                    .as_ref()
+                    .filter(|_| f.in_array)
+                    .map(|k| k.field.clone()),
                 feed: None,
             });
             design.relationships.insert(name.clone(), strategy);

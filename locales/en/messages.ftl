@@ -202,6 +202,7 @@ problem-unknown-entity = unknown entity "{ $name }"
 problem-unknown-relationship = unknown relationship "{ $name }"
 problem-no-such-field = entity "{ $entity }" has no field "{ $field }"
 problem-no-copy-field = entity "{ $entity }" has no field { $field }
+problem-bad-key-type = a reference key is a field of type int, long, double, decimal, string or objectId ("{ $field }" is not)
 problem-empty-field-name = a field name must not be empty
 problem-bad-field-name = field names must not start with $ or contain . or NUL
 problem-unknown-bson-type = unknown BSON type "{ $type }"; expected one of: { $expected }

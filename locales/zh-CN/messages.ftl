@@ -198,6 +198,7 @@ problem-unknown-entity = 未知的实体“{ $name }”
 problem-unknown-relationship = 未知的关系“{ $name }”
 problem-no-such-field = 实体“{ $entity }”没有字段“{ $field }”
 problem-no-copy-field = 实体“{ $entity }”没有字段 { $field }
+problem-bad-key-type = 引用的键必须是 int、long、double、decimal、string 或 objectId 类型的字段（“{ $field }”不是）
 problem-empty-field-name = 字段名不能为空
 problem-bad-field-name = 字段名不能以 $ 开头，也不能包含 . 或 NUL
 problem-unknown-bson-type = 未知的 BSON 类型“{ $type }”；应为以下之一：{ $expected }

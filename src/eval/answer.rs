@@ -1309,6 +1309,9 @@ fn children_of(
             _ => Vec::new(),
         }
     };
+    let s = layout.strategy(&r.name)?;
+    // The children's field a parent's array of references holds (`_id` or `child_key`).
+    let ckey = crate::design::names::child_key(r, s);
     let by_ids = |ids: Vec<Bson>| -> Vec<Document> {
         let ids: Vec<Bson> = ids
             .into_iter()
@@ -1317,7 +1320,18 @@ fn children_of(
                 v => v,
             })
             .collect();
-        find(&ccoll, doc! { "_id": { "$in": ids } })
+        find(&ccoll, doc! { ckey: { "$in": ids } })
+    };
+    // The parent's value its children's references hold: its `_id`, or its `parent_key`.
+    let pkey = crate::design::names::parent_key(r, s);
+    let pref_value = || -> Bson {
+        if pkey == "_id" {
+            pid.clone()
+        } else {
+            parent()
+                .and_then(|p| p.get(pkey).cloned())
+                .unwrap_or(Bson::Null)
+        }
     };
     let docs = |v: Vec<Bson>| -> Vec<Document> {
         v.into_iter()
@@ -1327,7 +1341,6 @@ fn children_of(
             })
             .collect()
     };
-    let s = layout.strategy(&r.name)?;
     let plain = |docs| Children {
         docs,
         insertion_ordered: false,
@@ -1411,7 +1424,7 @@ fn children_of(
             by_ids(ids)
         }
         Strategy::EmbedSubset { .. } | Strategy::ReferenceInChild { .. } => {
-            find(&ccoll, doc! { r.parent_ref(): pid.clone() })
+            find(&ccoll, doc! { r.parent_ref(): pref_value() })
         }
         Strategy::SingleCollection => find(
             &ccoll,
