@@ -1085,6 +1085,7 @@ impl Gen {
                     _ => Bson::Null,
                 }
             }
+            BsonType::Object if f.is_map() => Bson::Document(self.map(f, path)),
             BsonType::Object => Bson::Document(self.object(&f.fields, path)),
             BsonType::Array => {
                 let n = self.count(f);
@@ -1112,6 +1113,37 @@ impl Gen {
         if got < n {
             self.truncated.push((path.render(), got, n));
         }
+    }
+
+    /// A map ([`Field::map_of`]): as many entries as an array of its count would have
+    /// elements, each named by a distinct key of a drawn length (the entry's number in hex,
+    /// then random hex digits: ids, as maps keyed by data hold) and holding a sub-document of
+    /// the map's fields.
+    fn map(&mut self, f: &Field, path: FieldPath<'_>) -> Document {
+        let n = self.count(f);
+        let m = n.min(self.max_elements).min(self.budget);
+        self.budget -= m;
+        let key_length = f.length_distribution();
+        let mut d = Document::new();
+        for i in 0..m {
+            if self.bytes_left == 0 {
+                break;
+            }
+            let len = usize::try_from(self.draw_len(&key_length)).unwrap_or(0);
+            let mut key = format!("{i:x}");
+            while key.len() < len {
+                let digit = char::from_digit(self.rng.random_range(0..16), 16).unwrap_or('0');
+                key.push(digit);
+            }
+            let v = self.object(&f.fields, path);
+            d.insert(key, v);
+        }
+        let got = d.len() as u64;
+        self.budget = self.budget.saturating_add(m.saturating_sub(got));
+        if got < n {
+            self.truncated.push((path.render(), got, n));
+        }
+        d
     }
 
     fn object(&mut self, fields: &Fields, path: FieldPath<'_>) -> Document {

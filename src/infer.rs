@@ -66,7 +66,7 @@ use bson::Document;
 use serde::Serialize;
 
 use crate::ejson::{parse_document, parse_stream};
-use crate::model::design::{DesignSpec, Strategy};
+use crate::model::design::{DesignSpec, FieldPattern, Strategy};
 use crate::model::{Entity, Growth, Model, Relationship};
 pub use build::{Child, FieldReport, Found, MapReport, TypeShare, ValueShare};
 pub use fit::{fit, Observed};
@@ -727,6 +727,14 @@ impl Inference {
                 design
                     .relationships
                     .insert(c.relationship.clone(), Strategy::Embed);
+                // A map is laid out as the data has it: an object keyed by the entries' key.
+                if let Some(m) = &c.map {
+                    design.fields.push(FieldPattern::Map {
+                        entity: c.parent.clone(),
+                        relationship: c.relationship.clone(),
+                        key: m.key_field.clone(),
+                    });
+                }
                 moved.push(RelationshipReport {
                     name: c.relationship,
                     parent: c.parent,

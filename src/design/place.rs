@@ -186,7 +186,8 @@ impl Builder<'_> {
                 | FieldPattern::DocumentVersioning { .. }
                 | FieldPattern::SchemaVersioning { .. }
                 | FieldPattern::CaseInsensitiveIndex { .. }
-                | FieldPattern::Measurements { .. } => {}
+                | FieldPattern::Measurements { .. }
+                | FieldPattern::Map { .. } => {}
                 FieldPattern::Computed {
                     field,
                     relationship,
@@ -289,7 +290,30 @@ impl Builder<'_> {
                             });
                         }
                     }
-                    fields.push((name.clone(), Field::array_of_objects(elem, count.clone())));
+                    // The `map` pattern: the embedded children as one object keyed by their
+                    // key field, the entry's other fields its value.
+                    let map_key = self.spec.fields.iter().find_map(|p| match p {
+                        FieldPattern::Map {
+                            entity,
+                            relationship,
+                            key,
+                        } if *entity == e.name
+                            && *relationship == r.name
+                            && matches!(s, Strategy::Embed) =>
+                        {
+                            Some(key)
+                        }
+                        _ => None,
+                    });
+                    let laid_out = match map_key.and_then(|k| elem.get(k).map(|f| (k, f))) {
+                        Some((k, key_field)) => {
+                            let value =
+                                Fields(elem.iter().filter(|(n, _)| n != k).cloned().collect());
+                            Field::map_of(value, count.clone(), key_field.length_distribution())
+                        }
+                        None => Field::array_of_objects(elem, count.clone()),
+                    };
+                    fields.push((name.clone(), laid_out));
                     growing.push(grow(count, matches!(s, Strategy::EmbedSubset { .. })));
                 }
                 Strategy::ExtendedReference { copy } => {

@@ -326,6 +326,11 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64, db:
                 }
             }
             b.fresh.insert("child".into(), Bson::Document(child));
+            // A map's new entry needs a key of its own.
+            b.fresh.insert(
+                crate::design::plan::MAP_KEY.into(),
+                Bson::String(format!("new{:08x}", *n)),
+            );
         }
         Step::PostFeed { relationship } => {
             let Some(r) = ctx.model.relationship(relationship) else {

@@ -94,6 +94,8 @@ struct EntityInfo {
     /// The top-level fields a reference may name as a key (`parent_key`, `child_key`): of a
     /// scalar type whose values can be unique (numbers, strings, ObjectIds).
     keys: Vec<String>,
+    /// The top-level fields of type `string`: those whose values may name a map's entries.
+    strings: Vec<String>,
 }
 
 /// Returns the `(entity, field)` of every `preallocated` field pattern in the raw model: its
@@ -724,12 +726,14 @@ impl Checker {
         let files = of_types(&["binData", "string"]);
         let dates = of_types(&["date"]);
         let keys = of_types(&KEY_TYPES);
+        let strings = of_types(&["string"]);
         Some(EntityInfo {
             name: name?,
             fields,
             files,
             dates,
             keys,
+            strings,
         })
     }
 

@@ -12,6 +12,10 @@ use crate::design::names::{
 use crate::model::design::{FieldPattern, Strategy};
 use crate::model::{Model, Relationship, Step};
 
+/// The parameter holding the key of a new map entry: a field name `<map>.${map_key}` is
+/// filled in with its value when the command is bound.
+pub const MAP_KEY: &str = "map_key";
+
 /// Appends the commands of an `insert_child` step.
 pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     let Step::InsertChild { relationship } = step else {
@@ -50,6 +54,12 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     };
     let mut parent_update: Option<Document> = None;
     match s {
+        // A map: the new entry set under its key (`$set: {"tier_and_details.<key>": …}`, the
+        // key a run fills in: [`MAP_KEY`]).
+        Strategy::Embed if crate::design::shape::holds_map(p.collections, r) => {
+            parent_update =
+                Some(doc! { "$set": { format!("{arr}.${{{MAP_KEY}}}"): param("child") } });
+        }
         Strategy::Embed => {
             let kept = order::kept(p.model, &r.name);
             let pushed = order::push(param("child"), kept.as_ref(), None);

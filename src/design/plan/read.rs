@@ -169,8 +169,10 @@ fn child_commands(
     match s {
         Strategy::Embed => {
             // The array is kept in the order of the workload's sorted read (`order`): its
-            // front or back holds the newest or oldest N.
-            if let Some(l) = c.limit {
+            // front or back holds the newest or oldest N. A map (the `map` pattern) has no
+            // order and no `$slice`: read whole.
+            let map = crate::design::shape::holds_map(p.collections, r);
+            if let Some(l) = c.limit.filter(|_| !map) {
                 let kept = order::kept(p.model, &r.name);
                 order::project(
                     projection,
