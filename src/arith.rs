@@ -123,6 +123,15 @@ pub fn value_size(field: &Field, at: At) -> Size {
         return Size::exact(s);
     }
     match ty {
+        BsonType::Object if field.is_map() => {
+            let value = document_size_of(&field.fields, at);
+            let count = field.count.clone().unwrap_or(Distribution::fixed(0.0));
+            let counted = match at {
+                At::Quantile(q) if field.independent && q < 1.0 => At::Mean,
+                _ => at,
+            };
+            map_of(&count, &field.length_distribution(), value, counted)
+        }
         BsonType::Object => document_size_of(&field.fields, at),
         BsonType::Array => {
             let elem = value_size(&field.element(), at);
@@ -234,6 +243,27 @@ pub fn array_of(count: &Distribution, elem: Size, at: At) -> Size {
                 }
             }
         }
+    }
+}
+
+/// Returns the size of a map ([`Field::map_of`]) of `count` entries whose keys' lengths
+/// follow `key_length` and whose values are `value` each: a document whose every element
+/// pays its key, a type byte and a NUL before its value (an array pays its index's digits
+/// where a map pays its key). At the largest document every key is at its longest.
+pub fn map_of(count: &Distribution, key_length: &Distribution, value: Size, at: At) -> Size {
+    let key = match at {
+        At::Quantile(q) if q >= 1.0 => longest(key_length) as f64,
+        _ => key_length.mean(),
+    };
+    let exact = value.exact && key_length.is_constant();
+    let n = match at {
+        At::Quantile(q) => count.count_at(q) as f64,
+        At::Mean if count.is_constant() => count.count_at(0.5) as f64,
+        At::Mean => count.mean(),
+    };
+    Size {
+        bytes: 5.0 + n * (2.0 + key + value.bytes),
+        exact: exact && (count.is_constant() || matches!(at, At::Quantile(_))),
     }
 }
 

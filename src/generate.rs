@@ -234,6 +234,33 @@ pub fn entity_oid(seed: u64, entity: &str, index: u64) -> ObjectId {
     ObjectId::from_bytes(b)
 }
 
+/// Returns the value of the key field `key` (a unique key other than `_id` that references
+/// name: a relationship's `parent_key` or `child_key`) of document `index` of `entity`:
+/// references to the entity through that key use the same function, so they resolve. The
+/// values are distinct, of the field's type: numbers count up from the field's `min` (1 when
+/// unset), strings are the index zero-padded to the field's median length, anything else an
+/// ObjectId of its own.
+pub fn key_value(seed: u64, entity: &str, key: &str, f: &Field, index: u64) -> Bson {
+    let lo = f.min.unwrap_or(1.0).max(0.0);
+    match f.ty {
+        BsonType::Int => {
+            Bson::Int32(i32::try_from((lo as u64).saturating_add(index)).unwrap_or(i32::MAX))
+        }
+        BsonType::Long => {
+            Bson::Int64(i64::try_from((lo as u64).saturating_add(index)).unwrap_or(i64::MAX))
+        }
+        BsonType::Double => Bson::Double(lo.floor() + index as f64),
+        BsonType::Decimal => format!("{}", (lo as u64).saturating_add(index))
+            .parse()
+            .map_or(Bson::Null, Bson::Decimal128),
+        BsonType::String => {
+            let width = usize::try_from(f.length_distribution().count_at(0.5)).unwrap_or(0);
+            Bson::String(format!("{index:0>width$}"))
+        }
+        _ => Bson::ObjectId(entity_oid(seed, &format!("{entity}.{key}"), index)),
+    }
+}
+
 /// Returns the quantile document `index` of a collection sits at: 1.0 (the largest parent) for
 /// the first, 0.99 for the second, then a seeded uniform draw.
 pub fn document_quantile(seed: u64, collection: &str, index: u64) -> f64 {
@@ -258,6 +285,9 @@ struct Refs {
     /// A parent's array of its one-to-many children → (cumulative weights of the generated
     /// parents, generated children): the generated children it lists (see [`owned_range`]).
     owned: Vec<(String, Vec<f64>, u64)>,
+    /// Reference fields that name their entity through a key other than `_id` → the key's
+    /// name and field: their values are [`key_value`]s, not ObjectIds.
+    keys: Vec<(String, String, Field)>,
     /// Fields whose document `j` names generated entity `j` (modulo their count): a link names
     /// the next child. A one-to-many child has one parent and so one link, and the links dealt
     /// to one parent are consecutive, so its children are distinct (drawn at random, a child
@@ -308,6 +338,15 @@ fn dealt_upto(w: f64, total: f64, children: u64) -> u64 {
 }
 
 impl Refs {
+    /// Returns the key (name and field) reference field `field` names its entity by, when it
+    /// is not `_id`.
+    fn key(&self, field: &str) -> Option<(&str, &Field)> {
+        self.keys
+            .iter()
+            .find(|(f, ..)| f == field)
+            .map(|(_, k, f)| (k.as_str(), f))
+    }
+
     fn get(&self, field: &str) -> Option<(&str, u64, &[f64])> {
         self.fields
             .iter()
@@ -461,6 +500,9 @@ pub struct ShapeGenerator<'a> {
     /// Fields that hold the document's own `_id` (a single collection's shared key on the
     /// parent).
     own_id: Vec<String>,
+    /// The entity's own key fields that references name it by (a relationship's
+    /// `parent_key` or `child_key`): generated as [`key_value`]s, so the references resolve.
+    own_keys: Vec<String>,
     /// Where the documents sit on their distributions.
     spread: Spread,
     /// The file field's length distribution, for the `length` of a GridFS files document when
@@ -563,6 +605,7 @@ pub fn shape_generators<'a>(
                 &layout.strategies,
                 shape,
             ),
+            own_keys: own_keys(model, shape),
             spread,
             file_length: file_length(model, c, shape, spread),
             sorted: shape
@@ -625,6 +668,11 @@ impl ShapeGenerator<'_> {
                     continue;
                 }
             }
+            if self.own_keys.contains(name) {
+                let entity = shape.entity.as_deref().unwrap_or_default();
+                d.insert(name.clone(), key_value(model.seed, entity, name, f, j));
+                continue;
+            }
             let v = if let Some(d) = self.file_length.as_ref().filter(|_| name == "length") {
                 Bson::Int64(i64::try_from(d.count_at(q)).unwrap_or(i64::MAX))
             } else if name == "_id" && f.ty == BsonType::ObjectId {
@@ -635,14 +683,19 @@ impl ShapeGenerator<'_> {
                 };
                 Bson::ObjectId(entity_oid(model.seed, &ent, j))
             } else if let Some((ent, count, weights)) = refs.get(name) {
-                match (f.ty, weights.last()) {
-                    (BsonType::ObjectId, _) if count > 0 && refs.sequential.contains(name) => {
-                        Bson::ObjectId(entity_oid(model.seed, ent, j % count))
-                    }
-                    (BsonType::ObjectId, Some(&total)) if total > 0.0 => {
+                let key = refs.key(name);
+                let id = |i: u64| match key {
+                    Some((k, kf)) => key_value(model.seed, ent, k, kf, i),
+                    None => Bson::ObjectId(entity_oid(model.seed, ent, i)),
+                };
+                // One reference (an ObjectId, or a key's value), not an array of them.
+                let single =
+                    f.ty == BsonType::ObjectId || (key.is_some() && f.ty != BsonType::Array);
+                match (single, weights.last()) {
+                    (true, _) if count > 0 && refs.sequential.contains(name) => id(j % count),
+                    (true, Some(&total)) if total > 0.0 => {
                         // The parent whose array lists this child (see `owned_range`).
-                        let i = owner_of(weights, self.count, j);
-                        Bson::ObjectId(entity_oid(model.seed, ent, i))
+                        id(owner_of(weights, self.count, j))
                     }
                     _ => {
                         let owned = refs
@@ -650,7 +703,7 @@ impl ShapeGenerator<'_> {
                             .iter()
                             .find(|(field, ..)| field == name)
                             .map(|(_, w, children)| (owned_range(w, *children, j), *children));
-                        g.reference(f, ent, count, FieldPath::root(name), owned)
+                        g.reference(f, ent, count, FieldPath::root(name), owned, key)
                     }
                 }
             } else {
@@ -742,6 +795,25 @@ fn bucket_counters(layout: &Layout, shape: &DocShape) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Returns the key fields (not `_id`) by which references name the entity of `shape`, when
+/// the shape is the entity's own documents.
+fn own_keys(model: &Model, shape: &DocShape) -> Vec<String> {
+    let Some(entity) = shape.entity.as_deref().filter(|e| *e == shape.label) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = Vec::new();
+    for r in &model.relationships {
+        for (end, key) in [(&r.parent, &r.parent_key), (&r.child, &r.child_key)] {
+            if let Some(k) = key.as_ref().filter(|k| end == entity && *k != "_id") {
+                if !out.contains(k) {
+                    out.push(k.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Works out which top-level fields of a shape hold references to which entity.
 fn refs_for(
     model: &Model,
@@ -754,9 +826,19 @@ fn refs_for(
     let mut refs = Refs::default();
     let plain =
         |field: String, entity: &str| (field, entity.to_string(), sample_of(entity), Vec::new());
+    let key_of = |entity: &str, key: &str| -> Option<(String, Field)> {
+        let f = model.entity(entity)?.fields.get(key)?;
+        (key != "_id").then(|| (key.to_string(), f.clone()))
+    };
     for g in &shape.growing {
         if let Some(r) = model.relationship(&g.relationship) {
             refs.fields.push(plain(g.field.clone(), &r.child));
+            if let Some((k, f)) = layout
+                .strategy(&r.name)
+                .and_then(|s| key_of(&r.child, crate::design::names::child_key(r, s)))
+            {
+                refs.keys.push((g.field.clone(), k, f));
+            }
             if !r.many_to_many && r.feed.is_none() && layout.collection_of(&r.child).is_some() {
                 let parents = sample_of(&r.parent);
                 refs.owned.push((
@@ -805,6 +887,12 @@ fn refs_for(
             } else {
                 Vec::new()
             };
+            if let Some((k, f)) = layout
+                .strategy(&r.name)
+                .and_then(|s| key_of(&r.parent, crate::design::names::parent_key(r, s)))
+            {
+                refs.keys.push((pref.clone(), k, f));
+            }
             refs.fields.push((pref, r.parent.clone(), n, weights));
         }
         let cref = crate::design::names::child_ref(r);
@@ -958,6 +1046,8 @@ impl Gen<'_> {
     /// A reference, or an array of them. With `owned` (`[start, end)` of `children` generated
     /// ones), an array lists those children first, then children that were not generated
     /// (indexes from `children` on): a one-to-many parent never lists another's child.
+    /// With `key` (its name and field), the references are the entity's values of that key
+    /// ([`key_value`]), not ObjectIds.
     fn reference(
         &mut self,
         f: &Field,
@@ -965,6 +1055,7 @@ impl Gen<'_> {
         count: u64,
         path: FieldPath<'_>,
         owned: Option<((u64, u64), u64)>,
+        key: Option<(&str, &Field)>,
     ) -> Bson {
         let mut next_owned = owned.map(|((s, _), _)| s);
         // References past the sample's documents (a parent's children beyond its share of the
@@ -977,6 +1068,10 @@ impl Gen<'_> {
                 None => beyond.push((p, 1)),
             }
         };
+        let id = |seed: u64, i: u64| match key {
+            Some((k, kf)) => key_value(seed, entity, k, kf, i),
+            None => Bson::ObjectId(entity_oid(seed, entity, i)),
+        };
         let pick = |g: &mut Gen,
                     next_owned: &mut Option<u64>,
                     at: FieldPath<'_>,
@@ -984,11 +1079,11 @@ impl Gen<'_> {
             if let (Some(k), Some(((_, end), children))) = (*next_owned, owned) {
                 if k < end {
                     *next_owned = Some(k + 1);
-                    return Bson::ObjectId(entity_oid(g.seed, entity, k));
+                    return id(g.seed, k);
                 }
                 note(at);
                 let i = children.saturating_add(g.rng.random_range(0..u32::MAX as u64));
-                return Bson::ObjectId(entity_oid(g.seed, entity, i));
+                return id(g.seed, i);
             }
             let i = if count > 0 {
                 g.rng.random_range(0..count)
@@ -996,11 +1091,14 @@ impl Gen<'_> {
                 note(at);
                 g.rng.random_range(0..u32::MAX as u64)
             };
-            Bson::ObjectId(entity_oid(g.seed, entity, i))
+            id(g.seed, i)
         };
         let id_path = path.child("_id");
         let v = match f.ty {
             BsonType::ObjectId => pick(self, &mut next_owned, path, &mut note),
+            ty if key.is_some() && ty != BsonType::Array => {
+                pick(self, &mut next_owned, path, &mut note)
+            }
             BsonType::Array => {
                 let n = self.count(f);
                 let m = n.min(self.max_elements).min(self.budget);
@@ -1010,7 +1108,9 @@ impl Gen<'_> {
                 // One document names each entity once (a user follows another once, a product
                 // lists a part once) while there are enough of them: a repeated id is drawn
                 // again, a few times at most.
-                let distinct = owned.is_none() && count > 0 && elem.ty == BsonType::ObjectId;
+                // The elements are references: ObjectIds, or a key's values.
+                let refs = elem.ty == BsonType::ObjectId || key.is_some();
+                let distinct = owned.is_none() && count > 0 && refs;
                 // Drawn without replacement (Floyd's algorithm, `rand::seq::index::sample`):
                 // the entities a document names are distinct, up to the sample's `count` of
                 // them; past that the rest repeat some (every id still names a document of the
@@ -1033,9 +1133,9 @@ impl Gen<'_> {
                     if self.bytes_left == 0 {
                         break;
                     }
-                    if elem.ty == BsonType::ObjectId {
+                    if refs {
                         let id = match chosen.pop() {
-                            Some(i) => Bson::ObjectId(entity_oid(self.seed, entity, i)),
+                            Some(i) => id(self.seed, i),
                             None => pick(self, &mut next_owned, path, &mut note),
                         };
                         out.push(id);
@@ -1114,6 +1214,7 @@ impl Gen<'_> {
                     _ => Bson::Null,
                 }
             }
+            BsonType::Object if f.is_map() => Bson::Document(self.map(f, path)),
             BsonType::Object => Bson::Document(self.object(&f.fields, path)),
             BsonType::Array => {
                 let n = self.count(f);
@@ -1162,6 +1263,37 @@ impl Gen<'_> {
         if got < n {
             self.truncated.push((path.render(), got, n));
         }
+    }
+
+    /// A map ([`Field::map_of`]): as many entries as an array of its count would have
+    /// elements, each named by a distinct key of a drawn length (the entry's number in hex,
+    /// then random hex digits: ids, as maps keyed by data hold) and holding a sub-document of
+    /// the map's fields.
+    fn map(&mut self, f: &Field, path: FieldPath<'_>) -> Document {
+        let n = self.count(f);
+        let m = n.min(self.max_elements).min(self.budget);
+        self.budget -= m;
+        let key_length = f.length_distribution();
+        let mut d = Document::new();
+        for i in 0..m {
+            if self.bytes_left == 0 {
+                break;
+            }
+            let len = usize::try_from(self.draw_len(&key_length)).unwrap_or(0);
+            let mut key = format!("{i:x}");
+            while key.len() < len {
+                let digit = char::from_digit(self.rng.random_range(0..16), 16).unwrap_or('0');
+                key.push(digit);
+            }
+            let v = self.object(&f.fields, path);
+            d.insert(key, v);
+        }
+        let got = d.len() as u64;
+        self.budget = self.budget.saturating_add(m.saturating_sub(got));
+        if got < n {
+            self.truncated.push((path.render(), got, n));
+        }
+        d
     }
 
     fn object(&mut self, fields: &Fields, path: FieldPath<'_>) -> Document {

@@ -66,7 +66,7 @@ use bson::Document;
 use serde::Serialize;
 
 use crate::ejson::{parse_document, parse_stream};
-use crate::model::design::{DesignSpec, Strategy};
+use crate::model::design::{DesignSpec, FieldPattern, Strategy};
 use crate::model::{Entity, Growth, Model, Relationship};
 pub use build::{Child, FieldReport, Found, MapReport, TypeShare, ValueShare};
 pub use fit::{fit, Observed};
@@ -720,11 +720,21 @@ impl Inference {
                     growth_per_day: c.growth.clone(),
                     field: (c.field != c.relationship).then(|| c.field.clone()),
                     parent_field: None,
+                    parent_key: None,
+                    child_key: None,
                     feed: None,
                 });
                 design
                     .relationships
                     .insert(c.relationship.clone(), Strategy::Embed);
+                // A map is laid out as the data has it: an object keyed by the entries' key.
+                if let Some(m) = &c.map {
+                    design.fields.push(FieldPattern::Map {
+                        entity: c.parent.clone(),
+                        relationship: c.relationship.clone(),
+                        key: m.key_field.clone(),
+                    });
+                }
                 moved.push(RelationshipReport {
                     name: c.relationship,
                     parent: c.parent,
@@ -790,6 +800,8 @@ impl Inference {
                 growth_per_day: None,
                 field: None,
                 parent_field: None,
+                parent_key: None,
+                child_key: None,
                 feed: Some(feed.collection.clone()),
             });
             design
@@ -833,6 +845,8 @@ impl Inference {
                 field: None,
                 parent_field: (link.parent_field != format!("{}Id", link.parent))
                     .then(|| link.parent_field.clone()),
+                parent_key: None,
+                child_key: None,
                 feed: None,
             });
             design
@@ -921,6 +935,19 @@ impl Inference {
                 field: (f.in_array && name != f.field).then(|| f.field.clone()),
                 parent_field: (!f.in_array && f.field != format!("{parent}Id"))
                     .then(|| f.field.clone()),
+                // A reference through a unique key other than `_id` is laid out with the
+                // key's type and values: the array's elements name the child's key, a
+                // child's reference its parent's.
+                parent_key: r
+                    .key
+                    .as_ref()
+                    .filter(|_| !f.in_array)
+                    .map(|k| k.field.clone()),
+                child_key: r
+                    .key
+                    .as_ref()
+                    .filter(|_| f.in_array)
+                    .map(|k| k.field.clone()),
                 feed: None,
             });
             design.relationships.insert(name.clone(), strategy);

@@ -140,6 +140,19 @@ pub struct Relationship {
     /// Name of the parent reference in the child (default: parent name + `Id`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent_field: Option<String>,
+    /// The parent's field whose value a child's parent reference holds, when it is not `_id`:
+    /// a unique key such as `account_id` (inference finds references through such keys).
+    /// The reference then has that field's type and size (an int32 key is 4 bytes where an
+    /// ObjectId is 12), and the generated references hold the parents' key values. Only
+    /// `reference_in_child` and `two_way` lay the child's reference out through it; every
+    /// other strategy keeps `_id` references. Default: `_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent_key: Option<String>,
+    /// The child's field whose values the parent's array of child references holds, when it
+    /// is not `_id` (`customers.accounts` lists `accounts.account_id`s): as `parent_key`, for
+    /// the parent's array under `reference_in_parent` and `two_way`. Default: `_id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub child_key: Option<String>,
     /// For feeds: the entity an author posts (activities); parent = author, child = follower.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feed: Option<String>,

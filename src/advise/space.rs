@@ -176,6 +176,12 @@ pub fn target(p: &FieldPattern) -> (&str, &str) {
         | FieldPattern::CaseInsensitiveIndex { entity, field } => (entity, field),
         // The whole entity's counters, addressed by the series field.
         FieldPattern::Measurements { entity, meta, .. } => (entity, meta),
+        // The relationship whose embedded children it lays out.
+        FieldPattern::Map {
+            entity,
+            relationship,
+            ..
+        } => (entity, relationship),
     }
 }
 

@@ -357,6 +357,10 @@ pub fn varies(f: &Field) -> bool {
         return false;
     }
     match f.ty {
+        // A map's keys may vary in length, its values as any sub-document's.
+        BsonType::Object if f.is_map() => {
+            !f.length_distribution().is_constant() || f.fields.iter().any(|(_, s)| varies(s))
+        }
         BsonType::Object => f.fields.iter().any(|(_, s)| varies(s)),
         BsonType::Array => varies(&f.element()),
         _ => {
@@ -370,6 +374,9 @@ pub fn varies(f: &Field) -> bool {
 fn counts_vary(fields: &Fields) -> bool {
     fields.iter().any(|(_, f)| match f.ty {
         BsonType::Array => {
+            f.count.as_ref().is_some_and(|c| !c.is_constant()) || counts_vary(&f.fields)
+        }
+        BsonType::Object if f.is_map() => {
             f.count.as_ref().is_some_and(|c| !c.is_constant()) || counts_vary(&f.fields)
         }
         BsonType::Object => counts_vary(&f.fields),
@@ -667,6 +674,32 @@ fn draw_value(f: &Field, u: f64, rng: &mut ChaCha8Rng) -> f64 {
         return s as f64;
     }
     match f.ty {
+        BsonType::Object if f.is_map() => {
+            // A map: each entry its key (a length drawn as the generator draws it), a type
+            // byte, a NUL and its value.
+            let count = f.count.clone().unwrap_or(Distribution::fixed(0.0));
+            let n = if count.is_constant() {
+                count.count_at(0.5)
+            } else if f.independent {
+                count.count_at(rng.random::<f64>())
+            } else {
+                count.count_at(u)
+            };
+            let key_length = f.length_distribution();
+            let m = n.min(ELEMENT_DRAWS);
+            let drawn: f64 = (0..m)
+                .map(|_| {
+                    2.0 + crate::arith::draw_whole(&key_length, rng) as f64
+                        + draw_fields(&f.fields, u, rng)
+                })
+                .sum();
+            let scaled = if m == 0 {
+                0.0
+            } else {
+                drawn * n as f64 / m as f64
+            };
+            5.0 + scaled
+        }
         BsonType::Object => draw_fields(&f.fields, u, rng),
         BsonType::Array => {
             let count = f.count.clone().unwrap_or(Distribution::fixed(0.0));

@@ -19,6 +19,27 @@ pub fn child_ref(r: &Relationship) -> String {
     }
 }
 
+/// Returns the parent's field a child's parent reference holds under strategy `s`: the
+/// relationship's `parent_key` where the child holds the reference itself
+/// (`reference_in_child`, `two_way`), `_id` everywhere else (every other strategy keeps `_id`
+/// references, so a design that moves the relationship elsewhere still resolves).
+pub fn parent_key<'a>(r: &'a Relationship, s: &Strategy) -> &'a str {
+    match (r.parent_key.as_deref(), s) {
+        (Some(k), Strategy::ReferenceInChild { .. } | Strategy::TwoWay) => k,
+        _ => "_id",
+    }
+}
+
+/// Returns the child's field the parent's array of child references holds under strategy
+/// `s`: the relationship's `child_key` under `reference_in_parent` and `two_way`, `_id`
+/// everywhere else.
+pub fn child_key<'a>(r: &'a Relationship, s: &Strategy) -> &'a str {
+    match (r.child_key.as_deref(), s) {
+        (Some(k), Strategy::ReferenceInParent | Strategy::TwoWay) => k,
+        _ => "_id",
+    }
+}
+
 /// Returns the name of the collection a relationship strategy creates (link, bucket, feed).
 pub fn relationship_collection_name(r: &Relationship, s: &Strategy) -> String {
     match s {

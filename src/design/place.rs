@@ -19,7 +19,7 @@ pub mod tree;
 
 use super::command::json_to_doc;
 use super::error::DesignError;
-use super::names::CONTINUATION_FIELD;
+use super::names::{child_key, parent_key, CONTINUATION_FIELD};
 use super::shape::{strategy_in, Collection, CopiedField, DocShape, GrowingArray};
 use crate::model::design::{AttributeForm, DesignSpec, FieldPattern, Strategy, MAX_SUBFIELDS};
 use crate::model::distribution::Distribution;
@@ -28,6 +28,32 @@ use crate::model::{Entity, Model};
 
 fn oid() -> Field {
     Field::of(BsonType::ObjectId)
+}
+
+/// Returns the field a reference to `entity` through its field `key` is: an ObjectId for
+/// `_id` (as every reference of a model without keys), else the key field itself (its type,
+/// length and range), always present; as an array of `count` of them when `count` is given.
+fn reference_field(entity: &Entity, key: &str, count: Option<Distribution>) -> Field {
+    let key_field = (key != "_id")
+        .then(|| entity.fields.get(key))
+        .flatten()
+        .filter(|f| f.ty != BsonType::Array && f.ty != BsonType::Object);
+    match (key_field, count) {
+        (None, None) => oid(),
+        (None, Some(c)) => Field::array_of(BsonType::ObjectId, c),
+        (Some(k), None) => Field {
+            presence: None,
+            ..k.clone()
+        },
+        (Some(k), Some(c)) => Field {
+            ty: BsonType::Array,
+            items: Some(k.ty),
+            count: Some(c),
+            presence: None,
+            independent: false,
+            ..k.clone()
+        },
+    }
 }
 
 fn int_field(kind: ValueKind) -> Field {
@@ -160,7 +186,8 @@ impl Builder<'_> {
                 | FieldPattern::DocumentVersioning { .. }
                 | FieldPattern::SchemaVersioning { .. }
                 | FieldPattern::CaseInsensitiveIndex { .. }
-                | FieldPattern::Measurements { .. } => {}
+                | FieldPattern::Measurements { .. }
+                | FieldPattern::Map { .. } => {}
                 FieldPattern::Computed {
                     field,
                     relationship,
@@ -263,7 +290,30 @@ impl Builder<'_> {
                             });
                         }
                     }
-                    fields.push((name.clone(), Field::array_of_objects(elem, count.clone())));
+                    // The `map` pattern: the embedded children as one object keyed by their
+                    // key field, the entry's other fields its value.
+                    let map_key = self.spec.fields.iter().find_map(|p| match p {
+                        FieldPattern::Map {
+                            entity,
+                            relationship,
+                            key,
+                        } if *entity == e.name
+                            && *relationship == r.name
+                            && matches!(s, Strategy::Embed) =>
+                        {
+                            Some(key)
+                        }
+                        _ => None,
+                    });
+                    let laid_out = match map_key.and_then(|k| elem.get(k).map(|f| (k, f))) {
+                        Some((k, key_field)) => {
+                            let value =
+                                Fields(elem.iter().filter(|(n, _)| n != k).cloned().collect());
+                            Field::map_of(value, count.clone(), key_field.length_distribution())
+                        }
+                        None => Field::array_of_objects(elem, count.clone()),
+                    };
+                    fields.push((name.clone(), laid_out));
                     growing.push(grow(count, matches!(s, Strategy::EmbedSubset { .. })));
                 }
                 Strategy::ExtendedReference { copy } => {
@@ -293,7 +343,7 @@ impl Builder<'_> {
                 Strategy::ReferenceInParent | Strategy::TwoWay => {
                     fields.push((
                         name.clone(),
-                        Field::array_of(BsonType::ObjectId, card.clone()),
+                        reference_field(child, child_key(r, s), Some(card.clone())),
                     ));
                     growing.push(grow(card, false));
                 }
@@ -390,9 +440,12 @@ impl Builder<'_> {
                 } else {
                     per_child
                 };
-                fields.push(pref, Field::array_of(BsonType::ObjectId, per_child));
+                fields.push(
+                    pref,
+                    reference_field(parent, parent_key(r, s), Some(per_child)),
+                );
             } else {
-                fields.push(pref, oid());
+                fields.push(pref, reference_field(parent, parent_key(r, s), None));
             }
             if let Strategy::ReferenceInChild { copy } = s {
                 for c in copy {

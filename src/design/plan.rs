@@ -16,6 +16,7 @@ mod find_by_attribute;
 mod find_parents;
 mod insert;
 mod insert_child;
+pub use insert_child::MAP_KEY;
 mod list;
 mod order;
 mod post_feed;

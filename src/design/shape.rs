@@ -228,3 +228,13 @@ pub fn bucket_capacity(collections: &[Collection], r: &Relationship) -> Option<u
     let ids = shape.fields.get("data")?.fields.get("_id")?;
     Some(ids.fields.0.len() as u64)
 }
+
+/// Returns true when the parent of `r` holds its children as a map (the `map` field pattern:
+/// an object keyed by the children's key, [`crate::model::Field::map_of`]) in `collections`.
+pub fn holds_map(collections: &[Collection], r: &Relationship) -> bool {
+    collections
+        .iter()
+        .flat_map(|c| &c.shapes)
+        .filter(|s| s.entity.as_deref() == Some(r.parent.as_str()))
+        .any(|s| s.fields.get(r.array_field()).is_some_and(|f| f.is_map()))
+}

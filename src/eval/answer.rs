@@ -136,7 +136,7 @@ pub fn check(
                                 r,
                                 &me,
                                 *page_size,
-                                &pool(returned, si),
+                                &pool(returned, si, &map_keys(&model, layout)),
                             )
                         }),
                         Step::PostFeed { relationship } if si + 1 == unit.steps.len() => {
@@ -191,7 +191,7 @@ pub fn check(
                             let Some(pid) = b.value(&format!("{entity}._id")) else {
                                 continue;
                             };
-                            let pool = pool(returned, si);
+                            let pool = pool(returned, si, &map_keys(&model, layout));
                             for c in children {
                                 let Some(r) = model.relationship(&c.relationship) else {
                                     continue;
@@ -267,7 +267,7 @@ pub fn check(
                                     asked_fields.extend(e.fields.iter().map(|(n, _)| n.clone()));
                                 }
                             }
-                            let pool = pool(returned, si);
+                            let pool = pool(returned, si, &map_keys(&model, layout));
                             if let Some(p) =
                                 missing_in_window(&rows, start, limit, &key, &pool, &asked_fields)
                             {
@@ -306,7 +306,7 @@ pub fn check(
                             if let Some(e) = model.entity(&r.parent) {
                                 wanted.extend(e.fields.iter().map(|(n, _)| n.clone()));
                             }
-                            let pool = pool(returned, si);
+                            let pool = pool(returned, si, &map_keys(&model, layout));
                             let missing = expected
                                 .iter()
                                 .filter(|p| !holds(&pool, p, &wanted))
@@ -680,17 +680,75 @@ fn documents(db: &Database, coll: &str) -> Vec<Document> {
         .unwrap_or_default()
 }
 
-/// Returns every document and sub-document the commands of step `step` returned.
-fn pool(returned: &[(usize, Vec<Document>)], step: usize) -> Vec<Document> {
-    fn walk(v: &Bson, out: &mut Vec<Document>) {
+/// Returns the key field of the children that relationship `r` keeps as a map in `layout`
+/// (the `map` pattern): the child's field the map's values lack, which names the entries.
+fn map_key(model: &Model, layout: &Layout, r: &Relationship) -> Option<String> {
+    if !crate::design::shape::holds_map(&layout.collections, r) {
+        return None;
+    }
+    let value = layout
+        .collections
+        .iter()
+        .flat_map(|c| &c.shapes)
+        .filter(|s| s.entity.as_deref() == Some(r.parent.as_str()))
+        .find_map(|s| s.fields.get(r.array_field()))?;
+    model
+        .entity(&r.child)?
+        .fields
+        .iter()
+        .map(|(n, _)| n)
+        .find(|n| value.fields.get(n.as_str()).is_none())
+        .cloned()
+}
+
+/// Returns the key fields of every map of `layout` ([`map_key`]).
+fn map_keys(model: &Model, layout: &Layout) -> Vec<String> {
+    model
+        .relationships
+        .iter()
+        .filter_map(|r| map_key(model, layout, r))
+        .collect()
+}
+
+/// Returns the entries of map `field` of `d` as the children they stand for: each value with
+/// its key in the field `key`, first.
+fn map_entries(d: &Document, field: &str, key: &str) -> Vec<Bson> {
+    match d.get(field) {
+        Some(Bson::Document(m)) => m
+            .iter()
+            .filter_map(|(k, v)| match v {
+                Bson::Document(v) => {
+                    let mut e = doc! { key: k.clone() };
+                    e.extend(v.clone());
+                    Some(Bson::Document(e))
+                }
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Returns every document and sub-document the commands of step `step` returned; the entries
+/// of a map (an object keyed by the children's `map_keys`) also as the children they stand
+/// for.
+fn pool(returned: &[(usize, Vec<Document>)], step: usize, map_keys: &[String]) -> Vec<Document> {
+    fn walk(v: &Bson, out: &mut Vec<Document>, map_keys: &[String]) {
         match v {
             Bson::Document(d) => {
                 out.push(d.clone());
-                for (_, x) in d {
-                    walk(x, out);
+                for (k, x) in d {
+                    if let Bson::Document(sub) = x {
+                        for key in map_keys {
+                            let mut e = doc! { key.as_str(): k.clone() };
+                            e.extend(sub.clone());
+                            out.push(e);
+                        }
+                    }
+                    walk(x, out, map_keys);
                 }
             }
-            Bson::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            Bson::Array(a) => a.iter().for_each(|x| walk(x, out, map_keys)),
             // An id in a list of references answers a read of ids (`fields: ["_id"]`).
             Bson::ObjectId(_) => out.push(doc! { "_id": v.clone() }),
             _ => {}
@@ -699,7 +757,7 @@ fn pool(returned: &[(usize, Vec<Document>)], step: usize) -> Vec<Document> {
     let mut out = Vec::new();
     for (_, docs) in returned.iter().filter(|(s, _)| *s == step) {
         for d in docs {
-            walk(&Bson::Document(d.clone()), &mut out);
+            walk(&Bson::Document(d.clone()), &mut out, map_keys);
             // A time-series bucket: its measurements, as the view returns them.
             out.extend(crate::design::place::unpack_bucket(d, None).unwrap_or_default());
         }
@@ -1309,6 +1367,9 @@ fn children_of(
             _ => Vec::new(),
         }
     };
+    let s = layout.strategy(&r.name)?;
+    // The children's field a parent's array of references holds (`_id` or `child_key`).
+    let ckey = crate::design::names::child_key(r, s);
     let by_ids = |ids: Vec<Bson>| -> Vec<Document> {
         let ids: Vec<Bson> = ids
             .into_iter()
@@ -1317,7 +1378,18 @@ fn children_of(
                 v => v,
             })
             .collect();
-        find(&ccoll, doc! { "_id": { "$in": ids } })
+        find(&ccoll, doc! { ckey: { "$in": ids } })
+    };
+    // The parent's value its children's references hold: its `_id`, or its `parent_key`.
+    let pkey = crate::design::names::parent_key(r, s);
+    let pref_value = || -> Bson {
+        if pkey == "_id" {
+            pid.clone()
+        } else {
+            parent()
+                .and_then(|p| p.get(pkey).cloned())
+                .unwrap_or(Bson::Null)
+        }
     };
     let docs = |v: Vec<Bson>| -> Vec<Document> {
         v.into_iter()
@@ -1327,7 +1399,6 @@ fn children_of(
             })
             .collect()
     };
-    let s = layout.strategy(&r.name)?;
     let plain = |docs| Children {
         docs,
         insertion_ordered: false,
@@ -1390,7 +1461,10 @@ fn children_of(
             });
         }
         Strategy::Embed => parent()
-            .map(|p| docs(elements(&p, arr)))
+            .map(|p| match map_key(model, layout, r) {
+                Some(k) => docs(map_entries(&p, arr, &k)),
+                None => docs(elements(&p, arr)),
+            })
             .unwrap_or_default(),
         Strategy::ExtendedReference { .. } | Strategy::ReferenceInParent | Strategy::TwoWay => {
             parent()
@@ -1411,7 +1485,7 @@ fn children_of(
             by_ids(ids)
         }
         Strategy::EmbedSubset { .. } | Strategy::ReferenceInChild { .. } => {
-            find(&ccoll, doc! { r.parent_ref(): pid.clone() })
+            find(&ccoll, doc! { r.parent_ref(): pref_value() })
         }
         Strategy::SingleCollection => find(
             &ccoll,

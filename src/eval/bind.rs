@@ -338,6 +338,7 @@ pub(super) fn bind(v: &Bson, b: &Binder) -> Bson {
             Bson::Document(
                 d.iter()
                     .map(|(k, v)| {
+                        let k = &bind_key(k, b);
                         let x = bind(v, b);
                         // An unbound list is an empty one (nothing found earlier).
                         let x = if k == "$in" && x == Bson::Null {
@@ -357,5 +358,22 @@ pub(super) fn bind(v: &Bson, b: &Binder) -> Bson {
 
 /// Binds a document.
 pub(super) fn bind_doc(d: &Document, b: &Binder) -> Document {
-    d.iter().map(|(k, v)| (k.clone(), bind(v, b))).collect()
+    d.iter()
+        .map(|(k, v)| (bind_key(k, b), bind(v, b)))
+        .collect()
+}
+
+/// Fills in a field name that names a parameter (`tier_and_details.${map_key}`: a new map
+/// entry's key) with the parameter's string value; any other name as it is.
+fn bind_key(k: &str, b: &Binder) -> String {
+    let Some((head, rest)) = k.split_once("${") else {
+        return k.to_string();
+    };
+    let Some((name, tail)) = rest.split_once('}') else {
+        return k.to_string();
+    };
+    match b.value(name) {
+        Some(Bson::String(s)) => format!("{head}{s}{tail}"),
+        _ => k.to_string(),
+    }
 }

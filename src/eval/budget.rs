@@ -89,6 +89,17 @@ fn value_cost(f: &Field, max_elements: f64) -> (f64, f64) {
         BsonType::String | BsonType::JavaScript | BsonType::BinData | BsonType::Regex => {
             (finite(f.length_distribution().mean()), 0.0)
         }
+        BsonType::Object if f.is_map() => {
+            // As an array of its entries' values (each key a short string).
+            let n = f
+                .count
+                .as_ref()
+                .map_or(0.0, |c| finite(c.integrate(|x| x.min(max_elements))))
+                .min(max_elements);
+            let (b, e) = fields_cost(&f.fields, max_elements);
+            let key = finite(f.length_distribution().mean());
+            (n * (b + key), n * (1.0 + e + f.fields.0.len() as f64))
+        }
         BsonType::Object => {
             let (b, e) = fields_cost(&f.fields, max_elements);
             (b, e + f.fields.0.len() as f64)

@@ -310,12 +310,27 @@ fn prepare_step(ctx: &Ctx, b: &mut Binder, step: Option<&Step>, n: &mut u64, db:
                     child.insert("_id", id);
                 }
             }
-            if let Some(pid) = parent_id {
+            // The child's reference holds the parent's `_id`, or its key (`parent_key`).
+            let pkey = ctx
+                .layout
+                .strategy(&r.name)
+                .map_or("_id", |s| crate::design::names::parent_key(r, s));
+            let parent_ref_value = if pkey == "_id" {
+                parent_id
+            } else {
+                b.value(&format!("{}.{pkey}", r.parent))
+            };
+            if let Some(pid) = parent_ref_value {
                 if child.contains_key(r.parent_ref()) {
                     child.insert(r.parent_ref(), pid);
                 }
             }
             b.fresh.insert("child".into(), Bson::Document(child));
+            // A map's new entry needs a key of its own.
+            b.fresh.insert(
+                crate::design::plan::MAP_KEY.into(),
+                Bson::String(format!("new{:08x}", *n)),
+            );
         }
         Step::PostFeed { relationship } => {
             let Some(r) = ctx.model.relationship(relationship) else {

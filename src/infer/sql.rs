@@ -182,6 +182,8 @@ pub fn infer_sql(
                 growth_per_day: None,
                 field: None,
                 parent_field: Some(a.0.clone()),
+                parent_key: None,
+                child_key: None,
                 feed: None,
             });
             rel_reports.push(SqlRelationshipReport {
@@ -254,6 +256,8 @@ pub fn infer_sql(
                     growth_per_day: None,
                     field: None,
                     parent_field: Some(column.name.clone()),
+                    parent_key: None,
+                    child_key: None,
                     feed: None,
                 });
                 rel_reports.push(SqlRelationshipReport {

@@ -543,6 +543,17 @@ pub fn rename_field(v: &mut Value, entity: &str, old: &str, new: &str) -> Result
                 rename_key(key, old, new);
             }
         }
+        // The keys references name an entity by follow the field.
+        if let Some(list) = v.get_mut("relationships").and_then(Value::as_array_mut) {
+            for r in list {
+                if str_of(r, "parent") == Some(entity) {
+                    swap(r, "parent_key", old, new);
+                }
+                if str_of(r, "child") == Some(entity) {
+                    swap(r, "child_key", old, new);
+                }
+            }
+        }
         Ok(())
     })
 }

@@ -355,6 +355,25 @@ impl Field {
         }
     }
 
+    /// Returns a map as a layout writes it (the `map` field pattern): an object of `count`
+    /// entries, each named by a key whose length is `key_length` and holding a sub-document of
+    /// `fields`. Only a layout makes one: a model's object has no `count` (validation refuses
+    /// it), so an object with a `count` is a map wherever a layout's fields are read.
+    pub fn map_of(fields: Fields, count: Distribution, key_length: Distribution) -> Self {
+        Field {
+            items: Some(BsonType::Object),
+            count: Some(count),
+            length: Some(key_length),
+            fields,
+            ..Field::of(BsonType::Object)
+        }
+    }
+
+    /// Returns true for a map ([`Field::map_of`]): an object with a count of entries.
+    pub fn is_map(&self) -> bool {
+        self.ty == BsonType::Object && self.count.is_some()
+    }
+
     /// Returns the presence probability (1 when not given).
     pub fn presence(&self) -> f64 {
         self.presence.unwrap_or(1.0)

@@ -92,6 +92,11 @@ struct EntityInfo {
     files: Vec<String>,
     /// The top-level fields of type `date`: a time series' `timeField` is the first.
     dates: Vec<String>,
+    /// The top-level fields a reference may name as a key (`parent_key`, `child_key`): of a
+    /// scalar type whose values can be unique (numbers, strings, ObjectIds).
+    keys: Vec<String>,
+    /// The top-level fields of type `string`: those whose values may name a map's entries.
+    strings: Vec<String>,
 }
 
 /// Returns the `(entity, field)` of every `preallocated` field pattern in the raw model: its
@@ -721,11 +726,15 @@ impl Checker {
         };
         let files = of_types(&["binData", "string"]);
         let dates = of_types(&["date"]);
+        let keys = of_types(&KEY_TYPES);
+        let strings = of_types(&["string"]);
         Some(EntityInfo {
             name: name?,
             fields,
             files,
             dates,
+            keys,
+            strings,
         })
     }
 
@@ -998,6 +1007,8 @@ impl Checker {
             "growth_per_day",
             "field",
             "parent_field",
+            "parent_key",
+            "child_key",
             "feed",
         ];
         let m = self.object(v, path, keys, &["name", "parent", "child", "cardinality"])?;
@@ -1049,6 +1060,27 @@ impl Checker {
             [p, c] => (p.clone(), c.clone()),
             _ => return None,
         };
+        for (key, end) in [("parent_key", &parent), ("child_key", &child)] {
+            let Some(k) = self.string(m, key, path) else {
+                continue;
+            };
+            let Some(e) = entities.iter().find(|e| &e.name == end) else {
+                continue;
+            };
+            if !e.fields.iter().any(|f| f == k) {
+                self.err(
+                    &format!("{path}.{key}"),
+                    Text::new("no-such-field")
+                        .arg("entity", end.as_str())
+                        .arg("field", k),
+                );
+            } else if k != "_id" && !e.keys.iter().any(|f| f == k) {
+                self.err(
+                    &format!("{path}.{key}"),
+                    Text::new("bad-key-type").arg("field", k),
+                );
+            }
+        }
         Some(RelInfo {
             name: name?,
             parent_ref: parent_field.unwrap_or_else(|| format!("{parent}Id")),
@@ -1060,6 +1092,9 @@ impl Checker {
         })
     }
 }
+
+/// The BSON types of a field a reference may name as its key (`parent_key`, `child_key`).
+const KEY_TYPES: [&str; 6] = ["int", "long", "double", "decimal", "string", "objectId"];
 
 /// Returns `problem` with `found` set to what `v` is: the number itself, else its kind.
 fn describe_num(problem: Text, v: &Value) -> Text {

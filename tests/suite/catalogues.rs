@@ -94,6 +94,11 @@ const KEPT_LATIN_PROBLEMS: &[&str] = &[
     "false",
     "string",
     "binData",
+    // The BSON types a reference key may have (`bad-key-type`), as a model writes them.
+    "int",
+    "long",
+    "double",
+    "decimal",
     "enum",
     "kind",
     "values",

@@ -7,7 +7,7 @@
 use bson::doc;
 
 use super::{param, CommandKind::*, Commands, Placement};
-use crate::design::names::{child_ref, relationship_collection_name, BUCKET_COUNT};
+use crate::design::names::{child_key, child_ref, relationship_collection_name, BUCKET_COUNT};
 use crate::model::design::Strategy;
 use crate::model::Step;
 
@@ -37,13 +37,20 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             Some(
                 Strategy::ReferenceInParent | Strategy::TwoWay | Strategy::Continuation { .. },
             ) => {
+                // The array holds the child's `_id`, or its key (`child_key`).
+                let listed = match p.strategy(&r.name) {
+                    Some(s) if child_key(r, s) != "_id" => {
+                        param(format!("{entity}.{}", child_key(r, s)))
+                    }
+                    _ => id.clone(),
+                };
                 let mut u = out.command(
                     &coll,
                     Update,
-                    doc! { arr: id.clone() },
+                    doc! { arr: listed.clone() },
                     format!("{}: remove the reference", r.name),
                 );
-                u.update = Some(doc! { "$pull": { arr: id.clone() } });
+                u.update = Some(doc! { "$pull": { arr: listed } });
                 u.multi = r.many_to_many;
                 out.push(u);
             }

@@ -11,7 +11,9 @@
 use bson::{doc, Bson};
 
 use super::{param, CommandKind::Find, Commands, Placement};
-use crate::design::names::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
+use crate::design::names::{
+    child_key, child_ref, parent_key, relationship_collection_name, CONTINUATION_FIELD,
+};
 use crate::model::design::Strategy;
 use crate::model::{Relationship, Step};
 
@@ -93,11 +95,13 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             ));
         }
         Strategy::ReferenceInParent => {
-            out.push(child_lookup(out, "_id"));
+            // The parents' arrays hold the children's `_id`s, or their key (`child_key`).
+            let ckey = child_key(r, s);
+            out.push(child_lookup(out, ckey));
             out.push(out.command(
                 &pcoll,
                 Find,
-                doc! { arr: { "$in": param("children._id") } },
+                doc! { arr: { "$in": param(format!("children.{ckey}")) } },
                 note.clone(),
             ));
         }
@@ -111,7 +115,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             out.push(out.command(
                 &pcoll,
                 Find,
-                doc! { "_id": { "$in": param(format!("children.{}", r.parent_ref())) } },
+                doc! { parent_key(r, s): { "$in": param(format!("children.{}", r.parent_ref())) } },
                 note.clone(),
             ));
         }

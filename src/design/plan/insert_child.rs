@@ -6,9 +6,15 @@
 use bson::{doc, Bson, Document};
 
 use super::{order, param, Command, CommandKind::*, Commands, Placement, When};
-use crate::design::names::{relationship_collection_name, BUCKET_COUNT, CONTINUATION_FIELD};
+use crate::design::names::{
+    child_key, parent_key, relationship_collection_name, BUCKET_COUNT, CONTINUATION_FIELD,
+};
 use crate::model::design::{FieldPattern, Strategy};
 use crate::model::{Model, Relationship, Step};
+
+/// The parameter holding the key of a new map entry: a field name `<map>.${map_key}` is
+/// filled in with its value when the command is bound.
+pub const MAP_KEY: &str = "map_key";
 
 /// Appends the commands of an `insert_child` step.
 pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
@@ -25,6 +31,10 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     }
     let arr = r.array_field().to_string();
     let pid = param(format!("{}._id", r.parent));
+    // What the references hold: the parent's `_id` or key in a child, the child's `_id` or key
+    // in the parent's array (`parent_key`, `child_key`).
+    let pref_value = param(format!("{}.{}", r.parent, parent_key(r, s)));
+    let child_value = param(format!("child.{}", child_key(r, s)));
     let insert_child = |out: &Commands, note: &str| {
         let mut c = out.command(&ccoll, Insert, Document::new(), note);
         c.insert_shape = Some(r.child.clone());
@@ -39,11 +49,17 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             doc! { "_id": param("child._id") },
             format!("{}: add the parent to the child's references", r.name),
         );
-        c.update = Some(doc! { "$push": { r.parent_ref(): pid.clone() } });
+        c.update = Some(doc! { "$push": { r.parent_ref(): pref_value.clone() } });
         c
     };
     let mut parent_update: Option<Document> = None;
     match s {
+        // A map: the new entry set under its key (`$set: {"tier_and_details.<key>": …}`, the
+        // key a run fills in: [`MAP_KEY`]).
+        Strategy::Embed if crate::design::shape::holds_map(p.collections, r) => {
+            parent_update =
+                Some(doc! { "$set": { format!("{arr}.${{{MAP_KEY}}}"): param("child") } });
+        }
         Strategy::Embed => {
             let kept = order::kept(p.model, &r.name);
             let pushed = order::push(param("child"), kept.as_ref(), None);
@@ -81,7 +97,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             if !r.many_to_many {
                 out.push(insert_child(out, "the child"));
             }
-            parent_update = Some(doc! { "$push": { arr.as_str(): param("child._id") } });
+            parent_update = Some(doc! { "$push": { arr.as_str(): child_value.clone() } });
         }
         Strategy::TwoWay => {
             // Both sides keep references: a many-to-many link updates the existing child too.
@@ -90,7 +106,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             } else {
                 out.push(insert_child(out, "the child"));
             }
-            parent_update = Some(doc! { "$push": { arr.as_str(): param("child._id") } });
+            parent_update = Some(doc! { "$push": { arr.as_str(): child_value.clone() } });
         }
         Strategy::ReferenceInChild { .. } if r.many_to_many => out.push(link_child(out)),
         Strategy::ReferenceInChild { .. } => {

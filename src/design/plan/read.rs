@@ -13,7 +13,9 @@ use bson::{doc, Bson, Document};
 use super::insert_child::{CONTINUATION_DOCUMENTS, MORE};
 use super::order::{self, Take};
 use super::{param, project, Command, CommandKind::*, Commands, Placement};
-use crate::design::names::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
+use crate::design::names::{
+    child_key, child_ref, parent_key, relationship_collection_name, CONTINUATION_FIELD,
+};
 use crate::model::design::{Joins, Strategy};
 use crate::model::{ChildRead, Model, Step};
 
@@ -133,11 +135,13 @@ fn child_commands(
         f.projection = project(&c.fields, "");
         f
     };
+    // The parent's value a child's reference holds: its `_id`, or its key (`parent_key`).
+    let pkey = parent_key(r, s);
     let by_parent = |note: String| {
         sorted_and_limited(out.command(
             &child_coll,
             Find,
-            doc! { r.parent_ref(): param(format!("{entity}._id")) },
+            doc! { r.parent_ref(): param(format!("{entity}.{pkey}")) },
             note,
         ))
     };
@@ -147,11 +151,13 @@ fn child_commands(
     } else {
         format!("{entity}.{arr}")
     };
+    // The children's field the parent's array holds: `_id`, or their key (`child_key`).
+    let ckey = child_key(r, s);
     let by_ids = |note: String| {
         sorted_and_limited(out.command(
             &child_coll,
             Find,
-            doc! { "_id": { "$in": param(ids.clone()) } },
+            doc! { ckey: { "$in": param(ids.clone()) } },
             note,
         ))
     };
@@ -163,8 +169,10 @@ fn child_commands(
     match s {
         Strategy::Embed => {
             // The array is kept in the order of the workload's sorted read (`order`): its
-            // front or back holds the newest or oldest N.
-            if let Some(l) = c.limit {
+            // front or back holds the newest or oldest N. A map (the `map` pattern) has no
+            // order and no `$slice`: read whole.
+            let map = crate::design::shape::holds_map(p.collections, r);
+            if let Some(l) = c.limit.filter(|_| !map) {
                 let kept = order::kept(p.model, &r.name);
                 order::project(
                     projection,
@@ -212,11 +220,12 @@ fn child_commands(
         }
         Strategy::ReferenceInParent | Strategy::TwoWay => {
             // Ids keep insertion order, not the read's: a sorted read takes every id and lets
-            // the children's collection sort and limit them.
+            // the children's collection sort and limit them. An array of keys answers no read
+            // of `_id`s.
             if c.sort.is_none() {
                 slice(projection);
             }
-            if c.sort.is_some() || !ids_only(&c.fields) {
+            if c.sort.is_some() || !ids_only(&c.fields) || ckey != "_id" {
                 later.push(by_ids(format!("{}: application-level join", r.name)));
             }
         }
@@ -393,15 +402,17 @@ fn lookup_stages(model: &Model, entity: &str, later: &[Command]) -> Option<Vec<D
                 };
                 (local, key.clone(), as_field)
             }
-            v if name(v)? == format!("{entity}._id") => {
+            v => {
+                // The parent's `_id`, or the key its children's references hold.
+                let p = name(v)?;
+                let local = p.strip_prefix(&format!("{entity}."))?.to_string();
                 let as_field = if c.collection == r.name {
                     links_as.clone()
                 } else {
                     arr.to_string()
                 };
-                ("_id".to_string(), key.clone(), as_field)
+                (local, key.clone(), as_field)
             }
-            _ => return None,
         };
         stages.push(doc! { "$lookup": { "from": c.collection.clone(), "localField": local, "foreignField": foreign, "as": as_field } });
     }

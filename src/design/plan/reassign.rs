@@ -5,7 +5,7 @@
 use bson::{doc, Bson, Document};
 
 use super::{order, param, CommandKind::*, Commands, Placement};
-use crate::design::names::child_ref;
+use crate::design::names::{child_key, child_ref, parent_key};
 use crate::model::design::Strategy;
 use crate::model::Step;
 
@@ -21,6 +21,10 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     let pref = r.parent_ref();
     let child_id = param(format!("{}._id", r.child));
     let new_parent = param("new_parent._id");
+    // What the references hold (`_id`s, or the keys `parent_key` and `child_key` name): the
+    // child's reference its parent's value, the parent's array its children's.
+    let new_parent_value = param(format!("new_parent.{}", parent_key(r, s)));
+    let child_value = param(format!("{}.{}", r.child, child_key(r, s)));
     let set_ref = |out: &Commands| {
         let mut c = out.command(
             &ccoll,
@@ -28,7 +32,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             doc! { "_id": child_id.clone() },
             format!("{}: point the child at its new parent", r.name),
         );
-        c.update = Some(doc! { "$set": { pref.as_str(): new_parent.clone() } });
+        c.update = Some(doc! { "$set": { pref.as_str(): new_parent_value.clone() } });
         c
     };
     let pull = |out: &Commands, filter: Document, element: Bson| {
@@ -54,10 +58,15 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     // Where the child does not know its parent: find the document listing it (by `matched`,
     // the id or the copy's `_id`), only its `_id` kept, then pull `element` from it.
     let unlist = |out: &mut Commands, matched: String, what: &str, element: Bson| {
+        let listed = if matched == arr {
+            child_value.clone()
+        } else {
+            child_id.clone()
+        };
         let mut holder = out.command(
             &pcoll,
             Find,
-            doc! { matched: child_id.clone() },
+            doc! { matched: listed },
             format!("{}: {what}", r.name),
         );
         holder.projection = Some(doc! { "_id": 1 });
@@ -74,10 +83,10 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             out.push(set_ref(out));
             out.push(pull(
                 out,
-                doc! { "_id": param(format!("{}.{pref}", r.child)) },
-                child_id.clone(),
+                doc! { parent_key(r, s): param(format!("{}.{pref}", r.child)) },
+                child_value.clone(),
             ));
-            out.push(push(out, child_id.clone()));
+            out.push(push(out, child_value.clone()));
         }
         Strategy::EmbedSubset { .. } => {
             out.push(set_ref(out));
@@ -88,8 +97,13 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             ));
         }
         Strategy::ReferenceInParent => {
-            unlist(out, arr.clone(), "the parent holding it", child_id.clone());
-            out.push(push(out, child_id.clone()));
+            unlist(
+                out,
+                arr.clone(),
+                "the parent holding it",
+                child_value.clone(),
+            );
+            out.push(push(out, child_value.clone()));
         }
         Strategy::ExtendedReference { copy } => {
             // As references in the parent, the reference being the child's copy: found by

@@ -185,6 +185,21 @@ pub enum FieldPattern {
         /// The string field indexed.
         field: String,
     },
+    /// A map: the children a relationship embeds in its parent laid out as one object whose
+    /// field names are the children's `key` values and whose values are the children's other
+    /// fields (`{tier_and_details: {"0df0…": {tier, id, …}, …}}`), as data keyed by ids often
+    /// is, in place of the embedded array of `{key, …}` sub-documents (which costs each entry
+    /// its array index and the key's field name). Inference sets it on the maps it finds, so
+    /// the model's own design lays them out as the data has them; without it (the advisor's
+    /// other option) the same children are the array form.
+    Map {
+        /// The parent entity.
+        entity: String,
+        /// The embedding relationship (its parent is `entity`).
+        relationship: String,
+        /// The child's string field whose values name the entries.
+        key: String,
+    },
 }
 
 /// True for an `old_share` of zero (the default, not written).
@@ -195,7 +210,7 @@ fn is_zero(x: &f64) -> bool {
 impl FieldPattern {
     /// Every pattern's name as written in a model (`pattern`), in the order the docs list
     /// them: the one list of field patterns.
-    pub const NAMES: [&'static str; 11] = [
+    pub const NAMES: [&'static str; 12] = [
         "attribute",
         "computed",
         "preallocated",
@@ -207,6 +222,7 @@ impl FieldPattern {
         "schema_versioning",
         "case_insensitive_index",
         "measurements",
+        "map",
     ];
 
     /// Returns the pattern's name as written in a model.
@@ -223,6 +239,7 @@ impl FieldPattern {
             FieldPattern::SchemaVersioning { .. } => "schema_versioning",
             FieldPattern::CaseInsensitiveIndex { .. } => "case_insensitive_index",
             FieldPattern::Measurements { .. } => "measurements",
+            FieldPattern::Map { .. } => "map",
         }
     }
 
@@ -244,6 +261,10 @@ impl FieldPattern {
             }
             "gridfs" | "object_storage" | "document_versioning" | "case_insensitive_index" => {
                 const KEYS: &[&str] = &["pattern", "entity", "field"];
+                (KEYS, KEYS)
+            }
+            "map" => {
+                const KEYS: &[&str] = &["pattern", "entity", "relationship", "key"];
                 (KEYS, KEYS)
             }
             "approximate" => {
@@ -303,7 +324,8 @@ impl FieldPattern {
             | FieldPattern::DocumentVersioning { entity, .. }
             | FieldPattern::SchemaVersioning { entity, .. }
             | FieldPattern::CaseInsensitiveIndex { entity, .. }
-            | FieldPattern::Measurements { entity, .. } => entity,
+            | FieldPattern::Measurements { entity, .. }
+            | FieldPattern::Map { entity, .. } => entity,
         }
     }
 

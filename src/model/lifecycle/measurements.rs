@@ -132,6 +132,8 @@ pub(super) fn apply(model: &mut Model, spec: &mut DesignSpec, m: Measured<'_>) {
         }),
         field: Some(rel.clone()),
         parent_field: Some(m.meta.to_string()),
+        parent_key: None,
+        child_key: None,
         feed: None,
     });
     for u in &mut model.workload {

@@ -289,6 +289,31 @@ impl Checker {
                     self.field_ref(m, "sum", path, entities, &child);
                 }
             }
+            "map" => {
+                if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
+                    if entity.as_deref().is_some_and(|e| e != r.parent) {
+                        self.err(
+                            &format!("{path}.relationship"),
+                            Text::new("computed-other-parent")
+                                .arg("relationship", &r.name)
+                                .arg("parent", &r.parent),
+                        );
+                    }
+                    let child = r.child.clone();
+                    self.field_ref(m, "key", path, entities, &child);
+                    let named = self.string(m, "key", path);
+                    if let (Some(k), Some(e)) = (named, entities.iter().find(|e| e.name == child)) {
+                        if e.fields.iter().any(|x| x == k) && !e.strings.iter().any(|x| x == k) {
+                            self.err(
+                                &format!("{path}.key"),
+                                Text::new("map-key-not-string")
+                                    .arg("entity", &child)
+                                    .arg("field", k),
+                            );
+                        }
+                    }
+                }
+            }
             "case_insensitive_index" => {
                 if let Some(e) = &entity {
                     self.field_ref(m, "field", path, entities, e);
