@@ -57,6 +57,10 @@ test('Advise on social-feed: the front, the recommendation, Apply gives squillio
   assert.ok(headline.includes(rec.label.replace(/ recommended$/, '').trim()), `${headline} / ${rec.label}`);
   assert.equal(rec.verdict, 'verified, feasible');
   assert.ok(points.some((p) => p.recommended), 'the recommendation is on the front');
+  // Its cost by the cost model, and where the pick flips (the CLI's numbers: docs/advisor.md).
+  assert.match(await page.textContent('[data-testid="advise-cost"]'), /^cost: [\d.]+ (µs|ms|s)\/s of work \(.* reading, .* writing; \d+% of it .+\), storage /);
+  const flips = await page.$$eval('[data-testid="advise-flips"] li', (lis) => lis.map((l) => l.textContent));
+  assert.ok(flips.some((f) => /fan_out_on_write .*ties at [\d.]+ reads per write \(today 55\)/.test(f)), `flips: ${JSON.stringify(flips)}`);
   const why = await page.$$eval('.advise-explanations li', (lis) => lis.map((l) => [l.dataset.dimension, l.textContent]));
   assert.ok(why.some(([d]) => d === 'feed'), `explanations: ${JSON.stringify(why)}`);
 
