@@ -13,7 +13,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::design::CommandKind;
 use crate::eval::Evaluation;
 
 /// The price of each figure, in microseconds. The defaults are orders of magnitude for a
@@ -141,15 +140,15 @@ pub fn cost_of(e: &Evaluation, m: &CostModel, w: &super::Weights) -> Cost {
     } else {
         0.0
     };
-    // [reads side, writes side] per figure.
+    // [reads side, writes side] per figure, and the operations per second of each side.
     let mut f = [[0.0f64; 2]; 8];
+    let mut ops = [0.0f64; 2];
     for o in &e.operations {
-        let writes = o
-            .typical
-            .commands
-            .iter()
-            .any(|c| !matches!(c.kind, CommandKind::Find | CommandKind::Aggregate));
-        let side = usize::from(writes);
+        // An operation that writes anything is a write operation.
+        let side = usize::from(o.typical.commands.iter().any(|c| !c.kind.is_read()));
+        if let Some(n) = ops.get_mut(side) {
+            *n += o.rate_per_sec;
+        }
         for c in &o.typical.commands {
             let r = o.rate_per_sec;
             let x = &c.full;
@@ -210,7 +209,7 @@ pub fn cost_of(e: &Evaluation, m: &CostModel, w: &super::Weights) -> Cost {
     terms.sort_by(|a, b| b.us_per_sec.total_cmp(&a.us_per_sec));
     let storage_bytes =
         crate::eval::Metric::StorageBytes.of(e) + crate::eval::Metric::IndexBytes.of(e);
-    let (read_ops_per_sec, write_ops_per_sec) = operation_rates(e);
+    let [read_ops_per_sec, write_ops_per_sec] = ops;
     Cost {
         read_us,
         write_us,
@@ -304,26 +303,6 @@ pub fn flip(
         storage_weight_factor,
         score_delta: b.score - a.score,
     }
-}
-
-/// Returns the read and the write operations per second of an evaluation's workload (an
-/// operation that writes anything is a write operation).
-pub fn operation_rates(e: &Evaluation) -> (f64, f64) {
-    let mut r = 0.0;
-    let mut w = 0.0;
-    for o in &e.operations {
-        let writes = o
-            .typical
-            .commands
-            .iter()
-            .any(|c| !matches!(c.kind, CommandKind::Find | CommandKind::Aggregate));
-        if writes {
-            w += o.rate_per_sec;
-        } else {
-            r += o.rate_per_sec;
-        }
-    }
-    (r, w)
 }
 
 #[cfg(test)]

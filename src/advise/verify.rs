@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use super::screen::Screen;
-use crate::design::{CommandKind, DesignSpec, Layout};
+use crate::design::{DesignSpec, Layout};
 use crate::eval::{evaluate_layout, EvalOptions, Evaluation, Metric};
 use crate::model::Model;
 
@@ -99,7 +99,7 @@ impl EngineFigures {
                     .typical
                     .commands
                     .iter()
-                    .filter(|c| matches!(c.kind, CommandKind::Find | CommandKind::Aggregate))
+                    .filter(|c| c.kind.is_read())
                     .map(|c| c.queries)
                     .sum();
                 crate::eval::metric::per_sec(per_run as f64, o.rate_per_sec)

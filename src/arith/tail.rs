@@ -668,6 +668,19 @@ fn draw_element(name: &str, f: &Field, u: f64, rng: &mut ChaCha8Rng) -> f64 {
     2.0 + name.len() as f64 + draw_value(f, u, rng)
 }
 
+/// Draws the element count of an array or the entry count of a map: the median of a constant
+/// count, a count of its own for an independent one, else the document's quantile `u`.
+fn draw_count(f: &Field, u: f64, rng: &mut ChaCha8Rng) -> u64 {
+    let count = f.count.clone().unwrap_or(Distribution::fixed(0.0));
+    if count.is_constant() {
+        count.count_at(0.5)
+    } else if f.independent {
+        count.count_at(rng.random::<f64>())
+    } else {
+        count.count_at(u)
+    }
+}
+
 /// Draws the bytes of one value.
 fn draw_value(f: &Field, u: f64, rng: &mut ChaCha8Rng) -> f64 {
     if let Some(s) = f.ty.fixed_size() {
@@ -677,14 +690,7 @@ fn draw_value(f: &Field, u: f64, rng: &mut ChaCha8Rng) -> f64 {
         BsonType::Object if f.is_map() => {
             // A map: each entry its key (a length drawn as the generator draws it), a type
             // byte, a NUL and its value.
-            let count = f.count.clone().unwrap_or(Distribution::fixed(0.0));
-            let n = if count.is_constant() {
-                count.count_at(0.5)
-            } else if f.independent {
-                count.count_at(rng.random::<f64>())
-            } else {
-                count.count_at(u)
-            };
+            let n = draw_count(f, u, rng);
             let key_length = f.length_distribution();
             let m = n.min(ELEMENT_DRAWS);
             let drawn: f64 = (0..m)
@@ -702,14 +708,7 @@ fn draw_value(f: &Field, u: f64, rng: &mut ChaCha8Rng) -> f64 {
         }
         BsonType::Object => draw_fields(&f.fields, u, rng),
         BsonType::Array => {
-            let count = f.count.clone().unwrap_or(Distribution::fixed(0.0));
-            let n = if count.is_constant() {
-                count.count_at(0.5)
-            } else if f.independent {
-                count.count_at(rng.random::<f64>())
-            } else {
-                count.count_at(u)
-            };
+            let n = draw_count(f, u, rng);
             let keys = 5.0 + index_digits_sum(n) as f64 + 2.0 * n as f64;
             let elem = f.element();
             let mean = value_size(&elem, At::Quantile(u)).bytes;

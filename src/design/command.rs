@@ -96,6 +96,13 @@ pub enum CommandKind {
     Aggregate,
 }
 
+impl CommandKind {
+    /// True for a read (`find`, `aggregate`), false for a write.
+    pub fn is_read(self) -> bool {
+        matches!(self, CommandKind::Find | CommandKind::Aggregate)
+    }
+}
+
 /// One command sent to the database: one round trip.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Command {

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{describe, design_names, or_list, Checker, EntityInfo, RelInfo};
 use crate::lang::Text;
@@ -227,6 +227,27 @@ impl Checker {
         }
     }
 
+    /// Returns the child entity of the pattern's `relationship`, checking that the pattern's
+    /// `entity` is its parent (a computed total and a map both belong to the parent).
+    fn child_of_own(
+        &mut self,
+        m: &Map<String, Value>,
+        path: &str,
+        rels: &[RelInfo],
+        entity: Option<&str>,
+    ) -> Option<String> {
+        let r = self.rel_ref(m, "relationship", path, rels)?;
+        if entity.is_some_and(|e| e != r.parent) {
+            self.err(
+                &format!("{path}.relationship"),
+                Text::new("computed-other-parent")
+                    .arg("relationship", &r.name)
+                    .arg("parent", &r.parent),
+            );
+        }
+        Some(r.child.clone())
+    }
+
     fn pattern(&mut self, v: &Value, path: &str, entities: &[EntityInfo], rels: &[RelInfo]) {
         let Some(m) = v.as_object() else {
             self.err(
@@ -276,30 +297,12 @@ impl Checker {
             }
             "computed" => {
                 self.string(m, "field", path);
-                if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
-                    if entity.as_deref().is_some_and(|e| e != r.parent) {
-                        self.err(
-                            &format!("{path}.relationship"),
-                            Text::new("computed-other-parent")
-                                .arg("relationship", &r.name)
-                                .arg("parent", &r.parent),
-                        );
-                    }
-                    let child = r.child.clone();
+                if let Some(child) = self.child_of_own(m, path, rels, entity.as_deref()) {
                     self.field_ref(m, "sum", path, entities, &child);
                 }
             }
             "map" => {
-                if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
-                    if entity.as_deref().is_some_and(|e| e != r.parent) {
-                        self.err(
-                            &format!("{path}.relationship"),
-                            Text::new("computed-other-parent")
-                                .arg("relationship", &r.name)
-                                .arg("parent", &r.parent),
-                        );
-                    }
-                    let child = r.child.clone();
+                if let Some(child) = self.child_of_own(m, path, rels, entity.as_deref()) {
                     self.field_ref(m, "key", path, entities, &child);
                     let named = self.string(m, "key", path);
                     if let (Some(k), Some(e)) = (named, entities.iter().find(|e| e.name == child)) {
