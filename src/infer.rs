@@ -51,6 +51,7 @@ pub mod links;
 pub mod maps;
 pub mod refs;
 pub mod sketch;
+pub mod split;
 pub mod sql;
 pub mod starter;
 pub mod stats;
@@ -660,6 +661,8 @@ impl Inference {
         // Full-scale documents per document read, per entity (children scale as their root).
         let mut scales: BTreeMap<String, f64> = BTreeMap::new();
         let mut with_children: Vec<String> = Vec::new();
+        // Per embedded relationship, its children per parent among the parents holding them.
+        let mut held: BTreeMap<String, sketch::Sketch> = BTreeMap::new();
         for (name, stats) in &self.collections {
             let count = counts.get(name).copied().unwrap_or(stats.seen as f64);
             // Full-scale documents per document read: every child entity scales the same way.
@@ -703,6 +706,7 @@ impl Inference {
                 with_children.push(name.clone());
             }
             for c in children {
+                held.insert(c.relationship.clone(), c.held.clone());
                 let child_count = (c.elements as f64 * scale).round();
                 scales.insert(c.entity.clone(), scale);
                 entities.push(Entity {
@@ -971,6 +975,22 @@ impl Inference {
                 map: None,
             });
         }
+        for r in &mut reports {
+            if let Some(p) = &mut r.polymorphic {
+                split::split(
+                    &r.name,
+                    p,
+                    split::Parts {
+                        entities: &mut entities,
+                        relationships: &mut relationships,
+                        design: &mut design,
+                        moved: &mut moved,
+                        names: &mut names.entities,
+                        held: &held,
+                    },
+                );
+            }
+        }
         let mut model = Model {
             name: None,
             description: Some(format!(
@@ -982,17 +1002,26 @@ impl Inference {
             design,
             ..empty_model()
         };
+        // An index of a polymorphic collection laid out by kind serves the kinds that hold
+        // its field (the starter skips the others).
+        let groups = model.design.polymorphic.clone();
         let keyed: Vec<starter::IndexKeyed<'_>> = self
             .indexes
             .iter()
-            .filter_map(|i| {
-                let k = i.key.first()?;
-                Some(starter::IndexKeyed {
-                    collection: &i.collection,
-                    name: &i.name,
-                    field: &k.field,
-                    kind: &k.kind,
-                })
+            .filter_map(|i| Some((i, i.key.first()?)))
+            .flat_map(|(i, k)| {
+                let entities: Vec<&str> = match groups.get(&i.collection) {
+                    Some(kinds) => kinds.iter().map(String::as_str).collect(),
+                    None => vec![i.collection.as_str()],
+                };
+                entities
+                    .into_iter()
+                    .map(move |collection| starter::IndexKeyed {
+                        collection,
+                        name: &i.name,
+                        field: &k.field,
+                        kind: &k.kind,
+                    })
             })
             .collect();
         let workload = starter::with_starter_workload(&mut model, &keyed);

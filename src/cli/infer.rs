@@ -296,23 +296,8 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
             .arg("fields", e.fields.len())));
         s.push('\n');
         if let Some(p) = &e.polymorphic {
-            // `book 66.7% (isbn, pages); film 33.3% (runtime, director)`
-            let variants: Vec<String> = p
-                .variants
-                .iter()
-                .map(|v| {
-                    format!(
-                        "{} {:.1}% ({})",
-                        v.value,
-                        v.share * 100.0,
-                        v.fields.join(", ")
-                    )
-                })
-                .collect();
             s.push_str("  ");
-            s.push_str(&say(Text::new("infer-polymorphic")
-                .arg("field", &p.field)
-                .arg("variants", variants.join("; "))));
+            s.push_str(&say(crate::infer::split::line(p)));
             s.push('\n');
         }
         for f in &e.fields {

@@ -41,6 +41,9 @@ pub struct Child {
     pub observed: Observed,
     /// Parents without the array (missing, null or another type): counted as 0 children.
     pub without_array: u64,
+    /// Children per parent among the parents holding the array (what a split of a
+    /// polymorphic parent refits: [`super::split`]).
+    pub held: Sketch,
     /// The elements' creation times, when they have them.
     pub created: Option<Created>,
     /// Children added per day to a typical and to the largest parent, from `created`.
@@ -427,6 +430,7 @@ fn move_out(
             cardinality: fit(&observed),
             observed,
             without_array,
+            held: array.counts.clone(),
             created,
             growth,
             map: None,
@@ -553,6 +557,7 @@ fn move_out_map(
             cardinality: fit(&observed),
             observed,
             without_array: map.without,
+            held: map.held.clone(),
             created,
             growth,
             map: Some(MapReport {

@@ -43,6 +43,8 @@ pub struct Map {
     pub entries: Sketch,
     /// Parents without the object (missing, null or another type).
     pub without: u64,
+    /// Entries per parent among the parents holding the object.
+    pub held: Sketch,
     /// Keys were dropped for want of room: the values are read on the keys kept.
     pub sampled: bool,
 }
@@ -86,7 +88,8 @@ pub fn detect(stats: &FieldStats, parents: u64) -> Option<Map> {
     if (top as f64) < VALUE_TYPE_SHARE * values.present as f64 {
         return None;
     }
-    let mut entries = obj.names.clone();
+    let held = obj.names.clone();
+    let mut entries = held.clone();
     let without = parents.saturating_sub(obj.seen);
     entries.add_many(0, without);
     Some(Map {
@@ -96,6 +99,7 @@ pub fn detect(stats: &FieldStats, parents: u64) -> Option<Map> {
         key_lengths,
         entries,
         without,
+        held,
         sampled: obj.dropped_names > 0,
     })
 }

@@ -75,6 +75,10 @@ pub struct Polymorphic {
     pub field: String,
     /// Its values, the most frequent first.
     pub variants: Vec<Variant>,
+    /// Why the model keeps the collection as one entity, when it does (otherwise each kind
+    /// is an entity of the design's `polymorphic` group: [`super::split`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kept_whole: Option<super::split::KeptWhole>,
 }
 
 /// One kind of document of a polymorphic collection.
@@ -88,6 +92,18 @@ pub struct Variant {
     pub share: f64,
     /// The fields only documents of this kind hold, in order of first appearance.
     pub fields: Vec<String>,
+    /// The entity of the model that holds this kind's documents, when the collection was
+    /// split into one entity per kind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entity: Option<String>,
+    /// Per top-level field name tracked, the share of this kind's documents holding it (the
+    /// kind's own presences, where the collection's statistics mix the kinds).
+    #[serde(skip)]
+    pub presence: Vec<(String, f64)>,
+    /// Every top-level name was tracked (fewer than the most [`Variants`] keeps), so a name
+    /// missing from `presence` is in none of this kind's documents.
+    #[serde(skip)]
+    pub every_name: bool,
 }
 
 impl Variants {
@@ -202,11 +218,24 @@ impl Variants {
                     })
                     .map(|(_, n)| n.clone())
                     .collect();
+                let kind = t.documents.max(1) as f64;
+                let presence = self
+                    .names
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, n)| {
+                        let mine = t.present.get(i).copied().unwrap_or(0);
+                        (mine > 0).then(|| (n.clone(), mine as f64 / kind))
+                    })
+                    .collect();
                 Variant {
                     value: t.value.clone(),
                     documents: t.documents,
                     share: t.documents as f64 / total,
                     fields,
+                    entity: None,
+                    presence,
+                    every_name: self.names.len() < MAX_NAMES,
                 }
             })
             .collect();
@@ -217,6 +246,7 @@ impl Variants {
         Some(Polymorphic {
             field: c.field.clone(),
             variants,
+            kept_whole: None,
         })
     }
 

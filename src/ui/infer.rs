@@ -208,6 +208,9 @@ fn summary(inferred: &Inferred) -> Summary {
                 .arg("count", th(e.count))
                 .arg("fields", e.fields.len()),
         );
+        if let Some(p) = &e.polymorphic {
+            s.entities.push(crate::infer::split::line(p));
+        }
         for f in &e.fields {
             for a in &f.assumed {
                 s.assumed.push(

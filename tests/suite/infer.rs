@@ -471,3 +471,154 @@ fn a_discriminator_that_selects_fields_is_reported_as_polymorphic() {
         "{text}"
     );
 }
+
+/// Returns the mean pymongo size of the documents on `lines` whose `field` is `value`.
+fn peer_mean(lines: &str, field: &str, value: &str) -> f64 {
+    let kind: String = lines
+        .lines()
+        .filter(|l| l.contains(&format!("\"{field}\":\"{value}\"")))
+        .map(|l| {
+            let doc = squillion::ejson::parse_document(l).unwrap_or_else(|e| panic!("{e}"));
+            bson::Bson::Document(doc)
+                .into_canonical_extjson()
+                .to_string()
+                + "\n"
+        })
+        .collect();
+    let sizes = crate::common::pymongo::sizes_of_lines(&kind);
+    assert!(!sizes.is_empty(), "no {value}");
+    sizes.iter().sum::<u64>() as f64 / sizes.len() as f64
+}
+
+/// Returns the mean size of the documents of kind `label` in `collection` of the model's own
+/// layout.
+fn kind_average(model: &Model, collection: &str, label: &str) -> f64 {
+    let layout = layout_model(model).unwrap_or_else(|e| panic!("{e}"));
+    let c = layout
+        .collections
+        .iter()
+        .find(|c| c.name == collection)
+        .unwrap_or_else(|| panic!("no collection {collection}"));
+    let stats = collection_stats(c, &model.start_date);
+    let s = stats
+        .shapes
+        .iter()
+        .find(|s| s.label == label)
+        .unwrap_or_else(|| panic!("no {label} in {collection}"));
+    s.average.bytes as f64
+}
+
+#[test]
+fn a_polymorphic_collection_becomes_one_entity_per_kind_in_one_collection() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let input = media_lines(dir.path());
+    let lines = std::fs::read_to_string(&input).unwrap_or_else(|e| panic!("{e}"));
+    let (model, _) = infer(&[&input.to_string_lossy()], dir.path());
+    let names: Vec<(&str, f64)> = model
+        .entities
+        .iter()
+        .map(|e| (e.name.as_str(), e.count))
+        .collect();
+    assert_eq!(names, [("book", 60.0), ("film", 40.0)]);
+    assert_eq!(
+        model.design.polymorphic.get("products"),
+        Some(&vec!["book".to_string(), "film".to_string()])
+    );
+    // Each kind has its own fields, always present among its documents; the discriminator
+    // `type` is the pattern's tag, not a field of the kinds.
+    let book = &model.entities[0].fields;
+    assert!(book.get("isbn").is_some_and(|f| f.presence.is_none()));
+    assert!(book.get("runtime").is_none() && book.get("type").is_none());
+    let film = &model.entities[1].fields;
+    assert!(film.get("director").is_some_and(|f| f.presence.is_none()));
+    assert!(film.get("pages").is_none());
+    // Each kind's documents, laid out in the one collection, are the size pymongo gives
+    // that kind's documents.
+    for kind in ["book", "film"] {
+        within(
+            kind_average(&model, "products", kind),
+            peer_mean(&lines, "type", kind),
+            0.02,
+        );
+    }
+    evaluates(dir.path(), None);
+}
+
+#[test]
+fn a_kind_owns_the_relationship_only_its_documents_hold() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    // The discriminator is `kind`, and only films have a cast.
+    let lines: Vec<String> = (0..60)
+        .map(|i| {
+            let id = format!("{{\"$oid\":\"{:024x}\"}}", 0x6600_0000_u64 + i);
+            if i % 2 == 0 {
+                format!("{{\"_id\":{id},\"kind\":\"book\",\"title\":\"T{i}\",\"isbn\":\"978-{i:010}\"}}")
+            } else {
+                format!(
+                    "{{\"_id\":{id},\"kind\":\"film\",\"title\":\"T{i}\",\"cast\":[{{\"name\":\"A\",\"role\":\"lead\"}},{{\"name\":\"B\",\"role\":\"extra\"}}]}}"
+                )
+            }
+        })
+        .collect();
+    let path = write(dir.path(), "items.json", &lines.join("\n"));
+    let (model, out) = infer(&[&path.to_string_lossy()], dir.path());
+    let cast = model
+        .relationships
+        .iter()
+        .find(|r| r.name == "cast")
+        .unwrap_or_else(|| panic!("no cast: {:?}", model.relationships));
+    assert_eq!(cast.parent, "film");
+    // Counted over the films alone: every film has its two actors (over every document, half
+    // of them books without a cast, it was 0 to 2).
+    assert_eq!(cast.cardinality, Distribution::fixed(2.0));
+    // A discriminator not named `type` stays a field of each kind, with the kind's value.
+    let film = model.entities.iter().find(|e| e.name == "film");
+    let kind = film.and_then(|e| e.fields.get("kind"));
+    assert_eq!(
+        kind.map(|f| f.values.clone()),
+        Some(vec!["film".to_string()])
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("laid out as one entity per kind (book, film)"),
+        "{text}"
+    );
+    evaluates(dir.path(), None);
+}
+
+#[test]
+fn a_polymorphic_collection_other_collections_reference_stays_one_entity() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let input = media_lines(dir.path());
+    let orders: Vec<String> = (0..50)
+        .map(|i| {
+            format!(
+                "{{\"_id\":{{\"$oid\":\"{:024x}\"}},\"productsId\":{{\"$oid\":\"{:024x}\"}},\"qty\":{}}}",
+                0x6700_0000_u64 + i,
+                0x6500_0000_u64 + i % 100,
+                1 + i % 3
+            )
+        })
+        .collect();
+    let orders = write(dir.path(), "orders.json", &orders.join("\n"));
+    let path = dir.path().join("report.json");
+    let out = run(bin()
+        .args(["infer", "--json"])
+        .arg(&input)
+        .arg(&orders)
+        .arg("--out")
+        .arg(&path));
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let products = &report["report"]["entities"][0];
+    assert_eq!(products["name"], "products", "{report:#}");
+    assert_eq!(
+        products["polymorphic"]["kept_whole"]["reason"], "referenced",
+        "{products:#}"
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let model = parse_model(&text).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(model.entities.iter().any(|e| e.name == "products"));
+    assert!(model.design.polymorphic.is_empty());
+}
