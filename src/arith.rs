@@ -363,6 +363,27 @@ pub fn break_point(base: Size, elem: Size) -> Option<BreakPoint> {
     }
 }
 
+/// Returns the break point of a document of `base` bytes (map empty) whose map's entries hold
+/// values of `value` bytes under keys of `key` bytes: each entry costs its type byte, its key
+/// with the key's terminating NUL, and its value. A map's keys are the data's own (an id, a
+/// date), not an array's index digits, so [`break_point`] would undercount a long key.
+pub fn map_break_point(base: Size, value: Size, key: Size) -> Option<BreakPoint> {
+    let exact = base.exact && value.exact && key.exact;
+    let limit = MAX_BSON_SIZE as f64;
+    if base.bytes > limit {
+        return Some(BreakPoint { count: 0, exact });
+    }
+    let entry = 2.0 + key.bytes + value.bytes;
+    if entry.is_nan() || entry <= 0.0 || entry.is_infinite() {
+        return None;
+    }
+    let fit = ((limit - base.bytes) / entry).floor() as u64;
+    Some(BreakPoint {
+        count: fit.saturating_add(1),
+        exact,
+    })
+}
+
 /// How far ahead a break date is given: a day further away reads "not within 100 years".
 pub const HORIZON_YEARS: u16 = 100;
 
@@ -419,6 +440,43 @@ pub fn break_date(current: u64, break_count: u64, per_day: f64, start: &str) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A map keyed by 24-character ids breaks where the bson crate's encoding of the same
+    /// document first passes 16 MiB: the key's bytes counted, not an array's index digits.
+    #[test]
+    fn a_map_breaks_where_its_encoded_document_does() {
+        let value = bson::doc! {"tier": "Bronze", "points": 120_i32};
+        let key = |i: u64| format!("{i:024x}");
+        let doc = |n: u64| {
+            let mut m = bson::Document::new();
+            for i in 0..n {
+                m.insert(key(i), value.clone());
+            }
+            bson::doc! {"_id": 1_i32, "name": "customer", "tiers": m}
+        };
+        let size = |d: &bson::Document| crate::size::document_size(d);
+        let base = size(&doc(0));
+        let bp = map_break_point(
+            Size::exact(base),
+            Size::exact(size(&value)),
+            Size::exact(24),
+        )
+        .unwrap_or_else(|| panic!("no break point"));
+        assert!(bp.exact);
+        assert!(size(&doc(bp.count)) > MAX_BSON_SIZE);
+        assert!(size(&doc(bp.count - 1)) <= MAX_BSON_SIZE);
+        let mut bytes = Vec::new();
+        doc(bp.count - 1)
+            .to_writer(&mut bytes)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(bytes.len() as u64, size(&doc(bp.count - 1)));
+        // An array's break point for the same values would allow about a quarter more.
+        let array = break_point(Size::exact(base), Size::exact(size(&value)));
+        assert!(
+            array.is_some_and(|a| a.count > bp.count * 5 / 4),
+            "{array:?} {bp:?}"
+        );
+    }
 
     #[test]
     fn digit_sums_at_boundaries() {

@@ -6,7 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::tail::{Exceedance, QuantileSize, SizeSpread};
 use super::{
-    break_date, break_point, document_size_of, value_size, At, BreakDate, BreakPoint, Size,
+    break_date, break_point, document_size_of, map_break_point, value_size, At, BreakDate,
+    BreakPoint, Size,
 };
 use crate::size::MAX_BSON_SIZE;
 
@@ -206,17 +207,16 @@ pub fn array_stats(s: &DocShape, start: &str) -> Vec<ArrayStats> {
     s.growing
         .iter()
         .map(|g| {
-            let elem = s
-                .fields
-                .get(&g.field)
+            let field = s.fields.get(&g.field);
+            let elem = field
                 .map(|f| value_size(&f.element(), At::Mean))
                 .unwrap_or(Size::exact(0));
             let base = with_empty(&s.fields, &g.field);
             let base_size = document_size_of(&base, At::Quantile(1.0));
-            let bp = if g.capped {
-                None
-            } else {
-                break_point(base_size, elem)
+            let bp = match field {
+                _ if g.capped => None,
+                Some(f) if f.is_map() => map_break_point(base_size, elem, key_size(f)),
+                _ => break_point(base_size, elem),
             };
             let max_count = g.count.max_count();
             let largest = bp.and_then(|b| break_date(max_count, b.count, g.growth_largest, start));
@@ -235,6 +235,19 @@ pub fn array_stats(s: &DocShape, start: &str) -> Vec<ArrayStats> {
             }
         })
         .collect()
+}
+
+/// Returns the size of a map's key (its key length, exact when fixed: an id's hex string).
+fn key_size(map: &crate::model::Field) -> Size {
+    match map.length_distribution() {
+        crate::model::Distribution::Fixed { value } if value >= 0.0 && value.fract() == 0.0 => {
+            Size::exact(value as u64)
+        }
+        d => Size {
+            bytes: d.mean().max(0.0),
+            exact: false,
+        },
+    }
 }
 
 /// Returns the statistics of one document shape.
