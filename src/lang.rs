@@ -8,6 +8,7 @@
 
 use std::fmt;
 
+mod catalogue;
 pub mod page;
 pub mod text;
 

@@ -6,12 +6,9 @@
 //! `tests/suite/catalogues.rs` checks that every language has the same ids with the same values.
 //! Values come formatted (`1,000`, `16 MiB`), as for the warnings (docs/i18n.md).
 
-use std::sync::OnceLock;
+use fluent_bundle::FluentArgs;
 
-use fluent_bundle::concurrent::FluentBundle;
-use fluent_bundle::{FluentArgs, FluentResource};
-
-use super::text::{format, ids_of, load};
+use super::catalogue::Catalogue;
 use super::Lang;
 
 include!(concat!(env!("OUT_DIR"), "/page_msg.rs"));
@@ -20,6 +17,9 @@ include!(concat!(env!("OUT_DIR"), "/page_msg.rs"));
 const EN: &str = include_str!("../../locales/en/page.ftl");
 /// The Simplified Chinese catalogue of the page.
 const ZH_CN: &str = include_str!("../../locales/zh-CN/page.ftl");
+
+/// The page's words in both languages.
+static PAGE: Catalogue = Catalogue::new(EN, ZH_CN);
 
 impl Msg {
     /// Returns the message in `lang`, for a message without values.
@@ -37,34 +37,20 @@ impl Msg {
         }
         [lang, Lang::En]
             .into_iter()
-            .find_map(|l| format(bundle(l), self.id(), &args))
+            .find_map(|l| PAGE.format(l, self.id(), &args))
             .unwrap_or_else(|| self.id().to_string())
     }
 }
 
-/// Returns the page catalogue of `lang`, parsed once.
-fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
-    static EN_BUNDLE: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
-    static ZH_BUNDLE: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
-    let (cell, source) = match lang {
-        Lang::En => (&EN_BUNDLE, EN),
-        Lang::ZhCn => (&ZH_BUNDLE, ZH_CN),
-    };
-    cell.get_or_init(|| load(lang, source))
-}
-
 /// Returns the source of `lang`'s page catalogue (for the catalogue tests).
 pub fn catalogue(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => EN,
-        Lang::ZhCn => ZH_CN,
-    }
+    PAGE.source(lang)
 }
 
 /// Returns every message id of `lang`'s page catalogue and whether it parsed without an
 /// error (for the catalogue tests).
 pub fn catalogue_ids(lang: Lang) -> (Vec<String>, bool) {
-    ids_of(catalogue(lang))
+    PAGE.ids(lang)
 }
 
 #[cfg(test)]

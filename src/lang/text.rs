@@ -12,20 +12,21 @@
 //! clause such as "at full scale 2% of … documents are over it") is rendered in the same
 //! language first.
 
+use fluent_bundle::FluentArgs;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
-use fluent_bundle::concurrent::FluentBundle;
-use fluent_bundle::{FluentArgs, FluentResource};
-use serde::{Deserialize, Serialize};
-
+use super::catalogue::Catalogue;
 use super::Lang;
 
 /// The English catalogue: the source text of every message.
 const EN: &str = include_str!("../../locales/en/messages.ftl");
 /// The Simplified Chinese catalogue, in the articles' own terms (docs/i18n.md's glossary).
 const ZH_CN: &str = include_str!("../../locales/zh-CN/messages.ftl");
+
+/// The core's messages in both languages.
+static MESSAGES: Catalogue = Catalogue::new(EN, ZH_CN);
 
 /// A message and the values that fill it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -115,7 +116,7 @@ impl Text {
         }
         let out = [lang, Lang::En]
             .into_iter()
-            .find_map(|l| format(bundle(l), &self.id, &args));
+            .find_map(|l| MESSAGES.format(l, &self.id, &args));
         out.unwrap_or_else(|| self.id.to_string())
     }
 
@@ -127,7 +128,7 @@ impl Text {
         for (name, value) in &self.args {
             args.set(name.as_ref(), value.render(lang));
         }
-        format(bundle(lang), &self.id, &args).is_some()
+        MESSAGES.format(lang, &self.id, &args).is_some()
             && self.args.values().all(|a| match a {
                 Arg::Plain(_) | Arg::List(_) => true,
                 Arg::Nested(t) => t.is_translated(lang),
@@ -192,71 +193,10 @@ pub fn join(lang: Lang, items: &[String]) -> String {
     }
 }
 
-/// Returns message `id` of `bundle` filled with `args`, or `None` when the bundle lacks it
-/// or rendering reported an error (a value missing or misnamed).
-pub(super) fn format(
-    bundle: &FluentBundle<FluentResource>,
-    id: &str,
-    args: &FluentArgs,
-) -> Option<String> {
-    let pattern = bundle.get_message(id)?.value()?;
-    let mut errors = Vec::new();
-    let out = bundle.format_pattern(pattern, Some(args), &mut errors);
-    errors.is_empty().then(|| out.into_owned())
-}
-
-/// Returns the catalogue of `lang`, parsed once.
-fn bundle(lang: Lang) -> &'static FluentBundle<FluentResource> {
-    static EN_BUNDLE: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
-    static ZH_BUNDLE: OnceLock<FluentBundle<FluentResource>> = OnceLock::new();
-    let (cell, source) = match lang {
-        Lang::En => (&EN_BUNDLE, EN),
-        Lang::ZhCn => (&ZH_BUNDLE, ZH_CN),
-    };
-    cell.get_or_init(|| load(lang, source))
-}
-
-/// Parses a catalogue. A syntax error drops only the broken message (Fluent recovers at the
-/// next one), which the catalogue tests catch; it never stops the program.
-pub(super) fn load(lang: Lang, source: &'static str) -> FluentBundle<FluentResource> {
-    let id = lang
-        .code()
-        .parse::<unic_langid::LanguageIdentifier>()
-        .unwrap_or_default();
-    let mut bundle = FluentBundle::new_concurrent(vec![id]);
-    // No Unicode isolation marks around values: the text goes to terminals, JSON and HTML
-    // that never mix writing directions.
-    bundle.set_use_isolating(false);
-    let resource = FluentResource::try_new(source.to_string()).unwrap_or_else(|(r, _)| r);
-    // Duplicate ids keep the first; the catalogue tests catch them.
-    let _ = bundle.add_resource(resource);
-    bundle
-}
-
 /// Returns every message id of `lang`'s catalogue and whether it parsed without an error
 /// (for the catalogue tests).
 pub fn catalogue_ids(lang: Lang) -> (Vec<String>, bool) {
-    let source = match lang {
-        Lang::En => EN,
-        Lang::ZhCn => ZH_CN,
-    };
-    ids_of(source)
-}
-
-/// Returns every message id of a catalogue's source and whether it parsed without an error.
-pub(super) fn ids_of(source: &str) -> (Vec<String>, bool) {
-    let (resource, ok) = match FluentResource::try_new(source.to_string()) {
-        Ok(r) => (r, true),
-        Err((r, _)) => (r, false),
-    };
-    let ids = resource
-        .entries()
-        .filter_map(|e| match e {
-            fluent_syntax::ast::Entry::Message(m) => Some(m.id.name.to_string()),
-            _ => None,
-        })
-        .collect();
-    (ids, ok)
+    MESSAGES.ids(lang)
 }
 
 #[cfg(test)]
