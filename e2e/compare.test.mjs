@@ -165,6 +165,9 @@ test('the verdict names the winner squillion compare names, and the table fits i
     assert.equal(v.winner, cli.verdict.winner, v.text);
     const label = cli.verdict.designs.find((d) => d.design === cli.verdict.winner).label;
     assert.ok(v.text.startsWith(`${label} wins: `), v.text);
+    // Its column is marked too: it may be scrolled out of view.
+    const marked = await page.$$eval('.compare-table thead th.winner', (hs) => hs.map((h) => [h.dataset.design, h.querySelector('.winner-label')?.textContent]));
+    assert.deepEqual(marked, [[v.winner, 'wins']]);
     assert.match(v.text, /\d+(\.\d+)? (µs|ms|s) of work per second of workload against/);
     // One line per other design, the CLI's for the designs both show.
     const heads = await page.$$eval('.compare-table thead th[data-design]', (hs) => hs.map((h) => h.dataset.design));
@@ -181,6 +184,18 @@ test('the verdict names the winner squillion compare names, and the table fits i
     assert.deepEqual(f.broken, [], `${viewport.width}: words broken inside`);
     await page.$eval('.card.compare', (c) => c.scrollIntoView());
     await page.locator('.card.compare').screenshot({ path: `${SHOTS}/compare-verdict-${viewport.width}.png` });
+    if (viewport.width === 1280) {
+      // Seven columns (host-logs): the table scrolls inside its card, the card still fits.
+      await openPreset(page, 'host-logs');
+      const h = await verdict(page);
+      assert.equal(h.winner, cliCompare('host-logs').verdict.winner, h.text);
+      const wide = await fits(page);
+      assert.ok(wide.card[0] <= wide.card[1], `host-logs: the card overflows: ${wide.card}`);
+      assert.ok(wide.page[0] <= wide.page[1], `host-logs: the page scrolls sideways: ${wide.page}`);
+      assert.deepEqual(wide.broken, []);
+      await page.$eval('.card.compare', (c) => c.scrollIntoView());
+      await page.locator('.card.compare').screenshot({ path: `${SHOTS}/compare-verdict-host-logs-1280.png` });
+    }
     assert.deepEqual(errors, []);
     await page.close();
   }

@@ -197,6 +197,7 @@ compare-nothing-to-run = No operations: nothing to run, so nothing per second to
 compare-warnings = Warnings (errors)
 compare-verdict-label = Verdict
 compare-verdict-pending = Deciding: { $done } of { $count } designs evaluated…
+compare-winner = wins
 cell-failed = failed
 
 ## Evaluation of the chosen design (src/ui/playground/evaluated.rs)

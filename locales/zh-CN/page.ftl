@@ -194,6 +194,7 @@ compare-nothing-to-run = 没有操作：无可运行，因此没有每秒的数�
 compare-warnings = 警告（错误）
 compare-verdict-label = 结论
 compare-verdict-pending = 正在判定：已评估 { $done }/{ $count } 个设计…
+compare-winner = 胜出
 cell-failed = 失败
 
 ## Evaluation of the chosen design (src/ui/playground/evaluated.rs)
