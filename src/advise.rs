@@ -14,6 +14,7 @@ pub mod screen;
 pub mod search;
 pub mod space;
 pub mod text;
+pub mod verdict;
 pub mod verify;
 
 use serde::{Deserialize, Serialize};

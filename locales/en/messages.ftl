@@ -327,6 +327,37 @@ advisor-flip-storage = ties with the storage weight × { $factor }
 advisor-flip-or = ; {""}
 advisor-flip-never = loses at every read/write ratio and storage weight
 
+## Verdict of a comparison (src/advise/verdict.rs): the design that wins by the advisor's cost
+## model and why each other loses. Work is µs of work per second of workload.
+verdict-wins = { $winner } wins: { $work } of work per second of workload against { $other_work } for { $other }; { $mix }.
+verdict-wins-storage = { $winner } wins on storage: { $storage } of data and indexes against { $other_storage } for { $other }, with { $work } of work per second of workload against { $other_work }; { $mix }.
+verdict-wins-tied = { $winner } wins, tied with { $other }: { $work } of work per second of workload each; { $mix }.
+verdict-wins-alone = { $winner } wins as the only sound design: { $work } of work per second of workload; { $mix }.
+verdict-no-workload = Nothing to decide: the workload has no operations, so only the sizes are compared.
+verdict-none-sound = No design can win: each is infeasible or failed on the engine.
+verdict-mix-reads = { $n } reads per write
+verdict-mix-writes = { $n } writes per read
+verdict-mix-reads-only = the workload only reads
+verdict-mix-writes-only = the workload only writes
+verdict-line-infeasible = { $design }: infeasible ({ $codes }: mongod would refuse it).
+verdict-line-command-failed = { $design }: the engine refused { $count } of its commands.
+verdict-line-not-evaluated = { $design }: not evaluated ({ $why }).
+verdict-line-reads = { $design }: slower reads{ $factor } ({ $work } against { $winner_work } per second of workload{ $term }).
+verdict-line-writes = { $design }: more write work{ $factor } ({ $work } against { $winner_work } per second of workload{ $term }).
+verdict-line-storage = { $design }: more storage{ $factor } ({ $storage } against { $winner_storage } of data and indexes).
+verdict-line-ties = { $design }: ties ({ $work } of work per second of workload, the same score), listed after the winner.
+verdict-factor = , { $factor }
+verdict-mostly = , mostly { $term }
+verdict-empty = {""}
+verdict-term-round-trips = round trips
+verdict-term-keys-examined = index keys examined
+verdict-term-docs-examined = documents examined
+verdict-term-bytes-returned = bytes returned
+verdict-term-docs-written = documents written
+verdict-term-bytes-written = bytes written
+verdict-term-index-keys-written = index keys written
+verdict-term-docs-from-disk = documents read from disk
+
 ## CLI report
 
 cli-full = {" "}(full)

@@ -187,7 +187,7 @@ metric-per-sec = { $label }/s
 ## Compare table (src/ui/playground/compare.rs)
 
 compare-heading = Compare designs
-compare-note = Per second at the workload's rates, as squillion compare prints them. Lower is better; the best feasible design of each row is highlighted. A design mongod would refuse (an error-severity warning) is infeasible and never the best.
+compare-note = Per second at the workload's rates, as squillion compare prints them. Lower is better; the best feasible design of each row is highlighted. A design mongod would refuse (an error-severity warning) is infeasible and never the best. The verdict above the table prices every figure with the advisor's cost model (as squillion advise decides) and names the design to start with.
 compare-table = Compare designs table
 compare-metric = Metric
 compare-infeasible-title = Infeasible: mongod would refuse it ({ $codes })
@@ -195,6 +195,9 @@ compare-infeasible = infeasible: { $codes }
 compare-workload = Workload
 compare-nothing-to-run = No operations: nothing to run, so nothing per second to compare. The sizes below are the whole comparison.
 compare-warnings = Warnings (errors)
+compare-verdict-label = Verdict
+compare-verdict-pending = Deciding: { $done } of { $count } designs evaluated…
+compare-winner = wins
 cell-failed = failed
 
 ## Evaluation of the chosen design (src/ui/playground/evaluated.rs)

@@ -323,6 +323,36 @@ advisor-flip-storage = 存储权重 × { $factor } 时持平
 advisor-flip-or = ；
 advisor-flip-never = 在任何读写比和存储权重下都不占优
 
+## 比较的结论（src/advise/verdict.rs）：按顾问的代价模型胜出的设计，以及其余设计各自落败的原因。工作量为每秒负载的微秒数。
+verdict-wins = { $winner }胜出：每秒负载需 { $work } 工作量，{ $other }需 { $other_work }；{ $mix }。
+verdict-wins-storage = { $winner }以存储胜出：数据与索引 { $storage }，{ $other }为 { $other_storage }；每秒负载工作量 { $work }，{ $other }为 { $other_work }；{ $mix }。
+verdict-wins-tied = { $winner }胜出，与{ $other }持平：每秒负载工作量均为 { $work }；{ $mix }。
+verdict-wins-alone = { $winner }胜出，它是唯一可用的设计：每秒负载工作量 { $work }；{ $mix }。
+verdict-no-workload = 无需取舍：负载没有操作，因此只比较大小。
+verdict-none-sound = 没有设计能胜出：每个设计都不可行或在引擎上失败。
+verdict-mix-reads = 每次写对应 { $n } 次读
+verdict-mix-writes = 每次读对应 { $n } 次写
+verdict-mix-reads-only = 负载只有读
+verdict-mix-writes-only = 负载只有写
+verdict-line-infeasible = { $design }：不可行（{ $codes }：mongod 会拒绝它）。
+verdict-line-command-failed = { $design }：引擎拒绝了它的 { $count } 条命令。
+verdict-line-not-evaluated = { $design }：未能评估（{ $why }）。
+verdict-line-reads = { $design }：读更慢{ $factor }（每秒负载 { $work }，胜出者 { $winner_work }{ $term }）。
+verdict-line-writes = { $design }：写入工作更多{ $factor }（每秒负载 { $work }，胜出者 { $winner_work }{ $term }）。
+verdict-line-storage = { $design }：存储更多{ $factor }（数据与索引 { $storage }，胜出者 { $winner_storage }）。
+verdict-line-ties = { $design }：持平（每秒负载工作量 { $work }，得分相同），排在胜出者之后。
+verdict-factor = ，{ $factor }
+verdict-mostly = ，主要是{ $term }
+verdict-empty = {""}
+verdict-term-round-trips = 往返
+verdict-term-keys-examined = 扫描的索引键
+verdict-term-docs-examined = 扫描的文档
+verdict-term-bytes-returned = 返回的字节
+verdict-term-docs-written = 写入的文档
+verdict-term-bytes-written = 写入的字节
+verdict-term-index-keys-written = 写入的索引键
+verdict-term-docs-from-disk = 从磁盘读取的文档
+
 ## CLI report
 
 cli-full = （全量）

@@ -184,7 +184,7 @@ metric-per-sec = { $label }/秒
 ## Compare table (src/ui/playground/compare.rs)
 
 compare-heading = 比较设计
-compare-note = 按工作负载的速率折算为每秒，与 squillion compare 的输出一致。越低越好；每行中最好的可行设计会高亮。mongod 会拒绝的设计（有错误级警告）不可行，永远不会是最好的。
+compare-note = 按工作负载的速率折算为每秒，与 squillion compare 的输出一致。越低越好；每行中最好的可行设计会高亮。mongod 会拒绝的设计（有错误级警告）不可行，永远不会是最好的。表格上方的结论按顾问的代价模型（与 squillion advise 的取舍一致）为每个数字定价，并指出应从哪个设计开始。
 compare-table = 设计比较表
 compare-metric = 指标
 compare-infeasible-title = 不可行：mongod 会拒绝它（{ $codes }）
@@ -192,6 +192,9 @@ compare-infeasible = 不可行：{ $codes }
 compare-workload = 工作负载
 compare-nothing-to-run = 没有操作：无可运行，因此没有每秒的数字可比较。下面的大小就是全部比较。
 compare-warnings = 警告（错误）
+compare-verdict-label = 结论
+compare-verdict-pending = 正在判定：已评估 { $done }/{ $count } 个设计…
+compare-winner = 胜出
 cell-failed = 失败
 
 ## Evaluation of the chosen design (src/ui/playground/evaluated.rs)

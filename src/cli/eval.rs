@@ -230,7 +230,12 @@ impl CompareArgs {
         let Ok(model) = self.source.read(lang, self.json) else {
             return Ok(ExitCode::from(2));
         };
-        let c = comparison(compare(&model, &self.sizing.options())?);
+        let mut c = comparison(compare(&model, &self.sizing.options())?);
+        // JSON names the designs in English whatever the language; the text report in `lang`.
+        let labels = if self.json { Lang::En } else { lang };
+        c.verdict = Some(crate::advise::verdict::of_compared(
+            &model, &c.designs, labels,
+        ));
         if self.json {
             writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&c)?)?;
         } else {

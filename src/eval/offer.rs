@@ -136,6 +136,30 @@ pub fn label(id: &str) -> String {
     crate::human::capitalize(&id.replace('_', " "))
 }
 
+/// Returns how design `id` of the model called `model` is named in `lang` (`english`: the
+/// offer's own label): a shipped preset's label in that language, Custom and the three named
+/// designs from the page's catalogue, and `english` otherwise. The design bar, the console and
+/// the comparison's verdict name designs by it.
+pub fn label_in(model: Option<&str>, id: &str, english: &str, lang: crate::lang::Lang) -> String {
+    use crate::lang::{Lang, Msg};
+    if lang == Lang::En {
+        return english.to_string();
+    }
+    let named = match id {
+        CUSTOM => Some(Msg::DesignCustom),
+        "normalized" => Some(Msg::DesignNormalized),
+        "denormalized" => Some(Msg::DesignDenormalized),
+        "bucketed" => Some(Msg::DesignBucketed),
+        _ => None,
+    };
+    let preset = model.and_then(crate::presets::get);
+    match (preset, named) {
+        (Some(p), _) if p.text(lang).design_labels.contains_key(id) => p.design_label(id, lang),
+        (_, Some(m)) => m.text(lang),
+        _ => english.to_string(),
+    }
+}
+
 /// Returns the designs a preset offers (its `designs`, in order, each with its sharding); none
 /// for a model without a preset.
 fn preset_offers(model: &Model) -> Vec<Offer> {

@@ -31,6 +31,11 @@ pub struct Comparison {
     /// ([`Evaluation::infeasible`]); only infeasible designs are listed. Such a design is never
     /// in `best`.
     pub infeasible: BTreeMap<String, Vec<String>>,
+    /// Which design wins by the advisor's cost model, and why each other loses
+    /// ([`crate::advise::verdict`]); set by `squillion compare`, which knows the designs'
+    /// labels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<crate::advise::verdict::Verdict>,
 }
 
 /// Returns the comparison of `designs`: every metric of [`metric::COMPARED`] per design, and
@@ -56,6 +61,7 @@ pub fn comparison(designs: Vec<Evaluation>) -> Comparison {
         metrics,
         best,
         infeasible,
+        verdict: None,
     }
 }
 
@@ -596,6 +602,14 @@ fn compared_label(m: metric::Metric, lang: Lang) -> String {
 /// design's report, all in `lang`.
 pub fn compare_report(c: &Comparison, lang: Lang) -> String {
     let mut s = String::new();
+    // The verdict first: the design to start with, then why each other loses.
+    if let Some(v) = &c.verdict {
+        let _ = writeln!(s, "{}", v.sentence(lang));
+        for line in v.reasons(lang) {
+            let _ = writeln!(s, "  {line}");
+        }
+        s.push('\n');
+    }
     let names: Vec<&str> = c.designs.iter().map(|e| e.design.as_str()).collect();
     let w = names.iter().map(|n| n.len()).max().unwrap_or(10).max(22) + 2;
     let head = |s: &mut String, label: &str| s.push_str(&pad(label, 28, true));

@@ -68,22 +68,7 @@ pub fn tv(m: Msg, values: &[(&str, String)]) -> String {
 /// preset's label in that language, Custom and the three named designs from the catalogue,
 /// and `english` (the offer's own label) otherwise.
 pub fn design_label(model: Option<&str>, id: &str, english: &str, lang: Lang) -> String {
-    if lang == Lang::En {
-        return english.to_string();
-    }
-    let named = match id {
-        crate::eval::offer::CUSTOM => Some(Msg::DesignCustom),
-        "normalized" => Some(Msg::DesignNormalized),
-        "denormalized" => Some(Msg::DesignDenormalized),
-        "bucketed" => Some(Msg::DesignBucketed),
-        _ => None,
-    };
-    let preset = model.and_then(crate::presets::get);
-    match (preset, named) {
-        (Some(p), _) if p.text(lang).design_labels.contains_key(id) => p.design_label(id, lang),
-        (_, Some(m)) => m.text(lang),
-        _ => english.to_string(),
-    }
+    crate::eval::offer::label_in(model, id, english, lang)
 }
 
 /// The name of the model on show (a preset's, by which its operations have names in other

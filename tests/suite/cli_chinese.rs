@@ -137,9 +137,19 @@ fn compare_and_eval_speak_chinese_and_their_english_is_kept() {
         // Commands are mongosh's, their notes the plan's and a command's error the engine's
         // (after its Chinese lead 错误): what remains English.
         let command = regex_lite::Regex::new(r"db\.\w+\.\w+\(.*\)").expect("regex");
-        // The comparison's table is its designs' names and figures beside Chinese row labels.
+        // The comparison opens with its verdict, every line Chinese (designs by their Chinese
+        // names, warning codes and units as they are), then its table: its designs' names and
+        // figures beside Chinese row labels.
         let body = match zh.split_once("\n\n") {
-            Some((table, rest)) if args[0] == "compare" => {
+            Some((verdict, rest)) if args[0] == "compare" => {
+                assert!(verdict.lines().all(has_chinese), "{verdict}");
+                assert!(verdict.contains("胜出"), "{verdict}");
+                let runs = latin_runs(verdict);
+                assert!(
+                    runs.is_empty(),
+                    "{args:?}: English in the verdict: {runs:#?}"
+                );
+                let (table, rest) = rest.split_once("\n\n").unwrap_or((rest, ""));
                 assert!(table.lines().all(has_chinese), "{table}");
                 rest
             }
@@ -167,13 +177,17 @@ fn compare_and_eval_speak_chinese_and_their_english_is_kept() {
     }
     let zh = stdout(&["compare", "--preset", "social-feed", "--lang", "zh-CN"]);
     let en = stdout(&["compare", "--preset", "social-feed"]);
-    assert!(zh.starts_with("指标（越低越好）"));
-    assert!(en.starts_with("metric (lower is better)"));
+    // The verdict first, then the table.
+    assert!(zh.starts_with("分桶"), "{zh}");
+    assert!(en.starts_with("Bucketed feed wins: "), "{en}");
+    assert!(zh.contains("\n\n指标（越低越好）"));
+    assert!(en.contains("\n\nmetric (lower is better)"));
     assert!(en.contains("\n* best per metric among the feasible designs (ties all marked)."));
     // Chinese labels are two columns wide: the first design's column starts where English's
     // does.
     let column = |s: &str, row: usize| {
-        let line = s.lines().nth(row).expect("row");
+        let table = s.split_once("\n\n").map_or(s, |(_, t)| t);
+        let line = table.lines().nth(row).expect("row");
         let at = line.find("normalized").expect("the first design");
         unicode_width::UnicodeWidthStr::width(&line[..at])
     };

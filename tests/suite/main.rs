@@ -17,6 +17,7 @@ mod catalogues;
 mod cli_chinese;
 mod cli_query;
 mod cli_size;
+mod compare_verdict;
 mod compression;
 mod differential_mingo;
 mod docs_example;

@@ -9,7 +9,8 @@
 use leptos::prelude::*;
 
 use super::collections::count_text;
-use super::design_charts::{nothing_to_run, Design};
+use super::design_charts::{nothing_to_run, Design, State};
+use crate::advise::verdict::{verdict, Contender, Outcome, Verdict};
 use crate::eval::metric::{Metric, Unit, COMPARED};
 use crate::human;
 use crate::lang::Msg;
@@ -53,12 +54,16 @@ pub fn CompareTable(
     /// The id of the design shown above, marked in the header.
     current: Memo<String>,
 ) -> impl IntoView {
+    // The verdict, once every design is evaluated: above the table, and its winner's column
+    // marked (it may be scrolled out of view).
+    let decided = Memo::new(move |_| decide(&designs.get()));
     view! {
         <div class="card compare">
             <div class="card-head">
                 <h2>{tr!(CompareHeading)}</h2>
                 <p class="card-note">{tr!(CompareNote)}</p>
             </div>
+            <CompareVerdict designs decided/>
             // With many designs the table scrolls sideways inside its card (the metric column
             // stays put), never the page; the region takes the focus so that keys scroll it too.
             <div class="table-scroll" tabindex="0" role="region" aria-label=tr!(CompareTable)>
@@ -73,14 +78,22 @@ pub fn CompareTable(
                                 let infeasible = !why.is_empty();
                                 let codes = why.join(", ");
                                 let title = infeasible.then(|| tv(Msg::CompareInfeasibleTitle, &[("codes", codes.clone())]));
+                                let won = {
+                                    let id = d.name.clone();
+                                    move || decided.with(|v| v.as_ref().and_then(|v| v.winner.as_ref()) == Some(&id))
+                                };
                                 view! {
                                     <th scope="col" class="num" class:current=move || current.with(|c| *c == id)
+                                        class:winner=won
                                         class:infeasible=infeasible title=title
                                         data-design=d.name data-state=state
                                         data-infeasible=infeasible.then(|| why.join(","))>
                                         {d.label}
+                                        {let won = won.clone(); move || won().then(|| view! {
+                                            <span class="winner-label">{tr!(CompareWinner)}</span>
+                                        })}
                                         {infeasible.then(|| view! {
-                                            <span class="infeasible-label">{tv(Msg::CompareInfeasible, &[("codes", codes.clone())])}</span>
+                                            <span class="infeasible-label">{breakable(&tv(Msg::CompareInfeasible, &[("codes", codes.clone())]))}</span>
                                         })}
                                     </th>
                                 }
@@ -147,6 +160,90 @@ pub fn CompareTable(
                     </tbody>
                 </table>
             </div>
+        </div>
+    }
+}
+
+/// Returns `text` with a line-break opportunity after each `_`: a warning code
+/// (`ARRAY_BREAK_POINT`) wraps between its words when the column is narrow, never inside one.
+fn breakable(text: &str) -> Vec<AnyView> {
+    text.split_inclusive('_')
+        .map(|part| view! { {part.to_string()}<wbr/> }.into_any())
+        .collect()
+}
+
+/// Returns the verdict among `designs` once every one is evaluated (or failed), else `None`.
+fn decide(designs: &[Design]) -> Option<Verdict> {
+    if designs.is_empty() || designs.iter().any(|d| d.state_name() == "pending") {
+        return None;
+    }
+    let contenders: Vec<Contender> = designs
+        .iter()
+        .map(|d| Contender {
+            design: &d.name,
+            label: &d.label,
+            evaluation: match &d.state {
+                State::Done(e) => Ok(e.as_ref()),
+                State::Failed(why) => Err(why.as_str()),
+                State::Pending => Err(""),
+            },
+        })
+        .collect();
+    Some(verdict(&contenders))
+}
+
+/// The verdict above the table, as `squillion compare` prints it first
+/// ([`crate::advise::verdict`]: the advisor's cost model, default weights): which design wins
+/// with its deciding figures, then one line per other design saying why it loses. Until every
+/// design is evaluated it says how many are, over as many lines as the verdict will take, so
+/// that the table does not move when it comes.
+#[component]
+fn CompareVerdict(designs: Memo<Vec<Design>>, decided: Memo<Option<Verdict>>) -> impl IntoView {
+    let shown = move || {
+        let lang = lang();
+        let Some(v) = decided.get() else {
+            let ds = designs.get();
+            let waiting = ds.iter().filter(|d| d.state_name() == "pending").count();
+            let text = tv(
+                Msg::CompareVerdictPending,
+                &[
+                    ("done", (ds.len() - waiting).to_string()),
+                    ("count", ds.len().to_string()),
+                ],
+            );
+            // One blank line per design but the winner: the height the verdict will have.
+            let blanks = (1..ds.len())
+                .map(|_| view! { <li aria-hidden="true">"\u{a0}"</li> })
+                .collect_view();
+            return view! {
+                <p class="verdict-text muted" data-state="pending">{text}</p>
+                <ul class="verdict-lines">{blanks}</ul>
+            }
+            .into_any();
+        };
+        let outcome = match v.outcome {
+            Outcome::Winner => "winner",
+            Outcome::NoWorkload => "no-workload",
+            Outcome::NoneSound => "none-sound",
+        };
+        let lines = v
+            .designs
+            .iter()
+            .filter(|s| Some(&s.design) != v.winner.as_ref())
+            .zip(v.reasons(lang))
+            .map(|(s, line)| view! { <li data-design=s.design.clone()>{line}</li> })
+            .collect_view();
+        view! {
+            <p class="verdict-text" data-state="done" data-outcome=outcome
+                data-winner=v.winner.clone()>{v.sentence(lang)}</p>
+            <ul class="verdict-lines">{lines}</ul>
+        }
+        .into_any()
+    };
+    view! {
+        <div class="verdict" data-testid="compare-verdict" role="status" aria-live="polite"
+            aria-label=tr!(CompareVerdictLabel)>
+            {shown}
         </div>
     }
 }
