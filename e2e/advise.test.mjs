@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { openPage, useSite, SHOTS } from './browser.mjs';
 import { cliJson } from './cli.mjs';
 import { assertSame, cliShown, shownEval } from './figures.mjs';
+import { hiddenPoints, idsShown } from './advise-check.mjs';
 
 const site = useSite();
 
@@ -47,20 +48,27 @@ test('Advise on social-feed: the front, the recommendation, Apply gives squillio
 
   // The recommendation: named, first among the best designs, explained per relationship.
   const headline = await page.textContent('[data-testid="advise-recommended"]');
-  assert.match(headline, /^Recommended: /);
+  assert.match(headline, /^Recommended: Copy each activity into the feed of every user it goes to, in buckets of 50 per feed/);
+  // It scores worse than the Normalized design, and says why: that design is infeasible.
+  const yardstick = await page.$eval('[data-testid="advise-yardstick"]', (p) => ({ reason: p.dataset.reason, text: p.textContent }));
+  assert.equal(yardstick.reason, 'infeasible');
+  assert.match(yardstick.text, /because the Normalized design is infeasible: activity\.to breaks 16 MiB/);
+  // Every design and choice in words: no strategy id shown (they stay in data-design).
+  assert.deepEqual(await idsShown(page), []);
+  assert.deepEqual(await hiddenPoints(page), []);
   const rows = await page.$$eval('.advise-table tbody tr', (trs) => trs.map((tr) => ({
-    recommended: tr.classList.contains('recommended'), label: tr.querySelector('th').textContent, verdict: tr.cells[6].textContent,
+    recommended: tr.classList.contains('recommended'), label: tr.querySelector('.advise-words').textContent, verdict: tr.querySelector('.advise-verdict').textContent,
   })));
   assert.ok(rows.length >= 2, `best designs: ${rows.length}`);
   const rec = rows.find((r) => r.recommended);
   assert.ok(rec, 'the recommended design is listed');
-  assert.ok(headline.includes(rec.label.replace(/ recommended$/, '').trim()), `${headline} / ${rec.label}`);
+  assert.ok(headline.includes(rec.label.trim()), `${headline} / ${rec.label}`);
   assert.equal(rec.verdict, 'verified, feasible');
   assert.ok(points.some((p) => p.recommended), 'the recommendation is on the front');
   // Its cost by the cost model, and where the pick flips (the CLI's numbers: docs/advisor.md).
   assert.match(await page.textContent('[data-testid="advise-cost"]'), /^cost: [\d.]+ (µs|ms|s)\/s of work \(.* reading, .* writing; \d+% of it .+\), storage /);
   const flips = await page.$$eval('[data-testid="advise-flips"] li', (lis) => lis.map((l) => l.textContent));
-  assert.ok(flips.some((f) => /fan_out_on_write .*ties at [\d.]+ reads per write \(today 55\)/.test(f)), `flips: ${JSON.stringify(flips)}`);
+  assert.ok(flips.some((f) => /^Copy each activity into the feed of every user it goes to, one document per copy .*ties at [\d.]+ reads per write \(today 55\)/.test(f)), `flips: ${JSON.stringify(flips)}`);
   const why = await page.$$eval('.advise-explanations li', (lis) => lis.map((l) => [l.dataset.dimension, l.textContent]));
   assert.ok(why.some(([d]) => d === 'feed'), `explanations: ${JSON.stringify(why)}`);
 
@@ -168,5 +176,31 @@ test('the front chart: every point whole, labels readable at 1280×720 and ≥ 1
   for (const out of await clipped(page)) assert.ok(out <= 0.5, `workshop: a front point is clipped by ${out} px`);
   await page.locator('.advise-front').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/advise-front-workshop.png` });
+  assert.deepEqual(errors, []);
+});
+
+test('the Advise view at 1280, 1440 and 1920 wide: the designs readable, every Apply whole, no point hidden', async () => {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1440, height: 900 });
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  await page.click('#open-advise');
+  await page.waitForSelector('#advise[data-state="done"]', { timeout: 180_000 });
+  for (const [width, height] of [[1280, 720], [1440, 900], [1920, 1080]]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(200);
+    await page.$eval('#advise', (a) => a.scrollIntoView());
+    const layout = await page.$$eval('.advise-table tbody tr', (trs) => trs.map((tr) => {
+      const design = tr.querySelector('th').getBoundingClientRect();
+      const button = tr.querySelector('.advise-apply-row');
+      const b = button.getBoundingClientRect();
+      const region = tr.closest('.table-scroll').getBoundingClientRect();
+      return { design: design.width, clipped: button.scrollWidth > button.clientWidth + 1, outside: b.right > region.right + 0.5 || b.left < region.left - 0.5 };
+    }));
+    for (const row of layout) {
+      assert.ok(row.design >= 220, `${width}: the Design column is ${row.design} px wide`);
+      assert.ok(!row.clipped && !row.outside, `${width}: an Apply button is clipped: ${JSON.stringify(row)}`);
+    }
+    assert.deepEqual(await hiddenPoints(page), [], `${width}: a front point hides another`);
+    await page.screenshot({ path: `${SHOTS}/advise-${width}.png`, fullPage: false });
+  }
   assert.deepEqual(errors, []);
 });

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { SHOTS, useSite } from './browser.mjs';
 import { audit } from './axe.mjs';
 import { english, INFER_KEPT, modelWords, openIn } from './zh-check.mjs';
+import { idsShown } from './advise-check.mjs';
 
 const site = useSite();
 
@@ -40,9 +41,19 @@ test('zh-CN: the Advise panel and its chart are in Chinese', async () => {
   assert.match(await page.textContent('.advise-front figcaption'), /帕累托前沿/);
   const point = await page.getAttribute('.front-point', 'aria-label');
   assert.match(point, /次读往返/, point);
+  // The designs in words, the model's names in them; why it scores worse than the yardstick.
+  assert.match(await page.textContent('[data-testid="advise-recommended"]'), /推荐：把每条 activity 复制到它要送达的每个 user 的信息流中/);
+  assert.match(await page.textContent('[data-testid="advise-yardstick"]'), /因为范式化设计不可行/);
+  assert.deepEqual(await idsShown(page), []);
   await page.$eval('#advise', (a) => a.scrollIntoView());
   await clean(page, 'the Advise panel', 'social-feed', '#advise');
   await page.screenshot({ path: `${SHOTS}/zh-advise.png` });
+  for (const [width, height] of [[1280, 720], [1440, 900], [1920, 1080]]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(200);
+    await page.$eval('#advise', (a) => a.scrollIntoView());
+    await page.screenshot({ path: `${SHOTS}/zh-advise-${width}.png` });
+  }
   assert.deepEqual(errors, []);
   await context.close();
 });

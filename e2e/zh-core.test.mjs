@@ -4,6 +4,7 @@
 // the model's and the data's names, code and mongod's message aside), and axe passes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { idsShown } from './advise-check.mjs';
 import { SHOTS, useSite } from './browser.mjs';
 import { audit } from './axe.mjs';
 import { runCommand, useExamples } from './console.mjs';
@@ -49,17 +50,18 @@ test('zh-CN: the advisor tells its steps and explains each choice in Chinese', a
   for (const [lang, text] of why) {
     assert.equal(lang, null, `not marked English: ${text}`);
     assert.match(text, /[\u4e00-\u9fff]/, text);
-    assert.doesNotMatch(text, /Runner-up|is infeasible|breaks 16 MiB|No feasible/, text);
+    assert.doesNotMatch(text, /next best|is infeasible|breaks 16 MiB|No feasible/, text);
   }
-  assert.ok(why.some(([, t]) => /followers：reference_in_child。/.test(t) && /不可行/.test(t) && /次优选择/.test(t)), why.join('\n'));
-  // The designs' labels (`followers: reference_in_child; joins: lookup`) are the model's choices.
+  assert.ok(why.some(([, t]) => /^每个 user 保存它所在 followers 的各个 user 文档的 id。/.test(t) && /不可行/.test(t) && /次优选择/.test(t)), why.join('\n'));
+  // The designs are in words with the model's names; no strategy id is shown.
+  assert.deepEqual(await idsShown(page), []);
   const labels = wordsOf(await page.$$eval('.advise-label', (ls) => ls.map((l) => l.textContent)));
   await page.$eval('.advise-why', (w) => w.scrollIntoView());
   await clean(page, 'the Advise panel', new Set([...modelWords('social-graph'), ...labels]), '#advise');
   await page.screenshot({ path: `${SHOTS}/zh-core-advise.png` });
   // Back in English, the same explanation is the advice's English text.
   await page.selectOption('#lang-switch', 'en');
-  await page.waitForFunction(() => document.querySelector('.advise-explanations li')?.textContent.includes('Runner-up'));
+  await page.waitForFunction(() => document.querySelector('.advise-explanations li')?.textContent.includes('The next best is'));
   await page.selectOption('#lang-switch', 'zh-CN');
   assert.deepEqual(errors, []);
   await context.close();

@@ -16,6 +16,7 @@ pub mod space;
 pub mod text;
 pub mod verdict;
 pub mod verify;
+pub mod words;
 
 use serde::{Deserialize, Serialize};
 
@@ -139,8 +140,16 @@ pub fn parse_horizon(model: &Model, text: &str) -> Result<u64, AdviseError> {
 pub struct Advised {
     /// Rank by score among the feasible designs (1 = best).
     pub rank: usize,
-    /// Every choice in one line (`followers: continuation 100,000; joins: application`).
+    /// Every choice in one line (`followers: continuation 100,000; joins: application`): the
+    /// strategy ids, for scripts; people read [`Advised::description`].
     pub label: String,
+    /// Every choice in words, in English (`Keep up to 100,000 user ids in the user document
+    /// and the rest in continuation documents; join in the application`).
+    #[serde(default)]
+    pub description: String,
+    /// The same words as a text any language renders (what the page shows).
+    #[serde(default = "words::unnamed")]
+    pub words: Text,
     /// The design, as a model's `design` (base + overrides, fields, joins).
     pub design: DesignSpec,
     /// The score (lower is better; 0 is the normalized design).
@@ -163,8 +172,11 @@ pub struct Advised {
 pub struct Explanation {
     /// The relationship (or `joins`, or `entity.field`).
     pub dimension: String,
-    /// The choice recommended.
+    /// The choice recommended (its strategy id and parameters).
     pub chosen: String,
+    /// The choice recommended in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen_words: Option<Text>,
     /// The best feasible alternative for this dimension alone, with its figures minus the
     /// recommendation's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -178,8 +190,11 @@ pub struct Explanation {
 /// An alternative choice for one dimension, the rest of the recommendation unchanged.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Alternative {
-    /// The choice.
+    /// The choice (its strategy id and parameters).
     pub choice: String,
+    /// The choice in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub words: Option<Text>,
     /// Its score minus the recommendation's.
     pub score_delta: f64,
     /// Read round trips per second more (negative: fewer).
@@ -230,6 +245,24 @@ pub struct Advice {
     /// and the storage weight at which it would win, the nearest first.
     #[serde(default)]
     pub flips: Vec<cost::Flip>,
+    /// Why the recommendation scores worse than the yardstick (the normalized design, score
+    /// 0), when it does; `None` when it scores 0 or better.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worse_than_yardstick: Option<Yardstick>,
+}
+
+/// Why a recommendation scores worse than the normalized design its score is measured from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Yardstick {
+    /// `infeasible` (the normalized design breaks a hard limit on the screen),
+    /// `engine_infeasible`, `no_answer` (a step's logical answer not given), `refused` (a
+    /// command refused), `failed` (the engine could not evaluate it), `not_laid_out`, or
+    /// `costlier` (it is sound, but the cost model prices it higher with these weights).
+    pub reason: String,
+    /// The reason in an English sentence.
+    pub text: String,
+    /// The same as a text any language renders.
+    pub words: Text,
 }
 
 /// Returns the advice for `model`.
@@ -286,15 +319,20 @@ pub fn advise_in(
     let mut screener = Screener::new(model, &space, horizon_days);
     let found = search(&mut screener, model, &space, &reference, &opts.weights);
     let front_idx = pareto(&found);
-    let advised = |i: usize, s: &search::Scored| Advised {
-        rank: i + 1,
-        label: label(model, &space, &s.candidate),
-        design: space.spec(model, &s.candidate),
-        score: s.score,
-        screened: s.screen.clone(),
-        engine: None,
-        engine_error: None,
-        cost: None,
+    let advised = |i: usize, s: &search::Scored| {
+        let words = words::design_words(model, &space, &s.candidate);
+        Advised {
+            rank: i + 1,
+            label: label(model, &space, &s.candidate),
+            description: words::sentence(&words, Lang::En),
+            words,
+            design: space.spec(model, &s.candidate),
+            score: s.score,
+            screened: s.screen.clone(),
+            engine: None,
+            engine_error: None,
+            cost: None,
+        }
     };
     let mut top: Vec<Advised> = found
         .iter()
@@ -309,6 +347,7 @@ pub fn advise_in(
     let mut disagree = Vec::new();
     let recommended: Option<Advised>;
     let mut flips = Vec::new();
+    let mut yardstick: Option<Advised> = None;
     if opts.verify {
         let mut labels: Vec<String> = Vec::new();
         for a in top.iter().chain(front.iter().take(FRONT_VERIFIED)) {
@@ -326,7 +365,10 @@ pub fn advise_in(
                 a.cost = d.cost.clone();
                 continue;
             }
-            tell(of, Text::new("advisor-step-engine").arg("design", &a.label));
+            tell(
+                of,
+                Text::new("advisor-step-engine").nested("design", a.words.clone()),
+            );
             run_engine(model, a, opts, &mut disagree);
             done.push(a.clone());
         }
@@ -338,7 +380,10 @@ pub fn advise_in(
         if pick.is_none() {
             for (i, s) in found.iter().enumerate().skip(top.len()).take(20) {
                 let mut a = advised(i, s);
-                tell(of, Text::new("advisor-step-engine").arg("design", &a.label));
+                tell(
+                    of,
+                    Text::new("advisor-step-engine").nested("design", a.words.clone()),
+                );
                 run_engine(model, &mut a, opts, &mut disagree);
                 if a.engine.as_ref().is_some_and(EngineFigures::sound) {
                     pick = Some(a);
@@ -346,9 +391,58 @@ pub fn advise_in(
                 }
             }
         }
+        // A pick that scores worse than the yardstick (the normalized design) must say why:
+        // the yardstick is then verified too when its screen is feasible, and competes for
+        // the pick as every verified design does.
+        let worse = pick.as_ref().is_some_and(|p| p.score > 0.0);
+        if let Some(rs) = reference_screen.as_ref().filter(|r| worse && r.feasible()) {
+            let normalized = space.candidate_of(
+                model,
+                &DesignSpec::named(DesignName::Normalized, &model.design),
+            );
+            let own = search::Scored {
+                candidate: normalized.clone(),
+                screen: rs.clone(),
+                score: 0.0,
+            };
+            let (i, s) = found
+                .iter()
+                .enumerate()
+                .find(|(_, s)| s.candidate == normalized)
+                .unwrap_or((found.len(), &own));
+            let mut y = advised(i, s);
+            if let Some(done) = top
+                .iter()
+                .chain(front.iter().take(FRONT_VERIFIED))
+                .find(|a| a.label == y.label && (a.engine.is_some() || a.engine_error.is_some()))
+            {
+                y = done.clone();
+            } else {
+                of += 1;
+                tell(
+                    of,
+                    Text::new("advisor-step-engine").nested("design", y.words.clone()),
+                );
+                run_engine(model, &mut y, opts, &mut disagree);
+            }
+            let cost = |a: &Advised| a.cost.as_ref().map_or(f64::INFINITY, |c| c.score);
+            let sound = y.engine.as_ref().is_some_and(EngineFigures::sound);
+            if sound && pick.as_ref().is_some_and(|p| cost(&y) < cost(p)) {
+                pick = Some(y.clone());
+            }
+            yardstick = Some(y);
+        }
         flips = pick
             .as_ref()
-            .map(|p| flips_of(p, top.iter().chain(front.iter().take(FRONT_VERIFIED)), opts))
+            .map(|p| {
+                flips_of(
+                    p,
+                    top.iter()
+                        .chain(front.iter().take(FRONT_VERIFIED))
+                        .chain(yardstick.iter()),
+                    opts,
+                )
+            })
             .unwrap_or_default();
         recommended = pick;
     } else {
@@ -360,6 +454,9 @@ pub fn advise_in(
             unique.push(d);
         }
     }
+    let worse_than_yardstick = recommended
+        .as_ref()
+        .and_then(|r| yardstick_note(reference_screen.as_ref(), yardstick.as_ref(), r));
     tell(of, Text::new("advisor-step-explain"));
     let explanations = recommended
         .as_ref()
@@ -385,7 +482,72 @@ pub fn advise_in(
         explanations,
         disagreements: unique,
         flips,
+        worse_than_yardstick,
     }
+}
+
+/// Returns why `pick` scores worse than the yardstick (the normalized design, screened as
+/// `reference` and verified as `verified`), when it does.
+fn yardstick_note(
+    reference: Option<&Screen>,
+    verified: Option<&Advised>,
+    pick: &Advised,
+) -> Option<Yardstick> {
+    if pick.score <= 0.0 {
+        return None;
+    }
+    let count = |n: usize| crate::human::thousands(n as u64);
+    let (reason, words) = match (reference, verified) {
+        (None, _) => ("not_laid_out", Text::new("advisor-yardstick-not-laid-out")),
+        (Some(r), _) if !r.feasible() => (
+            "infeasible",
+            Text::new("advisor-yardstick-infeasible").nested(
+                "why",
+                r.infeasible
+                    .first()
+                    .map_or_else(words::unnamed, text::breach_text),
+            ),
+        ),
+        (_, Some(y)) => match (&y.engine, &y.engine_error) {
+            (Some(e), _) if !e.infeasible.is_empty() => (
+                "engine_infeasible",
+                Text::new("advisor-yardstick-engine-infeasible")
+                    .arg("limits", e.infeasible.join(", ")),
+            ),
+            (Some(e), _) if !e.command_errors.is_empty() => (
+                "refused",
+                Text::new("advisor-yardstick-refused").arg("count", count(e.command_errors.len())),
+            ),
+            (Some(e), _) if !e.answer_problems.is_empty() => (
+                "no_answer",
+                Text::new("advisor-yardstick-no-answer")
+                    .arg("count", count(e.answer_problems.len())),
+            ),
+            (_, Some(err)) => (
+                "failed",
+                Text::new("advisor-yardstick-failed").arg("error", err),
+            ),
+            _ => {
+                let (own, other) = (pick.cost.as_ref()?, y.cost.as_ref()?);
+                let size = |b: f64| crate::human::binary_size(b.round() as u64);
+                (
+                    "costlier",
+                    Text::new("advisor-yardstick-costlier")
+                        .arg("work", text::work(own.work_us()))
+                        .arg("storage", size(own.storage_bytes))
+                        .arg("ywork", text::work(other.work_us()))
+                        .arg("ystorage", size(other.storage_bytes)),
+                )
+            }
+        },
+        (Some(_), None) => return None,
+    };
+    let words = Text::new("advisor-yardstick").nested("why", words);
+    Some(Yardstick {
+        reason: reason.to_string(),
+        text: words.render(Lang::En),
+        words,
+    })
 }
 
 /// Returns the sound verified designs of `designs` (each label once), the lowest decision
@@ -545,6 +707,7 @@ fn explain(
             };
             alternatives.push(Alternative {
                 choice: option_name(dim, o),
+                words: Some(words::option_words(model, dim, o)),
                 score_delta: score(&s.objectives(), reference, w) - own_score,
                 reads_delta: s.reads - own.reads,
                 writes_delta: s.writes - own.writes,
@@ -572,15 +735,12 @@ fn explain(
                 runner_up = Some(a);
             }
         }
-        let text = text::explanation_sentence(
-            &dimension_name(dim),
-            &chosen,
-            runner_up.as_ref(),
-            &rejected,
-        );
+        let chosen_words = words::option_words(model, dim, chosen_i);
+        let text = text::explanation_in(Lang::En, &chosen_words, runner_up.as_ref(), &rejected);
         out.push(Explanation {
             dimension: dimension_name(dim),
             chosen,
+            chosen_words: Some(chosen_words),
             runner_up,
             rejected,
             text,

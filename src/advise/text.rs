@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::cost::{Cost, Flip};
 use super::screen::Breach;
-use super::{Advice, Advised, Alternative, Explanation};
+use super::{words, Advice, Advised, Alternative, Explanation};
 use crate::human::{binary_size, thousands};
 use crate::lang::{Lang, Text};
 
@@ -61,6 +61,12 @@ pub fn breach_in(b: &Breach, lang: Lang) -> String {
     if lang == Lang::En {
         return b.message.clone();
     }
+    breach_text(b).render(lang)
+}
+
+/// Returns why a design is infeasible as a text any language renders, from the breach's code
+/// and values.
+pub fn breach_text(b: &Breach) -> Text {
     let n = |v: Option<u64>| v.map(thousands).unwrap_or_default();
     let text = match b.code.as_str() {
         "ARRAY_BREAK_POINT" => Text::new("advisor-breach-past"),
@@ -77,7 +83,6 @@ pub fn breach_in(b: &Breach, lang: Lang) -> String {
         .arg("path", &b.path)
         .arg("count", n(b.break_point))
         .arg("largest", n(b.largest))
-        .render(lang)
 }
 
 /// Returns the sentences `lang` writes one after another: with a space in English, without
@@ -89,31 +94,28 @@ fn sentences(lang: Lang, parts: &[String]) -> String {
     }
 }
 
-/// Returns the sentence explaining one choice, in English (the advice's `text`, what
-/// `--json` prints): see [`explanation_in`].
-pub fn explanation_sentence(
-    dimension: &str,
-    chosen: &str,
-    runner_up: Option<&Alternative>,
-    rejected: &[Alternative],
-) -> String {
-    explanation_in(Lang::En, dimension, chosen, runner_up, rejected)
+/// Returns an alternative's choice in words (its strategy id where the advice has no words:
+/// an advice read from JSON written before them).
+fn choice_words(a: &Alternative) -> Text {
+    a.words
+        .clone()
+        .unwrap_or_else(|| Text::new("advisor-words-design").arg("choices", &a.choice))
 }
 
-/// Returns the sentence explaining one choice in `lang`: the infeasible alternatives that
-/// would have scored better, with the numbers of their break, then the runner-up and what it
-/// costs more.
+/// Returns the sentence explaining one choice in `lang`: the choice in words, the infeasible
+/// alternatives that would have scored better with the numbers of their break, then the
+/// runner-up and what it costs more.
 pub fn explanation_in(
     lang: Lang,
-    dimension: &str,
-    chosen: &str,
+    chosen: &Text,
     runner_up: Option<&Alternative>,
     rejected: &[Alternative],
 ) -> String {
-    let mut parts = vec![Text::new("advisor-why-chosen")
-        .arg("dimension", dimension)
-        .arg("chosen", chosen)
-        .render(lang)];
+    let mut parts = vec![crate::human::capitalize(
+        &Text::new("advisor-why-chosen")
+            .nested("chosen", chosen.clone())
+            .render(lang),
+    )];
     for r in rejected {
         let why = r
             .infeasible
@@ -121,14 +123,14 @@ pub fn explanation_in(
             .map_or_else(String::new, |b| breach_in(b, lang));
         parts.push(
             Text::new("advisor-why-infeasible")
-                .arg("choice", &r.choice)
+                .arg("choice", words::sentence(&choice_words(r), lang))
                 .arg("why", why)
                 .render(lang),
         );
     }
     parts.push(match runner_up {
         Some(a) => Text::new("advisor-why-runner-up")
-            .arg("choice", &a.choice)
+            .arg("choice", words::sentence(&choice_words(a), lang))
             .nested("costs", costs(a))
             .render(lang),
         None => Text::new("advisor-why-no-alternative").render(lang),
@@ -141,13 +143,23 @@ pub fn explanation_text(e: &Explanation, lang: Lang) -> String {
     if lang == Lang::En {
         return e.text.clone();
     }
-    explanation_in(
-        lang,
-        &e.dimension,
-        &e.chosen,
-        e.runner_up.as_ref(),
-        &e.rejected,
-    )
+    let chosen = e
+        .chosen_words
+        .clone()
+        .unwrap_or_else(|| Text::new("advisor-words-design").arg("choices", &e.chosen));
+    explanation_in(lang, &chosen, e.runner_up.as_ref(), &e.rejected)
+}
+
+/// Returns a design of the advice in words in `lang`, found by its label (flips and
+/// disagreements name designs by label); the label itself when the advice lists no such
+/// design.
+pub fn design_in(a: &Advice, label: &str, lang: Lang) -> String {
+    a.recommended
+        .iter()
+        .chain(&a.top)
+        .chain(&a.front)
+        .find(|d| d.label == label)
+        .map_or_else(|| label.to_string(), |d| words::sentence(&d.words, lang))
 }
 
 /// Returns one design's figures in a line.
@@ -195,7 +207,7 @@ fn figures(a: &Advised, lang: Lang) -> String {
 }
 
 /// Returns a duration of work per second (`µs/s` in) as a person reads it: `45.2 ms/s`.
-fn work(us: f64) -> String {
+pub fn work(us: f64) -> String {
     if us >= 1_000_000.0 {
         format!("{:.2} s/s", us / 1e6)
     } else if us >= 1_000.0 {
@@ -245,8 +257,8 @@ pub fn cost_line(c: &Cost, lang: Lang) -> String {
         .render(lang)
 }
 
-/// Returns where the pick flips against one other design, in a line.
-pub fn flip_line(f: &Flip, lang: Lang) -> String {
+/// Returns where the pick flips against one other design (`design`, in words), in a line.
+pub fn flip_line(f: &Flip, design: &str, lang: Lang) -> String {
     let mut parts = Vec::new();
     match (f.read_factor, f.reads_per_write, f.reads_per_write_at_flip) {
         (Some(_), Some(today), Some(at)) => parts.push(
@@ -273,7 +285,7 @@ pub fn flip_line(f: &Flip, lang: Lang) -> String {
         parts.push(Text::new("advisor-flip-never").render(lang));
     }
     Text::new("advisor-flip")
-        .arg("design", &f.design)
+        .arg("design", design)
         .arg("delta", format!("{:+.3}", f.score_delta))
         .arg(
             "when",
@@ -302,8 +314,8 @@ pub fn report(a: &Advice) -> String {
     report_in(a, Lang::En)
 }
 
-/// Returns the advice as text in `lang`: its words from the catalogue; labels, designs,
-/// codes and numbers as they are.
+/// Returns the advice as text in `lang`: its words from the catalogue, each design in words
+/// ([`words`]); the design's JSON, codes and numbers as they are.
 pub fn report_in(a: &Advice, lang: Lang) -> String {
     let say = |id: &'static str| Text::new(id).render(lang);
     let mut t = String::new();
@@ -349,10 +361,13 @@ pub fn report_in(a: &Advice, lang: Lang) -> String {
                 t,
                 "\n{}",
                 Text::new("advisor-report-recommended")
-                    .arg("label", &r.label)
+                    .arg("label", words::sentence(&r.words, lang))
                     .render(lang)
             );
             let _ = writeln!(t, "  {}", figures(r, lang));
+            if let Some(y) = &a.worse_than_yardstick {
+                let _ = writeln!(t, "  {}", y.words.render(lang));
+            }
             let _ = writeln!(
                 t,
                 "  {}",
@@ -377,16 +392,32 @@ pub fn report_in(a: &Advice, lang: Lang) -> String {
     if !a.flips.is_empty() {
         let _ = writeln!(t, "\n{}", say("advisor-report-flips"));
         for f in &a.flips {
-            let _ = writeln!(t, "  {}", flip_line(f, lang));
+            let _ = writeln!(
+                t,
+                "  {}",
+                flip_line(f, &design_in(a, &f.design, lang), lang)
+            );
         }
     }
     let _ = writeln!(t, "\n{}", say("advisor-report-top"));
     for d in &a.top {
-        let _ = writeln!(t, "  {}. {}\n     {}", d.rank, d.label, figures(d, lang));
+        let _ = writeln!(
+            t,
+            "  {}. {}\n     {}",
+            d.rank,
+            words::sentence(&d.words, lang),
+            figures(d, lang)
+        );
     }
     let _ = writeln!(t, "\n{}", say("advisor-report-front"));
     for d in &a.front {
-        let _ = writeln!(t, "  {}. {}\n     {}", d.rank, d.label, figures(d, lang));
+        let _ = writeln!(
+            t,
+            "  {}. {}\n     {}",
+            d.rank,
+            words::sentence(&d.words, lang),
+            figures(d, lang)
+        );
     }
     if a.disagreements.is_empty() {
         let _ = writeln!(t, "\n{}", say("advisor-report-agree"));
@@ -397,7 +428,7 @@ pub fn report_in(a: &Advice, lang: Lang) -> String {
                 t,
                 "  {}",
                 Text::new("advisor-report-disagreement")
-                    .arg("design", &d.design)
+                    .arg("design", design_in(a, &d.design, lang))
                     .arg("figure", &d.figure)
                     .arg("screened", plain(d.screened))
                     .arg("engine", plain(d.engine))

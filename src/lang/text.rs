@@ -39,7 +39,8 @@ pub struct Text {
 }
 
 /// One value of a [`Text`]. In JSON: a string, an array of strings, a nested text
-/// (`{"id": …, "args": …}`), `{"sentences": [texts]}` or `{"items": [texts]}`.
+/// (`{"id": …, "args": …}`), `{"sentences": [texts]}`, `{"items": [texts]}` or
+/// `{"clauses": [texts]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Arg {
@@ -60,6 +61,12 @@ pub enum Arg {
     Items {
         /// The clauses, in order.
         items: Vec<Text>,
+    },
+    /// Clauses of one sentence rendered in the same language and joined with "; " or "；"
+    /// (`{"clauses": [texts]}`): a design's choices, each a clause with commas of its own.
+    Clauses {
+        /// The clauses, in order.
+        clauses: Vec<Text>,
     },
 }
 
@@ -107,6 +114,13 @@ impl Text {
         self
     }
 
+    /// Returns the text with `name` set to clauses of one sentence ("a; b", "a；b").
+    pub fn clauses(mut self, name: &'static str, texts: Vec<Text>) -> Text {
+        self.args
+            .insert(Cow::Borrowed(name), Arg::Clauses { clauses: texts });
+        self
+    }
+
     /// Returns the text in `lang`. A message the language's catalogue lacks falls back to
     /// English; one neither has (a bug the catalogue tests catch) is shown as its id.
     pub fn render(&self, lang: Lang) -> String {
@@ -132,9 +146,9 @@ impl Text {
             && self.args.values().all(|a| match a {
                 Arg::Plain(_) | Arg::List(_) => true,
                 Arg::Nested(t) => t.is_translated(lang),
-                Arg::Sentences { sentences: ts } | Arg::Items { items: ts } => {
-                    ts.iter().all(|t| t.is_translated(lang))
-                }
+                Arg::Sentences { sentences: ts }
+                | Arg::Items { items: ts }
+                | Arg::Clauses { clauses: ts } => ts.iter().all(|t| t.is_translated(lang)),
             })
     }
 }
@@ -174,6 +188,13 @@ impl Arg {
                 parts.join(match lang {
                     Lang::En => ", ",
                     Lang::ZhCn => "、",
+                })
+            }
+            Arg::Clauses { clauses: ts } => {
+                let parts: Vec<String> = ts.iter().map(|t| t.render(lang)).collect();
+                parts.join(match lang {
+                    Lang::En => "; ",
+                    Lang::ZhCn => "；",
                 })
             }
         }

@@ -384,7 +384,7 @@ fn the_advice_reports_each_phase_and_reads_back_from_its_json() {
     assert_eq!(phases[of - 1].2, "explaining the recommendation");
     let runs = phases
         .iter()
-        .filter(|p| p.2.ends_with("on the engine"))
+        .filter(|p| p.2.starts_with("running on the engine: "))
         .count();
     let verified = a
         .top

@@ -61,9 +61,9 @@ fn values(t: &Text, out: &mut Vec<String>) {
             Arg::Plain(s) => out.push(s.clone()),
             Arg::List(l) => out.extend(l.iter().cloned()),
             Arg::Nested(n) => values(n, out),
-            Arg::Sentences { sentences: ts } | Arg::Items { items: ts } => {
-                ts.iter().for_each(|t| values(t, out))
-            }
+            Arg::Sentences { sentences: ts }
+            | Arg::Items { items: ts }
+            | Arg::Clauses { clauses: ts } => ts.iter().for_each(|t| values(t, out)),
         }
     }
 }

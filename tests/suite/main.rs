@@ -9,6 +9,7 @@
 
 mod common;
 
+mod advice_words;
 mod advise;
 mod arith;
 mod bson_props;

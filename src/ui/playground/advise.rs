@@ -18,7 +18,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::advise::text::{cost_line, explanation_text, flip_line};
+use crate::advise::text::{cost_line, design_in, explanation_text, flip_line};
 use crate::advise::{Advice, Advised, Weights};
 use crate::design::DesignSpec;
 use crate::human;
@@ -294,6 +294,9 @@ fn AdviceView(
     let explanations = advice.explanations.clone();
     let disagreements = advice.disagreements.clone();
     let flips = advice.flips.clone();
+    let yardstick = recommended
+        .as_ref()
+        .and(advice.worse_than_yardstick.clone());
     let rec_cost = recommended.as_ref().and_then(|r| r.cost.clone());
     let rec_for_rows = rec_design.clone();
     view! {
@@ -307,8 +310,12 @@ fn AdviceView(
                 view! {
                     " "
                     <button type="button" class="button primary advise-apply" data-rank=r.rank.to_string() data-design=spec
+                        title={ let r = r.clone(); move || tv(Msg::AdviseApplyTitle, &[("design", plain_label(&r))]) }
                         on:click=move |_| apply.run(d.clone())>{tr!(AdviseApply)}</button>
                 }
+            })}
+            {yardstick.map(|y| view! {
+                <p class="advise-yardstick" data-testid="advise-yardstick" data-reason=y.reason.clone()>{move || y.words.render(lang())}</p>
             })}
             {rec_cost.map(|c| view! {
                 <p class="advise-cost" data-testid="advise-cost">{move || cost_line(&c, lang())}</p>
@@ -335,8 +342,9 @@ fn AdviceView(
                 {(!flips.is_empty()).then(|| view! {
                     <h3>{tr!(AdviseFlips)}</h3>
                     <ul class="advise-flips" data-testid="advise-flips">
-                        {flips.into_iter().map(|f| view! {
-                            <li>{move || flip_line(&f, lang())}</li>
+                        {flips.into_iter().map(|f| {
+                            let advice = advice.clone();
+                            view! { <li>{move || flip_line(&f, &design_in(&advice, &f.design, lang()), lang())}</li> }
                         }).collect_view()}
                     </ul>
                 })}
@@ -348,13 +356,11 @@ fn AdviceView(
                 <thead>
                     <tr>
                         <th scope="col" class="num">"#"</th>
-                        <th scope="col">{tr!(AdviseColDesign)}</th>
+                        <th scope="col">{tr!(AdviseColDesign)}<span class="visually-hidden">{", "}{tr!(AdviseColEngine)}</span></th>
                         <th scope="col" class="num" title=tr!(AdviseColScoreTitle)>{tr!(AdviseColScore)}</th>
                         <th scope="col" class="num">{tr!(AdviseColReads)}</th>
                         <th scope="col" class="num" title=tr!(AdviseColWritesTitle)>{tr!(AdviseColWrites)}</th>
                         <th scope="col" class="num" title=tr!(AdviseColStorageTitle)>{tr!(AdviseColStorage)}</th>
-                        <th scope="col">{tr!(AdviseColEngine)}</th>
-                        <th scope="col"><span class="visually-hidden">{tr!(AdviseApply)}</span></th>
                     </tr>
                 </thead>
                 <tbody>
@@ -367,8 +373,17 @@ fn AdviceView(
                             <tr class:recommended=is_rec data-rank=a.rank.to_string()>
                                 <td class="num">{a.rank}</td>
                                 <th scope="row" class="advise-label">
-                                    {plain_label(&a)}
+                                    <span class="advise-words">{ let a = a.clone(); move || plain_label(&a) }</span>
                                     {is_rec.then(|| view! { " "<span class="badge" data-level="ok">{tr!(AdviseBadgeRecommended)}</span> })}
+                                    <span class="advise-row-foot">
+                                        <button type="button" class="button advise-apply-row" data-design=spec
+                                        aria-label={ let rank = a.rank.to_string(); move || tv(Msg::AdviseApplyN, &[("rank", rank.clone())]) }
+                                        title={ let a = a.clone(); move || tv(Msg::AdviseApplyTitle, &[("design", plain_label(&a))]) }
+                                        on:click=move |_| apply.run(d.clone())>
+                                        {move || if applied.with(|x| x.as_ref() == Some(&d2)) { t(Msg::AdviseApplied) } else { t(Msg::AdviseApply) }}
+                                    </button>
+                                        <span class="advise-verdict">{ let a = a.clone(); move || engine_verdict(&a) }</span>
+                                    </span>
                                 </th>
                                 <td class="num">{format!("{:+.3}", a.score)}</td>
                                 <td class="num" data-value=a.screened.reads.to_string()>{rate(a.screened.reads)}</td>
@@ -376,14 +391,6 @@ fn AdviceView(
                                     title={ let (docs, keys) = (rate(a.screened.writes), rate(a.screened.index_keys_written)); move || tv(Msg::AdviseWritesCell, &[("docs", docs.clone()), ("keys", keys.clone())]) }>{rate(a.screened.write_cost())}</td>
                                 <td class="num" data-value=a.screened.storage_cost().to_string()
                                     title={ let (data, indexes) = (human::thousands(human::whole_bytes(a.screened.storage)), human::thousands(human::whole_bytes(a.screened.index_bytes))); move || tv(Msg::AdviseStorageCell, &[("data", tv(Msg::ExactBytes, &[("bytes", data.clone())])), ("indexes", tv(Msg::ExactBytes, &[("bytes", indexes.clone())]))]) }>{bytes(a.screened.storage_cost())}</td>
-                                <td>{ let a = a.clone(); move || engine_verdict(&a) }</td>
-                                <td>
-                                    <button type="button" class="button advise-apply-row" data-design=spec
-                                        aria-label={ let rank = a.rank.to_string(); move || tv(Msg::AdviseApplyN, &[("rank", rank.clone())]) }
-                                        on:click=move |_| apply.run(d.clone())>
-                                        {move || if applied.with(|x| x.as_ref() == Some(&d2)) { t(Msg::AdviseApplied) } else { t(Msg::AdviseApply) }}
-                                    </button>
-                                </td>
                             </tr>
                         }
                     }).collect_view()}
@@ -394,8 +401,9 @@ fn AdviceView(
             <details class="advise-disagreements">
                 <summary>{ let count = disagreements.len().to_string(); move || tv(Msg::AdviseDisagree, &[("count", count.clone())]) }</summary>
                 <ul>
-                    {disagreements.into_iter().map(|d| view! {
-                        <li>{move || tv(Msg::AdviseDisagreement, &[("design", d.design.clone()), ("figure", d.figure.to_string()), ("screened", rate(d.screened)), ("engine", rate(d.engine)), ("note", d.note.to_string())])}</li>
+                    {disagreements.into_iter().map(|d| {
+                        let advice = advice.clone();
+                        view! { <li>{move || tv(Msg::AdviseDisagreement, &[("design", design_in(&advice, &d.design, lang())), ("figure", d.figure.to_string()), ("screened", rate(d.screened)), ("engine", rate(d.engine)), ("note", d.note.to_string())])}</li> }
                     }).collect_view()}
                 </ul>
             </details>
@@ -403,14 +411,10 @@ fn AdviceView(
     }
 }
 
-/// Returns a design's label for a person: its choices, or `the normalized design` when it
-/// has none to make.
+/// Returns a design for a person, in the page's language: its choices in words
+/// ([`crate::advise::words`]), or "the only design" when it has none to make.
 pub fn plain_label(a: &Advised) -> String {
-    if a.label.is_empty() {
-        t(Msg::AdviseOnlyDesign)
-    } else {
-        a.label.clone()
-    }
+    crate::advise::words::sentence(&a.words, lang())
 }
 
 /// Returns what the engine said of a design: `verified`, `not run`, or why it is unsound.

@@ -27,6 +27,9 @@ const LEFT: f64 = 96.0;
 const BOTTOM: f64 = 50.0;
 const TOP: f64 = R_MAX + 6.0;
 const RIGHT: f64 = R_MAX + 28.0;
+/// Centres closer than the larger radius plus this are one marker: a rank label is about 12
+/// units wide, so a nearer point would cover it.
+const MERGE_SLACK: f64 = 6.0;
 
 /// Returns the x of `v` reads/s.
 fn x_of(s: &Scale, v: f64) -> f64 {
@@ -86,50 +89,89 @@ pub fn FrontChart(
             }
         })
         .collect_view();
-    // The largest points first, so that a small one is never hidden under a large one.
-    let mut order: Vec<Advised> = front.clone();
-    order.sort_by(|a, b| {
-        b.screened
-            .storage_cost()
-            .total_cmp(&a.screened.storage_cost())
-    });
-    let points = order
-        .into_iter()
+    // Points whose centres lie within the larger one's radius (and a label's half-width) of
+    // each other are one marker with every rank ("1, 19"): no point hides another. The rest
+    // are drawn largest first, so that a small one is never under a large one.
+    let placed: Vec<(Advised, f64, f64, f64)> = front
+        .iter()
         .map(|a| {
-            let is_rec = recommended.as_ref() == Some(&a.design);
-            let label = {
-                let a = a.clone();
-                move || {
-                    tv(
-                        if is_rec {
-                            Msg::FrontPointRecommended
-                        } else {
-                            Msg::FrontPoint
-                        },
-                        &[
-                            ("rank", a.rank.to_string()),
-                            ("label", plain_label(&a)),
-                            ("reads", rate(a.screened.reads)),
-                            ("docs", rate(a.screened.writes)),
-                            ("keys", rate(a.screened.index_keys_written)),
-                            ("data", bytes(a.screened.storage)),
-                            ("indexes", bytes(a.screened.index_bytes)),
-                            ("score", format!("{:+.3}", a.score)),
-                        ],
-                    )
-                }
-            };
-            let (cx, cy, r) = (
+            (
+                a.clone(),
                 x_of(&xs_scale, a.screened.reads),
                 y_of(&ys_scale, a.screened.write_cost()),
                 radius(a.screened.storage_cost()),
-            );
+            )
+        })
+        .collect();
+    let mut groups: Vec<Vec<(Advised, f64, f64, f64)>> = Vec::new();
+    for p in placed {
+        let near = groups.iter_mut().find(|g| {
+            g.iter()
+                .any(|q| (q.1 - p.1).hypot(q.2 - p.2) < q.3.max(p.3) + MERGE_SLACK)
+        });
+        match near {
+            Some(g) => g.push(p),
+            None => groups.push(vec![p]),
+        }
+    }
+    groups.sort_by(|a, b| {
+        let r = |g: &Vec<(Advised, f64, f64, f64)>| g.iter().map(|p| p.3).fold(0.0, f64::max);
+        r(b).total_cmp(&r(a))
+    });
+    let points = groups
+        .into_iter()
+        .filter_map(|mut group| {
+            // The recommendation first, then by rank: it is the one the marker applies.
+            group.sort_by_key(|p| (recommended.as_ref() != Some(&p.0.design), p.0.rank));
+            let (a, cx, cy, _) = group.first()?.clone();
+            let r = group.iter().map(|p| p.3).fold(0.0, f64::max);
+            let members: Vec<Advised> = group.into_iter().map(|p| p.0).collect();
+            let merged = members.len() > 1;
+            let is_rec = recommended.as_ref() == Some(&a.design);
+            let recommended = recommended.clone();
+            let label = {
+                let members = members.clone();
+                move || {
+                    members
+                        .iter()
+                        .map(|a| {
+                            tv(
+                                if recommended.as_ref() == Some(&a.design) {
+                                    Msg::FrontPointRecommended
+                                } else {
+                                    Msg::FrontPoint
+                                },
+                                &[
+                                    ("rank", a.rank.to_string()),
+                                    ("label", plain_label(a)),
+                                    ("reads", rate(a.screened.reads)),
+                                    ("docs", rate(a.screened.writes)),
+                                    ("keys", rate(a.screened.index_keys_written)),
+                                    ("data", bytes(a.screened.storage)),
+                                    ("indexes", bytes(a.screened.index_bytes)),
+                                    ("score", format!("{:+.3}", a.score)),
+                                ],
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                }
+            };
+            let ranks: Vec<String> = members.iter().map(|m| m.rank.to_string()).collect();
             let (d1, d2) = (a.design.clone(), a.design.clone());
             let spec = serde_json::to_string(&a.design).unwrap_or_default();
             let title = label.clone();
-            view! {
-                <g class="front-point" class:recommended=is_rec role="button" tabindex="0"
-                    aria-label=label data-rank=a.rank.to_string() data-design=spec
+            // A merged marker's ranks stand beside it, on the side with room.
+            let (tx, anchor) = if !merged {
+                (cx, "middle")
+            } else if cx > W / 2.0 {
+                (cx - r - 4.0, "end")
+            } else {
+                (cx + r + 4.0, "start")
+            };
+            Some(view! {
+                <g class="front-point" class:recommended=is_rec class:merged=merged role="button" tabindex="0"
+                    aria-label=label data-rank=a.rank.to_string() data-ranks=ranks.join(" ") data-design=spec
                     data-reads=a.screened.reads.to_string() data-writes=a.screened.write_cost().to_string()
                     data-storage=a.screened.storage_cost().to_string()
                     on:click=move |_| apply.run(d1.clone())
@@ -141,9 +183,9 @@ pub fn FrontChart(
                     }>
                     <title>{title}</title>
                     <circle cx=cx cy=cy r=r/>
-                    <text class="point-rank" x=cx y=cy + 5.0 text-anchor="middle" aria-hidden="true">{a.rank}</text>
+                    <text class="point-rank" x=tx y=cy + 5.0 text-anchor=anchor aria-hidden="true">{ranks.join(", ")}</text>
                 </g>
-            }
+            })
         })
         .collect_view();
     let log = xs_scale.is_log() || ys_scale.is_log();
