@@ -45,6 +45,9 @@ fn exact(m: Metric, v: f64) -> Option<String> {
     Some(if m.is_per_sec() { format!("{b}/s") } else { b })
 }
 
+/// What a pending verdict's placeholder line holds: a blank that keeps the line's height.
+const NO_BREAK_SPACE: &str = "\u{a0}";
+
 /// The comparison table: one column per offered design (in the design bar's order), one row
 /// per metric of `squillion compare`.
 #[component]
@@ -213,7 +216,7 @@ fn CompareVerdict(designs: Memo<Vec<Design>>, decided: Memo<Option<Verdict>>) ->
             );
             // One blank line per design but the winner: the height the verdict will have.
             let blanks = (1..ds.len())
-                .map(|_| view! { <li aria-hidden="true">"\u{a0}"</li> })
+                .map(|_| view! { <li aria-hidden="true">{NO_BREAK_SPACE}</li> })
                 .collect_view();
             return view! {
                 <p class="verdict-text muted" data-state="pending">{text}</p>
