@@ -463,6 +463,19 @@ impl Evaluation {
         codes.dedup();
         codes
     }
+
+    /// Returns every command the engine refused, with its unit's name and the error (each
+    /// unit's typical run, then its largest): a design with one can neither be recommended
+    /// nor win a comparison.
+    pub fn refused_commands(&self) -> impl Iterator<Item = (&str, &CommandEval, &str)> {
+        self.operations.iter().flat_map(|o| {
+            o.typical
+                .commands
+                .iter()
+                .chain(&o.largest.commands)
+                .filter_map(move |c| Some((o.unit.as_str(), c, c.error.as_deref()?)))
+        })
+    }
 }
 
 /// Which design to evaluate.

@@ -265,15 +265,8 @@ pub fn verdict_with(designs: &[Contender], m: &CostModel, w: &Weights) -> Verdic
 /// Returns the commands the engine refused in `e` (`unit: error`), each once.
 fn command_errors(e: &Evaluation) -> Vec<String> {
     let mut out: Vec<String> = e
-        .operations
-        .iter()
-        .flat_map(|o| {
-            o.typical
-                .commands
-                .iter()
-                .chain(&o.largest.commands)
-                .filter_map(move |c| c.error.as_ref().map(|err| format!("{}: {err}", o.unit)))
-        })
+        .refused_commands()
+        .map(|(unit, _, err)| format!("{unit}: {err}"))
         .collect();
     out.dedup();
     out

@@ -116,19 +116,8 @@ impl EngineFigures {
             shard_requests: Metric::ShardRequests.of(e),
             infeasible: e.infeasible(),
             command_errors: e
-                .operations
-                .iter()
-                .flat_map(|o| {
-                    o.typical
-                        .commands
-                        .iter()
-                        .chain(&o.largest.commands)
-                        .filter_map(move |c| {
-                            c.error.as_ref().map(|err| {
-                                format!("{}: {:?} on {}: {err}", o.unit, c.kind, c.collection)
-                            })
-                        })
-                })
+                .refused_commands()
+                .map(|(unit, c, err)| format!("{unit}: {:?} on {}: {err}", c.kind, c.collection))
                 .collect(),
             answer_problems: Vec::new(),
         }
