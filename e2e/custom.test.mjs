@@ -78,7 +78,12 @@ test('Custom on a preset: pick a strategy, the JSON has it, the CLI agrees, undo
   }
 
   // Comparison: Custom beside the named designs.
-  const heads = await page.$$eval('.compare-table thead th', (ths) => ths.map((t) => t.textContent.trim()));
+  // Each head's design name, without the verdict's winner mark or an infeasible label.
+  const heads = await page.$$eval('.compare-table thead th', (ths) => ths.map((t) => {
+    const name = t.cloneNode(true);
+    name.querySelectorAll('.winner-label, .infeasible-label').forEach((l) => l.remove());
+    return name.textContent.trim();
+  }));
   assert.deepEqual(heads.slice(1), ['Normalized (references)', 'Denormalized (embedded)', 'One query per page', 'Custom']);
   await page.$eval('.compare', (c) => c.scrollIntoView({ block: 'center' }));
   await page.screenshot({ path: `${SHOTS}/custom-design-compare.png` });
