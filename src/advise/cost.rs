@@ -62,7 +62,42 @@ impl Default for CostModel {
 #[error("not a cost model: {0} (a JSON object of round_trip_us, key_examined_us, doc_examined_us, byte_returned_us, doc_written_us, byte_written_us, index_key_written_us, disk_read_us; docs/advisor.md)")]
 pub struct CostModelError(pub String);
 
+/// Every figure the cost model prices, in the order of [`CostModel::prices`].
+pub const FIGURES: [&str; 8] = [
+    "round_trips",
+    "keys_examined",
+    "docs_examined",
+    "bytes_returned",
+    "docs_written",
+    "bytes_written",
+    "index_keys_written",
+    "docs_from_disk",
+];
+
 impl CostModel {
+    /// Returns the price of each of [`FIGURES`], µs per unit, in its order.
+    pub fn prices(&self) -> [f64; 8] {
+        [
+            self.round_trip_us,
+            self.key_examined_us,
+            self.doc_examined_us,
+            self.byte_returned_us,
+            self.doc_written_us,
+            self.byte_written_us,
+            self.index_key_written_us,
+            self.disk_read_us,
+        ]
+    }
+
+    /// Returns the price of one of [`FIGURES`], µs per unit; 0 for another name.
+    pub fn price(&self, figure: &str) -> f64 {
+        FIGURES
+            .iter()
+            .zip(self.prices())
+            .find(|(f, _)| **f == figure)
+            .map_or(0.0, |(_, p)| p)
+    }
+
     /// Parses a cost file: a JSON object naming any of the constants (the others keep their
     /// default), each a finite number ≥ 0.
     pub fn parse(text: &str) -> Result<CostModel, CostModelError> {
@@ -169,32 +204,12 @@ pub fn cost_of(e: &Evaluation, m: &CostModel, w: &super::Weights) -> Cost {
             }
         }
     }
-    let prices = [
-        m.round_trip_us,
-        m.key_examined_us,
-        m.doc_examined_us,
-        m.byte_returned_us,
-        m.doc_written_us,
-        m.byte_written_us,
-        m.index_key_written_us,
-        m.disk_read_us,
-    ];
-    let names = [
-        "round_trips",
-        "keys_examined",
-        "docs_examined",
-        "bytes_returned",
-        "docs_written",
-        "bytes_written",
-        "index_keys_written",
-        "docs_from_disk",
-    ];
     let mut read_us = 0.0;
     let mut write_us = 0.0;
-    let mut terms: Vec<Term> = names
+    let mut terms: Vec<Term> = FIGURES
         .iter()
         .zip(f)
-        .zip(prices)
+        .zip(m.prices())
         .map(|((name, [r, wr]), p)| {
             read_us += r * p;
             write_us += wr * p;

@@ -308,21 +308,6 @@ fn why_loses(
     }
 }
 
-/// Returns the price of a cost term's figure under `m`.
-fn price(figure: &str, m: &CostModel) -> f64 {
-    match figure {
-        "round_trips" => m.round_trip_us,
-        "keys_examined" => m.key_examined_us,
-        "docs_examined" => m.doc_examined_us,
-        "bytes_returned" => m.byte_returned_us,
-        "docs_written" => m.doc_written_us,
-        "bytes_written" => m.byte_written_us,
-        "index_keys_written" => m.index_key_written_us,
-        "docs_from_disk" => m.disk_read_us,
-        _ => 0.0,
-    }
-}
-
 /// Returns the term whose µs/s on one side (reads or writes) grows the most from `a` to `b`.
 fn costliest_difference(a: &Cost, b: &Cost, m: &CostModel, reads: bool) -> Option<String> {
     let side = |c: &Cost, figure: &str| {
@@ -330,7 +315,7 @@ fn costliest_difference(a: &Cost, b: &Cost, m: &CostModel, reads: bool) -> Optio
             .iter()
             .find(|t| t.figure == figure)
             .map_or(0.0, |t| {
-                price(figure, m)
+                m.price(figure)
                     * if reads {
                         t.reads_per_sec
                     } else {
