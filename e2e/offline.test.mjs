@@ -1,6 +1,7 @@
 // End-to-end: after one visit the page works with no network at all (the service worker of
 // public/sw.js precaches the build), and a new build takes over on the next reload and says so.
-// "No network" is the server itself closed, not only the browser told it is offline.
+// "No network" is the server itself closed, not only the browser told it is offline. The
+// reference documentation (dist/docs/) opens offline as well.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -64,6 +65,11 @@ test('after one visit, the page loads, evaluates every design and sizes a docume
     await page.fill('#doc-input', doc);
     const expected = BSON.calculateObjectSize(EJSON.parse(doc, { relaxed: false })).toLocaleString('en-US');
     await page.waitForFunction((want) => document.querySelector('[data-testid=size-bytes]')?.textContent === want, expected);
+    assert.equal(server.stats.requests, online, 'nothing reached the (closed) server');
+    // The reference documentation the page links opens offline too: a document, not the page.
+    await page.goto(`${server.url}docs/advisor.html#the-cost-model-advisecost`);
+    assert.match(await page.textContent('h1'), /advisor/i);
+    assert.equal(await page.$('#main'), null, 'the document, not the playground');
     assert.equal(server.stats.requests, online, 'nothing reached the (closed) server');
     assert.deepEqual(errors, []);
     await context.close();

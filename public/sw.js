@@ -50,10 +50,18 @@ self.addEventListener('message', (event) => {
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || !request.url.startsWith(self.registration.scope)) return;
-  // A navigation (`/`, `/index.html`, `/#playground`, a share link) is the page.
-  const key = request.mode === 'navigate' ? INDEX : request.url;
+  // A navigation is the page (`/`, `/#playground`, a share link), unless it opens a file of
+  // the build, such as a document of the reference (`docs/advisor.html`).
+  const key = request.mode === 'navigate' && !isBuildFile(request.url) ? INDEX : request.url;
   event.respondWith(NETWORK_FIRST ? networkFirst(request, key) : cacheFirst(request, key));
 });
+
+/** True when `url` (without its query and fragment) is one of this build's files. */
+function isBuildFile(url) {
+  const path = new URL(url).pathname;
+  const scope = new URL(self.registration.scope).pathname;
+  return path.startsWith(scope) && FILES.includes(path.slice(scope.length));
+}
 
 /** Answers from this build's cache, else from the network. */
 async function cacheFirst(request, key) {

@@ -4,8 +4,8 @@
 #
 #   Rust: the wasm32 target, Trunk 0.21.14, wasm-bindgen-cli at exactly the Cargo.lock version,
 #         cargo-fuzz 0.13.2
-#   npm:  wasm-opt (binaryen 132), playwright-core, the peers bson and mingo, and ajv (export
-#         check) (package-lock.json)
+#   npm:  wasm-opt (binaryen 132), playwright-core, the peers bson and mingo, ajv (export
+#         check) and marked (the documentation rendered into the site) (package-lock.json)
 #   apt:  chromium and chromium-driver (Debian's; Playwright never downloads a browser), and
 #         fonts-wqy-zenhei so that the articles' Chinese text renders in screenshots
 #   pip:  pymongo (its `bson` module is the peer for exact sizes)

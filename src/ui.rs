@@ -4,6 +4,7 @@ mod bench;
 mod breakdown;
 mod clipboard;
 mod console;
+mod doc_link;
 mod editor;
 mod examples;
 mod files;
@@ -24,6 +25,7 @@ use i18n::{tr, LangSwitch};
 
 pub use breakdown::{BreakdownTable, Composition, Treemap};
 pub use console::Console;
+pub use doc_link::WithDocLinks;
 pub use examples::EXAMPLES;
 pub use gauge::{size_level, LimitGauge};
 pub use playground::Playground;
@@ -43,6 +45,9 @@ pub fn mount() {
     bench::register_if_requested();
     leptos::mount::mount_to_body(App);
 }
+
+/// The reference documentation rendered into the site (`scripts/docs-site.mjs`), offline too.
+const DOCS_INDEX: &str = "docs/index.html";
 
 /// The page's views, in the order of the tab bar. The URL's `#hash` names the open one, so a
 /// link can open a view directly.
@@ -268,6 +273,8 @@ pub fn App() -> impl IntoView {
         </main>
         <footer class="foot">
             {tr!(FooterPrivacy)}
+            " · "
+            <a href=DOCS_INDEX target="_blank" rel="noopener">{tr!(FooterDocs)}</a>
         </footer>
     }
 }

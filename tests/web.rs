@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
-use squillion::ui::{Console, DocumentSizer, LimitGauge, Playground};
+use squillion::ui::{Console, DocumentSizer, LimitGauge, Playground, WithDocLinks};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlTextAreaElement};
@@ -113,6 +113,36 @@ fn gauge_reports_share_and_headroom() {
     );
     let gauge = root.query_selector(".gauge").unwrap().unwrap();
     assert_eq!(gauge.get_attribute("data-level").as_deref(), Some("ok"));
+}
+
+#[wasm_bindgen_test]
+fn gauge_labels_its_warning_mark() {
+    let root = mount(|| view! { <LimitGauge size=Signal::derive(|| 1_000u64)/> });
+    assert_eq!(text_of(&root, ".gauge-mark-label"), "80%: warning");
+    let label = root.query_selector(".gauge-mark-label").unwrap().unwrap();
+    assert!(label
+        .get_attribute("style")
+        .unwrap_or_default()
+        .contains("left: 80%"));
+}
+
+#[wasm_bindgen_test]
+fn references_to_the_documentation_are_links() {
+    let root = mount(|| {
+        view! { <p><WithDocLinks text=Signal::derive(|| "How: docs/advisor.md; see docs/ and docs/x.json".to_string())/></p> }
+    });
+    let links = root.query_selector_all("a").unwrap();
+    assert_eq!(links.length(), 1, "only a docs/NAME.md reference is a link");
+    let link = root.query_selector("a").unwrap().unwrap();
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("docs/advisor.html")
+    );
+    assert_eq!(link.text_content().as_deref(), Some("docs/advisor.md"));
+    assert_eq!(
+        root.text_content().as_deref(),
+        Some("How: docs/advisor.md; see docs/ and docs/x.json")
+    );
 }
 
 #[wasm_bindgen_test]

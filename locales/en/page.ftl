@@ -15,6 +15,7 @@ language-switch = Language
 workshop-mode = Workshop mode
 workshop-mode-title = Large type and high contrast for a projector (W)
 footer-privacy = Everything runs in your browser; nothing you type leaves this page.
+footer-docs = Reference documentation
 skip-to-results = Skip to results
 skip-to-designs = Skip to designs
 
@@ -331,6 +332,7 @@ sample-doc-label = Sample document of { $collection } as Extended JSON
 sample-largest = Largest document
 sample-typical = Typical
 sample-heading = Sample document
+sample-pending = A sample document is being generated on the engine…
 sample-which = Which sample document of { $collection }
 gauge-this-document = Share of the 16 MiB limit: this document
 gauge-largest-full = Share of the 16 MiB limit: the largest document at full scale

@@ -12,6 +12,7 @@ language-switch = 语言
 workshop-mode = 讲习模式
 workshop-mode-title = 大字号、高对比度，适合投影（W）
 footer-privacy = 一切都在您的浏览器中运行；您输入的内容不会离开此页面。
+footer-docs = 参考文档
 skip-to-results = 跳到结果
 skip-to-designs = 跳到设计
 
@@ -328,6 +329,7 @@ sample-doc-label = { $collection } 的样本文档（Extended JSON）
 sample-largest = 最大文档
 sample-typical = 典型
 sample-heading = 样本文档
+sample-pending = 正在引擎上生成样本文档…
 sample-which = { $collection } 的哪个样本文档
 gauge-this-document = 占 16 MiB 上限的比例：此文档
 gauge-largest-full = 占 16 MiB 上限的比例：全量时的最大文档

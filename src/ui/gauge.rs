@@ -48,6 +48,7 @@ pub fn LimitGauge(
             )
         }
     };
+    let warn_at = format!("{}%", WARN_RATIO * 100.0);
     view! {
         <div class="gauge" data-level=level>
             <div
@@ -59,7 +60,11 @@ pub fn LimitGauge(
                 aria-valuenow=move || size.get()
             >
                 <div class="gauge-fill" style:width=width></div>
-                <div class="gauge-mark warn-mark" style:left=format!("{}%", WARN_RATIO * 100.0) title=tr!(GaugeWarningMark)></div>
+                <div class="gauge-mark warn-mark" style:left=warn_at.clone() title=tr!(GaugeWarningMark)></div>
+            </div>
+            // The mark's label under it: where the warning starts, without hovering.
+            <div class="gauge-scale" aria-hidden="true">
+                <span class="gauge-mark-label" style:left=warn_at>{tr!(GaugeWarningMark)}</span>
             </div>
             <div class="gauge-legend">
                 <span class="gauge-share">{move || tv(Msg::GaugeShare, &[("share", human::percent(share()))])}</span>

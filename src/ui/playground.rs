@@ -399,8 +399,9 @@ pub fn Playground() -> impl IntoView {
                             Some(Outcome::Done(s, _)) => Some(s),
                             _ => None,
                         });
+                        let pending = Signal::derive(move || outcome.with(Option::is_none));
                         view! {
-                            <CollectionCards analysis=a evaluated=evaluated/>
+                            <CollectionCards analysis=a evaluated=evaluated pending=pending/>
                             <Evaluated outcome=outcome analysis=a/>
                         }
                         .into_any()

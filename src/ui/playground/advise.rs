@@ -23,6 +23,7 @@ use crate::advise::{Advice, Advised, Weights};
 use crate::design::DesignSpec;
 use crate::human;
 use crate::lang::Msg;
+use crate::ui::doc_link::WithDocLinks;
 use crate::ui::i18n::{lang, t, tr, tv};
 use crate::ui::worker::{advise_json_with, AdviseRequest};
 
@@ -205,7 +206,7 @@ pub fn AdvisePanel(
                 <button type="button" class="button advise-close" on:click=move |_| { cancel(); open.set(false); }
                     aria-label=tr!(AdviseCloseLabel)>{tr!(AdviseClose)}</button>
             </div>
-            <p class="card-note">{tr!(AdviseNote)}</p>
+            <p class="card-note"><WithDocLinks text=Signal::derive(tr!(AdviseNote))/></p>
             <fieldset class="advise-weights">
                 <legend>{tr!(AdviseWeights)}</legend>
                 {weight_input(Msg::AdviseWReads, "advise-w-reads", |w| w.reads, |w, v| w.reads = v)}

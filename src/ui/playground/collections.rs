@@ -126,12 +126,17 @@ pub fn CollectionCards(
     /// The engine's evaluation of the same design, once done.
     #[prop(into)]
     evaluated: Signal<Option<std::sync::Arc<Evaluation>>>,
+    /// True while that evaluation runs: each card keeps the room its sample document and
+    /// index sizes will take, so that nothing below them jumps when they arrive.
+    #[prop(into)]
+    pending: Signal<bool>,
 ) -> impl IntoView {
     view! {
         <div class="collections">
             {move || {
                 let a = analysis.get();
                 let evaluated = evaluated.get();
+                let pending = pending.get();
                 a.layout
                     .collections
                     .iter()
@@ -229,6 +234,11 @@ pub fn CollectionCards(
                                         {chart}
                                     }
                                 }).collect_view()}
+                                {(ev.is_none() && pending).then(|| view! {
+                                    <div class="engine-pending" aria-hidden="true">
+                                        <p class="muted">{t(Msg::SamplePending)}</p>
+                                    </div>
+                                })}
                                 {ev.as_ref().and_then(|e| {
                                     let full_largest = e.stats.shapes.iter().map(|sh| sh.max).max_by_key(|m| m.bytes)?;
                                     let samples = e.samples.clone()?;

@@ -12,6 +12,7 @@ use crate::eval::{Basis, Evaluation, Figure, OperationEval};
 use crate::human;
 use crate::lang::Msg;
 use crate::ui::clipboard::copy;
+use crate::ui::doc_link::WithDocLinks;
 use crate::ui::i18n::{self, tr};
 use crate::warning::{Severity, Warning};
 
@@ -206,7 +207,7 @@ pub fn EvalWarnings(
         <div class="card warnings" class:eval-warnings=measured data-count=count>
             <div class="card-head">
                 <h2>{tr!(WarningsHeading)}</h2>
-                <p class="card-note">{tr!(WarningsNote)}</p>
+                <p class="card-note"><WithDocLinks text=Signal::derive(tr!(WarningsNote))/></p>
             </div>
             {if ws.is_empty() {
                 view! { <p class="muted">{tr!(NoWarnings)}</p> }.into_any()
