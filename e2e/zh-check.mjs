@@ -4,7 +4,8 @@
 // leaves as they are), code-like words, and the model's own names (modelWords).
 import { readFileSync, readdirSync } from 'node:fs';
 
-/** Latin-letter words the Chinese page keeps. */
+/** Latin-letter words the Chinese page keeps; the last line is BSON's type names as MongoDB
+ * spells them (`$type` aliases), which the bytes-per-field tables show. */
 export const KEPT = new Set(`
   Squillion MongoDB mongod mongosh mongoexport mongodump mongoimport GridFS BSON EJSON JSON SQL
   CSV NDJSON Extended ObjectId id db find aggregate lookup unwind inc push sort limit match
@@ -13,6 +14,7 @@ export const KEPT = new Set(`
   manifest json BSONObjectTooLarge embed copy extended_reference owner sequence control minutes
   hours name dropIndex hideIndex MMAPv1 usePowerOf2Sizes S3 GCS Azure Blob URL Compass fs files
   chunks gridfs parents_per_child K M tbc
+  string object array bool date null int long double decimal binData objectId
 `.split(/\s+/).filter(Boolean));
 
 /** KEPT with the infer dialog's file extensions, mongodump's flags (--archive, --gzip) and its

@@ -91,6 +91,37 @@ pub fn unit_label(unit: &str) -> String {
         .map_or_else(|| unit.to_string(), |p| p.unit_label(unit, lang))
 }
 
+/// Returns a document shape's label in the page's language: the model's names stay, and the
+/// words the layout adds to them are translated: a link collection's `link`, a bucket's
+/// `bucket`, a feed's `feed item`, `feed copy` and `feed bucket`, a relationship's
+/// `… continuation` documents and a GridFS file's `… file`, `… chunk` and `… last chunk`. The
+/// label itself stays the shape's name in `data-shape` and every output.
+pub fn shape_label(label: &str) -> String {
+    let fixed = [
+        ("link", Msg::ShapeLink),
+        ("bucket", Msg::ShapeBucket),
+        ("feed item", Msg::ShapeFeedItem),
+        ("feed copy", Msg::ShapeFeedCopy),
+        ("feed bucket", Msg::ShapeFeedBucket),
+    ];
+    if let Some((_, m)) = fixed.iter().find(|(l, _)| *l == label) {
+        return t(*m);
+    }
+    // The longest suffix first: `… last chunk` before `… chunk`.
+    let suffixed = [
+        (" last chunk", Msg::ShapeLastChunk),
+        (" chunk", Msg::ShapeChunk),
+        (" file", Msg::ShapeFile),
+        (" continuation", Msg::ShapeContinuation),
+    ];
+    for (suffix, m) in suffixed {
+        if let Some(of) = label.strip_suffix(suffix).filter(|of| !of.is_empty()) {
+            return tv(m, &[("of", of.to_string())]);
+        }
+    }
+    label.to_string()
+}
+
 /// Returns what metric `m` is, per run, in `lang` (`docs examined`, `检查的文档`).
 pub fn metric_label(m: Metric, lang: Lang) -> String {
     m.label_msg().text(lang)
