@@ -193,6 +193,14 @@ test('the verdict names the winner squillion compare names, and the table fits i
       assert.ok(wide.card[0] <= wide.card[1], `host-logs: the card overflows: ${wide.card}`);
       assert.ok(wide.page[0] <= wide.page[1], `host-logs: the page scrolls sideways: ${wide.page}`);
       assert.deepEqual(wide.broken, []);
+      // The winner's column is in view inside the table's scroll, beside the metric column.
+      const seen = await page.$eval('.card.compare', (card, winner) => {
+        const region = card.querySelector('.table-scroll').getBoundingClientRect();
+        const metric = card.querySelector('thead th:first-child').getBoundingClientRect();
+        const head = card.querySelector(`thead th[data-design="${winner}"]`).getBoundingClientRect();
+        return { left: head.left, right: head.right, from: metric.right, to: region.right, scrolled: card.querySelector('.table-scroll').scrollLeft };
+      }, h.winner);
+      assert.ok(seen.left >= seen.from - 1 && seen.right <= seen.to + 1, `host-logs: ${h.winner}'s column out of view: ${JSON.stringify(seen)}`);
       await page.$eval('.card.compare', (c) => c.scrollIntoView());
       await page.locator('.card.compare').screenshot({ path: `${SHOTS}/compare-verdict-host-logs-1280.png` });
     }

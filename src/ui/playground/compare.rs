@@ -45,6 +45,36 @@ fn exact(m: Metric, v: f64) -> Option<String> {
     Some(if m.is_per_sec() { format!("{b}/s") } else { b })
 }
 
+/// Scrolls the comparison table sideways, inside its card, so that design `id`'s column is
+/// wholly visible beside the sticky metric column; leaves it alone when it already is.
+fn reveal_column(scroller: NodeRef<leptos::html::Div>, id: &str) {
+    use wasm_bindgen::JsCast;
+    let Some(div) = scroller.get_untracked() else {
+        return;
+    };
+    let column = |selector: &str| {
+        div.query_selector(selector)
+            .ok()
+            .flatten()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    };
+    let (Some(head), Some(metric)) = (
+        column(&format!("th[data-design={id:?}]")),
+        column("thead th:first-child"),
+    ) else {
+        return;
+    };
+    let (left, width, sticky) = (
+        head.offset_left(),
+        head.offset_width(),
+        metric.offset_width(),
+    );
+    let (at, visible) = (div.scroll_left(), div.client_width());
+    if left < at + sticky || left + width > at + visible {
+        div.set_scroll_left((left - sticky).max(0));
+    }
+}
+
 /// What a pending verdict's placeholder line holds: a blank that keeps the line's height.
 const NO_BREAK_SPACE: &str = "\u{a0}";
 
@@ -60,6 +90,16 @@ pub fn CompareTable(
     // The verdict, once every design is evaluated: above the table, and its winner's column
     // marked (it may be scrolled out of view).
     let decided = Memo::new(move |_| decide(&designs.get()));
+    let scroller = NodeRef::<leptos::html::Div>::new();
+    // Once decided, the winner's column is brought into view inside the table's own scroll
+    // (never the page's), as often as the winner changes and not at each re-render, so that a
+    // user scrolling the table keeps where they are.
+    Effect::new(move |_| {
+        let Some(winner) = decided.with(|v| v.as_ref().and_then(|v| v.winner.clone())) else {
+            return;
+        };
+        request_animation_frame(move || reveal_column(scroller, &winner));
+    });
     view! {
         <div class="card compare">
             <div class="card-head">
@@ -69,7 +109,7 @@ pub fn CompareTable(
             <CompareVerdict designs decided/>
             // With many designs the table scrolls sideways inside its card (the metric column
             // stays put), never the page; the region takes the focus so that keys scroll it too.
-            <div class="table-scroll" tabindex="0" role="region" aria-label=tr!(CompareTable)>
+            <div class="table-scroll" tabindex="0" role="region" aria-label=tr!(CompareTable) node_ref=scroller>
                 <table class="compare-table">
                     <thead>
                         <tr>
