@@ -204,3 +204,51 @@ test('the Advise view at 1280, 1440 and 1920 wide: the designs readable, every A
   }
   assert.deepEqual(errors, []);
 });
+
+test('the cost model on the page: a changed price re-runs the advice, which is squillion advise --cost of it', async () => {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 720 });
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  const model = await savedModel(page);
+  await page.click('#open-advise');
+  await page.waitForSelector('#advise[data-state="done"]', { timeout: 180_000 });
+  const before = await page.textContent('[data-testid="advise-recommended"] strong');
+
+  // Folded by default, with the defaults of docs/advisor.md.
+  await page.click('.advise-costs > summary');
+  assert.equal(await page.inputValue('#advise-c-round-trip'), '300');
+  assert.equal(await page.inputValue('#advise-c-disk-read'), '100');
+  assert.ok(await page.isDisabled('.advise-costs-reset'), 'nothing to reset');
+
+  // Free round trips and disk reads: what the CLI recommends with the same prices.
+  const dir = mkdtempSync(join(tmpdir(), 'squillion-cost-'));
+  try {
+    const modelFile = join(dir, 'model.json');
+    const costFile = join(dir, 'cost.json');
+    writeFileSync(modelFile, JSON.stringify(model));
+    writeFileSync(costFile, JSON.stringify({ round_trip_us: 0, disk_read_us: 0 }));
+    const cli = cliJson(['advise', modelFile, '--cost', costFile, '--json']);
+    for (const [id, v] of [['#advise-c-round-trip', '0'], ['#advise-c-disk-read', '0']]) {
+      await page.fill(id, v);
+      await page.dispatchEvent(id, 'change');
+      await page.waitForSelector('#advise[data-state="done"]', { timeout: 180_000 });
+    }
+    const after = await page.textContent('[data-testid="advise-recommended"] strong');
+    assert.equal(after, `Recommended: ${cli.recommended.description}`);
+    assert.notEqual(after, before, 'the pick flips when reads cost nothing but their documents');
+
+    // A price that is not one is refused: the field shows the price in use again.
+    await page.fill('#advise-c-doc-written', '-5');
+    await page.dispatchEvent('#advise-c-doc-written', 'change');
+    assert.equal(await page.inputValue('#advise-c-doc-written'), '20');
+
+    // Defaults again: the first pick.
+    await page.click('.advise-costs-reset');
+    await page.waitForSelector('#advise[data-state="done"]', { timeout: 180_000 });
+    assert.equal(await page.textContent('[data-testid="advise-recommended"] strong'), before);
+    await page.locator('#advise').screenshot({ path: `${SHOTS}/advise-costs.png` });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

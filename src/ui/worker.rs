@@ -132,6 +132,9 @@ pub struct AdviseRequest {
     /// The language the progress is told in (the page's).
     #[serde(default)]
     pub lang: crate::lang::Lang,
+    /// The price of each figure (`squillion advise --cost FILE`); the defaults when absent.
+    #[serde(default)]
+    pub cost: crate::advise::cost::CostModel,
 }
 
 /// Returns [`crate::advise::advise`] of the model in `model_text` as JSON (what
@@ -148,6 +151,7 @@ pub fn advise_json_with(
     let opts = crate::advise::AdviseOptions {
         weights: req.weights,
         top: req.top.max(1),
+        cost: req.cost,
         ..crate::advise::AdviseOptions::default()
     };
     let advice = crate::advise::advise_in(&model, &opts, req.lang, progress);

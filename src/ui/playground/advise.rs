@@ -18,6 +18,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::advise::cost::CostModel;
 use crate::advise::text::{cost_line, design_in, explanation_text, flip_line};
 use crate::advise::{Advice, Advised, Weights};
 use crate::design::DesignSpec;
@@ -100,6 +101,7 @@ pub fn AdvisePanel(
 ) -> impl IntoView {
     let run = RwSignal::new(Run::Idle);
     let weights = RwSignal::new(Weights::default());
+    let cost = RwSignal::new(CostModel::default());
     let applied = RwSignal::new(None::<DesignSpec>);
     let apply_error = RwSignal::new(None::<String>);
     let running: StoredValue<Rc<RefCell<Running>>, LocalStorage> =
@@ -111,6 +113,7 @@ pub fn AdvisePanel(
             weights: weights.get_untracked(),
             top: TOP,
             lang: untrack(lang),
+            cost: cost.get_untracked(),
         };
         let options = serde_json::to_string(&request).unwrap_or_default();
         let holder = running.get_value();
@@ -194,6 +197,43 @@ pub fn AdvisePanel(
         }
     };
 
+    // A price of the cost model: a number of microseconds, 0 or more.
+    let price_input = move |label: Msg,
+                            id: &'static str,
+                            get: fn(&CostModel) -> f64,
+                            put: fn(&mut CostModel, f64)| {
+        view! {
+            <label class="advise-price" for=id>
+                <span>{move || t(label)}</span>
+                <input
+                    id=id
+                    type="number"
+                    min="0"
+                    step="any"
+                    inputmode="decimal"
+                    prop:value=move || cost.with(|c| get(c).to_string())
+                    on:change=move |ev| {
+                        let v: f64 = event_target_value(&ev).trim().parse().unwrap_or(-1.0);
+                        if v.is_finite() && v >= 0.0 {
+                            cost.update(|c| put(c, v));
+                            start();
+                        } else {
+                            // Not a price: the field shows the one in use again.
+                            cost.set(cost.get_untracked());
+                        }
+                    }
+                />
+                <span class="muted">{tr!(AdviseMicroseconds)}</span>
+            </label>
+        }
+    };
+    let reset_costs = move |_| {
+        if cost.get_untracked() != CostModel::default() {
+            cost.set(CostModel::default());
+            start();
+        }
+    };
+
     view! {
         <section class="card advise" id="advise" aria-labelledby="advise-title" data-state=move || match run.get() {
             Run::Idle => "idle",
@@ -213,6 +253,24 @@ pub fn AdvisePanel(
                 {weight_input(Msg::AdviseWWrites, "advise-w-writes", |w| w.writes, |w, v| w.writes = v)}
                 {weight_input(Msg::AdviseWStorage, "advise-w-storage", |w| w.storage, |w, v| w.storage = v)}
             </fieldset>
+            // The cost model's prices, as `--cost FILE` sets them: folded, since the defaults
+            // serve most models (docs/advisor.md gives the source of each).
+            <details class="advise-costs">
+                <summary>{tr!(AdviseCosts)}</summary>
+                <p class="card-note"><WithDocLinks text=Signal::derive(tr!(AdviseCostsNote))/></p>
+                <div class="advise-prices">
+                    {price_input(Msg::AdviseCostRoundTrip, "advise-c-round-trip", |c| c.round_trip_us, |c, v| c.round_trip_us = v)}
+                    {price_input(Msg::AdviseCostKeyExamined, "advise-c-key-examined", |c| c.key_examined_us, |c, v| c.key_examined_us = v)}
+                    {price_input(Msg::AdviseCostDocExamined, "advise-c-doc-examined", |c| c.doc_examined_us, |c, v| c.doc_examined_us = v)}
+                    {price_input(Msg::AdviseCostByteReturned, "advise-c-byte-returned", |c| c.byte_returned_us, |c, v| c.byte_returned_us = v)}
+                    {price_input(Msg::AdviseCostDocWritten, "advise-c-doc-written", |c| c.doc_written_us, |c, v| c.doc_written_us = v)}
+                    {price_input(Msg::AdviseCostByteWritten, "advise-c-byte-written", |c| c.byte_written_us, |c, v| c.byte_written_us = v)}
+                    {price_input(Msg::AdviseCostIndexKeyWritten, "advise-c-index-key-written", |c| c.index_key_written_us, |c, v| c.index_key_written_us = v)}
+                    {price_input(Msg::AdviseCostDiskRead, "advise-c-disk-read", |c| c.disk_read_us, |c, v| c.disk_read_us = v)}
+                </div>
+                <button type="button" class="button advise-costs-reset" on:click=reset_costs
+                    disabled=move || cost.with(|c| *c == CostModel::default())>{tr!(AdviseCostsReset)}</button>
+            </details>
             <div class="advise-status" aria-live="polite">
                 {move || match run.get() {
                     Run::Idle => view! {
