@@ -55,6 +55,7 @@ pub mod split;
 pub mod sql;
 pub mod starter;
 pub mod stats;
+pub mod tidy;
 pub mod variants;
 
 #[cfg(test)]
@@ -1025,6 +1026,7 @@ impl Inference {
             })
             .collect();
         let workload = starter::with_starter_workload(&mut model, &keyed);
+        tidy::round(&mut model);
         Ok(Inferred {
             model,
             report: Report {

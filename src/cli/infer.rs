@@ -19,7 +19,6 @@ use super::progress::{Progress, Unit};
 use crate::infer::input::Kind;
 use crate::infer::{InferError, Inference, Inferred, Report};
 use crate::lang::{Lang, Text};
-use crate::model::Model;
 
 /// The long help of `squillion infer` (`squillion infer --help`).
 pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.\n\n\
@@ -188,7 +187,7 @@ impl InferArgs {
             }
             Err(e) => return Err(e.into()),
         };
-        let model_json = serde_json::to_string_pretty(&inferred.model)?;
+        let model_json = crate::infer::tidy::model_text(&inferred.model)?;
         if let Some(out) = &self.out {
             std::fs::write(out, format!("{model_json}\n"))
                 .with_context(|| format!("cannot write {}", out.display()))?;
@@ -199,7 +198,10 @@ impl InferArgs {
         if self.json {
             let v = JsonOut {
                 report: &inferred.report,
-                model: self.out.is_none().then_some(&inferred.model),
+                model: match self.out {
+                    None => Some(crate::infer::tidy::model_value(&inferred.model)?),
+                    Some(_) => None,
+                },
             };
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         } else if self.out.is_some() {
@@ -260,9 +262,9 @@ impl<R: Read> Read for Counted<R> {
 struct JsonOut<'a> {
     /// What was found, assumed and skipped.
     report: &'a Report,
-    /// The model.
+    /// The model, its whole numbers as integers (as the model text writes them).
     #[serde(skip_serializing_if = "Option::is_none")]
-    model: Option<&'a Model>,
+    model: Option<serde_json::Value>,
 }
 
 /// Returns the text summary in `lang`: per entity its documents, count and fields; per

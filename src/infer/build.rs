@@ -13,10 +13,10 @@ use super::stats::{ArrayStats, FieldStats, ObjectStats, StringStats, MAX_ENUM_VA
 use crate::lang::Text;
 use crate::model::{BsonType, Distribution, Field, Fields, Growth, ValueKind};
 
-/// The fewest strings a field must have for its values to be read as an enum.
-pub const MIN_ENUM_STRINGS: u64 = 100;
-
-/// How often each value of an enum must have been seen (once is a coincidence of the sample).
+/// How often each value of an enum must have been seen (once is a coincidence of the sample:
+/// names, ids and text seldom repeat, a status or a category does). No number of strings is
+/// asked for beyond it: a field of a small sample whose few values all repeat (3 statuses in
+/// 30 documents) is drawn from those values, which are the data's, not from lorem-like text.
 pub const MIN_ENUM_REPEATS: u64 = 2;
 
 /// An array of sub-documents moved out of its entity into a child entity of its own, with an
@@ -591,11 +591,10 @@ pub fn growth(children: u64, parents: u64, largest: u64, days: f64) -> Growth {
 }
 
 /// Returns the values of an enum, the most frequent first (ties by value), if the strings
-/// seen are one: at least [`MIN_ENUM_STRINGS`] strings, at most [`MAX_ENUM_VALUES`] distinct
-/// values, each seen at least [`MIN_ENUM_REPEATS`] times.
+/// seen are one: at most [`MAX_ENUM_VALUES`] distinct values, each seen at least
+/// [`MIN_ENUM_REPEATS`] times.
 pub fn enum_values(strings: &StringStats) -> Option<Vec<ValueShare>> {
     if strings.many
-        || strings.seen < MIN_ENUM_STRINGS
         || strings.distinct.is_empty()
         || strings.distinct.len() > MAX_ENUM_VALUES
         || strings.distinct.values().any(|&n| n < MIN_ENUM_REPEATS)

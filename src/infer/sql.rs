@@ -343,6 +343,7 @@ pub fn infer_sql(
         })
         .collect();
     let workload = super::starter::with_starter_workload(&mut model, &keyed);
+    super::tidy::round(&mut model);
     Ok(SqlInferred {
         model,
         report: SqlReport {

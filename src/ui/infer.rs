@@ -126,7 +126,7 @@ pub fn infer_inputs(
             SqlError::NoTables => "no CREATE TABLE statement: nothing inferred".to_string(),
             e => e.to_string(),
         })?;
-        let model = serde_json::to_string_pretty(&inferred.model).map_err(|e| e.to_string())?;
+        let model = crate::infer::tidy::model_text(&inferred.model).map_err(|e| e.to_string())?;
         return Ok((model, sql_summary(&inferred)));
     }
     let mut inference = Inference::new();
@@ -169,7 +169,7 @@ pub fn infer_inputs(
         }
         e => e.to_string(),
     })?;
-    let model = serde_json::to_string_pretty(&inferred.model).map_err(|e| e.to_string())?;
+    let model = crate::infer::tidy::model_text(&inferred.model).map_err(|e| e.to_string())?;
     Ok((model, summary(&inferred)))
 }
 

@@ -43,6 +43,7 @@ mod infer_roundtrip;
 mod infer_sources;
 mod infer_sql_dumps;
 mod infer_starter_workload;
+mod infer_written;
 mod lifecycle_patterns;
 mod logical_answer;
 mod many_to_many;

@@ -15,7 +15,6 @@ use serde::Serialize;
 
 use crate::infer::input::{classify, read_text, Kind};
 use crate::infer::sql::{infer_sql, SqlError, SqlInferred, SqlInput, SqlReport};
-use crate::model::Model;
 
 /// One input file and how it is read.
 #[derive(Debug, Clone, PartialEq)]
@@ -184,9 +183,9 @@ pub fn read_file_text(path: &Path) -> anyhow::Result<String> {
 struct SqlJson<'a> {
     /// What was found and assumed.
     report: &'a SqlReport,
-    /// The model.
+    /// The model, its whole numbers as integers (as the model text writes them).
     #[serde(skip_serializing_if = "Option::is_none")]
-    model: Option<&'a Model>,
+    model: Option<serde_json::Value>,
 }
 
 /// Infers a model from SQL files and writes it as `squillion infer` writes a model from
@@ -225,7 +224,7 @@ pub fn run_sql(
             eprintln!("squillion infer: {}: {at}{why} (skipped)", s.source);
         }
     }
-    let model_json = serde_json::to_string_pretty(&inferred.model)?;
+    let model_json = crate::infer::tidy::model_text(&inferred.model)?;
     if let Some(out) = out {
         std::fs::write(out, format!("{model_json}\n"))
             .with_context(|| format!("cannot write {}", out.display()))?;
@@ -235,7 +234,10 @@ pub fn run_sql(
     if json {
         let v = SqlJson {
             report: &inferred.report,
-            model: out.is_none().then_some(&inferred.model),
+            model: match out {
+                None => Some(crate::infer::tidy::model_value(&inferred.model)?),
+                Some(_) => None,
+            },
         };
         writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
     } else if out.is_some() {

@@ -1,0 +1,84 @@
+// End-to-end: inferring about 540 KB of documents in "Start from your data" never blocks the
+// page: the worker reads, and what the page does with its answer (the model text opened in
+// the editor, the summary, the evaluation of the new model) runs in tasks of at most 100 ms
+// each. Measured with a PerformanceObserver of 'longtask' entries (Chromium reports every
+// main-thread task over 50 ms) from the click on "Infer" until the page has settled.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openPage, useSite } from './browser.mjs';
+
+const site = useSite();
+const FIXTURE = 'tests/fixtures/infer/sample_analytics';
+/** The longest main-thread task allowed while inferring (ms). */
+const LONGEST_TASK_MS = 100;
+let dir;
+let files;
+let bytes = 0;
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'squillion-infer-longtask-'));
+  // sample_analytics (233 KB) with its transactions three times, each copy under new _ids:
+  // about 590 KB.
+  files = [];
+  let serial = 0;
+  for (const [name, copies] of [['accounts.json', 1], ['customers.json', 1], ['transactions.json', 3]]) {
+    const lines = readFileSync(join(FIXTURE, name), 'utf8').split('\n').filter((l) => l.trim());
+    const out = [];
+    for (let c = 0; c < copies; c++) {
+      for (const line of lines) {
+        const doc = JSON.parse(line);
+        if (c > 0) doc._id = { $oid: (0x5a000000 + serial++).toString(16).padStart(24, '0') };
+        out.push(JSON.stringify(doc));
+      }
+    }
+    const text = out.join('\n') + '\n';
+    bytes += text.length;
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    files.push(path);
+  }
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+// A todo, not yet a contract: on the 2-core build machine (load average near 5, shared with
+// compiles) three runs measured main-thread tasks of 462, 1,333 and 878 ms, each while the
+// worker was still reading (before its answer), and one of 113 to 179 ms after it (opening the
+// model). A CPU profile of the main thread over one run: 431 ms in one function of the page's
+// own wasm and 859 ms of the browser's own work ("(program)"); which of the page's functions
+// it is, is not yet found. The test runs and prints its figures.
+test('inferring about 540 KB of documents leaves no main-thread task over 100 ms', {
+  todo: 'main-thread tasks of up to 1.3 s measured while inferring; cause not yet found',
+}, async () => {
+  assert.ok(bytes > 540_000, `${bytes} bytes`);
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 720 });
+  await page.waitForSelector('.collection');
+  await page.click('#choose-preset');
+  await page.click('.preset-card[data-preset="infer"]');
+  await page.waitForSelector('.infer-dialog');
+  await page.setInputFiles('[data-testid=infer-files]', files);
+  // Let the file list render, then watch every long task from the click on.
+  await page.waitForTimeout(500);
+  await page.evaluate(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask' });
+  });
+  const clicked = await page.evaluate(() => performance.now());
+  await page.click('#infer-run');
+  await page.waitForSelector('[data-testid=infer-summary]', { timeout: 60_000 });
+  const answered = await page.evaluate(() => performance.now());
+  // The model opened: the editor, the summary and the new model's evaluation settle.
+  await page.waitForTimeout(3_000);
+  const tasks = await page.evaluate(() => window.__longTasks);
+  const longest = Math.max(0, ...tasks.map((t) => t.duration));
+  console.log(`${bytes} bytes inferred; summary ${Math.round(answered - clicked)} ms after the click; long tasks (start after the click, duration, ms): ${tasks.map((t) => `${Math.round(t.start - clicked)}+${Math.round(t.duration)}`).join(', ') || 'none'}`);
+  const model = JSON.parse(await page.inputValue('#model-input'));
+  assert.ok(model.entities.some((e) => e.name === 'transactions'));
+  assert.ok(longest <= LONGEST_TASK_MS, `a main-thread task of ${Math.round(longest)} ms`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
