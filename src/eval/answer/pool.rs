@@ -24,8 +24,11 @@ pub(super) struct Pool<'a> {
     docs: Vec<Cow<'a, Document>>,
     /// Per list of fields compared: the indexes of `docs` by the fingerprint of those fields'
     /// values (a document lacking one of the fields is left out: it holds no child that has it).
-    index: RefCell<HashMap<Vec<String>, HashMap<u64, Vec<usize>>>>,
+    index: RefCell<HashMap<Vec<String>, ByFingerprint>>,
 }
+
+/// The indexes of a pool's documents by the fingerprint of some fields' values.
+type ByFingerprint = HashMap<u64, Vec<usize>>;
 
 impl<'a> Pool<'a> {
     /// Returns the pool of step `step`: every document and sub-document its commands returned
@@ -98,7 +101,7 @@ impl<'a> Pool<'a> {
         };
         let mut index = self.index.borrow_mut();
         let by_key = index.entry(fields).or_insert_with_key(|fields| {
-            let mut by_key: HashMap<u64, Vec<usize>> = HashMap::new();
+            let mut by_key = ByFingerprint::new();
             for (i, d) in self.docs.iter().enumerate() {
                 if let Some(k) = fingerprint_of(d, fields) {
                     by_key.entry(k).or_default().push(i);
