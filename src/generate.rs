@@ -729,18 +729,25 @@ impl ShapeGenerator<'_> {
         }
         for (field, order) in &self.sorted {
             if let Some(Bson::Array(a)) = d.get_mut(field) {
+                // Each element's key read once (not once per comparison): arrays run to
+                // thousands of elements. The sort is stable, as before.
                 let key = |v: &Bson| match v {
                     Bson::Document(e) => e.get(&order.field).cloned().unwrap_or(Bson::Null),
                     _ => Bson::Null,
                 };
-                a.sort_by(|x, y| {
-                    let o = crate::engine::compare::compare(&key(x), &key(y));
+                let mut keyed: Vec<(Bson, Bson)> = std::mem::take(a)
+                    .into_iter()
+                    .map(|v| (key(&v), v))
+                    .collect();
+                keyed.sort_by(|(x, _), (y, _)| {
+                    let o = crate::engine::compare::compare(x, y);
                     if order.order < 0 {
                         o.reverse()
                     } else {
                         o
                     }
                 });
+                *a = keyed.into_iter().map(|(_, v)| v).collect();
             }
         }
         if let Some(settings) = &self.bucket {

@@ -30,6 +30,7 @@
 
 mod attribute;
 mod feed;
+mod pool;
 mod tree;
 
 use bson::{doc, Bson, Document};
@@ -41,6 +42,7 @@ use crate::design::{Layout, Strategy};
 use crate::engine::{compare::compare, Database, FindCommand};
 use crate::generate::generate;
 use crate::model::{ChildRead, Model, Relationship, Step};
+use pool::Pool;
 
 /// A step whose plan does not give its logical answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,8 +96,9 @@ pub fn check(
     let model = fitted_sample(model, layout, opts)?;
     let data = generate(&model, layout);
     let mut db = materialize(layout, &data)?;
-    // The sample as generated, never written to: what a step's subject was before the run.
-    let before = materialize(layout, &data)?;
+    // The sample as generated, never written to: what a step's subject was before the run (a
+    // copy of the materialized sample, not a second materialization of the same documents).
+    let before = db.clone();
     let cap = opts.fan_out_cap.max(1);
     let ctx = Ctx {
         model: &model,
@@ -103,6 +106,8 @@ pub fn check(
         data: &data,
         cap,
     };
+    // The key fields of the layout's maps, for the pools of what each step returned.
+    let keys = map_keys(&model, layout);
     let mut report = AnswerReport::default();
     for (ui, unit) in model.workload.iter().enumerate() {
         for largest in [false, true] {
@@ -136,7 +141,7 @@ pub fn check(
                                 r,
                                 &me,
                                 *page_size,
-                                &pool(returned, si, &map_keys(&model, layout)),
+                                &Pool::of(returned, si, &keys),
                             )
                         }),
                         Step::PostFeed { relationship } if si + 1 == unit.steps.len() => {
@@ -191,7 +196,7 @@ pub fn check(
                             let Some(pid) = b.value(&format!("{entity}._id")) else {
                                 continue;
                             };
-                            let pool = pool(returned, si, &map_keys(&model, layout));
+                            let pool = Pool::of(returned, si, &keys);
                             for c in children {
                                 let Some(r) = model.relationship(&c.relationship) else {
                                     continue;
@@ -267,7 +272,7 @@ pub fn check(
                                     asked_fields.extend(e.fields.iter().map(|(n, _)| n.clone()));
                                 }
                             }
-                            let pool = pool(returned, si, &map_keys(&model, layout));
+                            let pool = Pool::of(returned, si, &keys);
                             if let Some(p) =
                                 missing_in_window(&rows, start, limit, &key, &pool, &asked_fields)
                             {
@@ -306,11 +311,9 @@ pub fn check(
                             if let Some(e) = model.entity(&r.parent) {
                                 wanted.extend(e.fields.iter().map(|(n, _)| n.clone()));
                             }
-                            let pool = pool(returned, si, &map_keys(&model, layout));
-                            let missing = expected
-                                .iter()
-                                .filter(|p| !holds(&pool, p, &wanted))
-                                .count();
+                            let pool = Pool::of(returned, si, &keys);
+                            let missing =
+                                expected.iter().filter(|p| !pool.holds(p, &wanted)).count();
                             if missing > 0 {
                                 problem(format!(
                                     "{}: {missing} of the {} {} with a child of that {by} are not among what the plan returns",
@@ -729,42 +732,6 @@ fn map_entries(d: &Document, field: &str, key: &str) -> Vec<Bson> {
     }
 }
 
-/// Returns every document and sub-document the commands of step `step` returned; the entries
-/// of a map (an object keyed by the children's `map_keys`) also as the children they stand
-/// for.
-fn pool(returned: &[(usize, Vec<Document>)], step: usize, map_keys: &[String]) -> Vec<Document> {
-    fn walk(v: &Bson, out: &mut Vec<Document>, map_keys: &[String]) {
-        match v {
-            Bson::Document(d) => {
-                out.push(d.clone());
-                for (k, x) in d {
-                    if let Bson::Document(sub) = x {
-                        for key in map_keys {
-                            let mut e = doc! { key.as_str(): k.clone() };
-                            e.extend(sub.clone());
-                            out.push(e);
-                        }
-                    }
-                    walk(x, out, map_keys);
-                }
-            }
-            Bson::Array(a) => a.iter().for_each(|x| walk(x, out, map_keys)),
-            // An id in a list of references answers a read of ids (`fields: ["_id"]`).
-            Bson::ObjectId(_) => out.push(doc! { "_id": v.clone() }),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    for (_, docs) in returned.iter().filter(|(s, _)| *s == step) {
-        for d in docs {
-            walk(&Bson::Document(d.clone()), &mut out, map_keys);
-            // A time-series bucket: its measurements, as the view returns them.
-            out.extend(crate::design::place::unpack_bucket(d, None).unwrap_or_default());
-        }
-    }
-    out
-}
-
 /// Returns what is wrong when the logical answer of child read `c` (the children of one
 /// parent, `all`) is not among what the plan returned (`pool`), or `None` when it is.
 fn missing_child(
@@ -772,7 +739,7 @@ fn missing_child(
     r: &Relationship,
     c: &ChildRead,
     children: Children,
-    pool: &[Document],
+    pool: &Pool,
 ) -> Option<String> {
     let mut all = children.docs;
     if children.insertion_ordered {
@@ -786,7 +753,7 @@ fn missing_child(
             .get(..n)
             .unwrap_or_default()
             .iter()
-            .position(|e| !holds(pool, e, &wanted))
+            .position(|e| !pool.holds(e, &wanted))
             .map(|i| {
                 format!(
                     "{}: child #{} of the {n} asked for (in insertion order) is not among what the plan returns",
@@ -814,7 +781,7 @@ fn missing_child(
     let n = c.limit.map_or(all.len(), |l| (l as usize).min(all.len()));
     if c.sort.is_none() {
         // Any N children answer an unsorted read: enough distinct children must be there.
-        let found = all.iter().filter(|e| holds(pool, e, &wanted)).count();
+        let found = all.iter().filter(|e| pool.holds(e, &wanted)).count();
         return (found < n).then(|| {
             format!(
                 "{} asks for {n} of the {} {} children; {found} of them are among what the plan returns",
@@ -835,7 +802,7 @@ fn missing_child(
                 .count();
             let present = all
                 .iter()
-                .filter(|x| compare(&key(x), &edge).is_eq() && holds(pool, x, &wanted))
+                .filter(|x| compare(&key(x), &edge).is_eq() && pool.holds(x, &wanted))
                 .count();
             if present < needed {
                 return Some(format!(
@@ -846,7 +813,7 @@ fn missing_child(
             }
             break;
         }
-        if !holds(pool, e, &wanted) {
+        if !pool.holds(e, &wanted) {
             return Some(format!(
                 "{}: child #{} of the {n} asked for (by {} {}) is not among what the plan returns, with its fields {}",
                 r.name,
@@ -869,7 +836,7 @@ fn missing_in_window(
     start: usize,
     n: usize,
     key: &dyn Fn(&Document) -> Bson,
-    pool: &[Document],
+    pool: &Pool,
     wanted: &[String],
 ) -> Option<String> {
     let end = start.saturating_add(n).min(rows.len());
@@ -884,7 +851,7 @@ fn missing_in_window(
         let needed = window.iter().filter(|d| key(d) == *edge).count();
         let present = rows
             .iter()
-            .filter(|d| key(d) == *edge && holds(pool, d, wanted))
+            .filter(|d| key(d) == *edge && pool.holds(d, wanted))
             .count();
         if present < needed {
             return Some(format!(
@@ -895,7 +862,7 @@ fn missing_in_window(
     window
         .iter()
         .enumerate()
-        .find(|(_, d)| key(d) != first && key(d) != last && !holds(pool, d, wanted))
+        .find(|(_, d)| key(d) != first && key(d) != last && !pool.holds(d, wanted))
         .map(|(i, d)| {
             format!(
                 "document #{} of the page (key {}) is not among what the plan returns, with its fields {}",
@@ -917,23 +884,6 @@ fn wanted_fields(model: &Model, r: &Relationship, c: &ChildRead) -> Vec<String> 
     } else {
         c.fields.clone()
     }
-}
-
-/// Returns whether some document of `pool` holds child `e`'s `wanted` fields (those `e` has)
-/// with the same values.
-fn holds(pool: &[Document], e: &Document, wanted: &[String]) -> bool {
-    let fields: Vec<&String> = wanted
-        .iter()
-        .filter(|f| e.contains_key(f.as_str()))
-        .collect();
-    if fields.is_empty() {
-        return true;
-    }
-    pool.iter().any(|d| {
-        fields
-            .iter()
-            .all(|f| d.get(f.as_str()) == e.get(f.as_str()))
-    })
 }
 
 /// Returns whether `stored` is the new child `child`: the same `_id` (a link to a child that

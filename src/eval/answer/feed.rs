@@ -6,7 +6,7 @@
 
 use bson::{Bson, Document};
 
-use super::{documents, holds, missing_in_window, Outcome};
+use super::{documents, missing_in_window, Outcome, Pool};
 use crate::design::names::relationship_collection_name;
 use crate::design::plan::feed_order_field;
 use crate::design::{Layout, Strategy};
@@ -93,7 +93,7 @@ pub(super) fn check_read(
     r: &Relationship,
     me: &Bson,
     page_size: u64,
-    pool: &[Document],
+    pool: &Pool,
 ) -> Option<Outcome> {
     let mut mine: Vec<Item> = feeds(db, layout, r)?
         .into_iter()
@@ -124,7 +124,7 @@ pub(super) fn check_read(
         let missing = mine
             .iter()
             .take(n)
-            .position(|i| !holds(pool, &i.doc, &wanted));
+            .position(|i| !pool.holds(&i.doc, &wanted));
         return Some(Outcome::Checked(missing.map(|k| {
             format!(
                 "{}: item #{} of the newest {n} (in the order the buckets were filled) is not among what the plan returns",
