@@ -58,6 +58,15 @@ export function useSite() {
   return site;
 }
 
+/** Waits until every design of the compare table has been evaluated (none pending). */
+export async function everyDesignEvaluated(page) {
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('.compare-table thead th[data-design]')].every((th) => th.dataset.state !== 'pending'),
+    null,
+    { timeout: 240_000 },
+  );
+}
+
 /** Opens the model editor's JSON tab (the Form tab is the default). */
 export async function showJson(page) {
   await page.click('#tab-json');

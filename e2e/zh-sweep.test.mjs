@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { openPreset, SHOTS, useSite } from './browser.mjs';
+import { everyDesignEvaluated as settled, openPreset, SHOTS, useSite } from './browser.mjs';
 import { english, modelWords, openIn } from './zh-check.mjs';
 
 const site = useSite();
@@ -17,15 +17,6 @@ const PRESETS = readdirSync('presets')
   .filter((f) => f.endsWith('.json'))
   .map((f) => f.replace(/\.json$/, ''))
   .sort();
-
-/** Waits until every design of the compare table has been evaluated. */
-async function settled(page) {
-  await page.waitForFunction(
-    () => [...document.querySelectorAll('.compare-table thead th[data-design]')].every((th) => th.dataset.state !== 'pending'),
-    null,
-    { timeout: 240_000 },
-  );
-}
 
 test('every preset under every design in Chinese: no English of the page', async () => {
   const { context, page, errors } = await openIn(site, 'zh-CN');

@@ -8,7 +8,7 @@
 // the model, not the language.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SHOTS, useSite } from './browser.mjs';
+import { everyDesignEvaluated as settled, SHOTS, useSite } from './browser.mjs';
 import { audit } from './axe.mjs';
 import { english, modelWords, openIn } from './zh-check.mjs';
 
@@ -19,15 +19,6 @@ async function open(locale) {
   const { context, page, errors } = await openIn(site, locale);
   await page.waitForSelector('.collection');
   return { context, page, errors };
-}
-
-/** Waits until every design of the compare table has been evaluated. */
-async function settled(page) {
-  await page.waitForFunction(
-    () => [...document.querySelectorAll('.compare-table thead th[data-design]')].every((th) => th.dataset.state !== 'pending'),
-    null,
-    { timeout: 240_000 },
-  );
 }
 
 test('a Chinese browser gets the page in Chinese: no English of the page in the presenter views', async () => {
