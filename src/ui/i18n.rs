@@ -95,8 +95,17 @@ pub fn unit_label(unit: &str) -> String {
 /// words the layout adds to them are translated: a link collection's `link`, a bucket's
 /// `bucket`, a feed's `feed item`, `feed copy` and `feed bucket`, a relationship's
 /// `… continuation` documents and a GridFS file's `… file`, `… chunk` and `… last chunk`. The
-/// label itself stays the shape's name in `data-shape` and every output.
-pub fn shape_label(label: &str) -> String {
+/// label itself stays the shape's name in `data-shape` and every output. A label that is the
+/// name of an entity `collection` holds is the model's own word and stays as it is (a model
+/// may call an entity `link` or `bucket`).
+pub fn shape_label(label: &str, collection: &crate::design::Collection) -> String {
+    if collection
+        .shapes
+        .iter()
+        .any(|s| s.entity.as_deref() == Some(label))
+    {
+        return label.to_string();
+    }
     let fixed = [
         ("link", Msg::ShapeLink),
         ("bucket", Msg::ShapeBucket),

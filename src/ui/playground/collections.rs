@@ -188,7 +188,7 @@ pub fn CollectionCards(
                                             let shape = label.clone();
                                             view! {
                                                 <tr data-shape=shape>
-                                                    <td>{shape_label(&label)}</td>
+                                                    <td>{shape_label(&label, c)}</td>
                                                     <td class="num" data-metric="count" data-value=n.to_string()>{count_text(n)}</td>
                                                     <td class="num" data-metric="avg" data-value=avg.bytes.to_string() title=avg_title>{size_text(&avg)}</td>
                                                     <td class="num" data-metric="p50" data-value=p50.bytes.to_string() title=p50_title>{size_text(&p50)}</td>
@@ -201,7 +201,7 @@ pub fn CollectionCards(
                                 </table>
                                 {stats.shapes.iter().filter_map(|sh| {
                                     let over = sh.over_limit.as_ref()?;
-                                    let text = over_text(over, &shape_label(&sh.label));
+                                    let text = over_text(over, &shape_label(&sh.label, c));
                                     let refused = over.expected();
                                     Some(view! { <p class="array-line over-limit" class:broken=refused data-metric="over_limit" data-value=over.documents.to_string()>{text}</p> })
                                 }).collect_view()}
