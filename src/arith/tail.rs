@@ -473,6 +473,9 @@ fn length_tail(f: &Field, y: f64) -> f64 {
             if d.quantile(0.0) >= x {
                 return 1.0;
             }
+            if let Some(p) = d.exceedance(x) {
+                return p;
+            }
             let (mut lo, mut hi) = (0.0f64, 1.0f64);
             for _ in 0..64 {
                 let mid = 0.5 * (lo + hi);

@@ -309,8 +309,14 @@ impl Distribution {
         round_count(self.max())
     }
 
-    /// Returns the mean. Exact for fixed and uniform; for the other shapes it is a numeric
-    /// integral of the quantile function (an estimate, see [`Distribution::mean_is_exact`]).
+    /// Returns the mean. Exact for fixed and uniform; in closed form for normal and lognormal
+    /// (their clamped means: the draws below `min` or above `max` count at the bound, as
+    /// [`Distribution::quantile`] clamps them); for the other shapes a numeric integral of the
+    /// quantile function (an estimate, see [`Distribution::mean_is_exact`]).
+    ///
+    /// The closed forms are what make the page's instant figures instant: the size arithmetic
+    /// asks for the mean of a length thousands of times per collection, and the integral
+    /// evaluates the quantile function at 800 points each time.
     pub fn mean(&self) -> f64 {
         if self.is_constant() {
             return self.min();
@@ -318,7 +324,49 @@ impl Distribution {
         match *self {
             Distribution::Fixed { value } => value,
             Distribution::Uniform { min, max } => (min + max) / 2.0,
+            Distribution::Normal { mean, sd, min, max } if sd > 0.0 && min < max => {
+                // E[clamp(X, a, b)] for X ~ N(μ, σ): the two clamped masses at their bound,
+                // and the mean over [a, b].
+                let (a, b) = ((min - mean) / sd, (max - mean) / sd);
+                min * normal_cdf(a)
+                    + max * normal_cdf(-b)
+                    + mean * (normal_cdf(b) - normal_cdf(a))
+                    + sd * (normal_pdf(a) - normal_pdf(b))
+            }
+            Distribution::Lognormal { typical, p99, max } if p99 > typical && typical > 0.0 => {
+                // X = e^(m + sZ), clamped to [0, max]: E[X; X < max] + max·P(X ≥ max).
+                let (m, s) = (libm::log(typical), libm::log(p99 / typical) / Z99);
+                let z = (libm::log(max) - m) / s;
+                libm::exp(m + s * s / 2.0) * normal_cdf(z - s) + max * normal_cdf(-z)
+            }
             _ => self.integrate(|x| x),
+        }
+    }
+
+    /// Returns P(quantile(U) ≥ x) for U uniform on [0, 1) in closed form, for an `x` above
+    /// [`Distribution::min`] and at most [`Distribution::max`] (where the clamps play no
+    /// part), or `None` for a shape without one. The generator's draws are the quantiles of
+    /// uniform numbers, so this is the share of draws at least `x`: what a bisection on the
+    /// quantile function finds, 64 quantiles later (agreeing within the 1.2e-9 of
+    /// [`inverse_normal`]).
+    pub fn exceedance(&self, x: f64) -> Option<f64> {
+        if !(x > self.min() && x <= self.max()) {
+            return None;
+        }
+        match *self {
+            Distribution::Uniform { min, max } => Some((max - x) / (max - min)),
+            Distribution::Normal { mean, sd, .. } if sd > 0.0 => Some(normal_cdf((mean - x) / sd)),
+            Distribution::Lognormal { typical, p99, .. } if p99 > typical && typical > 0.0 => {
+                let s = libm::log(p99 / typical) / Z99;
+                Some(normal_cdf((libm::log(typical) - libm::log(x)) / s))
+            }
+            Distribution::Zipf { typical, p99, .. } if p99 > typical && typical > 0.0 => {
+                // x = t·(0.5 / (1 − q))^(1/α) ⇔ 1 − q = 0.5·(t / x)^α.
+                let alpha = libm::log(50.0) / libm::log(p99 / typical);
+                Some((0.5 * libm::pow(typical / x, alpha)).min(1.0))
+            }
+            Distribution::Capped { ref of, cap } => of.exceedance(x).filter(|_| x <= cap),
+            _ => None,
         }
     }
 
@@ -447,6 +495,16 @@ pub fn round_count(v: f64) -> u64 {
     }
 }
 
+/// Returns Φ(z), the standard normal distribution function.
+pub fn normal_cdf(z: f64) -> f64 {
+    0.5 * libm::erfc(-z / std::f64::consts::SQRT_2)
+}
+
+/// Returns φ(z), the standard normal density.
+fn normal_pdf(z: f64) -> f64 {
+    libm::exp(-z * z / 2.0) / (2.0 * std::f64::consts::PI).sqrt()
+}
+
 /// Returns z with Φ(z) = p (Acklam's rational approximation, relative error < 1.2e-9).
 pub fn inverse_normal(p: f64) -> f64 {
     const A: [f64; 6] = [
@@ -517,6 +575,116 @@ mod tests {
         assert_eq!(d.count_at(0.99), 5000);
         assert_eq!(d.max_count(), 40_000_000);
         assert!(d.mean() > 50.0);
+    }
+
+    /// The shapes with closed forms, each with a clamp that matters somewhere.
+    fn closed_forms() -> Vec<Distribution> {
+        vec![
+            Distribution::Normal {
+                mean: 40.0,
+                sd: 12.0,
+                min: 10.0,
+                max: 60.0,
+            },
+            Distribution::Normal {
+                mean: 5.0,
+                sd: 20.0,
+                min: 0.0,
+                max: 1_000.0,
+            },
+            Distribution::Normal {
+                mean: 300.0,
+                sd: 1.0,
+                min: 0.0,
+                max: 2_000.0,
+            },
+            Distribution::Lognormal {
+                typical: 80.0,
+                p99: 2_000.0,
+                max: 100_000.0,
+            },
+            Distribution::Lognormal {
+                typical: 12.0,
+                p99: 30.0,
+                max: 20.0,
+            },
+            Distribution::Zipf {
+                min: 1.0,
+                typical: 50.0,
+                p99: 5_000.0,
+                max: 40_000.0,
+            },
+            Distribution::Zipf {
+                min: 0.0,
+                typical: 3.0,
+                p99: 40.0,
+                max: 1_000_000.0,
+            },
+            Distribution::Uniform { min: 2.0, max: 9.0 },
+        ]
+    }
+
+    #[test]
+    fn closed_form_means_agree_with_the_quadrature() {
+        for d in closed_forms() {
+            let numeric = d.integrate(|x| x);
+            let mean = d.mean();
+            // The quadrature is within 2e-4 on heavy tails; the closed form is the exact one.
+            assert!(
+                (mean / numeric - 1.0).abs() < 2e-4,
+                "{d:?}: {mean} vs {numeric}"
+            );
+        }
+        // The clamps count: a normal cut at its mean is below the unclamped mean.
+        let cut = Distribution::Normal {
+            mean: 40.0,
+            sd: 12.0,
+            min: 0.0,
+            max: 40.0,
+        };
+        assert!(cut.mean() < 40.0 - 4.0, "{}", cut.mean());
+    }
+
+    #[test]
+    fn exceedance_is_the_share_of_quantiles_at_least_x() {
+        for d in closed_forms() {
+            let (lo, hi) = (d.min(), d.max());
+            for i in 1..=40 {
+                let x = lo + (hi - lo) * (i as f64 / 40.0).powi(3);
+                let Some(p) = d.exceedance(x) else {
+                    panic!("{d:?} has a closed form");
+                };
+                // The bisection the closed form replaces.
+                let (mut a, mut b) = (0.0f64, 1.0f64);
+                for _ in 0..64 {
+                    let mid = 0.5 * (a + b);
+                    if d.quantile(mid) >= x {
+                        b = mid;
+                    } else {
+                        a = mid;
+                    }
+                }
+                assert!(
+                    (p - (1.0 - b)).abs() < 1e-8,
+                    "{d:?} at {x}: {p} vs {}",
+                    1.0 - b
+                );
+            }
+            assert_eq!(
+                d.exceedance(lo),
+                None,
+                "{d:?}: at the minimum the clamp decides"
+            );
+            assert_eq!(d.exceedance(hi + 1.0), None);
+        }
+        let capped = Distribution::Capped {
+            of: Box::new(Distribution::Uniform {
+                min: 0.0,
+                max: 10.0,
+            }),
+            cap: 5.0,
+        };
+        assert_eq!(capped.exceedance(4.0), Some(0.6));
     }
 
     #[test]
