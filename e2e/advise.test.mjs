@@ -69,6 +69,20 @@ test('Advise on social-feed: the front, the recommendation, Apply gives squillio
   assert.match(await page.textContent('[data-testid="advise-cost"]'), /^cost: [\d.]+ (µs|ms|s)\/s of work \(.* reading, .* writing; \d+% of it .+\), storage /);
   const flips = await page.$$eval('[data-testid="advise-flips"] li', (lis) => lis.map((l) => l.textContent));
   assert.ok(flips.some((f) => /^Copy each activity into the feed of every user it goes to, one document per copy .*ties at [\d.]+ reads per write \(today 55\)/.test(f)), `flips: ${JSON.stringify(flips)}`);
+  // The same flips drawn: the recommendation's line and one per flip, crossing at its ratio.
+  const ratio = await page.$eval('[data-testid="advise-ratio"]', (f) => ({
+    today: Number(f.dataset.today),
+    lines: f.querySelectorAll('polyline.ratio-line').length,
+    recommended: f.querySelectorAll('polyline.ratio-line.recommended').length,
+    flips: [...f.querySelectorAll('.ratio-flip')].map((c) => Number(c.dataset.ratio)),
+    legend: [...f.querySelectorAll('.ratio-legend li')].map((l) => l.textContent.trim()),
+  }));
+  assert.equal(ratio.today, 55);
+  assert.equal(ratio.lines, Math.min(flips.length, 3) + 1, JSON.stringify(ratio));
+  assert.equal(ratio.recommended, 1);
+  const at = Number(/ties at ([\d.]+) reads per write/.exec(flips.find((f) => /ties at/.test(f)))[1]);
+  assert.ok(ratio.flips.some((r) => Math.abs(r - at) / at < 0.05), `flip dots ${ratio.flips} vs ${at}`);
+  assert.ok(headline.includes(ratio.legend[0]), `legend ${ratio.legend[0]}`);
   const why = await page.$$eval('.advise-explanations li', (lis) => lis.map((l) => [l.dataset.dimension, l.textContent]));
   assert.ok(why.some(([d]) => d === 'feed'), `explanations: ${JSON.stringify(why)}`);
 

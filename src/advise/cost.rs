@@ -320,6 +320,67 @@ pub fn flip(
     }
 }
 
+/// The decision scores of designs across read/write ratios: "where the pick flips", drawn.
+/// Every read operation's rate is scaled by the same factor (the writes unchanged), as
+/// [`Flip::read_factor`] does, so two curves cross exactly at a flip's
+/// [`Flip::reads_per_write_at_flip`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatioChart {
+    /// Read operations per write operation today.
+    pub today: f64,
+    /// The ratios drawn, ascending and evenly spaced on a log scale, today's among them.
+    pub ratios: Vec<f64>,
+    /// Per design, in the order given (the recommendation first): its decision score at each
+    /// of `ratios`.
+    pub scores: Vec<Vec<f64>>,
+}
+
+/// Returns the [`RatioChart`] of `costs` (the recommendation's first) around today's
+/// `reads_per_write`: from a hundredth of the smallest of today's ratio and the `flips_at`
+/// (the ratios at which a flip happens) to a hundred times the largest, `points` ratios (at
+/// least 3). `None` without a positive, finite ratio today.
+pub fn ratio_chart(
+    costs: &[&Cost],
+    reads_per_write: f64,
+    flips_at: &[f64],
+    w: &super::Weights,
+    points: usize,
+) -> Option<RatioChart> {
+    if !(reads_per_write.is_finite() && reads_per_write > 0.0) {
+        return None;
+    }
+    let near = flips_at
+        .iter()
+        .copied()
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .chain(std::iter::once(reads_per_write));
+    let (lo, hi) = near.fold((f64::MAX, 0.0f64), |(lo, hi), r| (lo.min(r), hi.max(r)));
+    let (lo, hi) = (libm::log10(lo) - 2.0, libm::log10(hi) + 2.0);
+    let n = points.max(3);
+    let mut ratios: Vec<f64> = (0..n)
+        .map(|i| libm::pow(10.0, lo + (hi - lo) * i as f64 / (n - 1) as f64))
+        .collect();
+    ratios.push(reads_per_write);
+    ratios.sort_by(f64::total_cmp);
+    let scores = costs
+        .iter()
+        .map(|c| {
+            ratios
+                .iter()
+                .map(|r| {
+                    let k = r / reads_per_write;
+                    decision_score(c.read_us * k, c.write_us, c.storage_bytes, w)
+                })
+                .collect()
+        })
+        .collect();
+    Some(RatioChart {
+        today: reads_per_write,
+        ratios,
+        scores,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -351,6 +412,35 @@ mod tests {
         assert!(a.score > b.score, "b wins today");
         assert!(k > 1.0, "a wins with more reads: {k}");
         assert_eq!(f.reads_per_write_at_flip, Some(10.0 * k));
+    }
+
+    #[test]
+    fn the_ratio_chart_crosses_at_the_flip() {
+        let w = Weights::default();
+        let a = cost(1_000.0, 50_000.0, 1e9);
+        let b = cost(20_000.0, 5_000.0, 1e9);
+        let f = flip(&b, &a, "a", &w, Some(10.0));
+        let at = f.reads_per_write_at_flip.unwrap_or(0.0);
+        let chart = ratio_chart(&[&b, &a], 10.0, &[at], &w, 41);
+        let Some(chart) = chart else {
+            panic!("a chart at 10 reads per write");
+        };
+        assert_eq!(chart.ratios.len(), 42);
+        assert!(chart.ratios.windows(2).all(|p| p[0] <= p[1]));
+        assert!(chart.ratios[0] <= at.min(10.0) / 99.0 && chart.ratios[41] >= at.max(10.0) * 99.0);
+        // Today the recommendation (b) is cheaper; past the flip the other one is.
+        let today = chart.ratios.iter().position(|r| *r == 10.0).unwrap_or(0);
+        assert!(chart.scores[0][today] < chart.scores[1][today]);
+        let past = chart.ratios.iter().position(|r| *r > at).unwrap_or(0);
+        assert!(
+            chart.scores[0][past] > chart.scores[1][past],
+            "past {at} a wins"
+        );
+        // At the flip itself the two scores tie.
+        let k = at / 10.0;
+        let s = |c: &Cost| decision_score(c.read_us * k, c.write_us, c.storage_bytes, &w);
+        assert!((s(&a) - s(&b)).abs() < 1e-9);
+        assert_eq!(ratio_chart(&[&a], 0.0, &[], &w, 9), None);
     }
 
     #[test]

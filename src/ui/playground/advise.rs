@@ -7,6 +7,7 @@
 //! evaluation. docs/page.md describes it; docs/advisor.md the advisor.
 
 mod chart;
+mod ratio;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -29,6 +30,7 @@ use crate::ui::i18n::{lang, t, tr, tv};
 use crate::ui::worker::{advise_json_with, AdviseRequest};
 
 use chart::FrontChart;
+use ratio::RatioChartView;
 
 /// Designs the panel lists (best-scored first) and has verified on the engine.
 const TOP: usize = 5;
@@ -409,6 +411,7 @@ fn AdviceView(
                 })}
             </div>
         </div>
+        <RatioChartView advice=(*advice).clone()/>
         <h3>{tr!(AdviseBest)}</h3>
         <div class="table-scroll" tabindex="0" role="region" aria-label=tr!(AdviseBest)>
             <table class="advise-table">
