@@ -448,3 +448,17 @@ fn the_cli_refuses_what_it_cannot_draw() {
     let (code, _, _) = cli(&["--preset", "no-such-preset"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn the_docs_example_is_what_the_cli_prints() {
+    let text = include_str!("../../docs/cli.md");
+    let start = text.find("```mermaid\n").expect("a Mermaid example") + "```mermaid\n".len();
+    let end = start + text[start..].find("```").unwrap();
+    let (code, out, err) = cli(&["--preset", "person-addresses", "--design", "normalized"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        &text[start..end],
+        out,
+        "docs/cli.md's example is the CLI's output"
+    );
+}
