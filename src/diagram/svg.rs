@@ -79,7 +79,52 @@ pub fn render(drawing: &Drawing) -> String {
     }
     let mut svg = SVGWriter::new();
     graph.do_it(false, false, false, &mut svg);
-    svg.finalize()
+    fit_height(&svg.finalize())
+}
+
+/// Room kept under the lowest box: for a line that loops back to its own box below it.
+const MARGIN: f64 = 40.0;
+
+/// Returns `svg` as tall as its boxes. `layout-rs` grows the picture by ten pixels per byte of
+/// every text below where the text starts (its `SVGWriter::draw_text`), which leaves a blank
+/// strip taller than the drawing under a box of many lines; every text and line lies in or
+/// between the boxes, so the lowest box (and [`MARGIN`]) is the picture's height.
+fn fit_height(svg: &str) -> String {
+    let attr = |tag: &str, name: &str| -> Option<f64> {
+        tag.split(&format!(" {name}=\""))
+            .nth(1)?
+            .split('"')
+            .next()?
+            .parse()
+            .ok()
+    };
+    let bottom = svg
+        .split("<rect ")
+        .skip(1)
+        .filter_map(|r| Some(attr(r, "y")? + attr(r, "height")?))
+        .fold(0.0, f64::max);
+    let Some(header) = svg.split('>').find(|t| t.contains("<svg ")) else {
+        return svg.to_string();
+    };
+    let (Some(width), Some(height)) = (attr(header, "width"), attr(header, "height")) else {
+        return svg.to_string();
+    };
+    let fitted = (bottom + MARGIN).ceil();
+    if bottom <= 0.0 || fitted >= height {
+        return svg.to_string();
+    }
+    let new_header = header
+        .replacen(
+            &format!(" height=\"{height}\""),
+            &format!(" height=\"{fitted}\""),
+            1,
+        )
+        .replacen(
+            &format!("viewBox=\"0 0 {width} {height}\""),
+            &format!("viewBox=\"0 0 {width} {fitted}\""),
+            1,
+        );
+    svg.replacen(header, &new_header, 1)
 }
 
 /// Returns `text`, or `–` when it is empty (one end of a line the model does not bound).
@@ -135,5 +180,21 @@ mod tests {
             .filter_map(|r| r.split("width=\"").nth(1)?.split('"').next()?.parse().ok())
             .collect();
         assert!(widths.iter().any(|&w| w >= 31.0 * 13.0), "{widths:?}");
+        // No blank strip under the boxes: the picture ends under the lowest one.
+        let header = svg.split('>').find(|t| t.contains("<svg ")).unwrap();
+        let height: f64 = header
+            .split(" height=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(height < 400.0, "{header}");
+        assert!(
+            header.contains(&format!(" {height}\"")),
+            "the viewBox follows: {header}"
+        );
     }
 }
