@@ -1,13 +1,13 @@
 // End-to-end: `squillion diagram --format mermaid` is Mermaid that Mermaid itself reads. The
 // CLI's output for a few presets' designs (and a model's diagram, and one in Chinese) is
 // parsed (`mermaid.parse`) and drawn (`mermaid.render`) by npm's mermaid in headless Chromium,
-// and the drawing names what the design holds.
+// and the drawing names what the design holds; every preset's every design is parsed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { launch } from './browser.mjs';
-import { BIN } from './cli.mjs';
+import { BIN, readPresets } from './cli.mjs';
 
 const MERMAID = 'node_modules/mermaid/dist/mermaid.min.js';
 
@@ -75,4 +75,24 @@ for (const [i, [args, texts]] of CASES.entries()) {
 test('mermaid refuses a broken diagram (the check can fail)', async () => {
   const source = diagram(['presets/blog.json', '--design', 'normalized']).replace('-->', '-->>>');
   await assert.rejects(render(source, 'broken'));
+});
+
+test('mermaid parses the diagram of every design of every preset, and every model diagram', async () => {
+  let parsed = 0;
+  for (const { name, designs } of readPresets()) {
+    for (const design of [null, ...designs, 'custom']) {
+      const args = ['--preset', name, ...(design ? ['--design', design] : [])];
+      const source = diagram(args);
+      const ok = await page.evaluate(async (s) => {
+        try {
+          return String(await window.mermaid.parse(s));
+        } catch (e) {
+          return String(e);
+        }
+      }, source);
+      assert.ok(ok !== 'false' && !ok.startsWith('Error'), `${args.join(' ')}: ${ok}`);
+      parsed += 1;
+    }
+  }
+  assert.ok(parsed > 60, `${parsed} diagrams parsed`);
 });
