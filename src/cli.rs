@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 mod advise;
 pub mod alloc;
 mod bench;
+mod diagram;
 mod eval;
 mod export;
 mod infer;
@@ -87,6 +88,9 @@ commands! {
     /// Export a design for a real MongoDB cluster: mongoimport files, setup.js, workload.js.
     #[command(long_about = export::LONG_ABOUT, after_help = export::EXAMPLES)]
     Export(export::ExportArgs),
+    /// Draw a design's collections, or the model's entities, as Mermaid, Graphviz DOT or SVG.
+    #[command(long_about = diagram::LONG_ABOUT, after_help = diagram::EXAMPLES)]
+    Diagram(diagram::DiagramArgs),
     /// Infer a model from mongoexport or mongodump files (one entity per collection, typed
     /// fields with presence and fitted distributions) or from a SQL schema.
     #[command(long_about = infer::LONG_ABOUT, after_help = infer::EXAMPLES)]

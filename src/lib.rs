@@ -24,6 +24,7 @@ pub mod chart;
 pub mod console;
 pub mod date;
 pub mod design;
+pub mod diagram;
 pub mod ejson;
 pub mod engine;
 pub mod eval;

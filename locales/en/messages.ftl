@@ -469,6 +469,30 @@ cli-compare-yes = yes
 cli-compare-footnote = {"*"} best per metric among the feasible designs (ties all marked). Per-second figures use the typical subject.
 cli-compare-infeasible = { $design } is infeasible: { $codes } (error-severity warnings: mongod would refuse it); never marked best.
 
+## Diagrams (src/diagram/drawing.rs, `squillion diagram`): the words the boxes and lines say
+
+diagram-collection = collection
+diagram-gridfs-files = GridFS files
+diagram-gridfs-chunks = GridFS chunks
+diagram-time-series = time-series buckets
+diagram-embedded = embedded
+diagram-entity = entity
+diagram-entity-count = { $count } at full scale
+diagram-shape = — { $label } documents —
+diagram-figures = { $documents } documents, p99 { $p99 }, largest { $largest }
+diagram-counts = p50 { $p50 } · p99 { $p99 } · max { $max }
+diagram-range = { $min }..{ $max } (p50 { $p50 }, p99 { $p99 })
+diagram-copy-of = copy of { $source }
+diagram-unbounded = unbounded
+diagram-over-limit = can pass 16 MiB: { $shape }
+diagram-index = index { $keys }
+diagram-unique = unique
+diagram-multikey = multikey
+diagram-partial = partial
+diagram-many-to-many = many-to-many
+diagram-growth = +{ $typical }/day (largest +{ $largest }/day)
+cli-diagram-written = wrote { $path }
+
 ## Infer summary
 
 infer-empty = {""}

@@ -464,6 +464,30 @@ cli-compare-yes = 是
 cli-compare-footnote = {"*"} 可行设计中每个指标的最佳值（并列的都标出）。每秒数字按典型对象计算。
 cli-compare-infeasible = { $design } 不可行：{ $codes }（错误级别的警告：mongod 会拒绝它）；从不标为最佳。
 
+## Diagrams (src/diagram/drawing.rs, `squillion diagram`): the words the boxes and lines say
+
+diagram-collection = 集合
+diagram-gridfs-files = GridFS 文件
+diagram-gridfs-chunks = GridFS 分块
+diagram-time-series = 时间序列桶
+diagram-embedded = 内嵌
+diagram-entity = 实体
+diagram-entity-count = 全量 { $count } 个
+diagram-shape = — { $label } 文档 —
+diagram-figures = { $documents } 个文档，p99 { $p99 }，最大 { $largest }
+diagram-counts = p50 { $p50 } · p99 { $p99 } · 最多 { $max }
+diagram-range = { $min }..{ $max }（p50 { $p50 }，p99 { $p99 }）
+diagram-copy-of = 复制自 { $source }
+diagram-unbounded = 无界
+diagram-over-limit = 可能超过 16 MiB：{ $shape }
+diagram-index = 索引 { $keys }
+diagram-unique = 唯一
+diagram-multikey = 多键
+diagram-partial = 部分
+diagram-many-to-many = 多对多
+diagram-growth = 每天 +{ $typical }（最大的每天 +{ $largest }）
+cli-diagram-written = 已写入 { $path }
+
 ## Infer summary
 
 infer-empty = {""}

@@ -20,6 +20,7 @@ mod cli_query;
 mod cli_size;
 mod compare_verdict;
 mod compression;
+mod diagram;
 mod differential_mingo;
 mod docs_example;
 mod edit;
