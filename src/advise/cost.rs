@@ -333,26 +333,40 @@ pub struct RatioChart {
     /// Per design, in the order given (the recommendation first): its decision score at each
     /// of `ratios`.
     pub scores: Vec<Vec<f64>>,
+    /// Per design after the recommendation, in the order given: where its line crosses the
+    /// recommendation's, as (reads per write, the score both have there); `None` where they
+    /// never cross.
+    pub flips: Vec<Option<(f64, f64)>>,
 }
 
 /// Returns the [`RatioChart`] of `costs` (the recommendation's first) around today's
 /// `reads_per_write`: from a hundredth of the smallest of today's ratio and the `flips_at`
-/// (the ratios at which a flip happens) to a hundred times the largest, `points` ratios (at
-/// least 3). `None` without a positive, finite ratio today.
+/// (for each design after the first, the ratio at which it ties with the first, if any) to a
+/// hundred times the largest, `points` ratios (at least 3). `None` without a positive, finite
+/// ratio today.
 pub fn ratio_chart(
     costs: &[&Cost],
     reads_per_write: f64,
-    flips_at: &[f64],
+    flips_at: &[Option<f64>],
     w: &super::Weights,
     points: usize,
 ) -> Option<RatioChart> {
     if !(reads_per_write.is_finite() && reads_per_write > 0.0) {
         return None;
     }
+    // A design's score with every read rate scaled to `r` reads per write.
+    let score = |c: &Cost, r: f64| {
+        let k = r / reads_per_write;
+        decision_score(c.read_us * k, c.write_us, c.storage_bytes, w)
+    };
+    let flips_at: Vec<Option<f64>> = flips_at
+        .iter()
+        .map(|r| r.filter(|r| r.is_finite() && *r > 0.0))
+        .collect();
     let near = flips_at
         .iter()
+        .flatten()
         .copied()
-        .filter(|r| r.is_finite() && *r > 0.0)
         .chain(std::iter::once(reads_per_write));
     let (lo, hi) = near.fold((f64::MAX, 0.0f64), |(lo, hi), r| (lo.min(r), hi.max(r)));
     let (lo, hi) = (libm::log10(lo) - 2.0, libm::log10(hi) + 2.0);
@@ -364,20 +378,21 @@ pub fn ratio_chart(
     ratios.sort_by(f64::total_cmp);
     let scores = costs
         .iter()
-        .map(|c| {
-            ratios
-                .iter()
-                .map(|r| {
-                    let k = r / reads_per_write;
-                    decision_score(c.read_us * k, c.write_us, c.storage_bytes, w)
-                })
-                .collect()
+        .map(|c| ratios.iter().map(|r| score(c, *r)).collect())
+        .collect();
+    let first = costs.first().copied();
+    let flips = flips_at
+        .iter()
+        .map(|r| {
+            let r = (*r)?;
+            Some((r, score(first?, r)))
         })
         .collect();
     Some(RatioChart {
         today: reads_per_write,
         ratios,
         scores,
+        flips,
     })
 }
 
@@ -421,7 +436,7 @@ mod tests {
         let b = cost(20_000.0, 5_000.0, 1e9);
         let f = flip(&b, &a, "a", &w, Some(10.0));
         let at = f.reads_per_write_at_flip.unwrap_or(0.0);
-        let chart = ratio_chart(&[&b, &a], 10.0, &[at], &w, 41);
+        let chart = ratio_chart(&[&b, &a], 10.0, &[Some(at)], &w, 41);
         let Some(chart) = chart else {
             panic!("a chart at 10 reads per write");
         };
@@ -436,10 +451,11 @@ mod tests {
             chart.scores[0][past] > chart.scores[1][past],
             "past {at} a wins"
         );
-        // At the flip itself the two scores tie.
+        // At the flip itself the two scores tie, and the chart's dot is there.
         let k = at / 10.0;
         let s = |c: &Cost| decision_score(c.read_us * k, c.write_us, c.storage_bytes, &w);
         assert!((s(&a) - s(&b)).abs() < 1e-9);
+        assert_eq!(chart.flips, vec![Some((at, s(&b)))]);
         assert_eq!(ratio_chart(&[&a], 0.0, &[], &w, 9), None);
     }
 

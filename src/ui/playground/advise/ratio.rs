@@ -28,9 +28,9 @@ const OTHERS: usize = 3;
 /// The dash of each line, the recommendation's first (solid).
 const DASHES: [&str; 4] = ["none", "7 4", "2 4", "12 4 2 4"];
 
-/// The chart's data: the designs' labels (the recommendation's first), the ratios at which
-/// each other design ties with it, and the curves; `None` when nothing flips by the ratio.
-fn data(advice: &Advice) -> Option<(Vec<String>, Vec<Option<f64>>, RatioChart)> {
+/// The chart's data: the designs' labels (the recommendation's first) and the curves with
+/// their crossings; `None` when nothing flips by the ratio.
+fn data(advice: &Advice) -> Option<(Vec<String>, RatioChart)> {
     let rec = advice.recommended.as_ref()?;
     let rec_cost = rec.cost.as_ref()?;
     let cost_of = |label: &str| -> Option<&Cost> {
@@ -61,12 +61,11 @@ fn data(advice: &Advice) -> Option<(Vec<String>, Vec<Option<f64>>, RatioChart)> 
         .chain(others.iter().map(|o| o.1))
         .collect();
     let at: Vec<Option<f64>> = others.iter().map(|o| o.2).collect();
-    let flips: Vec<f64> = at.iter().flatten().copied().collect();
-    let chart = ratio_chart(&costs, today, &flips, &advice.weights, POINTS)?;
+    let chart = ratio_chart(&costs, today, &at, &advice.weights, POINTS)?;
     let labels = std::iter::once(rec.label.clone())
         .chain(others.iter().map(|o| o.0.to_string()))
         .collect();
-    Some((labels, at, chart))
+    Some((labels, chart))
 }
 
 /// The flip chart of an advice, or nothing when no flip is by the read/write ratio.
@@ -75,7 +74,7 @@ pub fn RatioChartView(
     /// The advice drawn.
     advice: Advice,
 ) -> impl IntoView {
-    let Some((labels, at, chart)) = data(&advice) else {
+    let Some((labels, chart)) = data(&advice) else {
         return ().into_any();
     };
     let first = chart
@@ -131,35 +130,14 @@ pub fn RatioChartView(
             view! { <polyline class="ratio-line" class:recommended=i == 0 points=points stroke-dasharray=dash data-series=i.to_string()/> }
         })
         .collect_view();
-    let rec_scores = chart.scores.first().cloned().unwrap_or_default();
-    let ratios = chart.ratios.clone();
-    let score_at = move |r: f64| -> f64 {
-        // The recommendation's score at `r`, between the two drawn ratios around it.
-        let i = ratios.iter().position(|x| *x >= r).unwrap_or(0).max(1);
-        let (r0, r1) = (
-            ratios.get(i - 1).copied().unwrap_or(r),
-            ratios.get(i).copied().unwrap_or(r),
-        );
-        let (s0, s1) = (
-            rec_scores.get(i - 1).copied().unwrap_or(0.0),
-            rec_scores.get(i).copied().unwrap_or(0.0),
-        );
-        if r1 > r0 {
-            let t = (libm::log10(r) - libm::log10(r0)) / (libm::log10(r1) - libm::log10(r0));
-            s0 + (s1 - s0) * t.clamp(0.0, 1.0)
-        } else {
-            s0
-        }
-    };
-    let dots = at
+    // The crossings are the core's (inside the drawn range by construction).
+    let dots = chart
+        .flips
         .iter()
         .zip(labels.iter().skip(1))
-        .filter_map(|(a, label)| {
-            let r = (*a)?;
-            (r >= first && r <= last).then_some((r, label.clone()))
-        })
-        .map(|(r, label)| {
-            let (x, y) = (x_of(r), y_of(score_at(r)));
+        .filter_map(|(flip, label)| Some(((*flip)?, label.clone())))
+        .map(|((r, score), label)| {
+            let (x, y) = (x_of(r), y_of(score));
             let advice = advice.clone();
             let title = move || {
                 tv(
