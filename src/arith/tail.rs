@@ -26,6 +26,8 @@
 //! draws would see none); for arrays, the quantile `u` at which the document with mean lengths
 //! crosses the threshold.
 
+use std::cell::Cell;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -129,10 +131,11 @@ impl<'a> SizeSpread<'a> {
             _ => {
                 let mut rng = ChaCha8Rng::seed_from_u64(SEED);
                 let strata = Strata::new(fields, &mut rng);
+                let drawn = Drawn::all(fields);
                 let mut sizes: Vec<u64> = (0..DRAWS)
                     .map(|k| {
                         let u = (k as f64 + 0.5) / DRAWS as f64;
-                        let size = draw_document(fields, u, &mut rng, None, &strata, k);
+                        let size = draw_document(fields, &drawn, u, &mut rng, None, &strata, k);
                         round_count(size.ceil())
                     })
                     .collect();
@@ -259,10 +262,11 @@ impl<'a> SizeSpread<'a> {
         };
         let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 1);
         let strata = Strata::new(self.fields, &mut rng);
+        let drawn = Drawn::all(self.fields);
         let rests: Vec<f64> = (0..DRAWS)
             .map(|k| {
                 let u = (k as f64 + 0.5) / DRAWS as f64;
-                draw_document(self.fields, u, &mut rng, Some(h), &strata, k)
+                draw_document(self.fields, &drawn, u, &mut rng, Some(h), &strata, k)
             })
             .collect();
         let over = |t: u64| {
@@ -312,10 +316,12 @@ impl<'a> SizeSpread<'a> {
                 // field's exact chance to carry it over.
                 let mut rng = ChaCha8Rng::seed_from_u64(SEED ^ 1);
                 let strata = Strata::new(self.fields, &mut rng);
+                let drawn = Drawn::all(self.fields);
                 let total: f64 = (0..DRAWS)
                     .map(|k| {
                         let u = (k as f64 + 0.5) / DRAWS as f64;
-                        let rest = draw_document(self.fields, u, &mut rng, Some(h), &strata, k);
+                        let rest =
+                            draw_document(self.fields, &drawn, u, &mut rng, Some(h), &strata, k);
                         self.fields
                             .0
                             .get(h)
@@ -621,11 +627,101 @@ impl Strata {
     }
 }
 
+/// A field as the simulation draws it: what every draw would otherwise work out again (an
+/// array's element as a field, a string's enum lengths, a length distribution, whether an
+/// element varies), prepared once per simulation. An array of sub-documents in 2,048 drawn
+/// documents draws its elements' fields tens of thousands of times, and building the element
+/// (`Field::element`, a deep copy) at each draw was most of the simulation's time in the page.
+/// The draws themselves, and so every figure, are the same.
+struct Drawn {
+    ty: BsonType,
+    fixed: Option<u64>,
+    presence: f64,
+    map: bool,
+    independent: bool,
+    /// The count of an array or map (0 when not given), and whether it is constant.
+    count: Distribution,
+    count_constant: bool,
+    /// An enum string's value lengths (drawn uniformly, as the generator does).
+    lengths: Option<Vec<u64>>,
+    /// The length of a string or binData, or of a map's keys.
+    length: Distribution,
+    /// A sub-document's or map value's fields: (name bytes, field).
+    fields: Vec<(usize, Drawn)>,
+    /// An array's element.
+    element: Option<Box<DrawnElement>>,
+    /// The count at the last document quantile asked: every element of a document's arrays
+    /// draws at the document's one quantile, so the count repeats within a document.
+    count_at_u: Cell<Option<(f64, u64)>>,
+}
+
+/// An array's element: as a field (its mean size at a quantile), whether its size varies, and
+/// how it is drawn.
+struct DrawnElement {
+    field: Field,
+    varies: bool,
+    drawn: Drawn,
+    /// The element's mean size at the last document quantile asked (see
+    /// [`Drawn::count_at_u`]).
+    mean_at_u: Cell<Option<(f64, f64)>>,
+}
+
+impl DrawnElement {
+    /// Returns the element's mean size at document quantile `u`.
+    fn mean_at(&self, u: f64) -> f64 {
+        if let Some((at, mean)) = self.mean_at_u.get() {
+            if at.to_bits() == u.to_bits() {
+                return mean;
+            }
+        }
+        let mean = value_size(&self.field, At::Quantile(u)).bytes;
+        self.mean_at_u.set(Some((u, mean)));
+        mean
+    }
+}
+
+impl Drawn {
+    fn of(f: &Field) -> Drawn {
+        let count = f.count.clone().unwrap_or(Distribution::fixed(0.0));
+        let element = (f.ty == BsonType::Array).then(|| {
+            let field = f.element();
+            Box::new(DrawnElement {
+                varies: varies(&field),
+                drawn: Drawn::of(&field),
+                field,
+                mean_at_u: Cell::new(None),
+            })
+        });
+        Drawn {
+            ty: f.ty,
+            fixed: f.ty.fixed_size(),
+            presence: f.presence(),
+            map: f.is_map(),
+            independent: f.independent,
+            count_constant: count.is_constant(),
+            count,
+            lengths: super::enum_lengths(f),
+            length: f.length_distribution(),
+            fields: Drawn::all(&f.fields),
+            element,
+            count_at_u: Cell::new(None),
+        }
+    }
+
+    fn all(fields: &Fields) -> Vec<(usize, Drawn)> {
+        fields
+            .iter()
+            .map(|(name, f)| (name.len(), Drawn::of(f)))
+            .collect()
+    }
+}
+
 /// Draws document `k`'s size at array quantile `u`, every length and presence drawn from
 /// `rng` unless `strata` gives a top-level field its quantile; without top-level field `skip`
-/// when given.
+/// when given. `drawn` is [`Drawn::all`] of `fields`.
 fn draw_document(
     fields: &Fields,
+    drawn: &[(usize, Drawn)],
     u: f64,
     rng: &mut ChaCha8Rng,
     skip: Option<usize>,
@@ -634,11 +730,12 @@ fn draw_document(
 ) -> f64 {
     5.0 + fields
         .iter()
+        .zip(drawn)
         .enumerate()
         .filter(|(i, _)| Some(*i) != skip)
-        .map(|(i, (name, f))| match strata.at(i, k) {
+        .map(|(i, ((name, f), (_, d)))| match strata.at(i, k) {
             Some(v) => stratified_element(name, f, v),
-            None => draw_element(name, f, u, rng),
+            None => draw_element(name.len(), d, u, rng),
         })
         .sum::<f64>()
 }
@@ -655,50 +752,56 @@ fn stratified_element(name: &str, f: &Field, v: f64) -> f64 {
 }
 
 /// Draws the bytes of a sub-document's fields (nothing stratified).
-fn draw_fields(fields: &Fields, u: f64, rng: &mut ChaCha8Rng) -> f64 {
+fn draw_fields(fields: &[(usize, Drawn)], u: f64, rng: &mut ChaCha8Rng) -> f64 {
     5.0 + fields
         .iter()
-        .map(|(name, f)| draw_element(name, f, u, rng))
+        .map(|(name, f)| draw_element(*name, f, u, rng))
         .sum::<f64>()
 }
 
-/// Draws the size of one field as an element of its document (0 when absent).
-fn draw_element(name: &str, f: &Field, u: f64, rng: &mut ChaCha8Rng) -> f64 {
-    let p = f.presence();
+/// Draws the size of one field as an element of its document (0 when absent), its name
+/// `name` bytes long.
+fn draw_element(name: usize, f: &Drawn, u: f64, rng: &mut ChaCha8Rng) -> f64 {
+    let p = f.presence;
     if p < 1.0 && !(p > 0.0 && rng.random::<f64>() < p) {
         return 0.0;
     }
-    2.0 + name.len() as f64 + draw_value(f, u, rng)
+    2.0 + name as f64 + draw_value(f, u, rng)
 }
 
 /// Draws the element count of an array or the entry count of a map: the median of a constant
 /// count, a count of its own for an independent one, else the document's quantile `u`.
-fn draw_count(f: &Field, u: f64, rng: &mut ChaCha8Rng) -> u64 {
-    let count = f.count.clone().unwrap_or(Distribution::fixed(0.0));
-    if count.is_constant() {
-        count.count_at(0.5)
+fn draw_count(f: &Drawn, u: f64, rng: &mut ChaCha8Rng) -> u64 {
+    if f.count_constant {
+        f.count.count_at(0.5)
     } else if f.independent {
-        count.count_at(rng.random::<f64>())
+        f.count.count_at(rng.random::<f64>())
     } else {
-        count.count_at(u)
+        if let Some((at, n)) = f.count_at_u.get() {
+            if at.to_bits() == u.to_bits() {
+                return n;
+            }
+        }
+        let n = f.count.count_at(u);
+        f.count_at_u.set(Some((u, n)));
+        n
     }
 }
 
 /// Draws the bytes of one value.
-fn draw_value(f: &Field, u: f64, rng: &mut ChaCha8Rng) -> f64 {
-    if let Some(s) = f.ty.fixed_size() {
+fn draw_value(f: &Drawn, u: f64, rng: &mut ChaCha8Rng) -> f64 {
+    if let Some(s) = f.fixed {
         return s as f64;
     }
     match f.ty {
-        BsonType::Object if f.is_map() => {
+        BsonType::Object if f.map => {
             // A map: each entry its key (a length drawn as the generator draws it), a type
             // byte, a NUL and its value.
             let n = draw_count(f, u, rng);
-            let key_length = f.length_distribution();
             let m = n.min(ELEMENT_DRAWS);
             let drawn: f64 = (0..m)
                 .map(|_| {
-                    2.0 + crate::arith::draw_whole(&key_length, rng) as f64
+                    2.0 + crate::arith::draw_whole(&f.length, rng) as f64
                         + draw_fields(&f.fields, u, rng)
                 })
                 .sum();
@@ -713,13 +816,15 @@ fn draw_value(f: &Field, u: f64, rng: &mut ChaCha8Rng) -> f64 {
         BsonType::Array => {
             let n = draw_count(f, u, rng);
             let keys = 5.0 + index_digits_sum(n) as f64 + 2.0 * n as f64;
-            let elem = f.element();
-            let mean = value_size(&elem, At::Quantile(u)).bytes;
-            if !varies(&elem) {
+            let Some(elem) = f.element.as_deref() else {
+                return keys;
+            };
+            let mean = elem.mean_at(u);
+            if !elem.varies {
                 return keys + n as f64 * mean;
             }
             let m = n.min(ELEMENT_DRAWS);
-            let drawn: f64 = (0..m).map(|_| draw_value(&elem, u, rng)).sum();
+            let drawn: f64 = (0..m).map(|_| draw_value(&elem.drawn, u, rng)).sum();
             if m == n {
                 keys + drawn
             } else {
@@ -732,10 +837,10 @@ fn draw_value(f: &Field, u: f64, rng: &mut ChaCha8Rng) -> f64 {
 }
 
 /// Draws a length as the generator does.
-fn draw_length(f: &Field, rng: &mut ChaCha8Rng) -> u64 {
-    if let Some(lens) = super::enum_lengths(f) {
+fn draw_length(f: &Drawn, rng: &mut ChaCha8Rng) -> u64 {
+    if let Some(lens) = &f.lengths {
         let i = rng.random_range(0..lens.len().max(1));
         return lens.get(i).copied().unwrap_or(0);
     }
-    super::draw_whole(&f.length_distribution(), rng)
+    super::draw_whole(&f.length, rng)
 }
