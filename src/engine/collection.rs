@@ -272,6 +272,11 @@ impl Collection {
 
     /// Replaces a stored document (with its bytes when the caller encoded it); returns the
     /// index keys written (added plus removed).
+    ///
+    /// An index none of whose fields changed (see [`Index::keys_may_differ`]) is left as it
+    /// is: its old and new keys are the same, so none would be removed, added, refused as a
+    /// duplicate or marked multikey. Only the other indexes' keys are computed, for the old
+    /// and the new document.
     pub(crate) fn replace_doc(
         &mut self,
         rid: RecordId,
@@ -281,20 +286,41 @@ impl Collection {
         let Some(old) = self.docs.get(&rid) else {
             return Ok(0);
         };
-        let old_keys = self
+        // Per index: `None` when its keys cannot have changed, else its old keys, its new
+        // keys and the new array paths. Bytes the caller could not encode are not compared.
+        let changes = self
             .indexes
             .iter()
-            .map(|i| i.keys_for_raw(old))
+            .map(|index| {
+                if raw.as_ref().is_some_and(|r| !index.keys_may_differ(old, r)) {
+                    return Ok(None);
+                }
+                let (old_keys, _) = index.keys_for_raw(old)?;
+                let (new_keys, arrays) = index.keys_for(new)?;
+                Ok(Some((old_keys, new_keys, arrays)))
+            })
             .collect::<Result<Vec<_>>>()?;
-        let new_keys = self.all_keys(new)?;
-        self.check_unique(&new_keys, rid)?;
+        for (index, change) in self.indexes.iter().zip(&changes) {
+            if let Some(dup) = change
+                .as_ref()
+                .and_then(|(_, new_keys, _)| index.duplicate(new_keys, rid))
+            {
+                return Err(EngineError::duplicate_key(
+                    &self.namespace,
+                    &index.spec.name,
+                    &index.describe_key(dup),
+                ));
+            }
+        }
         let raw = match raw {
             Some(raw) => raw,
             None => encode(new)?,
         };
         let mut written = 0;
-        for ((index, (ok, _)), (nk, arrays)) in self.indexes.iter_mut().zip(old_keys).zip(new_keys)
-        {
+        for (index, change) in self.indexes.iter_mut().zip(changes) {
+            let Some((ok, nk, arrays)) = change else {
+                continue;
+            };
             let (gone, added) = key_changes(ok, nk);
             for k in gone {
                 if index.entries.remove(&(k, rid)) {
@@ -360,6 +386,99 @@ mod tests {
         assert_eq!(added, keys(&[4, 5]));
         let (gone, added) = key_changes(keys(&[1, 2]), keys(&[2, 1]));
         assert!(gone.is_empty() && added.is_empty());
+    }
+
+    /// The (key, record) entries of each index of a collection, by index name.
+    fn entries(c: &super::Collection) -> Vec<(String, Vec<(IndexKey, u64)>)> {
+        c.indexes()
+            .iter()
+            .map(|i| (i.spec.name.clone(), i.entries.iter().cloned().collect()))
+            .collect()
+    }
+
+    /// A replaced document leaves each index as it would be had the new document been
+    /// inserted in its place, and the keys written are exactly the entries that changed:
+    /// an update touching only unindexed fields (or an unindexed field beside an indexed one
+    /// under the same top-level field) writes none; one changing an indexed field, a partial
+    /// filter's field or making a field an array updates that index (and marks it multikey).
+    #[test]
+    fn replacing_updates_exactly_the_indexes_whose_fields_changed() {
+        use crate::engine::index::IndexOptions;
+        use bson::{doc, Document};
+        let with_indexes = || {
+            let mut c = super::Collection::new("test", "c");
+            let partial = IndexOptions {
+                name: Some("partial".into()),
+                partial_filter_expression: Some(doc! {"p": {"$gt": 0}}),
+                ..Default::default()
+            };
+            let unique = IndexOptions {
+                unique: true,
+                ..Default::default()
+            };
+            for (key, opts) in [
+                (doc! {"a": 1}, unique),
+                (doc! {"b.c": 1, "a": -1}, IndexOptions::default()),
+                (doc! {"q": 1}, partial),
+            ] {
+                assert!(c.create_index(&key, &opts).is_ok(), "{key}");
+            }
+            c
+        };
+        let first = doc! {"_id": 1, "a": 1, "b": {"c": 2, "d": 3}, "p": 1, "q": 4, "z": 0};
+        let other = doc! {"_id": 2, "a": 7, "b": {"c": 5}, "p": 1, "q": 5};
+        // (the document's next version, the index keys that replacing writes)
+        let steps: Vec<(Document, u64)> = vec![
+            (
+                doc! {"_id": 1, "a": 1, "b": {"c": 2, "d": 3}, "p": 1, "q": 4, "z": 1},
+                0,
+            ),
+            (
+                doc! {"_id": 1, "a": 1, "b": {"c": 2, "d": 9}, "p": 1, "q": 4, "z": 1},
+                0,
+            ),
+            (
+                doc! {"_id": 1, "a": 2, "b": {"c": 2, "d": 9}, "p": 1, "q": 4, "z": 1},
+                4,
+            ),
+            (
+                doc! {"_id": 1, "a": 2, "b": {"c": 3, "d": 9}, "p": 1, "q": 4, "z": 1},
+                2,
+            ),
+            (
+                doc! {"_id": 1, "a": 2, "b": {"c": 3, "d": 9}, "p": 0, "q": 4, "z": 1},
+                1,
+            ),
+            (
+                doc! {"_id": 1, "a": 2, "b": {"c": 3, "d": 9}, "p": 2, "q": 4, "z": 1},
+                1,
+            ),
+            (
+                doc! {"_id": 1, "a": 2, "b": [{"c": 3}, {"c": 8}], "p": 2, "q": 4},
+                1,
+            ),
+        ];
+        let mut c = with_indexes();
+        let inserted = c.insert_doc(&first, None).map(|(rid, _)| rid);
+        assert_eq!(inserted.ok(), Some(1));
+        assert!(c.insert_doc(&other, None).is_ok());
+        for (next, want_written) in steps {
+            let raw = super::encode(&next).ok();
+            let written = c.replace_doc(1, &next, raw).map_err(|e| e.code);
+            assert_eq!(written, Ok(want_written), "{next}");
+            // The same documents inserted afresh (the first keeps its record id 1).
+            let mut fresh = with_indexes();
+            assert!(fresh.insert_doc(&next, None).is_ok());
+            assert!(fresh.insert_doc(&other, None).is_ok());
+            assert_eq!(entries(&c), entries(&fresh), "{next}");
+        }
+        assert!(c.index("b.c_1_a_-1").is_some_and(|i| i.is_multikey()));
+        // A change to a unique field that collides is still refused, and changes nothing.
+        let clash = doc! {"_id": 1, "a": 7};
+        let before = entries(&c);
+        let refused = c.replace_doc(1, &clash, super::encode(&clash).ok());
+        assert_eq!(refused.map_err(|e| e.code), Err(11000));
+        assert_eq!(entries(&c), before);
     }
 
     /// Key patterns are ordered, as mongod reads them: `{a: 1, b: 1}` and `{b: 1, a: 1}` are two

@@ -106,6 +106,28 @@ pub struct Index {
     pub entries: BTreeSet<(IndexKey, RecordId)>,
     /// The paths (prefixes of indexed fields) where an array was met.
     pub multikey_paths: BTreeSet<String>,
+    /// The top-level fields this index's keys of a document are read from (its key fields'
+    /// and its partial filter's first path components); `None` when they cannot be listed
+    /// (a partial filter with `$expr`). See [`Index::keys_may_differ`].
+    key_roots: Option<Vec<String>>,
+}
+
+/// Adds to `roots` the top-level field of each path `filter` reads; false when the filter
+/// may read more than its paths (an `$expr`).
+fn filter_roots(filter: &Filter, roots: &mut Vec<String>) -> bool {
+    match filter {
+        Filter::And(fs) | Filter::Or(fs) | Filter::Nor(fs) => {
+            fs.iter().all(|f| filter_roots(f, roots))
+        }
+        Filter::Path { path, .. } => {
+            let root = path.split('.').next().unwrap_or_default();
+            if !roots.iter().any(|r| r == root) {
+                roots.push(root.to_string());
+            }
+            true
+        }
+        Filter::Expr(_) => false,
+    }
 }
 
 /// Returns `values` sorted by [`compare`] (stable) without repeats (the first of equal values
@@ -210,6 +232,17 @@ impl Index {
             None => None,
         };
         let name = options.name.clone().unwrap_or_else(|| default_name(key));
+        let mut roots: Vec<String> = Vec::new();
+        for (field, _) in &fields {
+            let root = field.split('.').next().unwrap_or_default();
+            if !roots.iter().any(|r| r == root) {
+                roots.push(root.to_string());
+            }
+        }
+        let key_roots = match &partial {
+            Some(f) => filter_roots(f, &mut roots).then_some(roots),
+            None => Some(roots),
+        };
         Ok(Index {
             spec: IndexSpec {
                 name,
@@ -227,6 +260,29 @@ impl Index {
             partial,
             entries: BTreeSet::new(),
             multikey_paths: BTreeSet::new(),
+            key_roots,
+        })
+    }
+
+    /// Returns false when a document stored as `old` and rewritten as `new` has the same keys
+    /// in this index, the same array paths and the same place in its partial filter: every
+    /// top-level field the keys and the filter read is the same bytes in both (a value's
+    /// bytes fix everything read under it). True when some such field changed or the bytes
+    /// cannot be compared: the keys are then recomputed. An update that leaves an index's
+    /// fields alone (a nested-sets shift changing `lft`/`rgt` only) writes nothing to it, as
+    /// recomputing its keys found, without recomputing them.
+    pub fn keys_may_differ(&self, old: &RawDocument, new: &RawDocument) -> bool {
+        let Some(roots) = &self.key_roots else {
+            return true;
+        };
+        roots.iter().any(|root| {
+            match (
+                path::raw_element_bytes(old, root),
+                path::raw_element_bytes(new, root),
+            ) {
+                (Some(a), Some(b)) => a != b,
+                _ => true,
+            }
         })
     }
 

@@ -8,9 +8,9 @@ mod raw;
 
 pub use raw::{
     any_reached as any_reached_raw, array_value_sizes as raw_array_value_sizes,
-    decode as decode_raw, elements as raw_elements, field as raw_field,
-    key_values as key_values_raw, object_id_array as raw_object_id_array, reach as reach_raw,
-    select_fields as raw_select_fields, to_bson as raw_to_bson,
+    decode as decode_raw, element_bytes as raw_element_bytes, elements as raw_elements,
+    field as raw_field, key_values as key_values_raw, object_id_array as raw_object_id_array,
+    reach as reach_raw, select_fields as raw_select_fields, to_bson as raw_to_bson,
 };
 pub use raw::{RawItem, RawReach};
 

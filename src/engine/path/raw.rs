@@ -145,6 +145,26 @@ pub fn field<'a>(doc: &'a RawDocument, key: &str) -> Option<RawBsonRef<'a>> {
     None
 }
 
+/// Returns the encoded bytes (type, name and value) of the top-level element `key` of `doc`:
+/// `Some(None)` when the document has no such field, `None` when its bytes stop parsing
+/// before the field is found. Two documents whose elements `key` are the same bytes hold the
+/// same value there, and so the same value at every path under `key`.
+pub fn element_bytes<'a>(doc: &'a RawDocument, key: &str) -> Option<Option<&'a [u8]>> {
+    let bytes = doc.as_bytes();
+    let mut at = 4;
+    loop {
+        if *bytes.get(at)? == 0 {
+            return Some(None);
+        }
+        let e = element_at(bytes, at)?;
+        let end = e.at.checked_add(e.size)?;
+        if e.name == key.as_bytes() {
+            return Some(Some(bytes.get(at..end)?));
+        }
+        at = end;
+    }
+}
+
 /// Returns the document made of the top-level elements of `doc` whose name `keep` accepts,
 /// in their order, their bytes copied as they are (the encoding of the document those
 /// fields make); `None` for bytes that do not parse.
