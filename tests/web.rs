@@ -59,14 +59,17 @@ fn text_of(root: &HtmlElement, selector: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Waits until the browser has run Leptos's scheduled updates (a macrotask later).
+/// Waits until the browser has run Leptos's scheduled updates and the playground has taken in
+/// the text they leave (the model is read a task after the text changes): two macrotasks later.
 async fn tick() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    for _ in 0..2 {
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        });
+        wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    }
 }
 
 /// Types `text` into the sizer's textarea as a user would (value + input event), and waits

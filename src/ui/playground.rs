@@ -97,26 +97,39 @@ pub fn Playground() -> impl IntoView {
     // Custom chosen from a preset's design starts as that design, shown but not written: the
     // model changes (an undo step, "edited") only with the user's first change.
     let custom_seed = RwSignal::new(None::<strategies::Seed>);
+    // Takes a text in: its model, or its problems (the last good model stays).
+    let take_text = move |t: &str| match read_model(t) {
+        Ok(m) => {
+            // Another model (a preset, an import) starts on its first design.
+            let renamed = model.with_untracked(|old| {
+                old.as_ref().map(|o| o.name.as_deref()) != Some(m.name.as_deref())
+            });
+            if renamed {
+                set_choice.set(String::new());
+                custom_seed.set(None);
+            }
+            set_model.set(Some(m));
+            set_errors.set(Vec::new());
+            set_good_text.set(std::sync::Arc::from(t));
+        }
+        Err(e) => set_errors.set(e),
+    };
     // Every change of the text (typing, forms, presets, undo) re-reads the model; a bad one
-    // keeps the last good model.
+    // keeps the last good model. The model is read a task later: the editor's own update (a
+    // whole inferred model's forms) and the figures' (every design's analysis, the cards) then
+    // run as two tasks, each shorter than the page would block for in one. A text that has
+    // changed again by then is left to its own, later, task.
     Effect::new(move |first: Option<()>| {
         let t = text.get();
         if first.is_some() {
-            match read_model(&t) {
-                Ok(m) => {
-                    // Another model (a preset, an import) starts on its first design.
-                    let renamed = model.with_untracked(|old| {
-                        old.as_ref().map(|o| o.name.as_deref()) != Some(m.name.as_deref())
-                    });
-                    if renamed {
-                        set_choice.set(String::new());
-                        custom_seed.set(None);
-                    }
-                    set_model.set(Some(m));
-                    set_errors.set(Vec::new());
-                    set_good_text.set(std::sync::Arc::from(t.as_str()));
+            let take = move || {
+                if text.try_with_untracked(|now| *now != t).unwrap_or(true) {
+                    return;
                 }
-                Err(e) => set_errors.set(e),
+                take_text(&t);
+            };
+            if set_timeout_with_handle(take, std::time::Duration::ZERO).is_err() {
+                text.with_untracked(|t| take_text(t));
             }
         }
     });

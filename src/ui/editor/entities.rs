@@ -55,6 +55,37 @@ pub fn EntitiesForm(ws: Workspace) -> impl IntoView {
         ws.doc
             .with(|d| d.as_ref().map(edit::entity_names).unwrap_or_default())
     });
+    // The entities rendered so far: a new model's entities one a task (an inferred database's
+    // forms in one render would block the page for hundreds of milliseconds); an edit keeps
+    // every entity it leaves in place on show.
+    let tick = RwSignal::new(0u64);
+    let shown = Memo::new(move |prev: Option<&(Vec<String>, usize)>| {
+        let all = names.get();
+        tick.track();
+        let k = match prev {
+            Some((before, k)) if *before == all => k.saturating_add(1),
+            Some((before, k)) => {
+                let kept = before
+                    .iter()
+                    .zip(&all)
+                    .take(*k)
+                    .filter(|(a, b)| a == b)
+                    .count();
+                kept.saturating_add(1)
+            }
+            None => usize::MAX,
+        }
+        .min(all.len());
+        if k < all.len() {
+            set_timeout(
+                move || {
+                    let _ = tick.try_update(|t| *t += 1);
+                },
+                std::time::Duration::ZERO,
+            );
+        }
+        (all, k)
+    });
     let add = move |_| {
         ws.edit(|v| {
             edit::add_entity(v);
@@ -68,14 +99,20 @@ pub fn EntitiesForm(ws: Workspace) -> impl IntoView {
                 <button type="button" class="button small" on:click=add>{tr!(AddEntity)}</button>
             </div>
             <ol class="form-list">
-                {move || {
-                    let all = names.get();
-                    let n = all.len();
-                    all.into_iter()
-                        .enumerate()
-                        .map(|(i, name)| view! { <EntityItem ws=ws index=i name=name last=i + 1 == n/> })
-                        .collect_view()
-                }}
+                <For
+                    each=move || {
+                        shown.with(|(all, k)| {
+                            let n = all.len();
+                            all.iter()
+                                .take(*k)
+                                .enumerate()
+                                .map(|(i, name)| (i, name.clone(), i + 1 == n))
+                                .collect::<Vec<_>>()
+                        })
+                    }
+                    key=|item| item.clone()
+                    children=move |(i, name, last)| view! { <EntityItem ws=ws index=i name=name last=last/> }
+                />
             </ol>
         </section>
     }
