@@ -653,6 +653,7 @@ pub fn evaluate_layout_with(
     );
     let mut db = materialize(&layout, &data)?;
     let ratios = memory::stored_ratios(&data, &db);
+    let bucket_ratios = memory::bucket_ratios(&data, &layout);
     tell(Text::new("eval-step-measure"));
     let collections = collections_eval(&model, &layout, &data, &db);
     let ctx = run::Ctx {
@@ -690,7 +691,15 @@ pub fn evaluate_layout_with(
             (g * crate::storage::GIB as f64).clamp(1.0, 1e18) as u64
         })
     });
-    let storage = memory::storage(&data, &ratios, &collections, &operations, shards, ram);
+    let storage = memory::storage(
+        &data,
+        &ratios,
+        &bucket_ratios,
+        &collections,
+        &operations,
+        shards,
+        ram,
+    );
     let mut warnings = warn::warnings(&model, &layout, &operations);
     warnings.extend(warn::unused_indexes(&layout, &collections, &operations));
     warnings.extend(warn::cluster_warnings(&sharding, &storage));

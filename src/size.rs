@@ -11,6 +11,7 @@
 use bson::{spec::BinarySubtype, Bson, Document};
 
 mod analysis;
+pub mod bsoncolumn;
 pub mod timeseries;
 
 pub use analysis::{

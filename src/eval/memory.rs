@@ -1,6 +1,7 @@
-//! Storage and memory of a design: on-disk size under WiredTiger's snappy block compression
-//! (the ratio measured by compressing the sample's BSON in 32 KiB blocks, see
-//! [`crate::storage`]), index sizes, and the working set against the WiredTiger cache.
+//! Storage and memory of a design: on-disk size under WiredTiger's block compression (the
+//! ratio measured by compressing the sample's BSON in 32 KiB blocks, see [`crate::storage`]:
+//! snappy, or for a time-series collection zstd over its buckets with their columns
+//! compressed), index sizes, and the working set against the WiredTiger cache.
 //!
 //! The working set is the indexes (every index of a busy collection is read on every write)
 //! plus the hot documents: the bytes the workload examines or writes in an hour
@@ -10,7 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use super::{CollectionEval, Figure, OperationEval};
 use crate::generate::Dataset;
-use crate::storage::{compression_ratio, compression_ratio_of_bytes, default_cache};
+use crate::storage::{
+    bucket_disk, compression_ratio, compression_ratio_of_bytes, default_cache, Codec,
+};
 use std::collections::BTreeMap;
 
 /// Documents touched within this many seconds count as hot: one hour.
@@ -23,8 +26,18 @@ pub struct CollectionStorage {
     pub collection: String,
     /// BSON bytes at full scale.
     pub data_bytes: Figure,
-    /// Compressed ÷ BSON bytes, measured on the sample with snappy in 32 KiB blocks.
+    /// Bytes on disk ÷ BSON bytes, measured on the sample in 32 KiB blocks with
+    /// [`Self::block_compressor`] (after the column compression of a time-series bucket).
     pub compression_ratio: f64,
+    /// The block compressor the ratio comes from: `snappy` (WiredTiger's default), or `zstd`
+    /// for a time-series collection (MongoDB's default for `system.buckets`).
+    #[serde(default)]
+    pub block_compressor: Codec,
+    /// True when the documents are time-series buckets whose columns are compressed before
+    /// the block compressor (bucket version 2: `data_bytes` stays the uncompressed bucket, the
+    /// size in memory; only `disk_bytes` sees the column compression).
+    #[serde(default)]
+    pub column_compressed: bool,
     /// Estimated bytes on disk (data × ratio).
     pub disk_bytes: Figure,
     /// Estimated bytes of the indexes (uncompressed; WiredTiger's prefix compression makes
@@ -41,7 +54,7 @@ pub struct Storage {
     pub collections: Vec<CollectionStorage>,
     /// Data bytes, all collections.
     pub data_bytes: Figure,
-    /// Bytes on disk, all collections (snappy estimate).
+    /// Bytes on disk, all collections (block compressor estimate).
     pub disk_bytes: Figure,
     /// Index bytes, all collections.
     pub index_bytes: Figure,
@@ -81,10 +94,35 @@ pub(super) fn stored_ratios(data: &Dataset, db: &crate::engine::Database) -> BTr
         .collect()
 }
 
-/// Returns the storage of a design.
+/// Returns the on-disk ratio of every time-series collection of `layout` (its documents are
+/// version-1 buckets): zstd over the version-2 buckets ÷ the version-1 bytes
+/// ([`crate::storage::bucket_disk`]).
+pub(super) fn bucket_ratios(
+    data: &Dataset,
+    layout: &crate::design::Layout,
+) -> BTreeMap<String, f64> {
+    layout
+        .collections
+        .iter()
+        .filter(|c| {
+            !c.shapes.is_empty()
+                && c.shapes
+                    .iter()
+                    .all(|s| s.label == crate::design::names::BUCKET_LABEL)
+        })
+        .filter_map(|c| {
+            let g = data.collection(&c.name)?;
+            Some((c.name.clone(), bucket_disk(&g.documents).ratio()))
+        })
+        .collect()
+}
+
+/// Returns the storage of a design: `ratios` are the snappy ratios of [`stored_ratios`],
+/// `buckets` the zstd ratios of time-series collections ([`bucket_ratios`]), which win.
 pub(super) fn storage(
     data: &Dataset,
     ratios: &BTreeMap<String, f64>,
+    buckets: &BTreeMap<String, f64>,
     collections: &[CollectionEval],
     ops: &[OperationEval],
     shards: u32,
@@ -96,9 +134,9 @@ pub(super) fn storage(
             let docs = data
                 .collection(&c.name)
                 .map_or(&[][..], |g| &g.documents[..]);
-            let ratio = ratios
-                .get(&c.name)
-                .copied()
+            let bucket = buckets.get(&c.name).copied();
+            let ratio = bucket
+                .or_else(|| ratios.get(&c.name).copied())
                 .unwrap_or_else(|| compression_ratio(docs));
             let total = c.stats.total_bytes;
             let mean = if c.stats.count > 0.0 {
@@ -124,6 +162,12 @@ pub(super) fn storage(
                 collection: c.name.clone(),
                 data_bytes: Figure::estimate(total.round()),
                 compression_ratio: ratio,
+                block_compressor: if bucket.is_some() {
+                    Codec::Zstd
+                } else {
+                    Codec::Snappy
+                },
+                column_compressed: bucket.is_some(),
                 disk_bytes: Figure::estimate((total * ratio).round()),
                 index_bytes: c.index_bytes,
                 // `+ 0.0` turns a −0 (nothing touched) into 0.

@@ -1,13 +1,13 @@
 //! Native time-series buckets as the server stores them in `system.buckets.<coll>` (bucket
-//! version 1, uncompressed): their exact size, and an estimate of their size once the server
-//! compresses the columns (bucket version 2, MongoDB 5.2+) before the block compressor.
+//! version 1, uncompressed): their exact size, and the same bucket once the server compresses
+//! its columns (bucket version 2, MongoDB 5.2+) before the block compressor.
 
 use std::cmp::Ordering;
 
 use bson::oid::ObjectId;
 use bson::{Bson, DateTime, Document};
 
-use super::{document_size, element_size};
+use super::document_size;
 
 /// Returns the bucket document the server keeps for `measurements` (one meta value, in
 /// insertion order): `_id` (an ObjectId whose timestamp is the rounded minimum time, the other
@@ -113,77 +113,55 @@ fn order(a: &Bson, b: &Bson) -> Ordering {
     }
 }
 
-/// Returns an estimate of a bucket's size once its columns are compressed (bucket version 2,
-/// MongoDB 5.2+: each `data` field becomes one BSONColumn binary), before the collection's
-/// block compressor. The method: the bucket's `_id`, `control` and `meta` as they are (plus
-/// `control.count`, 7 bytes), each column a binary of 4 + 1 bytes header, its first value as a
-/// literal element and every next value as 1 byte when it repeats the previous one, as the
-/// bits of its zig-zag delta packed 60 to a 64-bit Simple-8b word (dates, numbers, ObjectIds,
-/// strings of at most 16 bytes), or as a literal element otherwise (longer strings and other
-/// types), then 1 end byte.
-pub fn compressed_estimate(bucket: &Document) -> u64 {
-    let mut total = 5 + 7;
+/// Returns the bucket version 2 (MongoDB 5.2+ compresses a bucket column by column) of a
+/// version-1 `bucket`: `control.version` 2 and `control.count` (int32, the slots), each `data`
+/// field one BSONColumn binary (BinData subtype 7, [`super::bsoncolumn`]) of its values in slot
+/// order (missing slots as skips), `_id` and `meta` as they are. `None` when `bucket` has no
+/// `data` document of columns.
+pub fn compressed_bucket(bucket: &Document) -> Option<Document> {
+    let Some(Bson::Document(data)) = bucket.get("data") else {
+        return None;
+    };
+    let mut count: usize = 0;
+    for (_, column) in data {
+        let Bson::Document(column) = column else {
+            return None;
+        };
+        for slot in column.keys() {
+            let i: usize = slot.parse().ok()?;
+            count = count.max(i.saturating_add(1));
+        }
+    }
+    let mut columns = Document::new();
+    for (field, column) in data {
+        let Bson::Document(column) = column else {
+            return None;
+        };
+        let values: Vec<Option<&Bson>> = (0..count).map(|i| column.get(i.to_string())).collect();
+        columns.insert(field.clone(), super::bsoncolumn::column_binary(&values));
+    }
+    let mut out = Document::new();
     for (k, v) in bucket {
         match (k.as_str(), v) {
-            ("data", Bson::Document(data)) => {
-                let mut cols = 5;
-                for (name, col) in data {
-                    let values: Vec<&Bson> = match col {
-                        Bson::Document(d) => d.values().collect(),
-                        _ => Vec::new(),
-                    };
-                    cols += 2 + name.len() as u64 + column_estimate(&values);
-                }
-                total += 2 + k.len() as u64 + cols;
+            ("control", Bson::Document(c)) => {
+                let mut control = c.clone();
+                control.insert("version", 2_i32);
+                control.insert("count", i32::try_from(count).unwrap_or(i32::MAX));
+                out.insert(k.clone(), control);
             }
-            _ => total += element_size(k.len(), v),
+            ("data", _) => {
+                out.insert(k.clone(), columns.clone());
+            }
+            _ => {
+                out.insert(k.clone(), v.clone());
+            }
         }
     }
-    total
+    Some(out)
 }
 
-/// Returns the estimated BSONColumn binary size of one column's values (see
-/// [`compressed_estimate`]).
-fn column_estimate(values: &[&Bson]) -> u64 {
-    let mut bits = 0.0_f64;
-    let mut bytes = 4 + 1 + 1;
-    let mut prev: Option<&Bson> = None;
-    for v in values {
-        match (prev, delta_bits(prev, v)) {
-            (None, _) => bytes += element_size(0, v),
-            (Some(p), _) if p == *v => bits += 8.0,
-            (Some(_), Some(b)) => bits += f64::from(b),
-            (Some(_), None) => bytes += element_size(0, v),
-        }
-        prev = Some(v);
-    }
-    // 60 payload bits in each 8-byte word.
-    bytes + (bits / 60.0 * 8.0).ceil() as u64
-}
-
-/// Returns the bits of the zig-zag delta from `prev` to `v` when BSONColumn delta-encodes
-/// this type, else `None`.
-fn delta_bits(prev: Option<&Bson>, v: &Bson) -> Option<u32> {
-    let as_int = |x: &Bson| -> Option<i128> {
-        match x {
-            Bson::Int32(n) => Some(i128::from(*n)),
-            Bson::Int64(n) => Some(i128::from(*n)),
-            Bson::DateTime(d) => Some(i128::from(d.timestamp_millis())),
-            Bson::Double(f) => Some(i128::from(f.to_bits())),
-            Bson::Boolean(b) => Some(i128::from(*b)),
-            Bson::ObjectId(o) => Some(
-                o.bytes()
-                    .iter()
-                    .fold(0_i128, |acc, b| acc.wrapping_shl(8) | i128::from(*b)),
-            ),
-            Bson::String(s) if s.len() <= 16 => Some(
-                s.bytes()
-                    .fold(0_i128, |acc, b| acc.wrapping_shl(8) | i128::from(b)),
-            ),
-            _ => None,
-        }
-    };
-    let d = as_int(v)?.wrapping_sub(as_int(prev?)?);
-    let zig = (d.wrapping_shl(1) ^ (d >> 127)) as u128;
-    Some((128 - zig.leading_zeros()).max(1))
+/// Returns the BSON bytes of [`compressed_bucket`] (the bucket's own size when it is not a
+/// bucket of columns).
+pub fn compressed_size(bucket: &Document) -> u64 {
+    compressed_bucket(bucket).map_or_else(|| document_size(bucket), |b| document_size(&b))
 }

@@ -62,6 +62,8 @@ const KEPT_LATIN: &[&str] = &[
     // the command a line of `squillion query` comes from.
     "BSON",
     "snappy",
+    // The block compressor of time-series buckets (WiredTiger's `block_compressor=zstd`).
+    "zstd",
     "null",
     "string",
     "objectId",
