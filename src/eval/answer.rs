@@ -1529,3 +1529,63 @@ pub fn check_offered(
     let o = super::offered_layout(model, id)?;
     check(&o.model, &o.layout, opts)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The children read with only some fields kept are the children [`children_of`]
+    /// decodes whole, in the same order: for every parent of every relationship of every
+    /// design compared (a parent with no children among them), and for a parent the sample
+    /// lacks; a field no child holds is left out, not made up.
+    #[test]
+    fn children_with_fields_are_the_children_of_a_parent_with_the_kept_fields() {
+        for preset in ["social-graph", "blog"] {
+            let m = crate::presets::find(preset).unwrap().model().unwrap();
+            for o in crate::eval::offer::compared(&m) {
+                let offered = crate::eval::offered_layout(&m, &o.id).unwrap();
+                let opts = EvalOptions {
+                    max_documents: Some(30),
+                    ..EvalOptions::default()
+                };
+                let model = fitted_sample(&offered.model, &offered.layout, &opts).unwrap();
+                let data = generate(&model, &offered.layout);
+                let db = materialize(&offered.layout, &data).unwrap();
+                let layout = &offered.layout;
+                for r in &model.relationships {
+                    let Some(parents) = sample_parents(&db, layout, r) else {
+                        continue;
+                    };
+                    let mut pids: Vec<Bson> = parents
+                        .iter()
+                        .filter_map(|p| p.get("_id").cloned())
+                        .collect();
+                    pids.push(Bson::String("no such parent".to_string()));
+                    for pid in &pids {
+                        let all = children_of(&db, &model, layout, r, pid, None);
+                        let kept = children_with_fields(
+                            &db,
+                            &model,
+                            layout,
+                            r,
+                            pid,
+                            None,
+                            Some(&["_id", "no such field"]),
+                        );
+                        let (all, kept) = match (all, kept) {
+                            (Some(all), Some(kept)) => (all, kept),
+                            (None, None) => continue,
+                            _ => panic!("{preset} {}: {}: decoded one way only", o.id, r.name),
+                        };
+                        let ids = |c: &Children| -> Vec<Option<Bson>> {
+                            c.docs.iter().map(|d| d.get("_id").cloned()).collect()
+                        };
+                        assert_eq!(ids(&kept), ids(&all), "{preset} {}: {}", o.id, r.name);
+                        assert_eq!(kept.insertion_ordered, all.insertion_ordered);
+                        assert!(kept.docs.iter().all(|d| !d.contains_key("no such field")));
+                    }
+                }
+            }
+        }
+    }
+}
