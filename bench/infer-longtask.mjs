@@ -45,14 +45,15 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 // Not yet a contract, so not in the e2e suite. The long task is not the inference (the worker
-// answers within about 250 ms of the click) but the page taking the new model in: a CPU profile
-// with function names (wasm-bindgen and `wasm-opt -g` over the release build) showed, before
-// 634f489, 734 ms of which 411 ms in `arith::collection_stats` (the instant figures: the
-// normal and lognormal means by an 800-point quadrature, the tail by 64-step bisections)
-// and the rest building the editor's forms and the collection cards in one render. With the
-// closed forms of 634f489 the longest task measured 361 to 480 ms (2-core machine under
-// load): about 125 ms of figures (the tail's 2,048 drawn documents) and 230 ms of DOM. Under
-// 100 ms needs the render split over frames (#35 item 7). The test runs and prints its figures.
+// answers within about 250 ms of the click) but the page taking the new model in. History:
+// 734 ms before 634f489 (411 ms of it `arith::collection_stats`: quadrature means, bisected
+// tails); 361 to 480 ms after the closed forms; with the simulation's prepared fields (0fac0cb),
+// the model read a task after its text and a new model's entity forms rendered one a task
+// (5c6a579), the longest task measured 110 to 220 ms on the 2-core machine at load 2 to 3 (three
+// runs, 2026-11-30): one task holds the instant figures of every design and the old cards'
+// removal and the new ones' rendering, another the first entity's forms. Under 100 ms needs the
+// figures computed apart from their rendering, or off the main thread (#35 item 7). The test
+// runs and prints its figures.
 /** Waits until the page has run no task over 50 ms for a whole second (at most 60 s). */
 async function quiet(page) {
   await page.evaluate(
