@@ -652,8 +652,8 @@ pub fn evaluate_layout_with(
         ),
     );
     let mut db = materialize(&layout, &data)?;
-    let ratios = memory::stored_ratios(&data, &db);
     let bucket_ratios = memory::bucket_ratios(&data, &layout);
+    let ratios = memory::stored_ratios(&data, &db, &bucket_ratios);
     tell(Text::new("eval-step-measure"));
     let collections = collections_eval(&model, &layout, &data, &db);
     let ctx = run::Ctx {

@@ -112,6 +112,14 @@ pub struct Index {
     key_roots: Option<Vec<String>>,
 }
 
+/// Adds the top-level field of `path` to `roots`, once.
+fn add_root(roots: &mut Vec<String>, path: &str) {
+    let root = path.split('.').next().unwrap_or_default();
+    if !roots.iter().any(|r| r == root) {
+        roots.push(root.to_string());
+    }
+}
+
 /// Adds to `roots` the top-level field of each path `filter` reads; false when the filter
 /// may read more than its paths (an `$expr`).
 fn filter_roots(filter: &Filter, roots: &mut Vec<String>) -> bool {
@@ -120,10 +128,7 @@ fn filter_roots(filter: &Filter, roots: &mut Vec<String>) -> bool {
             fs.iter().all(|f| filter_roots(f, roots))
         }
         Filter::Path { path, .. } => {
-            let root = path.split('.').next().unwrap_or_default();
-            if !roots.iter().any(|r| r == root) {
-                roots.push(root.to_string());
-            }
+            add_root(roots, path);
             true
         }
         Filter::Expr(_) => false,
@@ -234,10 +239,7 @@ impl Index {
         let name = options.name.clone().unwrap_or_else(|| default_name(key));
         let mut roots: Vec<String> = Vec::new();
         for (field, _) in &fields {
-            let root = field.split('.').next().unwrap_or_default();
-            if !roots.iter().any(|r| r == root) {
-                roots.push(root.to_string());
-            }
+            add_root(&mut roots, field);
         }
         let key_roots = match &partial {
             Some(f) => filter_roots(f, &mut roots).then_some(roots),

@@ -1314,17 +1314,36 @@ fn children_with_fields(
     read: Option<&ChildRead>,
     keep: Option<&[&str]>,
 ) -> Option<Children> {
-    let find = |coll: &str, filter: Document| -> Vec<Document> {
-        db.find(
+    // The documents of `coll` that `filter` matches: whole, or holding only the top-level
+    // fields `keep`, read from the stored bytes.
+    let find_keeping = |coll: &str, filter: Document, keep: Option<&[&str]>| -> Vec<Document> {
+        let Ok(found) = db.find(
             coll,
             &FindCommand {
                 filter,
                 ..Default::default()
             },
-        )
-        .map(|x| x.documents.into_iter().map(|d| d.into_document()).collect())
-        .unwrap_or_default()
+        ) else {
+            return Vec::new();
+        };
+        match keep {
+            None => found
+                .documents
+                .into_iter()
+                .map(|d| d.into_document())
+                .collect(),
+            Some(keep) => found
+                .documents
+                .iter()
+                .map(|d| {
+                    keep.iter()
+                        .filter_map(|k| d.field(k).map(|v| ((*k).to_string(), v)))
+                        .collect()
+                })
+                .collect(),
+        }
     };
+    let find = |coll: &str, filter: Document| find_keeping(coll, filter, None);
     let pcoll = layout.collection_name(&r.parent);
     let ccoll = layout.collection_name(&r.child);
     let arr = r.array_field();
@@ -1333,42 +1352,16 @@ fn children_with_fields(
     let ckey = crate::design::names::child_key(r, s);
     // The parent's value its children's references hold: its `_id`, or its `parent_key`.
     let pkey = crate::design::names::parent_key(r, s);
-    // The fields of the parent documents `keep` of them, read from the stored bytes.
-    let kept = |d: &crate::engine::Returned, keep: &[&str]| -> Document {
-        keep.iter()
-            .filter_map(|k| d.field(k).map(|v| ((*k).to_string(), v)))
-            .collect()
-    };
     // The parent, holding only the fields read of it here (its children's array, the key
     // its children reference, its continuation documents' ids).
     let parent = || -> Option<Document> {
-        let found = db
-            .find(
-                &pcoll,
-                &FindCommand {
-                    filter: doc! { "_id": pid.clone() },
-                    ..Default::default()
-                },
-            )
-            .ok()?;
-        let p = found.documents.first()?;
-        Some(kept(p, &[arr, pkey, CONTINUATION_FIELD]))
+        let read = [arr, pkey, CONTINUATION_FIELD];
+        find_keeping(&pcoll, doc! { "_id": pid.clone() }, Some(&read))
+            .into_iter()
+            .next()
     };
     // The documents of the child's collection `filter` matches, with the fields `keep`.
-    let find_children = |filter: Document| -> Vec<Document> {
-        let Some(keep) = keep else {
-            return find(&ccoll, filter);
-        };
-        db.find(
-            &ccoll,
-            &FindCommand {
-                filter,
-                ..Default::default()
-            },
-        )
-        .map(|x| x.documents.iter().map(|d| kept(d, keep)).collect())
-        .unwrap_or_default()
-    };
+    let find_children = |filter: Document| find_keeping(&ccoll, filter, keep);
     let elements = |d: &Document, field: &str| -> Vec<Bson> {
         match d.get(field) {
             Some(Bson::Array(a)) => a.clone(),

@@ -77,9 +77,16 @@ pub struct Storage {
 /// [`compression_ratio`] would encode them. A collection whose generated documents do not all
 /// start with `_id` (the engine moves it first, so its bytes differ) is left out and measured
 /// from the sample.
-pub(super) fn stored_ratios(data: &Dataset, db: &crate::engine::Database) -> BTreeMap<String, f64> {
+/// Collections in `skip` (the time-series collections of [`bucket_ratios`], measured with
+/// zstd instead) are not compressed here.
+pub(super) fn stored_ratios(
+    data: &Dataset,
+    db: &crate::engine::Database,
+    skip: &BTreeMap<String, f64>,
+) -> BTreeMap<String, f64> {
     data.collections
         .iter()
+        .filter(|g| !skip.contains_key(&g.name))
         .filter_map(|g| {
             let stored = db.collection(&g.name)?;
             let same = stored.len() == g.documents.len()

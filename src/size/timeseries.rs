@@ -150,7 +150,7 @@ pub fn compressed_bucket(bucket: &Document) -> Option<Document> {
                 out.insert(k.clone(), control);
             }
             ("data", _) => {
-                out.insert(k.clone(), columns.clone());
+                out.insert(k.clone(), std::mem::take(&mut columns));
             }
             _ => {
                 out.insert(k.clone(), v.clone());
