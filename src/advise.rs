@@ -356,8 +356,10 @@ pub fn advise_in(
             }
         }
         of += labels.len();
-        // A design both in the top and on the front runs once.
+        // A design both in the top and on the front runs once; designs that lay out the same
+        // collections (a `$lookup` twin) share one generated sample.
         let mut done: Vec<Advised> = Vec::new();
+        let mut samples = crate::eval::Samples::new();
         for a in top.iter_mut().chain(front.iter_mut().take(FRONT_VERIFIED)) {
             if let Some(d) = done.iter().find(|d| d.label == a.label) {
                 a.engine = d.engine.clone();
@@ -369,7 +371,7 @@ pub fn advise_in(
                 of,
                 Text::new("advisor-step-engine").nested("design", a.words.clone()),
             );
-            run_engine(model, a, opts, &mut disagree);
+            run_engine(model, a, opts, &mut samples, &mut disagree);
             done.push(a.clone());
         }
         // The screen proposed; the engine's measured work decides among the sound ones.
@@ -384,7 +386,7 @@ pub fn advise_in(
                     of,
                     Text::new("advisor-step-engine").nested("design", a.words.clone()),
                 );
-                run_engine(model, &mut a, opts, &mut disagree);
+                run_engine(model, &mut a, opts, &mut samples, &mut disagree);
                 if a.engine.as_ref().is_some_and(EngineFigures::sound) {
                     pick = Some(a);
                     break;
@@ -423,7 +425,7 @@ pub fn advise_in(
                     of,
                     Text::new("advisor-step-engine").nested("design", y.words.clone()),
                 );
-                run_engine(model, &mut y, opts, &mut disagree);
+                run_engine(model, &mut y, opts, &mut samples, &mut disagree);
             }
             let cost = |a: &Advised| a.cost.as_ref().map_or(f64::INFINITY, |c| c.score);
             let sound = y.engine.as_ref().is_some_and(EngineFigures::sound);
@@ -598,16 +600,17 @@ fn run_engine(
     model: &Model,
     a: &mut Advised,
     opts: &AdviseOptions,
+    samples: &mut crate::eval::Samples,
     disagree: &mut Vec<Disagreement>,
 ) {
     if a.engine.is_some() || a.engine_error.is_some() {
         return;
     }
-    match verify::evaluate(model, &a.design) {
+    match verify::evaluate(model, &a.design, samples) {
         Ok(e) => {
             a.cost = Some(cost::cost_of(&e, &opts.cost, &opts.weights));
             let mut f = EngineFigures::of(&e);
-            f.answer_problems = verify::answer_problems(model, &a.design);
+            f.answer_problems = verify::answer_problems(model, &a.design, samples);
             disagree.extend(disagreements(&a.label, &a.screened, &f));
             a.engine = Some(f);
         }

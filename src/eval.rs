@@ -18,6 +18,7 @@ mod files;
 pub mod memory;
 pub mod metric;
 pub mod offer;
+pub mod prepared;
 mod room;
 mod run;
 pub mod sample;
@@ -40,6 +41,7 @@ use crate::warning::{Severity, Warning};
 
 pub use metric::Metric;
 pub use offer::Offer;
+pub use prepared::Samples;
 pub use shards::{Routing, ShardRouting};
 
 /// Why a design cannot be evaluated.
@@ -626,6 +628,18 @@ pub fn evaluate_layout_with(
     opts: &EvalOptions,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<Evaluation, EvalError> {
+    evaluate_layout_in(model, layout, opts, &mut Samples::new(), progress)
+}
+
+/// [`evaluate_layout_with`] on a sample from `samples`: one kept from an earlier evaluation
+/// of a design with the same collections, or one made now and kept.
+pub fn evaluate_layout_in(
+    model: &Model,
+    layout: Layout,
+    opts: &EvalOptions,
+    samples: &mut Samples,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<Evaluation, EvalError> {
     let of = 4 + layout.plan.units.len();
     let mut step = 0;
     let mut tell = |text: crate::lang::Text| {
@@ -637,9 +651,9 @@ pub fn evaluate_layout_with(
             text,
         });
     };
-    let model = fitted_sample(model, &layout, opts)?;
     tell(Text::new("eval-step-generate"));
-    let data = generate(&model, &layout);
+    let sample = samples.prepare(model, &layout, opts)?;
+    let (model, data) = (&sample.model, &sample.data);
     tell(
         Text::new("eval-step-insert").arg(
             "count",
@@ -651,15 +665,14 @@ pub fn evaluate_layout_with(
             ),
         ),
     );
-    let mut db = materialize(&layout, &data)?;
-    let bucket_ratios = memory::bucket_ratios(&data, &layout);
-    let ratios = memory::stored_ratios(&data, &db, &bucket_ratios);
+    let mut db = sample.db.clone();
+    let (bucket_ratios, ratios) = sample.ratios();
     tell(Text::new("eval-step-measure"));
-    let collections = collections_eval(&model, &layout, &data, &db);
+    let collections = collections_eval(model, &layout, data, &db);
     let ctx = run::Ctx {
-        model: &model,
+        model,
         layout: &layout,
-        data: &data,
+        data,
         cap: opts.fan_out_cap.max(1),
     };
     let mut operations = Vec::new();
@@ -684,7 +697,7 @@ pub fn evaluate_layout_with(
         l += o.lookups_per_sec();
     }
     tell(Text::new("eval-step-finish"));
-    let sharding = spread::spreads(&model, &layout, &data, &operations);
+    let sharding = spread::spreads(model, &layout, data, &operations);
     let shards = model.sharding.as_ref().map_or(1, |s| s.shards.max(1));
     let ram = opts.ram_bytes.unwrap_or_else(|| {
         model.ram_gb.map_or(crate::storage::DEFAULT_RAM, |g| {
@@ -692,15 +705,15 @@ pub fn evaluate_layout_with(
         })
     });
     let storage = memory::storage(
-        &data,
-        &ratios,
-        &bucket_ratios,
+        data,
+        ratios,
+        bucket_ratios,
         &collections,
         &operations,
         shards,
         ram,
     );
-    let mut warnings = warn::warnings(&model, &layout, &operations);
+    let mut warnings = warn::warnings(model, &layout, &operations);
     warnings.extend(warn::unused_indexes(&layout, &collections, &operations));
     warnings.extend(warn::cluster_warnings(&sharding, &storage));
     Ok(Evaluation {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::screen::Screen;
 use crate::design::{DesignSpec, Layout};
-use crate::eval::{evaluate_layout, EvalOptions, Evaluation, Metric};
+use crate::eval::{EvalOptions, Evaluation, Metric};
 use crate::model::Model;
 
 /// Relative slack on top of a tolerance, for floating-point sums.
@@ -69,8 +69,13 @@ impl EngineFigures {
 const ANSWER_SAMPLE: u64 = 30;
 
 /// Returns the steps of `spec` whose plans do not give their logical answer on the engine
-/// (`unit (step, subject): what`), or why the check could not run.
-pub fn answer_problems(model: &Model, spec: &DesignSpec) -> Vec<String> {
+/// (`unit (step, subject): what`), or why the check could not run. The sample comes from
+/// `samples` (shared with designs that lay out the same collections).
+pub fn answer_problems(
+    model: &Model,
+    spec: &DesignSpec,
+    samples: &mut crate::eval::Samples,
+) -> Vec<String> {
     let (model, spec) = crate::eval::offer::lowered_ref(model, spec);
     let layout = match Layout::build(&model, &spec) {
         Ok(l) => l,
@@ -80,8 +85,9 @@ pub fn answer_problems(model: &Model, spec: &DesignSpec) -> Vec<String> {
         max_documents: Some(ANSWER_SAMPLE),
         ..Default::default()
     };
-    let report = crate::eval::answer::check(&model, &layout, &small)
-        .or_else(|_| crate::eval::answer::check(&model, &layout, &EvalOptions::default()));
+    let report = crate::eval::answer::check_in(&model, &layout, &small, samples).or_else(|_| {
+        crate::eval::answer::check_in(&model, &layout, &EvalOptions::default(), samples)
+    });
     match report {
         Ok(r) => r.problems.iter().map(ToString::to_string).collect(),
         Err(e) => vec![e.to_string()],
@@ -143,10 +149,20 @@ pub struct Disagreement {
 
 /// Returns the evaluation of `spec` on `model` with default options (the sample of
 /// `squillion eval`).
-pub fn evaluate(model: &Model, spec: &DesignSpec) -> Result<Evaluation, crate::eval::EvalError> {
+pub fn evaluate(
+    model: &Model,
+    spec: &DesignSpec,
+    samples: &mut crate::eval::Samples,
+) -> Result<Evaluation, crate::eval::EvalError> {
     let (model, spec) = crate::eval::offer::lowered_ref(model, spec);
     let layout = Layout::build(&model, &spec)?;
-    evaluate_layout(&model, layout, &EvalOptions::default())
+    crate::eval::evaluate_layout_in(
+        &model,
+        layout,
+        &EvalOptions::default(),
+        samples,
+        &mut |_| {},
+    )
 }
 
 /// Returns where the engine's figures fall outside what the screen allowed.

@@ -36,11 +36,10 @@ mod tree;
 use bson::{doc, Bson, Document};
 
 use super::run::{self, Ctx};
-use super::{fitted_sample, materialize, EvalError, EvalOptions};
+use super::{EvalError, EvalOptions};
 use crate::design::names::{child_ref, relationship_collection_name, CONTINUATION_FIELD};
 use crate::design::{Layout, Strategy};
 use crate::engine::{compare::compare, Database, FindCommand};
-use crate::generate::generate;
 use crate::model::{ChildRead, Model, Relationship, Step};
 use pool::Pool;
 
@@ -93,21 +92,32 @@ pub fn check(
     layout: &Layout,
     opts: &EvalOptions,
 ) -> Result<AnswerReport, EvalError> {
-    let model = fitted_sample(model, layout, opts)?;
-    let data = generate(&model, layout);
-    let mut db = materialize(layout, &data)?;
-    // The sample as generated, never written to: what a step's subject was before the run (a
-    // copy of the materialized sample, not a second materialization of the same documents).
-    let before = db.clone();
+    check_in(model, layout, opts, &mut super::Samples::new())
+}
+
+/// [`check`] on a sample from `samples` (one kept from an earlier check of a design with the
+/// same collections, or one made now and kept).
+pub fn check_in(
+    model: &Model,
+    layout: &Layout,
+    opts: &EvalOptions,
+    samples: &mut super::Samples,
+) -> Result<AnswerReport, EvalError> {
+    let sample = samples.prepare(model, layout, opts)?;
+    let (model, data) = (&sample.model, &sample.data);
+    // The sample as generated, never written to: what a step's subject was before the run
+    // (the kept sample's database; the run works on a copy).
+    let before = &sample.db;
+    let mut db = before.clone();
     let cap = opts.fan_out_cap.max(1);
     let ctx = Ctx {
-        model: &model,
+        model,
         layout,
-        data: &data,
+        data,
         cap,
     };
     // The key fields of the layout's maps, for the pools of what each step returned.
-    let keys = map_keys(&model, layout);
+    let keys = map_keys(model, layout);
     let mut report = AnswerReport::default();
     for (ui, unit) in model.workload.iter().enumerate() {
         for largest in [false, true] {
@@ -136,7 +146,7 @@ pub fn check(
                             let me = b.value("me._id")?;
                             feed::check_read(
                                 db,
-                                &model,
+                                model,
                                 layout,
                                 r,
                                 &me,
@@ -149,7 +159,7 @@ pub fn check(
                                 let Some(Bson::Document(item)) = b.value("item") else {
                                     return None;
                                 };
-                                let readers = feed_readers(&model, b, r, cap);
+                                let readers = feed_readers(model, b, r, cap);
                                 feed::check_post(db, layout, r, &item, readers)
                             })
                         }
@@ -170,10 +180,10 @@ pub fn check(
                                 key: key.as_deref(),
                                 above: *above,
                             };
-                            attribute::check(db, &model, layout, &asked, &top)
+                            attribute::check(db, model, layout, &asked, &top)
                         }
                         Step::Insert { entity } if si + 1 == unit.steps.len() => {
-                            inserted(db, &before, layout, entity)
+                            inserted(db, before, layout, entity)
                         }
                         _ => None,
                     };
@@ -201,7 +211,7 @@ pub fn check(
                                 let Some(r) = model.relationship(&c.relationship) else {
                                     continue;
                                 };
-                                let Some(all) = children_of(db, &model, layout, r, &pid, Some(c))
+                                let Some(all) = children_of(db, model, layout, r, &pid, Some(c))
                                 else {
                                     unchecked.push(format!(
                                         "{}: the children of {} are not decoded under its strategy",
@@ -210,7 +220,7 @@ pub fn check(
                                     continue;
                                 };
                                 checked += 1;
-                                if let Some(p) = missing_child(&model, r, c, all, &pool) {
+                                if let Some(p) = missing_child(model, r, c, all, &pool) {
                                     problem(p);
                                 }
                             }
@@ -229,7 +239,7 @@ pub fn check(
                             };
                             let docs = documents(db, &coll.name);
                             let Some(rows) =
-                                run::list_rows(&model, b, entity, by.as_deref(), sort, &docs)
+                                run::list_rows(model, b, entity, by.as_deref(), sort, &docs)
                             else {
                                 continue;
                             };
@@ -298,7 +308,7 @@ pub fn check(
                                 unchecked.push(format!("{}: {}: {why}", unit.name, r.name));
                                 continue;
                             }
-                            let Some(expected) = parents_with(db, &model, layout, r, by, &value)
+                            let Some(expected) = parents_with(db, model, layout, r, by, &value)
                             else {
                                 unchecked.push(format!(
                                     "{}: the parents of {} are not decoded under its strategy",
@@ -355,7 +365,7 @@ pub fn check(
                                 let Some(new) = b.value(&format!("new.{f}")) else {
                                     continue;
                                 };
-                                let held = values_of(db, &model, layout, entity, &id, f);
+                                let held = values_of(db, model, layout, entity, &id, f);
                                 if held.is_empty() {
                                     unchecked.push(format!(
                                         "{}: {entity}.{f}: no document holds the {entity} by its _id",
@@ -397,7 +407,7 @@ pub fn check(
                                     .chain(also)
                                     .map(|f| {
                                         let by = total(&crate::design::plan::increment_by(
-                                            &model, entity, f,
+                                            model, entity, f,
                                         ));
                                         (f.clone(), Change::Grow(by))
                                     })
@@ -414,8 +424,8 @@ pub fn check(
                             };
                             for f in std::iter::once(field).chain(also) {
                                 let by =
-                                    total(&crate::design::plan::increment_by(&model, entity, f));
-                                let now = values_of(db, &model, layout, entity, &id, f);
+                                    total(&crate::design::plan::increment_by(model, entity, f));
+                                let now = values_of(db, model, layout, entity, &id, f);
                                 if now.is_empty() {
                                     unchecked.push(format!(
                                         "{}: {entity}.{f}: no document holds the {entity} by its _id",
@@ -424,7 +434,7 @@ pub fn check(
                                     continue;
                                 }
                                 checked += 1;
-                                let was = values_of(&before, &model, layout, entity, &id, f);
+                                let was = values_of(before, model, layout, entity, &id, f);
                                 let grown = grown_by(&was, &now);
                                 let counted = grown.iter().filter(|(_, d)| *d == by).count();
                                 if counted == 0 {
@@ -504,8 +514,8 @@ pub fn check(
                                 continue;
                             };
                             let (Some(kids), Some(holders)) = (
-                                children_of(db, &model, layout, r, &np, None),
-                                parents_holding(db, &model, layout, r, &cid),
+                                children_of(db, model, layout, r, &np, None),
+                                parents_holding(db, model, layout, r, &cid),
                             ) else {
                                 unchecked.push(format!(
                                     "{}: the children of {} are not decoded under its strategy",
@@ -516,11 +526,11 @@ pub fn check(
                             // The sample's links, chains and references are drawn per
                             // strategy and may leave a child under no parent, or list it
                             // under two: a move is checked from one parent to one.
-                            let held = parents_holding(&before, &model, layout, r, &cid);
+                            let held = parents_holding(before, model, layout, r, &cid);
                             // A chain's continuation documents are drawn apart from its
                             // parent, and may list a child the parent lists too: a move is
                             // checked where one document lists the child, as in real data.
-                            let lists = listings(&before, layout, r, &cid).map_or(0, |(_, n)| n);
+                            let lists = listings(before, layout, r, &cid).map_or(0, |(_, n)| n);
                             if lists > 1 {
                                 unchecked.push(format!(
                                     "{}: {}: the sample lists the moved {} in {lists} documents",
@@ -565,7 +575,7 @@ pub fn check(
                             else {
                                 continue;
                             };
-                            let Some(all) = children_of(db, &model, layout, r, &pid, None) else {
+                            let Some(all) = children_of(db, model, layout, r, &pid, None) else {
                                 unchecked.push(format!(
                                     "{}: the children of {} are not decoded under its strategy",
                                     unit.name, r.name
@@ -609,8 +619,8 @@ pub fn check(
                         step if step.op().is_tree() => {
                             let seen = tree::Seen {
                                 db,
-                                before: &before,
-                                model: &model,
+                                before,
+                                model,
                                 layout,
                                 binder: b,
                                 returned,
@@ -1526,6 +1536,8 @@ pub fn check_offered(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::{fitted_sample, materialize};
+    use crate::generate::generate;
 
     /// The children read with only some fields kept are the children [`children_of`]
     /// decodes whole, in the same order: for every parent of every relationship of every

@@ -106,10 +106,9 @@ pub(super) fn stored_ratios(
 /// ([`crate::storage::bucket_disk`]).
 pub(super) fn bucket_ratios(
     data: &Dataset,
-    layout: &crate::design::Layout,
+    collections: &[crate::design::Collection],
 ) -> BTreeMap<String, f64> {
-    layout
-        .collections
+    collections
         .iter()
         .filter(|c| {
             !c.shapes.is_empty()
