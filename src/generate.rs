@@ -739,15 +739,40 @@ impl ShapeGenerator<'_> {
                     .into_iter()
                     .map(|v| (key(&v), v))
                     .collect();
-                keyed.sort_by(|(x, _), (y, _)| {
-                    let o = crate::engine::compare::compare(x, y);
-                    if order.order < 0 {
-                        o.reverse()
-                    } else {
-                        o
+                // Dates (the usual key: the newest first) compare as their milliseconds,
+                // as `compare` orders them, without its type dispatch per comparison.
+                let dates: Option<Vec<i64>> = keyed
+                    .iter()
+                    .map(|(k, _)| match k {
+                        Bson::DateTime(d) => Some(d.timestamp_millis()),
+                        _ => None,
+                    })
+                    .collect();
+                match dates {
+                    Some(ms) => {
+                        let mut by: Vec<(i64, Bson)> = ms
+                            .into_iter()
+                            .zip(keyed.into_iter().map(|(_, v)| v))
+                            .collect();
+                        if order.order < 0 {
+                            by.sort_by(|(x, _), (y, _)| y.cmp(x));
+                        } else {
+                            by.sort_by_key(|(x, _)| *x);
+                        }
+                        *a = by.into_iter().map(|(_, v)| v).collect();
                     }
-                });
-                *a = keyed.into_iter().map(|(_, v)| v).collect();
+                    None => {
+                        keyed.sort_by(|(x, _), (y, _)| {
+                            let o = crate::engine::compare::compare(x, y);
+                            if order.order < 0 {
+                                o.reverse()
+                            } else {
+                                o
+                            }
+                        });
+                        *a = keyed.into_iter().map(|(_, v)| v).collect();
+                    }
+                }
             }
         }
         if let Some(settings) = &self.bucket {
@@ -1068,12 +1093,10 @@ impl Gen<'_> {
         // References past the sample's documents (a parent's children beyond its share of the
         // sampled ones, an entity with none sampled), by path: said in `outside`.
         let mut beyond: Vec<(String, u64)> = Vec::new();
-        let mut note = |p: FieldPath<'_>| {
-            let p = p.render();
-            match beyond.iter_mut().find(|(q, _)| *q == p) {
-                Some((_, n)) => *n += 1,
-                None => beyond.push((p, 1)),
-            }
+        // Every element of an array notes the same path: compared as it is, rendered once.
+        let mut note = |p: FieldPath<'_>| match beyond.iter_mut().find(|(q, _)| p.is(q)) {
+            Some((_, n)) => *n += 1,
+            None => beyond.push((p.render(), 1)),
         };
         let id = |seed: u64, i: u64| match key {
             Some((k, kf)) => key_value(seed, entity, k, kf, i),
@@ -1438,7 +1461,13 @@ impl Gen<'_> {
                     }
                     t.push_str(self.pick(WORDS));
                 }
-                repeat_to(t, len)
+                // Cut in place when long enough (ASCII words): what `repeat_to` would copy.
+                if t.len() >= len {
+                    t.truncate(len);
+                    t
+                } else {
+                    repeat_to(t, len)
+                }
             }
         };
         fit(s, len, self)
@@ -1550,6 +1579,18 @@ impl<'a> FieldPath<'a> {
         match self.parent {
             Some(p) => format!("{}.{}", p.render(), self.name),
             None => self.name.to_string(),
+        }
+    }
+
+    /// True when the path as text ([`FieldPath::render`]) is `text`, found without rendering
+    /// it (a reference array notes its path once per element).
+    fn is(&self, text: &str) -> bool {
+        let Some(rest) = text.strip_suffix(self.name) else {
+            return false;
+        };
+        match self.parent {
+            Some(p) => rest.strip_suffix('.').is_some_and(|r| p.is(r)),
+            None => rest.is_empty(),
         }
     }
 }
