@@ -2,6 +2,7 @@
 //! subject documents, earlier commands' results (`children`, `links`) and fresh documents for
 //! inserts (`child`, `item`).
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -27,14 +28,14 @@ pub(super) struct Binder<'a> {
     /// Fresh values of the current step (`child`, `item`, `follower`).
     pub fresh: BTreeMap<String, Bson>,
     /// Subjects already found, by entity (a subject can be a large document: found once).
-    pub cache: RefCell<BTreeMap<String, Option<Rc<Found>>>>,
+    pub cache: RefCell<BTreeMap<String, Option<Rc<Found<'a>>>>>,
     /// When set, every document each sent command returned, with its step: what the logical
     /// answer check ([`super::answer`]) reads of a run.
     pub returned: Option<Vec<(usize, Vec<Document>)>>,
 }
 
 /// A subject document, its index in its collection and its quantile.
-pub(super) type Found = (Document, usize, f64);
+pub(super) type Found<'a> = (Cow<'a, Document>, usize, f64);
 
 /// Returns the index of the typical document (quantile closest to 0.5) among `n` documents
 /// of `key` (`collection/label`); document 0 is the largest.
@@ -75,10 +76,10 @@ pub(super) fn get_path(d: &Document, path: &str) -> Option<Bson> {
     }
 }
 
-impl Binder<'_> {
+impl<'a> Binder<'a> {
     /// Returns the subject document of an entity and its index and quantile: the largest or
     /// the typical document of its collection, or an element embedded in its parent's.
-    pub fn subject(&self, entity: &str) -> Option<Rc<Found>> {
+    pub fn subject(&self, entity: &str) -> Option<Rc<Found<'a>>> {
         if let Some(hit) = self.cache.borrow().get(entity) {
             return hit.clone();
         }
@@ -140,7 +141,7 @@ impl Binder<'_> {
         (start, n)
     }
 
-    fn find_subject(&self, entity: &str) -> Option<Found> {
+    fn find_subject(&self, entity: &str) -> Option<Found<'a>> {
         if let Some(c) = self.layout.collection_of(entity) {
             let g = self.data.collection(&c.name)?;
             let (start, n) = self.shape_range(c, entity, g.documents.len());
@@ -151,7 +152,7 @@ impl Binder<'_> {
                 typical_index(self.model.seed, &key, n)
             };
             let q = document_quantile(self.model.seed, &key, i as u64);
-            return g.documents.get(start + i).map(|d| (d.clone(), i, q));
+            return g.documents.get(start + i).map(|d| (Cow::Borrowed(d), i, q));
         }
         // Embedded: the first element of the array in the parent's subject.
         let r = self.model.relationships.iter().find(|r| {
@@ -163,7 +164,10 @@ impl Binder<'_> {
         })?;
         let in_parent = matches!(self.layout.strategy(&r.name), Some(Strategy::Embed));
         let (p, i, q) = in_parent
-            .then(|| self.subject(&r.parent).map(|f| (*f).clone()))
+            .then(|| {
+                self.subject(&r.parent)
+                    .map(|f| (Cow::clone(&f.0), f.1, f.2))
+            })
             .flatten()
             .or_else(|| {
                 let bucket = crate::design::names::relationship_collection_name(
@@ -176,11 +180,11 @@ impl Binder<'_> {
                 } else {
                     g.documents.len() / 2
                 };
-                g.documents.get(i).map(|d| (d.clone(), i, 0.5))
+                g.documents.get(i).map(|d| (Cow::Borrowed(d), i, 0.5))
             })?;
         match p.get(r.array_field()) {
             Some(Bson::Array(a)) => a.iter().find_map(|e| match e {
-                Bson::Document(d) => Some((d.clone(), i, q)),
+                Bson::Document(d) => Some((Cow::Owned(d.clone()), i, q)),
                 _ => None,
             }),
             _ => None,
@@ -246,7 +250,7 @@ impl Binder<'_> {
         }
         let f = self.subject(head)?;
         if rest.is_empty() {
-            Some(Bson::Document(f.0.clone()))
+            Some(Bson::Document(f.0.clone().into_owned()))
         } else {
             get_path(&f.0, rest)
         }

@@ -26,7 +26,7 @@ use crate::eval::bind::Binder;
 use crate::model::{Model, Op, Relationship, Step};
 
 /// What the check of one tree step sees of a run.
-pub(super) struct Seen<'a> {
+pub(super) struct Seen<'a, 'd> {
     /// The database as the unit left it.
     pub db: &'a Database,
     /// The sample as generated, never written to: the tree the step starts from.
@@ -35,7 +35,7 @@ pub(super) struct Seen<'a> {
     pub layout: &'a Layout,
     /// The values of the run: `node` (the node the step starts from), `child` (the new node
     /// of an insert), `new_parent` (of a move).
-    pub binder: &'a Binder<'a>,
+    pub binder: &'a Binder<'d>,
     /// What each sent command returned, with its step.
     pub returned: &'a [(usize, Vec<Document>)],
     /// The step's index in its unit.
