@@ -169,9 +169,11 @@ pub fn Playground() -> impl IntoView {
                 if !live() {
                     return;
                 }
+                // A bad text, or the model on show again (only the text's layout changed): there
+                // is nothing to analyse.
                 let m = match read_model(&t) {
-                    Ok(m) => m,
-                    Err(e) => return take_text(&t, Err(e)),
+                    Ok(m) if model.with_untracked(|old| old.as_ref() != Some(&m)) => m,
+                    read => return take_text(&t, read),
                 };
                 let todo = offers(&m).into_iter();
                 analyze_in_tasks(todo, Vec::new(), live, instead, move |done| {
