@@ -53,9 +53,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 // runs, 2026-11-30): one task holds the instant figures of every design and the old cards'
 // removal and the new ones' rendering, another the first entity's forms. With each design's
 // analysis in a task of its own before the model is taken in (#35 item 7): at most 86 ms in 16
-// of 18 runs at load 2 to 5, over 100 ms in two (115 at load 3, 118 at load 5; what remains is
-// rendering: the editor's forms, the cards, style and layout), so not yet a test. The test
-// runs and prints its figures.
+// of 18 runs at load 2 to 5, over 100 ms in two (115 at load 3, 118 at load 5), and 84 to
+// 167 ms at load 4 to 6 (before: 145 to 155 on the same load); what remains is rendering (the
+// editor's forms, the cards, style and layout), so not yet a test. The test runs and prints
+// its figures.
 /** Waits until the page has run no task over 50 ms for a whole second (at most 60 s). */
 async function quiet(page) {
   await page.evaluate(

@@ -130,9 +130,13 @@ pub fn Playground() -> impl IntoView {
     // Custom chosen from a preset's design starts as that design, shown but not written: the
     // model changes (an undo step, "edited") only with the user's first change.
     let custom_seed = RwSignal::new(None::<strategies::Seed>);
+    // True from a change of the text until it is taken in: the results are then busy
+    // (`aria-busy`), the old model's figures still on show.
+    let taking = RwSignal::new(false);
     // Takes a text in, read: its model, or its problems (the last good model stays).
     let take_text = move |t: &str, read: Result<Model, Vec<ModelError>>| match read {
         Ok(m) => {
+            taking.set(false);
             // Another model (a preset, an import) starts on its first design.
             let renamed = model.with_untracked(|old| {
                 old.as_ref().map(|o| o.name.as_deref()) != Some(m.name.as_deref())
@@ -145,7 +149,10 @@ pub fn Playground() -> impl IntoView {
             set_errors.set(Vec::new());
             set_good_text.set(std::sync::Arc::from(t));
         }
-        Err(e) => set_errors.set(e),
+        Err(e) => {
+            taking.set(false);
+            set_errors.set(e);
+        }
     };
     // Every offered design of the next model, analysed ahead of its taking in (see below); the
     // comparison takes them when they are of the model it shows.
@@ -160,6 +167,7 @@ pub fn Playground() -> impl IntoView {
     Effect::new(move |first: Option<()>| {
         let t: std::sync::Arc<str> = text.get().into();
         if first.is_some() {
+            taking.set(true);
             let live = {
                 let t = t.clone();
                 move || text.try_with_untracked(|now| **now == *t).unwrap_or(false)
@@ -460,7 +468,7 @@ pub fn Playground() -> impl IntoView {
                 {move || is_custom.get().then(|| view! { <StrategyPicker ws=ws model=shown/> })}
             </div>
             <ModelCard ws=ws model=model errors=errors design=chosen/>
-            <div class="results" id="results" tabindex="-1">
+            <div class="results" id="results" tabindex="-1" aria-busy=move || taking.get().then_some("true")>
                 {move || advise_open.get().then(|| view! {
                     <AdvisePanel text=good_text apply=apply_design open=advise_open/>
                 })}
