@@ -72,11 +72,16 @@ export async function showJson(page) {
   await page.click('#tab-json');
 }
 
-/** Opens the preset called `name` (file name without .json; `blank`) from the preset chooser. */
+/**
+ * Opens the preset called `name` (file name without .json; `blank`) from the preset chooser,
+ * and waits until the playground has taken it in (its designs are analysed a task each
+ * before it: `#results` is `aria-busy` until then).
+ */
 export async function openPreset(page, name) {
   await page.click('#choose-preset');
   await page.click(`.preset-card[data-preset="${name}"]`);
   await page.waitForSelector('.chooser', { state: 'detached' });
+  await page.waitForSelector('#results:not([aria-busy])', { state: 'attached' });
 }
 
 /** Dispatches, on the "Start from your data" dialog's drop zone, a dragover then a drop whose

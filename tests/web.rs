@@ -60,9 +60,11 @@ fn text_of(root: &HtmlElement, selector: &str) -> String {
 }
 
 /// Waits until the browser has run Leptos's scheduled updates and the playground has taken in
-/// the text they leave (the model is read a task after the text changes): two macrotasks later.
+/// the text they leave (the model is read a task after the text changes, each offered design
+/// analysed in a task of its own, the model taken in a task after them): a dozen macrotasks
+/// later covers a preset's seven designs.
 async fn tick() {
-    for _ in 0..2 {
+    for _ in 0..12 {
         let promise = js_sys::Promise::new(&mut |resolve, _| {
             let _ = web_sys::window()
                 .unwrap()

@@ -20,7 +20,7 @@ use super::editor::{ModelCard, Notice, Workspace};
 use super::i18n::{self, tr};
 use super::storage;
 use crate::analysis::{analyze_layout, Analysis};
-use crate::eval::offer::{offers, CUSTOM};
+use crate::eval::offer::{offers, Offer, CUSTOM};
 use crate::history::{Change, History};
 use crate::lang::Msg;
 use crate::model::{parse_model, Model, ModelError};
@@ -57,17 +57,50 @@ pub struct Analyzed {
 
 /// Returns the analysis of every design [`offers`] lists for `model`, in the design bar's order.
 pub fn evaluate_all(model: &Model) -> Vec<Analyzed> {
-    offers(model)
-        .into_iter()
-        .map(|o| Analyzed {
-            analysis: o
-                .layout()
-                .map(|l| analyze_layout(&o.model, l))
-                .map_err(|e| e.to_string()),
-            id: o.id,
-            label: o.label,
-        })
-        .collect()
+    offers(model).into_iter().map(analyze_offer).collect()
+}
+
+/// Returns the analysis of one offered design.
+fn analyze_offer(o: Offer) -> Analyzed {
+    Analyzed {
+        analysis: o
+            .layout()
+            .map(|l| analyze_layout(&o.model, l))
+            .map_err(|e| e.to_string()),
+        id: o.id,
+        label: o.label,
+    }
+}
+
+/// Analyses `todo` one design a task, after `done`, then calls `then` with every analysis; stops
+/// as soon as `live` says the work is no longer wanted. Each design's analysis (its
+/// `arith::collection_stats`) takes a task of its own, so that none blocks the page long. When
+/// the page cannot set a timeout, `instead` runs in place of the rest.
+fn analyze_in_tasks(
+    mut todo: std::vec::IntoIter<Offer>,
+    mut done: Vec<Analyzed>,
+    live: impl Fn() -> bool + Clone + 'static,
+    instead: impl Fn() + Copy + 'static,
+    then: impl FnOnce(Vec<Analyzed>) + 'static,
+) {
+    let step = {
+        let live = live.clone();
+        move || {
+            if !live() {
+                return;
+            }
+            match todo.next() {
+                Some(o) => {
+                    done.push(analyze_offer(o));
+                    analyze_in_tasks(todo, done, live, instead, then);
+                }
+                None => then(done),
+            }
+        }
+    };
+    if set_timeout_with_handle(step, std::time::Duration::ZERO).is_err() && live() {
+        instead();
+    }
 }
 
 /// Returns the model in `text`, or every problem with where it is.
@@ -97,9 +130,13 @@ pub fn Playground() -> impl IntoView {
     // Custom chosen from a preset's design starts as that design, shown but not written: the
     // model changes (an undo step, "edited") only with the user's first change.
     let custom_seed = RwSignal::new(None::<strategies::Seed>);
-    // Takes a text in: its model, or its problems (the last good model stays).
-    let take_text = move |t: &str| match read_model(t) {
+    // True from a change of the text until it is taken in: the results are then busy
+    // (`aria-busy`), the old model's figures still on show.
+    let taking = RwSignal::new(false);
+    // Takes a text in, read: its model, or its problems (the last good model stays).
+    let take_text = move |t: &str, read: Result<Model, Vec<ModelError>>| match read {
         Ok(m) => {
+            taking.set(false);
             // Another model (a preset, an import) starts on its first design.
             let renamed = model.with_untracked(|old| {
                 old.as_ref().map(|o| o.name.as_deref()) != Some(m.name.as_deref())
@@ -112,24 +149,48 @@ pub fn Playground() -> impl IntoView {
             set_errors.set(Vec::new());
             set_good_text.set(std::sync::Arc::from(t));
         }
-        Err(e) => set_errors.set(e),
+        Err(e) => {
+            taking.set(false);
+            set_errors.set(e);
+        }
     };
+    // Every offered design of the next model, analysed ahead of its taking in (see below); the
+    // comparison takes them when they are of the model it shows.
+    let ahead = StoredValue::new_local(None::<(Model, Vec<Analyzed>)>);
     // Every change of the text (typing, forms, presets, undo) re-reads the model; a bad one
-    // keeps the last good model. The model is read a task later: the editor's own update (a
-    // whole inferred model's forms) and the figures' (every design's analysis, the cards) then
-    // run as two tasks, each shorter than the page would block for in one. A text that has
-    // changed again by then is left to its own, later, task.
+    // keeps the last good model. The model is read a task later, then each offered design is
+    // analysed in a task of its own, and the model is taken in a task after them: the editor's
+    // own update (a whole inferred model's forms), each design's figures and the new cards'
+    // rendering run as tasks apart, each shorter than the page would block for in one. The old
+    // model stays on show until then. A text that has changed again meanwhile is left to its
+    // own, later, tasks.
     Effect::new(move |first: Option<()>| {
-        let t = text.get();
+        let t: std::sync::Arc<str> = text.get().into();
         if first.is_some() {
-            let take = move || {
-                if text.try_with_untracked(|now| *now != t).unwrap_or(true) {
+            taking.set(true);
+            let live = {
+                let t = t.clone();
+                move || text.try_with_untracked(|now| **now == *t).unwrap_or(false)
+            };
+            let instead = move || text.with_untracked(|t| take_text(t, read_model(t)));
+            let read = move || {
+                if !live() {
                     return;
                 }
-                take_text(&t);
+                // A bad text, or the model on show again (only the text's layout changed): there
+                // is nothing to analyse.
+                let m = match read_model(&t) {
+                    Ok(m) if model.with_untracked(|old| old.as_ref() != Some(&m)) => m,
+                    read => return take_text(&t, read),
+                };
+                let todo = offers(&m).into_iter();
+                analyze_in_tasks(todo, Vec::new(), live, instead, move |done| {
+                    ahead.set_value(Some((m.clone(), done)));
+                    take_text(&t, Ok(m));
+                });
             };
-            if set_timeout_with_handle(take, std::time::Duration::ZERO).is_err() {
-                text.with_untracked(|t| take_text(t));
+            if set_timeout_with_handle(read, std::time::Duration::ZERO).is_err() {
+                instead();
             }
         }
     });
@@ -150,8 +211,19 @@ pub fn Playground() -> impl IntoView {
             })
         })
     });
-    // Every offered design is analysed once per model; switching designs only picks one.
-    let comparison = Memo::new(move |_| shown.with(|m| m.as_ref().map(evaluate_all)));
+    // Every offered design is analysed once per model (ahead, for a model the text brought in);
+    // switching designs only picks one. Analyses ahead of another model (before a Custom
+    // seed's) are not used.
+    let comparison = Memo::new(move |_| {
+        shown.with(|m| {
+            let m = m.as_ref()?;
+            let ahead = ahead.try_update_value(|a| a.take_if(|(of, _)| of == m));
+            Some(match ahead.flatten() {
+                Some((_, done)) => done,
+                None => evaluate_all(m),
+            })
+        })
+    });
     // The offers as the design bar shows them: (id, label), in order.
     // The labels are in the page's language (the ids stay).
     let bar = Memo::new(move |_| {
@@ -396,7 +468,7 @@ pub fn Playground() -> impl IntoView {
                 {move || is_custom.get().then(|| view! { <StrategyPicker ws=ws model=shown/> })}
             </div>
             <ModelCard ws=ws model=model errors=errors design=chosen/>
-            <div class="results" id="results" tabindex="-1">
+            <div class="results" id="results" tabindex="-1" aria-busy=move || taking.get().then_some("true")>
                 {move || advise_open.get().then(|| view! {
                     <AdvisePanel text=good_text apply=apply_design open=advise_open/>
                 })}
