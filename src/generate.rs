@@ -754,11 +754,14 @@ impl ShapeGenerator<'_> {
                             .into_iter()
                             .zip(keyed.into_iter().map(|(_, v)| v))
                             .collect();
-                        if order.order < 0 {
-                            by.sort_by(|(x, _), (y, _)| y.cmp(x));
-                        } else {
-                            by.sort_by_key(|(x, _)| *x);
-                        }
+                        let descending = order.order < 0;
+                        by.sort_by(|(x, _), (y, _)| {
+                            if descending {
+                                y.cmp(x)
+                            } else {
+                                x.cmp(y)
+                            }
+                        });
                         *a = by.into_iter().map(|(_, v)| v).collect();
                     }
                     None => {
