@@ -755,13 +755,15 @@ impl ShapeGenerator<'_> {
                             .zip(keyed.into_iter().map(|(_, v)| v))
                             .collect();
                         let descending = order.order < 0;
-                        by.sort_by(|(x, _), (y, _)| {
-                            if descending {
-                                y.cmp(x)
-                            } else {
-                                x.cmp(y)
-                            }
-                        });
+                        by.sort_by(
+                            |(x, _), (y, _)| {
+                                if descending {
+                                    y.cmp(x)
+                                } else {
+                                    x.cmp(y)
+                                }
+                            },
+                        );
                         *a = by.into_iter().map(|(_, v)| v).collect();
                     }
                     None => {
