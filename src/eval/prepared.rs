@@ -112,3 +112,54 @@ impl Samples {
         Ok(p)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Samples;
+    use crate::design::{DesignName, DesignSpec, Joins, Layout};
+    use crate::eval::{answer, evaluate_layout, evaluate_layout_in, EvalOptions};
+
+    /// A design evaluated (and its answers checked) on a kept sample gives exactly what it
+    /// gives on a sample of its own: each design of blog and social-feed, application joins
+    /// then `$lookup` (the same collections: the second takes the first's sample), with
+    /// another design between them (a miss that keeps the first sample).
+    #[test]
+    fn a_kept_sample_evaluates_and_checks_as_a_fresh_one() {
+        for preset in ["blog", "social-feed"] {
+            let model = crate::presets::find(preset).unwrap().model().unwrap();
+            let spec = |base, joins| {
+                let mut s = DesignSpec::named(base, &model.design);
+                s.joins = joins;
+                s
+            };
+            let specs = [
+                spec(DesignName::Normalized, Joins::Application),
+                spec(DesignName::Denormalized, Joins::Application),
+                spec(DesignName::Normalized, Joins::Lookup),
+            ];
+            let small = EvalOptions {
+                max_documents: Some(30),
+                ..EvalOptions::default()
+            };
+            let mut samples = Samples::new();
+            for s in &specs {
+                let layout = Layout::build(&model, s).unwrap();
+                let kept =
+                    evaluate_layout_in(&model, layout.clone(), &small, &mut samples, &mut |_| {})
+                        .unwrap();
+                let fresh = evaluate_layout(&model, layout.clone(), &small).unwrap();
+                assert_eq!(
+                    serde_json::to_value(&kept).unwrap(),
+                    serde_json::to_value(&fresh).unwrap(),
+                    "{preset} {s:?}"
+                );
+                let kept = answer::check_in(&model, &layout, &small, &mut samples).unwrap();
+                let fresh = answer::check(&model, &layout, &small).unwrap();
+                assert_eq!(kept.problems, fresh.problems, "{preset} {s:?}");
+                assert_eq!(kept.checked, fresh.checked, "{preset} {s:?}");
+            }
+            // Normalized with `$lookup` took the sample of normalized with application joins.
+            assert_eq!(samples.kept.len(), 2, "{preset}");
+        }
+    }
+}
