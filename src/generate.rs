@@ -1466,13 +1466,7 @@ impl Gen<'_> {
                     }
                     t.push_str(self.pick(WORDS));
                 }
-                // Cut in place when long enough (ASCII words): what `repeat_to` would copy.
-                if t.len() >= len {
-                    t.truncate(len);
-                    t
-                } else {
-                    repeat_to(t, len)
-                }
+                repeat_to(t, len)
             }
         };
         fit(s, len, self)
@@ -1524,8 +1518,10 @@ fn fit(mut s: String, len: usize, g: &mut Gen) -> String {
 }
 
 /// Returns the ASCII text `s` repeated (or cut) to exactly `len` bytes; `s` empty gives `x`s.
-fn repeat_to(s: String, len: usize) -> String {
-    if s.len() == len {
+fn repeat_to(mut s: String, len: usize) -> String {
+    // Long enough: cut in place, not copied (the copy below would hold the same bytes).
+    if s.len() >= len && s.is_char_boundary(len) {
+        s.truncate(len);
         return s;
     }
     let block = if s.is_empty() { "x".to_string() } else { s };
