@@ -53,12 +53,12 @@ test('Custom on a preset: pick a strategy, the JSON has it, the CLI agrees, undo
 
   // A strategy and its parameter: overrides in the JSON, on the design Custom started from.
   await page.selectOption('#strategy-comments', 'bucket');
-  await page.waitForFunction(() => JSON.parse(document.querySelector('#model-input').value).design.relationships?.comments);
+  await designIs(page, (d) => d.relationships?.comments);
   assert.deepEqual(await design(page), { base: 'denormalized', relationships: { comments: { strategy: 'bucket', size: 50 } } });
   assert.equal(await page.textContent('label[for="strategy-comments-parameter"]'), 'Bucket size');
   await page.fill('#strategy-comments-parameter', '20');
   await page.press('#strategy-comments-parameter', 'Enter');
-  await page.waitForFunction(() => JSON.parse(document.querySelector('#model-input').value).design.relationships.comments.size === 20);
+  await designIs(page, (d) => d.relationships?.comments?.size === 20);
   assert.equal(await page.inputValue('#strategy-comments-parameter'), '20');
   assert.ok(await page.$('.collection[data-collection="comments_buckets"]'), 'the bucket collection is laid out');
 
@@ -112,15 +112,15 @@ test('Custom on a preset: pick a strategy, the JSON has it, the CLI agrees, undo
   // Undo (outside any field): the size, then the strategy.
   await page.$eval('#strategy-comments-parameter', (i) => i.blur());
   await page.keyboard.press('Control+z');
-  await page.waitForFunction(() => JSON.parse(document.querySelector('#model-input').value).design.relationships.comments.size === 50);
+  await designIs(page, (d) => d.relationships?.comments?.size === 50);
   await page.keyboard.press('Control+z');
-  await page.waitForFunction((d) => JSON.stringify(JSON.parse(document.querySelector('#model-input').value).design) === d, JSON.stringify(shipped));
+  await designIs(page, `(d) => JSON.stringify(d) === ${JSON.stringify(JSON.stringify(shipped))}`);
   // Back at the preset's own design: Custom shows Denormalized again.
   assert.equal(await page.inputValue('#strategy-comments'), 'reference_in_child');
   assert.equal(await page.$('#strategy-comments-parameter'), null);
   // Redo brings the bucket back; a customized design is kept when coming back to Custom.
   await page.keyboard.press('Control+y');
-  await page.waitForFunction(() => JSON.parse(document.querySelector('#model-input').value).design.relationships?.comments);
+  await designIs(page, (d) => d.relationships?.comments);
   await page.keyboard.press('1');
   assert.equal(await pressed(page), '1Normalized (references)');
   assert.equal(await page.$('.strategies'), null);
@@ -165,7 +165,9 @@ test('the picker is reachable by keyboard and a feed lists only the feed strateg
 
 /** Waits until the JSON tab's model satisfies `check(design)` (the model's `design`, or {}). */
 async function designIs(page, check) {
-  await page.waitForFunction(`(${check})(JSON.parse(document.querySelector('#model-input').value).design ?? {})`);
+  // The text changes at once, the page's model (and so every form and figure) a few tasks
+  // later: `#results` is `aria-busy` in between, so both are waited for in one check.
+  await page.waitForFunction(`(${check})(JSON.parse(document.querySelector('#model-input').value).design ?? {}) && !document.querySelector('#results[aria-busy]')`);
 }
 
 /** Evaluates the JSON tab's model with the CLI (as `squillion eval MODEL --json`). */
