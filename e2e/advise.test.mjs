@@ -67,6 +67,13 @@ test('Advise on social-feed: the front, the recommendation, Apply gives squillio
   assert.ok(points.some((p) => p.recommended), 'the recommendation is on the front');
   // Its cost by the cost model, and where the pick flips (the CLI's numbers: docs/advisor.md).
   assert.match(await page.textContent('[data-testid="advise-cost"]'), /^cost: [\d.]+ (µs|ms|s)\/s of work \(.* reading, .* writing; \d+% of it .+\), storage /);
+  // What decides against the runner-up, and where the feed's choice flips: both run on the
+  // engine (the CLI's explanation, docs/advisor.md "Where each choice flips").
+  const runnerUp = await page.$eval('[data-testid="advise-runner-up"]', (p) => ({ decided: p.dataset.decidedBy, term: p.dataset.term, text: p.textContent }));
+  assert.deepEqual([runnerUp.decided, runnerUp.term], ['reads', 'docs_from_disk'], JSON.stringify(runnerUp));
+  assert.match(runnerUp.text, /^Against the runner-up \(Copy each activity into the feed of every user it goes to, one document per copy\): its reads cost more, mostly documents read from disk/);
+  const feedWhy = await page.textContent('.advise-explanations li[data-dimension="feed"]');
+  assert.match(feedWhy, /On the engine it costs \+[\d.]+ s\/s of work and \+[\d.]+ TiB on disk, mostly documents read from disk .*, and would win below [\d.]+ reads per write \(today 55\)\./);
   const flips = await page.$$eval('[data-testid="advise-flips"] li', (lis) => lis.map((l) => l.textContent));
   assert.ok(flips.some((f) => /^Copy each activity into the feed of every user it goes to, one document per copy .*ties at [\d.]+ reads per write \(today 55\)/.test(f)), `flips: ${JSON.stringify(flips)}`);
   // The same flips drawn: the recommendation's line and one per flip, crossing at its ratio.

@@ -10,6 +10,7 @@
 //! docs/advisor.md describes it.
 
 pub mod cost;
+pub mod flips;
 pub mod screen;
 pub mod search;
 pub mod space;
@@ -34,6 +35,10 @@ pub const DEFAULT_HORIZON_YEARS: u16 = 5;
 
 /// Designs on the front verified on the engine at most (the best-scored first).
 pub const FRONT_VERIFIED: usize = 8;
+
+/// How many times a choice's runner-up, sound and cheaper on the engine than the
+/// recommendation, may replace it (each time the new recommendation is explained again).
+pub const REPICK_ROUNDS: usize = 2;
 
 /// Why the advisor cannot advise.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -183,6 +188,11 @@ pub struct Explanation {
     pub runner_up: Option<Alternative>,
     /// The infeasible alternatives (the best of each strategy), with why.
     pub rejected: Vec<Alternative>,
+    /// Where this choice flips against its runner-up, both run on the engine and priced by
+    /// the cost model (the recommendation with only this choice changed); `None` without a
+    /// feasible runner-up or an engine run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flip: Option<flips::ChoiceFlip>,
     /// The reasons in a sentence.
     pub text: String,
 }
@@ -211,6 +221,10 @@ pub struct Alternative {
     pub index_bytes_delta: f64,
     /// Why it is infeasible; empty when it is feasible.
     pub infeasible: Vec<screen::Breach>,
+    /// For an alternative that only the growth makes infeasible (its largest parent reaches
+    /// the break point within the horizon): the growth below which it would stay feasible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub growth: Option<flips::GrowthFlip>,
 }
 
 /// Everything the advisor says about a model.
@@ -245,6 +259,10 @@ pub struct Advice {
     /// and the storage weight at which it would win, the nearest first.
     #[serde(default)]
     pub flips: Vec<cost::Flip>,
+    /// The runner-up of the decision: the next sound verified design by the cost model (one
+    /// that costs something else), with what decides between it and the recommendation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runner_up: Option<flips::ChoiceFlip>,
     /// Why the recommendation scores worse than the yardstick (the normalized design, score
     /// 0), when it does; `None` when it scores 0 or better.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -345,9 +363,10 @@ pub fn advise_in(
         .filter_map(|&i| found.get(i).map(|s| advised(i, s)))
         .collect();
     let mut disagree = Vec::new();
-    let recommended: Option<Advised>;
+    let mut recommended: Option<Advised>;
     let mut flips = Vec::new();
     let mut yardstick: Option<Advised> = None;
+    let mut samples = crate::eval::Samples::new();
     if opts.verify {
         let mut labels: Vec<String> = Vec::new();
         for a in top.iter().chain(front.iter().take(FRONT_VERIFIED)) {
@@ -359,7 +378,6 @@ pub fn advise_in(
         // A design both in the top and on the front runs once; designs that lay out the same
         // collections (a `$lookup` twin) share one generated sample.
         let mut done: Vec<Advised> = Vec::new();
-        let mut samples = crate::eval::Samples::new();
         for a in top.iter_mut().chain(front.iter_mut().take(FRONT_VERIFIED)) {
             if let Some(d) = done.iter().find(|d| d.label == a.label) {
                 a.engine = d.engine.clone();
@@ -434,21 +452,125 @@ pub fn advise_in(
             }
             yardstick = Some(y);
         }
-        flips = pick
-            .as_ref()
-            .map(|p| {
-                flips_of(
-                    p,
-                    top.iter()
-                        .chain(front.iter().take(FRONT_VERIFIED))
-                        .chain(yardstick.iter()),
-                    opts,
-                )
-            })
-            .unwrap_or_default();
         recommended = pick;
     } else {
         recommended = top.first().cloned();
+    }
+    tell(of, Text::new("advisor-step-explain"));
+    // Where each choice flips: its runner-up (the recommendation with that choice alone
+    // changed) run on the engine, unless it already was, and priced against the pick. A
+    // runner-up the engine finds sound and cheaper is the better design by the very rule that
+    // picked: it becomes the recommendation and is explained in turn (a few rounds at most).
+    let mut rivals: Vec<Advised> = Vec::new();
+    let mut explanations = Vec::new();
+    let mut pick_candidate = recommended.as_ref().and_then(|r| {
+        found
+            .iter()
+            .find(|s| space.spec(model, &s.candidate) == r.design)
+            .map(|s| s.candidate.clone())
+    });
+    for round in 0..=REPICK_ROUNDS {
+        let Some(c) = pick_candidate.clone() else {
+            break;
+        };
+        let explained = explain(
+            &mut screener,
+            model,
+            &space,
+            &c,
+            &reference,
+            opts,
+            horizon_days,
+        );
+        let pick = recommended
+            .clone()
+            .filter(|p| p.cost.is_some() && opts.verify);
+        let mut cheaper: Option<(Advised, Candidate)> = None;
+        explanations = Vec::with_capacity(explained.len());
+        for (mut e, runner_up) in explained {
+            if let (Some(pick), Some(n)) = (pick.as_ref(), runner_up) {
+                let spec = space.spec(model, &n);
+                let known = top
+                    .iter()
+                    .chain(&front)
+                    .chain(yardstick.iter())
+                    .chain(&rivals)
+                    .find(|a| a.design == spec && (a.engine.is_some() || a.engine_error.is_some()))
+                    .cloned();
+                let rival = match known {
+                    Some(a) => Some(a),
+                    None => screener.screen_design(&spec).map(|screen| {
+                        let score = score(&screen.objectives(), &reference, &opts.weights);
+                        let rank = found
+                            .iter()
+                            .position(|s| s.candidate == n)
+                            .unwrap_or(found.len());
+                        let mut a = advised(
+                            rank,
+                            &search::Scored {
+                                candidate: n.clone(),
+                                screen,
+                                score,
+                            },
+                        );
+                        of += 1;
+                        tell(
+                            of,
+                            Text::new("advisor-step-engine").nested("design", a.words.clone()),
+                        );
+                        run_engine(model, &mut a, opts, &mut samples, &mut disagree);
+                        rivals.push(a.clone());
+                        a
+                    }),
+                };
+                if let Some(rival) = rival {
+                    let f = flips::ChoiceFlip::of(pick, &rival, &opts.cost, &opts.weights);
+                    let cost = |a: &Advised| a.cost.as_ref().map_or(f64::INFINITY, |c| c.score);
+                    let better = f.sound()
+                        && rival.screened.feasible()
+                        && cost(&rival) < cost(pick) - 1e-9
+                        && cheaper.as_ref().is_none_or(|(b, _)| cost(&rival) < cost(b));
+                    if better {
+                        cheaper = Some((rival, n));
+                    }
+                    e.flip = Some(f);
+                    e.text = text::explanation_text_in(&e, Lang::En);
+                }
+            }
+            explanations.push(e);
+        }
+        match cheaper {
+            Some((better, n)) if round < REPICK_ROUNDS => {
+                recommended = Some(better);
+                pick_candidate = Some(n);
+            }
+            _ => break,
+        }
+    }
+    let worse_than_yardstick = recommended
+        .as_ref()
+        .and_then(|r| yardstick_note(reference_screen.as_ref(), yardstick.as_ref(), r));
+    let mut runner_up = None;
+    if let Some(p) = recommended.as_ref().filter(|_| opts.verify) {
+        let verified = || {
+            top.iter()
+                .chain(front.iter().take(FRONT_VERIFIED))
+                .chain(yardstick.iter())
+                .chain(&rivals)
+        };
+        flips = flips_of(p, verified(), opts);
+        // The runner-up of the whole decision: the next sound design by the cost model, one
+        // that costs something else (a `$lookup` twin that costs the same decides nothing).
+        runner_up = sound_by_cost(verified())
+            .into_iter()
+            .filter(|a| a.label != p.label)
+            .find(|a| {
+                a.cost
+                    .as_ref()
+                    .zip(p.cost.as_ref())
+                    .is_some_and(|(c, own)| (c.score - own.score).abs() > 1e-9)
+            })
+            .map(|a| flips::ChoiceFlip::of(p, a, &opts.cost, &opts.weights));
     }
     let mut unique: Vec<Disagreement> = Vec::new();
     for d in disagree {
@@ -456,21 +578,6 @@ pub fn advise_in(
             unique.push(d);
         }
     }
-    let worse_than_yardstick = recommended
-        .as_ref()
-        .and_then(|r| yardstick_note(reference_screen.as_ref(), yardstick.as_ref(), r));
-    tell(of, Text::new("advisor-step-explain"));
-    let explanations = recommended
-        .as_ref()
-        .and_then(|r| {
-            let c = found
-                .iter()
-                .find(|s| space.spec(model, &s.candidate) == r.design)?
-                .candidate
-                .clone();
-            Some(explain(&mut screener, model, &space, &c, &reference, opts))
-        })
-        .unwrap_or_default();
     Advice {
         model: model.name.clone().unwrap_or_default(),
         horizon_days,
@@ -484,6 +591,7 @@ pub fn advise_in(
         explanations,
         disagreements: unique,
         flips,
+        runner_up,
         worse_than_yardstick,
     }
 }
@@ -669,7 +777,9 @@ pub fn label(model: &Model, space: &Space, c: &Candidate) -> String {
 
 /// Returns, per dimension with a choice, why candidate `c` chose what it did: its best
 /// feasible alternative (the same design with only that choice changed; for a strategy with
-/// parameters, its best parameter) and the better-scoring alternatives that are infeasible.
+/// parameters, its best parameter), with that alternative's candidate (for the engine to
+/// price where the choice flips), and the better-scoring alternatives that are infeasible
+/// (each with the growth at which it would not be, where growth decides).
 fn explain(
     screener: &mut Screener,
     model: &Model,
@@ -677,7 +787,8 @@ fn explain(
     c: &Candidate,
     reference: &[f64; 3],
     opts: &AdviseOptions,
-) -> Vec<Explanation> {
+    horizon_days: u64,
+) -> Vec<(Explanation, Option<Candidate>)> {
     let w = &opts.weights;
     let Some(own) = screener.screen_design(&space.spec(model, c)) else {
         return Vec::new();
@@ -696,7 +807,7 @@ fn explain(
             }
             _ => option_name(dim, i),
         };
-        let mut alternatives: Vec<Alternative> = Vec::new();
+        let mut alternatives: Vec<(Alternative, Candidate)> = Vec::new();
         for o in 0..dim.len() {
             if o == chosen_i || kind(o) == kind(chosen_i) {
                 continue;
@@ -708,25 +819,30 @@ fn explain(
             let Some(s) = screener.screen_design(&space.spec(model, &n)) else {
                 continue;
             };
-            alternatives.push(Alternative {
-                choice: option_name(dim, o),
-                words: Some(words::option_words(model, dim, o)),
-                score_delta: score(&s.objectives(), reference, w) - own_score,
-                reads_delta: s.reads - own.reads,
-                writes_delta: s.writes - own.writes,
-                index_keys_delta: s.index_keys_written - own.index_keys_written,
-                storage_delta: s.storage - own.storage,
-                index_bytes_delta: s.index_bytes - own.index_bytes,
-                infeasible: s.infeasible.clone(),
-            });
+            let growth = flips::growth_flip(model, &s.infeasible, horizon_days);
+            alternatives.push((
+                Alternative {
+                    choice: option_name(dim, o),
+                    words: Some(words::option_words(model, dim, o)),
+                    score_delta: score(&s.objectives(), reference, w) - own_score,
+                    reads_delta: s.reads - own.reads,
+                    writes_delta: s.writes - own.writes,
+                    index_keys_delta: s.index_keys_written - own.index_keys_written,
+                    storage_delta: s.storage - own.storage,
+                    index_bytes_delta: s.index_bytes - own.index_bytes,
+                    infeasible: s.infeasible.clone(),
+                    growth,
+                },
+                n,
+            ));
         }
         // The best of each strategy kind: one alternative per kind. The runner-up is the
         // best feasible one; every infeasible kind is listed with why.
-        alternatives.sort_by(|a, b| a.score_delta.total_cmp(&b.score_delta));
+        alternatives.sort_by(|(a, _), (b, _)| a.score_delta.total_cmp(&b.score_delta));
         let mut seen_kinds: Vec<String> = Vec::new();
         let mut runner_up = None;
         let mut rejected = Vec::new();
-        for a in alternatives {
+        for (a, n) in alternatives {
             let k = a.choice.split(' ').next().unwrap_or_default().to_string();
             if seen_kinds.contains(&k) {
                 continue;
@@ -735,19 +851,25 @@ fn explain(
             if !a.infeasible.is_empty() {
                 rejected.push(a);
             } else if runner_up.is_none() {
-                runner_up = Some(a);
+                runner_up = Some((a, n));
             }
         }
+        let (runner_up, candidate) = runner_up.unzip();
         let chosen_words = words::option_words(model, dim, chosen_i);
-        let text = text::explanation_in(Lang::En, &chosen_words, runner_up.as_ref(), &rejected);
-        out.push(Explanation {
-            dimension: dimension_name(dim),
-            chosen,
-            chosen_words: Some(chosen_words),
-            runner_up,
-            rejected,
-            text,
-        });
+        let text =
+            text::explanation_in(Lang::En, &chosen_words, runner_up.as_ref(), &rejected, None);
+        out.push((
+            Explanation {
+                dimension: dimension_name(dim),
+                chosen,
+                chosen_words: Some(chosen_words),
+                runner_up,
+                rejected,
+                flip: None,
+                text,
+            },
+            candidate,
+        ));
     }
     out
 }

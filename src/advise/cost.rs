@@ -144,8 +144,16 @@ pub struct Cost {
     /// µs of work per second of the write operations (those that write something, with the
     /// reads they make).
     pub write_us: f64,
-    /// Data plus index bytes at full scale.
+    /// What the storage objective weighs: bytes on disk at full scale, the data under its
+    /// block compressor (snappy; zstd over the column-compressed buckets of a time-series
+    /// collection: `storage.disk_bytes` of the evaluation) plus the index bytes. Before
+    /// 2026-12-01 it was the uncompressed data, which priced a time-series collection at
+    /// several times its size on disk.
     pub storage_bytes: f64,
+    /// The uncompressed data (BSON bytes, the size in memory) plus the index bytes: the
+    /// screen's storage objective, for comparison.
+    #[serde(default)]
+    pub data_bytes: f64,
     /// Read operations per second (operations that write nothing).
     pub read_ops_per_sec: f64,
     /// Write operations per second.
@@ -222,13 +230,15 @@ pub fn cost_of(e: &Evaluation, m: &CostModel, w: &super::Weights) -> Cost {
         })
         .collect();
     terms.sort_by(|a, b| b.us_per_sec.total_cmp(&a.us_per_sec));
-    let storage_bytes =
-        crate::eval::Metric::StorageBytes.of(e) + crate::eval::Metric::IndexBytes.of(e);
+    let index_bytes = crate::eval::Metric::IndexBytes.of(e);
+    let storage_bytes = e.storage.disk_bytes.value + index_bytes;
+    let data_bytes = crate::eval::Metric::StorageBytes.of(e) + index_bytes;
     let [read_ops_per_sec, write_ops_per_sec] = ops;
     Cost {
         read_us,
         write_us,
         storage_bytes,
+        data_bytes,
         read_ops_per_sec,
         write_ops_per_sec,
         terms,
@@ -407,6 +417,7 @@ mod tests {
             read_us,
             write_us,
             storage_bytes: storage,
+            data_bytes: storage,
             read_ops_per_sec: 0.0,
             write_ops_per_sec: 0.0,
             terms: Vec::new(),

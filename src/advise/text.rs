@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::cost::{Cost, Flip};
+use super::flips::ChoiceFlip;
 use super::screen::Breach;
 use super::{words, Advice, Advised, Alternative, Explanation};
 use crate::human::{binary_size, thousands};
@@ -29,6 +30,16 @@ fn plain(v: f64) -> String {
     } else {
         let t = format!("{v:.2}");
         t.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// Returns `v` cut down to what [`plain`] shows (whole from 100, two decimals below), so that
+/// an upper bound shown ("below 448") is never above the bound itself (448.7).
+fn floor_shown(v: f64) -> f64 {
+    if v >= 100.0 {
+        v.floor()
+    } else {
+        (v * 100.0).floor() / 100.0
     }
 }
 
@@ -110,6 +121,7 @@ pub fn explanation_in(
     chosen: &Text,
     runner_up: Option<&Alternative>,
     rejected: &[Alternative],
+    flip: Option<&ChoiceFlip>,
 ) -> String {
     let mut parts = vec![crate::human::capitalize(
         &Text::new("advisor-why-chosen")
@@ -127,6 +139,14 @@ pub fn explanation_in(
                 .arg("why", why)
                 .render(lang),
         );
+        if let Some(g) = &r.growth {
+            parts.push(
+                Text::new("advisor-why-growth")
+                    .arg("below", plain(floor_shown(g.feasible_below_per_day)))
+                    .arg("today", plain(g.per_day))
+                    .render(lang),
+            );
+        }
     }
     parts.push(match runner_up {
         Some(a) => Text::new("advisor-why-runner-up")
@@ -135,7 +155,92 @@ pub fn explanation_in(
             .render(lang),
         None => Text::new("advisor-why-no-alternative").render(lang),
     });
+    if let Some(f) = flip {
+        parts.push(choice_flip_in(f, lang));
+    }
     sentences(lang, &parts)
+}
+
+/// Returns where one choice flips against its runner-up, both run on the engine, in a
+/// sentence: what the runner-up costs more, and the read/write ratio or the storage weight at
+/// which it would win; or why the engine rules it out.
+fn choice_flip_in(f: &ChoiceFlip, lang: Lang) -> String {
+    if !f.sound() {
+        let id = match f.verdict.as_str() {
+            "engine_infeasible" => "advisor-choice-flip-infeasible",
+            "refused" => "advisor-choice-flip-refused",
+            "no_answer" => "advisor-choice-flip-no-answer",
+            _ => "advisor-choice-flip-failed",
+        };
+        return Text::new(id).render(lang);
+    }
+    let signed_work = |v: f64| {
+        let sign = if v < 0.0 { "-" } else { "+" };
+        format!("{sign}{}", work(v.abs()))
+    };
+    let decides = match (f.decided_by.as_deref(), &f.term) {
+        (Some("storage"), _) => Text::new("advisor-choice-flip-decides-storage").render(lang),
+        (Some("reads" | "writes"), Some(term)) => Text::new("advisor-choice-flip-decides-term")
+            .arg("term", term_name(term, lang))
+            .render(lang),
+        _ => String::new(),
+    };
+    let costs = Text::new("advisor-choice-flip-costs")
+        .arg("work", signed_work(f.work_delta_us.unwrap_or(0.0)))
+        .arg(
+            "storage",
+            signed_bytes(f.storage_delta_bytes.unwrap_or(0.0)),
+        )
+        .arg("decides", decides);
+    let Some(flip) = &f.flip else {
+        return Text::new("advisor-choice-flip-same").render(lang);
+    };
+    let mut when = Vec::new();
+    match (
+        flip.read_factor,
+        flip.reads_per_write,
+        flip.reads_per_write_at_flip,
+    ) {
+        // The two costs are linear in the read factor inside the logarithm, so they cross
+        // once: below a factor under 1 (fewer reads) or above one over 1, the runner-up wins.
+        (Some(k), Some(today), Some(at)) => when.push(
+            Text::new(if k < 1.0 {
+                "advisor-choice-flip-below"
+            } else {
+                "advisor-choice-flip-above"
+            })
+            .arg("at", ratio(at))
+            .arg("today", ratio(today))
+            .render(lang),
+        ),
+        (Some(k), _, _) => when.push(
+            Text::new("advisor-flip-factor")
+                .arg("factor", ratio(k))
+                .render(lang),
+        ),
+        _ => {}
+    }
+    if let Some(m) = flip.storage_weight_factor {
+        when.push(
+            Text::new("advisor-choice-flip-storage")
+                .arg("factor", ratio(m))
+                .render(lang),
+        );
+    }
+    let id = if flip.score_delta < 0.0 {
+        "advisor-choice-flip-cheaper"
+    } else if when.is_empty() {
+        "advisor-choice-flip-never"
+    } else {
+        "advisor-choice-flip"
+    };
+    Text::new(id)
+        .nested("costs", costs)
+        .arg(
+            "when",
+            when.join(&Text::new("advisor-choice-flip-or").render(lang)),
+        )
+        .render(lang)
 }
 
 /// Returns an explanation of the advice in `lang` (its `text` is the English).
@@ -143,11 +248,22 @@ pub fn explanation_text(e: &Explanation, lang: Lang) -> String {
     if lang == Lang::En {
         return e.text.clone();
     }
+    explanation_text_in(e, lang)
+}
+
+/// Returns an explanation rendered in `lang` from its parts (what its `text` is made of).
+pub fn explanation_text_in(e: &Explanation, lang: Lang) -> String {
     let chosen = e
         .chosen_words
         .clone()
         .unwrap_or_else(|| Text::new("advisor-words-design").arg("choices", &e.chosen));
-    explanation_in(lang, &chosen, e.runner_up.as_ref(), &e.rejected)
+    explanation_in(
+        lang,
+        &chosen,
+        e.runner_up.as_ref(),
+        &e.rejected,
+        e.flip.as_ref(),
+    )
 }
 
 /// Returns a design of the advice in words in `lang`, found by its label (flips and
@@ -294,6 +410,30 @@ pub fn flip_line(f: &Flip, design: &str, lang: Lang) -> String {
         .render(lang)
 }
 
+/// Returns what decides between the recommendation and the runner-up of the decision
+/// (`design`, in words), in a line: the side (reads, writes, storage) and the cost term.
+pub fn runner_up_line(r: &ChoiceFlip, design: &str, lang: Lang) -> String {
+    let side = match r.decided_by.as_deref() {
+        Some("reads") => "advisor-runner-up-reads",
+        Some("writes") => "advisor-runner-up-writes",
+        Some("storage") => "advisor-runner-up-storage",
+        _ => "advisor-runner-up-tie",
+    };
+    let term = r
+        .term
+        .as_deref()
+        .map(|t| {
+            Text::new("advisor-choice-flip-decides-term")
+                .arg("term", term_name(t, lang))
+                .render(lang)
+        })
+        .unwrap_or_default();
+    Text::new(side)
+        .arg("design", design)
+        .arg("term", term)
+        .render(lang)
+}
+
 /// Returns a ratio or factor with the digits that matter (two significant ones under 10):
 /// `1,200`, `35`, `2.4`, `0.061`, `0.0011`.
 fn ratio(v: f64) -> String {
@@ -388,6 +528,15 @@ pub fn report_in(a: &Advice, lang: Lang) -> String {
         for e in &a.explanations {
             let _ = writeln!(t, "  {}", explanation_text(e, lang));
         }
+    }
+    // The runner-up's line says why it loses: only when it does (costs more).
+    let dearer = |r: &&ChoiceFlip| r.flip.as_ref().is_some_and(|f| f.score_delta > 0.0);
+    if let Some(r) = a.runner_up.as_ref().filter(dearer) {
+        let _ = writeln!(
+            t,
+            "\n{}",
+            runner_up_line(r, &design_in(a, &r.design, lang), lang)
+        );
     }
     if !a.flips.is_empty() {
         let _ = writeln!(t, "\n{}", say("advisor-report-flips"));

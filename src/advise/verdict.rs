@@ -275,7 +275,7 @@ fn command_errors(e: &Evaluation) -> Vec<String> {
 /// Returns why `b` loses to `a`: the part of the decision score that adds the most to its
 /// loss (the work, split into its read and write sides, or the storage), the factor on that
 /// side and, for work, the cost term that adds the most there.
-fn why_loses(
+pub(super) fn why_loses(
     a: &Cost,
     b: &Cost,
     m: &CostModel,

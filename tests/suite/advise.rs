@@ -708,3 +708,105 @@ fn a_design_is_planned_under_its_own_field_patterns() {
         find.commands[0].filter
     );
 }
+
+/// Per preset, the recommendation (its label) and what decides it against the runner-up of
+/// the decision (the next sound verified design by the cost model): the side of the decision
+/// score that differs the most (`reads`, `writes`, `storage`) and, for work, the cost term
+/// that grows the most. docs/advisor.md, "The presets against their articles", explains each.
+const DECISIONS: [(&str, &str, &str, Option<&str>); 17] = [
+    ("blog", "posts: reference_in_child; comments: embed_subset 50; joins: application", "reads", Some("docs_from_disk")),
+    ("category-tree", "subcategories: array_of_ancestors", "storage", None),
+    ("fruit-totals", "fruits: embed; joins: application; basket.total: no pattern", "storage", None),
+    ("game-inventory", "player.items: attribute key_value; player.username: case_insensitive_index", "reads", Some("docs_examined")),
+    ("host-logs", "logs: embed_subset 1,000; joins: application", "writes", Some("docs_from_disk")),
+    ("image-board", "images: single_collection", "storage", None),
+    ("message-attachments", "messages: reference_in_child; message.attachment: object_storage", "storage", None),
+    ("movie-prices", "showing.provider: attribute key_value", "reads", Some("docs_from_disk")),
+    ("page-analytics", "pageview.minutes: no pattern; pageview.hours: no pattern; pageview.page: no pattern", "writes", Some("docs_from_disk")),
+    ("person-addresses", "addresses: embed; joins: application", "storage", None),
+    ("person-tasks", "tasks: embed_subset 50; joins: application", "reads", Some("round_trips")),
+    ("product-catalog", "reviews: embed; joins: application", "reads", Some("round_trips")),
+    ("product-parts", "parts: reference_in_child; joins: lookup", "reads", Some("docs_examined")),
+    ("sensor-readings", "readings: embed_subset 60; joins: application; sensor.readingCount: approximate; reading.at: no pattern; sensor.schema_version: no pattern; sensor.revision: no pattern", "writes", Some("round_trips")),
+    ("shopping-cart", "orders: reference_in_parent; items: embed; joins: application", "storage", None),
+    ("social-feed", "feed: bucketed_fan_out 50", "reads", Some("docs_from_disk")),
+    ("social-graph", "followers: reference_in_child; activities: reference_in_child; joins: application", "reads", Some("docs_from_disk")),
+];
+
+#[test]
+fn every_preset_recommends_its_design_for_its_deciding_term_and_says_where_each_choice_flips() {
+    assert_eq!(DECISIONS.len(), squillion::presets::all().len());
+    for (name, label, decided_by, term) in DECISIONS {
+        let a = advise(&preset(name), &AdviseOptions::default());
+        let r = a.recommended.as_ref().unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(r.label, label, "{name}");
+        let own = r
+            .cost
+            .as_ref()
+            .unwrap_or_else(|| panic!("{name}: not priced"));
+        // The runner-up of the decision costs more, for the documented reason.
+        let ru = a
+            .runner_up
+            .as_ref()
+            .unwrap_or_else(|| panic!("{name}: no runner-up"));
+        assert!(ru.sound(), "{name}: {ru:?}");
+        assert_ne!(ru.design, r.label, "{name}");
+        assert_eq!(
+            (ru.decided_by.as_deref(), ru.term.as_deref()),
+            (Some(decided_by), term),
+            "{name}: {ru:?}"
+        );
+        assert!(
+            ru.flip.as_ref().is_some_and(|f| f.score_delta > 0.0),
+            "{name}: {ru:?}"
+        );
+        // Each choice with a feasible runner-up says where it flips, from both engine runs:
+        // the runner-up is the recommendation with that choice alone changed.
+        for e in &a.explanations {
+            let Some(runner) = &e.runner_up else {
+                assert!(e.flip.is_none(), "{name} {}", e.dimension);
+                continue;
+            };
+            let f = e
+                .flip
+                .as_ref()
+                .unwrap_or_else(|| panic!("{name} {}: no flip", e.dimension));
+            let changed: Vec<(&str, &str)> = r
+                .label
+                .split("; ")
+                .zip(f.design.split("; "))
+                .filter(|(x, y)| x != y)
+                .collect();
+            assert_eq!(
+                changed.len(),
+                1,
+                "{name} {}: {} / {}",
+                e.dimension,
+                r.label,
+                f.design
+            );
+            assert!(
+                changed[0].1.contains(runner.choice.as_str()),
+                "{name}: {changed:?} {}",
+                runner.choice
+            );
+            // A sound runner-up is priced; the recommendation never costs more than it (a
+            // cheaper one would have become the recommendation).
+            if f.sound() {
+                let delta = f.flip.as_ref().map_or(0.0, |x| x.score_delta);
+                assert!(delta >= 0.0, "{name} {}: {f:?}", e.dimension);
+                assert!(
+                    f.work_delta_us.is_some() && f.storage_delta_bytes.is_some(),
+                    "{f:?}"
+                );
+            } else {
+                assert!(f.flip.is_none() && f.work_delta_us.is_none(), "{f:?}");
+            }
+            assert!(
+                e.text.contains("On the engine") || e.text.contains("The engine could not"),
+                "{name}: {}",
+                e.text
+            );
+        }
+    }
+}

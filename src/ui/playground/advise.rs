@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::advise::cost::CostModel;
-use crate::advise::text::{cost_line, design_in, explanation_text, flip_line};
+use crate::advise::text::{cost_line, design_in, explanation_text, flip_line, runner_up_line};
 use crate::advise::{Advice, Advised, Weights};
 use crate::design::DesignSpec;
 use crate::human;
@@ -359,6 +359,11 @@ fn AdviceView(
         .as_ref()
         .and(advice.worse_than_yardstick.clone());
     let rec_cost = recommended.as_ref().and_then(|r| r.cost.clone());
+    // What decides against the runner-up, when it loses (costs more).
+    let runner_up = advice
+        .runner_up
+        .clone()
+        .filter(|r| r.flip.as_ref().is_some_and(|f| f.score_delta > 0.0));
     let rec_for_rows = rec_design.clone();
     view! {
         <p class="advise-searched" data-testid="advise-searched" data-space=advice.search.space_size.to_string()
@@ -380,6 +385,16 @@ fn AdviceView(
             })}
             {rec_cost.map(|c| view! {
                 <p class="advise-cost" data-testid="advise-cost">{move || cost_line(&c, lang())}</p>
+            })}
+            {runner_up.map(|r| {
+                let advice = advice.clone();
+                let decided = r.decided_by.clone().unwrap_or_default();
+                let term = r.term.clone().unwrap_or_default();
+                view! {
+                    <p class="advise-runner-up" data-testid="advise-runner-up" data-decided-by=decided data-term=term>
+                        {move || crate::human::capitalize(&runner_up_line(&r, &design_in(&advice, &r.design, lang()), lang()))}
+                    </p>
+                }
             })}
         </div>
         <div class="advise-grid">
