@@ -18,7 +18,10 @@ export function cliShown(cli) {
         shards: [op.typical.max_shards, op.largest.max_shards],
       },
     })),
-    collections: cli.collections.map((c) => ({ name: c.name, documents: c.stats.count, total_bytes: c.stats.total_bytes, index_bytes: c.index_bytes.value })),
+    collections: cli.collections.map((c) => ({
+      name: c.name, documents: c.stats.count, total_bytes: c.stats.total_bytes, index_bytes: c.index_bytes.value,
+      disk_bytes: cli.storage.collections.find((s) => s.collection === c.name)?.disk_bytes.value ?? null,
+    })),
     warnings: cli.warnings.map((w) => w.code).sort(),
   };
 }
@@ -39,6 +42,7 @@ export async function shownEval(page) {
       documents: Number(c.querySelector('[data-metric="documents"]').dataset.value),
       total_bytes: Number(c.querySelector('[data-metric="total_bytes"]').dataset.value),
       index_bytes: Number(c.querySelector('[data-metric="index_bytes"]').dataset.value),
+      disk_bytes: ((d) => (d ? Number(d.dataset.value) : null))(c.querySelector('[data-metric="disk_bytes"]')),
     })),
     warnings: [...document.querySelectorAll('.eval-warnings .warning')].map((w) => w.dataset.code).sort(),
   }));

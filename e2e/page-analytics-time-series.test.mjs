@@ -34,6 +34,12 @@ test('page-analytics: the time-series design on the design bar shows the CLI\'s 
   // the chart's 7 buckets of the page's 6 hours.
   const buckets = ts.collections.find((c) => c.name === 'system.buckets.hit');
   assert.equal(buckets?.documents, 876_000_000);
+  // On disk (the CLI's figure, compared above): the buckets' columns compressed, then zstd,
+  // well under the buckets' own bytes.
+  const disk = await page.$eval('.collection[data-collection="system.buckets.hit"] [data-metric="disk_bytes"]', (d) => ({ compressor: d.dataset.compressor, text: d.textContent }));
+  assert.equal(disk.compressor, 'zstd');
+  assert.match(disk.text, /^≈ [\d.]+ (GiB|TiB) on disk \(zstd over compressed columns\) ·$/);
+  assert.ok(buckets.disk_bytes < buckets.total_bytes * 0.7, `${buckets.disk_bytes} of ${buckets.total_bytes}`);
   const chart = ts.operations.find((o) => o.unit === "chart of a page's 6 hours");
   assert.deepEqual(chart.figures.queries, [1, 1]);
   assert.deepEqual(chart.figures.docs_examined, [7, 7]);

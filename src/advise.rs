@@ -497,8 +497,17 @@ pub fn advise_in(
                     .chain(&rivals)
                     .find(|a| a.design == spec && (a.engine.is_some() || a.engine_error.is_some()))
                     .cloned();
+                // A relationship's runner-up is run when it was not; a join's or a field
+                // pattern's is priced only when it already was (each run costs an engine
+                // evaluation and an answer check: the advice's time, docs/advisor.md "Speed").
+                let relationship = space
+                    .dimensions
+                    .iter()
+                    .find(|d| dimension_name(d) == e.dimension)
+                    .is_some_and(|d| matches!(d, Dimension::Relationship { .. }));
                 let rival = match known {
                     Some(a) => Some(a),
+                    None if !relationship => None,
                     None => screener.screen_design(&spec).map(|screen| {
                         let score = score(&screen.objectives(), &reference, &opts.weights);
                         let rank = found

@@ -108,6 +108,28 @@ fn over_text(over: &crate::arith::tail::Exceedance, shape: &str) -> String {
     )
 }
 
+/// Returns a collection's estimated bytes on disk, with its block compressor (and, for
+/// time-series buckets, that their columns are compressed first), as a card shows it.
+fn disk_text(d: &crate::eval::memory::CollectionStorage) -> impl IntoView {
+    let codec = match d.block_compressor {
+        crate::storage::Codec::Snappy => "snappy",
+        crate::storage::Codec::Zstd => "zstd",
+    };
+    let compressor = if d.column_compressed {
+        tv(Msg::DiskCompressorColumns, &[("codec", codec.to_string())])
+    } else {
+        codec.to_string()
+    };
+    let size = human::binary_size(d.disk_bytes.value.max(0.0).round() as u64);
+    let title = crate::ui::i18n::exact_bytes(human::whole_bytes(d.disk_bytes.value));
+    view! {
+        <span data-metric="disk_bytes" data-value=d.disk_bytes.value.to_string() data-compressor=codec title=title>
+            {tv(Msg::DiskAtFullScale, &[("size", size), ("compressor", compressor)])}
+        </span>
+        " "
+    }
+}
+
 /// Returns a full-scale count as a whole number with separators.
 pub fn count_text(n: f64) -> String {
     if n.is_finite() && n >= 0.0 {
@@ -145,6 +167,11 @@ pub fn CollectionCards(
                         let ev: Option<CollectionEval> = evaluated
                             .as_ref()
                             .and_then(|e| e.collections.iter().find(|x| x.name == c.name).cloned());
+                        // Its bytes on disk (the evaluation's storage: the block compressor's
+                        // ratio measured on the sample).
+                        let disk = evaluated
+                            .as_ref()
+                            .and_then(|e| e.storage.collections.iter().find(|x| x.collection == c.name).cloned());
                         // The evaluation's statistics once done, else the analysis's: the same
                         // `CollectionStats`.
                         let stats: &CollectionStats = ev.as_ref().map_or(s, |e| &e.stats);
@@ -249,6 +276,7 @@ pub fn CollectionCards(
                                     view! {
                                         <p class="eval-indexes muted">
                                             {tv(Msg::DocumentsSampled, &[("count", human::thousands(e.sample_documents))])}" "
+                                            {disk.as_ref().map(disk_text)}
                                             <span data-metric="index_bytes" data-value=e.index_bytes.value.to_string()>
                                                 {tv(Msg::IndexesAtFullScale, &[
                                                     ("count", e.indexes.len().to_string()),
