@@ -10,7 +10,7 @@ use crate::engine::error::{EngineError, Result};
 use crate::engine::index::{Index, IndexKey, IndexOptions, RecordId};
 use bson::{doc, Document, RawDocument, RawDocumentBuf};
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// The most indexes mongod allows on one collection.
 pub const MAX_INDEXES: usize = 64;
@@ -23,8 +23,9 @@ pub struct Collection {
     /// The namespace used in messages (`test.<name>`).
     pub namespace: String,
     /// The stored documents, shared: a copy of the database (the sample every run of the
-    /// advisor starts from) shares every document's bytes until a write replaces them.
-    pub(crate) docs: BTreeMap<RecordId, Rc<RawDocumentBuf>>,
+    /// advisor starts from) shares every document's bytes until a write replaces them (`Arc`,
+    /// not `Rc`: the page keeps a database in a reactive store, which asks for `Send`).
+    pub(crate) docs: BTreeMap<RecordId, Arc<RawDocumentBuf>>,
     pub(crate) indexes: Vec<Index>,
     /// Columns for scans, dropped on every change to `docs`.
     pub(crate) columns: ColumnCache,
@@ -267,7 +268,7 @@ impl Collection {
                 }
             }
         }
-        self.docs.insert(rid, Rc::new(raw));
+        self.docs.insert(rid, Arc::new(raw));
         self.columns.clear();
         self.next_rid += 1;
         Ok((rid, written))
@@ -337,7 +338,7 @@ impl Collection {
             }
             index.multikey_paths.extend(arrays);
         }
-        self.docs.insert(rid, Rc::new(raw));
+        self.docs.insert(rid, Arc::new(raw));
         self.columns.clear();
         Ok(written)
     }
