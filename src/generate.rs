@@ -1357,13 +1357,15 @@ impl Gen<'_> {
             }
         }
         let names = || {
-            self.pending[start..]
+            self.pending
+                .get(start..)
+                .unwrap_or_default()
                 .iter()
                 .filter_map(|(i, _)| fields.0.get(*i).map(|(n, _)| n))
         };
         let same = |sk: &Document| sk.len() == self.pending.len() - start && sk.keys().eq(names());
-        let mut d = match self.skeletons.iter().position(same) {
-            Some(k) => self.skeletons[k].clone(),
+        let mut d = match self.skeletons.iter().find(|sk| same(sk)).cloned() {
+            Some(sk) => sk,
             None => {
                 let sk: Document = names().map(|n| (n.clone(), Bson::Null)).collect();
                 if sk.len() != self.pending.len() - start {
