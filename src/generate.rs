@@ -646,6 +646,8 @@ impl ShapeGenerator<'_> {
             outside: Vec::new(),
             nested: &refs.nested,
             seed: model.seed,
+            pending: Vec::new(),
+            skeletons: Vec::new(),
         };
         let mut d = Document::new();
         for (name, f) in shape.fields.iter() {
@@ -729,55 +731,7 @@ impl ShapeGenerator<'_> {
         }
         for (field, order) in &self.sorted {
             if let Some(Bson::Array(a)) = d.get_mut(field) {
-                // Each element's key read once (not once per comparison): arrays run to
-                // thousands of elements. The sort is stable, as before.
-                let key = |v: &Bson| match v {
-                    Bson::Document(e) => e.get(&order.field).cloned().unwrap_or(Bson::Null),
-                    _ => Bson::Null,
-                };
-                let mut keyed: Vec<(Bson, Bson)> = std::mem::take(a)
-                    .into_iter()
-                    .map(|v| (key(&v), v))
-                    .collect();
-                // Dates (the usual key: the newest first) compare as their milliseconds,
-                // as `compare` orders them, without its type dispatch per comparison.
-                let dates: Option<Vec<i64>> = keyed
-                    .iter()
-                    .map(|(k, _)| match k {
-                        Bson::DateTime(d) => Some(d.timestamp_millis()),
-                        _ => None,
-                    })
-                    .collect();
-                match dates {
-                    Some(ms) => {
-                        let mut by: Vec<(i64, Bson)> = ms
-                            .into_iter()
-                            .zip(keyed.into_iter().map(|(_, v)| v))
-                            .collect();
-                        let descending = order.order < 0;
-                        by.sort_by(
-                            |(x, _), (y, _)| {
-                                if descending {
-                                    y.cmp(x)
-                                } else {
-                                    x.cmp(y)
-                                }
-                            },
-                        );
-                        *a = by.into_iter().map(|(_, v)| v).collect();
-                    }
-                    None => {
-                        keyed.sort_by(|(x, _), (y, _)| {
-                            let o = crate::engine::compare::compare(x, y);
-                            if order.order < 0 {
-                                o.reverse()
-                            } else {
-                                o
-                            }
-                        });
-                        *a = keyed.into_iter().map(|(_, v)| v).collect();
-                    }
-                }
+                sort_elements(a, order);
             }
         }
         if let Some(settings) = &self.bucket {
@@ -809,6 +763,47 @@ impl ShapeGenerator<'_> {
             memory,
         }
     }
+}
+
+/// Sorts a kept array's sub-documents by `order` (stable), as the design's `$push` with
+/// `$sort` leaves them. Each element's key is read once, not once per comparison (arrays run to
+/// thousands of elements); dates (the usual key: the newest first) compare as their
+/// milliseconds, as [`crate::engine::compare::compare`] orders them, without its type dispatch
+/// per comparison and without copying the keys.
+fn sort_elements(a: &mut Vec<Bson>, order: &crate::model::Sort) {
+    fn key<'a>(v: &'a Bson, field: &str) -> Option<&'a Bson> {
+        match v {
+            Bson::Document(e) => e.get(field),
+            _ => None,
+        }
+    }
+    let field = order.field.as_str();
+    let date = |v: &Bson| match key(v, field) {
+        Some(Bson::DateTime(d)) => Some(d.timestamp_millis()),
+        _ => None,
+    };
+    if a.iter().all(|v| date(v).is_some()) {
+        let ms = |v: &Bson| date(v).unwrap_or_default();
+        if order.order < 0 {
+            a.sort_by_cached_key(|v| std::cmp::Reverse(ms(v)));
+        } else {
+            a.sort_by_cached_key(ms);
+        }
+        return;
+    }
+    let mut keyed: Vec<(Bson, Bson)> = std::mem::take(a)
+        .into_iter()
+        .map(|v| (key(&v, field).cloned().unwrap_or(Bson::Null), v))
+        .collect();
+    keyed.sort_by(|(x, _), (y, _)| {
+        let o = crate::engine::compare::compare(x, y);
+        if order.order < 0 {
+            o.reverse()
+        } else {
+            o
+        }
+    });
+    *a = keyed.into_iter().map(|(_, v)| v).collect();
 }
 
 /// Returns the counters of `shape` that count a bucket's elements, with the array each counts:
@@ -982,7 +977,22 @@ struct Gen<'a> {
     /// References inside sub-documents ([`Refs::nested`]).
     nested: &'a [(String, String, u64)],
     seed: u64,
+    /// The sub-documents being made, innermost last: each one's values (with their field's
+    /// position) until its last field is drawn ([`Gen::object`]).
+    pending: Vec<(usize, Bson)>,
+    /// Sub-documents of the field names made lately, every value null: a sub-document of the
+    /// same names is a copy of one with its values put in ([`Gen::object`]).
+    skeletons: Vec<Document>,
 }
+
+/// Elements an array reserves room for at once: every element of the sample's arrays (at most
+/// [`GenOptions::max_elements`] by default), so that an array of thousands is not copied as it
+/// grows; a preview's unbounded counts grow past it.
+const ELEMENTS_RESERVED: u64 = 16_384;
+
+/// Sub-document skeletons a document's generation keeps ([`Gen::skeletons`]): the few kinds of
+/// sub-documents its arrays hold.
+const SKELETONS: usize = 8;
 
 const FIRST: &[&str] = &[
     "Kate", "Wil", "Bruce", "Diana", "Clark", "Ada", "Grace", "Alan", "Linus", "Barbara", "Ken",
@@ -1139,7 +1149,7 @@ impl Gen<'_> {
                 let m = n.min(self.max_elements).min(self.budget);
                 self.budget -= m;
                 let elem = f.element();
-                let mut out = Vec::with_capacity(m.min(1024) as usize);
+                let mut out = Vec::with_capacity(m.min(ELEMENTS_RESERVED) as usize);
                 // One document names each entity once (a user follows another once, a product
                 // lists a part once) while there are enough of them: a repeated id is drawn
                 // again, a few times at most.
@@ -1256,7 +1266,7 @@ impl Gen<'_> {
                 let m = n.min(self.max_elements).min(self.budget);
                 self.budget -= m;
                 let elem = f.element();
-                let mut out = Vec::with_capacity(m.min(1024) as usize);
+                let mut out = Vec::with_capacity(m.min(ELEMENTS_RESERVED) as usize);
                 for _ in 0..m {
                     if self.bytes_left == 0 {
                         break;
@@ -1331,14 +1341,50 @@ impl Gen<'_> {
         d
     }
 
+    /// A sub-document of `fields`: each present field's value, in field order.
+    ///
+    /// The values are drawn first (in the same order as ever); the document is then a copy of a
+    /// skeleton with the same field names ([`Gen::skeletons`]) with the values put in: the
+    /// same document as inserting them one by one, without hashing every name of every
+    /// element of an array of thousands of sub-documents (a host's 5,000 log messages).
     fn object(&mut self, fields: &Fields, path: FieldPath<'_>) -> Document {
-        let mut d = Document::new();
-        for (n, f) in fields.iter() {
+        let start = self.pending.len();
+        for (i, (n, f)) in fields.iter().enumerate() {
             if self.present(f) {
                 self.fields_made = self.fields_made.saturating_add(1);
                 let v = self.value(f, path.child(n));
-                d.insert(n.clone(), v);
+                self.pending.push((i, v));
             }
+        }
+        let names = || {
+            self.pending
+                .get(start..)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|(i, _)| fields.0.get(*i).map(|(n, _)| n))
+        };
+        let same = |sk: &Document| sk.len() == self.pending.len() - start && sk.keys().eq(names());
+        let mut d = match self.skeletons.iter().find(|sk| same(sk)).cloned() {
+            Some(sk) => sk,
+            None => {
+                let sk: Document = names().map(|n| (n.clone(), Bson::Null)).collect();
+                if sk.len() != self.pending.len() - start {
+                    // A name given twice: its later value replaces the earlier in place.
+                    return self
+                        .pending
+                        .drain(start..)
+                        .filter_map(|(i, v)| fields.0.get(i).map(|(n, _)| (n.clone(), v)))
+                        .collect();
+                }
+                if self.skeletons.len() >= SKELETONS {
+                    self.skeletons.remove(0);
+                }
+                self.skeletons.push(sk.clone());
+                sk
+            }
+        };
+        for ((_, slot), (_, v)) in d.iter_mut().zip(self.pending.drain(start..)) {
+            *slot = v;
         }
         d
     }
@@ -1549,6 +1595,8 @@ pub fn document_from_fields(fields: &Fields, q: f64, seed: u64) -> Document {
         outside: vec![],
         nested: &[],
         seed,
+        pending: Vec::new(),
+        skeletons: Vec::new(),
     };
     g.object(fields, FieldPath::root(""))
 }
@@ -1598,7 +1646,69 @@ impl<'a> FieldPath<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::{owned_range, owner_of};
+    use super::{document_from_fields, owned_range, owner_of};
+    use crate::model::distribution::Distribution;
+    use crate::model::field::{BsonType, Field, Fields};
+    use bson::Bson;
+
+    /// An array's sub-documents (copies of the last ones' names, [`super::Gen::object`]) hold
+    /// exactly their present fields in field order, whichever are present; a name given twice
+    /// holds its later value in the earlier place, as inserting one by one leaves it.
+    #[test]
+    fn sub_documents_hold_their_present_fields_in_order() {
+        let optional = Field {
+            presence: Some(0.5),
+            ..Field::of(BsonType::Int)
+        };
+        let item = Fields(vec![
+            ("t".to_string(), Field::of(BsonType::Date)),
+            ("o".to_string(), optional),
+            ("m".to_string(), Field::string_of_len(5)),
+        ]);
+        let twice = Fields(vec![
+            ("a".to_string(), Field::of(BsonType::Int)),
+            ("b".to_string(), Field::of(BsonType::Bool)),
+            ("a".to_string(), Field::string_of_len(3)),
+        ]);
+        let fields = Fields(vec![
+            (
+                "items".to_string(),
+                Field::array_of_objects(item, Distribution::fixed(200.0)),
+            ),
+            (
+                "twice".to_string(),
+                Field::array_of_objects(twice, Distribution::fixed(3.0)),
+            ),
+        ]);
+        let d = document_from_fields(&fields, 0.5, 11);
+        let Ok(items) = d.get_array("items") else {
+            panic!("items");
+        };
+        let mut shapes = std::collections::BTreeSet::new();
+        for v in items {
+            let Bson::Document(e) = v else {
+                panic!("a sub-document");
+            };
+            let keys: Vec<&str> = e.keys().map(String::as_str).collect();
+            assert!(keys == ["t", "o", "m"] || keys == ["t", "m"], "{keys:?}");
+            assert!(matches!(e.get("t"), Some(Bson::DateTime(_))));
+            assert!(matches!(e.get("m"), Some(Bson::String(m)) if m.len() == 5));
+            assert!(e.get("o").is_none_or(|o| matches!(o, Bson::Int32(_))));
+            shapes.insert(keys.len());
+        }
+        assert_eq!(shapes.len(), 2, "both with and without the optional field");
+        let Ok(twice) = d.get_array("twice") else {
+            panic!("twice");
+        };
+        for v in twice {
+            let Bson::Document(e) = v else {
+                panic!("a sub-document");
+            };
+            let keys: Vec<&str> = e.keys().map(String::as_str).collect();
+            assert_eq!(keys, ["a", "b"]);
+            assert!(matches!(e.get("a"), Some(Bson::String(a)) if a.len() == 3));
+        }
+    }
 
     /// Every generated child is in exactly one parent's range, and `owner_of` names it.
     #[test]

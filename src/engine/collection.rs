@@ -10,6 +10,7 @@ use crate::engine::error::{EngineError, Result};
 use crate::engine::index::{Index, IndexKey, IndexOptions, RecordId};
 use bson::{doc, Document, RawDocument, RawDocumentBuf};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The most indexes mongod allows on one collection.
 pub const MAX_INDEXES: usize = 64;
@@ -21,7 +22,10 @@ pub struct Collection {
     pub name: String,
     /// The namespace used in messages (`test.<name>`).
     pub namespace: String,
-    pub(crate) docs: BTreeMap<RecordId, RawDocumentBuf>,
+    /// The stored documents, shared: a copy of the database (the sample every run of the
+    /// advisor starts from) shares every document's bytes until a write replaces them (`Arc`,
+    /// not `Rc`: the page keeps a database in a reactive store, which asks for `Send`).
+    pub(crate) docs: BTreeMap<RecordId, Arc<RawDocumentBuf>>,
     pub(crate) indexes: Vec<Index>,
     /// Columns for scans, dropped on every change to `docs`.
     pub(crate) columns: ColumnCache,
@@ -114,7 +118,7 @@ impl Collection {
 
     /// Returns the stored (raw BSON) documents in natural order.
     pub fn documents(&self) -> impl Iterator<Item = &RawDocument> {
-        self.docs.values().map(|d| d.as_ref())
+        self.docs.values().map(|d| d.as_ref().as_ref())
     }
 
     /// Returns the documents in natural order, decoded (a copy of each).
@@ -264,7 +268,7 @@ impl Collection {
                 }
             }
         }
-        self.docs.insert(rid, raw);
+        self.docs.insert(rid, Arc::new(raw));
         self.columns.clear();
         self.next_rid += 1;
         Ok((rid, written))
@@ -334,7 +338,7 @@ impl Collection {
             }
             index.multikey_paths.extend(arrays);
         }
-        self.docs.insert(rid, raw);
+        self.docs.insert(rid, Arc::new(raw));
         self.columns.clear();
         Ok(written)
     }

@@ -1378,6 +1378,14 @@ fn children_with_fields(
             _ => Vec::new(),
         }
     };
+    // The parent's array `field` itself, the parent being read for it alone (no copy of an
+    // array of thousands of embedded children).
+    let taken = |mut d: Document, field: &str| -> Vec<Bson> {
+        match d.remove(field) {
+            Some(Bson::Array(a)) => a,
+            _ => Vec::new(),
+        }
+    };
     let by_ids = |ids: Vec<Bson>| -> Vec<Document> {
         let ids: Vec<Bson> = ids
             .into_iter()
@@ -1419,9 +1427,7 @@ fn children_with_fields(
         match s {
             Strategy::EmbedSubset { k } if in_order && c.limit.is_some_and(|l| l <= *k) => {
                 return Some(plain(
-                    parent()
-                        .map(|p| docs(elements(&p, arr)))
-                        .unwrap_or_default(),
+                    parent().map(|p| docs(taken(p, arr))).unwrap_or_default(),
                 ));
             }
             Strategy::ExtendedReference { copy }
@@ -1432,9 +1438,7 @@ fn children_with_fields(
                         .is_none_or(|w| w.field == "_id" || copy.contains(&w.field)) =>
             {
                 return Some(plain(
-                    parent()
-                        .map(|p| docs(elements(&p, arr)))
-                        .unwrap_or_default(),
+                    parent().map(|p| docs(taken(p, arr))).unwrap_or_default(),
                 ));
             }
             _ => {}
@@ -1469,13 +1473,11 @@ fn children_with_fields(
         Strategy::Embed => parent()
             .map(|p| match map_key(model, layout, r) {
                 Some(k) => docs(map_entries(&p, arr, &k)),
-                None => docs(elements(&p, arr)),
+                None => docs(taken(p, arr)),
             })
             .unwrap_or_default(),
         Strategy::ExtendedReference { .. } | Strategy::ReferenceInParent | Strategy::TwoWay => {
-            parent()
-                .map(|p| by_ids(elements(&p, arr)))
-                .unwrap_or_default()
+            parent().map(|p| by_ids(taken(p, arr))).unwrap_or_default()
         }
         Strategy::Continuation { .. } => {
             let Some(p) = parent() else {

@@ -123,15 +123,25 @@ pub fn samples(data: &Dataset, name: &str, stats: Option<&CollectionStats>) -> O
         .map(|t| t.document)
         .chain(c.shortened.iter().map(|s| s.document))
         .collect();
-    let full = |i: usize| {
-        if cut.contains(&i) {
-            full_size(data, c, i)
-        } else {
-            SizeFigure {
-                bytes: sizes.get(i).copied().unwrap_or(0),
-                exact: true,
+    // Each document's full-scale size, worked out once: the typical document is chosen by it
+    // and the largest is the largest by it.
+    let fulls: Vec<SizeFigure> = (0..sizes.len())
+        .map(|i| {
+            if cut.contains(&i) {
+                full_size(data, c, i)
+            } else {
+                SizeFigure {
+                    bytes: sizes.get(i).copied().unwrap_or(0),
+                    exact: true,
+                }
             }
-        }
+        })
+        .collect();
+    let full = |i: usize| {
+        fulls.get(i).copied().unwrap_or(SizeFigure {
+            bytes: 0,
+            exact: true,
+        })
     };
     let mut by_size: Vec<usize> = (0..sizes.len()).collect();
     by_size.sort_by_key(|&i| (sizes.get(i).copied().unwrap_or(0), i));

@@ -84,7 +84,7 @@ pub(super) fn sorted_scan<'a>(
             .into_iter()
             .filter_map(|(key, row)| {
                 let (rid, doc) = coll.docs.get_key_value(rids.get(row)?)?;
-                Some((key, *rid, doc.as_ref()))
+                Some((key, *rid, doc.as_ref().as_ref()))
             })
             .collect();
     } else if keep <= TOP_K_MAX {

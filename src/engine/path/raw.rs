@@ -290,9 +290,18 @@ fn decode_value(parent: &RawDocument, e: &Element<'_>) -> Option<Bson> {
         0x04 => {
             let array = RawDocument::from_bytes(slice()?).ok()?;
             let mut out = Vec::with_capacity(count_elements(array.as_bytes()));
+            let mut like = Like::default();
             let mut at = 4;
             while let Some(item) = element_at(array.as_bytes(), at) {
-                out.push(decode_value(array, &item)?);
+                let v = if item.tag == 0x03 {
+                    let bytes = array
+                        .as_bytes()
+                        .get(item.at..item.at.checked_add(item.size)?);
+                    Bson::Document(like.decode(RawDocument::from_bytes(bytes?).ok()?)?)
+                } else {
+                    decode_value(array, &item)?
+                };
+                out.push(v);
                 at = item.at + item.size;
             }
             Some(Bson::Array(out))
@@ -350,6 +359,57 @@ pub fn decode(doc: &RawDocument) -> Option<Document> {
         at = e.at + e.size;
     }
     Some(out)
+}
+
+/// Decodes the sub-documents of one array, which mostly have the same field names (a host's
+/// embedded log messages): each one is a copy of the last one's names with its own values put
+/// in, the same document [`decode`] makes without hashing every name of every element.
+#[derive(Default)]
+struct Like<'a> {
+    /// The last sub-document's field names, every value null.
+    skeleton: Option<Document>,
+    /// The sub-document being decoded: its names and values.
+    fields: Vec<(&'a str, Bson)>,
+}
+
+impl<'a> Like<'a> {
+    /// Returns `doc` decoded, as [`decode`] returns it.
+    fn decode(&mut self, doc: &'a RawDocument) -> Option<Document> {
+        self.fields.clear();
+        let bytes = doc.as_bytes();
+        let mut at = 4;
+        while let Some(e) = element_at(bytes, at) {
+            let name = std::str::from_utf8(e.name).ok()?;
+            self.fields.push((name, decode_value(doc, &e)?));
+            at = e.at + e.size;
+        }
+        let same = |sk: &Document| {
+            sk.len() == self.fields.len() && sk.keys().map(String::as_str).eq(self.names())
+        };
+        if !self.skeleton.as_ref().is_some_and(same) {
+            let sk: Document = self.names().map(|n| (n.to_string(), Bson::Null)).collect();
+            if sk.len() != self.fields.len() {
+                // A name given twice: its later value replaces the earlier in place.
+                return Some(
+                    self.fields
+                        .drain(..)
+                        .map(|(n, v)| (n.to_string(), v))
+                        .collect(),
+                );
+            }
+            self.skeleton = Some(sk);
+        }
+        let mut out = self.skeleton.clone()?;
+        for ((_, slot), (_, v)) in out.iter_mut().zip(self.fields.drain(..)) {
+            *slot = v;
+        }
+        Some(out)
+    }
+
+    /// The names of the sub-document being decoded, in order.
+    fn names(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.fields.iter().map(|(n, _)| *n)
+    }
 }
 
 /// Walks the path's `parts` in `doc` as [`super::reach`] does.
@@ -617,6 +677,42 @@ mod tests {
             .collect();
         assert_eq!(ours.len(), values.len());
         assert_eq!(ours, theirs);
+        let decoded = super::decode(&raw).map(|d| format!("{d:?}"));
+        let by_bson = bson::Document::try_from(raw.as_ref())
+            .ok()
+            .map(|d| format!("{d:?}"));
+        assert!(decoded.is_some());
+        assert_eq!(decoded, by_bson);
+    }
+
+    /// An array's sub-documents decode as bson decodes them, whether they share their names
+    /// (each a copy of the last one's names), differ, or give a name twice (its later value in
+    /// the earlier place).
+    #[test]
+    fn array_sub_documents_decode_as_bson_decodes_them() {
+        let mut twice = RawDocumentBuf::new();
+        twice.append(bson::raw::cstr!("a"), 1);
+        twice.append(bson::raw::cstr!("b"), "x");
+        twice.append(bson::raw::cstr!("a"), 2);
+        let mut items = bson::RawArrayBuf::new();
+        for d in [
+            doc! {"t": 1, "m": "one"},
+            doc! {"t": 2, "m": "two"},
+            doc! {"m": "three", "t": 3},
+            doc! {"t": 4},
+            doc! {"t": 5, "m": {"deep": [{"x": 1}, {"x": 2, "y": [1]}]}},
+            doc! {},
+        ] {
+            let Ok(raw) = RawDocumentBuf::try_from(&d) else {
+                panic!("encodes");
+            };
+            items.push(raw);
+        }
+        items.push(twice.clone());
+        items.push(twice);
+        items.push(1);
+        let mut raw = RawDocumentBuf::new();
+        raw.append(bson::raw::cstr!("all"), items);
         let decoded = super::decode(&raw).map(|d| format!("{d:?}"));
         let by_bson = bson::Document::try_from(raw.as_ref())
             .ok()
