@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openPage, useSite } from '../e2e/browser.mjs';
+import { openPage, useSite, SHOTS } from '../e2e/browser.mjs';
 
 const site = useSite();
 const FIXTURE = 'tests/fixtures/infer/sample_analytics';
@@ -57,6 +57,45 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 // 167 ms at load 4 to 6 (before: 145 to 155 on the same load); what remains is rendering (the
 // editor's forms, the cards, style and layout), so not yet a test. The test runs and prints
 // its figures.
+/**
+ * Returns, for each of the `count` longest `tasks` ({start, duration} in the page's
+ * performance.now() ms), the functions of the CDP CPU `profile` with the most time inside it:
+ * inclusive (a function once per sample, whatever its depth) and self. `profiledAt` is the
+ * page's performance.now() when the profiler started. With a build whose wasm keeps its names
+ * (docs/testing.md, "Profiling the page") the Rust functions are named; `(program)` is the
+ * browser's own work (style, layout, paint) and `(garbage collector)` its collector.
+ */
+function hottest(profile, profiledAt, tasks, count = 3, top = 25) {
+  const node = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  // Sample i is taken at the sum of the first i + 1 deltas (µs, from the profile's start) and
+  // stands for the time until the next one.
+  const offset = profile.startTime / 1000 - profiledAt;
+  let at = profile.startTime;
+  const times = profile.timeDeltas.map((d) => (at += d) / 1000 - offset);
+  const name = (id) => node.get(id).callFrame.functionName || '(anonymous)';
+  return [...tasks]
+    .sort((a, b) => b.duration - a.duration)
+    .slice(0, count)
+    .map((task) => {
+      const inclusive = new Map();
+      const self = new Map();
+      const add = (m, k, ms) => m.set(k, (m.get(k) ?? 0) + ms);
+      profile.samples.forEach((id, i) => {
+        if (times[i] < task.start || times[i] > task.start + task.duration) return;
+        const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+        add(self, name(id), ms);
+        const seen = new Set();
+        for (let at = id; at !== undefined; at = parent.get(at)) seen.add(name(at));
+        for (const n of seen) add(inclusive, n, ms);
+      });
+      const list = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([n, ms]) => `  ${ms.toFixed(1)} ${n}`).join('\n');
+      return `task at ${Math.round(task.start - profiledAt)} ms, ${Math.round(task.duration)} ms\n inclusive:\n${list(inclusive)}\n self:\n${list(self)}`;
+    })
+    .join('\n');
+}
+
 /** Waits until the page has run no task over 50 ms for a whole second (at most 60 s). */
 async function quiet(page) {
   await page.evaluate(
@@ -93,13 +132,31 @@ test('inferring about 540 KB of documents leaves no main-thread task over 100 ms
       for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask' });
   });
+  // SQUILLION_PROFILE=1: a CPU profile from the click on, its hottest functions printed for
+  // the longest tasks.
+  const cdp = process.env.SQUILLION_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   const clicked = await page.evaluate(() => performance.now());
   await page.click('#infer-run');
-  await page.waitForSelector('[data-testid=infer-summary]', { timeout: 60_000 });
+  // Not `waitForSelector`: its checks of visibility, every frame, force the page's style and
+  // layout inside the page's own tasks (a profile showed 35 ms of its queries and 89 ms of
+  // style and layout in one 125 ms task). A bare query every 100 ms costs the page nothing.
+  await page.waitForFunction(() => document.querySelector('[data-testid=infer-summary]'), null, { polling: 100, timeout: 60_000 });
   const answered = await page.evaluate(() => performance.now());
   // The model opened: the editor, the summary and the new model's evaluation settle.
   await page.waitForTimeout(3_000);
   const tasks = await page.evaluate(() => window.__longTasks);
+  if (cdp) console.log(hottest((await cdp.send('Profiler.stop')).profile, clicked, tasks));
+  // What the user sees once it has settled: the summary, then (the dialog closed) the inferred
+  // model in the editor and its figures.
+  await page.screenshot({ path: `${SHOTS}/infer-longtask-summary.png` });
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('.infer-dialog', { state: 'detached' });
+  await page.screenshot({ path: `${SHOTS}/infer-longtask.png` });
   const longest = Math.max(0, ...tasks.map((t) => t.duration));
   console.log(`${bytes} bytes inferred; summary ${Math.round(answered - clicked)} ms after the click; long tasks (start after the click, duration, ms): ${tasks.map((t) => `${Math.round(t.start - clicked)}+${Math.round(t.duration)}`).join(', ') || 'none'}`);
   const model = JSON.parse(await page.inputValue('#model-input'));
