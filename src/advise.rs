@@ -456,7 +456,6 @@ pub fn advise_in(
     } else {
         recommended = top.first().cloned();
     }
-    tell(of, Text::new("advisor-step-explain"));
     // Where each choice flips: its runner-up (the recommendation with that choice alone
     // changed) run on the engine, unless it already was, and priced against the pick. A
     // runner-up the engine finds sound and cheaper is the better design by the very rule that
@@ -556,6 +555,8 @@ pub fn advise_in(
             _ => break,
         }
     }
+    // The explanations are done once their runners-up have run: the last phase.
+    tell(of, Text::new("advisor-step-explain"));
     let worse_than_yardstick = recommended
         .as_ref()
         .and_then(|r| yardstick_note(reference_screen.as_ref(), yardstick.as_ref(), r));

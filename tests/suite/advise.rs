@@ -386,12 +386,18 @@ fn the_advice_reports_each_phase_and_reads_back_from_its_json() {
         .iter()
         .filter(|p| p.2.starts_with("running on the engine: "))
         .count();
+    // The top's and the front's, and the runners-up of the choices run for their flips.
     let verified = a
         .top
         .iter()
         .chain(&a.front)
         .filter(|d| d.engine.is_some())
-        .map(|d| &d.label);
+        .map(|d| &d.label)
+        .chain(
+            a.explanations
+                .iter()
+                .filter_map(|e| e.flip.as_ref().map(|f| &f.design)),
+        );
     let mut labels: Vec<&String> = verified.collect();
     labels.sort();
     labels.dedup();
@@ -727,7 +733,7 @@ const DECISIONS: [(&str, &str, &str, Option<&str>); 17] = [
     ("person-tasks", "tasks: embed_subset 50; joins: application", "reads", Some("round_trips")),
     ("product-catalog", "reviews: embed; joins: application", "reads", Some("round_trips")),
     ("product-parts", "parts: reference_in_child; joins: lookup", "reads", Some("docs_examined")),
-    ("sensor-readings", "readings: embed_subset 60; joins: application; sensor.readingCount: approximate; reading.at: no pattern; sensor.schema_version: no pattern; sensor.revision: no pattern", "writes", Some("round_trips")),
+    ("sensor-readings", "readings: embed_subset 60; joins: application; sensor.readingCount: approximate; reading.at: no pattern; sensor.schema_version: no pattern; sensor.revision: no pattern", "writes", Some("bytes_written")),
     ("shopping-cart", "orders: reference_in_parent; items: embed; joins: application", "storage", None),
     ("social-feed", "feed: bucketed_fan_out 50", "reads", Some("docs_from_disk")),
     ("social-graph", "followers: reference_in_child; activities: reference_in_child; joins: application", "reads", Some("docs_from_disk")),
