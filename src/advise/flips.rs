@@ -186,7 +186,7 @@ mod tests {
             .find(|r| r.growth_largest() > 0.0)
             .expect("a growing relationship");
         let b = breach("BREAKS_WITHIN_HORIZON", &r.name, 43_087, 20_000);
-        let g = growth_flip(&model, &[b.clone()], 1_826).expect("a growth flip");
+        let g = growth_flip(&model, std::slice::from_ref(&b), 1_826).expect("a growth flip");
         assert_eq!(g.relationship, r.name);
         assert!((g.feasible_below_per_day - 23_087.0 / 1_826.0).abs() < 1e-9);
         assert_eq!(g.per_day, r.growth_largest());

@@ -747,10 +747,7 @@ fn every_preset_recommends_its_design_for_its_deciding_term_and_says_where_each_
         let a = advise(&m, &AdviseOptions::default());
         let r = a.recommended.as_ref().unwrap_or_else(|| panic!("{name}"));
         assert_eq!(r.label, label, "{name}");
-        let own = r
-            .cost
-            .as_ref()
-            .unwrap_or_else(|| panic!("{name}: not priced"));
+        assert!(r.cost.is_some(), "{name}: not priced");
         // The runner-up of the decision costs more, for the documented reason.
         let ru = a
             .runner_up
