@@ -180,11 +180,13 @@ mod tests {
             .expect("blog")
             .model()
             .expect("blog's model");
+        // The busiest post gets 500 comments a day.
         let r = model
             .relationships
             .iter()
-            .find(|r| r.growth_largest() > 0.0)
-            .expect("a growing relationship");
+            .find(|r| r.name == "comments")
+            .expect("blog's comments");
+        assert_eq!(r.growth_largest(), 500.0);
         let b = breach("BREAKS_WITHIN_HORIZON", &r.name, 43_087, 20_000);
         let g = growth_flip(&model, std::slice::from_ref(&b), 1_826).expect("a growth flip");
         assert_eq!(g.relationship, r.name);
