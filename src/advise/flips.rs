@@ -24,6 +24,10 @@ use crate::model::Model;
 pub struct ChoiceFlip {
     /// The runner-up design's label: the recommendation with only this choice changed.
     pub design: String,
+    /// The runner-up design in words (what the report and the page show for it: it is in none
+    /// of the advice's lists of designs).
+    #[serde(default = "super::words::unnamed")]
+    pub words: crate::lang::Text,
     /// `sound` when the engine ran the runner-up with every limit kept, every command run and
     /// every logical answer given; otherwise why it cannot compete: `engine_infeasible`,
     /// `refused`, `no_answer` or `failed`.
@@ -58,6 +62,7 @@ impl ChoiceFlip {
         let verdict = ruled_out(rival).unwrap_or("sound");
         let mut out = ChoiceFlip {
             design: rival.label.clone(),
+            words: rival.words.clone(),
             verdict: verdict.to_string(),
             work_delta_us: None,
             storage_delta_bytes: None,

@@ -270,12 +270,24 @@ pub fn explanation_text_in(e: &Explanation, lang: Lang) -> String {
 /// disagreements name designs by label); the label itself when the advice lists no such
 /// design.
 pub fn design_in(a: &Advice, label: &str, lang: Lang) -> String {
-    a.recommended
+    let listed = a
+        .recommended
         .iter()
         .chain(&a.top)
         .chain(&a.front)
         .find(|d| d.label == label)
-        .map_or_else(|| label.to_string(), |d| words::sentence(&d.words, lang))
+        .map(|d| &d.words);
+    // A choice's runner-up run for its flip is in no list but its flip.
+    let flipped = || {
+        a.runner_up
+            .iter()
+            .chain(a.explanations.iter().filter_map(|e| e.flip.as_ref()))
+            .find(|f| f.design == label && f.words.id != words::unnamed().id)
+            .map(|f| &f.words)
+    };
+    listed
+        .or_else(flipped)
+        .map_or_else(|| label.to_string(), |w| words::sentence(w, lang))
 }
 
 /// Returns one design's figures in a line.
