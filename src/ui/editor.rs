@@ -153,9 +153,16 @@ impl Workspace {
 
     /// Makes `text` the model, recorded as `change`, and saves it.
     pub fn record(&self, text: String, change: Change) {
+        self.record_at(text, change, None);
+    }
+
+    /// [`Workspace::record`] for a change made at `at` (milliseconds since the epoch; now when
+    /// `None`): typing passes its keystroke's time, so that bursts follow the user's pauses.
+    pub fn record_at(&self, text: String, change: Change, at: Option<f64>) {
+        let at = at.unwrap_or_else(now_ms);
         let mut changed = false;
         self.history
-            .update(|h| changed = h.record(text, change, now_ms()));
+            .update(|h| changed = h.record(text, change, at));
         if changed {
             self.save();
         }

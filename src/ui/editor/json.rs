@@ -42,6 +42,14 @@ struct Metrics {
 }
 
 /// Returns the text area's metrics from its computed style.
+/// When `event` happened, in milliseconds since the epoch (the clock of the undo history): the
+/// browser stamps an input event when the key is pressed, before the page handles it.
+fn epoch_ms(event: &web_sys::Event) -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or_else(js_sys::Date::now, |p| p.time_origin() + event.time_stamp())
+}
+
 fn metrics(area: &web_sys::HtmlTextAreaElement) -> Option<Metrics> {
     let style = web_sys::window()?.get_computed_style(area).ok()??;
     let px = |name: &str| {
@@ -102,6 +110,8 @@ pub fn JsonArea(
     open: Signal<bool>,
 ) -> impl IntoView {
     let area = NodeRef::<leptos::html::Textarea>::new();
+    // When the key that makes the next `input` was pressed (milliseconds since the epoch).
+    let pressed_at = StoredValue::new(None::<f64>);
     let found = Memo::new(move |_| {
         let lang = crate::ui::i18n::lang();
         errors.with(|e| syntax(e, lang))
@@ -168,7 +178,13 @@ pub fn JsonArea(
                 wrap="off"
                 spellcheck="false"
                 prop:value=move || ws.text.get()
-                on:input=move |ev| ws.record(event_target_value(&ev), Change::Typing)
+                on:keydown=move |ev: web_sys::KeyboardEvent| pressed_at.set_value(Some(epoch_ms(&ev)))
+                on:input=move |ev| {
+                    // The keystroke's own time, not the moment the page got round to it: a key
+                    // pressed while an analysis ran waits for it, and its burst must not break.
+                    let at = pressed_at.try_update_value(Option::take).flatten();
+                    ws.record_at(event_target_value(&ev), Change::Typing, at);
+                }
                 on:scroll=move |ev| {
                     if let Some(a) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok()) {
                         scrolled.set(f64::from(a.scroll_top()));
