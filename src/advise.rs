@@ -486,7 +486,12 @@ pub fn advise_in(
             .filter(|p| p.cost.is_some() && opts.verify);
         let mut cheaper: Option<(Advised, Candidate)> = None;
         explanations = Vec::with_capacity(explained.len());
-        for (mut e, runner_up) in explained {
+        for Explained {
+            explanation: mut e,
+            runner_up,
+            dimension,
+        } in explained
+        {
             if let (Some(pick), Some(n)) = (pick.as_ref(), runner_up) {
                 let spec = space.spec(model, &n);
                 let known = top
@@ -499,11 +504,10 @@ pub fn advise_in(
                 // A relationship's runner-up is run when it was not; a join's or a field
                 // pattern's is priced only when it already was (each run costs an engine
                 // evaluation and an answer check: the advice's time, docs/advisor.md "Speed").
-                let relationship = space
-                    .dimensions
-                    .iter()
-                    .find(|d| dimension_name(d) == e.dimension)
-                    .is_some_and(|d| matches!(d, Dimension::Relationship { .. }));
+                let relationship = matches!(
+                    space.dimensions.get(dimension),
+                    Some(Dimension::Relationship { .. })
+                );
                 let rival = match known {
                     Some(a) => Some(a),
                     None if !relationship => None,
@@ -628,26 +632,27 @@ fn yardstick_note(
                     .map_or_else(words::unnamed, text::breach_text),
             ),
         ),
-        (_, Some(y)) => match (&y.engine, &y.engine_error) {
-            (Some(e), _) if !e.infeasible.is_empty() => (
+        (_, Some(y)) => match (flips::ruled_out(y), &y.engine) {
+            (Some("engine_infeasible"), Some(e)) => (
                 "engine_infeasible",
                 Text::new("advisor-yardstick-engine-infeasible")
                     .arg("limits", e.infeasible.join(", ")),
             ),
-            (Some(e), _) if !e.command_errors.is_empty() => (
+            (Some("refused"), Some(e)) => (
                 "refused",
                 Text::new("advisor-yardstick-refused").arg("count", count(e.command_errors.len())),
             ),
-            (Some(e), _) if !e.answer_problems.is_empty() => (
+            (Some("no_answer"), Some(e)) => (
                 "no_answer",
                 Text::new("advisor-yardstick-no-answer")
                     .arg("count", count(e.answer_problems.len())),
             ),
-            (_, Some(err)) => (
+            // A run that failed says how; one that ended without a cost says nothing.
+            (Some(_), _) => (
                 "failed",
-                Text::new("advisor-yardstick-failed").arg("error", err),
+                Text::new("advisor-yardstick-failed").arg("error", y.engine_error.as_ref()?),
             ),
-            _ => {
+            (None, _) => {
                 let (own, other) = (pick.cost.as_ref()?, y.cost.as_ref()?);
                 let size = |b: f64| crate::human::binary_size(b.round() as u64);
                 (
@@ -785,6 +790,15 @@ pub fn label(model: &Model, space: &Space, c: &Candidate) -> String {
         .join("; ")
 }
 
+/// One dimension's explanation, with what the engine needs to price where its choice flips.
+struct Explained {
+    explanation: Explanation,
+    /// The runner-up's candidate (the recommendation with only this choice changed).
+    runner_up: Option<Candidate>,
+    /// The index of the dimension in the space.
+    dimension: usize,
+}
+
 /// Returns, per dimension with a choice, why candidate `c` chose what it did: its best
 /// feasible alternative (the same design with only that choice changed; for a strategy with
 /// parameters, its best parameter), with that alternative's candidate (for the engine to
@@ -798,7 +812,7 @@ fn explain(
     reference: &[f64; 3],
     opts: &AdviseOptions,
     horizon_days: u64,
-) -> Vec<(Explanation, Option<Candidate>)> {
+) -> Vec<Explained> {
     let w = &opts.weights;
     let Some(own) = screener.screen_design(&space.spec(model, c)) else {
         return Vec::new();
@@ -868,8 +882,8 @@ fn explain(
         let chosen_words = words::option_words(model, dim, chosen_i);
         let text =
             text::explanation_in(Lang::En, &chosen_words, runner_up.as_ref(), &rejected, None);
-        out.push((
-            Explanation {
+        out.push(Explained {
+            explanation: Explanation {
                 dimension: dimension_name(dim),
                 chosen,
                 chosen_words: Some(chosen_words),
@@ -878,8 +892,9 @@ fn explain(
                 flip: None,
                 text,
             },
-            candidate,
-        ));
+            runner_up: candidate,
+            dimension: d,
+        });
     }
     out
 }

@@ -108,8 +108,9 @@ impl ChoiceFlip {
     }
 }
 
-/// Returns why the engine rules `a` out of the pick, or `None` when it is sound: the same
-/// reasons, in the same order, as the yardstick's (`super::yardstick_note`).
+/// Returns why the engine rules `a` out of the pick, or `None` when it is sound. The one list
+/// of these reasons and their order: the yardstick's note (`super::yardstick_note`) names its
+/// reason through it too.
 pub fn ruled_out(a: &Advised) -> Option<&'static str> {
     match (&a.engine, &a.engine_error) {
         (Some(e), _) if !e.infeasible.is_empty() => Some("engine_infeasible"),

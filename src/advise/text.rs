@@ -195,38 +195,16 @@ fn choice_flip_in(f: &ChoiceFlip, lang: Lang) -> String {
     let Some(flip) = &f.flip else {
         return Text::new("advisor-choice-flip-same").render(lang);
     };
-    let mut when = Vec::new();
-    match (
-        flip.read_factor,
-        flip.reads_per_write,
-        flip.reads_per_write_at_flip,
-    ) {
-        // The two costs are linear in the read factor inside the logarithm, so they cross
-        // once: below a factor under 1 (fewer reads) or above one over 1, the runner-up wins.
-        (Some(k), Some(today), Some(at)) => when.push(
-            Text::new(if k < 1.0 {
-                "advisor-choice-flip-below"
-            } else {
-                "advisor-choice-flip-above"
-            })
-            .arg("at", ratio(at))
-            .arg("today", ratio(today))
-            .render(lang),
-        ),
-        (Some(k), _, _) => when.push(
-            Text::new("advisor-flip-factor")
-                .arg("factor", ratio(k))
-                .render(lang),
-        ),
-        _ => {}
-    }
-    if let Some(m) = flip.storage_weight_factor {
-        when.push(
-            Text::new("advisor-choice-flip-storage")
-                .arg("factor", ratio(m))
-                .render(lang),
-        );
-    }
+    let when = flip_conditions(
+        flip,
+        &FlipWords {
+            fewer_reads: "advisor-choice-flip-below",
+            more_reads: "advisor-choice-flip-above",
+            factor: "advisor-flip-factor",
+            storage: "advisor-choice-flip-storage",
+        },
+        lang,
+    );
     let id = if flip.score_delta < 0.0 {
         "advisor-choice-flip-cheaper"
     } else if when.is_empty() {
@@ -385,30 +363,65 @@ pub fn cost_line(c: &Cost, lang: Lang) -> String {
         .render(lang)
 }
 
-/// Returns where the pick flips against one other design (`design`, in words), in a line.
-pub fn flip_line(f: &Flip, design: &str, lang: Lang) -> String {
-    let mut parts = Vec::new();
-    match (f.read_factor, f.reads_per_write, f.reads_per_write_at_flip) {
-        (Some(_), Some(today), Some(at)) => parts.push(
-            Text::new("advisor-flip-ratio")
-                .arg("at", ratio(at))
-                .arg("today", ratio(today))
-                .render(lang),
+/// The message ids that say each condition of a [`Flip`]: a sentence about one runner-up and a
+/// line about one design say them in their own words.
+struct FlipWords {
+    /// The read/write ratio below which the other design wins (`at`, `today`).
+    fewer_reads: &'static str,
+    /// The read/write ratio above which it wins (`at`, `today`).
+    more_reads: &'static str,
+    /// The read factor at which it wins, without a ratio of today's (`factor`).
+    factor: &'static str,
+    /// The storage-weight factor at which it wins (`factor`).
+    storage: &'static str,
+}
+
+/// Returns the conditions under which `flip` happens, each in its words: the read/write ratio
+/// (or the read factor) and the storage weight at which the other design would win.
+fn flip_conditions(flip: &Flip, words: &FlipWords, lang: Lang) -> Vec<String> {
+    let mut when = Vec::new();
+    match (
+        flip.read_factor,
+        flip.reads_per_write,
+        flip.reads_per_write_at_flip,
+    ) {
+        // The two costs are linear in the read factor inside the logarithm, so they cross
+        // once: below a factor under 1 (fewer reads) or above one over 1, the other wins.
+        (Some(k), Some(today), Some(at)) => when.push(
+            Text::new(if k < 1.0 {
+                words.fewer_reads
+            } else {
+                words.more_reads
+            })
+            .arg("at", ratio(at))
+            .arg("today", ratio(today))
+            .render(lang),
         ),
-        (Some(k), _, _) => parts.push(
-            Text::new("advisor-flip-factor")
-                .arg("factor", ratio(k))
-                .render(lang),
-        ),
+        (Some(k), _, _) => when.push(Text::new(words.factor).arg("factor", ratio(k)).render(lang)),
         _ => {}
     }
-    if let Some(m) = f.storage_weight_factor {
-        parts.push(
-            Text::new("advisor-flip-storage")
+    if let Some(m) = flip.storage_weight_factor {
+        when.push(
+            Text::new(words.storage)
                 .arg("factor", ratio(m))
                 .render(lang),
         );
     }
+    when
+}
+
+/// Returns where the pick flips against one other design (`design`, in words), in a line.
+pub fn flip_line(f: &Flip, design: &str, lang: Lang) -> String {
+    let mut parts = flip_conditions(
+        f,
+        &FlipWords {
+            fewer_reads: "advisor-flip-ratio",
+            more_reads: "advisor-flip-ratio",
+            factor: "advisor-flip-factor",
+            storage: "advisor-flip-storage",
+        },
+        lang,
+    );
     if parts.is_empty() {
         parts.push(Text::new("advisor-flip-never").render(lang));
     }
