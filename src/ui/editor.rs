@@ -114,8 +114,12 @@ pub struct Workspace {
     pub before_edit: RwSignal<Option<DesignSpec>>,
 }
 
+/// The undo history's clock: milliseconds since the page opened (`performance.now()`, the clock
+/// of events' `timeStamp`, which typing passes).
 fn now_ms() -> f64 {
-    js_sys::Date::now()
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 fn read_object(text: &str) -> Option<Value> {
@@ -156,7 +160,7 @@ impl Workspace {
         self.record_at(text, change, None);
     }
 
-    /// [`Workspace::record`] for a change made at `at` (milliseconds since the epoch; now when
+    /// [`Workspace::record`] for a change made at `at` (the clock of [`now_ms`]; now when
     /// `None`): typing passes its keystroke's time, so that bursts follow the user's pauses.
     pub fn record_at(&self, text: String, change: Change, at: Option<f64>) {
         let at = at.unwrap_or_else(now_ms);

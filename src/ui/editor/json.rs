@@ -42,14 +42,6 @@ struct Metrics {
 }
 
 /// Returns the text area's metrics from its computed style.
-/// When `event` happened, in milliseconds since the epoch (the clock of the undo history): the
-/// browser stamps an input event when the key is pressed, before the page handles it.
-fn epoch_ms(event: &web_sys::Event) -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or_else(js_sys::Date::now, |p| p.time_origin() + event.time_stamp())
-}
-
 fn metrics(area: &web_sys::HtmlTextAreaElement) -> Option<Metrics> {
     let style = web_sys::window()?.get_computed_style(area).ok()??;
     let px = |name: &str| {
@@ -110,7 +102,8 @@ pub fn JsonArea(
     open: Signal<bool>,
 ) -> impl IntoView {
     let area = NodeRef::<leptos::html::Textarea>::new();
-    // When the key that makes the next `input` was pressed (milliseconds since the epoch).
+    // When the key that makes the next `input` was pressed: the browser stamps a key when it
+    // is pressed, before the page handles it (the undo history's clock, `performance.now()`).
     let pressed_at = StoredValue::new(None::<f64>);
     let found = Memo::new(move |_| {
         let lang = crate::ui::i18n::lang();
@@ -178,7 +171,7 @@ pub fn JsonArea(
                 wrap="off"
                 spellcheck="false"
                 prop:value=move || ws.text.get()
-                on:keydown=move |ev: web_sys::KeyboardEvent| pressed_at.set_value(Some(epoch_ms(&ev)))
+                on:keydown=move |ev| pressed_at.set_value(Some(ev.time_stamp()))
                 on:input=move |ev| {
                     // The keystroke's own time, not the moment the page got round to it: a key
                     // pressed while an analysis ran waits for it, and its burst must not break.
