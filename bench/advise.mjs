@@ -8,7 +8,7 @@
 // advice with its engine verification; the browser's is the whole advice, as the panel runs it.
 // Prints one row per preset with each target met or missed.
 //
-//   node bench/advise.mjs $CARGO_TARGET_DIR/release/squillion [dist]
+//   node bench/advise.mjs $CARGO_TARGET_DIR/bench-native/squillion [dist]   # cargo build --profile bench-native --bin squillion
 //
 // BENCH_NATIVE_ONLY=1 skips the browser; BENCH_ADVISE_ROUNDS (default 3) rounds natively (the
 // median is shown), BENCH_ADVISE_PAGE_ROUNDS (default 1) runs of the panel per preset (the
