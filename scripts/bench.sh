@@ -13,7 +13,5 @@ node bench/sizes.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
 node bench/query.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
 node bench/eval.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
 node bench/infer.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
-# The page's main thread while it infers 590 KB (target: no task over 100 ms; not met yet).
-SQUILLION_DIST=dist node --test bench/infer-longtask.mjs || true
 node bench/advise.mjs "$CARGO_TARGET_DIR/bench-native/squillion" dist
 node bench/load.mjs dist

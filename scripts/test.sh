@@ -51,7 +51,10 @@ rm -f target/e2e-latency.txt
 # side: node's default is one at a time on 2 cores (cores - 1).
 E2E_CONCURRENCY="${E2E_CONCURRENCY:-2}"
 stage "end-to-end tests (playwright-core, Chromium; $E2E_CONCURRENCY files at a time)" \
-  node --test --test-concurrency="$E2E_CONCURRENCY" e2e/
+  node --test --test-concurrency="$E2E_CONCURRENCY" e2e/*.test.mjs
+# The tests that time the page's main thread run alone, with no other browser beside them
+# (e2e/solo/: inferring 590 KB leaves no task over 100 ms).
+stage "end-to-end tests that time the page, alone (e2e/solo/)" node --test e2e/solo/
 
 # The shipped page's total size (wasm + js, gzip -9), reported; each file's budget is checked by
 # the "size budgets" stage (scripts/size-budget.sh, docs/size.md "Budgets").
