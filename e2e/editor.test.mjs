@@ -118,6 +118,30 @@ test('undo and redo: a form edit, a JSON edit and a preset load', async () => {
   await page.close();
 });
 
+test('keys pressed while the page is busy stay in their typing burst: one Ctrl+Z undoes them all', async () => {
+  const { page, errors } = await fresh();
+  await showJson(page);
+  const start = await json(page);
+  await page.click('#model-input');
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.type('  "seed"');
+  // The page busy for 1.5 s, past a burst's 1 s pause, as an analysis is on a slow machine:
+  // the keys pressed meanwhile wait for it, but they were pressed within the burst.
+  await page.evaluate(() => {
+    setTimeout(() => {
+      const t = performance.now();
+      while (performance.now() - t < 1500);
+    }, 0);
+  });
+  await page.keyboard.type(': 7,\n');
+  assert.match(await json(page), /"seed": 7,\n/);
+  await page.keyboard.press('Control+z');
+  assert.equal(await json(page), start);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('in a form field, Ctrl+Z first undoes the typing not yet committed', async () => {
   const { page, errors } = await fresh();
   const start = await json(page);

@@ -45,7 +45,8 @@ pub struct History {
     present: String,
     /// Undone texts, the next redo last, each with the change that produced it.
     future: Vec<(String, Change)>,
-    /// The last change recorded and when (milliseconds), for coalescing typing.
+    /// The last change recorded and when the page took it in (milliseconds), for coalescing
+    /// typing.
     last: Option<(Change, f64)>,
 }
 
@@ -70,17 +71,35 @@ impl History {
         &self.present
     }
 
-    /// Records `text` as the new current text, changed by `change` at `now_ms`. Typing within a
-    /// burst of the previous keystroke extends that step instead of adding one. Returns false
-    /// (and records nothing) when the text is unchanged.
+    /// Records `text` as the new current text, changed by `change` at `now_ms` (a change the
+    /// page takes in as it is made). Returns false (and records nothing) when the text is
+    /// unchanged.
     pub fn record(&mut self, text: impl Into<String>, change: Change, now_ms: f64) -> bool {
+        self.record_pressed(text, change, now_ms, now_ms)
+    }
+
+    /// Records `text`, changed by `change`: made by the user at `pressed_ms` (a keystroke's own
+    /// time) and taken in by the page at `done_ms`. Typing pressed less than
+    /// [`History::TYPING_BURST_MS`] after the page took the previous keystroke in extends that
+    /// step instead of adding one. The pause is measured from when the previous keystroke was
+    /// taken in, not from when it was pressed: while the page is busy (an analysis on a slow
+    /// machine) a key waits, and the time it waits is the page's, not a pause of the user's; a
+    /// key typed ahead, pressed before the previous one was taken in, is in the burst too.
+    /// Returns false (and records nothing) when the text is unchanged.
+    pub fn record_pressed(
+        &mut self,
+        text: impl Into<String>,
+        change: Change,
+        pressed_ms: f64,
+        done_ms: f64,
+    ) -> bool {
         let text = text.into();
         if text == self.present {
             return false;
         }
         let coalesce = change == Change::Typing
             && self.future.is_empty()
-            && matches!(self.last, Some((Change::Typing, at)) if now_ms - at < Self::TYPING_BURST_MS && now_ms >= at)
+            && matches!(self.last, Some((Change::Typing, done)) if pressed_ms - done < Self::TYPING_BURST_MS)
             && !self.past.is_empty();
         if !coalesce {
             let before = std::mem::take(&mut self.present);
@@ -91,7 +110,7 @@ impl History {
         }
         self.present = text;
         self.future.clear();
-        self.last = Some((change, now_ms));
+        self.last = Some((change, done_ms));
         true
     }
 
@@ -155,6 +174,24 @@ mod tests {
         assert_eq!(h.undo(), Some("{} "));
         assert_eq!(h.undo(), Some(""));
         assert_eq!(h.undo(), None);
+    }
+
+    #[test]
+    fn a_key_that_waited_for_the_busy_page_stays_in_its_burst() {
+        let mut h = History::new("");
+        h.record_pressed("{", Change::Typing, 0.0, 5.0);
+        // Pressed 30 ms after the first was taken in; the page was busy and took it 1.5 s later.
+        h.record_pressed("{}", Change::Typing, 35.0, 1535.0);
+        // Pressed when the page answered the previous key (a test driver waits for that).
+        h.record_pressed("{} ", Change::Typing, 1600.0, 1605.0);
+        // Typed ahead: pressed before the previous key was taken in.
+        h.record_pressed("{} x", Change::Typing, 1590.0, 1610.0);
+        assert_eq!(h.undo(), Some(""));
+        // A pause of the user's, the page idle: a new step.
+        let mut h = History::new("");
+        h.record_pressed("a", Change::Typing, 0.0, 5.0);
+        h.record_pressed("ab", Change::Typing, 1200.0, 1205.0);
+        assert_eq!(h.undo(), Some("a"));
     }
 
     #[test]

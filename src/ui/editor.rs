@@ -160,13 +160,14 @@ impl Workspace {
         self.record_at(text, change, None);
     }
 
-    /// [`Workspace::record`] for a change made at `at` (the clock of [`now_ms`]; now when
-    /// `None`): typing passes its keystroke's time, so that bursts follow the user's pauses.
+    /// [`Workspace::record`] for a change the user made at `at` (the clock of [`now_ms`]; now
+    /// when `None`): typing passes its keystroke's time, so that bursts follow the user's
+    /// pauses, not the page's (`History::record_pressed`).
     pub fn record_at(&self, text: String, change: Change, at: Option<f64>) {
-        let at = at.unwrap_or_else(now_ms);
+        let now = now_ms();
         let mut changed = false;
         self.history
-            .update(|h| changed = h.record(text, change, at));
+            .update(|h| changed = h.record_pressed(text, change, at.unwrap_or(now), now));
         if changed {
             self.save();
         }
