@@ -624,7 +624,7 @@ impl Inference {
             if !self.collections.iter().any(|(c, _)| c == name) {
                 return Err(InferError::UnknownCount(name.clone()));
             }
-            if !(0.0..=crate::model::validate::MAX_COUNT).contains(&n) || n.fract() != 0.0 {
+            if !(0.0..=crate::model::MAX_COUNT).contains(&n) || n.fract() != 0.0 {
                 return Err(InferError::BadCount(name.clone()));
             }
         }

@@ -23,10 +23,17 @@ use serde::{Deserialize, Serialize};
 use crate::lang::{Arg, Lang, Text};
 
 pub use design::{AttributeForm, DesignName, DesignSpec, FieldPattern, Joins, Strategy};
+
 pub use distribution::{Distribution, Shape};
 pub use field::{BsonType, Field, Fields, ValueKind};
 pub use preset::{PresetMeta, PresetSource};
 pub use workload::{ChildRead, Copies, Op, Paging, Sort, Step, Unit};
+
+/// The largest entity count or distribution parameter (count, length, mean, …) a model may
+/// use: 10^15, a thousand times the largest real collections, so that every full-scale number
+/// stays well within `u64` and exact in `f64`. The model's schema states it as each count's
+/// range and validation refuses a larger one (`validate`).
+pub const MAX_COUNT: f64 = 1e15;
 
 /// A whole model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -102,7 +109,7 @@ pub struct Entity {
     /// Name (also the default collection name).
     pub name: String,
     /// How many exist at full scale (up to 10^15; arithmetic, never materialized).
-    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = validate::MAX_COUNT)))]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = MAX_COUNT)))]
     pub count: f64,
     /// The fields (an `_id` of type objectId is added when not declared).
     #[serde(default)]

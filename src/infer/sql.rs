@@ -128,7 +128,7 @@ pub fn infer_sql(
         if !tables.iter().any(|t| &t.name == name) {
             return Err(SqlError::UnknownCount(name.clone()));
         }
-        if !(0.0..=crate::model::validate::MAX_COUNT).contains(&n) || n.fract() != 0.0 {
+        if !(0.0..=crate::model::MAX_COUNT).contains(&n) || n.fract() != 0.0 {
             return Err(SqlError::BadCount(name.clone()));
         }
     }

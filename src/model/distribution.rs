@@ -22,59 +22,59 @@ pub enum Distribution {
     /// Every parent has exactly `value`.
     Fixed {
         /// The one count.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::MAX_COUNT)))]
         value: f64,
     },
     /// Integers spread evenly over `min..=max`.
     Uniform {
         /// Smallest count.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::MAX_COUNT)))]
         min: f64,
         /// Largest count.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::MAX_COUNT)))]
         max: f64,
     },
     /// A normal distribution, clamped to `min..=max`.
     Normal {
         /// Mean before clamping.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = -super::validate::MAX_COUNT, max = super::validate::MAX_COUNT)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = -super::MAX_COUNT, max = super::MAX_COUNT)))]
         mean: f64,
         /// Standard deviation before clamping.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::MAX_COUNT)))]
         sd: f64,
         /// Lower clamp.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::MAX_COUNT)))]
         min: f64,
         /// Upper clamp.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::MAX_COUNT)))]
         max: f64,
     },
     /// A heavy-tailed (Pareto/Zipf-like) shape through its median (`typical`) and `p99`,
     /// clamped to `min..=max`: most users have a few followers, a celebrity has millions.
     Zipf {
         /// Lower clamp.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::MAX_COUNT)))]
         min: f64,
         /// The median.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(max = super::validate::MAX_COUNT), extend("exclusiveMinimum" = 0)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(max = super::MAX_COUNT), extend("exclusiveMinimum" = 0)))]
         typical: f64,
         /// The 99th percentile.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::MAX_COUNT)))]
         p99: f64,
         /// The largest parent's count.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::MAX_COUNT)))]
         max: f64,
     },
     /// A log-normal shape through its median (`typical`) and `p99`, clamped to `0..=max`.
     Lognormal {
         /// The median.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(max = super::validate::MAX_COUNT), extend("exclusiveMinimum" = 0)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(max = super::MAX_COUNT), extend("exclusiveMinimum" = 0)))]
         typical: f64,
         /// The 99th percentile.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::MAX_COUNT)))]
         p99: f64,
         /// The largest parent's count.
-        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::validate::MAX_COUNT)))]
+        #[cfg_attr(not(target_arch = "wasm32"), schemars(range(min = 0, max = super::MAX_COUNT)))]
         max: f64,
     },
     /// `min(of, cap)`: the children a parent keeps when at most `cap` fit (layouts only).

@@ -12,7 +12,7 @@ mod workload;
 use super::design::DesignName;
 use super::distribution::Shape;
 use super::field::{BsonType, ValueKind};
-use super::ModelError;
+use super::{ModelError, MAX_COUNT};
 use crate::lang::Text;
 
 const TOP: &[&str] = &[
@@ -45,11 +45,6 @@ const FIELD_KEYS: &[&str] = &[
     "independent",
     "values_open",
 ];
-
-/// The largest entity count or distribution parameter (count, length, mean, …) a model may
-/// use: 10^15, a thousand times the largest real collections, so that every full-scale number
-/// stays well within `u64` and exact in `f64`.
-pub const MAX_COUNT: f64 = 1e15;
 
 /// The most entities a model may declare (each is a collection in the normalized design, and
 /// every design compares entities pairwise): far more than any schema worth designing by hand,
