@@ -142,6 +142,26 @@ test('keys pressed while the page is busy stay in their typing burst: one Ctrl+Z
   await page.close();
 });
 
+test('an input without a key of its own, after a pause, is its own undo step', async () => {
+  const { page, errors } = await fresh();
+  await showJson(page);
+  await page.click('#model-input');
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.type('  "seed": 7,\n');
+  const typed = await json(page);
+  // An arrow key makes no input; the text inserted later comes with no keydown (as a paste from
+  // the menu or a drop does), past a burst's pause: the arrow's time must not join it.
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForTimeout(1200);
+  await page.keyboard.insertText(' ');
+  assert.notEqual(await json(page), typed);
+  await page.keyboard.press('Control+z');
+  assert.equal(await json(page), typed);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('in a form field, Ctrl+Z first undoes the typing not yet committed', async () => {
   const { page, errors } = await fresh();
   const start = await json(page);

@@ -172,6 +172,9 @@ pub fn JsonArea(
                 spellcheck="false"
                 prop:value=move || ws.text.get()
                 on:keydown=move |ev| pressed_at.set_value(Some(ev.time_stamp()))
+                // A key that made no input (an arrow, a shortcut) leaves no time behind for a
+                // later input without a key of its own (a paste from the menu, a drop).
+                on:keyup=move |_| pressed_at.set_value(None)
                 on:input=move |ev| {
                     // The keystroke's own time, not the moment the page got round to it: a key
                     // pressed while an analysis ran waits for it, and its burst must not break.
