@@ -23,7 +23,6 @@ use serde::{Deserialize, Serialize};
 use crate::lang::{Arg, Lang, Text};
 
 pub use design::{AttributeForm, DesignName, DesignSpec, FieldPattern, Joins, Strategy};
-
 pub use distribution::{Distribution, Shape};
 pub use field::{BsonType, Field, Fields, ValueKind};
 pub use preset::{PresetMeta, PresetSource};

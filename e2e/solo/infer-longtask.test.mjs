@@ -6,7 +6,7 @@
 // machine's other work stretches every task (the test command runs two files at a time), so
 // the test makes up to ATTEMPTS attempts, each on a fresh page, and passes on the first whose
 // longest task is within the limit: a page that blocks fails them all. Every attempt's figures
-// are printed. Alone: `node --test e2e/infer-longtask.test.mjs` after a release build
+// are printed. Alone: `node --test e2e/solo/infer-longtask.test.mjs` after a release build
 // (SQUILLION_DIST for another dist; SQUILLION_PROFILE=1 prints the hottest functions of the
 // longest tasks, docs/testing.md "Profiling the page").
 import { test, before, after } from 'node:test';
