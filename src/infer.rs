@@ -39,6 +39,7 @@
 //! relationship's array lies at its parent's top level).
 
 pub mod archive;
+pub mod batch;
 pub mod build;
 pub mod dump;
 pub mod feeds;
@@ -55,6 +56,7 @@ pub mod split;
 pub mod sql;
 pub mod starter;
 pub mod stats;
+pub mod summary;
 pub mod tidy;
 pub mod variants;
 

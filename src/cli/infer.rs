@@ -16,6 +16,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::progress::{Progress, Unit};
+use crate::infer::batch::{parse_count, CountError};
 use crate::infer::input::Kind;
 use crate::infer::{InferError, Inference, Inferred, Report};
 use crate::lang::{Lang, Text};
@@ -467,14 +468,11 @@ const STDIN_COLLECTION: &str = "stdin";
 fn parse_counts(args: &[String]) -> anyhow::Result<BTreeMap<String, f64>> {
     let mut counts = BTreeMap::new();
     for a in args {
-        let Some((name, n)) = a.split_once('=') else {
-            bail!("--count {a}: expected COLLECTION=N");
-        };
-        let n: f64 = n
-            .replace('_', "")
-            .parse()
-            .with_context(|| format!("--count {a}: {n} is not a number"))?;
-        counts.insert(name.to_string(), n);
+        let (name, n) = parse_count(a).map_err(|e| match e {
+            CountError::NoEquals => anyhow::anyhow!("--count {a}: expected COLLECTION=N"),
+            CountError::NotANumber(n) => anyhow::anyhow!("--count {a}: {n} is not a number"),
+        })?;
+        counts.insert(name, n);
     }
     Ok(counts)
 }
