@@ -149,6 +149,9 @@ async function browser(text, file) {
     const page = await chromium.newPage({ bypassCSP: true });
     const cdp = await page.context().newCDPSession(page);
     await page.goto(`${server.url}?bench`);
+    // Inference is the tools module's (docs/size.md): loaded into the page, it registers the hook.
+    await page.waitForFunction(() => typeof window.squillionLoadTools === 'function');
+    await page.evaluate(() => window.squillionLoadTools());
     await page.waitForFunction(() => typeof window.squillionBenchInfer === 'function');
     await page.addScriptTag({ path: path.join(path.dirname(require.resolve('bson')), 'bson.bundle.js') });
     await page.addScriptTag({ content: bundleMongodbSchema() });

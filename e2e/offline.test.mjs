@@ -1,5 +1,6 @@
 // End-to-end: after one visit the page works with no network at all (the service worker of
-// public/sw.js precaches the build), and a new build takes over on the next reload and says so.
+// public/sw.js precaches the build, and keeps the tools module once it was used), and a new
+// build takes over on the next reload and says so.
 // "No network" is the server itself closed, not only the browser told it is offline. The
 // reference documentation (dist/docs/) opens offline as well.
 import { test } from 'node:test';
@@ -70,6 +71,66 @@ test('after one visit, the page loads, evaluates every design and sizes a docume
     await page.goto(`${server.url}docs/advisor.html#the-cost-model-advisecost`);
     assert.match(await page.textContent('h1'), /advisor/i);
     assert.equal(await page.$('#main'), null, 'the document, not the playground');
+    assert.equal(server.stats.requests, online, 'nothing reached the (closed) server');
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Infers a model from pasted SQL in the "Start from your data" dialog, and closes it. */
+async function inferPastedSql(page) {
+  await page.click('#infer-open');
+  await page.waitForSelector('.infer-dialog');
+  await page.fill('#infer-paste', 'CREATE TABLE authors (id INTEGER PRIMARY KEY, name TEXT);');
+  await page.click('#infer-run');
+  await page.waitForSelector('[data-testid=infer-summary]', { timeout: 60_000 });
+  await page.click('#infer-done');
+  await page.waitForSelector('.infer-dialog', { state: 'detached' });
+}
+
+/** Runs the advisor on the open model until its advice is shown. */
+async function advise(page) {
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  await page.click('#open-advise');
+  await page.waitForSelector('#advise[data-state="done"]', { timeout: 180_000 });
+}
+
+test('the tools module, fetched when first used, works offline after that use: the advisor and inference', async () => {
+  const dir = copyOfSite();
+  const server = await serve(dir);
+  const browser = await launch();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (err) => errors.push(String(err)));
+    await page.goto(`${server.url}#playground`);
+    await page.waitForSelector('.collection');
+    await controlled(page);
+    // The service worker's install precaches the build but not the tools module, and nothing
+    // the page does before a tool is used fetches it.
+    const precached = JSON.parse(readFileSync(join(dir, 'sw.js'), 'utf8').match(/const FILES = (\[.*\]);/)[1]);
+    assert.ok(!precached.some((f) => f.startsWith('squillion-tools')), precached.join(', '));
+    assert.equal(server.stats.sent['/squillion-tools_bg.wasm'] ?? 0, 0, JSON.stringify(server.stats.sent));
+
+    // Used once online: fetched then, once.
+    await advise(page);
+    await inferPastedSql(page);
+    assert.equal(server.stats.sent['/squillion-tools_bg.wasm'], 1, JSON.stringify(server.stats.sent));
+    const online = server.stats.requests;
+
+    await server.close();
+    await context.setOffline(true);
+    await page.reload();
+    await page.waitForSelector('.collection');
+    await openPreset(page, 'social-feed');
+    await advise(page);
+    assert.equal(await page.$('#advise .error'), null, 'the advisor ran offline');
+    await inferPastedSql(page);
     assert.equal(server.stats.requests, online, 'nothing reached the (closed) server');
     assert.deepEqual(errors, []);
     await context.close();

@@ -94,6 +94,14 @@ async function compile(url) {
   }
 }
 
+let tools = null;
+/** Loads the tools module (inference, the advisor, the export) into the page, once, for when no
+ * worker can start (src/ui/tools.rs); its start puts their functions on the window. */
+window.squillionLoadTools = () =>
+  (tools ??= import('./squillion-tools.js').then((m) =>
+    m.default({ module_or_path: new URL('./squillion-tools_bg.wasm', import.meta.url) }),
+  ));
+
 async function start() {
   if (sw && (await takeOver().catch(() => false))) return;
   const module = await compile(new URL('./squillion_bg.wasm', import.meta.url));

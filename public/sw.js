@@ -1,10 +1,12 @@
 // The offline service worker: after one visit, Squillion loads and evaluates with no network.
 //
 // scripts/service-worker.mjs (a Trunk post-build hook) writes this file into dist/ with the
-// three placeholders below filled in: VERSION, a hash of every file the page ships (so a new
-// build is a new worker, byte for byte, and the browser installs it), FILES, those files, and
-// NETWORK_FIRST, true for development builds (`trunk serve`: every reload shows the newest
-// build) and false for release builds (cache first: a reload costs no network at all).
+// placeholders below filled in: VERSION, a hash of every file the page ships (so a new build
+// is a new worker, byte for byte, and the browser installs it), FILES, the files it precaches,
+// LAZY, the modules the page fetches when first used (the tools module: docs/size.md), which
+// it keeps in the same cache when they are fetched, and NETWORK_FIRST, true for development
+// builds (`trunk serve`: every reload shows the newest build) and false for release builds
+// (cache first: a reload costs no network at all).
 //
 // Updates: a new worker precaches the new build beside the old one and waits. The browser
 // lets it take over when no page uses the old one any more, which a reload often is; else the
@@ -13,6 +15,7 @@
 // one build, and boot.js says that Squillion was updated (it asks the worker its `version`).
 const VERSION = '__VERSION__';
 const FILES = __FILES__;
+const LAZY = __LAZY__;
 const NETWORK_FIRST = __NETWORK_FIRST__;
 
 const PREFIX = 'squillion-';
@@ -35,6 +38,19 @@ self.addEventListener('activate', (event) => {
     (async () => {
       for (const key of await caches.keys()) {
         if (key.startsWith(PREFIX) && key !== CACHE) await caches.delete(key);
+      }
+      // A module the page fetched before this worker controlled it (a first visit) is in the
+      // HTTP cache, not in this one: kept now, so that it works offline too.
+      const cache = await caches.open(CACHE);
+      for (const f of LAZY) {
+        const url = new URL(f, self.registration.scope).href;
+        if (await cache.match(url)) continue;
+        try {
+          const hit = await fetch(new Request(url, { cache: 'only-if-cached', mode: 'same-origin' }));
+          if (hit.ok) await cache.put(url, hit);
+        } catch {
+          // Not fetched yet: kept when it is.
+        }
       }
       await self.clients.claim();
     })(),
@@ -60,19 +76,29 @@ self.addEventListener('fetch', (event) => {
 function isBuildFile(url) {
   const path = new URL(url).pathname;
   const scope = new URL(self.registration.scope).pathname;
-  return path.startsWith(scope) && FILES.includes(path.slice(scope.length));
+  const file = path.slice(scope.length);
+  return path.startsWith(scope) && (FILES.includes(file) || LAZY.includes(file));
+}
+
+/** Keeps a copy of `response` in this build's cache when it is a lazily fetched module. */
+async function keep(request, response) {
+  const path = new URL(request.url).pathname.slice(new URL(self.registration.scope).pathname.length);
+  if (response.ok && LAZY.includes(path)) {
+    await (await caches.open(CACHE)).put(request.url, response.clone());
+  }
+  return response;
 }
 
 /** Answers from this build's cache, else from the network. */
 async function cacheFirst(request, key) {
   const cache = await caches.open(CACHE);
-  return (await cache.match(key, { ignoreSearch: true })) ?? fetch(request);
+  return (await cache.match(key, { ignoreSearch: true })) ?? keep(request, await fetch(request));
 }
 
 /** Answers from the network, else (offline) from this build's cache. */
 async function networkFirst(request, key) {
   try {
-    return await fetch(request);
+    return await keep(request, await fetch(request));
   } catch (e) {
     const cache = await caches.open(CACHE);
     const hit = await cache.match(key, { ignoreSearch: true });

@@ -11,6 +11,10 @@
 //              | { id, fatal, init? } (this worker cannot evaluate at all: the page takes over;
 //                init: true when the module did not even load)
 //
+// The kinds below run in the tools module (squillion-tools.js and its wasm: inference, the
+// advisor, the export), fetched the first time a worker asks for it and kept by the service
+// worker; such a worker never instantiates the page's module (docs/size.md).
+//
 // With `kind: 'export'`, the same message builds the export's zip archive instead
 // (`squillionExport`, what "Download export (.zip)" asks a worker of its own for):
 // Message out: { id, zip: Uint8Array (transferred), summary, ms } | { id, error } | { id, fatal }
@@ -28,22 +32,31 @@
 import init from './squillion.js';
 
 let ready = null;
+/** The page's compiled module, when the page sends it (its first message, `{ module }`:
+ * src/ui/worker.rs). */
+let given = null;
 
-/** Instantiates the app's module once: the page's compiled one when the page sends it (its first
- * message, `{ module }`: src/ui/worker.rs), else fetched and compiled here. */
-function start(module) {
-  ready ??= init({ module_or_path: module ?? new URL('./squillion_bg.wasm', import.meta.url) });
+/** Instantiates the module this message's kind runs in, once: the tools module for `export`,
+ * `infer` and `advise`, else the app's (the page's compiled one when it was sent, else fetched
+ * and compiled here). */
+function start(kind) {
+  if (kind === 'export' || kind === 'infer' || kind === 'advise') {
+    ready ??= import('./squillion-tools.js').then((tools) =>
+      tools.default({ module_or_path: new URL('./squillion-tools_bg.wasm', import.meta.url) }),
+    );
+  }
+  ready ??= init({ module_or_path: given ?? new URL('./squillion_bg.wasm', import.meta.url) });
   return ready;
 }
 
 self.onmessage = async (event) => {
   if (event.data?.module) {
-    start(event.data.module);
+    given = event.data.module;
     return;
   }
   const { id, kind, model, design, options } = event.data;
   try {
-    await start();
+    await start(kind);
   } catch (e) {
     self.postMessage({ id, fatal: String(e?.message ?? e), init: true });
     return;

@@ -30,6 +30,8 @@ function files(root) {
 }
 
 const list = files(dir);
+/** The modules fetched when first used (docs/size.md): kept when fetched, not precached. */
+const isLazy = (f) => f.startsWith('squillion-tools');
 // The worker's own code is part of the version: a change to it alone is a new build too.
 const hash = createHash('sha256').update(template).update('\0');
 for (const f of list) {
@@ -39,7 +41,8 @@ const version = hash.digest('hex').slice(0, 16);
 const release = process.env.TRUNK_PROFILE === 'release';
 const out = template
   .replace("'__VERSION__'", JSON.stringify(version))
-  .replace('__FILES__', JSON.stringify(list))
+  .replace('__FILES__', JSON.stringify(list.filter((f) => !isLazy(f))))
+  .replace('__LAZY__', JSON.stringify(list.filter(isLazy)))
   .replace('__NETWORK_FIRST__', String(!release));
 writeFileSync(join(dir, 'sw.js'), out);
-console.log(`service worker ${version}: ${list.length} files, ${release ? 'cache' : 'network'} first`);
+console.log(`service worker ${version}: ${list.length} files (${list.filter(isLazy).length} kept when first used), ${release ? 'cache' : 'network'} first`);

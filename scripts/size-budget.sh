@@ -14,19 +14,19 @@ if [ ${#files[@]} -eq 0 ]; then
   echo "size budgets: no wasm or js file in $DIST (build the page first: trunk build --release --locked)" >&2
   exit 1
 fi
-printf '%-20s %12s %12s  %s\n' file "gzip -9 B" "budget B" verdict
+printf '%-26s %12s %12s  %s\n' file "gzip -9 B" "budget B" verdict
 for f in "${files[@]}"; do
   name=$(basename "$f")
   size=$(gzip -9 -c "$f" | wc -c)
   budget=$(awk -F'\t' -v n="$name" '$1 == n { print $2 }' "$BUDGETS")
   if [ -z "$budget" ]; then
-    printf '%-20s %12s %12s  %s\n' "$name" "$size" "-" "NO BUDGET: add one to scripts/size-budgets.tsv"
+    printf '%-26s %12s %12s  %s\n' "$name" "$size" "-" "NO BUDGET: add one to scripts/size-budgets.tsv"
     status=1
   elif [ "$size" -gt "$budget" ]; then
-    printf '%-20s %12s %12s  %s\n' "$name" "$size" "$budget" "OVER by $((size - budget)) B"
+    printf '%-26s %12s %12s  %s\n' "$name" "$size" "$budget" "OVER by $((size - budget)) B"
     status=1
   else
-    printf '%-20s %12s %12s  %s\n' "$name" "$size" "$budget" "within ($((budget - size)) B to spare)"
+    printf '%-26s %12s %12s  %s\n' "$name" "$size" "$budget" "within ($((budget - size)) B to spare)"
   fi
 done
 if [ "$status" -ne 0 ]; then

@@ -16,6 +16,7 @@ mod playground;
 mod sizer;
 mod storage;
 mod svg_dom;
+mod tools;
 mod worker;
 
 use leptos::prelude::*;
@@ -38,12 +39,23 @@ pub fn mount() {
     if web_sys::window().is_none() {
         console_error_panic_hook::set_once();
         worker::register();
-        infer::register();
         return;
     }
     panic::install();
     bench::register_if_requested();
     leptos::mount::mount_to_body(App);
+}
+
+/// The start of the tools module (`src/bin/squillion-tools.rs`): registers `squillionInfer`,
+/// `squillionAdvise` and `squillionExport` on the global scope, a worker's (public/worker.js)
+/// or, when no worker can start, the page's (`tools::load`), and the inference benchmark's
+/// hook when the page asks for it. None of it is reachable from [`mount`], so the page's own
+/// module carries none of it.
+pub fn register_tools() {
+    console_error_panic_hook::set_once();
+    worker::register_tools();
+    infer::register();
+    bench::register_infer_if_requested();
 }
 
 /// The reference documentation rendered into the site (`scripts/docs-site.mjs`), offline too.

@@ -13,6 +13,8 @@
 //!
 //! `window.squillionBenchInfer(text, rounds)` times inferring a model from mongoexport text as
 //! `squillion bench infer` does (`bench/infer.mjs` times npm mongodb-schema in the same page).
+//! Inference lives in the tools module, so that hook is registered by the tools module's start
+//! ([`register_infer_if_requested`]), once the page has loaded it (`squillionLoadTools()`).
 
 use wasm_bindgen::prelude::*;
 
@@ -42,6 +44,22 @@ pub fn register_if_requested() {
     let eval = Closure::<dyn Fn(String, u32) -> Result<String, JsValue>>::new(run_eval);
     let _ = js_sys::Reflect::set(&window, &"squillionBenchEval".into(), eval.as_ref());
     eval.forget();
+}
+
+/// Registers the inference benchmark's hook (the tools module's) when the page's query string
+/// asks for it.
+pub fn register_infer_if_requested() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    if !window
+        .location()
+        .search()
+        .unwrap_or_default()
+        .contains("bench")
+    {
+        return;
+    }
     let infer = Closure::<dyn Fn(String, u32) -> Result<String, JsValue>>::new(run_infer);
     let _ = js_sys::Reflect::set(&window, &"squillionBenchInfer".into(), infer.as_ref());
     infer.forget();

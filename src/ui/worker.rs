@@ -1,12 +1,15 @@
-//! The evaluation entry point of the page's Web Worker.
+//! The entry points of the page's Web Workers.
 //!
-//! `public/worker.js` loads the page's own wasm module; its start function finds no `window`
-//! and calls [`register`] instead of mounting the app, which makes
-//! `self.squillionEvaluate(modelText, design, optionsJson)` available to the worker's script,
-//! and `self.squillionExport(modelText, design, optionsJson)`, which builds the export's zip
-//! archive ([`export_zip`]), and `self.squillionAdvise(modelText, optionsJson, onProgress)`, the
-//! design advisor's advice ([`advise_json_with`]). The page calls [`evaluate_json`] and [`export_zip`] directly when
-//! no worker can start.
+//! An evaluation worker (`public/worker.js`) loads the page's own wasm module; its start
+//! function finds no `window` and calls [`register`] instead of mounting the app, which makes
+//! `self.squillionEvaluate(modelText, design, optionsJson)` available to the worker's script.
+//! The page calls [`evaluate_json`] directly when no worker can start.
+//!
+//! A tools worker loads the tools module (`src/bin/squillion-tools.rs`), whose start calls
+//! [`register_tools`]: `self.squillionExport(modelText, design, optionsJson)` builds the
+//! export's zip archive ([`export_zip`]) and `self.squillionAdvise(modelText, optionsJson,
+//! onProgress)` gives the design advisor's advice ([`advise_json_with`]). When no worker can
+//! start, the page loads the tools module itself ([`crate::ui::tools`]).
 
 use wasm_bindgen::prelude::*;
 
@@ -192,6 +195,12 @@ pub fn register() {
     );
     // The function lives as long as the worker.
     evaluate.forget();
+}
+
+/// Registers the tools module's `squillionExport(model, design, options)` and
+/// `squillionAdvise(model, options, onProgress?)` on the global scope (a worker's, or the
+/// page's when no worker can start: [`crate::ui::tools`]).
+pub fn register_tools() {
     // `{ zip: Uint8Array, summary: ArchiveSummary JSON }`, or a thrown string.
     let export = Closure::<dyn Fn(String, String, String) -> Result<JsValue, JsValue>>::new(
         |model: String, design: String, options: String| {
@@ -231,9 +240,7 @@ pub fn register() {
 /// message, so that the worker instantiates it instead of fetching and compiling the module a
 /// second time. Without that module (an older boot script) the worker loads the wasm itself.
 pub fn spawn() -> Result<web_sys::Worker, JsValue> {
-    let options = web_sys::WorkerOptions::new();
-    options.set_type(web_sys::WorkerType::Module);
-    let worker = web_sys::Worker::new_with_options("./worker.js", &options)?;
+    let worker = spawn_tools()?;
     let module = js_sys::Reflect::get(&js_sys::global(), &"squillionModule".into())
         .ok()
         .filter(|m| m.is_instance_of::<js_sys::WebAssembly::Module>());
@@ -243,4 +250,12 @@ pub fn spawn() -> Result<web_sys::Worker, JsValue> {
         worker.post_message(&message)?;
     }
     Ok(worker)
+}
+
+/// Starts a worker for the tools module (inference, the advisor, the export): it fetches that
+/// module itself (public/worker.js), so the page's module is not handed to it.
+pub fn spawn_tools() -> Result<web_sys::Worker, JsValue> {
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    web_sys::Worker::new_with_options("./worker.js", &options)
 }

@@ -393,7 +393,7 @@ fn spawn(
     label: String,
     phase: RwSignal<Phase>,
 ) -> Result<(), String> {
-    let worker = crate::ui::worker::spawn()
+    let worker = crate::ui::worker::spawn_tools()
         .map_err(|e| tv(Msg::InferNoWorker, &[("error", format!("{e:?}"))]))?;
     let on_message = {
         let running = running.clone();
