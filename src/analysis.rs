@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{DesignError, DesignName, Layout};
 use crate::model::Model;
+use crate::stats::{collection_stats, CollectionStats};
 use crate::warning::{check, Warning};
 
 /// One design's layout, numbers and findings.

@@ -222,7 +222,7 @@ pub fn time_eval(
     let mut design = String::new();
     let mut documents = 0;
     for _ in 0..rounds {
-        crate::arith::forget_collection_stats();
+        crate::stats::forget_collection_stats();
         peak();
         let t = now_ms();
         let layout = crate::eval::Design::Model.layout(model)?;
@@ -262,13 +262,13 @@ pub fn time_eval(
     }
     let mut arith = Vec::new();
     for _ in 0..rounds {
-        crate::arith::forget_collection_stats();
+        crate::stats::forget_collection_stats();
         let t = now_ms();
         let layout = crate::design::layout_model(&big)?;
         let stats: Vec<_> = layout
             .collections
             .iter()
-            .map(|c| crate::arith::collection_stats(c, &big.start_date))
+            .map(|c| crate::stats::collection_stats(c, &big.start_date))
             .collect();
         std::hint::black_box(stats);
         arith.push(now_ms() - t);

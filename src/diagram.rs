@@ -5,7 +5,7 @@
 //! it raises) and one [`Reference`] per field that holds ids of another collection's
 //! documents. [`ModelDiagram::of`] draws the model before any design: its entities and
 //! relationships with their distributions and growth. Every number is read from where the
-//! evaluation reads it ([`crate::arith::collection_stats`], [`crate::warning::check`]), never
+//! evaluation reads it ([`crate::stats::collection_stats`], [`crate::warning::check`]), never
 //! computed a second way.
 //!
 //! The formats ([`mermaid`], [`dot`] and, natively, `svg`) draw a [`drawing::Drawing`], the
@@ -22,13 +22,13 @@ pub mod svg;
 
 use serde::Serialize;
 
-use crate::arith::collection::SizeFigure;
-use crate::arith::collection_stats;
 use crate::design::command::shell;
 use crate::design::names::{BUCKET_LABEL, CHUNKS, FILES};
 use crate::design::{Collection, Layout, Strategy};
 use crate::model::distribution::{round_count, Distribution};
 use crate::model::Model;
+use crate::stats::collection_stats;
+use crate::stats::SizeFigure;
 use crate::warning::Warning;
 
 pub use entities::ModelDiagram;
@@ -92,7 +92,7 @@ pub struct ShapeBox {
     pub figures: Figures,
 }
 
-/// The figures of one kind of document at full scale ([`crate::arith::collection_stats`]).
+/// The figures of one kind of document at full scale ([`crate::stats::collection_stats`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Figures {
     /// How many documents there are.

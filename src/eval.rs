@@ -31,12 +31,12 @@ mod warn;
 
 use serde::{Deserialize, Serialize};
 
-use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{DesignError, DesignName, DesignSpec, Layout};
 use crate::engine::{Database, EngineError};
 use crate::generate::{generate, Dataset, GenOptions};
 use crate::lang::Text;
 use crate::model::Model;
+use crate::stats::{collection_stats, CollectionStats};
 use crate::warning::{Severity, Warning};
 
 pub use metric::Metric;

@@ -8,15 +8,15 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::arith::collection::{ShapeStats, SizeFigure};
 use crate::arith::tail::Exceedance;
-use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{AttributeForm, CommandKind, FieldPattern, Index, Layout};
 use crate::human::{binary_size, thousands};
 use crate::lang::{Lang, Text};
 use crate::model::field::{BsonType, Fields};
 use crate::model::{Copies, Model, Step};
 use crate::size::MAX_BSON_SIZE;
+use crate::stats::{collection_stats, CollectionStats};
+use crate::stats::{ShapeStats, SizeFigure};
 
 pub mod lifecycle;
 pub mod lookups;
@@ -27,7 +27,7 @@ pub mod timeseries;
 /// Documents at or above this size are "within 20% of the limit": ⌈0.8 × 16 MiB⌉.
 pub const NEAR_LIMIT: u64 = 13_421_773;
 /// Compass's "bloated document" threshold (the size statistics count the documents over it).
-pub const BLOATED: u64 = crate::arith::collection::BLOATED_BYTES;
+pub const BLOATED: u64 = crate::stats::BLOATED_BYTES;
 /// Compass's unbounded-array threshold (elements of objects, ids or strings).
 pub const UNBOUNDED_ELEMENTS: u64 = 250;
 /// Compass's "too many indexes" threshold.

@@ -310,14 +310,14 @@ fn thresholds(model: &Model, r: &Relationship) -> Vec<u64> {
 }
 
 /// Returns the break point of `r`'s parent holding an array of its child ids (the
-/// arithmetic of [`crate::arith::collection_stats`] on the `reference_in_parent` layout).
+/// arithmetic of [`crate::stats::collection_stats`] on the `reference_in_parent` layout).
 fn ids_break_point(model: &Model, r: &Relationship) -> Option<u64> {
     let mut spec = DesignSpec::default();
     spec.relationships
         .insert(r.name.clone(), Strategy::ReferenceInParent);
     let layout = Layout::build(model, &spec).ok()?;
     let parent = layout.collection_of(&r.parent)?;
-    let stats = crate::arith::collection_stats(parent, &model.start_date);
+    let stats = crate::stats::collection_stats(parent, &model.start_date);
     stats
         .shapes
         .iter()

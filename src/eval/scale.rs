@@ -556,7 +556,7 @@ fn mean_size(ctx: &Ctx, coll: &str) -> f64 {
     ctx.layout
         .collection(coll)
         .map(|c| {
-            let st = crate::arith::collection_stats(c, &ctx.model.start_date);
+            let st = crate::stats::collection_stats(c, &ctx.model.start_date);
             if st.count > 0.0 {
                 st.total_bytes / st.count
             } else {

@@ -162,7 +162,7 @@ pub(super) fn spreads(
                 .collection(&c.name)
                 .map_or(&[][..], |g| &g.documents[..]);
             let full_docs = c.count();
-            let full_bytes = crate::arith::collection_stats(c, &model.start_date).total_bytes;
+            let full_bytes = crate::stats::collection_stats(c, &model.start_date).total_bytes;
             Some(spread(
                 model, layout, &c.name, key, docs, full_docs, full_bytes, shards, ops,
             ))

@@ -4,7 +4,6 @@
 //! document history grows.
 
 use super::{Severity, Warning};
-use crate::arith::collection_stats;
 use crate::design::{FieldPattern, Layout};
 use crate::human::{binary_size, thousands};
 use crate::lang::Text;
@@ -12,6 +11,7 @@ use crate::model::lifecycle::{
     approximate_counts, archive_name, growth_per_day, history_name, DAY, HISTORY_DAYS,
 };
 use crate::model::Model;
+use crate::stats::collection_stats;
 
 /// Returns the lifecycle patterns' findings for `layout` of `model` (the model as lowered by
 /// [`crate::model::lifecycle::lower`]).

@@ -1,21 +1,26 @@
-//! Per-collection statistics at full scale: document count, sizes at the mean, median, p99 and
-//! maximum of the cardinality distributions, total bytes, and the break point of every growing
-//! array. Constant time in the number of documents.
+//! Full-scale statistics of a layout's collections: document count, sizes at the mean, median,
+//! p99 and maximum of the cardinality distributions, the largest document expected, total
+//! bytes, and the break point of every growing array. Constant time in the number of
+//! documents.
+//!
+//! The figures are [`crate::arith`]'s, read off the layout's document shapes: `arith` sizes
+//! the fields of the model and knows nothing of layouts (the design layer calls it), this
+//! module applies it to the collections a design lays out.
 
 use serde::{Deserialize, Serialize};
 
-use super::tail::{Exceedance, QuantileSize, SizeSpread};
-use super::{
+use crate::arith::tail::{Exceedance, QuantileSize, SizeSpread};
+use crate::arith::{
     break_date, break_point, document_size_of, map_break_point, value_size, At, BreakDate,
     BreakPoint, Size,
 };
+use crate::design::{Collection, DocShape};
+use crate::model::distribution::Distribution;
+use crate::model::field::Fields;
 use crate::size::MAX_BSON_SIZE;
 
 /// Compass's "bloated documents" threshold: 10,000,000 bytes.
 pub const BLOATED_BYTES: u64 = 10_000_000;
-use crate::design::{Collection, DocShape};
-use crate::model::distribution::Distribution;
-use crate::model::field::Fields;
 
 /// A size figure labelled exact or estimate.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -53,7 +58,7 @@ pub struct ShapeStats {
     /// Mean document size.
     pub average: SizeFigure,
     /// Median document size, from the distribution of the sum of every field's length,
-    /// presence and array count ([`super::tail`]): exact in closed form, else an estimate.
+    /// presence and array count ([`crate::arith::tail`]): exact in closed form, else an estimate.
     pub p50: SizeFigure,
     /// For an estimated `p50`: its 99% confidence interval `[low, high]` in bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
