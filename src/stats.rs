@@ -14,7 +14,7 @@ use crate::arith::{
     break_date, break_point, document_size_of, map_break_point, value_size, At, BreakDate,
     BreakPoint, Size,
 };
-use crate::design::{Collection, DocShape};
+use crate::design::{Collection, DocShape, Layout};
 use crate::model::distribution::Distribution;
 use crate::model::field::Fields;
 use crate::size::MAX_BSON_SIZE;
@@ -148,49 +148,45 @@ pub struct CollectionStats {
     pub shapes: Vec<ShapeStats>,
 }
 
-/// How many recent collection statistics [`collection_stats`] keeps.
-const RECENT_STATS: usize = 16;
-
-thread_local! {
-    /// The statistics most recently computed, with the collection and start date they are
-    /// of. One evaluation asks for each collection's statistics from several places (its
-    /// card, every unit's full-scale mean size, the shard spread, the warnings) and the size
-    /// simulation makes each ask cost milliseconds; the function is pure, so an equal
-    /// question gets the kept answer.
-    static RECENT: std::cell::RefCell<std::collections::VecDeque<(Collection, String, CollectionStats)>> =
-        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+impl CollectionStats {
+    /// Returns the mean document size at full scale: `total_bytes ÷ count` (0 for an empty
+    /// collection). The evaluation's returned bytes, hot bytes and the history's growth read it.
+    pub fn mean_bytes(&self) -> f64 {
+        if self.count > 0.0 {
+            self.total_bytes / self.count
+        } else {
+            0.0
+        }
+    }
 }
 
-/// Forgets the kept statistics, so that the next evaluation computes them as the first one
-/// does (the evaluation benchmark times cold evaluations).
-pub fn forget_collection_stats() {
-    RECENT.with(|r| r.borrow_mut().clear());
+/// Returns the statistics of `name` among `stats` (a layout's, [`of_layout`]).
+pub fn named<'a>(stats: &'a [CollectionStats], name: &str) -> Option<&'a CollectionStats> {
+    stats.iter().find(|s| s.name == name)
+}
+
+/// Returns the statistics of every collection of `layout`, in layout order, with break dates
+/// counted from `start`. Each collection's size simulation costs milliseconds: whoever needs
+/// them computes them once and hands them down (an evaluation keeps them in its context).
+pub fn of_layout(layout: &Layout, start: &str) -> Vec<CollectionStats> {
+    layout
+        .collections
+        .iter()
+        .map(|c| collection_stats(c, start))
+        .collect()
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many collections' statistics this thread has computed: tests count them to check
+    /// that nothing asks twice.
+    pub(crate) static COMPUTED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Returns the statistics of `c` at full scale, with break dates counted from `start`.
 pub fn collection_stats(c: &Collection, start: &str) -> CollectionStats {
-    let kept = RECENT.with(|r| {
-        r.borrow()
-            .iter()
-            .find(|(kc, ks, _)| kc == c && ks == start)
-            .map(|(_, _, st)| st.clone())
-    });
-    if let Some(st) = kept {
-        return st;
-    }
-    let st = compute_collection_stats(c, start);
-    RECENT.with(|r| {
-        let mut r = r.borrow_mut();
-        if r.len() >= RECENT_STATS {
-            r.pop_front();
-        }
-        r.push_back((c.clone(), start.to_string(), st.clone()));
-    });
-    st
-}
-
-/// Computes [`collection_stats`].
-fn compute_collection_stats(c: &Collection, start: &str) -> CollectionStats {
+    #[cfg(test)]
+    COMPUTED.with(|n| n.set(n.get() + 1));
     let shapes: Vec<ShapeStats> = c.shapes.iter().map(|s| shape_stats(s, start)).collect();
     let total_bytes = shapes.iter().map(|s| s.total_bytes).sum();
     let total_exact = shapes
