@@ -446,6 +446,34 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
+    /// Returns the documents' bytes at full scale, all collections: the sum of each
+    /// collection's `stats.total_bytes` as computed (`storage.data_bytes` sums them rounded).
+    /// The comparison's storage ([`Metric::StorageBytes`]).
+    pub fn data_bytes(&self) -> f64 {
+        self.collections.iter().map(|c| c.stats.total_bytes).sum()
+    }
+
+    /// Returns the indexes' estimated bytes at full scale, all collections
+    /// ([`Metric::IndexBytes`]).
+    pub fn index_bytes(&self) -> f64 {
+        self.collections.iter().map(|c| c.index_bytes.value).sum()
+    }
+
+    /// Returns the documents' and the indexes' bytes together: the storage chart's bar and the
+    /// cost model's data bytes.
+    pub fn data_and_index_bytes(&self) -> f64 {
+        self.data_bytes() + self.index_bytes()
+    }
+
+    /// Returns the size of the largest document the model allows in any collection: the
+    /// greatest shape's `max` (0 without documents; [`Metric::LargestDocument`]).
+    pub fn largest_document(&self) -> f64 {
+        self.collections
+            .iter()
+            .flat_map(|c| c.stats.shapes.iter().map(|s| s.max.bytes as f64))
+            .fold(0.0, f64::max)
+    }
+
     /// Returns true when a warning is an error (mongod would refuse something).
     pub fn has_errors(&self) -> bool {
         self.warnings.iter().any(|w| w.severity == Severity::Error)
