@@ -733,7 +733,7 @@ fn run_engine(
         Ok(e) => {
             a.cost = Some(cost::cost_of(&e, &opts.cost, &opts.weights));
             let mut f = EngineFigures::of(&e);
-            f.answer_problems = verify::answer_problems(model, &a.design, samples);
+            f.answer_problems = verify::answer_problems(model, &a.design, samples, &e);
             disagree.extend(disagreements(&a.label, &a.screened, &f));
             a.engine = Some(f);
         }

@@ -4,10 +4,10 @@
 
 use serde::Serialize;
 
-use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{DesignError, DesignName, Layout};
 use crate::model::Model;
-use crate::warning::{check, Warning};
+use crate::stats::CollectionStats;
+use crate::warning::{check_with_stats, Warning};
 
 /// One design's layout, numbers and findings.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -26,12 +26,8 @@ pub struct Analysis {
 
 /// Returns the analysis of `layout` (a layout of `model`).
 pub fn analyze_layout(model: &Model, layout: Layout) -> Analysis {
-    let stats = layout
-        .collections
-        .iter()
-        .map(|c| collection_stats(c, &model.start_date))
-        .collect();
-    let warnings = check(model, &layout);
+    let stats = crate::stats::of_layout(&layout, &model.start_date);
+    let warnings = check_with_stats(model, &layout, &stats);
     Analysis {
         layout,
         stats,

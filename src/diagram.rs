@@ -5,7 +5,7 @@
 //! it raises) and one [`Reference`] per field that holds ids of another collection's
 //! documents. [`ModelDiagram::of`] draws the model before any design: its entities and
 //! relationships with their distributions and growth. Every number is read from where the
-//! evaluation reads it ([`crate::arith::collection_stats`], [`crate::warning::check`]), never
+//! evaluation reads it ([`crate::stats::of_layout`], [`crate::warning::check_with_stats`]), never
 //! computed a second way.
 //!
 //! The formats ([`mermaid`], [`dot`] and, natively, `svg`) draw a [`drawing::Drawing`], the
@@ -22,13 +22,12 @@ pub mod svg;
 
 use serde::Serialize;
 
-use crate::arith::collection::SizeFigure;
-use crate::arith::collection_stats;
 use crate::design::command::shell;
 use crate::design::names::{BUCKET_LABEL, CHUNKS, FILES};
 use crate::design::{Collection, Layout, Strategy};
 use crate::model::distribution::{round_count, Distribution};
 use crate::model::Model;
+use crate::stats::{CollectionStats, SizeFigure};
 use crate::warning::Warning;
 
 pub use entities::ModelDiagram;
@@ -92,7 +91,7 @@ pub struct ShapeBox {
     pub figures: Figures,
 }
 
-/// The figures of one kind of document at full scale ([`crate::arith::collection_stats`]).
+/// The figures of one kind of document at full scale ([`crate::stats::collection_stats`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Figures {
     /// How many documents there are.
@@ -156,11 +155,13 @@ impl Diagram {
     /// Returns the diagram of `layout`, a design of `model` (the model the layout was built
     /// from: an offer's own model, with its lifecycle patterns applied).
     pub fn of_layout(model: &Model, layout: &Layout) -> Diagram {
-        let warnings = crate::warning::check(model, layout);
+        let stats = crate::stats::of_layout(layout, &model.start_date);
+        let warnings = crate::warning::check_with_stats(model, layout, &stats);
         let collections = layout
             .collections
             .iter()
-            .map(|c| collection_box(model, layout, c, &warnings))
+            .zip(&stats)
+            .map(|(c, st)| collection_box(layout, c, st, &warnings))
             .collect();
         Diagram {
             design: layout.design.clone(),
@@ -175,15 +176,14 @@ impl Diagram {
     }
 }
 
-/// Returns the box of collection `c` of `layout`, with the warnings among `warnings` that
-/// concern it.
+/// Returns the box of collection `c` of `layout`, with its statistics `stats` and the
+/// warnings among `warnings` that concern it.
 fn collection_box(
-    model: &Model,
     layout: &Layout,
     c: &Collection,
+    stats: &CollectionStats,
     warnings: &[Warning],
 ) -> CollectionBox {
-    let stats = collection_stats(c, &model.start_date);
     let shapes = c
         .shapes
         .iter()

@@ -31,12 +31,12 @@ mod warn;
 
 use serde::{Deserialize, Serialize};
 
-use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{DesignError, DesignName, DesignSpec, Layout};
 use crate::engine::{Database, EngineError};
 use crate::generate::{generate, Dataset, GenOptions};
 use crate::lang::Text;
 use crate::model::Model;
+use crate::stats::CollectionStats;
 use crate::warning::{Severity, Warning};
 
 pub use metric::Metric;
@@ -446,6 +446,34 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
+    /// Returns the documents' bytes at full scale, all collections: the sum of each
+    /// collection's `stats.total_bytes` as computed (`storage.data_bytes` sums them rounded).
+    /// The comparison's storage ([`Metric::StorageBytes`]).
+    pub fn data_bytes(&self) -> f64 {
+        self.collections.iter().map(|c| c.stats.total_bytes).sum()
+    }
+
+    /// Returns the indexes' estimated bytes at full scale, all collections
+    /// ([`Metric::IndexBytes`]).
+    pub fn index_bytes(&self) -> f64 {
+        self.collections.iter().map(|c| c.index_bytes.value).sum()
+    }
+
+    /// Returns the documents' and the indexes' bytes together: the storage chart's bar and the
+    /// cost model's data bytes.
+    pub fn data_and_index_bytes(&self) -> f64 {
+        self.data_bytes() + self.index_bytes()
+    }
+
+    /// Returns the size of the largest document the model allows in any collection: the
+    /// greatest shape's `max` (0 without documents; [`Metric::LargestDocument`]).
+    pub fn largest_document(&self) -> f64 {
+        self.collections
+            .iter()
+            .flat_map(|c| c.stats.shapes.iter().map(|s| s.max.bytes as f64))
+            .fold(0.0, f64::max)
+    }
+
     /// Returns true when a warning is an error (mongod would refuse something).
     pub fn has_errors(&self) -> bool {
         self.warnings.iter().any(|w| w.severity == Severity::Error)
@@ -668,11 +696,15 @@ pub fn evaluate_layout_in(
     let mut db = sample.db.clone();
     let (bucket_ratios, ratios) = sample.ratios();
     tell(Text::new("eval-step-measure"));
-    let collections = collections_eval(model, &layout, data, &db);
+    // Each collection's full-scale statistics, computed once: its card, the units' full-scale
+    // sizes, the shard spread and the warnings all read these.
+    let stats = crate::stats::of_layout(&layout, &model.start_date);
+    let collections = collections_eval(model, &layout, data, &db, &stats);
     let ctx = run::Ctx {
         model,
         layout: &layout,
         data,
+        stats: &stats,
         cap: opts.fan_out_cap.max(1),
     };
     let mut operations = Vec::new();
@@ -697,7 +729,7 @@ pub fn evaluate_layout_in(
         l += o.lookups_per_sec();
     }
     tell(Text::new("eval-step-finish"));
-    let sharding = spread::spreads(model, &layout, data, &operations);
+    let sharding = spread::spreads(model, &layout, data, &stats, &operations);
     let shards = model.sharding.as_ref().map_or(1, |s| s.shards.max(1));
     let ram = opts.ram_bytes.unwrap_or_else(|| {
         model.ram_gb.map_or(crate::storage::DEFAULT_RAM, |g| {
@@ -713,7 +745,7 @@ pub fn evaluate_layout_in(
         shards,
         ram,
     );
-    let mut warnings = warn::warnings(model, &layout, &operations);
+    let mut warnings = warn::warnings(model, &layout, &stats, &operations);
     warnings.extend(warn::unused_indexes(&layout, &collections, &operations));
     warnings.extend(warn::cluster_warnings(&sharding, &storage));
     Ok(Evaluation {
@@ -793,17 +825,20 @@ pub fn materialize(layout: &Layout, data: &Dataset) -> Result<Database, EvalErro
     Ok(db)
 }
 
+/// Returns every collection of `layout` as evaluated: its statistics (`stats`, in layout
+/// order), its sample documents and its indexes as the engine built them in `db`.
 fn collections_eval(
     model: &Model,
     layout: &Layout,
     data: &Dataset,
     db: &Database,
+    stats: &[CollectionStats],
 ) -> Vec<CollectionEval> {
     layout
         .collections
         .iter()
-        .map(|c| {
-            let stats = collection_stats(c, &model.start_date);
+        .zip(stats)
+        .map(|(c, stats)| {
             let n = data.collection(&c.name).map_or(0, |g| g.documents.len()) as u64;
             let full = c.count();
             let spans = entity_spans(model, c, n);
@@ -860,10 +895,10 @@ fn collections_eval(
                 })
                 .unwrap_or_default();
             let index_bytes = Figure::estimate(indexes.iter().map(|i| i.bytes.value).sum());
-            let samples = sample::samples(data, &c.name, Some(&stats));
+            let samples = sample::samples(data, &c.name, Some(stats));
             CollectionEval {
                 name: c.name.clone(),
-                stats,
+                stats: stats.clone(),
                 sample_documents: n,
                 index_count: indexes.len(),
                 indexes,
@@ -953,4 +988,60 @@ pub fn compare(model: &Model, opts: &EvalOptions) -> Result<Vec<Evaluation>, Eva
             Ok(e)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{answer, evaluate_layout, EvalError, EvalOptions, Samples};
+    use crate::stats::COMPUTED;
+
+    /// Returns how many collections' statistics `f` computes.
+    fn computed(f: impl FnOnce()) -> usize {
+        let before = COMPUTED.with(|n| n.get());
+        f();
+        COMPUTED.with(|n| n.get()) - before
+    }
+
+    /// Returns what `f` gives on the advisor's small sample (30 documents an entity), or on
+    /// the evaluation's default one when the small one does not fit or refuses the sample (a
+    /// sample that fails is refused before any statistics are computed).
+    fn on_a_sample<T>(mut f: impl FnMut(&EvalOptions) -> Result<T, EvalError>) -> T {
+        let small = EvalOptions {
+            max_documents: Some(30),
+            ..EvalOptions::default()
+        };
+        f(&small).or_else(|_| f(&EvalOptions::default())).unwrap()
+    }
+
+    /// An evaluation simulates each collection's sizes once, whoever reads them (its card, the
+    /// units' full-scale bytes, the shard spread, the warnings), and an answer check handed
+    /// the statistics (as the advisor hands its evaluation's) simulates none: every design
+    /// offered for every preset (time series, sharded, lifecycle histories).
+    #[test]
+    fn an_evaluation_computes_each_collections_statistics_once() {
+        for p in crate::presets::all() {
+            let model = p.model().unwrap();
+            for o in super::offer::offers(&model) {
+                let layout = o.layout().unwrap();
+                let evaluated = computed(|| {
+                    on_a_sample(|opts| evaluate_layout(&o.model, layout.clone(), opts));
+                });
+                assert_eq!(
+                    evaluated,
+                    layout.collections.len(),
+                    "{} {}: evaluation",
+                    p.name,
+                    o.id
+                );
+                let stats = crate::stats::of_layout(&layout, &o.model.start_date);
+                let checked = computed(|| {
+                    let mut samples = Samples::new();
+                    on_a_sample(|opts| {
+                        answer::check_in(&o.model, &layout, opts, &mut samples, &stats)
+                    });
+                });
+                assert_eq!(checked, 0, "{} {}: answer check", p.name, o.id);
+            }
+        }
+    }
 }

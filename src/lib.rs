@@ -39,6 +39,7 @@ pub mod presets;
 pub mod share;
 pub mod shell;
 pub mod size;
+pub mod stats;
 pub mod storage;
 pub mod warning;
 

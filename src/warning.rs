@@ -8,15 +8,14 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::arith::collection::{ShapeStats, SizeFigure};
 use crate::arith::tail::Exceedance;
-use crate::arith::{collection_stats, CollectionStats};
 use crate::design::{AttributeForm, CommandKind, FieldPattern, Index, Layout};
 use crate::human::{binary_size, thousands};
 use crate::lang::{Lang, Text};
 use crate::model::field::{BsonType, Fields};
 use crate::model::{Copies, Model, Step};
 use crate::size::MAX_BSON_SIZE;
+use crate::stats::{self, CollectionStats, ShapeStats, SizeFigure};
 
 pub mod lifecycle;
 pub mod lookups;
@@ -27,7 +26,7 @@ pub mod timeseries;
 /// Documents at or above this size are "within 20% of the limit": ⌈0.8 × 16 MiB⌉.
 pub const NEAR_LIMIT: u64 = 13_421_773;
 /// Compass's "bloated document" threshold (the size statistics count the documents over it).
-pub const BLOATED: u64 = crate::arith::collection::BLOATED_BYTES;
+pub const BLOATED: u64 = stats::BLOATED_BYTES;
 /// Compass's unbounded-array threshold (elements of objects, ids or strings).
 pub const UNBOUNDED_ELEMENTS: u64 = 250;
 /// Compass's "too many indexes" threshold.
@@ -164,26 +163,45 @@ fn break_date(d: &crate::arith::BreakDate) -> Text {
     }
 }
 
-/// Returns every warning for `layout` of `model`, using the layout's own indexes.
+/// Returns every warning for `layout` of `model`, using the layout's own indexes (and
+/// computing the statistics of its collections: a caller that has them calls
+/// [`check_with_stats`]).
 pub fn check(model: &Model, layout: &Layout) -> Vec<Warning> {
+    check_with_stats(model, layout, &stats::of_layout(layout, &model.start_date))
+}
+
+/// [`check`] with the statistics of the layout's collections already computed (`stats`, in
+/// layout order: [`stats::of_layout`]).
+pub fn check_with_stats(model: &Model, layout: &Layout, stats: &[CollectionStats]) -> Vec<Warning> {
     let indexes: Vec<Index> = layout
         .collections
         .iter()
         .flat_map(|c| c.indexes.clone())
         .collect();
-    check_with_indexes(model, layout, &indexes)
+    check_all(model, layout, &indexes, stats)
 }
 
 /// Returns every warning for `layout` of `model`, judging queries against `indexes` (the
 /// indexes that actually exist, which the user may have edited).
 pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> Vec<Warning> {
+    check_all(
+        model,
+        layout,
+        indexes,
+        &stats::of_layout(layout, &model.start_date),
+    )
+}
+
+/// Returns every warning for `layout` of `model`, judging queries against `indexes`, with
+/// `stats` the statistics of the layout's collections in layout order.
+fn check_all(
+    model: &Model,
+    layout: &Layout,
+    indexes: &[Index],
+    stats: &[CollectionStats],
+) -> Vec<Warning> {
     let mut out = Vec::new();
-    let stats: Vec<CollectionStats> = layout
-        .collections
-        .iter()
-        .map(|c| collection_stats(c, &model.start_date))
-        .collect();
-    for (c, st) in layout.collections.iter().zip(&stats) {
+    for (c, st) in layout.collections.iter().zip(stats) {
         for (shape, ss) in c.shapes.iter().zip(&st.shapes) {
             let max = ss.max.bytes;
             let figure = |threshold: u64| which_largest(ss, &shape.label, threshold);
@@ -384,7 +402,7 @@ pub fn check_with_indexes(model: &Model, layout: &Layout, indexes: &[Index]) -> 
     out.extend(separated::check(model, layout));
     out.extend(lookups::check(layout));
     out.extend(timeseries::check(model, layout));
-    out.extend(lifecycle::check(model, layout));
+    out.extend(lifecycle::check(model, layout, stats));
     out
 }
 

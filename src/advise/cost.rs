@@ -230,9 +230,9 @@ pub fn cost_of(e: &Evaluation, m: &CostModel, w: &super::Weights) -> Cost {
         })
         .collect();
     terms.sort_by(|a, b| b.us_per_sec.total_cmp(&a.us_per_sec));
-    let index_bytes = crate::eval::Metric::IndexBytes.of(e);
+    let index_bytes = e.index_bytes();
     let storage_bytes = e.storage.disk_bytes.value + index_bytes;
-    let data_bytes = crate::eval::Metric::StorageBytes.of(e) + index_bytes;
+    let data_bytes = e.data_and_index_bytes();
     let [read_ops_per_sec, write_ops_per_sec] = ops;
     Cost {
         read_us,

@@ -5,11 +5,11 @@
 use bson::Bson;
 use serde::{Deserialize, Serialize};
 
-use crate::arith::collection::{array_stats, ArrayStats};
 use crate::arith::{document_size_of, At};
 use crate::design::{Collection, Command, CommandKind, DocShape, Layout, Strategy};
 use crate::model::Model;
 use crate::size::MAX_BSON_SIZE;
+use crate::stats::{array_stats, ArrayStats};
 use crate::warning::{fields_depth, MAX_DEPTH, MAX_INDEXES};
 
 pub mod index;
@@ -145,7 +145,7 @@ pub fn screen(model: &Model, layout: &Layout, horizon_days: u64) -> Screen {
 }
 
 /// What the screen needs of one document shape: the figures of
-/// [`crate::arith::collection::shape_stats`] that need no size simulation (the simulation of
+/// [`crate::stats::shape_stats`] that need no size simulation (the simulation of
 /// p50 and p99 costs milliseconds a shape), computed by the same functions.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShapeFigures {
@@ -548,7 +548,7 @@ mod tests {
                 let stats: f64 = layout
                     .collections
                     .iter()
-                    .map(|c| crate::arith::collection_stats(c, &o.model.start_date).total_bytes)
+                    .map(|c| crate::stats::collection_stats(c, &o.model.start_date).total_bytes)
                     .sum();
                 assert_eq!(s.storage, stats, "{} {}", p.name, o.id);
             }

@@ -309,19 +309,19 @@ fn thresholds(model: &Model, r: &Relationship) -> Vec<u64> {
     out
 }
 
-/// Returns the break point of `r`'s parent holding an array of its child ids (the
-/// arithmetic of [`crate::arith::collection_stats`] on the `reference_in_parent` layout).
+/// Returns the break point of `r`'s parent holding an array of its child ids (the arrays'
+/// statistics, [`crate::stats::array_stats`], of the `reference_in_parent` layout: what
+/// [`crate::stats::collection_stats`] reports, without simulating the sizes).
 fn ids_break_point(model: &Model, r: &Relationship) -> Option<u64> {
     let mut spec = DesignSpec::default();
     spec.relationships
         .insert(r.name.clone(), Strategy::ReferenceInParent);
     let layout = Layout::build(model, &spec).ok()?;
     let parent = layout.collection_of(&r.parent)?;
-    let stats = crate::arith::collection_stats(parent, &model.start_date);
-    stats
+    parent
         .shapes
         .iter()
-        .flat_map(|s| &s.arrays)
+        .flat_map(|s| crate::stats::array_stats(s, &model.start_date))
         .find(|a| a.relationship == r.name)
         .and_then(|a| a.break_point)
         .map(|b| b.count)

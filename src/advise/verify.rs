@@ -10,6 +10,7 @@ use super::screen::Screen;
 use crate::design::{DesignSpec, Layout};
 use crate::eval::{EvalOptions, Evaluation, Metric};
 use crate::model::Model;
+use crate::stats::CollectionStats;
 
 /// Relative slack on top of a tolerance, for floating-point sums.
 const SLACK: f64 = 1e-9;
@@ -70,11 +71,14 @@ const ANSWER_SAMPLE: u64 = 30;
 
 /// Returns the steps of `spec` whose plans do not give their logical answer on the engine
 /// (`unit (step, subject): what`), or why the check could not run. The sample comes from
-/// `samples` (shared with designs that lay out the same collections).
+/// `samples` (shared with designs that lay out the same collections); the full-scale
+/// statistics of the collections from `evaluated`, the evaluation of the same design
+/// ([`evaluate`]), so that its sizes are not simulated twice.
 pub fn answer_problems(
     model: &Model,
     spec: &DesignSpec,
     samples: &mut crate::eval::Samples,
+    evaluated: &Evaluation,
 ) -> Vec<String> {
     let (model, spec) = crate::eval::offer::lowered_ref(model, spec);
     let layout = match Layout::build(&model, &spec) {
@@ -85,9 +89,15 @@ pub fn answer_problems(
         max_documents: Some(ANSWER_SAMPLE),
         ..Default::default()
     };
-    let report = crate::eval::answer::check_in(&model, &layout, &small, samples).or_else(|_| {
-        crate::eval::answer::check_in(&model, &layout, &EvalOptions::default(), samples)
-    });
+    let stats: Vec<CollectionStats> = evaluated
+        .collections
+        .iter()
+        .map(|c| c.stats.clone())
+        .collect();
+    let report =
+        crate::eval::answer::check_in(&model, &layout, &small, samples, &stats).or_else(|_| {
+            crate::eval::answer::check_in(&model, &layout, &EvalOptions::default(), samples, &stats)
+        });
     match report {
         Ok(r) => r.problems.iter().map(ToString::to_string).collect(),
         Err(e) => vec![e.to_string()],

@@ -218,7 +218,6 @@ impl BenchArgs {
                     let mut last = None;
                     for _ in 0..rounds.max(1) {
                         for verify in [false, true] {
-                            crate::arith::forget_collection_stats();
                             let opts = crate::advise::AdviseOptions {
                                 verify,
                                 ..Default::default()

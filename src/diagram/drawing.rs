@@ -6,10 +6,10 @@
 use super::entities::ModelDiagram;
 use super::shape::Entry;
 use super::{CollectionBox, CollectionKind, Counts, Diagram};
-use crate::arith::collection::SizeFigure;
 use crate::human::{binary_size, thousands};
 use crate::lang::{Lang, Text};
 use crate::model::field::BsonType;
+use crate::stats::SizeFigure;
 
 /// Boxes and the lines between them.
 #[derive(Debug, Clone, PartialEq, Default)]

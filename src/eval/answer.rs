@@ -41,6 +41,7 @@ use crate::design::names::{child_ref, relationship_collection_name, CONTINUATION
 use crate::design::{Layout, Strategy};
 use crate::engine::{compare::compare, Database, FindCommand};
 use crate::model::{ChildRead, Model, Relationship, Step};
+use crate::stats::CollectionStats;
 use pool::Pool;
 
 /// A step whose plan does not give its logical answer.
@@ -92,16 +93,20 @@ pub fn check(
     layout: &Layout,
     opts: &EvalOptions,
 ) -> Result<AnswerReport, EvalError> {
-    check_in(model, layout, opts, &mut super::Samples::new())
+    let stats = crate::stats::of_layout(layout, &model.start_date);
+    check_in(model, layout, opts, &mut super::Samples::new(), &stats)
 }
 
 /// [`check`] on a sample from `samples` (one kept from an earlier check of a design with the
-/// same collections, or one made now and kept).
+/// same collections, or one made now and kept), with `stats` the full-scale statistics of
+/// `layout`'s collections (the units' runs read them: the advisor hands over its evaluation's
+/// of the same layout rather than simulating the sizes again).
 pub fn check_in(
     model: &Model,
     layout: &Layout,
     opts: &EvalOptions,
     samples: &mut super::Samples,
+    stats: &[CollectionStats],
 ) -> Result<AnswerReport, EvalError> {
     let sample = samples.prepare(model, layout, opts)?;
     let (model, data) = (&sample.model, &sample.data);
@@ -114,6 +119,7 @@ pub fn check_in(
         model,
         layout,
         data,
+        stats,
         cap,
     };
     // The key fields of the layout's maps, for the pools of what each step returned.

@@ -145,11 +145,7 @@ pub(super) fn storage(
                 .or_else(|| ratios.get(&c.name).copied())
                 .unwrap_or_else(|| compression_ratio(docs));
             let total = c.stats.total_bytes;
-            let mean = if c.stats.count > 0.0 {
-                total / c.stats.count
-            } else {
-                0.0
-            };
+            let mean = c.stats.mean_bytes();
             let touched_per_sec: f64 = ops
                 .iter()
                 .map(|o| {

@@ -267,13 +267,9 @@ impl Metric {
                 })
                 .sum(),
             Metric::ShardsTouched => 0.0,
-            Metric::StorageBytes => e.collections.iter().map(|c| c.stats.total_bytes).sum(),
-            Metric::IndexBytes => e.collections.iter().map(|c| c.index_bytes.value).sum(),
-            Metric::LargestDocument => e
-                .collections
-                .iter()
-                .flat_map(|c| c.stats.shapes.iter().map(|s| s.max.bytes as f64))
-                .fold(0.0, f64::max),
+            Metric::StorageBytes => e.data_bytes(),
+            Metric::IndexBytes => e.index_bytes(),
+            Metric::LargestDocument => e.largest_document(),
         }
     }
 

@@ -153,7 +153,8 @@ mod tests {
                     serde_json::to_value(&fresh).unwrap(),
                     "{preset} {s:?}"
                 );
-                let kept = answer::check_in(&model, &layout, &small, &mut samples).unwrap();
+                let stats = crate::stats::of_layout(&layout, &model.start_date);
+                let kept = answer::check_in(&model, &layout, &small, &mut samples, &stats).unwrap();
                 let fresh = answer::check(&model, &layout, &small).unwrap();
                 assert_eq!(kept.problems, fresh.problems, "{preset} {s:?}");
                 assert_eq!(kept.checked, fresh.checked, "{preset} {s:?}");

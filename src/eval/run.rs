@@ -16,12 +16,16 @@ use crate::design::{Command, CommandKind, Layout, Strategy, When};
 use crate::engine::{self, Database, FindCommand, UpdateCommand};
 use crate::generate::{entity_oid, Dataset};
 use crate::model::{Model, Paging, Relationship, Sort, Step};
+use crate::stats::CollectionStats;
 
 /// What the evaluator needs besides the database.
 pub(super) struct Ctx<'a> {
     pub model: &'a Model,
     pub layout: &'a Layout,
     pub data: &'a Dataset,
+    /// The full-scale statistics of the layout's collections, computed once by whoever made
+    /// this context ([`crate::stats::of_layout`]).
+    pub stats: &'a [CollectionStats],
     pub cap: u64,
 }
 

@@ -2,7 +2,7 @@
 //! *largest* one, each with its exact BSON size and where its bytes go.
 //!
 //! - **Typical**: the sampled document nearest in size to the p50 the collection's table shows
-//!   (the full-scale median of its most numerous shape, [`crate::arith::ShapeStats::p50`]),
+//!   (the full-scale median of its most numerous shape, [`crate::stats::ShapeStats::p50`]),
 //!   among that shape's documents, by full-scale size (the first in sample order on ties), so
 //!   that the card's typical document is the table's p50 document; [`SampleDocs::p50`] says
 //!   which figure it was chosen by. Without statistics (or a shape with no document in the
@@ -30,10 +30,10 @@ use bson::{Bson, Document};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::arith::{CollectionStats, SizeFigure};
 use crate::generate::{Dataset, GeneratedCollection};
 use crate::human::thousands;
 use crate::size::{analyze_with_limits, document_size, Analysis};
+use crate::stats::{CollectionStats, SizeFigure};
 
 /// Elements of an array the text shows at most.
 pub const SHOWN_ELEMENTS: usize = 10;

@@ -551,17 +551,7 @@ fn slice_limit(projection: Option<&Document>, field: &str) -> u64 {
     .unwrap_or(u64::MAX)
 }
 
-/// Mean document size of a collection at full scale (arithmetic).
+/// Mean document size of a collection at full scale (its statistics in the context).
 fn mean_size(ctx: &Ctx, coll: &str) -> f64 {
-    ctx.layout
-        .collection(coll)
-        .map(|c| {
-            let st = crate::arith::collection_stats(c, &ctx.model.start_date);
-            if st.count > 0.0 {
-                st.total_bytes / st.count
-            } else {
-                0.0
-            }
-        })
-        .unwrap_or(0.0)
+    crate::stats::named(ctx.stats, coll).map_or(0.0, |st| st.mean_bytes())
 }

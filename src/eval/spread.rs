@@ -18,6 +18,7 @@ use crate::design::{CommandKind, Layout};
 use crate::generate::Dataset;
 use crate::model::field::{BsonType, ValueKind};
 use crate::model::Model;
+use crate::stats::CollectionStats;
 
 /// MongoDB's default chunk size since 6.0: 128 MiB.
 pub const CHUNK_BYTES: f64 = 128.0 * 1024.0 * 1024.0;
@@ -142,11 +143,13 @@ pub struct ShardSpread {
     pub key: KeyReport,
 }
 
-/// Returns the spread of every sharded collection of the layout.
+/// Returns the spread of every sharded collection of the layout (`stats`: the statistics of
+/// its collections, in layout order).
 pub(super) fn spreads(
     model: &Model,
     layout: &Layout,
     data: &Dataset,
+    stats: &[CollectionStats],
     ops: &[OperationEval],
 ) -> Vec<ShardSpread> {
     let shards = model.sharding.as_ref().map_or(1, |s| s.shards.max(1));
@@ -156,13 +159,14 @@ pub(super) fn spreads(
     layout
         .collections
         .iter()
-        .filter_map(|c| {
+        .zip(stats)
+        .filter_map(|(c, st)| {
             let key = c.shard_key.as_ref()?;
             let docs = data
                 .collection(&c.name)
                 .map_or(&[][..], |g| &g.documents[..]);
             let full_docs = c.count();
-            let full_bytes = crate::arith::collection_stats(c, &model.start_date).total_bytes;
+            let full_bytes = st.total_bytes;
             Some(spread(
                 model, layout, &c.name, key, docs, full_docs, full_bytes, shards, ops,
             ))

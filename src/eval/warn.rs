@@ -13,7 +13,8 @@ use crate::design::{CommandKind, Layout};
 use crate::human::{binary_size, binary_size_f64, thousands};
 use crate::lang::Text;
 use crate::model::{Model, Step};
-use crate::warning::{check, Severity, Warning};
+use crate::stats::CollectionStats;
+use crate::warning::{check_with_stats, Severity, Warning};
 
 /// Codes the evaluation decides from real runs (the layout-only guesses are dropped).
 pub const EVALUATED_CODES: [&str; 3] = [
@@ -43,9 +44,15 @@ fn reads_through(model: &Model, rel: &str) -> f64 {
         .sum()
 }
 
-/// Returns the layout's warnings (minus [`EVALUATED_CODES`]) plus the evaluation's.
-pub(super) fn warnings(model: &Model, layout: &Layout, ops: &[OperationEval]) -> Vec<Warning> {
-    let mut out: Vec<Warning> = check(model, layout)
+/// Returns the layout's warnings (minus [`EVALUATED_CODES`]) plus the evaluation's; `stats`
+/// are the evaluation's statistics of the layout's collections.
+pub(super) fn warnings(
+    model: &Model,
+    layout: &Layout,
+    stats: &[CollectionStats],
+    ops: &[OperationEval],
+) -> Vec<Warning> {
+    let mut out: Vec<Warning> = check_with_stats(model, layout, stats)
         .into_iter()
         .filter(|w| !EVALUATED_CODES.contains(&w.code.as_ref()))
         .collect();

@@ -2,7 +2,7 @@
 //! export` can refuse a run that would fill a disk ([`DEFAULT_MAX_BYTES`] unless raised).
 //!
 //! BSON bytes come from the arithmetic: each shape's mean document size at full scale
-//! ([`crate::arith::collection_stats`]) × the documents the export generates of it (its first
+//! ([`crate::stats::collection_stats`]) × the documents the export generates of it (its first
 //! two, the largest and the p99 document, generated and measured exactly). Extended JSON is
 //! larger than BSON (an ObjectId's 12 bytes are `{"$oid":"…24 hex digits…"}`, binary data is
 //! base64, every key is quoted), so the file bytes are the BSON bytes × the ratio of Extended
@@ -15,10 +15,10 @@
 use serde::Serialize;
 
 use super::{generators, Scale};
-use crate::arith::collection::ShapeStats;
 use crate::design::{Collection, DocShape, Layout};
 use crate::generate::{GenOptions, ShapeGenerator};
 use crate::model::Model;
+use crate::stats::ShapeStats;
 
 /// Bytes an export writes at most unless told otherwise: 1 GiB a run.
 pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
@@ -91,7 +91,7 @@ fn collection_estimate(
     c: &Collection,
     scale: &Scale,
 ) -> CollectionEstimate {
-    let stats = crate::arith::collection_stats(c, &model.start_date);
+    let stats = crate::stats::collection_stats(c, &model.start_date);
     let opts = scale.gen_options();
     let (mut documents, mut bson_bytes, mut file_bytes) = (0u64, 0.0, 0.0);
     let gens = generators(model, layout, c, scale);

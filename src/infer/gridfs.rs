@@ -237,7 +237,7 @@ mod tests {
         // Laid out, the bucket comes back: one file per message holding one.
         let layout = crate::design::layout_model(m).unwrap();
         let files = layout.collections.iter().find(|c| c.name == "fs.files");
-        let count = files.map(|c| crate::arith::collection_stats(c, &m.start_date).count);
+        let count = files.map(|c| crate::stats::collection_stats(c, &m.start_date).count);
         assert_eq!(count, Some(4.0));
     }
 

@@ -74,7 +74,7 @@ fn analyze_offer(o: Offer) -> Analyzed {
 
 /// Analyses `todo` one design a task, after `done`, then calls `then` with every analysis; stops
 /// as soon as `live` says the work is no longer wanted. Each design's analysis (its
-/// `arith::collection_stats`) takes a task of its own, so that none blocks the page long. When
+/// `stats::collection_stats`) takes a task of its own, so that none blocks the page long. When
 /// the page cannot set a timeout, `instead` runs in place of the rest.
 fn analyze_in_tasks(
     mut todo: std::vec::IntoIter<Offer>,

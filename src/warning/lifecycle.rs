@@ -4,7 +4,6 @@
 //! document history grows.
 
 use super::{Severity, Warning};
-use crate::arith::collection_stats;
 use crate::design::{FieldPattern, Layout};
 use crate::human::{binary_size, thousands};
 use crate::lang::Text;
@@ -12,10 +11,11 @@ use crate::model::lifecycle::{
     approximate_counts, archive_name, growth_per_day, history_name, DAY, HISTORY_DAYS,
 };
 use crate::model::Model;
+use crate::stats::{named, CollectionStats};
 
 /// Returns the lifecycle patterns' findings for `layout` of `model` (the model as lowered by
-/// [`crate::model::lifecycle::lower`]).
-pub fn check(model: &Model, layout: &Layout) -> Vec<Warning> {
+/// [`crate::model::lifecycle::lower`]), `stats` the statistics of the layout's collections.
+pub fn check(model: &Model, layout: &Layout, stats: &[CollectionStats]) -> Vec<Warning> {
     let mut out = Vec::new();
     for p in &model.design.fields {
         match p {
@@ -28,7 +28,7 @@ pub fn check(model: &Model, layout: &Layout) -> Vec<Warning> {
                 entity, after_days, ..
             } => archive(model, layout, entity, *after_days, &mut out),
             FieldPattern::DocumentVersioning { entity, .. } => {
-                history(model, layout, entity, &mut out)
+                history(layout, stats, entity, &mut out)
             }
             _ => {}
         }
@@ -132,18 +132,16 @@ fn archive(model: &Model, layout: &Layout, entity: &str, days: u64, out: &mut Ve
 }
 
 /// `HISTORY_GROWTH`: the documents and bytes the history collection gains a day.
-fn history(model: &Model, layout: &Layout, entity: &str, out: &mut Vec<Warning>) {
+fn history(layout: &Layout, stats: &[CollectionStats], entity: &str, out: &mut Vec<Warning>) {
     let name = history_name(entity);
     let Some(c) = layout.collection_of(&name) else {
         return;
     };
-    let st = collection_stats(c, &model.start_date);
-    let per_day = st.count / HISTORY_DAYS;
-    let mean = if st.count > 0.0 {
-        st.total_bytes / st.count
-    } else {
-        0.0
+    let Some(st) = named(stats, &c.name) else {
+        return;
     };
+    let per_day = st.count / HISTORY_DAYS;
+    let mean = st.mean_bytes();
     out.push(Warning::localized(
         "HISTORY_GROWTH",
         Severity::Info,

@@ -7,6 +7,7 @@ use squillion::generate::document_from_fields;
 use squillion::model::distribution::Distribution;
 use squillion::model::field::{BsonType, Field, Fields};
 use squillion::size::{document_size, MAX_BSON_SIZE};
+use squillion::stats;
 
 fn fixed(n: u64) -> Distribution {
     Distribution::fixed(n as f64)
@@ -147,7 +148,7 @@ fn full_scale_statistics_are_constant_time() {
         .unwrap_or_else(|| panic!("user collection"));
     assert_eq!(users.count(), 100_000_000.0);
     let start = std::time::Instant::now();
-    let st = arith::collection_stats(users, &model.start_date);
+    let st = stats::collection_stats(users, &model.start_date);
     let took = start.elapsed();
     // Debug builds are ~30× slower; release measures well under 1 ms.
     assert!(took.as_millis() < 200, "{took:?}");
@@ -268,13 +269,13 @@ fn largest_parent_is_sized_exactly_despite_truncation() {
     );
     let (full, exact) = data.full_size("user", 0).unwrap_or_else(|| panic!("doc 0"));
     assert!(exact);
-    let stats = arith::collection_stats(
+    let stats = stats::collection_stats(
         layout.collection("user").unwrap_or_else(|| panic!("user")),
         &model.start_date,
     );
     assert_eq!(
         stats.shapes[0].max,
-        arith::SizeFigure {
+        squillion::stats::SizeFigure {
             bytes: full,
             exact: true
         }

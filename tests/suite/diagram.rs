@@ -7,7 +7,6 @@
 use std::collections::BTreeSet;
 use std::process::Command;
 
-use squillion::arith::collection_stats;
 use squillion::design::{DocShape, Layout};
 use squillion::diagram::drawing;
 use squillion::diagram::{CollectionKind, Counts, Diagram, Entry, ModelDiagram};
@@ -15,6 +14,7 @@ use squillion::eval::offer::{offer, offers};
 use squillion::model::distribution::round_count;
 use squillion::model::field::{BsonType, Field, Fields};
 use squillion::model::Model;
+use squillion::stats::collection_stats;
 
 /// Every preset's model with each design it offers: (preset, design id, model, layout).
 fn every_design() -> Vec<(String, String, Model, Layout)> {

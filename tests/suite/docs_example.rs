@@ -20,7 +20,7 @@ fn docs_example_parses() {
     let layout = layout_model(&model).unwrap_or_else(|e| panic!("{e}"));
     if std::env::var("SQUILLION_SHOW").is_ok() {
         for c in &layout.collections {
-            let st = squillion::arith::collection_stats(c, &model.start_date);
+            let st = squillion::stats::collection_stats(c, &model.start_date);
             println!("{}", serde_json::to_string_pretty(&st).unwrap_or_default());
             for i in &c.indexes {
                 println!("{}", i.mongosh());

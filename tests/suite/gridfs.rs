@@ -3,8 +3,6 @@
 //! the reads and writes of a file counted as a driver makes them, and validation.
 #![cfg(not(target_arch = "wasm32"))]
 
-use squillion::arith::collection::shape_stats;
-use squillion::arith::collection_stats;
 use squillion::design::gridfs::{
     chunk_bytes, chunk_document_size, chunks, file_document_size, filename_bytes, last_chunk_bytes,
     read_round_trips, write_round_trips, CHUNK_SIZE,
@@ -16,6 +14,8 @@ use squillion::generate::generate;
 use squillion::model::{parse_model, BsonType, Model};
 use squillion::presets;
 use squillion::size::document_size;
+use squillion::stats::collection_stats;
+use squillion::stats::shape_stats;
 
 fn preset() -> Model {
     presets::find("message-attachments")

@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use squillion::arith::collection_stats;
 use squillion::design::layout_model;
 use squillion::model::design::Strategy;
 use squillion::model::{parse_model, BsonType, Distribution, Model};
+use squillion::stats::collection_stats;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_squillion"))

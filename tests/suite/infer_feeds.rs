@@ -10,11 +10,11 @@ use std::path::Path;
 
 use crate::common::squillion_cli as cli;
 
-use squillion::arith::collection_stats;
 use squillion::design::layout_model;
 use squillion::eval::offer::offer;
 use squillion::model::design::Strategy;
 use squillion::model::Model;
+use squillion::stats::collection_stats;
 
 /// Users exported (each with about 100 activities, each activity to its author's followers).
 const SCALE: &str = "20";

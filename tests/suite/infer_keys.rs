@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use crate::common::infer_json;
 use infer_json::{infer, squillion};
 use serde_json::Value;
-use squillion::arith::collection_stats;
 use squillion::design::layout_model;
+use squillion::stats::collection_stats;
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/infer/sample_analytics")

@@ -23,11 +23,11 @@ use crate::common::squillion_cli as cli;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use squillion::arith::collection_stats;
 use squillion::design::layout_model;
 use squillion::eval::offer::offer;
 use squillion::model::design::DesignSpec;
 use squillion::model::Model;
+use squillion::stats::collection_stats;
 
 /// Sizes (documents, average document size) may differ by this share.
 const SIZE_TOLERANCE: f64 = 0.02;

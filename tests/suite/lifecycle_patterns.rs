@@ -5,12 +5,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use bson::{Bson, Document};
-use squillion::arith::collection_stats;
 use squillion::design::Layout;
 use squillion::eval::offer::offer;
 use squillion::generate::generate;
 use squillion::model::{parse_model, Model};
 use squillion::size::document_size;
+use squillion::stats::collection_stats;
 
 /// The sensor-readings preset under its design `id`, lowered and laid out.
 fn offered(id: &str) -> (Model, Layout) {

@@ -3,9 +3,9 @@
 //! validated; without it the layout notes that the tail is assumed.
 #![cfg(not(target_arch = "wasm32"))]
 
-use squillion::arith::collection_stats;
 use squillion::design::layout_model;
 use squillion::model::{parse_model, Distribution, Model};
+use squillion::stats::collection_stats;
 use squillion::warning::{check, Severity, Warning};
 
 /// 1,000 users following each other: followers per user uniform 0..=400 (mean 200), kept in

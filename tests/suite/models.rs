@@ -50,14 +50,14 @@ fn every_model_lays_out_generates_and_checks() {
                 data.document_count()
             );
             for c in &layout.collections {
-                let st = squillion::arith::collection_stats(c, &model.start_date);
+                let st = squillion::stats::collection_stats(c, &model.start_date);
                 assert!(st.total_bytes.is_finite(), "{path}");
             }
             let warnings = squillion::warning::check(&model, layout);
             if std::env::var("SQUILLION_SHOW").is_ok() {
                 println!("== {path} [{}]", layout.design);
                 for c in &layout.collections {
-                    let st = squillion::arith::collection_stats(c, &model.start_date);
+                    let st = squillion::stats::collection_stats(c, &model.start_date);
                     for s in &st.shapes {
                         println!(
                             "  {} / {}: count {:.0} avg {} max {} ({})",

@@ -185,8 +185,8 @@ fn unknown_preset_lists_the_known_ones() {
 // ---------------------------------------------------------------------------------------------
 // Helpers: the numbers the command line prints, looked up by name.
 
-use squillion::arith::collection::ArrayStats;
 use squillion::design::Command;
+use squillion::stats::ArrayStats;
 use squillion::warning::{Severity, Warning};
 
 /// Returns the analysis of design `name`.

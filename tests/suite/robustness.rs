@@ -118,7 +118,7 @@ proptest! {
             Ok(model) => {
                 if let Ok(layout) = squillion::design::layout_model(&model) {
                     for c in &layout.collections {
-                        let _ = squillion::arith::collection_stats(c, &model.start_date);
+                        let _ = squillion::stats::collection_stats(c, &model.start_date);
                     }
                     let _ = squillion::warning::check(&model, &layout);
                 }

@@ -135,7 +135,7 @@ fn the_arithmetic_sizes_match_the_sample() {
     let (m, layout, docs) = catalog("single-collection");
     let c = layout.collection("product").unwrap();
     for s in &c.shapes {
-        let stats = squillion::arith::collection::shape_stats(s, &m.start_date);
+        let stats = squillion::stats::shape_stats(s, &m.start_date);
         let sample: Vec<u64> = of_type(&docs, &s.label)
             .into_iter()
             .map(document_size)

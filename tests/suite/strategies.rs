@@ -6,11 +6,12 @@
 //! `n` 1+1+1+(4+3+1) = 11; `v` 1+1+1+4 = 7; an ObjectId array element 1+digits+1+12.
 #![cfg(not(target_arch = "wasm32"))]
 
-use squillion::arith::{collection_stats, document_size_of, At};
+use squillion::arith::{document_size_of, At};
 use squillion::design::{layout_model, Layout};
 use squillion::generate::generate;
 use squillion::model::{parse_model, Model};
 use squillion::size::document_size;
+use squillion::stats::collection_stats;
 
 fn model(strategy: &str, card: u64, m2m: bool, patterns: &str) -> Model {
     let text = format!(

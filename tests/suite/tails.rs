@@ -8,7 +8,6 @@
 use crate::common::pymongo;
 
 use proptest::prelude::*;
-use squillion::arith::collection_stats;
 use squillion::design::Layout;
 use squillion::eval::offer::offers;
 use squillion::generate::{document_from_fields, generate};
@@ -16,6 +15,7 @@ use squillion::model::distribution::Distribution;
 use squillion::model::field::{BsonType, Field, Fields};
 use squillion::model::{parse_model, Model};
 use squillion::size::document_size;
+use squillion::stats::collection_stats;
 use squillion::warning::{check, Severity};
 
 /// Largest documents up to 16 MiB are materialized whole and compared byte for byte (a value

@@ -145,7 +145,7 @@ fn the_arithmetic_sizes_match_the_sample_tree() {
         let (m, docs) = nodes(design);
         let layout = Layout::build(&m, &m.design).unwrap();
         let c = layout.collection("category").unwrap();
-        let stats = squillion::arith::collection_stats(c, &m.start_date);
+        let stats = squillion::stats::collection_stats(c, &m.start_date);
         let sample: u64 = docs.iter().map(document_size).sum();
         let ratio = stats.total_bytes / sample as f64;
         assert!((ratio - 1.0).abs() < 0.02, "{design}: {ratio}");

@@ -74,7 +74,7 @@ fn break_point_with_dates() {
     // The message rounds; the exact size it rounds is the shape's largest document.
     let m = parse_model(WIL).unwrap_or_else(|e| panic!("{e}"));
     let l = layout_model(&m).unwrap_or_else(|e| panic!("{e}"));
-    let stats = squillion::arith::collection_stats(&l.collections[0], &m.start_date);
+    let stats = squillion::stats::collection_stats(&l.collections[0], &m.start_date);
     assert_eq!(stats.shapes[0].max.bytes, 15_889_013);
     let expected = stats.shapes[0].largest_expected;
     assert!(expected.exact && expected.bytes < 15_889_013);

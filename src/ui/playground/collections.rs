@@ -1,7 +1,7 @@
 //! One card per collection: full-scale counts and sizes, break points, indexes. Once the
 //! engine has evaluated the design, the counts, sizes and indexes shown are the evaluation's
 //! own [`CollectionEval`] (`squillion eval --json`'s `collections`: its `stats` are
-//! `arith::collection_stats`), each number also in `data-value`; until then the instant
+//! `stats::collection_stats`), each number also in `data-value`; until then the instant
 //! arithmetic analysis (the same `CollectionStats`) stands in.
 
 use leptos::prelude::*;
@@ -9,11 +9,11 @@ use leptos::prelude::*;
 use super::sample::SampleDocumentPanel;
 use super::GrowthChart;
 use crate::analysis::Analysis;
-use crate::arith::CollectionStats;
-use crate::arith::SizeFigure;
 use crate::eval::{CollectionEval, Evaluation};
 use crate::human;
 use crate::lang::Msg;
+use crate::stats::CollectionStats;
+use crate::stats::SizeFigure;
 use crate::ui::i18n::{break_date, lang, shape_label, t, tv};
 use crate::ui::size_level;
 

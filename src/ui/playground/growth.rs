@@ -5,10 +5,10 @@ use leptos::prelude::*;
 use crate::lang::Msg;
 use crate::ui::i18n::tv;
 
-use crate::arith::collection::ArrayStats;
 use crate::chart::GrowthCurve;
 use crate::human;
 use crate::size::MAX_BSON_SIZE;
+use crate::stats::ArrayStats;
 
 const W: f64 = 560.0;
 const H: f64 = 180.0;

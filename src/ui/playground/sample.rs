@@ -11,9 +11,9 @@ use leptos::prelude::*;
 use crate::lang::Msg;
 use crate::ui::i18n::{t, tv};
 
-use crate::arith::SizeFigure;
 use crate::eval::sample::{SampleDocs, SampleDocument};
 use crate::human;
+use crate::stats::SizeFigure;
 use crate::ui::{BreakdownTable, Composition, LimitGauge};
 
 /// The sample document panel of one collection card.

@@ -10,7 +10,7 @@ use crate::ui::i18n::{t, tr, tv};
 use super::{axes, chart_svg, legend_item, placeholder_bar, Colour, Design, Size};
 use crate::chart::bars::{columns, fit_text, stack, Layout, Scale, Spec};
 use crate::chart::svg::Svg;
-use crate::eval::{Evaluation, Metric};
+use crate::eval::Evaluation;
 use crate::human;
 
 /// Returns a byte count as the workload view shows it.
@@ -45,11 +45,6 @@ fn collections(designs: &[Design]) -> Vec<String> {
 /// a design's colour in the cost chart).
 fn colour_of(names: &[String], name: &str) -> Colour {
     Colour::Collection(names.iter().position(|n| n == name).unwrap_or(0))
-}
-
-/// Returns a design's data plus index bytes, all collections together.
-fn total(e: &Evaluation) -> f64 {
-    Metric::StorageBytes.of(e) + Metric::IndexBytes.of(e)
 }
 
 /// The storage chart and its legend.
@@ -95,7 +90,10 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
         return view! { <p class="muted chart-empty">{t(Msg::ChartEvaluating)}</p> }.into_any();
     }
     let font = size.font;
-    let totals: Vec<Option<f64>> = designs.iter().map(|d| d.evaluation().map(total)).collect();
+    let totals: Vec<Option<f64>> = designs
+        .iter()
+        .map(|d| d.evaluation().map(Evaluation::data_and_index_bytes))
+        .collect();
     let scale = Scale::linear(totals.iter().flatten().copied().fold(0.0, f64::max), 1024.0);
     let value_chars = totals
         .iter()
@@ -143,7 +141,7 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
         let values: Vec<f64> = parts.iter().map(|p| p.3).collect();
         let segs = stack(&values, &scale, l.plot_x, l.plot_w);
         let end = segs.last().map_or(l.plot_x, |(x, w)| x + w);
-        let whole = total(s);
+        let whole = s.data_and_index_bytes();
         let summary = tv(
             Msg::StorageSummary,
             &[("design", shown_as.clone()), ("size", size_text(whole))],

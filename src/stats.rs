@@ -1,21 +1,26 @@
-//! Per-collection statistics at full scale: document count, sizes at the mean, median, p99 and
-//! maximum of the cardinality distributions, total bytes, and the break point of every growing
-//! array. Constant time in the number of documents.
+//! Full-scale statistics of a layout's collections: document count, sizes at the mean, median,
+//! p99 and maximum of the cardinality distributions, the largest document expected, total
+//! bytes, and the break point of every growing array. Constant time in the number of
+//! documents.
+//!
+//! The figures are [`crate::arith`]'s, read off the layout's document shapes: `arith` sizes
+//! the fields of the model and knows nothing of layouts (the design layer calls it), this
+//! module applies it to the collections a design lays out.
 
 use serde::{Deserialize, Serialize};
 
-use super::tail::{Exceedance, QuantileSize, SizeSpread};
-use super::{
+use crate::arith::tail::{Exceedance, QuantileSize, SizeSpread};
+use crate::arith::{
     break_date, break_point, document_size_of, map_break_point, value_size, At, BreakDate,
     BreakPoint, Size,
 };
+use crate::design::{Collection, DocShape, Layout};
+use crate::model::distribution::Distribution;
+use crate::model::field::Fields;
 use crate::size::MAX_BSON_SIZE;
 
 /// Compass's "bloated documents" threshold: 10,000,000 bytes.
 pub const BLOATED_BYTES: u64 = 10_000_000;
-use crate::design::{Collection, DocShape};
-use crate::model::distribution::Distribution;
-use crate::model::field::Fields;
 
 /// A size figure labelled exact or estimate.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -53,7 +58,7 @@ pub struct ShapeStats {
     /// Mean document size.
     pub average: SizeFigure,
     /// Median document size, from the distribution of the sum of every field's length,
-    /// presence and array count ([`super::tail`]): exact in closed form, else an estimate.
+    /// presence and array count ([`crate::arith::tail`]): exact in closed form, else an estimate.
     pub p50: SizeFigure,
     /// For an estimated `p50`: its 99% confidence interval `[low, high]` in bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -143,49 +148,45 @@ pub struct CollectionStats {
     pub shapes: Vec<ShapeStats>,
 }
 
-/// How many recent collection statistics [`collection_stats`] keeps.
-const RECENT_STATS: usize = 16;
-
-thread_local! {
-    /// The statistics most recently computed, with the collection and start date they are
-    /// of. One evaluation asks for each collection's statistics from several places (its
-    /// card, every unit's full-scale mean size, the shard spread, the warnings) and the size
-    /// simulation makes each ask cost milliseconds; the function is pure, so an equal
-    /// question gets the kept answer.
-    static RECENT: std::cell::RefCell<std::collections::VecDeque<(Collection, String, CollectionStats)>> =
-        const { std::cell::RefCell::new(std::collections::VecDeque::new()) };
+impl CollectionStats {
+    /// Returns the mean document size at full scale: `total_bytes ÷ count` (0 for an empty
+    /// collection). The evaluation's returned bytes, hot bytes and the history's growth read it.
+    pub fn mean_bytes(&self) -> f64 {
+        if self.count > 0.0 {
+            self.total_bytes / self.count
+        } else {
+            0.0
+        }
+    }
 }
 
-/// Forgets the kept statistics, so that the next evaluation computes them as the first one
-/// does (the evaluation benchmark times cold evaluations).
-pub fn forget_collection_stats() {
-    RECENT.with(|r| r.borrow_mut().clear());
+/// Returns the statistics of `name` among `stats` (a layout's, [`of_layout`]).
+pub fn named<'a>(stats: &'a [CollectionStats], name: &str) -> Option<&'a CollectionStats> {
+    stats.iter().find(|s| s.name == name)
+}
+
+/// Returns the statistics of every collection of `layout`, in layout order, with break dates
+/// counted from `start`. Each collection's size simulation costs milliseconds: whoever needs
+/// them computes them once and hands them down (an evaluation keeps them in its context).
+pub fn of_layout(layout: &Layout, start: &str) -> Vec<CollectionStats> {
+    layout
+        .collections
+        .iter()
+        .map(|c| collection_stats(c, start))
+        .collect()
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many collections' statistics this thread has computed: tests count them to check
+    /// that nothing asks twice.
+    pub(crate) static COMPUTED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Returns the statistics of `c` at full scale, with break dates counted from `start`.
 pub fn collection_stats(c: &Collection, start: &str) -> CollectionStats {
-    let kept = RECENT.with(|r| {
-        r.borrow()
-            .iter()
-            .find(|(kc, ks, _)| kc == c && ks == start)
-            .map(|(_, _, st)| st.clone())
-    });
-    if let Some(st) = kept {
-        return st;
-    }
-    let st = compute_collection_stats(c, start);
-    RECENT.with(|r| {
-        let mut r = r.borrow_mut();
-        if r.len() >= RECENT_STATS {
-            r.pop_front();
-        }
-        r.push_back((c.clone(), start.to_string(), st.clone()));
-    });
-    st
-}
-
-/// Computes [`collection_stats`].
-fn compute_collection_stats(c: &Collection, start: &str) -> CollectionStats {
+    #[cfg(test)]
+    COMPUTED.with(|n| n.set(n.get() + 1));
     let shapes: Vec<ShapeStats> = c.shapes.iter().map(|s| shape_stats(s, start)).collect();
     let total_bytes = shapes.iter().map(|s| s.total_bytes).sum();
     let total_exact = shapes
