@@ -27,6 +27,19 @@ async function controlled(page) {
   await page.waitForFunction(() => navigator.serviceWorker?.controller != null, null, { timeout: 60_000 });
 }
 
+/** Opens the playground in a new browser profile and waits until the service worker controls
+ * it: the first visit, after which the page works offline. */
+async function firstVisit(browser, server) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(String(err)));
+  await page.goto(`${server.url}#playground`);
+  await page.waitForSelector('.collection');
+  await controlled(page);
+  return { context, page, errors };
+}
+
 /** Evaluates every design on the design bar; returns their names. */
 async function evaluateEveryDesign(page) {
   const names = await page.$$eval('.design-button', (bs) => bs.map((b) => b.textContent.trim()));
@@ -43,13 +56,7 @@ test('after one visit, the page loads, evaluates every design and sizes a docume
   const server = await serve(dir);
   const browser = await launch();
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (err) => errors.push(String(err)));
-    await page.goto(`${server.url}#playground`);
-    await page.waitForSelector('.collection');
-    await controlled(page);
+    const { context, page, errors } = await firstVisit(browser, server);
     const online = server.stats.requests;
 
     await server.close();
@@ -104,13 +111,7 @@ test('the tools module, fetched when first used, works offline after that use: t
   const server = await serve(dir);
   const browser = await launch();
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    const errors = [];
-    page.on('pageerror', (err) => errors.push(String(err)));
-    await page.goto(`${server.url}#playground`);
-    await page.waitForSelector('.collection');
-    await controlled(page);
+    const { context, page, errors } = await firstVisit(browser, server);
     // The service worker's install precaches the build but not the tools module, and nothing
     // the page does before a tool is used fetches it.
     const precached = JSON.parse(readFileSync(join(dir, 'sw.js'), 'utf8').match(/const FILES = (\[.*\]);/)[1]);
