@@ -106,7 +106,7 @@ async function advise(page) {
   await page.waitForSelector('#advise[data-state="done"]', { timeout: 180_000 });
 }
 
-test('the tools module, fetched when first used, works offline after that use: the advisor and inference', async () => {
+test('the tools module, fetched when first used, works offline after that use: inference (and the advisor, on the page module)', async () => {
   const dir = copyOfSite();
   const server = await serve(dir);
   const browser = await launch();

@@ -95,8 +95,8 @@ async function compile(url) {
 }
 
 let tools = null;
-/** Loads the tools module (inference, the advisor, the export) into the page, once, for when no
- * worker can start (src/ui/tools.rs); its start puts their functions on the window. */
+/** Loads the tools module (inference) into the page, once; its start puts its functions on the
+ * window (`?bench`: the inference benchmark, bench/infer.mjs, times it there). */
 window.squillionLoadTools = () =>
   (tools ??= import('./squillion-tools.js').then((m) =>
     m.default({ module_or_path: new URL('./squillion-tools_bg.wasm', import.meta.url) }),

@@ -11,9 +11,10 @@
 //              | { id, fatal, init? } (this worker cannot evaluate at all: the page takes over;
 //                init: true when the module did not even load)
 //
-// The kinds below run in the tools module (squillion-tools.js and its wasm: inference, the
-// advisor, the export), fetched the first time a worker asks for it and kept by the service
-// worker; such a worker never instantiates the page's module (docs/size.md).
+// `kind: 'infer'` runs in the tools module (squillion-tools.js and its wasm: inference from
+// data and SQL schemas), fetched the first time a worker asks for it and kept by the service
+// worker; such a worker never instantiates the page's module (docs/size.md). Every other kind
+// runs in the page's module.
 //
 // With `kind: 'export'`, the same message builds the export's zip archive instead
 // (`squillionExport`, what "Download export (.zip)" asks a worker of its own for):
@@ -36,11 +37,10 @@ let ready = null;
  * src/ui/worker.rs). */
 let given = null;
 
-/** Instantiates the module this message's kind runs in, once: the tools module for `export`,
- * `infer` and `advise`, else the app's (the page's compiled one when it was sent, else fetched
- * and compiled here). */
+/** Instantiates the module this message's kind runs in, once: the tools module for `infer`,
+ * else the app's (the page's compiled one when it was sent, else fetched and compiled here). */
 function start(kind) {
-  if (kind === 'export' || kind === 'infer' || kind === 'advise') {
+  if (kind === 'infer') {
     ready ??= import('./squillion-tools.js').then((tools) =>
       tools.default({ module_or_path: new URL('./squillion-tools_bg.wasm', import.meta.url) }),
     );

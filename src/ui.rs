@@ -16,7 +16,6 @@ mod playground;
 mod sizer;
 mod storage;
 mod svg_dom;
-mod tools;
 mod worker;
 
 use leptos::prelude::*;
@@ -46,14 +45,13 @@ pub fn mount() {
     leptos::mount::mount_to_body(App);
 }
 
-/// The start of the tools module (`src/bin/squillion-tools.rs`): registers `squillionInfer`,
-/// `squillionAdvise` and `squillionExport` on the global scope, a worker's (public/worker.js)
-/// or, when no worker can start, the page's (`tools::load`), and the inference benchmark's
-/// hook when the page asks for it. None of it is reachable from [`mount`], so the page's own
-/// module carries none of it.
+/// The start of the tools module (`src/bin/squillion-tools.rs`): registers `squillionInfer` on
+/// the global scope (an inference worker's, public/worker.js), and the inference benchmark's
+/// hook when the page asks for it (the page loads the module with `squillionLoadTools`,
+/// public/boot.js). None of it is reachable from [`mount`], so the page's own module carries
+/// none of it.
 pub fn register_tools() {
     console_error_panic_hook::set_once();
-    worker::register_tools();
     infer::register();
     bench::register_infer_if_requested();
 }

@@ -1,9 +1,8 @@
 //! The page's tools module (`dist/squillion-tools_bg.wasm`): inference from data and SQL
-//! schemas, the design advisor and the export's archive, which most visits never use. The page
-//! fetches it the first time one of them is asked for (in the Web Worker that runs it,
-//! `public/worker.js`, or on the page itself when no worker can start) and the service worker
-//! keeps it for offline use; the page's own module leaves that code out (docs/size.md,
-//! "Modules by when they are needed").
+//! schemas (`sqlparser`, the dump and archive readers, gzip), which most visits never use. The
+//! page fetches it the first time "Start from your data" infers (in the Web Worker that runs
+//! it, `public/worker.js`) and the service worker keeps it for offline use; the page's own
+//! module leaves that code out (docs/size.md, "Modules by when they are needed").
 //!
 //! A binary of its own because Trunk builds one WebAssembly module per binary, and the linker
 //! keeps only what a binary's `main` reaches: this `main` reaches the tools and not the page's

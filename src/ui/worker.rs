@@ -2,14 +2,19 @@
 //!
 //! An evaluation worker (`public/worker.js`) loads the page's own wasm module; its start
 //! function finds no `window` and calls [`register`] instead of mounting the app, which makes
-//! `self.squillionEvaluate(modelText, design, optionsJson)` available to the worker's script.
-//! The page calls [`evaluate_json`] directly when no worker can start.
+//! `self.squillionEvaluate(modelText, design, optionsJson)` available to the worker's script,
+//! and `self.squillionExport(modelText, design, optionsJson)`, which builds the export's zip
+//! archive ([`export_zip`]), and `self.squillionAdvise(modelText, optionsJson, onProgress)`, the
+//! design advisor's advice ([`advise_json_with`]). The page calls [`evaluate_json`] and
+//! [`export_zip`] directly when no worker can start.
 //!
-//! A tools worker loads the tools module (`src/bin/squillion-tools.rs`), whose start calls
-//! [`register_tools`]: `self.squillionExport(modelText, design, optionsJson)` builds the
-//! export's zip archive ([`export_zip`]) and `self.squillionAdvise(modelText, optionsJson,
-//! onProgress)` gives the design advisor's advice ([`advise_json_with`]). When no worker can
-//! start, the page loads the tools module itself ([`crate::ui::tools`]).
+//! The advisor and the export stay in the page's module: they run the engine, and on the page's
+//! compiled module that the page's evaluations have already made fast (its code is shared with
+//! every worker it is posted to); in a module of their own, first compiled when used, the
+//! advisor took 3.5 to 4.0 s on host-logs instead of about 2 s (docs/size.md).
+//!
+//! An inference worker loads the tools module (`src/bin/squillion-tools.rs`) instead
+//! ([`spawn_tools`]).
 
 use wasm_bindgen::prelude::*;
 
@@ -195,12 +200,6 @@ pub fn register() {
     );
     // The function lives as long as the worker.
     evaluate.forget();
-}
-
-/// Registers the tools module's `squillionExport(model, design, options)` and
-/// `squillionAdvise(model, options, onProgress?)` on the global scope (a worker's, or the
-/// page's when no worker can start: [`crate::ui::tools`]).
-pub fn register_tools() {
     // `{ zip: Uint8Array, summary: ArchiveSummary JSON }`, or a thrown string.
     let export = Closure::<dyn Fn(String, String, String) -> Result<JsValue, JsValue>>::new(
         |model: String, design: String, options: String| {
@@ -252,7 +251,7 @@ pub fn spawn() -> Result<web_sys::Worker, JsValue> {
     Ok(worker)
 }
 
-/// Starts a worker for the tools module (inference, the advisor, the export): it fetches that
+/// Starts a worker for the tools module (inference from data and SQL schemas): it fetches that
 /// module itself (public/worker.js), so the page's module is not handed to it.
 pub fn spawn_tools() -> Result<web_sys::Worker, JsValue> {
     let options = web_sys::WorkerOptions::new();

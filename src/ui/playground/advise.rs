@@ -27,7 +27,7 @@ use crate::human;
 use crate::lang::Msg;
 use crate::ui::doc_link::WithDocLinks;
 use crate::ui::i18n::{lang, t, tr, tv};
-use crate::ui::worker::AdviseRequest;
+use crate::ui::worker::{advise_json_with, AdviseRequest};
 
 use chart::FrontChart;
 use ratio::RatioChartView;
@@ -508,29 +508,18 @@ fn engine_verdict(a: &Advised) -> String {
     }
 }
 
-/// Runs the advisor on the page with the tools module loaded into it (no worker could start:
-/// [`crate::ui::tools`]), after a pause that lets "starting" paint.
+/// Runs the advisor on the page, after a pause that lets "starting" paint (no worker).
 fn inline(model: Arc<str>, options: String, run: RwSignal<Run>) {
     let go = move || {
-        leptos::task::spawn_local(async move {
-            let t0 = js_sys::Date::now();
-            let advice = match crate::ui::tools::load().await {
-                Ok(()) => crate::ui::tools::call(
-                    "squillionAdvise",
-                    &[JsValue::from_str(&model), JsValue::from_str(&options)],
-                )
-                .and_then(|j| j.as_string().ok_or_else(|| t(Msg::AdviseNoAdvice))),
-                Err(e) => Err(e),
-            };
-            run.set(
-                match advice
-                    .and_then(|j| serde_json::from_str::<Advice>(&j).map_err(|e| e.to_string()))
-                {
-                    Ok(a) => Run::Done(Arc::new(a), model.clone(), js_sys::Date::now() - t0),
-                    Err(e) => Run::Failed(e),
-                },
-            );
-        });
+        let t0 = js_sys::Date::now();
+        run.set(
+            match advise_json_with(&model, &options, &mut |_| {})
+                .and_then(|j| serde_json::from_str::<Advice>(&j).map_err(|e| e.to_string()))
+            {
+                Ok(a) => Run::Done(Arc::new(a), model.clone(), js_sys::Date::now() - t0),
+                Err(e) => Run::Failed(e),
+            },
+        );
     };
     if set_timeout_with_handle(go, Duration::from_millis(30)).is_err() {
         run.set(Run::Failed(t(Msg::AdviseNoSchedule)));
@@ -546,7 +535,7 @@ fn spawn(
     options: &str,
     run: RwSignal<Run>,
 ) -> Result<(), JsValue> {
-    let worker = crate::ui::worker::spawn_tools()?;
+    let worker = crate::ui::worker::spawn()?;
     let current = {
         let holder = Rc::downgrade(holder);
         move || {

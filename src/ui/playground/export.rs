@@ -25,7 +25,7 @@ use wasm_bindgen::JsCast;
 use super::pipeline::Key;
 use crate::human;
 use crate::ui::files;
-use crate::ui::worker::ArchiveSummary;
+use crate::ui::worker::{export_zip, ArchiveSummary};
 
 /// What the export button is doing.
 #[derive(Debug, Clone, PartialEq)]
@@ -165,41 +165,15 @@ fn viewed_bytes(view: &js_sys::Uint8Array) -> js_sys::ArrayBuffer {
     }
 }
 
-/// Builds the archive on the page with the tools module loaded into it (no worker could start:
-/// [`crate::ui::tools`]), after a pause that lets "Preparing export…" paint.
+/// Builds the archive on the page, after a pause that lets "Preparing export…" paint.
 fn inline(request: Request, state: RwSignal<State>) {
-    let run = move || {
-        leptos::task::spawn_local(async move {
-            if let Err(e) = crate::ui::tools::load().await {
-                state.set(State::Failed(e));
-                return;
-            }
-            let args = [
-                JsValue::from_str(&request.key.text),
-                JsValue::from_str(&request.key.design),
-                JsValue::from_str(&request.options),
-            ];
-            match crate::ui::tools::call("squillionExport", &args) {
-                Ok(out) => {
-                    let field = |name: &str| js_sys::Reflect::get(&out, &name.into()).ok();
-                    let zip = field("zip").and_then(|z| z.dyn_into::<js_sys::Uint8Array>().ok());
-                    let summary = field("summary")
-                        .and_then(|s| s.as_string())
-                        .and_then(|s| serde_json::from_str::<ArchiveSummary>(&s).ok());
-                    match (zip, summary) {
-                        (Some(zip), Some(summary)) => {
-                            let zip =
-                                gloo_file::Blob::new_with_options(viewed_bytes(&zip), Some(ZIP));
-                            deliver(&request, zip, summary, state);
-                        }
-                        _ => state.set(State::Failed(
-                            "the page's tools sent no archive".to_string(),
-                        )),
-                    }
-                }
-                Err(e) => state.set(State::Failed(e)),
-            }
-        });
+    let run = move || match export_zip(&request.key.text, &request.key.design, &request.options) {
+        Ok((bytes, summary)) => {
+            let zip = gloo_file::Blob::new_with_options(bytes.as_slice(), Some(ZIP));
+            drop(bytes);
+            deliver(&request, zip, summary, state);
+        }
+        Err(e) => state.set(State::Failed(e)),
     };
     if set_timeout_with_handle(run, Duration::from_millis(30)).is_err() {
         state.set(State::Failed(
@@ -211,7 +185,7 @@ fn inline(request: Request, state: RwSignal<State>) {
 /// Builds the archive in a worker of its own; `Err` when no worker can start (the caller
 /// builds it on the page).
 fn spawn(request: Request, state: RwSignal<State>) -> Result<(), JsValue> {
-    let worker = crate::ui::worker::spawn_tools()?;
+    let worker = crate::ui::worker::spawn()?;
     // The worker answers once; an error event may follow or replace the answer. Whichever
     // comes first settles the export: the worker is terminated and both listeners go (the one
     // running is released when it returns). `settle` is true the first time only.
