@@ -40,6 +40,15 @@ async function firstVisit(browser, server) {
   return { context, page, errors };
 }
 
+/** Closes the server, takes the browser offline and reloads the page on social-feed. */
+async function reloadOffline(server, context, page) {
+  await server.close();
+  await context.setOffline(true);
+  await page.reload();
+  await page.waitForSelector('.collection');
+  await openPreset(page, 'social-feed');
+}
+
 /** Evaluates every design on the design bar; returns their names. */
 async function evaluateEveryDesign(page) {
   const names = await page.$$eval('.design-button', (bs) => bs.map((b) => b.textContent.trim()));
@@ -59,11 +68,7 @@ test('after one visit, the page loads, evaluates every design and sizes a docume
     const { context, page, errors } = await firstVisit(browser, server);
     const online = server.stats.requests;
 
-    await server.close();
-    await context.setOffline(true);
-    await page.reload();
-    await page.waitForSelector('.collection');
-    await openPreset(page, 'social-feed');
+    await reloadOffline(server, context, page);
     const designs = await evaluateEveryDesign(page);
     assert.ok(designs.length >= 3, `designs: ${designs}`);
     await page.screenshot({ path: `${SHOTS}/offline-playground.png` });
@@ -124,11 +129,7 @@ test('the tools module, fetched when first used, works offline after that use: i
     assert.equal(server.stats.sent['/squillion-tools_bg.wasm'], 1, JSON.stringify(server.stats.sent));
     const online = server.stats.requests;
 
-    await server.close();
-    await context.setOffline(true);
-    await page.reload();
-    await page.waitForSelector('.collection');
-    await openPreset(page, 'social-feed');
+    await reloadOffline(server, context, page);
     await advise(page);
     assert.equal(await page.$('#advise .error'), null, 'the advisor ran offline');
     await inferPastedSql(page);

@@ -72,18 +72,22 @@ self.addEventListener('fetch', (event) => {
   event.respondWith(NETWORK_FIRST ? networkFirst(request, key) : cacheFirst(request, key));
 });
 
-/** True when `url` (without its query and fragment) is one of this build's files. */
-function isBuildFile(url) {
+/** The path of `url` inside the scope (without its query and fragment), or null outside it. */
+function buildPath(url) {
   const path = new URL(url).pathname;
   const scope = new URL(self.registration.scope).pathname;
-  const file = path.slice(scope.length);
-  return path.startsWith(scope) && (FILES.includes(file) || LAZY.includes(file));
+  return path.startsWith(scope) ? path.slice(scope.length) : null;
+}
+
+/** True when `url` is one of this build's files. */
+function isBuildFile(url) {
+  const file = buildPath(url);
+  return FILES.includes(file) || LAZY.includes(file);
 }
 
 /** Keeps a copy of `response` in this build's cache when it is a lazily fetched module. */
 async function keep(request, response) {
-  const path = new URL(request.url).pathname.slice(new URL(self.registration.scope).pathname.length);
-  if (response.ok && LAZY.includes(path)) {
+  if (response.ok && LAZY.includes(buildPath(request.url))) {
     await (await caches.open(CACHE)).put(request.url, response.clone());
   }
   return response;

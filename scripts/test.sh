@@ -57,8 +57,7 @@ stage "end-to-end tests (playwright-core, Chromium; $E2E_CONCURRENCY files at a 
 stage "end-to-end tests that time the page, alone (e2e/solo/)" node --test e2e/solo/
 
 # What a visit sends of the page (wasm + js, gzip -9): every file but the tools module, and the
-# tools module (squillion-tools*), fetched the first time inference, the advisor or the export
-# is used; reported here, each file's budget checked by the "size budgets" stage
+# tools module (squillion-tools*), fetched the first time inference is used; reported here, each file's budget checked by the "size budgets" stage
 # (scripts/size-budget.sh, docs/size.md "Budgets").
 report_size() {
   local first tools

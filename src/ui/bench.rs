@@ -23,15 +23,18 @@ use crate::console::samples::{load_documents, run_script};
 use crate::ejson::parse_stream;
 use crate::engine::Database;
 
+/// The page's window when its query string asks for the benchmark hooks (`?bench`).
+fn requested() -> Option<web_sys::Window> {
+    let window = web_sys::window()?;
+    let search = window.location().search().unwrap_or_default();
+    search.contains("bench").then_some(window)
+}
+
 /// Registers the hook when the page's query string asks for it.
 pub fn register_if_requested() {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = requested() else {
         return;
     };
-    let search = window.location().search().unwrap_or_default();
-    if !search.contains("bench") {
-        return;
-    }
     let hook = Closure::<dyn Fn(String, u32) -> Result<JsValue, JsValue>>::new(run);
     let _ = js_sys::Reflect::set(&window, &"squillionBenchSizes".into(), hook.as_ref());
     // The hooks live as long as the page.
@@ -49,17 +52,9 @@ pub fn register_if_requested() {
 /// Registers the inference benchmark's hook (the tools module's) when the page's query string
 /// asks for it.
 pub fn register_infer_if_requested() {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = requested() else {
         return;
     };
-    if !window
-        .location()
-        .search()
-        .unwrap_or_default()
-        .contains("bench")
-    {
-        return;
-    }
     let infer = Closure::<dyn Fn(String, u32) -> Result<String, JsValue>>::new(run_infer);
     let _ = js_sys::Reflect::set(&window, &"squillionBenchInfer".into(), infer.as_ref());
     infer.forget();

@@ -8,10 +8,9 @@
 //! design advisor's advice ([`advise_json_with`]). The page calls [`evaluate_json`] and
 //! [`export_zip`] directly when no worker can start.
 //!
-//! The advisor and the export stay in the page's module: they run the engine, and on the page's
-//! compiled module that the page's evaluations have already made fast (its code is shared with
-//! every worker it is posted to); in a module of their own, first compiled when used, the
-//! advisor took 3.5 to 4.0 s on host-logs instead of about 2 s (docs/size.md).
+//! The advisor and the export stay in the page's module: they run the engine, which that module
+//! holds anyway, and in a module of their own, first compiled when used, the advisor was slower
+//! still (host-logs 3.6 to 4.0 s in the browser against 3.6 s here: docs/size.md).
 //!
 //! An inference worker loads the tools module (`src/bin/squillion-tools.rs`) instead
 //! ([`spawn_tools`]).
@@ -239,7 +238,7 @@ pub fn register() {
 /// message, so that the worker instantiates it instead of fetching and compiling the module a
 /// second time. Without that module (an older boot script) the worker loads the wasm itself.
 pub fn spawn() -> Result<web_sys::Worker, JsValue> {
-    let worker = spawn_tools()?;
+    let worker = new_worker()?;
     let module = js_sys::Reflect::get(&js_sys::global(), &"squillionModule".into())
         .ok()
         .filter(|m| m.is_instance_of::<js_sys::WebAssembly::Module>());
@@ -254,6 +253,11 @@ pub fn spawn() -> Result<web_sys::Worker, JsValue> {
 /// Starts a worker for the tools module (inference from data and SQL schemas): it fetches that
 /// module itself (public/worker.js), so the page's module is not handed to it.
 pub fn spawn_tools() -> Result<web_sys::Worker, JsValue> {
+    new_worker()
+}
+
+/// Starts `public/worker.js` as a module worker, with no module handed to it yet.
+fn new_worker() -> Result<web_sys::Worker, JsValue> {
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     web_sys::Worker::new_with_options("./worker.js", &options)
