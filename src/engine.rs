@@ -23,6 +23,7 @@ pub mod plan;
 pub mod planner;
 pub mod projection;
 pub mod query;
+pub mod raw;
 pub mod returned;
 pub mod scan;
 pub mod sort;

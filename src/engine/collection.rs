@@ -65,7 +65,7 @@ fn key_changes(mut old: Vec<IndexKey>, mut new: Vec<IndexKey>) -> (Vec<IndexKey>
 /// Returns the document a stored (raw) document holds. Stored documents were encoded from
 /// documents, so decoding fails only on corrupted memory: reported as error 1.
 pub fn decode(raw: &RawDocument) -> Result<Document> {
-    if let Some(d) = crate::engine::path::decode_raw(raw) {
+    if let Some(d) = crate::engine::raw::decode(raw) {
         return Ok(d);
     }
     Document::try_from(raw).map_err(|e| {

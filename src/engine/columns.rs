@@ -67,7 +67,7 @@ impl Column {
         let mut column = Column::default();
         let mut ids: HashMap<&'a str, u32> = HashMap::new();
         for doc in docs {
-            let cell = match path::reach_raw(doc, parts.iter().copied()) {
+            let cell = match path::reach(doc, parts.iter().copied()) {
                 RawReach::Missing => Cell::Missing,
                 RawReach::Array => Cell::Other,
                 RawReach::Value(v) => match v {

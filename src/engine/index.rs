@@ -3,8 +3,9 @@
 
 use crate::engine::compare::{compare, shell, shell_doc};
 use crate::engine::error::{EngineError, Result};
-use crate::engine::path::{self, CompiledPath, RawItem};
+use crate::engine::path::{self, ItemOf};
 use crate::engine::query::Filter;
+use crate::engine::raw;
 use bson::{Bson, Document, RawDocument};
 use serde::Serialize;
 use std::cmp::Ordering;
@@ -278,10 +279,7 @@ impl Index {
             return true;
         };
         roots.iter().any(|root| {
-            match (
-                path::raw_element_bytes(old, root),
-                path::raw_element_bytes(new, root),
-            ) {
+            match (raw::element_bytes(old, root), raw::element_bytes(new, root)) {
                 (Some(a), Some(b)) => a != b,
                 _ => true,
             }
@@ -317,28 +315,7 @@ impl Index {
                 return Ok((Vec::new(), Vec::new()));
             }
         }
-        let mut per_field: Vec<Vec<Bson>> = Vec::new();
-        let mut arrays: Vec<(String, String)> = Vec::new();
-        let mut all_missing = true;
-        for (field, _) in &self.spec.fields {
-            let parts = path::split(field);
-            // Only a sparse index asks whether every field is missing (listing the items a
-            // path reaches costs one entry per array element).
-            if self.spec.sparse
-                && all_missing
-                && !path::items(doc, &parts, false)
-                    .iter()
-                    .all(|i| matches!(i, path::Item::Missing))
-            {
-                all_missing = false;
-            }
-            let (values, array_at) = path::key_values(doc, &parts);
-            if let Some(a) = array_at {
-                arrays.push((field.clone(), a));
-            }
-            per_field.push(sorted_distinct(self.folded(values)));
-        }
-        self.combine(per_field, arrays, all_missing)
+        self.keys_of(doc)
     }
 
     /// Returns [`Index::keys_for`] of a stored (raw) document, reading the keyed values from
@@ -352,19 +329,26 @@ impl Index {
                 return Ok((Vec::new(), Vec::new()));
             }
         }
+        self.keys_of(doc)
+    }
+
+    /// Returns the keys a document of either form contributes when its partial filter keeps
+    /// it: one list of key values per field (each path's index keys, [`path::key_values`]),
+    /// combined into compound keys.
+    fn keys_of<'a, D: path::View<'a>>(&self, doc: D) -> Result<(Vec<IndexKey>, Vec<String>)> {
         let mut per_field: Vec<Vec<Bson>> = Vec::new();
         let mut arrays: Vec<(String, String)> = Vec::new();
         let mut all_missing = true;
         for (field, _) in &self.spec.fields {
             let parts = path::split(field);
+            // Only a sparse index asks whether every field is missing.
             if self.spec.sparse
                 && all_missing
-                && CompiledPath::new(field)
-                    .any_raw(doc, false, &mut |i| matches!(i, RawItem::Value(_)))
+                && path::any(doc, &parts, false, &mut |i| matches!(i, ItemOf::Value(_)))
             {
                 all_missing = false;
             }
-            let (values, array_at) = path::key_values_raw(doc, &parts);
+            let (values, array_at) = path::key_values(doc, &parts);
             if let Some(a) = array_at {
                 arrays.push((field.clone(), a));
             }
@@ -387,7 +371,7 @@ impl Index {
         if field.contains('.') {
             return None;
         }
-        let ids = path::raw_object_id_array(doc, field)?;
+        let ids = raw::object_id_array(doc, field)?;
         let mut wide: Vec<u128> = ids
             .iter()
             .map(|b| {

@@ -4,69 +4,49 @@
 //! a numeric component (`a.1`) is both an array position and a field name; a leaf array yields
 //! itself and each of its elements, and a path that stops short yields "missing".
 
-mod raw;
+mod view;
 
-pub use raw::{
-    any_reached as any_reached_raw, array_value_sizes as raw_array_value_sizes,
-    decode as decode_raw, element_bytes as raw_element_bytes, elements as raw_elements,
-    field as raw_field, key_values as key_values_raw, object_id_array as raw_object_id_array,
-    reach as reach_raw, select_fields as raw_select_fields, to_bson as raw_to_bson,
-};
-pub use raw::{RawItem, RawReach};
+pub use view::View;
 
-use bson::{Bson, Document};
+use bson::{Bson, Document, RawBsonRef};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-/// One value a query path reaches in a document, or the fact that the path is missing there.
+/// One value a query path reaches in a document (of either form, [`View`]), or the fact that
+/// the path is missing there.
 #[derive(Debug, Clone, Copy)]
-pub enum Item<'a> {
+pub enum ItemOf<V> {
     /// The path reaches this value.
-    Value(&'a Bson),
+    Value(V),
     /// The path stops before its end (absent field or scalar in the way).
     Missing,
 }
 
-/// Returns the path split at dots.
-pub fn split(path: &str) -> Vec<&str> {
-    path.split('.').collect()
-}
+/// An item a path reaches in a decoded document.
+pub type Item<'a> = ItemOf<&'a Bson>;
 
-/// Returns the value of field `key` in `doc`. Small documents are searched in order, which
-/// is faster than hashing the key (the collection-scan hot path).
-pub fn field<'a>(doc: &'a Document, key: &str) -> Option<&'a Bson> {
-    if doc.len() <= 16 {
-        doc.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
-    } else {
-        doc.get(key)
-    }
-}
+/// An item a path reaches in a stored (raw) document.
+pub type RawItem<'a> = ItemOf<RawBsonRef<'a>>;
 
 /// Where a path's walk ends when it meets no array.
 #[derive(Debug, Clone, Copy)]
-pub enum Reach<'a> {
+pub enum ReachOf<V> {
     /// The path is missing (an absent field, or a scalar in the way).
     Missing,
     /// An array was met (on the way or at the end): the general rules of [`items`] apply.
     Array,
     /// The value reached, with no array on the way: the one item [`items`] lists.
-    Value(&'a Bson),
+    Value(V),
 }
 
-/// Walks the path's `parts` in `doc` as [`items`] does while no array is met (the columns of
-/// a scan and the sort keys take their fast path from it).
-pub fn reach<'a, 'p>(doc: &'a Document, parts: impl IntoIterator<Item = &'p str>) -> Reach<'a> {
-    let mut cur = doc;
-    let mut parts = parts.into_iter().peekable();
-    while let Some(part) = parts.next() {
-        match field(cur, part) {
-            None => return Reach::Missing,
-            Some(Bson::Array(_)) => return Reach::Array,
-            Some(v) if parts.peek().is_none() => return Reach::Value(v),
-            Some(Bson::Document(d)) => cur = d,
-            Some(_) => return Reach::Missing,
-        }
-    }
-    Reach::Missing
+/// Where a path's walk ends in a decoded document.
+pub type Reach<'a> = ReachOf<&'a Bson>;
+
+/// Where a path's walk ends in a stored (raw) document.
+pub type RawReach<'a> = ReachOf<RawBsonRef<'a>>;
+
+/// Returns the path split at dots.
+pub fn split(path: &str) -> Vec<&str> {
+    path.split('.').collect()
 }
 
 /// Returns `part` as an array index when it is all ASCII digits.
@@ -77,62 +57,54 @@ pub fn array_index(part: &str) -> Option<usize> {
     part.parse().ok()
 }
 
-/// Returns every item the path reaches in `doc`.
+/// Walks the path's `parts` in `doc` as [`items`] does while no array is met (the columns of
+/// a scan and the sort keys take their fast path from it).
+pub fn reach<'a, 'p, D: View<'a>>(
+    doc: D,
+    parts: impl IntoIterator<Item = &'p str>,
+) -> ReachOf<D::Value> {
+    let mut cur = doc;
+    let mut parts = parts.into_iter().peekable();
+    while let Some(part) = parts.next() {
+        let Some(v) = cur.field(part) else {
+            return ReachOf::Missing;
+        };
+        if D::is_array(v) {
+            return ReachOf::Array;
+        }
+        if parts.peek().is_none() {
+            return ReachOf::Value(v);
+        }
+        match D::as_document(v) {
+            Some(d) => cur = d,
+            None => return ReachOf::Missing,
+        }
+    }
+    ReachOf::Missing
+}
+
+/// Returns every item the path reaches in `doc`, in order.
 ///
 /// With `expand_leaf`, a leaf array yields itself then each element (what `$eq`, `$gt`, `$in`,
 /// `$type`, `$regex` see); without it, only the array (what `$size` and `$elemMatch` see).
-pub fn items<'a>(doc: &'a Document, parts: &[&str], expand_leaf: bool) -> Vec<Item<'a>> {
+pub fn items<'a, D: View<'a>>(doc: D, parts: &[&str], expand_leaf: bool) -> Vec<ItemOf<D::Value>> {
     let mut out = Vec::new();
-    walk_doc(doc, parts, expand_leaf, &mut out);
+    any_doc(doc, parts, &[], expand_leaf, &mut |item: ItemOf<
+        D::Value,
+    >| {
+        out.push(item);
+        false
+    });
     out
 }
 
-fn walk_doc<'a>(doc: &'a Document, parts: &[&str], expand: bool, out: &mut Vec<Item<'a>>) {
-    let Some((first, rest)) = parts.split_first() else {
-        return;
-    };
-    match field(doc, first) {
-        None => out.push(Item::Missing),
-        Some(v) => walk_value(v, rest, expand, out),
-    }
-}
-
-fn walk_value<'a>(value: &'a Bson, rest: &[&str], expand: bool, out: &mut Vec<Item<'a>>) {
-    let Some((first, after)) = rest.split_first() else {
-        out.push(Item::Value(value));
-        if expand {
-            if let Bson::Array(a) = value {
-                out.extend(a.iter().map(Item::Value));
-            }
-        }
-        return;
-    };
-    match value {
-        Bson::Document(d) => walk_doc(d, rest, expand, out),
-        Bson::Array(a) => {
-            if let Some(i) = array_index(first) {
-                if let Some(e) = a.get(i) {
-                    walk_value(e, after, expand, out);
-                }
-                // Element documents may also have a field named like the index; only what they
-                // hold counts (their lack of it does not make the path "missing").
-                let mut inner = Vec::new();
-                for e in a {
-                    if let Bson::Document(d) = e {
-                        walk_doc(d, rest, expand, &mut inner);
-                    }
-                }
-                out.extend(inner.into_iter().filter(|i| matches!(i, Item::Value(_))));
-                return;
-            }
-            for e in a {
-                if let Bson::Document(d) = e {
-                    walk_doc(d, rest, expand, out);
-                }
-            }
-        }
-        _ => out.push(Item::Missing),
-    }
+/// Returns true when `f` holds for one of the items [`items`] lists, without listing them.
+pub fn any<'a, D, F>(doc: D, parts: &[&str], expand_leaf: bool, f: &mut F) -> bool
+where
+    D: View<'a>,
+    F: FnMut(ItemOf<D::Value>) -> bool + ?Sized,
+{
+    any_doc(doc, parts, &[], expand_leaf, f)
 }
 
 /// A query path split once at its dots, with a guess for each component of where its field
@@ -169,13 +141,17 @@ impl CompiledPath {
 
     /// Returns true when `f` holds for one of the items [`items`] would list for this path
     /// (with the same `expand_leaf`), without building the list.
-    pub fn any(
-        &self,
-        doc: &Document,
-        expand_leaf: bool,
-        f: &mut dyn FnMut(Item<'_>) -> bool,
-    ) -> bool {
+    pub fn any<'a, D, F>(&self, doc: D, expand_leaf: bool, f: &mut F) -> bool
+    where
+        D: View<'a>,
+        F: FnMut(ItemOf<D::Value>) -> bool + ?Sized,
+    {
         any_doc(doc, &self.parts, &self.guesses, expand_leaf, f)
+    }
+
+    /// Returns where this path's walk in `doc` ends when it meets no array ([`reach`]).
+    pub fn reach<'a, D: View<'a>>(&self, doc: D) -> ReachOf<D::Value> {
+        reach(doc, self.parts.iter().map(String::as_str))
     }
 }
 
@@ -187,98 +163,106 @@ pub fn any_reached(
     expand_leaf: bool,
     f: &mut dyn FnMut(Item<'_>) -> bool,
 ) -> bool {
+    any_reached_in::<&Document, _>(reached, expand_leaf, f)
+}
+
+fn any_reached_in<'a, D, F>(reached: Option<D::Value>, expand_leaf: bool, f: &mut F) -> bool
+where
+    D: View<'a>,
+    F: FnMut(ItemOf<D::Value>) -> bool + ?Sized,
+{
     match reached {
-        None => f(Item::Missing),
-        Some(v) => any_value(v, &[], &[], expand_leaf, f),
+        None => f(ItemOf::Missing),
+        Some(v) => any_value::<D, &str, F>(v, &[], &[], expand_leaf, f),
     }
 }
 
-/// Returns the value of field `key` in `doc`, trying the position `guess` first and updating
-/// it when the field is found elsewhere (see [`CompiledPath`]).
-fn field_guessed<'a>(doc: &'a Document, key: &str, guess: &AtomicUsize) -> Option<&'a Bson> {
-    if let Some((k, v)) = doc.iter().nth(guess.load(Relaxed)) {
-        if k.as_str() == key {
-            return Some(v);
-        }
-    }
-    if doc.len() > 16 {
-        return doc.get(key);
-    }
-    let (i, v) = doc
-        .iter()
-        .enumerate()
-        .find_map(|(i, (k, v))| (k.as_str() == key).then_some((i, v)))?;
-    guess.store(i, Relaxed);
-    Some(v)
-}
-
-/// [`walk_doc`] as a short-circuiting search.
-fn any_doc(
-    doc: &Document,
-    parts: &[String],
+/// The search of [`CompiledPath::any`] from a document: `guesses` may be shorter than
+/// `parts` (empty: no guesses), a component without one is looked up plainly.
+///
+/// `F` is the caller's test; the search for the values element documents hold (the
+/// numeric-component rule) wraps it in a `dyn` closure, so the recursion instantiates this
+/// function for two types of test only.
+fn any_doc<'a, D, S, F>(
+    doc: D,
+    parts: &[S],
     guesses: &[AtomicUsize],
     expand: bool,
-    f: &mut dyn FnMut(Item<'_>) -> bool,
-) -> bool {
-    let (Some((first, rest)), Some((guess, guesses_rest))) =
-        (parts.split_first(), guesses.split_first())
-    else {
+    f: &mut F,
+) -> bool
+where
+    D: View<'a>,
+    S: AsRef<str>,
+    F: FnMut(ItemOf<D::Value>) -> bool + ?Sized,
+{
+    let Some((first, rest)) = parts.split_first() else {
         return false;
     };
-    match field_guessed(doc, first, guess) {
-        None => f(Item::Missing),
-        Some(v) => any_value(v, rest, guesses_rest, expand, f),
+    let (found, guesses_rest) = match guesses.split_first() {
+        Some((guess, guesses_rest)) => (doc.field_guessed(first.as_ref(), guess), guesses_rest),
+        None => (doc.field(first.as_ref()), guesses),
+    };
+    match found {
+        None => f(ItemOf::Missing),
+        Some(v) => any_value::<D, S, F>(v, rest, guesses_rest, expand, f),
     }
 }
 
-/// [`walk_value`] as a short-circuiting search.
-fn any_value(
-    value: &Bson,
-    rest: &[String],
+/// The search of [`any_doc`] from a value the path reached, `rest` the components after it.
+fn any_value<'a, D, S, F>(
+    value: D::Value,
+    rest: &[S],
     guesses: &[AtomicUsize],
     expand: bool,
-    f: &mut dyn FnMut(Item<'_>) -> bool,
-) -> bool {
+    f: &mut F,
+) -> bool
+where
+    D: View<'a>,
+    S: AsRef<str>,
+    F: FnMut(ItemOf<D::Value>) -> bool + ?Sized,
+{
     let Some(first) = rest.first() else {
-        if f(Item::Value(value)) {
+        if f(ItemOf::Value(value)) {
             return true;
         }
-        return expand && matches!(value, Bson::Array(a) if a.iter().any(|e| f(Item::Value(e))));
+        return expand && D::elements(value).is_some_and(|mut a| a.any(|e| f(ItemOf::Value(e))));
     };
-    match value {
-        Bson::Document(d) => any_doc(d, rest, guesses, expand, f),
-        Bson::Array(a) => {
-            if let Some(i) = array_index(first) {
-                let (after, guesses_after) = (
-                    rest.get(1..).unwrap_or(&[]),
-                    guesses.get(1..).unwrap_or(&[]),
-                );
-                if a.get(i)
-                    .is_some_and(|e| any_value(e, after, guesses_after, expand, f))
-                {
-                    return true;
-                }
-                // As in `walk_value`: only what element documents hold counts.
-                let mut values_only = |item: Item<'_>| matches!(item, Item::Value(_)) && f(item);
-                return a.iter().any(|e| {
-                    matches!(e, Bson::Document(d) if any_doc(d, rest, guesses, expand, &mut values_only))
-                });
-            }
-            a.iter()
-                .any(|e| matches!(e, Bson::Document(d) if any_doc(d, rest, guesses, expand, f)))
-        }
-        _ => f(Item::Missing),
+    if let Some(d) = D::as_document(value) {
+        return any_doc(d, rest, guesses, expand, f);
     }
+    let Some(elements) = D::elements(value) else {
+        return f(ItemOf::Missing);
+    };
+    let documents = |e| D::as_document(e);
+    if let Some(i) = array_index(first.as_ref()) {
+        let after = rest.get(1..).unwrap_or(&[]);
+        let guesses_after = guesses.get(1..).unwrap_or(&[]);
+        if D::element(value, i)
+            .is_some_and(|e| any_value::<D, S, F>(e, after, guesses_after, expand, f))
+        {
+            return true;
+        }
+        // Element documents may also have a field named like the index; only what they hold
+        // counts (their lack of it does not make the path "missing").
+        let mut values_only = |item: ItemOf<D::Value>| matches!(item, ItemOf::Value(_)) && f(item);
+        let values_only: &mut dyn FnMut(ItemOf<D::Value>) -> bool = &mut values_only;
+        return elements
+            .filter_map(documents)
+            .any(|d| any_doc(d, rest, guesses, expand, values_only));
+    }
+    elements
+        .filter_map(documents)
+        .any(|d| any_doc(d, rest, guesses, expand, f))
 }
 
 /// Returns the single value at a dotted path without array expansion (numeric parts index
 /// arrays), as updates and `$rename` see it.
 pub fn get<'a>(doc: &'a Document, parts: &[&str]) -> Option<&'a Bson> {
     let (first, rest) = parts.split_first()?;
-    let mut cur = field(doc, first)?;
+    let mut cur = doc.field(first)?;
     for p in rest {
         cur = match cur {
-            Bson::Document(d) => field(d, p)?,
+            Bson::Document(d) => d.field(p)?,
             Bson::Array(a) => a.get(array_index(p)?)?,
             _ => return None,
         };
@@ -286,49 +270,46 @@ pub fn get<'a>(doc: &'a Document, parts: &[&str]) -> Option<&'a Bson> {
     Some(cur)
 }
 
-/// Returns the keys a document contributes to one field of an index, and whether an array was
-/// met on the way (the index becomes multikey). A missing field is keyed as null, an empty
-/// array as undefined, as mongod does.
-pub fn key_values(doc: &Document, parts: &[&str]) -> (Vec<Bson>, Option<String>) {
-    let mut out = Vec::new();
-    let mut array_at: Option<String> = None;
-    key_walk_doc(doc, parts, 0, &mut out, &mut array_at, parts);
-    if out.is_empty() {
-        out.push(Bson::Null);
-    }
-    (out, array_at)
-}
-
-fn key_walk_doc(
-    doc: &Document,
-    parts: &[&str],
-    depth: usize,
-    out: &mut Vec<Bson>,
-    array_at: &mut Option<String>,
-    all: &[&str],
-) {
-    let Some((first, rest)) = parts.split_first() else {
-        return;
+/// Returns the keys a document contributes to one field of an index, and the path of the
+/// first array met on the way (the index becomes multikey). A missing field is keyed as null,
+/// an empty array as undefined, as mongod does.
+pub fn key_values<'a, D: View<'a>>(doc: D, parts: &[&str]) -> (Vec<Bson>, Option<String>) {
+    let mut keys = Keys {
+        all: parts,
+        out: Vec::new(),
+        array_at: None,
     };
-    match field(doc, first) {
-        None => out.push(Bson::Null),
-        Some(v) => key_walk_value(v, rest, depth + 1, out, array_at, all),
+    keys.walk_doc(doc, parts, 0);
+    if keys.out.is_empty() {
+        keys.out.push(Bson::Null);
     }
+    (keys.out, keys.array_at)
 }
 
-fn key_walk_value(
-    value: &Bson,
-    rest: &[&str],
-    depth: usize,
-    out: &mut Vec<Bson>,
-    array_at: &mut Option<String>,
-    all: &[&str],
-) {
-    match value {
-        Bson::Array(a) => {
-            if array_at.is_none() {
-                *array_at = Some(
-                    all.iter()
+/// The walk of [`key_values`]: the whole path, the keys so far and the first array met.
+struct Keys<'p> {
+    all: &'p [&'p str],
+    out: Vec<Bson>,
+    array_at: Option<String>,
+}
+
+impl Keys<'_> {
+    fn walk_doc<'a, D: View<'a>>(&mut self, doc: D, parts: &[&str], depth: usize) {
+        let Some((first, rest)) = parts.split_first() else {
+            return;
+        };
+        match doc.field(first) {
+            None => self.out.push(Bson::Null),
+            Some(v) => self.walk_value::<D>(v, rest, depth + 1),
+        }
+    }
+
+    fn walk_value<'a, D: View<'a>>(&mut self, value: D::Value, rest: &[&str], depth: usize) {
+        if let Some(elements) = D::elements(value) {
+            if self.array_at.is_none() {
+                self.array_at = Some(
+                    self.all
+                        .iter()
                         .take(depth)
                         .copied()
                         .collect::<Vec<_>>()
@@ -336,22 +317,30 @@ fn key_walk_value(
                 );
             }
             if rest.is_empty() {
-                if a.is_empty() {
-                    out.push(Bson::Undefined);
+                let n = D::element_count(value);
+                if n == 0 {
+                    self.out.push(Bson::Undefined);
                 }
-                out.extend(a.iter().cloned());
+                self.out.reserve(n);
+                self.out.extend(elements.map(D::to_bson));
                 return;
             }
-            for e in a {
-                match e {
-                    Bson::Document(d) => key_walk_doc(d, rest, depth, out, array_at, all),
-                    _ => out.push(Bson::Null),
+            for e in elements {
+                match D::as_document(e) {
+                    Some(d) => self.walk_doc(d, rest, depth),
+                    None => self.out.push(Bson::Null),
                 }
             }
+            return;
         }
-        _ if rest.is_empty() => out.push(value.clone()),
-        Bson::Document(d) => key_walk_doc(d, rest, depth, out, array_at, all),
-        _ => out.push(Bson::Null),
+        if rest.is_empty() {
+            self.out.push(D::to_bson(value));
+            return;
+        }
+        match D::as_document(value) {
+            Some(d) => self.walk_doc(d, rest, depth),
+            None => self.out.push(Bson::Null),
+        }
     }
 }
 
@@ -386,5 +375,68 @@ mod tests {
         assert_eq!(arr.as_deref(), Some("a"));
         let (k, _) = key_values(&doc! {"a": []}, &["a"]);
         assert_eq!(k, vec![Bson::Undefined]);
+    }
+
+    /// The rules read both forms of a document alike: the items every path reaches, its end
+    /// without arrays and its index keys are the same in a document and in its stored bytes.
+    #[test]
+    fn decoded_and_stored_documents_reach_the_same_items() {
+        let docs = [
+            doc! {"a": [{"b": 1}, {"c": 2}, 3, {"b": [4, 5]}], "x": {"y": {"z": "deep"}}},
+            doc! {"a": {"0": "named", "b": null}, "n": [[1, 2], [], {"0": 7}]},
+            doc! {"a": [], "n": [{"0": [8]}, 9], "x": 5},
+        ];
+        let paths = [
+            "a", "a.b", "a.0", "a.0.b", "a.1.c", "n.0", "n.0.0", "n.1", "x.y.z", "x.y", "q",
+        ];
+        let show = |v: Bson| v.to_string();
+        for d in &docs {
+            let Ok(stored) = bson::RawDocumentBuf::try_from(d) else {
+                panic!("encodes");
+            };
+            let stored: &bson::RawDocument = &stored;
+            for p in paths {
+                let parts = split(p);
+                for expand in [false, true] {
+                    let decoded: Vec<String> = items(d, &parts, expand)
+                        .into_iter()
+                        .map(|i| match i {
+                            ItemOf::Value(v) => show(v.clone()),
+                            ItemOf::Missing => "missing".into(),
+                        })
+                        .collect();
+                    let raw: Vec<String> = items(stored, &parts, expand)
+                        .into_iter()
+                        .map(|i| match i {
+                            ItemOf::Value(v) => show(<&bson::RawDocument as View>::to_bson(v)),
+                            ItemOf::Missing => "missing".into(),
+                        })
+                        .collect();
+                    assert_eq!(decoded, raw, "{p} in {d}, expand {expand}");
+                    let compiled = CompiledPath::new(p);
+                    let mut seen = 0;
+                    compiled.any(stored, expand, &mut |_| {
+                        seen += 1;
+                        false
+                    });
+                    assert_eq!(seen, raw.len(), "{p}: the search visits what items lists");
+                }
+                let reached = |r: ReachOf<String>| format!("{r:?}");
+                let from_decoded = match reach(d, parts.iter().copied()) {
+                    ReachOf::Value(v) => ReachOf::Value(show(v.clone())),
+                    ReachOf::Array => ReachOf::Array,
+                    ReachOf::Missing => ReachOf::Missing,
+                };
+                let from_stored = match reach(stored, parts.iter().copied()) {
+                    ReachOf::Value(v) => {
+                        ReachOf::Value(show(<&bson::RawDocument as View>::to_bson(v)))
+                    }
+                    ReachOf::Array => ReachOf::Array,
+                    ReachOf::Missing => ReachOf::Missing,
+                };
+                assert_eq!(reached(from_decoded), reached(from_stored), "{p}");
+                assert_eq!(key_values(d, &parts), key_values(stored, &parts), "{p}");
+            }
+        }
     }
 }

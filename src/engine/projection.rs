@@ -3,8 +3,8 @@
 
 use crate::engine::error::{EngineError, Result};
 use crate::engine::expr::Expr;
-use crate::engine::path;
 use crate::engine::query::Filter;
+use crate::engine::raw;
 use bson::{Bson, Document, RawBsonRef, RawDocument, RawDocumentBuf};
 
 /// What a projection does to one field.
@@ -187,7 +187,7 @@ impl Projection {
         if !plain {
             return None;
         }
-        path::raw_select_fields(raw, |key| {
+        raw::select_fields(raw, |key| {
             self.fields
                 .iter()
                 .find(|(f, _)| f == key)
@@ -202,7 +202,7 @@ impl Projection {
         let unreadable = || EngineError::new(1, "InternalError", "stored document unreadable");
         if self.inclusion {
             if has_computed(&self.fields) {
-                let doc = path::decode_raw(raw).ok_or_else(unreadable)?;
+                let doc = raw::decode(raw).ok_or_else(unreadable)?;
                 return self.apply(&doc);
             }
             // `include` reads only the listed top-level fields (nothing computed reads the
@@ -213,7 +213,7 @@ impl Projection {
                 let key = element.key().as_str();
                 if self.fields.iter().any(|(f, _)| f == key) {
                     let value = element.value().map_err(|_| unreadable())?;
-                    listed.insert(key, path::raw_to_bson(value).ok_or_else(unreadable)?);
+                    listed.insert(key, raw::to_bson(value).ok_or_else(unreadable)?);
                 }
             }
             return include(&listed, &self.fields, &listed);
@@ -229,16 +229,16 @@ impl Projection {
             let value = element.value().map_err(|_| unreadable())?;
             let kept = match (node, value) {
                 (Some(Node::Slice(s, n)), RawBsonRef::Array(a)) => {
-                    let len = path::raw_elements(a).count() as i64;
+                    let len = raw::elements(a).count() as i64;
                     let (start, take) = slice_range(len, *s, *n);
                     let mut kept = Vec::new();
-                    for e in path::raw_elements(a).skip(start).take(take) {
-                        kept.push(path::raw_to_bson(e).ok_or_else(unreadable)?);
+                    for e in raw::elements(a).skip(start).take(take) {
+                        kept.push(raw::to_bson(e).ok_or_else(unreadable)?);
                     }
                     Bson::Array(kept)
                 }
                 (node, value) => {
-                    let v = path::raw_to_bson(value).ok_or_else(unreadable)?;
+                    let v = raw::to_bson(value).ok_or_else(unreadable)?;
                     match node {
                         Some(Node::Slice(s, n)) => slice(&v, *s, *n),
                         Some(Node::Children(c)) => match v {

@@ -7,7 +7,7 @@
 //! document.
 
 use crate::engine::collection::decode;
-use crate::engine::path::{raw_field, raw_to_bson};
+use crate::engine::raw::{field as raw_field, to_bson as raw_to_bson};
 use bson::{Bson, Document, RawDocument, RawDocumentBuf};
 use std::fmt;
 use std::ops::Deref;

@@ -74,7 +74,7 @@ impl SortSpec {
         let mut decoded: Option<Document> = None;
         self.keys
             .iter()
-            .map(|(p, desc)| match path::reach_raw(doc, p.split('.')) {
+            .map(|(p, desc)| match path::reach(doc, p.split('.')) {
                 path::RawReach::Missing => Bson::Null,
                 path::RawReach::Value(v) => Bson::try_from(v).unwrap_or(Bson::Null),
                 path::RawReach::Array => {

@@ -504,7 +504,7 @@ fn full_bytes(ctx: &Ctx, c: &Command, docs: &[crate::engine::Returned]) -> (u64,
         for t in g.truncated.iter().filter(|t| t.document == source) {
             // The element sizes, read from the returned bytes (no decoding) when it has them.
             let sizes: Vec<u64> = match d.raw() {
-                Some(raw) => match crate::engine::path::raw_array_value_sizes(raw, &t.field) {
+                Some(raw) => match crate::engine::raw::array_value_sizes(raw, &t.field) {
                     Some(s) => s,
                     None => continue,
                 },

@@ -7,7 +7,8 @@
 
 use super::{comparison::InList, evaluation::RegexOp, Filter, PathOp};
 use crate::engine::compare::{cmp_num, compare, rank, Num};
-use crate::engine::path::{raw_elements, CompiledPath, Item, RawItem};
+use crate::engine::path::{CompiledPath, Item, RawItem};
+use crate::engine::raw::elements as raw_elements;
 use bson::{Bson, Document, RawBsonRef, RawDocument};
 use std::cmp::Ordering;
 
@@ -33,7 +34,7 @@ impl PathOp {
     /// Returns true when the operator holds at the compiled path `at` in a raw document
     /// ([`PathOp::matches_at`] on the bytes).
     pub fn matches_at_raw(&self, doc: &RawDocument, at: &CompiledPath) -> bool {
-        self.matches_items_raw(&mut |expand, f| at.any_raw(doc, expand, f))
+        self.matches_items_raw(&mut |expand, f| at.any(doc, expand, f))
     }
 
     /// `matches_items` over raw items.
