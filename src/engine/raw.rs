@@ -164,69 +164,57 @@ pub fn select_fields(doc: &RawDocument, keep: impl Fn(&str) -> bool) -> Option<R
     RawDocumentBuf::from_bytes(out).ok()
 }
 
-/// Returns the 12 bytes of each element of the array field `key` of `doc` when it is a
-/// non-empty array of ObjectIds only (a follower list), read straight from the bytes;
-/// `None` for anything else (missing, not an array, empty, another type met).
-pub fn object_id_array(doc: &RawDocument, key: &str) -> Option<Vec<[u8; 12]>> {
+/// Returns the bytes of the array field `key` of `doc` (`None`: missing, not an array, or bytes
+/// that do not parse).
+fn array_bytes<'a>(doc: &'a RawDocument, key: &str) -> Option<&'a [u8]> {
     let bytes = doc.as_bytes();
     let mut at = 4;
     while let Some(e) = element_at(bytes, at) {
         if e.name == key.as_bytes() {
-            if e.tag != 0x04 {
-                return None;
-            }
-            let array = bytes.get(e.at..e.at.checked_add(e.size)?)?;
-            let mut ids = Vec::with_capacity(array.len() / 14);
-            let mut item = 4;
-            while let Some(x) = element_at(array, item) {
-                if x.tag != 0x07 {
-                    return None;
-                }
-                ids.push(<[u8; 12]>::try_from(array.get(x.at..x.at + x.size)?).ok()?);
-                item = x.at + x.size;
-            }
-            return (!ids.is_empty()).then_some(ids);
+            return (e.tag == 0x04).then(|| bytes.get(e.at..e.at.checked_add(e.size)?))?;
         }
         at = e.at + e.size;
     }
     None
 }
 
+/// Returns the element headers of a raw array's (or document's) bytes, in order.
+fn element_headers(bytes: &[u8]) -> impl Iterator<Item = Element<'_>> {
+    let mut at = 4;
+    std::iter::from_fn(move || {
+        let e = element_at(bytes, at)?;
+        at = e.at + e.size;
+        Some(e)
+    })
+}
+
+/// Returns the 12 bytes of each element of the array field `key` of `doc` when it is a
+/// non-empty array of ObjectIds only (a follower list), read straight from the bytes;
+/// `None` for anything else (missing, not an array, empty, another type met).
+pub fn object_id_array(doc: &RawDocument, key: &str) -> Option<Vec<[u8; 12]>> {
+    let array = array_bytes(doc, key)?;
+    let mut ids = Vec::with_capacity(array.len() / 14);
+    for x in element_headers(array) {
+        if x.tag != 0x07 {
+            return None;
+        }
+        ids.push(<[u8; 12]>::try_from(array.get(x.at..x.at + x.size)?).ok()?);
+    }
+    (!ids.is_empty()).then_some(ids)
+}
+
 /// Returns the number of elements of a raw document or array (its element headers walked,
 /// no value read), so a decoded list is allocated once at its size.
 pub fn count_elements(bytes: &[u8]) -> usize {
-    let mut n = 0;
-    let mut at = 4;
-    while let Some(e) = element_at(bytes, at) {
-        n += 1;
-        at = e.at + e.size;
-    }
-    n
+    element_headers(bytes).count()
 }
 
 /// Returns the size of each element's value in the array field `key` of `doc` (what
 /// `size::value_size` returns for the element decoded: no type byte, no name), read from the
 /// element headers without decoding; `None` when the field is missing or not an array.
 pub fn array_value_sizes(doc: &RawDocument, key: &str) -> Option<Vec<u64>> {
-    let bytes = doc.as_bytes();
-    let mut at = 4;
-    while let Some(e) = element_at(bytes, at) {
-        if e.name == key.as_bytes() {
-            if e.tag != 0x04 {
-                return None;
-            }
-            let array = bytes.get(e.at..e.at.checked_add(e.size)?)?;
-            let mut sizes = Vec::new();
-            let mut item = 4;
-            while let Some(x) = element_at(array, item) {
-                sizes.push(x.size as u64);
-                item = x.at + x.size;
-            }
-            return Some(sizes);
-        }
-        at = e.at + e.size;
-    }
-    None
+    let array = array_bytes(doc, key)?;
+    Some(element_headers(array).map(|x| x.size as u64).collect())
 }
 
 /// The elements of a raw array, read as [`field`] reads a document's values.

@@ -128,15 +128,32 @@ fn linked_children(
         return None;
     }
     let field = param.strip_prefix("links.")?;
-    ctx.model.relationships.iter().find_map(|r| {
-        let linked = matches!(ctx.layout.strategy(&r.name), Some(Strategy::LinkCollection))
+    children_at(ctx, cmd, q, |r| {
+        matches!(ctx.layout.strategy(&r.name), Some(Strategy::LinkCollection))
             && field == child_ref(r)
-            && ctx
-                .layout
-                .collection_of(&r.child)
-                .is_some_and(|x| x.name == cmd.collection);
-        linked.then(|| (r.cardinality.count_at(q) as f64, Basis::FullScale))
     })
+}
+
+/// The children at quantile `q` of the subject parent of the first relationship `holds`
+/// accepts whose children live in the command's collection (exact: the cardinality at full
+/// scale).
+fn children_at(
+    ctx: &Ctx,
+    cmd: &Command,
+    q: f64,
+    holds: impl Fn(&crate::model::Relationship) -> bool,
+) -> Option<(f64, Basis)> {
+    ctx.model
+        .relationships
+        .iter()
+        .find(|r| {
+            holds(r)
+                && ctx
+                    .layout
+                    .collection_of(&r.child)
+                    .is_some_and(|x| x.name == cmd.collection)
+        })
+        .map(|r| (r.cardinality.count_at(q) as f64, Basis::FullScale))
 }
 
 /// The children `{_id: {$in: user.followers}}` matches (an application-level join of the ids a
@@ -156,8 +173,8 @@ fn referenced_children(
     let first = param.split(".concat(").next()?;
     let first = first.strip_suffix("._id").unwrap_or(first);
     let (entity, field) = first.split_once('.')?;
-    ctx.model.relationships.iter().find_map(|r| {
-        let referenced = r.parent == entity
+    children_at(ctx, cmd, q, |r| {
+        r.parent == entity
             && r.array_field() == field
             && matches!(
                 ctx.layout.strategy(&r.name),
@@ -168,11 +185,6 @@ fn referenced_children(
                         | Strategy::ExtendedReference { .. }
                 )
             )
-            && ctx
-                .layout
-                .collection_of(&r.child)
-                .is_some_and(|x| x.name == cmd.collection);
-        referenced.then(|| (r.cardinality.count_at(q) as f64, Basis::FullScale))
     })
 }
 
