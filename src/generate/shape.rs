@@ -46,6 +46,9 @@ pub struct ShapeGenerator<'a> {
     pub(super) primary: bool,
     /// Documents of this shape to generate.
     pub count: u64,
+    /// The number of the collection's documents generated before this shape's (those of
+    /// its earlier shapes): where its `sequence` fields start.
+    pub(super) first_index: u64,
     /// The tree the documents form, when a tree relationship lays out their entity.
     pub(super) tree: Option<tree::NodeTree>,
     /// Fields that hold the document's own `_id` (a single collection's shared key on the
@@ -137,9 +140,18 @@ pub fn shape_generators<'a>(
             .entity(entity)
             .map_or(0, |e| count.entity(entity, e.count))
     };
+    // A sequence runs through the collection in insertion order: each shape's documents
+    // continue the numbers of the shapes before it (a GridFS file's full chunks and last
+    // chunk share `fs.chunks`, whose `(files_id, n)` is unique).
+    let mut first_index = 0u64;
     c.shapes
         .iter()
         .map(|shape| ShapeGenerator {
+            first_index: {
+                let first = first_index;
+                first_index = first_index.saturating_add(count.shape(c, shape));
+                first
+            },
             model,
             shape,
             refs: refs_for(model, layout, shape, &sample_of, count, spread),
@@ -187,7 +199,7 @@ impl ShapeGenerator<'_> {
         let mut g = Gen {
             rng: ChaCha8Rng::seed_from_u64(mix(model.seed, key) ^ splitmix(j)),
             q,
-            index: j,
+            index: self.first_index.saturating_add(j),
             max_elements: opts.max_elements,
             budget: opts.max_document_elements,
             bytes_left: opts.max_document_bytes,

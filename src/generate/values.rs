@@ -15,6 +15,8 @@ use super::{entity_oid, key_value};
 pub(super) struct Gen<'a> {
     pub(super) rng: ChaCha8Rng,
     pub(super) q: f64,
+    /// The document's place in its collection's insertion order: the value of its
+    /// `sequence` fields.
     pub(super) index: u64,
     pub(super) max_elements: u64,
     pub(super) budget: u64,

@@ -280,3 +280,37 @@ fn only_a_binary_or_string_field_can_be_a_file() {
         }
     }
 }
+
+/// A file's chunks are unique by `(files_id, n)` (the driver's unique index): a file's full
+/// chunks and its last chunk are two shapes of `fs.chunks`, and their `n` continue one
+/// numbering, so that no sample size gives two chunks of one file the same `n` (a sample of 10
+/// per entity used to fail with E11000 on `files_id_1_n_1`).
+#[test]
+fn every_sample_size_materializes_the_chunks() {
+    for design in ["gridfs", "normalized"] {
+        let o =
+            squillion::eval::offer::offer(&preset(), design).unwrap_or_else(|| panic!("{design}"));
+        for max in [3, 10, 25, 60] {
+            let opts = EvalOptions {
+                max_documents: Some(max),
+                ..EvalOptions::default()
+            };
+            let e = evaluate(&o.model, &Design::Model, &opts)
+                .unwrap_or_else(|e| panic!("{design} at {max} per entity: {e}"));
+            assert!(e.collections.iter().any(|c| c.name == CHUNKS));
+        }
+        let l = o.layout().unwrap_or_else(|e| panic!("{e}"));
+        let data = generate(&o.model, &l);
+        let chunks = data
+            .collection(CHUNKS)
+            .unwrap_or_else(|| panic!("no fs.chunks"));
+        let mut keys = std::collections::HashSet::new();
+        for d in &chunks.documents {
+            let key = (
+                d.get("files_id").map(|v| v.to_string()),
+                d.get("n").map(|v| v.to_string()),
+            );
+            assert!(keys.insert(key.clone()), "{design}: chunk {key:?} twice");
+        }
+    }
+}
