@@ -177,7 +177,9 @@ pub fn DesignCharts(
     Effect::new(move |_| {
         let Some(el) = host.get() else { return };
         let el: web_sys::HtmlElement = el.into();
-        width.set(measure(&el));
+        // No width read here: reading it while the page is still being built forces a layout
+        // of the whole page (124 ms of a cold load's main thread, measured). The observer's
+        // first report, made once the browser has laid the page out anyway, sets it.
         let watched = el.clone();
         // `try_`: a resize already queued when the card goes (another view opens) finds the
         // signal disposed and does nothing, instead of panicking.
