@@ -99,11 +99,12 @@ pub fn items<'a, D: View<'a>>(doc: D, parts: &[&str], expand_leaf: bool) -> Vec<
 }
 
 /// Returns true when `f` holds for one of the items [`items`] lists, without listing them.
-pub fn any<'a, D, F>(doc: D, parts: &[&str], expand_leaf: bool, f: &mut F) -> bool
-where
-    D: View<'a>,
-    F: FnMut(ItemOf<D::Value>) -> bool + ?Sized,
-{
+pub fn any<'a, D: View<'a>>(
+    doc: D,
+    parts: &[&str],
+    expand_leaf: bool,
+    f: &mut dyn FnMut(ItemOf<D::Value>) -> bool,
+) -> bool {
     any_doc(doc, parts, &[], expand_leaf, f)
 }
 
@@ -141,11 +142,12 @@ impl CompiledPath {
 
     /// Returns true when `f` holds for one of the items [`items`] would list for this path
     /// (with the same `expand_leaf`), without building the list.
-    pub fn any<'a, D, F>(&self, doc: D, expand_leaf: bool, f: &mut F) -> bool
-    where
-        D: View<'a>,
-        F: FnMut(ItemOf<D::Value>) -> bool + ?Sized,
-    {
+    pub fn any<'a, D: View<'a>>(
+        &self,
+        doc: D,
+        expand_leaf: bool,
+        f: &mut dyn FnMut(ItemOf<D::Value>) -> bool,
+    ) -> bool {
         any_doc(doc, &self.parts, &self.guesses, expand_leaf, f)
     }
 
@@ -163,37 +165,35 @@ pub fn any_reached(
     expand_leaf: bool,
     f: &mut dyn FnMut(Item<'_>) -> bool,
 ) -> bool {
-    any_reached_in::<&Document, _>(reached, expand_leaf, f)
+    any_reached_in::<&Document>(reached, expand_leaf, f)
 }
 
-fn any_reached_in<'a, D, F>(reached: Option<D::Value>, expand_leaf: bool, f: &mut F) -> bool
-where
-    D: View<'a>,
-    F: FnMut(ItemOf<D::Value>) -> bool + ?Sized,
-{
+fn any_reached_in<'a, D: View<'a>>(
+    reached: Option<D::Value>,
+    expand_leaf: bool,
+    f: &mut dyn FnMut(ItemOf<D::Value>) -> bool,
+) -> bool {
     match reached {
         None => f(ItemOf::Missing),
-        Some(v) => any_value::<D, &str, F>(v, &[], &[], expand_leaf, f),
+        Some(v) => any_value::<D, &str>(v, &[], &[], expand_leaf, f),
     }
 }
 
 /// The search of [`CompiledPath::any`] from a document: `guesses` may be shorter than
 /// `parts` (empty: no guesses), a component without one is looked up plainly.
 ///
-/// `F` is the caller's test; the search for the values element documents hold (the
-/// numeric-component rule) wraps it in a `dyn` closure, so the recursion instantiates this
-/// function for two types of test only.
-fn any_doc<'a, D, S, F>(
+/// The test `f` is a `dyn` closure, so that the walk is compiled once per form of document
+/// (the numeric-component rule wraps it in another closure as it recurses).
+fn any_doc<'a, D, S>(
     doc: D,
     parts: &[S],
     guesses: &[AtomicUsize],
     expand: bool,
-    f: &mut F,
+    f: &mut dyn FnMut(ItemOf<D::Value>) -> bool,
 ) -> bool
 where
     D: View<'a>,
     S: AsRef<str>,
-    F: FnMut(ItemOf<D::Value>) -> bool + ?Sized,
 {
     let Some((first, rest)) = parts.split_first() else {
         return false;
@@ -204,22 +204,21 @@ where
     };
     match found {
         None => f(ItemOf::Missing),
-        Some(v) => any_value::<D, S, F>(v, rest, guesses_rest, expand, f),
+        Some(v) => any_value::<D, S>(v, rest, guesses_rest, expand, f),
     }
 }
 
 /// The search of [`any_doc`] from a value the path reached, `rest` the components after it.
-fn any_value<'a, D, S, F>(
+fn any_value<'a, D, S>(
     value: D::Value,
     rest: &[S],
     guesses: &[AtomicUsize],
     expand: bool,
-    f: &mut F,
+    f: &mut dyn FnMut(ItemOf<D::Value>) -> bool,
 ) -> bool
 where
     D: View<'a>,
     S: AsRef<str>,
-    F: FnMut(ItemOf<D::Value>) -> bool + ?Sized,
 {
     let Some(first) = rest.first() else {
         if f(ItemOf::Value(value)) {
@@ -238,17 +237,16 @@ where
         let after = rest.get(1..).unwrap_or(&[]);
         let guesses_after = guesses.get(1..).unwrap_or(&[]);
         if D::element(value, i)
-            .is_some_and(|e| any_value::<D, S, F>(e, after, guesses_after, expand, f))
+            .is_some_and(|e| any_value::<D, S>(e, after, guesses_after, expand, f))
         {
             return true;
         }
         // Element documents may also have a field named like the index; only what they hold
         // counts (their lack of it does not make the path "missing").
         let mut values_only = |item: ItemOf<D::Value>| matches!(item, ItemOf::Value(_)) && f(item);
-        let values_only: &mut dyn FnMut(ItemOf<D::Value>) -> bool = &mut values_only;
         return elements
             .filter_map(documents)
-            .any(|d| any_doc(d, rest, guesses, expand, values_only));
+            .any(|d| any_doc(d, rest, guesses, expand, &mut values_only));
     }
     elements
         .filter_map(documents)
