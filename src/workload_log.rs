@@ -23,6 +23,7 @@ pub mod entry;
 pub mod group;
 pub mod legacy;
 pub mod loose;
+pub mod model;
 pub mod operations;
 pub mod shape;
 pub mod structured;
@@ -74,6 +75,17 @@ pub enum Format {
     Profile,
 }
 
+impl Format {
+    /// Its name in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Profile => "profile",
+        }
+    }
+}
+
 /// One input read.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LogSource {
@@ -89,8 +101,8 @@ pub struct LogSource {
     pub operations: u64,
     /// Bad lines (reported, not read).
     pub bad_lines: u64,
-    /// Its first and last times (milliseconds since the epoch; a ctime log, which has no
-    /// year, counts from 2001-01-01).
+    /// The times of its first and last timestamped lines (milliseconds since the epoch; a
+    /// ctime log, which has no year, counts from 2001-01-01).
     #[serde(skip)]
     pub span_ms: Option<(i64, i64)>,
     /// Its first time, ISO-8601.
@@ -246,11 +258,9 @@ impl LogReading {
                 summary.formats.push(format);
             }
             if let Some(t) = read.time_ms {
-                summary.span_ms = Some(
-                    summary
-                        .span_ms
-                        .map_or((t, t), |(a, b)| (a.min(t), b.max(t))),
-                );
+                // From the first line's time to the last's, as mloginfo says a log's start
+                // and end: a line whose clock went astray in between changes nothing.
+                summary.span_ms = Some(summary.span_ms.map_or((t, t), |(a, _)| (a, t)));
             }
             let Some(logged) = read.logged else { continue };
             summary.operations += 1;
@@ -276,6 +286,11 @@ impl LogReading {
         Ok(summary)
     }
 
+    /// The first bad lines read so far ([`MAX_REPORTED_LINES`]), with why.
+    pub fn bad(&self) -> &[BadLine] {
+        &self.bad
+    }
+
     /// Counts a bad line and keeps the first ones.
     fn bad_line(&mut self, summary: &mut LogSource, line: u64, reason: String) {
         summary.bad_lines += 1;
@@ -291,7 +306,12 @@ impl LogReading {
 
     /// Returns the shapes with their rates, and what was skipped.
     pub fn finish(self) -> LogWorkload {
-        let spans: Vec<(i64, i64)> = self.sources.iter().filter_map(|s| s.span_ms).collect();
+        let spans: Vec<(i64, i64)> = self
+            .sources
+            .iter()
+            .filter_map(|s| s.span_ms)
+            .filter(|(a, b)| a <= b)
+            .collect();
         let span_ms = union_length(&spans);
         // A log of one instant counts its operations over one second.
         let seconds = (span_ms as f64 / 1000.0).max(1.0);

@@ -36,6 +36,10 @@ pub struct Logged {
     /// The operation type: `command`, `query`, `update`, `remove`, `insert`, `getmore`
     /// (the legacy text's word, the profiler's `op`, the JSON log's `attr.type`).
     pub op: String,
+    /// The command's name when the line says it apart from the command (a legacy line's
+    /// `command: find { … }`: the object may be mongod's `{ $msg: "query not recording (too
+    /// large)" }` in its place).
+    pub command_name: Option<String>,
     /// The command (`{find: "orders", filter: …}`), or an update or delete statement
     /// (`{q: …, u: …}`).
     pub command: Option<Value>,
@@ -130,6 +134,19 @@ pub enum SkipReason {
     NotExpressible,
 }
 
+impl SkipReason {
+    /// Its name in the report (`internal_database` …).
+    pub fn name(self) -> &'static str {
+        match self {
+            SkipReason::InternalDatabase => "internal_database",
+            SkipReason::SystemCollection => "system_collection",
+            SkipReason::Cursor => "cursor",
+            SkipReason::WriteBatch => "write_batch",
+            SkipReason::NotExpressible => "not_expressible",
+        }
+    }
+}
+
 /// An operation left out, with why.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Skip {
@@ -143,6 +160,19 @@ pub struct Skip {
 
 /// The databases that hold the server's own data.
 const INTERNAL_DATABASES: [&str; 3] = ["admin", "local", "config"];
+
+/// The commands that name their collection as their first value.
+const CRUD_COMMANDS: [&str; 9] = [
+    "find",
+    "aggregate",
+    "count",
+    "distinct",
+    "insert",
+    "update",
+    "delete",
+    "findAndModify",
+    "findandmodify",
+];
 
 /// Returns what `logged` is for the model: a CRUD operation reduced to its shape, or why it
 /// is left out.
@@ -158,7 +188,10 @@ pub fn classify(logged: &Logged) -> Result<Operation, Skip> {
         .unwrap_or_default();
     // The command's name: the first key of a command; the op of a statement.
     let name = match logged.op.as_str() {
-        "command" => first_key.to_string(),
+        "command" => logged
+            .command_name
+            .clone()
+            .unwrap_or_else(|| first_key.to_string()),
         "query" if first_key == "find" || first_key == "explain" => first_key.to_string(),
         "query" => "find".to_string(),
         "update" => "update".to_string(),
@@ -174,8 +207,11 @@ pub fn classify(logged: &Logged) -> Result<Operation, Skip> {
     };
     let is_statement = logged.op != "command";
     if collection == "$cmd" {
+        // A CRUD command names its collection (`{find: "orders"}`); other commands' first
+        // values are no collection (`{moveChunk: "test.docs"}`).
         if let Some(target) = command_doc
-            .and_then(|c| c.get(first_key))
+            .filter(|_| CRUD_COMMANDS.contains(&name.as_str()))
+            .and_then(|c| c.get(&name))
             .and_then(Value::as_str)
         {
             collection = target;
@@ -187,7 +223,11 @@ pub fn classify(logged: &Logged) -> Result<Operation, Skip> {
     if INTERNAL_DATABASES.contains(&database) {
         return Err(skip(SkipReason::InternalDatabase, collection));
     }
-    if collection.starts_with("system.") || collection.is_empty() || collection == "$cmd" {
+    if collection == "$cmd" || collection.is_empty() {
+        // A command on the database, not on a collection (`isMaster`, `dropDatabase`).
+        return Err(skip(SkipReason::NotExpressible, collection));
+    }
+    if collection.starts_with("system.") {
         return Err(skip(SkipReason::SystemCollection, collection));
     }
     let kind = match name.as_str() {

@@ -111,6 +111,9 @@ fn labels(mut s: &str, logged: &mut Logged) -> Result<(), String> {
                 // `command: find { … }` (3.2 on) or `command: { … }`.
                 if !s.starts_with('{') {
                     let name_end = s.find(' ').unwrap_or(s.len());
+                    if label == "command" {
+                        logged.command_name = s.get(..name_end).map(str::to_string);
+                    }
                     s = s.get(name_end..).unwrap_or_default().trim_start();
                 }
                 if !s.starts_with('{') {

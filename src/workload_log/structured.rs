@@ -35,6 +35,7 @@ pub fn read(line: &str) -> Result<TextLine, String> {
                     Some(t) => t.to_string(),
                     None => "command".to_string(),
                 },
+                command_name: None,
                 command: attr.get("command").cloned(),
                 query: None,
                 update: None,
@@ -55,6 +56,7 @@ pub fn read(line: &str) -> Result<TextLine, String> {
             } else {
                 op
             },
+            command_name: None,
             command: object.get("command").cloned(),
             query: object.get("query").cloned(),
             update: object.get("updateobj").cloned(),
