@@ -127,7 +127,7 @@ pub enum SkipReason {
     /// A cursor's next batch (`getMore`) or its end (`killCursors`): its query is counted
     /// once, where it started.
     Cursor,
-    /// A write command's envelope on `<db>.$cmd` (`update`, `delete`, and `insert` before
+    /// A write command's envelope (`update`, `delete`, and `insert` on `<db>.$cmd` before
     /// 3.6): mongod logs its statements on their own, and those are counted.
     WriteBatch,
     /// A command the model has no operation for (`createIndexes`, `isMaster`, `count` …).
@@ -216,9 +216,14 @@ pub fn classify(logged: &Logged) -> Result<Operation, Skip> {
         {
             collection = target;
         }
-        if !is_statement && matches!(name.as_str(), "insert" | "update" | "delete") {
+        if !is_statement && name == "insert" {
             return Err(skip(SkipReason::WriteBatch, collection));
         }
+    }
+    // The `update` and `delete` commands' statements are logged (and counted) on their own,
+    // whatever namespace the envelope names.
+    if !is_statement && matches!(name.as_str(), "update" | "delete") {
+        return Err(skip(SkipReason::WriteBatch, collection));
     }
     if INTERNAL_DATABASES.contains(&database) {
         return Err(skip(SkipReason::InternalDatabase, collection));

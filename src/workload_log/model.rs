@@ -158,8 +158,11 @@ fn accepted_units(
             .iter()
             .filter_map(|e| {
                 let rest = e.path.strip_prefix("$.workload[")?;
-                let i: usize = rest.get(..rest.find(']')?)?.parse().ok()?;
-                Some((i, format!("{}: {}", e.path, e.message)))
+                let close = rest.find(']')?;
+                let i: usize = rest.get(..close)?.parse().ok()?;
+                // The path inside the unit: the unit's index changes as units are left out.
+                let inside = rest.get(close + 1..)?.trim_start_matches('.');
+                Some((i, format!("{inside}: {}", e.message)))
             })
             .collect();
         if bad.is_empty() {

@@ -634,7 +634,13 @@ pub fn entities(log: &LogWorkload) -> (Vec<Value>, Vec<String>) {
         .map(|(name, mut fields, count)| {
             fields.remove("_id");
             let count = match count {
-                Some(c) => c as f64,
+                Some(c) => {
+                    assumed.push(format!(
+                        "{name}: {c} documents, the most a collection scan of it examined (a \
+                         scan stopped by a limit examines fewer)"
+                    ));
+                    c as f64
+                }
                 None => {
                     assumed.push(format!(
                         "{name}: {ASSUMED_COUNT} documents (no collection scan shows its size)"
