@@ -58,6 +58,19 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         triggers, views, grants and SETs are skipped and counted with their line. --dialect \
         picks the SQL dialect (default: the one the file shows, else generic, then \
         postgresql, then mysql).\n\n\
+        --log LOG... reads mongod logs (text before 4.4, JSON from 4.4: its \"Slow query\" \
+        entries) and system.profile exported with mongoexport, gzipped or not, line by line: \
+        each operation reduced to its shape (namespace, command, filter with its values as \
+        parameters, sort, projection, update), grouped, and counted over the logs' span (rate \
+        per second, mean keysExamined, docsExamined and nreturned, plans, duration \
+        percentiles). Shapes become the workload: a find by a field a read by it, a sorted \
+        find a list, an insert an insert (a child's insert_child), an update an update, a \
+        delete a delete; what a step cannot say is reported as assumed. With FILEs the \
+        measured workload replaces the starter one; alone, the model has an entity per \
+        collection with the fields the operations use. Operations on admin, local, config \
+        and system.* namespaces, cursors, write envelopes and other commands are counted \
+        and skipped; a bad line is reported with its line number. Rates count what was \
+        logged: mongod logs operations slower than slowms (100 ms) by default.\n\n\
         A progress line (bytes read of each file's size, documents so far) is drawn on \
         standard error when it is a terminal, or with --progress.\n\n\
         A malformed line is reported with its line number and skipped (a document over \
@@ -66,12 +79,14 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         cannot be parsed is reported at its line and column and skipped.\n\n\
         Output: the model (JSON) on standard output, the summary on standard error; with \
         --out, the model goes to that file and the summary to standard output. --json prints \
-        {\"report\", \"model\"} instead (the model left out with --out).\n\n\
-        Exit codes: 0 a model was inferred, 1 no document could be read or no table created \
-        (nothing written), 2 usage or input error (a SQL parse error included).";
+        {\"report\", \"model\"} instead (the model left out with --out), and \"log\" with --log \
+        (without \"report\" when --log is alone).\n\n\
+        Exit codes: 0 a model was inferred, 1 no document could be read, no table created \
+        or no logged operation on an application's collection (nothing written), 2 usage or \
+        input error (a SQL parse error included).";
 
 /// The examples after the help of `squillion infer`.
-pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json\n  mongosh --quiet --eval 'db.users.find()' | squillion infer -:users\n  squillion infer dump/shop --out model.json\n  mongodump --archive --gzip | squillion infer - --out model.json\n  squillion infer schema.sql --count orders=5000000 --dialect postgresql";
+pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json\n  mongosh --quiet --eval 'db.users.find()' | squillion infer -:users\n  squillion infer dump/shop --out model.json\n  mongodump --archive --gzip | squillion infer - --out model.json\n  squillion infer schema.sql --count orders=5000000 --dialect postgresql\n  squillion infer dump/shop --log mongod.log mongod.log.1.gz --out model.json\n  squillion infer --log profile.json --json";
 
 /// Arguments of `squillion infer`.
 #[derive(Debug, Args)]

@@ -99,7 +99,7 @@ impl Reader<'_> {
             _ => {
                 let rest = self.rest();
                 let end = rest
-                    .find(|c: char| c == ':' || c == '}' || c == ',')
+                    .find([':', '}', ','])
                     .ok_or_else(|| format!("key not followed by ':' at byte {}", self.at))?;
                 let key = rest.get(..end).unwrap_or_default().trim().to_string();
                 self.at += end;

@@ -445,11 +445,7 @@ pub fn map(log: &LogWorkload, model: Option<&Model>) -> Mapped {
         match step_of(entity, key, s, model) {
             Ok((step, assumed)) => {
                 report.assumed = assumed;
-                let step_text = step.to_string();
-                let name = match units
-                    .iter_mut()
-                    .find(|(_, st, _)| st.to_string() == step_text)
-                {
+                let name = match units.iter_mut().find(|(_, st, _)| *st == step) {
                     Some(unit) => {
                         unit.2 += s.count;
                         unit.0.clone()
@@ -595,10 +591,10 @@ pub fn entities(log: &LogWorkload) -> (Vec<Value>, Vec<String>) {
                 (Some(_), None) => {}
                 (Some(Value::Object(f)), Some(t)) if f.get("type") == Some(&json!(t)) => {}
                 (_, ty) => {
-                    let mut field = json!({"type": ty.unwrap_or("string")});
-                    if ty == Some("object") {
-                        field["fields"] = json!({});
-                    }
+                    let field = match ty {
+                        Some("object") => json!({"type": "object", "fields": {}}),
+                        ty => json!({"type": ty.unwrap_or("string")}),
+                    };
                     fields.insert(name.to_string(), field);
                 }
             }
