@@ -148,3 +148,66 @@ impl Groups {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn find(field: &str) -> Operation {
+        Operation {
+            database: "app".to_string(),
+            collection: "c".to_string(),
+            kind: Kind::Find,
+            filter: json!({ field: "?string" }),
+            sort: None,
+            projection: None,
+            update: None,
+            pipeline: None,
+            limit: None,
+            upsert: false,
+            remove: false,
+        }
+    }
+
+    #[test]
+    fn shapes_past_the_most_kept_are_counted_apart() {
+        let mut groups = Groups::default();
+        let figures = Figures::default();
+        for i in 0..MAX_SHAPES + 5 {
+            groups.add(find(&format!("f{i}")), &figures, "x.log", i as u64 + 1);
+        }
+        // A shape already kept is still counted.
+        groups.add(find("f0"), &figures, "x.log", 1);
+        assert_eq!(groups.shapes.len(), MAX_SHAPES);
+        assert_eq!(groups.overflow, 5);
+        assert_eq!(groups.shapes[0].1.count, 2);
+    }
+
+    #[test]
+    fn plans_past_the_most_kept_are_other_and_collection_scans_give_a_size() {
+        let mut groups = Groups::default();
+        for i in 0..MAX_PLANS + 3 {
+            let figures = Figures {
+                plan_summary: Some(format!("IXSCAN {{ a{i}: 1 }}")),
+                ..Figures::default()
+            };
+            groups.add(find("a"), &figures, "x.log", 1);
+        }
+        let scan = Figures {
+            plan_summary: Some("COLLSCAN".to_string()),
+            docs_examined: Some(4_200),
+            duration_ms: Some(7),
+            ..Figures::default()
+        };
+        groups.add(find("a"), &scan, "x.log", 2);
+        let s = &groups.shapes[0].1;
+        assert_eq!(s.plans.len(), MAX_PLANS + 1);
+        assert_eq!(s.plans.get("other"), Some(&4));
+        assert_eq!(s.collscan_docs, Some(4_200));
+        assert_eq!(
+            (s.count, s.durations.count(), s.docs_examined),
+            (12, 1, (4_200, 1))
+        );
+    }
+}

@@ -512,3 +512,60 @@ fn infer_documents_with_a_log_replaces_the_starter_workload() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_system_profile_export_gives_its_shapes() {
+    let (model, r) = model_from_logs(&read(&["system.profile.json"])).unwrap();
+    assert_eq!(
+        r.sources[0].formats,
+        [squillion::workload_log::Format::Profile]
+    );
+    // ts from 10:00:00 to 10:00:10 (the last line, canonical: 1709287210000 ms).
+    assert_eq!(r.span_seconds, 10.0);
+    let users = shape(&r, "find", "shop.users", json!({"email": "?string"}));
+    assert_eq!(
+        (users["count"].as_u64(), users["rate_per_sec"].as_f64()),
+        (Some(2), Some(0.2))
+    );
+    assert_eq!(users["duration_ms"]["max"], 2);
+    let stock = shape(&r, "update", "shop.products", json!({"sku": "?string"}));
+    assert_eq!(stock["update"], json!({"$inc": {"stock": "?number"}}));
+    assert_eq!(stock["unit"], "update products stock");
+    // Canonical Extended JSON figures.
+    let carts = shape(&r, "delete", "shop.carts", json!({"sessionId": "?string"}));
+    assert_eq!(
+        (
+            carts["keys_examined"].as_f64(),
+            carts["duration_ms"]["p50"].as_u64()
+        ),
+        (Some(1.0), Some(5))
+    );
+    // A count is a shape with its figures, but no unit.
+    let count = shape(&r, "count", "shop.users", json!({"verified": "?bool"}));
+    assert_eq!(count["docs_examined"], 800.0);
+    assert!(count["not_mapped"].as_str().unwrap().contains("count"));
+    assert!(count.get("unit").is_none());
+    let s = skipped(&r);
+    assert!(
+        s.contains(&("cursor".into(), "shop.orders".into(), "getMore".into(), 1)),
+        "{s:?}"
+    );
+    assert!(
+        s.contains(&(
+            "system_collection".into(),
+            "shop.system.profile".into(),
+            "find".into(),
+            1
+        )),
+        "{s:?}"
+    );
+    assert_eq!(r.bad.iter().map(|b| b.line).collect::<Vec<_>>(), [8]);
+    let increment = model
+        .workload
+        .iter()
+        .find(|u| u.name == "update products stock")
+        .unwrap();
+    assert!(
+        matches!(&increment.steps[0], squillion::model::Step::Update { increment: true, field, .. } if field == "stock")
+    );
+}
