@@ -201,10 +201,10 @@ impl LogReading {
         loop {
             buf.clear();
             line_no += 1;
-            let n = match read_line(&mut reader, &mut buf, MAX_LINE_BYTES) {
+            let n = match crate::infer::read_line(&mut reader, &mut buf, MAX_LINE_BYTES) {
                 Ok(Some(n)) => n,
                 Ok(None) => break,
-                Err(e) if gzip && is_decompression_error(&e) => {
+                Err(e) if gzip && crate::infer::dump::decompression_error(&e) => {
                     let reason = format!("cannot decompress ({e}): the rest is not read");
                     self.bad_line(&mut summary, line_no, reason);
                     break;
@@ -231,23 +231,12 @@ impl LogReading {
             if line.trim_start().is_empty() {
                 continue;
             }
-            let (format, read) = if line.starts_with('{') {
-                let read = structured::read(line);
-                let profile = read.as_ref().is_ok_and(|r| {
-                    r.logged.is_some() && !line.contains(r#""msg":"#) && !line.contains("\"t\":")
-                });
-                (
-                    if profile {
-                        Format::Profile
-                    } else {
-                        Format::Json
-                    },
-                    read,
-                )
+            let read = if line.starts_with('{') {
+                structured::read(line)
             } else {
-                (Format::Text, legacy::read(line))
+                legacy::read(line).map(|r| (Format::Text, r))
             };
-            let read = match read {
+            let (format, read) = match read {
                 Ok(r) => r,
                 Err(reason) => {
                     self.bad_line(&mut summary, line_no, reason);
@@ -379,49 +368,6 @@ fn union_length(spans: &[(i64, i64)]) -> i64 {
         total = total.saturating_add(b - a);
     }
     total
-}
-
-/// True when `e` is a gzip stream's corruption or truncation rather than an I/O failure.
-fn is_decompression_error(e: &std::io::Error) -> bool {
-    matches!(
-        e.kind(),
-        std::io::ErrorKind::InvalidInput
-            | std::io::ErrorKind::InvalidData
-            | std::io::ErrorKind::UnexpectedEof
-    )
-}
-
-/// Reads one line (without its newline) into `buf`, keeping at most `max` + 1 bytes of it;
-/// returns its full length, or `None` at the end of the input.
-fn read_line(
-    reader: &mut impl BufRead,
-    buf: &mut Vec<u8>,
-    max: usize,
-) -> std::io::Result<Option<usize>> {
-    let mut total = 0usize;
-    let mut any = false;
-    loop {
-        let chunk = reader.fill_buf()?;
-        if chunk.is_empty() {
-            return Ok(any.then_some(total));
-        }
-        any = true;
-        let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (chunk.len(), false),
-        };
-        let take = if done { used - 1 } else { used };
-        let room = (max + 1).saturating_sub(buf.len());
-        buf.extend_from_slice(chunk.get(..take.min(room)).unwrap_or_default());
-        total += take;
-        reader.consume(used);
-        if done {
-            if buf.last() == Some(&b'\r') {
-                buf.pop();
-            }
-            return Ok(Some(total));
-        }
-    }
 }
 
 #[cfg(test)]

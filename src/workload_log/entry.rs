@@ -51,6 +51,15 @@ pub struct Logged {
     pub figures: Figures,
 }
 
+/// What one line of a log holds.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LineRead {
+    /// Its time (milliseconds since the epoch; ctime without a year: since 2001-01-01).
+    pub time_ms: Option<i64>,
+    /// The operation it logs, if it logs one.
+    pub logged: Option<Logged>,
+}
+
 /// The kind of a CRUD operation, named as the command is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -181,7 +190,18 @@ pub fn classify(logged: &Logged) -> Result<Operation, Skip> {
         .namespace
         .split_once('.')
         .map_or((logged.namespace.as_str(), ""), |(d, c)| (d, c));
-    let command_doc = logged.command.as_ref().and_then(Value::as_object);
+    // A 3.2 text line logs a find command as `query <ns> query: { find: …, filter: … }`.
+    let command_doc = logged
+        .command
+        .as_ref()
+        .and_then(Value::as_object)
+        .or_else(|| {
+            logged
+                .query
+                .as_ref()
+                .and_then(Value::as_object)
+                .filter(|q| logged.op == "query" && q.contains_key("find"))
+        });
     let first_key = command_doc
         .and_then(|c| c.keys().next())
         .map(String::as_str)
@@ -192,7 +212,7 @@ pub fn classify(logged: &Logged) -> Result<Operation, Skip> {
             .command_name
             .clone()
             .unwrap_or_else(|| first_key.to_string()),
-        "query" if first_key == "find" || first_key == "explain" => first_key.to_string(),
+        "query" if first_key == "explain" => first_key.to_string(),
         "query" => "find".to_string(),
         "update" => "update".to_string(),
         "remove" => "delete".to_string(),
@@ -426,5 +446,15 @@ mod tests {
         assert_eq!(op.filter, json!({"g": "?objectId"}));
         assert_eq!(op.sort, Some(json!({"name": 1})));
         assert_eq!(op.limit, Some(20));
+    }
+
+    #[test]
+    fn a_3_2_query_line_holding_a_find_command_is_that_find() {
+        let mut l = logged("t.c", "query", json!(null));
+        l.command = None;
+        l.query = Some(json!({"find": "c", "filter": {"a": 1}, "sort": {"b": -1}}));
+        let op = classify(&l).unwrap();
+        assert_eq!(op.filter, json!({"a": "?number"}));
+        assert_eq!(op.sort, Some(json!({"b": -1})));
     }
 }

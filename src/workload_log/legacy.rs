@@ -9,31 +9,22 @@
 //! `nreturned:51`), and its duration last (`0ms`). Every other line of mongod is read for its
 //! time only.
 
-use super::entry::{Figures, Logged};
+use super::entry::{Figures, LineRead, Logged};
 use super::loose;
-
-/// What one text line holds.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct TextLine {
-    /// Its time (milliseconds since the epoch; ctime without a year: since 2001-01-01).
-    pub time_ms: Option<i64>,
-    /// The operation it logs, if it logs one.
-    pub logged: Option<Logged>,
-}
 
 /// The operation types a legacy line starts with.
 const OPERATION_TYPES: [&str; 6] = ["query", "getmore", "insert", "update", "remove", "command"];
 
 /// Reads one text line of a mongod log; an error says why it is not one (or is broken).
-pub fn read(line: &str) -> Result<TextLine, String> {
+pub fn read(line: &str) -> Result<LineRead, String> {
     if line.starts_with("*****") {
         // "***** SERVER RESTARTED *****": mongod's own banner.
-        return Ok(TextLine::default());
+        return Ok(LineRead::default());
     }
     let (time_ms, rest) = timestamp(line).ok_or_else(|| {
         "not a mongod log line (no ISO-8601 or ctime timestamp at its start)".to_string()
     })?;
-    let mut out = TextLine {
+    let mut out = LineRead {
         time_ms: Some(time_ms),
         logged: None,
     };

@@ -11,11 +11,12 @@
 
 use serde_json::Value;
 
-use super::entry::{Figures, Logged};
-use super::legacy::TextLine;
+use super::entry::{Figures, LineRead, Logged};
+use super::Format;
 
-/// Reads one JSON line; an error says why it is not a log entry or profiler document.
-pub fn read(line: &str) -> Result<TextLine, String> {
+/// Reads one JSON line, a log entry ([`Format::Json`]) or a profiler document
+/// ([`Format::Profile`]); an error says why it is neither.
+pub fn read(line: &str) -> Result<(Format, LineRead), String> {
     let value: Value = serde_json::from_str(line)
         .map_err(|e| format!("not JSON (truncated?): {}", without_place(&e)))?;
     let Some(object) = value.as_object() else {
@@ -43,7 +44,7 @@ pub fn read(line: &str) -> Result<TextLine, String> {
             }),
             _ => None,
         };
-        return Ok(TextLine { time_ms, logged });
+        return Ok((Format::Json, LineRead { time_ms, logged }));
     }
     if object.contains_key("op") && object.contains_key("ns") {
         let time_ms = object.get("ts").and_then(date);
@@ -62,10 +63,13 @@ pub fn read(line: &str) -> Result<TextLine, String> {
             update: object.get("updateobj").cloned(),
             figures: figures(&value, "millis"),
         };
-        return Ok(TextLine {
-            time_ms,
-            logged: Some(logged),
-        });
+        return Ok((
+            Format::Profile,
+            LineRead {
+                time_ms,
+                logged: Some(logged),
+            },
+        ));
     }
     Err(
         "a JSON object that is neither a mongod log entry (t, msg) nor a system.profile \
@@ -139,7 +143,8 @@ mod tests {
     #[test]
     fn reads_the_manuals_slow_query() {
         let line = r#"{"t":{"$date":"2020-05-20T20:10:08.731+00:00"},"s":"I","c":"COMMAND","id":51803,"ctx":"conn281","msg":"Slow query","attr":{"type":"command","ns":"stocks.trades","appName":"MongoDB Shell","command":{"aggregate":"trades","pipeline":[{"$sort":{"price":-1}}],"cursor":{},"$db":"stocks"},"planSummary":"COLLSCAN","keysExamined":0,"docsExamined":1000001,"nreturned":101,"durationMillis":22427}}"#;
-        let read = read(line).unwrap();
+        let (format, read) = read(line).unwrap();
+        assert_eq!(format, Format::Json);
         let l = read.logged.unwrap();
         assert_eq!(l.namespace, "stocks.trades");
         assert_eq!(l.figures.docs_examined, Some(1_000_001));
@@ -150,7 +155,8 @@ mod tests {
     #[test]
     fn reads_a_profiler_document_in_canonical_extended_json() {
         let line = r#"{"op":"update","ns":"shop.users","command":{"q":{"_id":{"$oid":"5f0000000000000000000000"}},"u":{"$set":{"name":"x"}}},"keysExamined":{"$numberInt":"1"},"millis":{"$numberInt":"3"},"ts":{"$date":{"$numberLong":"1000"}}}"#;
-        let read = read(line).unwrap();
+        let (format, read) = read(line).unwrap();
+        assert_eq!(format, Format::Profile);
         let l = read.logged.unwrap();
         assert_eq!(
             (l.op.as_str(), l.figures.keys_examined),
