@@ -5,6 +5,7 @@
 //! | find (or aggregate's `$match`) with equalities, no sort | `read` by the equality (`_id` first when it is one) |
 //! | find with a sort | `list` by the first equality, sorted by the first sort key, limit the largest seen (20 without) |
 //! | find with only ranges or `$in`s | `list` sorted by the first field compared (assumed) |
+//! | find by `<array>.<field>`, the array of a relationship of the entity (with documents) | `find_parents` through it by the field |
 //! | find of everything | `list` sorted by `_id` (assumed) |
 //! | insert | `insert`, or `insert_child` of the one relationship whose child it is |
 //! | update, findAndModify | `update` of the first field set (`also` the others; `increment` when all are `$inc`); a `$push`/`$addToSet` to a relationship's array: `insert_child` |
@@ -171,7 +172,7 @@ fn first_sort(sort: &Value) -> Option<(String, i64)> {
 }
 
 /// Returns the step a read shape becomes.
-fn read_step(entity: &str, key: &ShapeKey, s: &ShapeStats) -> Mapping {
+fn read_step(entity: &str, key: &ShapeKey, s: &ShapeStats, model: Option<&Model>) -> Mapping {
     let op = &s.operation;
     let (equal, other, logical) = filter_fields(&op.filter);
     let mut assumed = Vec::new();
@@ -201,6 +202,21 @@ fn read_step(entity: &str, key: &ShapeKey, s: &ShapeStats) -> Mapping {
             "its other conditions ({}) are not in the model",
             names.join(", ")
         ));
+    }
+    // `{"parts.partno": …}` on the parent of `parts`, whose array is `parts`: the parents
+    // whose children have that value.
+    if let (Some(path), Some(m), None) = (by.as_deref(), model, &op.sort) {
+        if let Some((array, child_field)) = path.split_once('.') {
+            let through = m
+                .relationships
+                .iter()
+                .find(|r| r.parent == entity && r.array_field() == array && r.feed.is_none());
+            if let Some(r) = through {
+                let step =
+                    json!({"op": "find_parents", "relationship": r.name, "by": top(child_field)});
+                return Ok((step, assumed));
+            }
+        }
     }
     let by_top = by.as_deref().map(top).map(str::to_string);
     if by.as_deref() != by_top.as_deref() {
@@ -411,7 +427,7 @@ fn write_step(entity: &str, key: &ShapeKey, s: &ShapeStats, model: Option<&Model
 /// Returns the step `key` becomes (on entity `entity`), with what it assumes.
 fn step_of(entity: &str, key: &ShapeKey, s: &ShapeStats, model: Option<&Model>) -> Mapping {
     match key.kind {
-        Kind::Find | Kind::Aggregate => read_step(entity, key, s),
+        Kind::Find | Kind::Aggregate => read_step(entity, key, s, model),
         Kind::Count => Err("a count: the model has no operation that counts".to_string()),
         Kind::Distinct => Err("a distinct: the model has no operation for it".to_string()),
         _ => write_step(entity, key, s, model),
@@ -490,6 +506,7 @@ fn unit_name(step: &Value) -> String {
         }
         "update" => format!("update {} {}", s("entity"), s("field")),
         "insert_child" => format!("insert into {}", s("relationship")),
+        "find_parents" => format!("find parents in {} by {}", s("relationship"), s("by")),
         op => format!("{op} {}", s("entity")),
     }
 }

@@ -351,51 +351,82 @@ fn a_gzipped_log_reads_as_the_plain_one() {
 }
 
 /// Writes `units` as JSON "Slow query" lines of mongod 7.0 over `seconds` (each unit's
-/// `rate × seconds` runs, evenly spread), between a first and a last line of the log.
-fn slow_query_log(units: &[Value], seconds: u64) -> String {
+/// `rate × seconds` runs, evenly spread), between a first and a last line of the log;
+/// `relationships` are `(name, parent, array)`, for the finds of parents by a child's field.
+fn slow_query_log(
+    units: &[Value],
+    relationships: &[(String, String, String)],
+    seconds: u64,
+) -> String {
     let t0 = 1_709_287_200_000i64; // 2024-03-01T10:00:00Z
+    let end = seconds as i64 * 1000;
     let at = |ms: i64| json!({"$date": squillion::date::format_rfc3339(t0 + ms).unwrap()});
     let mut lines: Vec<(i64, String)> = vec![
-        (0, json!({"t": at(0), "s": "I", "c": "NETWORK", "id": 23016, "ctx": "listener", "msg": "Waiting for connections", "attr": {"port": 27017}}).to_string()),
-        (seconds as i64 * 1000, json!({"t": at(seconds as i64 * 1000), "s": "I", "c": "NETWORK", "id": 22944, "ctx": "conn1", "msg": "Connection ended", "attr": {}}).to_string()),
+        (
+            0,
+            json!({"t": at(0), "s": "I", "c": "NETWORK", "id": 23016, "ctx": "listener",
+            "msg": "Waiting for connections", "attr": {"port": 27017}})
+            .to_string(),
+        ),
+        (
+            end,
+            json!({"t": at(end), "s": "I", "c": "NETWORK", "id": 22944, "ctx": "conn1",
+            "msg": "Connection ended", "attr": {}})
+            .to_string(),
+        ),
     ];
     for unit in units {
         let n = (unit["rate_per_sec"].as_f64().unwrap() * seconds as f64).round() as i64;
         let step = &unit["steps"][0];
         for i in 0..n {
-            let ms = 1 + i * (seconds as i64 * 1000 - 2) / n.max(1);
-            let entity = step["entity"].as_str().unwrap_or_default();
+            let ms = 1 + i * (end - 2) / n.max(1);
+            let mut collection = step["entity"].as_str().unwrap_or_default().to_string();
             let (kind, command) = match step["op"].as_str().unwrap() {
-                "read" => (
-                    "command",
-                    json!({"find": entity, "filter": {step["by"].as_str().unwrap_or("_id"): format!("v{i}")}, "limit": 1, "$db": "app"}),
-                ),
-                "update" => {
-                    let mut set = serde_json::Map::new();
-                    for f in std::iter::once(&step["field"])
-                        .chain(step["also"].as_array().into_iter().flatten())
-                    {
-                        set.insert(format!("{}.{}", f.as_str().unwrap(), i % 360), json!(1));
-                    }
-                    let op = if step["increment"] == true {
-                        "$inc"
-                    } else {
-                        "$set"
-                    };
+                "read" => {
+                    let by = step["by"].as_str().unwrap_or("_id");
                     (
-                        "update",
-                        json!({"q": {"_id": {"$oid": format!("{:024x}", i)}}, "u": {op: set}, "multi": false, "upsert": false}),
+                        "command",
+                        json!({"find": collection, "filter": {by: format!("v{i}")}, "limit": 1}),
                     )
                 }
-                "insert" => (
-                    "command",
-                    json!({"insert": entity, "ordered": true, "$db": "app"}),
-                ),
+                "update" => {
+                    let increment = step["increment"] == true;
+                    let mut fields = serde_json::Map::new();
+                    let names = std::iter::once(&step["field"])
+                        .chain(step["also"].as_array().into_iter().flatten());
+                    for f in names {
+                        // An increment of a counter's slot (`minutes.180`), or a field set.
+                        let path = match increment {
+                            true => format!("{}.{}", f.as_str().unwrap(), i % 360),
+                            false => f.as_str().unwrap().to_string(),
+                        };
+                        fields.insert(path, json!(1));
+                    }
+                    let op = if increment { "$inc" } else { "$set" };
+                    let q = json!({"_id": {"$oid": format!("{i:024x}")}});
+                    (
+                        "update",
+                        json!({"q": q, "u": {op: fields}, "multi": false, "upsert": false}),
+                    )
+                }
+                "insert" => ("command", json!({"insert": collection, "ordered": true})),
+                "find_parents" => {
+                    // The parents holding a child with the value in the relationship's array.
+                    let r = step["relationship"].as_str().unwrap();
+                    let (_, parent, array) = relationships.iter().find(|(n, _, _)| n == r).unwrap();
+                    collection = parent.clone();
+                    let path = format!("{array}.{}", step["by"].as_str().unwrap());
+                    (
+                        "command",
+                        json!({"find": collection, "filter": {path: format!("v{i}")}}),
+                    )
+                }
                 other => panic!("no log line for {other}"),
             };
-            let line = json!({"t": at(ms), "s": "I", "c": "COMMAND", "id": 51803, "ctx": "conn7", "msg": "Slow query",
-                "attr": {"type": kind, "ns": format!("app.{entity}"), "command": command, "planSummary": "IXSCAN { page: 1 }",
-                    "keysExamined": 1, "docsExamined": 1, "nreturned": 1, "durationMillis": 100 + i % 7}});
+            let line = json!({"t": at(ms), "s": "I", "c": "COMMAND", "id": 51803, "ctx": "conn7",
+                "msg": "Slow query", "attr": {"type": kind, "ns": format!("app.{collection}"),
+                "command": command, "planSummary": "IXSCAN { page: 1 }", "keysExamined": 1,
+                "docsExamined": 1, "nreturned": 1, "durationMillis": 100 + i % 7}});
             lines.push((ms, line.to_string()));
         }
     }
@@ -403,35 +434,72 @@ fn slow_query_log(units: &[Value], seconds: u64) -> String {
     lines.into_iter().map(|(_, l)| l + "\n").collect()
 }
 
-#[test]
-fn a_presets_workload_written_as_a_log_comes_back_with_its_rates() {
-    let text = include_str!("../../presets/page-analytics.json");
-    let preset = parse_model(text).unwrap();
+/// Writes the units of `preset` named `written` as a log of `seconds`, reads it into the
+/// preset's model, and returns the model's workload and the units written as `(steps, rate)`.
+fn round_trip(
+    preset: &str,
+    seconds: u64,
+    written: &[&str],
+) -> (Vec<(String, f64)>, Vec<(String, f64)>) {
+    let preset = parse_model(preset).unwrap();
     let units: Vec<Value> = preset
         .workload
         .iter()
+        .filter(|u| written.contains(&u.name.as_str()))
         .map(|u| serde_json::to_value(u).unwrap())
         .collect();
-    let log_text = slow_query_log(&units, 2);
+    assert_eq!(units.len(), written.len());
+    let relationships: Vec<(String, String, String)> = preset
+        .relationships
+        .iter()
+        .map(|r| {
+            (
+                r.name.clone(),
+                r.parent.clone(),
+                r.array_field().to_string(),
+            )
+        })
+        .collect();
+    let log_text = slow_query_log(&units, &relationships, seconds);
     let mut reading = LogReading::new();
-    reading
-        .read("page-analytics.log", log_text.as_bytes())
-        .unwrap();
+    reading.read("preset.log", log_text.as_bytes()).unwrap();
     let log = reading.finish();
-    assert_eq!(log.span_seconds, 2.0);
+    assert_eq!(log.span_seconds, seconds as f64);
     let mut model = preset.clone();
     let report = with_logged_workload(&mut model, &log).unwrap();
     assert!(report.refused.is_empty(), "{:?}", report.refused);
-    let pairs = |w: &[squillion::model::workload::Unit]| {
+    let pairs = |w: Vec<Value>| {
         let mut p: Vec<(String, f64)> = w
             .iter()
-            .map(|u| (serde_json::to_string(&u.steps).unwrap(), u.rate_per_sec))
+            .map(|u| (u["steps"].to_string(), u["rate_per_sec"].as_f64().unwrap()))
             .collect();
         p.sort_by(|a, b| a.0.cmp(&b.0));
         p
     };
-    assert_eq!(pairs(&model.workload), pairs(&preset.workload));
-    assert_eq!(model.workload.len(), 2);
+    let got = model
+        .workload
+        .iter()
+        .map(|u| serde_json::to_value(u).unwrap())
+        .collect();
+    (pairs(got), pairs(units))
+}
+
+#[test]
+fn a_presets_workload_written_as_a_log_comes_back_with_its_rates() {
+    // page-analytics, all of it: an increment of three counters at 20,000/s, a read by page.
+    let all = [
+        "count a hit (minute, hour, total)",
+        "chart of a page's 6 hours",
+    ];
+    let (got, written) = round_trip(include_str!("../../presets/page-analytics.json"), 2, &all);
+    assert_eq!(got, written);
+    assert_eq!(got.len(), 2);
+    // product-parts: the parents found by a child's field and the two renames (the product
+    // page also reads its parts, which one find does not say).
+    let some = ["products using a part", "rename part", "rename product"];
+    let (got, written) = round_trip(include_str!("../../presets/product-parts.json"), 10, &some);
+    assert_eq!(got, written);
+    assert_eq!(got.len(), 3);
 }
 
 #[test]
