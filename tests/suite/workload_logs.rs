@@ -434,13 +434,12 @@ fn slow_query_log(
     lines.into_iter().map(|(_, l)| l + "\n").collect()
 }
 
+/// A unit's steps (as JSON text) and rate.
+type UnitRate = (String, f64);
+
 /// Writes the units of `preset` named `written` as a log of `seconds`, reads it into the
 /// preset's model, and returns the model's workload and the units written as `(steps, rate)`.
-fn round_trip(
-    preset: &str,
-    seconds: u64,
-    written: &[&str],
-) -> (Vec<(String, f64)>, Vec<(String, f64)>) {
+fn round_trip(preset: &str, seconds: u64, written: &[&str]) -> (Vec<UnitRate>, Vec<UnitRate>) {
     let preset = parse_model(preset).unwrap();
     let units: Vec<Value> = preset
         .workload
@@ -469,7 +468,7 @@ fn round_trip(
     let report = with_logged_workload(&mut model, &log).unwrap();
     assert!(report.refused.is_empty(), "{:?}", report.refused);
     let pairs = |w: Vec<Value>| {
-        let mut p: Vec<(String, f64)> = w
+        let mut p: Vec<UnitRate> = w
             .iter()
             .map(|u| (u["steps"].to_string(), u["rate_per_sec"].as_f64().unwrap()))
             .collect();
