@@ -578,6 +578,21 @@ fn infer_documents_with_a_log_replaces_the_starter_workload() {
         stderr.contains("line 17: a JSON object that is neither"),
         "{stderr}"
     );
+    // The summary (on stdout with --out) says each shape's unit and each unit refused.
+    let out_path = dir.path().join("model.json");
+    let mut text_args = args[..5].to_vec();
+    text_args.extend(["--out", out_path.to_str().unwrap()]);
+    let out = squillion(&text_args);
+    let summary = String::from_utf8_lossy(&out.stdout);
+    let lines = [
+        "shape find shop.users filter {\"email\":\"?string\"}: 3 operations, 0.0300/s",
+        "→ workload \"read users by email\"",
+        "log refused: \"delete carts\": steps[0].entity: unknown entity \"carts\"",
+        "log skipped: 1 hello on admin.$cmd (internal_database)",
+    ];
+    for line in lines {
+        assert!(summary.contains(line), "{line} in {summary}");
+    }
 }
 
 #[test]

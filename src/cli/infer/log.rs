@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
+use crate::workload_log::entry::Kind;
 use crate::workload_log::model::LogReport;
 use crate::workload_log::{LogReading, LogWorkload};
 
@@ -57,7 +58,9 @@ pub fn summary(report: &LogReport) -> String {
     ));
     for shape in &report.shapes {
         let mut parts = vec![format!("{} {}", shape.command.name(), shape.namespace)];
-        parts.push(format!("filter {}", shape.filter));
+        if shape.command != Kind::Insert {
+            parts.push(format!("filter {}", shape.filter));
+        }
         if let Some(v) = &shape.sort {
             parts.push(format!("sort {v}"));
         }
@@ -112,6 +115,13 @@ pub fn summary(report: &LogReport) -> String {
         }
         s.push_str(&line);
         s.push('\n');
+    }
+    for r in &report.refused {
+        s.push_str(&format!(
+            "log refused: \"{}\": {}\n",
+            r.unit,
+            r.problems.join("; ")
+        ));
     }
     for skip in &report.skipped_operations {
         s.push_str(&format!(
