@@ -37,6 +37,14 @@ pub fn read(line: &str) -> Result<LineRead, String> {
         return Ok(out);
     };
     let body = after.get(close + 1..).unwrap_or_default().trim_start();
+    if body.starts_with("warning: log line attempted") {
+        // mongod cut the line (past its 10 KB of a log line) and kept its beginning and end.
+        return Err(
+            "mongod truncated this line (longer than its log line limit): its \
+                    operation is not read"
+                .to_string(),
+        );
+    }
     let mut words = body.splitn(3, ' ');
     let (Some(op), Some(ns)) = (words.next(), words.next()) else {
         return Ok(out);
@@ -263,5 +271,22 @@ mod tests {
         let truncated =
             "2014-04-09T23:25:32.504+0000 [conn1] query a.b query: { x: { $in: [ 1, 2 0ms";
         assert!(read(truncated).unwrap_err().contains("truncated"));
+    }
+
+    #[test]
+    fn a_4_0_update_statement_and_a_line_mongod_truncated() {
+        let line = "2019-06-18T12:13:26.796+0100 I WRITE    [conn2] update shop.users appName: \
+            \"MongoDB Shell\" command: { q: { name: \"ASD\" }, u: { $set: { key: \"aaa\" } }, \
+            multi: false, upsert: false } planSummary: COLLSCAN keysExamined:0 docsExamined:1 \
+            nMatched:1 nModified:1 numYields:0 locks:{ Global: { acquireCount: { r: 1, w: 1 } } } \
+            storage:{} 2ms";
+        let l = read(line).unwrap().logged.unwrap();
+        let op = crate::workload_log::entry::classify(&l).unwrap();
+        assert_eq!(op.filter, json!({"name": "?string"}));
+        assert_eq!(op.update, Some(json!({"$set": {"key": "?string"}})));
+        assert_eq!(l.figures.docs_examined, Some(1));
+        let cut = "2014-04-09T23:25:32.504+0000 [conn1] warning: log line attempted (25k) over \
+            max size (10k), printing beginning and end ... query shop.users query: { a: 1 .......... 3ms";
+        assert!(read(cut).unwrap_err().contains("truncated"));
     }
 }

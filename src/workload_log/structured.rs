@@ -27,6 +27,14 @@ pub fn read(line: &str) -> Result<(Format, LineRead), String> {
         let attr = object.get("attr");
         let slow = object.get("msg").and_then(Value::as_str) == Some("Slow query")
             || object.get("id").and_then(number) == Some(51803);
+        if slow && attr.is_some_and(|a| a.get("truncated").is_some()) {
+            // mongod cut the command (past `maxLogSizeKB`) and said what it cut.
+            return Err(
+                "mongod truncated its command (attr.truncated): its shape is not \
+                        known, the operation is not read"
+                    .to_string(),
+            );
+        }
         let logged = match attr {
             Some(attr) if slow => Some(Logged {
                 time_ms,
@@ -173,5 +181,11 @@ mod tests {
                 .unwrap_err()
                 .contains("not JSON")
         );
+    }
+
+    #[test]
+    fn a_slow_query_whose_command_mongod_truncated_is_an_error() {
+        let line = r#"{"t":{"$date":"2024-03-01T10:00:00.000Z"},"msg":"Slow query","id":51803,"attr":{"type":"command","ns":"a.b","command":{"insert":"b","documents":[]},"truncated":{"command":{"documents":{"type":"array","size":40000}}},"size":{"command":50000},"durationMillis":5}}"#;
+        assert!(read(line).unwrap_err().contains("truncated"));
     }
 }
