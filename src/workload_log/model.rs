@@ -97,12 +97,9 @@ pub fn with_logged_workload(
         counted(log),
         crate::human::thousands(log.span_seconds.round() as u64)
     ));
-    Ok(report(
-        log,
-        mapped.shapes,
-        refused,
-        vec![RATES_ASSUMED.to_string()],
-    ))
+    let mut assumed = vec![RATES_ASSUMED.to_string()];
+    assumed.extend(databases_assumed(log));
+    Ok(report(log, mapped.shapes, refused, assumed))
 }
 
 /// Returns a model made from the logs alone: an entity per collection the shapes name, with
@@ -119,6 +116,7 @@ pub fn model_from_logs(log: &LogWorkload) -> Result<(Model, LogReport), LogModel
             .to_string(),
     );
     assumed.push(RATES_ASSUMED.to_string());
+    assumed.extend(databases_assumed(log));
     let mut value = json!({
         "description": format!(
             "Inferred by squillion infer from mongod logs: {} operations over {} s; the \
@@ -130,6 +128,26 @@ pub fn model_from_logs(log: &LogWorkload) -> Result<(Model, LogReport), LogModel
     });
     let (model, refused) = accepted_units(&mut value, mapped.units)?;
     Ok((model, report(log, mapped.shapes, refused, assumed)))
+}
+
+/// What naming entities by collection assumes when the shapes are of several databases.
+fn databases_assumed(log: &LogWorkload) -> Option<String> {
+    let mut databases: Vec<&str> = log
+        .groups
+        .shapes
+        .iter()
+        .map(|(_, s)| s.operation.database.as_str())
+        .collect();
+    databases.sort_unstable();
+    databases.dedup();
+    (databases.len() > 1).then(|| {
+        format!(
+            "the operations are on {} databases ({}): their collections are named without \
+             the database, and collections of the same name are one entity",
+            databases.len(),
+            databases.join(", ")
+        )
+    })
 }
 
 /// Operations counted in shapes.
@@ -232,5 +250,53 @@ fn report(
         assumed,
         bad_lines: log.bad_lines,
         bad: log.bad.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload_log::LogReading;
+
+    /// A JSON slow query at second `s` of a find on `ns` by `field`.
+    fn find(s: u32, ns: &str, field: &str) -> String {
+        let collection = ns.split_once('.').map_or(ns, |(_, c)| c);
+        format!(
+            r#"{{"t":{{"$date":"2024-03-01T10:00:{s:02}.000Z"}},"msg":"Slow query","id":51803,"attr":{{"type":"command","ns":"{ns}","command":{{"find":"{collection}","filter":{{"{field}":1}}}},"durationMillis":100}}}}"#
+        ) + "\n"
+    }
+
+    #[test]
+    fn collections_of_two_databases_are_one_entity_said_as_assumed() {
+        let log = find(0, "shop.users", "age") + &find(10, "crm.users", "score");
+        let mut reading = LogReading::new();
+        reading.read("x.log", log.as_bytes()).unwrap();
+        let (model, report) = model_from_logs(&reading.finish()).unwrap();
+        assert_eq!(model.entities.len(), 1);
+        let users = model.entity("users").unwrap();
+        assert_eq!(users.fields.0.len(), 2);
+        assert!(
+            report
+                .assumed
+                .iter()
+                .any(|a| a.contains("2 databases (crm, shop)")),
+            "{:?}",
+            report.assumed
+        );
+        // Each read is one a second over the 10 s: 0.1/s.
+        assert_eq!(model.workload.len(), 2);
+        assert!(model.workload.iter().all(|u| u.rate_per_sec == 0.1));
+    }
+
+    #[test]
+    fn a_log_without_application_operations_makes_no_model() {
+        let mut reading = LogReading::new();
+        reading
+            .read("x.log", find(0, "admin.$cmd", "x").as_bytes())
+            .unwrap();
+        assert!(matches!(
+            model_from_logs(&reading.finish()),
+            Err(LogModelError::NoOperations)
+        ));
     }
 }

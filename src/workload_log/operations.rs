@@ -481,7 +481,10 @@ pub fn map(log: &LogWorkload, model: Option<&Model>) -> Mapped {
     let units = units
         .into_iter()
         .map(|(name, step, count)| {
-            json!({"name": name, "rate_per_sec": count as f64 / seconds, "steps": [step]})
+            // A computed parameter, rounded as inference rounds them (infer::tidy); the
+            // report's rates are exact.
+            let rate = crate::infer::tidy::significant(count as f64 / seconds);
+            json!({"name": name, "rate_per_sec": rate, "steps": [step]})
         })
         .collect();
     Mapped { units, shapes }
