@@ -15,9 +15,10 @@
 //! their reasons (all are counted).
 //!
 //! Rates count what was logged: mongod logs an operation when it is slower than `slowms`
-//! (100 ms by default) unless the profiling level logs all (`db.setProfilingLevel(0,
-//! {slowms: -1})` logs every operation; the profiler at level 2 records every one), so the
-//! report says how many operations were read and over how long.
+//! (100 ms by default), and only a `sampleRate` share of those (1 by default); the profiler
+//! at level 2 records every operation. A log of every operation needs `slowms` below 0
+//! (`db.setProfilingLevel(0, {slowms: -1})`), so the report says how many operations were
+//! read and over how long, and that the rates are those of the operations logged.
 
 pub mod entry;
 pub mod group;

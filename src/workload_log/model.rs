@@ -71,8 +71,8 @@ fn is_zero(n: &u64) -> bool {
 
 /// What every logged rate assumes.
 const RATES_ASSUMED: &str = "rates count the operations logged: mongod logs those slower than \
-    slowms (100 ms by default) unless its profiling settings log every one (slowms -1, or the \
-    profiler at level 2)";
+    slowms (100 ms by default), a sampleRate share of them (1 by default), unless its settings \
+    log every one (slowms -1, or the profiler at level 2)";
 
 /// Gives `model` (inferred from documents) the logs' workload in place of its own, and says
 /// so in its description; returns the report.
