@@ -104,9 +104,9 @@ pub struct InferArgs {
     #[arg(short = ':', value_name = "COLLECTION", hide = true)]
     pub stdin_collection: Option<String>,
     /// mongod log files (text logs before 4.4, JSON logs from 4.4, gzipped or not) or
-    /// `system.profile` exported with mongoexport: their operations become the workload, with
-    /// the rates measured (with FILEs, in place of the starter workload; alone, with an
-    /// entity per collection the operations name).
+    /// `system.profile` exported with mongoexport (`-`: standard input): their operations
+    /// become the workload, with the rates measured (with FILEs, in place of the starter
+    /// workload; alone, with an entity per collection the operations name).
     #[arg(long = "log", value_name = "FILE", num_args = 1..)]
     pub logs: Vec<PathBuf>,
     /// Read every FILE as a SQL schema, whatever its extension.
@@ -154,6 +154,10 @@ impl InferArgs {
         }
         if !sql.is_empty() && !self.logs.is_empty() {
             bail!("--log gives a workload to documents or a dump, or a model of its own: not to a SQL schema");
+        }
+        let log_on_stdin = self.logs.iter().any(|p| p.as_os_str() == STDIN);
+        if log_on_stdin && inputs.iter().any(|i| i.is_stdin()) {
+            bail!("standard input (-) can be read once: documents or a log, not both");
         }
         let logs = match self.logs.is_empty() {
             true => None,

@@ -651,3 +651,37 @@ fn a_system_profile_export_gives_its_shapes() {
         matches!(&increment.steps[0], squillion::model::Step::Update { increment: true, field, .. } if field == "stock")
     );
 }
+
+#[test]
+fn a_log_on_standard_input_reads_as_the_file() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_squillion"))
+        .args(["infer", "--log", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let text = std::fs::read(fixture("mongod_225.log")).unwrap();
+    child.stdin.take().unwrap().write_all(&text).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["log"]["sources"][0]["source"], "(stdin)");
+    assert_eq!(v["log"]["shapes"][0]["count"], 15);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("(stdin): line 397: not a mongod log line"),
+        "{stderr}"
+    );
+    let twice = squillion(&["infer", "--log", "-", "-"]);
+    assert_eq!(twice.status.code(), Some(2));
+    let both = squillion(&["infer", "-", "--log", "-"]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&both.stderr).contains("read once"));
+}

@@ -10,13 +10,25 @@ use crate::workload_log::entry::Kind;
 use crate::workload_log::model::LogReport;
 use crate::workload_log::{LogReading, LogWorkload};
 
-/// Reads every log file; prints each bad line on standard error as it is found.
+/// The log path that names standard input.
+const STDIN: &str = "-";
+
+/// Reads every log file (`-`: standard input, once); prints each bad line on standard error
+/// as it is found.
 pub fn read_logs(paths: &[PathBuf]) -> anyhow::Result<LogWorkload> {
+    if paths.iter().filter(|p| p.as_os_str() == STDIN).count() > 1 {
+        anyhow::bail!("standard input (--log -) can be read once: name it once");
+    }
     let mut reading = LogReading::new();
     let mut shown = 0;
     for path in paths {
-        let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        reading.read(&path.display().to_string(), file)?;
+        if path.as_os_str() == STDIN {
+            reading.read("(stdin)", std::io::stdin().lock())?;
+        } else {
+            let file =
+                File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+            reading.read(&path.display().to_string(), file)?;
+        }
         let bad = reading.bad();
         for b in bad.iter().skip(shown) {
             eprintln!(
