@@ -922,7 +922,7 @@ fn column_only(e: &crate::ejson::ParseError, before: usize, added: usize) -> Str
 
 /// Reads one line (without its newline) into `buf`, keeping at most `max` + 1 bytes of it;
 /// returns its full length, or `None` at the end of the input.
-fn read_line(
+pub(crate) fn read_line(
     reader: &mut impl BufRead,
     buf: &mut Vec<u8>,
     max: usize,

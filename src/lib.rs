@@ -42,6 +42,7 @@ pub mod size;
 pub mod stats;
 pub mod storage;
 pub mod warning;
+pub mod workload_log;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -1,6 +1,7 @@
 //! `squillion infer`: a model inferred from mongoexport or mongodump files, or from a SQL
 //! schema (`crate::infer` does the work; `infer/sources.rs` finds and opens the inputs).
 
+mod log;
 mod sources;
 
 use std::cell::Cell;
@@ -20,6 +21,8 @@ use crate::infer::batch::{parse_count, CountError};
 use crate::infer::input::Kind;
 use crate::infer::{InferError, Inference, Inferred, Report};
 use crate::lang::{Lang, Text};
+use crate::workload_log::model::{model_from_logs, with_logged_workload, LogModelError, LogReport};
+use crate::workload_log::LogWorkload;
 
 /// The long help of `squillion infer` (`squillion infer --help`).
 pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.\n\n\
@@ -55,6 +58,19 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         triggers, views, grants and SETs are skipped and counted with their line. --dialect \
         picks the SQL dialect (default: the one the file shows, else generic, then \
         postgresql, then mysql).\n\n\
+        --log LOG... reads mongod logs (text before 4.4, JSON from 4.4: its \"Slow query\" \
+        entries) and system.profile exported with mongoexport, gzipped or not, line by line: \
+        each operation reduced to its shape (namespace, command, filter with its values as \
+        parameters, sort, projection, update), grouped, and counted over the logs' span (rate \
+        per second, mean keysExamined, docsExamined and nreturned, plans, duration \
+        percentiles). Shapes become the workload: a find by a field a read by it, a sorted \
+        find a list, an insert an insert (a child's insert_child), an update an update, a \
+        delete a delete; what a step cannot say is reported as assumed. With FILEs the \
+        measured workload replaces the starter one; alone, the model has an entity per \
+        collection with the fields the operations use. Operations on admin, local, config \
+        and system.* namespaces, cursors, write envelopes and other commands are counted \
+        and skipped; a bad line is reported with its line number. Rates count what was \
+        logged: mongod logs operations slower than slowms (100 ms) by default.\n\n\
         A progress line (bytes read of each file's size, documents so far) is drawn on \
         standard error when it is a terminal, or with --progress.\n\n\
         A malformed line is reported with its line number and skipped (a document over \
@@ -63,12 +79,14 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         cannot be parsed is reported at its line and column and skipped.\n\n\
         Output: the model (JSON) on standard output, the summary on standard error; with \
         --out, the model goes to that file and the summary to standard output. --json prints \
-        {\"report\", \"model\"} instead (the model left out with --out).\n\n\
-        Exit codes: 0 a model was inferred, 1 no document could be read or no table created \
-        (nothing written), 2 usage or input error (a SQL parse error included).";
+        {\"report\", \"model\"} instead (the model left out with --out), and \"log\" with --log \
+        (without \"report\" when --log is alone).\n\n\
+        Exit codes: 0 a model was inferred, 1 no document could be read, no table created \
+        or no logged operation on an application's collection (nothing written), 2 usage or \
+        input error (a SQL parse error included).";
 
 /// The examples after the help of `squillion infer`.
-pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json\n  mongosh --quiet --eval 'db.users.find()' | squillion infer -:users\n  squillion infer dump/shop --out model.json\n  mongodump --archive --gzip | squillion infer - --out model.json\n  squillion infer schema.sql --count orders=5000000 --dialect postgresql";
+pub const EXAMPLES: &str = "Examples:\n  squillion infer users.json orders.json --out model.json\n  squillion infer dump.ndjson:users --count users=30000000\n  squillion infer users.json --json\n  mongosh --quiet --eval 'db.users.find()' | squillion infer -:users\n  squillion infer dump/shop --out model.json\n  mongodump --archive --gzip | squillion infer - --out model.json\n  squillion infer schema.sql --count orders=5000000 --dialect postgresql\n  squillion infer dump/shop --log mongod.log mongod.log.1.gz --out model.json\n  squillion infer --log profile.json --json";
 
 /// Arguments of `squillion infer`.
 #[derive(Debug, Args)]
@@ -77,7 +95,7 @@ pub struct InferArgs {
     /// optionally `:collection` (default: the file stem). `-` reads documents from standard
     /// input (collection `stdin`, or `-:collection`).
     #[arg(
-        required_unless_present = "stdin_collection",
+        required_unless_present_any = ["stdin_collection", "logs"],
         value_name = "FILE[:collection]"
     )]
     pub files: Vec<String>,
@@ -85,6 +103,12 @@ pub struct InferArgs {
     /// written as a short option so that flags after it still parse; read after the FILEs).
     #[arg(short = ':', value_name = "COLLECTION", hide = true)]
     pub stdin_collection: Option<String>,
+    /// mongod log files (text logs before 4.4, JSON logs from 4.4, gzipped or not) or
+    /// `system.profile` exported with mongoexport (`-`: standard input): their operations
+    /// become the workload, with the rates measured (with FILEs, in place of the starter
+    /// workload; alone, with an entity per collection the operations name).
+    #[arg(long = "log", value_name = "FILE", num_args = 1..)]
+    pub logs: Vec<PathBuf>,
     /// Read every FILE as a SQL schema, whatever its extension.
     #[arg(long)]
     pub sql: bool,
@@ -127,6 +151,22 @@ impl InferArgs {
             .collect();
         if sql.is_empty() && self.dialect.is_some() {
             bail!("--dialect applies to SQL schemas (.sql files, or --sql), not to documents");
+        }
+        if !sql.is_empty() && !self.logs.is_empty() {
+            bail!("--log gives a workload to documents or a dump, or a model of its own: not to a SQL schema");
+        }
+        let log_on_stdin = self.logs.iter().any(|p| p.as_os_str() == STDIN);
+        if log_on_stdin && inputs.iter().any(|i| i.is_stdin()) {
+            bail!("standard input (-) can be read once: documents or a log, not both");
+        }
+        let logs = match self.logs.is_empty() {
+            true => None,
+            false => Some(log::read_logs(&self.logs)?),
+        };
+        if inputs.is_empty() {
+            if let Some(logs) = &logs {
+                return self.run_logs_only(logs);
+            }
         }
         if !sql.is_empty() {
             let dialect = self.dialect.as_deref();
@@ -180,13 +220,22 @@ impl InferArgs {
                 }
             }
         }
-        let inferred = match inference.finish(&counts) {
+        let mut inferred = match inference.finish(&counts) {
             Ok(i) => i,
             Err(InferError::NothingInferred) => {
                 eprintln!("squillion infer: no document could be read: nothing inferred");
                 return Ok(ExitCode::from(1));
             }
             Err(e) => return Err(e.into()),
+        };
+        let log_report = match &logs {
+            Some(logs) => {
+                let report = with_logged_workload(&mut inferred.model, logs)?;
+                // The starter workload is replaced: its assumed units are gone.
+                inferred.report.workload.clear();
+                Some(report)
+            }
+            None => None,
         };
         let model_json = crate::infer::tidy::model_text(&inferred.model)?;
         if let Some(out) = &self.out {
@@ -198,18 +247,69 @@ impl InferArgs {
         let mut stdout = stdout.lock();
         if self.json {
             let v = JsonOut {
-                report: &inferred.report,
+                report: Some(&inferred.report),
+                log: log_report.as_ref(),
                 model: match self.out {
                     None => Some(crate::infer::tidy::model_value(&inferred.model)?),
                     Some(_) => None,
                 },
             };
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
+        } else {
+            let mut text = summary(&inferred, lang);
+            if let Some(r) = &log_report {
+                text.push_str(&log::summary(r));
+            }
+            if self.out.is_some() {
+                write!(stdout, "{text}")?;
+            } else {
+                writeln!(stdout, "{model_json}")?;
+                eprint!("{text}");
+            }
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+
+    /// `--log` alone: a model of the collections and fields the logs' operations use, and
+    /// their workload; exit 1 when no operation of an application's collection was read.
+    fn run_logs_only(&self, logs: &LogWorkload) -> anyhow::Result<ExitCode> {
+        let (model, report) = match model_from_logs(logs) {
+            Ok(m) => m,
+            Err(LogModelError::NoOperations) => {
+                eprintln!(
+                    "squillion infer: no operation on an application's collection was read: \
+                     nothing inferred"
+                );
+                eprint!(
+                    "{}",
+                    log::summary(&crate::workload_log::model::empty_report(logs))
+                );
+                return Ok(ExitCode::from(1));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let model_json = crate::infer::tidy::model_text(&model)?;
+        if let Some(out) = &self.out {
+            std::fs::write(out, format!("{model_json}\n"))
+                .with_context(|| format!("cannot write {}", out.display()))?;
+        }
+        let stdout = io::stdout();
+        let mut stdout = stdout.lock();
+        if self.json {
+            let v = JsonOut {
+                report: None,
+                log: Some(&report),
+                model: match self.out {
+                    None => Some(crate::infer::tidy::model_value(&model)?),
+                    Some(_) => None,
+                },
+            };
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         } else if self.out.is_some() {
-            write!(stdout, "{}", summary(&inferred, lang))?;
+            write!(stdout, "{}", log::summary(&report))?;
         } else {
             writeln!(stdout, "{model_json}")?;
-            eprint!("{}", summary(&inferred, lang));
+            eprint!("{}", log::summary(&report));
         }
         Ok(ExitCode::SUCCESS)
     }
@@ -258,11 +358,16 @@ impl<R: Read> Read for Counted<R> {
     }
 }
 
-/// What `--json` prints: the report, and the model unless `--out` took it.
+/// What `--json` prints: the report, the logs' report with `--log`, and the model unless
+/// `--out` took it.
 #[derive(Serialize)]
 struct JsonOut<'a> {
-    /// What was found, assumed and skipped.
-    report: &'a Report,
+    /// What was found, assumed and skipped in the documents (none with `--log` alone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    report: Option<&'a Report>,
+    /// What the logs held: each shape, its figures and the unit it became (with `--log`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    log: Option<&'a LogReport>,
     /// The model, its whole numbers as integers (as the model text writes them).
     #[serde(skip_serializing_if = "Option::is_none")]
     model: Option<serde_json::Value>,

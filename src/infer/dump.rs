@@ -344,7 +344,7 @@ impl<R: Read> Documents<R> {
 
 /// Returns true for the errors a gzip decoder gives for a damaged or cut stream (a file or a
 /// pipe read as it is never gives them).
-pub(super) fn decompression_error(e: &std::io::Error) -> bool {
+pub(crate) fn decompression_error(e: &std::io::Error) -> bool {
     matches!(
         e.kind(),
         std::io::ErrorKind::InvalidData

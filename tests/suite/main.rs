@@ -76,3 +76,4 @@ mod validate_cli;
 mod validation;
 mod vocabulary;
 mod warnings;
+mod workload_logs;

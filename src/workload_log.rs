@@ -1,0 +1,400 @@
+//! A workload read from mongod's logs or the profiler: each logged operation reduced to its
+//! shape ([`shape`]), grouped ([`group`]) and counted over the logs' time span, then mapped to
+//! the model's workload steps ([`operations`]) with the rates measured.
+//!
+//! Inputs, one line at a time, told apart line by line (a file may mix them):
+//!
+//! - mongod's text log before 4.4 ([`legacy`]);
+//! - mongod's structured JSON log, 4.4 on, whose `"Slow query"` entries are operations
+//!   ([`structured`]);
+//! - `system.profile` exported with mongoexport, one document a line ([`structured`]);
+//!
+//! each gzipped or not (told by its first two bytes). Memory is bounded by the shapes, not
+//! the lines: a line longer than [`MAX_LINE_BYTES`] is skipped, each shape keeps sums and a
+//! quantile sketch of durations, and at most [`MAX_REPORTED_LINES`] bad lines are kept with
+//! their reasons (all are counted).
+//!
+//! Rates count what was logged: mongod logs an operation when it is slower than `slowms`
+//! (100 ms by default), and only a `sampleRate` share of those (1 by default); the profiler
+//! at level 2 records every operation. A log of every operation needs `slowms` below 0
+//! (`db.setProfilingLevel(0, {slowms: -1})`), so the report says how many operations were
+//! read and over how long, and that the rates are those of the operations logged.
+
+pub mod entry;
+pub mod group;
+pub mod legacy;
+pub mod loose;
+pub mod model;
+pub mod operations;
+pub mod shape;
+pub mod structured;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read};
+
+use serde::Serialize;
+
+use entry::{classify, SkipReason};
+use group::Groups;
+
+/// The longest line read (16 MiB: mongod truncates its own lines far below this); a longer
+/// line is skipped and reported.
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// How many bad lines the report keeps with their reasons (all are counted).
+pub const MAX_REPORTED_LINES: usize = 100;
+
+/// The most distinct (reason, namespace, command) rows of skipped operations kept; the
+/// others are added to the last row's count of their reason.
+pub const MAX_SKIPPED_ROWS: usize = 1_000;
+
+/// Why reading a log stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    /// The input could not be read.
+    #[error("{source_name}: cannot read line {line}")]
+    Read {
+        /// The input's name.
+        source_name: String,
+        /// 1-based line being read.
+        line: u64,
+        /// The I/O error.
+        #[source]
+        error: std::io::Error,
+    },
+}
+
+/// The format of a line (a source's formats are the formats of its lines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// mongod's text log (before 4.4).
+    Text,
+    /// mongod's structured JSON log (4.4 on).
+    Json,
+    /// A `system.profile` document.
+    Profile,
+}
+
+impl Format {
+    /// Its name in the report.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Profile => "profile",
+        }
+    }
+}
+
+/// One input read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LogSource {
+    /// Its name (the file's path).
+    pub source: String,
+    /// Whether it was gzipped.
+    pub gzip: bool,
+    /// The formats of its lines.
+    pub formats: Vec<Format>,
+    /// Lines read.
+    pub lines: u64,
+    /// Operations logged in it (counted, skipped or not).
+    pub operations: u64,
+    /// Bad lines (reported, not read).
+    pub bad_lines: u64,
+    /// The times of its first and last timestamped lines (milliseconds since the epoch; a
+    /// ctime log, which has no year, counts from 2001-01-01).
+    #[serde(skip)]
+    pub span_ms: Option<(i64, i64)>,
+    /// Its first time, ISO-8601.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
+    /// Its last time, ISO-8601.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last: Option<String>,
+}
+
+/// A line not read, with why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct BadLine {
+    /// The input.
+    pub source: String,
+    /// 1-based line number.
+    pub line: u64,
+    /// Why.
+    pub reason: String,
+}
+
+/// Operations left out of the model, counted by reason, namespace and command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkippedOperations {
+    /// Why.
+    pub reason: SkipReason,
+    /// Their namespace.
+    pub namespace: String,
+    /// Their command.
+    pub command: String,
+    /// How many.
+    pub count: u64,
+}
+
+/// Reading under way: feed it inputs ([`LogReading::read`]), then [`LogReading::finish`].
+#[derive(Debug, Default)]
+pub struct LogReading {
+    /// The shapes counted.
+    groups: Groups,
+    /// Each input read.
+    sources: Vec<LogSource>,
+    /// The first bad lines.
+    bad: Vec<BadLine>,
+    /// Bad lines in all.
+    bad_lines: u64,
+    /// Skipped operations by (reason, namespace, command).
+    skipped: BTreeMap<(SkipReason, String, String), u64>,
+}
+
+impl LogReading {
+    /// Returns an empty reading.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads every line of `reader` (named `source` in messages), gunzipping it when it
+    /// starts with gzip's magic bytes; a bad line is reported and skipped.
+    pub fn read(&mut self, source: &str, reader: impl Read) -> Result<LogSource, LogError> {
+        let mut buffered = BufReader::new(reader);
+        let gzip = buffered
+            .fill_buf()
+            .map(|b| b.starts_with(&[0x1f, 0x8b]))
+            .map_err(|error| LogError::Read {
+                source_name: source.to_string(),
+                line: 1,
+                error,
+            })?;
+        if gzip {
+            let decoder = flate2::bufread::MultiGzDecoder::new(buffered);
+            self.read_lines(source, true, BufReader::new(decoder))
+        } else {
+            self.read_lines(source, false, buffered)
+        }
+    }
+
+    /// Reads the lines of a decompressed input.
+    fn read_lines(
+        &mut self,
+        source: &str,
+        gzip: bool,
+        mut reader: impl BufRead,
+    ) -> Result<LogSource, LogError> {
+        let mut summary = LogSource {
+            source: source.to_string(),
+            gzip,
+            formats: Vec::new(),
+            lines: 0,
+            operations: 0,
+            bad_lines: 0,
+            span_ms: None,
+            first: None,
+            last: None,
+        };
+        let mut buf = Vec::new();
+        let mut line_no = 0u64;
+        loop {
+            buf.clear();
+            line_no += 1;
+            let n = match crate::infer::read_line(&mut reader, &mut buf, MAX_LINE_BYTES) {
+                Ok(Some(n)) => n,
+                Ok(None) => break,
+                Err(e) if gzip && crate::infer::dump::decompression_error(&e) => {
+                    let reason = format!("cannot decompress ({e}): the rest is not read");
+                    self.bad_line(&mut summary, line_no, reason);
+                    break;
+                }
+                Err(error) => {
+                    return Err(LogError::Read {
+                        source_name: source.to_string(),
+                        line: line_no,
+                        error,
+                    })
+                }
+            };
+            summary.lines += 1;
+            if n > MAX_LINE_BYTES {
+                let reason = format!("line longer than {MAX_LINE_BYTES} bytes");
+                self.bad_line(&mut summary, line_no, reason);
+                continue;
+            }
+            let Ok(line) = std::str::from_utf8(&buf) else {
+                self.bad_line(&mut summary, line_no, "not UTF-8".to_string());
+                continue;
+            };
+            let line = line.trim_end();
+            if line.trim_start().is_empty() {
+                continue;
+            }
+            let read = if line.starts_with('{') {
+                structured::read(line)
+            } else {
+                legacy::read(line).map(|r| (Format::Text, r))
+            };
+            let (format, read) = match read {
+                Ok(r) => r,
+                Err(reason) => {
+                    self.bad_line(&mut summary, line_no, reason);
+                    continue;
+                }
+            };
+            if !summary.formats.contains(&format) {
+                summary.formats.push(format);
+            }
+            if let Some(t) = read.time_ms {
+                // From the first line's time to the last's, as mloginfo says a log's start
+                // and end: a line whose clock went astray in between changes nothing.
+                summary.span_ms = Some(summary.span_ms.map_or((t, t), |(a, _)| (a, t)));
+            }
+            let Some(logged) = read.logged else { continue };
+            summary.operations += 1;
+            match classify(&logged) {
+                Ok(op) => self.groups.add(op, &logged.figures, source, line_no),
+                Err(skip) => {
+                    let key = (skip.reason, skip.namespace, skip.command);
+                    if self.skipped.len() < MAX_SKIPPED_ROWS || self.skipped.contains_key(&key) {
+                        *self.skipped.entry(key).or_insert(0) += 1;
+                    } else {
+                        let other = (key.0, "…".to_string(), "…".to_string());
+                        *self.skipped.entry(other).or_insert(0) += 1;
+                    }
+                }
+            }
+        }
+        if let Some((a, b)) = summary.span_ms {
+            summary.first = crate::date::format_rfc3339(a);
+            summary.last = crate::date::format_rfc3339(b);
+        }
+        summary.formats.sort();
+        self.sources.push(summary.clone());
+        Ok(summary)
+    }
+
+    /// The first bad lines read so far ([`MAX_REPORTED_LINES`]), with why.
+    pub fn bad(&self) -> &[BadLine] {
+        &self.bad
+    }
+
+    /// Counts a bad line and keeps the first ones.
+    fn bad_line(&mut self, summary: &mut LogSource, line: u64, reason: String) {
+        summary.bad_lines += 1;
+        self.bad_lines += 1;
+        if self.bad.len() < MAX_REPORTED_LINES {
+            self.bad.push(BadLine {
+                source: summary.source.clone(),
+                line,
+                reason,
+            });
+        }
+    }
+
+    /// Returns the shapes with their rates, and what was skipped.
+    pub fn finish(self) -> LogWorkload {
+        let spans: Vec<(i64, i64)> = self
+            .sources
+            .iter()
+            .filter_map(|s| s.span_ms)
+            .filter(|(a, b)| a <= b)
+            .collect();
+        let span_ms = union_length(&spans);
+        // A log of one instant counts its operations over one second.
+        let seconds = (span_ms as f64 / 1000.0).max(1.0);
+        let skipped = self
+            .skipped
+            .into_iter()
+            .map(|((reason, namespace, command), count)| SkippedOperations {
+                reason,
+                namespace,
+                command,
+                count,
+            })
+            .collect();
+        LogWorkload {
+            sources: self.sources,
+            span_seconds: span_ms as f64 / 1000.0,
+            rate_seconds: seconds,
+            groups: self.groups,
+            skipped,
+            bad_lines: self.bad_lines,
+            bad: self.bad,
+        }
+    }
+}
+
+/// What the logs hold: the shapes with their statistics, the time they cover, what was
+/// left out.
+#[derive(Debug, Clone)]
+pub struct LogWorkload {
+    /// Each input read.
+    pub sources: Vec<LogSource>,
+    /// The time the logs cover, in seconds: the union of each input's first-to-last span
+    /// (logs of the same time, from several members or shards, overlap and count once; a
+    /// log rotated into several files adds up).
+    pub span_seconds: f64,
+    /// The seconds rates are counted over: the span, at least one.
+    pub rate_seconds: f64,
+    /// The shapes counted.
+    pub groups: Groups,
+    /// Operations left out, by reason.
+    pub skipped: Vec<SkippedOperations>,
+    /// Bad lines in all.
+    pub bad_lines: u64,
+    /// The first [`MAX_REPORTED_LINES`] bad lines.
+    pub bad: Vec<BadLine>,
+}
+
+/// Returns the length of the union of the intervals `spans` (milliseconds).
+fn union_length(spans: &[(i64, i64)]) -> i64 {
+    let mut sorted = spans.to_vec();
+    sorted.sort();
+    let mut total = 0i64;
+    let mut current: Option<(i64, i64)> = None;
+    for (a, b) in sorted {
+        current = match current {
+            Some((ca, cb)) if a <= cb => Some((ca, cb.max(b))),
+            Some((ca, cb)) => {
+                total = total.saturating_add(cb - ca);
+                Some((a, b))
+            }
+            None => Some((a, b)),
+        };
+    }
+    if let Some((a, b)) = current {
+        total = total.saturating_add(b - a);
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_spans_count_once_and_consecutive_ones_add_up() {
+        assert_eq!(union_length(&[(0, 10), (5, 20)]), 20);
+        assert_eq!(union_length(&[(0, 10), (30, 40)]), 20);
+        assert_eq!(union_length(&[]), 0);
+    }
+
+    #[test]
+    fn bad_lines_are_reported_by_line_and_the_rest_is_read() {
+        let log = "2014-04-09T23:25:32.500+0000 [conn1] query shop.users query: { email: \"a\" } planSummary: IXSCAN { email: 1 } nreturned:1 1ms\n\
+                   this is not a mongod line\n\
+                   {\"t\":{\"$date\":\"2014-04-09T23:25:33.500Z\"},\"msg\":\"Slow qu\n\
+                   2014-04-09T23:25:34.500+0000 [conn1] query shop.users query: { email: \"b\" } planSummary: IXSCAN { email: 1 } nreturned:1 3ms\n";
+        let mut reading = LogReading::new();
+        reading.read("x.log", log.as_bytes()).unwrap();
+        let w = reading.finish();
+        let lines: Vec<u64> = w.bad.iter().map(|b| b.line).collect();
+        assert_eq!(lines, [2, 3]);
+        assert_eq!(w.groups.shapes.len(), 1);
+        assert_eq!(w.groups.shapes[0].1.count, 2);
+        assert_eq!(w.span_seconds, 2.0);
+    }
+}
