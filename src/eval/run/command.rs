@@ -194,6 +194,105 @@ pub(super) fn run_command(
     } else {
         c
     };
+    let bulk = bind_first(ctx, b, target, c);
+    let shown = bound(c, b);
+    if let Some(field) = nothing_to_fetch(ctx, b, c, &shown, q) {
+        let shards = unrouted(ctx, c, &shown);
+        let why =
+            format!("the {field} list is empty for this subject: nothing to fetch, no round trip");
+        return not_sent(c, &shown, shards, why);
+    }
+    let full_check = c.kind == CommandKind::Update
+        && c.fan_out.is_none()
+        && room::at_full_scale(ctx, c, q) == Some(false);
+    let sent = send(ctx, b, target, c, q, n, matched, bulk, full_check, &shown);
+    // A room check that has room at full scale matches, even where the sample does not hold
+    // the document (the celebrity's last continuation document).
+    let room_at_full = c.fan_out.is_none() && room::at_full_scale(ctx, c, q) == Some(true);
+    if room_at_full {
+        *matched = true;
+    }
+    let routing = route(
+        ctx.model,
+        ctx.layout,
+        &c.collection,
+        c.kind,
+        &shown.filter,
+        sent.writes_routed,
+    );
+    let mut ce = CommandEval {
+        step: c.step,
+        collection: c.collection.clone(),
+        kind: c.kind,
+        note: c.note.clone(),
+        mongosh: shown.mongosh(),
+        queries: 1,
+        lookups: 0,
+        plan: String::new(),
+        plan_tree: None,
+        no_supporting_index: false,
+        shards: routing,
+        sample: SampleStats::default(),
+        full: Metrics::default(),
+        fan_out: sent.fan_out,
+        error: None,
+        not_sent: None,
+    };
+    let r = match sent.result {
+        Ok(r) => r,
+        Err(e) => {
+            ce.error = Some(e.to_string());
+            return ce;
+        }
+    };
+    if let Some(all) = b.returned.as_mut() {
+        all.push((
+            c.step,
+            r.documents.iter().map(|d| d.document().clone()).collect(),
+        ));
+    }
+    // Keep what later commands bind to.
+    let mut kept = None;
+    if c.kind == CommandKind::Find {
+        if let Some(k) = kept_as(c) {
+            b.results.insert(k.clone(), r.documents.clone());
+            kept = Some(k);
+        }
+    }
+    ce.lookups = r.stats.lookups.len() as u64;
+    ce.sample = sample_stats(c, &r);
+    if let Some(p) = &r.plan {
+        ce.plan = p.access();
+        ce.plan_tree = Some(p.to_json());
+    }
+    let full_count = ctx
+        .layout
+        .collection(&c.collection)
+        .map_or(0.0, |x| x.count());
+    ce.no_supporting_index = ce.plan == "COLLSCAN" && full_count >= crate::eval::LARGE_COLLECTION;
+    ce.full = full_metrics(
+        ctx,
+        c,
+        &ce,
+        &r,
+        q,
+        sent.extra_bytes,
+        shown.filter.get("_id"),
+    );
+    room_figures(ctx, c, q, room_at_full, full_check, &mut ce);
+    if let Some(f) = &c.file {
+        crate::eval::files::count(ctx, c, f, q, &mut ce);
+    }
+    if let Some(k) = kept {
+        b.full_counts.insert(k, ce.full.docs_returned.value);
+    }
+    refuse_too_large(c, &mut ce);
+    ce
+}
+
+/// Binds what a command's mongosh shows of a fan-out, a file or a bulk tree move: the first
+/// follower, the file's id, the first moved node. Returns whether the command is a bulk move.
+fn bind_first(ctx: &Ctx, b: &mut Binder, target: &mut Target, c: &Command) -> bool {
     if let Some(r) = c.fan_out.as_deref().and_then(|x| ctx.model.relationship(x)) {
         // The mongosh shown is the first follower's.
         let f = follower_doc(ctx, target, c, r, 0);
@@ -209,18 +308,37 @@ pub(super) fn run_command(
             b.fresh.insert("each".into(), Bson::Document(first));
         }
     }
-    let shown = bound(c, b);
-    if let Some(field) = nothing_to_fetch(ctx, b, c, &shown, q) {
-        let shards = unrouted(ctx, c, &shown);
-        let why =
-            format!("the {field} list is empty for this subject: nothing to fetch, no round trip");
-        return not_sent(c, &shown, shards, why);
-    }
+    bulk
+}
+
+/// What sending a command gave: the engine's result, the fan-out's figures, the bytes to add
+/// arithmetically (the recipients a capped fan-out on read left out), the writes a fan-out
+/// routes at full scale.
+struct Sent {
+    result: engine::error::Result<engine::CommandResult>,
+    fan_out: Option<FanOut>,
+    extra_bytes: u64,
+    writes_routed: Option<u64>,
+}
+
+/// Sends a command to the engine as its kind asks: an insert of the documents it writes, an
+/// update per follower for a fan-out, a bulk tree move, the find of a room check that is full
+/// at full scale, else the command itself (`matched`: whether an update matched).
+#[allow(clippy::too_many_arguments)]
+fn send(
+    ctx: &Ctx,
+    b: &mut Binder,
+    target: &mut Target,
+    c: &Command,
+    q: f64,
+    n: &mut u64,
+    matched: &mut bool,
+    bulk: bool,
+    full_check: bool,
+    shown: &Command,
+) -> Sent {
     let mut fan_out = None;
     let mut extra_bytes = 0u64;
-    let full_check = c.kind == CommandKind::Update
-        && c.fan_out.is_none()
-        && room::at_full_scale(ctx, c, q) == Some(false);
     let mut writes_routed = None;
     let result: engine::error::Result<engine::CommandResult> = match c.kind {
         CommandKind::Insert => {
@@ -245,42 +363,10 @@ pub(super) fn run_command(
             )
         }
         CommandKind::Update if c.fan_out.is_some() => {
-            // One update per follower (one bulk write, one round trip).
-            let r = c.fan_out.as_deref().and_then(|x| ctx.model.relationship(x));
-            let followers = r.map_or(0, |r| r.cardinality.count_at(q));
-            let real = followers.min(ctx.cap);
-            let users = r
-                .and_then(|r| ctx.model.entity(&r.child))
-                .map_or(1, |e| ctx.model.sample.sample_count(e.count).max(1));
-            let child = r.map(|r| r.child.clone()).unwrap_or_default();
-            let mut acc = engine::CommandResult::default();
-            let mut err = None;
-            for i in 0..real {
-                let f = match r {
-                    Some(r) => follower_doc(ctx, target, c, r, i % users),
-                    None => bson::doc! { "_id": entity_oid(ctx.model.seed, &child, i % users) },
-                };
-                b.fresh.insert("follower".into(), f.into());
-                match target.run(&c.collection, to_engine(c, b)) {
-                    Ok(r) => add(&mut acc, r),
-                    Err(e) => {
-                        err = Some(e);
-                        break;
-                    }
-                }
-            }
-            fan_out = r.map(|r| FanOut {
-                relationship: r.name.clone(),
-                full_scale: followers,
-                written: real,
-                cap: ctx.cap,
-                capped: real < followers,
-            });
-            writes_routed = Some(followers);
-            match err {
-                Some(e) => Err(e),
-                None => Ok(acc),
-            }
+            let (result, fan, routed) = update_each_follower(ctx, b, target, c, q);
+            fan_out = fan;
+            writes_routed = Some(routed);
+            result
         }
         CommandKind::Update if bulk => {
             crate::eval::tree::bulk(b, |b| target.run(&c.collection, to_engine(c, b)))
@@ -309,82 +395,93 @@ pub(super) fn run_command(
             r
         }
     };
-    // A room check that has room at full scale matches, even where the sample does not hold
-    // the document (the celebrity's last continuation document).
-    let room_at_full = c.fan_out.is_none() && room::at_full_scale(ctx, c, q) == Some(true);
-    if room_at_full {
-        *matched = true;
-    }
-    let routing = route(
-        ctx.model,
-        ctx.layout,
-        &c.collection,
-        c.kind,
-        &shown.filter,
-        writes_routed,
-    );
-    let mut ce = CommandEval {
-        step: c.step,
-        collection: c.collection.clone(),
-        kind: c.kind,
-        note: c.note.clone(),
-        mongosh: shown.mongosh(),
-        queries: 1,
-        lookups: 0,
-        plan: String::new(),
-        plan_tree: None,
-        no_supporting_index: false,
-        shards: routing,
-        sample: SampleStats::default(),
-        full: Metrics::default(),
+    Sent {
+        result,
         fan_out,
-        error: None,
-        not_sent: None,
-    };
-    let r = match result {
-        Ok(r) => r,
-        Err(e) => {
-            ce.error = Some(e.to_string());
-            return ce;
-        }
-    };
-    if let Some(all) = b.returned.as_mut() {
-        all.push((
-            c.step,
-            r.documents.iter().map(|d| d.document().clone()).collect(),
-        ));
+        extra_bytes,
+        writes_routed,
     }
-    // Keep what later commands bind to.
-    let mut kept = None;
-    if c.kind == CommandKind::Find {
-        let key = if c.note.contains(": links") || c.note.contains("links of those") {
-            Some("links")
-        } else if c.note.contains("children with that") {
-            Some("children")
-        } else if c.note.contains("buckets holding them") || c.note.ends_with(" buckets") {
-            Some("buckets")
-        } else if c.note.contains("my newest bucket") {
-            Some("newest")
-        } else if c.note.contains("the parent holding it") {
-            Some("holder")
-        } else if c.note.ends_with(HOLDERS) {
-            Some("holders")
-        } else if c.note.ends_with(CONTINUATION_DOCUMENTS) {
-            Some(MORE)
-        } else {
-            None
+}
+
+/// Sends a fan-out's update once per follower (one bulk write, one round trip), capped;
+/// returns the summed result, the fan-out's figures and the followers at full scale.
+fn update_each_follower(
+    ctx: &Ctx,
+    b: &mut Binder,
+    target: &mut Target,
+    c: &Command,
+    q: f64,
+) -> (
+    engine::error::Result<engine::CommandResult>,
+    Option<FanOut>,
+    u64,
+) {
+    // One update per follower (one bulk write, one round trip).
+    let r = c.fan_out.as_deref().and_then(|x| ctx.model.relationship(x));
+    let followers = r.map_or(0, |r| r.cardinality.count_at(q));
+    let real = followers.min(ctx.cap);
+    let users = r
+        .and_then(|r| ctx.model.entity(&r.child))
+        .map_or(1, |e| ctx.model.sample.sample_count(e.count).max(1));
+    let child = r.map(|r| r.child.clone()).unwrap_or_default();
+    let mut acc = engine::CommandResult::default();
+    let mut err = None;
+    for i in 0..real {
+        let f = match r {
+            Some(r) => follower_doc(ctx, target, c, r, i % users),
+            None => bson::doc! { "_id": entity_oid(ctx.model.seed, &child, i % users) },
         };
-        let key = key
-            .map(str::to_string)
-            .or_else(|| crate::design::plan::tree::kept(&c.note));
-        if let Some(k) = key {
-            b.results.insert(k.clone(), r.documents.clone());
-            kept = Some(k);
+        b.fresh.insert("follower".into(), f.into());
+        match target.run(&c.collection, to_engine(c, b)) {
+            Ok(r) => add(&mut acc, r),
+            Err(e) => {
+                err = Some(e);
+                break;
+            }
         }
     }
+    let fan_out = r.map(|r| FanOut {
+        relationship: r.name.clone(),
+        full_scale: followers,
+        written: real,
+        cap: ctx.cap,
+        capped: real < followers,
+    });
+    let result = match err {
+        Some(e) => Err(e),
+        None => Ok(acc),
+    };
+    (result, fan_out, followers)
+}
+
+/// Returns the name later commands bind a find's results by (`links`, `children`,
+/// `buckets`…), read from the command's note, or `None` when nothing binds them.
+fn kept_as(c: &Command) -> Option<String> {
+    let key = if c.note.contains(": links") || c.note.contains("links of those") {
+        Some("links")
+    } else if c.note.contains("children with that") {
+        Some("children")
+    } else if c.note.contains("buckets holding them") || c.note.ends_with(" buckets") {
+        Some("buckets")
+    } else if c.note.contains("my newest bucket") {
+        Some("newest")
+    } else if c.note.contains("the parent holding it") {
+        Some("holder")
+    } else if c.note.ends_with(HOLDERS) {
+        Some("holders")
+    } else if c.note.ends_with(CONTINUATION_DOCUMENTS) {
+        Some(MORE)
+    } else {
+        None
+    };
+    key.map(str::to_string)
+        .or_else(|| crate::design::plan::tree::kept(&c.note))
+}
+
+/// Returns the sample figures of a command's result (an insert returns nothing).
+fn sample_stats(c: &Command, r: &engine::CommandResult) -> SampleStats {
     let st = &r.stats;
-    ce.lookups = st.lookups.len() as u64;
-    ce.sample = SampleStats {
+    SampleStats {
         n_returned: if c.kind == CommandKind::Insert {
             0
         } else {
@@ -402,17 +499,20 @@ pub(super) fn run_command(
         docs_written: st.write.docs_written,
         bytes_written: st.write.bytes_written,
         index_keys_written: st.write.index_keys_written,
-    };
-    if let Some(p) = &r.plan {
-        ce.plan = p.access();
-        ce.plan_tree = Some(p.to_json());
     }
-    let full_count = ctx
-        .layout
-        .collection(&c.collection)
-        .map_or(0.0, |x| x.count());
-    ce.no_supporting_index = ce.plan == "COLLSCAN" && full_count >= crate::eval::LARGE_COLLECTION;
-    ce.full = full_metrics(ctx, c, &ce, &r, q, extra_bytes, shown.filter.get("_id"));
+}
+
+/// Puts the full-scale figures of a room check where the sample lacks the document: an
+/// append with room at full scale (`room_at_full`) writes the document the sample lacks, a
+/// check full at full scale (`full_check`) examines its one key and document.
+fn room_figures(
+    ctx: &Ctx,
+    c: &Command,
+    q: f64,
+    room_at_full: bool,
+    full_check: bool,
+    ce: &mut CommandEval,
+) {
     if room_at_full && ce.full.docs_written.value == 0.0 {
         // The sample lacks the document the append writes: its full-scale figures.
         if let Some(bytes) = room::appended_bytes(ctx, c, q) {
@@ -428,12 +528,10 @@ pub(super) fn run_command(
         ce.full.keys_examined = crate::eval::Figure::full(1.0);
         ce.full.docs_examined = crate::eval::Figure::full(1.0);
     }
-    if let Some(f) = &c.file {
-        crate::eval::files::count(ctx, c, f, q, &mut ce);
-    }
-    if let Some(k) = kept {
-        b.full_counts.insert(k, ce.full.docs_returned.value);
-    }
+}
+
+/// Makes a write of one document over 16 MiB at full scale the error mongod gives.
+fn refuse_too_large(c: &Command, ce: &mut CommandEval) {
     // One document written whose full-scale size is over the limit: mongod refuses it (a
     // file's chunks are many documents of at most 261,182 bytes).
     let one = ce.sample.docs_written == 1 && c.fan_out.is_none() && c.file.is_none();
@@ -451,5 +549,4 @@ pub(super) fn run_command(
             )
         ));
     }
-    ce
 }
