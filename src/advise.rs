@@ -8,6 +8,9 @@
 //! the Pareto front ([`search`]), then runs the best few and the front on the engine
 //! ([`verify`]) and explains, per relationship, why the recommendation beat its runner-up.
 //! docs/advisor.md describes it.
+//!
+//! It stays one file: the advisor's public types and its pipeline ([`advise_in`]); each stage
+//! (the space, the search, the verification, the words) is a module of its own.
 
 pub mod cost;
 pub mod flips;

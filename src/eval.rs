@@ -10,6 +10,9 @@
 //! Every run's writes are undone afterwards (changed and deleted documents restored, inserted
 //! ones removed), so every run sees the materialized sample and evaluating is repeatable: the
 //! same model, design and seed always give the same [`Evaluation`].
+//!
+//! It stays one file: the evaluation's public types (the report's shape, which the golden JSON
+//! holds) and its top-level driver; every stage is a module of its own.
 
 pub mod answer;
 mod bind;

@@ -18,9 +18,10 @@
 //! counts seen (a document without the array counted as 0 children), embedded in the model's
 //! own design (the data's layout) so that every other design can move it out.
 //!
-//! Once every input is read, a field whose values resolve to another collection's `_id`s, or
-//! else to one of its unique keys (a unique index of the dump, or values unique in the data:
-//! [`refs::key_sets`]), ([`refs`]) becomes a reference (in the child for one id, in the parent for an array of
+//! Once every input is read (`finish`, stage by stage in `infer/assemble.rs`), a field
+//! whose values resolve to another collection's `_id`s, or else to one of its unique keys (a
+//! unique index of the dump, or values unique in the data: [`refs::key_sets`]), ([`refs`])
+//! becomes a reference (in the child for one id, in the parent for an array of
 //! ids), a collection of id pairs a link collection ([`links`]), a collection holding one
 //! author reference and an array of recipients to the same collection a feed laid out as
 //! fan-out on read ([`feeds`]), and creation times (ObjectId timestamps or a creation date)
@@ -39,6 +40,7 @@
 //! relationship's array lies at its parent's top level).
 
 pub mod archive;
+mod assemble;
 pub mod batch;
 pub mod build;
 pub mod dump;
@@ -70,13 +72,13 @@ use std::io::BufRead;
 use bson::Document;
 
 use crate::ejson::{parse_document, parse_stream};
-use crate::model::design::{DesignSpec, FieldPattern, Strategy};
-use crate::model::{Entity, Model, Relationship};
+use crate::model::Model;
 pub use build::{Child, FieldReport, Found, MapReport, TypeShare, ValueShare};
 pub use fit::{fit, Observed};
 pub use refs::Created;
 pub use report::{how, EntityReport, Inferred, RelationshipReport, Report, Skipped, SourceSummary};
 
+use assemble::Assembly;
 use stats::ObjectStats;
 
 /// The longest line read (64 MiB: four times mongod's 16 MiB document limit, room for
@@ -460,437 +462,35 @@ impl Inference {
 
     /// Returns the model of everything read: one entity per collection, its count from
     /// `counts` (collection → full-scale count) or else the documents read.
+    ///
+    /// Each line is a stage of `infer/assemble.rs`, which says why they run in this order.
     pub fn finish(self, counts: &BTreeMap<String, f64>) -> Result<Inferred, InferError> {
-        for (name, &n) in counts {
-            if !self.collections.iter().any(|(c, _)| c == name) {
-                return Err(InferError::UnknownCount(name.clone()));
-            }
-            if !(0.0..=crate::model::MAX_COUNT).contains(&n) || n.fract() != 0.0 {
-                return Err(InferError::BadCount(name.clone()));
-            }
-        }
-        if self.collections.iter().all(|(_, s)| s.seen == 0) {
-            return Err(InferError::NothingInferred);
-        }
-        let mut entities = Vec::new();
-        let mut reports = Vec::new();
-        let mut relationships = Vec::new();
-        let mut moved = Vec::new();
-        let mut design = DesignSpec::default();
-        let mut names = build::Names {
-            entities: self.collections.iter().map(|(n, _)| n.clone()).collect(),
-            ..Default::default()
-        };
-        let mut ids: Vec<refs::IdSet<'_>> = self
-            .collections
-            .iter()
-            .filter_map(|(n, s)| {
-                let id = s.fields.iter().find(|(f, _)| f == "_id")?;
-                let ids = id.1.values.as_deref()?;
-                Some(refs::IdSet::ids(n, ids))
-            })
-            .collect();
-        let unique_index = |collection: &str, field: &str| {
-            self.indexes.iter().any(|i| {
-                i.unique
-                    && !i.partial
-                    && i.collection == collection
-                    && matches!(i.key.as_slice(), [k] if k.field == field)
-            })
-        };
-        ids.extend(refs::key_sets(&self.collections, &unique_index));
-        let mut found = Vec::new();
-        // Full-scale documents per document read, per entity (children scale as their root).
-        let mut scales: BTreeMap<String, f64> = BTreeMap::new();
-        let mut with_children: Vec<String> = Vec::new();
-        // Per embedded relationship, its children per parent among the parents holding them.
-        let mut held: BTreeMap<String, sketch::Sketch> = BTreeMap::new();
-        for (name, stats) in &self.collections {
-            let count = counts.get(name).copied().unwrap_or(stats.seen as f64);
-            // Full-scale documents per document read: every child entity scales the same way.
-            let scale = if stats.seen == 0 {
-                0.0
-            } else {
-                count / stats.seen as f64
-            };
-            scales.insert(name.clone(), scale);
-            let mut rows = Vec::new();
-            let mut children = Vec::new();
-            let fields = build::fields(
-                stats,
-                name,
-                "",
-                &mut build::Sink {
-                    rows: &mut rows,
-                    children: &mut children,
-                    names: &mut names,
-                    ids: &ids,
-                    references: &mut found,
-                },
-            );
-            entities.push(Entity {
-                name: name.clone(),
-                count,
-                fields,
-            });
-            let created = refs::created(stats);
-            reports.push(EntityReport {
-                name: name.clone(),
-                documents: stats.seen,
-                count,
-                fields: rows,
-                untracked_names: untracked(stats),
-                growth_per_day: created.as_ref().map(|c| count / c.days),
-                created,
-                polymorphic: stats.variants.polymorphic(),
-            });
-            if !children.is_empty() {
-                with_children.push(name.clone());
-            }
-            for c in children {
-                held.insert(c.relationship.clone(), c.held.clone());
-                let child_count = (c.elements as f64 * scale).round();
-                scales.insert(c.entity.clone(), scale);
-                entities.push(Entity {
-                    name: c.entity.clone(),
-                    count: child_count,
-                    fields: c.fields,
-                });
-                relationships.push(Relationship {
-                    name: c.relationship.clone(),
-                    parent: c.parent.clone(),
-                    child: c.entity.clone(),
-                    cardinality: c.cardinality,
-                    many_to_many: false,
-                    parents_per_child: None,
-                    growth_per_day: c.growth.clone(),
-                    field: (c.field != c.relationship).then(|| c.field.clone()),
-                    parent_field: None,
-                    parent_key: None,
-                    child_key: None,
-                    feed: None,
-                });
-                design
-                    .relationships
-                    .insert(c.relationship.clone(), Strategy::Embed);
-                // A map is laid out as the data has it: an object keyed by the entries' key.
-                if let Some(m) = &c.map {
-                    design.fields.push(FieldPattern::Map {
-                        entity: c.parent.clone(),
-                        relationship: c.relationship.clone(),
-                        key: m.key_field.clone(),
-                    });
-                }
-                moved.push(RelationshipReport {
-                    name: c.relationship,
-                    parent: c.parent,
-                    child: c.entity,
-                    layout: "embed",
-                    field: c.field,
-                    many_to_many: false,
-                    children_read: c.elements,
-                    count: child_count,
-                    children_per_parent: c.observed,
-                    parents_per_child: None,
-                    without_array: Some(c.without_array),
-                    resolved: None,
-                    key: None,
-                    sampled: false,
-                    created: c.created,
-                    growth_per_day: c.growth,
-                    map: c.map,
-                });
-            }
-        }
-        let read = |name: &str| {
-            self.collections
-                .iter()
-                .find(|(n, _)| n == name)
-                .map_or(0, |(_, s)| s.seen)
-        };
-        let collection_names: Vec<String> =
-            self.collections.iter().map(|(n, _)| n.clone()).collect();
-        let buckets = gridfs::recognize(
-            &self.buckets,
-            &mut found,
-            &mut entities,
-            &collection_names,
-            read,
-        );
-        entities.retain(|e| !buckets.collections.contains(&e.name));
-        reports.retain(|r| !buckets.collections.contains(&r.name));
-        design.fields.extend(buckets.patterns);
-        let links = links::link_collections(&found, &entities, &relationships, &with_children);
-        for link in &links {
-            entities.retain(|e| e.name != link.collection);
-            reports.retain(|r| r.name != link.collection);
-        }
-        found.retain(|f| !links.iter().any(|l| l.collection == f.holder));
-        let feeds = feeds::fan_out_on_read(&found, &with_children);
-        found.retain(|f| !feeds.iter().any(|d| d.holds(f)));
-        for feed in feeds {
-            let name = build::fresh(&names.relationships, "feed", &feed.users);
-            names.relationships.insert(name.clone());
-            feeds::note(&mut reports, &feed, &name);
-            let child_count = entities
-                .iter()
-                .find(|e| e.name == feed.users)
-                .map_or(0.0, |e| e.count);
-            relationships.push(Relationship {
-                name: name.clone(),
-                parent: feed.users.clone(),
-                child: feed.users.clone(),
-                cardinality: fit(&feed.per_item),
-                many_to_many: true,
-                parents_per_child: None,
-                growth_per_day: None,
-                field: None,
-                parent_field: None,
-                parent_key: None,
-                child_key: None,
-                feed: Some(feed.collection.clone()),
-            });
-            design
-                .relationships
-                .insert(name.clone(), Strategy::FanOutOnRead);
-            moved.push(RelationshipReport {
-                name,
-                parent: feed.users.clone(),
-                child: feed.users,
-                layout: "fan_out_on_read",
-                field: feed.collection,
-                many_to_many: true,
-                children_read: feed.recipients_read,
-                count: child_count,
-                children_per_parent: feed.per_item,
-                parents_per_child: None,
-                without_array: None,
-                resolved: Some(feed.resolved),
-                key: None,
-                sampled: feed.sampled,
-                created: feed.created,
-                growth_per_day: None,
-                map: None,
-            });
-        }
-        for link in links {
-            let name = build::fresh(&names.relationships, &link.collection, &link.parent);
-            names.relationships.insert(name.clone());
-            let child_count = entities
-                .iter()
-                .find(|e| e.name == link.child)
-                .map_or(0.0, |e| e.count);
-            relationships.push(Relationship {
-                name: name.clone(),
-                parent: link.parent.clone(),
-                child: link.child.clone(),
-                cardinality: fit(&link.per_parent),
-                many_to_many: true,
-                parents_per_child: Some(fit(&link.per_child)),
-                growth_per_day: link.growth.clone(),
-                field: None,
-                parent_field: (link.parent_field != format!("{}Id", link.parent))
-                    .then(|| link.parent_field.clone()),
-                parent_key: None,
-                child_key: None,
-                feed: None,
-            });
-            design
-                .relationships
-                .insert(name.clone(), Strategy::LinkCollection);
-            moved.push(RelationshipReport {
-                name,
-                parent: link.parent,
-                child: link.child,
-                layout: "link_collection",
-                field: link.collection,
-                many_to_many: true,
-                children_read: link.links,
-                count: child_count,
-                children_per_parent: link.per_parent,
-                parents_per_child: Some(link.per_child),
-                without_array: None,
-                resolved: Some(link.resolved),
-                key: None,
-                sampled: link.sampled,
-                created: link.created,
-                growth_per_day: link.growth,
-                map: None,
-            });
-        }
-        for f in found {
-            let r = f.reference;
-            let (parent, child) = if f.in_array {
-                (f.holder.clone(), r.target.clone())
-            } else {
-                (r.target.clone(), f.holder.clone())
-            };
-            let child_count = entities
-                .iter()
-                .find(|e| e.name == child)
-                .map_or(0.0, |e| e.count);
-            let wanted = if f.in_array {
-                f.field.clone()
-            } else {
-                build::plural(&f.holder)
-            };
-            let name = build::fresh(&names.relationships, &wanted, &parent);
-            names.relationships.insert(name.clone());
-            let (per_parent, per_child, many_to_many, growth, strategy, layout) = if f.in_array {
-                let per_parent = f
-                    .array_counts
-                    .clone()
-                    .unwrap_or_else(|| r.per_target.clone());
-                let m2m = r.repeated;
-                (
-                    per_parent,
-                    m2m.then(|| r.per_target.clone()),
-                    m2m,
-                    None,
-                    Strategy::ReferenceInParent,
-                    "reference_in_parent",
-                )
-            } else {
-                let growth = f.created.as_ref().map(|c| {
-                    build::growth(r.resolved, r.per_target.values, r.per_target.max, c.days)
-                });
-                // A collection whose documents name their parent among its own is a tree:
-                // its cardinality is the fan-out of the nodes that have children.
-                let per_parent = if f.holder == r.target {
-                    r.per_named.clone()
-                } else {
-                    r.per_target.clone()
-                };
-                (
-                    per_parent,
-                    None,
-                    false,
-                    growth,
-                    Strategy::ReferenceInChild { copy: Vec::new() },
-                    "reference_in_child",
-                )
-            };
-            relationships.push(Relationship {
-                name: name.clone(),
-                parent: parent.clone(),
-                child: child.clone(),
-                cardinality: fit(&per_parent),
-                many_to_many,
-                parents_per_child: per_child.as_ref().map(fit),
-                growth_per_day: growth.clone(),
-                field: (f.in_array && name != f.field).then(|| f.field.clone()),
-                parent_field: (!f.in_array && f.field != format!("{parent}Id"))
-                    .then(|| f.field.clone()),
-                // A reference through a unique key other than `_id` is laid out with the
-                // key's type and values: the array's elements name the child's key, a
-                // child's reference its parent's.
-                parent_key: r
-                    .key
-                    .as_ref()
-                    .filter(|_| !f.in_array)
-                    .map(|k| k.field.clone()),
-                child_key: r
-                    .key
-                    .as_ref()
-                    .filter(|_| f.in_array)
-                    .map(|k| k.field.clone()),
-                feed: None,
-            });
-            design.relationships.insert(name.clone(), strategy);
-            moved.push(RelationshipReport {
-                name,
-                parent,
-                child,
-                layout,
-                field: f.field,
-                many_to_many,
-                children_read: r.resolved,
-                count: child_count,
-                children_per_parent: per_parent,
-                parents_per_child: per_child,
-                without_array: None,
-                resolved: Some([r.values, r.resolved]),
-                key: r.key.clone(),
-                sampled: r.sampled,
-                created: if f.in_array { None } else { f.created },
-                growth_per_day: growth,
-                map: None,
-            });
-        }
-        for r in &mut reports {
-            if let Some(p) = &mut r.polymorphic {
-                split::split(
-                    &r.name,
-                    p,
-                    split::Parts {
-                        entities: &mut entities,
-                        relationships: &mut relationships,
-                        design: &mut design,
-                        moved: &mut moved,
-                        names: &mut names.entities,
-                        held: &held,
-                    },
-                );
-            }
-        }
-        let mut model = Model {
-            name: None,
-            description: Some(format!(
-                "Inferred by squillion infer from {} documents.",
-                self.collections.iter().map(|(_, s)| s.seen).sum::<u64>()
-            )),
-            entities,
-            relationships,
-            design,
-            ..empty_model()
-        };
-        // An index of a polymorphic collection laid out by kind serves the kinds that hold
-        // its field (the starter skips the others).
-        let groups = model.design.polymorphic.clone();
-        let keyed: Vec<starter::IndexKeyed<'_>> = self
-            .indexes
-            .iter()
-            .filter_map(|i| Some((i, i.key.first()?)))
-            .flat_map(|(i, k)| {
-                let entities: Vec<&str> = match groups.get(&i.collection) {
-                    Some(kinds) => kinds.iter().map(String::as_str).collect(),
-                    None => vec![i.collection.as_str()],
-                };
-                entities
-                    .into_iter()
-                    .map(move |collection| starter::IndexKeyed {
-                        collection,
-                        name: &i.name,
-                        field: &k.field,
-                        kind: &k.kind,
-                    })
-            })
-            .collect();
-        let workload = starter::with_starter_workload(&mut model, &keyed);
-        tidy::round(&mut model);
+        assemble::check_counts(&self.collections, counts)?;
+        let ids = assemble::id_sets(&self.collections, &self.indexes);
+        let mut a = Assembly::new(&self.collections);
+        a.collections(&self.collections, counts, &ids);
+        let gridfs = a.gridfs_buckets(&self.buckets, &self.collections);
+        let links = a.take_link_collections();
+        a.fan_out_on_read_feeds();
+        a.link_collections(links);
+        a.references();
+        a.polymorphic_split();
+        let documents = self.collections.iter().map(|(_, s)| s.seen).sum::<u64>();
+        let (model, workload) = a.model(documents, &self.indexes);
         Ok(Inferred {
             model,
             report: Report {
                 sources: self.sources,
-                entities: reports,
-                relationships: moved,
+                entities: a.reports,
+                relationships: a.moved,
                 skipped_lines: self.skipped_lines,
                 skipped: self.skipped,
                 indexes: self.indexes,
-                gridfs: buckets.reports,
+                gridfs: gridfs.reports,
                 workload,
             },
         })
     }
-}
-
-/// Returns the field names dropped anywhere in `stats` for want of room.
-fn untracked(stats: &ObjectStats) -> u64 {
-    fn field(f: &stats::FieldStats) -> u64 {
-        f.object.as_deref().map_or(0, untracked)
-            + f.array.as_deref().map_or(0, |a| field(&a.elements))
-    }
-    stats.dropped_names + stats.fields.iter().map(|(_, f)| field(f)).sum::<u64>()
 }
 
 /// Returns a model with no entities and every default (seed, start date, sample, design).

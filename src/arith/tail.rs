@@ -25,6 +25,9 @@
 //! (conditional Monte Carlo, which sees a share of one in a million where a plain count of
 //! draws would see none); for arrays, the quantile `u` at which the document with mean lengths
 //! crosses the threshold.
+//!
+//! It stays one file: one estimate, the exact tails of each form of document and the stratified
+//! draws they condition on, sharing their forms and strata.
 
 use std::cell::Cell;
 

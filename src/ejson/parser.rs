@@ -1,5 +1,8 @@
 //! The reader: a hand-written recursive-descent parser over the user's text, positioned by
 //! byte offsets, that other parsers (the mongosh command parser) reuse for argument literals.
+//!
+//! It stays one file: a recursive-descent parser is one set of mutually recursive methods of
+//! [`Parser`] over one cursor.
 
 use bson::{Bson, Document, Regex};
 

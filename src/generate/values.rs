@@ -2,6 +2,9 @@
 //! e-mails, words and text of the requested length, numbers, dates, binary data, references,
 //! maps and sub-documents), within the document's byte budget, with the paths of arrays cut
 //! short.
+//!
+//! It stays one file: it is one `impl` of [`Gen`], each kind of value a method drawing from the
+//! same random stream within the same byte budget, best read together.
 
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};

@@ -1,5 +1,8 @@
 //! Turning what was seen into model fields, and into the report rows that say what was found
 //! and what was assumed.
+//!
+//! It stays one file: one recursive walk ([`fields`]) over the statistics and what it moves out
+//! (children, maps, references) and reports, all writing to the one [`Sink`].
 
 use std::collections::BTreeSet;
 

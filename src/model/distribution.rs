@@ -8,6 +8,9 @@
 //! friends: those call the platform's C library natively and Rust's own port in WebAssembly,
 //! which round the last bit differently, and the page must show the very numbers the command
 //! line prints.
+//!
+//! It stays one file: the distributions and the numerics only they use (quadrature, the normal
+//! CDF and its inverse, the remainders), a quarter of it their tests.
 
 use serde::{Deserialize, Serialize};
 

@@ -9,6 +9,9 @@
 //! Editing stays in the model layer: everything an edit needs is the model's own (its JSON,
 //! validation, and the design vocabulary of [`super::design`]: strategies, specs, what a spec
 //! resolves to), so the forms' edits never depend on how a design is laid out.
+//!
+//! It stays one file: every edit is a function over the model's JSON sharing the same helpers
+//! (finding, renaming, swapping, checking), and the forms call them all from here.
 
 mod design;
 mod order;

@@ -32,6 +32,9 @@
 //! keeps the largest scale it has needed since its last literal (the server may rescale the
 //! pending values into a smaller word count); the MongoDB 8.0 builder's other heuristics
 //! (re-opening a column, choosing between literal and delta by size) are not modelled.
+//!
+//! It stays one file: one encoder (the Simple-8b packing, the deltas, the column's running
+//! state), whose pieces mean nothing apart, and its tests.
 
 use bson::spec::BinarySubtype;
 use bson::{Bson, Document};

@@ -6,6 +6,9 @@
 //! import or a shared link. Nothing replaces the user's work without a way back: undo covers
 //! every step, and a preset, an import or a link also keeps the replaced work in local storage
 //! behind a "restore" button. See docs/page.md.
+//!
+//! It stays one file: the workspace and the model card that drives it share their signals; the
+//! card's forms and dialogs are already the modules of `editor/`.
 
 mod chooser;
 mod dialog;

@@ -5,6 +5,9 @@
 //! accumulator ([`ColumnRows`]): NULLs, text lengths, distinct strings while few, numeric
 //! range, and for a foreign-key column the rows per value. A dump's rows are most of its
 //! bytes: parsing each into a syntax tree, or keeping it, would cost memory for nothing.
+//!
+//! It stays one file: one streaming pass over a dump's data (the tokenizer, the `INSERT` and
+//! `COPY` readers and the accumulators they feed), and its tests.
 
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
