@@ -169,67 +169,22 @@ pub fn Console() -> impl IntoView {
     let design = use_context::<super::ShownDesign>()
         .map(|d| d.0.get_untracked())
         .unwrap_or_default();
-    // The model's sample when it can be made, else the examples.
-    let model_db = model_database(&design);
+    let (first, source_now, examples_error, model_about) = first_database(&design);
     let design = StoredValue::new(design);
-    let model_about = model_db
-        .as_ref()
-        .map(|(_, about, per)| (about.clone(), *per))
-        .map_err(Clone::clone);
-    let (first, source_now, examples_error) = match model_db {
-        Ok((db, ..)) => (db, Source::Model, None),
-        Err(_) => {
-            let (db, e) = examples_database();
-            (db, Source::Examples, e)
-        }
-    };
     let db = StoredValue::new(first);
     let (source, set_source) = signal(source_now);
     let (load_error, set_load_error) = signal(examples_error);
     let (version, set_version) = signal(0u64);
     let (entries, set_entries) = signal(Vec::<Entry>::new());
     let (input, set_input) = signal(String::new());
-    let (history, set_history) = signal(Vec::<String>::new());
-    // Position in the history while browsing it with Up/Down, and the draft it replaced.
-    let (browsing, set_browsing) = signal(None::<usize>);
-    let (draft, set_draft) = signal(String::new());
+    let recall = Recall {
+        history: RwSignal::new(Vec::new()),
+        browsing: RwSignal::new(None),
+        draft: RwSignal::new(String::new()),
+    };
     let output_ref = NodeRef::<leptos::html::Div>::new();
 
-    let run = move |text: String| {
-        if text.trim().is_empty() {
-            return;
-        }
-        let result = db
-            .try_update_value(|db| execute(db, &text))
-            .unwrap_or_else(|| {
-                Err(ConsoleError::Unsupported {
-                    line: 1,
-                    column: 1,
-                    message: t(Msg::ConsoleDatabaseGone),
-                })
-            });
-        set_entries.update(|list| {
-            let id = list.len();
-            list.push(Entry {
-                id,
-                text: text.clone(),
-                result,
-            });
-        });
-        set_history.update(|h| {
-            if h.last() != Some(&text) {
-                h.push(text.clone());
-            }
-        });
-        set_browsing.set(None);
-        set_input.set(String::new());
-        set_version.update(|v| *v += 1);
-        request_animation_frame(move || {
-            if let Some(out) = output_ref.get_untracked() {
-                out.set_scroll_top(out.scroll_height());
-            }
-        });
-    };
+    let run = runner(db, set_entries, recall, set_input, set_version, output_ref);
 
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
         let key = ev.key();
@@ -238,70 +193,14 @@ pub fn Console() -> impl IntoView {
             run(input.get_untracked());
             return;
         }
-        if key != "ArrowUp" && key != "ArrowDown" {
-            return;
-        }
-        let Some(area) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
-        else {
-            return;
-        };
-        let value = area.value();
-        let caret = area.selection_start().ok().flatten().unwrap_or(0);
-        let list = history.get_untracked();
-        if list.is_empty() {
-            return;
-        }
-        if key == "ArrowUp" {
-            let first_line = value.split('\n').next().unwrap_or("");
-            if caret > utf16_len(first_line) {
-                return;
-            }
-            let next = match browsing.get_untracked() {
-                None => {
-                    set_draft.set(value);
-                    list.len() - 1
-                }
-                Some(p) => p.saturating_sub(1),
-            };
-            ev.prevent_default();
-            set_browsing.set(Some(next));
-            set_input.set(list[next].clone());
-        } else {
-            let last_line = value.rsplit('\n').next().unwrap_or("");
-            if caret < utf16_len(&value) - utf16_len(last_line) {
-                return;
-            }
-            let Some(p) = browsing.get_untracked() else {
-                return;
-            };
-            ev.prevent_default();
-            if p + 1 < list.len() {
-                set_browsing.set(Some(p + 1));
-                set_input.set(list[p + 1].clone());
-            } else {
-                set_browsing.set(None);
-                set_input.set(draft.get_untracked());
-            }
-        }
+        recall.step(&ev, &key, set_input);
     };
 
     let panel = Memo::new(move |_| {
         version.track();
         db.with_value(collections)
     });
-    // The example commands: the articles' own, or the model's first collections.
-    let examples = Memo::new(move |_| {
-        version.track();
-        match source.get() {
-            Source::Examples => EXAMPLES
-                .iter()
-                .map(|&(label, command)| (t(label), command.to_string()))
-                .collect::<Vec<_>>(),
-            Source::Model => db.with_value(model_examples),
-        }
-    });
+    let examples = example_commands(source, db, version);
     // Another database: made afresh (the model's sample as generated, the examples as
     // shipped); the session's commands stay listed.
     let switch = move |to: Source| {
@@ -324,12 +223,7 @@ pub fn Console() -> impl IntoView {
     let model_hint = model_about.ok();
     let model_count = Memo::new(move |_| {
         version.track();
-        db.with_value(|db| {
-            db.collection_names()
-                .iter()
-                .map(|n| db.collection(n).map_or(0, |c| c.len() as u64))
-                .sum::<u64>()
-        })
+        db.with_value(documents_in)
     });
 
     view! {
@@ -341,77 +235,14 @@ pub fn Console() -> impl IntoView {
                 </div>
                 <fieldset class="console-source">
                     <legend class="visually-hidden">{tr!(ConsoleSource)}</legend>
-                    <label>
-                        <input
-                            type="radio"
-                            name="console-source"
-                            value="model"
-                            prop:checked=move || source.get() == Source::Model
-                            disabled=model_error.is_some()
-                            on:change=move |_| switch(Source::Model)
-                        />
-                        {tr!(ConsoleSourceModel)}
-                    </label>
-                    <label>
-                        <input
-                            type="radio"
-                            name="console-source"
-                            value="examples"
-                            prop:checked=move || source.get() == Source::Examples
-                            on:change=move |_| switch(Source::Examples)
-                        />
-                        {tr!(ConsoleSourceExamples)}
-                    </label>
+                    {source_radio(Source::Model, source, model_error.is_some(), switch)}
+                    {source_radio(Source::Examples, source, false, switch)}
                 </fieldset>
                 {model_error.map(|e| view! { <p class="hint" data-testid="model-error">{tr!(ConsoleModelError, error = e)}</p> })}
                 {move || load_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
-                <ul class="coll-list">
-                    <For
-                        each=move || panel.get()
-                        key=|c| (c.name.clone(), c.count, c.indexes.len())
-                        children=move |c: CollectionInfo| {
-                            let find = format!("db.{}.find()", c.name);
-                            view! {
-                                <li class="coll" data-collection=c.name.clone()>
-                                    <button
-                                        class="coll-name"
-                                        title=tr!(ConsoleRunFind)
-                                        on:click=move |_| run(find.clone())
-                                    >
-                                        {c.name.clone()}
-                                    </button>
-                                    <span class="coll-count">
-                                        {tr!(ConsoleDocs, count = crate::human::thousands(c.count as u64))}
-                                    </span>
-                                    <ul class="coll-indexes">
-                                        {c
-                                            .indexes
-                                            .into_iter()
-                                            .map(|(name, key)| {
-                                                let title = format!("{name}: {key}");
-                                                view! {
-                                                    <li title=title><code>{key}</code></li>
-                                                }
-                                            })
-                                            .collect_view()}
-                                    </ul>
-                                </li>
-                            }
-                        }
-                    />
-                </ul>
+                {collection_list(panel, run)}
                 <p class="hint side-hint" data-testid="console-about">
-                    {move || match (source.get(), model_hint.clone()) {
-                        (Source::Model, Some((about, per))) => tv(
-                            Msg::ConsoleModelSample,
-                            &[
-                                ("about", about),
-                                ("count", crate::human::thousands(model_count.get())),
-                                ("per", crate::human::thousands(per)),
-                            ],
-                        ),
-                        _ => t(Msg::ConsoleSamples),
-                    }}
+                    {about_database(source, model_hint, model_count)}
                 </p>
             </aside>
             <div class="card console-main">
@@ -419,19 +250,7 @@ pub fn Console() -> impl IntoView {
                     <h2>"mongosh"</h2>
                     <p class="card-note">{tr!(ConsoleKeys)}</p>
                 </div>
-                // Focusable so a keyboard user can scroll the output (axe: scrollable-region-focusable).
-                <div class="console-output" node_ref=output_ref aria-live="polite" tabindex="0" aria-label=tr!(ConsoleOutput)>
-                    <Show when=move || entries.with(Vec::is_empty)>
-                        <p class="hint console-empty">
-                            {tr!(ConsoleEmpty)}
-                        </p>
-                    </Show>
-                    <For
-                        each=move || entries.get()
-                        key=|e| e.id
-                        children=move |e: Entry| view! { <ConsoleEntry entry=e/> }
-                    />
-                </div>
+                {session_output(entries, output_ref)}
                 <div class="console-input-row">
                     <span class="prompt" aria-hidden="true">">"</span>
                     <label class="visually-hidden" for="console-input">{tr!(ConsoleCommand)}</label>
@@ -441,12 +260,7 @@ pub fn Console() -> impl IntoView {
                         rows="2"
                         spellcheck="false"
                         autocomplete="off"
-                        placeholder=move || match source.get() {
-                            Source::Examples => PLACEHOLDER.to_string(),
-                            Source::Model => examples
-                                .with(|e| e.first().map(|(_, c)| c.clone()))
-                                .unwrap_or_else(|| "show collections".to_string()),
-                        }
+                        placeholder=placeholder(source, examples)
                         prop:value=move || input.get()
                         on:input=move |ev| set_input.set(event_target_value(&ev))
                         on:keydown=on_keydown
@@ -455,21 +269,325 @@ pub fn Console() -> impl IntoView {
                 </div>
                 <div class="console-examples">
                     <span class="hint">{tr!(ConsoleTry)}" "</span>
-                    <For
-                        each=move || examples.get()
-                        key=|(label, command)| (label.clone(), command.clone())
-                        children=move |(label, command): (String, String)| {
-                            let title = command.clone();
-                            view! {
-                                <button class="chip" title=title on:click=move |_| run(command.clone())>
-                                    {label}
-                                </button>
-                            }
-                        }
-                    />
+                    {example_chips(examples, run)}
                 </div>
             </div>
         </section>
+    }
+}
+
+/// Returns what runs a command: against the database, its reply added to the session's output
+/// (scrolled to show it) and the command to the history; the input is emptied and the panel
+/// of collections is read again.
+fn runner(
+    db: StoredValue<Database>,
+    set_entries: WriteSignal<Vec<Entry>>,
+    recall: Recall,
+    set_input: WriteSignal<String>,
+    set_version: WriteSignal<u64>,
+    output_ref: NodeRef<leptos::html::Div>,
+) -> impl Fn(String) + Copy + Send + Sync + 'static {
+    move |text: String| {
+        if text.trim().is_empty() {
+            return;
+        }
+        let result = db
+            .try_update_value(|db| execute(db, &text))
+            .unwrap_or_else(|| {
+                Err(ConsoleError::Unsupported {
+                    line: 1,
+                    column: 1,
+                    message: t(Msg::ConsoleDatabaseGone),
+                })
+            });
+        set_entries.update(|list| {
+            let id = list.len();
+            list.push(Entry {
+                id,
+                text: text.clone(),
+                result,
+            });
+        });
+        recall.history.update(|h| {
+            if h.last() != Some(&text) {
+                h.push(text.clone());
+            }
+        });
+        recall.browsing.set(None);
+        set_input.set(String::new());
+        set_version.update(|v| *v += 1);
+        request_animation_frame(move || {
+            if let Some(out) = output_ref.get_untracked() {
+                out.set_scroll_top(out.scroll_height());
+            }
+        });
+    }
+}
+
+/// Returns the database the console opens with: the model's sample when it can be made, else
+/// the examples; which of them it is, why the examples could not be read, and what the model's
+/// sample is (what it samples and per how many), or why it cannot be made.
+fn first_database(
+    design: &str,
+) -> (
+    Database,
+    Source,
+    Option<String>,
+    Result<(String, u64), String>,
+) {
+    let model_db = model_database(design);
+    let model_about = model_db
+        .as_ref()
+        .map(|(_, about, per)| (about.clone(), *per))
+        .map_err(Clone::clone);
+    match model_db {
+        Ok((db, ..)) => (db, Source::Model, None, model_about),
+        Err(_) => {
+            let (db, e) = examples_database();
+            (db, Source::Examples, e, model_about)
+        }
+    }
+}
+
+/// Returns the example commands: the articles' own, or the model's first collections.
+fn example_commands(
+    source: ReadSignal<Source>,
+    db: StoredValue<Database>,
+    version: ReadSignal<u64>,
+) -> Memo<Vec<(String, String)>> {
+    Memo::new(move |_| {
+        version.track();
+        match source.get() {
+            Source::Examples => EXAMPLES
+                .iter()
+                .map(|&(label, command)| (t(label), command.to_string()))
+                .collect::<Vec<_>>(),
+            Source::Model => db.with_value(model_examples),
+        }
+    })
+}
+
+/// Returns how many documents the database holds, all collections together.
+fn documents_in(db: &Database) -> u64 {
+    db.collection_names()
+        .iter()
+        .map(|n| db.collection(n).map_or(0, |c| c.len() as u64))
+        .sum::<u64>()
+}
+
+/// The session's output: every command run with what it gave, oldest first, or a hint while
+/// there is none.
+fn session_output(
+    entries: ReadSignal<Vec<Entry>>,
+    output_ref: NodeRef<leptos::html::Div>,
+) -> impl IntoView {
+    view! {
+        // Focusable so a keyboard user can scroll the output (axe: scrollable-region-focusable).
+        <div class="console-output" node_ref=output_ref aria-live="polite" tabindex="0" aria-label=tr!(ConsoleOutput)>
+            <Show when=move || entries.with(Vec::is_empty)>
+                <p class="hint console-empty">
+                    {tr!(ConsoleEmpty)}
+                </p>
+            </Show>
+            <For
+                each=move || entries.get()
+                key=|e| e.id
+                children=move |e: Entry| view! { <ConsoleEntry entry=e/> }
+            />
+        </div>
+    }
+}
+
+/// Returns the input's placeholder: the first example command of the database in use.
+fn placeholder(
+    source: ReadSignal<Source>,
+    examples: Memo<Vec<(String, String)>>,
+) -> impl Fn() -> String + Send + Sync + 'static {
+    move || match source.get() {
+        Source::Examples => PLACEHOLDER.to_string(),
+        Source::Model => examples
+            .with(|e| e.first().map(|(_, c)| c.clone()))
+            .unwrap_or_else(|| "show collections".to_string()),
+    }
+}
+
+/// One choice of the console's database (the model's sample, the examples), checked while it
+/// is the one in use; the model's is disabled when its sample cannot be made.
+fn source_radio(
+    of: Source,
+    source: ReadSignal<Source>,
+    disabled: bool,
+    switch: impl Fn(Source) + Copy + 'static,
+) -> impl IntoView {
+    let (value, label) = match of {
+        Source::Model => ("model", Msg::ConsoleSourceModel),
+        Source::Examples => ("examples", Msg::ConsoleSourceExamples),
+    };
+    view! {
+        <label>
+            <input
+                type="radio"
+                name="console-source"
+                value=value
+                prop:checked=move || source.get() == of
+                disabled=disabled
+                on:change=move |_| switch(of)
+            />
+            {move || t(label)}
+        </label>
+    }
+}
+
+/// The database's collections, each with its document count and its indexes' keys; a
+/// collection's name runs its `find()`.
+fn collection_list(
+    panel: Memo<Vec<CollectionInfo>>,
+    run: impl Fn(String) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    view! {
+        <ul class="coll-list">
+            <For
+                each=move || panel.get()
+                key=|c| (c.name.clone(), c.count, c.indexes.len())
+                children=move |c: CollectionInfo| {
+                    let find = format!("db.{}.find()", c.name);
+                    view! {
+                        <li class="coll" data-collection=c.name.clone()>
+                            <button
+                                class="coll-name"
+                                title=tr!(ConsoleRunFind)
+                                on:click=move |_| run(find.clone())
+                            >
+                                {c.name.clone()}
+                            </button>
+                            <span class="coll-count">
+                                {tr!(ConsoleDocs, count = crate::human::thousands(c.count as u64))}
+                            </span>
+                            <ul class="coll-indexes">
+                                {c
+                                    .indexes
+                                    .into_iter()
+                                    .map(|(name, key)| {
+                                        let title = format!("{name}: {key}");
+                                        view! {
+                                            <li title=title><code>{key}</code></li>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </ul>
+                        </li>
+                    }
+                }
+            />
+        </ul>
+    }
+}
+
+/// What the database is: the model's sample (what it samples, its documents, per how many),
+/// or the articles' examples.
+fn about_database(
+    source: ReadSignal<Source>,
+    model_hint: Option<(String, u64)>,
+    model_count: Memo<u64>,
+) -> impl Fn() -> String + Send + Sync + 'static {
+    move || match (source.get(), model_hint.clone()) {
+        (Source::Model, Some((about, per))) => tv(
+            Msg::ConsoleModelSample,
+            &[
+                ("about", about),
+                ("count", crate::human::thousands(model_count.get())),
+                ("per", crate::human::thousands(per)),
+            ],
+        ),
+        _ => t(Msg::ConsoleSamples),
+    }
+}
+
+/// The example commands as chips, each running its command (shown on hover).
+fn example_chips(
+    examples: Memo<Vec<(String, String)>>,
+    run: impl Fn(String) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    view! {
+    <For
+        each=move || examples.get()
+        key=|(label, command)| (label.clone(), command.clone())
+        children=move |(label, command): (String, String)| {
+            let title = command.clone();
+            view! {
+                <button class="chip" title=title on:click=move |_| run(command.clone())>
+                    {label}
+                </button>
+            }
+        }
+    />
+    }
+}
+
+/// The session's commands, for Up and Down in the input: the list, the place while browsing
+/// it, and the draft the browsing replaced.
+#[derive(Clone, Copy)]
+struct Recall {
+    /// The commands run, oldest first (a command run twice in a row once).
+    history: RwSignal<Vec<String>>,
+    /// The place in `history` while browsing it with Up/Down.
+    browsing: RwSignal<Option<usize>>,
+    /// The input as it was when the browsing began.
+    draft: RwSignal<String>,
+}
+
+impl Recall {
+    /// Up on the input's first line shows the command before, Down on its last line the one
+    /// after (past the newest, the draft again); any other key, or the caret elsewhere, is left
+    /// to the textarea.
+    fn step(self, ev: &leptos::ev::KeyboardEvent, key: &str, set_input: WriteSignal<String>) {
+        if key != "ArrowUp" && key != "ArrowDown" {
+            return;
+        }
+        let Some(area) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+        else {
+            return;
+        };
+        let value = area.value();
+        let caret = area.selection_start().ok().flatten().unwrap_or(0);
+        let list = self.history.get_untracked();
+        if list.is_empty() {
+            return;
+        }
+        if key == "ArrowUp" {
+            let first_line = value.split('\n').next().unwrap_or("");
+            if caret > utf16_len(first_line) {
+                return;
+            }
+            let next = match self.browsing.get_untracked() {
+                None => {
+                    self.draft.set(value);
+                    list.len() - 1
+                }
+                Some(p) => p.saturating_sub(1),
+            };
+            ev.prevent_default();
+            self.browsing.set(Some(next));
+            set_input.set(list[next].clone());
+        } else {
+            let last_line = value.rsplit('\n').next().unwrap_or("");
+            if caret < utf16_len(&value) - utf16_len(last_line) {
+                return;
+            }
+            let Some(p) = self.browsing.get_untracked() else {
+                return;
+            };
+            ev.prevent_default();
+            if p + 1 < list.len() {
+                self.browsing.set(Some(p + 1));
+                set_input.set(list[p + 1].clone());
+            } else {
+                self.browsing.set(None);
+                set_input.set(self.draft.get_untracked());
+            }
+        }
     }
 }
 

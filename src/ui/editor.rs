@@ -490,47 +490,6 @@ pub fn ModelCard(
     let infer_open = RwSignal::new(false);
     let dropping = RwSignal::new(false);
     let (share_url, set_share_url) = signal(None::<String>);
-    let on_share = move |_| {
-        let url = share_link(
-            &ws.text.get_untracked(),
-            design.get_untracked(),
-            tab.get_untracked(),
-        );
-        clipboard::copy(&url);
-        set_share_url.set(Some(url));
-    };
-    let on_export = move |_| {
-        let name = ws
-            .doc
-            .with_untracked(|d| {
-                d.as_ref()
-                    .and_then(|d| d.get("name"))
-                    .and_then(Value::as_str)
-                    .map(files::safe_file_name)
-            })
-            .unwrap_or_else(|| "model".to_string());
-        files::download(&format!("{name}.json"), &ws.text.get_untracked());
-    };
-    let file_input = NodeRef::<leptos::html::Input>::new();
-    let on_import_click = move |_| {
-        if let Some(input) = file_input.get() {
-            input.click();
-        }
-    };
-    let on_file = move |ev: leptos::ev::Event| {
-        use wasm_bindgen::JsCast;
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        if let Some(file) = input.files().and_then(|l| l.get(0)) {
-            import_file(ws, file);
-        }
-        // Choosing the same file again must fire `change` again.
-        input.set_value("");
-    };
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
         dropping.set(false);
@@ -552,30 +511,7 @@ pub fn ModelCard(
         }
     };
 
-    // Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo, everywhere on the playground, except in a
-    // form input with uncommitted typing (the browser undoes that typing). See docs/page.md.
-    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        if !(ev.ctrl_key() || ev.meta_key()) || ev.alt_key() {
-            return;
-        }
-        let key = ev.key().to_ascii_lowercase();
-        let undo = key == "z" && !ev.shift_key();
-        let redo = (key == "z" && ev.shift_key()) || (key == "y" && !ev.shift_key());
-        if !(undo || redo) || uncommitted_field() {
-            return;
-        }
-        ev.prevent_default();
-        let caret = json_caret();
-        if undo {
-            ws.undo();
-        } else {
-            ws.redo();
-        }
-        if let Some(caret) = caret {
-            restore_caret(caret);
-        }
-    });
-    on_cleanup(move || keys.remove());
+    undo_keys(ws);
 
     let loaded = Memo::new(move |_| ws.doc.with(|d| d.as_ref().and_then(loaded_preset)));
     let on_tab_key = move |ev: leptos::ev::KeyboardEvent| {
@@ -602,21 +538,7 @@ pub fn ModelCard(
         >
             <div class="card-head">
                 <h2>{tr!(ModelHeading)}</h2>
-                <div class="toolbar" role="toolbar" aria-label=tr!(ModelFileToolbar)>
-                    <button type="button" class="button" on:click=on_import_click title=tr!(ImportTitle)>{tr!(ImportButton)}</button>
-                    <input
-                        node_ref=file_input
-                        type="file"
-                        class="visually-hidden"
-                        accept=".json,application/json"
-                        aria-label=tr!(ImportInput)
-                        tabindex="-1"
-                        on:change=on_file
-                    />
-                    <button type="button" class="button" id="infer-open" aria-haspopup="dialog" on:click=move |_| infer_open.set(true) title=tr!(FromDataTitle)>{tr!(FromDataButton)}</button>
-                    <button type="button" class="button" on:click=on_export title=tr!(ExportModelTitle)>{tr!(ExportModelButton)}</button>
-                    <button type="button" class="button" on:click=on_share>{tr!(ShareLinkButton)}</button>
-                </div>
+                {file_toolbar(ws, design, tab, set_share_url, infer_open)}
             </div>
             <NoticeLine ws=ws/>
             {move || share_url.get().map(|url| view! {
@@ -625,89 +547,16 @@ pub fn ModelCard(
                     <input type="text" readonly prop:value=url aria-label=tr!(ShareLinkField)/>
                 </label>
             })}
-            <div class="preset-bar">
-                <span class="preset-label">{tr!(PresetLabel)}</span>
-                <span class="preset-current" data-testid="loaded-preset">
-                    {move || match loaded.get() {
-                        Some((name, edited)) => view! {
-                            <strong>{preset_title(&name)}</strong>
-                            {edited.then(|| view! { <span class="badge" data-level="info">{tr!(PresetEdited)}</span> })}
-                        }.into_any(),
-                        None => view! { <span class="muted">{tr!(OwnModel)}</span> }.into_any(),
-                    }}
-                </span>
-                <button
-                    type="button"
-                    class="button"
-                    id="choose-preset"
-                    aria-haspopup="dialog"
-                    aria-expanded=move || chooser_open.get().to_string()
-                    on:click=move |_| chooser_open.set(true)
-                >
-                    {tr!(PresetsButton)}
-                </button>
-            </div>
-            {move || lesson_text(model).map(|p| view! {
-                <details class="lesson">
-                    <summary><strong>{p.title.clone()}</strong>{tr!(TitleSeparator)}{p.lesson.clone()}</summary>
-                    {p.explanation.split("\n\n").map(|para| view! { <p>{para.to_string()}</p> }).collect_view()}
-                    <p class="muted">{p.scale_note.clone()}</p>
-                </details>
-            })}
+            {preset_bar(loaded, chooser_open)}
+            {lesson_details(model)}
             <div class="editor-bar">
                 <div class="editor-tabs" role="tablist" aria-label=tr!(EditAs)>
-                    <button
-                        type="button"
-                        role="tab"
-                        id="tab-form"
-                        aria-controls="panel-form"
-                        aria-selected=move || (tab.get() == Tab::Form).to_string()
-                        tabindex=move || if tab.get() == Tab::Form { "0" } else { "-1" }
-                        on:click=move |_| set_tab(Tab::Form)
-                        on:keydown=on_tab_key
-                    >
-                        {tr!(TabForm)}
-                    </button>
-                    <button
-                        type="button"
-                        role="tab"
-                        id="tab-json"
-                        aria-controls="panel-json"
-                        aria-selected=move || (tab.get() == Tab::Json).to_string()
-                        tabindex=move || if tab.get() == Tab::Json { "0" } else { "-1" }
-                        on:click=move |_| set_tab(Tab::Json)
-                        on:keydown=on_tab_key
-                    >
-                        "JSON"
-                    </button>
+                    {tab_button(Tab::Form, tab, set_tab, on_tab_key)}
+                    {tab_button(Tab::Json, tab, set_tab, on_tab_key)}
                 </div>
                 <div class="undo-buttons">
-                    <button
-                        type="button"
-                        class="button"
-                        data-testid="undo"
-                        disabled=move || ws.undoable().is_none()
-                        title=move || match ws.undoable() {
-                            Some(c) => tv(Msg::UndoTitle, &[("what", crate::ui::i18n::change_text(c))]),
-                            None => t(Msg::NothingToUndo),
-                        }
-                        on:click=move |_| ws.undo()
-                    >
-                        {tr!(UndoButton)}
-                    </button>
-                    <button
-                        type="button"
-                        class="button"
-                        data-testid="redo"
-                        disabled=move || ws.redoable().is_none()
-                        title=move || match ws.redoable() {
-                            Some(c) => tv(Msg::RedoTitle, &[("what", crate::ui::i18n::change_text(c))]),
-                            None => t(Msg::NothingToRedo),
-                        }
-                        on:click=move |_| ws.redo()
-                    >
-                        {tr!(RedoButton)}
-                    </button>
+                    {history_button(ws, false)}
+                    {history_button(ws, true)}
                 </div>
             </div>
             <div id="panel-form" role="tabpanel" aria-labelledby="tab-form" class="model-form" hidden=move || tab.get() != Tab::Form>
@@ -739,6 +588,205 @@ pub fn ModelCard(
                 focus("#infer-open");
             }/>
         })}
+    }
+}
+
+/// The model's file toolbar: import a file, infer a model from data, export the model, copy a
+/// share link (of the model, the design on show and the tab open).
+fn file_toolbar(
+    ws: Workspace,
+    design: Memo<String>,
+    tab: RwSignal<Tab>,
+    set_share_url: WriteSignal<Option<String>>,
+    infer_open: RwSignal<bool>,
+) -> impl IntoView {
+    let on_share = move |_| {
+        let url = share_link(
+            &ws.text.get_untracked(),
+            design.get_untracked(),
+            tab.get_untracked(),
+        );
+        clipboard::copy(&url);
+        set_share_url.set(Some(url));
+    };
+    let on_export = move |_| export_model(ws);
+    let file_input = NodeRef::<leptos::html::Input>::new();
+    let on_import_click = move |_| {
+        if let Some(input) = file_input.get() {
+            input.click();
+        }
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        if let Some(file) = input.files().and_then(|l| l.get(0)) {
+            import_file(ws, file);
+        }
+        // Choosing the same file again must fire `change` again.
+        input.set_value("");
+    };
+    view! {
+    <div class="toolbar" role="toolbar" aria-label=tr!(ModelFileToolbar)>
+        <button type="button" class="button" on:click=on_import_click title=tr!(ImportTitle)>{tr!(ImportButton)}</button>
+        <input
+            node_ref=file_input
+            type="file"
+            class="visually-hidden"
+            accept=".json,application/json"
+            aria-label=tr!(ImportInput)
+            tabindex="-1"
+            on:change=on_file
+        />
+        <button type="button" class="button" id="infer-open" aria-haspopup="dialog" on:click=move |_| infer_open.set(true) title=tr!(FromDataTitle)>{tr!(FromDataButton)}</button>
+        <button type="button" class="button" on:click=on_export title=tr!(ExportModelTitle)>{tr!(ExportModelButton)}</button>
+        <button type="button" class="button" on:click=on_share>{tr!(ShareLinkButton)}</button>
+    </div>
+    }
+}
+
+/// Downloads the model's text as `<its name>.json`.
+fn export_model(ws: Workspace) {
+    let name = ws
+        .doc
+        .with_untracked(|d| {
+            d.as_ref()
+                .and_then(|d| d.get("name"))
+                .and_then(Value::as_str)
+                .map(files::safe_file_name)
+        })
+        .unwrap_or_else(|| "model".to_string());
+    files::download(&format!("{name}.json"), &ws.text.get_untracked());
+}
+
+/// Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo, everywhere on the playground, except in a
+/// form input with uncommitted typing (the browser undoes that typing). See docs/page.md.
+fn undo_keys(ws: Workspace) {
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        if !(ev.ctrl_key() || ev.meta_key()) || ev.alt_key() {
+            return;
+        }
+        let key = ev.key().to_ascii_lowercase();
+        let undo = key == "z" && !ev.shift_key();
+        let redo = (key == "z" && ev.shift_key()) || (key == "y" && !ev.shift_key());
+        if !(undo || redo) || uncommitted_field() {
+            return;
+        }
+        ev.prevent_default();
+        let caret = json_caret();
+        if undo {
+            ws.undo();
+        } else {
+            ws.redo();
+        }
+        if let Some(caret) = caret {
+            restore_caret(caret);
+        }
+    });
+    on_cleanup(move || keys.remove());
+}
+
+/// The preset bar: the preset loaded (marked when edited since), or the user's own model, and
+/// the button that opens the preset chooser.
+fn preset_bar(loaded: Memo<Option<(String, bool)>>, chooser_open: RwSignal<bool>) -> impl IntoView {
+    view! {
+    <div class="preset-bar">
+        <span class="preset-label">{tr!(PresetLabel)}</span>
+        <span class="preset-current" data-testid="loaded-preset">
+            {move || match loaded.get() {
+                Some((name, edited)) => view! {
+                    <strong>{preset_title(&name)}</strong>
+                    {edited.then(|| view! { <span class="badge" data-level="info">{tr!(PresetEdited)}</span> })}
+                }.into_any(),
+                None => view! { <span class="muted">{tr!(OwnModel)}</span> }.into_any(),
+            }}
+        </span>
+        <button
+            type="button"
+            class="button"
+            id="choose-preset"
+            aria-haspopup="dialog"
+            aria-expanded=move || chooser_open.get().to_string()
+            on:click=move |_| chooser_open.set(true)
+        >
+            {tr!(PresetsButton)}
+        </button>
+    </div>
+    }
+}
+
+/// The loaded preset's lesson, folded: its title and lesson, then its explanation and the note
+/// on its scale.
+fn lesson_details(model: ReadSignal<Option<Model>>) -> impl IntoView {
+    move || {
+        lesson_text(model).map(|p| view! {
+        <details class="lesson">
+            <summary><strong>{p.title.clone()}</strong>{tr!(TitleSeparator)}{p.lesson.clone()}</summary>
+            {p.explanation.split("\n\n").map(|para| view! { <p>{para.to_string()}</p> }).collect_view()}
+            <p class="muted">{p.scale_note.clone()}</p>
+        </details>
+    })
+    }
+}
+
+/// One tab of the editor bar (Form, JSON): selected while its panel is open, and the one Tab
+/// reaches; the arrows, Home and End move between the tabs.
+fn tab_button(
+    of: Tab,
+    tab: RwSignal<Tab>,
+    set_tab: impl Fn(Tab) + Copy + Send + Sync + 'static,
+    on_tab_key: impl Fn(leptos::ev::KeyboardEvent) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let (id, controls) = match of {
+        Tab::Form => ("tab-form", "panel-form"),
+        Tab::Json => ("tab-json", "panel-json"),
+    };
+    view! {
+        <button
+            type="button"
+            role="tab"
+            id=id
+            aria-controls=controls
+            aria-selected=move || (tab.get() == of).to_string()
+            tabindex=move || if tab.get() == of { "0" } else { "-1" }
+            on:click=move |_| set_tab(of)
+            on:keydown=on_tab_key
+        >
+            {move || match of {
+                Tab::Form => t(Msg::TabForm),
+                Tab::Json => "JSON".to_string(),
+            }}
+        </button>
+    }
+}
+
+/// The Undo button (`redo` false) or the Redo button: what it would undo or redo on hover,
+/// disabled when there is nothing to.
+fn history_button(ws: Workspace, redo: bool) -> impl IntoView {
+    let (testid, title, nothing, label) = if redo {
+        ("redo", Msg::RedoTitle, Msg::NothingToRedo, Msg::RedoButton)
+    } else {
+        ("undo", Msg::UndoTitle, Msg::NothingToUndo, Msg::UndoButton)
+    };
+    let step = move || if redo { ws.redoable() } else { ws.undoable() };
+    view! {
+        <button
+            type="button"
+            class="button"
+            data-testid=testid
+            disabled=move || step().is_none()
+            title=move || match step() {
+                Some(c) => tv(title, &[("what", crate::ui::i18n::change_text(c))]),
+                None => t(nothing),
+            }
+            on:click=move |_| if redo { ws.redo() } else { ws.undo() }
+        >
+            {move || t(label)}
+        </button>
     }
 }
 

@@ -157,50 +157,156 @@ pub fn Playground() -> impl IntoView {
     // Every offered design of the next model, analysed ahead of its taking in (see below); the
     // comparison takes them when they are of the model it shows.
     let ahead = StoredValue::new_local(None::<(Model, Vec<Analyzed>)>);
-    // Every change of the text (typing, forms, presets, undo) re-reads the model; a bad one
-    // keeps the last good model. The model is read a task later, then each offered design is
-    // analysed in a task of its own, and the model is taken in a task after them: the editor's
-    // own update (a whole inferred model's forms), each design's figures and the new cards'
-    // rendering run as tasks apart, each shorter than the page would block for in one. The old
-    // model stays on show until then. A text that has changed again meanwhile is left to its
-    // own, later, tasks.
-    Effect::new(move |first: Option<()>| {
-        let t: std::sync::Arc<str> = text.get().into();
-        if first.is_some() {
-            taking.set(true);
-            let live = {
-                let t = t.clone();
-                move || text.try_with_untracked(|now| **now == *t).unwrap_or(false)
-            };
-            let instead = move || text.with_untracked(|t| take_text(t, read_model(t)));
-            let read = move || {
-                if !live() {
-                    return;
-                }
-                // A bad text, or the model on show again (only the text's layout changed): there
-                // is nothing to analyse.
-                let m = match read_model(&t) {
-                    Ok(m) if model.with_untracked(|old| old.as_ref() != Some(&m)) => m,
-                    read => return take_text(&t, read),
-                };
-                let todo = offers(&m).into_iter();
-                analyze_in_tasks(todo, Vec::new(), live, instead, move |done| {
-                    ahead.set_value(Some((m.clone(), done)));
-                    take_text(&t, Ok(m));
-                });
-            };
-            if set_timeout_with_handle(read, std::time::Duration::ZERO).is_err() {
-                instead();
-            }
-        }
-    });
+    read_each_change(text, model, ahead, taking, take_text);
 
     // The model as shown: Custom's seed as its design while the model's text is unchanged.
     let seeded = Memo::new(move |_| {
         custom_seed.with(|s| good_text.with(|t| s.as_ref().and_then(|s| s.applies(t))))
     });
     Effect::new(move |_| ws.before_edit.set(seeded.get()));
-    let shown = Memo::new(move |_| {
+    let shown = shown_model(model, seeded);
+    let comparison = comparison(shown, ahead);
+    let bar = bar_offers(shown, comparison);
+    let chosen = chosen_offer(choice, bar);
+    // The console opens the sample of the design on show.
+    if let Some(super::ShownDesign(shown_design)) = use_context::<super::ShownDesign>() {
+        Effect::new(move |_| shown_design.set(chosen.get()));
+    }
+    let result = chosen_analysis(chosen, comparison);
+
+    // The engine's evaluation of every offered design, off the main thread: the chosen one
+    // first, the others in the background, cached per (model text, design, sample scale).
+    let scale = RwSignal::new(None::<u64>);
+    let seeded_text = Memo::new(move |_| {
+        let seed = seeded.get()?;
+        good_text.with(|t| strategies::seeded_text(t, &seed))
+    });
+    let wanted = wanted_keys(good_text, seeded_text, scale, chosen, bar);
+    let pipeline = Pipeline::start(wanted);
+    // Every offered design with its evaluation so far, for the charts.
+    let chart_designs = design_charts::designs(bar, wanted, pipeline);
+    let outcome = Memo::new(move |_| {
+        let key = wanted.with(|w| w.first().cloned());
+        key.and_then(|k| pipeline.cache.with(|c| c.get(&k).cloned()))
+    });
+    let chosen_key = Signal::derive(move || wanted.with(|w| w.first().cloned()));
+    // The operations' names in the page's language come from the preset on show.
+    provide_context(i18n::ShownModel(Signal::derive(move || {
+        model.with(|m| m.as_ref().and_then(|m| m.name.clone()))
+    })));
+    let model_name = Signal::derive(move || {
+        model.with(|m| {
+            m.as_ref()
+                .and_then(|m| m.name.clone())
+                .unwrap_or_else(|| "model".to_string())
+        })
+    });
+    let model_default = Signal::derive(move || model.with(|m| sample_default(m.as_ref())));
+
+    let select = select_design(chosen, custom_seed, good_text, model, set_choice);
+    let is_custom = Memo::new(move |_| chosen.get() == CUSTOM);
+    // The Advise panel, shown above the results while open.
+    let advise_open = RwSignal::new(false);
+    let apply_design = apply_design(ws, custom_seed, set_choice);
+
+    design_keys(bar, chosen, select);
+
+    let lesson = workshop_lesson(model);
+
+    // The design row (and Custom's strategies) comes first in the page's order (a few Tab
+    // presses from the top, before the editor's many fields), though it shows above the
+    // results, right of the editor.
+    view! {
+        <section class="playground">
+            {move || lesson.get().map(|(title, lesson)| view! {
+                <div class="workshop-lesson" data-testid="workshop-lesson">
+                    <h2>{title}</h2>
+                    <p>{lesson}</p>
+                </div>
+            })}
+            <div class="design-row" id="designs" tabindex="-1">
+                <DesignBar offers=bar chosen=chosen select=select/>
+                <div class="design-meta">
+                    <EvalStatus pipeline=pipeline wanted=wanted/>
+                    <ScaleControl model_default=model_default scale=scale fits=scale::fits(shown, chosen)/>
+                    <ExportButton key=chosen_key model_name=model_name/>
+                    <button type="button" class="button advise-open" id="open-advise"
+                        aria-expanded=move || advise_open.get().to_string() aria-controls="advise"
+                        on:click=move |_| advise_open.update(|o| *o = !*o)
+                        title=tr!(AdviseTitle)>
+                        {tr!(AdviseButton)}
+                    </button>
+                </div>
+                // Custom's strategies follow the bar in the page's order: Tab from the Custom
+                // button reaches them before the editor.
+                {move || is_custom.get().then(|| view! { <StrategyPicker ws=ws model=shown/> })}
+            </div>
+            <ModelCard ws=ws model=model errors=errors design=chosen/>
+            <div class="results" id="results" tabindex="-1" aria-busy=move || taking.get().then_some("true")>
+                {move || advise_open.get().then(|| view! {
+                    <AdvisePanel text=good_text apply=apply_design open=advise_open/>
+                })}
+                {chosen_result(result, outcome)}
+                <CompareTable designs=chart_designs current=chosen/>
+                <DesignCharts designs=chart_designs/>
+            </div>
+        </section>
+    }
+}
+
+/// Returns what chooses a design by its id; moving to Custom from a preset's design starts
+/// Custom as that design (unless it was already customized), written into the model only with
+/// the user's first change.
+fn select_design(
+    chosen: Memo<String>,
+    custom_seed: RwSignal<Option<strategies::Seed>>,
+    good_text: ReadSignal<std::sync::Arc<str>>,
+    model: ReadSignal<Option<Model>>,
+    set_choice: WriteSignal<String>,
+) -> Callback<String> {
+    Callback::new(move |id: String| {
+        let from = chosen.get_untracked();
+        if id != CUSTOM {
+            custom_seed.set(None);
+        } else if from != id {
+            let text = good_text.get_untracked();
+            let seed = model
+                .with_untracked(|m| m.as_ref().and_then(|m| strategies::seed(m, &text, &from)));
+            custom_seed.set(seed);
+        }
+        set_choice.set(id);
+    })
+}
+
+/// Returns what applies one of the Advise panel's designs: it becomes the model's own (one undo
+/// step, nothing written when it already is) and Custom is shown, without a seed: Custom is
+/// then exactly that design. The callback returns why it was refused, if it was.
+fn apply_design(
+    ws: Workspace,
+    custom_seed: RwSignal<Option<strategies::Seed>>,
+    set_choice: WriteSignal<String>,
+) -> Callback<crate::design::DesignSpec, Option<String>> {
+    Callback::new(move |design: crate::design::DesignSpec| {
+        custom_seed.set(None);
+        ws.before_edit.set(None);
+        if ws.edit(|v| crate::model::edit::set_design(v, &design)) {
+            set_choice.set(CUSTOM.to_string());
+            None
+        } else {
+            ws.message
+                .try_update(Option::take)
+                .flatten()
+                .map(|m| m.render(crate::ui::i18n::lang_untracked()))
+        }
+    })
+}
+
+/// Returns the model as shown: the model with Custom's seed, when there is one, as its design.
+fn shown_model(
+    model: ReadSignal<Option<Model>>,
+    seeded: Memo<Option<crate::design::DesignSpec>>,
+) -> Memo<Option<Model>> {
+    Memo::new(move |_| {
         let seed = seeded.get();
         model.with(|m| {
             m.clone().map(|mut m| {
@@ -210,11 +316,17 @@ pub fn Playground() -> impl IntoView {
                 m
             })
         })
-    });
-    // Every offered design is analysed once per model (ahead, for a model the text brought in);
-    // switching designs only picks one. Analyses ahead of another model (before a Custom
-    // seed's) are not used.
-    let comparison = Memo::new(move |_| {
+    })
+}
+
+/// Returns the analysis of every offered design of the model shown. Every offered design is
+/// analysed once per model (ahead, for a model the text brought in); switching designs only
+/// picks one. Analyses ahead of another model (before a Custom seed's) are not used.
+fn comparison(
+    shown: Memo<Option<Model>>,
+    ahead: StoredValue<Option<(Model, Vec<Analyzed>)>, LocalStorage>,
+) -> Memo<Option<Vec<Analyzed>>> {
+    Memo::new(move |_| {
         shown.with(|m| {
             let m = m.as_ref()?;
             let ahead = ahead.try_update_value(|a| a.take_if(|(of, _)| of == m));
@@ -223,10 +335,55 @@ pub fn Playground() -> impl IntoView {
                 None => evaluate_all(m),
             })
         })
-    });
-    // The offers as the design bar shows them: (id, label), in order.
-    // The labels are in the page's language (the ids stay).
-    let bar = Memo::new(move |_| {
+    })
+}
+
+/// Returns the chosen offer's id: the choice when the model offers it, else its first design.
+fn chosen_offer(choice: ReadSignal<String>, bar: Memo<Vec<(String, String)>>) -> Memo<String> {
+    Memo::new(move |_| {
+        let wanted = choice.get();
+        bar.with(|b| {
+            b.iter()
+                .find(|(id, _)| *id == wanted)
+                .or_else(|| b.first())
+                .map(|(id, _)| id.clone())
+                .unwrap_or_default()
+        })
+    })
+}
+
+/// Returns the chosen design's analysis (none while no model could be read).
+fn chosen_analysis(
+    chosen: Memo<String>,
+    comparison: Memo<Option<Vec<Analyzed>>>,
+) -> Memo<Option<Result<Analysis, String>>> {
+    Memo::new(move |_| {
+        let id = chosen.get();
+        comparison.with(|c| {
+            c.as_ref().map(|rows| {
+                rows.iter()
+                    .find(|r| r.id == id)
+                    .map(|r| r.analysis.clone())
+                    .unwrap_or_else(|| Err(i18n::t(Msg::NoDesignOffered)))
+            })
+        })
+    })
+}
+
+/// Returns the documents the model's sample materializes per entity at its own scale.
+fn sample_default(model: Option<&Model>) -> u64 {
+    model
+        .and_then(|m| m.sample.max_documents)
+        .unwrap_or(crate::model::Sample::DEFAULT_MAX_DOCUMENTS)
+}
+
+/// Returns the offers as the design bar shows them: (id, label), in order. The labels are in the
+/// page's language (the ids stay).
+fn bar_offers(
+    shown: Memo<Option<Model>>,
+    comparison: Memo<Option<Vec<Analyzed>>>,
+) -> Memo<Vec<(String, String)>> {
+    Memo::new(move |_| {
         let name = shown.with(|m| m.as_ref().and_then(|m| m.name.clone()));
         let lang = i18n::lang();
         comparison.with(|c| {
@@ -240,42 +397,20 @@ pub fn Playground() -> impl IntoView {
                 })
                 .collect::<Vec<_>>()
         })
-    });
-    // The chosen offer's id: the choice when the model offers it, else its first design.
-    let chosen = Memo::new(move |_| {
-        let wanted = choice.get();
-        bar.with(|b| {
-            b.iter()
-                .find(|(id, _)| *id == wanted)
-                .or_else(|| b.first())
-                .map(|(id, _)| id.clone())
-                .unwrap_or_default()
-        })
-    });
-    // The console opens the sample of the design on show.
-    if let Some(super::ShownDesign(shown_design)) = use_context::<super::ShownDesign>() {
-        Effect::new(move |_| shown_design.set(chosen.get()));
-    }
-    let result = Memo::new(move |_| {
-        let id = chosen.get();
-        comparison.with(|c| {
-            c.as_ref().map(|rows| {
-                rows.iter()
-                    .find(|r| r.id == id)
-                    .map(|r| r.analysis.clone())
-                    .unwrap_or_else(|| Err(i18n::t(Msg::NoDesignOffered)))
-            })
-        })
-    });
+    })
+}
 
-    // The engine's evaluation of every offered design, off the main thread: the chosen one
-    // first, the others in the background, cached per (model text, design, sample scale).
-    let scale = RwSignal::new(None::<u64>);
-    let seeded_text = Memo::new(move |_| {
-        let seed = seeded.get()?;
-        good_text.with(|t| strategies::seeded_text(t, &seed))
-    });
-    let wanted = Memo::new(move |_| {
+/// Returns the evaluations the page wants, the chosen design's first, then every other offered
+/// design's in the bar's order: each design's model text (Custom's seeded text while it has a
+/// seed) at the sample scale chosen.
+fn wanted_keys(
+    good_text: ReadSignal<std::sync::Arc<str>>,
+    seeded_text: Memo<Option<std::sync::Arc<str>>>,
+    scale: RwSignal<Option<u64>>,
+    chosen: Memo<String>,
+    bar: Memo<Vec<(String, String)>>,
+) -> Memo<Vec<Key>> {
+    Memo::new(move |_| {
         let text = good_text.get();
         let custom_text = seeded_text.get();
         let scale = scale.get();
@@ -298,72 +433,14 @@ pub fn Playground() -> impl IntoView {
         });
         keys.retain(|k| !k.design.is_empty());
         keys
-    });
-    let pipeline = Pipeline::start(wanted);
-    // Every offered design with its evaluation so far, for the charts.
-    let chart_designs = design_charts::designs(bar, wanted, pipeline);
-    let outcome = Memo::new(move |_| {
-        let key = wanted.with(|w| w.first().cloned());
-        key.and_then(|k| pipeline.cache.with(|c| c.get(&k).cloned()))
-    });
-    let chosen_key = Signal::derive(move || wanted.with(|w| w.first().cloned()));
-    // The operations' names in the page's language come from the preset on show.
-    provide_context(i18n::ShownModel(Signal::derive(move || {
-        model.with(|m| m.as_ref().and_then(|m| m.name.clone()))
-    })));
-    let model_name = Signal::derive(move || {
-        model.with(|m| {
-            m.as_ref()
-                .and_then(|m| m.name.clone())
-                .unwrap_or_else(|| "model".to_string())
-        })
-    });
-    let model_default = Signal::derive(move || {
-        model.with(|m| {
-            m.as_ref()
-                .and_then(|m| m.sample.max_documents)
-                .unwrap_or(crate::model::Sample::DEFAULT_MAX_DOCUMENTS)
-        })
-    });
+    })
+}
 
-    // Choosing a design by its id; moving to Custom from a preset's design starts Custom as
-    // that design (unless it was already customized), written into the model only with the
-    // user's first change.
-    let select = Callback::new(move |id: String| {
-        let from = chosen.get_untracked();
-        if id != CUSTOM {
-            custom_seed.set(None);
-        } else if from != id {
-            let text = good_text.get_untracked();
-            let seed = model
-                .with_untracked(|m| m.as_ref().and_then(|m| strategies::seed(m, &text, &from)));
-            custom_seed.set(seed);
-        }
-        set_choice.set(id);
-    });
-    let is_custom = Memo::new(move |_| chosen.get() == CUSTOM);
-    // The Advise panel, shown above the results while open. Applying one of its designs makes
-    // it the model's own (one undo step, nothing written when it already is) and shows Custom,
-    // without a seed: Custom is then exactly that design. Returns why it was refused, if it was.
-    let advise_open = RwSignal::new(false);
-    let apply_design = Callback::new(move |design: crate::design::DesignSpec| {
-        custom_seed.set(None);
-        ws.before_edit.set(None);
-        if ws.edit(|v| crate::model::edit::set_design(v, &design)) {
-            set_choice.set(CUSTOM.to_string());
-            None
-        } else {
-            ws.message
-                .try_update(Option::take)
-                .flatten()
-                .map(|m| m.render(crate::ui::i18n::lang_untracked()))
-        }
-    });
-
-    // Keys 1–9 choose the design at that place on the bar, Left and Right step to the previous
-    // and next design, unless the user is typing (or the focused widget uses the arrows). The
-    // listener goes with the playground (another view may take the keys; coming back adds it
-    // once again).
+/// Keys 1–9 choose the design at that place on the bar, Left and Right step to the previous
+/// and next design, unless the user is typing (or the focused widget uses the arrows). The
+/// listener goes with the playground (another view may take the keys; coming back adds it
+/// once again).
+fn design_keys(bar: Memo<Vec<(String, String)>>, chosen: Memo<String>, select: Callback<String>) {
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || super::typing_in_a_field() {
             return;
@@ -420,10 +497,12 @@ pub fn Playground() -> impl IntoView {
         }
     });
     on_cleanup(move || keys.remove());
+}
 
-    // The preset's title and lesson, for workshop mode (the model card, which shows them
-    // otherwise, steps aside there): what the room is there for.
-    let lesson = Memo::new(move |_| {
+/// Returns the preset's title and lesson, for workshop mode (the model card, which shows them
+/// otherwise, steps aside there): what the room is there for.
+fn workshop_lesson(model: ReadSignal<Option<Model>>) -> Memo<Option<(String, String)>> {
+    Memo::new(move |_| {
         let lang = i18n::lang();
         model.with(|m| {
             let m = m.as_ref()?;
@@ -437,66 +516,82 @@ pub fn Playground() -> impl IntoView {
                 _ => (p.title.clone(), p.lesson.clone()),
             })
         })
-    });
+    })
+}
 
-    // The design row (and Custom's strategies) comes first in the page's order (a few Tab
-    // presses from the top, before the editor's many fields), though it shows above the
-    // results, right of the editor.
-    view! {
-        <section class="playground">
-            {move || lesson.get().map(|(title, lesson)| view! {
-                <div class="workshop-lesson" data-testid="workshop-lesson">
-                    <h2>{title}</h2>
-                    <p>{lesson}</p>
-                </div>
-            })}
-            <div class="design-row" id="designs" tabindex="-1">
-                <DesignBar offers=bar chosen=chosen select=select/>
-                <div class="design-meta">
-                    <EvalStatus pipeline=pipeline wanted=wanted/>
-                    <ScaleControl model_default=model_default scale=scale fits=scale::fits(shown, chosen)/>
-                    <ExportButton key=chosen_key model_name=model_name/>
-                    <button type="button" class="button advise-open" id="open-advise"
-                        aria-expanded=move || advise_open.get().to_string() aria-controls="advise"
-                        on:click=move |_| advise_open.update(|o| *o = !*o)
-                        title=tr!(AdviseTitle)>
-                        {tr!(AdviseButton)}
-                    </button>
-                </div>
-                // Custom's strategies follow the bar in the page's order: Tab from the Custom
-                // button reaches them before the editor.
-                {move || is_custom.get().then(|| view! { <StrategyPicker ws=ws model=shown/> })}
-            </div>
-            <ModelCard ws=ws model=model errors=errors design=chosen/>
-            <div class="results" id="results" tabindex="-1" aria-busy=move || taking.get().then_some("true")>
-                {move || advise_open.get().then(|| view! {
-                    <AdvisePanel text=good_text apply=apply_design open=advise_open/>
-                })}
-                {move || match result.get() {
-                    None => view! { <p class="empty">{tr!(FixTheModel)}</p> }.into_any(),
-                    Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
-                    Some(Ok(a)) => {
-                        let a = Signal::derive(move || match result.get() {
-                            Some(Ok(a)) => a,
-                            _ => a.clone(),
-                        });
-                        let evaluated = Signal::derive(move || match outcome.get() {
-                            Some(Outcome::Done(s, _)) => Some(s),
-                            _ => None,
-                        });
-                        let pending = Signal::derive(move || outcome.with(Option::is_none));
-                        view! {
-                            <CollectionCards analysis=a evaluated=evaluated pending=pending/>
-                            <Evaluated outcome=outcome analysis=a/>
-                        }
-                        .into_any()
-                    }
-                }}
-                <CompareTable designs=chart_designs current=chosen/>
-                <DesignCharts designs=chart_designs/>
-            </div>
-        </section>
+/// The chosen design's results: its collections and its evaluation (the arithmetic standing in
+/// while the engine runs); while the model cannot be read, what to do; a design that cannot be
+/// laid out, why.
+fn chosen_result(
+    result: Memo<Option<Result<Analysis, String>>>,
+    outcome: Memo<Option<Outcome>>,
+) -> impl IntoView {
+    move || match result.get() {
+        None => view! { <p class="empty">{tr!(FixTheModel)}</p> }.into_any(),
+        Some(Err(e)) => view! { <p class="error" role="alert">{e}</p> }.into_any(),
+        Some(Ok(a)) => {
+            let a = Signal::derive(move || match result.get() {
+                Some(Ok(a)) => a,
+                _ => a.clone(),
+            });
+            let evaluated = Signal::derive(move || match outcome.get() {
+                Some(Outcome::Done(s, _)) => Some(s),
+                _ => None,
+            });
+            let pending = Signal::derive(move || outcome.with(Option::is_none));
+            view! {
+                <CollectionCards analysis=a evaluated=evaluated pending=pending/>
+                <Evaluated outcome=outcome analysis=a/>
+            }
+            .into_any()
+        }
     }
+}
+
+/// Every change of the text (typing, forms, presets, undo) re-reads the model; a bad one
+/// keeps the last good model. The model is read a task later, then each offered design is
+/// analysed in a task of its own, and the model is taken in a task after them: the editor's
+/// own update (a whole inferred model's forms), each design's figures and the new cards'
+/// rendering run as tasks apart, each shorter than the page would block for in one. The old
+/// model stays on show until then. A text that has changed again meanwhile is left to its
+/// own, later, tasks.
+fn read_each_change(
+    text: Memo<String>,
+    model: ReadSignal<Option<Model>>,
+    ahead: StoredValue<Option<(Model, Vec<Analyzed>)>, LocalStorage>,
+    taking: RwSignal<bool>,
+    take_text: impl Fn(&str, Result<Model, Vec<ModelError>>) + Copy + 'static,
+) {
+    Effect::new(move |first: Option<()>| {
+        let t: std::sync::Arc<str> = text.get().into();
+        if first.is_some() {
+            taking.set(true);
+            let live = {
+                let t = t.clone();
+                move || text.try_with_untracked(|now| **now == *t).unwrap_or(false)
+            };
+            let instead = move || text.with_untracked(|t| take_text(t, read_model(t)));
+            let read = move || {
+                if !live() {
+                    return;
+                }
+                // A bad text, or the model on show again (only the text's layout changed): there
+                // is nothing to analyse.
+                let m = match read_model(&t) {
+                    Ok(m) if model.with_untracked(|old| old.as_ref() != Some(&m)) => m,
+                    read => return take_text(&t, read),
+                };
+                let todo = offers(&m).into_iter();
+                analyze_in_tasks(todo, Vec::new(), live, instead, move |done| {
+                    ahead.set_value(Some((m.clone(), done)));
+                    take_text(&t, Ok(m));
+                });
+            };
+            if set_timeout_with_handle(read, std::time::Duration::ZERO).is_err() {
+                instead();
+            }
+        }
+    });
 }
 
 /// Returns the history the playground starts with, what to say about it, and the design to
