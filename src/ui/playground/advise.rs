@@ -109,28 +109,7 @@ pub fn AdvisePanel(
     let running: StoredValue<Rc<RefCell<Running>>, LocalStorage> =
         StoredValue::new_local(Rc::default());
 
-    let start = move || {
-        let model = text.get_untracked();
-        let request = AdviseRequest {
-            weights: weights.get_untracked(),
-            top: TOP,
-            lang: untrack(lang),
-            cost: cost.get_untracked(),
-        };
-        let options = serde_json::to_string(&request).unwrap_or_default();
-        let holder = running.get_value();
-        let generation = {
-            let mut r = holder.borrow_mut();
-            r.stop();
-            r.generation += 1;
-            r.generation
-        };
-        run.set(Run::Running(0, 1, String::new()));
-        apply_error.set(None);
-        if spawn(&holder, generation, model.clone(), &options, run).is_err() {
-            inline(model, options, run);
-        }
-    };
+    let start = starter(text, weights, cost, run, apply_error, running);
     let cancel = move || {
         running.get_value().borrow_mut().stop();
         run.set(Run::Idle);
@@ -168,67 +147,6 @@ pub fn AdvisePanel(
         Some(e) => apply_error.set(Some(e)),
     });
 
-    let weight_input = move |label: Msg,
-                             id: &'static str,
-                             get: fn(&Weights) -> f64,
-                             put: fn(&mut Weights, f64)| {
-        view! {
-            <label class="advise-weight" for=id>
-                {move || t(label)}
-                <input
-                    id=id
-                    type="number"
-                    min="0"
-                    step="1"
-                    inputmode="decimal"
-                    prop:value=move || weights.with(|w| get(w).to_string())
-                    on:change=move |ev| {
-                        let v: f64 = event_target_value(&ev).trim().parse().unwrap_or(-1.0);
-                        let mut w = weights.get_untracked();
-                        put(&mut w, v);
-                        if v.is_finite() && v >= 0.0 && w.reads + w.writes + w.storage > 0.0 {
-                            weights.set(w);
-                            start();
-                        } else {
-                            // Not a weight: the field shows the one in use again.
-                            weights.set(weights.get_untracked());
-                        }
-                    }
-                />
-            </label>
-        }
-    };
-
-    // A price of the cost model: a number of microseconds, 0 or more.
-    let price_input = move |label: Msg,
-                            id: &'static str,
-                            get: fn(&CostModel) -> f64,
-                            put: fn(&mut CostModel, f64)| {
-        view! {
-            <label class="advise-price" for=id>
-                <span>{move || t(label)}</span>
-                <input
-                    id=id
-                    type="number"
-                    min="0"
-                    step="any"
-                    inputmode="decimal"
-                    prop:value=move || cost.with(|c| get(c).to_string())
-                    on:change=move |ev| {
-                        let v: f64 = event_target_value(&ev).trim().parse().unwrap_or(-1.0);
-                        if v.is_finite() && v >= 0.0 {
-                            cost.update(|c| put(c, v));
-                            start();
-                        } else {
-                            // Not a price: the field shows the one in use again.
-                            cost.set(cost.get_untracked());
-                        }
-                    }
-                />
-                <span class="muted">{tr!(AdviseMicroseconds)}</span>
-            </label>
-        }
-    };
     let reset_costs = move |_| {
         if cost.get_untracked() != CostModel::default() {
             cost.set(CostModel::default());
@@ -251,9 +169,9 @@ pub fn AdvisePanel(
             <p class="card-note"><WithDocLinks text=Signal::derive(tr!(AdviseNote))/></p>
             <fieldset class="advise-weights">
                 <legend>{tr!(AdviseWeights)}</legend>
-                {weight_input(Msg::AdviseWReads, "advise-w-reads", |w| w.reads, |w, v| w.reads = v)}
-                {weight_input(Msg::AdviseWWrites, "advise-w-writes", |w| w.writes, |w, v| w.writes = v)}
-                {weight_input(Msg::AdviseWStorage, "advise-w-storage", |w| w.storage, |w, v| w.storage = v)}
+                {weight_input(Msg::AdviseWReads, "advise-w-reads", |w| w.reads, |w, v| w.reads = v, weights, start)}
+                {weight_input(Msg::AdviseWWrites, "advise-w-writes", |w| w.writes, |w, v| w.writes = v, weights, start)}
+                {weight_input(Msg::AdviseWStorage, "advise-w-storage", |w| w.storage, |w, v| w.storage = v, weights, start)}
             </fieldset>
             // The cost model's prices, as `--cost FILE` sets them: folded, since the defaults
             // serve most models (docs/advisor.md gives the source of each).
@@ -261,40 +179,20 @@ pub fn AdvisePanel(
                 <summary>{tr!(AdviseCosts)}</summary>
                 <p class="card-note"><WithDocLinks text=Signal::derive(tr!(AdviseCostsNote))/></p>
                 <div class="advise-prices">
-                    {price_input(Msg::AdviseCostRoundTrip, "advise-c-round-trip", |c| c.round_trip_us, |c, v| c.round_trip_us = v)}
-                    {price_input(Msg::AdviseCostKeyExamined, "advise-c-key-examined", |c| c.key_examined_us, |c, v| c.key_examined_us = v)}
-                    {price_input(Msg::AdviseCostDocExamined, "advise-c-doc-examined", |c| c.doc_examined_us, |c, v| c.doc_examined_us = v)}
-                    {price_input(Msg::AdviseCostByteReturned, "advise-c-byte-returned", |c| c.byte_returned_us, |c, v| c.byte_returned_us = v)}
-                    {price_input(Msg::AdviseCostDocWritten, "advise-c-doc-written", |c| c.doc_written_us, |c, v| c.doc_written_us = v)}
-                    {price_input(Msg::AdviseCostByteWritten, "advise-c-byte-written", |c| c.byte_written_us, |c, v| c.byte_written_us = v)}
-                    {price_input(Msg::AdviseCostIndexKeyWritten, "advise-c-index-key-written", |c| c.index_key_written_us, |c, v| c.index_key_written_us = v)}
-                    {price_input(Msg::AdviseCostDiskRead, "advise-c-disk-read", |c| c.disk_read_us, |c, v| c.disk_read_us = v)}
+                    {price_input(Msg::AdviseCostRoundTrip, "advise-c-round-trip", |c| c.round_trip_us, |c, v| c.round_trip_us = v, cost, start)}
+                    {price_input(Msg::AdviseCostKeyExamined, "advise-c-key-examined", |c| c.key_examined_us, |c, v| c.key_examined_us = v, cost, start)}
+                    {price_input(Msg::AdviseCostDocExamined, "advise-c-doc-examined", |c| c.doc_examined_us, |c, v| c.doc_examined_us = v, cost, start)}
+                    {price_input(Msg::AdviseCostByteReturned, "advise-c-byte-returned", |c| c.byte_returned_us, |c, v| c.byte_returned_us = v, cost, start)}
+                    {price_input(Msg::AdviseCostDocWritten, "advise-c-doc-written", |c| c.doc_written_us, |c, v| c.doc_written_us = v, cost, start)}
+                    {price_input(Msg::AdviseCostByteWritten, "advise-c-byte-written", |c| c.byte_written_us, |c, v| c.byte_written_us = v, cost, start)}
+                    {price_input(Msg::AdviseCostIndexKeyWritten, "advise-c-index-key-written", |c| c.index_key_written_us, |c, v| c.index_key_written_us = v, cost, start)}
+                    {price_input(Msg::AdviseCostDiskRead, "advise-c-disk-read", |c| c.disk_read_us, |c, v| c.disk_read_us = v, cost, start)}
                 </div>
                 <button type="button" class="button advise-costs-reset" on:click=reset_costs
                     disabled=move || cost.with(|c| *c == CostModel::default())>{tr!(AdviseCostsReset)}</button>
             </details>
             <div class="advise-status" aria-live="polite">
-                {move || match run.get() {
-                    Run::Idle => view! {
-                        <button type="button" class="button" on:click=move |_| start()>{tr!(AdviseRun)}</button>
-                    }.into_any(),
-                    Run::Running(step, of, what) => view! {
-                        <span class="spinner" aria-hidden="true"></span>
-                        <progress max=of.max(1) value=step aria-label=tr!(AdviseProgress)></progress>
-                        <span class="advise-phase">{move || if what.is_empty() { format!("{}…", t(Msg::AdviseStarting)) } else { format!("{}…", human::capitalize(&what)) }}</span>
-                        <button type="button" class="button advise-cancel" on:click=move |_| cancel()>{tr!(AdviseCancel)}</button>
-                    }.into_any(),
-                    Run::Failed(e) => view! {
-                        <span class="error" role="alert">{move || tv(Msg::AdviseStopped, &[("error", e.clone())])}</span>
-                        <button type="button" class="button" on:click=move |_| start()>{tr!(AdviseRunAgain)}</button>
-                    }.into_any(),
-                    Run::Done(..) => view! {
-                        {move || stale.get().then(|| view! {
-                            <span class="advise-stale">{tr!(AdviseStale)}</span>
-                            <button type="button" class="button" on:click=move |_| start()>{tr!(AdviseRunAgain)}</button>
-                        })}
-                    }.into_any(),
-                }}
+                {advise_status(run, stale, start, cancel)}
             </div>
             {move || apply_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             {move || match run.get() {
@@ -302,6 +200,147 @@ pub fn AdvisePanel(
                 _ => None,
             }}
         </section>
+    }
+}
+
+/// Returns what (re)starts the advisor on the model in `text` with the weights and prices in
+/// use: whatever run was under way stops, the progress starts at its first step; in a worker of
+/// its own, else (no worker) on the page.
+fn starter(
+    text: Signal<Arc<str>>,
+    weights: RwSignal<Weights>,
+    cost: RwSignal<CostModel>,
+    run: RwSignal<Run>,
+    apply_error: RwSignal<Option<String>>,
+    running: StoredValue<Rc<RefCell<Running>>, LocalStorage>,
+) -> impl Fn() + Copy + 'static {
+    move || {
+        let model = text.get_untracked();
+        let request = AdviseRequest {
+            weights: weights.get_untracked(),
+            top: TOP,
+            lang: untrack(lang),
+            cost: cost.get_untracked(),
+        };
+        let options = serde_json::to_string(&request).unwrap_or_default();
+        let holder = running.get_value();
+        let generation = {
+            let mut r = holder.borrow_mut();
+            r.stop();
+            r.generation += 1;
+            r.generation
+        };
+        run.set(Run::Running(0, 1, String::new()));
+        apply_error.set(None);
+        if spawn(&holder, generation, model.clone(), &options, run).is_err() {
+            inline(model, options, run);
+        }
+    }
+}
+
+/// One weight of the score (reads, writes, storage): a number, 0 or more, the three not all 0;
+/// a change runs the advisor again, anything else puts the weight in use back.
+fn weight_input(
+    label: Msg,
+    id: &'static str,
+    get: fn(&Weights) -> f64,
+    put: fn(&mut Weights, f64),
+    weights: RwSignal<Weights>,
+    start: impl Fn() + Copy + 'static,
+) -> impl IntoView {
+    view! {
+        <label class="advise-weight" for=id>
+            {move || t(label)}
+            <input
+                id=id
+                type="number"
+                min="0"
+                step="1"
+                inputmode="decimal"
+                prop:value=move || weights.with(|w| get(w).to_string())
+                on:change=move |ev| {
+                    let v: f64 = event_target_value(&ev).trim().parse().unwrap_or(-1.0);
+                    let mut w = weights.get_untracked();
+                    put(&mut w, v);
+                    if v.is_finite() && v >= 0.0 && w.reads + w.writes + w.storage > 0.0 {
+                        weights.set(w);
+                        start();
+                    } else {
+                        // Not a weight: the field shows the one in use again.
+                        weights.set(weights.get_untracked());
+                    }
+                }
+            />
+        </label>
+    }
+}
+
+/// A price of the cost model: a number of microseconds, 0 or more; a change runs the advisor
+/// again, anything else puts the price in use back.
+fn price_input(
+    label: Msg,
+    id: &'static str,
+    get: fn(&CostModel) -> f64,
+    put: fn(&mut CostModel, f64),
+    cost: RwSignal<CostModel>,
+    start: impl Fn() + Copy + 'static,
+) -> impl IntoView {
+    view! {
+        <label class="advise-price" for=id>
+            <span>{move || t(label)}</span>
+            <input
+                id=id
+                type="number"
+                min="0"
+                step="any"
+                inputmode="decimal"
+                prop:value=move || cost.with(|c| get(c).to_string())
+                on:change=move |ev| {
+                    let v: f64 = event_target_value(&ev).trim().parse().unwrap_or(-1.0);
+                    if v.is_finite() && v >= 0.0 {
+                        cost.update(|c| put(c, v));
+                        start();
+                    } else {
+                        // Not a price: the field shows the one in use again.
+                        cost.set(cost.get_untracked());
+                    }
+                }
+            />
+            <span class="muted">{tr!(AdviseMicroseconds)}</span>
+        </label>
+    }
+}
+
+/// Where the advisor is, and what can be done there: run it; while it runs, its progress and
+/// Cancel; why it stopped; once done, whether the model's workload has changed since.
+fn advise_status(
+    run: RwSignal<Run>,
+    stale: Memo<bool>,
+    start: impl Fn() + Copy + Send + Sync + 'static,
+    cancel: impl Fn() + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    move || {
+        match run.get() {
+            Run::Idle => view! {
+                <button type="button" class="button" on:click=move |_| start()>{tr!(AdviseRun)}</button>
+            }.into_any(),
+            Run::Running(step, of, what) => view! {
+                <span class="spinner" aria-hidden="true"></span>
+                <progress max=of.max(1) value=step aria-label=tr!(AdviseProgress)></progress>
+                <span class="advise-phase">{move || if what.is_empty() { format!("{}…", t(Msg::AdviseStarting)) } else { format!("{}…", human::capitalize(&what)) }}</span>
+                <button type="button" class="button advise-cancel" on:click=move |_| cancel()>{tr!(AdviseCancel)}</button>
+            }.into_any(),
+            Run::Failed(e) => view! {
+                <span class="error" role="alert">{move || tv(Msg::AdviseStopped, &[("error", e.clone())])}</span>
+                <button type="button" class="button" on:click=move |_| start()>{tr!(AdviseRunAgain)}</button>
+            }.into_any(),
+            Run::Done(..) => view! {
+                {move || stale.get().then(|| view! {
+                    <span class="advise-stale">{tr!(AdviseStale)}</span>
+                    <button type="button" class="button" on:click=move |_| start()>{tr!(AdviseRunAgain)}</button>
+                })}
+            }.into_any(),
+        }
     }
 }
 
@@ -317,30 +356,7 @@ fn AdviceView(
     /// The design applied last from this panel, if any.
     applied: RwSignal<Option<DesignSpec>>,
 ) -> impl IntoView {
-    let s = advice.search.clone();
-    let searched = move || {
-        let values = [
-            ("explored", human::thousands(s.explored)),
-            ("space", human::thousands(s.space_size)),
-            ("seconds", format!("{:.1}", ms / 1000.0)),
-            ("feasible", human::thousands(s.feasible)),
-            ("infeasible", human::thousands(s.infeasible)),
-        ];
-        let head = if s.method == "exhaustive" {
-            tv(Msg::AdviseSearchedAll, &values)
-        } else {
-            tv(Msg::AdviseSearchedLocal, &values)
-        };
-        if s.invalid > 0 {
-            let invalid = tv(
-                Msg::AdviseSearchedInvalid,
-                &[("invalid", human::thousands(s.invalid))],
-            );
-            format!("{head} {invalid}")
-        } else {
-            head
-        }
-    };
+    let searched = searched_text(advice.search.clone(), ms);
     let recommended = advice.recommended.clone();
     let headline = {
         let recommended = recommended.clone();
@@ -399,32 +415,7 @@ fn AdviceView(
         </div>
         <div class="advise-grid">
             <FrontChart front=front recommended=rec_design apply=apply/>
-            <div class="advise-why">
-                <h3>{tr!(AdviseWhy)}</h3>
-                {if explanations.is_empty() {
-                    view! { <p class="muted">{tr!(AdviseWhyNone)}</p> }.into_any()
-                } else {
-                    view! {
-                        <ul class="advise-explanations">
-                            {explanations.into_iter().map(|e| {
-                                let dimension = e.dimension.clone();
-                                view! {
-                                    <li data-dimension=dimension>{move || explanation_text(&e, lang())}</li>
-                                }
-                            }).collect_view()}
-                        </ul>
-                    }.into_any()
-                }}
-                {(!flips.is_empty()).then(|| view! {
-                    <h3>{tr!(AdviseFlips)}</h3>
-                    <ul class="advise-flips" data-testid="advise-flips">
-                        {flips.into_iter().map(|f| {
-                            let advice = advice.clone();
-                            view! { <li>{move || flip_line(&f, &design_in(&advice, &f.design, lang()), lang())}</li> }
-                        }).collect_view()}
-                    </ul>
-                })}
-            </div>
+            {why_view(explanations, flips, advice.clone())}
         </div>
         <RatioChartView advice=(*advice).clone()/>
         <h3>{tr!(AdviseBest)}</h3>
@@ -443,49 +434,137 @@ fn AdviceView(
                 <tbody>
                     {top.into_iter().map(|a| {
                         let is_rec = rec_for_rows.as_ref() == Some(&a.design);
-                        let d = a.design.clone();
-                        let d2 = a.design.clone();
-                        let spec = serde_json::to_string(&a.design).unwrap_or_default();
-                        view! {
-                            <tr class:recommended=is_rec data-rank=a.rank.to_string()>
-                                <td class="num">{a.rank}</td>
-                                <th scope="row" class="advise-label">
-                                    <span class="advise-words">{ let a = a.clone(); move || plain_label(&a) }</span>
-                                    {is_rec.then(|| view! { " "<span class="badge" data-level="ok">{tr!(AdviseBadgeRecommended)}</span> })}
-                                    <span class="advise-row-foot">
-                                        <button type="button" class="button advise-apply-row" data-design=spec
-                                        aria-label={ let rank = a.rank.to_string(); move || tv(Msg::AdviseApplyN, &[("rank", rank.clone())]) }
-                                        title={ let a = a.clone(); move || tv(Msg::AdviseApplyTitle, &[("design", plain_label(&a))]) }
-                                        on:click=move |_| apply.run(d.clone())>
-                                        {move || if applied.with(|x| x.as_ref() == Some(&d2)) { t(Msg::AdviseApplied) } else { t(Msg::AdviseApply) }}
-                                    </button>
-                                        <span class="advise-verdict">{ let a = a.clone(); move || engine_verdict(&a) }</span>
-                                    </span>
-                                </th>
-                                <td class="num">{format!("{:+.3}", a.score)}</td>
-                                <td class="num" data-value=a.screened.reads.to_string()>{rate(a.screened.reads)}</td>
-                                <td class="num" data-value=a.screened.write_cost().to_string()
-                                    title={ let (docs, keys) = (rate(a.screened.writes), rate(a.screened.index_keys_written)); move || tv(Msg::AdviseWritesCell, &[("docs", docs.clone()), ("keys", keys.clone())]) }>{rate(a.screened.write_cost())}</td>
-                                <td class="num" data-value=a.screened.storage_cost().to_string()
-                                    title={ let (data, indexes) = (human::thousands(human::whole_bytes(a.screened.storage)), human::thousands(human::whole_bytes(a.screened.index_bytes))); move || tv(Msg::AdviseStorageCell, &[("data", tv(Msg::ExactBytes, &[("bytes", data.clone())])), ("indexes", tv(Msg::ExactBytes, &[("bytes", indexes.clone())]))]) }>{bytes(a.screened.storage_cost())}</td>
-                            </tr>
-                        }
+                        best_row(a, is_rec, apply, applied)
                     }).collect_view()}
                 </tbody>
             </table>
         </div>
-        {(!disagreements.is_empty()).then(|| view! {
-            <details class="advise-disagreements">
-                <summary>{ let count = disagreements.len().to_string(); move || tv(Msg::AdviseDisagree, &[("count", count.clone())]) }</summary>
-                <ul>
-                    {disagreements.into_iter().map(|d| {
-                        let advice = advice.clone();
-                        view! { <li>{move || tv(Msg::AdviseDisagreement, &[("design", design_in(&advice, &d.design, lang())), ("figure", d.figure.to_string()), ("screened", rate(d.screened)), ("engine", rate(d.engine)), ("note", d.note.to_string())])}</li> }
+        {disagreements_view(disagreements, advice)}
+    }
+}
+
+/// Returns what the advisor searched, in words: how many designs of how many, in how long, how
+/// many feasible and not, and how many it could not evaluate.
+fn searched_text(
+    s: crate::advise::search::SearchReport,
+    ms: f64,
+) -> impl Fn() -> String + Send + Sync + 'static {
+    move || {
+        let values = [
+            ("explored", human::thousands(s.explored)),
+            ("space", human::thousands(s.space_size)),
+            ("seconds", format!("{:.1}", ms / 1000.0)),
+            ("feasible", human::thousands(s.feasible)),
+            ("infeasible", human::thousands(s.infeasible)),
+        ];
+        let head = if s.method == "exhaustive" {
+            tv(Msg::AdviseSearchedAll, &values)
+        } else {
+            tv(Msg::AdviseSearchedLocal, &values)
+        };
+        if s.invalid > 0 {
+            let invalid = tv(
+                Msg::AdviseSearchedInvalid,
+                &[("invalid", human::thousands(s.invalid))],
+            );
+            format!("{head} {invalid}")
+        } else {
+            head
+        }
+    }
+}
+
+/// Why the recommendation chose each relationship's strategy, and what would change a choice
+/// (the prices or weights that flip it).
+fn why_view(
+    explanations: Vec<crate::advise::Explanation>,
+    flips: Vec<crate::advise::cost::Flip>,
+    advice: Arc<Advice>,
+) -> impl IntoView {
+    view! {
+    <div class="advise-why">
+        <h3>{tr!(AdviseWhy)}</h3>
+        {if explanations.is_empty() {
+            view! { <p class="muted">{tr!(AdviseWhyNone)}</p> }.into_any()
+        } else {
+            view! {
+                <ul class="advise-explanations">
+                    {explanations.into_iter().map(|e| {
+                        let dimension = e.dimension.clone();
+                        view! {
+                            <li data-dimension=dimension>{move || explanation_text(&e, lang())}</li>
+                        }
                     }).collect_view()}
                 </ul>
-            </details>
+            }.into_any()
+        }}
+        {(!flips.is_empty()).then(|| view! {
+            <h3>{tr!(AdviseFlips)}</h3>
+            <ul class="advise-flips" data-testid="advise-flips">
+                {flips.into_iter().map(|f| {
+                    let advice = advice.clone();
+                    view! { <li>{move || flip_line(&f, &design_in(&advice, &f.design, lang()), lang())}</li> }
+                }).collect_view()}
+            </ul>
         })}
+    </div>
     }
+}
+
+/// One of the best designs as a row of the table: its rank, its choices in words (marked when
+/// recommended), Apply and the engine's verdict, its score and its screened figures.
+fn best_row(
+    a: Advised,
+    is_rec: bool,
+    apply: Callback<DesignSpec>,
+    applied: RwSignal<Option<DesignSpec>>,
+) -> impl IntoView {
+    let d = a.design.clone();
+    let d2 = a.design.clone();
+    let spec = serde_json::to_string(&a.design).unwrap_or_default();
+    view! {
+        <tr class:recommended=is_rec data-rank=a.rank.to_string()>
+            <td class="num">{a.rank}</td>
+            <th scope="row" class="advise-label">
+                <span class="advise-words">{ let a = a.clone(); move || plain_label(&a) }</span>
+                {is_rec.then(|| view! { " "<span class="badge" data-level="ok">{tr!(AdviseBadgeRecommended)}</span> })}
+                <span class="advise-row-foot">
+                    <button type="button" class="button advise-apply-row" data-design=spec
+                    aria-label={ let rank = a.rank.to_string(); move || tv(Msg::AdviseApplyN, &[("rank", rank.clone())]) }
+                    title={ let a = a.clone(); move || tv(Msg::AdviseApplyTitle, &[("design", plain_label(&a))]) }
+                    on:click=move |_| apply.run(d.clone())>
+                    {move || if applied.with(|x| x.as_ref() == Some(&d2)) { t(Msg::AdviseApplied) } else { t(Msg::AdviseApply) }}
+                </button>
+                    <span class="advise-verdict">{ let a = a.clone(); move || engine_verdict(&a) }</span>
+                </span>
+            </th>
+            <td class="num">{format!("{:+.3}", a.score)}</td>
+            <td class="num" data-value=a.screened.reads.to_string()>{rate(a.screened.reads)}</td>
+            <td class="num" data-value=a.screened.write_cost().to_string()
+                title={ let (docs, keys) = (rate(a.screened.writes), rate(a.screened.index_keys_written)); move || tv(Msg::AdviseWritesCell, &[("docs", docs.clone()), ("keys", keys.clone())]) }>{rate(a.screened.write_cost())}</td>
+            <td class="num" data-value=a.screened.storage_cost().to_string()
+                title={ let (data, indexes) = (human::thousands(human::whole_bytes(a.screened.storage)), human::thousands(human::whole_bytes(a.screened.index_bytes))); move || tv(Msg::AdviseStorageCell, &[("data", tv(Msg::ExactBytes, &[("bytes", data.clone())])), ("indexes", tv(Msg::ExactBytes, &[("bytes", indexes.clone())]))]) }>{bytes(a.screened.storage_cost())}</td>
+        </tr>
+    }
+}
+
+/// Where the engine disagrees with the screening (folded, when it does): each design's figure,
+/// both values and why.
+fn disagreements_view(
+    disagreements: Vec<crate::advise::verify::Disagreement>,
+    advice: Arc<Advice>,
+) -> impl IntoView {
+    (!disagreements.is_empty()).then(|| view! {
+        <details class="advise-disagreements">
+            <summary>{ let count = disagreements.len().to_string(); move || tv(Msg::AdviseDisagree, &[("count", count.clone())]) }</summary>
+            <ul>
+                {disagreements.into_iter().map(|d| {
+                    let advice = advice.clone();
+                    view! { <li>{move || tv(Msg::AdviseDisagreement, &[("design", design_in(&advice, &d.design, lang())), ("figure", d.figure.to_string()), ("screened", rate(d.screened)), ("engine", rate(d.engine)), ("note", d.note.to_string())])}</li> }
+                }).collect_view()}
+            </ul>
+        </details>
+    })
 }
 
 /// Returns a design for a person, in the page's language: its choices in words
