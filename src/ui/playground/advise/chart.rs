@@ -41,6 +41,129 @@ fn y_of(s: &Scale, v: f64) -> f64 {
     H - BOTTOM - s.fraction(v) * (H - BOTTOM - TOP)
 }
 
+/// A design on the drawing: the design, its point's centre (x, y) and radius.
+type Placed = (Advised, f64, f64, f64);
+
+/// Returns the front's points as markers, each with its designs placed (a design's storage
+/// sets its point's area). Points whose centres lie within the larger one's radius (and a
+/// label's half-width) of each other are one marker with every rank ("1, 19"): no point hides
+/// another. The rest are drawn largest first, so that a small one is never under a large one.
+fn marker_groups(front: &[Advised], xs_scale: &Scale, ys_scale: &Scale) -> Vec<Vec<Placed>> {
+    let max_storage = front
+        .iter()
+        .map(|a| a.screened.storage_cost())
+        .fold(0.0_f64, f64::max);
+    let radius = |s: f64| {
+        if max_storage > 0.0 {
+            R_MIN + (R_MAX - R_MIN) * (s.max(0.0) / max_storage).sqrt()
+        } else {
+            R_MIN
+        }
+    };
+    let placed: Vec<Placed> = front
+        .iter()
+        .map(|a| {
+            (
+                a.clone(),
+                x_of(xs_scale, a.screened.reads),
+                y_of(ys_scale, a.screened.write_cost()),
+                radius(a.screened.storage_cost()),
+            )
+        })
+        .collect();
+    let mut groups: Vec<Vec<Placed>> = Vec::new();
+    for p in placed {
+        let near = groups.iter_mut().find(|g| {
+            g.iter()
+                .any(|q| (q.1 - p.1).hypot(q.2 - p.2) < q.3.max(p.3) + MERGE_SLACK)
+        });
+        match near {
+            Some(g) => g.push(p),
+            None => groups.push(vec![p]),
+        }
+    }
+    groups.sort_by(|a, b| {
+        let r = |g: &Vec<Placed>| g.iter().map(|p| p.3).fold(0.0, f64::max);
+        r(b).total_cmp(&r(a))
+    });
+    groups
+}
+
+/// One marker of the front: its point (the recommendation filled), its designs' ranks and
+/// figures (on hover and to screen readers), and what applies the marker's first design (the
+/// recommendation, else the best ranked) on click, Enter or Space.
+fn point_marker(
+    mut group: Vec<Placed>,
+    recommended: &Option<DesignSpec>,
+    apply: Callback<DesignSpec>,
+) -> Option<impl IntoView> {
+    // The recommendation first, then by rank: it is the one the marker applies.
+    group.sort_by_key(|p| (recommended.as_ref() != Some(&p.0.design), p.0.rank));
+    let (a, cx, cy, _) = group.first()?.clone();
+    let r = group.iter().map(|p| p.3).fold(0.0, f64::max);
+    let members: Vec<Advised> = group.into_iter().map(|p| p.0).collect();
+    let merged = members.len() > 1;
+    let is_rec = recommended.as_ref() == Some(&a.design);
+    let recommended = recommended.clone();
+    let label = {
+        let members = members.clone();
+        move || {
+            members
+                .iter()
+                .map(|a| {
+                    tv(
+                        if recommended.as_ref() == Some(&a.design) {
+                            Msg::FrontPointRecommended
+                        } else {
+                            Msg::FrontPoint
+                        },
+                        &[
+                            ("rank", a.rank.to_string()),
+                            ("label", plain_label(a)),
+                            ("reads", rate(a.screened.reads)),
+                            ("docs", rate(a.screened.writes)),
+                            ("keys", rate(a.screened.index_keys_written)),
+                            ("data", bytes(a.screened.storage)),
+                            ("indexes", bytes(a.screened.index_bytes)),
+                            ("score", format!("{:+.3}", a.score)),
+                        ],
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        }
+    };
+    let ranks: Vec<String> = members.iter().map(|m| m.rank.to_string()).collect();
+    let (d1, d2) = (a.design.clone(), a.design.clone());
+    let spec = serde_json::to_string(&a.design).unwrap_or_default();
+    let title = label.clone();
+    // A merged marker's ranks stand beside it, on the side with room.
+    let (tx, anchor) = if !merged {
+        (cx, "middle")
+    } else if cx > W / 2.0 {
+        (cx - r - 4.0, "end")
+    } else {
+        (cx + r + 4.0, "start")
+    };
+    Some(view! {
+        <g class="front-point" class:recommended=is_rec class:merged=merged role="button" tabindex="0"
+            aria-label=label data-rank=a.rank.to_string() data-ranks=ranks.join(" ") data-design=spec
+            data-reads=a.screened.reads.to_string() data-writes=a.screened.write_cost().to_string()
+            data-storage=a.screened.storage_cost().to_string()
+            on:click=move |_| apply.run(d1.clone())
+            on:keydown=move |ev| {
+                if ev.key() == "Enter" || ev.key() == " " {
+                    ev.prevent_default();
+                    apply.run(d2.clone());
+                }
+            }>
+            <title>{title}</title>
+            <circle cx=cx cy=cy r=r/>
+            <text class="point-rank" x=tx y=cy + 5.0 text-anchor=anchor aria-hidden="true">{ranks.join(", ")}</text>
+        </g>
+    })
+}
+
 /// The front's scatter.
 #[component]
 pub fn FrontChart(
@@ -55,17 +178,6 @@ pub fn FrontChart(
     let ys: Vec<f64> = front.iter().map(|a| a.screened.write_cost()).collect();
     let xs_scale = Scale::choose(&xs);
     let ys_scale = Scale::choose(&ys);
-    let max_storage = front
-        .iter()
-        .map(|a| a.screened.storage_cost())
-        .fold(0.0_f64, f64::max);
-    let radius = |s: f64| {
-        if max_storage > 0.0 {
-            R_MIN + (R_MAX - R_MIN) * (s.max(0.0) / max_storage).sqrt()
-        } else {
-            R_MIN
-        }
-    };
     let x_ticks = xs_scale.ticks();
     let y_ticks = ys_scale.ticks();
     let (xs2, ys2) = (xs_scale, ys_scale);
@@ -89,104 +201,10 @@ pub fn FrontChart(
             }
         })
         .collect_view();
-    // Points whose centres lie within the larger one's radius (and a label's half-width) of
-    // each other are one marker with every rank ("1, 19"): no point hides another. The rest
-    // are drawn largest first, so that a small one is never under a large one.
-    let placed: Vec<(Advised, f64, f64, f64)> = front
-        .iter()
-        .map(|a| {
-            (
-                a.clone(),
-                x_of(&xs_scale, a.screened.reads),
-                y_of(&ys_scale, a.screened.write_cost()),
-                radius(a.screened.storage_cost()),
-            )
-        })
-        .collect();
-    let mut groups: Vec<Vec<(Advised, f64, f64, f64)>> = Vec::new();
-    for p in placed {
-        let near = groups.iter_mut().find(|g| {
-            g.iter()
-                .any(|q| (q.1 - p.1).hypot(q.2 - p.2) < q.3.max(p.3) + MERGE_SLACK)
-        });
-        match near {
-            Some(g) => g.push(p),
-            None => groups.push(vec![p]),
-        }
-    }
-    groups.sort_by(|a, b| {
-        let r = |g: &Vec<(Advised, f64, f64, f64)>| g.iter().map(|p| p.3).fold(0.0, f64::max);
-        r(b).total_cmp(&r(a))
-    });
+    let groups = marker_groups(&front, &xs_scale, &ys_scale);
     let points = groups
         .into_iter()
-        .filter_map(|mut group| {
-            // The recommendation first, then by rank: it is the one the marker applies.
-            group.sort_by_key(|p| (recommended.as_ref() != Some(&p.0.design), p.0.rank));
-            let (a, cx, cy, _) = group.first()?.clone();
-            let r = group.iter().map(|p| p.3).fold(0.0, f64::max);
-            let members: Vec<Advised> = group.into_iter().map(|p| p.0).collect();
-            let merged = members.len() > 1;
-            let is_rec = recommended.as_ref() == Some(&a.design);
-            let recommended = recommended.clone();
-            let label = {
-                let members = members.clone();
-                move || {
-                    members
-                        .iter()
-                        .map(|a| {
-                            tv(
-                                if recommended.as_ref() == Some(&a.design) {
-                                    Msg::FrontPointRecommended
-                                } else {
-                                    Msg::FrontPoint
-                                },
-                                &[
-                                    ("rank", a.rank.to_string()),
-                                    ("label", plain_label(a)),
-                                    ("reads", rate(a.screened.reads)),
-                                    ("docs", rate(a.screened.writes)),
-                                    ("keys", rate(a.screened.index_keys_written)),
-                                    ("data", bytes(a.screened.storage)),
-                                    ("indexes", bytes(a.screened.index_bytes)),
-                                    ("score", format!("{:+.3}", a.score)),
-                                ],
-                            )
-                        })
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                }
-            };
-            let ranks: Vec<String> = members.iter().map(|m| m.rank.to_string()).collect();
-            let (d1, d2) = (a.design.clone(), a.design.clone());
-            let spec = serde_json::to_string(&a.design).unwrap_or_default();
-            let title = label.clone();
-            // A merged marker's ranks stand beside it, on the side with room.
-            let (tx, anchor) = if !merged {
-                (cx, "middle")
-            } else if cx > W / 2.0 {
-                (cx - r - 4.0, "end")
-            } else {
-                (cx + r + 4.0, "start")
-            };
-            Some(view! {
-                <g class="front-point" class:recommended=is_rec class:merged=merged role="button" tabindex="0"
-                    aria-label=label data-rank=a.rank.to_string() data-ranks=ranks.join(" ") data-design=spec
-                    data-reads=a.screened.reads.to_string() data-writes=a.screened.write_cost().to_string()
-                    data-storage=a.screened.storage_cost().to_string()
-                    on:click=move |_| apply.run(d1.clone())
-                    on:keydown=move |ev| {
-                        if ev.key() == "Enter" || ev.key() == " " {
-                            ev.prevent_default();
-                            apply.run(d2.clone());
-                        }
-                    }>
-                    <title>{title}</title>
-                    <circle cx=cx cy=cy r=r/>
-                    <text class="point-rank" x=tx y=cy + 5.0 text-anchor=anchor aria-hidden="true">{ranks.join(", ")}</text>
-                </g>
-            })
-        })
+        .filter_map(|group| point_marker(group, &recommended, apply))
         .collect_view();
     let log = xs_scale.is_log() || ys_scale.is_log();
     let count = front.len().to_string();
