@@ -102,35 +102,7 @@ pub fn DocumentSizer() -> impl IntoView {
                     aria-describedby="doc-status"
                 ></textarea>
                 <div id="doc-status" class="doc-status" aria-live="polite">
-                    {move || match error.get() {
-                        Some(e) => view! {
-                            <p class="error" role="alert">
-                                <strong>
-                                    {tv(
-                                        Msg::SizerLineColumn,
-                                        &[("line", e.line.to_string()), ("column", e.column.to_string())],
-                                    )}
-                                </strong>
-                                ": "
-                                {e.message.clone()}
-                                {last_good
-                                    .get()
-                                    .is_some()
-                                    .then(|| format!(" — {}", t(Msg::SizerLastValid)))}
-                            </p>
-                        }
-                        .into_any(),
-                        None => view! {
-                            <p class="hint">
-                                {t(Msg::SizerSyntax)}" "
-                                <code>"ObjectId(…)"</code>{t(Msg::SizerListSeparator)}
-                                <code>"ISODate(…)"</code>{t(Msg::SizerListSeparator)}
-                                <code>"NumberLong(…)"</code>{t(Msg::SizerListSeparator)}
-                                {t(Msg::SizerSyntaxMore)}
-                            </p>
-                        }
-                        .into_any(),
-                    }}
+                    {document_status(error, last_good)}
                 </div>
             </div>
 
@@ -151,33 +123,7 @@ pub fn DocumentSizer() -> impl IntoView {
                     " · "{tr!(SizerBsonsizeBefore)}" "<code>{BSONSIZE}</code>" "{tr!(SizerBsonsizeAfter)}
                 </p>
                 <LimitGauge size=size/>
-                <dl class="stats">
-                    <div>
-                        <dt>{tr!(SizerFieldNames)}</dt>
-                        <dd data-testid="field-name-share">
-                            {move || {
-                                let a = analysis.get();
-                                human::percent(a.field_name_bytes as f64 / a.size.max(1) as f64)
-                            }}
-                        </dd>
-                        <dd class="sub" title=move || exact_bytes(analysis.get().field_name_bytes)>{move || human::binary_size(analysis.get().field_name_bytes)}</dd>
-                    </div>
-                    <div>
-                        <dt>{tr!(SizerArrayIndexes)}</dt>
-                        <dd>{move || human::thousands(parts(&analysis.get()).indexes)}</dd>
-                        <dd class="sub">{tr!(SizerArrayIndexesNote)}</dd>
-                    </div>
-                    <div>
-                        <dt>{tr!(SizerFields)}</dt>
-                        <dd>{move || human::thousands(analysis.get().fields.len() as u64)}</dd>
-                        <dd class="sub">{tr!(SizerFieldsNote)}</dd>
-                    </div>
-                    <div>
-                        <dt>{tr!(SizerDepth)}</dt>
-                        <dd>{move || analysis.get().depth}</dd>
-                        <dd class="sub">{tr!(SizerDepthNote)}</dd>
-                    </div>
-                </dl>
+                {document_stats(analysis)}
                 <Composition analysis=analysis/>
             </div>
 
@@ -200,6 +146,77 @@ pub fn DocumentSizer() -> impl IntoView {
                 </div>
             </div>
         </section>
+    }
+}
+
+/// The line under the editor: the error at its line and column (saying the last valid
+/// document's figures stay), or, while the text reads, the shell syntax it takes.
+fn document_status(
+    error: ReadSignal<Option<ParseError>>,
+    last_good: ReadSignal<Option<Analysis>>,
+) -> impl IntoView {
+    move || match error.get() {
+        Some(e) => view! {
+            <p class="error" role="alert">
+                <strong>
+                    {tv(
+                        Msg::SizerLineColumn,
+                        &[("line", e.line.to_string()), ("column", e.column.to_string())],
+                    )}
+                </strong>
+                ": "
+                {e.message.clone()}
+                {last_good
+                    .get()
+                    .is_some()
+                    .then(|| format!(" — {}", t(Msg::SizerLastValid)))}
+            </p>
+        }
+        .into_any(),
+        None => view! {
+            <p class="hint">
+                {t(Msg::SizerSyntax)}" "
+                <code>"ObjectId(…)"</code>{t(Msg::SizerListSeparator)}
+                <code>"ISODate(…)"</code>{t(Msg::SizerListSeparator)}
+                <code>"NumberLong(…)"</code>{t(Msg::SizerListSeparator)}
+                {t(Msg::SizerSyntaxMore)}
+            </p>
+        }
+        .into_any(),
+    }
+}
+
+/// The document's figures besides its size: the field names' share of it, the array indexes
+/// (keys BSON writes for each element), the fields and the depth.
+fn document_stats(analysis: Signal<Analysis>) -> impl IntoView {
+    view! {
+        <dl class="stats">
+            <div>
+                <dt>{tr!(SizerFieldNames)}</dt>
+                <dd data-testid="field-name-share">
+                    {move || {
+                        let a = analysis.get();
+                        human::percent(a.field_name_bytes as f64 / a.size.max(1) as f64)
+                    }}
+                </dd>
+                <dd class="sub" title=move || exact_bytes(analysis.get().field_name_bytes)>{move || human::binary_size(analysis.get().field_name_bytes)}</dd>
+            </div>
+            <div>
+                <dt>{tr!(SizerArrayIndexes)}</dt>
+                <dd>{move || human::thousands(parts(&analysis.get()).indexes)}</dd>
+                <dd class="sub">{tr!(SizerArrayIndexesNote)}</dd>
+            </div>
+            <div>
+                <dt>{tr!(SizerFields)}</dt>
+                <dd>{move || human::thousands(analysis.get().fields.len() as u64)}</dd>
+                <dd class="sub">{tr!(SizerFieldsNote)}</dd>
+            </div>
+            <div>
+                <dt>{tr!(SizerDepth)}</dt>
+                <dd>{move || analysis.get().depth}</dd>
+                <dd class="sub">{tr!(SizerDepthNote)}</dd>
+            </div>
+        </dl>
     }
 }
 

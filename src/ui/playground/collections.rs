@@ -205,25 +205,7 @@ pub fn CollectionCards(
                                         </tr>
                                     </thead>
                                     <tbody>
-                                        {rows.into_iter().map(|sh| {
-                                            let (expected, expected_bounds) = sh.largest();
-                                            let (label, n, avg, p50, p99, max) = (sh.label, sh.count, sh.average, sh.p50, sh.p99, sh.max);
-                                            let (p50_title, p99_title) = (size_title(&p50, bounds_text(sh.p50_bounds)), size_title(&p99, bounds_text(sh.p99_bounds)));
-                                            let (avg_title, max_title) = (size_title(&avg, None), size_title(&max, None));
-                                            let expected_title = size_title(&expected, Some(largest_expected_text(n, expected_bounds)));
-                                            let largest = largest_cell(expected, expected_title, max, max_title);
-                                            let shape = label.clone();
-                                            view! {
-                                                <tr data-shape=shape>
-                                                    <td>{shape_label(&label, c)}</td>
-                                                    <td class="num" data-metric="count" data-value=n.to_string()>{count_text(n)}</td>
-                                                    <td class="num" data-metric="avg" data-value=avg.bytes.to_string() title=avg_title>{size_text(&avg)}</td>
-                                                    <td class="num" data-metric="p50" data-value=p50.bytes.to_string() title=p50_title>{size_text(&p50)}</td>
-                                                    <td class="num" data-metric="p99" data-value=p99.bytes.to_string() title=p99_title>{size_text(&p99)}</td>
-                                                    <td class="num">{largest}</td>
-                                                </tr>
-                                            }
-                                        }).collect_view()}
+                                        {rows.into_iter().map(|sh| shape_row(sh, c)).collect_view()}
                                     </tbody>
                                 </table>
                                 {stats.shapes.iter().filter_map(|sh| {
@@ -232,35 +214,7 @@ pub fn CollectionCards(
                                     let refused = over.expected();
                                     Some(view! { <p class="array-line over-limit" class:broken=refused data-metric="over_limit" data-value=over.documents.to_string()>{text}</p> })
                                 }).collect_view()}
-                                {s.shapes.iter().flat_map(|sh| sh.arrays.iter()).map(|arr| {
-                                    let verdict = match (&arr.break_point, arr.capped) {
-                                        (_, true) => t(Msg::ArrayCapped),
-                                        (Some(bp), false) => {
-                                            let approx = if bp.exact { "" } else { "≈ " };
-                                            let when = if arr.max_count >= bp.count {
-                                                t(Msg::ArrayAlreadyPast)
-                                            } else {
-                                                arr.largest_reaches.as_ref().map(|d| tv(Msg::ArrayReachedBy, &[("date", break_date(d, lang()))])).unwrap_or_default()
-                                            };
-                                            tv(Msg::ArrayBreaks, &[
-                                                ("approx", approx.to_string()),
-                                                ("count", human::thousands(bp.count)),
-                                                ("when", when),
-                                            ])
-                                        }
-                                        (None, false) => t(Msg::ArrayNoBreak),
-                                    };
-                                    let broken = arr.break_point.as_ref().is_some_and(|bp| !arr.capped && arr.max_count >= bp.count);
-                                    let chart = (!arr.capped).then(|| view! { <GrowthChart array=arr.clone()/> });
-                                    view! {
-                                        <p class="array-line" class:broken=broken>
-                                            <code>{arr.field.clone()}</code>
-                                            " "{tv(Msg::ArrayLargestHas, &[("relationship", arr.relationship.clone()), ("count", human::thousands(arr.max_count))])}" "
-                                            <strong>{verdict}</strong>
-                                        </p>
-                                        {chart}
-                                    }
-                                }).collect_view()}
+                                {s.shapes.iter().flat_map(|sh| sh.arrays.iter()).map(array_line).collect_view()}
                                 {(ev.is_none() && pending).then(|| view! {
                                     <div class="engine-pending" aria-hidden="true">
                                         <p class="muted">{t(Msg::SamplePending)}</p>
@@ -271,33 +225,7 @@ pub fn CollectionCards(
                                     let samples = e.samples.clone()?;
                                     Some(view! { <SampleDocumentPanel collection=c.name.clone() samples sampled=e.sample_documents full_largest/> })
                                 })}
-                                {ev.map(|e| {
-                                    let index_total = super::evaluated::bytes(e.index_bytes);
-                                    view! {
-                                        <p class="eval-indexes muted">
-                                            {tv(Msg::DocumentsSampled, &[("count", human::thousands(e.sample_documents))])}" "
-                                            {disk.as_ref().map(disk_text)}
-                                            <span data-metric="index_bytes" data-value=e.index_bytes.value.to_string()>
-                                                {tv(Msg::IndexesAtFullScale, &[
-                                                    ("count", e.indexes.len().to_string()),
-                                                    ("indexes", t(if e.indexes.len() == 1 { Msg::IndexOne } else { Msg::IndexMany })),
-                                                    ("size", index_total),
-                                                ])}
-                                            </span>
-                                        </p>
-                                        <ul class="index-sizes">
-                                            {e.indexes.into_iter().map(|ix| {
-                                                let multikey = if ix.multikey { t(Msg::Multikey) } else { String::new() };
-                                                view! {
-                                                    <li data-index=ix.name.clone() data-value=ix.bytes.value.to_string()>
-                                                        <code>{ix.name.clone()}</code>
-                                                        {format!(" {}{multikey}", super::evaluated::bytes(ix.bytes))}
-                                                    </li>
-                                                }
-                                            }).collect_view()}
-                                        </ul>
-                                    }
-                                })}
+                                {ev.map(|e| eval_indexes(e, disk.as_ref()))}
                                 <div class="indexes">
                                     {shard.map(|k| view! { <p class="muted">{t(Msg::ShardKey)}" "<code>{k}</code></p> })}
                                     {indexes.into_iter().map(|code| view! { <pre class="code">{code}</pre> }).collect_view()}
@@ -308,5 +236,104 @@ pub fn CollectionCards(
                     .collect_view()
             }}
         </div>
+    }
+}
+
+/// One shape of a collection's documents as a row of its table: how many, and their average,
+/// median, 99th percentile and largest sizes (each with its exact bytes or bounds on hover).
+fn shape_row(sh: crate::stats::ShapeStats, c: &crate::design::Collection) -> impl IntoView {
+    let (expected, expected_bounds) = sh.largest();
+    let (label, n, avg, p50, p99, max) = (sh.label, sh.count, sh.average, sh.p50, sh.p99, sh.max);
+    let (p50_title, p99_title) = (
+        size_title(&p50, bounds_text(sh.p50_bounds)),
+        size_title(&p99, bounds_text(sh.p99_bounds)),
+    );
+    let (avg_title, max_title) = (size_title(&avg, None), size_title(&max, None));
+    let expected_title = size_title(&expected, Some(largest_expected_text(n, expected_bounds)));
+    let largest = largest_cell(expected, expected_title, max, max_title);
+    let shape = label.clone();
+    view! {
+        <tr data-shape=shape>
+            <td>{shape_label(&label, c)}</td>
+            <td class="num" data-metric="count" data-value=n.to_string()>{count_text(n)}</td>
+            <td class="num" data-metric="avg" data-value=avg.bytes.to_string() title=avg_title>{size_text(&avg)}</td>
+            <td class="num" data-metric="p50" data-value=p50.bytes.to_string() title=p50_title>{size_text(&p50)}</td>
+            <td class="num" data-metric="p99" data-value=p99.bytes.to_string() title=p99_title>{size_text(&p99)}</td>
+            <td class="num">{largest}</td>
+        </tr>
+    }
+}
+
+/// One array field of a collection: its largest count, and when it breaks the document size
+/// limit (or that it never does, or is capped), with its growth drawn unless capped.
+fn array_line(arr: &crate::stats::ArrayStats) -> impl IntoView {
+    let verdict = match (&arr.break_point, arr.capped) {
+        (_, true) => t(Msg::ArrayCapped),
+        (Some(bp), false) => {
+            let approx = if bp.exact { "" } else { "≈ " };
+            let when = if arr.max_count >= bp.count {
+                t(Msg::ArrayAlreadyPast)
+            } else {
+                arr.largest_reaches
+                    .as_ref()
+                    .map(|d| tv(Msg::ArrayReachedBy, &[("date", break_date(d, lang()))]))
+                    .unwrap_or_default()
+            };
+            tv(
+                Msg::ArrayBreaks,
+                &[
+                    ("approx", approx.to_string()),
+                    ("count", human::thousands(bp.count)),
+                    ("when", when),
+                ],
+            )
+        }
+        (None, false) => t(Msg::ArrayNoBreak),
+    };
+    let broken = arr
+        .break_point
+        .as_ref()
+        .is_some_and(|bp| !arr.capped && arr.max_count >= bp.count);
+    let chart = (!arr.capped).then(|| view! { <GrowthChart array=arr.clone()/> });
+    view! {
+        <p class="array-line" class:broken=broken>
+            <code>{arr.field.clone()}</code>
+            " "{tv(Msg::ArrayLargestHas, &[("relationship", arr.relationship.clone()), ("count", human::thousands(arr.max_count))])}" "
+            <strong>{verdict}</strong>
+        </p>
+        {chart}
+    }
+}
+
+/// What the engine measured of a collection: its documents sampled, its bytes on disk, and
+/// each index's size at full scale.
+fn eval_indexes(
+    e: CollectionEval,
+    disk: Option<&crate::eval::memory::CollectionStorage>,
+) -> impl IntoView {
+    let index_total = super::evaluated::bytes(e.index_bytes);
+    view! {
+        <p class="eval-indexes muted">
+            {tv(Msg::DocumentsSampled, &[("count", human::thousands(e.sample_documents))])}" "
+            {disk.map(disk_text)}
+            <span data-metric="index_bytes" data-value=e.index_bytes.value.to_string()>
+                {tv(Msg::IndexesAtFullScale, &[
+                    ("count", e.indexes.len().to_string()),
+                    ("indexes", t(if e.indexes.len() == 1 { Msg::IndexOne } else { Msg::IndexMany })),
+                    ("size", index_total),
+                ])}
+            </span>
+        </p>
+        <ul class="index-sizes">
+            {e.indexes.into_iter().map(|ix| {
+                let multikey = if ix.multikey { t(Msg::Multikey) } else { String::new() };
+                view! {
+                    <li data-index=ix.name.clone() data-value=ix.bytes.value.to_string()>
+                        <code>{ix.name.clone()}</code>
+                        {format!(" {}{multikey}", super::evaluated::bytes(ix.bytes))}
+                    </li>
+                }
+            }).collect_view()}
+        </ul>
     }
 }
