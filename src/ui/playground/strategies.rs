@@ -321,13 +321,7 @@ fn row(
     };
     let id = format!("strategy-{name}");
     let param_id = format!("{id}-parameter");
-    let options = choices
-        .iter()
-        .map(|s| {
-            let n = s.name();
-            view! { <option value=n selected=chosen() == n>{move || strategy_label(n)}</option> }
-        })
-        .collect_view();
+    let options = strategy_options(&choices, chosen());
     let on_select = {
         let commit = commit.clone();
         move |ev: leptos::ev::Event| {
@@ -381,35 +375,7 @@ fn row(
             }
         })
     };
-    let origin = {
-        let name = name.clone();
-        let id = id.clone();
-        move || {
-            if !overridden.get() {
-                return view! { <span class="muted">{tr!(FromBase)}</span> }.into_any();
-            }
-            let name = name.clone();
-            let id = id.clone();
-            let aria = tv(
-                Msg::ResetToBaseLabel,
-                &[
-                    ("name", name.clone()),
-                    ("base", base_label(base.get().as_str())),
-                ],
-            );
-            let reset = move |_| {
-                if apply(ws, error, |v| edit::clear_strategy(v, &name)) {
-                    focus_id(id.clone());
-                }
-            };
-            view! {
-                <button type="button" class="button small strategy-reset" aria-label=aria on:click=reset>
-                    {tr!(ResetToBase)}
-                </button>
-            }
-            .into_any()
-        }
-    };
+    let origin = strategy_origin(ws, name.clone(), id.clone(), overridden, base, error);
     let copies = copied_fields(
         ws,
         &name,
@@ -433,6 +399,54 @@ fn row(
             {copies}
         </div>
     }
+}
+
+/// Returns where a row's strategy comes from: the base design, or an override with the
+/// button that resets it to the base's (the focus then back on the row's select).
+fn strategy_origin(
+    ws: Workspace,
+    name: String,
+    id: String,
+    overridden: Memo<bool>,
+    base: Memo<DesignName>,
+    error: RwSignal<Option<String>>,
+) -> impl Fn() -> AnyView + Send + Sync + 'static {
+    move || {
+        if !overridden.get() {
+            return view! { <span class="muted">{tr!(FromBase)}</span> }.into_any();
+        }
+        let name = name.clone();
+        let id = id.clone();
+        let aria = tv(
+            Msg::ResetToBaseLabel,
+            &[
+                ("name", name.clone()),
+                ("base", base_label(base.get().as_str())),
+            ],
+        );
+        let reset = move |_| {
+            if apply(ws, error, |v| edit::clear_strategy(v, &name)) {
+                focus_id(id.clone());
+            }
+        };
+        view! {
+            <button type="button" class="button small strategy-reset" aria-label=aria on:click=reset>
+                {tr!(ResetToBase)}
+            </button>
+        }
+        .into_any()
+    }
+}
+
+/// The strategies a relationship can take, as a select's options, the chosen one selected.
+fn strategy_options(choices: &[Strategy], chosen: &str) -> impl IntoView {
+    choices
+        .iter()
+        .map(|s| {
+            let n = s.name();
+            view! { <option value=n selected=chosen == n>{move || strategy_label(n)}</option> }
+        })
+        .collect_view()
 }
 
 /// The fields a row's strategy copies, as checkboxes, when it is an extended reference (the
