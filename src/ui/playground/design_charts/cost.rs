@@ -102,6 +102,47 @@ pub fn CostChart(designs: Memo<Vec<Design>>, size: Signal<Size>) -> impl IntoVie
     }
 }
 
+/// Returns what the chart says while it has no operation to draw: the designs evaluated have
+/// none, none could be evaluated, or they are still being evaluated.
+fn empty_text(designs: &[Design]) -> String {
+    if designs.iter().any(|d| d.evaluation().is_some()) {
+        t(Msg::ChartNoOperations)
+    } else if designs
+        .iter()
+        .all(|d| matches!(d.state, super::State::Failed(_)))
+    {
+        t(Msg::ChartNoneEvaluated)
+    } else {
+        t(Msg::ChartEvaluating)
+    }
+}
+
+/// Returns the chart's layout: a group of bars per operation (`cells`' rows), a bar per design,
+/// room for the longest design label and the longest value text.
+fn cost_layout(designs: &[Design], cells: &[Vec<Option<(f64, String)>>], size: Size) -> Layout {
+    let label_chars = designs
+        .iter()
+        .map(|d| columns(&d.chart_label()))
+        .max()
+        .unwrap_or(0);
+    let value_chars = cells
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|c| columns(&c.1))
+        .max()
+        .unwrap_or(0);
+    Layout::new(Spec {
+        width: size.width,
+        font: size.font,
+        label_chars,
+        value_chars,
+        groups: cells.len(),
+        bars: designs.len(),
+        headings: true,
+    })
+}
+
 /// Draws `metric` for every operation and design.
 fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
     // The workload's operations of every design evaluated: a design's lifecycle patterns may
@@ -113,16 +154,7 @@ fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
             .collect::<Vec<_>>()
     }));
     if ops.is_empty() {
-        let text = if designs.iter().any(|d| d.evaluation().is_some()) {
-            t(Msg::ChartNoOperations)
-        } else if designs
-            .iter()
-            .all(|d| matches!(d.state, super::State::Failed(_)))
-        {
-            t(Msg::ChartNoneEvaluated)
-        } else {
-            t(Msg::ChartEvaluating)
-        };
+        let text = empty_text(designs);
         return view! { <p class="muted chart-empty">{text}</p> }.into_any();
     }
     // Per operation, per design: the figure and its text.
@@ -142,27 +174,7 @@ fn draw(designs: &[Design], metric: Metric, size: Size) -> impl IntoView {
     let values: Vec<f64> = cells.iter().flatten().flatten().map(|c| c.0).collect();
     let scale = Scale::choose(&values);
     let font = size.font;
-    let label_chars = designs
-        .iter()
-        .map(|d| columns(&d.chart_label()))
-        .max()
-        .unwrap_or(0);
-    let value_chars = cells
-        .iter()
-        .flatten()
-        .flatten()
-        .map(|c| columns(&c.1))
-        .max()
-        .unwrap_or(0);
-    let l = Layout::new(Spec {
-        width: size.width,
-        font,
-        label_chars,
-        value_chars,
-        groups: ops.len(),
-        bars: designs.len(),
-        headings: true,
-    });
+    let l = cost_layout(designs, &cells, size);
     let mut svg = Svg::default();
     axes(&mut svg, &l, &scale, font, tick_text);
     for ((op, row), group) in ops.iter().zip(&cells).zip(&l.groups) {

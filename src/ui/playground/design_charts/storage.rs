@@ -8,7 +8,7 @@ use crate::lang::Msg;
 use crate::ui::i18n::{t, tr, tv};
 
 use super::{axes, chart_svg, legend_item, placeholder_bar, Colour, Design, Size};
-use crate::chart::bars::{columns, fit_text, stack, Layout, Scale, Spec};
+use crate::chart::bars::{columns, fit_text, stack, Layout, Row, Scale, Spec};
 use crate::chart::svg::Svg;
 use crate::eval::Evaluation;
 use crate::human;
@@ -126,84 +126,7 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
             placeholder_bar(&mut svg, &l, r, d, &what, None, font);
             continue;
         };
-        // Data then indexes of each collection, in the design's order.
-        let parts: Vec<(Colour, &str, &'static str, f64)> = s
-            .collections
-            .iter()
-            .flat_map(|c| {
-                let colour = colour_of(names, &c.name);
-                [
-                    (colour, c.name.as_str(), "data", c.stats.total_bytes),
-                    (colour, c.name.as_str(), "indexes", c.index_bytes.value),
-                ]
-            })
-            .collect();
-        let values: Vec<f64> = parts.iter().map(|p| p.3).collect();
-        let segs = stack(&values, &scale, l.plot_x, l.plot_w);
-        let end = segs.last().map_or(l.plot_x, |(x, w)| x + w);
-        let whole = s.data_and_index_bytes();
-        let summary = tv(
-            Msg::StorageSummary,
-            &[("design", shown_as.clone()), ("size", size_text(whole))],
-        );
-        let whole_text = whole.to_string();
-        let why = d.infeasible().join(",");
-        let data = [
-            ("design", d.name.as_str()),
-            ("state", "done"),
-            ("value", whole_text.as_str()),
-        ];
-        let mut data = data.to_vec();
-        if !why.is_empty() {
-            data.push(("infeasible", why.as_str()));
-        }
-        let class = if why.is_empty() {
-            "bar"
-        } else {
-            "bar infeasible"
-        };
-        svg.group(class, &summary, &data);
-        for ((colour, coll, kind, v), (x, w)) in parts.into_iter().zip(segs) {
-            let kind_text = t(if kind == "indexes" {
-                Msg::StorageKindIndexes
-            } else {
-                Msg::StorageKindData
-            });
-            let label = tv(
-                Msg::StorageBar,
-                &[
-                    ("design", d.label.clone()),
-                    ("collection", coll.to_string()),
-                    ("kind", kind_text),
-                    ("size", size_text(v)),
-                    (
-                        "estimate",
-                        if kind == "indexes" {
-                            t(Msg::StorageEstimate)
-                        } else {
-                            String::new()
-                        },
-                    ),
-                ],
-            );
-            let class = format!("bar-seg {} part-{kind}", colour.class());
-            let value = v.to_string();
-            let data = [
-                ("design", d.name.as_str()),
-                ("collection", coll),
-                ("kind", kind),
-                ("value", value.as_str()),
-            ];
-            svg.rect(&class, x, r.y, w, r.h, &label, &data);
-        }
-        svg.close();
-        svg.text(
-            "bar-value",
-            end + l.gap,
-            r.text_y,
-            "start",
-            &size_text(whole),
-        );
+        stacked_bar(&mut svg, &l, r, d, s, names, &scale);
     }
     chart_svg(
         &l,
@@ -213,4 +136,95 @@ fn draw(designs: &[Design], names: &[String], size: Size) -> impl IntoView {
         "linear scale",
         svg.finish(),
     )
+}
+
+/// Draws one design's stacked bar: data then indexes of each collection, in the design's
+/// order (each collection in its colour, each part saying its size), then the whole size.
+fn stacked_bar(
+    svg: &mut Svg,
+    l: &Layout,
+    r: &Row,
+    d: &Design,
+    s: &Evaluation,
+    names: &[String],
+    scale: &Scale,
+) {
+    let shown_as = d.chart_label();
+    let parts: Vec<(Colour, &str, &'static str, f64)> = s
+        .collections
+        .iter()
+        .flat_map(|c| {
+            let colour = colour_of(names, &c.name);
+            [
+                (colour, c.name.as_str(), "data", c.stats.total_bytes),
+                (colour, c.name.as_str(), "indexes", c.index_bytes.value),
+            ]
+        })
+        .collect();
+    let values: Vec<f64> = parts.iter().map(|p| p.3).collect();
+    let segs = stack(&values, scale, l.plot_x, l.plot_w);
+    let end = segs.last().map_or(l.plot_x, |(x, w)| x + w);
+    let whole = s.data_and_index_bytes();
+    let summary = tv(
+        Msg::StorageSummary,
+        &[("design", shown_as.clone()), ("size", size_text(whole))],
+    );
+    let whole_text = whole.to_string();
+    let why = d.infeasible().join(",");
+    let data = [
+        ("design", d.name.as_str()),
+        ("state", "done"),
+        ("value", whole_text.as_str()),
+    ];
+    let mut data = data.to_vec();
+    if !why.is_empty() {
+        data.push(("infeasible", why.as_str()));
+    }
+    let class = if why.is_empty() {
+        "bar"
+    } else {
+        "bar infeasible"
+    };
+    svg.group(class, &summary, &data);
+    for ((colour, coll, kind, v), (x, w)) in parts.into_iter().zip(segs) {
+        let kind_text = t(if kind == "indexes" {
+            Msg::StorageKindIndexes
+        } else {
+            Msg::StorageKindData
+        });
+        let label = tv(
+            Msg::StorageBar,
+            &[
+                ("design", d.label.clone()),
+                ("collection", coll.to_string()),
+                ("kind", kind_text),
+                ("size", size_text(v)),
+                (
+                    "estimate",
+                    if kind == "indexes" {
+                        t(Msg::StorageEstimate)
+                    } else {
+                        String::new()
+                    },
+                ),
+            ],
+        );
+        let class = format!("bar-seg {} part-{kind}", colour.class());
+        let value = v.to_string();
+        let data = [
+            ("design", d.name.as_str()),
+            ("collection", coll),
+            ("kind", kind),
+            ("value", value.as_str()),
+        ];
+        svg.rect(&class, x, r.y, w, r.h, &label, &data);
+    }
+    svg.close();
+    svg.text(
+        "bar-value",
+        end + l.gap,
+        r.text_y,
+        "start",
+        &size_text(whole),
+    );
 }
