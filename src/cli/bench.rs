@@ -117,142 +117,152 @@ impl BenchArgs {
     /// Runs the measurement and prints its JSON.
     pub fn run(self) -> anyhow::Result<ExitCode> {
         match self.what {
-            BenchWhat::Sizes { file, rounds } => {
-                let text = std::fs::read_to_string(&file)
-                    .with_context(|| format!("cannot read {}", file.display()))?;
-                let mut docs = Vec::new();
-                for item in parse_stream(&text) {
-                    match item.result {
-                        Ok(doc) => docs.push(doc),
-                        Err(e) => bail!("{}: {e}", file.display()),
-                    }
-                }
-                let clock = Instant::now();
-                let timing = time_sizes(&docs, rounds, || clock.elapsed().as_secs_f64() * 1e3);
-                writeln!(std::io::stdout(), "{}", serde_json::to_string(&timing)?)?;
-                Ok(ExitCode::SUCCESS)
-            }
+            BenchWhat::Sizes { file, rounds } => bench_sizes(&file, rounds),
             BenchWhat::Query {
                 file,
                 collection,
                 setup,
                 query,
                 min_ms,
-            } => {
-                let text = std::fs::read_to_string(&file)
-                    .with_context(|| format!("cannot read {}", file.display()))?;
-                let mut db = Database::new();
-                let before = super::alloc::current();
-                let docs =
-                    load_documents(&mut db, &collection, &text, &file.display().to_string())?;
-                // Heap bytes the engine holds for the collection (documents, record ids,
-                // the _id_ index), next to the documents' own BSON bytes.
-                let stored_bytes = super::alloc::current()
-                    .zip(before)
-                    .map(|(after, before)| after.saturating_sub(before));
-                let bson_bytes: u64 = db
-                    .collection(&collection)
-                    .map(|c| c.documents().map(|d| d.as_bytes().len() as u64).sum())
-                    .unwrap_or(0);
-                for command in &setup {
-                    run_script(&mut db, command, "--setup")?;
-                }
-                let clock = Instant::now();
-                let queries = time_queries(&mut db, &query, min_ms, || {
-                    clock.elapsed().as_secs_f64() * 1e3
-                })?;
-                let json = serde_json::json!({
-                    "docs": docs,
-                    "bson_bytes": bson_bytes,
-                    "stored_bytes": stored_bytes,
-                    "queries": queries,
-                });
-                writeln!(std::io::stdout(), "{json}")?;
-                Ok(ExitCode::SUCCESS)
-            }
+            } => bench_query(&file, &collection, &setup, &query, min_ms),
             BenchWhat::Infer {
                 file,
                 rounds,
                 stream,
             } => infer::run(&file, rounds, stream),
-            BenchWhat::Eval { models, rounds } => {
-                let mut paths = models;
-                if paths.is_empty() {
-                    let dir = std::path::Path::new("presets");
-                    paths = std::fs::read_dir(dir)
-                        .with_context(|| format!("cannot list {}", dir.display()))?
-                        .filter_map(Result::ok)
-                        .map(|e| e.path())
-                        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-                        .collect();
-                    paths.sort();
-                }
-                for p in paths {
-                    let text = std::fs::read_to_string(&p)
-                        .with_context(|| format!("cannot read {}", p.display()))?;
-                    let model = crate::model::parse_model(&text)
-                        .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
-                    let clock = Instant::now();
-                    let mut peak = super::alloc::peak_probe();
-                    let mut t = time_eval(
-                        &model,
-                        rounds,
-                        || clock.elapsed().as_secs_f64() * 1e3,
-                        &mut peak,
-                    )?;
-                    if t.model.is_empty() {
-                        t.model = p.display().to_string();
-                    }
-                    writeln!(std::io::stdout(), "{}", serde_json::to_string(&t)?)?;
-                }
-                Ok(ExitCode::SUCCESS)
-            }
-            BenchWhat::Advise { models, rounds } => {
-                for p in model_paths(models)? {
-                    let text = std::fs::read_to_string(&p)
-                        .with_context(|| format!("cannot read {}", p.display()))?;
-                    let model = crate::model::parse_model(&text)
-                        .map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))?;
-                    let mut search = Vec::new();
-                    let mut verified = Vec::new();
-                    let mut last = None;
-                    for _ in 0..rounds.max(1) {
-                        for verify in [false, true] {
-                            let opts = crate::advise::AdviseOptions {
-                                verify,
-                                ..Default::default()
-                            };
-                            let t = Instant::now();
-                            let a = crate::advise::advise(&model, &opts);
-                            let ms = t.elapsed().as_secs_f64() * 1e3;
-                            if verify {
-                                verified.push(ms);
-                                last = Some(a);
-                            } else {
-                                search.push(ms);
-                            }
-                        }
-                    }
-                    let Some(a) = last else { continue };
-                    let runs = a
-                        .top
-                        .iter()
-                        .chain(&a.front)
-                        .filter(|d| d.engine.is_some())
-                        .count();
-                    let json = serde_json::json!({
-                        "model": p.display().to_string(),
-                        "space": a.search.space_size,
-                        "explored": a.search.explored,
-                        "method": a.search.method,
-                        "search_ms": median(search),
-                        "verified_ms": median(verified),
-                        "verified": runs,
-                    });
-                    writeln!(std::io::stdout(), "{json}")?;
-                }
-                Ok(ExitCode::SUCCESS)
-            }
+            BenchWhat::Eval { models, rounds } => bench_eval(models, rounds),
+            BenchWhat::Advise { models, rounds } => bench_advise(models, rounds),
         }
     }
+}
+
+/// Returns the model in the file at `p`.
+fn read_model(p: &std::path::Path) -> anyhow::Result<crate::model::Model> {
+    let text =
+        std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?;
+    crate::model::parse_model(&text).map_err(|e| anyhow::anyhow!("{}: {e}", p.display()))
+}
+
+/// Times the sizes of the documents in `file` (`rounds` times) and prints the timing's JSON.
+fn bench_sizes(file: &std::path::Path, rounds: u32) -> anyhow::Result<ExitCode> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let mut docs = Vec::new();
+    for item in parse_stream(&text) {
+        match item.result {
+            Ok(doc) => docs.push(doc),
+            Err(e) => bail!("{}: {e}", file.display()),
+        }
+    }
+    let clock = Instant::now();
+    let timing = time_sizes(&docs, rounds, || clock.elapsed().as_secs_f64() * 1e3);
+    writeln!(std::io::stdout(), "{}", serde_json::to_string(&timing)?)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Loads the documents of `file` into `collection`, runs the `setup` commands, times each
+/// query (for at least `min_ms`) and prints the documents, their BSON and heap bytes and the
+/// queries' timings as JSON.
+fn bench_query(
+    file: &std::path::Path,
+    collection: &str,
+    setup: &[String],
+    query: &[String],
+    min_ms: f64,
+) -> anyhow::Result<ExitCode> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let mut db = Database::new();
+    let before = super::alloc::current();
+    let docs = load_documents(&mut db, collection, &text, &file.display().to_string())?;
+    // Heap bytes the engine holds for the collection (documents, record ids,
+    // the _id_ index), next to the documents' own BSON bytes.
+    let stored_bytes = super::alloc::current()
+        .zip(before)
+        .map(|(after, before)| after.saturating_sub(before));
+    let bson_bytes: u64 = db
+        .collection(collection)
+        .map(|c| c.documents().map(|d| d.as_bytes().len() as u64).sum())
+        .unwrap_or(0);
+    for command in setup {
+        run_script(&mut db, command, "--setup")?;
+    }
+    let clock = Instant::now();
+    let queries = time_queries(&mut db, query, min_ms, || {
+        clock.elapsed().as_secs_f64() * 1e3
+    })?;
+    let json = serde_json::json!({
+        "docs": docs,
+        "bson_bytes": bson_bytes,
+        "stored_bytes": stored_bytes,
+        "queries": queries,
+    });
+    writeln!(std::io::stdout(), "{json}")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Times the evaluation of each model (`rounds` times) and prints one JSON line a model.
+fn bench_eval(models: Vec<PathBuf>, rounds: u32) -> anyhow::Result<ExitCode> {
+    for p in model_paths(models)? {
+        let model = read_model(&p)?;
+        let clock = Instant::now();
+        let mut peak = super::alloc::peak_probe();
+        let mut t = time_eval(
+            &model,
+            rounds,
+            || clock.elapsed().as_secs_f64() * 1e3,
+            &mut peak,
+        )?;
+        if t.model.is_empty() {
+            t.model = p.display().to_string();
+        }
+        writeln!(std::io::stdout(), "{}", serde_json::to_string(&t)?)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Times the advisor on each model, its search alone and verified on the engine (the median of
+/// `rounds` runs each), and prints one JSON line a model.
+fn bench_advise(models: Vec<PathBuf>, rounds: u32) -> anyhow::Result<ExitCode> {
+    for p in model_paths(models)? {
+        let model = read_model(&p)?;
+        let mut search = Vec::new();
+        let mut verified = Vec::new();
+        let mut last = None;
+        for _ in 0..rounds.max(1) {
+            for verify in [false, true] {
+                let opts = crate::advise::AdviseOptions {
+                    verify,
+                    ..Default::default()
+                };
+                let t = Instant::now();
+                let a = crate::advise::advise(&model, &opts);
+                let ms = t.elapsed().as_secs_f64() * 1e3;
+                if verify {
+                    verified.push(ms);
+                    last = Some(a);
+                } else {
+                    search.push(ms);
+                }
+            }
+        }
+        let Some(a) = last else { continue };
+        let runs = a
+            .top
+            .iter()
+            .chain(&a.front)
+            .filter(|d| d.engine.is_some())
+            .count();
+        let json = serde_json::json!({
+            "model": p.display().to_string(),
+            "space": a.search.space_size,
+            "explored": a.search.explored,
+            "method": a.search.method,
+            "search_ms": median(search),
+            "verified_ms": median(verified),
+            "verified": runs,
+        });
+        writeln!(std::io::stdout(), "{json}")?;
+    }
+    Ok(ExitCode::SUCCESS)
 }

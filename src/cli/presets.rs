@@ -243,6 +243,15 @@ fn pad(s: &str, width: usize) -> String {
 fn summary(out: &mut impl Write, p: &Preset, m: &Model, lang: Lang) -> anyhow::Result<()> {
     let w = Words::of(lang);
     let zh = lang == Lang::ZhCn;
+    write_model(out, p, m, zh)?;
+    let analyses = analyze_offered(m)?;
+    let (rows, fan_out) = round_trip_rows(m, &analyses, &w);
+    write_table(out, &w, &analyses, &rows, fan_out)?;
+    Ok(())
+}
+
+/// Writes where the model is (and how to get it), its entities and its relationships.
+fn write_model(out: &mut impl Write, p: &Preset, m: &Model, zh: bool) -> anyhow::Result<()> {
     let n = p.name;
     if zh {
         writeln!(
@@ -298,7 +307,17 @@ fn summary(out: &mut impl Write, p: &Preset, m: &Model, lang: Lang) -> anyhow::R
             )?;
         }
     }
-    let analyses = analyze_offered(m)?;
+    Ok(())
+}
+
+/// Returns the table's rows, each a label and a cell per offered design: every unit's round
+/// trips (`*` where a command fans out), then the indexes, the largest document and the
+/// warnings; and whether any command fans out.
+fn round_trip_rows(
+    m: &Model,
+    analyses: &[(String, crate::analysis::Analysis)],
+    w: &Words,
+) -> (Vec<(String, Vec<String>)>, bool) {
     let mut rows: Vec<(String, Vec<String>)> = Vec::new();
     let mut fan_out = false;
     for (i, u) in m.workload.iter().enumerate() {
@@ -341,6 +360,18 @@ fn summary(out: &mut impl Write, p: &Preset, m: &Model, lang: Lang) -> anyhow::R
         w.warnings.into(),
         per_design(&|a| a.warnings.len().to_string()),
     ));
+    (rows, fan_out)
+}
+
+/// Writes the round trips' table: a column per offered design, each as wide as its widest
+/// cell, the labels padded to the widest (in terminal columns), then its notes.
+fn write_table(
+    out: &mut impl Write,
+    w: &Words,
+    analyses: &[(String, crate::analysis::Analysis)],
+    rows: &[(String, Vec<String>)],
+    fan_out: bool,
+) -> anyhow::Result<()> {
     let label_width = rows
         .iter()
         .map(|(l, _)| columns(l))
@@ -364,7 +395,7 @@ fn summary(out: &mut impl Write, p: &Preset, m: &Model, lang: Lang) -> anyhow::R
         write!(out, "  {n:>w$}")?;
     }
     writeln!(out)?;
-    for (label, cells) in &rows {
+    for (label, cells) in rows {
         write!(out, "  {}", pad(label, label_width))?;
         for (c, w) in cells.iter().zip(&widths) {
             write!(out, "  {c:>w$}")?;

@@ -324,17 +324,14 @@ fn runner(
     }
 }
 
+/// What the model's sample is (what it samples, per how many documents), or why it cannot be
+/// made.
+type SampleAbout = Result<(String, u64), String>;
+
 /// Returns the database the console opens with: the model's sample when it can be made, else
 /// the examples; which of them it is, why the examples could not be read, and what the model's
 /// sample is (what it samples and per how many), or why it cannot be made.
-fn first_database(
-    design: &str,
-) -> (
-    Database,
-    Source,
-    Option<String>,
-    Result<(String, u64), String>,
-) {
+fn first_database(design: &str) -> (Database, Source, Option<String>, SampleAbout) {
     let model_db = model_database(design);
     let model_about = model_db
         .as_ref()
