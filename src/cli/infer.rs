@@ -17,6 +17,8 @@ use clap::Args;
 use serde::Serialize;
 
 use super::progress::{Progress, Unit};
+use crate::eval::logged::{predict, Comparison};
+use crate::eval::EvalOptions;
 use crate::infer::batch::{parse_count, CountError};
 use crate::infer::input::Kind;
 use crate::infer::{InferError, Inference, Inferred, Report};
@@ -59,7 +61,8 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         picks the SQL dialect (default: the one the file shows, else generic, then \
         postgresql, then mysql).\n\n\
         --log LOG... reads mongod logs (text before 4.4, JSON from 4.4: its \"Slow query\" \
-        entries) and system.profile exported with mongoexport, gzipped or not, line by line: \
+        entries), system.profile exported with mongoexport and $queryStats output (one entry \
+        a line, or one JSON array), gzipped or not, line by line: \
         each operation reduced to its shape (namespace, command, filter with its values as \
         parameters, sort, projection, update), grouped, and counted over the logs' span (rate \
         per second, mean keysExamined, docsExamined and nreturned, plans, duration \
@@ -70,7 +73,10 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         collection with the fields the operations use. Operations on admin, local, config \
         and system.* namespaces, cursors, write envelopes and other commands are counted \
         and skipped; a bad line is reported with its line number. Rates count what was \
-        logged: mongod logs operations slower than slowms (100 ms) by default.\n\n\
+        logged: mongod logs operations slower than slowms (100 ms) by default. With FILEs, \
+        each logged unit's mean keysExamined, docsExamined and nreturned and its plans are \
+        printed beside what the model's design predicts for it (its typical run at full \
+        scale), with their ratio and a reading where they differ 4x or more.\n\n\
         A progress line (bytes read of each file's size, documents so far) is drawn on \
         standard error when it is a terminal, or with --progress.\n\n\
         A malformed line is reported with its line number and skipped (a document over \
@@ -233,7 +239,10 @@ impl InferArgs {
                 let report = with_logged_workload(&mut inferred.model, logs)?;
                 // The starter workload is replaced: its assumed units are gone.
                 inferred.report.workload.clear();
-                Some(report)
+                // mongod's figures beside the model's own design's, evaluated on the model
+                // as `squillion eval` runs it by default.
+                let measured = predict(&inferred.model, &report, &EvalOptions::default());
+                Some((report, measured))
             }
             None => None,
         };
@@ -248,7 +257,10 @@ impl InferArgs {
         if self.json {
             let v = JsonOut {
                 report: Some(&inferred.report),
-                log: log_report.as_ref(),
+                log: log_report.as_ref().map(|(report, measured)| LogOut {
+                    report,
+                    measured_beside_predicted: Some(measured),
+                }),
                 model: match self.out {
                     None => Some(crate::infer::tidy::model_value(&inferred.model)?),
                     Some(_) => None,
@@ -257,8 +269,9 @@ impl InferArgs {
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         } else {
             let mut text = summary(&inferred, lang);
-            if let Some(r) = &log_report {
+            if let Some((r, measured)) = &log_report {
                 text.push_str(&log::summary(r));
+                text.push_str(&log::measured_summary(measured));
             }
             if self.out.is_some() {
                 write!(stdout, "{text}")?;
@@ -298,18 +311,24 @@ impl InferArgs {
         if self.json {
             let v = JsonOut {
                 report: None,
-                log: Some(&report),
+                log: Some(LogOut {
+                    report: &report,
+                    measured_beside_predicted: None,
+                }),
                 model: match self.out {
                     None => Some(crate::infer::tidy::model_value(&model)?),
                     Some(_) => None,
                 },
             };
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
-        } else if self.out.is_some() {
-            write!(stdout, "{}", log::summary(&report))?;
         } else {
-            writeln!(stdout, "{model_json}")?;
-            eprint!("{}", log::summary(&report));
+            let text = log::summary(&report) + log::NOT_PREDICTED_ALONE + "\n";
+            if self.out.is_some() {
+                write!(stdout, "{text}")?;
+            } else {
+                writeln!(stdout, "{model_json}")?;
+                eprint!("{text}");
+            }
         }
         Ok(ExitCode::SUCCESS)
     }
@@ -365,12 +384,25 @@ struct JsonOut<'a> {
     /// What was found, assumed and skipped in the documents (none with `--log` alone).
     #[serde(skip_serializing_if = "Option::is_none")]
     report: Option<&'a Report>,
-    /// What the logs held: each shape, its figures and the unit it became (with `--log`).
+    /// What the logs held: each shape, its figures and the unit it became (with `--log`),
+    /// and, with documents, mongod's figures beside the prediction.
     #[serde(skip_serializing_if = "Option::is_none")]
-    log: Option<&'a LogReport>,
+    log: Option<LogOut<'a>>,
     /// The model, its whole numbers as integers (as the model text writes them).
     #[serde(skip_serializing_if = "Option::is_none")]
     model: Option<serde_json::Value>,
+}
+
+/// What `--json` prints under `log`: the logs' report, and with documents each logged unit's
+/// figures beside the prediction.
+#[derive(Serialize)]
+struct LogOut<'a> {
+    /// The logs' report.
+    #[serde(flatten)]
+    report: &'a LogReport,
+    /// mongod's figures beside Squillion's (with documents only: the prediction needs them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    measured_beside_predicted: Option<&'a Comparison>,
 }
 
 /// Returns the text summary in `lang`: per entity its documents, count and fields; per
