@@ -21,7 +21,7 @@ use crate::eval::logged::{predict, Comparison};
 use crate::eval::EvalOptions;
 use crate::infer::batch::{parse_count, CountError};
 use crate::infer::input::Kind;
-use crate::infer::{InferError, Inference, Inferred, Report};
+use crate::infer::{FieldReport, InferError, Inference, Inferred, RelationshipReport, Report};
 use crate::lang::{Lang, Text};
 use crate::workload_log::model::{model_from_logs, with_logged_workload, LogModelError, LogReport};
 use crate::workload_log::LogWorkload;
@@ -182,50 +182,7 @@ impl InferArgs {
             bail!("standard input (-) can be read once: name it once");
         }
         let show_progress = self.progress || io::stderr().is_terminal();
-        let mut inference = Inference::new();
-        for input in &inputs {
-            let before = inference.skipped().0.len();
-            match input {
-                sources::Input::Json { path, collection } if path == Path::new(STDIN) => {
-                    let mut none = |_, _| {};
-                    let stdin = io::stdin().lock();
-                    inference.read_input(Kind::Json, collection, STDIN_NAME, stdin, &mut none)?;
-                }
-                sources::Input::Json { path, collection } => {
-                    read_file(&mut inference, Kind::Json, path, collection, show_progress)?;
-                }
-                sources::Input::Archive { path } => {
-                    read_file(&mut inference, Kind::Archive, path, "", show_progress)?;
-                }
-                sources::Input::Bson {
-                    path,
-                    collection,
-                    metadata,
-                } => {
-                    read_file(&mut inference, Kind::Bson, path, collection, show_progress)?;
-                    if let Some(meta) = metadata {
-                        let text = sources::read_file_text(meta)?;
-                        let name = meta.display().to_string();
-                        inference.read_metadata(collection, &name, &text)?;
-                    }
-                }
-                sources::Input::Sql { .. } => {}
-            }
-            for s in inference.skipped().0.iter().skip(before) {
-                match s.byte {
-                    Some(byte) => eprintln!(
-                        "squillion infer: {}: byte {}: {}",
-                        s.source,
-                        crate::human::thousands(byte),
-                        s.message
-                    ),
-                    None => eprintln!(
-                        "squillion infer: {}: line {}: {} (skipped)",
-                        s.source, s.line, s.message
-                    ),
-                }
-            }
-        }
+        let inference = read_documents(&inputs, show_progress)?;
         let mut inferred = match inference.finish(&counts) {
             Ok(i) => i,
             Err(InferError::NothingInferred) => {
@@ -334,6 +291,56 @@ impl InferArgs {
     }
 }
 
+/// Reads the documents of every input (SQL schemas aside), printing each skipped line or
+/// byte on standard error as it is found.
+fn read_documents(inputs: &[sources::Input], show_progress: bool) -> anyhow::Result<Inference> {
+    let mut inference = Inference::new();
+    for input in inputs {
+        let before = inference.skipped().0.len();
+        match input {
+            sources::Input::Json { path, collection } if path == Path::new(STDIN) => {
+                let mut none = |_, _| {};
+                let stdin = io::stdin().lock();
+                inference.read_input(Kind::Json, collection, STDIN_NAME, stdin, &mut none)?;
+            }
+            sources::Input::Json { path, collection } => {
+                read_file(&mut inference, Kind::Json, path, collection, show_progress)?;
+            }
+            sources::Input::Archive { path } => {
+                read_file(&mut inference, Kind::Archive, path, "", show_progress)?;
+            }
+            sources::Input::Bson {
+                path,
+                collection,
+                metadata,
+            } => {
+                read_file(&mut inference, Kind::Bson, path, collection, show_progress)?;
+                if let Some(meta) = metadata {
+                    let text = sources::read_file_text(meta)?;
+                    let name = meta.display().to_string();
+                    inference.read_metadata(collection, &name, &text)?;
+                }
+            }
+            sources::Input::Sql { .. } => {}
+        }
+        for s in inference.skipped().0.iter().skip(before) {
+            match s.byte {
+                Some(byte) => eprintln!(
+                    "squillion infer: {}: byte {}: {}",
+                    s.source,
+                    crate::human::thousands(byte),
+                    s.message
+                ),
+                None => eprintln!(
+                    "squillion infer: {}: line {}: {} (skipped)",
+                    s.source, s.line, s.message
+                ),
+            }
+        }
+    }
+    Ok(inference)
+}
+
 /// Reads the documents of file `path` (of `kind`, into `collection`) into `inference`, with a
 /// progress line of the file's bytes read (compressed bytes, for a gzipped file) when `show`.
 fn read_file(
@@ -415,18 +422,6 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
         ..
     } = &inferred.report;
     let say = |t: Text| t.render(lang);
-    let either = |on: bool, id: &'static str| Text::new(if on { id } else { "infer-empty" });
-    let spread = |id: &'static str,
-                  min: &dyn ToString,
-                  median: &dyn ToString,
-                  p99: &dyn ToString,
-                  max: &dyn ToString| {
-        Text::new(id)
-            .arg("min", min.to_string())
-            .arg("median", median.to_string())
-            .arg("p99", p99.to_string())
-            .arg("max", max.to_string())
-    };
     let mut s = String::new();
     for e in entities {
         s.push_str(&say(Text::new("infer-entity")
@@ -441,108 +436,12 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
             s.push('\n');
         }
         for f in &e.fields {
-            let mut line = format!("  {}\t{}", f.path, f.ty.alias());
-            if f.presence < 1.0 {
-                line.push('\t');
-                line.push_str(&say(Text::new("infer-cli-present")
-                    .arg("share", format!("{:.1}", f.presence * 100.0))));
-            }
-            if f.types.len() > 1 {
-                let shares: Vec<String> = f
-                    .types
-                    .iter()
-                    .map(|t| format!("{} {:.1}%", t.ty, t.share * 100.0))
-                    .collect();
-                line.push('\t');
-                line.push_str(&say(
-                    Text::new("infer-cli-types").arg("shares", shares.join(", "))
-                ));
-            }
-            if let Some(l) = &f.length {
-                line.push('\t');
-                line.push_str(&say(spread(
-                    "infer-cli-length",
-                    &l.min,
-                    &l.median,
-                    &l.p99,
-                    &l.max,
-                )));
-            }
-            if let Some(c) = &f.count {
-                line.push('\t');
-                line.push_str(&say(spread(
-                    "infer-cli-count",
-                    &c.min,
-                    &c.median,
-                    &c.p99,
-                    &c.max,
-                )));
-            }
-            for a in &f.assumed {
-                line.push('\t');
-                line.push_str(&say(
-                    Text::new("infer-cli-assumed").nested("note", a.clone())
-                ));
-            }
-            s.push_str(&line);
+            s.push_str(&field_line(f, lang));
             s.push('\n');
         }
     }
     for r in relationships {
-        let c = &r.children_per_parent;
-        let line = Text::new("infer-cli-relationship")
-            .arg("name", &r.name)
-            .arg("parent", &r.parent)
-            .arg("child", &r.child)
-            .nested(
-                "how",
-                crate::infer::how(r.layout, &r.field, r.map.is_some()),
-            )
-            .nested("many", either(r.many_to_many, "infer-many-to-many"))
-            .arg("count", crate::human::thousands(r.count as u64))
-            .arg("min", c.min)
-            .arg("median", c.median)
-            .arg("p99", c.p99)
-            .arg("max", c.max)
-            .nested(
-                "parents",
-                r.parents_per_child
-                    .as_ref()
-                    .map_or(Text::new("infer-empty"), |p| {
-                        spread("infer-parents-per-child", &p.min, &p.median, &p.p99, &p.max)
-                    }),
-            )
-            .nested(
-                "without",
-                r.without_array.map_or(Text::new("infer-empty"), |n| {
-                    Text::new("infer-without-array").arg("count", n)
-                }),
-            )
-            .nested(
-                "resolved",
-                r.resolved
-                    .map_or(Text::new("infer-empty"), |[values, resolved]| {
-                        match &r.key {
-                            Some(k) => Text::new("infer-resolved-key").arg("key", &k.field),
-                            None => Text::new("infer-resolved"),
-                        }
-                        .arg("resolved", resolved)
-                        .arg("values", values)
-                    }),
-            )
-            .nested("sampled", either(r.sampled, "infer-sampled"))
-            .nested(
-                "growth",
-                match (&r.growth_per_day, &r.created) {
-                    (Some(g), Some(c)) => Text::new("infer-growth")
-                        .arg("typical", format!("{:.3}", g.typical))
-                        .arg("largest", format!("{:.3}", g.largest.unwrap_or(g.typical)))
-                        .arg("from", &c.from)
-                        .arg("days", format!("{:.0}", c.days)),
-                    _ => Text::new("infer-empty"),
-                },
-            );
-        s.push_str(&say(line));
+        s.push_str(&say(relationship_line(r)));
         s.push('\n');
     }
     for g in &inferred.report.gridfs {
@@ -571,6 +470,136 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
     ));
     s.push('\n');
     s
+}
+
+/// Returns `id` when `on`, else nothing.
+fn either(on: bool, id: &'static str) -> Text {
+    Text::new(if on { id } else { "infer-empty" })
+}
+
+/// Returns the message `id` with a distribution's min, median, p99 and max.
+fn spread(
+    id: &'static str,
+    min: &dyn ToString,
+    median: &dyn ToString,
+    p99: &dyn ToString,
+    max: &dyn ToString,
+) -> Text {
+    Text::new(id)
+        .arg("min", min.to_string())
+        .arg("median", median.to_string())
+        .arg("p99", p99.to_string())
+        .arg("max", max.to_string())
+}
+
+/// Returns a field's line of the summary in `lang`: its path and type, presence, type
+/// shares, length and count distributions, and what is assumed of it.
+fn field_line(f: &FieldReport, lang: Lang) -> String {
+    let say = |t: Text| t.render(lang);
+    let mut line = format!("  {}\t{}", f.path, f.ty.alias());
+    if f.presence < 1.0 {
+        line.push('\t');
+        line.push_str(&say(
+            Text::new("infer-cli-present").arg("share", format!("{:.1}", f.presence * 100.0))
+        ));
+    }
+    if f.types.len() > 1 {
+        let shares: Vec<String> = f
+            .types
+            .iter()
+            .map(|t| format!("{} {:.1}%", t.ty, t.share * 100.0))
+            .collect();
+        line.push('\t');
+        line.push_str(&say(
+            Text::new("infer-cli-types").arg("shares", shares.join(", "))
+        ));
+    }
+    if let Some(l) = &f.length {
+        line.push('\t');
+        line.push_str(&say(spread(
+            "infer-cli-length",
+            &l.min,
+            &l.median,
+            &l.p99,
+            &l.max,
+        )));
+    }
+    if let Some(c) = &f.count {
+        line.push('\t');
+        line.push_str(&say(spread(
+            "infer-cli-count",
+            &c.min,
+            &c.median,
+            &c.p99,
+            &c.max,
+        )));
+    }
+    for a in &f.assumed {
+        line.push('\t');
+        line.push_str(&say(
+            Text::new("infer-cli-assumed").nested("note", a.clone())
+        ));
+    }
+    line
+}
+
+/// Returns a relationship's line of the summary: its layout, cardinalities, ids resolved
+/// and growth.
+fn relationship_line(r: &RelationshipReport) -> Text {
+    let c = &r.children_per_parent;
+    let line = Text::new("infer-cli-relationship")
+        .arg("name", &r.name)
+        .arg("parent", &r.parent)
+        .arg("child", &r.child)
+        .nested(
+            "how",
+            crate::infer::how(r.layout, &r.field, r.map.is_some()),
+        )
+        .nested("many", either(r.many_to_many, "infer-many-to-many"))
+        .arg("count", crate::human::thousands(r.count as u64))
+        .arg("min", c.min)
+        .arg("median", c.median)
+        .arg("p99", c.p99)
+        .arg("max", c.max)
+        .nested(
+            "parents",
+            r.parents_per_child
+                .as_ref()
+                .map_or(Text::new("infer-empty"), |p| {
+                    spread("infer-parents-per-child", &p.min, &p.median, &p.p99, &p.max)
+                }),
+        )
+        .nested(
+            "without",
+            r.without_array.map_or(Text::new("infer-empty"), |n| {
+                Text::new("infer-without-array").arg("count", n)
+            }),
+        )
+        .nested(
+            "resolved",
+            r.resolved
+                .map_or(Text::new("infer-empty"), |[values, resolved]| {
+                    match &r.key {
+                        Some(k) => Text::new("infer-resolved-key").arg("key", &k.field),
+                        None => Text::new("infer-resolved"),
+                    }
+                    .arg("resolved", resolved)
+                    .arg("values", values)
+                }),
+        )
+        .nested("sampled", either(r.sampled, "infer-sampled"))
+        .nested(
+            "growth",
+            match (&r.growth_per_day, &r.created) {
+                (Some(g), Some(c)) => Text::new("infer-growth")
+                    .arg("typical", format!("{:.3}", g.typical))
+                    .arg("largest", format!("{:.3}", g.largest.unwrap_or(g.typical)))
+                    .arg("from", &c.from)
+                    .arg("days", format!("{:.0}", c.days)),
+                _ => Text::new("infer-empty"),
+            },
+        );
+    line
 }
 
 /// Returns the path and collection of `FILE[:collection]` (the collection defaults to the
