@@ -18,6 +18,7 @@ pub mod answer;
 mod bind;
 pub mod budget;
 mod files;
+pub mod logged;
 pub mod memory;
 pub mod metric;
 pub mod offer;

@@ -8,6 +8,8 @@
 //! - mongod's structured JSON log, 4.4 on, whose `"Slow query"` entries are operations
 //!   ([`structured`]);
 //! - `system.profile` exported with mongoexport, one document a line ([`structured`]);
+//! - `$queryStats` entries, one a line or a JSON array on one line ([`query_stats`]): each
+//!   many operations already grouped, with their own span;
 //!
 //! each gzipped or not (told by its first two bytes). Memory is bounded by the shapes, not
 //! the lines: a line longer than [`MAX_LINE_BYTES`] is skipped, each shape keeps sums and a
@@ -26,6 +28,7 @@ pub mod legacy;
 pub mod loose;
 pub mod model;
 pub mod operations;
+pub mod query_stats;
 pub mod shape;
 pub mod structured;
 
@@ -74,6 +77,8 @@ pub enum Format {
     Json,
     /// A `system.profile` document.
     Profile,
+    /// A `$queryStats` entry (one a line, or a JSON array of them on one line).
+    QueryStats,
 }
 
 impl Format {
@@ -83,6 +88,7 @@ impl Format {
             Format::Text => "text",
             Format::Json => "json",
             Format::Profile => "profile",
+            Format::QueryStats => "query_stats",
         }
     }
 }
@@ -224,47 +230,9 @@ impl LogReading {
                 self.bad_line(&mut summary, line_no, reason);
                 continue;
             }
-            let Ok(line) = std::str::from_utf8(&buf) else {
-                self.bad_line(&mut summary, line_no, "not UTF-8".to_string());
-                continue;
-            };
-            let line = line.trim_end();
-            if line.trim_start().is_empty() {
-                continue;
-            }
-            let read = if line.starts_with('{') {
-                structured::read(line)
-            } else {
-                legacy::read(line).map(|r| (Format::Text, r))
-            };
-            let (format, read) = match read {
-                Ok(r) => r,
-                Err(reason) => {
-                    self.bad_line(&mut summary, line_no, reason);
-                    continue;
-                }
-            };
-            if !summary.formats.contains(&format) {
-                summary.formats.push(format);
-            }
-            if let Some(t) = read.time_ms {
-                // From the first line's time to the last's, as mloginfo says a log's start
-                // and end: a line whose clock went astray in between changes nothing.
-                summary.span_ms = Some(summary.span_ms.map_or((t, t), |(a, _)| (a, t)));
-            }
-            let Some(logged) = read.logged else { continue };
-            summary.operations += 1;
-            match classify(&logged) {
-                Ok(op) => self.groups.add(op, &logged.figures, source, line_no),
-                Err(skip) => {
-                    let key = (skip.reason, skip.namespace, skip.command);
-                    if self.skipped.len() < MAX_SKIPPED_ROWS || self.skipped.contains_key(&key) {
-                        *self.skipped.entry(key).or_insert(0) += 1;
-                    } else {
-                        let other = (key.0, "…".to_string(), "…".to_string());
-                        *self.skipped.entry(other).or_insert(0) += 1;
-                    }
-                }
+            match std::str::from_utf8(&buf) {
+                Ok(line) => self.line(&mut summary, line_no, line.trim_end()),
+                Err(_) => self.bad_line(&mut summary, line_no, "not UTF-8".to_string()),
             }
         }
         if let Some((a, b)) = summary.span_ms {
@@ -274,6 +242,65 @@ impl LogReading {
         summary.formats.sort();
         self.sources.push(summary.clone());
         Ok(summary)
+    }
+
+    /// Reads one line (its end trimmed) of `summary`'s input: its time, and the operations
+    /// it logs counted.
+    fn line(&mut self, summary: &mut LogSource, line_no: u64, line: &str) {
+        if line.trim_start().is_empty() {
+            return;
+        }
+        let read = if line.starts_with('[') {
+            query_stats::read_array(line).map(|r| (Format::QueryStats, r))
+        } else if line.starts_with('{') {
+            structured::read(line).map(|(f, r)| (f, vec![r]))
+        } else {
+            legacy::read(line).map(|r| (Format::Text, vec![r]))
+        };
+        let (format, reads) = match read {
+            Ok(r) => r,
+            Err(reason) => return self.bad_line(summary, line_no, reason),
+        };
+        if !summary.formats.contains(&format) {
+            summary.formats.push(format);
+        }
+        for read in reads {
+            if let Some(t) = read.time_ms {
+                // From the first line's time to the last's, as mloginfo says a log's start
+                // and end: a line whose clock went astray in between changes nothing.
+                summary.span_ms = Some(summary.span_ms.map_or((t, t), |(a, _)| (a, t)));
+            }
+            let Some(logged) = read.logged else { continue };
+            if let Some((a, b)) = logged.totals.as_ref().and_then(|t| t.span_ms) {
+                // Grouped operations (`$queryStats`) in no order: from the first seen to
+                // the latest.
+                let (first, last) = summary.span_ms.unwrap_or((a, b));
+                summary.span_ms = Some((first.min(a), last.max(b)));
+            }
+            summary.operations += logged.totals.as_ref().map_or(1, |t| t.count);
+            self.count(&logged, &summary.source, line_no);
+        }
+    }
+
+    /// Counts a logged operation (or a `$queryStats` entry's operations) in its shape, or
+    /// among the skipped ones.
+    fn count(&mut self, logged: &entry::Logged, source: &str, line_no: u64) {
+        match classify(logged) {
+            Ok(op) => match &logged.totals {
+                Some(totals) => self.groups.add_totals(op, totals, source, line_no),
+                None => self.groups.add(op, &logged.figures, source, line_no),
+            },
+            Err(skip) => {
+                let n = logged.totals.as_ref().map_or(1, |t| t.count);
+                let key = (skip.reason, skip.namespace, skip.command);
+                if self.skipped.len() < MAX_SKIPPED_ROWS || self.skipped.contains_key(&key) {
+                    *self.skipped.entry(key).or_insert(0) += n;
+                } else {
+                    let other = (key.0, "…".to_string(), "…".to_string());
+                    *self.skipped.entry(other).or_insert(0) += n;
+                }
+            }
+        }
     }
 
     /// The first bad lines read so far ([`MAX_REPORTED_LINES`]), with why.

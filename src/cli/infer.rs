@@ -17,9 +17,11 @@ use clap::Args;
 use serde::Serialize;
 
 use super::progress::{Progress, Unit};
+use crate::eval::logged::{predict, Comparison};
+use crate::eval::EvalOptions;
 use crate::infer::batch::{parse_count, CountError};
 use crate::infer::input::Kind;
-use crate::infer::{InferError, Inference, Inferred, Report};
+use crate::infer::{FieldReport, InferError, Inference, Inferred, RelationshipReport, Report};
 use crate::lang::{Lang, Text};
 use crate::workload_log::model::{model_from_logs, with_logged_workload, LogModelError, LogReport};
 use crate::workload_log::LogWorkload;
@@ -59,7 +61,8 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         picks the SQL dialect (default: the one the file shows, else generic, then \
         postgresql, then mysql).\n\n\
         --log LOG... reads mongod logs (text before 4.4, JSON from 4.4: its \"Slow query\" \
-        entries) and system.profile exported with mongoexport, gzipped or not, line by line: \
+        entries), system.profile exported with mongoexport and $queryStats output (one entry \
+        a line, or one JSON array), gzipped or not, line by line: \
         each operation reduced to its shape (namespace, command, filter with its values as \
         parameters, sort, projection, update), grouped, and counted over the logs' span (rate \
         per second, mean keysExamined, docsExamined and nreturned, plans, duration \
@@ -70,7 +73,10 @@ pub const LONG_ABOUT: &str = "Infer a model from documents or from a SQL schema.
         collection with the fields the operations use. Operations on admin, local, config \
         and system.* namespaces, cursors, write envelopes and other commands are counted \
         and skipped; a bad line is reported with its line number. Rates count what was \
-        logged: mongod logs operations slower than slowms (100 ms) by default.\n\n\
+        logged: mongod logs operations slower than slowms (100 ms) by default. With FILEs, \
+        each logged unit's mean keysExamined, docsExamined and nreturned and its plans are \
+        printed beside what the model's design predicts for it (its typical run at full \
+        scale), with their ratio and a reading where they differ 4x or more.\n\n\
         A progress line (bytes read of each file's size, documents so far) is drawn on \
         standard error when it is a terminal, or with --progress.\n\n\
         A malformed line is reported with its line number and skipped (a document over \
@@ -176,50 +182,7 @@ impl InferArgs {
             bail!("standard input (-) can be read once: name it once");
         }
         let show_progress = self.progress || io::stderr().is_terminal();
-        let mut inference = Inference::new();
-        for input in &inputs {
-            let before = inference.skipped().0.len();
-            match input {
-                sources::Input::Json { path, collection } if path == Path::new(STDIN) => {
-                    let mut none = |_, _| {};
-                    let stdin = io::stdin().lock();
-                    inference.read_input(Kind::Json, collection, STDIN_NAME, stdin, &mut none)?;
-                }
-                sources::Input::Json { path, collection } => {
-                    read_file(&mut inference, Kind::Json, path, collection, show_progress)?;
-                }
-                sources::Input::Archive { path } => {
-                    read_file(&mut inference, Kind::Archive, path, "", show_progress)?;
-                }
-                sources::Input::Bson {
-                    path,
-                    collection,
-                    metadata,
-                } => {
-                    read_file(&mut inference, Kind::Bson, path, collection, show_progress)?;
-                    if let Some(meta) = metadata {
-                        let text = sources::read_file_text(meta)?;
-                        let name = meta.display().to_string();
-                        inference.read_metadata(collection, &name, &text)?;
-                    }
-                }
-                sources::Input::Sql { .. } => {}
-            }
-            for s in inference.skipped().0.iter().skip(before) {
-                match s.byte {
-                    Some(byte) => eprintln!(
-                        "squillion infer: {}: byte {}: {}",
-                        s.source,
-                        crate::human::thousands(byte),
-                        s.message
-                    ),
-                    None => eprintln!(
-                        "squillion infer: {}: line {}: {} (skipped)",
-                        s.source, s.line, s.message
-                    ),
-                }
-            }
-        }
+        let inference = read_documents(&inputs, show_progress)?;
         let mut inferred = match inference.finish(&counts) {
             Ok(i) => i,
             Err(InferError::NothingInferred) => {
@@ -233,7 +196,10 @@ impl InferArgs {
                 let report = with_logged_workload(&mut inferred.model, logs)?;
                 // The starter workload is replaced: its assumed units are gone.
                 inferred.report.workload.clear();
-                Some(report)
+                // mongod's figures beside the model's own design's, evaluated on the model
+                // as `squillion eval` runs it by default.
+                let measured = predict(&inferred.model, &report, &EvalOptions::default());
+                Some((report, measured))
             }
             None => None,
         };
@@ -248,7 +214,10 @@ impl InferArgs {
         if self.json {
             let v = JsonOut {
                 report: Some(&inferred.report),
-                log: log_report.as_ref(),
+                log: log_report.as_ref().map(|(report, measured)| LogOut {
+                    report,
+                    measured_beside_predicted: Some(measured),
+                }),
                 model: match self.out {
                     None => Some(crate::infer::tidy::model_value(&inferred.model)?),
                     Some(_) => None,
@@ -257,8 +226,9 @@ impl InferArgs {
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         } else {
             let mut text = summary(&inferred, lang);
-            if let Some(r) = &log_report {
+            if let Some((r, measured)) = &log_report {
                 text.push_str(&log::summary(r));
+                text.push_str(&log::measured_summary(measured));
             }
             if self.out.is_some() {
                 write!(stdout, "{text}")?;
@@ -298,21 +268,77 @@ impl InferArgs {
         if self.json {
             let v = JsonOut {
                 report: None,
-                log: Some(&report),
+                log: Some(LogOut {
+                    report: &report,
+                    measured_beside_predicted: None,
+                }),
                 model: match self.out {
                     None => Some(crate::infer::tidy::model_value(&model)?),
                     Some(_) => None,
                 },
             };
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
-        } else if self.out.is_some() {
-            write!(stdout, "{}", log::summary(&report))?;
         } else {
-            writeln!(stdout, "{model_json}")?;
-            eprint!("{}", log::summary(&report));
+            let text = log::summary(&report) + log::NOT_PREDICTED_ALONE + "\n";
+            if self.out.is_some() {
+                write!(stdout, "{text}")?;
+            } else {
+                writeln!(stdout, "{model_json}")?;
+                eprint!("{text}");
+            }
         }
         Ok(ExitCode::SUCCESS)
     }
+}
+
+/// Reads the documents of every input (SQL schemas aside), printing each skipped line or
+/// byte on standard error as it is found.
+fn read_documents(inputs: &[sources::Input], show_progress: bool) -> anyhow::Result<Inference> {
+    let mut inference = Inference::new();
+    for input in inputs {
+        let before = inference.skipped().0.len();
+        match input {
+            sources::Input::Json { path, collection } if path == Path::new(STDIN) => {
+                let mut none = |_, _| {};
+                let stdin = io::stdin().lock();
+                inference.read_input(Kind::Json, collection, STDIN_NAME, stdin, &mut none)?;
+            }
+            sources::Input::Json { path, collection } => {
+                read_file(&mut inference, Kind::Json, path, collection, show_progress)?;
+            }
+            sources::Input::Archive { path } => {
+                read_file(&mut inference, Kind::Archive, path, "", show_progress)?;
+            }
+            sources::Input::Bson {
+                path,
+                collection,
+                metadata,
+            } => {
+                read_file(&mut inference, Kind::Bson, path, collection, show_progress)?;
+                if let Some(meta) = metadata {
+                    let text = sources::read_file_text(meta)?;
+                    let name = meta.display().to_string();
+                    inference.read_metadata(collection, &name, &text)?;
+                }
+            }
+            sources::Input::Sql { .. } => {}
+        }
+        for s in inference.skipped().0.iter().skip(before) {
+            match s.byte {
+                Some(byte) => eprintln!(
+                    "squillion infer: {}: byte {}: {}",
+                    s.source,
+                    crate::human::thousands(byte),
+                    s.message
+                ),
+                None => eprintln!(
+                    "squillion infer: {}: line {}: {} (skipped)",
+                    s.source, s.line, s.message
+                ),
+            }
+        }
+    }
+    Ok(inference)
 }
 
 /// Reads the documents of file `path` (of `kind`, into `collection`) into `inference`, with a
@@ -365,12 +391,25 @@ struct JsonOut<'a> {
     /// What was found, assumed and skipped in the documents (none with `--log` alone).
     #[serde(skip_serializing_if = "Option::is_none")]
     report: Option<&'a Report>,
-    /// What the logs held: each shape, its figures and the unit it became (with `--log`).
+    /// What the logs held: each shape, its figures and the unit it became (with `--log`),
+    /// and, with documents, mongod's figures beside the prediction.
     #[serde(skip_serializing_if = "Option::is_none")]
-    log: Option<&'a LogReport>,
+    log: Option<LogOut<'a>>,
     /// The model, its whole numbers as integers (as the model text writes them).
     #[serde(skip_serializing_if = "Option::is_none")]
     model: Option<serde_json::Value>,
+}
+
+/// What `--json` prints under `log`: the logs' report, and with documents each logged unit's
+/// figures beside the prediction.
+#[derive(Serialize)]
+struct LogOut<'a> {
+    /// The logs' report.
+    #[serde(flatten)]
+    report: &'a LogReport,
+    /// mongod's figures beside Squillion's (with documents only: the prediction needs them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    measured_beside_predicted: Option<&'a Comparison>,
 }
 
 /// Returns the text summary in `lang`: per entity its documents, count and fields; per
@@ -383,18 +422,6 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
         ..
     } = &inferred.report;
     let say = |t: Text| t.render(lang);
-    let either = |on: bool, id: &'static str| Text::new(if on { id } else { "infer-empty" });
-    let spread = |id: &'static str,
-                  min: &dyn ToString,
-                  median: &dyn ToString,
-                  p99: &dyn ToString,
-                  max: &dyn ToString| {
-        Text::new(id)
-            .arg("min", min.to_string())
-            .arg("median", median.to_string())
-            .arg("p99", p99.to_string())
-            .arg("max", max.to_string())
-    };
     let mut s = String::new();
     for e in entities {
         s.push_str(&say(Text::new("infer-entity")
@@ -409,108 +436,12 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
             s.push('\n');
         }
         for f in &e.fields {
-            let mut line = format!("  {}\t{}", f.path, f.ty.alias());
-            if f.presence < 1.0 {
-                line.push('\t');
-                line.push_str(&say(Text::new("infer-cli-present")
-                    .arg("share", format!("{:.1}", f.presence * 100.0))));
-            }
-            if f.types.len() > 1 {
-                let shares: Vec<String> = f
-                    .types
-                    .iter()
-                    .map(|t| format!("{} {:.1}%", t.ty, t.share * 100.0))
-                    .collect();
-                line.push('\t');
-                line.push_str(&say(
-                    Text::new("infer-cli-types").arg("shares", shares.join(", "))
-                ));
-            }
-            if let Some(l) = &f.length {
-                line.push('\t');
-                line.push_str(&say(spread(
-                    "infer-cli-length",
-                    &l.min,
-                    &l.median,
-                    &l.p99,
-                    &l.max,
-                )));
-            }
-            if let Some(c) = &f.count {
-                line.push('\t');
-                line.push_str(&say(spread(
-                    "infer-cli-count",
-                    &c.min,
-                    &c.median,
-                    &c.p99,
-                    &c.max,
-                )));
-            }
-            for a in &f.assumed {
-                line.push('\t');
-                line.push_str(&say(
-                    Text::new("infer-cli-assumed").nested("note", a.clone())
-                ));
-            }
-            s.push_str(&line);
+            s.push_str(&field_line(f, lang));
             s.push('\n');
         }
     }
     for r in relationships {
-        let c = &r.children_per_parent;
-        let line = Text::new("infer-cli-relationship")
-            .arg("name", &r.name)
-            .arg("parent", &r.parent)
-            .arg("child", &r.child)
-            .nested(
-                "how",
-                crate::infer::how(r.layout, &r.field, r.map.is_some()),
-            )
-            .nested("many", either(r.many_to_many, "infer-many-to-many"))
-            .arg("count", crate::human::thousands(r.count as u64))
-            .arg("min", c.min)
-            .arg("median", c.median)
-            .arg("p99", c.p99)
-            .arg("max", c.max)
-            .nested(
-                "parents",
-                r.parents_per_child
-                    .as_ref()
-                    .map_or(Text::new("infer-empty"), |p| {
-                        spread("infer-parents-per-child", &p.min, &p.median, &p.p99, &p.max)
-                    }),
-            )
-            .nested(
-                "without",
-                r.without_array.map_or(Text::new("infer-empty"), |n| {
-                    Text::new("infer-without-array").arg("count", n)
-                }),
-            )
-            .nested(
-                "resolved",
-                r.resolved
-                    .map_or(Text::new("infer-empty"), |[values, resolved]| {
-                        match &r.key {
-                            Some(k) => Text::new("infer-resolved-key").arg("key", &k.field),
-                            None => Text::new("infer-resolved"),
-                        }
-                        .arg("resolved", resolved)
-                        .arg("values", values)
-                    }),
-            )
-            .nested("sampled", either(r.sampled, "infer-sampled"))
-            .nested(
-                "growth",
-                match (&r.growth_per_day, &r.created) {
-                    (Some(g), Some(c)) => Text::new("infer-growth")
-                        .arg("typical", format!("{:.3}", g.typical))
-                        .arg("largest", format!("{:.3}", g.largest.unwrap_or(g.typical)))
-                        .arg("from", &c.from)
-                        .arg("days", format!("{:.0}", c.days)),
-                    _ => Text::new("infer-empty"),
-                },
-            );
-        s.push_str(&say(line));
+        s.push_str(&say(relationship_line(r)));
         s.push('\n');
     }
     for g in &inferred.report.gridfs {
@@ -539,6 +470,136 @@ fn summary(inferred: &Inferred, lang: Lang) -> String {
     ));
     s.push('\n');
     s
+}
+
+/// Returns `id` when `on`, else nothing.
+fn either(on: bool, id: &'static str) -> Text {
+    Text::new(if on { id } else { "infer-empty" })
+}
+
+/// Returns the message `id` with a distribution's min, median, p99 and max.
+fn spread(
+    id: &'static str,
+    min: &dyn ToString,
+    median: &dyn ToString,
+    p99: &dyn ToString,
+    max: &dyn ToString,
+) -> Text {
+    Text::new(id)
+        .arg("min", min.to_string())
+        .arg("median", median.to_string())
+        .arg("p99", p99.to_string())
+        .arg("max", max.to_string())
+}
+
+/// Returns a field's line of the summary in `lang`: its path and type, presence, type
+/// shares, length and count distributions, and what is assumed of it.
+fn field_line(f: &FieldReport, lang: Lang) -> String {
+    let say = |t: Text| t.render(lang);
+    let mut line = format!("  {}\t{}", f.path, f.ty.alias());
+    if f.presence < 1.0 {
+        line.push('\t');
+        line.push_str(&say(
+            Text::new("infer-cli-present").arg("share", format!("{:.1}", f.presence * 100.0))
+        ));
+    }
+    if f.types.len() > 1 {
+        let shares: Vec<String> = f
+            .types
+            .iter()
+            .map(|t| format!("{} {:.1}%", t.ty, t.share * 100.0))
+            .collect();
+        line.push('\t');
+        line.push_str(&say(
+            Text::new("infer-cli-types").arg("shares", shares.join(", "))
+        ));
+    }
+    if let Some(l) = &f.length {
+        line.push('\t');
+        line.push_str(&say(spread(
+            "infer-cli-length",
+            &l.min,
+            &l.median,
+            &l.p99,
+            &l.max,
+        )));
+    }
+    if let Some(c) = &f.count {
+        line.push('\t');
+        line.push_str(&say(spread(
+            "infer-cli-count",
+            &c.min,
+            &c.median,
+            &c.p99,
+            &c.max,
+        )));
+    }
+    for a in &f.assumed {
+        line.push('\t');
+        line.push_str(&say(
+            Text::new("infer-cli-assumed").nested("note", a.clone())
+        ));
+    }
+    line
+}
+
+/// Returns a relationship's line of the summary: its layout, cardinalities, ids resolved
+/// and growth.
+fn relationship_line(r: &RelationshipReport) -> Text {
+    let c = &r.children_per_parent;
+    let line = Text::new("infer-cli-relationship")
+        .arg("name", &r.name)
+        .arg("parent", &r.parent)
+        .arg("child", &r.child)
+        .nested(
+            "how",
+            crate::infer::how(r.layout, &r.field, r.map.is_some()),
+        )
+        .nested("many", either(r.many_to_many, "infer-many-to-many"))
+        .arg("count", crate::human::thousands(r.count as u64))
+        .arg("min", c.min)
+        .arg("median", c.median)
+        .arg("p99", c.p99)
+        .arg("max", c.max)
+        .nested(
+            "parents",
+            r.parents_per_child
+                .as_ref()
+                .map_or(Text::new("infer-empty"), |p| {
+                    spread("infer-parents-per-child", &p.min, &p.median, &p.p99, &p.max)
+                }),
+        )
+        .nested(
+            "without",
+            r.without_array.map_or(Text::new("infer-empty"), |n| {
+                Text::new("infer-without-array").arg("count", n)
+            }),
+        )
+        .nested(
+            "resolved",
+            r.resolved
+                .map_or(Text::new("infer-empty"), |[values, resolved]| {
+                    match &r.key {
+                        Some(k) => Text::new("infer-resolved-key").arg("key", &k.field),
+                        None => Text::new("infer-resolved"),
+                    }
+                    .arg("resolved", resolved)
+                    .arg("values", values)
+                }),
+        )
+        .nested("sampled", either(r.sampled, "infer-sampled"))
+        .nested(
+            "growth",
+            match (&r.growth_per_day, &r.created) {
+                (Some(g), Some(c)) => Text::new("infer-growth")
+                    .arg("typical", format!("{:.3}", g.typical))
+                    .arg("largest", format!("{:.3}", g.largest.unwrap_or(g.typical)))
+                    .arg("from", &c.from)
+                    .arg("days", format!("{:.0}", c.days)),
+                _ => Text::new("infer-empty"),
+            },
+        );
+    line
 }
 
 /// Returns the path and collection of `FILE[:collection]` (the collection defaults to the

@@ -4,7 +4,7 @@
 //! a reason to leave it out ([`Skip`]).
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::shape;
 
@@ -49,6 +49,27 @@ pub struct Logged {
     pub update: Option<Value>,
     /// mongod's figures.
     pub figures: Figures,
+    /// The totals of many operations of one shape, when the input has them grouped already
+    /// (a `$queryStats` entry); `figures` is then empty.
+    pub totals: Option<Totals>,
+}
+
+/// The figures of many operations of one shape, summed (a `$queryStats` entry's `metrics`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Totals {
+    /// Operations (`execCount`).
+    pub count: u64,
+    /// Σ keys examined (`keysExamined.sum`), when given.
+    pub keys_examined: Option<u64>,
+    /// Σ documents examined (`docsExamined.sum`).
+    pub docs_examined: Option<u64>,
+    /// Σ documents returned (`docsReturned.sum`).
+    pub nreturned: Option<u64>,
+    /// Execution time in microseconds: sum, min, max (`totalExecMicros`).
+    pub micros: Option<(u64, u64, u64)>,
+    /// When the first and the latest of them ran (`firstSeenTimestamp`,
+    /// `latestSeenTimestamp`), milliseconds since the epoch.
+    pub span_ms: Option<(i64, i64)>,
 }
 
 /// What one line of a log holds.
@@ -125,6 +146,26 @@ pub struct Operation {
     pub remove: bool,
 }
 
+impl Operation {
+    /// Returns a `kind` operation on `database.collection` with no filter, sort, projection,
+    /// update, pipeline or limit.
+    pub fn new(database: &str, collection: &str, kind: Kind) -> Operation {
+        Operation {
+            database: database.to_string(),
+            collection: collection.to_string(),
+            kind,
+            filter: Value::Object(Default::default()),
+            sort: None,
+            projection: None,
+            update: None,
+            pipeline: None,
+            limit: None,
+            upsert: false,
+            remove: false,
+        }
+    }
+}
+
 /// Why an operation is left out of the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -186,153 +227,18 @@ const CRUD_COMMANDS: [&str; 9] = [
 /// Returns what `logged` is for the model: a CRUD operation reduced to its shape, or why it
 /// is left out.
 pub fn classify(logged: &Logged) -> Result<Operation, Skip> {
-    let (database, mut collection) = logged
+    let (database, collection) = logged
         .namespace
         .split_once('.')
         .map_or((logged.namespace.as_str(), ""), |(d, c)| (d, c));
-    // A 3.2 text line logs a find command as `query <ns> query: { find: …, filter: … }`.
-    let command_doc = logged
-        .command
-        .as_ref()
-        .and_then(Value::as_object)
-        .or_else(|| {
-            logged
-                .query
-                .as_ref()
-                .and_then(Value::as_object)
-                .filter(|q| logged.op == "query" && q.contains_key("find"))
-        });
-    let first_key = command_doc
-        .and_then(|c| c.keys().next())
-        .map(String::as_str)
-        .unwrap_or_default();
-    // The command's name: the first key of a command; the op of a statement.
-    let name = match logged.op.as_str() {
-        "command" => logged
-            .command_name
-            .clone()
-            .unwrap_or_else(|| first_key.to_string()),
-        "query" if first_key == "explain" => first_key.to_string(),
-        "query" => "find".to_string(),
-        "update" => "update".to_string(),
-        "remove" => "delete".to_string(),
-        "insert" => "insert".to_string(),
-        "getmore" => "getMore".to_string(),
-        other => other.to_string(),
-    };
-    let skip = |reason: SkipReason, collection: &str| Skip {
-        reason,
-        namespace: format!("{database}.{collection}"),
-        command: name.clone(),
-    };
-    let is_statement = logged.op != "command";
-    if collection == "$cmd" {
-        // A CRUD command names its collection (`{find: "orders"}`); other commands' first
-        // values are no collection (`{moveChunk: "test.docs"}`).
-        if let Some(target) = command_doc
-            .filter(|_| CRUD_COMMANDS.contains(&name.as_str()))
-            .and_then(|c| c.get(&name))
-            .and_then(Value::as_str)
-        {
-            collection = target;
-        }
-        if !is_statement && name == "insert" {
-            return Err(skip(SkipReason::WriteBatch, collection));
-        }
-    }
-    // The `update` and `delete` commands' statements are logged (and counted) on their own,
-    // whatever namespace the envelope names.
-    if !is_statement && matches!(name.as_str(), "update" | "delete") {
-        return Err(skip(SkipReason::WriteBatch, collection));
-    }
-    if INTERNAL_DATABASES.contains(&database) {
-        return Err(skip(SkipReason::InternalDatabase, collection));
-    }
-    if collection == "$cmd" || collection.is_empty() {
-        // A command on the database, not on a collection (`isMaster`, `dropDatabase`).
-        return Err(skip(SkipReason::NotExpressible, collection));
-    }
-    if collection.starts_with("system.") {
-        return Err(skip(SkipReason::SystemCollection, collection));
-    }
-    let kind = match name.as_str() {
-        "find" => Kind::Find,
-        "aggregate" => Kind::Aggregate,
-        "count" => Kind::Count,
-        "distinct" => Kind::Distinct,
-        "insert" => Kind::Insert,
-        "update" => Kind::Update,
-        "delete" => Kind::Delete,
-        "findAndModify" | "findandmodify" => Kind::FindAndModify,
-        "getMore" | "killCursors" => return Err(skip(SkipReason::Cursor, collection)),
-        _ => return Err(skip(SkipReason::NotExpressible, collection)),
-    };
-    let field = |key: &str| command_doc.and_then(|c| c.get(key));
-    let mut op = Operation {
-        database: database.to_string(),
-        collection: collection.to_string(),
-        kind,
-        filter: Value::Object(Default::default()),
-        sort: None,
-        projection: None,
-        update: None,
-        pipeline: None,
-        limit: None,
-        upsert: false,
-        remove: false,
-    };
-    let positive = |v: Option<&Value>| v.and_then(Value::as_f64).filter(|n| *n > 0.0);
+    let command = command_doc(logged);
+    let name = command_name(logged, command);
+    let (collection, kind) = target(logged, database, collection, command, &name)?;
+    let mut op = Operation::new(database, collection, kind);
+    let field = |key: &str| command.and_then(|c| c.get(key));
     match kind {
-        Kind::Find if command_doc.is_some_and(|c| c.contains_key("find")) => {
-            op.filter = field("filter").map_or(op.filter, shape::of);
-            op.sort = field("sort").map(shape::spec).filter(non_empty);
-            op.projection = field("projection").map(shape::spec).filter(non_empty);
-            op.limit = positive(field("limit")).map(|n| n as u64);
-        }
-        Kind::Find => {
-            // A legacy query: a filter, or `{$query: …, $orderby: …}` (`query`/`orderby`).
-            let query = logged.query.as_ref().or(logged.command.as_ref());
-            let wrapped = query.and_then(Value::as_object).and_then(|q| {
-                let filter = q.get("$query").or_else(|| {
-                    (q.contains_key("orderby") || q.contains_key("$orderby"))
-                        .then(|| q.get("query"))
-                        .flatten()
-                })?;
-                Some((filter, q.get("$orderby").or_else(|| q.get("orderby"))))
-            });
-            match wrapped {
-                Some((filter, sort)) => {
-                    op.filter = shape::of(filter);
-                    op.sort = sort.map(shape::spec).filter(non_empty);
-                }
-                None => op.filter = query.map_or(op.filter, shape::of),
-            }
-            op.limit = logged.figures.ntoreturn.filter(|n| *n > 0);
-        }
-        Kind::Aggregate => {
-            let stages: Vec<&serde_json::Map<String, Value>> = field("pipeline")
-                .and_then(Value::as_array)
-                .map(|p| p.iter().filter_map(Value::as_object).collect())
-                .unwrap_or_default();
-            let names = stages
-                .iter()
-                .filter_map(|s| s.keys().next().cloned())
-                .collect();
-            op.pipeline = Some(names);
-            for stage in &stages {
-                if let Some(m) = stage.get("$match") {
-                    if op.sort.is_none() && op.limit.is_none() {
-                        op.filter = shape::of(m);
-                    }
-                }
-                if let Some(s) = stage.get("$sort") {
-                    op.sort.get_or_insert_with(|| shape::spec(s));
-                }
-                if let Some(l) = positive(stage.get("$limit")) {
-                    op.limit.get_or_insert(l as u64);
-                }
-            }
-        }
+        Kind::Find => find_shape(&mut op, logged, command),
+        Kind::Aggregate => aggregate_shape(&mut op, field("pipeline")),
         Kind::Count | Kind::Distinct => {
             op.filter = field("query").map_or(op.filter, shape::of);
         }
@@ -356,6 +262,167 @@ pub fn classify(logged: &Logged) -> Result<Operation, Skip> {
         }
     }
     Ok(op)
+}
+
+/// The command document of `logged`: its command, or a 3.2 text line's `query` holding a
+/// find command (`query <ns> query: { find: …, filter: … }`).
+fn command_doc(logged: &Logged) -> Option<&Map<String, Value>> {
+    logged
+        .command
+        .as_ref()
+        .and_then(Value::as_object)
+        .or_else(|| {
+            logged
+                .query
+                .as_ref()
+                .and_then(Value::as_object)
+                .filter(|q| logged.op == "query" && q.contains_key("find"))
+        })
+}
+
+/// The command's name: the first key of a command; the op of a statement.
+fn command_name(logged: &Logged, command: Option<&Map<String, Value>>) -> String {
+    let first_key = command
+        .and_then(|c| c.keys().next())
+        .map(String::as_str)
+        .unwrap_or_default();
+    match logged.op.as_str() {
+        "command" => logged
+            .command_name
+            .clone()
+            .unwrap_or_else(|| first_key.to_string()),
+        "query" if first_key == "explain" => first_key.to_string(),
+        "query" => "find".to_string(),
+        "update" => "update".to_string(),
+        "remove" => "delete".to_string(),
+        "insert" => "insert".to_string(),
+        "getmore" => "getMore".to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// Returns the collection a command `name` of `logged` (on `database.collection`) acts on
+/// and its kind, or why it is left out: write envelopes, internal databases, commands on a
+/// database, system collections, cursors and commands the model has no operation for.
+fn target<'a>(
+    logged: &Logged,
+    database: &str,
+    mut collection: &'a str,
+    command: Option<&'a Map<String, Value>>,
+    name: &str,
+) -> Result<(&'a str, Kind), Skip> {
+    let skip = |reason: SkipReason, collection: &str| Skip {
+        reason,
+        namespace: format!("{database}.{collection}"),
+        command: name.to_string(),
+    };
+    let is_statement = logged.op != "command";
+    if collection == "$cmd" {
+        // A CRUD command names its collection (`{find: "orders"}`); other commands' first
+        // values are no collection (`{moveChunk: "test.docs"}`).
+        if let Some(named) = command
+            .filter(|_| CRUD_COMMANDS.contains(&name))
+            .and_then(|c| c.get(name))
+            .and_then(Value::as_str)
+        {
+            collection = named;
+        }
+        if !is_statement && name == "insert" {
+            return Err(skip(SkipReason::WriteBatch, collection));
+        }
+    }
+    // The `update` and `delete` commands' statements are logged (and counted) on their own,
+    // whatever namespace the envelope names.
+    if !is_statement && matches!(name, "update" | "delete") {
+        return Err(skip(SkipReason::WriteBatch, collection));
+    }
+    if INTERNAL_DATABASES.contains(&database) {
+        return Err(skip(SkipReason::InternalDatabase, collection));
+    }
+    if collection == "$cmd" || collection.is_empty() {
+        // A command on the database, not on a collection (`isMaster`, `dropDatabase`).
+        return Err(skip(SkipReason::NotExpressible, collection));
+    }
+    if collection.starts_with("system.") {
+        return Err(skip(SkipReason::SystemCollection, collection));
+    }
+    let kind = match name {
+        "find" => Kind::Find,
+        "aggregate" => Kind::Aggregate,
+        "count" => Kind::Count,
+        "distinct" => Kind::Distinct,
+        "insert" => Kind::Insert,
+        "update" => Kind::Update,
+        "delete" => Kind::Delete,
+        "findAndModify" | "findandmodify" => Kind::FindAndModify,
+        "getMore" | "killCursors" => return Err(skip(SkipReason::Cursor, collection)),
+        _ => return Err(skip(SkipReason::NotExpressible, collection)),
+    };
+    Ok((collection, kind))
+}
+
+/// Returns a positive number (a limit).
+fn positive(v: Option<&Value>) -> Option<u64> {
+    v.and_then(Value::as_f64)
+        .filter(|n| *n > 0.0)
+        .map(|n| n as u64)
+}
+
+/// Fills a find's shapes: a find command's filter, sort, projection and limit, or a legacy
+/// query's (a filter, or `{$query: …, $orderby: …}`, its limit the line's `ntoreturn`).
+fn find_shape(op: &mut Operation, logged: &Logged, command: Option<&Map<String, Value>>) {
+    if let Some(c) = command.filter(|c| c.contains_key("find")) {
+        op.filter = c.get("filter").map_or(op.filter.take(), shape::of);
+        op.sort = c.get("sort").map(shape::spec).filter(non_empty);
+        op.projection = c.get("projection").map(shape::spec).filter(non_empty);
+        op.limit = positive(c.get("limit"));
+        return;
+    }
+    let query = logged.query.as_ref().or(logged.command.as_ref());
+    let wrapped = query.and_then(Value::as_object).and_then(|q| {
+        let filter = q.get("$query").or_else(|| {
+            (q.contains_key("orderby") || q.contains_key("$orderby"))
+                .then(|| q.get("query"))
+                .flatten()
+        })?;
+        Some((filter, q.get("$orderby").or_else(|| q.get("orderby"))))
+    });
+    match wrapped {
+        Some((filter, sort)) => {
+            op.filter = shape::of(filter);
+            op.sort = sort.map(shape::spec).filter(non_empty);
+        }
+        None => op.filter = query.map_or(op.filter.take(), shape::of),
+    }
+    op.limit = logged.figures.ntoreturn.filter(|n| *n > 0);
+}
+
+/// Fills an aggregation's shapes: its stages' names, the filter of its `$match` (before any
+/// sort or limit), its first `$sort` and `$limit`.
+fn aggregate_shape(op: &mut Operation, pipeline: Option<&Value>) {
+    let stages: Vec<&Map<String, Value>> = pipeline
+        .and_then(Value::as_array)
+        .map(|p| p.iter().filter_map(Value::as_object).collect())
+        .unwrap_or_default();
+    op.pipeline = Some(
+        stages
+            .iter()
+            .filter_map(|s| s.keys().next().cloned())
+            .collect(),
+    );
+    for stage in &stages {
+        if let Some(m) = stage.get("$match") {
+            if op.sort.is_none() && op.limit.is_none() {
+                op.filter = shape::of(m);
+            }
+        }
+        if let Some(s) = stage.get("$sort") {
+            op.sort.get_or_insert_with(|| shape::spec(s));
+        }
+        if let Some(l) = positive(stage.get("$limit")) {
+            op.limit.get_or_insert(l);
+        }
+    }
 }
 
 /// Returns an update's shape: an update pipeline is `"?pipeline"` with its stages' names.

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::Value;
 
-use super::entry::{Figures, Kind, Operation};
+use super::entry::{Figures, Kind, Operation, Totals};
 use crate::infer::sketch::Sketch;
 
 /// The most shapes kept; operations of further shapes are counted apart
@@ -58,6 +58,11 @@ pub struct ShapeStats {
     pub durations: Sketch,
     /// Where it was first seen: source and line.
     pub first_seen: (String, u64),
+    /// Operations counted from grouped entries (`$queryStats`), and their rate: each
+    /// entry's count over its own span (at least a second), added up.
+    pub grouped: (u64, f64),
+    /// Grouped entries' execution times in microseconds: sum, operations, min, max.
+    pub grouped_micros: Option<(u64, u64, u64, u64)>,
 }
 
 /// Shapes and their statistics, in the order first seen.
@@ -74,46 +79,8 @@ pub struct Groups {
 impl Groups {
     /// Counts `op` with its figures, first seen at `source`:`line`.
     pub fn add(&mut self, op: Operation, figures: &Figures, source: &str, line: u64) {
-        let text = |v: &Option<Value>| v.as_ref().map(Value::to_string).unwrap_or_default();
-        let key = ShapeKey {
-            namespace: format!("{}.{}", op.database, op.collection),
-            kind: op.kind,
-            filter: op.filter.to_string(),
-            sort: text(&op.sort),
-            projection: text(&op.projection),
-            update: text(&op.update),
-            pipeline: op
-                .pipeline
-                .as_ref()
-                .map(|p| p.join(","))
-                .unwrap_or_default(),
-        };
-        let i = match self.index.get(&key) {
-            Some(i) => *i,
-            None if self.shapes.len() >= MAX_SHAPES => {
-                self.overflow += 1;
-                return;
-            }
-            None => {
-                self.index.insert(key.clone(), self.shapes.len());
-                self.shapes.push((
-                    key,
-                    ShapeStats {
-                        operation: op.clone(),
-                        count: 0,
-                        keys_examined: (0, 0),
-                        docs_examined: (0, 0),
-                        nreturned: (0, 0),
-                        collscan_docs: None,
-                        plans: BTreeMap::new(),
-                        durations: Sketch::default(),
-                        first_seen: (source.to_string(), line),
-                    },
-                ));
-                self.shapes.len() - 1
-            }
-        };
-        let Some((_, s)) = self.shapes.get_mut(i) else {
+        let limit = op.limit;
+        let Some(s) = self.slot(op, source, line) else {
             return;
         };
         s.count += 1;
@@ -127,24 +94,124 @@ impl Groups {
         sum(&mut s.docs_examined, figures.docs_examined);
         sum(&mut s.nreturned, figures.nreturned);
         if let Some(plan) = &figures.plan_summary {
-            if plan == "COLLSCAN" {
-                if let Some(d) = figures.docs_examined {
-                    s.collscan_docs = Some(s.collscan_docs.map_or(d, |m| m.max(d)));
-                }
-            }
-            let known = s.plans.contains_key(plan);
-            let key = if known || s.plans.len() < MAX_PLANS {
-                plan.clone()
-            } else {
-                "other".to_string()
-            };
-            *s.plans.entry(key).or_insert(0) += 1;
+            s.count_plan(plan, figures.docs_examined);
         }
         if let Some(d) = figures.duration_ms {
             s.durations.add(d);
         }
-        if let Some(l) = op.limit {
-            s.operation.limit = Some(s.operation.limit.map_or(l, |m| m.max(l)));
+        s.widen_limit(limit);
+    }
+
+    /// Counts the operations of a grouped entry (`$queryStats`) of `op`'s shape, first seen
+    /// at `source`:`line`.
+    pub fn add_totals(&mut self, op: Operation, totals: &Totals, source: &str, line: u64) {
+        let limit = op.limit;
+        let Some(s) = self.slot(op, source, line) else {
+            return;
+        };
+        let n = totals.count;
+        s.count += n;
+        let seconds = totals
+            .span_ms
+            .map_or(0.0, |(a, b)| (b - a).max(0) as f64 / 1000.0)
+            .max(1.0);
+        s.grouped = (s.grouped.0 + n, s.grouped.1 + n as f64 / seconds);
+        let sum = |total: &mut (u64, u64), v: Option<u64>| {
+            if let Some(v) = v {
+                total.0 = total.0.saturating_add(v);
+                total.1 += n;
+            }
+        };
+        sum(&mut s.keys_examined, totals.keys_examined);
+        sum(&mut s.docs_examined, totals.docs_examined);
+        sum(&mut s.nreturned, totals.nreturned);
+        if let Some((total, min, max)) = totals.micros.filter(|_| n > 0) {
+            s.grouped_micros = Some(match s.grouped_micros {
+                None => (total, n, min, max),
+                Some((t, c, lo, hi)) => (t.saturating_add(total), c + n, lo.min(min), hi.max(max)),
+            });
+        }
+        s.widen_limit(limit);
+    }
+
+    /// Returns the statistics of `op`'s shape, made when first seen (at `source`:`line`);
+    /// none past [`MAX_SHAPES`] (counted as overflow).
+    fn slot(&mut self, op: Operation, source: &str, line: u64) -> Option<&mut ShapeStats> {
+        let key = ShapeKey::of(&op);
+        let i = match self.index.get(&key) {
+            Some(i) => *i,
+            None if self.shapes.len() >= MAX_SHAPES => {
+                self.overflow += 1;
+                return None;
+            }
+            None => {
+                self.index.insert(key.clone(), self.shapes.len());
+                self.shapes.push((key, ShapeStats::new(op, source, line)));
+                self.shapes.len() - 1
+            }
+        };
+        self.shapes.get_mut(i).map(|(_, s)| s)
+    }
+}
+
+impl ShapeKey {
+    /// Returns the key of `op`'s shape.
+    fn of(op: &Operation) -> ShapeKey {
+        let text = |v: &Option<Value>| v.as_ref().map(Value::to_string).unwrap_or_default();
+        ShapeKey {
+            namespace: format!("{}.{}", op.database, op.collection),
+            kind: op.kind,
+            filter: op.filter.to_string(),
+            sort: text(&op.sort),
+            projection: text(&op.projection),
+            update: text(&op.update),
+            pipeline: op
+                .pipeline
+                .as_ref()
+                .map(|p| p.join(","))
+                .unwrap_or_default(),
+        }
+    }
+}
+
+impl ShapeStats {
+    /// Returns the empty statistics of `op`'s shape, first seen at `source`:`line`.
+    fn new(op: Operation, source: &str, line: u64) -> ShapeStats {
+        ShapeStats {
+            operation: op,
+            count: 0,
+            keys_examined: (0, 0),
+            docs_examined: (0, 0),
+            nreturned: (0, 0),
+            collscan_docs: None,
+            plans: BTreeMap::new(),
+            durations: Sketch::default(),
+            first_seen: (source.to_string(), line),
+            grouped: (0, 0.0),
+            grouped_micros: None,
+        }
+    }
+
+    /// Counts a use of `plan` (and, for a collection scan, its documents examined).
+    fn count_plan(&mut self, plan: &str, docs_examined: Option<u64>) {
+        if plan == "COLLSCAN" {
+            if let Some(d) = docs_examined {
+                self.collscan_docs = Some(self.collscan_docs.map_or(d, |m| m.max(d)));
+            }
+        }
+        let known = self.plans.contains_key(plan);
+        let key = if known || self.plans.len() < MAX_PLANS {
+            plan.to_string()
+        } else {
+            "other".to_string()
+        };
+        *self.plans.entry(key).or_insert(0) += 1;
+    }
+
+    /// Keeps the largest limit seen.
+    fn widen_limit(&mut self, limit: Option<u64>) {
+        if let Some(l) = limit {
+            self.operation.limit = Some(self.operation.limit.map_or(l, |m| m.max(l)));
         }
     }
 }
@@ -156,17 +223,8 @@ mod tests {
 
     fn find(field: &str) -> Operation {
         Operation {
-            database: "app".to_string(),
-            collection: "c".to_string(),
-            kind: Kind::Find,
             filter: json!({ field: "?string" }),
-            sort: None,
-            projection: None,
-            update: None,
-            pipeline: None,
-            limit: None,
-            upsert: false,
-            remove: false,
+            ..Operation::new("app", "c", Kind::Find)
         }
     }
 

@@ -12,6 +12,9 @@
 use super::entry::{Figures, LineRead, Logged};
 use super::loose;
 
+/// What opens an object in a line (`query: { … }`, `IXSCAN { a: 1 }`).
+const OPEN: char = '{';
+
 /// The operation types a legacy line starts with.
 const OPERATION_TYPES: [&str; 6] = ["query", "getmore", "insert", "update", "remove", "command"];
 
@@ -84,67 +87,78 @@ fn labels(mut s: &str, logged: &mut Logged) -> Result<(), String> {
             s = s.get(token.len()..).unwrap_or_default();
             continue;
         };
-        let label_end = label.len() + 1;
-        if !value.is_empty() && !value.starts_with('{') {
+        if !value.is_empty() && !value.starts_with(OPEN) {
             // `nreturned:51`.
-            let n = value.parse::<u64>().ok();
-            let f = &mut logged.figures;
-            match label {
-                "keysExamined" | "nscanned" => f.keys_examined = n,
-                "docsExamined" | "nscannedObjects" => f.docs_examined = n,
-                "nreturned" => f.nreturned = n,
-                "ntoreturn" => f.ntoreturn = n,
-                _ => {}
-            }
+            figure(label, value, &mut logged.figures);
             s = s.get(token.len()..).unwrap_or_default();
             continue;
         }
-        s = s.get(label_end..).unwrap_or_default().trim_start();
-        match label {
-            "planSummary" => {
-                let (plan, used) = plan_summary(s);
-                logged.figures.plan_summary = Some(plan);
-                s = s.get(used..).unwrap_or_default();
-            }
-            "command" | "query" | "update" | "originatingCommand" => {
-                // `command: find { … }` (3.2 on) or `command: { … }`.
-                if !s.starts_with('{') {
-                    let name_end = s.find(' ').unwrap_or(s.len());
-                    if label == "command" {
-                        logged.command_name = s.get(..name_end).map(str::to_string);
-                    }
-                    s = s.get(name_end..).unwrap_or_default().trim_start();
-                }
-                if !s.starts_with('{') {
-                    continue;
-                }
-                let (value, used) = loose::object(s)
-                    .map_err(|e| format!("{label}: cannot read its object (truncated?): {e}"))?;
-                match label {
-                    "command" => logged.command = Some(value),
-                    "query" => logged.query = Some(value),
-                    "update" => logged.update = Some(value),
-                    _ => {}
-                }
-                s = s.get(used..).unwrap_or_default();
-            }
-            _ if s.starts_with('{') => {
-                // `locks:{ … }`, `storage:{ … }`: skipped whole.
-                let (_, used) = loose::object(s)
-                    .map_err(|e| format!("{label}: cannot read its object (truncated?): {e}"))?;
-                s = s.get(used..).unwrap_or_default();
-            }
-            _ if s.starts_with('"') => {
-                // `appName: "MongoDB Shell"`.
-                let end = s
-                    .get(1..)
-                    .and_then(|r| r.find('"'))
-                    .map_or(s.len(), |i| i + 2);
-                s = s.get(end..).unwrap_or_default();
-            }
-            _ => {}
-        }
+        let after = s.get(label.len() + 1..).unwrap_or_default().trim_start();
+        s = labelled_value(label, after, logged)?;
     }
+}
+
+/// Reads a figure (`nreturned:51`, `nscanned:3`) into `figures`.
+fn figure(label: &str, value: &str, f: &mut Figures) {
+    let n = value.parse::<u64>().ok();
+    match label {
+        "keysExamined" | "nscanned" => f.keys_examined = n,
+        "docsExamined" | "nscannedObjects" => f.docs_examined = n,
+        "nreturned" => f.nreturned = n,
+        "ntoreturn" => f.ntoreturn = n,
+        _ => {}
+    }
+}
+
+/// Reads the value after `label:` (`s` starts at it) into `logged`: the plan, the command,
+/// query or update object, or an object or string skipped whole; returns the rest.
+fn labelled_value<'a>(label: &str, mut s: &'a str, logged: &mut Logged) -> Result<&'a str, String> {
+    let object = |s: &str| {
+        loose::object(s).map_err(|e| format!("{label}: cannot read its object (truncated?): {e}"))
+    };
+    match label {
+        "planSummary" => {
+            let (plan, used) = plan_summary(s);
+            logged.figures.plan_summary = Some(plan);
+            s = s.get(used..).unwrap_or_default();
+        }
+        "command" | "query" | "update" | "originatingCommand" => {
+            // `command: find { … }` (3.2 on) or `command: { … }`.
+            if !s.starts_with(OPEN) {
+                let name_end = s.find(' ').unwrap_or(s.len());
+                if label == "command" {
+                    logged.command_name = s.get(..name_end).map(str::to_string);
+                }
+                s = s.get(name_end..).unwrap_or_default().trim_start();
+            }
+            if !s.starts_with(OPEN) {
+                return Ok(s);
+            }
+            let (value, used) = object(s)?;
+            match label {
+                "command" => logged.command = Some(value),
+                "query" => logged.query = Some(value),
+                "update" => logged.update = Some(value),
+                _ => {}
+            }
+            s = s.get(used..).unwrap_or_default();
+        }
+        _ if s.starts_with(OPEN) => {
+            // `locks:{ … }`, `storage:{ … }`: skipped whole.
+            let (_, used) = object(s)?;
+            s = s.get(used..).unwrap_or_default();
+        }
+        _ if s.starts_with('"') => {
+            // `appName: "MongoDB Shell"`.
+            let end = s
+                .get(1..)
+                .and_then(|r| r.find('"'))
+                .map_or(s.len(), |i| i + 2);
+            s = s.get(end..).unwrap_or_default();
+        }
+        _ => {}
+    }
+    Ok(s)
 }
 
 /// Reads a plan summary (`IXSCAN { a: 1 }, IXSCAN { b: 1 }`); returns it and the bytes read.
@@ -160,7 +174,7 @@ fn plan_summary(s: &str) -> (String, usize) {
         at += word_len;
         let rest = s.get(at..).unwrap_or_default();
         let trimmed = rest.trim_start();
-        if trimmed.starts_with('{') {
+        if trimmed.starts_with(OPEN) {
             let start = at + (rest.len() - trimmed.len());
             match loose::object(trimmed) {
                 Ok((_, used)) => {

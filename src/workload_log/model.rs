@@ -74,6 +74,27 @@ const RATES_ASSUMED: &str = "rates count the operations logged: mongod logs thos
     slowms (100 ms by default), a sampleRate share of them (1 by default), unless its settings \
     log every one (slowms -1, or the profiler at level 2)";
 
+/// What the rates of `$queryStats` entries assume.
+const GROUPED_RATES_ASSUMED: &str = "a $queryStats entry's rate is its execCount over its \
+    first to latest seen time (since mongod started or the entry was last evicted; an entry \
+    seen once counts over one second), and its durations have no percentiles ($queryStats \
+    keeps a sum, a min and a max)";
+
+/// What the logs' rates assume: logged operations, and `$queryStats` entries when there are.
+fn rates_assumed(log: &LogWorkload) -> Vec<String> {
+    let shapes = &log.groups.shapes;
+    let grouped = shapes.iter().any(|(_, s)| s.grouped.0 > 0);
+    let logged = shapes.iter().any(|(_, s)| s.count > s.grouped.0);
+    let mut assumed = Vec::new();
+    if logged || !grouped {
+        assumed.push(RATES_ASSUMED.to_string());
+    }
+    if grouped {
+        assumed.push(GROUPED_RATES_ASSUMED.to_string());
+    }
+    assumed
+}
+
 /// Gives `model` (inferred from documents) the logs' workload in place of its own, and says
 /// so in its description; returns the report.
 pub fn with_logged_workload(
@@ -97,7 +118,7 @@ pub fn with_logged_workload(
         counted(log),
         crate::human::thousands(log.span_seconds.round() as u64)
     ));
-    let mut assumed = vec![RATES_ASSUMED.to_string()];
+    let mut assumed = rates_assumed(log);
     assumed.extend(databases_assumed(log));
     Ok(report(log, mapped.shapes, refused, assumed))
 }
@@ -115,7 +136,7 @@ pub fn model_from_logs(log: &LogWorkload) -> Result<(Model, LogReport), LogModel
         to, else string; its other properties are the model's defaults"
             .to_string(),
     );
-    assumed.push(RATES_ASSUMED.to_string());
+    assumed.extend(rates_assumed(log));
     assumed.extend(databases_assumed(log));
     let mut value = json!({
         "description": format!(

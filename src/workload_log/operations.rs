@@ -58,6 +58,18 @@ pub struct Durations {
     pub mean: f64,
 }
 
+/// Execution times of grouped operations (`$queryStats`' `totalExecMicros`), in
+/// milliseconds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GroupedDurations {
+    /// The shortest.
+    pub min: f64,
+    /// The longest.
+    pub max: f64,
+    /// The mean.
+    pub mean: f64,
+}
+
 /// Where something was first seen.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SeenAt {
@@ -109,6 +121,10 @@ pub struct ShapeReport {
     /// Durations.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<Durations>,
+    /// Execution times of the operations `$queryStats` entries grouped (no percentiles:
+    /// an entry keeps none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grouped_ms: Option<GroupedDurations>,
     /// Its first line.
     pub first_seen: SeenAt,
     /// The workload unit it became.
@@ -120,6 +136,31 @@ pub struct ShapeReport {
     /// Why it became no unit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_mapped: Option<String>,
+}
+
+impl ShapeReport {
+    /// Returns the shape as the summary says it: command, namespace, filter (but for an
+    /// insert), sort, projection, update, pipeline (`find shop.users filter
+    /// {"email":"?string"}`).
+    pub fn describe(&self) -> String {
+        let mut parts = vec![format!("{} {}", self.command.name(), self.namespace)];
+        if self.command != Kind::Insert {
+            parts.push(format!("filter {}", self.filter));
+        }
+        if let Some(v) = &self.sort {
+            parts.push(format!("sort {v}"));
+        }
+        if let Some(v) = &self.projection {
+            parts.push(format!("projection {v}"));
+        }
+        if let Some(v) = &self.update {
+            parts.push(format!("update {v}"));
+        }
+        if let Some(p) = &self.pipeline {
+            parts.push(format!("pipeline [{}]", p.join(", ")));
+        }
+        parts.join(" ")
+    }
 }
 
 /// The step a shape becomes, with what it assumes; or why there is none.
@@ -450,7 +491,8 @@ pub fn map(log: &LogWorkload, model: Option<&Model>) -> Mapped {
     let mut order: Vec<usize> = (0..log.groups.shapes.len()).collect();
     // Most frequent first, so that a unit is named after its most frequent shape.
     order.sort_by_key(|i| std::cmp::Reverse(log.groups.shapes.get(*i).map_or(0, |(_, s)| s.count)));
-    let mut units: Vec<(String, Value, u64)> = Vec::new();
+    // Each unit: its name, step, operations logged and grouped entries' rate.
+    let mut units: Vec<(String, Value, u64, f64)> = Vec::new();
     let mut shapes = Vec::new();
     for i in order {
         let Some((key, s)) = log.groups.shapes.get(i) else {
@@ -461,14 +503,16 @@ pub fn map(log: &LogWorkload, model: Option<&Model>) -> Mapped {
         match step_of(entity, key, s, model) {
             Ok((step, assumed)) => {
                 report.assumed = assumed;
-                let name = match units.iter_mut().find(|(_, st, _)| *st == step) {
+                let logged = s.count - s.grouped.0;
+                let name = match units.iter_mut().find(|(_, st, _, _)| *st == step) {
                     Some(unit) => {
-                        unit.2 += s.count;
+                        unit.2 += logged;
+                        unit.3 += s.grouped.1;
                         unit.0.clone()
                     }
                     None => {
                         let name = unique(unit_name(&step), &units);
-                        units.push((name.clone(), step, s.count));
+                        units.push((name.clone(), step, logged, s.grouped.1));
                         name
                     }
                 };
@@ -480,10 +524,10 @@ pub fn map(log: &LogWorkload, model: Option<&Model>) -> Mapped {
     }
     let units = units
         .into_iter()
-        .map(|(name, step, count)| {
+        .map(|(name, step, count, grouped)| {
             // A computed parameter, rounded as inference rounds them (infer::tidy); the
             // report's rates are exact.
-            let rate = crate::infer::tidy::significant(count as f64 / seconds);
+            let rate = crate::infer::tidy::significant(count as f64 / seconds + grouped);
             json!({"name": name, "rate_per_sec": rate, "steps": [step]})
         })
         .collect();
@@ -515,8 +559,8 @@ fn unit_name(step: &Value) -> String {
 }
 
 /// Returns `name`, or `name (2)`, `name (3)` … when a unit has it.
-fn unique(name: String, units: &[(String, Value, u64)]) -> String {
-    let taken = |n: &str| units.iter().any(|(u, _, _)| u == n);
+fn unique(name: String, units: &[(String, Value, u64, f64)]) -> String {
+    let taken = |n: &str| units.iter().any(|(u, _, _, _)| u == n);
     if !taken(&name) {
         return name;
     }
@@ -524,6 +568,12 @@ fn unique(name: String, units: &[(String, Value, u64)]) -> String {
         .map(|i| format!("{name} ({i})"))
         .find(|n| !taken(n))
         .unwrap_or(name)
+}
+
+/// Returns a shape's operations a second: those logged over the logs' `seconds`, plus the
+/// grouped entries' own rates.
+fn rate(s: &ShapeStats, seconds: f64) -> f64 {
+    (s.count - s.grouped.0) as f64 / seconds + s.grouped.1
 }
 
 /// Returns the report row of a shape (its unit filled in later).
@@ -549,7 +599,7 @@ fn shape_report(key: &ShapeKey, s: &ShapeStats, seconds: f64) -> ShapeReport {
         pipeline: s.operation.pipeline.clone(),
         limit: s.operation.limit,
         count: s.count,
-        rate_per_sec: s.count as f64 / seconds,
+        rate_per_sec: rate(s, seconds),
         keys_examined: mean(s.keys_examined),
         docs_examined: mean(s.docs_examined),
         nreturned: mean(s.nreturned),
@@ -561,6 +611,11 @@ fn shape_report(key: &ShapeKey, s: &ShapeStats, seconds: f64) -> ShapeReport {
             p99: d.quantile(0.99),
             max: d.max(),
             mean: d.mean(),
+        }),
+        grouped_ms: s.grouped_micros.map(|(sum, n, min, max)| GroupedDurations {
+            min: min as f64 / 1000.0,
+            max: max as f64 / 1000.0,
+            mean: sum as f64 / n as f64 / 1000.0,
         }),
         first_seen: SeenAt {
             source: s.first_seen.0.clone(),

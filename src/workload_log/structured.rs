@@ -49,6 +49,7 @@ pub fn read(line: &str) -> Result<(Format, LineRead), String> {
                 query: None,
                 update: None,
                 figures: figures(attr, "durationMillis"),
+                totals: None,
             }),
             _ => None,
         };
@@ -70,6 +71,7 @@ pub fn read(line: &str) -> Result<(Format, LineRead), String> {
             query: object.get("query").cloned(),
             update: object.get("updateobj").cloned(),
             figures: figures(&value, "millis"),
+            totals: None,
         };
         return Ok((
             Format::Profile,
@@ -79,9 +81,12 @@ pub fn read(line: &str) -> Result<(Format, LineRead), String> {
             },
         ));
     }
+    if super::query_stats::is_entry(object) {
+        return super::query_stats::read(object).map(|r| (Format::QueryStats, r));
+    }
     Err(
-        "a JSON object that is neither a mongod log entry (t, msg) nor a system.profile \
-         document (op, ns)"
+        "a JSON object that is neither a mongod log entry (t, msg), a system.profile \
+         document (op, ns) nor a $queryStats entry (key.queryShape, metrics)"
             .to_string(),
     )
 }
@@ -105,7 +110,7 @@ fn text(v: Option<&Value>) -> Option<String> {
 }
 
 /// Returns a whole number, plain or in Extended JSON (`{"$numberLong": "5"}`).
-fn number(v: &Value) -> Option<u64> {
+pub(super) fn number(v: &Value) -> Option<u64> {
     match v {
         Value::Number(n) => n.as_u64().or_else(|| {
             n.as_f64()
@@ -125,7 +130,7 @@ fn number(v: &Value) -> Option<u64> {
 
 /// Returns the milliseconds since the epoch of `{"$date": "…"}`, `{"$date": {"$numberLong":
 /// "…"}}` or `{"$date": 123}`.
-fn date(v: &Value) -> Option<i64> {
+pub(super) fn date(v: &Value) -> Option<i64> {
     match v.get("$date")? {
         Value::String(s) => crate::date::parse_iso_date(s).ok(),
         Value::Number(n) => n.as_i64(),

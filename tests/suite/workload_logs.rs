@@ -10,7 +10,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
-use squillion::model::parse_model;
+use squillion::eval::logged::beside_predicted;
+use squillion::eval::{evaluate_offered, EvalOptions};
+use squillion::model::{parse_model, Model};
 use squillion::workload_log::model::{model_from_logs, with_logged_workload, LogReport};
 use squillion::workload_log::{LogReading, LogWorkload};
 
@@ -353,10 +355,12 @@ fn a_gzipped_log_reads_as_the_plain_one() {
 /// Writes `units` as JSON "Slow query" lines of mongod 7.0 over `seconds` (each unit's
 /// `rate × seconds` runs, evenly spread), between a first and a last line of the log;
 /// `relationships` are `(name, parent, array)`, for the finds of parents by a child's field.
+/// `figures` gives each step's `keysExamined`, `docsExamined` and `nreturned`.
 fn slow_query_log(
     units: &[Value],
     relationships: &[(String, String, String)],
     seconds: u64,
+    figures: &dyn Fn(&Value) -> [f64; 3],
 ) -> String {
     let t0 = 1_709_287_200_000i64; // 2024-03-01T10:00:00Z
     let end = seconds as i64 * 1000;
@@ -378,6 +382,7 @@ fn slow_query_log(
     for unit in units {
         let n = (unit["rate_per_sec"].as_f64().unwrap() * seconds as f64).round() as i64;
         let step = &unit["steps"][0];
+        let [keys, docs, returned] = figures(step);
         for i in 0..n {
             let ms = 1 + i * (end - 2) / n.max(1);
             let mut collection = step["entity"].as_str().unwrap_or_default().to_string();
@@ -425,8 +430,8 @@ fn slow_query_log(
             };
             let line = json!({"t": at(ms), "s": "I", "c": "COMMAND", "id": 51803, "ctx": "conn7",
                 "msg": "Slow query", "attr": {"type": kind, "ns": format!("app.{collection}"),
-                "command": command, "planSummary": "IXSCAN { page: 1 }", "keysExamined": 1,
-                "docsExamined": 1, "nreturned": 1, "durationMillis": 100 + i % 7}});
+                "command": command, "planSummary": "IXSCAN { page: 1 }", "keysExamined": keys,
+                "docsExamined": docs, "nreturned": returned, "durationMillis": 100 + i % 7}});
             lines.push((ms, line.to_string()));
         }
     }
@@ -437,10 +442,15 @@ fn slow_query_log(
 /// A unit's steps (as JSON text) and rate.
 type UnitRate = (String, f64);
 
-/// Writes the units of `preset` named `written` as a log of `seconds`, reads it into the
-/// preset's model, and returns the model's workload and the units written as `(steps, rate)`.
-fn round_trip(preset: &str, seconds: u64, written: &[&str]) -> (Vec<UnitRate>, Vec<UnitRate>) {
-    let preset = parse_model(preset).unwrap();
+/// Writes the units of `preset` named `written` as a log of `seconds` (each step's figures
+/// from `figures`), reads it into the preset's model, and returns the model with the logs'
+/// workload, the report and the units written.
+fn logged_preset(
+    preset: &Model,
+    seconds: u64,
+    written: &[&str],
+    figures: &dyn Fn(&Value) -> [f64; 3],
+) -> (Model, LogReport, Vec<Value>) {
     let units: Vec<Value> = preset
         .workload
         .iter()
@@ -459,7 +469,7 @@ fn round_trip(preset: &str, seconds: u64, written: &[&str]) -> (Vec<UnitRate>, V
             )
         })
         .collect();
-    let log_text = slow_query_log(&units, &relationships, seconds);
+    let log_text = slow_query_log(&units, &relationships, seconds, figures);
     let mut reading = LogReading::new();
     reading.read("preset.log", log_text.as_bytes()).unwrap();
     let log = reading.finish();
@@ -467,6 +477,14 @@ fn round_trip(preset: &str, seconds: u64, written: &[&str]) -> (Vec<UnitRate>, V
     let mut model = preset.clone();
     let report = with_logged_workload(&mut model, &log).unwrap();
     assert!(report.refused.is_empty(), "{:?}", report.refused);
+    (model, report, units)
+}
+
+/// Writes the units of `preset` named `written` as a log of `seconds`, reads it into the
+/// preset's model, and returns the model's workload and the units written as `(steps, rate)`.
+fn round_trip(preset: &str, seconds: u64, written: &[&str]) -> (Vec<UnitRate>, Vec<UnitRate>) {
+    let preset = parse_model(preset).unwrap();
+    let (model, _, units) = logged_preset(&preset, seconds, written, &|_| [1.0; 3]);
     let pairs = |w: Vec<Value>| {
         let mut p: Vec<UnitRate> = w
             .iter()
@@ -684,4 +702,203 @@ fn a_log_on_standard_input_reads_as_the_file() {
     let both = squillion(&["infer", "-", "--log", "-"]);
     assert_eq!(both.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&both.stderr).contains("read once"));
+}
+
+#[test]
+fn a_presets_workload_logged_with_its_evaluations_figures_has_ratios_of_one() {
+    // The log's units in page-analytics, evaluated under its own design; then the same units
+    // logged with the evaluation's figures per operation: measured equals predicted.
+    let preset = parse_model(include_str!("../../presets/page-analytics.json")).unwrap();
+    let all = [
+        "count a hit (minute, hour, total)",
+        "chart of a page's 6 hours",
+    ];
+    let (model, _, _) = logged_preset(&preset, 2, &all, &|_| [1.0; 3]);
+    let e = evaluate_offered(&model, "custom", &EvalOptions::default()).unwrap();
+    let figures = |step: &Value| {
+        let unit = model
+            .workload
+            .iter()
+            .find(|u| serde_json::to_value(&u.steps[0]).unwrap() == *step)
+            .unwrap();
+        let op = e.operations.iter().find(|o| o.unit == unit.name).unwrap();
+        let t = &op.typical.total;
+        [
+            t.keys_examined.value,
+            t.docs_examined.value,
+            t.docs_returned.value,
+        ]
+    };
+    let (again, report, _) = logged_preset(&preset, 2, &all, &figures);
+    assert_eq!(again, model, "the figures change nothing of the model");
+    let c = beside_predicted(&report, &e);
+    assert_eq!(c.rows.len(), 2);
+    for row in &c.rows {
+        let r = &row.ratio;
+        assert_eq!(
+            (r.keys_examined, r.docs_examined, r.returned),
+            (Some(1.0), Some(1.0), Some(1.0)),
+            "{row:#?}"
+        );
+        assert_eq!(row.reading, None, "{row:#?}");
+        assert_eq!(row.predicted.as_ref().unwrap().round_trips, 1);
+    }
+}
+
+#[test]
+fn a_collection_scan_beside_an_indexed_prediction_reads_as_a_missing_index() {
+    // tests/fixtures/mongod-logs/shop: 40 users, 120 orders, and a log whose finds by email
+    // scan the 40 users where the design indexes email; the orders' list agrees.
+    let dir = fixture("shop");
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let (users, orders, log) = (file("users.json"), file("orders.json"), file("mongod.log"));
+    let out = squillion(&["infer", &users, &orders, "--log", &log, "--json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let c = &v["log"]["measured_beside_predicted"];
+    assert_eq!(c["factor"], 4.0);
+    let row = |unit: &str| {
+        c["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["unit"] == unit)
+            .cloned()
+            .unwrap_or_else(|| panic!("no {unit} in {c:#}"))
+    };
+    let read = row("read users by email");
+    assert_eq!(read["measured"]["docs_examined"], 40.0);
+    assert_eq!(read["predicted"]["docs_examined"], 1.0);
+    assert_eq!(read["predicted"]["plans"], json!(["email_1"]));
+    assert_eq!(
+        read["ratio"],
+        json!({"keys_examined": null, "docs_examined": 40.0, "returned": 1.0})
+    );
+    assert_eq!(
+        read["reading"],
+        "mongod examined 40× the documents Squillion predicts: a missing index or a different \
+         plan (COLLSCAN logged)"
+    );
+    let list = row("list orders by customerId sorted by date");
+    assert_eq!(
+        list["ratio"],
+        json!({"keys_examined": 1.0, "docs_examined": 1.0, "returned": 1.0})
+    );
+    assert_eq!(list["reading"], Value::Null);
+    // The update logs no nreturned: its ratio is "—".
+    let update = row("update users name");
+    assert_eq!(update["ratio"]["returned"], Value::Null);
+    // The text summary says it per unit, with the reading under it.
+    let tmp = tempfile::tempdir().unwrap();
+    let out_path = tmp.path().join("model.json");
+    let out = squillion(&[
+        "infer",
+        &users,
+        &orders,
+        "--log",
+        &log,
+        "--out",
+        out_path.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "log measured beside predicted (design ",
+        "docs examined 40.0 / 1.0 (40×)",
+        "plans COLLSCAN ×4 / email_1",
+        "    reading: mongod examined 40× the documents Squillion predicts",
+        "returned — / 0.0 (—)",
+    ] {
+        assert!(text.contains(line), "{line} in {text}");
+    }
+    // A log alone has no prediction: the summary says it needs the documents.
+    let out = squillion(&["infer", "--log", &log, "--out", out_path.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("log measured beside predicted: needs the documents"),
+        "{text}"
+    );
+    let out = squillion(&["infer", "--log", &log, "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["log"].get("measured_beside_predicted").is_none());
+}
+
+#[test]
+fn query_stats_entries_give_shapes_with_their_counts_rates_and_figures() {
+    // The manual's two entries (a find of test.products by item, an aggregation's $match on
+    // qty), the same find from another client, and a line cut short; then a JSON array on
+    // one line (canonical Extended JSON) with a sorted find of orders and an admin find.
+    let (model, r) =
+        model_from_logs(&read(&["query-stats.json", "query-stats-array.json"])).unwrap();
+    assert_eq!(
+        r.sources
+            .iter()
+            .map(|s| s.formats.clone())
+            .collect::<Vec<_>>(),
+        [[squillion::workload_log::Format::QueryStats]; 2]
+    );
+    assert_eq!((r.sources[0].operations, r.sources[1].operations), (8, 602));
+    let find = shape(&r, "find", "test.products", json!({"item": "?string"}));
+    // execCount 1 seen once (over a second) and 4 over 40 s: 5 operations, 1 + 0.1 a second.
+    assert_eq!(find["count"], 5);
+    assert!((find["rate_per_sec"].as_f64().unwrap() - 1.1).abs() < 1e-12);
+    // docsReturned sums 1 and 4 over 5 runs; keysExamined only in the second entry: 4 over 4.
+    assert_eq!(
+        (find["nreturned"].as_f64(), find["keys_examined"].as_f64()),
+        (Some(1.0), Some(1.0))
+    );
+    // totalExecMicros: min 600, max 4,254, sum 4,254 + 4,000 over 5: no percentiles.
+    assert_eq!(
+        find["grouped_ms"],
+        json!({"min": 0.6, "max": 4.254, "mean": 1.6508})
+    );
+    assert!(find.get("duration_ms").is_none());
+    assert_eq!(find["unit"], "read products by item");
+    let agg = shape(
+        &r,
+        "aggregate",
+        "test.products",
+        json!({"qty": {"$gt": "?number"}}),
+    );
+    assert_eq!(agg["count"], 3);
+    // 3 runs from 21:16:17.796 to 21:17:12.385: 54.589 s.
+    assert!((agg["rate_per_sec"].as_f64().unwrap() - 3.0 / 54.589).abs() < 1e-12);
+    // The limit is a parameter: the most a run returned (docsReturned.max 20) stands for it.
+    let orders = shape(
+        &r,
+        "find",
+        "shop.orders",
+        json!({"customerId": "?objectId"}),
+    );
+    assert_eq!(
+        (orders["limit"].as_u64(), orders["rate_per_sec"].as_f64()),
+        (Some(20), Some(1.0))
+    );
+    assert_eq!(orders["unit"], "list orders by customerId sorted by date");
+    assert_eq!(orders["docs_examined"], 10.0);
+    let s = skipped(&r);
+    assert!(
+        s.contains(&(
+            "internal_database".into(),
+            "admin.system.version".into(),
+            "find".into(),
+            2
+        )),
+        "{s:?}"
+    );
+    assert_eq!(r.bad.iter().map(|b| b.line).collect::<Vec<_>>(), [4]);
+    assert!(r
+        .assumed
+        .iter()
+        .any(|a| a.contains("execCount over its first to latest seen")));
+    let list = model
+        .workload
+        .iter()
+        .find(|u| u.name.starts_with("list orders"))
+        .unwrap();
+    assert_eq!(list.rate_per_sec, 1.0);
 }

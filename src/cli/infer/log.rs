@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use crate::workload_log::entry::Kind;
+use crate::eval::logged::{times, Comparison, Row};
 use crate::workload_log::model::LogReport;
 use crate::workload_log::{LogReading, LogWorkload};
 
@@ -69,25 +69,9 @@ pub fn summary(report: &LogReport) -> String {
         report.span_seconds
     ));
     for shape in &report.shapes {
-        let mut parts = vec![format!("{} {}", shape.command.name(), shape.namespace)];
-        if shape.command != Kind::Insert {
-            parts.push(format!("filter {}", shape.filter));
-        }
-        if let Some(v) = &shape.sort {
-            parts.push(format!("sort {v}"));
-        }
-        if let Some(v) = &shape.projection {
-            parts.push(format!("projection {v}"));
-        }
-        if let Some(v) = &shape.update {
-            parts.push(format!("update {v}"));
-        }
-        if let Some(p) = &shape.pipeline {
-            parts.push(format!("pipeline [{}]", p.join(", ")));
-        }
         let mut line = format!(
             "shape {}: {} operations, {}/s",
-            parts.join(" "),
+            shape.describe(),
             thousands(shape.count),
             rate(shape.rate_per_sec)
         );
@@ -107,6 +91,12 @@ pub fn summary(report: &LogReport) -> String {
             line.push_str(&format!(
                 "; {}–{} ms, p50 {} ms, p95 {} ms, p99 {} ms",
                 d.min, d.max, d.p50, d.p95, d.p99
+            ));
+        }
+        if let Some(d) = &shape.grouped_ms {
+            line.push_str(&format!(
+                "; $queryStats: {:.1}–{:.1} ms, mean {:.1} ms (no percentiles)",
+                d.min, d.max, d.mean
             ));
         }
         let plans: Vec<String> = shape
@@ -151,6 +141,87 @@ pub fn summary(report: &LogReport) -> String {
         "log: {} bad lines skipped\n",
         thousands(report.bad_lines)
     ));
+    s
+}
+
+/// What the summary says of a log read alone: no prediction without the data.
+pub const NOT_PREDICTED_ALONE: &str = "log measured beside predicted: needs the documents \
+    (mongoexport files or a dump beside --log): Squillion predicts each operation's figures \
+    by running the model's design on the data's sizes";
+
+/// Returns the summary's lines of mongod's figures beside Squillion's: a heading with the
+/// design and the factor, then per unit its figures measured / predicted (ratio), the plans,
+/// and the reading where they disagree.
+pub fn measured_summary(c: &Comparison) -> String {
+    let mut s = format!(
+        "log measured beside predicted (design {}; mongod's mean per operation / Squillion's \
+         typical run at full scale (measured ÷ predicted); a reading where they differ {}× \
+         or more):\n",
+        c.design, c.factor
+    );
+    if let Some(why) = &c.not_predicted {
+        s.push_str(&format!("  not predicted: {why}\n"));
+    }
+    for row in &c.rows {
+        s.push_str(&measured_row(row));
+    }
+    s
+}
+
+/// Returns one unit's lines of the comparison.
+fn measured_row(row: &Row) -> String {
+    let m = &row.measured;
+    let mut s = format!(
+        "  \"{}\" ({}; {} operations)",
+        row.unit,
+        row.shapes.join("; "),
+        crate::human::thousands(m.operations)
+    );
+    let Some(p) = &row.predicted else {
+        s.push_str(": not in the evaluation\n");
+        return s;
+    };
+    let side = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{v:.1}"));
+    let ratio = |r: Option<f64>| r.map_or("—".to_string(), times);
+    let figures = [
+        (
+            "keys examined",
+            m.keys_examined,
+            p.keys_examined,
+            row.ratio.keys_examined,
+        ),
+        (
+            "docs examined",
+            m.docs_examined,
+            p.docs_examined,
+            row.ratio.docs_examined,
+        ),
+        ("returned", m.returned, p.returned, row.ratio.returned),
+    ]
+    .map(|(name, m, p, r)| format!("{name} {} / {} ({})", side(m), side(Some(p)), ratio(r)));
+    let plans: Vec<String> = m
+        .plans
+        .iter()
+        .map(|q| format!("{} ×{}", q.plan, q.count))
+        .collect();
+    s.push_str(&format!(
+        ": {}; round trips 1 / {}; plans {} / {}\n",
+        figures.join(", "),
+        p.round_trips,
+        if plans.is_empty() {
+            "—".to_string()
+        } else {
+            plans.join(", ")
+        },
+        if p.plans.is_empty() {
+            "—".to_string()
+        } else {
+            p.plans.join(", ")
+        },
+    ));
+    if let Some(r) = &row.reading {
+        s.push_str(&format!("    reading: {r}\n"));
+    }
     s
 }
 
