@@ -494,4 +494,25 @@ mod tests {
             format!("{json_log}\n{{\"t\":\n{json_log}").as_bytes()
         ));
     }
+
+    #[test]
+    fn every_fixture_log_is_told_a_log_and_documents_are_not() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let head = |path: &str| {
+            let bytes = std::fs::read(dir.join(path)).unwrap();
+            bytes.get(..SNIFF_BYTES.min(bytes.len())).unwrap().to_vec()
+        };
+        for log in [
+            "mongod-logs/mongod_225.log",
+            "mongod-logs/mongod_26_corrupt.log",
+            "mongod-logs/mongod_4.0.10_allowdiskuse.log",
+            "mongod-logs/mongod-7.0-slow-queries.log",
+            "mongod-logs/system.profile.json",
+        ] {
+            assert!(is_log(&head(log)), "{log}");
+        }
+        for documents in ["infer/shop/users.json", "infer/shop/orders.json"] {
+            assert!(!is_log(&head(documents)), "{documents}");
+        }
+    }
 }
