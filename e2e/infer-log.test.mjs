@@ -37,6 +37,9 @@ async function inferFrom(page, files) {
 /** Returns the texts of the list `id` of the summary. */
 const items = (page, id) => page.$$eval(`[data-testid=${id}] li`, (lis) => lis.map((li) => li.textContent));
 
+/** Scrolls the summary to the logs' part, for a screenshot of it. */
+const showLog = (page) => page.$eval('[data-testid=infer-log]', (el) => el.scrollIntoView({ block: 'start' }));
+
 test('a log dropped with the documents of its database: its operations are the workload, with their rates', async () => {
   const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 900 });
   await page.waitForSelector('.collection');
@@ -75,9 +78,15 @@ test('a log dropped with the documents of its database: its operations are the w
   assert.match(bad[1], /^mongod\.log: line 17: a JSON object that is neither/);
   // The starter workload's assumed units are gone.
   assert.equal(await page.$('[data-testid=infer-workload]'), null);
+  await showLog(page);
   await page.screenshot({ path: `${SHOTS}/infer-log.png` });
-  // The editor shows the units with their rates.
+  // The editor's workload shows the log's units.
   await page.click('#infer-done');
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('.unit-item .name-input')].some((i) => i.value === 'read users by email'),
+    null,
+    { timeout: 30_000 },
+  );
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -91,6 +100,7 @@ test('zh-CN: the log\'s summary in Chinese', async () => {
   assert.ok(shapes.some((s) => s.includes('：3 个操作，每秒 0.0300 次') && s.includes('→ 工作负载“read users by email”')), shapes.join('\n'));
   assert.match(await page.textContent('[data-testid=infer-log-bad-count]'), /日志中有 2 行无法读取/);
   assert.match((await items(page, 'infer-log-bad'))[0], /^mongod\.log：第 16 行：not JSON/);
+  await showLog(page);
   await page.screenshot({ path: `${SHOTS}/zh-infer-log.png` });
   assert.deepEqual(errors, []);
   await context.close();
@@ -112,6 +122,7 @@ test('a gzipped log alone with a line cut short: a model of its collections, the
   assert.ok(bad.some((b) => b.startsWith('mongod.log.gz: line 190: ')), bad.join('\n'));
   // A log alone has no documents: no count of skipped document lines.
   assert.equal(await page.$('[data-testid=infer-skipped-count]'), null);
+  await showLog(page);
   await page.screenshot({ path: `${SHOTS}/infer-log-alone.png` });
   assert.deepEqual(errors, []);
   await page.close();
