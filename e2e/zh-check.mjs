@@ -17,9 +17,9 @@ export const KEPT = new Set(`
   string object array bool date null int long double decimal binData objectId
 `.split(/\s+/).filter(Boolean));
 
-/** KEPT with the infer dialog's file extensions, mongodump's flags (--archive, --gzip) and its
- * counts example. */
-export const INFER_KEPT = new Set([...KEPT, 'ndjson', 'bson', 'sql', 'users', 'orders', 'archive', 'gzip', 'gz']);
+/** KEPT with the infer dialog's file extensions, mongodump's flags (--archive, --gzip), its
+ * counts example and the profiler's collection (system.profile). */
+export const INFER_KEPT = new Set([...KEPT, 'ndjson', 'bson', 'sql', 'users', 'orders', 'archive', 'gzip', 'gz', 'system', 'profile']);
 
 /** Returns every word of `v` (keys and string values, recursively) added to `words`. */
 export function wordsOf(v, words = new Set()) {

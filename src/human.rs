@@ -114,6 +114,18 @@ pub fn count(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
+/// Returns a rate per second with as many decimals as it needs (three significant digits
+/// below 100): `120`, `2.50`, `0.0300`; the figures of `squillion infer --log`'s shapes.
+pub fn rate(r: f64) -> String {
+    if r >= 100.0 {
+        format!("{r:.0}")
+    } else if r >= 1.0 {
+        format!("{r:.2}")
+    } else {
+        format!("{r:.4}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

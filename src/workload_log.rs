@@ -376,6 +376,61 @@ pub struct LogWorkload {
     pub bad: Vec<BadLine>,
 }
 
+/// How many bytes of an input's start [`is_log`] needs: a few lines of any log.
+pub const SNIFF_BYTES: usize = 64 * 1024;
+
+/// How many non-blank lines [`is_log`] weighs.
+const SNIFF_LINES: usize = 8;
+
+/// Returns true when `head`, the first bytes of an input (gzipped or not, up to
+/// [`SNIFF_BYTES`] of it), is a mongod log or a `system.profile` export rather than
+/// documents: of its first non-blank lines, at least as many read as log lines (with a time
+/// or an operation, by [`legacy`] or [`structured`]) as do not, and one does. A banner
+/// (`***** SERVER RESTARTED *****`) weighs nothing either way; a line cut by the end of
+/// `head` counts against.
+pub fn is_log(head: &[u8]) -> bool {
+    let plain;
+    let text = if head.starts_with(&[0x1f, 0x8b]) {
+        plain = gunzip_head(head);
+        &plain
+    } else {
+        head
+    };
+    let (mut log, mut other) = (0usize, 0usize);
+    let lines = text
+        .split(|b| *b == b'\n')
+        .map(|l| String::from_utf8_lossy(l).trim().to_string())
+        .filter(|l| !l.is_empty())
+        .take(SNIFF_LINES);
+    for line in lines {
+        let read = if line.starts_with('{') {
+            structured::read(&line).map(|(_, r)| r)
+        } else {
+            legacy::read(&line)
+        };
+        match read {
+            Ok(r) if r.time_ms.is_some() || r.logged.is_some() => log += 1,
+            Ok(_) => {}
+            Err(_) => other += 1,
+        }
+    }
+    log > 0 && log >= other
+}
+
+/// Returns as much of gzipped `head` as decompresses (it may end mid-stream).
+fn gunzip_head(head: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut decoder = flate2::read::MultiGzDecoder::new(head);
+    let mut buf = [0u8; 8192];
+    while out.len() < SNIFF_BYTES {
+        match decoder.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => out.extend_from_slice(buf.get(..n).unwrap_or_default()),
+        }
+    }
+    out
+}
+
 /// Returns the length of the union of the intervals `spans` (milliseconds).
 fn union_length(spans: &[(i64, i64)]) -> i64 {
     let mut sorted = spans.to_vec();
@@ -423,5 +478,68 @@ mod tests {
         assert_eq!(w.groups.shapes.len(), 1);
         assert_eq!(w.groups.shapes[0].1.count, 2);
         assert_eq!(w.span_seconds, 2.0);
+    }
+
+    #[test]
+    fn logs_are_told_from_documents_by_their_lines_gzipped_or_not() {
+        use std::io::Write;
+        let json_log = r#"{"t":{"$date":"2024-03-01T10:00:00.000Z"},"s":"I","c":"NETWORK","id":23016,"msg":"Waiting for connections"}"#;
+        let text_log = "***** SERVER RESTARTED *****\n2014-04-09T23:25:32.500+0000 [initandlisten] db version v2.6.0";
+        let profile =
+            r#"{"op":"query","ns":"shop.users","millis":3,"ts":{"$date":"2024-03-01T10:00:00Z"}}"#;
+        for head in [json_log, text_log, profile] {
+            assert!(is_log(head.as_bytes()), "{head}");
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            e.write_all(head.as_bytes()).unwrap();
+            let zipped = e.finish().unwrap();
+            assert!(is_log(&zipped), "gzipped {head}");
+        }
+        // The first bytes of a large gzipped log end mid-stream.
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        for i in 0..20_000 {
+            let n = i * 7_919 % 100_003;
+            writeln!(
+                e,
+                r#"{{"t":{{"$date":"2024-03-01T10:00:00.000Z"}},"id":{i},"msg":"m{n}"}}"#
+            )
+            .unwrap();
+        }
+        let zipped = e.finish().unwrap();
+        assert!(is_log(&zipped[..SNIFF_BYTES.min(zipped.len() / 2)]));
+        for head in [
+            "{\"_id\": 1, \"email\": \"a@example.com\"}\n{\"_id\": 2}",
+            "[{\"a\": 1}]",
+            "{ _id: ObjectId('65e1a0c2f1d2c3b4a5968700'), t: 1 }",
+            "CREATE TABLE users (id int);",
+            "",
+            "***** SERVER RESTARTED *****",
+        ] {
+            assert!(!is_log(head.as_bytes()), "{head}");
+        }
+        // One bad line among log lines is still a log (a log's bad lines are reported).
+        assert!(is_log(
+            format!("{json_log}\n{{\"t\":\n{json_log}").as_bytes()
+        ));
+    }
+
+    #[test]
+    fn every_fixture_log_is_told_a_log_and_documents_are_not() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let head = |path: &str| {
+            let bytes = std::fs::read(dir.join(path)).unwrap();
+            bytes.get(..SNIFF_BYTES.min(bytes.len())).unwrap().to_vec()
+        };
+        for log in [
+            "mongod-logs/mongod_225.log",
+            "mongod-logs/mongod_26_corrupt.log",
+            "mongod-logs/mongod_4.0.10_allowdiskuse.log",
+            "mongod-logs/mongod-7.0-slow-queries.log",
+            "mongod-logs/system.profile.json",
+        ] {
+            assert!(is_log(&head(log)), "{log}");
+        }
+        for documents in ["infer/shop/users.json", "infer/shop/orders.json"] {
+            assert!(!is_log(&head(documents)), "{documents}");
+        }
     }
 }

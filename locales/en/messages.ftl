@@ -587,6 +587,36 @@ infer-workload-why-insert = a child added
 infer-cli-skipped = { $count } lines skipped
 infer-as-is = { $text }
 infer-link-attribute-columns = { $table }: { $columns } (a many-to-many relationship carries no fields)
+infer-log-source = { $source }{ $gzip }: { $lines } read ({ $formats }), { $operations } logged, { $bad }{ $span }
+infer-log-gzip = {" "}(gzipped)
+infer-log-span = , from { $first } to { $last }
+infer-log-format-text = mongod text log
+infer-log-format-json = mongod JSON log
+infer-log-format-profile = system.profile documents
+infer-log-ops-one = { $count } operation
+infer-log-ops-many = { $count } operations
+infer-log-bad-one = { $count } bad line
+infer-log-bad-many = { $count } bad lines
+infer-log-shapes-one = { $count } shape
+infer-log-shapes-many = { $count } shapes
+infer-log-totals = { $operations } counted in { $shapes }, over { $seconds } s of log
+infer-log-shape = { $shape }: { $operations }, { $rate }/s{ $figures }{ $durations }{ $plans }{ $became }{ $assumed }
+infer-log-figures = ; per operation: { $figures }
+infer-log-keys-examined = keys examined { $n }
+infer-log-docs-examined = documents examined { $n }
+infer-log-returned = returned { $n }
+infer-log-durations = ; { $min }–{ $max } ms, p50 { $p50 } ms, p95 { $p95 } ms, p99 { $p99 } ms
+infer-log-plans = ; plans: { $plans }
+infer-log-unit = {" "}→ workload “{ $unit }”
+infer-log-not-mapped = {" "}→ not in the workload: { $why }
+infer-log-shape-assumed = {" "}(assumed: { $what })
+infer-log-refused = “{ $unit }” left out: { $problems }
+infer-log-skipped = { $operations } skipped: { $reason } ({ $what })
+infer-log-skip-internal = on admin, local or config, the server's own data
+infer-log-skip-system = on a system collection
+infer-log-skip-cursor = a cursor's next batch or its end, its query counted where it started
+infer-log-skip-write-batch = a write command's envelope, its statements counted on their own
+infer-log-skip-not-expressible = a command the model has no operation for
 
 ## Engine errors
 

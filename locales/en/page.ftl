@@ -580,7 +580,7 @@ front-log-note = Log scale where the figures span more than a hundredfold.
 ## infer
 
 infer-title = Start from your data
-infer-intro = Infer a model from mongoexport (.json, .ndjson) or mongodump files (.bson with its .metadata.json, or an --archive; gzipped or not), a SQL schema (.sql), or pasted documents or DDL. Everything is read here, in your browser: nothing leaves it.
+infer-intro = Infer a model from mongoexport (.json, .ndjson) or mongodump files (.bson with its .metadata.json, or an --archive; gzipped or not), a SQL schema (.sql), or pasted documents or DDL; add mongod logs (text or JSON, gzipped or not) or a system.profile export, and their operations become the workload with their rates. Everything is read here, in your browser: nothing leaves it.
 infer-drop = Drop files here, or
 infer-choose = Choose files…
 infer-choose-label = Choose data files
@@ -590,6 +590,15 @@ infer-kind-dump = mongodump → { $collection }
 infer-kind-archive = mongodump archive: every collection in it
 infer-kind-metadata = indexes of { $collection }
 infer-kind-sql = SQL schema
+infer-kind-log-or-documents = a mongod log, or documents → { $collection }: its lines tell
+infer-log-read = Logs read
+infer-log-shapes = Operations found in the logs, and the workload they gave the model
+infer-log-refused = Left out of the workload (the model refuses them)
+infer-log-skipped = Operations skipped, by reason
+infer-log-assumed = Assumed of the logs
+infer-log-bad-line = { $count } bad line in the logs (not read; the rest was)
+infer-log-bad-lines = { $count } bad lines in the logs (not read; the rest was)
+infer-log-bad = Bad lines
 infer-remove = remove
 infer-remove-label = Remove { $name }
 infer-paste-label = Or paste documents (one per line, a JSON array, pretty-printed or as mongosh prints them) or DDL (CREATE TABLE …)

@@ -582,6 +582,36 @@ infer-workload-why-insert = 添加一个子实体
 infer-cli-skipped = 跳过 { $count } 行
 infer-as-is = { $text }
 infer-link-attribute-columns = { $table }：{ $columns }（多对多关系不带字段）
+infer-log-source = { $source }{ $gzip }：读取 { $lines }（{ $formats }），记录 { $operations }，{ $bad }{ $span }
+infer-log-gzip = （gzip 压缩）
+infer-log-span = ，从 { $first } 到 { $last }
+infer-log-format-text = mongod 文本日志
+infer-log-format-json = mongod JSON 日志
+infer-log-format-profile = system.profile 文档
+infer-log-ops-one = { $count } 个操作
+infer-log-ops-many = { $count } 个操作
+infer-log-bad-one = { $count } 行无法读取
+infer-log-bad-many = { $count } 行无法读取
+infer-log-shapes-one = { $count } 种形状
+infer-log-shapes-many = { $count } 种形状
+infer-log-totals = 共计 { $operations }，归为 { $shapes }，日志时长 { $seconds } 秒
+infer-log-shape = { $shape }：{ $operations }，每秒 { $rate } 次{ $figures }{ $durations }{ $plans }{ $became }{ $assumed }
+infer-log-figures = ；每个操作：{ $figures }
+infer-log-keys-examined = 检查键 { $n }
+infer-log-docs-examined = 检查文档 { $n }
+infer-log-returned = 返回 { $n }
+infer-log-durations = ；{ $min }–{ $max } 毫秒，p50 { $p50 } 毫秒，p95 { $p95 } 毫秒，p99 { $p99 } 毫秒
+infer-log-plans = ；执行计划：{ $plans }
+infer-log-unit = {" "}→ 工作负载“{ $unit }”
+infer-log-not-mapped = {" "}→ 未进入工作负载：{ $why }
+infer-log-shape-assumed = （假定：{ $what }）
+infer-log-refused = “{ $unit }”未采用：{ $problems }
+infer-log-skipped = 跳过 { $operations }：{ $reason }（{ $what }）
+infer-log-skip-internal = 在 admin、local 或 config 上，是服务器自己的数据
+infer-log-skip-system = 在系统集合上
+infer-log-skip-cursor = 游标的下一批或其结束，其查询在开始处已计数
+infer-log-skip-write-batch = 写命令的外层，其中的语句各自计数
+infer-log-skip-not-expressible = 模型没有对应操作的命令
 
 ## Engine errors
 

@@ -577,7 +577,7 @@ front-log-note = 数字跨度超过一百倍时使用对数刻度。
 ## infer
 
 infer-title = 从你的数据开始
-infer-intro = 从 mongoexport（.json、.ndjson）或 mongodump 文件（.bson 及其 .metadata.json，或 --archive 归档；gzip 压缩与否均可）、SQL 模式（.sql），或粘贴的文档或 DDL 推断模型。一切都在你的浏览器中读取：不会离开浏览器。
+infer-intro = 从 mongoexport（.json、.ndjson）或 mongodump 文件（.bson 及其 .metadata.json，或 --archive 归档；gzip 压缩与否均可）、SQL 模式（.sql），或粘贴的文档或 DDL 推断模型；再加上 mongod 日志（文本或 JSON，gzip 压缩与否均可）或 system.profile 导出，其中的操作及其频率即成为工作负载。一切都在你的浏览器中读取：不会离开浏览器。
 infer-drop = 把文件拖到这里，或
 infer-choose = 选择文件…
 infer-choose-label = 选择数据文件
@@ -587,6 +587,15 @@ infer-kind-dump = mongodump → { $collection }
 infer-kind-archive = mongodump 归档：其中的每个集合
 infer-kind-metadata = { $collection } 的索引
 infer-kind-sql = SQL 模式
+infer-kind-log-or-documents = mongod 日志，或文档 → { $collection }：由其内容判断
+infer-log-read = 读取的日志
+infer-log-shapes = 日志中的操作及其给模型的工作负载
+infer-log-refused = 未进入工作负载（模型拒绝）
+infer-log-skipped = 跳过的操作（按原因）
+infer-log-assumed = 对日志的假定
+infer-log-bad-line = 日志中有 { $count } 行无法读取（已跳过，其余照常读取）
+infer-log-bad-lines = 日志中有 { $count } 行无法读取（已跳过，其余照常读取）
+infer-log-bad = 无法读取的行
 infer-remove = 移除
 infer-remove-label = 移除 { $name }
 infer-paste-label = 或粘贴文档（每行一个、一个 JSON 数组、多行排版或 mongosh 的输出）或 DDL（CREATE TABLE …）

@@ -2,14 +2,22 @@
 //! over: files of documents (mongoexport, mongodump, an archive) read in chunks, metadata files
 //! and pasted text, or SQL schemas alone; with the full-scale counts a person typed
 //! ([`parse_counts`]). Returns the model's text and its [`Summary`].
+//!
+//! An input of documents whose first lines are a mongod log's or a `system.profile` export's
+//! (told by [`crate::workload_log::is_log`]) is read as a log instead: with documents, its
+//! operations become the model's workload with their rates
+//! ([`crate::workload_log::model::with_logged_workload`], as `squillion infer --log` does);
+//! alone, the model is made from the log ([`crate::workload_log::model::model_from_logs`]).
 
 use std::collections::BTreeMap;
-use std::io::Read;
+use std::io::{Cursor, Read};
 
 use super::input::Kind;
 use super::sql::{infer_sql, SqlError, SqlInput};
-use super::summary::{sql_summary, summary, Summary};
+use super::summary::{log_summary, sql_summary, summary, Summary};
 use super::{InferError, Inference};
+use crate::workload_log::model::{model_from_logs, with_logged_workload, LogModelError};
+use crate::workload_log::{is_log, LogReading, LogWorkload, SNIFF_BYTES};
 
 /// Returns true when pasted text is a SQL schema rather than documents: it does not open
 /// with `{` or `[` and holds a `CREATE TABLE`.
@@ -84,7 +92,24 @@ pub fn infer_inputs(
     inputs: Vec<Input>,
     counts: &BTreeMap<String, f64>,
 ) -> Result<(String, Summary), String> {
+    let (logs, inputs) = split_logs(inputs)?;
     let sql = inputs.iter().filter(|i| i.kind == Kind::Sql).count();
+    if sql > 0 && !logs.is_empty() {
+        return Err(
+            "a mongod log gives a workload to documents or a dump, or a model of its \
+             own: not to a SQL schema"
+                .to_string(),
+        );
+    }
+    let log = match logs.is_empty() {
+        true => None,
+        false => Some(read_logs(logs)?),
+    };
+    if inputs.is_empty() {
+        if let Some(log) = &log {
+            return infer_from_log(log);
+        }
+    }
     if sql > 0 && sql < inputs.len() {
         return Err(
             "a SQL schema is inferred on its own: give .sql files, or documents, not both"
@@ -146,14 +171,95 @@ pub fn infer_inputs(
             .read_metadata(&input.collection, &input.name, &text)
             .map_err(|e| e.to_string())?;
     }
-    let inferred = inference.finish(counts).map_err(|e| match e {
+    let mut inferred = inference.finish(counts).map_err(|e| match e {
         InferError::NothingInferred => {
             "no document could be read: nothing inferred (every line was skipped)".to_string()
         }
         e => e.to_string(),
     })?;
+    let log_report = match &log {
+        Some(log) => {
+            let report =
+                with_logged_workload(&mut inferred.model, log).map_err(|e| e.to_string())?;
+            // The starter workload is replaced: its assumed units are gone.
+            inferred.report.workload.clear();
+            Some(report)
+        }
+        None => None,
+    };
     let model = crate::infer::tidy::model_text(&inferred.model).map_err(|e| e.to_string())?;
-    Ok((model, summary(&inferred)))
+    let mut summary = summary(&inferred);
+    summary.log = log_report.as_ref().map(log_summary);
+    Ok((model, summary))
+}
+
+/// Returns the inputs that are logs (each of documents whose first bytes
+/// [`is_log`] says are a log's), and the others; every input keeps all its bytes.
+fn split_logs(inputs: Vec<Input>) -> Result<(Vec<Input>, Vec<Input>), String> {
+    let mut logs = Vec::new();
+    let mut others = Vec::new();
+    for mut input in inputs {
+        if input.kind != Kind::Json {
+            others.push(input);
+            continue;
+        }
+        let log = match input.source {
+            Source::Text(ref t) => {
+                let end = (0..=t.len().min(SNIFF_BYTES))
+                    .rev()
+                    .find(|i| t.is_char_boundary(*i))
+                    .unwrap_or(0);
+                is_log(t.get(..end).unwrap_or_default().as_bytes())
+            }
+            Source::Chunks(mut r) => {
+                let mut head = Vec::new();
+                (&mut r)
+                    .take(SNIFF_BYTES as u64)
+                    .read_to_end(&mut head)
+                    .map_err(|e| format!("{}: cannot be read ({e})", input.name))?;
+                let log = is_log(&head);
+                input.source = Source::Chunks(Box::new(Cursor::new(head).chain(r)));
+                log
+            }
+        };
+        if log {
+            logs.push(input);
+        } else {
+            others.push(input);
+        }
+    }
+    Ok((logs, others))
+}
+
+/// Reads the log inputs into one workload (their bad lines reported, the rest read).
+fn read_logs(logs: Vec<Input>) -> Result<LogWorkload, String> {
+    let mut reading = LogReading::new();
+    for input in logs {
+        let read = match input.source {
+            Source::Chunks(r) => reading.read(&input.name, r),
+            Source::Text(t) => reading.read(&input.name, t.as_bytes()),
+        };
+        read.map_err(|e| e.to_string())?;
+    }
+    Ok(reading.finish())
+}
+
+/// Returns the model made from logs alone and its summary (the logs' only), or why none.
+fn infer_from_log(log: &LogWorkload) -> Result<(String, Summary), String> {
+    let (model, report) = model_from_logs(log).map_err(|e| match e {
+        LogModelError::NoOperations => {
+            "no operation on an application's collection was read in the log: nothing \
+             inferred"
+                .to_string()
+        }
+        e => e.to_string(),
+    })?;
+    let model = crate::infer::tidy::model_text(&model).map_err(|e| e.to_string())?;
+    let summary = Summary {
+        log: Some(log_summary(&report)),
+        ..Summary::default()
+    };
+    Ok((model, summary))
 }
 
 #[cfg(test)]
@@ -178,5 +284,93 @@ mod tests {
             parse_counts("users=3, orders").unwrap_err(),
             "“orders”: write collection=N"
         );
+    }
+
+    /// The hand-written JSON slow-query log of `shop` (tests/fixtures/mongod-logs).
+    const SHOP_LOG: &str =
+        include_str!("../../tests/fixtures/mongod-logs/mongod-7.0-slow-queries.log");
+
+    /// An input of documents or a log, read in chunks as the page's files are.
+    fn file(name: &str, collection: &str, bytes: &str) -> Input {
+        Input {
+            name: name.to_string(),
+            collection: collection.to_string(),
+            kind: Kind::Json,
+            source: Source::Chunks(Box::new(std::io::Cursor::new(bytes.as_bytes().to_vec()))),
+        }
+    }
+
+    #[test]
+    fn a_log_among_documents_gives_the_model_its_operations_and_rates() {
+        let users: String = (0..30)
+            .map(|i| format!("{{\"_id\":{i},\"email\":\"u{i}@example.com\",\"name\":\"U {i}\"}}\n"))
+            .collect();
+        let inputs = vec![
+            file("users.json", "users", &users),
+            file("mongod.log", "mongod", SHOP_LOG),
+        ];
+        let (model, summary) = infer_inputs(inputs, &BTreeMap::new()).unwrap();
+        let model: serde_json::Value = serde_json::from_str(&model).unwrap();
+        let unit = model["workload"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|u| u["name"] == "read users by email")
+            .unwrap();
+        assert_eq!(unit["rate_per_sec"], 0.03);
+        assert_eq!(model["entities"].as_array().unwrap().len(), 1);
+        let log = summary.log.unwrap();
+        assert_eq!(log.bad_count, 2);
+        let en = |t: &crate::lang::Text| t.render(crate::lang::Lang::En);
+        assert!(en(&log.bad[0]).starts_with("mongod.log: line 16: not JSON"));
+        assert!(
+            log.shapes
+                .iter()
+                .any(|s| en(s).contains("3 operations, 0.0300/s")
+                    && en(s).contains("→ workload “read users by email”")),
+            "{:?}",
+            log.shapes.iter().map(en).collect::<Vec<_>>()
+        );
+        assert!(
+            summary.workload.is_empty(),
+            "the starter workload is replaced"
+        );
+        assert!(log
+            .skipped
+            .iter()
+            .any(|s| en(s).starts_with("1 operation skipped: on admin")));
+    }
+
+    #[test]
+    fn a_log_alone_makes_a_model_of_its_collections_and_a_log_with_sql_is_refused() {
+        let (model, summary) = infer_inputs(
+            vec![file("mongod.log", "mongod", SHOP_LOG)],
+            &BTreeMap::new(),
+        )
+        .unwrap();
+        let model: serde_json::Value = serde_json::from_str(&model).unwrap();
+        let names: Vec<&str> = model["entities"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|e| e["name"].as_str())
+            .collect();
+        assert!(
+            names.contains(&"users") && names.contains(&"orders"),
+            "{names:?}"
+        );
+        assert!(summary.log.is_some() && summary.entities.is_empty());
+        let sql = Input {
+            name: "schema.sql".to_string(),
+            collection: "schema".to_string(),
+            kind: Kind::Sql,
+            source: Source::Text("CREATE TABLE users (id int);".to_string()),
+        };
+        let err = infer_inputs(
+            vec![sql, file("mongod.log", "mongod", SHOP_LOG)],
+            &BTreeMap::new(),
+        )
+        .unwrap_err();
+        assert!(err.contains("not to a SQL schema"), "{err}");
     }
 }

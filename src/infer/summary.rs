@@ -3,7 +3,11 @@
 //! data" dialog shows it; it is built here, from the report, so that no entry point builds a
 //! report of its own.
 
+mod log;
+
 use serde::{Deserialize, Serialize};
+
+pub use log::{log_summary, LogSummary};
 
 use super::sql::SqlInferred;
 use super::Inferred;
@@ -35,6 +39,9 @@ pub struct Summary {
     /// Per junction table with more than its two keys: its other columns, link attributes
     /// not carried into the model (SQL only).
     pub link_attributes: Vec<Text>,
+    /// What mongod logs read with the data held, and the workload they gave the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<LogSummary>,
 }
 
 /// Returns the summary of a model inferred from documents, in `squillion infer`'s words.

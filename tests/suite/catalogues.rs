@@ -76,6 +76,16 @@ const KEPT_LATIN: &[&str] = &[
     "query",
     // A rate's unit, as the page writes it too (`22,500/s`).
     "s",
+    // What the infer summary says of mongod logs: their format, the profiler's collection
+    // (system.profile), the server's own databases, a duration percentile, gzip.
+    "JSON",
+    "system",
+    "profile",
+    "admin",
+    "local",
+    "config",
+    "p95",
+    "gzip",
 ];
 
 /// Words a model problem's Chinese (`problem-*`) may keep in Latin letters besides

@@ -140,6 +140,9 @@ const KEPT_LATIN: &[&str] = &[
     "archive",
     "gzip",
     "gz",
+    // The profiler's collection, as mongoexport names it (system.profile).
+    "system",
+    "profile",
     "squillion",
     "compare",
     "advise",

@@ -1,8 +1,10 @@
 //! "Start from your data": a dialog that infers a model from dropped or chosen files
 //! (mongoexport `.json`/`.ndjson`, mongodump `.bson` with its `.metadata.json`, `.sql`
-//! schemas) or pasted documents or DDL, in a Web Worker of its own (`crate::ui::infer`) with a
-//! progress bar and a Cancel button, then opens the model in the editor (one undo step, like
-//! importing a file) and shows what was found and assumed. Nothing leaves the browser.
+//! schemas, mongod logs and `system.profile` exports, which the worker tells from documents
+//! by their lines) or pasted documents or DDL, in a Web Worker of its own (`crate::ui::infer`)
+//! with a progress bar and a Cancel button, then opens the model in the editor (one undo step,
+//! like importing a file) and shows what was found and assumed ([`summary`]). Nothing leaves
+//! the browser.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -12,12 +14,15 @@ use leptos::prelude::*;
 use send_wrapper::SendWrapper;
 use wasm_bindgen::{JsCast, JsValue};
 
+mod summary;
+
 use super::dialog::dialog;
 use super::{Notice, Workspace};
 use crate::history::Change;
-use crate::lang::{Msg, Text};
-use crate::ui::i18n::{lang, t, tr, tv};
+use crate::lang::Msg;
+use crate::ui::i18n::{t, tr, tv};
 use crate::ui::infer::{classify, looks_like_sql, Answer, Kind, Summary};
+use summary::SummaryPanel;
 
 /// Where the dialog is.
 #[derive(Debug, Clone, PartialEq)]
@@ -71,7 +76,6 @@ pub fn InferDialog(
     let collection = RwSignal::new("documents".to_string());
     let counts = RwSignal::new(String::new());
     let phase = RwSignal::new(Phase::Idle);
-    let dropping = RwSignal::new(false);
     let running: StoredValue<SendWrapper<Running>> =
         StoredValue::new(SendWrapper::new(Rc::default()));
     let cancel = move || {
@@ -109,6 +113,120 @@ pub fn InferDialog(
             let _ = el.focus();
         }
     });
+    let start = move |_| {
+        running.with_value(|r| stop(r));
+        let (inputs, names) = worker_inputs(
+            &files.get_untracked(),
+            &pasted.get_untracked(),
+            collection.get_untracked().trim(),
+        );
+        if names.is_empty() {
+            phase.set(Phase::Failed(t(Msg::InferNothing)));
+            return;
+        }
+        let label = match names.as_slice() {
+            [one] => one.clone(),
+            more => tv(Msg::InferInputs, &[("count", more.len().to_string())]),
+        };
+        let outcome = running.with_value(|r| {
+            spawn(
+                ws,
+                (**r).clone(),
+                &inputs,
+                &counts.get_untracked(),
+                label,
+                phase,
+            )
+        });
+        match outcome {
+            Ok(()) => phase.set(Phase::Running {
+                done: 0.0,
+                total: 0.0,
+                file: String::new(),
+            }),
+            Err(e) => phase.set(Phase::Failed(e)),
+        }
+    };
+    let close_done = close.clone();
+    let busy = move || matches!(phase.get(), Phase::Running { .. });
+    let body = view! {
+        <div class="infer-body">
+            <div class="infer-inputs">
+                <FileDrop files=files/>
+                <PasteInputs pasted=pasted collection=collection counts=counts/>
+                <div class="infer-actions">
+                    <button type="button" class="button" id="infer-run" disabled=busy on:click=start>{tr!(InferRun)}</button>
+                    {move || busy().then(|| view! {
+                        <button type="button" class="button" id="infer-cancel" on:click=move |_| cancel()>{tr!(InferCancel)}</button>
+                    })}
+                </div>
+                <Progress phase=phase/>
+            </div>
+            {move || match phase.get() {
+                Phase::Done(s) => {
+                    let close_done = close_done.clone();
+                    view! { <SummaryPanel summary=*s on_done=move || close_done()/> }.into_any()
+                }
+                _ => ().into_any(),
+            }}
+        </div>
+    };
+    dialog(
+        "chooser infer-dialog",
+        "infer-title",
+        (Msg::InferTitle, Msg::InferIntro),
+        close,
+        body,
+    )
+}
+
+/// Returns what the worker reads (`{name, collection, kind, file | text}` for each chosen
+/// file, then the pasted text if any) and the inputs' names; none when nothing was given.
+fn worker_inputs(
+    files: &[SendWrapper<web_sys::File>],
+    pasted: &str,
+    collection: &str,
+) -> (js_sys::Array, Vec<String>) {
+    let inputs = js_sys::Array::new();
+    let mut names = Vec::new();
+    let set = |o: &js_sys::Object, k: &str, v: &JsValue| {
+        let _ = js_sys::Reflect::set(o, &k.into(), v);
+    };
+    for f in files {
+        let (kind, coll) = classify(&f.name());
+        let o = js_sys::Object::new();
+        set(&o, "name", &f.name().into());
+        set(&o, "collection", &coll.into());
+        set(&o, "kind", &kind_name(kind).into());
+        set(&o, "file", f.as_ref());
+        inputs.push(&o);
+        names.push(f.name());
+    }
+    if !pasted.trim().is_empty() {
+        let kind = if looks_like_sql(pasted) {
+            Kind::Sql
+        } else {
+            Kind::Json
+        };
+        let o = js_sys::Object::new();
+        set(&o, "name", &"pasted".into());
+        set(&o, "collection", &collection.into());
+        set(&o, "kind", &kind_name(kind).into());
+        set(&o, "text", &pasted.into());
+        inputs.push(&o);
+        names.push(t(Msg::InferPasted));
+    }
+    (inputs, names)
+}
+
+/// The drop zone, its "Choose files…" button and the files to read, each with what it is
+/// taken for and a button that removes it.
+#[component]
+fn FileDrop(
+    /// The files chosen or dropped (a file of the same name replaces the one before).
+    files: RwSignal<Vec<SendWrapper<web_sys::File>>>,
+) -> impl IntoView {
+    let dropping = RwSignal::new(false);
     let add_files = move |list: Option<web_sys::FileList>| {
         let Some(list) = list else { return };
         files.update(|fs| {
@@ -141,155 +259,108 @@ pub fn InferDialog(
         ev.stop_propagation();
         dropping.set(true);
     };
-    let start = move |_| {
-        running.with_value(|r| stop(r));
-        let inputs = js_sys::Array::new();
-        let mut names = Vec::new();
-        let set = |o: &js_sys::Object, k: &str, v: &JsValue| {
-            let _ = js_sys::Reflect::set(o, &k.into(), v);
-        };
-        for f in files.get_untracked() {
-            let (kind, coll) = classify(&f.name());
-            let o = js_sys::Object::new();
-            set(&o, "name", &f.name().into());
-            set(&o, "collection", &coll.into());
-            set(&o, "kind", &kind_name(kind).into());
-            set(&o, "file", f.as_ref());
-            inputs.push(&o);
-            names.push(f.name());
+    view! {
+        <div
+            class="infer-drop"
+            class:dropping=move || dropping.get()
+            on:dragover=on_dragover
+            on:dragleave=move |_| dropping.set(false)
+            on:drop=on_drop
+        >
+            <p>{tr!(InferDrop)}" "
+                <button type="button" class="button" id="infer-pick" on:click=move |_| {
+                    if let Some(i) = file_input.get() { i.click(); }
+                }>{tr!(InferChoose)}</button>
+            </p>
+            <input
+                node_ref=file_input
+                type="file"
+                multiple=true
+                class="visually-hidden"
+                accept=".json,.ndjson,.jsonl,.bson,.sql,.log,.gz,.txt,application/json"
+                aria-label=tr!(InferChooseLabel)
+                tabindex="-1"
+                data-testid="infer-files"
+                on:change=on_file
+            />
+            <ul class="infer-files" aria-label=tr!(InferFilesLabel)>
+                {move || files.get().into_iter().map(|f| view! { <FileItem file=f files=files/> }).collect_view()}
+            </ul>
+        </div>
+    }
+}
+
+/// One file to read: its name, what it is taken for (a file of documents may turn out to be a
+/// log: its lines tell, when it is read), its size and a button that removes it.
+#[component]
+fn FileItem(
+    /// The file.
+    file: SendWrapper<web_sys::File>,
+    /// The files to read, which the button removes it from.
+    files: RwSignal<Vec<SendWrapper<web_sys::File>>>,
+) -> impl IntoView {
+    let name = file.name();
+    let (kind, coll) = classify(&name);
+    let what = match kind {
+        Kind::Json if named_like_a_log(&name) => {
+            tv(Msg::InferKindLogOrDocuments, &[("collection", coll)])
         }
-        let text = pasted.get_untracked();
-        if !text.trim().is_empty() {
-            let kind = if looks_like_sql(&text) {
-                Kind::Sql
-            } else {
-                Kind::Json
-            };
-            let coll = collection.get_untracked().trim().to_string();
-            let o = js_sys::Object::new();
-            set(&o, "name", &"pasted".into());
-            set(&o, "collection", &coll.into());
-            set(&o, "kind", &kind_name(kind).into());
-            set(&o, "text", &text.into());
-            inputs.push(&o);
-            names.push(t(Msg::InferPasted));
-        }
-        if names.is_empty() {
-            phase.set(Phase::Failed(t(Msg::InferNothing)));
-            return;
-        }
-        let label = match names.as_slice() {
-            [one] => one.clone(),
-            more => tv(Msg::InferInputs, &[("count", more.len().to_string())]),
-        };
-        let outcome = running.with_value(|r| {
-            spawn(
-                ws,
-                (**r).clone(),
-                &inputs,
-                &counts.get_untracked(),
-                label,
-                phase,
-            )
-        });
-        match outcome {
-            Ok(()) => phase.set(Phase::Running {
-                done: 0.0,
-                total: 0.0,
-                file: String::new(),
-            }),
-            Err(e) => phase.set(Phase::Failed(e)),
-        }
+        Kind::Json => tv(Msg::InferKindDocuments, &[("collection", coll)]),
+        Kind::Bson => tv(Msg::InferKindDump, &[("collection", coll)]),
+        Kind::Metadata => tv(Msg::InferKindMetadata, &[("collection", coll)]),
+        Kind::Archive => t(Msg::InferKindArchive),
+        Kind::Sql => t(Msg::InferKindSql),
     };
-    let close_done = close.clone();
-    let busy = move || matches!(phase.get(), Phase::Running { .. });
-    let body = view! {
-                <div class="infer-body">
-                    <div class="infer-inputs">
-                        <div
-                            class="infer-drop"
-                            class:dropping=move || dropping.get()
-                            on:dragover=on_dragover
-                            on:dragleave=move |_| dropping.set(false)
-                            on:drop=on_drop
-                        >
-                            <p>{tr!(InferDrop)}" "
-                                <button type="button" class="button" id="infer-pick" on:click=move |_| {
-                                    if let Some(i) = file_input.get() { i.click(); }
-                                }>{tr!(InferChoose)}</button>
-                            </p>
-                            <input
-                                node_ref=file_input
-                                type="file"
-                                multiple=true
-                                class="visually-hidden"
-                                accept=".json,.ndjson,.jsonl,.bson,.sql,application/json"
-                                aria-label=tr!(InferChooseLabel)
-                                tabindex="-1"
-                                data-testid="infer-files"
-                                on:change=on_file
-                            />
-                            <ul class="infer-files" aria-label=tr!(InferFilesLabel)>
-                                {move || files.get().into_iter().map(|f| {
-                                    let name = f.name();
-                                    let (kind, coll) = classify(&name);
-                                    let what = match kind {
-                                        Kind::Json => tv(Msg::InferKindDocuments, &[("collection", coll)]),
-                                        Kind::Bson => tv(Msg::InferKindDump, &[("collection", coll)]),
-                                        Kind::Metadata => tv(Msg::InferKindMetadata, &[("collection", coll)]),
-                                        Kind::Archive => t(Msg::InferKindArchive),
-                                        Kind::Sql => t(Msg::InferKindSql),
-                                    };
-                                    let n2 = name.clone();
-                                    view! {
-                                        <li>
-                                            <span class="infer-file-name">{name.clone()}</span>
-                                            <span class="muted">{format!(" {what}, {}", bytes(f.size()))}</span>
-                                            <button type="button" class="link-button" aria-label=tv(Msg::InferRemoveLabel, &[("name", name.clone())])
-                                                on:click=move |_| files.update(|fs| fs.retain(|g| g.name() != n2))>{tr!(InferRemove)}</button>
-                                        </li>
-                                    }
-                                }).collect_view()}
-                            </ul>
-                        </div>
-                        <label class="infer-label" for="infer-paste">{tr!(InferPasteLabel)}</label>
-                        <textarea
-                            id="infer-paste"
-                            class="infer-paste"
-                            rows="5"
-                            spellcheck="false"
-                            prop:value=move || pasted.get()
-                            on:input=move |ev| pasted.set(event_target_value(&ev))
-                        ></textarea>
-                        <div class="infer-row">
-                            <label>{tr!(InferCollectionLabel)}" "
-                                <input type="text" class="infer-collection" prop:value=move || collection.get()
-                                    on:input=move |ev| collection.set(event_target_value(&ev))/>
-                            </label>
-                            <label>{tr!(InferCountsLabel)}" "
-                                <input type="text" class="infer-counts" placeholder=tr!(InferCountsPlaceholder)
-                                    prop:value=move || counts.get()
-                                    on:input=move |ev| counts.set(event_target_value(&ev))/>
-                            </label>
-                        </div>
-                        <div class="infer-actions">
-                            <button type="button" class="button" id="infer-run" disabled=busy on:click=start>{tr!(InferRun)}</button>
-                            {move || busy().then(|| view! {
-                                <button type="button" class="button" id="infer-cancel" on:click=move |_| cancel()>{tr!(InferCancel)}</button>
-                            })}
-                        </div>
-                        <Progress phase=phase/>
-                    </div>
-                    <SummaryPanel phase=phase on_done=move || close_done()/>
-                </div>
-    };
-    dialog(
-        "chooser infer-dialog",
-        "infer-title",
-        (Msg::InferTitle, Msg::InferIntro),
-        close,
-        body,
-    )
+    let gone = name.clone();
+    view! {
+        <li>
+            <span class="infer-file-name">{name.clone()}</span>
+            <span class="muted">{format!(" {what}, {}", bytes(file.size()))}</span>
+            <button type="button" class="link-button" aria-label=tv(Msg::InferRemoveLabel, &[("name", name)])
+                on:click=move |_| files.update(|fs| fs.retain(|g| g.name() != gone))>{tr!(InferRemove)}</button>
+        </li>
+    }
+}
+
+/// True when a file's name says it may be a log (`mongod.log`, `mongod.log.1.gz`,
+/// `system.profile.json`): the list says so before its lines, read by the worker, tell.
+fn named_like_a_log(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    name.contains(".log") || name.contains("profile")
+}
+
+/// The pasted documents or DDL, the collection they feed and the full-scale counts.
+#[component]
+fn PasteInputs(
+    /// The pasted text.
+    pasted: RwSignal<String>,
+    /// The collection the pasted documents feed.
+    collection: RwSignal<String>,
+    /// The full-scale counts (`users=30000000, …`).
+    counts: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <label class="infer-label" for="infer-paste">{tr!(InferPasteLabel)}</label>
+        <textarea
+            id="infer-paste"
+            class="infer-paste"
+            rows="5"
+            spellcheck="false"
+            prop:value=move || pasted.get()
+            on:input=move |ev| pasted.set(event_target_value(&ev))
+        ></textarea>
+        <div class="infer-row">
+            <label>{tr!(InferCollectionLabel)}" "
+                <input type="text" class="infer-collection" prop:value=move || collection.get()
+                    on:input=move |ev| collection.set(event_target_value(&ev))/>
+            </label>
+            <label>{tr!(InferCountsLabel)}" "
+                <input type="text" class="infer-counts" placeholder=tr!(InferCountsPlaceholder)
+                    prop:value=move || counts.get()
+                    on:input=move |ev| counts.set(event_target_value(&ev))/>
+            </label>
+        </div>
+    }
 }
 
 /// Returns the worker's name of a kind.
@@ -329,58 +400,6 @@ fn Progress(phase: RwSignal<Phase>) -> impl IntoView {
         .into_any(),
         _ => ().into_any(),
     }
-    }
-}
-
-/// What was found and assumed, once the model is open.
-#[component]
-fn SummaryPanel(
-    phase: RwSignal<Phase>,
-    on_done: impl Fn() + Clone + Send + Sync + 'static,
-) -> impl IntoView {
-    move || {
-        let Phase::Done(s) = phase.get() else {
-            return ().into_any();
-        };
-        let on_done = on_done.clone();
-        let list = |title: Msg, id: &'static str, items: Vec<Text>| {
-            (!items.is_empty()).then(|| {
-                view! {
-                    <h3>{move || t(title)}</h3>
-                    <ul data-testid=id>{items.into_iter().map(|i| view! { <li>{move || i.render(lang())}</li> }).collect_view()}</ul>
-                }
-            })
-        };
-        let skipped = match (s.sql, s.skipped_count == 1) {
-            (true, true) => Msg::InferSkippedStatement,
-            (true, false) => Msg::InferSkippedStatements,
-            (false, true) => Msg::InferSkippedLine,
-            (false, false) => Msg::InferSkippedLines,
-        };
-        let skipped_count = crate::human::thousands(s.skipped_count);
-        let skipped_class = if s.skipped_count > 0 {
-            "infer-skipped-count warn"
-        } else {
-            "infer-skipped-count muted"
-        };
-        view! {
-            <section class="infer-summary" aria-labelledby="infer-summary-title" data-testid="infer-summary">
-                <h3 id="infer-summary-title">{tr!(InferSummaryTitle)}</h3>
-                {list(Msg::InferRead, "infer-sources", s.sources.clone())}
-                {list(if s.sql { Msg::InferTables } else { Msg::InferEntities }, "infer-entities", s.entities.clone())}
-                {list(Msg::InferRelationships, "infer-relationships", s.relationships.clone())}
-                {list(Msg::InferAssumed, "infer-assumed", s.assumed.clone())}
-                {list(Msg::InferIndexes, "infer-indexes", s.indexes.clone())}
-                {list(Msg::InferWorkload, "infer-workload", s.workload.clone())}
-                <p data-testid="infer-skipped-count" class=skipped_class>
-                    {move || tv(skipped, &[("count", skipped_count.clone())])}
-                </p>
-                {list(Msg::InferSkipped, "infer-skipped", s.skipped.clone())}
-                {list(Msg::InferLinkAttributes, "infer-link-attributes", s.link_attributes.clone())}
-                <button type="button" class="button" id="infer-done" on:click=move |_| on_done()>{tr!(InferDone)}</button>
-            </section>
-        }
-        .into_any()
     }
 }
 
