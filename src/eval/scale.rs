@@ -515,10 +515,9 @@ impl Scaling<'_> {
             m.index_keys_written = Figure::estimate((per_doc(s.index_keys_written) * k).round());
         };
         if let Some(f) = &self.ce.fan_out {
-            if f.capped || f.full_scale != f.written {
-                if c.kind == CommandKind::Update || c.fan_out.is_some() {
-                    written_at(f.full_scale as f64, Basis::FullScale);
-                }
+            let scaled = f.capped || f.full_scale != f.written;
+            if scaled && (c.kind == CommandKind::Update || c.fan_out.is_some()) {
+                written_at(f.full_scale as f64, Basis::FullScale);
             }
         } else if c.kind == CommandKind::Update && c.multi {
             if let Some((k, basis)) = self.matches {
