@@ -9,11 +9,13 @@
 //! ([`verify`]) and explains, per relationship, why the recommendation beat its runner-up.
 //! docs/advisor.md describes it.
 //!
-//! It stays one file: the advisor's public types and its pipeline ([`advise_in`]); each stage
-//! (the space, the search, the verification, the words) is a module of its own.
+//! This file holds the advisor's public types, its entry points ([`advise_in`]) and the
+//! explanation of a pick; the pipeline that runs the stages in order is [`pipeline`], and each
+//! stage (the space, the search, the verification, the words) is a module of its own.
 
 pub mod cost;
 pub mod flips;
+mod pipeline;
 pub mod screen;
 pub mod search;
 pub mod space;
@@ -24,14 +26,14 @@ pub mod words;
 
 use serde::{Deserialize, Serialize};
 
-use crate::design::{DesignName, DesignSpec};
+use crate::design::DesignSpec;
 use crate::eval::Progress;
 use crate::lang::{Lang, Text};
 use crate::model::Model;
 use screen::Screen;
-use search::{pareto, score, screen_spec, search, Screener, SearchReport};
+use search::{score, Screener, SearchReport};
 use space::{Candidate, Dimension, Space};
-use verify::{disagreements, Disagreement, EngineFigures};
+use verify::{Disagreement, EngineFigures};
 
 /// Default horizon: five years of the model's growth.
 pub const DEFAULT_HORIZON_YEARS: u16 = 5;
@@ -309,308 +311,12 @@ pub fn advise_in(
     lang: Lang,
     progress: &mut dyn FnMut(&Progress),
 ) -> Advice {
-    let mut step = 0;
-    let mut of = 2;
-    let mut tell = |of: usize, what: Text| {
-        step += 1;
-        progress(&Progress {
-            step,
-            of: of.max(step),
-            what: what.render(lang),
-            text: what,
-        });
-    };
     let horizon_days = opts.horizon_days.unwrap_or_else(|| {
         crate::date::days_in_years(&model.start_date, DEFAULT_HORIZON_YEARS)
             .unwrap_or(365 * u64::from(DEFAULT_HORIZON_YEARS) + 1)
     });
     let space = space::space(model);
-    let reference_screen = screen_spec(
-        model,
-        &DesignSpec::named(DesignName::Normalized, &model.design),
-        horizon_days,
-    );
-    let reference = reference_screen
-        .as_ref()
-        .map_or([0.0; 3], Screen::objectives);
-    tell(
-        of,
-        Text::new("advisor-step-screen").arg("count", crate::human::thousands(space.size())),
-    );
-    let mut screener = Screener::new(model, &space, horizon_days);
-    let found = search(&mut screener, model, &space, &reference, &opts.weights);
-    let front_idx = pareto(&found);
-    let advised = |i: usize, s: &search::Scored| {
-        let words = words::design_words(model, &space, &s.candidate);
-        Advised {
-            rank: i + 1,
-            label: label(model, &space, &s.candidate),
-            description: words::sentence(&words, Lang::En),
-            words,
-            design: space.spec(model, &s.candidate),
-            score: s.score,
-            screened: s.screen.clone(),
-            engine: None,
-            engine_error: None,
-            cost: None,
-        }
-    };
-    let mut top: Vec<Advised> = found
-        .iter()
-        .take(opts.top.max(1))
-        .enumerate()
-        .map(|(i, s)| advised(i, s))
-        .collect();
-    let mut front: Vec<Advised> = front_idx
-        .iter()
-        .filter_map(|&i| found.get(i).map(|s| advised(i, s)))
-        .collect();
-    let mut disagree = Vec::new();
-    let mut recommended: Option<Advised>;
-    let mut flips = Vec::new();
-    let mut yardstick: Option<Advised> = None;
-    let mut samples = crate::eval::Samples::new();
-    if opts.verify {
-        let mut labels: Vec<String> = Vec::new();
-        for a in top.iter().chain(front.iter().take(FRONT_VERIFIED)) {
-            if !labels.contains(&a.label) {
-                labels.push(a.label.clone());
-            }
-        }
-        of += labels.len();
-        // A design both in the top and on the front runs once; designs that lay out the same
-        // collections (a `$lookup` twin) share one generated sample.
-        let mut done: Vec<Advised> = Vec::new();
-        for a in top.iter_mut().chain(front.iter_mut().take(FRONT_VERIFIED)) {
-            if let Some(d) = done.iter().find(|d| d.label == a.label) {
-                a.engine = d.engine.clone();
-                a.engine_error = d.engine_error.clone();
-                a.cost = d.cost.clone();
-                continue;
-            }
-            tell(
-                of,
-                Text::new("advisor-step-engine").nested("design", a.words.clone()),
-            );
-            run_engine(model, a, opts, &mut samples, &mut disagree);
-            done.push(a.clone());
-        }
-        // The screen proposed; the engine's measured work decides among the sound ones.
-        let mut pick = sound_by_cost(top.iter().chain(front.iter().take(FRONT_VERIFIED)))
-            .first()
-            .map(|a| (*a).clone());
-        // When every top design failed on the engine, look further down the list.
-        if pick.is_none() {
-            for (i, s) in found.iter().enumerate().skip(top.len()).take(20) {
-                let mut a = advised(i, s);
-                tell(
-                    of,
-                    Text::new("advisor-step-engine").nested("design", a.words.clone()),
-                );
-                run_engine(model, &mut a, opts, &mut samples, &mut disagree);
-                if a.engine.as_ref().is_some_and(EngineFigures::sound) {
-                    pick = Some(a);
-                    break;
-                }
-            }
-        }
-        // A pick that scores worse than the yardstick (the normalized design) must say why:
-        // the yardstick is then verified too when its screen is feasible, and competes for
-        // the pick as every verified design does.
-        let worse = pick.as_ref().is_some_and(|p| p.score > 0.0);
-        if let Some(rs) = reference_screen.as_ref().filter(|r| worse && r.feasible()) {
-            let normalized = space.candidate_of(
-                model,
-                &DesignSpec::named(DesignName::Normalized, &model.design),
-            );
-            let own = search::Scored {
-                candidate: normalized.clone(),
-                screen: rs.clone(),
-                score: 0.0,
-            };
-            let (i, s) = found
-                .iter()
-                .enumerate()
-                .find(|(_, s)| s.candidate == normalized)
-                .unwrap_or((found.len(), &own));
-            let mut y = advised(i, s);
-            if let Some(done) = top
-                .iter()
-                .chain(front.iter().take(FRONT_VERIFIED))
-                .find(|a| a.label == y.label && (a.engine.is_some() || a.engine_error.is_some()))
-            {
-                y = done.clone();
-            } else {
-                of += 1;
-                tell(
-                    of,
-                    Text::new("advisor-step-engine").nested("design", y.words.clone()),
-                );
-                run_engine(model, &mut y, opts, &mut samples, &mut disagree);
-            }
-            let cost = |a: &Advised| a.cost.as_ref().map_or(f64::INFINITY, |c| c.score);
-            let sound = y.engine.as_ref().is_some_and(EngineFigures::sound);
-            if sound && pick.as_ref().is_some_and(|p| cost(&y) < cost(p)) {
-                pick = Some(y.clone());
-            }
-            yardstick = Some(y);
-        }
-        recommended = pick;
-    } else {
-        recommended = top.first().cloned();
-    }
-    // Where each choice flips: its runner-up (the recommendation with that choice alone
-    // changed) run on the engine, unless it already was, and priced against the pick. A
-    // runner-up the engine finds sound and cheaper is the better design by the very rule that
-    // picked: it becomes the recommendation and is explained in turn (a few rounds at most).
-    let mut rivals: Vec<Advised> = Vec::new();
-    let mut explanations = Vec::new();
-    let mut pick_candidate = recommended.as_ref().and_then(|r| {
-        found
-            .iter()
-            .find(|s| space.spec(model, &s.candidate) == r.design)
-            .map(|s| s.candidate.clone())
-    });
-    for round in 0..=REPICK_ROUNDS {
-        let Some(c) = pick_candidate.clone() else {
-            break;
-        };
-        let explained = explain(
-            &mut screener,
-            model,
-            &space,
-            &c,
-            &reference,
-            opts,
-            horizon_days,
-        );
-        let pick = recommended
-            .clone()
-            .filter(|p| p.cost.is_some() && opts.verify);
-        let mut cheaper: Option<(Advised, Candidate)> = None;
-        explanations = Vec::with_capacity(explained.len());
-        for Explained {
-            explanation: mut e,
-            runner_up,
-            dimension,
-        } in explained
-        {
-            if let (Some(pick), Some(n)) = (pick.as_ref(), runner_up) {
-                let spec = space.spec(model, &n);
-                let known = top
-                    .iter()
-                    .chain(&front)
-                    .chain(yardstick.iter())
-                    .chain(&rivals)
-                    .find(|a| a.design == spec && (a.engine.is_some() || a.engine_error.is_some()))
-                    .cloned();
-                // A relationship's runner-up is run when it was not; a join's or a field
-                // pattern's is priced only when it already was (each run costs an engine
-                // evaluation and an answer check: the advice's time, docs/advisor.md "Speed").
-                let relationship = matches!(
-                    space.dimensions.get(dimension),
-                    Some(Dimension::Relationship { .. })
-                );
-                let rival = match known {
-                    Some(a) => Some(a),
-                    None if !relationship => None,
-                    None => screener.screen_design(&spec).map(|screen| {
-                        let score = score(&screen.objectives(), &reference, &opts.weights);
-                        let rank = found
-                            .iter()
-                            .position(|s| s.candidate == n)
-                            .unwrap_or(found.len());
-                        let mut a = advised(
-                            rank,
-                            &search::Scored {
-                                candidate: n.clone(),
-                                screen,
-                                score,
-                            },
-                        );
-                        of += 1;
-                        tell(
-                            of,
-                            Text::new("advisor-step-engine").nested("design", a.words.clone()),
-                        );
-                        run_engine(model, &mut a, opts, &mut samples, &mut disagree);
-                        rivals.push(a.clone());
-                        a
-                    }),
-                };
-                if let Some(rival) = rival {
-                    let f = flips::ChoiceFlip::of(pick, &rival, &opts.cost, &opts.weights);
-                    let cost = |a: &Advised| a.cost.as_ref().map_or(f64::INFINITY, |c| c.score);
-                    let better = f.sound()
-                        && rival.screened.feasible()
-                        && cost(&rival) < cost(pick) - 1e-9
-                        && cheaper.as_ref().is_none_or(|(b, _)| cost(&rival) < cost(b));
-                    if better {
-                        cheaper = Some((rival, n));
-                    }
-                    e.flip = Some(f);
-                    e.text = text::explanation_text_in(&e, Lang::En);
-                }
-            }
-            explanations.push(e);
-        }
-        match cheaper {
-            Some((better, n)) if round < REPICK_ROUNDS => {
-                recommended = Some(better);
-                pick_candidate = Some(n);
-            }
-            _ => break,
-        }
-    }
-    // The explanations are done once their runners-up have run: the last phase.
-    tell(of, Text::new("advisor-step-explain"));
-    let worse_than_yardstick = recommended
-        .as_ref()
-        .and_then(|r| yardstick_note(reference_screen.as_ref(), yardstick.as_ref(), r));
-    let mut runner_up = None;
-    if let Some(p) = recommended.as_ref().filter(|_| opts.verify) {
-        let verified = || {
-            top.iter()
-                .chain(front.iter().take(FRONT_VERIFIED))
-                .chain(yardstick.iter())
-                .chain(&rivals)
-        };
-        flips = flips_of(p, verified(), opts);
-        // The runner-up of the whole decision: the next sound design by the cost model, one
-        // that costs something else (a `$lookup` twin that costs the same decides nothing).
-        runner_up = sound_by_cost(verified())
-            .into_iter()
-            .filter(|a| a.label != p.label)
-            .find(|a| {
-                a.cost
-                    .as_ref()
-                    .zip(p.cost.as_ref())
-                    .is_some_and(|(c, own)| (c.score - own.score).abs() > 1e-9)
-            })
-            .map(|a| flips::ChoiceFlip::of(p, a, &opts.cost, &opts.weights));
-    }
-    let mut unique: Vec<Disagreement> = Vec::new();
-    for d in disagree {
-        if !unique.contains(&d) {
-            unique.push(d);
-        }
-    }
-    Advice {
-        model: model.name.clone().unwrap_or_default(),
-        horizon_days,
-        weights: opts.weights,
-        cost_model: opts.cost,
-        search: screener.report,
-        reference: reference_screen,
-        recommended,
-        top,
-        front,
-        explanations,
-        disagreements: unique,
-        flips,
-        runner_up,
-        worse_than_yardstick,
-    }
+    pipeline::Run::new(model, opts, &space, horizon_days, lang, progress).advise()
 }
 
 /// Returns why `pick` scores worse than the yardstick (the normalized design, screened as
@@ -676,72 +382,6 @@ fn yardstick_note(
         text: words.render(Lang::En),
         words,
     })
-}
-
-/// Returns the sound verified designs of `designs` (each label once), the lowest decision
-/// score first (ties: the better screen rank).
-fn sound_by_cost<'a>(designs: impl Iterator<Item = &'a Advised>) -> Vec<&'a Advised> {
-    let mut out: Vec<&Advised> = Vec::new();
-    for a in designs {
-        let sound = a.engine.as_ref().is_some_and(EngineFigures::sound) && a.cost.is_some();
-        if sound && !out.iter().any(|o| o.label == a.label) {
-            out.push(a);
-        }
-    }
-    let score = |a: &Advised| a.cost.as_ref().map_or(f64::INFINITY, |c| c.score);
-    out.sort_by(|x, y| score(x).total_cmp(&score(y)).then(x.rank.cmp(&y.rank)));
-    out
-}
-
-/// Returns where the pick of `pick` flips against each other sound verified design of
-/// `designs`: the nearest flip (read factor closest to 1) first.
-fn flips_of<'a>(
-    pick: &Advised,
-    designs: impl Iterator<Item = &'a Advised>,
-    opts: &AdviseOptions,
-) -> Vec<cost::Flip> {
-    let Some(own) = &pick.cost else {
-        return Vec::new();
-    };
-    let ratio = (own.write_ops_per_sec > 0.0).then(|| own.read_ops_per_sec / own.write_ops_per_sec);
-    let mut out: Vec<cost::Flip> = sound_by_cost(designs)
-        .into_iter()
-        .filter(|a| a.label != pick.label)
-        .filter_map(|a| {
-            let c = a.cost.as_ref()?;
-            // A design with the very same cost (a `$lookup` where the application joins
-            // alike) never flips: nothing to say.
-            ((c.score - own.score).abs() > 1e-9)
-                .then(|| cost::flip(own, c, &a.label, &opts.weights, ratio))
-        })
-        .collect();
-    let distance = |f: &cost::Flip| f.read_factor.map_or(f64::INFINITY, |k| k.ln().abs());
-    out.sort_by(|x, y| distance(x).total_cmp(&distance(y)));
-    out
-}
-
-/// Runs `a` on the engine and records its figures, its cost and any disagreement with the
-/// screen.
-fn run_engine(
-    model: &Model,
-    a: &mut Advised,
-    opts: &AdviseOptions,
-    samples: &mut crate::eval::Samples,
-    disagree: &mut Vec<Disagreement>,
-) {
-    if a.engine.is_some() || a.engine_error.is_some() {
-        return;
-    }
-    match verify::evaluate(model, &a.design, samples) {
-        Ok(e) => {
-            a.cost = Some(cost::cost_of(&e, &opts.cost, &opts.weights));
-            let mut f = EngineFigures::of(&e);
-            f.answer_problems = verify::answer_problems(model, &a.design, samples, &e);
-            disagree.extend(disagreements(&a.label, &a.screened, &f));
-            a.engine = Some(f);
-        }
-        Err(e) => a.engine_error = Some(e.to_string()),
-    }
 }
 
 /// Returns a dimension's name as explanations give it.

@@ -219,154 +219,190 @@ impl Inference {
         mut reader: impl BufRead,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<SourceSummary, InferError> {
-        let mut summary = SourceSummary {
-            source: source.to_string(),
-            collection: collection.to_string(),
-            documents: 0,
-            skipped: 0,
-        };
+        let mut summary = SourceSummary::empty(source, collection);
         let mut buf = Vec::new();
-        // The fast path's values, reused line after line; GridFS file collections keep the
-        // documents their bucket statistics read.
-        let mut items = Vec::new();
-        let fast = !collection.ends_with(gridfs::FILES_SUFFIX);
-        let mut line_no = 0u64;
-        let mut in_array = false;
-        let mut started = false;
-        let mut gather = gather::Gather::default();
-        let mut bytes = 0u64;
-        let mut shown = 0u64;
-        let too_long = |max: usize| format!("document longer than {max} bytes");
+        let mut lines = Lines {
+            // GridFS file collections keep the documents their bucket statistics read.
+            fast: !collection.ends_with(gridfs::FILES_SUFFIX),
+            ..Lines::default()
+        };
         loop {
             buf.clear();
-            line_no += 1;
-            let read_error = |error| InferError::Read {
-                input: source.to_string(),
-                line: line_no,
-                error,
-            };
+            lines.number += 1;
             let n = match read_line(&mut reader, &mut buf, self.max_line) {
                 Ok(n) => n,
                 // A gzipped input that breaks off ends there, as a truncated `.bson` does.
                 Err(e) if dump::decompression_error(&e) => {
                     let message =
                         format!("cannot decompress ({e}): the rest of the file is not read");
-                    self.skip(&mut summary, line_no, message);
+                    self.skip(&mut summary, lines.number, message);
                     break;
                 }
-                Err(e) => return Err(read_error(e)),
+                Err(error) => {
+                    return Err(InferError::Read {
+                        input: source.to_string(),
+                        line: lines.number,
+                        error,
+                    })
+                }
             };
             let Some(n) = n else { break };
-            bytes = bytes.saturating_add(n as u64 + 1);
-            if bytes - shown >= PROGRESS_BYTES {
-                shown = bytes;
-                progress(bytes, summary.documents);
+            lines.bytes = lines.bytes.saturating_add(n as u64 + 1);
+            if lines.bytes - lines.shown >= PROGRESS_BYTES {
+                lines.shown = lines.bytes;
+                progress(lines.bytes, summary.documents);
             }
-            if n > self.max_line {
-                if gather.is_active() {
-                    if let Some(start) = gather.pass_over() {
-                        self.skip(&mut summary, start, too_long(self.max_line));
-                    }
-                } else {
-                    let message = format!("line longer than {} bytes", self.max_line);
-                    self.skip(&mut summary, line_no, message);
-                }
-                continue;
-            }
-            let Ok(line) = std::str::from_utf8(&buf) else {
-                if gather.is_active() {
-                    if let Some(start) = gather.pass_over() {
-                        let message = format!("line {line_no} is not UTF-8");
-                        self.skip(&mut summary, start, message);
-                    }
-                } else {
-                    self.skip(&mut summary, line_no, "not UTF-8".to_string());
-                }
+            let Some(line) = self.readable_line(&mut summary, &mut lines, &buf, n) else {
                 continue;
             };
-            if gather.is_active() {
-                match gather.push(line, self.max_line) {
-                    gather::Step::More | gather::Step::Passed => continue,
-                    gather::Step::TooLong { line } => {
-                        self.skip(&mut summary, line, too_long(self.max_line));
-                        continue;
-                    }
-                    gather::Step::Closed(chunk) => {
-                        self.read_chunk(collection, &mut summary, &chunk, in_array);
-                        continue;
-                    }
-                    // This line starts the next document: read it below.
-                    gather::Step::Broken(chunk) => {
-                        if let Some(chunk) = chunk {
-                            self.read_chunk(collection, &mut summary, &chunk, in_array);
-                        }
-                    }
-                }
-            }
-            let mut text = line.trim();
-            if text.is_empty() {
+            if lines.gather.is_active()
+                && !self.gathered(collection, &mut summary, &mut lines, line)
+            {
                 continue;
             }
-            if !started {
-                started = true;
-                if let Some(rest) = text.strip_prefix('[') {
-                    in_array = true;
-                    text = rest.trim_start();
-                    if text.is_empty() {
-                        continue;
-                    }
-                }
-            }
-            // Characters of the line before `text`, so that columns are the line's own.
-            let before = line
-                .get(..line.trim_end().len().saturating_sub(text.len()))
-                .map_or(0, |p| p.chars().count());
-            if fast && !in_array {
-                if let Some(line) = line::read(text, &mut items) {
-                    if let Some(stats) = self.stats_of(collection) {
-                        stats.variants.add(line.fields());
-                        stats.add_fields(line.fields());
-                    }
-                    summary.documents += 1;
-                    continue;
-                }
-            }
-            let depth = gather::depth_of(text);
-            if depth > 0 {
-                gather.start(text, line_no, before, gather::indent_of(line), depth);
-                continue;
-            }
-            let docs: Vec<Result<Document, String>> = if in_array {
-                let body = text.strip_suffix(',').unwrap_or(text).trim_end();
-                let body = body.strip_suffix(']').unwrap_or(body).trim_end();
-                let body = body.strip_suffix(',').unwrap_or(body);
-                if body.is_empty() {
-                    continue;
-                }
-                // The '[' added in front of the body is not on the line.
-                parse_stream(&format!("[{body}]"))
-                    .into_iter()
-                    .map(|item| item.result.map_err(|e| column_only(&e, before, 1)))
-                    .collect()
-            } else {
-                vec![parse_document(text).map_err(|e| column_only(&e, before, 0))]
-            };
-            for doc in docs {
-                match doc {
-                    Ok(doc) => {
-                        self.add(collection, &doc);
-                        summary.documents += 1;
-                    }
-                    Err(message) => self.skip(&mut summary, line_no, message),
-                }
-            }
+            self.read_text_line(collection, &mut summary, &mut lines, line);
         }
-        if let Some(chunk) = gather.finish() {
-            self.read_chunk(collection, &mut summary, &chunk, in_array);
+        if let Some(chunk) = lines.gather.finish() {
+            self.read_chunk(collection, &mut summary, &chunk, lines.in_array);
         }
-        progress(bytes, summary.documents);
+        progress(lines.bytes, summary.documents);
         self.sources.push(summary.clone());
         Ok(summary)
+    }
+
+    /// Returns line `buf` (`n` bytes) as text, or `None` when it is longer than the longest
+    /// line or not UTF-8 (skipped and reported: a document being gathered is passed over,
+    /// reported at its first line).
+    fn readable_line<'b>(
+        &mut self,
+        summary: &mut SourceSummary,
+        lines: &mut Lines,
+        buf: &'b [u8],
+        n: usize,
+    ) -> Option<&'b str> {
+        let gathering = lines.gather.is_active();
+        let message = if n > self.max_line {
+            if gathering {
+                too_long(self.max_line)
+            } else {
+                format!("line longer than {} bytes", self.max_line)
+            }
+        } else {
+            match std::str::from_utf8(buf) {
+                Ok(line) => return Some(line),
+                Err(_) if gathering => format!("line {} is not UTF-8", lines.number),
+                Err(_) => "not UTF-8".to_string(),
+            }
+        };
+        if gathering {
+            if let Some(start) = lines.gather.pass_over() {
+                self.skip(summary, start, message);
+            }
+        } else {
+            self.skip(summary, lines.number, message);
+        }
+        None
+    }
+
+    /// Adds `line` to the document being gathered over several lines, reading the document
+    /// when it closes. Returns whether the line is still to be read: it starts the next
+    /// document.
+    fn gathered(
+        &mut self,
+        collection: &str,
+        summary: &mut SourceSummary,
+        lines: &mut Lines,
+        line: &str,
+    ) -> bool {
+        match lines.gather.push(line, self.max_line) {
+            gather::Step::More | gather::Step::Passed => false,
+            gather::Step::TooLong { line } => {
+                self.skip(summary, line, too_long(self.max_line));
+                false
+            }
+            gather::Step::Closed(chunk) => {
+                self.read_chunk(collection, summary, &chunk, lines.in_array);
+                false
+            }
+            gather::Step::Broken(chunk) => {
+                if let Some(chunk) = chunk {
+                    self.read_chunk(collection, summary, &chunk, lines.in_array);
+                }
+                true
+            }
+        }
+    }
+
+    /// Reads one line of text: the `[` that opens a top-level array, a one-line document (by
+    /// the fast path when it can), the elements of an array on the line, or the start of a
+    /// document spread over several lines.
+    fn read_text_line(
+        &mut self,
+        collection: &str,
+        summary: &mut SourceSummary,
+        lines: &mut Lines,
+        line: &str,
+    ) {
+        let mut text = line.trim();
+        if text.is_empty() {
+            return;
+        }
+        if !lines.started {
+            lines.started = true;
+            if let Some(rest) = text.strip_prefix('[') {
+                lines.in_array = true;
+                text = rest.trim_start();
+                if text.is_empty() {
+                    return;
+                }
+            }
+        }
+        // Characters of the line before `text`, so that columns are the line's own.
+        let before = line
+            .get(..line.trim_end().len().saturating_sub(text.len()))
+            .map_or(0, |p| p.chars().count());
+        if lines.fast && !lines.in_array {
+            if let Some(line) = line::read(text, &mut lines.items) {
+                if let Some(stats) = self.stats_of(collection) {
+                    stats.variants.add(line.fields());
+                    stats.add_fields(line.fields());
+                }
+                summary.documents += 1;
+                return;
+            }
+        }
+        let depth = gather::depth_of(text);
+        if depth > 0 {
+            let indent = gather::indent_of(line);
+            lines
+                .gather
+                .start(text, lines.number, before, indent, depth);
+            return;
+        }
+        let docs: Vec<Result<Document, String>> = if lines.in_array {
+            let body = text.strip_suffix(',').unwrap_or(text).trim_end();
+            let body = body.strip_suffix(']').unwrap_or(body).trim_end();
+            let body = body.strip_suffix(',').unwrap_or(body);
+            if body.is_empty() {
+                return;
+            }
+            // The '[' added in front of the body is not on the line.
+            parse_stream(&format!("[{body}]"))
+                .into_iter()
+                .map(|item| item.result.map_err(|e| column_only(&e, before, 1)))
+                .collect()
+        } else {
+            vec![parse_document(text).map_err(|e| column_only(&e, before, 0))]
+        };
+        for doc in docs {
+            match doc {
+                Ok(doc) => {
+                    self.add(collection, &doc);
+                    summary.documents += 1;
+                }
+                Err(message) => self.skip(summary, lines.number, message),
+            }
+        }
     }
 
     /// Reads a document gathered over several lines (or several, when one closed and the
@@ -518,6 +554,33 @@ fn empty_model() -> Model {
 fn column_only(e: &crate::ejson::ParseError, before: usize, added: usize) -> String {
     let column = (e.column + before).saturating_sub(added).max(1);
     format!("column {column}: {}", e.message)
+}
+
+/// Where a line-by-line read is: the line, what the input turned out to be, the document
+/// being gathered over several lines, the bytes read and last told.
+#[derive(Default)]
+struct Lines {
+    /// The 1-based number of the line being read.
+    number: u64,
+    /// The input is one top-level array (its first text was `[`).
+    in_array: bool,
+    /// The first text of the input was met.
+    started: bool,
+    /// Lines are read by the fast path ([`line::read`]) when they can be.
+    fast: bool,
+    /// The fast path's values, reused line after line.
+    items: Vec<line::Item>,
+    /// The document spread over several lines being gathered.
+    gather: gather::Gather,
+    /// Bytes read so far.
+    bytes: u64,
+    /// Bytes read when progress was last told.
+    shown: u64,
+}
+
+/// Returns why a document gathered past the longest line is skipped.
+fn too_long(max: usize) -> String {
+    format!("document longer than {max} bytes")
 }
 
 /// Reads one line (without its newline) into `buf`, keeping at most `max` + 1 bytes of it;

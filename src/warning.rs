@@ -9,13 +9,13 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 
 use crate::arith::tail::Exceedance;
-use crate::design::{AttributeForm, CommandKind, FieldPattern, Index, Layout};
+use crate::design::{AttributeForm, CommandKind, DocShape, FieldPattern, Index, Layout};
 use crate::human::{binary_size, thousands};
 use crate::lang::{Lang, Text};
 use crate::model::field::{BsonType, Fields};
 use crate::model::{Copies, Model, Step};
 use crate::size::MAX_BSON_SIZE;
-use crate::stats::{self, CollectionStats, ShapeStats, SizeFigure};
+use crate::stats::{self, ArrayStats, CollectionStats, ShapeStats, SizeFigure};
 
 pub mod lifecycle;
 pub mod lookups;
@@ -203,156 +203,11 @@ fn check_all(
     let mut out = Vec::new();
     for (c, st) in layout.collections.iter().zip(stats) {
         for (shape, ss) in c.shapes.iter().zip(&st.shapes) {
-            let max = ss.max.bytes;
-            let figure = |threshold: u64| which_largest(ss, &shape.label, threshold);
-            if let Some(over) = ss.over_limit.as_ref().filter(|_| max > MAX_BSON_SIZE) {
-                let fix = fix_for(&shape.fields, &over.fields);
-                let path = over.fields.join(", ");
-                let (code, severity, message) = if over.expected() {
-                    let (which, size) = figure(MAX_BSON_SIZE);
-                    let message = Text::new("doc-over-limit")
-                        .nested("figure", which)
-                        .arg("size", binary_size(size.bytes))
-                        .nested("exactness", label(size.exact))
-                        .arg(
-                            "over",
-                            binary_size(size.bytes.saturating_sub(MAX_BSON_SIZE)),
-                        )
-                        .nested("how_many", how_many(over, &shape.label));
-                    ("DOC_OVER_LIMIT", Severity::Error, message)
-                } else {
-                    let message = Text::new("doc-can-exceed-limit")
-                        .arg("shape", &shape.label)
-                        .arg("size", binary_size(max))
-                        .arg("over", binary_size(max - MAX_BSON_SIZE))
-                        .nested("how_many", how_many(over, &shape.label));
-                    ("DOC_CAN_EXCEED_LIMIT", Severity::Warning, message)
-                };
-                out.push(Warning::localized(
-                    code, severity, &c.name, &path, message, fix,
-                ));
-            } else if max >= NEAR_LIMIT {
-                let (which, size) = figure(NEAR_LIMIT - 1);
-                out.push(Warning::localized(
-                    "DOC_NEAR_LIMIT",
-                    Severity::Warning,
-                    &c.name,
-                    "",
-                    Text::new("doc-near-limit")
-                        .nested("figure", which)
-                        .arg("size", binary_size(size.bytes))
-                        .nested("exactness", label(size.exact))
-                        .arg("near", binary_size(NEAR_LIMIT)),
-                    Text::new("doc-near-limit-fix"),
-                ));
-            }
-            if let Some(b) = ss.bloated.as_ref().filter(|_| max > BLOATED) {
-                let (which, size) = figure(BLOATED);
-                let message = Text::new("bloated-document")
-                    .nested("figure", which)
-                    .arg("size", binary_size(size.bytes))
-                    .nested("exactness", label(size.exact))
-                    .arg("threshold", binary_size(BLOATED))
-                    .nested("how_many", how_many(b, &shape.label));
-                let fix = Text::new("bloated-document-fix")
-                    .nested("fix", fix_for(&shape.fields, &b.fields));
-                out.push(Warning::localized(
-                    "BLOATED_DOCUMENT",
-                    Severity::Warning,
-                    &c.name,
-                    &b.fields.join(", "),
-                    message,
-                    fix,
-                ));
-            }
+            size_warnings(&mut out, &c.name, shape, ss);
             for a in &ss.arrays {
-                let g = shape.growing.iter().find(|g| g.field == a.field);
-                let growth = g.map_or(0.0, |g| g.growth_largest);
-                if let Some(bp) = a.break_point {
-                    let already = a.max_count >= bp.count;
-                    let tail = if already {
-                        Text::new("already-has").arg("count", thousands(a.max_count))
-                    } else {
-                        match (&a.largest_reaches, &a.typical_reaches) {
-                            (Some(l), Some(t)) => Text::new("reaches-both")
-                                .arg("growth", growth)
-                                .nested("largest", break_date(l))
-                                .nested("typical", break_date(t)),
-                            (Some(l), None) => Text::new("reaches-largest")
-                                .arg("growth", growth)
-                                .nested("largest", break_date(l)),
-                            _ => Text::new("nothing"),
-                        }
-                    };
-                    out.push(Warning::localized(
-                        "ARRAY_BREAK_POINT",
-                        if already {
-                            Severity::Error
-                        } else {
-                            Severity::Info
-                        },
-                        &c.name,
-                        &a.field,
-                        Text::new("array-break-point")
-                            .arg("collection", &c.name)
-                            .arg("field", &a.field)
-                            .arg("count", thousands(bp.count))
-                            .nested("exactness", label(bp.exact))
-                            .arg("element", binary_size(a.element_bytes.bytes))
-                            .nested("tail", tail),
-                        Text::new("array-break-point-fix"),
-                    ));
-                }
-                let elem_ty = shape.fields.get(&a.field).and_then(|f| f.items);
-                let heavy = matches!(
-                    elem_ty,
-                    Some(BsonType::Object | BsonType::ObjectId | BsonType::String)
-                );
-                if !a.capped && ((heavy && a.max_count >= UNBOUNDED_ELEMENTS) || growth > 0.0) {
-                    let growing = if growth > 0.0 {
-                        Text::new("still-growing").arg("growth", growth)
-                    } else {
-                        Text::new("nothing")
-                    };
-                    out.push(Warning::localized(
-                        "UNBOUNDED_ARRAY",
-                        Severity::Warning,
-                        &c.name,
-                        &a.field,
-                        Text::new("unbounded-array")
-                            .arg("collection", &c.name)
-                            .arg("field", &a.field)
-                            .arg("count", thousands(a.max_count))
-                            .nested("growing", growing),
-                        Text::new("unbounded-array-fix"),
-                    ));
-                }
+                array_warnings(&mut out, &c.name, shape, a);
             }
-            // Declared arrays (not a relationship's) can be unbounded too.
-            for (name, f) in shape.fields.iter() {
-                if f.ty != BsonType::Array || shape.growing.iter().any(|g| &g.field == name) {
-                    continue;
-                }
-                let heavy = matches!(
-                    f.items,
-                    Some(BsonType::Object | BsonType::ObjectId | BsonType::String)
-                );
-                let max = f.count.as_ref().map_or(0, |c| c.max_count());
-                if heavy && max >= UNBOUNDED_ELEMENTS {
-                    out.push(Warning::localized(
-                        "UNBOUNDED_ARRAY",
-                        Severity::Warning,
-                        &c.name,
-                        name,
-                        Text::new("unbounded-array")
-                            .arg("collection", &c.name)
-                            .arg("field", name)
-                            .arg("count", thousands(max))
-                            .nested("growing", Text::new("nothing")),
-                        Text::new("unbounded-declared-array-fix"),
-                    ));
-                }
-            }
+            declared_array_warnings(&mut out, &c.name, shape);
             let depth = fields_depth(&shape.fields) + 1;
             if depth > MAX_DEPTH {
                 out.push(Warning::localized(
@@ -404,6 +259,169 @@ fn check_all(
     out.extend(timeseries::check(model, layout));
     out.extend(lifecycle::check(model, layout, stats));
     out
+}
+
+/// Pushes a shape's size warnings: over (or able to pass) the 16 MiB limit, else near it;
+/// and bloated (over [`BLOATED`]), each said of the figure that passes the threshold.
+fn size_warnings(out: &mut Vec<Warning>, collection: &str, shape: &DocShape, ss: &ShapeStats) {
+    let max = ss.max.bytes;
+    let figure = |threshold: u64| which_largest(ss, &shape.label, threshold);
+    if let Some(over) = ss.over_limit.as_ref().filter(|_| max > MAX_BSON_SIZE) {
+        let fix = fix_for(&shape.fields, &over.fields);
+        let path = over.fields.join(", ");
+        let (code, severity, message) = if over.expected() {
+            let (which, size) = figure(MAX_BSON_SIZE);
+            let message = Text::new("doc-over-limit")
+                .nested("figure", which)
+                .arg("size", binary_size(size.bytes))
+                .nested("exactness", label(size.exact))
+                .arg(
+                    "over",
+                    binary_size(size.bytes.saturating_sub(MAX_BSON_SIZE)),
+                )
+                .nested("how_many", how_many(over, &shape.label));
+            ("DOC_OVER_LIMIT", Severity::Error, message)
+        } else {
+            let message = Text::new("doc-can-exceed-limit")
+                .arg("shape", &shape.label)
+                .arg("size", binary_size(max))
+                .arg("over", binary_size(max - MAX_BSON_SIZE))
+                .nested("how_many", how_many(over, &shape.label));
+            ("DOC_CAN_EXCEED_LIMIT", Severity::Warning, message)
+        };
+        out.push(Warning::localized(
+            code, severity, collection, &path, message, fix,
+        ));
+    } else if max >= NEAR_LIMIT {
+        let (which, size) = figure(NEAR_LIMIT - 1);
+        out.push(Warning::localized(
+            "DOC_NEAR_LIMIT",
+            Severity::Warning,
+            collection,
+            "",
+            Text::new("doc-near-limit")
+                .nested("figure", which)
+                .arg("size", binary_size(size.bytes))
+                .nested("exactness", label(size.exact))
+                .arg("near", binary_size(NEAR_LIMIT)),
+            Text::new("doc-near-limit-fix"),
+        ));
+    }
+    if let Some(b) = ss.bloated.as_ref().filter(|_| max > BLOATED) {
+        let (which, size) = figure(BLOATED);
+        let message = Text::new("bloated-document")
+            .nested("figure", which)
+            .arg("size", binary_size(size.bytes))
+            .nested("exactness", label(size.exact))
+            .arg("threshold", binary_size(BLOATED))
+            .nested("how_many", how_many(b, &shape.label));
+        let fix =
+            Text::new("bloated-document-fix").nested("fix", fix_for(&shape.fields, &b.fields));
+        out.push(Warning::localized(
+            "BLOATED_DOCUMENT",
+            Severity::Warning,
+            collection,
+            &b.fields.join(", "),
+            message,
+            fix,
+        ));
+    }
+}
+
+/// Pushes a relationship array's warnings: its break point (an error when the largest
+/// document already has it), and unbounded when it holds heavy elements or still grows.
+fn array_warnings(out: &mut Vec<Warning>, collection: &str, shape: &DocShape, a: &ArrayStats) {
+    let g = shape.growing.iter().find(|g| g.field == a.field);
+    let growth = g.map_or(0.0, |g| g.growth_largest);
+    if let Some(bp) = a.break_point {
+        let already = a.max_count >= bp.count;
+        let tail = if already {
+            Text::new("already-has").arg("count", thousands(a.max_count))
+        } else {
+            match (&a.largest_reaches, &a.typical_reaches) {
+                (Some(l), Some(t)) => Text::new("reaches-both")
+                    .arg("growth", growth)
+                    .nested("largest", break_date(l))
+                    .nested("typical", break_date(t)),
+                (Some(l), None) => Text::new("reaches-largest")
+                    .arg("growth", growth)
+                    .nested("largest", break_date(l)),
+                _ => Text::new("nothing"),
+            }
+        };
+        out.push(Warning::localized(
+            "ARRAY_BREAK_POINT",
+            if already {
+                Severity::Error
+            } else {
+                Severity::Info
+            },
+            collection,
+            &a.field,
+            Text::new("array-break-point")
+                .arg("collection", collection)
+                .arg("field", &a.field)
+                .arg("count", thousands(bp.count))
+                .nested("exactness", label(bp.exact))
+                .arg("element", binary_size(a.element_bytes.bytes))
+                .nested("tail", tail),
+            Text::new("array-break-point-fix"),
+        ));
+    }
+    let elem_ty = shape.fields.get(&a.field).and_then(|f| f.items);
+    let heavy = matches!(
+        elem_ty,
+        Some(BsonType::Object | BsonType::ObjectId | BsonType::String)
+    );
+    if !a.capped && ((heavy && a.max_count >= UNBOUNDED_ELEMENTS) || growth > 0.0) {
+        let growing = if growth > 0.0 {
+            Text::new("still-growing").arg("growth", growth)
+        } else {
+            Text::new("nothing")
+        };
+        out.push(Warning::localized(
+            "UNBOUNDED_ARRAY",
+            Severity::Warning,
+            collection,
+            &a.field,
+            Text::new("unbounded-array")
+                .arg("collection", collection)
+                .arg("field", &a.field)
+                .arg("count", thousands(a.max_count))
+                .nested("growing", growing),
+            Text::new("unbounded-array-fix"),
+        ));
+    }
+}
+
+/// Pushes the unbounded-array warning of each declared array (not a relationship's) of a
+/// shape that holds many heavy elements.
+fn declared_array_warnings(out: &mut Vec<Warning>, collection: &str, shape: &DocShape) {
+    // Declared arrays (not a relationship's) can be unbounded too.
+    for (name, f) in shape.fields.iter() {
+        if f.ty != BsonType::Array || shape.growing.iter().any(|g| &g.field == name) {
+            continue;
+        }
+        let heavy = matches!(
+            f.items,
+            Some(BsonType::Object | BsonType::ObjectId | BsonType::String)
+        );
+        let max = f.count.as_ref().map_or(0, |c| c.max_count());
+        if heavy && max >= UNBOUNDED_ELEMENTS {
+            out.push(Warning::localized(
+                "UNBOUNDED_ARRAY",
+                Severity::Warning,
+                collection,
+                name,
+                Text::new("unbounded-array")
+                    .arg("collection", collection)
+                    .arg("field", name)
+                    .arg("count", thousands(max))
+                    .nested("growing", Text::new("nothing")),
+                Text::new("unbounded-declared-array-fix"),
+            ));
+        }
+    }
 }
 
 /// Returns "at full scale ≈ 0.021% of message documents (≈ 41) are over it, because of

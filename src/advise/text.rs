@@ -482,8 +482,24 @@ pub fn report(a: &Advice) -> String {
 /// Returns the advice as text in `lang`: its words from the catalogue, each design in words
 /// ([`words`]); the design's JSON, codes and numbers as they are.
 pub fn report_in(a: &Advice, lang: Lang) -> String {
-    let say = |id: &'static str| Text::new(id).render(lang);
     let mut t = String::new();
+    search_lines(&mut t, a, lang);
+    recommendation_lines(&mut t, a, lang);
+    decision_lines(&mut t, a, lang);
+    design_list(&mut t, "advisor-report-top", &a.top, lang);
+    design_list(&mut t, "advisor-report-front", &a.front, lang);
+    disagreement_lines(&mut t, a, lang);
+    t
+}
+
+/// Returns message `id` in `lang`.
+fn say(lang: Lang, id: &'static str) -> String {
+    Text::new(id).render(lang)
+}
+
+/// Writes what the search did (its method, the space, explored, feasible) and the weights.
+fn search_lines(t: &mut String, a: &Advice, lang: Lang) {
+    let say = |id: &'static str| say(lang, id);
     let s = &a.search;
     let method = match s.method.as_ref() {
         "exhaustive" => say("advisor-method-exhaustive"),
@@ -520,6 +536,11 @@ pub fn report_in(a: &Advice, lang: Lang) -> String {
             .arg("storage", a.weights.storage)
             .render(lang)
     );
+}
+
+/// Writes the recommendation: its words, figures, why it scores worse than the yardstick
+/// (when it does) and its design's JSON; or that there is none.
+fn recommendation_lines(t: &mut String, a: &Advice, lang: Lang) {
     match &a.recommended {
         Some(r) => {
             let _ = writeln!(
@@ -545,9 +566,15 @@ pub fn report_in(a: &Advice, lang: Lang) -> String {
             );
         }
         None => {
-            let _ = writeln!(t, "\n{}", say("advisor-report-none"));
+            let _ = writeln!(t, "\n{}", say(lang, "advisor-report-none"));
         }
     }
+}
+
+/// Writes why each choice was made, the runner-up of the decision (when it costs more) and
+/// where the pick flips.
+fn decision_lines(t: &mut String, a: &Advice, lang: Lang) {
+    let say = |id: &'static str| say(lang, id);
     if !a.explanations.is_empty() {
         let _ = writeln!(t, "\n{}", say("advisor-report-why"));
         for e in &a.explanations {
@@ -573,8 +600,13 @@ pub fn report_in(a: &Advice, lang: Lang) -> String {
             );
         }
     }
-    let _ = writeln!(t, "\n{}", say("advisor-report-top"));
-    for d in &a.top {
+}
+
+/// Writes the list of designs `designs` under heading `heading`: each its rank, words and
+/// figures.
+fn design_list(t: &mut String, heading: &'static str, designs: &[super::Advised], lang: Lang) {
+    let _ = writeln!(t, "\n{}", say(lang, heading));
+    for d in designs {
         let _ = writeln!(
             t,
             "  {}. {}\n     {}",
@@ -583,16 +615,11 @@ pub fn report_in(a: &Advice, lang: Lang) -> String {
             figures(d, lang)
         );
     }
-    let _ = writeln!(t, "\n{}", say("advisor-report-front"));
-    for d in &a.front {
-        let _ = writeln!(
-            t,
-            "  {}. {}\n     {}",
-            d.rank,
-            words::sentence(&d.words, lang),
-            figures(d, lang)
-        );
-    }
+}
+
+/// Writes where the engine disagreed with the screen beyond its tolerance, or that it agreed.
+fn disagreement_lines(t: &mut String, a: &Advice, lang: Lang) {
+    let say = |id: &'static str| say(lang, id);
     if a.disagreements.is_empty() {
         let _ = writeln!(t, "\n{}", say("advisor-report-agree"));
     } else {
@@ -613,5 +640,4 @@ pub fn report_in(a: &Advice, lang: Lang) -> String {
             );
         }
     }
-    t
 }

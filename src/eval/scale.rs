@@ -323,8 +323,17 @@ pub(super) fn full_metrics(
         1.0
     };
     let limit = c.limit.map(|l| l as f64);
-    let cap = |x: f64| limit.map_or(x, |l| x.min(l));
-    let sorted_in_memory = r.plan.as_ref().is_some_and(|p| p.contains("SORT"));
+    let scaling = Scaling {
+        ctx,
+        c,
+        ce,
+        full_count,
+        ratio,
+        limit,
+        sorted_in_memory: r.plan.as_ref().is_some_and(|p| p.contains("SORT")),
+        limit_hit: limit.is_some_and(|l| s.n_returned as f64 >= l),
+        matches: relationship_matches(ctx, c, q),
+    };
     let mut m = Metrics {
         docs_examined: Figure::sample(s.docs_examined as f64),
         keys_examined: Figure::sample(s.keys_examined as f64),
@@ -338,8 +347,6 @@ pub(super) fn full_metrics(
         m.bytes_written.basis = Basis::FullScale;
     }
     let reads = c.kind != CommandKind::Insert;
-    let limit_hit = limit.is_some_and(|l| s.n_returned as f64 >= l);
-    let matches = relationship_matches(ctx, c, q);
     if let Some(f) = ce
         .fan_out
         .as_ref()
@@ -356,11 +363,54 @@ pub(super) fn full_metrics(
             m.docs_examined = Figure::estimate((s.docs_examined as f64 * k).round());
         }
     } else if reads {
-        if ce.plan == "COLLSCAN" {
+        scaling.examined(&mut m);
+        // Bytes: the documents returned as projected, each array the sample cut short (and
+        // the projection kept whole) given back its missing elements.
+        if c.kind == CommandKind::Find || c.kind == CommandKind::Aggregate {
+            scaling.returned_bytes(&mut m, &r.documents);
+        }
+    }
+    scaling.written(&mut m, bound_id);
+    m
+}
+
+/// What one command's sample measurements are scaled by: the collection at full scale
+/// against the sample, the command's limit, and what the relationships say it matches.
+struct Scaling<'a> {
+    ctx: &'a Ctx<'a>,
+    c: &'a Command,
+    ce: &'a CommandEval,
+    /// The command's collection's documents at full scale.
+    full_count: f64,
+    /// Full-scale documents per sample document (at least 1).
+    ratio: f64,
+    /// The command's limit.
+    limit: Option<f64>,
+    /// The plan sorts in memory (it examines every match before the limit cuts).
+    sorted_in_memory: bool,
+    /// The sample already returned the limit.
+    limit_hit: bool,
+    /// The documents the filter matches at full scale, when a relationship says.
+    matches: Option<(f64, Basis)>,
+}
+
+impl Scaling<'_> {
+    /// Returns `x` cut to the command's limit.
+    fn cap(&self, x: f64) -> f64 {
+        self.limit.map_or(x, |l| x.min(l))
+    }
+
+    /// Scales a read's keys and documents examined (and documents returned): a collection
+    /// scan examines the whole collection, a case-insensitive match every key, a match a
+    /// relationship counts what it matches; else the sample's figures times the ratio.
+    fn examined(&self, m: &mut Metrics) {
+        let (c, s) = (self.c, &self.ce.sample);
+        let (full_count, ratio) = (self.full_count, self.ratio);
+        if self.ce.plan == "COLLSCAN" {
             m.docs_examined = Figure::full(full_count);
             m.keys_examined = Figure::full(0.0);
-            if !limit_hit && ratio > 1.0 {
-                m.docs_returned = Figure::estimate(cap(s.n_returned as f64 * ratio).round());
+            if !self.limit_hit && ratio > 1.0 {
+                m.docs_returned = Figure::estimate(self.cap(s.n_returned as f64 * ratio).round());
             }
         } else if crate::design::plan::matches_any_case(c) {
             // `$regex: /^value$/i`: no index bounds it, the scan examines every key of the
@@ -368,15 +418,15 @@ pub(super) fn full_metrics(
             // scale the whole collection, as a COLLSCAN's is.
             m.docs_examined = Figure::full(full_count);
             m.keys_examined = Figure::full(full_count);
-        } else if let Some((k, basis)) = matches {
+        } else if let Some((k, basis)) = self.matches {
             // An index scan walks past the skipped keys (and fetches their documents) before
             // it returns the page: page N by skip examines (N − 1) × limit + limit keys. A
             // page by range starts its scan at the page: it examines only what it returns,
             // and nothing when the subject has no such page.
             let skip = c.skip.unwrap_or(0) as f64;
             let before = skip + c.page_offset.unwrap_or(0) as f64;
-            let ret = cap((k - before).max(0.0));
-            let examined = if sorted_in_memory {
+            let ret = self.cap((k - before).max(0.0));
+            let examined = if self.sorted_in_memory {
                 k
             } else {
                 (skip + ret).min(k)
@@ -398,83 +448,96 @@ pub(super) fn full_metrics(
                 && c.pipeline
                     .iter()
                     .any(|s| s.get("$limit") == Some(&Bson::Int32(1)));
-            if !by_id && !one_parent_joined && !limit_hit && ratio > 1.0 {
+            if !by_id && !one_parent_joined && !self.limit_hit && ratio > 1.0 {
                 let scale = |x: u64| {
                     let v = x as f64 * ratio;
-                    if sorted_in_memory { v } else { cap(v) }.round()
+                    if self.sorted_in_memory {
+                        v
+                    } else {
+                        self.cap(v)
+                    }
+                    .round()
                 };
                 m.keys_examined = Figure::estimate(scale(s.keys_examined));
                 m.docs_examined = Figure::estimate(scale(s.docs_examined));
                 if c.kind == CommandKind::Find {
-                    m.docs_returned = Figure::estimate(cap(s.n_returned as f64 * ratio).round());
+                    m.docs_returned =
+                        Figure::estimate(self.cap(s.n_returned as f64 * ratio).round());
                 }
-            }
-        }
-        // Bytes: the documents returned as projected, each array the sample cut short (and
-        // the projection kept whole) given back its missing elements.
-        if c.kind == CommandKind::Find || c.kind == CommandKind::Aggregate {
-            let (bytes, exact) = full_bytes(ctx, c, &r.documents);
-            let basis = if exact {
-                Basis::FullScale
-            } else {
-                Basis::Estimate
-            };
-            if m.docs_returned.value == s.n_returned as f64 {
-                if bytes != s.bytes_returned {
-                    m.bytes_returned = Figure {
-                        value: bytes as f64,
-                        basis,
-                    };
-                }
-            } else {
-                let per = if s.n_returned > 0 {
-                    bytes as f64 / s.n_returned as f64
-                } else {
-                    mean_size(ctx, &c.collection)
-                };
-                m.docs_returned.basis = m.docs_returned.basis.max(Basis::FullScale);
-                m.bytes_returned = Figure::estimate((per * m.docs_returned.value).round());
             }
         }
     }
-    // Writes that touch more documents at full scale than in the sample.
-    let per_doc = |x: u64| {
-        if s.docs_written > 0 {
-            x as f64 / s.docs_written as f64
+
+    /// Scales a read's bytes returned: `documents` (the sample's, as projected) at full size,
+    /// or their mean size times the documents returned at full scale when those differ.
+    fn returned_bytes(&self, m: &mut Metrics, documents: &[engine::Returned]) {
+        let s = &self.ce.sample;
+        let (bytes, exact) = full_bytes(self.ctx, self.c, documents);
+        let basis = if exact {
+            Basis::FullScale
         } else {
-            0.0
-        }
-    };
-    if let Some(f) = &ce.fan_out {
-        if f.capped || f.full_scale != f.written {
-            let k = f.full_scale as f64;
-            if c.kind == CommandKind::Update || c.fan_out.is_some() {
-                m.docs_written = Figure::full(k);
-                m.bytes_written = Figure::estimate((per_doc(s.bytes_written) * k).round());
-                m.index_keys_written =
-                    Figure::estimate((per_doc(s.index_keys_written) * k).round());
+            Basis::Estimate
+        };
+        if m.docs_returned.value == s.n_returned as f64 {
+            if bytes != s.bytes_returned {
+                m.bytes_returned = Figure {
+                    value: bytes as f64,
+                    basis,
+                };
             }
+        } else {
+            let per = if s.n_returned > 0 {
+                bytes as f64 / s.n_returned as f64
+            } else {
+                mean_size(self.ctx, &self.c.collection)
+            };
+            m.docs_returned.basis = m.docs_returned.basis.max(Basis::FullScale);
+            m.bytes_returned = Figure::estimate((per * m.docs_returned.value).round());
         }
-    } else if c.kind == CommandKind::Update && c.multi {
-        if let Some((k, basis)) = matches {
+    }
+
+    /// Scales the writes that touch more documents at full scale than in the sample: a
+    /// fan-out to its full-scale count, a multi-document update to what it matches; a
+    /// single-document update (of `bound_id`) rewrites the bytes the sample cut too.
+    fn written(&self, m: &mut Metrics, bound_id: Option<&Bson>) {
+        let (c, s, ratio) = (self.c, &self.ce.sample, self.ratio);
+        let per_doc = |x: u64| {
+            if s.docs_written > 0 {
+                x as f64 / s.docs_written as f64
+            } else {
+                0.0
+            }
+        };
+        // Every written figure at `k` documents, each the sample's per document times `k`.
+        let mut written_at = |k: f64, basis: Basis| {
             m.docs_written = Figure { value: k, basis };
             m.bytes_written = Figure::estimate((per_doc(s.bytes_written) * k).round());
             m.index_keys_written = Figure::estimate((per_doc(s.index_keys_written) * k).round());
-        } else if ratio > 1.0 && s.docs_written > 0 {
-            m.docs_written = Figure::estimate((s.docs_written as f64 * ratio).round());
-            m.bytes_written = Figure::estimate((s.bytes_written as f64 * ratio).round());
-            m.index_keys_written = Figure::estimate((s.index_keys_written as f64 * ratio).round());
-        }
-    } else if c.kind == CommandKind::Update && s.docs_written > 0 {
-        // A single-document update rewrites the whole document: add what the sample cut.
-        if let Some(id) = bound_id {
-            let extra = truncated_bytes(ctx, &c.collection, id);
-            if extra > 0 {
-                m.bytes_written = Figure::full(s.bytes_written as f64 + extra as f64);
+        };
+        if let Some(f) = &self.ce.fan_out {
+            let scaled = f.capped || f.full_scale != f.written;
+            if scaled && (c.kind == CommandKind::Update || c.fan_out.is_some()) {
+                written_at(f.full_scale as f64, Basis::FullScale);
+            }
+        } else if c.kind == CommandKind::Update && c.multi {
+            if let Some((k, basis)) = self.matches {
+                written_at(k, basis);
+            } else if ratio > 1.0 && s.docs_written > 0 {
+                m.docs_written = Figure::estimate((s.docs_written as f64 * ratio).round());
+                m.bytes_written = Figure::estimate((s.bytes_written as f64 * ratio).round());
+                m.index_keys_written =
+                    Figure::estimate((s.index_keys_written as f64 * ratio).round());
+            }
+        } else if c.kind == CommandKind::Update && s.docs_written > 0 {
+            // A single-document update rewrites the whole document: add what the sample cut.
+            if let Some(id) = bound_id {
+                let extra = truncated_bytes(self.ctx, &c.collection, id);
+                if extra > 0 {
+                    m.bytes_written = Figure::full(s.bytes_written as f64 + extra as f64);
+                }
             }
         }
     }
-    m
 }
 
 /// The bytes the sample cut from the document whose `_id` is `id` (arrays' elements and

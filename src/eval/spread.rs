@@ -199,30 +199,8 @@ fn spread(
     ops: &[OperationEval],
 ) -> ShardSpread {
     let hashed = key.values().any(|v| v.as_str() == Some("hashed"));
-    let n = docs.len().max(1) as f64;
-    // Group the sample by shard-key value: documents and bytes per value.
-    let mut groups: BTreeMap<String, (Document, u64, u64)> = BTreeMap::new();
-    for d in docs {
-        let v = key_value(key, d);
-        let text = crate::ejson::to_canonical_ejson(&v);
-        let e = groups.entry(text).or_insert((v, 0, 0));
-        e.1 += 1;
-        e.2 += crate::size::document_size(d);
-    }
-    let distinct = groups.len() as u64;
-    // How many full-scale values one sample value stands for: all documents distinct → one
-    // per document; a reference to an entity → that entity's full ÷ sampled count; else 1.
-    let ratio = if distinct as f64 >= n && n > 0.0 {
-        full_docs / n
-    } else {
-        ref_ratio(model, layout, collection, key).unwrap_or(1.0)
-    }
-    .max(1.0);
-    let per_sample_doc = full_docs / n;
-    let largest = groups
-        .values()
-        .max_by(|a, b| a.2.cmp(&b.2).then(a.1.cmp(&b.1)))
-        .cloned();
+    let groups = KeyGroups::of(model, layout, collection, key, docs, full_docs);
+    let distinct = groups.values.len() as u64;
     let mean_bytes = if full_docs > 0.0 {
         full_bytes / full_docs
     } else {
@@ -233,26 +211,16 @@ fn spread(
     let parent = parent_of(model, layout, collection, key);
     let cardinality = match &parent {
         Some((_, parents)) => parents.min(full_docs.max(1.0)),
-        None => (distinct as f64 * ratio).min(full_docs.max(1.0)).round(),
+        None => (distinct as f64 * groups.ratio)
+            .min(full_docs.max(1.0))
+            .round(),
     };
-    let most_common = groups.values().max_by_key(|g| g.1).map(|g| CommonValue {
-        value: serde_json::from_str(&crate::ejson::to_relaxed_ejson(&g.0))
-            .unwrap_or(serde_json::Value::Null),
-        share: g.1 as f64 / n,
-        documents: Figure::estimate((g.1 as f64 * per_sample_doc / ratio).round()),
-        bytes: Figure::estimate((g.2 as f64 * per_sample_doc / ratio).round()),
-    });
     let (big_docs, big_bytes) = match &parent {
         Some((card, _)) => {
             let n = card.quantile(1.0).max(0.0).min(full_docs);
             (n, n * mean_bytes)
         }
-        None => largest.as_ref().map_or((0.0, 0.0), |g| {
-            (
-                g.1 as f64 * per_sample_doc / ratio,
-                g.2 as f64 * per_sample_doc / ratio,
-            )
-        }),
+        None => groups.largest(),
     };
     // Shard 0 holds the largest value (it cannot be split); the balancer evens out the rest.
     let even_bytes = full_bytes / f64::from(shards);
@@ -264,51 +232,27 @@ fn spread(
         even_docs
     };
     // With a parent-reference key the most common value is the largest parent.
-    let most_common = most_common.map(|mut c| {
+    let most_common = groups.most_common().map(|mut c| {
         if parent.is_some() {
             c.documents = Figure::estimate(big_docs.round());
             c.bytes = Figure::estimate(big_bytes.round());
         }
         c
     });
-    let rest = f64::from(shards - 1);
-    let per_shard = (0..shards)
-        .map(|i| {
-            let (d, b) = if i == 0 {
-                (first_docs, first_bytes)
-            } else {
-                (
-                    (full_docs - first_docs).max(0.0) / rest,
-                    (full_bytes - first_bytes).max(0.0) / rest,
-                )
-            };
-            ShardShare {
-                shard: i,
-                documents: Figure::estimate(d.round()),
-                bytes: Figure::estimate(b.round()),
-            }
-        })
-        .collect();
     let chunk_floor = if hashed { 2.0 * f64::from(shards) } else { 1.0 };
     let jumbo = match &parent {
         Some((card, parents)) if mean_bytes > 0.0 => {
             parents * share_above(card, CHUNK_BYTES / mean_bytes)
         }
         Some(_) => 0.0,
-        None => {
-            groups
-                .values()
-                .filter(|g| g.2 as f64 * per_sample_doc / ratio > CHUNK_BYTES)
-                .count() as f64
-                * ratio
-        }
+        None => groups.jumbo_values(),
     };
     ShardSpread {
         collection: collection.to_string(),
         shard_key: crate::design::plan::doc_to_json(key),
         hashed,
         shards,
-        per_shard,
+        per_shard: shares(shards, (first_docs, first_bytes), (full_docs, full_bytes)),
         imbalance: if even_bytes > 0.0 {
             first_bytes / even_bytes
         } else {
@@ -324,6 +268,118 @@ fn spread(
             reads: distribution(ops, collection, true),
             writes: distribution(ops, collection, false),
         },
+    }
+}
+
+/// Returns each shard's share of `full` (documents, bytes): shard 0 holds `first`, the
+/// others the rest evenly.
+fn shares(shards: u32, first: (f64, f64), full: (f64, f64)) -> Vec<ShardShare> {
+    let (first_docs, first_bytes) = first;
+    let (full_docs, full_bytes) = full;
+    let rest = f64::from(shards - 1);
+    (0..shards)
+        .map(|i| {
+            let (d, b) = if i == 0 {
+                (first_docs, first_bytes)
+            } else {
+                (
+                    (full_docs - first_docs).max(0.0) / rest,
+                    (full_bytes - first_bytes).max(0.0) / rest,
+                )
+            };
+            ShardShare {
+                shard: i,
+                documents: Figure::estimate(d.round()),
+                bytes: Figure::estimate(b.round()),
+            }
+        })
+        .collect()
+}
+
+/// The sample grouped by shard-key value, and how many full-scale values and documents one
+/// sample value and document stand for.
+struct KeyGroups {
+    /// Each value (by its canonical Extended JSON): the key's fields, documents, bytes.
+    values: BTreeMap<String, (Document, u64, u64)>,
+    /// The sample's documents (at least 1).
+    n: f64,
+    /// Full-scale values one sample value stands for (at least 1).
+    ratio: f64,
+    /// Full-scale documents one sample document stands for.
+    per_sample_doc: f64,
+}
+
+impl KeyGroups {
+    /// Groups `docs` (the sample of `collection`, `full_docs` at full scale) by `key`.
+    fn of(
+        model: &Model,
+        layout: &Layout,
+        collection: &str,
+        key: &Document,
+        docs: &[Document],
+        full_docs: f64,
+    ) -> Self {
+        let n = docs.len().max(1) as f64;
+        let mut values: BTreeMap<String, (Document, u64, u64)> = BTreeMap::new();
+        for d in docs {
+            let v = key_value(key, d);
+            let text = crate::ejson::to_canonical_ejson(&v);
+            let e = values.entry(text).or_insert((v, 0, 0));
+            e.1 += 1;
+            e.2 += crate::size::document_size(d);
+        }
+        // How many full-scale values one sample value stands for: all documents distinct →
+        // one per document; a reference to an entity → that entity's full ÷ sampled count;
+        // else 1.
+        let ratio = if values.len() as f64 >= n && n > 0.0 {
+            full_docs / n
+        } else {
+            ref_ratio(model, layout, collection, key).unwrap_or(1.0)
+        }
+        .max(1.0);
+        KeyGroups {
+            values,
+            n,
+            ratio,
+            per_sample_doc: full_docs / n,
+        }
+    }
+
+    /// Returns `x` (a value's sample documents or bytes) at full scale.
+    fn full(&self, x: u64) -> f64 {
+        x as f64 * self.per_sample_doc / self.ratio
+    }
+
+    /// Returns the largest value's documents and bytes at full scale (the most bytes, then
+    /// the most documents).
+    fn largest(&self) -> (f64, f64) {
+        self.values
+            .values()
+            .max_by(|a, b| a.2.cmp(&b.2).then(a.1.cmp(&b.1)))
+            .map_or((0.0, 0.0), |g| (self.full(g.1), self.full(g.2)))
+    }
+
+    /// Returns the value most documents hold, with its share of the sample.
+    fn most_common(&self) -> Option<CommonValue> {
+        self.values
+            .values()
+            .max_by_key(|g| g.1)
+            .map(|g| CommonValue {
+                value: serde_json::from_str(&crate::ejson::to_relaxed_ejson(&g.0))
+                    .unwrap_or(serde_json::Value::Null),
+                share: g.1 as f64 / self.n,
+                documents: Figure::estimate(self.full(g.1).round()),
+                bytes: Figure::estimate(self.full(g.2).round()),
+            })
+    }
+
+    /// Returns the full-scale values whose bytes pass a chunk (each a jumbo chunk).
+    fn jumbo_values(&self) -> f64 {
+        self.values
+            .values()
+            .filter(|g| self.full(g.2) > CHUNK_BYTES)
+            .count() as f64
+            * self.ratio
     }
 }
 

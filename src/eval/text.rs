@@ -1,10 +1,12 @@
 //! The evaluation as a readable report, and the side-by-side comparison with the best design
-//! per metric.
+//! per metric. The cluster sections (shards, shard keys, storage) are [`cluster`].
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde::Serialize;
+
+mod cluster;
 
 use super::metric::{self, Better};
 use super::{Basis, Evaluation, Figure};
@@ -150,206 +152,11 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
     let _ = writeln!(s, "{}", say(lang, "cli-figures"));
     let _ = writeln!(s, "\n{}", say(lang, "cli-collections"));
     for c in &e.collections {
-        let _ = writeln!(
-            s,
-            "  {}",
-            say_with(
-                lang,
-                "cli-collection",
-                &[
-                    ("name", c.name.clone()),
-                    ("count", num(c.stats.count)),
-                    ("sampled", c.sample_documents.to_string()),
-                    ("data", human_bytes(c.stats.total_bytes)),
-                    (
-                        "indexes",
-                        count_of(
-                            lang,
-                            c.index_count as u64,
-                            "cli-index-one",
-                            "cli-index-many"
-                        )
-                    ),
-                    ("index_bytes", human_bytes(c.index_bytes.value)),
-                ]
-            )
-        );
-        for sh in &c.stats.shapes {
-            let (largest, _) = sh.largest();
-            // The bound is said once where the two read the same (message-attachments' chunks).
-            let at_bound =
-                crate::human::binary_size(largest.bytes) == crate::human::binary_size(sh.max.bytes);
-            let _ = writeln!(
-                s,
-                "    {}",
-                say_with(
-                    lang,
-                    if at_bound {
-                        "cli-shape-at-bound"
-                    } else {
-                        "cli-shape"
-                    },
-                    &[
-                        ("label", sh.label.clone()),
-                        ("p50", crate::human::binary_size(sh.p50.bytes)),
-                        ("p99", crate::human::binary_size(sh.p99.bytes)),
-                        ("largest", crate::human::binary_size(largest.bytes)),
-                        (
-                            "largest_estimate",
-                            if largest.exact {
-                                String::new()
-                            } else {
-                                say(lang, "cli-estimate")
-                            }
-                        ),
-                        ("max", crate::human::binary_size(sh.max.bytes)),
-                        (
-                            "estimate",
-                            if sh.max.exact {
-                                String::new()
-                            } else {
-                                say(lang, "cli-estimate")
-                            }
-                        ),
-                    ]
-                )
-            );
-            for a in &sh.arrays {
-                if let Some(bp) = a.break_point {
-                    let _ = writeln!(
-                        s,
-                        "      {}",
-                        say_with(
-                            lang,
-                            "cli-array-break",
-                            &[
-                                ("field", a.field.clone()),
-                                ("count", thousands(bp.count)),
-                                ("largest", thousands(a.max_count)),
-                            ]
-                        )
-                    );
-                }
-            }
-        }
-        for ix in &c.indexes {
-            let mut values = vec![("name", ix.name.clone()), ("keys", ix.keys.to_string())];
-            let id = match &ix.partial {
-                Some(p) => {
-                    values.push(("partial", p.to_string()));
-                    "cli-index-partial"
-                }
-                None => "cli-index",
-            };
-            let _ = writeln!(s, "    {}", say_with(lang, id, &values));
-        }
+        collection_section(&mut s, c, lang);
     }
     let _ = writeln!(s, "\n{}", say(lang, "cli-operations"));
     for o in &e.operations {
-        let (t, l) = (&o.typical.total, &o.largest.total);
-        let _ = writeln!(
-            s,
-            "  {}",
-            say_with(
-                lang,
-                "cli-operation",
-                &[
-                    ("unit", o.unit.clone()),
-                    ("rate", num(o.rate_per_sec)),
-                    (
-                        "queries",
-                        count_of(lang, o.queries, "cli-query-one", "cli-query-many")
-                    ),
-                    ("largest_queries", o.largest.queries.to_string()),
-                    ("lookups", o.lookups.to_string()),
-                    ("examined", fig_in(t.docs_examined, lang)),
-                    ("largest_examined", fig_in(l.docs_examined, lang)),
-                    ("keys", fig_in(t.keys_examined, lang)),
-                    ("largest_keys", fig_in(l.keys_examined, lang)),
-                    ("returned", fig_in(t.docs_returned, lang)),
-                    ("largest_returned", fig_in(l.docs_returned, lang)),
-                    ("returned_bytes", fig_bytes_in(t.bytes_returned, lang)),
-                    (
-                        "largest_returned_bytes",
-                        fig_bytes_in(l.bytes_returned, lang)
-                    ),
-                    ("written", fig_in(t.docs_written, lang)),
-                    ("largest_written", fig_in(l.docs_written, lang)),
-                    ("written_bytes", fig_bytes_in(t.bytes_written, lang)),
-                    ("largest_written_bytes", fig_bytes_in(l.bytes_written, lang)),
-                    ("shards", o.typical.max_shards.to_string()),
-                    ("largest_shards", o.largest.max_shards.to_string()),
-                ]
-            )
-        );
-        for c in &o.typical.commands {
-            if let Some(why) = &c.not_sent {
-                let _ = writeln!(
-                    s,
-                    "    {}",
-                    say_with(
-                        lang,
-                        "cli-not-sent",
-                        &[
-                            ("mongosh", c.mongosh.clone()),
-                            ("note", c.note.to_string()),
-                            ("why", why.to_string()),
-                        ]
-                    )
-                );
-                continue;
-            }
-            let plan = if c.plan.is_empty() { "-" } else { &c.plan };
-            let fan_out = c.fan_out.as_ref().map_or(String::new(), |f| {
-                say_with(
-                    lang,
-                    "cli-fan-out",
-                    &[
-                        ("full", thousands(f.full_scale)),
-                        ("written", thousands(f.written)),
-                        (
-                            "capped",
-                            if f.capped {
-                                say_with(lang, "cli-capped", &[("cap", thousands(f.cap))])
-                            } else {
-                                String::new()
-                            },
-                        ),
-                    ],
-                )
-            });
-            let _ = writeln!(
-                s,
-                "    {}",
-                say_with(
-                    lang,
-                    "cli-command",
-                    &[
-                        ("mongosh", c.mongosh.clone()),
-                        ("note", c.note.to_string()),
-                        ("plan", plan.to_string()),
-                        (
-                            "no_index",
-                            if c.no_supporting_index {
-                                say(lang, "cli-no-supporting-index")
-                            } else {
-                                String::new()
-                            }
-                        ),
-                        ("touched", c.shards.touched.to_string()),
-                        ("shards", c.shards.shards.to_string()),
-                        ("routing", format!("{:?}", c.shards.routing)),
-                        ("fan_out", fan_out),
-                        (
-                            "error",
-                            c.error.as_ref().map_or(String::new(), |e| {
-                                say_with(lang, "cli-command-error", &[("error", e.to_string())])
-                            })
-                        ),
-                    ]
-                )
-            );
-        }
+        operation_section(&mut s, o, lang);
     }
     for o in &e.operations {
         for c in o.largest.commands.iter().filter(|c| c.error.is_some()) {
@@ -368,7 +175,7 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
             );
         }
     }
-    cluster_report(&mut s, e, lang);
+    cluster::cluster_report(&mut s, e, lang);
     let t = &e.totals;
     let _ = writeln!(
         s,
@@ -385,6 +192,230 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
             ]
         )
     );
+    warnings_section(&mut s, e, lang);
+    s
+}
+
+/// Writes one collection's line of a report, then a line per document shape (with each
+/// array's break point) and a line per index.
+fn collection_section(s: &mut String, c: &super::CollectionEval, lang: Lang) {
+    let _ = writeln!(
+        s,
+        "  {}",
+        say_with(
+            lang,
+            "cli-collection",
+            &[
+                ("name", c.name.clone()),
+                ("count", num(c.stats.count)),
+                ("sampled", c.sample_documents.to_string()),
+                ("data", human_bytes(c.stats.total_bytes)),
+                (
+                    "indexes",
+                    count_of(
+                        lang,
+                        c.index_count as u64,
+                        "cli-index-one",
+                        "cli-index-many"
+                    )
+                ),
+                ("index_bytes", human_bytes(c.index_bytes.value)),
+            ]
+        )
+    );
+    for sh in &c.stats.shapes {
+        shape_lines(s, sh, lang);
+    }
+    for ix in &c.indexes {
+        let mut values = vec![("name", ix.name.clone()), ("keys", ix.keys.to_string())];
+        let id = match &ix.partial {
+            Some(p) => {
+                values.push(("partial", p.to_string()));
+                "cli-index-partial"
+            }
+            None => "cli-index",
+        };
+        let _ = writeln!(s, "    {}", say_with(lang, id, &values));
+    }
+}
+
+/// Writes one document shape's sizes (median, p99, largest, bound), then the break point of
+/// each of its arrays that has one.
+fn shape_lines(s: &mut String, sh: &crate::stats::ShapeStats, lang: Lang) {
+    let (largest, _) = sh.largest();
+    // The bound is said once where the two read the same (message-attachments' chunks).
+    let at_bound =
+        crate::human::binary_size(largest.bytes) == crate::human::binary_size(sh.max.bytes);
+    let _ = writeln!(
+        s,
+        "    {}",
+        say_with(
+            lang,
+            if at_bound {
+                "cli-shape-at-bound"
+            } else {
+                "cli-shape"
+            },
+            &[
+                ("label", sh.label.clone()),
+                ("p50", crate::human::binary_size(sh.p50.bytes)),
+                ("p99", crate::human::binary_size(sh.p99.bytes)),
+                ("largest", crate::human::binary_size(largest.bytes)),
+                (
+                    "largest_estimate",
+                    if largest.exact {
+                        String::new()
+                    } else {
+                        say(lang, "cli-estimate")
+                    }
+                ),
+                ("max", crate::human::binary_size(sh.max.bytes)),
+                (
+                    "estimate",
+                    if sh.max.exact {
+                        String::new()
+                    } else {
+                        say(lang, "cli-estimate")
+                    }
+                ),
+            ]
+        )
+    );
+    for a in &sh.arrays {
+        if let Some(bp) = a.break_point {
+            let _ = writeln!(
+                s,
+                "      {}",
+                say_with(
+                    lang,
+                    "cli-array-break",
+                    &[
+                        ("field", a.field.clone()),
+                        ("count", thousands(bp.count)),
+                        ("largest", thousands(a.max_count)),
+                    ]
+                )
+            );
+        }
+    }
+}
+
+/// Writes one operation's line of a report (its typical and largest run), then a line per
+/// command of its typical run.
+fn operation_section(s: &mut String, o: &super::OperationEval, lang: Lang) {
+    let (t, l) = (&o.typical.total, &o.largest.total);
+    let _ = writeln!(
+        s,
+        "  {}",
+        say_with(
+            lang,
+            "cli-operation",
+            &[
+                ("unit", o.unit.clone()),
+                ("rate", num(o.rate_per_sec)),
+                (
+                    "queries",
+                    count_of(lang, o.queries, "cli-query-one", "cli-query-many")
+                ),
+                ("largest_queries", o.largest.queries.to_string()),
+                ("lookups", o.lookups.to_string()),
+                ("examined", fig_in(t.docs_examined, lang)),
+                ("largest_examined", fig_in(l.docs_examined, lang)),
+                ("keys", fig_in(t.keys_examined, lang)),
+                ("largest_keys", fig_in(l.keys_examined, lang)),
+                ("returned", fig_in(t.docs_returned, lang)),
+                ("largest_returned", fig_in(l.docs_returned, lang)),
+                ("returned_bytes", fig_bytes_in(t.bytes_returned, lang)),
+                (
+                    "largest_returned_bytes",
+                    fig_bytes_in(l.bytes_returned, lang)
+                ),
+                ("written", fig_in(t.docs_written, lang)),
+                ("largest_written", fig_in(l.docs_written, lang)),
+                ("written_bytes", fig_bytes_in(t.bytes_written, lang)),
+                ("largest_written_bytes", fig_bytes_in(l.bytes_written, lang)),
+                ("shards", o.typical.max_shards.to_string()),
+                ("largest_shards", o.largest.max_shards.to_string()),
+            ]
+        )
+    );
+    for c in &o.typical.commands {
+        command_line(s, c, lang);
+    }
+}
+
+/// Writes one command's line: its plan, shards and fan-out, or why it was not sent.
+fn command_line(s: &mut String, c: &super::CommandEval, lang: Lang) {
+    if let Some(why) = &c.not_sent {
+        let _ = writeln!(
+            s,
+            "    {}",
+            say_with(
+                lang,
+                "cli-not-sent",
+                &[
+                    ("mongosh", c.mongosh.clone()),
+                    ("note", c.note.to_string()),
+                    ("why", why.to_string()),
+                ]
+            )
+        );
+        return;
+    }
+    let plan = if c.plan.is_empty() { "-" } else { &c.plan };
+    let fan_out = c.fan_out.as_ref().map_or(String::new(), |f| {
+        say_with(
+            lang,
+            "cli-fan-out",
+            &[
+                ("full", thousands(f.full_scale)),
+                ("written", thousands(f.written)),
+                (
+                    "capped",
+                    if f.capped {
+                        say_with(lang, "cli-capped", &[("cap", thousands(f.cap))])
+                    } else {
+                        String::new()
+                    },
+                ),
+            ],
+        )
+    });
+    let _ = writeln!(
+        s,
+        "    {}",
+        say_with(
+            lang,
+            "cli-command",
+            &[
+                ("mongosh", c.mongosh.clone()),
+                ("note", c.note.to_string()),
+                ("plan", plan.to_string()),
+                (
+                    "no_index",
+                    if c.no_supporting_index {
+                        say(lang, "cli-no-supporting-index")
+                    } else {
+                        String::new()
+                    }
+                ),
+                ("touched", c.shards.touched.to_string()),
+                ("shards", c.shards.shards.to_string()),
+                ("routing", format!("{:?}", c.shards.routing)),
+                ("fan_out", fan_out),
+                (
+                    "error",
+                    c.error.as_ref().map_or(String::new(), |e| {
+                        say_with(lang, "cli-command-error", &[("error", e.to_string())])
+                    })
+                ),
+            ]
+        )
+    );
+}
+
+/// Writes the warnings section: each warning with its severity, place, message and fix.
+fn warnings_section(s: &mut String, e: &Evaluation, lang: Lang) {
     if e.warnings.is_empty() {
         let _ = writeln!(s, "\n{}", Text::new("report-no-warnings").render(lang));
     } else {
@@ -412,164 +443,6 @@ pub fn report(e: &Evaluation, lang: Lang) -> String {
             );
         }
     }
-    s
-}
-
-/// Writes the shard spread, shard-key report and storage sections of a report.
-fn cluster_report(s: &mut String, e: &Evaluation, lang: Lang) {
-    for sp in &e.sharding {
-        let _ = writeln!(
-            s,
-            "\n{}",
-            say_with(
-                lang,
-                "cli-sharding",
-                &[
-                    ("collection", sp.collection.clone()),
-                    ("key", sp.shard_key.to_string()),
-                    (
-                        "hashed",
-                        if sp.hashed {
-                            say(lang, "cli-hashed")
-                        } else {
-                            String::new()
-                        }
-                    ),
-                    ("shards", sp.shards.to_string()),
-                ]
-            )
-        );
-        for p in &sp.per_shard {
-            let _ = writeln!(
-                s,
-                "  {}",
-                say_with(
-                    lang,
-                    "cli-shard",
-                    &[
-                        ("shard", p.shard.to_string()),
-                        ("documents", fig_in(p.documents, lang)),
-                        ("bytes", human_bytes(p.bytes.value)),
-                    ]
-                )
-            );
-        }
-        let k = &sp.key;
-        let _ = writeln!(
-            s,
-            "  {}",
-            say_with(
-                lang,
-                "cli-shard-balance",
-                &[
-                    ("imbalance", format!("{:.2}", sp.imbalance)),
-                    ("chunks", fig_in(sp.chunks, lang)),
-                    ("jumbo", fig_in(sp.jumbo_chunks, lang)),
-                ]
-            )
-        );
-        let _ = writeln!(
-            s,
-            "  {}",
-            say_with(
-                lang,
-                if k.monotonicity.monotonic {
-                    "cli-shard-key-monotonic"
-                } else {
-                    "cli-shard-key-not-monotonic"
-                },
-                &[
-                    ("cardinality", fig_in(k.cardinality, lang)),
-                    ("sample", k.sample_cardinality.to_string()),
-                    (
-                        "common",
-                        k.most_common
-                            .as_ref()
-                            .map(|c| c.value.to_string())
-                            .unwrap_or_default()
-                    ),
-                    (
-                        "share",
-                        format!(
-                            "{:.2}",
-                            k.most_common.as_ref().map_or(0.0, |c| c.share * 100.0)
-                        )
-                    ),
-                    (
-                        "documents",
-                        k.most_common
-                            .as_ref()
-                            .map(|c| fig_in(c.documents, lang))
-                            .unwrap_or_default()
-                    ),
-                    ("reason", k.monotonicity.reason.to_string()),
-                ]
-            )
-        );
-        for (what, d) in [
-            ("cli-spread-reads", k.reads),
-            ("cli-spread-writes", k.writes),
-        ] {
-            if d.per_sec > 0.0 {
-                let _ = writeln!(
-                    s,
-                    "  {}",
-                    say_with(
-                        lang,
-                        what,
-                        &[
-                            ("rate", num(d.per_sec)),
-                            ("single", format!("{:.1}", d.single_shard * 100.0)),
-                            ("multi", format!("{:.1}", d.multi_shard * 100.0)),
-                            ("scatter", format!("{:.1}", d.scatter_gather * 100.0)),
-                        ]
-                    )
-                );
-            }
-        }
-    }
-    let st = &e.storage;
-    let _ = writeln!(s, "\n{}", say(lang, "cli-storage"));
-    for c in &st.collections {
-        let _ = writeln!(
-            s,
-            "  {}",
-            say_with(
-                lang,
-                "cli-storage-collection",
-                &[
-                    ("collection", c.collection.clone()),
-                    ("data", human_bytes(c.data_bytes.value)),
-                    ("disk", human_bytes(c.disk_bytes.value)),
-                    ("ratio", format!("{:.2}", c.compression_ratio)),
-                    ("indexes", human_bytes(c.index_bytes.value)),
-                    ("hot", human_bytes(c.hot_bytes.value)),
-                ]
-            )
-        );
-    }
-    let _ = writeln!(
-        s,
-        "  {}",
-        say_with(
-            lang,
-            if st.fits_in_cache {
-                "cli-storage-total-fits"
-            } else {
-                "cli-storage-total-exceeds"
-            },
-            &[
-                ("data", human_bytes(st.data_bytes.value)),
-                ("disk", human_bytes(st.disk_bytes.value)),
-                ("indexes", human_bytes(st.index_bytes.value)),
-                ("working_set", human_bytes(st.working_set.value)),
-                ("per_shard", human_bytes(st.working_set_per_shard.value)),
-                ("shards", st.shards.to_string()),
-                ("cache", human_bytes(st.cache_bytes as f64)),
-                ("ram", human_bytes(st.ram_bytes as f64)),
-            ]
-        )
-    );
 }
 
 /// Returns `text` padded with spaces to `width` terminal columns, on the right (`left`) or

@@ -67,54 +67,55 @@ impl Inference {
     pub fn read_archive(
         &mut self,
         source: &str,
-        reader: impl Read,
+        mut reader: impl Read,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<Vec<SourceSummary>, InferError> {
-        let broken = |byte: u64, message: String| InferError::Archive {
-            input: source.to_string(),
-            byte,
-            message,
-        };
-        let mut reader = reader;
-        // Read to the end of the four bytes: one `read` may return fewer (a pipe, a decoder).
-        let mut magic = Vec::with_capacity(MAGIC.len());
-        (&mut reader)
-            .take(MAGIC.len() as u64)
-            .read_to_end(&mut magic)
-            .map_err(|error| InferError::ReadBytes {
-                input: source.to_string(),
-                byte: 0,
-                error,
-            })?;
-        if magic != MAGIC {
-            return Err(broken(
-                0,
-                "not a mongodump archive (it does not start with the magic number 0x8199e26d)"
-                    .to_string(),
-            ));
-        }
+        check_magic(source, &mut reader)?;
         let mut docs = Documents::new(reader, source).starting_at(MAGIC.len() as u64);
-        // The prelude: the header, then one metadata document per collection, then a
-        // terminator.
-        let prelude = |docs: &mut Documents<_>, what: &str| -> Result<Option<Document>, _> {
-            match docs.next()? {
-                Next::Document => docs
-                    .document()
-                    .map(Some)
-                    .map_err(|m| broken(docs.at, format!("the {what}: {m}"))),
-                Next::Terminator => Ok(None),
-                Next::End => Err(broken(
-                    docs.at,
-                    format!("the archive ends in its prelude, where the {what} should be"),
-                )),
-                Next::Broken(m) => Err(broken(docs.at, format!("the {what}: {m}"))),
+        let mut namespaces = self.read_prelude(source, &mut docs)?;
+        // Each collection met, in the order its blocks first came.
+        let mut open: Vec<Open> = Vec::new();
+        let mut documents = 0u64;
+        while let Some(header) = self.block_header(source, &mut docs)? {
+            let header_place = docs.place();
+            let (db, coll) = (
+                header.get_str("db").unwrap_or_default().to_string(),
+                header.get_str("collection").unwrap_or_default().to_string(),
+            );
+            if coll.is_empty() {
+                let m = "a block's header names no collection: the rest is not read";
+                self.note_broken(source, "", header_place, m.to_string());
+                break;
             }
-        };
-        if prelude(&mut docs, "header")?.is_none() {
-            return Err(broken(4, "the archive has no header".to_string()));
+            let name = namespace_name(&mut namespaces, &db, &coll);
+            let Some(state) = open_state(&mut open, source, (db, coll), name) else {
+                break;
+            };
+            let go_on = if matches!(header.get("EOF"), Some(Bson::Boolean(true))) {
+                self.end_collection(source, state, &header, header_place, &mut docs)?
+            } else {
+                self.read_block(source, state, &mut docs, &mut documents, progress)?
+            };
+            if !go_on {
+                break;
+            }
+        }
+        Ok(self.close_collections(source, open, docs.place()))
+    }
+
+    /// Reads the prelude after the magic number: the header, then one metadata document per
+    /// collection (its indexes read, or reported as not read), then a terminator. Returns the
+    /// collections it lists, named.
+    fn read_prelude<R: Read>(
+        &mut self,
+        source: &str,
+        docs: &mut Documents<R>,
+    ) -> Result<Vec<Namespace>, InferError> {
+        if prelude_document(source, docs, "header")?.is_none() {
+            return Err(broken(source, 4, "the archive has no header".to_string()));
         }
         let mut listed = Vec::new();
-        while let Some(meta) = prelude(&mut docs, "metadata of a collection")? {
+        while let Some(meta) = prelude_document(source, docs, "metadata of a collection")? {
             let text = |key: &str| meta.get_str(key).unwrap_or_default().to_string();
             listed.push((
                 text("db"),
@@ -123,7 +124,7 @@ impl Inference {
                 text("type"),
             ));
         }
-        let mut namespaces = name_namespaces(&listed);
+        let namespaces = name_namespaces(&listed);
         for ((db, coll, metadata, _), ns) in listed.iter().zip(&namespaces) {
             let Some(name) = &ns.name else { continue };
             if metadata.trim().is_empty() {
@@ -139,144 +140,125 @@ impl Inference {
                 );
             }
         }
-        // The blocks.
-        // Each collection met, in the order its blocks first came.
-        let mut open: Vec<Open> = Vec::new();
-        let mut documents = 0u64;
-        'blocks: loop {
-            let header = match docs.next()? {
-                Next::End => break,
-                Next::Document => match docs.document() {
-                    Ok(h) => h,
-                    Err(m) => {
-                        self.note_broken(
-                            source,
-                            "",
-                            docs.place(),
-                            format!("a block's header: {m}"),
-                        );
-                        break;
-                    }
-                },
-                Next::Terminator => {
-                    let m = "a terminator where a block's header should be: the rest is not read";
-                    self.note_broken(source, "", docs.place(), m.to_string());
-                    break;
+        Ok(namespaces)
+    }
+
+    /// Returns the next block's header; `None` at the end of the archive or where a header
+    /// should be and is not (reported: the rest is not read).
+    fn block_header<R: Read>(
+        &mut self,
+        source: &str,
+        docs: &mut Documents<R>,
+    ) -> Result<Option<Document>, InferError> {
+        let m = match docs.next()? {
+            Next::End => return Ok(None),
+            Next::Document => match docs.document() {
+                Ok(h) => return Ok(Some(h)),
+                Err(m) => format!("a block's header: {m}"),
+            },
+            Next::Terminator => {
+                "a terminator where a block's header should be: the rest is not read".to_string()
+            }
+            Next::Broken(m) => m,
+        };
+        self.note_broken(source, "", docs.place(), m);
+        Ok(None)
+    }
+
+    /// Ends collection `state` at its EOF header `header`: checks the CRC the header carries
+    /// against its documents' and reads the terminator after it. Returns whether the blocks
+    /// go on.
+    fn end_collection<R: Read>(
+        &mut self,
+        source: &str,
+        state: &mut Open,
+        header: &Document,
+        header_place: (u64, u64),
+        docs: &mut Documents<R>,
+    ) -> Result<bool, InferError> {
+        let (db, coll) = &state.key;
+        let written = match header.get("CRC") {
+            Some(Bson::Int64(c)) => Some(*c),
+            Some(Bson::Int32(c)) => Some(i64::from(*c)),
+            _ => None,
+        };
+        let crc = std::mem::replace(&mut state.crc, CRC64.digest()).finalize() as i64;
+        state.ended = true;
+        if let (Some(written), Some(n)) = (written, &state.name) {
+            if written != crc {
+                let m = format!(
+                    "the CRC of {db}.{coll}'s documents is {crc}, its end says \
+                     {written}: some document is damaged (mongorestore refuses this \
+                     archive)"
+                );
+                self.note_broken(source, n, header_place, m);
+            }
+        }
+        match docs.next()? {
+            Next::Terminator => Ok(true),
+            Next::End => Ok(false),
+            _ => {
+                let m = format!("no terminator after {db}.{coll}'s end: the rest is not read");
+                self.note_broken(source, "", docs.place(), m);
+                Ok(false)
+            }
+        }
+    }
+
+    /// Reads one block's documents, up to its terminator, into collection `state` (each
+    /// document's bytes into its CRC, even a collection passed over), telling `progress`.
+    /// Returns whether the blocks go on: not when the archive ends or breaks inside it.
+    fn read_block<R: Read>(
+        &mut self,
+        source: &str,
+        state: &mut Open,
+        docs: &mut Documents<R>,
+        documents: &mut u64,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<bool, InferError> {
+        let name = state.name.clone();
+        loop {
+            match docs.next()? {
+                Next::Terminator => return Ok(true),
+                Next::End => {
+                    let (db, coll) = &state.key;
+                    let m = format!("the archive ends inside a block of {db}.{coll}");
+                    self.note_broken(source, name.as_deref().unwrap_or(""), docs.place(), m);
+                    return Ok(false);
                 }
                 Next::Broken(m) => {
-                    self.note_broken(source, "", docs.place(), m);
-                    break;
+                    self.note_broken(source, name.as_deref().unwrap_or(""), docs.place(), m);
+                    return Ok(false);
                 }
-            };
-            let header_place = docs.place();
-            let (db, coll) = (
-                header.get_str("db").unwrap_or_default().to_string(),
-                header.get_str("collection").unwrap_or_default().to_string(),
-            );
-            if coll.is_empty() {
-                let m = "a block's header names no collection: the rest is not read";
-                self.note_broken(source, "", header_place, m.to_string());
-                break;
-            }
-            let key = (db.clone(), coll.clone());
-            let name = match namespaces
-                .iter()
-                .find(|n| n.db == db && n.collection == coll)
-            {
-                Some(n) => n.name.clone(),
-                None => {
-                    // A collection the prelude did not list: named as the listed ones are.
-                    let ns = Namespace {
-                        name: keep(&db, &coll).then(|| coll.clone()),
-                        db: db.clone(),
-                        collection: coll.clone(),
-                    };
-                    let name = ns.name.clone();
-                    namespaces.push(ns);
-                    name
-                }
-            };
-            let at = match open.iter().position(|o| o.key == key) {
-                Some(at) => at,
-                None => {
-                    open.push(Open {
-                        summary: SourceSummary {
-                            source: source.to_string(),
-                            collection: name.clone().unwrap_or_default(),
-                            documents: 0,
-                            skipped: 0,
-                        },
-                        key: key.clone(),
-                        name: name.clone(),
-                        crc: CRC64.digest(),
-                        ended: false,
-                    });
-                    open.len() - 1
-                }
-            };
-            let Some(state) = open.get_mut(at) else {
-                break;
-            };
-            if matches!(header.get("EOF"), Some(Bson::Boolean(true))) {
-                let written = match header.get("CRC") {
-                    Some(Bson::Int64(c)) => Some(*c),
-                    Some(Bson::Int32(c)) => Some(i64::from(*c)),
-                    _ => None,
-                };
-                let crc = std::mem::replace(&mut state.crc, CRC64.digest()).finalize() as i64;
-                state.ended = true;
-                if let (Some(written), Some(n)) = (written, &name) {
-                    if written != crc {
-                        let m = format!(
-                            "the CRC of {db}.{coll}'s documents is {crc}, its end says \
-                             {written}: some document is damaged (mongorestore refuses this \
-                             archive)"
-                        );
-                        self.note_broken(source, n, header_place, m);
-                    }
-                }
-                match docs.next()? {
-                    Next::Terminator => continue,
-                    Next::End => break,
-                    _ => {
-                        let m =
-                            format!("no terminator after {db}.{coll}'s end: the rest is not read");
-                        self.note_broken(source, "", docs.place(), m);
-                        break;
-                    }
-                }
-            }
-            loop {
-                match docs.next()? {
-                    Next::Terminator => break,
-                    Next::End => {
-                        let m = format!("the archive ends inside a block of {db}.{coll}");
-                        self.note_broken(source, name.as_deref().unwrap_or(""), docs.place(), m);
-                        break 'blocks;
-                    }
-                    Next::Broken(m) => {
-                        self.note_broken(source, name.as_deref().unwrap_or(""), docs.place(), m);
-                        break 'blocks;
-                    }
-                    Next::Document => {
-                        state.crc.update(docs.bytes());
-                        let Some(name) = &name else { continue };
-                        match docs.document() {
-                            Ok(doc) => {
-                                self.add(name, &doc);
-                                state.summary.documents += 1;
-                                documents += 1;
-                            }
-                            Err(m) => {
-                                let (number, byte) = docs.place();
-                                self.skip_bytes(&mut state.summary, number, byte, m);
-                            }
+                Next::Document => {
+                    state.crc.update(docs.bytes());
+                    let Some(name) = &name else { continue };
+                    match docs.document() {
+                        Ok(doc) => {
+                            self.add(name, &doc);
+                            state.summary.documents += 1;
+                            *documents += 1;
+                        }
+                        Err(m) => {
+                            let (number, byte) = docs.place();
+                            self.skip_bytes(&mut state.summary, number, byte, m);
                         }
                     }
                 }
-                docs.report(documents, progress);
             }
+            docs.report(*documents, progress);
         }
+    }
+
+    /// Records what was read of each collection not passed over (reporting, at `place`, one
+    /// whose end the archive never reached) and returns it, in the order the collections
+    /// first came.
+    fn close_collections(
+        &mut self,
+        source: &str,
+        open: Vec<Open>,
+        place: (u64, u64),
+    ) -> Vec<SourceSummary> {
         let mut read = Vec::new();
         for state in open {
             if state.name.is_none() {
@@ -287,12 +269,12 @@ impl Inference {
                 let m = format!(
                     "the archive ends before {db}.{coll}'s end: its documents may be incomplete"
                 );
-                self.note_broken(source, &state.summary.collection, docs.place(), m);
+                self.note_broken(source, &state.summary.collection, place, m);
             }
             self.sources.push(state.summary.clone());
             read.push(state.summary);
         }
-        Ok(read)
+        read
     }
 
     /// Records what is wrong at byte `byte` of archive `source` (in `collection`, when it is
@@ -304,14 +286,106 @@ impl Inference {
         (number, byte): (u64, u64),
         message: String,
     ) {
-        let mut summary = SourceSummary {
-            source: source.to_string(),
-            collection: collection.to_string(),
-            documents: 0,
-            skipped: 0,
-        };
+        let mut summary = SourceSummary::empty(source, collection);
         self.skip_bytes(&mut summary, number, byte, message);
     }
+}
+
+/// Returns the error of a broken prelude at byte `byte` of archive `source`.
+fn broken(source: &str, byte: u64, message: String) -> InferError {
+    InferError::Archive {
+        input: source.to_string(),
+        byte,
+        message,
+    }
+}
+
+/// Checks that `reader` starts with the archive's magic number.
+fn check_magic(source: &str, reader: &mut impl Read) -> Result<(), InferError> {
+    // Read to the end of the four bytes: one `read` may return fewer (a pipe, a decoder).
+    let mut magic = Vec::with_capacity(MAGIC.len());
+    reader
+        .take(MAGIC.len() as u64)
+        .read_to_end(&mut magic)
+        .map_err(|error| InferError::ReadBytes {
+            input: source.to_string(),
+            byte: 0,
+            error,
+        })?;
+    if magic != MAGIC {
+        return Err(broken(
+            source,
+            0,
+            "not a mongodump archive (it does not start with the magic number 0x8199e26d)"
+                .to_string(),
+        ));
+    }
+    Ok(())
+}
+
+/// Returns the next document of the prelude (the `what`), `None` at its terminator; an
+/// archive that ends or breaks there is an error.
+fn prelude_document<R: Read>(
+    source: &str,
+    docs: &mut Documents<R>,
+    what: &str,
+) -> Result<Option<Document>, InferError> {
+    match docs.next()? {
+        Next::Document => docs
+            .document()
+            .map(Some)
+            .map_err(|m| broken(source, docs.at, format!("the {what}: {m}"))),
+        Next::Terminator => Ok(None),
+        Next::End => Err(broken(
+            source,
+            docs.at,
+            format!("the archive ends in its prelude, where the {what} should be"),
+        )),
+        Next::Broken(m) => Err(broken(source, docs.at, format!("the {what}: {m}"))),
+    }
+}
+
+/// Returns the collection a block of `db`.`coll` is read into (`None`: passed over); a
+/// collection the prelude did not list is named as the listed ones are, and added to them.
+fn namespace_name(namespaces: &mut Vec<Namespace>, db: &str, coll: &str) -> Option<String> {
+    if let Some(n) = namespaces
+        .iter()
+        .find(|n| n.db == db && n.collection == coll)
+    {
+        return n.name.clone();
+    }
+    let ns = Namespace {
+        name: keep(db, coll).then(|| coll.to_string()),
+        db: db.to_string(),
+        collection: coll.to_string(),
+    };
+    let name = ns.name.clone();
+    namespaces.push(ns);
+    name
+}
+
+/// Returns the state of collection `key` (read into `name`), opened when its first block
+/// comes.
+fn open_state<'o>(
+    open: &'o mut Vec<Open>,
+    source: &str,
+    key: (String, String),
+    name: Option<String>,
+) -> Option<&'o mut Open> {
+    let at = match open.iter().position(|o| o.key == key) {
+        Some(at) => at,
+        None => {
+            open.push(Open {
+                summary: SourceSummary::empty(source, name.as_deref().unwrap_or_default()),
+                key,
+                name,
+                crc: CRC64.digest(),
+                ended: false,
+            });
+            open.len() - 1
+        }
+    };
+    open.get_mut(at)
 }
 
 /// Returns whether a collection is read: not one of MongoDB's own (`system.*`, a time-series

@@ -353,15 +353,7 @@ fn move_out(
     let mut counts: Sketch = array.counts.clone();
     counts.add_many(0, without_array);
     let observed = Observed::of(&counts);
-    let total = stats.present.max(1) as f64;
-    let types = stats
-        .ranked_types()
-        .iter()
-        .map(|(t, n)| TypeShare {
-            ty: (*t).to_string(),
-            share: *n as f64 / total,
-        })
-        .collect();
+    let types = type_shares(stats);
     let mut assumed = vec![Text::new("infer-assumed-moved-out")
         .arg("child", &child)
         .arg("relationship", &relationship)];
@@ -394,16 +386,10 @@ fn move_out(
         assumed,
     });
     // The elements' own row (`items.[]`: their types), as any array's elements have.
-    let element_total = elements.present.max(1) as f64;
     sink.rows.push(FieldReport {
         path: format!("{path}.[]"),
         ty: BsonType::Object,
-        types: (elements.ranked_types().iter())
-            .map(|(t, n)| TypeShare {
-                ty: (*t).to_string(),
-                share: *n as f64 / element_total,
-            })
-            .collect(),
+        types: type_shares(elements),
         presence: 1.0,
         length: None,
         count: None,
@@ -693,17 +679,13 @@ fn value_field(
     presence: f64,
     rows: &mut Vec<FieldReport>,
 ) -> Field {
-    let ranked = stats.ranked_types();
-    let total = stats.present.max(1) as f64;
-    let types = ranked
-        .iter()
-        .map(|(t, n)| TypeShare {
-            ty: (*t).to_string(),
-            share: *n as f64 / total,
-        })
-        .collect();
+    let types = type_shares(stats);
     let mut assumed = Vec::new();
-    let seen = ranked.first().map(|(t, _)| *t).unwrap_or("null");
+    let seen = stats
+        .ranked_types()
+        .first()
+        .map(|(t, _)| *t)
+        .unwrap_or("null");
     let mut ty = model_type(seen, &mut assumed);
     let row_at = rows.len();
     rows.push(FieldReport {
@@ -740,21 +722,7 @@ fn value_field(
         }
         BsonType::String => {
             if let Some(strings) = stats.strings.as_deref() {
-                if let Some(values) = enum_values(strings) {
-                    field.kind = Some(ValueKind::Enum);
-                    field.values = values.iter().map(|v| v.value.clone()).collect();
-                    if values.windows(2).any(|w| match w {
-                        [a, b] => a.share > b.share * 1.5,
-                        _ => false,
-                    }) {
-                        assumed.push(Text::new("infer-assumed-enum-even"));
-                    }
-                    if let Some(r) = rows.get_mut(row_at) {
-                        r.values = values;
-                    }
-                } else {
-                    field.kind = string_kind(strings);
-                }
+                string_values(&mut field, strings, &mut assumed, rows.get_mut(row_at));
             }
         }
         BsonType::Date => {
@@ -781,32 +749,7 @@ fn value_field(
             if let Some(array) = stats.array.as_deref() {
                 let o = Observed::of(&array.counts);
                 field.count = Some(fit(&o));
-                let element_path = format!("{path}.[]");
-                let elements = &array.elements;
-                let element_seen = elements.ranked_types().first().map(|(t, _)| *t);
-                let items = match element_seen {
-                    None => {
-                        assumed.push(Text::new("infer-assumed-empty-arrays"));
-                        BsonType::Null
-                    }
-                    Some("array") => {
-                        assumed.push(Text::new("infer-assumed-nested-arrays"));
-                        BsonType::Null
-                    }
-                    Some(_) => {
-                        let element = value_field(elements, &element_path, 1.0, rows);
-                        field.length = element.length;
-                        field.fields = element.fields;
-                        field.min = element.min;
-                        field.max = element.max;
-                        field.kind = element.kind;
-                        field.values = element.values;
-                        field.from = element.from;
-                        field.to = element.to;
-                        element.ty
-                    }
-                };
-                field.items = Some(items);
+                array_elements(&mut field, array, path, &mut assumed, rows);
                 if let Some(r) = rows.get_mut(row_at) {
                     r.count = Some(o);
                 }
@@ -819,6 +762,68 @@ fn value_field(
         r.assumed = assumed;
     }
     field
+}
+
+/// Draws a string field from the strings seen: an enum of the values that repeat (noted when
+/// they are uneven, each value reported in `row`), else the kind of string they look like.
+fn string_values(
+    field: &mut Field,
+    strings: &StringStats,
+    assumed: &mut Vec<Text>,
+    row: Option<&mut FieldReport>,
+) {
+    let Some(values) = enum_values(strings) else {
+        field.kind = string_kind(strings);
+        return;
+    };
+    field.kind = Some(ValueKind::Enum);
+    field.values = values.iter().map(|v| v.value.clone()).collect();
+    if values.windows(2).any(|w| match w {
+        [a, b] => a.share > b.share * 1.5,
+        _ => false,
+    }) {
+        assumed.push(Text::new("infer-assumed-enum-even"));
+    }
+    if let Some(r) = row {
+        r.values = values;
+    }
+}
+
+/// Gives an array field (at `path`) its elements' type and, when they hold values, their
+/// field's figures (reported at `path.[]`); an array seen only empty or holding arrays has
+/// null elements, noted.
+fn array_elements(
+    field: &mut Field,
+    array: &ArrayStats,
+    path: &str,
+    assumed: &mut Vec<Text>,
+    rows: &mut Vec<FieldReport>,
+) {
+    let elements = &array.elements;
+    let element_seen = elements.ranked_types().first().map(|(t, _)| *t);
+    let items = match element_seen {
+        None => {
+            assumed.push(Text::new("infer-assumed-empty-arrays"));
+            BsonType::Null
+        }
+        Some("array") => {
+            assumed.push(Text::new("infer-assumed-nested-arrays"));
+            BsonType::Null
+        }
+        Some(_) => {
+            let element = value_field(elements, &format!("{path}.[]"), 1.0, rows);
+            field.length = element.length;
+            field.fields = element.fields;
+            field.min = element.min;
+            field.max = element.max;
+            field.kind = element.kind;
+            field.values = element.values;
+            field.from = element.from;
+            field.to = element.to;
+            element.ty
+        }
+    };
+    field.items = Some(items);
 }
 
 /// Returns the model type for a `$type` alias, noting the types a model cannot hold.

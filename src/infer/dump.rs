@@ -73,12 +73,7 @@ impl Inference {
         reader: impl Read,
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<SourceSummary, InferError> {
-        let mut summary = SourceSummary {
-            source: source.to_string(),
-            collection: collection.to_string(),
-            documents: 0,
-            skipped: 0,
-        };
+        let mut summary = SourceSummary::empty(source, collection);
         let mut docs = Documents::new(reader, source);
         loop {
             match docs.next()? {

@@ -52,6 +52,18 @@ pub struct SourceSummary {
     pub skipped: u64,
 }
 
+impl SourceSummary {
+    /// Returns the summary of input `source` into `collection` before anything is read.
+    pub fn empty(source: &str, collection: &str) -> Self {
+        SourceSummary {
+            source: source.to_string(),
+            collection: collection.to_string(),
+            documents: 0,
+            skipped: 0,
+        }
+    }
+}
+
 /// What was inferred of one collection.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EntityReport {

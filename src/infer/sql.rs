@@ -124,204 +124,34 @@ pub fn infer_sql(
     if tables.is_empty() {
         return Err(SqlError::NoTables);
     }
-    for (name, &n) in counts {
-        if !tables.iter().any(|t| &t.name == name) {
-            return Err(SqlError::UnknownCount(name.clone()));
-        }
-        if !(0.0..=crate::model::MAX_COUNT).contains(&n) || n.fract() != 0.0 {
-            return Err(SqlError::BadCount(name.clone()));
-        }
-    }
+    check_counts(&tables, counts)?;
     let known: BTreeSet<&str> = tables.iter().map(|t| t.name.as_str()).collect();
     // A one-column foreign key to a table of the schema: its rows are counted per value.
     let keyed = |t: &Table, column: &str| reference(t, column, &known).is_some();
     let rows = rows::read(inputs, &escapes, &tables, &keyed);
-    let rows_of = |t: &str| rows.get(t).map(|r| r.rows);
-    let count_of = |t: &str| {
-        counts
-            .get(t)
-            .copied()
-            .or_else(|| rows_of(t).map(|n| n as f64))
-            .unwrap_or(DEFAULT_COUNT)
+    let mut assembly = Assembly {
+        known: &known,
+        counts,
+        rows: &rows,
+        entities: Vec::new(),
+        relationships: Vec::new(),
+        table_reports: Vec::new(),
+        rel_reports: Vec::new(),
+        taken: BTreeSet::new(),
     };
-    let mut entities = Vec::new();
-    let mut relationships = Vec::new();
-    let mut table_reports = Vec::new();
-    let mut rel_reports = Vec::new();
-    let mut taken = BTreeSet::new();
     for table in &tables {
-        let count = count_of(&table.name);
-        let table_rows = rows.get(&table.name);
-        if let Some((a, b, extra)) = junction(table, &known) {
-            let mut report = columns_report(table, &known);
-            for c in &mut report {
-                c.field = None;
-            }
-            // Its other columns are reported as `link_attributes`, not as an assumption.
-            let assumed = Vec::new();
-            // With rows: links per value of each key, a parent row no link names counted 0.
-            let observed = |key: &str, parent: &str| {
-                column_rows(table, table_rows, key)
-                    .and_then(|c| c.per_value.as_ref())
-                    .map(|per| per_parent(per, rows_of(parent)))
-            };
-            let (seen_a, seen_b) = (observed(&a.0, &a.1), observed(&b.0, &b.1));
-            let (pa, pb) = (count_of(&a.1), count_of(&b.1));
-            let per_parent_mean = seen_a.as_ref().map_or(ratio(count, pa), |o| o.mean);
-            let per_child_mean = seen_b.as_ref().map_or(ratio(count, pb), |o| o.mean);
-            let name = fresh(&table.name, &mut taken);
-            relationships.push(Relationship {
-                name: name.clone(),
-                parent: a.1.clone(),
-                child: b.1.clone(),
-                cardinality: seen_a.as_ref().map_or_else(|| spread(per_parent_mean), fit),
-                many_to_many: true,
-                parents_per_child: Some(
-                    seen_b.as_ref().map_or_else(|| spread(per_child_mean), fit),
-                ),
-                growth_per_day: None,
-                field: None,
-                parent_field: Some(a.0.clone()),
-                parent_key: None,
-                child_key: None,
-                feed: None,
-            });
-            rel_reports.push(SqlRelationshipReport {
-                name,
-                parent: a.1,
-                child: b.1,
-                many_to_many: true,
-                via: table.name.clone(),
-                children_per_parent: per_parent_mean,
-                parents_per_child: Some(per_child_mean),
-                per_parent: seen_a,
-                per_child: seen_b,
-            });
-            table_reports.push(TableReport {
-                name: table.name.clone(),
-                became: "many_to_many",
-                count,
-                rows: rows_of(&table.name),
-                columns: report,
-                assumed,
-                link_attributes: extra,
-            });
-            continue;
+        match junction(table, &known) {
+            Some(keys) => assembly.add_junction(table, keys),
+            None => assembly.add_entity(table),
         }
-        let mut report = columns_report(table, &known);
-        let mut fields = Vec::new();
-        let mut assumed = Vec::new();
-        let single_key = match table.primary_key.as_slice() {
-            [k] => Some(k.as_str()),
-            _ => None,
-        };
-        if table.primary_key.len() > 1 {
-            assumed.push(format!(
-                "composite primary key ({}): kept as fields, _id an ObjectId (a unique index on \
-                 the key would keep it unique)",
-                table.primary_key.join(", ")
-            ));
-        }
-        for (column, row) in table.columns.iter().zip(report.iter_mut()) {
-            let reference = reference(table, &column.name, &known);
-            let is_key = single_key == Some(column.name.as_str());
-            let seen = column_rows(table, table_rows, &column.name);
-            if let (Some(parent), false) = (reference, is_key) {
-                let name = if table
-                    .foreign_keys
-                    .iter()
-                    .filter(|(_, p)| p == parent)
-                    .count()
-                    == 1
-                    && !taken.contains(&table.name)
-                {
-                    fresh(&table.name, &mut taken)
-                } else {
-                    fresh(&format!("{}_by_{}", table.name, column.name), &mut taken)
-                };
-                // With rows: children per parent value, a parent row no child names as 0.
-                let observed = seen
-                    .and_then(|c| c.per_value.as_ref())
-                    .map(|per| per_parent(per, rows_of(parent)));
-                let mean = observed
-                    .as_ref()
-                    .map_or_else(|| ratio(count, count_of(parent)), |o| o.mean);
-                relationships.push(Relationship {
-                    name: name.clone(),
-                    parent: parent.clone(),
-                    child: table.name.clone(),
-                    cardinality: observed.as_ref().map_or_else(|| spread(mean), fit),
-                    many_to_many: false,
-                    parents_per_child: None,
-                    growth_per_day: None,
-                    field: None,
-                    parent_field: Some(column.name.clone()),
-                    parent_key: None,
-                    child_key: None,
-                    feed: None,
-                });
-                rel_reports.push(SqlRelationshipReport {
-                    name,
-                    parent: parent.clone(),
-                    child: table.name.clone(),
-                    many_to_many: false,
-                    via: format!("{}.{}", table.name, column.name),
-                    children_per_parent: mean,
-                    parents_per_child: None,
-                    per_parent: observed,
-                    per_child: None,
-                });
-                row.field = None;
-                if let (Some(c), Some(t)) = (seen, table_rows.filter(|t| t.rows > 0)) {
-                    row.presence = c.values as f64 / t.rows as f64;
-                    row.assumed.retain(|a| !a.starts_with("nullable: presence"));
-                }
-                if row.presence < 1.0 {
-                    row.assumed.push(
-                        "nullable reference: every child is given a parent (the relationship \
-                         has no presence)"
-                            .to_string(),
-                    );
-                }
-                continue;
-            }
-            let mut field = types::map(&column.ty).field;
-            if is_key {
-                if matches!(field.ty, BsonType::Int | BsonType::Long) {
-                    field.kind = Some(ValueKind::Sequence);
-                    field.length = None;
-                    row.assumed
-                        .push("the integer primary key: _id, a sequence".to_string());
-                } else {
-                    row.assumed.push("the primary key: _id".to_string());
-                }
-                row.field = Some("_id".to_string());
-                fields.insert(0, ("_id".to_string(), field));
-                continue;
-            }
-            if let (Some(c), Some(t)) = (seen, table_rows) {
-                from_rows(&mut field, row, c, t.rows);
-            }
-            if row.presence < 1.0 {
-                field.presence = Some(row.presence);
-            }
-            fields.push((row.field.clone().unwrap_or_default(), field));
-        }
-        entities.push(Entity {
-            name: table.name.clone(),
-            count,
-            fields: Fields(fields),
-        });
-        table_reports.push(TableReport {
-            name: table.name.clone(),
-            became: "entity",
-            count,
-            rows: rows_of(&table.name),
-            columns: report,
-            assumed,
-            link_attributes: Vec::new(),
-        });
     }
+    let Assembly {
+        entities,
+        relationships,
+        table_reports,
+        rel_reports,
+        ..
+    } = assembly;
     let mut model = Model {
         description: Some(format!(
             "Inferred by squillion infer from a relational schema of {} tables.",
@@ -356,6 +186,254 @@ pub fn infer_sql(
             workload,
         },
     })
+}
+
+/// Checks that each count given names a table of the schema and is a whole number of
+/// documents the model allows.
+fn check_counts(tables: &[Table], counts: &BTreeMap<String, f64>) -> Result<(), SqlError> {
+    for (name, &n) in counts {
+        if !tables.iter().any(|t| &t.name == name) {
+            return Err(SqlError::UnknownCount(name.clone()));
+        }
+        if !(0.0..=crate::model::MAX_COUNT).contains(&n) || n.fract() != 0.0 {
+            return Err(SqlError::BadCount(name.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// The model and its report in the making, one table at a time: a junction table becomes a
+/// many-to-many relationship, every other table an entity with a relationship per foreign key.
+struct Assembly<'a> {
+    /// The tables of the schema, by name.
+    known: &'a BTreeSet<&'a str>,
+    /// The counts given, by table.
+    counts: &'a BTreeMap<String, f64>,
+    /// What the dump's rows showed, by table.
+    rows: &'a BTreeMap<String, TableRows>,
+    entities: Vec<Entity>,
+    relationships: Vec<Relationship>,
+    table_reports: Vec<TableReport>,
+    rel_reports: Vec<SqlRelationshipReport>,
+    /// The relationship names given so far.
+    taken: BTreeSet<String>,
+}
+
+impl Assembly<'_> {
+    /// Returns the rows the dump holds of table `t`, when it holds them.
+    fn rows_of(&self, t: &str) -> Option<u64> {
+        self.rows.get(t).map(|r| r.rows)
+    }
+
+    /// Returns table `t`'s document count: the one given, else its rows, else the default.
+    fn count_of(&self, t: &str) -> f64 {
+        self.counts
+            .get(t)
+            .copied()
+            .or_else(|| self.rows_of(t).map(|n| n as f64))
+            .unwrap_or(DEFAULT_COUNT)
+    }
+
+    /// Adds junction table `table` (keys `a` and `b`, other columns `extra`) as a
+    /// many-to-many relationship between the tables its keys reference.
+    fn add_junction(&mut self, table: &Table, (a, b, extra): (Key, Key, Vec<String>)) {
+        let count = self.count_of(&table.name);
+        let table_rows = self.rows.get(&table.name);
+        let mut report = columns_report(table, self.known);
+        for c in &mut report {
+            c.field = None;
+        }
+        // Its other columns are reported as `link_attributes`, not as an assumption.
+        let assumed = Vec::new();
+        // With rows: links per value of each key, a parent row no link names counted 0.
+        let observed = |key: &str, parent: &str| {
+            column_rows(table, table_rows, key)
+                .and_then(|c| c.per_value.as_ref())
+                .map(|per| per_parent(per, self.rows_of(parent)))
+        };
+        let (seen_a, seen_b) = (observed(&a.0, &a.1), observed(&b.0, &b.1));
+        let (pa, pb) = (self.count_of(&a.1), self.count_of(&b.1));
+        let per_parent_mean = seen_a.as_ref().map_or(ratio(count, pa), |o| o.mean);
+        let per_child_mean = seen_b.as_ref().map_or(ratio(count, pb), |o| o.mean);
+        let name = fresh(&table.name, &mut self.taken);
+        self.relationships.push(Relationship {
+            name: name.clone(),
+            parent: a.1.clone(),
+            child: b.1.clone(),
+            cardinality: seen_a.as_ref().map_or_else(|| spread(per_parent_mean), fit),
+            many_to_many: true,
+            parents_per_child: Some(seen_b.as_ref().map_or_else(|| spread(per_child_mean), fit)),
+            growth_per_day: None,
+            field: None,
+            parent_field: Some(a.0.clone()),
+            parent_key: None,
+            child_key: None,
+            feed: None,
+        });
+        self.rel_reports.push(SqlRelationshipReport {
+            name,
+            parent: a.1,
+            child: b.1,
+            many_to_many: true,
+            via: table.name.clone(),
+            children_per_parent: per_parent_mean,
+            parents_per_child: Some(per_child_mean),
+            per_parent: seen_a,
+            per_child: seen_b,
+        });
+        self.table_reports.push(TableReport {
+            name: table.name.clone(),
+            became: "many_to_many",
+            count,
+            rows: self.rows_of(&table.name),
+            columns: report,
+            assumed,
+            link_attributes: extra,
+        });
+    }
+
+    /// Adds `table` as an entity: its primary key the `_id`, a relationship per foreign key
+    /// to a table of the schema, a field per other column.
+    fn add_entity(&mut self, table: &Table) {
+        let count = self.count_of(&table.name);
+        let table_rows = self.rows.get(&table.name);
+        let mut report = columns_report(table, self.known);
+        let mut fields = Vec::new();
+        let mut assumed = Vec::new();
+        let single_key = match table.primary_key.as_slice() {
+            [k] => Some(k.as_str()),
+            _ => None,
+        };
+        if table.primary_key.len() > 1 {
+            assumed.push(format!(
+                "composite primary key ({}): kept as fields, _id an ObjectId (a unique index on \
+                 the key would keep it unique)",
+                table.primary_key.join(", ")
+            ));
+        }
+        for (column, row) in table.columns.iter().zip(report.iter_mut()) {
+            let reference = reference(table, &column.name, self.known);
+            let is_key = single_key == Some(column.name.as_str());
+            let seen = column_rows(table, table_rows, &column.name);
+            if let (Some(parent), false) = (reference, is_key) {
+                self.add_reference(table, &column.name, parent, count);
+                reference_row(row, seen, table_rows);
+                continue;
+            }
+            let mut field = types::map(&column.ty).field;
+            if is_key {
+                key_field(&mut field, row);
+                fields.insert(0, ("_id".to_string(), field));
+                continue;
+            }
+            if let (Some(c), Some(t)) = (seen, table_rows) {
+                from_rows(&mut field, row, c, t.rows);
+            }
+            if row.presence < 1.0 {
+                field.presence = Some(row.presence);
+            }
+            fields.push((row.field.clone().unwrap_or_default(), field));
+        }
+        self.entities.push(Entity {
+            name: table.name.clone(),
+            count,
+            fields: Fields(fields),
+        });
+        self.table_reports.push(TableReport {
+            name: table.name.clone(),
+            became: "entity",
+            count,
+            rows: self.rows_of(&table.name),
+            columns: report,
+            assumed,
+            link_attributes: Vec::new(),
+        });
+    }
+
+    /// Adds the one-to-many relationship of foreign key `column` of `table` (`count` rows) to
+    /// table `parent`: named after the table when it is its only key to that parent.
+    fn add_reference(&mut self, table: &Table, column: &str, parent: &String, count: f64) {
+        let only = table
+            .foreign_keys
+            .iter()
+            .filter(|(_, p)| p == parent)
+            .count()
+            == 1;
+        let name = if only && !self.taken.contains(&table.name) {
+            fresh(&table.name, &mut self.taken)
+        } else {
+            fresh(&format!("{}_by_{}", table.name, column), &mut self.taken)
+        };
+        // With rows: children per parent value, a parent row no child names as 0.
+        let seen = column_rows(table, self.rows.get(&table.name), column);
+        let observed = seen
+            .and_then(|c| c.per_value.as_ref())
+            .map(|per| per_parent(per, self.rows_of(parent)));
+        let mean = observed
+            .as_ref()
+            .map_or_else(|| ratio(count, self.count_of(parent)), |o| o.mean);
+        self.relationships.push(Relationship {
+            name: name.clone(),
+            parent: parent.clone(),
+            child: table.name.clone(),
+            cardinality: observed.as_ref().map_or_else(|| spread(mean), fit),
+            many_to_many: false,
+            parents_per_child: None,
+            growth_per_day: None,
+            field: None,
+            parent_field: Some(column.to_string()),
+            parent_key: None,
+            child_key: None,
+            feed: None,
+        });
+        self.rel_reports.push(SqlRelationshipReport {
+            name,
+            parent: parent.clone(),
+            child: table.name.clone(),
+            many_to_many: false,
+            via: format!("{}.{}", table.name, column),
+            children_per_parent: mean,
+            parents_per_child: None,
+            per_parent: observed,
+            per_child: None,
+        });
+    }
+}
+
+/// Reports a foreign-key column as the relationship it became (no field): its presence from
+/// the rows when the dump holds them, and that a nullable reference still gives every child a
+/// parent.
+fn reference_row(
+    row: &mut ColumnReport,
+    seen: Option<&ColumnRows>,
+    table_rows: Option<&TableRows>,
+) {
+    row.field = None;
+    if let (Some(c), Some(t)) = (seen, table_rows.filter(|t| t.rows > 0)) {
+        row.presence = c.values as f64 / t.rows as f64;
+        row.assumed.retain(|a| !a.starts_with("nullable: presence"));
+    }
+    if row.presence < 1.0 {
+        row.assumed.push(
+            "nullable reference: every child is given a parent (the relationship has no \
+             presence)"
+                .to_string(),
+        );
+    }
+}
+
+/// Makes the single-column primary key's `field` the `_id` (an integer key a sequence) and
+/// reports it so.
+fn key_field(field: &mut Field, row: &mut ColumnReport) {
+    if matches!(field.ty, BsonType::Int | BsonType::Long) {
+        field.kind = Some(ValueKind::Sequence);
+        field.length = None;
+        row.assumed
+            .push("the integer primary key: _id, a sequence".to_string());
+    } else {
+        row.assumed.push("the primary key: _id".to_string());
+    }
+    row.field = Some("_id".to_string());
 }
 
 /// Returns the children-per-parent distribution of a mean `r`: uniform from ⌊r/2⌋ to

@@ -327,10 +327,120 @@ pub(super) fn children_with_fields(
     read: Option<&ChildRead>,
     keep: Option<&[&str]>,
 ) -> Option<Children> {
-    // The documents of `coll` that `filter` matches: whole, or holding only the top-level
-    // fields `keep`, read from the stored bytes.
-    let find_keeping = |coll: &str, filter: Document, keep: Option<&[&str]>| -> Vec<Document> {
-        let Ok(found) = db.find(
+    let s = layout.strategy(&r.name)?;
+    let p = OneParent {
+        db,
+        r,
+        s,
+        pid,
+        pcoll: layout.collection_name(&r.parent),
+        ccoll: layout.collection_name(&r.child),
+        arr: r.array_field(),
+        ckey: crate::design::names::child_key(r, s),
+        pkey: crate::design::names::parent_key(r, s),
+        keep,
+    };
+    if let Some(copies) = read.and_then(|c| p.copies_read(model, c)) {
+        return Some(plain(copies));
+    }
+    Some(plain(match s {
+        Strategy::Bucket { .. } => {
+            return Some(Children {
+                docs: p.bucketed(),
+                insertion_ordered: crate::design::plan::bucket_order_serves(
+                    model,
+                    r,
+                    read.and_then(|c| c.sort.as_ref()),
+                ),
+            });
+        }
+        Strategy::Embed => p
+            .parent()
+            .map(|d| match map_key(model, layout, r) {
+                Some(k) => embedded(map_entries(&d, p.arr, &k)),
+                None => embedded(taken(d, p.arr)),
+            })
+            .unwrap_or_default(),
+        Strategy::ExtendedReference { .. } | Strategy::ReferenceInParent | Strategy::TwoWay => p
+            .parent()
+            .map(|d| p.by_ids(taken(d, p.arr)))
+            .unwrap_or_default(),
+        Strategy::Continuation { .. } => p.continued(),
+        Strategy::EmbedSubset { .. } | Strategy::ReferenceInChild { .. } => {
+            p.find_children(doc! { r.parent_ref(): p.parent_value() })
+        }
+        Strategy::SingleCollection => p.find_children(doc! {
+            r.parent_ref(): pid.clone(),
+            crate::design::names::TYPE_FIELD: r.child.clone(),
+        }),
+        Strategy::TimeSeries { .. } => p.measurements(),
+        Strategy::LinkCollection => p.linked(),
+        _ => return None,
+    }))
+}
+
+/// Returns `docs` as children in storage order that no sorted read relies on.
+fn plain(docs: Vec<Document>) -> Children {
+    Children {
+        docs,
+        insertion_ordered: false,
+    }
+}
+
+/// Returns the elements of array `field` of `d` (none when it is not an array).
+fn elements(d: &Document, field: &str) -> Vec<Bson> {
+    match d.get(field) {
+        Some(Bson::Array(a)) => a.clone(),
+        _ => Vec::new(),
+    }
+}
+
+/// Returns the parent's array `field` itself, the parent being read for it alone (no copy
+/// of an array of thousands of embedded children).
+fn taken(mut d: Document, field: &str) -> Vec<Bson> {
+    match d.remove(field) {
+        Some(Bson::Array(a)) => a,
+        _ => Vec::new(),
+    }
+}
+
+/// Returns the embedded documents of `v` (its other values left out).
+fn embedded(v: Vec<Bson>) -> Vec<Document> {
+    v.into_iter()
+        .filter_map(|x| match x {
+            Bson::Document(d) => Some(d),
+            _ => None,
+        })
+        .collect()
+}
+
+/// One parent's side of relationship `r` under strategy `s`: where its children are kept
+/// and how each strategy's documents are read back into them.
+struct OneParent<'a> {
+    db: &'a Database,
+    r: &'a Relationship,
+    s: &'a Strategy,
+    /// The parent's `_id`.
+    pid: &'a Bson,
+    /// The parent's collection.
+    pcoll: String,
+    /// The child's collection.
+    ccoll: String,
+    /// The parent's array of children or references.
+    arr: &'a str,
+    /// The children's field a parent's array of references holds (`_id` or `child_key`).
+    ckey: &'a str,
+    /// The parent's value its children's references hold: its `_id`, or its `parent_key`.
+    pkey: &'a str,
+    /// The top-level fields of the children read from the child's collection (all: `None`).
+    keep: Option<&'a [&'a str]>,
+}
+
+impl OneParent<'_> {
+    /// Returns the documents of `coll` that `filter` matches: whole, or holding only the
+    /// top-level fields `keep`, read from the stored bytes.
+    fn find_keeping(&self, coll: &str, filter: Document, keep: Option<&[&str]>) -> Vec<Document> {
+        let Ok(found) = self.db.find(
             coll,
             &FindCommand {
                 filter,
@@ -355,41 +465,30 @@ pub(super) fn children_with_fields(
                 })
                 .collect(),
         }
-    };
-    let find = |coll: &str, filter: Document| find_keeping(coll, filter, None);
-    let pcoll = layout.collection_name(&r.parent);
-    let ccoll = layout.collection_name(&r.child);
-    let arr = r.array_field();
-    let s = layout.strategy(&r.name)?;
-    // The children's field a parent's array of references holds (`_id` or `child_key`).
-    let ckey = crate::design::names::child_key(r, s);
-    // The parent's value its children's references hold: its `_id`, or its `parent_key`.
-    let pkey = crate::design::names::parent_key(r, s);
-    // The parent, holding only the fields read of it here (its children's array, the key
-    // its children reference, its continuation documents' ids).
-    let parent = || -> Option<Document> {
-        let read = [arr, pkey, CONTINUATION_FIELD];
-        find_keeping(&pcoll, doc! { "_id": pid.clone() }, Some(&read))
+    }
+
+    /// Returns the documents of `coll` that `filter` matches, whole.
+    fn find(&self, coll: &str, filter: Document) -> Vec<Document> {
+        self.find_keeping(coll, filter, None)
+    }
+
+    /// Returns the parent, holding only the fields read of it here (its children's array,
+    /// the key its children reference, its continuation documents' ids).
+    fn parent(&self) -> Option<Document> {
+        let read = [self.arr, self.pkey, CONTINUATION_FIELD];
+        self.find_keeping(&self.pcoll, doc! { "_id": self.pid.clone() }, Some(&read))
             .into_iter()
             .next()
-    };
-    // The documents of the child's collection `filter` matches, with the fields `keep`.
-    let find_children = |filter: Document| find_keeping(&ccoll, filter, keep);
-    let elements = |d: &Document, field: &str| -> Vec<Bson> {
-        match d.get(field) {
-            Some(Bson::Array(a)) => a.clone(),
-            _ => Vec::new(),
-        }
-    };
-    // The parent's array `field` itself, the parent being read for it alone (no copy of an
-    // array of thousands of embedded children).
-    let taken = |mut d: Document, field: &str| -> Vec<Bson> {
-        match d.remove(field) {
-            Some(Bson::Array(a)) => a,
-            _ => Vec::new(),
-        }
-    };
-    let by_ids = |ids: Vec<Bson>| -> Vec<Document> {
+    }
+
+    /// Returns the documents of the child's collection `filter` matches, with the fields kept.
+    fn find_children(&self, filter: Document) -> Vec<Document> {
+        self.find_keeping(&self.ccoll, filter, self.keep)
+    }
+
+    /// Returns the children whose key is among `ids` (each a reference, or an embedded
+    /// document standing for its `_id`).
+    fn by_ids(&self, ids: Vec<Bson>) -> Vec<Document> {
         let ids: Vec<Bson> = ids
             .into_iter()
             .map(|v| match v {
@@ -397,134 +496,105 @@ pub(super) fn children_with_fields(
                 v => v,
             })
             .collect();
-        find_children(doc! { ckey: { "$in": ids } })
-    };
-    let pref_value = || -> Bson {
-        if pkey == "_id" {
-            pid.clone()
+        self.find_children(doc! { self.ckey: { "$in": ids } })
+    }
+
+    /// Returns the parent's value its children's references hold.
+    fn parent_value(&self) -> Bson {
+        if self.pkey == "_id" {
+            self.pid.clone()
         } else {
-            parent()
-                .and_then(|p| p.get(pkey).cloned())
+            self.parent()
+                .and_then(|p| p.get(self.pkey).cloned())
                 .unwrap_or(Bson::Null)
         }
-    };
-    let docs = |v: Vec<Bson>| -> Vec<Document> {
-        v.into_iter()
-            .filter_map(|x| match x {
-                Bson::Document(d) => Some(d),
-                _ => None,
-            })
-            .collect()
-    };
-    let plain = |docs| Children {
-        docs,
-        insertion_ordered: false,
-    };
-    // The copies a read relies on, when the design keeps them for it.
-    if let Some(c) = read {
-        let order = crate::design::plan::array_order(model, &r.name, s);
+    }
+
+    /// Returns the copies read `c` may rely on, when the design keeps them for it: an
+    /// embedded subset's first `k` in the kept order, or extended references holding every
+    /// field the read reads (and sorts by).
+    fn copies_read(&self, model: &Model, c: &ChildRead) -> Option<Vec<Document>> {
+        let order = crate::design::plan::array_order(model, &self.r.name, self.s);
         let in_order = c.sort.is_none()
             || c.sort
                 .as_ref()
                 .is_some_and(|w| order.as_ref().is_some_and(|k| k.field == w.field));
-        match s {
-            Strategy::EmbedSubset { k } if in_order && c.limit.is_some_and(|l| l <= *k) => {
-                return Some(plain(
-                    parent().map(|p| docs(taken(p, arr))).unwrap_or_default(),
-                ));
-            }
-            Strategy::ExtendedReference { copy }
-                if !c.fields.is_empty()
+        let copies = match self.s {
+            Strategy::EmbedSubset { k } => in_order && c.limit.is_some_and(|l| l <= *k),
+            Strategy::ExtendedReference { copy } => {
+                !c.fields.is_empty()
                     && c.fields.iter().all(|f| f == "_id" || copy.contains(f))
                     && c.sort
                         .as_ref()
-                        .is_none_or(|w| w.field == "_id" || copy.contains(&w.field)) =>
-            {
-                return Some(plain(
-                    parent().map(|p| docs(taken(p, arr))).unwrap_or_default(),
-                ));
+                        .is_none_or(|w| w.field == "_id" || copy.contains(&w.field))
             }
-            _ => {}
+            _ => false,
+        };
+        copies.then(|| {
+            self.parent()
+                .map(|p| embedded(taken(p, self.arr)))
+                .unwrap_or_default()
+        })
+    }
+
+    /// Returns the children the parent's buckets hold, the buckets in sequence order.
+    fn bucketed(&self) -> Vec<Document> {
+        let mut buckets = self.find(
+            &relationship_collection_name(self.r, self.s),
+            doc! { self.r.parent_ref(): self.pid.clone() },
+        );
+        buckets.sort_by(|a, b| {
+            compare(
+                a.get("sequence").unwrap_or(&Bson::Null),
+                b.get("sequence").unwrap_or(&Bson::Null),
+            )
+        });
+        let held: Vec<Bson> = buckets.iter().flat_map(|b| elements(b, self.arr)).collect();
+        if self.r.many_to_many {
+            self.by_ids(held)
+        } else {
+            embedded(held)
         }
     }
-    Some(plain(match s {
-        Strategy::Bucket { .. } => {
-            let mut buckets = find(
-                &relationship_collection_name(r, s),
-                doc! { r.parent_ref(): pid.clone() },
-            );
-            buckets.sort_by(|a, b| {
-                compare(
-                    a.get("sequence").unwrap_or(&Bson::Null),
-                    b.get("sequence").unwrap_or(&Bson::Null),
-                )
-            });
-            let held: Vec<Bson> = buckets.iter().flat_map(|b| elements(b, arr)).collect();
-            return Some(Children {
-                docs: if r.many_to_many {
-                    by_ids(held)
-                } else {
-                    docs(held)
-                },
-                insertion_ordered: crate::design::plan::bucket_order_serves(
-                    model,
-                    r,
-                    read.and_then(|c| c.sort.as_ref()),
-                ),
-            });
+
+    /// Returns the children the parent's references name, its continuation documents' too.
+    fn continued(&self) -> Vec<Document> {
+        let Some(p) = self.parent() else {
+            return Vec::new();
+        };
+        let mut ids = elements(&p, self.arr);
+        for more in self.find(
+            &self.pcoll,
+            doc! { "_id": { "$in": elements(&p, CONTINUATION_FIELD) } },
+        ) {
+            ids.extend(elements(&more, self.arr));
         }
-        Strategy::Embed => parent()
-            .map(|p| match map_key(model, layout, r) {
-                Some(k) => docs(map_entries(&p, arr, &k)),
-                None => docs(taken(p, arr)),
-            })
-            .unwrap_or_default(),
-        Strategy::ExtendedReference { .. } | Strategy::ReferenceInParent | Strategy::TwoWay => {
-            parent().map(|p| by_ids(taken(p, arr))).unwrap_or_default()
-        }
-        Strategy::Continuation { .. } => {
-            let Some(p) = parent() else {
-                return Some(plain(Vec::new()));
-            };
-            let mut ids = elements(&p, arr);
-            for more in find(
-                &pcoll,
-                doc! { "_id": { "$in": elements(&p, CONTINUATION_FIELD) } },
-            ) {
-                ids.extend(elements(&more, arr));
-            }
-            by_ids(ids)
-        }
-        Strategy::EmbedSubset { .. } | Strategy::ReferenceInChild { .. } => {
-            find_children(doc! { r.parent_ref(): pref_value() })
-        }
-        Strategy::SingleCollection => find_children(doc! {
-            r.parent_ref(): pid.clone(),
-            crate::design::names::TYPE_FIELD: r.child.clone(),
-        }),
-        Strategy::TimeSeries { .. } => {
-            // The measurements of the parent's buckets, as the time-series view unpacks them.
-            let buckets = find(
-                &crate::design::names::buckets_collection_name(r),
-                doc! { crate::design::names::META: pid.clone() },
-            );
-            buckets
+        self.by_ids(ids)
+    }
+
+    /// Returns the measurements of the parent's buckets, as the time-series view unpacks them.
+    fn measurements(&self) -> Vec<Document> {
+        let buckets = self.find(
+            &crate::design::names::buckets_collection_name(self.r),
+            doc! { crate::design::names::META: self.pid.clone() },
+        );
+        buckets
+            .iter()
+            .filter_map(|b| crate::design::place::unpack_bucket(b, Some(&self.r.parent_ref())))
+            .flatten()
+            .collect()
+    }
+
+    /// Returns the children the parent's links name.
+    fn linked(&self) -> Vec<Document> {
+        let links = self.find(&self.r.name, doc! { self.r.parent_ref(): self.pid.clone() });
+        self.by_ids(
+            links
                 .iter()
-                .filter_map(|b| crate::design::place::unpack_bucket(b, Some(&r.parent_ref())))
-                .flatten()
-                .collect()
-        }
-        Strategy::LinkCollection => {
-            let links = find(&r.name, doc! { r.parent_ref(): pid.clone() });
-            by_ids(
-                links
-                    .iter()
-                    .filter_map(|l| l.get(child_ref(r)).cloned())
-                    .collect(),
-            )
-        }
-        _ => return None,
-    }))
+                .filter_map(|l| l.get(child_ref(self.r)).cloned())
+                .collect(),
+        )
+    }
 }
 
 #[cfg(test)]
