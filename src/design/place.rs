@@ -24,7 +24,7 @@ use super::shape::{strategy_in, Collection, CopiedField, DocShape, GrowingArray}
 use crate::model::design::{AttributeForm, DesignSpec, FieldPattern, Strategy, MAX_SUBFIELDS};
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
-use crate::model::{Entity, Model};
+use crate::model::{Entity, Model, Relationship};
 
 fn oid() -> Field {
     Field::of(BsonType::ObjectId)
@@ -260,59 +260,8 @@ impl Builder<'_> {
             let card = r.cardinality.clone();
             match s {
                 Strategy::Embed | Strategy::EmbedSubset { .. } => {
-                    let count = match s {
-                        Strategy::EmbedSubset { k } => Distribution::Capped {
-                            of: Box::new(card),
-                            cap: *k as f64,
-                        },
-                        _ => card,
-                    };
-                    let mut elem = self.embedded_fields(child, visiting)?;
-                    // A subset's copy keeps the `_id` of the child it copies (the subset
-                    // pattern's `review_id`): what finds it again to update, move or delete.
-                    if matches!(s, Strategy::EmbedSubset { .. }) && elem.get("_id").is_none() {
-                        let mut with_id = Fields::default();
-                        with_id.push("_id", oid());
-                        for (n, f) in elem.iter() {
-                            with_id.push(n.clone(), f.clone());
-                        }
-                        elem = with_id;
-                    }
-                    // Each of the child's fields the subset holds is a copy: live updates of
-                    // it follow into the subset as into an extended reference.
-                    if matches!(s, Strategy::EmbedSubset { .. }) {
-                        for (f, _) in child.fields.iter() {
-                            copied.push(CopiedField {
-                                path: format!("{name}.{f}"),
-                                entity: child.name.clone(),
-                                source: f.clone(),
-                                relationship: r.name.clone(),
-                            });
-                        }
-                    }
-                    // The `map` pattern: the embedded children as one object keyed by their
-                    // key field, the entry's other fields its value.
-                    let map_key = self.spec.fields.iter().find_map(|p| match p {
-                        FieldPattern::Map {
-                            entity,
-                            relationship,
-                            key,
-                        } if *entity == e.name
-                            && *relationship == r.name
-                            && matches!(s, Strategy::Embed) =>
-                        {
-                            Some(key)
-                        }
-                        _ => None,
-                    });
-                    let laid_out = match map_key.and_then(|k| elem.get(k).map(|f| (k, f))) {
-                        Some((k, key_field)) => {
-                            let value =
-                                Fields(elem.iter().filter(|(n, _)| n != k).cloned().collect());
-                            Field::map_of(value, count.clone(), key_field.length_distribution())
-                        }
-                        None => Field::array_of_objects(elem, count.clone()),
-                    };
+                    let (laid_out, count) =
+                        self.embedded_children(e, r, s, child, visiting, &mut copied)?;
                     fields.push((name.clone(), laid_out));
                     growing.push(grow(count, matches!(s, Strategy::EmbedSubset { .. })));
                 }
@@ -373,6 +322,72 @@ impl Builder<'_> {
         }
         visiting.pop();
         Ok((fields, growing, copied))
+    }
+
+    /// Returns the field of parent `e` holding its embedded children `child` (relationship `r`
+    /// under `embed` or `embedSubset`: an array of them, or a map keyed by their key under the
+    /// `map` pattern) and how many it holds; a subset's copied fields go to `copied`.
+    fn embedded_children(
+        &self,
+        e: &Entity,
+        r: &Relationship,
+        s: &Strategy,
+        child: &Entity,
+        visiting: &mut Vec<String>,
+        copied: &mut Vec<CopiedField>,
+    ) -> Result<(Field, Distribution), DesignError> {
+        let name = r.array_field();
+        let card = r.cardinality.clone();
+        let count = match s {
+            Strategy::EmbedSubset { k } => Distribution::Capped {
+                of: Box::new(card),
+                cap: *k as f64,
+            },
+            _ => card,
+        };
+        let mut elem = self.embedded_fields(child, visiting)?;
+        // A subset's copy keeps the `_id` of the child it copies (the subset
+        // pattern's `review_id`): what finds it again to update, move or delete.
+        if matches!(s, Strategy::EmbedSubset { .. }) && elem.get("_id").is_none() {
+            let mut with_id = Fields::default();
+            with_id.push("_id", oid());
+            for (n, f) in elem.iter() {
+                with_id.push(n.clone(), f.clone());
+            }
+            elem = with_id;
+        }
+        // Each of the child's fields the subset holds is a copy: live updates of
+        // it follow into the subset as into an extended reference.
+        if matches!(s, Strategy::EmbedSubset { .. }) {
+            for (f, _) in child.fields.iter() {
+                copied.push(CopiedField {
+                    path: format!("{name}.{f}"),
+                    entity: child.name.clone(),
+                    source: f.clone(),
+                    relationship: r.name.clone(),
+                });
+            }
+        }
+        // The `map` pattern: the embedded children as one object keyed by their
+        // key field, the entry's other fields its value.
+        let map_key = self.spec.fields.iter().find_map(|p| match p {
+            FieldPattern::Map {
+                entity,
+                relationship,
+                key,
+            } if *entity == e.name && *relationship == r.name && matches!(s, Strategy::Embed) => {
+                Some(key)
+            }
+            _ => None,
+        });
+        let laid_out = match map_key.and_then(|k| elem.get(k).map(|f| (k, f))) {
+            Some((k, key_field)) => {
+                let value = Fields(elem.iter().filter(|(n, _)| n != k).cloned().collect());
+                Field::map_of(value, count.clone(), key_field.length_distribution())
+            }
+            None => Field::array_of_objects(elem, count.clone()),
+        };
+        Ok((laid_out, count))
     }
 
     /// Returns the fields of `e` when embedded in another document: its own fields plus what it
