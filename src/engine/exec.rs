@@ -155,7 +155,10 @@ fn run<'a>(
             bounds,
             ..
         } => index_rows(index_name, bounds, *backward, src, stats, emit),
-        PlanStage::Fetch { filter, input } => fetch(filter.as_ref(), input, src, stats, emit),
+        PlanStage::Fetch { filter, input } => match src.coll {
+            Some(coll) => fetch(coll, filter.as_ref(), input, src, stats, emit),
+            None => Ok(false),
+        },
         PlanStage::Or { inputs } => {
             let mut seen: BTreeSet<RecordId> = BTreeSet::new();
             for input in inputs {
@@ -199,7 +202,7 @@ fn run<'a>(
             })
         }
         PlanStage::Projection { projection, input } => {
-            projected(projection, input, src, stats, emit)
+            projected(input, projection, src, stats, emit)
         }
         PlanStage::ProjectionCovered { projection, input } => {
             let fields = scanned_fields(input);
@@ -261,18 +264,16 @@ fn index_rows<'a>(
     })
 }
 
-/// FETCH: loads the stored document of each record `input` pushes (one document examined
-/// each) and pushes those that pass the rest of the filter, still as stored bytes.
+/// FETCH: loads the stored document in `coll` of each record `input` pushes (one document
+/// examined each) and pushes those that pass the rest of the filter, still as stored bytes.
 fn fetch<'a>(
+    coll: &'a Collection,
     filter: Option<&'a Filter>,
     input: &'a PlanStage,
     src: &Source<'a>,
     stats: &mut Stats,
     emit: Emit<'_, 'a>,
 ) -> Result<bool> {
-    let Some(coll) = src.coll else {
-        return Ok(false);
-    };
     run(input, src, stats, &mut |row, stats| {
         let Some(doc) = row.rid.and_then(|rid| coll.docs.get(&rid)) else {
             return Ok(false);
@@ -331,8 +332,8 @@ fn sorted<'a>(
 /// PROJECTION: pushes each row of `input` projected; a stored document whose kept fields
 /// are all top-level stays bytes (nothing decoded).
 fn projected<'a>(
-    projection: &'a Projection,
     input: &'a PlanStage,
+    projection: &'a Projection,
     src: &Source<'a>,
     stats: &mut Stats,
     emit: Emit<'_, 'a>,
