@@ -12,7 +12,7 @@ impl Checker {
     /// Checks the preset metadata: required texts, the source, and that every offered design
     /// is a named one or defined in `custom_designs` (each checked like `design`).
     pub(super) fn preset(&mut self, v: &Value, entities: &[EntityInfo], rels: &[RelInfo]) {
-        // The preset's keys, the `REQUIRED` first ones required.
+        // The preset's keys, the first ones (`REQUIRED`) required.
         const KEYS: &[&str] = &[
             "title",
             "lesson",
@@ -24,8 +24,8 @@ impl Checker {
             "design_sharding",
             "design_labels",
         ];
-        const REQUIRED: usize = 6;
-        let Some(m) = self.object(v, "$.preset", KEYS, &KEYS[..REQUIRED]) else {
+        const REQUIRED: &[&str] = KEYS.split_at(6).0;
+        let Some(m) = self.object(v, "$.preset", KEYS, REQUIRED) else {
             return;
         };
         for k in ["title", "lesson", "explanation", "scale_note"] {
