@@ -24,7 +24,7 @@ use super::shape::{strategy_in, Collection, CopiedField, DocShape, GrowingArray}
 use crate::model::design::{AttributeForm, DesignSpec, FieldPattern, Strategy, MAX_SUBFIELDS};
 use crate::model::distribution::Distribution;
 use crate::model::field::{BsonType, Field, Fields, ValueKind};
-use crate::model::{Entity, Model};
+use crate::model::{Entity, Model, Relationship};
 
 fn oid() -> Field {
     Field::of(BsonType::ObjectId)
@@ -260,59 +260,8 @@ impl Builder<'_> {
             let card = r.cardinality.clone();
             match s {
                 Strategy::Embed | Strategy::EmbedSubset { .. } => {
-                    let count = match s {
-                        Strategy::EmbedSubset { k } => Distribution::Capped {
-                            of: Box::new(card),
-                            cap: *k as f64,
-                        },
-                        _ => card,
-                    };
-                    let mut elem = self.embedded_fields(child, visiting)?;
-                    // A subset's copy keeps the `_id` of the child it copies (the subset
-                    // pattern's `review_id`): what finds it again to update, move or delete.
-                    if matches!(s, Strategy::EmbedSubset { .. }) && elem.get("_id").is_none() {
-                        let mut with_id = Fields::default();
-                        with_id.push("_id", oid());
-                        for (n, f) in elem.iter() {
-                            with_id.push(n.clone(), f.clone());
-                        }
-                        elem = with_id;
-                    }
-                    // Each of the child's fields the subset holds is a copy: live updates of
-                    // it follow into the subset as into an extended reference.
-                    if matches!(s, Strategy::EmbedSubset { .. }) {
-                        for (f, _) in child.fields.iter() {
-                            copied.push(CopiedField {
-                                path: format!("{name}.{f}"),
-                                entity: child.name.clone(),
-                                source: f.clone(),
-                                relationship: r.name.clone(),
-                            });
-                        }
-                    }
-                    // The `map` pattern: the embedded children as one object keyed by their
-                    // key field, the entry's other fields its value.
-                    let map_key = self.spec.fields.iter().find_map(|p| match p {
-                        FieldPattern::Map {
-                            entity,
-                            relationship,
-                            key,
-                        } if *entity == e.name
-                            && *relationship == r.name
-                            && matches!(s, Strategy::Embed) =>
-                        {
-                            Some(key)
-                        }
-                        _ => None,
-                    });
-                    let laid_out = match map_key.and_then(|k| elem.get(k).map(|f| (k, f))) {
-                        Some((k, key_field)) => {
-                            let value =
-                                Fields(elem.iter().filter(|(n, _)| n != k).cloned().collect());
-                            Field::map_of(value, count.clone(), key_field.length_distribution())
-                        }
-                        None => Field::array_of_objects(elem, count.clone()),
-                    };
+                    let (laid_out, count) =
+                        self.embedded_children(e, r, s, child, visiting, &mut copied)?;
                     fields.push((name.clone(), laid_out));
                     growing.push(grow(count, matches!(s, Strategy::EmbedSubset { .. })));
                 }
@@ -320,15 +269,7 @@ impl Builder<'_> {
                     let mut elem = Fields::default();
                     elem.push("_id", oid());
                     for c in copy {
-                        let f =
-                            child
-                                .fields
-                                .get(c)
-                                .cloned()
-                                .ok_or_else(|| DesignError::Unknown {
-                                    what: "field",
-                                    name: c.clone(),
-                                })?;
+                        let f = copied_field(child, c)?;
                         elem.push(c.clone(), f);
                         copied.push(CopiedField {
                             path: format!("{name}.{c}"),
@@ -375,6 +316,72 @@ impl Builder<'_> {
         Ok((fields, growing, copied))
     }
 
+    /// Returns the field of parent `e` holding its embedded children `child` (relationship `r`
+    /// under `embed` or `embedSubset`: an array of them, or a map keyed by their key under the
+    /// `map` pattern) and how many it holds; a subset's copied fields go to `copied`.
+    fn embedded_children(
+        &self,
+        e: &Entity,
+        r: &Relationship,
+        s: &Strategy,
+        child: &Entity,
+        visiting: &mut Vec<String>,
+        copied: &mut Vec<CopiedField>,
+    ) -> Result<(Field, Distribution), DesignError> {
+        let name = r.array_field();
+        let card = r.cardinality.clone();
+        let count = match s {
+            Strategy::EmbedSubset { k } => Distribution::Capped {
+                of: Box::new(card),
+                cap: *k as f64,
+            },
+            _ => card,
+        };
+        let mut elem = self.embedded_fields(child, visiting)?;
+        // A subset's copy keeps the `_id` of the child it copies (the subset
+        // pattern's `review_id`): what finds it again to update, move or delete.
+        if matches!(s, Strategy::EmbedSubset { .. }) && elem.get("_id").is_none() {
+            let mut with_id = Fields::default();
+            with_id.push("_id", oid());
+            for (n, f) in elem.iter() {
+                with_id.push(n.clone(), f.clone());
+            }
+            elem = with_id;
+        }
+        // Each of the child's fields the subset holds is a copy: live updates of
+        // it follow into the subset as into an extended reference.
+        if matches!(s, Strategy::EmbedSubset { .. }) {
+            for (f, _) in child.fields.iter() {
+                copied.push(CopiedField {
+                    path: format!("{name}.{f}"),
+                    entity: child.name.clone(),
+                    source: f.clone(),
+                    relationship: r.name.clone(),
+                });
+            }
+        }
+        // The `map` pattern: the embedded children as one object keyed by their
+        // key field, the entry's other fields its value.
+        let map_key = self.spec.fields.iter().find_map(|p| match p {
+            FieldPattern::Map {
+                entity,
+                relationship,
+                key,
+            } if *entity == e.name && *relationship == r.name && matches!(s, Strategy::Embed) => {
+                Some(key)
+            }
+            _ => None,
+        });
+        let laid_out = match map_key.and_then(|k| elem.get(k).map(|f| (k, f))) {
+            Some((k, key_field)) => {
+                let value = Fields(elem.iter().filter(|(n, _)| n != k).cloned().collect());
+                Field::map_of(value, count.clone(), key_field.length_distribution())
+            }
+            None => Field::array_of_objects(elem, count.clone()),
+        };
+        Ok((laid_out, count))
+    }
+
     /// Returns the fields of `e` when embedded in another document: its own fields plus what it
     /// holds as a parent (no `_id` unless declared, no parent reference).
     fn embedded_fields(
@@ -409,65 +416,7 @@ impl Builder<'_> {
         for (n, f) in self.tree_fields(e) {
             fields.push(n, f);
         }
-        // Child-side additions: parent references and copies of parent fields.
-        for r in self
-            .model
-            .relationships
-            .iter()
-            .filter(|r| r.child == e.name && r.feed.is_none())
-        {
-            let s = self.strategy(&r.name);
-            let adds_ref = matches!(
-                s,
-                Strategy::ReferenceInChild { .. } | Strategy::TwoWay | Strategy::EmbedSubset { .. }
-            );
-            if !adds_ref {
-                continue;
-            }
-            let parent = self.entity(&r.parent)?;
-            let pref = r.parent_ref();
-            if r.many_to_many {
-                // Each child keeps the ids of all its parents: as many as the model's
-                // parents_per_child says, else every child at the mean (the tail assumed,
-                // which `warning::many_to_many` notes).
-                // A child names each parent once: never more parents than there are.
-                let (per_child, _) = r.parents_per_child(parent.count, e.count);
-                let per_child = if per_child.max() > parent.count {
-                    Distribution::Capped {
-                        of: Box::new(per_child),
-                        cap: parent.count.floor(),
-                    }
-                } else {
-                    per_child
-                };
-                fields.push(
-                    pref,
-                    reference_field(parent, parent_key(r, s), Some(per_child)),
-                );
-            } else {
-                fields.push(pref, reference_field(parent, parent_key(r, s), None));
-            }
-            if let Strategy::ReferenceInChild { copy } = s {
-                for c in copy {
-                    let f = parent
-                        .fields
-                        .get(c)
-                        .cloned()
-                        .ok_or_else(|| DesignError::Unknown {
-                            what: "field",
-                            name: c.clone(),
-                        })?;
-                    let path = format!("{}_{c}", r.parent);
-                    fields.push(path.clone(), f);
-                    copied.push(CopiedField {
-                        path,
-                        entity: parent.name.clone(),
-                        source: c.clone(),
-                        relationship: r.name.clone(),
-                    });
-                }
-            }
-        }
+        self.child_additions(e, &mut fields, &mut copied)?;
         let mut shapes = Vec::new();
         // The flattened attribute pattern turns each entity into one row per attribute.
         let flattened = self.patterns_for(&e.name).find_map(|p| match p {
@@ -512,6 +461,82 @@ impl Builder<'_> {
             });
         }
         // Continuation documents live in the parent's collection.
+        shapes.extend(self.continuation_shapes(e));
+        Ok(Collection {
+            name: e.name.clone(),
+            shapes,
+            indexes: vec![],
+            shard_key: None,
+        })
+    }
+
+    /// Adds to the fields of child `e` what its parents' strategies keep in it: the
+    /// references to its parents (all of them for a many-to-many relationship) and the copies
+    /// of parent fields (listed in `copied`).
+    fn child_additions(
+        &self,
+        e: &Entity,
+        fields: &mut Fields,
+        copied: &mut Vec<CopiedField>,
+    ) -> Result<(), DesignError> {
+        for r in self
+            .model
+            .relationships
+            .iter()
+            .filter(|r| r.child == e.name && r.feed.is_none())
+        {
+            let s = self.strategy(&r.name);
+            let adds_ref = matches!(
+                s,
+                Strategy::ReferenceInChild { .. } | Strategy::TwoWay | Strategy::EmbedSubset { .. }
+            );
+            if !adds_ref {
+                continue;
+            }
+            let parent = self.entity(&r.parent)?;
+            let pref = r.parent_ref();
+            if r.many_to_many {
+                // Each child keeps the ids of all its parents: as many as the model's
+                // parents_per_child says, else every child at the mean (the tail assumed,
+                // which `warning::many_to_many` notes).
+                // A child names each parent once: never more parents than there are.
+                let (per_child, _) = r.parents_per_child(parent.count, e.count);
+                let per_child = if per_child.max() > parent.count {
+                    Distribution::Capped {
+                        of: Box::new(per_child),
+                        cap: parent.count.floor(),
+                    }
+                } else {
+                    per_child
+                };
+                fields.push(
+                    pref,
+                    reference_field(parent, parent_key(r, s), Some(per_child)),
+                );
+            } else {
+                fields.push(pref, reference_field(parent, parent_key(r, s), None));
+            }
+            if let Strategy::ReferenceInChild { copy } = s {
+                for c in copy {
+                    let f = copied_field(parent, c)?;
+                    let path = format!("{}_{c}", r.parent);
+                    fields.push(path.clone(), f);
+                    copied.push(CopiedField {
+                        path,
+                        entity: parent.name.clone(),
+                        source: c.clone(),
+                        relationship: r.name.clone(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Returns the shapes of the continuation documents of parent `e`'s relationships under
+    /// `continuation`: each holds the next `threshold` child ids.
+    fn continuation_shapes(&self, e: &Entity) -> Vec<DocShape> {
+        let mut out = Vec::new();
         for r in self
             .model
             .relationships
@@ -531,7 +556,7 @@ impl Builder<'_> {
                     r.array_field(),
                     Field::array_of(BsonType::ObjectId, full.clone()),
                 );
-                shapes.push(DocShape {
+                out.push(DocShape {
                     label: format!("{} continuation", r.name),
                     entity: Some(e.name.clone()),
                     count: e.count * per.mean(),
@@ -541,12 +566,7 @@ impl Builder<'_> {
                 });
             }
         }
-        Ok(Collection {
-            name: e.name.clone(),
-            shapes,
-            indexes: vec![],
-            shard_key: None,
-        })
+        out
     }
 }
 
@@ -594,4 +614,16 @@ fn too_many_fields(entity: &str, field: &str, count: u64) -> Result<(), DesignEr
         });
     }
     Ok(())
+}
+
+/// Returns the field `name` of `e` that a design copies into another entity's documents, or
+/// an error naming it when `e` has no such field.
+fn copied_field(e: &Entity, name: &str) -> Result<Field, DesignError> {
+    e.fields
+        .get(name)
+        .cloned()
+        .ok_or_else(|| DesignError::Unknown {
+            what: "field",
+            name: name.to_string(),
+        })
 }

@@ -46,7 +46,9 @@ fn write_shell(out: &mut String, value: &Bson, pretty: bool, indent: usize) {
             pretty,
             indent,
         ),
-        Bson::Double(v) => out.push_str(&shell_double(*v)),
+        // The JavaScript literals `NaN`, `Infinity` and `-Infinity` are spelled as a
+        // `$numberDouble` wrapper's text, which our reader reads back as a double.
+        Bson::Double(v) => out.push_str(&double_text(*v)),
         Bson::String(s) => out.push_str(&quote(s)),
         Bson::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
         Bson::Null => out.push_str("null"),
@@ -167,17 +169,6 @@ fn write_binary(out: &mut String, bin: &Binary) {
             u8::from(bin.subtype),
             BASE64.encode(&bin.bytes)
         );
-    }
-}
-
-/// Returns a double as a JavaScript literal that our reader reads back as a double.
-fn shell_double(v: f64) -> String {
-    if v.is_nan() {
-        "NaN".into()
-    } else if v.is_infinite() {
-        if v > 0.0 { "Infinity" } else { "-Infinity" }.into()
-    } else {
-        format!("{v:?}")
     }
 }
 

@@ -24,6 +24,7 @@ use crate::engine::projection::Projection;
 use crate::engine::query::Filter;
 use crate::engine::returned::Returned;
 use crate::engine::scan::ScanFilter;
+use crate::engine::sort::SortSpec;
 use crate::engine::stats::Stats;
 use bson::{Bson, Document, RawDocument};
 use std::borrow::Cow;
@@ -153,47 +154,11 @@ fn run<'a>(
             backward,
             bounds,
             ..
-        } => {
-            let Some(index) = src
-                .coll
-                .and_then(|c| c.indexes.iter().find(|i| i.spec.name == *index_name))
-            else {
-                return Ok(false);
-            };
-            let mut seen: BTreeSet<RecordId> = BTreeSet::new();
-            ixscan(index, bounds, *backward, stats, &mut |key, rid, stats| {
-                if !seen.insert(rid) {
-                    return Ok(false);
-                }
-                let row = Row {
-                    rid: Some(rid),
-                    key: Some(key),
-                    doc: None,
-                    raw: None,
-                };
-                emit(row, stats)
-            })
-        }
-        PlanStage::Fetch { filter, input } => {
-            let Some(coll) = src.coll else {
-                return Ok(false);
-            };
-            run(input, src, stats, &mut |row, stats| {
-                let Some(doc) = row.rid.and_then(|rid| coll.docs.get(&rid)) else {
-                    return Ok(false);
-                };
-                stats.exec.docs_examined += 1;
-                if filter.as_ref().is_some_and(|f| !f.matches_raw(doc)) {
-                    return Ok(false);
-                }
-                let row = Row {
-                    doc: None,
-                    raw: Some(Cow::Borrowed(doc)),
-                    ..row
-                };
-                emit(row, stats)
-            })
-        }
+        } => index_rows(index_name, bounds, *backward, src, stats, emit),
+        PlanStage::Fetch { filter, input } => match src.coll {
+            Some(coll) => fetch(coll, filter.as_ref(), input, src, stats, emit),
+            None => Ok(false),
+        },
         PlanStage::Or { inputs } => {
             let mut seen: BTreeSet<RecordId> = BTreeSet::new();
             for input in inputs {
@@ -212,35 +177,7 @@ fn run<'a>(
             limit_amount,
             input,
             ..
-        } => {
-            let keep =
-                limit_amount.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
-            let rows = match (input.as_ref(), src.coll) {
-                (PlanStage::Collscan { filter }, Some(coll)) => {
-                    sort::sorted_scan(coll, filter.as_ref(), sort, keep, stats)
-                }
-                _ => {
-                    let mut keyed: Vec<(Vec<Bson>, Row<'a>)> = Vec::new();
-                    run(input, src, stats, &mut |row, _| {
-                        let key = match (row.doc.as_deref(), row.raw.as_deref()) {
-                            (Some(d), _) => sort.key(d),
-                            (None, Some(raw)) => sort.key_raw(raw),
-                            (None, None) => Vec::new(),
-                        };
-                        keyed.push((key, row));
-                        Ok(false)
-                    })?;
-                    keyed.sort_by(|a, b| sort.compare_keys(&a.0, &b.0));
-                    keyed.into_iter().take(keep).map(|(_, row)| row).collect()
-                }
-            };
-            for row in rows {
-                if emit(row, stats)? {
-                    return Ok(true);
-                }
-            }
-            Ok(false)
-        }
+        } => sorted(sort, *limit_amount, input, src, stats, emit),
         PlanStage::Skip { skip_amount, input } => {
             let mut skipped = 0;
             run(input, src, stats, &mut |row, stats| {
@@ -264,30 +201,9 @@ fn run<'a>(
                 Ok(emit(row, stats)? || passed >= *limit_amount)
             })
         }
-        PlanStage::Projection { projection, input } => run(input, src, stats, &mut |row, stats| {
-            let projected = match (row.doc.as_deref(), row.raw.as_deref()) {
-                (Some(doc), _) => projection.apply(doc)?,
-                (None, Some(raw)) => match projection.apply_raw_bytes(raw) {
-                    // Top-level fields kept: their bytes, nothing decoded.
-                    Some(bytes) => {
-                        let row = Row {
-                            doc: None,
-                            raw: Some(Cow::Owned(bytes)),
-                            ..row
-                        };
-                        return emit(row, stats);
-                    }
-                    None => projection.apply_raw(raw)?,
-                },
-                (None, None) => return Ok(false),
-            };
-            let row = Row {
-                doc: Some(Cow::Owned(projected)),
-                raw: None,
-                ..row
-            };
-            emit(row, stats)
-        }),
+        PlanStage::Projection { projection, input } => {
+            projected(input, projection, src, stats, emit)
+        }
         PlanStage::ProjectionCovered { projection, input } => {
             let fields = scanned_fields(input);
             run(input, src, stats, &mut |row, stats| {
@@ -315,6 +231,137 @@ fn run<'a>(
             push_all(docs, stats, emit)
         }
     }
+}
+
+/// IXSCAN: pushes each record of the index `index_name` within `bounds` once (a multikey
+/// index holds several keys of one record), with its key and no document.
+fn index_rows<'a>(
+    index_name: &str,
+    bounds: &[Vec<Interval>],
+    backward: bool,
+    src: &Source<'a>,
+    stats: &mut Stats,
+    emit: Emit<'_, 'a>,
+) -> Result<bool> {
+    let Some(index) = src
+        .coll
+        .and_then(|c| c.indexes.iter().find(|i| i.spec.name == *index_name))
+    else {
+        return Ok(false);
+    };
+    let mut seen: BTreeSet<RecordId> = BTreeSet::new();
+    ixscan(index, bounds, backward, stats, &mut |key, rid, stats| {
+        if !seen.insert(rid) {
+            return Ok(false);
+        }
+        let row = Row {
+            rid: Some(rid),
+            key: Some(key),
+            doc: None,
+            raw: None,
+        };
+        emit(row, stats)
+    })
+}
+
+/// FETCH: loads the stored document in `coll` of each record `input` pushes (one document
+/// examined each) and pushes those that pass the rest of the filter, still as stored bytes.
+fn fetch<'a>(
+    coll: &'a Collection,
+    filter: Option<&'a Filter>,
+    input: &'a PlanStage,
+    src: &Source<'a>,
+    stats: &mut Stats,
+    emit: Emit<'_, 'a>,
+) -> Result<bool> {
+    run(input, src, stats, &mut |row, stats| {
+        let Some(doc) = row.rid.and_then(|rid| coll.docs.get(&rid)) else {
+            return Ok(false);
+        };
+        stats.exec.docs_examined += 1;
+        if filter.is_some_and(|f| !f.matches_raw(doc)) {
+            return Ok(false);
+        }
+        let row = Row {
+            doc: None,
+            raw: Some(Cow::Borrowed(doc)),
+            ..row
+        };
+        emit(row, stats)
+    })
+}
+
+/// SORT: takes every row of `input` (a collection scan straight under it is sorted while
+/// scanning, `sort::sorted_scan`), sorts them and pushes the first `limit_amount`.
+fn sorted<'a>(
+    sort: &'a SortSpec,
+    limit_amount: Option<u64>,
+    input: &'a PlanStage,
+    src: &Source<'a>,
+    stats: &mut Stats,
+    emit: Emit<'_, 'a>,
+) -> Result<bool> {
+    let keep = limit_amount.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+    let rows = match (input, src.coll) {
+        (PlanStage::Collscan { filter }, Some(coll)) => {
+            sort::sorted_scan(coll, filter.as_ref(), sort, keep, stats)
+        }
+        _ => {
+            let mut keyed: Vec<(Vec<Bson>, Row<'a>)> = Vec::new();
+            run(input, src, stats, &mut |row, _| {
+                let key = match (row.doc.as_deref(), row.raw.as_deref()) {
+                    (Some(d), _) => sort.key(d),
+                    (None, Some(raw)) => sort.key_raw(raw),
+                    (None, None) => Vec::new(),
+                };
+                keyed.push((key, row));
+                Ok(false)
+            })?;
+            keyed.sort_by(|a, b| sort.compare_keys(&a.0, &b.0));
+            keyed.into_iter().take(keep).map(|(_, row)| row).collect()
+        }
+    };
+    for row in rows {
+        if emit(row, stats)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// PROJECTION: pushes each row of `input` projected; a stored document whose kept fields
+/// are all top-level stays bytes (nothing decoded).
+fn projected<'a>(
+    input: &'a PlanStage,
+    projection: &'a Projection,
+    src: &Source<'a>,
+    stats: &mut Stats,
+    emit: Emit<'_, 'a>,
+) -> Result<bool> {
+    run(input, src, stats, &mut |row, stats| {
+        let projected = match (row.doc.as_deref(), row.raw.as_deref()) {
+            (Some(doc), _) => projection.apply(doc)?,
+            (None, Some(raw)) => match projection.apply_raw_bytes(raw) {
+                // Top-level fields kept: their bytes, nothing decoded.
+                Some(bytes) => {
+                    let row = Row {
+                        doc: None,
+                        raw: Some(Cow::Owned(bytes)),
+                        ..row
+                    };
+                    return emit(row, stats);
+                }
+                None => projection.apply_raw(raw)?,
+            },
+            (None, None) => return Ok(false),
+        };
+        let row = Row {
+            doc: Some(Cow::Owned(projected)),
+            raw: None,
+            ..row
+        };
+        emit(row, stats)
+    })
 }
 
 /// Runs a stage to its end and returns its documents (for the blocking pipeline stages).

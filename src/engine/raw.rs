@@ -384,6 +384,16 @@ mod tests {
     use super::{array_value_sizes, elements, field};
     use bson::{doc, Bson, RawDocumentBuf};
 
+    /// Asserts that `raw` decodes, and to what bson's own decoder makes of it.
+    fn assert_decodes_as_bson(raw: &RawDocumentBuf) {
+        let decoded = super::decode(raw).map(|d| format!("{d:?}"));
+        let by_bson = bson::Document::try_from(raw.as_ref())
+            .ok()
+            .map(|d| format!("{d:?}"));
+        assert!(decoded.is_some());
+        assert_eq!(decoded, by_bson);
+    }
+
     /// The element sizes read from the bytes are `size::value_size` of the decoded elements.
     #[test]
     fn array_element_sizes_are_the_value_sizes() {
@@ -464,12 +474,7 @@ mod tests {
             .collect();
         assert_eq!(ours.len(), values.len());
         assert_eq!(ours, theirs);
-        let decoded = super::decode(&raw).map(|d| format!("{d:?}"));
-        let by_bson = bson::Document::try_from(raw.as_ref())
-            .ok()
-            .map(|d| format!("{d:?}"));
-        assert!(decoded.is_some());
-        assert_eq!(decoded, by_bson);
+        assert_decodes_as_bson(&raw);
     }
 
     /// An array's sub-documents decode as bson decodes them, whether they share their names
@@ -500,11 +505,6 @@ mod tests {
         items.push(1);
         let mut raw = RawDocumentBuf::new();
         raw.append(bson::raw::cstr!("all"), items);
-        let decoded = super::decode(&raw).map(|d| format!("{d:?}"));
-        let by_bson = bson::Document::try_from(raw.as_ref())
-            .ok()
-            .map(|d| format!("{d:?}"));
-        assert!(decoded.is_some());
-        assert_eq!(decoded, by_bson);
+        assert_decodes_as_bson(&raw);
     }
 }

@@ -89,40 +89,32 @@ pub fn has_lifecycle(spec: &DesignSpec) -> bool {
     })
 }
 
-/// Returns the documents of `entity` the workload creates per second: its `insert` steps and
-/// the `insert_child` steps of the one-to-many relationships it is the child of.
-pub fn inserts_per_sec(model: &Model, entity: &str) -> f64 {
+/// Returns the times per second the workload runs a step that `counted` picks: each unit's
+/// rate times the number of such steps in it.
+fn steps_per_sec(model: &Model, counted: impl Fn(&Step) -> bool) -> f64 {
     model
         .workload
         .iter()
-        .map(|u| {
-            let n = u
-                .steps
-                .iter()
-                .filter(|s| match s {
-                    Step::Insert { entity: e } => e == entity,
-                    Step::InsertChild { relationship } => model
-                        .relationship(relationship)
-                        .is_some_and(|r| r.child == entity && !r.many_to_many),
-                    _ => false,
-                })
-                .count();
-            u.rate_per_sec * n as f64
-        })
+        .map(|u| u.rate_per_sec * u.steps.iter().filter(|s| counted(s)).count() as f64)
         .sum()
+}
+
+/// Returns the documents of `entity` the workload creates per second: its `insert` steps and
+/// the `insert_child` steps of the one-to-many relationships it is the child of.
+pub fn inserts_per_sec(model: &Model, entity: &str) -> f64 {
+    steps_per_sec(model, |s| match s {
+        Step::Insert { entity: e } => e == entity,
+        Step::InsertChild { relationship } => model
+            .relationship(relationship)
+            .is_some_and(|r| r.child == entity && !r.many_to_many),
+        _ => false,
+    })
 }
 
 /// Returns the times per second the workload changes `entity` by a `$set` (an increment of a
 /// counter makes no new version).
 pub fn updates_per_sec(model: &Model, entity: &str) -> f64 {
-    model
-        .workload
-        .iter()
-        .map(|u| {
-            let n = u.steps.iter().filter(|s| versions(s, entity)).count();
-            u.rate_per_sec * n as f64
-        })
-        .sum()
+    steps_per_sec(model, |s| versions(s, entity))
 }
 
 /// True for a step that makes a new version of `entity`: an update that sets a field.
@@ -133,16 +125,5 @@ pub fn versions(step: &Step, entity: &str) -> bool {
 /// Returns the times per second the (lowered) workload writes the approximated counter
 /// `entity.field`: the events it counts are `every` times as many.
 pub fn approximate_counts(model: &Model, entity: &str, field: &str) -> f64 {
-    model
-        .workload
-        .iter()
-        .map(|u| {
-            let n = u
-                .steps
-                .iter()
-                .filter(|s| approximate::counts(s, entity, field))
-                .count();
-            u.rate_per_sec * n as f64
-        })
-        .sum()
+    steps_per_sec(model, |s| approximate::counts(s, entity, field))
 }

@@ -8,7 +8,7 @@
 //! on the way are projected to the one field the next find binds (`children._id`,
 //! `children.userId`, `links.productId`, …), as an application would read them.
 
-use bson::{doc, Bson};
+use bson::{doc, Bson, Document};
 
 use super::{param, CommandKind::Find, Commands, Placement};
 use crate::design::names::{
@@ -47,30 +47,21 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         });
         c
     };
+    // The parents' find, by a filter on their collection.
+    let parents =
+        |out: &Commands, filter: Document| out.command(&pcoll, Find, filter, note.clone());
     match s {
         Strategy::Embed => {
-            out.push(out.command(
-                &pcoll,
-                Find,
-                doc! { format!("{arr}.{by}"): value.clone() },
-                note.clone(),
-            ));
+            out.push(parents(out, doc! { format!("{arr}.{by}"): value.clone() }));
         }
         Strategy::ExtendedReference { copy } if copy.contains(by) => {
-            out.push(out.command(
-                &pcoll,
-                Find,
-                doc! { format!("{arr}.{by}"): value.clone() },
-                note.clone(),
-            ));
+            out.push(parents(out, doc! { format!("{arr}.{by}"): value.clone() }));
         }
         Strategy::ExtendedReference { .. } => {
             out.push(child_lookup(out, "_id"));
-            out.push(out.command(
-                &pcoll,
-                Find,
+            out.push(parents(
+                out,
                 doc! { format!("{arr}._id"): { "$in": param("children._id") } },
-                note.clone(),
             ));
         }
         Strategy::Continuation { .. } => {
@@ -87,22 +78,18 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             );
             holders.projection = Some(doc! { arr: 0, CONTINUATION_FIELD: 0 });
             out.push(holders);
-            out.push(out.command(
-                &pcoll,
-                Find,
+            out.push(parents(
+                out,
                 doc! { CONTINUATION_FIELD: { "$in": param("holders._id") } },
-                note.clone(),
             ));
         }
         Strategy::ReferenceInParent => {
             // The parents' arrays hold the children's `_id`s, or their key (`child_key`).
             let ckey = child_key(r, s);
             out.push(child_lookup(out, ckey));
-            out.push(out.command(
-                &pcoll,
-                Find,
+            out.push(parents(
+                out,
                 doc! { arr: { "$in": param(format!("children.{ckey}")) } },
-                note.clone(),
             ));
         }
         // An embedded subset holds only `k` of the children (and a many-to-many's copies no
@@ -112,11 +99,9 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         | Strategy::SingleCollection
         | Strategy::EmbedSubset { .. } => {
             out.push(child_lookup(out, &r.parent_ref()));
-            out.push(out.command(
-                &pcoll,
-                Find,
+            out.push(parents(
+                out,
                 doc! { parent_key(r, s): { "$in": param(format!("children.{}", r.parent_ref())) } },
-                note.clone(),
             ));
         }
         Strategy::LinkCollection => {
@@ -130,11 +115,9 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             );
             links.projection = Some(doc! { pref.as_str(): 1, "_id": 0 });
             out.push(links);
-            out.push(out.command(
-                &pcoll,
-                Find,
+            out.push(parents(
+                out,
                 doc! { "_id": { "$in": param(format!("links.{}", r.parent_ref())) } },
-                note.clone(),
             ));
         }
         Strategy::Bucket { .. } => {
@@ -155,24 +138,26 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             );
             buckets.projection = Some(doc! { pref.as_str(): 1, "_id": 0 });
             out.push(buckets);
-            out.push(out.command(
-                &pcoll,
-                Find,
+            out.push(parents(
+                out,
                 doc! { "_id": { "$in": param(format!("buckets.{}", r.parent_ref())) } },
-                note.clone(),
             ));
         }
         _ => {}
     }
-    // The parents come without the arrays this relationship keeps in them: the ids that
-    // found them are not what the step reads (article 000: "following" and "followers" need
-    // not even be returned).
+    leave_out_design_arrays(out, r, s, &note);
+}
+
+/// Projects the parents' finds of the step (those noted `note`) to leave out the arrays
+/// relationship `r` under strategy `s` keeps in them: the ids that found them are not what the
+/// step reads (article 000: "following" and "followers" need not even be returned).
+fn leave_out_design_arrays(out: &mut Commands, r: &Relationship, s: &Strategy, note: &str) {
     let leave_out = design_arrays(r, s);
     if !leave_out.is_empty() {
         for c in out
             .list
             .iter_mut()
-            .filter(|c| c.step == out.step && c.note == note)
+            .filter(|c| c.step == out.step && c.note == *note)
         {
             c.projection = Some(
                 leave_out

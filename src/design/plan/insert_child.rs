@@ -30,7 +30,6 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         super::files::writes(p, out, &r.child);
     }
     let arr = r.array_field().to_string();
-    let pid = param(format!("{}._id", r.parent));
     // What the references hold: the parent's `_id` or key in a child, the child's `_id` or key
     // in the parent's array (`parent_key`, `child_key`).
     let pref_value = param(format!("{}.{}", r.parent, parent_key(r, s)));
@@ -126,24 +125,7 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             c.insert_shape = Some("link".into());
             out.push(c);
         }
-        Strategy::Bucket { size } => {
-            let mut c = out.command(
-                &relationship_collection_name(r, s),
-                Update,
-                doc! { r.parent_ref(): pid.clone(), BUCKET_COUNT: { "$lt": *size as i64 } },
-                "append to the open bucket (upsert opens the next)",
-            );
-            let pushed = if r.many_to_many {
-                param("child._id")
-            } else {
-                param("child")
-            };
-            c.update = Some(
-                doc! { "$push": { arr.as_str(): pushed }, "$inc": { BUCKET_COUNT: 1 }, "$setOnInsert": { "sequence": param("next_sequence") } },
-            );
-            c.upsert = true;
-            out.push(c);
-        }
+        Strategy::Bucket { size } => bucket_append(out, r, s, *size),
         Strategy::Continuation { threshold } => {
             // The child is stored in its own collection; the continuation chain holds its id.
             if !r.many_to_many {
@@ -154,9 +136,46 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
         Strategy::TimeSeries { .. } => out.push(super::timeseries::insert(p, out, r)),
         _ => {}
     }
+    update_parent(out, p, r, &pcoll, parent_update);
+}
+
+/// Appends the child (its id when many-to-many) to the parent's open bucket of `size`
+/// children, an upsert opening the next bucket when that one is full.
+fn bucket_append(out: &mut Commands, r: &Relationship, s: &Strategy, size: u64) {
+    let pid = param(format!("{}._id", r.parent));
+    let arr = r.array_field();
+    let mut c = out.command(
+        &relationship_collection_name(r, s),
+        Update,
+        doc! { r.parent_ref(): pid.clone(), BUCKET_COUNT: { "$lt": size as i64 } },
+        "append to the open bucket (upsert opens the next)",
+    );
+    let pushed = if r.many_to_many {
+        param("child._id")
+    } else {
+        param("child")
+    };
+    c.update = Some(
+        doc! { "$push": { arr: pushed }, "$inc": { BUCKET_COUNT: 1 }, "$setOnInsert": { "sequence": param("next_sequence") } },
+    );
+    c.upsert = true;
+    out.push(c);
+}
+
+/// Appends the update of the parent (`parent_update`, what the strategy changes in it), with
+/// the stored totals of the relationship kept (`$inc`); only those when the strategy changes
+/// nothing in the parent.
+fn update_parent(
+    out: &mut Commands,
+    p: &Placement,
+    r: &Relationship,
+    pcoll: &str,
+    parent_update: Option<Document>,
+) {
+    let pid = param(format!("{}._id", r.parent));
     let inc = stored_totals(p.model, &r.name);
     let parent = |out: &Commands, update: Document, note: String| -> Command {
-        let mut c = out.command(&pcoll, Update, doc! { "_id": pid.clone() }, note);
+        let mut c = out.command(pcoll, Update, doc! { "_id": pid.clone() }, note);
         c.update = Some(update);
         c
     };

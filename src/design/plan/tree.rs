@@ -15,7 +15,7 @@ use bson::{doc, Bson, Document};
 use super::{param, Command, CommandKind::*, Commands, Placement};
 use crate::design::names::{ANCESTORS, CHILDREN, LEFT, PARENT, PATH, RIGHT};
 use crate::model::design::{Strategy, Tree};
-use crate::model::Step;
+use crate::model::{Relationship, Step};
 
 /// The note of a level-by-level read: `level 2 of the subtree`, `ancestor 3 up`.
 const LEVEL: &str = "level ";
@@ -86,73 +86,8 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
     };
     let id = param("node._id");
     match step {
-        Step::ReadSubtree { .. } => match s {
-            Strategy::ParentReferences => {
-                for k in 1..=depth + 1 {
-                    let f = doc! { PARENT: { "$in": param(format!("level{}._id", k - 1)) } };
-                    out.push(find(out, f, format!("{LEVEL}{k} of the subtree")));
-                }
-            }
-            Strategy::ChildReferences => {
-                for k in 1..=depth {
-                    let f = doc! { "_id": { "$in": param(format!("level{}.{CHILDREN}", k - 1)) } };
-                    out.push(find(out, f, format!("{LEVEL}{k} of the subtree")));
-                }
-            }
-            Strategy::ArrayOfAncestors => {
-                out.push(find(out, doc! { ANCESTORS: id }, "the subtree".into()));
-            }
-            Strategy::MaterializedPaths => {
-                let f = doc! { PATH: param("prefix") };
-                out.push(find(out, f, "the subtree, by its path prefix".into()));
-            }
-            Strategy::NestedSets => {
-                let f = doc! {
-                    LEFT: { "$gt": param("node.left") },
-                    RIGHT: { "$lt": param("node.right") },
-                };
-                out.push(find(
-                    out,
-                    f,
-                    "the subtree, between its left and right".into(),
-                ));
-            }
-            _ => {}
-        },
-        Step::ReadAncestors { .. } => match s {
-            Strategy::ParentReferences => {
-                for k in 1..=depth {
-                    let f = doc! { "_id": { "$in": param(format!("up{}.{PARENT}", k - 1)) } };
-                    out.push(find(out, f, format!("{UP}{k} up")));
-                }
-            }
-            Strategy::ChildReferences => {
-                for k in 1..=depth + 1 {
-                    let f = doc! { CHILDREN: { "$in": param(format!("up{}._id", k - 1)) } };
-                    out.push(find(out, f, format!("{UP}{k} up")));
-                }
-            }
-            Strategy::ArrayOfAncestors => {
-                let f = doc! { "_id": { "$in": param(format!("node.{ANCESTORS}")) } };
-                out.push(find(out, f, "the ancestors".into()));
-            }
-            Strategy::MaterializedPaths => {
-                let f = doc! { "_id": { "$in": param("path_ids") } };
-                out.push(find(out, f, "the ancestors its path names".into()));
-            }
-            Strategy::NestedSets => {
-                let f = doc! {
-                    LEFT: { "$lt": param("node.left") },
-                    RIGHT: { "$gt": param("node.right") },
-                };
-                out.push(find(
-                    out,
-                    f,
-                    "the ancestors, around its left and right".into(),
-                ));
-            }
-            _ => {}
-        },
+        Step::ReadSubtree { .. } => subtree(out, s, depth, &id, &find),
+        Step::ReadAncestors { .. } => ancestors(out, s, depth, &find),
         Step::ReadChildren { .. } => {
             let f = match s {
                 Strategy::ChildReferences => {
@@ -163,44 +98,146 @@ pub(super) fn commands(p: &Placement, step: &Step, out: &mut Commands) {
             };
             out.push(find(out, f, "the children".into()));
         }
-        Step::InsertNode { .. } => {
-            if let Strategy::NestedSets = s {
-                let right = param("node.right");
-                out.push(update(
-                    out,
-                    doc! { RIGHT: { "$gte": right.clone() } },
-                    doc! { "$inc": { RIGHT: 2 } },
-                    true,
-                    "make room: every right from the parent's on",
-                ));
-                out.push(update(
-                    out,
-                    doc! { LEFT: { "$gt": right } },
-                    doc! { "$inc": { LEFT: 2 } },
-                    true,
-                    "make room: every left after it",
-                ));
-            }
-            let mut c = out.command(
-                &coll,
-                Insert,
-                Document::new(),
-                format!("{name}: the new node"),
-            );
-            c.insert_shape = Some(r.child.clone());
-            out.push(c);
-            if let Strategy::ChildReferences = s {
-                out.push(update(
-                    out,
-                    doc! { "_id": id },
-                    doc! { "$push": { CHILDREN: param("child._id") } },
-                    false,
-                    "the parent lists it",
-                ));
-            }
-        }
+        Step::InsertNode { .. } => insert_node(out, s, r, &coll, &id, &update),
         Step::MoveSubtree { .. } => moves(out, s, &id, &find, &update),
         _ => {}
+    }
+}
+
+/// Appends the reads of the node's subtree (`read_subtree`), one per level for the reference
+/// strategies (`depth` of them and the read that finds no more).
+fn subtree(
+    out: &mut Commands,
+    s: &Strategy,
+    depth: u64,
+    id: &Bson,
+    find: &dyn Fn(&Commands, Document, String) -> Command,
+) {
+    let id = id.clone();
+    match s {
+        Strategy::ParentReferences => {
+            for k in 1..=depth + 1 {
+                let f = doc! { PARENT: { "$in": param(format!("level{}._id", k - 1)) } };
+                out.push(find(out, f, format!("{LEVEL}{k} of the subtree")));
+            }
+        }
+        Strategy::ChildReferences => {
+            for k in 1..=depth {
+                let f = doc! { "_id": { "$in": param(format!("level{}.{CHILDREN}", k - 1)) } };
+                out.push(find(out, f, format!("{LEVEL}{k} of the subtree")));
+            }
+        }
+        Strategy::ArrayOfAncestors => {
+            out.push(find(out, doc! { ANCESTORS: id }, "the subtree".into()));
+        }
+        Strategy::MaterializedPaths => {
+            let f = doc! { PATH: param("prefix") };
+            out.push(find(out, f, "the subtree, by its path prefix".into()));
+        }
+        Strategy::NestedSets => {
+            let f = doc! {
+                LEFT: { "$gt": param("node.left") },
+                RIGHT: { "$lt": param("node.right") },
+            };
+            out.push(find(
+                out,
+                f,
+                "the subtree, between its left and right".into(),
+            ));
+        }
+        _ => {}
+    }
+}
+
+/// Appends the reads of the node's ancestors (`read_ancestors`), one per level up for the
+/// reference strategies.
+fn ancestors(
+    out: &mut Commands,
+    s: &Strategy,
+    depth: u64,
+    find: &dyn Fn(&Commands, Document, String) -> Command,
+) {
+    match s {
+        Strategy::ParentReferences => {
+            for k in 1..=depth {
+                let f = doc! { "_id": { "$in": param(format!("up{}.{PARENT}", k - 1)) } };
+                out.push(find(out, f, format!("{UP}{k} up")));
+            }
+        }
+        Strategy::ChildReferences => {
+            for k in 1..=depth + 1 {
+                let f = doc! { CHILDREN: { "$in": param(format!("up{}._id", k - 1)) } };
+                out.push(find(out, f, format!("{UP}{k} up")));
+            }
+        }
+        Strategy::ArrayOfAncestors => {
+            let f = doc! { "_id": { "$in": param(format!("node.{ANCESTORS}")) } };
+            out.push(find(out, f, "the ancestors".into()));
+        }
+        Strategy::MaterializedPaths => {
+            let f = doc! { "_id": { "$in": param("path_ids") } };
+            out.push(find(out, f, "the ancestors its path names".into()));
+        }
+        Strategy::NestedSets => {
+            let f = doc! {
+                LEFT: { "$lt": param("node.left") },
+                RIGHT: { "$gt": param("node.right") },
+            };
+            out.push(find(
+                out,
+                f,
+                "the ancestors, around its left and right".into(),
+            ));
+        }
+        _ => {}
+    }
+}
+
+/// Appends the writes of a new node (`insert_node`): nested sets make room first, child
+/// references list it in its parent.
+fn insert_node(
+    out: &mut Commands,
+    s: &Strategy,
+    r: &Relationship,
+    coll: &str,
+    id: &Bson,
+    update: &dyn Fn(&Commands, Document, Document, bool, &str) -> Command,
+) {
+    let name = r.name.as_str();
+    let id = id.clone();
+    if let Strategy::NestedSets = s {
+        let right = param("node.right");
+        out.push(update(
+            out,
+            doc! { RIGHT: { "$gte": right.clone() } },
+            doc! { "$inc": { RIGHT: 2 } },
+            true,
+            "make room: every right from the parent's on",
+        ));
+        out.push(update(
+            out,
+            doc! { LEFT: { "$gt": right } },
+            doc! { "$inc": { LEFT: 2 } },
+            true,
+            "make room: every left after it",
+        ));
+    }
+    let mut c = out.command(
+        coll,
+        Insert,
+        Document::new(),
+        format!("{name}: the new node"),
+    );
+    c.insert_shape = Some(r.child.clone());
+    out.push(c);
+    if let Strategy::ChildReferences = s {
+        out.push(update(
+            out,
+            doc! { "_id": id },
+            doc! { "$push": { CHILDREN: param("child._id") } },
+            false,
+            "the parent lists it",
+        ));
     }
 }
 

@@ -149,80 +149,7 @@ impl Checker {
         let (keys, req) = op.keys();
         self.object(v, path, keys, req);
         match op {
-            Op::Read => {
-                let e = self
-                    .entity_ref(m, "entity", path, entities)
-                    .map(|e| e.name.clone());
-                if let Some(e) = &e {
-                    self.field_ref(m, "by", path, entities, e);
-                }
-                self.case_insensitive(m, path);
-                if let Some(children) = self.array(m, "children", path) {
-                    for (i, c) in children.iter().enumerate() {
-                        let cp = format!("{path}.children[{i}]");
-                        let Some(cm) = self.object(
-                            c,
-                            &cp,
-                            &["relationship", "limit", "sort", "fields"],
-                            &["relationship"],
-                        ) else {
-                            continue;
-                        };
-                        let r = self.rel_ref(cm, "relationship", &cp, rels);
-                        if let (Some(r), Some(e)) = (r, &e) {
-                            if &r.parent != e {
-                                self.err(
-                                    &format!("{cp}.relationship"),
-                                    Text::new("child-of-other-parent")
-                                        .arg("relationship", &r.name)
-                                        .arg("parent", &r.parent)
-                                        .arg("entity", e),
-                                );
-                            }
-                        }
-                        self.integer(cm, "limit", &cp, 1);
-                        if let Some(s) = cm.get("sort") {
-                            let sp = format!("{cp}.sort");
-                            if let Some(sm) =
-                                self.object(s, &sp, &["field", "order"], &["field", "order"])
-                            {
-                                if let Some(r) = r {
-                                    self.field_ref(sm, "field", &sp, entities, &r.child);
-                                }
-                                if let Some(o) = sm.get("order") {
-                                    if o.as_i64() != Some(1) && o.as_i64() != Some(-1) {
-                                        self.err(&format!("{sp}.order"), Text::new("sort-order"));
-                                    }
-                                }
-                            }
-                        }
-                        if let Some(fs) = self.array(cm, "fields", &cp) {
-                            for (j, f) in fs.iter().enumerate() {
-                                match (f.as_str(), r) {
-                                    (Some(name), Some(r)) => {
-                                        let ok = entities.iter().any(|x| {
-                                            x.name == r.child && x.fields.iter().any(|n| n == name)
-                                        });
-                                        if !ok {
-                                            self.err(
-                                                &format!("{cp}.fields[{j}]"),
-                                                Text::new("no-such-field")
-                                                    .arg("entity", &r.child)
-                                                    .arg("field", name),
-                                            );
-                                        }
-                                    }
-                                    (None, _) => self.err(
-                                        &format!("{cp}.fields[{j}]"),
-                                        Text::new("expected-field-name-plain"),
-                                    ),
-                                    _ => {}
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+            Op::Read => self.read(m, path, entities, rels),
             Op::FindParents => {
                 if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
                     self.field_ref(m, "by", path, entities, &r.child.clone());
@@ -245,18 +172,7 @@ impl Checker {
             | Op::ReadAncestors
             | Op::ReadChildren
             | Op::InsertNode
-            | Op::MoveSubtree => {
-                if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
-                    if r.parent != r.child || r.feed || r.many_to_many {
-                        self.err(
-                            &format!("{path}.relationship"),
-                            Text::new("tree-step-not-tree")
-                                .arg("op", name)
-                                .arg("relationship", &r.name),
-                        );
-                    }
-                }
-            }
+            | Op::MoveSubtree => self.tree_step(m, name, path, rels),
             Op::PostFeed | Op::ReadFeed => {
                 if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
                     if !r.feed {
@@ -280,26 +196,144 @@ impl Checker {
                 self.string(m, "key", path);
                 self.number(m, "above", path, false);
             }
-            Op::Update => {
-                if let Some(e) = self.entity_ref(m, "entity", path, entities) {
-                    let name = e.name.clone();
-                    self.field_ref(m, "field", path, entities, &name);
-                    if let Some(also) = m.get("also") {
-                        self.field_list(also, &format!("{path}.also"), entities, &name);
+            Op::Update => self.update(m, path, entities),
+        }
+    }
+
+    /// Checks a tree step (`op` is its name): its relationship must be a tree, an entity's
+    /// one-to-many relationship with itself.
+    fn tree_step(&mut self, m: &Map<String, Value>, op: &str, path: &str, rels: &[RelInfo]) {
+        if let Some(r) = self.rel_ref(m, "relationship", path, rels) {
+            if r.parent != r.child || r.feed || r.many_to_many {
+                self.err(
+                    &format!("{path}.relationship"),
+                    Text::new("tree-step-not-tree")
+                        .arg("op", op)
+                        .arg("relationship", &r.name),
+                );
+            }
+        }
+    }
+
+    /// Checks an `update` step: the entity, the field and the `also` fields, the `copies`
+    /// policy and the `increment` flag.
+    fn update(&mut self, m: &Map<String, Value>, path: &str, entities: &[EntityInfo]) {
+        if let Some(e) = self.entity_ref(m, "entity", path, entities) {
+            let name = e.name.clone();
+            self.field_ref(m, "field", path, entities, &name);
+            if let Some(also) = m.get("also") {
+                self.field_list(also, &format!("{path}.also"), entities, &name);
+            }
+        }
+        if let Some(c) = self.string(m, "copies", path) {
+            let all = || Copies::ALL.into_iter().map(Copies::as_str);
+            if !all().any(|x| x == c) {
+                let quoted: Vec<String> = all().map(quoted).collect();
+                self.err(
+                    &format!("{path}.copies"),
+                    Text::new("unknown-copies")
+                        .nested("expected", or_list(quoted.iter().map(String::as_str))),
+                );
+            }
+        }
+        self.boolean(m, "increment", path);
+    }
+
+    /// Checks a `read` step: the entity, `by`, and each child read.
+    fn read(
+        &mut self,
+        m: &Map<String, Value>,
+        path: &str,
+        entities: &[EntityInfo],
+        rels: &[RelInfo],
+    ) {
+        let e = self
+            .entity_ref(m, "entity", path, entities)
+            .map(|e| e.name.clone());
+        if let Some(e) = &e {
+            self.field_ref(m, "by", path, entities, e);
+        }
+        self.case_insensitive(m, path);
+        if let Some(children) = self.array(m, "children", path) {
+            for (i, c) in children.iter().enumerate() {
+                self.child_read(
+                    c,
+                    &format!("{path}.children[{i}]"),
+                    e.as_deref(),
+                    entities,
+                    rels,
+                );
+            }
+        }
+    }
+
+    /// Checks one child read `c` at `cp` of a `read` of entity `e`: its relationship (one of
+    /// `e`'s), its limit, its sort by a child field and its child fields.
+    fn child_read(
+        &mut self,
+        c: &Value,
+        cp: &str,
+        e: Option<&str>,
+        entities: &[EntityInfo],
+        rels: &[RelInfo],
+    ) {
+        let Some(cm) = self.object(
+            c,
+            cp,
+            &["relationship", "limit", "sort", "fields"],
+            &["relationship"],
+        ) else {
+            return;
+        };
+        let r = self.rel_ref(cm, "relationship", cp, rels);
+        if let (Some(r), Some(e)) = (r, e) {
+            if r.parent != e {
+                self.err(
+                    &format!("{cp}.relationship"),
+                    Text::new("child-of-other-parent")
+                        .arg("relationship", &r.name)
+                        .arg("parent", &r.parent)
+                        .arg("entity", e),
+                );
+            }
+        }
+        self.integer(cm, "limit", cp, 1);
+        if let Some(s) = cm.get("sort") {
+            let sp = format!("{cp}.sort");
+            if let Some(sm) = self.object(s, &sp, &["field", "order"], &["field", "order"]) {
+                if let Some(r) = r {
+                    self.field_ref(sm, "field", &sp, entities, &r.child);
+                }
+                if let Some(o) = sm.get("order") {
+                    if o.as_i64() != Some(1) && o.as_i64() != Some(-1) {
+                        self.err(&format!("{sp}.order"), Text::new("sort-order"));
                     }
                 }
-                if let Some(c) = self.string(m, "copies", path) {
-                    let all = || Copies::ALL.into_iter().map(Copies::as_str);
-                    if !all().any(|x| x == c) {
-                        let quoted: Vec<String> = all().map(quoted).collect();
+            }
+        }
+        let Some(fs) = self.array(cm, "fields", cp) else {
+            return;
+        };
+        for (j, f) in fs.iter().enumerate() {
+            match (f.as_str(), r) {
+                (Some(name), Some(r)) => {
+                    let ok = entities
+                        .iter()
+                        .any(|x| x.name == r.child && x.fields.iter().any(|n| n == name));
+                    if !ok {
                         self.err(
-                            &format!("{path}.copies"),
-                            Text::new("unknown-copies")
-                                .nested("expected", or_list(quoted.iter().map(String::as_str))),
+                            &format!("{cp}.fields[{j}]"),
+                            Text::new("no-such-field")
+                                .arg("entity", &r.child)
+                                .arg("field", name),
                         );
                     }
                 }
-                self.boolean(m, "increment", path);
+                (None, _) => self.err(
+                    &format!("{cp}.fields[{j}]"),
+                    Text::new("expected-field-name-plain"),
+                ),
+                _ => {}
             }
         }
     }
