@@ -593,6 +593,7 @@ infer-log-span = , from { $first } to { $last }
 infer-log-format-text = mongod text log
 infer-log-format-json = mongod JSON log
 infer-log-format-profile = system.profile documents
+infer-log-format-query-stats = $queryStats output
 infer-log-ops-one = { $count } operation
 infer-log-ops-many = { $count } operations
 infer-log-bad-one = { $count } bad line

@@ -588,6 +588,7 @@ infer-log-span = ，从 { $first } 到 { $last }
 infer-log-format-text = mongod 文本日志
 infer-log-format-json = mongod JSON 日志
 infer-log-format-profile = system.profile 文档
+infer-log-format-query-stats = $queryStats 输出
 infer-log-ops-one = { $count } 个操作
 infer-log-ops-many = { $count } 个操作
 infer-log-bad-one = { $count } 行无法读取

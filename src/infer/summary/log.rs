@@ -129,6 +129,7 @@ fn format_text(format: Format) -> Text {
         Format::Text => "infer-log-format-text",
         Format::Json => "infer-log-format-json",
         Format::Profile => "infer-log-format-profile",
+        Format::QueryStats => "infer-log-format-query-stats",
     })
 }
 
