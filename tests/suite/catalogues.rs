@@ -86,6 +86,8 @@ const KEPT_LATIN: &[&str] = &[
     "config",
     "p95",
     "gzip",
+    // The aggregation stage whose output `squillion infer --log` reads (`$queryStats`).
+    "queryStats",
 ];
 
 /// Words a model problem's Chinese (`problem-*`) may keep in Latin letters besides
