@@ -152,33 +152,7 @@ fn of_relationship(
             ),
             line(r, own, child_ref(r), child, Some(sides.parents), one),
         ],
-        Strategy::Bucket { size } => {
-            let buckets = Distribution::Chunks {
-                of: Box::new(r.cardinality.clone()),
-                size: *size as f64,
-                less: 0.0,
-            };
-            let mut out = vec![line(
-                r,
-                own.clone(),
-                r.parent_ref(),
-                parent,
-                Some(Counts::of(&buckets)),
-                one,
-            )];
-            if r.many_to_many {
-                let full = Counts::of(&Distribution::fixed(*size as f64));
-                out.push(line(
-                    r,
-                    own,
-                    r.array_field(),
-                    child,
-                    Some(sides.parents),
-                    Some(full),
-                ));
-            }
-            out
-        }
+        Strategy::Bucket { size } => buckets(r, own, parent, child, &sides, *size as f64),
         Strategy::Continuation { threshold } => {
             let continuations = Distribution::Chunks {
                 of: Box::new(r.cardinality.clone()),
@@ -221,6 +195,45 @@ fn of_relationship(
             line(r, child.clone(), ANCESTORS, parent, None, None),
         ],
     }
+}
+
+/// Returns the references of relationship `r` in buckets of `size` children (collection
+/// `own`): each bucket names its parent (a parent has as many buckets as its children fill),
+/// and, many-to-many, lists its `size` children.
+fn buckets(
+    r: &Relationship,
+    own: String,
+    parent: String,
+    child: String,
+    sides: &Sides,
+    size: f64,
+) -> Vec<Reference> {
+    let one = Some(Counts::one());
+    let buckets = Distribution::Chunks {
+        of: Box::new(r.cardinality.clone()),
+        size,
+        less: 0.0,
+    };
+    let mut out = vec![line(
+        r,
+        own.clone(),
+        r.parent_ref(),
+        parent,
+        Some(Counts::of(&buckets)),
+        one,
+    )];
+    if r.many_to_many {
+        let full = Counts::of(&Distribution::fixed(size));
+        out.push(line(
+            r,
+            own,
+            r.array_field(),
+            child,
+            Some(sides.parents),
+            Some(full),
+        ));
+    }
+    out
 }
 
 /// Returns GridFS's references: each stored field's file id to `fs.files`, and every chunk's

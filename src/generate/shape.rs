@@ -276,12 +276,37 @@ impl ShapeGenerator<'_> {
             };
             d.insert(name.clone(), v);
         }
+        self.settle(&mut d, &g.truncated, j);
+        // Strings and binary data, plus a rough 64 bytes of memory per element and per
+        // document, so that millions of small values count too.
+        let elements = opts
+            .max_document_elements
+            .saturating_sub(g.budget)
+            .saturating_add(g.fields_made);
+        let memory = opts
+            .max_document_bytes
+            .saturating_sub(g.bytes_left)
+            .saturating_add(elements.saturating_add(1).saturating_mul(64));
+        GeneratedDocument {
+            document: d,
+            truncated: g.truncated,
+            shortened: g.shortened,
+            outside: g.outside,
+            memory,
+        }
+    }
+
+    /// What document `j` gets once its fields are made: each bucket's counter set to the
+    /// elements it holds at full scale (`truncated`: the arrays the sample cut short), the kept
+    /// arrays sorted as the design's `$push` with `$sort` leaves them, and a bucket's own
+    /// fields settled from its position among its parent's buckets.
+    fn settle(&self, d: &mut Document, truncated: &[(String, u64, u64)], j: u64) {
+        let refs = &self.refs;
         for (counter, array) in &self.counters {
             // A bucket counts what it holds: its elements at full scale (the sample may cut
             // the array short; the arithmetic sizes it whole).
             let held = d.get_array(array).map_or(0, |a| a.len() as u64);
-            let elements = g
-                .truncated
+            let elements = truncated
                 .iter()
                 .find(|(path, ..)| path == array)
                 .map_or(held, |(_, _, full)| *full);
@@ -306,24 +331,7 @@ impl ShapeGenerator<'_> {
                     let (s, e) = owned_range(w, self.count, owner_of(w, self.count, j));
                     (j.saturating_sub(s), e.saturating_sub(s))
                 });
-            settings.settle(&mut d, position);
-        }
-        // Strings and binary data, plus a rough 64 bytes of memory per element and per
-        // document, so that millions of small values count too.
-        let elements = opts
-            .max_document_elements
-            .saturating_sub(g.budget)
-            .saturating_add(g.fields_made);
-        let memory = opts
-            .max_document_bytes
-            .saturating_sub(g.bytes_left)
-            .saturating_add(elements.saturating_add(1).saturating_mul(64));
-        GeneratedDocument {
-            document: d,
-            truncated: g.truncated,
-            shortened: g.shortened,
-            outside: g.outside,
-            memory,
+            settings.settle(d, position);
         }
     }
 }

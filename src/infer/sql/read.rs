@@ -409,60 +409,25 @@ fn parse_pieces(
                 unread.push(skip(piece.line, &piece.text, None));
             }
             PieceKind::Statement => {
-                let mut first_error: Option<SqlError> = None;
-                let mut ok = false;
-                for (name, d) in &dialects {
-                    match Parser::parse_sql(d.as_ref(), &piece.text) {
-                        Ok(statements) => {
-                            used.get_or_insert(name);
-                            parsed.extend(statements.into_iter().map(|s| (piece.line, s)));
-                            ok = true;
-                            break;
-                        }
-                        Err(e) => {
-                            if first_error.is_none() {
-                                first_error =
-                                    Some(match parse_error(input.source, &e.to_string()) {
-                                        SqlError::Parse {
-                                            input,
-                                            line,
-                                            column,
-                                            message,
-                                        } => SqlError::Parse {
-                                            input,
-                                            line: if line > 0 { piece.line + line - 1 } else { 0 },
-                                            column,
-                                            message,
-                                        },
-                                        other => other,
-                                    });
-                            }
-                        }
+                match parse_statement(&dialects, input.source, piece.line, &piece.text) {
+                    Ok((name, statements)) => {
+                        used.get_or_insert(name);
+                        parsed.extend(statements.into_iter().map(|s| (piece.line, s)));
                     }
-                }
-                // Column and table options the parser does not know, taken out and tried again.
-                if let (false, Some(relaxed)) = (ok, relax(&piece.text)) {
-                    for (name, d) in &dialects {
-                        if let Ok(statements) = Parser::parse_sql(d.as_ref(), &relaxed) {
-                            used.get_or_insert(name);
-                            parsed.extend(statements.into_iter().map(|s| (piece.line, s)));
-                            ok = true;
-                            break;
-                        }
+                    Err(Some(e)) => {
+                        let why = match &e {
+                            SqlError::Parse {
+                                line,
+                                column,
+                                message,
+                                ..
+                            } => format!("{}{message}", at(*line, *column)),
+                            other => other.to_string(),
+                        };
+                        unread.push(skip(piece.line, &piece.text, Some(why)));
+                        failures.push(e);
                     }
-                }
-                if let (false, Some(e)) = (ok, first_error) {
-                    let why = match &e {
-                        SqlError::Parse {
-                            line,
-                            column,
-                            message,
-                            ..
-                        } => format!("{}{message}", at(*line, *column)),
-                        other => other.to_string(),
-                    };
-                    unread.push(skip(piece.line, &piece.text, Some(why)));
-                    failures.push(e);
+                    Err(None) => {}
                 }
             }
         }
@@ -473,6 +438,48 @@ fn parse_pieces(
         unread,
         failures,
     })
+}
+
+/// Parses one statement that defines tables (its first line `line` in `source`) in the first
+/// of `dialects` that reads it, as written and then without the column and table options the
+/// parser does not know ([`relax`]). Returns the dialect's name and the statements, or the
+/// first dialect's error on the input's own line (`None` without dialects).
+fn parse_statement<'d>(
+    dialects: &'d [(&'d str, Box<dyn Dialect>)],
+    source: &str,
+    line: u64,
+    text: &str,
+) -> Result<(&'d str, Vec<Statement>), Option<SqlError>> {
+    let mut first_error: Option<SqlError> = None;
+    for (name, d) in dialects {
+        match Parser::parse_sql(d.as_ref(), text) {
+            Ok(statements) => return Ok((name, statements)),
+            Err(e) => {
+                first_error.get_or_insert_with(|| match parse_error(source, &e.to_string()) {
+                    SqlError::Parse {
+                        input,
+                        line: at,
+                        column,
+                        message,
+                    } => SqlError::Parse {
+                        input,
+                        line: if at > 0 { line + at - 1 } else { 0 },
+                        column,
+                        message,
+                    },
+                    other => other,
+                });
+            }
+        }
+    }
+    if let Some(relaxed) = relax(text) {
+        for (name, d) in dialects {
+            if let Ok(statements) = Parser::parse_sql(d.as_ref(), &relaxed) {
+                return Ok((name, statements));
+            }
+        }
+    }
+    Err(first_error)
 }
 
 /// Returns a table definition without what real schemas write and the parser does not read,

@@ -369,28 +369,13 @@ fn statement(
                 i = end;
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                if bytes.get(i + 2) == Some(&b'!') {
-                    // `/*!50503 … */`: its text is SQL for MySQL.
-                    i += 3;
-                    while bytes.get(i).is_some_and(u8::is_ascii_digit) {
-                        i += 1;
-                    }
-                    version_comments += 1;
-                } else {
-                    match rest[i + 2..].find("*/") {
-                        Some(n) => {
-                            // Keep the line count: a comment spanning lines becomes newlines.
-                            let body = &rest[i..i + 2 + n + 2];
-                            out.push(' ');
-                            out.extend(std::iter::repeat_n('\n', body.matches('\n').count()));
-                            i += 2 + n + 2;
-                        }
-                        None => {
-                            return (
-                                done(out, PieceKind::Unterminated("a /* comment")),
-                                rest.len(),
-                            )
-                        }
+                match block_comment(rest, i, &mut out, &mut version_comments) {
+                    Some(end) => i = end,
+                    None => {
+                        return (
+                            done(out, PieceKind::Unterminated("a /* comment")),
+                            rest.len(),
+                        )
                     }
                 }
             }
@@ -428,6 +413,33 @@ fn statement(
         }
     }
     (done(out, PieceKind::Statement), rest.len())
+}
+
+/// Reads the `/*` comment at byte `i` of `rest` into `out`. A MySQL version comment
+/// (`/*!50503 …`) holds SQL for MySQL: only its head is skipped and `version_comments` counts
+/// it open (its `*/` is skipped where it comes). Any other comment becomes a space and its
+/// newlines, so the line count holds. Returns where reading goes on, or `None` when the
+/// comment is never closed.
+fn block_comment(
+    rest: &str,
+    i: usize,
+    out: &mut String,
+    version_comments: &mut usize,
+) -> Option<usize> {
+    let bytes = rest.as_bytes();
+    if bytes.get(i + 2) == Some(&b'!') {
+        let mut end = i + 3;
+        while bytes.get(end).is_some_and(u8::is_ascii_digit) {
+            end += 1;
+        }
+        *version_comments += 1;
+        return Some(end);
+    }
+    let n = rest[i + 2..].find("*/")?;
+    let body = &rest[i..i + 2 + n + 2];
+    out.push(' ');
+    out.extend(std::iter::repeat_n('\n', body.matches('\n').count()));
+    Some(i + 2 + n + 2)
 }
 
 /// Returns whether `text` (a statement read so far, comments removed) is a `CREATE [TEMP]
