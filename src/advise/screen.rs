@@ -75,7 +75,7 @@ impl Screen {
 
 /// How far the engine's figure may be from a screened one, as absolute amounts per second:
 /// the engine's is within `[screened − below, screened + above]`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tolerance {
     /// Read round trips per second the engine may not send: finds over a list of ids (`$in`)
     /// that is empty for some subjects, later pages, GridFS chunk batches.
@@ -188,15 +188,7 @@ pub fn screen_with(
     let mut reads = 0.0;
     let mut writes = 0.0;
     let mut write_round_trips = 0.0;
-    let mut tol = Tolerance {
-        reads_below: 0.0,
-        writes_below: 0.0,
-        writes_above: 0.0,
-        index_keys_below: 0.0,
-        index_keys_above: 0.0,
-        index_bytes_below: 0.0,
-        engine_only: Vec::new(),
-    };
+    let mut tol = Tolerance::default();
     let mut keys = 0.0;
     // The documents per entity the evaluation materializes (`squillion eval`'s sample).
     let sample = model

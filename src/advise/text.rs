@@ -10,16 +10,20 @@ use super::{words, Advice, Advised, Alternative, Explanation};
 use crate::human::{binary_size, thousands};
 use crate::lang::{Lang, Text};
 
-/// Returns a signed per-second figure (`+2,000`, `-0.5`), rounded for people.
-fn signed(v: f64) -> String {
-    let sign = if v > 0.0 {
+/// Returns the sign a difference is written with: `+`, `-`, or `±` for none.
+fn sign(v: f64) -> &'static str {
+    if v > 0.0 {
         "+"
     } else if v < 0.0 {
         "-"
     } else {
         "±"
-    };
-    format!("{sign}{}", plain(v.abs()))
+    }
+}
+
+/// Returns a signed per-second figure (`+2,000`, `-0.5`), rounded for people.
+fn signed(v: f64) -> String {
+    format!("{}{}", sign(v), plain(v.abs()))
 }
 
 /// Returns a figure for people: whole numbers with thousands separators, small ones with up
@@ -45,14 +49,7 @@ fn floor_shown(v: f64) -> f64 {
 
 /// Returns a signed byte difference (`+1.2 GiB`).
 fn signed_bytes(v: f64) -> String {
-    let sign = if v > 0.0 {
-        "+"
-    } else if v < 0.0 {
-        "-"
-    } else {
-        "±"
-    };
-    format!("{sign}{}", binary_size(v.abs().round() as u64))
+    format!("{}{}", sign(v), binary_size(v.abs().round() as u64))
 }
 
 /// Returns what an alternative costs against the recommendation, as a text.

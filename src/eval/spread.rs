@@ -167,9 +167,15 @@ pub(super) fn spreads(
                 .map_or(&[][..], |g| &g.documents[..]);
             let full_docs = c.count();
             let full_bytes = st.total_bytes;
-            Some(spread(
-                model, layout, &c.name, key, docs, full_docs, full_bytes, shards, ops,
-            ))
+            let sample = Sharded {
+                model,
+                layout,
+                collection: &c.name,
+                key,
+                docs,
+                full_docs,
+            };
+            Some(spread(&sample, full_bytes, shards, ops))
         })
         .collect()
 }
@@ -186,20 +192,39 @@ fn key_value(key: &Document, d: &Document) -> Document {
         .collect()
 }
 
-#[allow(clippy::too_many_arguments)]
-fn spread(
-    model: &Model,
-    layout: &Layout,
-    collection: &str,
-    key: &Document,
-    docs: &[Document],
+/// One sharded collection's sample, as its spread reads it.
+#[derive(Clone, Copy)]
+struct Sharded<'a> {
+    model: &'a Model,
+    layout: &'a Layout,
+    /// The collection's name.
+    collection: &'a str,
+    /// Its shard key.
+    key: &'a Document,
+    /// Its sample's documents.
+    docs: &'a [Document],
+    /// Its documents at full scale.
     full_docs: f64,
+}
+
+/// Returns how the collection of `sample` (`full_bytes` at full scale) spreads over `shards`
+/// shards, and how the workload's `ops` reach them.
+fn spread(
+    sample: &Sharded<'_>,
     full_bytes: f64,
     shards: u32,
     ops: &[OperationEval],
 ) -> ShardSpread {
+    let Sharded {
+        model,
+        layout,
+        collection,
+        key,
+        full_docs,
+        ..
+    } = *sample;
     let hashed = key.values().any(|v| v.as_str() == Some("hashed"));
-    let groups = KeyGroups::of(model, layout, collection, key, docs, full_docs);
+    let groups = KeyGroups::of(sample);
     let distinct = groups.values.len() as u64;
     let mean_bytes = if full_docs > 0.0 {
         full_bytes / full_docs
@@ -310,15 +335,16 @@ struct KeyGroups {
 }
 
 impl KeyGroups {
-    /// Groups `docs` (the sample of `collection`, `full_docs` at full scale) by `key`.
-    fn of(
-        model: &Model,
-        layout: &Layout,
-        collection: &str,
-        key: &Document,
-        docs: &[Document],
-        full_docs: f64,
-    ) -> Self {
+    /// Groups the documents of `sample` by its shard key.
+    fn of(sample: &Sharded<'_>) -> Self {
+        let Sharded {
+            model,
+            layout,
+            collection,
+            key,
+            docs,
+            full_docs,
+        } = *sample;
         let n = docs.len().max(1) as f64;
         let mut values: BTreeMap<String, (Document, u64, u64)> = BTreeMap::new();
         for d in docs {

@@ -203,9 +203,7 @@ impl Gen<'_> {
                 pick(self, &mut next_owned, path, &mut note)
             }
             BsonType::Array => {
-                let n = self.count(f);
-                let m = n.min(self.max_elements).min(self.budget);
-                self.budget -= m;
+                let (n, m) = self.take_elements(f);
                 let elem = f.element();
                 let mut out = Vec::with_capacity(m.min(ELEMENTS_RESERVED) as usize);
                 // One document names each entity once (a user follows another once, a product
@@ -320,9 +318,7 @@ impl Gen<'_> {
             BsonType::Object if f.is_map() => Bson::Document(self.map(f, path)),
             BsonType::Object => Bson::Document(self.object(&f.fields, path)),
             BsonType::Array => {
-                let n = self.count(f);
-                let m = n.min(self.max_elements).min(self.budget);
-                self.budget -= m;
+                let (n, m) = self.take_elements(f);
                 let elem = f.element();
                 let mut out = Vec::with_capacity(m.min(ELEMENTS_RESERVED) as usize);
                 for _ in 0..m {
@@ -358,6 +354,17 @@ impl Gen<'_> {
         Some(Bson::ObjectId(entity_oid(self.seed, entity, i)))
     }
 
+    /// Returns how many elements the array (or map) `f` has at full scale (`n`) and how many
+    /// this document makes (`m`: at most the sample's per-array and per-document limits),
+    /// taking `m` from the document's elements budget ([`Self::note_short_array`] gives back
+    /// what is not used).
+    fn take_elements(&mut self, f: &Field) -> (u64, u64) {
+        let n = self.count(f);
+        let m = n.min(self.max_elements).min(self.budget);
+        self.budget -= m;
+        (n, m)
+    }
+
     /// Records an array of `n` elements at `path` of which only `out.len()` (at most the `m`
     /// planned) were materialized, and gives back the elements budget it did not use.
     pub(super) fn note_short_array(
@@ -379,9 +386,7 @@ impl Gen<'_> {
     /// then random hex digits: ids, as maps keyed by data hold) and holding a sub-document of
     /// the map's fields.
     pub(super) fn map(&mut self, f: &Field, path: FieldPath<'_>) -> Document {
-        let n = self.count(f);
-        let m = n.min(self.max_elements).min(self.budget);
-        self.budget -= m;
+        let (n, m) = self.take_elements(f);
         let key_length = f.length_distribution();
         let mut d = Document::new();
         for i in 0..m {
