@@ -73,7 +73,7 @@ pub fn summary(report: &LogReport) -> String {
             "shape {}: {} operations, {}/s",
             shape.describe(),
             thousands(shape.count),
-            rate(shape.rate_per_sec)
+            crate::human::rate(shape.rate_per_sec)
         );
         let per = |name: &str, v: Option<f64>| v.map(|v| format!("{name} {v:.1}"));
         let figures: Vec<String> = [
@@ -223,15 +223,4 @@ fn measured_row(row: &Row) -> String {
         s.push_str(&format!("    reading: {r}\n"));
     }
     s
-}
-
-/// A rate with as many decimals as it needs (3 significant digits below 100).
-fn rate(r: f64) -> String {
-    if r >= 100.0 {
-        format!("{r:.0}")
-    } else if r >= 1.0 {
-        format!("{r:.2}")
-    } else {
-        format!("{r:.4}")
-    }
 }
