@@ -159,6 +159,50 @@ pub struct LogReading {
     skipped: BTreeMap<(SkipReason, String, String), u64>,
 }
 
+/// A JSON value read over several lines, until its brackets close ([`LogReading::gather`]).
+struct SpreadValue {
+    /// The line it opens on.
+    first_line: u64,
+    /// Its lines so far, each ended by a newline.
+    text: String,
+    /// Brackets (`[` and `{`) open outside strings.
+    depth: usize,
+    /// True inside a string.
+    in_string: bool,
+    /// True after a backslash inside a string.
+    escaped: bool,
+}
+
+impl SpreadValue {
+    /// Adds a line, following the brackets it opens and closes outside strings.
+    fn push(&mut self, line: &str) {
+        for c in line.chars() {
+            if self.in_string {
+                match (self.escaped, c) {
+                    (true, _) => self.escaped = false,
+                    (false, '\\') => self.escaped = true,
+                    (false, '"') => self.in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match c {
+                '"' => self.in_string = true,
+                '[' | '{' => self.depth += 1,
+                ']' | '}' => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        self.text.push_str(line.trim_end_matches(['\r', '\n']));
+        self.text.push('\n');
+    }
+
+    /// True once every bracket it opened is closed.
+    fn closed(&self) -> bool {
+        self.depth == 0
+    }
+}
+
 impl LogReading {
     /// Returns an empty reading.
     pub fn new() -> Self {
@@ -205,6 +249,7 @@ impl LogReading {
         };
         let mut buf = Vec::new();
         let mut line_no = 0u64;
+        let mut spread: Option<SpreadValue> = None;
         loop {
             buf.clear();
             line_no += 1;
@@ -231,9 +276,13 @@ impl LogReading {
                 continue;
             }
             match std::str::from_utf8(&buf) {
-                Ok(line) => self.line(&mut summary, line_no, line.trim_end()),
+                Ok(line) => self.gather(&mut summary, &mut spread, line_no, line),
                 Err(_) => self.bad_line(&mut summary, line_no, "not UTF-8".to_string()),
             }
+        }
+        if let Some(open) = spread {
+            let reason = "a JSON value opened on this line is never closed".to_string();
+            self.bad_line(&mut summary, open.first_line, reason);
         }
         if let Some((a, b)) = summary.span_ms {
             summary.first = crate::date::format_rfc3339(a);
@@ -242,6 +291,46 @@ impl LogReading {
         summary.formats.sort();
         self.sources.push(summary.clone());
         Ok(summary)
+    }
+
+    /// Reads one line of `summary`'s input, or gathers it into the JSON value `spread` over
+    /// lines: pretty-printed output (`$queryStats` printed with indentation, an exported
+    /// array) opens with a line that is only `[` or `{`, and is read as one line, numbered by
+    /// its first, once its brackets close. Only such a line opens a value, so that a JSON log
+    /// line cut short stays one bad line and the lines after it are read.
+    fn gather(
+        &mut self,
+        summary: &mut LogSource,
+        spread: &mut Option<SpreadValue>,
+        line_no: u64,
+        line: &str,
+    ) {
+        if let Some(open) = spread {
+            open.push(line);
+            if open.text.len() > MAX_LINE_BYTES {
+                let reason = format!("a JSON value longer than {MAX_LINE_BYTES} bytes");
+                self.bad_line(summary, open.first_line, reason);
+                *spread = None;
+            } else if open.closed() {
+                if let Some(value) = spread.take() {
+                    self.line(summary, value.first_line, value.text.trim_end());
+                }
+            }
+            return;
+        }
+        if matches!(line.trim(), "[" | "{") {
+            let mut open = SpreadValue {
+                first_line: line_no,
+                text: String::new(),
+                depth: 0,
+                in_string: false,
+                escaped: false,
+            };
+            open.push(line);
+            *spread = Some(open);
+            return;
+        }
+        self.line(summary, line_no, line.trim_end());
     }
 
     /// Reads one line (its end trimmed) of `summary`'s input: its time, and the operations
@@ -462,6 +551,55 @@ mod tests {
         assert_eq!(union_length(&[(0, 10), (5, 20)]), 20);
         assert_eq!(union_length(&[(0, 10), (30, 40)]), 20);
         assert_eq!(union_length(&[]), 0);
+    }
+
+    #[test]
+    fn pretty_printed_json_is_read_as_the_one_line_output_is() {
+        fn shapes(w: &LogWorkload) -> Vec<(String, u64)> {
+            w.groups
+                .shapes
+                .iter()
+                .map(|(shape, stats)| (format!("{shape:?}"), stats.count))
+                .collect()
+        }
+        let one_line = include_str!("../tests/fixtures/mongod-logs/query-stats-array.json");
+        let value: serde_json::Value = serde_json::from_str(one_line).unwrap();
+        let pretty = serde_json::to_string_pretty(&value).unwrap();
+        assert!(pretty.lines().count() > 20, "{pretty}");
+        let read = |text: &str| {
+            let mut reading = LogReading::new();
+            let source = reading.read("stats.json", text.as_bytes()).unwrap();
+            (source.formats, reading.finish())
+        };
+        let (formats, expected) = read(one_line);
+        let (pretty_formats, got) = read(&pretty);
+        assert_eq!(pretty_formats, formats);
+        assert!(got.bad.is_empty(), "{:?}", got.bad);
+        assert!(!shapes(&expected).is_empty());
+        assert_eq!(shapes(&got), shapes(&expected));
+        assert_eq!(got.span_seconds, expected.span_seconds);
+        // Objects one after another, each over lines, as `mongoexport --pretty` writes them.
+        let objects: String = value
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| serde_json::to_string_pretty(e).unwrap() + "\n")
+            .collect();
+        assert_eq!(shapes(&read(&objects).1), shapes(&expected));
+    }
+
+    #[test]
+    fn a_json_value_never_closed_is_one_bad_line_and_what_came_before_is_read() {
+        let log = "2014-04-09T23:25:32.500+0000 [conn1] query shop.users query: { email: \"a\" } planSummary: IXSCAN { email: 1 } nreturned:1 1ms\n\
+                   [\n\
+                   {\"key\": {\"queryShape\": \n";
+        let mut reading = LogReading::new();
+        reading.read("x.log", log.as_bytes()).unwrap();
+        let w = reading.finish();
+        let lines: Vec<u64> = w.bad.iter().map(|b| b.line).collect();
+        assert_eq!(lines, [2]);
+        assert!(w.bad[0].reason.contains("never closed"), "{:?}", w.bad);
+        assert_eq!(w.groups.shapes.len(), 1);
     }
 
     #[test]

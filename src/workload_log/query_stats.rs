@@ -4,7 +4,8 @@
 //! client …}, metrics: {execCount, totalExecMicros: {sum, max, min}, docsReturned: {sum …},
 //! keysExamined: {sum …}, docsExamined: {sum …}, firstSeenTimestamp, latestSeenTimestamp}}`,
 //! exported with mongoexport (after `$out`) or printed by `EJSON.stringify`, one entry a
-//! line or the whole output as one JSON array on one line.
+//! line, the whole output as one JSON array on one line, or either pretty-printed over
+//! lines (gathered into one by [`super::LogReading`]).
 //!
 //! An entry is many operations already grouped: its shape's values are already parameters
 //! (`{item: {$eq: "?string"}}`), its figures sums over `execCount` runs. The shape is read
