@@ -163,43 +163,29 @@ pub struct LogReading {
 struct SpreadValue {
     /// The line it opens on.
     first_line: u64,
-    /// Its lines so far, each ended by a newline.
+    /// Its lines so far, each ended by a newline; emptied once it passes [`MAX_LINE_BYTES`].
     text: String,
-    /// Brackets (`[` and `{`) open outside strings.
-    depth: usize,
-    /// True inside a string.
-    in_string: bool,
-    /// True after a backslash inside a string.
-    escaped: bool,
+    /// Its `{`/`[` nesting at the end of the last line, counted outside strings as the
+    /// inference's documents over lines are ([`crate::infer::gather::depth_of`]).
+    depth: i64,
+    /// True once it passed [`MAX_LINE_BYTES`] (and was reported): the rest of it is followed
+    /// to its end without being kept.
+    too_long: bool,
 }
 
 impl SpreadValue {
-    /// Adds a line, following the brackets it opens and closes outside strings.
+    /// Adds a line, following the brackets it opens and closes.
     fn push(&mut self, line: &str) {
-        for c in line.chars() {
-            if self.in_string {
-                match (self.escaped, c) {
-                    (true, _) => self.escaped = false,
-                    (false, '\\') => self.escaped = true,
-                    (false, '"') => self.in_string = false,
-                    _ => {}
-                }
-                continue;
-            }
-            match c {
-                '"' => self.in_string = true,
-                '[' | '{' => self.depth += 1,
-                ']' | '}' => self.depth = self.depth.saturating_sub(1),
-                _ => {}
-            }
+        self.depth += crate::infer::gather::depth_of(line);
+        if !self.too_long {
+            self.text.push_str(line.trim_end_matches(['\r', '\n']));
+            self.text.push('\n');
         }
-        self.text.push_str(line.trim_end_matches(['\r', '\n']));
-        self.text.push('\n');
     }
 
     /// True once every bracket it opened is closed.
     fn closed(&self) -> bool {
-        self.depth == 0
+        self.depth <= 0
     }
 }
 
@@ -307,12 +293,14 @@ impl LogReading {
     ) {
         if let Some(open) = spread {
             open.push(line);
-            if open.text.len() > MAX_LINE_BYTES {
+            if !open.too_long && open.text.len() > MAX_LINE_BYTES {
                 let reason = format!("a JSON value longer than {MAX_LINE_BYTES} bytes");
                 self.bad_line(summary, open.first_line, reason);
-                *spread = None;
-            } else if open.closed() {
-                if let Some(value) = spread.take() {
+                open.too_long = true;
+                open.text = String::new();
+            }
+            if open.closed() {
+                if let Some(value) = spread.take().filter(|v| !v.too_long) {
                     self.line(summary, value.first_line, value.text.trim_end());
                 }
             }
@@ -323,8 +311,7 @@ impl LogReading {
                 first_line: line_no,
                 text: String::new(),
                 depth: 0,
-                in_string: false,
-                escaped: false,
+                too_long: false,
             };
             open.push(line);
             *spread = Some(open);
@@ -586,6 +573,24 @@ mod tests {
             .map(|e| serde_json::to_string_pretty(e).unwrap() + "\n")
             .collect();
         assert_eq!(shapes(&read(&objects).1), shapes(&expected));
+    }
+
+    #[test]
+    fn a_json_value_over_the_longest_line_is_one_bad_line_and_what_follows_is_read() {
+        // Three lines, each within the longest line, together past it.
+        let long = "x".repeat(MAX_LINE_BYTES / 2);
+        let log = format!(
+            "[\n{{\"key\": \"{long}\"}},\n{{\"key\": \"{long}\"}},\n{{\"key\": \"{long}\"}}\n]\n\
+             2014-04-09T23:25:32.500+0000 [conn1] query shop.users query: {{ email: \"a\" }} planSummary: IXSCAN {{ email: 1 }} nreturned:1 1ms\n"
+        );
+        let mut reading = LogReading::new();
+        reading.read("x.log", log.as_bytes()).unwrap();
+        let w = reading.finish();
+        let lines: Vec<u64> = w.bad.iter().map(|b| b.line).collect();
+        assert_eq!(lines, [1]);
+        assert!(w.bad[0].reason.contains("longer than"), "{:?}", w.bad);
+        assert_eq!(w.groups.shapes.len(), 1);
+        assert_eq!(w.groups.shapes[0].1.count, 1);
     }
 
     #[test]
