@@ -24,6 +24,7 @@
 
 pub mod entry;
 pub mod group;
+pub mod join;
 pub mod legacy;
 pub mod loose;
 pub mod model;
@@ -157,6 +158,8 @@ pub struct LogReading {
     bad_lines: u64,
     /// Skipped operations by (reason, namespace, command).
     skipped: BTreeMap<(SkipReason, String, String), u64>,
+    /// Reads followed by reads of another collection on their connection.
+    joins: join::Joins,
 }
 
 /// A JSON value read over several lines, until its brackets close ([`LogReading::gather`]).
@@ -233,6 +236,7 @@ impl LogReading {
             first: None,
             last: None,
         };
+        self.joins.next_input();
         let mut buf = Vec::new();
         let mut line_no = 0u64;
         let mut spread: Option<SpreadValue> = None;
@@ -364,7 +368,15 @@ impl LogReading {
         match classify(logged) {
             Ok(op) => match &logged.totals {
                 Some(totals) => self.groups.add_totals(op, totals, source, line_no),
-                None => self.groups.add(op, &logged.figures, source, line_no),
+                None => {
+                    let read = matches!(op.kind, entry::Kind::Find | entry::Kind::Aggregate);
+                    let shape = self.groups.add(op, &logged.figures, source, line_no);
+                    if let (true, Some(shape), Some(conn), Some(t)) =
+                        (read, shape, &logged.connection, logged.time_ms)
+                    {
+                        self.joins.read(&self.groups, conn, t, shape);
+                    }
+                }
             },
             Err(skip) => {
                 let n = logged.totals.as_ref().map_or(1, |t| t.count);
@@ -423,6 +435,7 @@ impl LogReading {
             span_seconds: span_ms as f64 / 1000.0,
             rate_seconds: seconds,
             groups: self.groups,
+            joins: self.joins.finish(),
             skipped,
             bad_lines: self.bad_lines,
             bad: self.bad,
@@ -444,6 +457,8 @@ pub struct LogWorkload {
     pub rate_seconds: f64,
     /// The shapes counted.
     pub groups: Groups,
+    /// Reads followed on their connection by reads of another collection ([`join`]).
+    pub joins: Vec<join::Join>,
     /// Operations left out, by reason.
     pub skipped: Vec<SkippedOperations>,
     /// Bad lines in all.

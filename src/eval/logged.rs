@@ -58,8 +58,12 @@ pub struct Row {
 /// operations.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Measured {
-    /// Operations logged.
+    /// Operations logged (of the unit's own shapes: a shape read as their children is a
+    /// part of each).
     pub operations: u64,
+    /// Round trips per operation: one, and the reads that followed it on its connection as
+    /// its children (joined ÷ operations).
+    pub round_trips: f64,
     /// Mean `keysExamined` (none when no shape reports it).
     pub keys_examined: Option<f64>,
     /// Mean `docsExamined`.
@@ -179,12 +183,27 @@ fn row(unit: &str, shapes: &[&ShapeReport], operation: Option<&OperationEval>) -
 
 /// Returns the shapes' figures: each mean weighted by the shape's operations.
 fn measured(shapes: &[&ShapeReport]) -> Measured {
+    // The unit's own shapes are alternatives of one operation (a mean over them); a shape
+    // read as another's children (an application-level join) is a part of each operation:
+    // the figures of its operations that followed one are added, spread over the own
+    // shapes' operations.
+    let (joined, own): (Vec<&ShapeReport>, Vec<&ShapeReport>) =
+        shapes.iter().partition(|s| s.children_of.is_some());
+    let (joined, own) = match own.is_empty() {
+        true => (Vec::new(), joined),
+        false => (joined, own),
+    };
+    let operations: u64 = own.iter().map(|s| s.count).sum();
     let mean = |figure: fn(&ShapeReport) -> Option<f64>| {
-        let (sum, n) = shapes
+        let (sum, n) = own
             .iter()
             .filter_map(|s| figure(s).map(|v| (v * s.count as f64, s.count)))
             .fold((0.0, 0u64), |(a, n), (v, c)| (a + v, n + c));
-        (n > 0).then(|| sum / n as f64)
+        let parts: f64 = joined
+            .iter()
+            .filter_map(|s| Some(figure(s)? * s.children_of.as_ref()?.joined as f64))
+            .sum();
+        (n > 0).then(|| sum / n as f64 + parts / operations.max(1) as f64)
     };
     let mut plans: Vec<PlanCount> = Vec::new();
     for p in shapes.iter().flat_map(|s| &s.plans) {
@@ -194,8 +213,13 @@ fn measured(shapes: &[&ShapeReport]) -> Measured {
         }
     }
     plans.sort_by(|a, b| b.count.cmp(&a.count).then(a.plan.cmp(&b.plan)));
+    let joined_reads: u64 = joined
+        .iter()
+        .filter_map(|s| s.children_of.as_ref().map(|c| c.joined))
+        .sum();
     Measured {
-        operations: shapes.iter().map(|s| s.count).sum(),
+        operations,
+        round_trips: 1.0 + joined_reads as f64 / operations.max(1) as f64,
         keys_examined: mean(|s| s.keys_examined),
         docs_examined: mean(|s| s.docs_examined),
         returned: mean(|s| s.nreturned),
@@ -236,12 +260,15 @@ fn ratio(measured: Option<f64>, predicted: f64) -> Option<f64> {
     }
 }
 
-/// Returns a ratio as the readings say it: `40×`, `2.5×`, `1/20 of`.
+/// Returns a ratio as the readings say it: `40×`, `2.5×`, `0.94×`, `1/20 of` (a fraction
+/// under a half as its inverse, which reads better than a decimal there).
 pub fn times(r: f64) -> String {
     if r >= 10.0 {
         format!("{r:.0}×")
     } else if r >= 1.0 {
         format!("{r:.1}×")
+    } else if r > 0.5 {
+        format!("{r:.2}×")
     } else {
         format!("1/{:.0} of", 1.0 / r)
     }
@@ -302,6 +329,7 @@ mod tests {
     fn measured(keys: f64, docs: f64, returned: f64, plan: &str) -> Measured {
         Measured {
             operations: 3,
+            round_trips: 1.0,
             keys_examined: Some(keys),
             docs_examined: Some(docs),
             returned: Some(returned),
@@ -362,5 +390,8 @@ mod tests {
             "{text}"
         );
         assert_eq!(times(0.05), "1/20 of");
+        assert_eq!(times(0.5), "1/2 of");
+        // Under one but near it: two decimals, not "1/1 of".
+        assert_eq!(times(0.94), "0.94×");
     }
 }

@@ -33,6 +33,9 @@ pub struct Logged {
     pub time_ms: Option<i64>,
     /// Its namespace (`shop.orders`, `shop.$cmd`).
     pub namespace: String,
+    /// The client connection that ran it (`conn12`: the JSON log's `ctx`, the text log's
+    /// `[conn12]`), when the line says; the profiler's documents do not.
+    pub connection: Option<String>,
     /// The operation type: `command`, `query`, `update`, `remove`, `insert`, `getmore`
     /// (the legacy text's word, the profiler's `op`, the JSON log's `attr.type`).
     pub op: String,

@@ -77,12 +77,18 @@ pub struct Groups {
 }
 
 impl Groups {
-    /// Counts `op` with its figures, first seen at `source`:`line`.
-    pub fn add(&mut self, op: Operation, figures: &Figures, source: &str, line: u64) {
+    /// Counts `op` with its figures, first seen at `source`:`line`; returns its shape's
+    /// index in [`Groups::shapes`] (none past [`MAX_SHAPES`]).
+    pub fn add(
+        &mut self,
+        op: Operation,
+        figures: &Figures,
+        source: &str,
+        line: u64,
+    ) -> Option<usize> {
         let limit = op.limit;
-        let Some(s) = self.slot(op, source, line) else {
-            return;
-        };
+        let i = self.slot(op, source, line)?;
+        let s = self.shapes.get_mut(i).map(|(_, s)| s)?;
         s.count += 1;
         let sum = |total: &mut (u64, u64), n: Option<u64>| {
             if let Some(n) = n {
@@ -100,13 +106,18 @@ impl Groups {
             s.durations.add(d);
         }
         s.widen_limit(limit);
+        Some(i)
     }
 
     /// Counts the operations of a grouped entry (`$queryStats`) of `op`'s shape, first seen
     /// at `source`:`line`.
     pub fn add_totals(&mut self, op: Operation, totals: &Totals, source: &str, line: u64) {
         let limit = op.limit;
-        let Some(s) = self.slot(op, source, line) else {
+        let Some(s) = self
+            .slot(op, source, line)
+            .and_then(|i| self.shapes.get_mut(i))
+            .map(|(_, s)| s)
+        else {
             return;
         };
         let n = totals.count;
@@ -134,9 +145,9 @@ impl Groups {
         s.widen_limit(limit);
     }
 
-    /// Returns the statistics of `op`'s shape, made when first seen (at `source`:`line`);
-    /// none past [`MAX_SHAPES`] (counted as overflow).
-    fn slot(&mut self, op: Operation, source: &str, line: u64) -> Option<&mut ShapeStats> {
+    /// Returns the index of `op`'s shape, its statistics made when first seen (at
+    /// `source`:`line`); none past [`MAX_SHAPES`] (counted as overflow).
+    fn slot(&mut self, op: Operation, source: &str, line: u64) -> Option<usize> {
         let key = ShapeKey::of(&op);
         let i = match self.index.get(&key) {
             Some(i) => *i,
@@ -150,7 +161,7 @@ impl Groups {
                 self.shapes.len() - 1
             }
         };
-        self.shapes.get_mut(i).map(|(_, s)| s)
+        Some(i)
     }
 }
 

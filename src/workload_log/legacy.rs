@@ -39,6 +39,7 @@ pub fn read(line: &str) -> Result<LineRead, String> {
     let Some(close) = after.find(']') else {
         return Ok(out);
     };
+    let context = after.get(1..close).unwrap_or_default();
     let body = after.get(close + 1..).unwrap_or_default().trim_start();
     if body.starts_with("warning: log line attempted") {
         // mongod cut the line (past its 10 KB of a log line) and kept its beginning and end.
@@ -64,6 +65,7 @@ pub fn read(line: &str) -> Result<LineRead, String> {
     let mut logged = Logged {
         time_ms: Some(time_ms),
         namespace: ns.to_string(),
+        connection: context.starts_with("conn").then(|| context.to_string()),
         op: op.to_string(),
         figures: Figures {
             duration_ms: duration,

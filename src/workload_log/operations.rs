@@ -17,6 +17,8 @@
 //! the same step are one unit, their rates added. A dotted field (`minutes.180`) is its
 //! top-level field (`minutes`): the model's fields and patterns are top-level.
 
+pub mod children;
+
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
@@ -136,6 +138,19 @@ pub struct ShapeReport {
     /// Why it became no unit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_mapped: Option<String>,
+    /// The read this shape's operations follow as its children (an application-level join,
+    /// [`children`]); its unit is that read's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub children_of: Option<ChildrenOf>,
+}
+
+/// The read a shape's operations follow as its children.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChildrenOf {
+    /// That read's shape, described ([`ShapeReport::describe`]).
+    pub shape: String,
+    /// How many of this shape's operations followed it on their connection.
+    pub joined: u64,
 }
 
 impl ShapeReport {
@@ -311,23 +326,26 @@ fn read_step(entity: &str, key: &ShapeKey, s: &ShapeStats, model: Option<&Model>
             if let (Some(by), Some(m)) = (by, step.as_object_mut()) {
                 m.insert("by".to_string(), Value::String(by));
             }
-            if let (Some(p), Some(m)) = (&op.projection, step.as_object_mut()) {
-                let fields: Vec<Value> = p
-                    .as_object()
-                    .map(|p| {
-                        p.iter()
-                            .filter(|(_, v)| v.as_f64().is_some_and(|x| x > 0.0))
-                            .map(|(k, _)| Value::String(top(k).to_string()))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                if !fields.is_empty() {
-                    m.insert("fields".to_string(), Value::Array(fields));
-                }
+            let fields = projected(op.projection.as_ref());
+            if let (false, Some(m)) = (fields.is_empty(), step.as_object_mut()) {
+                m.insert("fields".to_string(), Value::Array(fields));
             }
             Ok((step, assumed))
         }
     }
+}
+
+/// The top-level fields a projection includes (none: every field).
+fn projected(projection: Option<&Value>) -> Vec<Value> {
+    projection
+        .and_then(Value::as_object)
+        .map(|p| {
+            p.iter()
+                .filter(|(_, v)| v.as_f64().is_some_and(|x| x > 0.0))
+                .map(|(k, _)| Value::String(top(k).to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The fields an update document changes, whether all are increments, and pushes.
@@ -488,20 +506,36 @@ pub struct Mapped {
 /// given, says which relationships a child insert or a push joins).
 pub fn map(log: &LogWorkload, model: Option<&Model>) -> Mapped {
     let seconds = log.rate_seconds;
+    let steps: Vec<Mapping> = log
+        .groups
+        .shapes
+        .iter()
+        .map(|(key, s)| step_of(&s.operation.collection, key, s, model))
+        .collect();
+    let kept = children::kept(log, model, &steps);
     let mut order: Vec<usize> = (0..log.groups.shapes.len()).collect();
     // Most frequent first, so that a unit is named after its most frequent shape.
     order.sort_by_key(|i| std::cmp::Reverse(log.groups.shapes.get(*i).map_or(0, |(_, s)| s.count)));
     // Each unit: its name, step, operations logged and grouped entries' rate.
     let mut units: Vec<(String, Value, u64, f64)> = Vec::new();
-    let mut shapes = Vec::new();
-    for i in order {
-        let Some((key, s)) = log.groups.shapes.get(i) else {
+    // Each shape's report, by the shape's index.
+    let mut reports: Vec<Option<ShapeReport>> = vec![None; log.groups.shapes.len()];
+    for &i in &order {
+        let (Some((key, s)), Some(mapping)) = (log.groups.shapes.get(i), steps.get(i)) else {
             continue;
         };
-        let entity = s.operation.collection.as_str();
+        if kept.iter().any(|k| k.child == i) {
+            continue;
+        }
         let mut report = shape_report(key, s, seconds);
-        match step_of(entity, key, s, model) {
-            Ok((step, assumed)) => {
+        match mapping.clone() {
+            Ok((mut step, mut assumed)) => {
+                let mine: Vec<&children::Kept> = kept.iter().filter(|k| k.parent == i).collect();
+                if let (false, Some(m)) = (mine.is_empty(), step.as_object_mut()) {
+                    let reads = mine.iter().map(|k| k.children.clone()).collect();
+                    m.insert("children".to_string(), Value::Array(reads));
+                    assumed.extend(mine.iter().map(|k| k.parent_note.clone()));
+                }
                 report.assumed = assumed;
                 let logged = s.count - s.grouped.0;
                 let name = match units.iter_mut().find(|(_, st, _, _)| *st == step) {
@@ -520,8 +554,31 @@ pub fn map(log: &LogWorkload, model: Option<&Model>) -> Mapped {
             }
             Err(why) => report.not_mapped = Some(why),
         }
-        shapes.push(report);
+        if let Some(slot) = reports.get_mut(i) {
+            *slot = Some(report);
+        }
     }
+    for k in &kept {
+        let (Some((key, s)), Some(parent)) =
+            (log.groups.shapes.get(k.child), reports.get(k.parent))
+        else {
+            continue;
+        };
+        let mut report = shape_report(key, s, seconds);
+        report.unit = parent.as_ref().and_then(|p| p.unit.clone());
+        report.children_of = parent.as_ref().map(|p| ChildrenOf {
+            shape: p.describe(),
+            joined: k.joined,
+        });
+        report.assumed = vec![k.child_note.clone()];
+        if let Some(slot) = reports.get_mut(k.child) {
+            *slot = Some(report);
+        }
+    }
+    let shapes = order
+        .iter()
+        .filter_map(|i| reports.get_mut(*i).and_then(Option::take))
+        .collect();
     let units = units
         .into_iter()
         .map(|(name, step, count, grouped)| {
@@ -539,7 +596,24 @@ pub fn map(log: &LogWorkload, model: Option<&Model>) -> Mapped {
 fn unit_name(step: &Value) -> String {
     let s = |k: &str| step.get(k).and_then(Value::as_str).unwrap_or_default();
     match s("op") {
-        "read" => format!("read {} by {}", s("entity"), s("by")),
+        "read" => {
+            let children: Vec<&str> = step
+                .get("children")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c.get("relationship").and_then(Value::as_str))
+                .collect();
+            match children.as_slice() {
+                [] => format!("read {} by {}", s("entity"), s("by")),
+                names => format!(
+                    "read {} by {} with {}",
+                    s("entity"),
+                    s("by"),
+                    names.join(", ")
+                ),
+            }
+        }
         "list" => {
             let by = step.get("by").and_then(Value::as_str);
             let sort = step
@@ -624,6 +698,7 @@ fn shape_report(key: &ShapeKey, s: &ShapeStats, seconds: f64) -> ShapeReport {
         unit: None,
         assumed: Vec::new(),
         not_mapped: None,
+        children_of: None,
     }
 }
 

@@ -39,6 +39,7 @@ pub fn read(line: &str) -> Result<(Format, LineRead), String> {
             Some(attr) if slow => Some(Logged {
                 time_ms,
                 namespace: text(attr.get("ns")).unwrap_or_default(),
+                connection: text(object.get("ctx")).filter(|c| c.starts_with("conn")),
                 op: match text(attr.get("type")).as_deref() {
                     Some("delete") => "remove".to_string(),
                     Some(t) => t.to_string(),
@@ -61,6 +62,7 @@ pub fn read(line: &str) -> Result<(Format, LineRead), String> {
         let logged = Logged {
             time_ms,
             namespace: text(object.get("ns")).unwrap_or_default(),
+            connection: None,
             op: if op == "delete" {
                 "remove".to_string()
             } else {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Value};
 use squillion::eval::logged::beside_predicted;
 use squillion::eval::{evaluate_offered, EvalOptions};
-use squillion::model::{parse_model, Model};
+use squillion::model::{parse_model, Model, Relationship};
 use squillion::workload_log::model::{model_from_logs, with_logged_workload, LogReport};
 use squillion::workload_log::{LogReading, LogWorkload};
 
@@ -354,11 +354,14 @@ fn a_gzipped_log_reads_as_the_plain_one() {
 
 /// Writes `units` as JSON "Slow query" lines of mongod 7.0 over `seconds` (each unit's
 /// `rate × seconds` runs, evenly spread), between a first and a last line of the log;
-/// `relationships` are `(name, parent, array)`, for the finds of parents by a child's field.
+/// `relationships` are the preset's, for the finds of parents by a child's field and of a
+/// read's children: a `read` with children is its find and then, on the same connection a
+/// millisecond later each, one find of each relationship's children by their reference to
+/// the parent, as an application joins them.
 /// `figures` gives each step's `keysExamined`, `docsExamined` and `nreturned`.
 fn slow_query_log(
     units: &[Value],
-    relationships: &[(String, String, String)],
+    relationships: &[Relationship],
     seconds: u64,
     figures: &dyn Fn(&Value) -> [f64; 3],
 ) -> String {
@@ -389,6 +392,38 @@ fn slow_query_log(
             let (kind, command) = match step["op"].as_str().unwrap() {
                 "read" => {
                     let by = step["by"].as_str().unwrap_or("_id");
+                    for (k, child) in step["children"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .enumerate()
+                    {
+                        let name = child["relationship"].as_str().unwrap();
+                        let r = relationships.iter().find(|r| r.name == name).unwrap();
+                        let mut find = json!({"find": r.child,
+                            "filter": {r.parent_ref(): {"$oid": format!("{i:024x}")}}});
+                        if let Some(limit) = child.get("limit") {
+                            find["limit"] = limit.clone();
+                        }
+                        if let Some(sort) = child.get("sort") {
+                            find["sort"] = json!({sort["field"].as_str().unwrap(): sort["order"]});
+                        }
+                        if let Some(fields) = child.get("fields").and_then(Value::as_array) {
+                            let p: serde_json::Map<String, Value> = fields
+                                .iter()
+                                .map(|f| (f.as_str().unwrap().to_string(), json!(1)))
+                                .collect();
+                            find["projection"] = Value::Object(p);
+                        }
+                        let at_ms = ms + 1 + k as i64;
+                        let line = json!({"t": at(at_ms), "s": "I", "c": "COMMAND", "id": 51803,
+                            "ctx": format!("conn{}", 100 + i % 8), "msg": "Slow query",
+                            "attr": {"type": "command", "ns": format!("app.{}", r.child),
+                            "command": find, "planSummary": "IXSCAN { page: 1 }",
+                            "keysExamined": keys, "docsExamined": docs, "nreturned": returned,
+                            "durationMillis": 100}});
+                        lines.push((at_ms, line.to_string()));
+                    }
                     (
                         "command",
                         json!({"find": collection, "filter": {by: format!("v{i}")}, "limit": 1}),
@@ -418,9 +453,9 @@ fn slow_query_log(
                 "find_parents" => {
                     // The parents holding a child with the value in the relationship's array.
                     let r = step["relationship"].as_str().unwrap();
-                    let (_, parent, array) = relationships.iter().find(|(n, _, _)| n == r).unwrap();
-                    collection = parent.clone();
-                    let path = format!("{array}.{}", step["by"].as_str().unwrap());
+                    let r = relationships.iter().find(|x| x.name == r).unwrap();
+                    collection = r.parent.clone();
+                    let path = format!("{}.{}", r.array_field(), step["by"].as_str().unwrap());
                     (
                         "command",
                         json!({"find": collection, "filter": {path: format!("v{i}")}}),
@@ -428,7 +463,8 @@ fn slow_query_log(
                 }
                 other => panic!("no log line for {other}"),
             };
-            let line = json!({"t": at(ms), "s": "I", "c": "COMMAND", "id": 51803, "ctx": "conn7",
+            let ctx = format!("conn{}", 100 + i % 8);
+            let line = json!({"t": at(ms), "s": "I", "c": "COMMAND", "id": 51803, "ctx": ctx,
                 "msg": "Slow query", "attr": {"type": kind, "ns": format!("app.{collection}"),
                 "command": command, "planSummary": "IXSCAN { page: 1 }", "keysExamined": keys,
                 "docsExamined": docs, "nreturned": returned, "durationMillis": 100 + i % 7}});
@@ -458,18 +494,7 @@ fn logged_preset(
         .map(|u| serde_json::to_value(u).unwrap())
         .collect();
     assert_eq!(units.len(), written.len());
-    let relationships: Vec<(String, String, String)> = preset
-        .relationships
-        .iter()
-        .map(|r| {
-            (
-                r.name.clone(),
-                r.parent.clone(),
-                r.array_field().to_string(),
-            )
-        })
-        .collect();
-    let log_text = slow_query_log(&units, &relationships, seconds, figures);
+    let log_text = slow_query_log(&units, &preset.relationships, seconds, figures);
     let mut reading = LogReading::new();
     reading.read("preset.log", log_text.as_bytes()).unwrap();
     let log = reading.finish();
@@ -517,6 +542,98 @@ fn a_presets_workload_written_as_a_log_comes_back_with_its_rates() {
     let (got, written) = round_trip(include_str!("../../presets/product-parts.json"), 10, &some);
     assert_eq!(got, written);
     assert_eq!(got.len(), 3);
+}
+
+#[test]
+fn a_read_and_its_childrens_find_on_one_connection_come_back_as_one_read_with_children() {
+    // blog's post page: the post by its slug, then its oldest 50 comments by postId; the
+    // product-parts page: the product, then its parts' names by the parts' array of products
+    // (many-to-many). Each written as two finds on one connection 1 ms apart.
+    let pages = ["post page", "author page"];
+    let (got, written) = round_trip(include_str!("../../presets/blog.json"), 10, &pages);
+    assert_eq!(got, written);
+    assert!(
+        got.iter().any(|(steps, _)| steps.contains("\"children\"")),
+        "{got:?}"
+    );
+    let all = [
+        "product page with part names",
+        "products using a part",
+        "rename part",
+        "rename product",
+    ];
+    let (got, written) = round_trip(include_str!("../../presets/product-parts.json"), 10, &all);
+    assert_eq!(got, written);
+    assert_eq!(got.len(), 4);
+}
+
+#[test]
+fn a_read_followed_by_its_childrens_find_on_its_connection_is_one_unit() {
+    // tests/fixtures/mongod-logs/shop/joins.log (JSON, 4.4 on) and joins-4.0.log (the same
+    // operations as mongod 4.0's text): 12 pages read a user by email and, on the same
+    // connection 8–19 ms later, the user's newest 10 orders; one user read and two order
+    // lists stand alone.
+    let dir = fixture("shop");
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for log in ["joins.log", "joins-4.0.log"] {
+        let args = [
+            "infer",
+            &file("users.json"),
+            &file("orders.json"),
+            "--log",
+            &file(log),
+            "--json",
+        ];
+        let out = squillion(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let workload = v["model"]["workload"].as_array().unwrap();
+        assert_eq!(
+            workload[0],
+            json!({"name": "read users by email with orders", "rate_per_sec": 0.186,
+            "steps": [{"op": "read", "entity": "users", "by": "email", "children": [
+                {"relationship": "orders", "limit": 10, "sort": {"field": "date", "order": -1}}
+            ]}]}),
+            "{log}"
+        );
+        let names: Vec<&str> = workload
+            .iter()
+            .map(|u| u["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["read users by email with orders", "update users name"],
+            "{log}"
+        );
+        // The orders' shape is the read's children, said with its counts.
+        let shapes = v["log"]["shapes"].as_array().unwrap();
+        let orders = shapes
+            .iter()
+            .find(|s| s["namespace"] == "shop.orders")
+            .unwrap();
+        assert_eq!(orders["filter"], json!({"customerId": "?objectId"}));
+        assert_eq!(orders["unit"], "read users by email with orders");
+        assert_eq!(orders["children_of"]["joined"], 12);
+        let note = orders["assumed"][0].as_str().unwrap();
+        assert!(
+            note.contains("12 of its 14 finds followed a find of shop.users"),
+            "{note}"
+        );
+        assert!(note.ends_with("the other 2 are not in the model"), "{note}");
+        // Measured per page: the user's find and 12/13 of an orders' find (3 keys each).
+        let row = &v["log"]["measured_beside_predicted"]["rows"][0];
+        let m = &row["measured"];
+        assert_eq!(m["operations"], 13);
+        let keys = m["keys_examined"].as_f64().unwrap();
+        assert!((keys - (1.0 + 3.0 * 12.0 / 13.0)).abs() < 1e-9, "{keys}");
+        assert!((m["round_trips"].as_f64().unwrap() - 25.0 / 13.0).abs() < 1e-9);
+        assert_eq!(row["predicted"]["round_trips"], 2);
+    }
 }
 
 #[test]

@@ -205,8 +205,12 @@ fn measured_row(row: &Row) -> String {
         .map(|q| format!("{} ×{}", q.plan, q.count))
         .collect();
     s.push_str(&format!(
-        ": {}; round trips 1 / {}; plans {} / {}\n",
+        ": {}; round trips {} / {}; plans {} / {}\n",
         figures.join(", "),
+        match m.round_trips.fract() == 0.0 {
+            true => format!("{}", m.round_trips),
+            false => format!("{:.2}", m.round_trips),
+        },
         p.round_trips,
         if plans.is_empty() {
             "—".to_string()
