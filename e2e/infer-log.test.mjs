@@ -4,14 +4,20 @@
 // (tests/suite/workload_logs.rs asserts the CLI's); the dialog prints the log's summary (lines,
 // span, shapes with their rates and units, what was skipped and why, bad lines by line), in
 // English and in Chinese. A gzipped log alone, with a line cut short, gives a model of the
-// collections it names, the cut line reported by number. Screenshots: infer-log.png,
-// zh-infer-log.png, infer-log-alone.png.
+// collections it names, the cut line reported by number. A gzipped mongodump archive of the
+// shop (written by the archive peer of tests/suite/infer_archives.rs) with a log of pages that
+// read a user and then the user's orders on one connection: the page's model is the CLI's,
+// its workload one read with children. Screenshots: infer-log.png, zh-infer-log.png,
+// infer-log-alone.png, infer-log-dump.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { openPage, useSite, SHOTS, dropFiles } from './browser.mjs';
+import { cliJson } from './cli.mjs';
 import { openIn } from './zh-check.mjs';
 
 const site = useSite();
@@ -125,6 +131,37 @@ test('a gzipped log alone with a line cut short: a model of its collections, the
   assert.equal(await page.$('[data-testid=infer-skipped-count]'), null);
   await showLog(page);
   await page.screenshot({ path: `${SHOTS}/infer-log-alone.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a mongodump archive dropped with a log of joined reads: the CLI\'s model, one read with children', async () => {
+  // The shop's documents as `mongodump --archive --gzip` of database shop writes them.
+  const docs = ['users', 'orders'].flatMap((c) =>
+    readFileSync(join(SHOP, `${c}.json`), 'utf8').trim().split('\n').map((d) => `{"ns": "shop.${c}", "doc": ${d}}`));
+  const archive = join(mkdtempSync(join(tmpdir(), 'squillion-log-dump-')), 'shop.archive.gz');
+  const peer = spawnSync('python3', ['tests/suite/common/mongodump_archive.py', archive, '--gzip'],
+    { input: docs.join('\n') + '\n', encoding: 'utf8' });
+  assert.equal(peer.status, 0, peer.stderr);
+  const log = join(LOGS, 'shop', 'joins.log');
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 900 });
+  await inferFrom(page, [
+    { name: 'shop.archive.gz', bytes: [...readFileSync(archive)] },
+    { name: 'joins.log', bytes: [...readFileSync(log)] },
+  ]);
+  const model = JSON.parse(await page.inputValue('#model-input'));
+  const cli = cliJson(['infer', archive, '--log', log, '--json']);
+  assert.deepEqual(model, cli.model, 'the page reads the archive and the log as squillion infer does');
+  assert.deepEqual(model.workload.map((u) => u.name), ['read users by email with orders', 'update users name']);
+  assert.deepEqual(model.workload[0].steps[0].children,
+    [{ relationship: 'orders', limit: 10, sort: { field: 'date', order: -1 } }]);
+  // The summary says which reads were joined, and how often.
+  const shapes = await items(page, 'infer-log-shapes');
+  assert.ok(shapes.some((s) => s.startsWith('find shop.orders') && s.includes('read as the orders children of a users read: 12 of its 14 finds')),
+    shapes.join('\n'));
+  assert.ok(shapes.some((s) => s.startsWith('find shop.users') && s.includes('an application-level join')), shapes.join('\n'));
+  await showLog(page);
+  await page.screenshot({ path: `${SHOTS}/infer-log-dump.png` });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -478,7 +478,9 @@ const SNIFF_LINES: usize = 8;
 /// documents: of its first non-blank lines, at least as many read as log lines (with a time
 /// or an operation, by [`legacy`] or [`structured`]) as do not, and one does. A banner
 /// (`***** SERVER RESTARTED *****`) weighs nothing either way; a line cut by the end of
-/// `head` counts against.
+/// `head` counts against. Pretty-printed JSON (a first line that is only `[` or `{`, as
+/// [`LogReading::read`] reads it) is weighed by its first value: an array's first element,
+/// read once its brackets close within `head` (`$queryStats` printed with indentation).
 pub fn is_log(head: &[u8]) -> bool {
     let plain;
     let text = if head.starts_with(&[0x1f, 0x8b]) {
@@ -487,6 +489,10 @@ pub fn is_log(head: &[u8]) -> bool {
     } else {
         head
     };
+    if let Some(first) = first_spread_value(&String::from_utf8_lossy(text)) {
+        return structured::read(&first)
+            .is_ok_and(|(_, r)| r.time_ms.is_some() || r.logged.is_some());
+    }
     let (mut log, mut other) = (0usize, 0usize);
     let lines = text
         .split(|b| *b == b'\n')
@@ -494,7 +500,10 @@ pub fn is_log(head: &[u8]) -> bool {
         .filter(|l| !l.is_empty())
         .take(SNIFF_LINES);
     for line in lines {
-        let read = if line.starts_with('{') {
+        let read = if line.starts_with('[') {
+            // `$queryStats` as one JSON array on one line.
+            query_stats::read_array(&line).map(|reads| reads.into_iter().next().unwrap_or_default())
+        } else if line.starts_with('{') {
             structured::read(&line).map(|(_, r)| r)
         } else {
             legacy::read(&line)
@@ -506,6 +515,36 @@ pub fn is_log(head: &[u8]) -> bool {
         }
     }
     log > 0 && log >= other
+}
+
+/// Returns the first JSON object of pretty-printed `text` on one line, when its first
+/// non-blank line is only `{`, or only `[` and its next is only `{` (an array's first
+/// element); none when `text` is not pretty-printed JSON or the object does not close in it.
+fn first_spread_value(text: &str) -> Option<String> {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let mut first = lines.next()?;
+    if first.trim() == "[" {
+        first = lines.next()?;
+    }
+    if first.trim() != "{" {
+        return None;
+    }
+    let mut value = first.trim().to_string();
+    let mut depth = crate::infer::gather::depth_of(first);
+    for line in lines {
+        depth += crate::infer::gather::depth_of(line);
+        value.push(' ');
+        // An array's next element may follow the object's close on its line (`},`).
+        value.push_str(if depth <= 0 {
+            line.trim().trim_end_matches(',')
+        } else {
+            line.trim()
+        });
+        if depth <= 0 {
+            return Some(value);
+        }
+    }
+    None
 }
 
 /// Returns as much of gzipped `head` as decompresses (it may end mid-stream).
@@ -674,6 +713,20 @@ mod tests {
         ] {
             assert!(!is_log(head.as_bytes()), "{head}");
         }
+        // `$queryStats` as one array on a line, and pretty-printed (an entry alone, an
+        // array): a log; documents pretty-printed (mongoexport --pretty, --jsonArray): not.
+        let stats = include_str!("../tests/fixtures/mongod-logs/query-stats-array.json");
+        assert!(is_log(stats.as_bytes()));
+        let value: serde_json::Value = serde_json::from_str(stats.trim()).unwrap();
+        let pretty = serde_json::to_string_pretty(&value).unwrap();
+        assert!(is_log(pretty.as_bytes()), "{pretty}");
+        let entry = serde_json::to_string_pretty(&value[0]).unwrap();
+        assert!(is_log(entry.as_bytes()), "{entry}");
+        let documents = serde_json::json!([{"_id": 1, "email": "a@example.com"}, {"_id": 2}]);
+        let pretty_documents = serde_json::to_string_pretty(&documents).unwrap();
+        assert!(!is_log(pretty_documents.as_bytes()), "{pretty_documents}");
+        let one = serde_json::to_string_pretty(&documents[0]).unwrap();
+        assert!(!is_log(one.as_bytes()), "{one}");
         // One bad line among log lines is still a log (a log's bad lines are reported).
         assert!(is_log(
             format!("{json_log}\n{{\"t\":\n{json_log}").as_bytes()
