@@ -4,6 +4,7 @@ mod bench;
 mod breakdown;
 mod clipboard;
 mod console;
+mod diagram;
 mod doc_link;
 mod editor;
 mod examples;
@@ -45,14 +46,15 @@ pub fn mount() {
     leptos::mount::mount_to_body(App);
 }
 
-/// The start of the tools module (`src/bin/squillion-tools.rs`): registers `squillionInfer` on
-/// the global scope (an inference worker's, public/worker.js), and the inference benchmark's
-/// hook when the page asks for it (the page loads the module with `squillionLoadTools`,
-/// public/boot.js). None of it is reachable from [`mount`], so the page's own module carries
-/// none of it.
+/// The start of the tools module (`src/bin/squillion-tools.rs`): registers `squillionInfer` and
+/// `squillionDiagram` on the global scope (a tools worker's, public/worker.js), and the
+/// inference benchmark's hook when the page asks for it (the page loads the module with
+/// `squillionLoadTools`, public/boot.js). None of it is reachable from [`mount`], so the page's
+/// own module carries none of it (the diagram's layout crate among it).
 pub fn register_tools() {
     console_error_panic_hook::set_once();
     infer::register();
+    diagram::register();
     bench::register_infer_if_requested();
 }
 
