@@ -127,10 +127,11 @@ fn typing_in_a_field() -> bool {
 }
 
 /// Widgets that use the arrow keys themselves (tab lists, radio groups, sliders, menus,
-/// dialogs, regions that scroll sideways): page-wide arrow shortcuts leave their keys alone.
+/// dialogs, regions that scroll sideways: tables, the diagram): page-wide arrow shortcuts leave
+/// their keys alone.
 const OWN_ARROWS: &str = "[role=tablist], [role=tab], [role=radiogroup], [role=radio], \
     [role=slider], [role=spinbutton], [role=listbox], [role=menu], [role=menubar], \
-    [role=grid], [role=tree], [role=dialog], .table-scroll";
+    [role=grid], [role=tree], [role=dialog], .table-scroll, .diagram-picture";
 
 /// Returns true when the focused element uses the arrow keys itself (see [`OWN_ARROWS`]), or
 /// is a text field.
