@@ -11,10 +11,10 @@
 //              | { id, fatal, init? } (this worker cannot evaluate at all: the page takes over;
 //                init: true when the module did not even load)
 //
-// `kind: 'infer'` runs in the tools module (squillion-tools.js and its wasm: inference from
-// data and SQL schemas), fetched the first time a worker asks for it and kept by the service
-// worker; such a worker never instantiates the page's module (docs/size.md). Every other kind
-// runs in the page's module.
+// Kinds `infer` and `diagram` run in the tools module (squillion-tools.js and its wasm:
+// inference from data and SQL schemas, the diagram's layout), fetched the first time a worker
+// asks for it and kept by the service worker; such a worker never instantiates the page's
+// module (docs/size.md). Every other kind runs in the page's module.
 //
 // With `kind: 'export'`, the same message builds the export's zip archive instead
 // (`squillionExport`, what "Download export (.zip)" asks a worker of its own for):
@@ -27,6 +27,9 @@
 // Message out: { id, progress: { done, total, file } } (bytes read so far), then
 //              { id, json, ms } (JSON {model, summary}) | { id, error } | { id, fatal }
 //
+// With `kind: 'diagram'` (the Diagram view; `options`: the page's language):
+// Message out: { id, svg, ms } | { id, error } | { id, fatal }
+//
 // With `kind: 'advise'`, the design advisor (`squillionAdvise(modelText, optionsJson, onProgress)`,
 // what the Advise panel asks a worker of its own for; Cancel terminates that worker):
 // Message out: { id, progress: { step, of, what } }…, then { id, json, ms } | { id, error } | { id, fatal }
@@ -37,10 +40,10 @@ let ready = null;
  * src/ui/worker.rs). */
 let given = null;
 
-/** Instantiates the module this message's kind runs in, once: the tools module for `infer`,
- * else the app's (the page's compiled one when it was sent, else fetched and compiled here). */
+/** Instantiates the module this message's kind runs in, once: the tools module for `infer` and
+ * `diagram`, else the app's (the page's compiled one when sent, else fetched and compiled). */
 function start(kind) {
-  if (kind === 'infer') {
+  if (kind === 'infer' || kind === 'diagram') {
     ready ??= import('./squillion-tools.js').then((tools) =>
       tools.default({ module_or_path: new URL('./squillion-tools_bg.wasm', import.meta.url) }),
     );
@@ -71,6 +74,11 @@ self.onmessage = async (event) => {
     if (kind === 'infer') {
       const json = self.squillionInfer(inferInputs(id, event.data.inputs), event.data.counts ?? '');
       self.postMessage({ id, json, ms: performance.now() - t0 });
+      return;
+    }
+    if (kind === 'diagram') {
+      const svg = self.squillionDiagram(model, design, options ?? 'en');
+      self.postMessage({ id, svg, ms: performance.now() - t0 });
       return;
     }
     const progress = (step, of, what) => self.postMessage({ id, progress: { step, of, what } });

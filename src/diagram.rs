@@ -8,7 +8,7 @@
 //! evaluation reads it ([`crate::stats::of_layout`], [`crate::warning::check_with_stats`]), never
 //! computed a second way.
 //!
-//! The formats ([`mermaid`], [`dot`] and, natively, `svg`) draw a [`drawing::Drawing`], the
+//! The formats ([`mermaid`], [`dot`] and [`svg`]) draw a [`drawing::Drawing`], the
 //! boxes and lines either diagram becomes in one language.
 
 pub mod dot;
@@ -17,7 +17,6 @@ pub mod entities;
 pub mod mermaid;
 pub mod reference;
 pub mod shape;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod svg;
 
 use serde::Serialize;

@@ -4,6 +4,7 @@ mod bench;
 mod breakdown;
 mod clipboard;
 mod console;
+mod diagram;
 mod doc_link;
 mod editor;
 mod examples;
@@ -45,14 +46,15 @@ pub fn mount() {
     leptos::mount::mount_to_body(App);
 }
 
-/// The start of the tools module (`src/bin/squillion-tools.rs`): registers `squillionInfer` on
-/// the global scope (an inference worker's, public/worker.js), and the inference benchmark's
-/// hook when the page asks for it (the page loads the module with `squillionLoadTools`,
-/// public/boot.js). None of it is reachable from [`mount`], so the page's own module carries
-/// none of it.
+/// The start of the tools module (`src/bin/squillion-tools.rs`): registers `squillionInfer` and
+/// `squillionDiagram` on the global scope (a tools worker's, public/worker.js), and the
+/// inference benchmark's hook when the page asks for it (the page loads the module with
+/// `squillionLoadTools`, public/boot.js). None of it is reachable from [`mount`], so the page's
+/// own module carries none of it (the diagram's layout crate among it).
 pub fn register_tools() {
     console_error_panic_hook::set_once();
     infer::register();
+    diagram::register();
     bench::register_infer_if_requested();
 }
 
@@ -125,10 +127,11 @@ fn typing_in_a_field() -> bool {
 }
 
 /// Widgets that use the arrow keys themselves (tab lists, radio groups, sliders, menus,
-/// dialogs, regions that scroll sideways): page-wide arrow shortcuts leave their keys alone.
+/// dialogs, regions that scroll sideways: tables, the diagram): page-wide arrow shortcuts leave
+/// their keys alone.
 const OWN_ARROWS: &str = "[role=tablist], [role=tab], [role=radiogroup], [role=radio], \
     [role=slider], [role=spinbutton], [role=listbox], [role=menu], [role=menubar], \
-    [role=grid], [role=tree], [role=dialog], .table-scroll";
+    [role=grid], [role=tree], [role=dialog], .table-scroll, .diagram-picture";
 
 /// Returns true when the focused element uses the arrow keys itself (see [`OWN_ARROWS`]), or
 /// is a text field.

@@ -657,3 +657,23 @@ strategy-array-of-ancestors = Array of ancestors
 strategy-materialized-paths = Materialized paths
 strategy-nested-sets = Nested sets
 strategy-single-collection = Single collection
+
+## The Diagram view beside the collection cards (src/ui/playground/diagram.rs)
+
+results-view = What the results show
+results-collections = Collections
+results-collections-title = One card per collection: counts, sizes, break points, indexes
+results-diagram = Diagram
+results-diagram-title = The design drawn: one box per collection with its document shapes, indexes and figures, and the references between them (what squillion diagram --format svg draws)
+diagram-loading = Loading the diagram tools…
+diagram-drawing = Drawing the diagram…
+diagram-failed = The diagram could not be drawn: { $error }
+diagram-stopped = the diagram tools stopped ({ $error }); switch designs or edit the model to try again
+diagram-no-worker = the page could not start the diagram tools ({ $error })
+diagram-worker-failed = the diagram tools could not be loaded
+diagram-caption = { $design }: its collections, the documents nested in them and the references between them
+diagram-download-svg = Download SVG
+diagram-download-svg-title = The diagram as an SVG file, as squillion diagram --format svg writes it
+diagram-download-png = Download PNG
+diagram-download-png-title = The diagram as a PNG picture, twice its size on screen
+diagram-png-failed = The PNG could not be made: { $error }

@@ -654,3 +654,23 @@ strategy-array-of-ancestors = 祖先数组
 strategy-materialized-paths = 物化路径
 strategy-nested-sets = 嵌套集合
 strategy-single-collection = 单集合模式
+
+## The Diagram view beside the collection cards (src/ui/playground/diagram.rs)
+
+results-view = 结果显示的内容
+results-collections = 集合
+results-collections-title = 每个集合一张卡片：数量、尺寸、突破点、索引
+results-diagram = 结构图
+results-diagram-title = 所选设计的结构图：每个集合一个方框，含其文档形状、索引和数据，以及集合之间的引用（与 squillion diagram --format svg 的输出一致）
+diagram-loading = 正在加载结构图工具…
+diagram-drawing = 正在绘制结构图…
+diagram-failed = 无法绘制结构图：{ $error }
+diagram-stopped = 结构图工具已停止（{ $error }）；切换设计或编辑模型后可重试
+diagram-no-worker = 页面无法启动结构图工具（{ $error }）
+diagram-worker-failed = 无法加载结构图工具
+diagram-caption = { $design }：其集合、内嵌于其中的文档以及集合之间的引用
+diagram-download-svg = 下载 SVG
+diagram-download-svg-title = 以 SVG 文件下载结构图，与 squillion diagram --format svg 的输出一致
+diagram-download-png = 下载 PNG
+diagram-download-png-title = 以 PNG 图片下载结构图，尺寸为屏幕上的两倍
+diagram-png-failed = 无法生成 PNG：{ $error }

@@ -1,6 +1,6 @@
 //! What a diagram draws, in one language: boxes with a title, a tag and lines of text, and
 //! the lines between them (a sub-document inside its document, a reference, a relationship).
-//! Every format ([`super::mermaid`], [`super::dot`], `super::svg`) draws a [`Drawing`], so the
+//! Every format ([`super::mermaid`], [`super::dot`], [`super::svg`]) draws a [`Drawing`], so the
 //! three say the same words.
 
 use super::entities::ModelDiagram;

@@ -3,9 +3,13 @@
 //! top and its lines below, and the lines between boxes as labelled arrows.
 //!
 //! `layout-rs` sizes every text at one font size per character (wide enough for CJK text, a
-//! little roomy for Latin), so a box always holds its text. Native only: the page does not
-//! draw it this way (yet), and the crate's layout asserts rather than returns errors, which a
-//! page must never risk.
+//! little roomy for Latin), so a box always holds its text. The picture stands alone (white
+//! boxes, black lines and text, a warned box's outline red): the page's Diagram view restyles
+//! those colours for its theme (`.diagram-picture` in public/style.css).
+//!
+//! The crate's layout asserts rather than returns errors: in the page it runs only in the tools
+//! module's worker (`ui::diagram`), where a failed assertion traps that worker and the page
+//! says so. A drawing without boxes is refused before it is laid out ([`render_checked`]).
 
 use layout::backends::svg::SVGWriter;
 use layout::core::base::Orientation;
@@ -80,6 +84,15 @@ pub fn render(drawing: &Drawing) -> String {
     let mut svg = SVGWriter::new();
     graph.do_it(false, false, false, &mut svg);
     fit_height(&svg.finalize())
+}
+
+/// Returns `drawing` as an SVG document, or why it is not laid out: a drawing without boxes
+/// (a model without entities) has nothing to lay out.
+pub fn render_checked(drawing: &Drawing) -> Result<String, String> {
+    if drawing.nodes.is_empty() {
+        return Err("the design has no collection to draw".to_string());
+    }
+    Ok(render(drawing))
 }
 
 /// Room kept under the lowest box: for a line that loops back to its own box below it.
@@ -196,5 +209,14 @@ mod tests {
             header.contains(&format!(" {height}\"")),
             "the viewBox follows: {header}"
         );
+    }
+
+    #[test]
+    fn a_drawing_without_boxes_is_refused_before_its_layout() {
+        let empty = Drawing {
+            title: "empty".to_string(),
+            ..Drawing::default()
+        };
+        assert!(render_checked(&empty).is_err());
     }
 }

@@ -4,6 +4,7 @@ mod advise;
 mod collections;
 mod compare;
 mod design_charts;
+mod diagram;
 mod evaluated;
 mod export;
 mod growth;
@@ -35,6 +36,7 @@ pub use warnings::WarningList;
 
 use advise::AdvisePanel;
 use design_charts::DesignCharts;
+use diagram::{DiagramTools, DiagramView, ResultsSwitch, ResultsView};
 use evaluated::{EvalOperations, EvalWarnings};
 use export::ExportButton;
 use pipeline::{Key, Outcome, Pipeline};
@@ -213,6 +215,24 @@ pub fn Playground() -> impl IntoView {
 
     let lesson = workshop_lesson(model);
 
+    // The collection cards or the diagram: the choice stays across designs and models, and so
+    // does the diagram's worker (the tools module loaded once).
+    let shows = Shows {
+        view: RwSignal::new(ResultsView::Collections),
+        tools: DiagramTools::new(),
+        question: Signal::derive(move || chosen_key.get().map(|k| (k.text, k.design))),
+        label: Signal::derive(move || {
+            let id = chosen.get();
+            bar.with(|b| {
+                b.iter()
+                    .find(|(i, _)| *i == id)
+                    .map(|(_, l)| l.clone())
+                    .unwrap_or(id)
+            })
+        }),
+        model_name,
+    };
+
     // The design row (and Custom's strategies) comes first in the page's order (a few Tab
     // presses from the top, before the editor's many fields), though it shows above the
     // results, right of the editor.
@@ -246,7 +266,7 @@ pub fn Playground() -> impl IntoView {
                 {move || advise_open.get().then(|| view! {
                     <AdvisePanel text=good_text apply=apply_design open=advise_open/>
                 })}
-                {chosen_result(result, outcome)}
+                {chosen_result(result, outcome, shows)}
                 <CompareTable designs=chart_designs current=chosen/>
                 <DesignCharts designs=chart_designs/>
             </div>
@@ -519,12 +539,28 @@ fn workshop_lesson(model: ReadSignal<Option<Model>>) -> Memo<Option<(String, Str
     })
 }
 
-/// The chosen design's results: its collections and its evaluation (the arithmetic standing in
-/// while the engine runs); while the model cannot be read, what to do; a design that cannot be
-/// laid out, why.
+/// What the results show above the operations, and what the diagram draws.
+#[derive(Clone, Copy)]
+struct Shows {
+    /// The collection cards or the diagram.
+    view: RwSignal<ResultsView>,
+    /// The diagram's worker and its last picture.
+    tools: DiagramTools,
+    /// The chosen design's model text and id.
+    question: Signal<Option<(std::sync::Arc<str>, String)>>,
+    /// The chosen design's label on the design bar.
+    label: Signal<String>,
+    /// The model's name (for the downloads' file names).
+    model_name: Signal<String>,
+}
+
+/// The chosen design's results: its collections (as cards, or drawn) and its evaluation (the
+/// arithmetic standing in while the engine runs); while the model cannot be read, what to do;
+/// a design that cannot be laid out, why.
 fn chosen_result(
     result: Memo<Option<Result<Analysis, String>>>,
     outcome: Memo<Option<Outcome>>,
+    shows: Shows,
 ) -> impl IntoView {
     move || match result.get() {
         None => view! { <p class="empty">{tr!(FixTheModel)}</p> }.into_any(),
@@ -539,8 +575,20 @@ fn chosen_result(
                 _ => None,
             });
             let pending = Signal::derive(move || outcome.with(Option::is_none));
+            let shown = move || match shows.view.get() {
+                ResultsView::Collections => view! {
+                    <CollectionCards analysis=a evaluated=evaluated pending=pending/>
+                }
+                .into_any(),
+                ResultsView::Diagram => view! {
+                    <DiagramView tools=shows.tools question=shows.question label=shows.label
+                        model_name=shows.model_name/>
+                }
+                .into_any(),
+            };
             view! {
-                <CollectionCards analysis=a evaluated=evaluated pending=pending/>
+                <ResultsSwitch view=shows.view/>
+                {shown}
                 <Evaluated outcome=outcome analysis=a/>
             }
             .into_any()

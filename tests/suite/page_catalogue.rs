@@ -207,6 +207,13 @@ const KEPT_LATIN: &[&str] = &[
     "TABLE",
     "users",
     "orders",
+    // The Diagram view's downloads: the picture's file formats, and the command it matches
+    // (squillion diagram --format svg).
+    "SVG",
+    "PNG",
+    "diagram",
+    "format",
+    "svg",
 ];
 
 #[test]
