@@ -16,7 +16,7 @@ use squillion::model::{parse_model, Model, Relationship};
 use squillion::workload_log::model::{model_from_logs, with_logged_workload, LogReport};
 use squillion::workload_log::{LogReading, LogWorkload};
 
-use crate::common::infer_json::squillion;
+use crate::common::infer_json::{squillion, squillion_json};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -584,14 +584,7 @@ fn a_read_followed_by_its_childrens_find_on_its_connection_is_one_unit() {
             &file(log),
             "--json",
         ];
-        let out = squillion(&args);
-        assert_eq!(
-            out.status.code(),
-            Some(0),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let v = squillion_json(&args);
         let workload = v["model"]["workload"].as_array().unwrap();
         assert_eq!(
             workload[0],

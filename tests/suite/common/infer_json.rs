@@ -15,6 +15,19 @@ pub fn squillion(args: &[&str]) -> Output {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Runs this build's `squillion` with `args`, which must exit 0, and returns its standard
+/// output read as JSON (`--json`).
+pub fn squillion_json(args: &[&str]) -> Value {
+    let out = squillion(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// Runs `squillion infer INPUTS --json --out model.json` in `dir`, which must exit 0: the
 /// report and the model.
 pub fn infer(inputs: &[String], dir: &Path) -> (Value, Model) {
