@@ -27,8 +27,9 @@
 // Message out: { id, progress: { done, total, file } } (bytes read so far), then
 //              { id, json, ms } (JSON {model, summary}) | { id, error } | { id, fatal }
 //
-// With `kind: 'diagram'` (the Diagram view; `options`: the page's language):
-// Message out: { id, svg, ms } | { id, error } | { id, fatal }
+// With `kind: 'diagram'` (the Diagram view; `options`: the page's language; `design` '' for the
+// model's own diagram; `since`: the design to mark what moved from, or ''):
+// Message out: { id, svg, changes, ms } (changes: JSON or null) | { id, error } | { id, fatal }
 //
 // With `kind: 'advise'`, the design advisor (`squillionAdvise(modelText, optionsJson, onProgress)`,
 // what the Advise panel asks a worker of its own for; Cancel terminates that worker):
@@ -77,8 +78,8 @@ self.onmessage = async (event) => {
       return;
     }
     if (kind === 'diagram') {
-      const svg = self.squillionDiagram(model, design, options ?? 'en');
-      self.postMessage({ id, svg, ms: performance.now() - t0 });
+      const { svg, changes } = self.squillionDiagram(model, design, event.data.since ?? '', options ?? 'en');
+      self.postMessage({ id, svg, changes, ms: performance.now() - t0 });
       return;
     }
     const progress = (step, of, what) => self.postMessage({ id, progress: { step, of, what } });

@@ -11,6 +11,7 @@
 //! The formats ([`mermaid`], [`dot`] and [`svg`]) draw a [`drawing::Drawing`], the
 //! boxes and lines either diagram becomes in one language.
 
+pub mod changes;
 pub mod dot;
 pub mod drawing;
 pub mod entities;

@@ -512,6 +512,9 @@ diagram-partial = partial
 diagram-many-to-many = many-to-many
 diagram-growth = +{ $typical }/day (largest +{ $largest }/day)
 cli-diagram-written = wrote { $path }
+diagram-added-since = ✚ not in { $design }
+diagram-changed-since = ± changed from { $design }
+cli-diagram-changes = since { $design }: not there: { $added }; changed: { $changed }; gone: { $gone }
 
 ## Infer summary
 

@@ -507,6 +507,9 @@ diagram-partial = 部分
 diagram-many-to-many = 多对多
 diagram-growth = 每天 +{ $typical }（最大的每天 +{ $largest }）
 cli-diagram-written = 已写入 { $path }
+diagram-added-since = ✚ { $design } 中没有
+diagram-changed-since = ± 与 { $design } 不同
+cli-diagram-changes = 与 { $design } 相比：新增：{ $added }；改变：{ $changed }；不再有：{ $gone }
 
 ## Infer summary
 

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 
 use super::eval::{chosen_design, ModelSource};
 use crate::diagram::drawing::{self, Drawing};
-use crate::diagram::{dot, mermaid, svg, Diagram, ModelDiagram};
+use crate::diagram::{changes, dot, mermaid, svg, Diagram, ModelDiagram};
 use crate::lang::{Lang, Text};
 
 /// The long help of `squillion diagram`.
@@ -24,12 +24,16 @@ pub const LONG_ABOUT: &str = "Draw a design, or the model before any design.\n\n
     One arrow per reference: the field that holds the ids, to the collection it names, with \
     how many documents stand at each end. Without --design: the model's entities and its \
     relationships with their cardinality distributions and growth.\n\n\
+    With --since D0 beside --design: what moved since design D0 is marked (a box D0 does not \
+    have, a box whose fields, indexes or kinds of documents differ; figures are not compared, \
+    since every design moves them), and standard error lists those boxes and the ones that \
+    went.\n\n\
     Formats: mermaid (a classDiagram, the default), dot (Graphviz) and svg (a standalone \
     picture, laid out by the layout-rs crate).\n\n\
     Exit codes: 0 drawn, 2 a usage or input error.";
 
 /// Examples shown after the help.
-pub const EXAMPLES: &str = "Examples:\n  squillion diagram presets/blog.json --design denormalized\n  squillion diagram --preset blog\n  squillion diagram --preset social-graph --design followers --format svg --out graph.svg\n  squillion diagram model.json --design my-design.json --format dot | dot -Tpng -o d.png\n\nReference: docs/cli.md";
+pub const EXAMPLES: &str = "Examples:\n  squillion diagram presets/blog.json --design denormalized\n  squillion diagram --preset blog\n  squillion diagram --preset social-graph --design followers --format svg --out graph.svg\n  squillion diagram --preset blog --design one-query --since normalized --format svg\n  squillion diagram model.json --design my-design.json --format dot | dot -Tpng -o d.png\n\nReference: docs/cli.md";
 
 /// The formats a diagram is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -54,6 +58,11 @@ pub struct DiagramArgs {
     /// before any design.
     #[arg(long)]
     pub design: Option<String>,
+    /// Mark what moved since this design (taken as --design takes it): a box it does not have
+    /// says `✚ not in D0`, a box that holds other fields or indexes says `± changed from D0`,
+    /// both outlined blue; standard error lists them and the boxes that went.
+    #[arg(long, value_name = "D0", requires = "design")]
+    pub since: Option<String>,
     /// The format to write.
     #[arg(long, value_enum, default_value_t = Format::Mermaid)]
     pub format: Format,
@@ -73,12 +82,21 @@ impl DiagramArgs {
         let Ok(model) = self.source.read(lang, false) else {
             return Ok(ExitCode::from(2));
         };
+        let design_drawing = |design: &str| -> anyhow::Result<Drawing> {
+            let (model, layout, name) = chosen_design(&model, Some(design))?;
+            let mut diagram = Diagram::of_layout(&model, &layout);
+            diagram.design = name;
+            Ok(drawing::of_design(&diagram, lang))
+        };
         let picture: Drawing = match self.design.as_deref() {
             Some(design) => {
-                let (model, layout, name) = chosen_design(&model, Some(design))?;
-                let mut diagram = Diagram::of_layout(&model, &layout);
-                diagram.design = name;
-                drawing::of_design(&diagram, lang)
+                let mut picture = design_drawing(design)?;
+                if let Some(since) = self.since.as_deref() {
+                    let before = design_drawing(since)?;
+                    let changes = changes::mark(&mut picture, &before, lang);
+                    eprintln!("{}", changes.line(lang));
+                }
+                picture
             }
             None => {
                 let title = model.name.clone().unwrap_or_else(|| "model".to_string());

@@ -17,13 +17,21 @@ pub fn render(drawing: &Drawing) -> String {
             .iter()
             .map(|l| format!("{}\\l", record_text(l)))
             .collect();
-        let head = format!("{}\\n«{}»", record_text(&n.title), record_text(&n.tag));
+        let mut head = format!("{}\\n«{}»", record_text(&n.title), record_text(&n.tag));
+        if let Some(m) = &n.change {
+            head.push_str("\\n");
+            head.push_str(&record_text(&m.text));
+        }
         let label = if body.is_empty() {
             format!("{{{head}}}")
         } else {
             format!("{{{head}|{body}}}")
         };
-        let color = if n.warned { ", color=\"red\"" } else { "" };
+        let color = match (n.warned, &n.change) {
+            (true, _) => ", color=\"red\"",
+            (false, Some(_)) => ", color=\"blue\", penwidth=2",
+            (false, None) => "",
+        };
         out.push_str(&format!("  {} [label=\"{label}\"{color}];\n", n.id));
     }
     for l in &drawing.links {

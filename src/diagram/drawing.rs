@@ -35,6 +35,31 @@ pub struct Node {
     pub lines: Vec<String>,
     /// True when the box carries a size warning.
     pub warned: bool,
+    /// What the box holds, without its figures: its fields, sub-documents, indexes and kinds
+    /// of documents, one line each. Two designs' boxes of one title hold the same when these
+    /// are equal ([`super::changes`]); figures are left out, since every design moves them.
+    pub structure: Vec<String>,
+    /// How the box differs from the design it is compared with, when it is
+    /// ([`super::changes::mark`]).
+    pub change: Option<Marking>,
+}
+
+/// How a box differs from the box of the same title in the design it is compared with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// The other design has no box of this title.
+    Added,
+    /// The other design's box of this title holds other fields, indexes or kinds of documents.
+    Changed,
+}
+
+/// A box's change and the words that say it (`✚ not in normalized`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Marking {
+    /// What changed.
+    pub change: Change,
+    /// The words drawn under the box's title.
+    pub text: String,
 }
 
 /// What a line between two boxes means.
@@ -169,8 +194,10 @@ impl Builder {
                     id: child.clone(),
                     title: child_title,
                     tag: Text::new("diagram-embedded").render(self.lang),
+                    structure: child_lines.clone(),
                     lines: child_lines,
                     warned: false,
+                    change: None,
                 },
             );
             self.drawing.links.push(Link {
@@ -198,13 +225,14 @@ impl Builder {
             .map(|w| w.path.as_str())
             .collect();
         let mut lines = Vec::new();
+        let mut structure = Vec::new();
         for (j, s) in c.shapes.iter().enumerate() {
             if c.shapes.len() > 1 {
-                lines.push(
-                    Text::new("diagram-shape")
-                        .arg("label", &s.label)
-                        .render(lang),
-                );
+                let label = Text::new("diagram-shape")
+                    .arg("label", &s.label)
+                    .render(lang);
+                structure.push(label.clone());
+                lines.push(label);
             }
             lines.push(
                 Text::new("diagram-figures")
@@ -231,6 +259,7 @@ impl Builder {
                     l.from = id.to_string();
                 }
             }
+            structure.extend(entry_lines.iter().cloned());
             lines.extend(entry_lines);
         }
         for i in &c.indexes {
@@ -244,6 +273,7 @@ impl Builder {
                     words.push(Text::new(id).render(lang));
                 }
             }
+            structure.push(words.join(", "));
             lines.push(words.join(", "));
         }
         for w in &c.warnings {
@@ -270,6 +300,8 @@ impl Builder {
                 tag: Text::new(tag).render(lang),
                 lines,
                 warned: !c.warnings.is_empty(),
+                structure,
+                change: None,
             },
         );
     }
@@ -338,13 +370,16 @@ pub fn of_model(m: &ModelDiagram, title: &str, lang: Lang) -> Drawing {
         let mut lines = vec![Text::new("diagram-entity-count")
             .arg("count", thousands(e.count))
             .render(lang)];
-        lines.extend(b.entries(&id, &e.name, &e.entries, &[]));
+        let entries = b.entries(&id, &e.name, &e.entries, &[]);
+        lines.extend(entries.iter().cloned());
         b.drawing.nodes.push(Node {
             id,
             title: e.name.clone(),
             tag: Text::new("diagram-entity").render(lang),
             lines,
             warned: false,
+            structure: entries,
+            change: None,
         });
     }
     for r in &m.relationships {

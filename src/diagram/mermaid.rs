@@ -19,6 +19,10 @@ pub fn render(drawing: &Drawing) -> String {
         // The tag as the first member: an annotation (`<<…>>`) takes no spaces and no
         // Chinese.
         out.push_str(&format!("  {} : «{}»\n", n.id, member(&n.tag)));
+        // What moved since the design compared with, as the second member.
+        if let Some(m) = &n.change {
+            out.push_str(&format!("  {} : {}\n", n.id, member(&m.text)));
+        }
         for line in &n.lines {
             out.push_str(&format!("  {} : {}\n", n.id, member(line)));
         }

@@ -4,7 +4,8 @@
 //!
 //! `layout-rs` sizes every text at one font size per character (wide enough for CJK text, a
 //! little roomy for Latin), so a box always holds its text. The picture stands alone (white
-//! boxes, black lines and text, a warned box's outline red): the page's Diagram view restyles
+//! boxes, black lines and text, a warned box's outline red, a box that moved since the design
+//! it is compared with outlined blue): the page's Diagram view restyles
 //! those colours for its theme (`.diagram-picture` in public/style.css).
 //!
 //! The crate's layout asserts rather than returns errors: in the page it runs only in the tools
@@ -28,16 +29,25 @@ pub fn render(drawing: &Drawing) -> String {
     let mut graph = VisualGraph::new(Orientation::TopToBottom);
     let mut handles = Vec::new();
     for n in &drawing.nodes {
-        let head = format!("{}\n«{}»", n.title, n.tag);
+        let mut head = format!("{}\n«{}»", n.title, n.tag);
+        if let Some(m) = &n.change {
+            head.push('\n');
+            head.push_str(&m.text);
+        }
         let mut parts = vec![RecordDef::new_text(&head)];
         if !n.lines.is_empty() {
             parts.push(RecordDef::new_text(&n.lines.join("\n")));
         }
         let record = ShapeKind::new_record(&RecordDef::Array(parts));
-        let line = if n.warned { "red" } else { "black" };
+        // A warned box stays red when it also moved: the warning matters more.
+        let (line, width) = match (n.warned, &n.change) {
+            (true, _) => ("red", 2),
+            (false, Some(_)) => ("blue", 2),
+            (false, None) => ("black", 1),
+        };
         let look = StyleAttr::new(
             Color::fast(line),
-            if n.warned { 2 } else { 1 },
+            width,
             Some(Color::fast("white")),
             0,
             FONT_SIZE,
@@ -162,6 +172,8 @@ mod tests {
             tag: "collection".to_string(),
             lines: lines.into_iter().map(String::from).collect(),
             warned: false,
+            structure: Vec::new(),
+            change: None,
         };
         let d = Drawing {
             title: "t".to_string(),

@@ -462,3 +462,65 @@ fn the_docs_example_is_what_the_cli_prints() {
         "docs/cli.md's example is the CLI's output"
     );
 }
+
+#[test]
+fn since_marks_what_moved_between_two_designs_in_every_format() {
+    let args = |format: &str| {
+        cli(&[
+            "--preset",
+            "blog",
+            "--design",
+            "one-query",
+            "--since",
+            "normalized",
+            "--format",
+            format,
+        ])
+    };
+    let (code, mermaid, err) = args("mermaid");
+    assert_eq!(code, 0, "{err}");
+    // The comments moved into the post; the comment collection went.
+    assert_eq!(
+        err.trim_end(),
+        "since normalized: not there: post.comments; changed: post; gone: comment"
+    );
+    // The mark is the box's second member, right after its tag.
+    let members: Vec<&str> = mermaid
+        .lines()
+        .filter(|l| l.trim_start().starts_with("n1_") || l.trim_start().starts_with("n1 :"))
+        .collect();
+    assert!(
+        mermaid.contains("class n1[\"post\"]\n  n1 : «collection»\n  n1 : ± changed from normalized\n"),
+        "{members:?}"
+    );
+    assert!(
+        mermaid.contains("«embedded»\n  n1_7 : ✚ not in normalized\n"),
+        "{mermaid}"
+    );
+    // The author's box holds the same in both designs: not marked.
+    assert!(!mermaid.contains("n0 : ✚") && !mermaid.contains("n0 : ±"));
+    let (_, dot, _) = args("dot");
+    let line = |name: &str| {
+        dot.lines()
+            .find(|l| l.contains(&format!("{{{name}\\n")))
+            .unwrap_or_else(|| panic!("{name} in {dot}"))
+            .to_string()
+    };
+    // A warned box stays red; a moved box without a warning is blue.
+    assert!(line("post").contains("color=\"red\""), "{}", line("post"));
+    assert!(line("post.comments").contains("color=\"blue\", penwidth=2"));
+    assert!(!line("author").contains("color="));
+    let (_, svg, _) = args("svg");
+    assert!(svg.contains("✚ not in normalized") && svg.contains("± changed from normalized"));
+    // Compared with itself, nothing moves.
+    let (code, same, err) = cli(&["--preset", "blog", "--design", "one-query", "--since", "one-query"]);
+    assert_eq!(code, 0);
+    assert_eq!(err.trim_end(), "since one-query: not there: –; changed: –; gone: –");
+    assert!(!same.contains("✚") && !same.contains("±"));
+    // Without --design, or with an unknown design to compare with: a usage error.
+    assert_eq!(cli(&["--preset", "blog", "--since", "normalized"]).0, 2);
+    assert_eq!(
+        cli(&["--preset", "blog", "--design", "one-query", "--since", "nope"]).0,
+        2
+    );
+}
