@@ -5,6 +5,7 @@ mod breakdown;
 mod clipboard;
 mod console;
 mod diagram;
+mod diagram_view;
 mod doc_link;
 mod editor;
 mod examples;

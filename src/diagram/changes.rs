@@ -3,7 +3,7 @@
 //!
 //! Two boxes are the same box when they have the same title (a collection's name, or
 //! `post.comments` for the comments embedded in a post). They hold the same when their
-//! [`Node::structure`] is equal: the same fields, sub-documents, indexes and kinds of
+//! [`Node::structure`](super::drawing::Node::structure) is equal: the same fields, sub-documents, indexes and kinds of
 //! documents. Figures (counts and sizes) are left out on purpose: every design moves them, so
 //! marking them would mark every box.
 //!
@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::drawing::{Change, Drawing, Marking, Node};
+use super::drawing::{Change, Drawing, Marking};
 use crate::lang::{Lang, Text};
 
 /// What moved from the design a drawing is compared with to the drawing's own design, by box
@@ -60,15 +60,14 @@ impl Changes {
 /// `lang`, and returns the whole difference. Boxes not marked keep `change` as `None`.
 pub fn mark(drawing: &mut Drawing, before: &Drawing, lang: Lang) -> Changes {
     let since = before.title.clone();
-    let find = |nodes: &[Node], title: &str| nodes.iter().position(|n| n.title == title);
     let mut changes = Changes {
         since: since.clone(),
         ..Changes::default()
     };
     for n in &mut drawing.nodes {
-        let change = match find(&before.nodes, &n.title) {
+        let change = match before.nodes.iter().find(|b| b.title == n.title) {
             None => Change::Added,
-            Some(i) if before.nodes[i].structure != n.structure => Change::Changed,
+            Some(b) if b.structure != n.structure => Change::Changed,
             Some(_) => {
                 n.change = None;
                 continue;
@@ -87,7 +86,7 @@ pub fn mark(drawing: &mut Drawing, before: &Drawing, lang: Lang) -> Changes {
     changes.gone = before
         .nodes
         .iter()
-        .filter(|b| find(&drawing.nodes, &b.title).is_none())
+        .filter(|b| !drawing.nodes.iter().any(|n| n.title == b.title))
         .map(|b| b.title.clone())
         .collect();
     changes
@@ -96,6 +95,7 @@ pub fn mark(drawing: &mut Drawing, before: &Drawing, lang: Lang) -> Changes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagram::drawing::Node;
 
     fn node(title: &str, structure: &[&str], lines: &[&str]) -> Node {
         Node {

@@ -279,6 +279,8 @@ impl Workspace {
 enum Tab {
     Form,
     Json,
+    /// The model's diagram: its entities and relationships before any design.
+    Diagram,
 }
 
 impl Tab {
@@ -287,12 +289,13 @@ impl Tab {
         match self {
             Tab::Form => "form",
             Tab::Json => "json",
+            Tab::Diagram => "diagram",
         }
     }
 
     /// The tab called `name`.
     fn from_name(name: &str) -> Option<Tab> {
-        [Tab::Form, Tab::Json]
+        [Tab::Form, Tab::Json, Tab::Diagram]
             .into_iter()
             .find(|t| t.name() == name)
     }
@@ -361,7 +364,7 @@ fn share_link(model_text: &str, design: String, tab: Tab) -> String {
     format!("{base}#{}", share::fragment("playground", &link))
 }
 
-/// Opens the editor on the view a share link names (`form` or `json`; anything else is
+/// Opens the editor on the view a share link names (`form`, `json` or `diagram`; anything else is
 /// ignored), for the model card about to be made.
 pub fn show_view(view: &str) {
     if let Some(tab) = Tab::from_name(view) {
@@ -515,9 +518,13 @@ pub fn ModelCard(
 
     let loaded = Memo::new(move |_| ws.doc.with(|d| d.as_ref().and_then(loaded_preset)));
     let on_tab_key = move |ev: leptos::ev::KeyboardEvent| {
+        const ORDER: [Tab; 3] = [Tab::Form, Tab::Json, Tab::Diagram];
+        let at = ORDER.iter().position(|t| *t == tab.get_untracked()).unwrap_or(0);
         let next = match ev.key().as_str() {
-            "ArrowLeft" | "Home" => Tab::Form,
-            "ArrowRight" | "End" => Tab::Json,
+            "Home" => ORDER[0],
+            "End" => ORDER[ORDER.len() - 1],
+            "ArrowLeft" => ORDER[(at + ORDER.len() - 1) % ORDER.len()],
+            "ArrowRight" => ORDER[(at + 1) % ORDER.len()],
             _ => return,
         };
         ev.prevent_default();
@@ -525,6 +532,7 @@ pub fn ModelCard(
         focus(match next {
             Tab::Form => "#tab-form",
             Tab::Json => "#tab-json",
+            Tab::Diagram => "#tab-diagram",
         });
     };
 
@@ -553,6 +561,7 @@ pub fn ModelCard(
                 <div class="editor-tabs" role="tablist" aria-label=tr!(EditAs)>
                     {tab_button(Tab::Form, tab, set_tab, on_tab_key)}
                     {tab_button(Tab::Json, tab, set_tab, on_tab_key)}
+                    {tab_button(Tab::Diagram, tab, set_tab, on_tab_key)}
                 </div>
                 <div class="undo-buttons">
                     {history_button(ws, false)}
@@ -569,6 +578,9 @@ pub fn ModelCard(
             <div id="panel-json" role="tabpanel" aria-labelledby="tab-json" hidden=move || tab.get() != Tab::Json>
                 <label class="visually-hidden" for="model-input">{tr!(ModelAsJson)}</label>
                 <json::JsonArea ws=ws errors=errors open=Signal::derive(move || tab.get() == Tab::Json)/>
+            </div>
+            <div id="panel-diagram" role="tabpanel" aria-labelledby="tab-diagram" hidden=move || tab.get() != Tab::Diagram>
+                {model_diagram(ws, model, Signal::derive(move || tab.get() == Tab::Diagram))}
             </div>
             <ModelErrors errors=errors/>
             <p class="drop-hint" aria-hidden="true">{tr!(DropHint)}</p>
@@ -733,7 +745,45 @@ fn lesson_details(model: ReadSignal<Option<Model>>) -> impl IntoView {
     }
 }
 
-/// One tab of the editor bar (Form, JSON): selected while its panel is open, and the one Tab
+/// The Diagram tab's content: the last valid model drawn before any design, as
+/// `squillion diagram MODEL --format svg` draws it, asked of a tools worker of its own only
+/// while the tab is open.
+fn model_diagram(
+    ws: Workspace,
+    model: ReadSignal<Option<Model>>,
+    open: Signal<bool>,
+) -> impl IntoView {
+    let tools = crate::ui::diagram_view::DiagramTools::new(false);
+    // The text of the model last read without problems (the model is read a task after
+    // its text changes).
+    let text = Memo::new(move |_| {
+        model.with(|m| m.is_some()).then(|| {
+            let text: std::sync::Arc<str> = ws.text.get_untracked().into();
+            text
+        })
+    });
+    let question = Signal::derive(move || {
+        if !open.get() {
+            return None;
+        }
+        text.get().map(|t| (t, String::new()))
+    });
+    let name = Signal::derive(move || {
+        model.with(|m| {
+            m.as_ref()
+                .and_then(|m| m.name.clone())
+                .unwrap_or_else(|| "model".to_string())
+        })
+    });
+    let caption = Signal::derive(move || tv(Msg::DiagramModelCaption, &[("model", name.get())]));
+    view! {
+        <p class="diagram-model-note muted">{tr!(DiagramModelNote)}</p>
+        <crate::ui::diagram_view::DiagramView tools=tools question=question caption=caption
+            model_name=name/>
+    }
+}
+
+/// One tab of the editor bar (Form, JSON, Diagram): selected while its panel is open, and the one Tab
 /// reaches; the arrows, Home and End move between the tabs.
 fn tab_button(
     of: Tab,
@@ -744,6 +794,7 @@ fn tab_button(
     let (id, controls) = match of {
         Tab::Form => ("tab-form", "panel-form"),
         Tab::Json => ("tab-json", "panel-json"),
+        Tab::Diagram => ("tab-diagram", "panel-diagram"),
     };
     view! {
         <button
@@ -759,6 +810,7 @@ fn tab_button(
             {move || match of {
                 Tab::Form => t(Msg::TabForm),
                 Tab::Json => "JSON".to_string(),
+                Tab::Diagram => t(Msg::TabDiagram),
             }}
         </button>
     }

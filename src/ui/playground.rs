@@ -4,7 +4,7 @@ mod advise;
 mod collections;
 mod compare;
 mod design_charts;
-mod diagram;
+mod results_switch;
 mod evaluated;
 mod export;
 mod growth;
@@ -18,7 +18,7 @@ mod warnings;
 use leptos::prelude::*;
 
 use super::editor::{ModelCard, Notice, Workspace};
-use super::i18n::{self, tr};
+use super::i18n::{self, tr, tv};
 use super::storage;
 use crate::analysis::{analyze_layout, Analysis};
 use crate::eval::offer::{offers, Offer, CUSTOM};
@@ -36,7 +36,8 @@ pub use warnings::WarningList;
 
 use advise::AdvisePanel;
 use design_charts::DesignCharts;
-use diagram::{DiagramTools, DiagramView, ResultsSwitch, ResultsView};
+use crate::ui::diagram_view::{DiagramTools, DiagramView};
+use results_switch::{ResultsSwitch, ResultsView};
 use evaluated::{EvalOperations, EvalWarnings};
 use export::ExportButton;
 use pipeline::{Key, Outcome, Pipeline};
@@ -219,17 +220,19 @@ pub fn Playground() -> impl IntoView {
     // does the diagram's worker (the tools module loaded once).
     let shows = Shows {
         view: RwSignal::new(ResultsView::Collections),
-        tools: DiagramTools::new(),
+        tools: DiagramTools::new(true),
         question: Signal::derive(move || chosen_key.get().map(|k| (k.text, k.design))),
-        label: Signal::derive(move || {
+        caption: Signal::derive(move || {
             let id = chosen.get();
-            bar.with(|b| {
+            let label = bar.with(|b| {
                 b.iter()
                     .find(|(i, _)| *i == id)
                     .map(|(_, l)| l.clone())
                     .unwrap_or(id)
-            })
+            });
+            tv(Msg::DiagramCaption, &[("design", label)])
         }),
+        labels: Signal::derive(move || bar.get()),
         model_name,
     };
 
@@ -548,8 +551,10 @@ struct Shows {
     tools: DiagramTools,
     /// The chosen design's model text and id.
     question: Signal<Option<(std::sync::Arc<str>, String)>>,
-    /// The chosen design's label on the design bar.
-    label: Signal<String>,
+    /// The Diagram view's caption: the chosen design's label on the design bar.
+    caption: Signal<String>,
+    /// The designs' labels by offer id, as the design bar shows them.
+    labels: Signal<Vec<(String, String)>>,
     /// The model's name (for the downloads' file names).
     model_name: Signal<String>,
 }
@@ -581,7 +586,7 @@ fn chosen_result(
                 }
                 .into_any(),
                 ResultsView::Diagram => view! {
-                    <DiagramView tools=shows.tools question=shows.question label=shows.label
+                    <DiagramView tools=shows.tools question=shows.question caption=shows.caption labels=shows.labels
                         model_name=shows.model_name/>
                 }
                 .into_any(),

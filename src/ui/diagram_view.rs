@@ -1,10 +1,12 @@
-//! The Diagram view beside the collection cards: the chosen design drawn as
-//! `squillion diagram --design ID --format svg` draws it, one box per collection with its
-//! document shapes, indexes and figures, and the references between them; with "Download SVG"
-//! and "Download PNG".
+//! The Diagram view: a design drawn as `squillion diagram --design ID --format svg` draws it,
+//! one box per collection with its document shapes, indexes and figures, and the references
+//! between them, with "Download SVG" and "Download PNG". The playground shows it beside the
+//! collection cards, marked with what moved since the design it showed before
+//! (`squillion diagram --since`); the editor's Diagram tab shows the model's own diagram
+//! (design `""`, `squillion diagram MODEL`).
 //!
 //! The picture is laid out in the tools module (`ui::diagram`, which alone holds the layout
-//! crate): the playground keeps one tools worker for it ([`DiagramTools`], `public/worker.js`,
+//! crate): each user of the view keeps one tools worker for it ([`DiagramTools`], `public/worker.js`,
 //! `kind: 'diagram'`), started the first time the view asks, and asks it again whenever the
 //! design, the model or the language changes. A worker that traps (a failed assertion of the
 //! layout) is dropped and the view says why; the next question starts another.
@@ -20,26 +22,18 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::diagram::changes::Changes;
 use crate::lang::Msg;
 use crate::ui::files;
 use crate::ui::i18n::{lang, t, tr, tv};
 
-/// What the results show under the design bar: the collection cards or the diagram.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResultsView {
-    /// One card per collection.
-    Collections,
-    /// The design drawn.
-    Diagram,
-}
-
-/// One question to the diagram's worker: the model's text, the design (an offer id) and the
-/// language of the diagram's words.
+/// One question to the diagram's worker: the model's text, the design (an offer id; `""` for
+/// the model's own diagram) and the language of the diagram's words.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Question {
     /// The text of a valid model (Custom's seeded text while it has a seed).
     pub text: std::sync::Arc<str>,
-    /// The design, by its offer id.
+    /// The design, by its offer id (`""`: the model before any design).
     pub design: String,
     /// The page's language code (`en`, `zh-CN`).
     pub lang: &'static str,
@@ -52,6 +46,10 @@ pub struct Picture {
     pub svg: std::sync::Arc<str>,
     /// The design it draws, by its offer id.
     pub design: String,
+    /// What moved since the design it is compared with, when it is.
+    pub changes: Option<Changes>,
+    /// The design it is compared with, by its offer id (`""`: none).
+    pub since: String,
 }
 
 /// Where the diagram stands.
@@ -79,8 +77,11 @@ type Held = (web_sys::Worker, Vec<EventListener>);
 pub struct DiagramTools {
     /// The worker, once started (dropped when it fails).
     worker: StoredValue<Rc<RefCell<Option<Held>>>, LocalStorage>,
-    /// The latest question and its number (answers to earlier ones are ignored).
-    asked: StoredValue<Option<(u32, Question)>, LocalStorage>,
+    /// The latest question, its number (answers to earlier ones are ignored) and the design it
+    /// is compared with (`""`: none).
+    asked: StoredValue<Option<(u32, Question, String)>, LocalStorage>,
+    /// True when a picture is marked with what moved since the design drawn before it.
+    compares: bool,
     /// Where the latest question stands.
     pub status: RwSignal<Status>,
     /// The last picture drawn (on show, dimmed, while the next one is drawn).
@@ -89,10 +90,14 @@ pub struct DiagramTools {
 
 impl DiagramTools {
     /// Returns the tools, with no worker yet; the worker goes when the calling component does.
-    pub fn new() -> DiagramTools {
+    /// With `compares`, a picture of another design than the last one asked is marked with what
+    /// moved since that one (and a new picture of the same design keeps the design it was
+    /// compared with: an edit of the model does not lose the comparison).
+    pub fn new(compares: bool) -> DiagramTools {
         let tools = DiagramTools {
             worker: StoredValue::new_local(Rc::default()),
             asked: StoredValue::new_local(None),
+            compares,
             status: RwSignal::new(Status::Idle),
             picture: RwSignal::new(None),
         };
@@ -108,14 +113,20 @@ impl DiagramTools {
         let failed = matches!(self.status.get_untracked(), Status::Failed(_));
         let same = self
             .asked
-            .with_value(|a| a.as_ref().is_some_and(|(_, last)| *last == q));
+            .with_value(|a| a.as_ref().is_some_and(|(_, last, _)| *last == q));
         if same && !failed {
             return;
         }
         let id = self
             .asked
-            .with_value(|a| a.as_ref().map_or(1, |(n, _)| n + 1));
-        self.asked.set_value(Some((id, q.clone())));
+            .with_value(|a| a.as_ref().map_or(1, |(n, _, _)| n + 1));
+        let since = match self.asked.get_value() {
+            Some((_, last, _)) if self.compares && last.design != q.design => last.design,
+            Some((_, _, since)) if self.compares && since != q.design => since,
+            _ => String::new(),
+        };
+        self.asked
+            .set_value(Some((id, q.clone(), since.clone())));
         let held = self.worker.get_value();
         let started = held.borrow().is_some();
         if !started {
@@ -138,6 +149,7 @@ impl DiagramTools {
             ("kind", JsValue::from_str("diagram")),
             ("model", JsValue::from_str(&q.text)),
             ("design", JsValue::from_str(&q.design)),
+            ("since", JsValue::from_str(&since)),
             ("options", JsValue::from_str(q.lang)),
         ] {
             let _ = js_sys::Reflect::set(&message, &k.into(), &v);
@@ -169,15 +181,24 @@ impl DiagramTools {
                 let id = field("id").and_then(|v| v.as_f64()).unwrap_or(-1.0);
                 let latest = self
                     .asked
-                    .try_with_value(|a| a.as_ref().map(|(n, q)| (*n, q.design.clone())))
+                    .try_with_value(|a| {
+                        a.as_ref()
+                            .map(|(n, q, since)| (*n, q.design.clone(), since.clone()))
+                    })
                     .flatten();
-                let Some((_, design)) = latest.filter(|(n, _)| f64::from(*n) == id) else {
+                let Some((_, design, since)) = latest.filter(|(n, _, _)| f64::from(*n) == id)
+                else {
                     return;
                 };
                 if let Some(svg) = field("svg").and_then(|v| v.as_string()) {
+                    let changes = field("changes")
+                        .and_then(|v| v.as_string())
+                        .and_then(|c| serde_json::from_str::<Changes>(&c).ok());
                     let _ = self.picture.try_set(Some(Picture {
                         svg: svg.into(),
                         design,
+                        changes,
+                        since,
                     }));
                     let _ = self.status.try_set(Status::Shown);
                     return;
@@ -222,41 +243,24 @@ fn stop(held: &Rc<RefCell<Option<Held>>>) {
     }
 }
 
-/// The switch between the collection cards and the diagram: two buttons, the one on show
-/// pressed.
-#[component]
-pub fn ResultsSwitch(
-    /// What the results show.
-    view: RwSignal<ResultsView>,
-) -> impl IntoView {
-    let button = move |v: ResultsView, label: Msg, title: Msg, id: &'static str| {
-        view! {
-            <button type="button" class="results-switch" id=id
-                aria-pressed=move || (view.get() == v).to_string()
-                title=move || t(title)
-                on:click=move |_| view.set(v)>{move || t(label)}</button>
-        }
-    };
-    view! {
-        <div class="results-switches" role="group" aria-label=tr!(ResultsView)>
-            {button(ResultsView::Collections, Msg::ResultsCollections, Msg::ResultsCollectionsTitle, "show-collections")}
-            {button(ResultsView::Diagram, Msg::ResultsDiagram, Msg::ResultsDiagramTitle, "show-diagram")}
-        </div>
-    }
-}
-
-/// The Diagram view: asks for the chosen design's picture whenever the question changes, and
-/// shows it with its downloads; a status while it loads or draws, and why when it cannot.
+/// The Diagram view: asks for the picture whenever the question changes, and shows it with its
+/// downloads and, when it is compared with another design, what moved; a status while it
+/// loads or draws, and why when it cannot.
 #[component]
 pub fn DiagramView(
-    /// The playground's diagram worker.
+    /// The view's diagram worker.
     tools: DiagramTools,
-    /// The chosen design's model text and id (none while the model cannot be read).
+    /// The model text and the design's id (`""`: the model's own diagram); none while the
+    /// model cannot be read or the view is not on show.
     question: Signal<Option<(std::sync::Arc<str>, String)>>,
-    /// The chosen design's label, as the design bar shows it.
-    label: Signal<String>,
+    /// The picture's caption (and its region's name).
+    caption: Signal<String>,
     /// The model's name (for the files' names).
     model_name: Signal<String>,
+    /// The designs' labels by offer id, as the design bar shows them (to name the design a
+    /// picture is compared with).
+    #[prop(optional)]
+    labels: Option<Signal<Vec<(String, String)>>>,
 ) -> impl IntoView {
     Effect::new(move |_| {
         let lang = lang().code();
@@ -284,11 +288,12 @@ pub fn DiagramView(
             .picture
             .with_untracked(|p| p.as_ref().map(|p| p.design.clone()))
             .unwrap_or_default();
-        format!(
-            "{}-{}.{ext}",
-            files::safe_file_name(&model_name.get_untracked()),
-            files::safe_file_name(&design)
-        )
+        let model = files::safe_file_name(&model_name.get_untracked());
+        if design.is_empty() {
+            format!("{model}.{ext}")
+        } else {
+            format!("{model}-{}.{ext}", files::safe_file_name(&design))
+        }
     };
     let png_error = RwSignal::new(None::<String>);
     let download_svg = move |_| {
@@ -327,6 +332,41 @@ pub fn DiagramView(
         Status::Failed(_) => "failed",
     };
     let has_picture = move || tools.picture.with(Option::is_some);
+    let label_of = move |id: &str| {
+        labels
+            .and_then(|l| {
+                l.with(|l| l.iter().find(|(i, _)| i == id).map(|(_, label)| label.clone()))
+            })
+            .unwrap_or_else(|| id.to_string())
+    };
+    let changes = move || {
+        let (changes, since) = tools
+            .picture
+            .with(|p| p.as_ref().map(|p| (p.changes.clone(), p.since.clone())))?;
+        let c = changes?;
+        let design = label_of(&since);
+        let list = |names: &[String]| {
+            if names.is_empty() {
+                "–".to_string()
+            } else {
+                names.join(", ")
+            }
+        };
+        let text = if c.is_empty() {
+            tv(Msg::DiagramNoChanges, &[("design", design)])
+        } else {
+            tv(
+                Msg::DiagramChanges,
+                &[
+                    ("design", design),
+                    ("added", list(&c.added)),
+                    ("changed", list(&c.changed)),
+                    ("gone", list(&c.gone)),
+                ],
+            )
+        };
+        Some(view! { <p class="diagram-changes">{text}</p> })
+    };
     view! {
         <section class="diagram-view" data-state=state aria-busy=move || busy().then_some("true")>
             <div class="diagram-actions">
@@ -346,8 +386,9 @@ pub fn DiagramView(
             <figure class="diagram-figure" hidden=move || !has_picture()>
                 <div class="diagram-picture" node_ref=host tabindex="0" role="region"
                     data-design=move || tools.picture.with(|p| p.as_ref().map(|p| p.design.clone()))
-                    aria-label=move || tv(Msg::DiagramCaption, &[("design", label.get())])></div>
-                <figcaption>{move || tv(Msg::DiagramCaption, &[("design", label.get())])}</figcaption>
+                    aria-label=move || caption.get()></div>
+                <figcaption>{move || caption.get()}</figcaption>
+                {changes}
             </figure>
         </section>
     }
