@@ -17,27 +17,35 @@ import { openIn } from './zh-check.mjs';
 
 const site = useSite();
 
-/** Returns `squillion diagram --preset PRESET --design DESIGN --format svg` in English. */
-function cliSvg(preset, design, lang = 'en') {
+/** The playground's Diagram view (the editor's Diagram tab has one of its own). */
+const VIEW = '.results-switches ~ .diagram-view';
+
+/** Returns `squillion diagram --preset PRESET [--design DESIGN [--since SINCE]] --format svg`
+ * (`design` null: the model's own diagram); with `withStderr`, `{ svg, stderr }`. */
+function cliSvg(preset, design, lang = 'en', since = null, withStderr = false) {
   assert.ok(existsSync(BIN), `${BIN} is missing: cargo build --profile ci --bin squillion (docs/testing.md)`);
-  const args = ['diagram', '--preset', preset, '--design', design, '--format', 'svg', '--lang', lang];
+  const args = ['diagram', '--preset', preset, '--format', 'svg', '--lang', lang];
+  if (design !== null) args.push('--design', design);
+  if (since !== null) args.push('--since', since);
   const run = spawnSync(BIN, args, { encoding: 'utf8', env: { ...process.env, LANG: 'C' } });
   assert.equal(run.status, 0, `${args.join(' ')}: exit ${run.status}\n${run.stderr}`);
-  return run.stdout;
+  return withStderr ? { svg: run.stdout, stderr: run.stderr } : run.stdout;
 }
 
 /** Returns the heads of the boxes of an SVG document (its text, or the page's picture when
- * `svg` is null): `[title, tag]` for every box, in order, read with the browser's parser. */
-async function heads(page, svg = null) {
-  return page.evaluate((svg) => {
-    const root = svg === null
-      ? document.querySelector('.diagram-picture svg')
+ * `svg` is null, or the one under `root`): `[title, tag]` for every box, in order, and
+ * `[title, tag, mark]` for a box marked with what moved (`✚ not in D0`), read with the
+ * browser's parser. */
+async function heads(page, svg = null, root = '.diagram-picture') {
+  return page.evaluate(([svg, root]) => {
+    const top = svg === null
+      ? document.querySelector(`${root} svg`)
       : new DOMParser().parseFromString(svg, 'image/svg+xml').documentElement;
-    return [...root.querySelectorAll('text')]
+    return [...top.querySelectorAll('text')]
       .map((t) => [...t.querySelectorAll('tspan')].map((s) => s.textContent))
-      .filter((lines) => lines.length === 2 && /^«.*»$/.test(lines[1]))
-      .map(([title, tag]) => [title, tag.slice(1, -1)]);
-  }, svg);
+      .filter((lines) => (lines.length === 2 || lines.length === 3) && /^«.*»$/.test(lines[1]))
+      .map(([title, tag, mark]) => (mark === undefined ? [title, tag.slice(1, -1)] : [title, tag.slice(1, -1), mark]));
+  }, [svg, root]);
 }
 
 /** The collections a box head names (the boxes of embedded documents left out). */
@@ -73,15 +81,33 @@ test('the Diagram view draws one box per collection, as squillion diagram does, 
   const first = await heads(page);
   assert.deepEqual(collectionsOf(first), goldenCollections('blog', design));
   assert.deepEqual(first, await heads(page, cliSvg('blog', design)), 'the boxes the CLI draws');
+  assert.ok(first.every((h) => h.length === 2), 'the first picture is compared with nothing');
+  assert.equal(await page.$(`${VIEW} .diagram-changes`), null);
 
-  // Another design: redrawn, with that design's collections.
+  // Another design: redrawn, with that design's collections, marked with what moved since the
+  // design shown before, as `squillion diagram --since` marks it.
   const other = design === 'normalized' ? 'one-query' : 'normalized';
+  const designLabel = await page.textContent(`.design-button[data-design="${design}"] .design-label`);
   await page.click(`.design-button[data-design="${other}"]`);
   await shown(page, other);
   const second = await heads(page);
   assert.deepEqual(collectionsOf(second), goldenCollections('blog', other));
   assert.notDeepEqual(second, first, 'the boxes change with the design');
-  assert.deepEqual(second, await heads(page, cliSvg('blog', other)));
+  const since = cliSvg('blog', other, 'en', design, true);
+  assert.deepEqual(second, await heads(page, since.svg));
+  assert.ok(second.some((h) => h.length === 3), `some box is marked: ${JSON.stringify(second)}`);
+  const blue = await page.$$eval('.diagram-picture svg rect[stroke="#0000ffff"]', (r) => r.length);
+  // As many blue outlines (each record's parts) as the CLI's --since picture has.
+  const cliBlue = since.svg.split('stroke="#0000ffff"').length - 1;
+  assert.ok(blue >= 1 && blue === cliBlue, `${blue} blue outlines on the page, ${cliBlue} in the CLI's picture`);
+  const line = await page.textContent(`${VIEW} .diagram-changes`);
+  // The CLI's line lists the same boxes: `since D0: not there: …; changed: …; gone: …`.
+  const [, added, changed, gone] = since.stderr.match(/not there: (.*); changed: (.*); gone: (.*)/);
+  for (const names of [added, changed, gone]) {
+    for (const name of names.split(', ').filter((n) => n !== '–')) assert.ok(line.includes(name), `${name} in "${line}"`);
+  }
+  assert.ok(line.startsWith('Since '), line);
+  assert.ok(line.includes(designLabel), `the line names ${designLabel}: ${line}`);
 
   // Back to the cards and to the diagram again: the picture is there at once.
   await page.click('#show-collections');
@@ -93,7 +119,7 @@ test('the Diagram view draws one box per collection, as squillion diagram does, 
   const dir = mkdtempSync(join(tmpdir(), 'squillion-diagram-'));
   try {
     const svgDownload = page.waitForEvent('download', { timeout: 60_000 });
-    await page.click('.diagram-svg');
+    await page.click(`${VIEW} .diagram-svg`);
     const svg = await svgDownload;
     assert.equal(svg.suggestedFilename(), `blog-${other}.svg`);
     await svg.saveAs(join(dir, 'd.svg'));
@@ -102,10 +128,10 @@ test('the Diagram view draws one box per collection, as squillion diagram does, 
     assert.ok(text.endsWith('</svg>'));
     // The same picture as the CLI's, but for the order of its font classes (a hash map's).
     const noStyle = (s) => s.replace(/<style>[\s\S]*?<\/style>/, '');
-    assert.equal(noStyle(text), noStyle(cliSvg('blog', other)), 'the downloaded SVG is the CLI\'s');
+    assert.equal(noStyle(text), noStyle(cliSvg('blog', other, 'en', design)), 'the downloaded SVG is the CLI\'s (--since)');
 
     const pngDownload = page.waitForEvent('download', { timeout: 60_000 });
-    await page.click('.diagram-png');
+    await page.click(`${VIEW} .diagram-png`);
     const png = await pngDownload;
     assert.equal(png.suggestedFilename(), `blog-${other}.png`);
     await png.saveAs(join(dir, 'd.png'));
@@ -202,10 +228,42 @@ test('the Diagram view in 简体中文: its labels and the diagram\'s words', as
   await page.click('#show-diagram');
   const design = await pressed(page);
   await shown(page, design);
-  assert.equal((await page.textContent('.diagram-svg')).trim(), '下载 SVG');
+  assert.equal((await page.textContent(`${VIEW} .diagram-svg`)).trim(), '下载 SVG');
   const hs = await heads(page);
   assert.ok(hs.some(([, tag]) => tag === '集合'), JSON.stringify(hs));
   assert.deepEqual(collectionsOf(hs, '内嵌'), collectionsOf(await heads(page, cliSvg('social-feed', design, 'zh-CN')), '内嵌'));
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('the editor\'s Diagram tab draws the model before any design, as squillion diagram MODEL does', async () => {
+  const { page, errors } = await openPage(site.browser, `${site.server.url}#playground`, { width: 1280, height: 720 });
+  await page.waitForSelector('.collection');
+  await openPreset(page, 'blog');
+  // The arrows move between the three tabs: JSON → Diagram → Form (around), End → Diagram.
+  await page.click('#tab-json');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((id) => document.activeElement?.id === id, 'tab-diagram', { timeout: 5000 });
+  assert.equal(await page.getAttribute('#tab-diagram', 'aria-selected'), 'true');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((id) => document.activeElement?.id === id, 'tab-form', { timeout: 5000 });
+  await page.keyboard.press('End');
+  await page.waitForFunction((id) => document.activeElement?.id === id, 'tab-diagram', { timeout: 5000 });
+  assert.equal(await page.isVisible('#panel-form'), false);
+  await page.waitForSelector('#panel-diagram .diagram-view[data-state="shown"] .diagram-picture svg', { timeout: 120_000 });
+  const hs = await heads(page, null, '#panel-diagram .diagram-picture');
+  assert.deepEqual(hs, await heads(page, cliSvg('blog', null)), 'the boxes the CLI draws for the model');
+  assert.deepEqual(hs.map(([t]) => t).sort(), ['author', 'comment', 'post'].sort(), JSON.stringify(hs));
+  assert.ok(hs.every(([, tag]) => tag === 'entity'), JSON.stringify(hs));
+  assert.match(await page.textContent('#panel-diagram figcaption'), /before any design/);
+  // An edit of the model redraws it: a fourth entity gets a box.
+  await page.click('#tab-json');
+  const text = JSON.parse(await page.inputValue('#model-input'));
+  text.entities.push({ name: 'tag', count: 100, fields: { label: { type: 'string' } } });
+  await page.fill('#model-input', JSON.stringify(text, null, 2));
+  await page.click('#tab-diagram');
+  await page.waitForFunction(() => [...document.querySelectorAll('#panel-diagram .diagram-picture svg tspan')].some((t) => t.textContent === 'tag'), null, { timeout: 120_000 });
+  await page.screenshot({ path: `${SHOTS}/diagram-model-1280.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
 });

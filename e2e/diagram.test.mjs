@@ -60,6 +60,9 @@ const CASES = [
   [['--preset', 'shopping-cart', '--design', 'snapshot'], ['copy of']],
   [['--preset', 'social-feed', '--design', 'bucketed'], ['activities']],
   [['--preset', 'blog', '--design', 'one-query', '--lang', 'zh-CN'], ['post.comments', '内嵌']],
+  // What moved since another design, as the second member of the marked boxes.
+  [['--preset', 'blog', '--design', 'one-query', '--since', 'normalized'], ['✚ not in normalized', '± changed from normalized']],
+  [['--preset', 'message-attachments', '--design', 'gridfs', '--since', 'embedded', '--lang', 'zh-CN'], ['fs.chunks', '中没有']],
 ];
 
 for (const [i, [args, texts]] of CASES.entries()) {

@@ -122,7 +122,11 @@ mod tests {
         let before = drawing(
             "normalized",
             vec![
-                node("post", &["_id: objectId"], &["10 documents", "_id: objectId"]),
+                node(
+                    "post",
+                    &["_id: objectId"],
+                    &["10 documents", "_id: objectId"],
+                ),
                 node("comment", &["postId: objectId"], &["30 documents"]),
                 node("user", &["_id: objectId"], &["5 documents"]),
             ],

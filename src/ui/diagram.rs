@@ -78,7 +78,8 @@ pub fn register() {
     type DiagramFn = dyn Fn(String, String, String, String) -> Result<JsValue, JsValue>;
     let draw = Closure::<DiagramFn>::new(
         |model: String, design: String, since: String, lang: String| {
-            let drawn = diagram_svg(&model, &design, &since, &lang).map_err(|e| JsValue::from_str(&e))?;
+            let drawn =
+                diagram_svg(&model, &design, &since, &lang).map_err(|e| JsValue::from_str(&e))?;
             let out = js_sys::Object::new();
             let changes = drawn
                 .changes

@@ -125,8 +125,7 @@ impl DiagramTools {
             Some((_, _, since)) if self.compares && since != q.design => since,
             _ => String::new(),
         };
-        self.asked
-            .set_value(Some((id, q.clone(), since.clone())));
+        self.asked.set_value(Some((id, q.clone(), since.clone())));
         let held = self.worker.get_value();
         let started = held.borrow().is_some();
         if !started {
@@ -335,7 +334,11 @@ pub fn DiagramView(
     let label_of = move |id: &str| {
         labels
             .and_then(|l| {
-                l.with(|l| l.iter().find(|(i, _)| i == id).map(|(_, label)| label.clone()))
+                l.with(|l| {
+                    l.iter()
+                        .find(|(i, _)| i == id)
+                        .map(|(_, label)| label.clone())
+                })
             })
             .unwrap_or_else(|| id.to_string())
     };

@@ -519,7 +519,10 @@ pub fn ModelCard(
     let loaded = Memo::new(move |_| ws.doc.with(|d| d.as_ref().and_then(loaded_preset)));
     let on_tab_key = move |ev: leptos::ev::KeyboardEvent| {
         const ORDER: [Tab; 3] = [Tab::Form, Tab::Json, Tab::Diagram];
-        let at = ORDER.iter().position(|t| *t == tab.get_untracked()).unwrap_or(0);
+        let at = ORDER
+            .iter()
+            .position(|t| *t == tab.get_untracked())
+            .unwrap_or(0);
         let next = match ev.key().as_str() {
             "Home" => ORDER[0],
             "End" => ORDER[ORDER.len() - 1],

@@ -4,12 +4,12 @@ mod advise;
 mod collections;
 mod compare;
 mod design_charts;
-mod results_switch;
 mod evaluated;
 mod export;
 mod growth;
 mod operations;
 mod pipeline;
+mod results_switch;
 mod sample;
 mod scale;
 mod strategies;
@@ -34,13 +34,13 @@ pub use operations::OperationList;
 pub use pipeline::EvalCache;
 pub use warnings::WarningList;
 
+use crate::ui::diagram_view::{DiagramTools, DiagramView};
 use advise::AdvisePanel;
 use design_charts::DesignCharts;
-use crate::ui::diagram_view::{DiagramTools, DiagramView};
-use results_switch::{ResultsSwitch, ResultsView};
 use evaluated::{EvalOperations, EvalWarnings};
 use export::ExportButton;
 use pipeline::{Key, Outcome, Pipeline};
+use results_switch::{ResultsSwitch, ResultsView};
 use scale::{EvalStatus, ScaleControl};
 use strategies::StrategyPicker;
 
@@ -580,7 +580,8 @@ fn chosen_result(
                 _ => None,
             });
             let pending = Signal::derive(move || outcome.with(Option::is_none));
-            let shown = move || match shows.view.get() {
+            let shown = move || {
+                match shows.view.get() {
                 ResultsView::Collections => view! {
                     <CollectionCards analysis=a evaluated=evaluated pending=pending/>
                 }
@@ -590,6 +591,7 @@ fn chosen_result(
                         model_name=shows.model_name/>
                 }
                 .into_any(),
+            }
             };
             view! {
                 <ResultsSwitch view=shows.view/>

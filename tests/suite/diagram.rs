@@ -490,7 +490,9 @@ fn since_marks_what_moved_between_two_designs_in_every_format() {
         .filter(|l| l.trim_start().starts_with("n1_") || l.trim_start().starts_with("n1 :"))
         .collect();
     assert!(
-        mermaid.contains("class n1[\"post\"]\n  n1 : «collection»\n  n1 : ± changed from normalized\n"),
+        mermaid.contains(
+            "class n1[\"post\"]\n  n1 : «collection»\n  n1 : ± changed from normalized\n"
+        ),
         "{members:?}"
     );
     assert!(
@@ -513,14 +515,32 @@ fn since_marks_what_moved_between_two_designs_in_every_format() {
     let (_, svg, _) = args("svg");
     assert!(svg.contains("✚ not in normalized") && svg.contains("± changed from normalized"));
     // Compared with itself, nothing moves.
-    let (code, same, err) = cli(&["--preset", "blog", "--design", "one-query", "--since", "one-query"]);
+    let (code, same, err) = cli(&[
+        "--preset",
+        "blog",
+        "--design",
+        "one-query",
+        "--since",
+        "one-query",
+    ]);
     assert_eq!(code, 0);
-    assert_eq!(err.trim_end(), "since one-query: not there: –; changed: –; gone: –");
+    assert_eq!(
+        err.trim_end(),
+        "since one-query: not there: –; changed: –; gone: –"
+    );
     assert!(!same.contains("✚") && !same.contains("±"));
     // Without --design, or with an unknown design to compare with: a usage error.
     assert_eq!(cli(&["--preset", "blog", "--since", "normalized"]).0, 2);
     assert_eq!(
-        cli(&["--preset", "blog", "--design", "one-query", "--since", "nope"]).0,
+        cli(&[
+            "--preset",
+            "blog",
+            "--design",
+            "one-query",
+            "--since",
+            "nope"
+        ])
+        .0,
         2
     );
 }
