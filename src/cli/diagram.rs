@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 
 use super::eval::{chosen_design, ModelSource};
 use crate::diagram::drawing::{self, Drawing};
-use crate::diagram::{changes, dot, mermaid, svg, Diagram, ModelDiagram};
+use crate::diagram::{changes, dot, mermaid, svg};
 use crate::lang::{Lang, Text};
 
 /// The long help of `squillion diagram`.
@@ -84,9 +84,7 @@ impl DiagramArgs {
         };
         let design_drawing = |design: &str| -> anyhow::Result<Drawing> {
             let (model, layout, name) = chosen_design(&model, Some(design))?;
-            let mut diagram = Diagram::of_layout(&model, &layout);
-            diagram.design = name;
-            Ok(drawing::of_design(&diagram, lang))
+            Ok(drawing::of_layout(&model, &layout, name, lang))
         };
         let picture: Drawing = match self.design.as_deref() {
             Some(design) => {
@@ -98,10 +96,7 @@ impl DiagramArgs {
                 }
                 picture
             }
-            None => {
-                let title = model.name.clone().unwrap_or_else(|| "model".to_string());
-                drawing::of_model(&ModelDiagram::of(&model), &title, lang)
-            }
+            None => drawing::of_entities(&model, lang),
         };
         let text = match self.format {
             Format::Mermaid => mermaid::render(&picture),

@@ -40,19 +40,21 @@ impl Changes {
     /// Returns the changes as one line (`since normalized: not there: post.comments; changed:
     /// post; gone: comment`), `–` for an empty list.
     pub fn line(&self, lang: Lang) -> String {
-        let list = |names: &[String]| {
-            if names.is_empty() {
-                "–".to_string()
-            } else {
-                names.join(", ")
-            }
-        };
         Text::new("cli-diagram-changes")
             .arg("design", &self.since)
-            .arg("added", list(&self.added))
-            .arg("changed", list(&self.changed))
-            .arg("gone", list(&self.gone))
+            .arg("added", listed(&self.added))
+            .arg("changed", listed(&self.changed))
+            .arg("gone", listed(&self.gone))
             .render(lang)
+    }
+}
+
+/// Returns box titles as a list of changes says them: `post, comment`, or `–` for none.
+pub fn listed(names: &[String]) -> String {
+    if names.is_empty() {
+        "–".to_string()
+    } else {
+        names.join(", ")
     }
 }
 

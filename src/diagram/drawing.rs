@@ -6,9 +6,11 @@
 use super::entities::ModelDiagram;
 use super::shape::Entry;
 use super::{CollectionBox, CollectionKind, Counts, Diagram};
+use crate::design::Layout;
 use crate::human::{binary_size, thousands};
 use crate::lang::{Lang, Text};
 use crate::model::field::BsonType;
+use crate::model::Model;
 use crate::stats::SizeFigure;
 
 /// Boxes and the lines between them.
@@ -315,6 +317,21 @@ fn shape_of_warning(c: &CollectionBox, path: &str) -> String {
     } else {
         path.to_string()
     }
+}
+
+/// Returns the drawing of `layout`, the design called `name` of `model`, in `lang`: what
+/// `squillion diagram --design` and the page's Diagram view draw.
+pub fn of_layout(model: &Model, layout: &Layout, name: String, lang: Lang) -> Drawing {
+    let mut diagram = Diagram::of_layout(model, layout);
+    diagram.design = name;
+    of_design(&diagram, lang)
+}
+
+/// Returns the drawing of `model` before any design, titled by its name (`model` when it has
+/// none), in `lang`: what `squillion diagram MODEL` and the editor's Diagram tab draw.
+pub fn of_entities(model: &Model, lang: Lang) -> Drawing {
+    let title = model.name.as_deref().unwrap_or("model");
+    of_model(&ModelDiagram::of(model), title, lang)
 }
 
 /// Returns the drawing of a design's diagram, in `lang`.

@@ -12,7 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::diagram::changes::{self, Changes};
 use crate::diagram::drawing::{self, Drawing};
-use crate::diagram::{svg, Diagram, ModelDiagram};
+use crate::diagram::svg;
 use crate::lang::Lang;
 use crate::model::{parse_model, Model};
 
@@ -28,9 +28,12 @@ pub struct Drawn {
 /// Returns the drawing of the design `design` (an offer id) of `model`.
 fn design_drawing(model: &Model, design: &str, lang: Lang) -> Result<Drawing, String> {
     let offered = crate::eval::offered_layout(model, design).map_err(|e| e.to_string())?;
-    let mut diagram = Diagram::of_layout(&offered.model, &offered.layout);
-    diagram.design = offered.name();
-    Ok(drawing::of_design(&diagram, lang))
+    Ok(drawing::of_layout(
+        &offered.model,
+        &offered.layout,
+        offered.name(),
+        lang,
+    ))
 }
 
 /// Returns the diagram of the design `design` (an offer id, as the design bar names it) of the
@@ -50,10 +53,8 @@ pub fn diagram_svg(
     })?;
     let lang = Lang::from_tag(lang);
     if design.is_empty() {
-        let title = model.name.clone().unwrap_or_else(|| "model".to_string());
-        let picture = drawing::of_model(&ModelDiagram::of(&model), &title, lang);
         return Ok(Drawn {
-            svg: svg::render_checked(&picture)?,
+            svg: svg::render_checked(&drawing::of_entities(&model, lang))?,
             changes: None,
         });
     }

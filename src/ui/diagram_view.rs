@@ -22,7 +22,7 @@ use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::diagram::changes::Changes;
+use crate::diagram::changes::{self, Changes};
 use crate::lang::Msg;
 use crate::ui::files;
 use crate::ui::i18n::{lang, t, tr, tv};
@@ -348,13 +348,6 @@ pub fn DiagramView(
             .with(|p| p.as_ref().map(|p| (p.changes.clone(), p.since.clone())))?;
         let c = changes?;
         let design = label_of(&since);
-        let list = |names: &[String]| {
-            if names.is_empty() {
-                "–".to_string()
-            } else {
-                names.join(", ")
-            }
-        };
         let text = if c.is_empty() {
             tv(Msg::DiagramNoChanges, &[("design", design)])
         } else {
@@ -362,9 +355,9 @@ pub fn DiagramView(
                 Msg::DiagramChanges,
                 &[
                     ("design", design),
-                    ("added", list(&c.added)),
-                    ("changed", list(&c.changed)),
-                    ("gone", list(&c.gone)),
+                    ("added", changes::listed(&c.added)),
+                    ("changed", changes::listed(&c.changed)),
+                    ("gone", changes::listed(&c.gone)),
                 ],
             )
         };
