@@ -11,9 +11,11 @@ use std::fmt;
 mod catalogue;
 pub mod page;
 pub mod text;
+pub mod translations;
 
 pub use page::Msg;
 pub use text::{Arg, Text};
+pub use translations::{is_available, supply, SupplyError};
 
 /// A language of the interface and of the preset texts; in JSON its code (`"zh-CN"`).
 #[derive(

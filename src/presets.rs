@@ -3,7 +3,8 @@
 //! plain model data with a `preset` object (title, lesson, source, explanation, designs).
 //!
 //! Their human text also exists in 简体中文: `locales/zh-CN/presets/NAME.json`, one file per
-//! preset, embedded beside it (every preset must have one: the build fails without it) and read
+//! preset (every preset must have one: the build fails without it), compiled into the CLI and
+//! fetched by the page with the rest of its language ([`crate::lang::translations`]), and read
 //! through [`Preset::text`] with English as the fallback of every field ([`locale`];
 //! docs/i18n.md says how to add a language).
 
@@ -41,8 +42,10 @@ macro_rules! files {
         const FILES: &[(&str, &str)] = &[
             $(($name, include_str!(concat!("../presets/", $name, ".json"))),)*
         ];
-        /// Every translation file (name, language, text): one per preset and language but
-        /// English, in the order of [`FILES`].
+        /// Every compiled-in translation file (name, language, text): one per preset and
+        /// language but English, in the order of [`FILES`]. The page supplies its own at run
+        /// time instead ([`crate::lang::translations`]).
+        #[cfg(not(feature = "supplied-translations"))]
         const TRANSLATIONS: &[(&str, Lang, &str)] = &[
             $(($name, Lang::ZhCn, include_str!(concat!("../locales/zh-CN/presets/", $name, ".json"))),)*
         ];
@@ -112,18 +115,36 @@ pub fn known_names() -> Vec<&'static str> {
     FILES.iter().map(|&(n, _)| n).collect()
 }
 
-/// Returns the embedded translation files as (preset name, language, file text), for the
+/// Returns the translation files there are now as (preset name, language, file text), for the
 /// tests that check them.
-pub fn translation_files() -> &'static [(&'static str, Lang, &'static str)] {
+pub fn translation_files() -> Vec<(&'static str, Lang, &'static str)> {
+    Lang::ALL
+        .into_iter()
+        .filter_map(|lang| Some((lang, crate::lang::translations::translation(lang)?)))
+        .flat_map(|(lang, t)| {
+            t.presets
+                .iter()
+                .map(move |&(name, text)| (name, lang, text))
+        })
+        .collect()
+}
+
+/// Returns the compiled-in translation files of `lang` as (preset name, file text), what
+/// [`crate::lang::translations`] holds for it.
+#[cfg(not(feature = "supplied-translations"))]
+pub(crate) fn compiled_translations(lang: Lang) -> Vec<(&'static str, &'static str)> {
     TRANSLATIONS
+        .iter()
+        .filter(|&&(_, l, _)| l == lang)
+        .map(|&(name, _, text)| (name, text))
+        .collect()
 }
 
 /// Returns the translation of `name` into `lang` as written (not completed from the English):
-/// `None` for English or a preset without a file, an error for a file that does not parse.
+/// `None` for English, a preset without a file or a translation not supplied yet, an error for
+/// a file that does not parse.
 pub fn translation(name: &str, lang: Lang) -> Option<Result<PresetText, TranslationError>> {
-    let &(_, _, text) = TRANSLATIONS
-        .iter()
-        .find(|&&(n, l, _)| n == name && l == lang)?;
+    let text = crate::lang::translations::translation(lang)?.preset(name)?;
     Some(PresetText::parse(text).map_err(|source| TranslationError {
         name: name.to_string(),
         lang,
@@ -131,26 +152,36 @@ pub fn translation(name: &str, lang: Lang) -> Option<Result<PresetText, Translat
     }))
 }
 
-/// Every preset's text in every language, completed from the English, parsed once.
-static TEXTS: std::sync::OnceLock<Vec<(&'static str, Lang, PresetText)>> =
-    std::sync::OnceLock::new();
+/// Every preset's text in one language, completed from the English, parsed once per language
+/// (and not before the language's translation is there: the page supplies it at run time).
+static TEXTS: [std::sync::OnceLock<Vec<(&'static str, PresetText)>>; 2] =
+    [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
 
-fn texts() -> &'static [(&'static str, Lang, PresetText)] {
-    TEXTS.get_or_init(|| {
-        let mut out = Vec::new();
-        for &(name, text) in FILES {
-            let en = PresetText::english(text);
-            for lang in Lang::ALL {
+/// Returns every preset's text in `lang`, or in English while `lang`'s translation is missing.
+fn texts(lang: Lang) -> &'static [(&'static str, PresetText)] {
+    let lang = if crate::lang::is_available(lang) {
+        lang
+    } else {
+        Lang::En
+    };
+    let cell = match lang {
+        Lang::En => &TEXTS[0],
+        Lang::ZhCn => &TEXTS[1],
+    };
+    cell.get_or_init(|| {
+        FILES
+            .iter()
+            .map(|&(name, text)| {
+                let en = PresetText::english(text);
                 let t = match translation(name, lang) {
-                    // A file that does not parse is English (tests/suite/preset_locales.rs fails on
-                    // it; the page must not).
+                    // A file that does not parse is English (tests/suite/preset_locales.rs fails
+                    // on it; the page must not).
                     Some(Ok(t)) => t.or(&en),
-                    Some(Err(_)) | None => en.clone(),
+                    Some(Err(_)) | None => en,
                 };
-                out.push((name, lang, t));
-            }
-        }
-        out
+                (name, t)
+            })
+            .collect()
     })
 }
 
@@ -174,10 +205,10 @@ impl Preset {
             design_labels: std::collections::BTreeMap::new(),
             units: std::collections::BTreeMap::new(),
         };
-        texts()
+        texts(lang)
             .iter()
-            .find(|(n, l, _)| *n == self.name && *l == lang)
-            .map_or(&EMPTY, |(_, _, t)| t)
+            .find(|(n, _)| *n == self.name)
+            .map_or(&EMPTY, |(_, t)| t)
     }
 
     /// Returns how `lang` names the preset's workload operation `unit`: its translated label,

@@ -1,5 +1,6 @@
-//! A Project Fluent catalogue in both languages: its sources (compiled in), each parsed once on
-//! first use, rendered with `fluent-bundle`. The core's messages ([`super::text`]) and the
+//! A Project Fluent catalogue in every language: its English source (compiled in) and its
+//! translations ([`super::translations`]: compiled in, or supplied at run time in the page),
+//! each parsed once on first use, rendered with `fluent-bundle`. The core's messages ([`super::text`]) and the
 //! page's words ([`super::page`]) are two catalogues of this one kind.
 
 use std::sync::OnceLock;
@@ -7,43 +8,50 @@ use std::sync::OnceLock;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource};
 
+use super::translations::{translation, Translation};
 use super::Lang;
 
-/// One catalogue: its source in each language and the bundles parsed from them.
+/// One catalogue: its English source, which part of a translation is its source in the
+/// other languages, and the bundles parsed from them.
 pub(super) struct Catalogue {
     /// The English source: the text every other language falls back to.
     en: &'static str,
-    /// The Simplified Chinese source.
-    zh_cn: &'static str,
+    /// This catalogue's part of a language's translation (its page words, its messages).
+    part: fn(&Translation) -> &'static str,
     /// The parsed bundles, English first, each made on first use.
     parsed: [OnceLock<FluentBundle<FluentResource>>; 2],
 }
 
 impl Catalogue {
     /// Returns the catalogue of these sources, parsed when first asked.
-    pub(super) const fn new(en: &'static str, zh_cn: &'static str) -> Self {
+    pub(super) const fn new(en: &'static str, part: fn(&Translation) -> &'static str) -> Self {
         Catalogue {
             en,
-            zh_cn,
+            part,
             parsed: [OnceLock::new(), OnceLock::new()],
         }
     }
 
-    /// Returns the source of `lang` (for the catalogue tests).
-    pub(super) fn source(&self, lang: Lang) -> &'static str {
+    /// Returns the source of `lang`: `None` for a translation the page has not fetched yet.
+    pub(super) fn source(&self, lang: Lang) -> Option<&'static str> {
         match lang {
-            Lang::En => self.en,
-            Lang::ZhCn => self.zh_cn,
+            Lang::En => Some(self.en),
+            _ => translation(lang).map(self.part),
         }
     }
 
-    /// Returns the bundle of `lang`, parsed once.
+    /// Returns the bundle of `lang`, parsed once (and not before its source is there, so that
+    /// a translation supplied later is the one parsed).
     fn bundle(&self, lang: Lang) -> Option<&FluentBundle<FluentResource>> {
         let cell = match lang {
             Lang::En => self.parsed.first(),
             Lang::ZhCn => self.parsed.get(1),
         }?;
-        Some(cell.get_or_init(|| load(lang, self.source(lang))))
+        if let Some(bundle) = cell.get() {
+            return Some(bundle);
+        }
+        let source = self.source(lang)?;
+        Some(cell.get_or_init(|| load(lang, source)))
     }
 
     /// Returns message `id` in `lang` filled with `args`, or `None` when `lang`'s catalogue
@@ -58,7 +66,8 @@ impl Catalogue {
 
     /// Returns every message id of `lang`'s source and whether it parsed without an error.
     pub(super) fn ids(&self, lang: Lang) -> (Vec<String>, bool) {
-        let (resource, ok) = match FluentResource::try_new(self.source(lang).to_string()) {
+        let source = self.source(lang).unwrap_or_default();
+        let (resource, ok) = match FluentResource::try_new(source.to_string()) {
             Ok(r) => (r, true),
             Err((r, _)) => (r, false),
         };

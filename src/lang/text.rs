@@ -22,11 +22,9 @@ use super::Lang;
 
 /// The English catalogue: the source text of every message.
 const EN: &str = include_str!("../../locales/en/messages.ftl");
-/// The Simplified Chinese catalogue, in the articles' own terms (docs/i18n.md's glossary).
-const ZH_CN: &str = include_str!("../../locales/zh-CN/messages.ftl");
 
-/// The core's messages in both languages.
-static MESSAGES: Catalogue = Catalogue::new(EN, ZH_CN);
+/// The core's messages in every language.
+static MESSAGES: Catalogue = Catalogue::new(EN, |t| t.messages);
 
 /// A message and the values that fill it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
