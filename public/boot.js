@@ -94,6 +94,31 @@ async function compile(url) {
   }
 }
 
+/** The translation files asked for (`zh-CN.json`, scripts/translations.mjs), by language: the
+ * page's module carries English only and asks for a language's file when it first needs it
+ * (src/ui/i18n.rs). */
+const translations = {};
+window.squillionTranslation = (code) =>
+  (translations[code] ??= fetch(new URL(`./${code}.json`, import.meta.url)).then((r) =>
+    r.ok ? r.text() : Promise.reject(new Error(`${code}.json: HTTP ${r.status}`)),
+  ).catch((e) => {
+    // Asked again later (back online), it is fetched again.
+    delete translations[code];
+    throw e;
+  }));
+// Started now, beside the module, when the page will most likely open in Chinese: the choice
+// remembered (src/ui/i18n.rs's LANG_KEY), else the browser's language as Lang::from_tag reads it
+// (a wrong guess costs one early fetch, or the module fetches it a moment later).
+try {
+  const chosen = localStorage.getItem('squillion.lang');
+  const tag = (chosen ?? navigator.language ?? '').toLowerCase().replace('_', '-');
+  if (chosen === 'zh-CN' || (!chosen && /^zh(-(cn|sg|hans|my)\b.*)?$/.test(tag))) {
+    window.squillionTranslation('zh-CN').catch(() => {});
+  }
+} catch {
+  // No storage (a sandboxed frame): the module asks when it starts.
+}
+
 let tools = null;
 /** Loads the tools module (inference) into the page, once; its start puts its functions on the
  * window (`?bench`: the inference benchmark, bench/infer.mjs, times it there). */

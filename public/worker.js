@@ -5,7 +5,8 @@
 // the layout), or throws why the design cannot be evaluated.
 //
 // Message in:  { module } first, when the page has its compiled module (WebAssembly.Module);
-//              then { id, model, design, options }
+//              then { id, model, design, options, lang } (lang: the page's language, whose
+//              translation file the worker fetches once before it answers)
 // Message out: { id, progress: { step, of, what } } (a step starts; any number of them), then
 //              { id, json, ms } | { id, error } (the design cannot be evaluated)
 //              | { id, fatal, init? } (this worker cannot evaluate at all: the page takes over;
@@ -37,6 +38,21 @@
 import init from './squillion.js';
 
 let ready = null;
+/** The translation this worker was handed (the first message whose `lang` is not English:
+ * src/ui/worker.rs's `message`), once fetched. */
+let translated = null;
+
+/** Hands the module the translation file of `lang` (`zh-CN.json`), fetched once per worker
+ * (from the service worker's cache when the page kept it); English needs none. A file that
+ * cannot be had leaves the worker in English. */
+function translate(lang) {
+  if (!lang || lang === 'en') return null;
+  translated ??= fetch(new URL(`./${lang}.json`, import.meta.url))
+    .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`${lang}.json: HTTP ${r.status}`))))
+    .then((text) => self.squillionTranslate?.(text))
+    .catch(() => {});
+  return translated;
+}
 /** The page's compiled module, when the page sends it (its first message, `{ module }`:
  * src/ui/worker.rs). */
 let given = null;
@@ -61,6 +77,7 @@ self.onmessage = async (event) => {
   const { id, kind, model, design, options } = event.data;
   try {
     await start(kind);
+    await translate(event.data.lang);
   } catch (e) {
     self.postMessage({ id, fatal: String(e?.message ?? e), init: true });
     return;

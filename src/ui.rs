@@ -44,7 +44,17 @@ pub fn mount() {
     }
     panic::install();
     bench::register_if_requested();
-    leptos::mount::mount_to_body(App);
+    // A page in a language whose translation is fetched when needed waits for it (boot.js
+    // started the fetch beside the module's), so that it never shows English first.
+    let lang = i18n::initial();
+    if lang::is_available(lang) {
+        leptos::mount::mount_to_body(App);
+    } else {
+        wasm_bindgen_futures::spawn_local(async move {
+            i18n::fetch_translation(lang).await;
+            leptos::mount::mount_to_body(App);
+        });
+    }
 }
 
 /// The start of the tools module (`src/bin/squillion-tools.rs`): registers `squillionInfer` and
@@ -54,6 +64,7 @@ pub fn mount() {
 /// own module carries none of it (the diagram's layout crate among it).
 pub fn register_tools() {
     console_error_panic_hook::set_once();
+    worker::register_translate();
     infer::register();
     diagram::register();
     bench::register_infer_if_requested();

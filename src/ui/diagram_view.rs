@@ -142,17 +142,14 @@ impl DiagramTools {
         } else {
             Status::Loading
         });
-        let message = js_sys::Object::new();
-        for (k, v) in [
+        let message = crate::ui::worker::message(&[
             ("id", JsValue::from(id)),
             ("kind", JsValue::from_str("diagram")),
             ("model", JsValue::from_str(&q.text)),
             ("design", JsValue::from_str(&q.design)),
             ("since", JsValue::from_str(&since)),
             ("options", JsValue::from_str(q.lang)),
-        ] {
-            let _ = js_sys::Reflect::set(&message, &k.into(), &v);
-        }
+        ]);
         let sent = held
             .borrow()
             .as_ref()

@@ -11,7 +11,9 @@ use std::sync::OnceLock;
 use leptos::prelude::*;
 
 use crate::eval::metric::Metric;
-use crate::lang::{Lang, Msg};
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::lang::{self, Lang, Msg};
 use crate::ui::storage;
 
 /// The local-storage key of the language chosen in the switch (`en`, `zh-CN`).
@@ -22,11 +24,19 @@ pub const LANG_KEY: &str = "squillion.lang";
 /// reads it, so that it lives as long as the page.
 fn language() -> &'static ArcRwSignal<Lang> {
     static LANG: OnceLock<ArcRwSignal<Lang>> = OnceLock::new();
-    LANG.get_or_init(|| ArcRwSignal::new(initial()))
+    // A language whose translation could not be fetched (a first visit that went offline) is
+    // English until it is chosen again.
+    LANG.get_or_init(|| {
+        ArcRwSignal::new(
+            Some(initial())
+                .filter(|l| lang::is_available(*l))
+                .unwrap_or_default(),
+        )
+    })
 }
 
 /// Returns the remembered language, else the browser's, else English.
-fn initial() -> Lang {
+pub fn initial() -> Lang {
     if let Some(code) = storage::load(LANG_KEY) {
         if let Some(l) = Lang::ALL.into_iter().find(|l| l.code() == code) {
             return l;
@@ -48,10 +58,52 @@ pub fn lang_untracked() -> Lang {
     language().get_untracked()
 }
 
-/// Switches the page to `lang`, remembers the choice and sets `<html lang>`.
+/// Switches the page to `lang`, remembers the choice and sets `<html lang>`; a language whose
+/// translation the page has not fetched yet switches once it has it (it stays as it is when the
+/// fetch fails).
 pub fn set_lang(lang: Lang) {
-    storage::save(LANG_KEY, lang.code());
-    language().set(lang);
+    let switch = move || {
+        storage::save(LANG_KEY, lang.code());
+        language().set(lang);
+    };
+    if lang::is_available(lang) {
+        switch();
+    } else {
+        wasm_bindgen_futures::spawn_local(async move {
+            if fetch_translation(lang).await {
+                switch();
+            }
+        });
+    }
+}
+
+/// Fetches `lang`'s translation file (`<code>.json`, through public/boot.js's
+/// `squillionTranslation`, which may have started it beside the module) and supplies it;
+/// returns whether the language can be shown now. Failures go to the console: the page goes on
+/// in English.
+pub async fn fetch_translation(lang: Lang) -> bool {
+    if lang::is_available(lang) {
+        return true;
+    }
+    let fetched = async {
+        let fetch = js_sys::Reflect::get(&js_sys::global(), &"squillionTranslation".into())?
+            .dyn_into::<js_sys::Function>()?;
+        let promise = fetch
+            .call1(&JsValue::NULL, &lang.code().into())?
+            .dyn_into::<js_sys::Promise>()?;
+        let text = wasm_bindgen_futures::JsFuture::from(promise).await?;
+        let text = text
+            .as_string()
+            .ok_or_else(|| JsValue::from_str("not text"))?;
+        lang::supply(&text).map_err(|e| JsValue::from_str(&e.to_string()))
+    };
+    match fetched.await {
+        Ok(_) => true,
+        Err(e) => {
+            leptos::logging::warn!("the {lang} translation could not be loaded: {e:?}");
+            false
+        }
+    }
 }
 
 /// Returns message `m` in the page's language (tracked).

@@ -184,6 +184,7 @@ fn progress_caller(on_progress: JsValue) -> impl FnMut(&Progress) {
 /// scope; `onProgress(step, of, what)` is called as each step starts; an error comes back as a
 /// thrown string.
 pub fn register() {
+    register_translate();
     type Evaluate = dyn Fn(String, String, String, JsValue) -> Result<String, JsValue>;
     let evaluate = Closure::<Evaluate>::new(
         |model: String, design: String, options: String, on_progress: JsValue| {
@@ -231,6 +232,40 @@ pub fn register() {
         advise.as_ref(),
     );
     advise.forget();
+}
+
+/// Registers `squillionTranslate(json)` on a worker's global scope, in both modules:
+/// public/worker.js hands it the translation file of a message's `lang` (fetched once per
+/// worker) before that message runs, so that what the worker writes in words (progress, advice,
+/// the diagram's labels) is in the page's language (src/lang/translations.rs).
+pub fn register_translate() {
+    let translate = Closure::<dyn Fn(String) -> Result<(), JsValue>>::new(|json: String| {
+        crate::lang::supply(&json)
+            .map(|_| ())
+            .map_err(|e| JsValue::from_str(&e.to_string()))
+    });
+    let _ = js_sys::Reflect::set(
+        &js_sys::global(),
+        &"squillionTranslate".into(),
+        translate.as_ref(),
+    );
+    // The function lives as long as the worker.
+    translate.forget();
+}
+
+/// Returns a message for public/worker.js: these fields and `lang`, the page's language, whose
+/// translation the worker fetches before it answers ([`register_translate`]).
+pub fn message(fields: &[(&str, JsValue)]) -> js_sys::Object {
+    let message = js_sys::Object::new();
+    let lang = crate::ui::i18n::lang_untracked();
+    for (name, value) in fields
+        .iter()
+        .chain([("lang", JsValue::from_str(lang.code()))].iter())
+    {
+        // Setting a field of a plain object cannot fail.
+        let _ = js_sys::Reflect::set(&message, &(*name).into(), value);
+    }
+    message
 }
 
 /// Starts a Web Worker running `public/worker.js` (a module worker) and hands it the page's

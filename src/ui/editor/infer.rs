@@ -480,15 +480,12 @@ fn spawn(
             request_animation_frame(move || stop(&running));
         })
     };
-    let message = js_sys::Object::new();
-    for (k, v) in [
+    let message = crate::ui::worker::message(&[
         ("id", JsValue::from(0)),
         ("kind", JsValue::from_str("infer")),
         ("inputs", inputs.into()),
         ("counts", JsValue::from_str(counts)),
-    ] {
-        let _ = js_sys::Reflect::set(&message, &k.into(), &v);
-    }
+    ]);
     worker
         .post_message(&message)
         .map_err(|e| tv(Msg::InferNotHanded, &[("error", format!("{e:?}"))]))?;

@@ -682,15 +682,12 @@ fn spawn(
             inline(model.clone(), options.clone(), run);
         })
     };
-    let message = js_sys::Object::new();
-    for (name, value) in [
+    let message = crate::ui::worker::message(&[
         ("id", JsValue::from(generation)),
         ("kind", JsValue::from_str("advise")),
         ("model", JsValue::from_str(&model)),
         ("options", JsValue::from_str(options)),
-    ] {
-        js_sys::Reflect::set(&message, &name.into(), &value)?;
-    }
+    ]);
     worker.post_message(&message)?;
     let mut r = holder.borrow_mut();
     r.worker = Some(worker);

@@ -252,16 +252,13 @@ fn spawn(request: Request, state: RwSignal<State>) -> Result<(), JsValue> {
         })
     };
     listeners.borrow_mut().extend([on_message, on_error]);
-    let message = js_sys::Object::new();
-    for (name, value) in [
+    let message = crate::ui::worker::message(&[
         ("id", JsValue::from(0)),
         ("kind", JsValue::from_str("export")),
         ("model", JsValue::from_str(&request.key.text)),
         ("design", JsValue::from_str(&request.key.design)),
         ("options", JsValue::from_str(&request.options)),
-    ] {
-        js_sys::Reflect::set(&message, &name.into(), &value)?;
-    }
+    ]);
     if let Err(e) = worker.post_message(&message) {
         settle();
         return Err(e);

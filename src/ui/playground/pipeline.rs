@@ -312,16 +312,13 @@ fn now() -> f64 {
 
 /// Returns the worker message for one evaluation.
 fn message(id: u32, key: &Key, options: &str) -> JsValue {
-    let m = js_sys::Object::new();
-    for (name, value) in [
+    crate::ui::worker::message(&[
         ("id", JsValue::from(id)),
         ("model", JsValue::from_str(&key.text)),
         ("design", JsValue::from_str(&key.design)),
         ("options", JsValue::from_str(options)),
-    ] {
-        let _ = js_sys::Reflect::set(&m, &name.into(), &value);
-    }
-    m.into()
+    ])
+    .into()
 }
 
 /// Starts the module worker and wires its answers and failures into the pipeline.
