@@ -30,8 +30,9 @@ function files(root) {
 }
 
 const list = files(dir);
-/** The modules fetched when first used (docs/size.md): kept when fetched, not precached. */
-const isLazy = (f) => f.startsWith('squillion-tools');
+/** What is fetched when first used (docs/size.md): the tools module and the translation files
+ * (`zh-CN.json`, scripts/translations.mjs), kept when fetched, not precached. */
+const isLazy = (f) => f.startsWith('squillion-tools') || /^[a-z]{2}(-[A-Za-z]+)?\.json$/.test(f);
 // The worker's own code is part of the version: a change to it alone is a new build too.
 const hash = createHash('sha256').update(template).update('\0');
 for (const f of list) {

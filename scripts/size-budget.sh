@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Checks the shipped page (dist/, after `trunk build --release`) against its byte budgets
-# (scripts/size-budgets.tsv): every wasm and js file gzip -9, each within its budget; a file
-# without a budget fails too. Bytes are deterministic for a given source and toolchain, so this
-# is a test, not a timing. docs/size.md, "Budgets".
+# (scripts/size-budgets.tsv): every wasm and js file and every translation file (zh-CN.json),
+# gzip -9, each within its budget; a file without a budget fails too. Bytes are deterministic
+# for a given source and toolchain, so this is a test, not a timing. docs/size.md, "Budgets".
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DIST="${1:-$ROOT/dist}"
 BUDGETS="$ROOT/scripts/size-budgets.tsv"
 status=0
 shopt -s nullglob
-files=("$DIST"/*.wasm "$DIST"/*.js)
+files=("$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.json)
 if [ ${#files[@]} -eq 0 ]; then
   echo "size budgets: no wasm or js file in $DIST (build the page first: trunk build --release --locked)" >&2
   exit 1

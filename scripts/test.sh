@@ -41,7 +41,7 @@ stage "browser tests (wasm-bindgen-test, headless Chromium)" \
   env WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-300}" \
   cargo test --locked --target wasm32-unknown-unknown --test web
 stage "trunk build --release" trunk build --release --locked
-stage "size budgets: every shipped wasm and js file, gzip -9" bash scripts/size-budget.sh
+stage "size budgets: every shipped wasm, js and translation file, gzip -9" bash scripts/size-budget.sh
 # Some end-to-end tests ask the CLI for the JSON of an edited model (the golden evaluations in
 # tests/golden/ hold every preset's): SQUILLION_BIN, the native tests' optimized build, whose
 # output is the release build's (the same code; only speed and size differ).
@@ -56,15 +56,17 @@ stage "end-to-end tests (playwright-core, Chromium; $E2E_CONCURRENCY files at a 
 # (e2e/solo/: inferring 590 KB leaves no task over 100 ms).
 stage "end-to-end tests that time the page, alone (e2e/solo/)" node --test e2e/solo/
 
-# What a visit sends of the page (wasm + js, gzip -9): every file but the tools module, and the
-# tools module (squillion-tools*), fetched the first time inference is used; reported here, each file's budget checked by the "size budgets" stage
-# (scripts/size-budget.sh, docs/size.md "Budgets").
+# What a visit sends of the page (wasm + js, gzip -9): every file but the tools module, the
+# tools module (squillion-tools*), fetched the first time a tool is used, and the Chinese
+# translation (zh-CN.json), fetched when 简体中文 is chosen; reported here, each file's budget
+# checked by the "size budgets" stage (scripts/size-budget.sh, docs/size.md "Budgets").
 report_size() {
-  local first tools
+  local first tools zh
   first=$(find dist -maxdepth 1 \( -name '*.wasm' -o -name '*.js' \) ! -name 'squillion-tools*' -exec cat {} + | gzip -9 | wc -c)
   tools=$(cat dist/squillion-tools* 2>/dev/null | gzip -9 | wc -c)
-  printf 'shipped size (gzip -9): %s bytes on every visit (%s KB), %s bytes more when a tool is first used (%s KB)\n' \
-    "$first" $(((first + 999) / 1000)) "$tools" $(((tools + 999) / 1000))
+  zh=$(gzip -9 -c dist/zh-CN.json 2>/dev/null | wc -c)
+  printf 'shipped size (gzip -9): %s bytes on every visit (%s KB), %s bytes more when a tool is first used (%s KB), %s bytes when 简体中文 is chosen (%s KB)\n' \
+    "$first" $(((first + 999) / 1000)) "$tools" $(((tools + 999) / 1000)) "$zh" $(((zh + 999) / 1000))
 }
 
 # The budget: 45 minutes for the whole command on a fresh 2-core machine (issue #32).
