@@ -2,6 +2,10 @@
 //! (`locales/en/page.ftl`, the source text), so that a label the catalogue lacks does not
 //! compile (docs/i18n.md, "The page"). `tests/suite/catalogues.rs` checks that every language's
 //! `page.ftl` has the same ids with the same values.
+//!
+//! Also sets `SQUILLION_SOURCE_HASH`, a hash of everything an evaluation's numbers follow from
+//! (the sources, the presets, the catalogues, the locked dependencies): the page keeps its last
+//! evaluation across reloads only for the build that made it (`ui::playground::remembered`).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -57,6 +61,44 @@ fn main() {
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap_or_default()).join("page_msg.rs");
     if let Err(e) = std::fs::write(&dest, out) {
         println!("cargo:warning=cannot write {}: {e}", dest.display());
+    }
+    source_hash();
+}
+
+/// Sets `SQUILLION_SOURCE_HASH` (hex) from every file under the inputs of the build, by path
+/// and content, in path order. `DefaultHasher::new()` has fixed keys, so one toolchain gives
+/// one hash for one source; another toolchain may give another, which only forgets a kept
+/// evaluation once.
+fn source_hash() {
+    use std::hash::{Hash, Hasher};
+    const INPUTS: [&str; 5] = ["src", "presets", "locales", "Cargo.toml", "Cargo.lock"];
+    let mut files = Vec::new();
+    for input in INPUTS {
+        println!("cargo:rerun-if-changed={input}");
+        collect(Path::new(input), &mut files);
+    }
+    files.sort();
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for f in &files {
+        f.hash(&mut hasher);
+        std::fs::read(f).unwrap_or_default().hash(&mut hasher);
+    }
+    println!(
+        "cargo:rustc-env=SQUILLION_SOURCE_HASH={:016x}",
+        hasher.finish()
+    );
+}
+
+/// Adds `path` (a file) or every file below it (a folder) to `files`.
+fn collect(path: &Path, files: &mut Vec<std::path::PathBuf>) {
+    match std::fs::read_dir(path) {
+        Ok(entries) => {
+            for entry in entries.flatten() {
+                collect(&entry.path(), files);
+            }
+        }
+        Err(_) if path.is_file() => files.push(path.to_path_buf()),
+        Err(_) => {}
     }
 }
 

@@ -192,6 +192,45 @@ test('the worker reports each step of an evaluation in a progress bar', async ()
   await page.close();
 });
 
+test('a reload shows the chosen design kept from the last visit, only for the same model and build', async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${site.server.url}#playground`);
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 180_000 });
+  const first = await page.textContent('.eval-operations');
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('squillion.evaluation')));
+  assert.ok(kept?.source && kept.json.length > 1000, 'the chosen design is kept');
+
+  // From now on no worker ever answers: only a kept evaluation can show numbers.
+  await context.addInitScript(() => {
+    window.Worker = class {
+      postMessage() {}
+      terminate() {}
+      addEventListener() {}
+      removeEventListener() {}
+    };
+  });
+  await page.reload();
+  await page.waitForSelector('.eval-operations[data-state="done"]', { timeout: 60_000 });
+  assert.equal(await page.textContent('.eval-operations'), first, 'the same numbers as the evaluation');
+
+  // Another build (source hash), then another model: evaluated again, which no worker answers.
+  for (const change of [
+    (k) => ({ ...k, source: 'another build' }),
+    (k) => ({ ...k, text: k.text.replace('"name"', '"name" ') }),
+  ]) {
+    await page.evaluate((k) => localStorage.setItem('squillion.evaluation', JSON.stringify(k)), change(kept));
+    await page.reload();
+    await page.waitForSelector('.eval-state[data-state="running"]', { timeout: 60_000 });
+    await page.waitForTimeout(1_000);
+    assert.equal(await page.$('.eval-operations[data-state="done"]'), null, 'not taken');
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('without a worker the page evaluates inline and says so', async () => {
   const page = await site.browser.newPage({ viewport: { width: 1280, height: 720 } });
   await page.route('**/worker.js', (route) => route.fulfill({ status: 404, body: 'gone' }));

@@ -9,6 +9,7 @@ mod export;
 mod growth;
 mod operations;
 mod pipeline;
+mod remembered;
 mod results_switch;
 mod sample;
 mod scale;

@@ -124,6 +124,7 @@ impl Pipeline {
                 w.terminate();
             }
         });
+        pipeline.remember(wanted);
         Effect::new(move |_| {
             wanted.track();
             // An evaluation nobody wants any more (another model or scale) is not waited for.
@@ -137,6 +138,41 @@ impl Pipeline {
             pipeline.pump(wanted);
         });
         pipeline
+    }
+
+    /// Takes the chosen design's evaluation kept from the last visit when this build made it
+    /// for the same model, design and scale, and keeps the chosen design's evaluation whenever
+    /// it is there (evaluated now, or in the background before it was chosen) for the next
+    /// visit (`remembered`).
+    fn remember(self, wanted: Memo<Vec<Key>>) {
+        // The key whose evaluation is in storage now (known once recalled or kept).
+        let kept: StoredValue<Option<Key>> = StoredValue::new(None);
+        if let Some(first) = wanted.with_untracked(|w| w.first().cloned()) {
+            if let Some((json, ms)) = super::remembered::recall(&first) {
+                if let done @ Outcome::Done(..) = read(&json, ms) {
+                    self.cache.update(|c| {
+                        c.entry(first.clone()).or_insert(done);
+                    });
+                    kept.set_value(Some(first));
+                }
+            }
+        }
+        Effect::new(move |_| {
+            let Some(first) = wanted.with(|w| w.first().cloned()) else {
+                return;
+            };
+            if kept.with_value(|k| k.as_ref() == Some(&first)) {
+                return;
+            }
+            let done = self.cache.with(|c| match c.get(&first) {
+                Some(Outcome::Done(e, ms)) => Some((e.clone(), *ms)),
+                _ => None,
+            });
+            if let Some((evaluation, ms)) = done {
+                super::remembered::keep(&first, &evaluation, ms);
+                kept.set_value(Some(first));
+            }
+        });
     }
 
     /// False once the playground that owns the pipeline is gone: a late callback (an
