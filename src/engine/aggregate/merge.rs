@@ -600,3 +600,6 @@ impl Database {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;

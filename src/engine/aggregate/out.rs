@@ -169,3 +169,6 @@ impl Database {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
