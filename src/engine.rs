@@ -323,6 +323,35 @@ impl Database {
         })
     }
 
+    /// `explain` of an aggregate: the pipeline's stages run read-only for their statistics and
+    /// plan, and a final `$out` or `$merge` is shown on top of the plan and checked (its
+    /// target's `on` index) but never run: as mongod's explain, which does not write at any
+    /// verbosity.
+    pub fn explain_aggregate(
+        &self,
+        collection: &str,
+        pipeline: &[Document],
+    ) -> Result<CommandResult> {
+        let out = aggregate::run(&self.collections, collection, pipeline)?;
+        let mut stats = out.stats;
+        if let Some(aggregate::Stage::Merge(spec)) = &out.writer {
+            spec.check_target(self.collections.get(&spec.into))?;
+        }
+        let documents = match out.writer {
+            Some(_) => {
+                stats.exec.n_returned = 0;
+                Vec::new()
+            }
+            None => out.documents.into_iter().map(Returned::from).collect(),
+        };
+        Ok(CommandResult {
+            documents,
+            inserted_ids: Vec::new(),
+            stats,
+            plan: Some(out.plan),
+        })
+    }
+
     /// `aggregate` that may write: a pipeline ending in `$out` (the output replaces a
     /// collection) or `$merge` (merged into one) runs its stages, then writes through the
     /// insert and update paths; the result has no documents (mongod returns an empty cursor),

@@ -483,17 +483,26 @@ fn with_context(e: EngineError, spec: &MergeSpec, on_index: Option<&str>) -> Eng
     }
 }
 
-impl Database {
-    /// Merges `docs` into `spec.into` document by document; returns the write statistics.
-    pub fn write_merge(&mut self, spec: &MergeSpec, docs: Vec<Document>) -> Result<WriteStats> {
-        let on_index = supporting_index(self.collections.get(&spec.into), &spec.on);
-        if spec.on_given && on_index.is_none() {
+impl MergeSpec {
+    /// Returns the name of the target's index that makes `on` unique (`_id_` for `_id`), or
+    /// mongod's 51183 when `on` names other fields and no unique index covers exactly them.
+    pub fn check_target(&self, target: Option<&Collection>) -> Result<Option<String>> {
+        let on_index = supporting_index(target, &self.on);
+        if self.on_given && on_index.is_none() {
             return Err(EngineError::new(
                 51183,
                 "Location51183",
                 "Cannot find index to verify that join fields will be unique",
             ));
         }
+        Ok(on_index)
+    }
+}
+
+impl Database {
+    /// Merges `docs` into `spec.into` document by document; returns the write statistics.
+    pub fn write_merge(&mut self, spec: &MergeSpec, docs: Vec<Document>) -> Result<WriteStats> {
+        let on_index = spec.check_target(self.collections.get(&spec.into))?;
         let mut total = WriteStats::default();
         for doc in docs {
             self.merge_one(spec, doc, &mut total)

@@ -378,3 +378,30 @@ fn merge_into_its_own_source_and_position() {
         .unwrap_or_default()
         .starts_with("$merge failed due to a DuplicateKey error :: caused by :: E11000"));
 }
+
+#[test]
+fn explain_shows_the_stage_checks_on_and_writes_nothing() {
+    let db = db();
+    let before = all(&db, "t");
+    let r = db.explain_aggregate(
+        "src",
+        &[doc! {"$merge": {"into": "t", "whenMatched": "replace"}}],
+    );
+    let r = r.unwrap_or_default();
+    assert!(r.documents.is_empty());
+    assert_eq!(r.stats.write, Default::default());
+    let e = r.explain();
+    assert_eq!(e["queryPlanner"]["winningPlan"]["stage"], "$merge");
+    assert_eq!(
+        e["queryPlanner"]["winningPlan"]["inputStage"]["stage"],
+        "COLLSCAN"
+    );
+    assert_eq!(all(&db, "t"), before);
+    assert_eq!(
+        code(db.explain_aggregate("src", &[doc! {"$merge": {"into": "t", "on": "k"}}])),
+        51183
+    );
+    // Without a writing stage it is the read-only aggregate.
+    let r = db.explain_aggregate("src", &[doc! {"$match": {"v": 10}}]);
+    assert_eq!(r.map(|r| r.documents.len()).ok(), Some(1));
+}
