@@ -116,7 +116,7 @@ fn check_var_name(name: &str) -> Result<()> {
             "empty variable names are not allowed",
         ));
     };
-    if !(first.is_ascii_lowercase() || !first.is_ascii()) {
+    if !first.is_ascii_lowercase() && first.is_ascii() {
         return Err(EngineError::new(
             16870,
             "Location16870",
