@@ -205,7 +205,7 @@ impl Database {
                 update,
                 return_new,
             } => self.find_one_and_update(collection, &find, &update, return_new),
-            Command::Aggregate { pipeline } => self.aggregate(collection, &pipeline),
+            Command::Aggregate { pipeline } => self.run_aggregate(collection, &pipeline),
             Command::CreateIndex { keys, options } => {
                 let (name, written) = self
                     .collection_mut(collection)
@@ -308,13 +308,80 @@ impl Database {
         Ok(r)
     }
 
-    /// `aggregate`.
+    /// `aggregate`, read-only: a pipeline ending in `$out` or `$merge` is refused (code 20
+    /// IllegalOperation), since it writes; [`Database::run_aggregate`] runs those.
     pub fn aggregate(&self, collection: &str, pipeline: &[Document]) -> Result<CommandResult> {
+        if aggregate::ends_in_write(pipeline) {
+            return Err(aggregate::needs_writer());
+        }
         let out = aggregate::run(&self.collections, collection, pipeline)?;
         Ok(CommandResult {
             documents: out.documents.into_iter().map(Returned::from).collect(),
             inserted_ids: Vec::new(),
             stats: out.stats,
+            plan: Some(out.plan),
+        })
+    }
+
+    /// `explain` of an aggregate: the pipeline's stages run read-only for their statistics and
+    /// plan, and a final `$out` or `$merge` is shown on top of the plan and checked (its
+    /// target's `on` index) but never run: as mongod's explain, which does not write at any
+    /// verbosity.
+    pub fn explain_aggregate(
+        &self,
+        collection: &str,
+        pipeline: &[Document],
+    ) -> Result<CommandResult> {
+        let out = aggregate::run(&self.collections, collection, pipeline)?;
+        let mut stats = out.stats;
+        if let Some(aggregate::Stage::Merge(spec)) = &out.writer {
+            spec.check_target(self.collections.get(&spec.into))?;
+        }
+        let documents = match out.writer {
+            Some(_) => {
+                stats.exec.n_returned = 0;
+                Vec::new()
+            }
+            None => out.documents.into_iter().map(Returned::from).collect(),
+        };
+        Ok(CommandResult {
+            documents,
+            inserted_ids: Vec::new(),
+            stats,
+            plan: Some(out.plan),
+        })
+    }
+
+    /// `aggregate` that may write: a pipeline ending in `$out` (the output replaces a
+    /// collection) or `$merge` (merged into one) runs its stages, then writes through the
+    /// insert and update paths; the result has no documents (mongod returns an empty cursor),
+    /// the read statistics of the stages, the write statistics of the writes, and the plan
+    /// with the writing stage on top. Any other pipeline runs as [`Database::aggregate`] does.
+    pub fn run_aggregate(
+        &mut self,
+        collection: &str,
+        pipeline: &[Document],
+    ) -> Result<CommandResult> {
+        let out = aggregate::run(&self.collections, collection, pipeline)?;
+        let mut stats = out.stats;
+        stats.write = match out.writer {
+            None => {
+                return Ok(CommandResult {
+                    documents: out.documents.into_iter().map(Returned::from).collect(),
+                    inserted_ids: Vec::new(),
+                    stats,
+                    plan: Some(out.plan),
+                })
+            }
+            Some(aggregate::Stage::Out(spec)) => self.write_out(&spec, out.documents)?,
+            Some(aggregate::Stage::Merge(spec)) => self.write_merge(&spec, out.documents)?,
+            Some(_) => return Err(aggregate::needs_writer()),
+        };
+        stats.exec.n_returned = 0;
+        Ok(CommandResult {
+            documents: Vec::new(),
+            inserted_ids: Vec::new(),
+            stats,
             plan: Some(out.plan),
         })
     }

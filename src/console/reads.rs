@@ -225,7 +225,14 @@ impl Executor<'_> {
         };
         let mut cursor = Cursor::default();
         self.apply_chain(&mut cursor, false)?;
-        let result = self.run_engine(Command::Aggregate { pipeline })?;
+        // An explain never writes, as mongod's: a pipeline ending in $out or $merge is
+        // explained read-only; run, it goes through the writing path (Database::run).
+        let result = if cursor.explain.is_some() {
+            self.db
+                .explain_aggregate(&self.command.collection, &pipeline)?
+        } else {
+            self.run_engine(Command::Aggregate { pipeline })?
+        };
         self.cursor_reply(result, &cursor)
     }
 

@@ -541,3 +541,34 @@ fn documents_print_as_mongosh_prints_them() {
         "{text}"
     );
 }
+
+#[test]
+fn aggregate_ending_in_out_or_merge_writes_and_its_explain_does_not() {
+    let mut db = db();
+    let n = db.collection("orders").map(|c| c.len()).unwrap_or(0);
+    let o = run(
+        &mut db,
+        "db.orders.aggregate([{ $match: {} }, { $out: 'orders_copy' }])",
+    );
+    assert_eq!(value(&o), "0 documents");
+    assert_eq!(o.result.stats.write.n_inserted, n as u64);
+    assert_eq!(db.collection("orders_copy").map(|c| c.len()), Some(n));
+    let o = run(
+        &mut db,
+        "db.orders.aggregate([{ $set: { copied: true } }, { $merge: { into: 'orders_copy', whenMatched: 'merge' } }])",
+    );
+    assert_eq!(o.result.stats.write.n_modified, n as u64);
+    let o = run(
+        &mut db,
+        "db.orders.aggregate([{ $merge: { into: 'never' } }]).explain('executionStats')",
+    );
+    assert!(o.explained);
+    assert!(db.collection("never").is_none());
+    let text = to_shell_string(&Bson::Document(o.documents()[0].clone()), false);
+    assert!(text.contains("$merge"), "{text}");
+    let e = fail(
+        &mut db,
+        "db.orders.aggregate([{ $out: 'x' }, { $match: {} }])",
+    );
+    assert!(e.to_string().contains("40601"), "{e}");
+}

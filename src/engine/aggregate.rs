@@ -4,6 +4,8 @@
 
 pub mod group;
 pub mod lookup;
+pub mod merge;
+pub mod out;
 pub mod stages;
 
 use crate::engine::collection::Collection;
@@ -46,6 +48,28 @@ pub enum Stage {
     Count(String),
     /// `$replaceRoot` / `$replaceWith`.
     ReplaceRoot(Expr),
+    /// `$out`: the output replaces a collection (the last stage; run by
+    /// [`crate::engine::Database::run_aggregate`]).
+    Out(out::OutSpec),
+    /// `$merge`: the output merged into a collection (the last stage; run by
+    /// [`crate::engine::Database::run_aggregate`]).
+    Merge(Box<merge::MergeSpec>),
+}
+
+impl Stage {
+    /// Returns true for the stages that write a collection (`$out`, `$merge`).
+    pub fn writes(&self) -> bool {
+        matches!(self, Stage::Out(_) | Stage::Merge(_))
+    }
+}
+
+/// Returns true when a pipeline ends in a stage that writes (`$out` or `$merge`), which only
+/// [`crate::engine::Database::run_aggregate`] runs.
+pub fn ends_in_write(pipeline: &[Document]) -> bool {
+    pipeline
+        .last()
+        .and_then(|d| d.keys().next())
+        .is_some_and(|k| k == "$out" || k == "$merge")
 }
 
 const KNOWN_UNSUPPORTED: &[&str] = &[
@@ -53,8 +77,6 @@ const KNOWN_UNSUPPORTED: &[&str] = &[
     "$bucketAuto",
     "$facet",
     "$graphLookup",
-    "$merge",
-    "$out",
     "$sample",
     "$sortByCount",
     "$unionWith",
@@ -162,6 +184,8 @@ pub fn parse_stage(d: &Document) -> Result<(String, Stage)> {
             need_doc()?.get("newRoot").unwrap_or(&Bson::Null),
         )?),
         "$replaceWith" => Stage::ReplaceRoot(Expr::parse(arg)?),
+        "$out" => Stage::Out(out::OutSpec::parse(arg)?),
+        "$merge" => Stage::Merge(Box::new(merge::MergeSpec::parse(arg)?)),
         other if KNOWN_UNSUPPORTED.contains(&other) => {
             return Err(EngineError::new(
                 40324,
@@ -209,7 +233,18 @@ pub fn apply(
         }
         Stage::Count(n) => stages::count(&docs, n),
         Stage::ReplaceRoot(e) => stages::replace_root(docs, e)?,
+        Stage::Out(_) | Stage::Merge(_) => return Err(needs_writer()),
     })
+}
+
+/// Returns the refusal of a writing stage on the read-only path: code 20 IllegalOperation.
+pub fn needs_writer() -> EngineError {
+    EngineError::new(
+        20,
+        "IllegalOperation",
+        "a pipeline ending in $out or $merge writes a collection: run it with \
+         Database::run_aggregate (or Database::run), not the read-only Database::aggregate",
+    )
 }
 
 fn positive(name: &str, v: &Bson, zero_ok: bool) -> Result<u64> {
@@ -230,8 +265,11 @@ pub struct Output {
     pub documents: Vec<Document>,
     /// What it cost.
     pub stats: Stats,
-    /// The plan: the pushed-down query plan under the in-memory stages.
+    /// The plan: the pushed-down query plan under the in-memory stages (and the writing
+    /// stage, when there is one, on top).
     pub plan: PlanStage,
+    /// The last stage when it writes (`$out`, `$merge`): not run; `documents` is its input.
+    pub writer: Option<Stage>,
 }
 
 /// Runs a pipeline on `source` in a database of collections.
@@ -244,6 +282,24 @@ pub fn run(
     for d in pipeline {
         parsed.push((parse_stage(d)?, d.clone()));
     }
+    // A writing stage only comes last (mongod's 40601); it is taken off and returned unrun.
+    let last = parsed.len().saturating_sub(1);
+    if let Some(((name, _), _)) = parsed
+        .iter()
+        .enumerate()
+        .find(|(i, ((_, s), _))| s.writes() && *i != last)
+        .map(|(_, p)| p)
+    {
+        return Err(EngineError::new(
+            40601,
+            "Location40601",
+            format!("{name} can only be the final stage in the pipeline"),
+        ));
+    }
+    let writer = match parsed.last() {
+        Some(((_, s), _)) if s.writes() => parsed.pop(),
+        _ => None,
+    };
     // Push down leading $match stages, then one $sort, then $skip / $limit.
     let mut query = Query::filter(Filter::And(Vec::new()));
     let mut matches = Vec::new();
@@ -297,9 +353,19 @@ pub fn run(
     }
     let (rows, stats) = exec::execute(collections, source, &root)?;
     let docs = rows.into_iter().map(|(_, d)| d).collect();
+    let writer = writer.map(|((name, stage), spec)| {
+        root = PlanStage::Stage {
+            spec: spec.get(name.as_str()).cloned().unwrap_or(Bson::Null),
+            name,
+            stage: Box::new(stage.clone()),
+            input: Box::new(root.clone()),
+        };
+        stage
+    });
     Ok(Output {
         documents: docs,
         stats,
         plan: root,
+        writer,
     })
 }

@@ -1,6 +1,8 @@
 //! Differential test: thousands of seeded random filters (some with sorts and projections)
 //! run by our engine and by mingo (npm), which must agree, except for documented filter shapes
-//! where mingo departs from MongoDB (see `MINGO_DEPARTURES`).
+//! where mingo departs from MongoDB (see `MINGO_DEPARTURES`); and seeded `$out`/`$merge`
+//! pipelines over small random collections, whose written collections must agree, except
+//! where mingo's writes depart from MongoDB (see `MINGO_WRITE_DEPARTURES`).
 //!
 //! Needs Node.js and `npm ci --prefix tests/differential`.
 #![cfg(not(target_arch = "wasm32"))]
@@ -465,4 +467,340 @@ fn normalize(v: serde_json::Value) -> serde_json::Value {
         }
         other => other,
     }
+}
+
+/// Write cases excluded from the comparison because mingo 6 departs from MongoDB there, each
+/// with the reason, checked against the MongoDB manual's `$merge` and `$out` pages.
+const MINGO_WRITE_DEPARTURES: &[(&str, &str)] = &[
+    (
+        "immutable-id",
+        "$merge on other fields than _id: an output document whose _id differs from the matched \
+         document's fails (\"$merge failed to update the matching document, did you attempt to \
+         modify the _id\", code 66; the manual: the _id field is immutable, drop it from the \
+         output); mingo writes it",
+    ),
+    (
+        "duplicate-id-insert",
+        "$merge on other fields than _id: an unmatched output document whose _id is already in the \
+         target fails as an insert does (E11000 on _id_); mingo inserts a second document with that _id",
+    ),
+];
+
+/// The ways the write cases compare: mingo generates no `_id` for an output document that has
+/// none (MongoDB does, $out and $merge alike), and keeps a replaced document's fields without
+/// the matched `_id`, so a case whose pipeline drops `_id` compares documents without `_id`;
+/// a whenMatched pipeline whose `$replaceWith` omits `_id` keeps the matched `_id` in MongoDB
+/// (an update never changes `_id`; mingo drops it), so those cases compare without `_id` too;
+/// documents compare field by field whatever the field order (an upsert stores the `on`
+/// fields first, mingo pushes the document as it is).
+fn write_doc(v: &serde_json::Value, strip_id: bool) -> String {
+    let mut v = normalize(v.clone());
+    if let serde_json::Value::Object(m) = &mut v {
+        if strip_id {
+            m.remove("_id");
+        }
+    }
+    sorted(&v).to_string()
+}
+
+/// Returns a JSON value with every object's keys in order.
+fn sorted(v: &serde_json::Value) -> serde_json::Value {
+    match v {
+        serde_json::Value::Object(m) => {
+            let b: BTreeMap<&String, serde_json::Value> =
+                m.iter().map(|(k, x)| (k, sorted(x))).collect();
+            serde_json::json!(b)
+        }
+        serde_json::Value::Array(a) => serde_json::Value::Array(a.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+impl Gen {
+    /// A small collection: distinct `_id`s and distinct `k`s (so `on: "k"` has a unique index
+    /// and no two output documents merge into the same target document).
+    fn small_collection(&mut self, extra: &str) -> Vec<Document> {
+        let n = self.0.random_range(0..6);
+        let mut ids: Vec<i32> = (0..8).collect();
+        let mut ks: Vec<&str> = vec!["a", "b", "c", "d", "e", "f", "g", "h"];
+        let mut out = Vec::new();
+        for _ in 0..n {
+            let id = ids.remove(self.0.random_range(0..ids.len()));
+            let k = ks.remove(self.0.random_range(0..ks.len()));
+            let mut d = doc! {"_id": id, "k": k, "v": self.0.random_range(0..5)};
+            if self.chance(0.6) {
+                d.insert(extra, self.scalar());
+            }
+            if self.chance(0.3) {
+                d.insert("sub", doc! {"x": self.0.random_range(0..3)});
+            }
+            out.push(d);
+        }
+        out
+    }
+}
+
+#[test]
+fn engine_writes_agree_with_mingo() {
+    let dir = node_dir();
+    assert!(
+        dir.join("node_modules/mingo").exists(),
+        "mingo is not installed: run `npm ci --prefix tests/differential` (needs Node.js)"
+    );
+    let mut g = Gen(ChaCha8Rng::seed_from_u64(39));
+    let mut cases: Vec<Document> = Vec::new();
+    for _ in 0..1500 {
+        let source = g.small_collection("w");
+        let target = g.small_collection("x");
+        let same = g.chance(0.15);
+        let on_k = g.chance(0.35);
+        // Pipelines before the writing stage; with `on: "k"` most drop `_id`.
+        let mut pipeline: Vec<Bson> = Vec::new();
+        if g.chance(0.4) {
+            pipeline.push(doc! {"$match": {"v": {"$gte": g.0.random_range(0..4)}}}.into());
+        }
+        if g.chance(0.4) {
+            pipeline.push(doc! {"$set": {"v": {"$add": ["$v", 10]}, "tag": "new"}}.into());
+        }
+        if g.chance(0.2) {
+            pipeline.push(doc! {"$unset": "w"}.into());
+        }
+        let mut strip_id = (on_k && g.chance(0.8)) || g.chance(0.05);
+        if strip_id {
+            pipeline.push(doc! {"$project": {"_id": 0}}.into());
+        }
+        let stage = if g.chance(0.2) {
+            let into: Bson = if g.chance(0.5) {
+                "t".into()
+            } else {
+                doc! {"db": "test", "coll": "t"}.into()
+            };
+            doc! {"$out": into}
+        } else {
+            let mut spec = Document::new();
+            spec.insert(
+                "into",
+                match g.0.random_range(0..3) {
+                    0 => Bson::from("t"),
+                    1 => doc! {"coll": "t"}.into(),
+                    _ => doc! {"db": "test", "coll": "t"}.into(),
+                },
+            );
+            if on_k {
+                spec.insert(
+                    "on",
+                    g.pick(&[Bson::from("k"), Bson::from(vec![Bson::from("k")])]),
+                );
+            } else if g.chance(0.3) {
+                spec.insert(
+                    "on",
+                    g.pick(&[Bson::from("_id"), Bson::from(vec![Bson::from("_id")])]),
+                );
+            }
+            let matched = g.0.random_range(0..9);
+            match matched {
+                0 => {}
+                1 => spec
+                    .insert("whenMatched", "merge")
+                    .map(|_| ())
+                    .unwrap_or(()),
+                2 => spec
+                    .insert("whenMatched", "replace")
+                    .map(|_| ())
+                    .unwrap_or(()),
+                3 => spec
+                    .insert("whenMatched", "keepExisting")
+                    .map(|_| ())
+                    .unwrap_or(()),
+                4 => spec.insert("whenMatched", "fail").map(|_| ()).unwrap_or(()),
+                5 => {
+                    spec.insert(
+                        "whenMatched",
+                        vec![Bson::from(
+                            doc! {"$set": {"v": {"$add": ["$v", "$$new.v"]}, "seen": true}},
+                        )],
+                    );
+                }
+                6 => {
+                    spec.insert(
+                        "whenMatched",
+                        vec![
+                            Bson::from(doc! {"$project": {"k": 1, "old": "$v", "nv": "$$new.v"}}),
+                            Bson::from(doc! {"$unset": "old"}),
+                        ],
+                    );
+                }
+                7 => {
+                    strip_id = true;
+                    spec.insert(
+                        "whenMatched",
+                        vec![Bson::from(
+                            doc! {"$replaceWith": {"k": "$k", "both": ["$v", "$$new.v"]}},
+                        )],
+                    );
+                }
+                _ => {
+                    let nv = g.pick(&["$$ROOT.v", "$v"]);
+                    spec.insert("let", doc! {"nv": nv, "one": 1});
+                    spec.insert(
+                        "whenMatched",
+                        vec![Bson::from(
+                            doc! {"$set": {"v": {"$add": ["$$nv", "$$one"]}}},
+                        )],
+                    );
+                }
+            }
+            let keep_or_fail = matches!(matched, 3 | 4);
+            if !keep_or_fail && g.chance(0.5) {
+                spec.insert("whenNotMatched", g.pick(&["insert", "discard", "fail"]));
+            } else if g.chance(0.3) {
+                spec.insert("whenNotMatched", "insert");
+            }
+            doc! {"$merge": spec}
+        };
+        cases.push(doc! {
+            "source": source.into_iter().map(Bson::Document).collect::<Vec<_>>(),
+            "target": target.into_iter().map(Bson::Document).collect::<Vec<_>>(),
+            "same": same,
+            "on_k": on_k,
+            "strip_id": strip_id,
+            "pipeline": pipeline,
+            "stage": stage,
+        });
+    }
+    let input = doc! {"cases": cases.iter().cloned().map(Bson::Document).collect::<Vec<_>>()};
+    let tmp = tempfile::NamedTempFile::new().unwrap_or_else(|e| panic!("temp file: {e}"));
+    std::fs::write(
+        tmp.path(),
+        Bson::Document(input).into_canonical_extjson().to_string(),
+    )
+    .unwrap_or_else(|e| panic!("write: {e}"));
+    let out = Command::new("node")
+        .arg(dir.join("write.mjs"))
+        .arg(tmp.path())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run node ({e}): install Node.js and run `npm ci --prefix tests/differential`"));
+    assert!(
+        out.status.success(),
+        "node failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(
+        lines.len(),
+        cases.len(),
+        "mingo answered {} of {} cases",
+        lines.len(),
+        cases.len()
+    );
+
+    let mut excluded: BTreeMap<&str, usize> = BTreeMap::new();
+    let (mut compared, mut both_failed) = (0, 0);
+    let mut failures = Vec::new();
+    for (case, line) in cases.iter().zip(lines.iter()) {
+        let docs = |k: &str| -> Vec<Document> {
+            case.get_array(k)
+                .map(|a| a.iter().filter_map(|d| d.as_document().cloned()).collect())
+                .unwrap_or_default()
+        };
+        let same = case.get_bool("same").unwrap_or(false);
+        let on_k = case.get_bool("on_k").unwrap_or(false);
+        let strip_id = case.get_bool("strip_id").unwrap_or(false);
+        let stage = case.get_document("stage").cloned().unwrap_or_default();
+        let mut db = Database::new();
+        let target_name = if same { "src" } else { "t" };
+        assert!(db.insert_many("src", docs("source"), true).is_ok());
+        if !same {
+            assert!(db.insert_many("t", docs("target"), true).is_ok());
+        }
+        if on_k {
+            let unique = squillion::engine::IndexOptions {
+                unique: true,
+                ..Default::default()
+            };
+            assert!(db.create_index(target_name, doc! {"k": 1}, unique).is_ok());
+        }
+        // Into the collection it reads when `same`: the stage names "src".
+        let stage = if same {
+            let mut s = stage.clone();
+            if let Ok(m) = s.get_document_mut("$merge") {
+                m.insert("into", "src");
+            } else {
+                s.insert("$out", "src");
+            }
+            s
+        } else {
+            stage
+        };
+        let mut pipeline: Vec<Document> = case
+            .get_array("pipeline")
+            .map(|a| a.iter().filter_map(|d| d.as_document().cloned()).collect())
+            .unwrap_or_default();
+        pipeline.push(stage.clone());
+        let ours = db.run_aggregate("src", &pipeline);
+        let theirs = line.get("target").and_then(|v| v.as_array());
+        match (&ours, theirs) {
+            // mingo fails a $merge only for its whenMatched/whenNotMatched "fail" modes: ours
+            // must fail there too, and as mongod does (a duplicate key or no match).
+            (Err(e), None) if matches!(e.code, 11000 | 13113) => {
+                both_failed += 1;
+                continue;
+            }
+            (Err(e), Some(_)) if e.code == 66 && on_k => {
+                *excluded.entry("immutable-id").or_default() += 1;
+                continue;
+            }
+            (Err(e), Some(_)) if e.code == 11000 && on_k && e.message.contains("index: _id_ ") => {
+                *excluded.entry("duplicate-id-insert").or_default() += 1;
+                continue;
+            }
+            (Err(e), _) => {
+                failures.push(format!("{case}\n    ours: error {e}\n    mingo: {line}"));
+                continue;
+            }
+            (Ok(_), None) => {
+                failures.push(format!("{case}\n    ours: ok\n    mingo: {line}"));
+                continue;
+            }
+            (Ok(_), Some(t)) => {
+                compared += 1;
+                let mut mine: Vec<String> = db
+                    .collection(target_name)
+                    .map(|c| c.decoded_documents())
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|d| write_doc(&Bson::Document(d).into_relaxed_extjson(), strip_id))
+                    .collect();
+                let mut theirs: Vec<String> = t.iter().map(|d| write_doc(d, strip_id)).collect();
+                mine.sort();
+                theirs.sort();
+                if mine != theirs {
+                    failures.push(format!(
+                        "{case}\n    ours:  {mine:?}\n    mingo: {theirs:?}"
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "write differential vs mingo: {} cases, {compared} compared, {both_failed} failed in both, {} disagreements, excluded: {excluded:?} (reasons: {MINGO_WRITE_DEPARTURES:?})",
+        cases.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} disagreements with mingo (first 10):\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(compared >= 1000, "too few cases compared: {compared}");
 }
