@@ -102,8 +102,14 @@ pub fn unwind(docs: Vec<Document>, u: &UnwindSpec) -> Vec<Document> {
         };
         match value {
             Some(Bson::Array(a)) if !a.is_empty() => {
+                // Each output is the document with the element in the array's place: clone it
+                // with the array set aside (a null in its place keeps the field's position),
+                // so that unwinding n elements costs n small copies, not n copies of the
+                // whole array.
+                let mut base = d;
+                let _ = fields::set(&mut base, &path, Bson::Null);
                 for (i, e) in a.into_iter().enumerate() {
-                    let mut doc = d.clone();
+                    let mut doc = base.clone();
                     if fields::set(&mut doc, &path, e).is_ok() {
                         out.push(with_index(doc, Some(i as i64)));
                     }
