@@ -12,7 +12,7 @@
 //! `updateOne`, `updateMany` (`upsert`, `arrayFilters`, `hint`), `replaceOne`,
 //! `findOneAndUpdate` (`returnDocument`, `returnNewDocument`, `upsert`, `sort`, `projection`,
 //! `arrayFilters`), `deleteOne`, `deleteMany`, `aggregate([…])` (+ `.explain()`),
-//! `createIndex(keys, options)`, `dropIndex(name | keys)`, `getIndexes()`, and, outside the
+//! `createIndex(keys, options)`, `dropIndex(name | keys)`, `getIndexes()`, `drop()`, and, outside the
 //! collection syntax, `db.getCollectionNames()` and `show collections`.
 //!
 //! Anything else (an unknown method, an option the engine does not implement, an argument of
@@ -20,7 +20,7 @@
 //! it appears in the command.
 //!
 //! Where each part lives: the commands' dispatch and their argument checks here
-//! (`Executor`), the reads in `reads.rs`, the writes in `writes.rs`, the index commands in
+//! (`Executor`), the reads in `reads.rs`, the writes in `writes.rs`, the index commands and `drop` in
 //! `indexes.rs`, the options' readers in `args.rs` and the plan's summary and `explain`
 //! document in `explain.rs`. A new method is a line of `Executor::run` and a method in the
 //! file of its kind.
@@ -295,13 +295,14 @@ impl Executor<'_> {
             "createIndex" => self.create_index(),
             "dropIndex" => self.drop_index(),
             "getIndexes" => self.get_indexes(),
+            "drop" => self.drop_collection(),
             other => Err(ExecError::at(
                 other,
                 format!(
                     "{other}() is not supported (supported: find, findOne, countDocuments, \
                      insertOne, insertMany, updateOne, updateMany, replaceOne, \
                      findOneAndUpdate, deleteOne, deleteMany, aggregate, createIndex, \
-                     dropIndex, getIndexes)"
+                     dropIndex, getIndexes, drop)"
                 ),
             )),
         }

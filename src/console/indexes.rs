@@ -1,4 +1,5 @@
-//! The index commands of the console: `createIndex`, `dropIndex` and `getIndexes`.
+//! The index commands of the console (`createIndex`, `dropIndex`, `getIndexes`) and `drop`,
+//! which removes a collection with its indexes.
 
 use bson::{doc, Bson};
 
@@ -94,5 +95,16 @@ impl Executor<'_> {
         let result = self.run_engine(Command::ListIndexes)?;
         let docs = result.documents.clone();
         Ok(self.outcome(Reply::Documents(docs), result))
+    }
+
+    /// `drop()`: removes the collection and its indexes; `true` when it existed, `false`
+    /// otherwise (as mongosh prints).
+    pub(super) fn drop_collection(self) -> Exec<Outcome> {
+        self.arity(0, 0)?;
+        let existed = self.db.drop_collection(&self.command.collection);
+        Ok(self.outcome(
+            Reply::Value(Bson::Boolean(existed)),
+            crate::engine::CommandResult::default(),
+        ))
     }
 }
