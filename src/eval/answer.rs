@@ -179,3 +179,26 @@ pub fn check_offered(
     let o = super::offered_layout(model, id)?;
     check(&o.model, &o.layout, opts)
 }
+
+/// Returns the logical children of every parent of relationship `relationship` in `db`, a
+/// database laid out as `layout`: each parent's `_id` with its children, decoded from the
+/// documents whatever the strategy ([`decode::children_of`]: embedded elements, ids, links,
+/// parent references). `None` when the relationship or its parents' collection is unknown,
+/// or the strategy's documents are not decoded. The migration check compares a migrated
+/// database read through the target layout with the source read through its own.
+pub fn logical_children(
+    db: &Database,
+    model: &Model,
+    layout: &Layout,
+    relationship: &str,
+) -> Option<Vec<(bson::Bson, Vec<Document>)>> {
+    let r = model.relationship(relationship)?;
+    let parents = decode::sample_parents(db, layout, r)?;
+    parents
+        .iter()
+        .filter_map(|p| p.get("_id"))
+        .map(|pid| {
+            decode::children_of(db, model, layout, r, pid, None).map(|c| (pid.clone(), c.docs))
+        })
+        .collect()
+}
