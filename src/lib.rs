@@ -34,6 +34,7 @@ pub mod history;
 pub mod human;
 pub mod infer;
 pub mod lang;
+pub mod migrate;
 pub mod model;
 pub mod presets;
 pub mod share;
