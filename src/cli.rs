@@ -17,6 +17,7 @@ mod eval;
 mod export;
 mod infer;
 mod lang;
+mod migrate;
 mod presets;
 mod progress;
 mod query;
@@ -88,6 +89,10 @@ commands! {
     /// Export a design for a real MongoDB cluster: mongoimport files, setup.js, workload.js.
     #[command(long_about = export::LONG_ABOUT, after_help = export::EXAMPLES)]
     Export(export::ExportArgs),
+    /// Plan the migration of a model's data from one design to another: mongosh steps with
+    /// their full-scale cost, checked on the engine.
+    #[command(long_about = migrate::LONG_ABOUT, after_help = migrate::EXAMPLES)]
+    Migrate(migrate::MigrateArgs),
     /// Draw a design's collections, or the model's entities, as Mermaid, Graphviz DOT or SVG.
     #[command(long_about = diagram::LONG_ABOUT, after_help = diagram::EXAMPLES)]
     Diagram(diagram::DiagramArgs),

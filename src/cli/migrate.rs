@@ -1,0 +1,269 @@
+//! `squillion migrate`: the plan that takes a model's data from one design to another, each
+//! step a mongosh command with its cost at full scale, checked on the engine.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+
+use super::eval::{chosen_design, ModelSource};
+use crate::human::{binary_size, thousands};
+use crate::migrate::check::{check, CheckReport};
+use crate::migrate::script::{script, step_script};
+use crate::migrate::{plan, Cost, MigrateError, MigrateOptions, Migration, Side};
+
+/// The long help of `squillion migrate`.
+pub const LONG_ABOUT: &str = "Plan the migration of a model's data from one design to another.\n\n\
+    The plan runs in four phases: create (the target's new indexes, and temporary ones the \
+    backfill's batches need), backfill (aggregation pipelines ending in $merge, run in \
+    resumable batches of parent _ids: children moved out of an embedded array, parent \
+    references set, a parent's array rebuilt beside the old one as FIELD_next, link documents \
+    written, copies added), switch (the rebuilt arrays renamed; the application deploys its \
+    reads and writes of the target design; the dual writes it keeps until then are stated) and \
+    clean-up (the fields, collections and indexes only the source used).\n\n\
+    Each step has its cost at full scale: documents and bytes read and written (the bytes \
+    written are the oplog's volume), index keys built, and its duration at --write-rate \
+    documents per second (index keys at ten times that).\n\n\
+    Every plan is checked on the engine before it is printed: it runs, batch by batch, on the \
+    source design's sample, and the result must hold the same data as the source read through \
+    the target design (every parent's children, every entity, every copy, no field, \
+    collection or index left over).\n\n\
+    Planned: changes among embed, embed_subset, extended_reference, reference_in_parent, \
+    reference_in_child, two_way and link_collection of one-to-many relationships whose child \
+    has no other relationship, and index changes. Anything else is refused with its reason. \
+    A target whose documents pass 16 MiB where the source's do not is refused with the \
+    documents named and the design's fix.\n\n\
+    --out DIR writes plan.json (what --json prints), migrate.js (the whole plan: FROM_STEP and \
+    TO_STEP run a part, AFTER resumes a backfill after the last _id it printed) and one script \
+    per step (steps/NN-PHASE.js).\n\n\
+    Exit codes: 0 planned and checked, 1 refused (not planned, over 16 MiB) or the check \
+    found a difference, 2 a usage or input error.";
+
+/// Examples shown after the help.
+pub const EXAMPLES: &str = "Examples:\n  squillion migrate --preset person-tasks --from normalized --to two-way\n  squillion migrate --preset host-logs --from embed-all --to newest-1000 --out migration/\n  squillion migrate model.json --from custom --to denormalized --json\n  squillion migrate --preset blog --from normalized --to denormalized --write-rate 20000\n\nReference: docs/migrate.md";
+
+/// Arguments of `squillion migrate`.
+#[derive(Debug, Args)]
+pub struct MigrateArgs {
+    /// The model file or preset.
+    #[command(flatten)]
+    pub source: ModelSource,
+    /// The design the data is in, as `squillion eval --design` takes it (a named design, one
+    /// of a preset's designs, `custom`, or a design file).
+    #[arg(long, value_name = "DESIGN")]
+    pub from: String,
+    /// The design to move it to.
+    #[arg(long, value_name = "DESIGN")]
+    pub to: String,
+    /// Write plan.json, migrate.js and one script per step into this folder.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print the plan (and the check) as JSON (docs/migrate.md).
+    #[arg(long)]
+    pub json: bool,
+    /// Documents the cluster writes per second for the migration: what the durations assume.
+    #[arg(long, value_name = "N", default_value_t = 5_000.0, value_parser = positive_rate)]
+    pub write_rate: f64,
+    /// Parents per backfill batch.
+    #[arg(long, value_name = "N", default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub batch: u64,
+    /// Entities per entity in the sample the plan is checked on.
+    #[arg(long, value_name = "N", default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..))]
+    pub scale: u64,
+}
+
+/// Parses `--write-rate`.
+fn positive_rate(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .ok_or_else(|| format!("not a positive number of documents per second: {text}"))
+}
+
+impl MigrateArgs {
+    /// Plans, checks and prints the migration.
+    pub fn run(self) -> anyhow::Result<ExitCode> {
+        let lang = super::lang::or_env(None);
+        let Ok(model) = self.source.read(lang, self.json) else {
+            return Ok(ExitCode::from(2));
+        };
+        let (fm, fl, fname) = chosen_design(&model, Some(&self.from))
+            .with_context(|| format!("--from {}", self.from))?;
+        let (tm, tl, tname) =
+            chosen_design(&model, Some(&self.to)).with_context(|| format!("--to {}", self.to))?;
+        let from = Side {
+            model: &fm,
+            layout: &fl,
+            name: &fname,
+        };
+        let to = Side {
+            model: &tm,
+            layout: &tl,
+            name: &tname,
+        };
+        let opts = MigrateOptions {
+            batch: self.batch,
+            write_rate: self.write_rate,
+        };
+        let m = match plan(from, to, opts) {
+            Ok(m) => m,
+            Err(e) => {
+                if self.json {
+                    println!("{}", refusal_json(&e));
+                }
+                eprintln!("squillion: {e}");
+                return Ok(ExitCode::from(1));
+            }
+        };
+        let report = check(from, to, &m, self.scale)?;
+        let json = plan_json(&m, &report);
+        if let Some(dir) = &self.out {
+            write_out(dir, &m, &json)?;
+        }
+        if self.json {
+            println!("{json}");
+        } else {
+            print!("{}", text(&m, &report));
+            if let Some(dir) = &self.out {
+                println!(
+                    "Written to {}: plan.json, migrate.js, steps/",
+                    dir.display()
+                );
+            }
+        }
+        Ok(if report.problems.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        })
+    }
+}
+
+/// The plan with its check, as `--json` prints it and `plan.json` holds it.
+fn plan_json(m: &Migration, r: &CheckReport) -> String {
+    let mut v = serde_json::to_value(m).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        o.insert(
+            "check".into(),
+            serde_json::json!({
+                "commands": r.commands,
+                "parents": r.parents,
+                "passed": r.problems.is_empty(),
+                "problems": r.problems,
+            }),
+        );
+    }
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// A refusal as `--json` prints it: `{"refused": {"kind", "message", …}}`.
+fn refusal_json(e: &MigrateError) -> String {
+    let detail = match e {
+        MigrateError::Unsupported { what, why } => serde_json::json!({
+            "kind": "unsupported", "what": what, "why": why, "message": e.to_string()
+        }),
+        MigrateError::OverLimit {
+            collection,
+            documents,
+            fix,
+        } => serde_json::json!({
+            "kind": "over_limit", "collection": collection, "documents": documents,
+            "fix": fix, "message": e.to_string()
+        }),
+    };
+    serde_json::to_string_pretty(&serde_json::json!({ "refused": detail })).unwrap_or_default()
+}
+
+/// Writes plan.json, migrate.js and steps/NN-PHASE.js into `dir`.
+fn write_out(dir: &Path, m: &Migration, json: &str) -> anyhow::Result<()> {
+    let steps = dir.join("steps");
+    std::fs::create_dir_all(&steps)
+        .with_context(|| format!("cannot create {}", steps.display()))?;
+    let write = |p: PathBuf, text: &str| {
+        std::fs::write(&p, text).with_context(|| format!("cannot write {}", p.display()))
+    };
+    write(dir.join("plan.json"), &format!("{json}\n"))?;
+    write(dir.join("migrate.js"), &script(m))?;
+    for s in &m.steps {
+        let name = format!("{:02}-{}.js", s.number, s.phase.name());
+        write(steps.join(name), &step_script(m, s))?;
+    }
+    Ok(())
+}
+
+/// Returns `seconds` as people read a duration: `45 s`, `12 min`, `3 h 20 min`, `2 d 4 h`.
+pub fn duration(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3_600 => format!("{} min", s.div_ceil(60)),
+        3_600..86_400 => format!("{} h {} min", s / 3_600, (s % 3_600) / 60),
+        _ => format!("{} d {} h", s / 86_400, (s % 86_400) / 3_600),
+    }
+}
+
+fn cost_line(c: &Cost) -> String {
+    format!(
+        "reads {} docs ({}), writes {} docs ({}), {} index keys, {}",
+        thousands(c.docs_read.round() as u64),
+        binary_size(c.bytes_read.round() as u64),
+        thousands(c.docs_written.round() as u64),
+        binary_size(c.bytes_written.round() as u64),
+        thousands(c.index_keys.round() as u64),
+        duration(c.seconds)
+    )
+}
+
+/// The plan as text.
+fn text(m: &Migration, r: &CheckReport) -> String {
+    let mut out = format!(
+        "Migration of {} from {} to {}\n",
+        m.model.as_deref().unwrap_or("the model"),
+        m.from,
+        m.to
+    );
+    if m.changes.is_empty() {
+        out.push_str("  no relationship changes strategy: only indexes change\n");
+    }
+    for c in &m.changes {
+        out.push_str(&format!("  {}: {} → {}\n", c.relationship, c.from, c.to));
+    }
+    if !m.dual_writes.is_empty() {
+        out.push_str("\nDual writes from the first backfill until the switch:\n");
+        for w in &m.dual_writes {
+            out.push_str(&format!("  - {w}\n"));
+        }
+    }
+    out.push_str(&format!(
+        "\nSteps (full scale; {} parents per batch, {} writes/s):\n",
+        thousands(m.options.batch),
+        thousands(m.options.write_rate.round() as u64)
+    ));
+    for s in &m.steps {
+        out.push_str(&format!(
+            "\n{:>2}. [{}] {}\n    {}\n",
+            s.number,
+            s.phase.name(),
+            s.title,
+            s.command
+        ));
+        if s.cost != Cost::default() {
+            out.push_str(&format!("    {}\n", cost_line(&s.cost)));
+        }
+    }
+    out.push_str(&format!("\nTotal: {}\n", cost_line(&m.total)));
+    if r.problems.is_empty() {
+        out.push_str(&format!(
+            "Checked on the engine: {} commands on the source's sample; the result holds the target design's data for all {} parents, with nothing left over.\n",
+            thousands(r.commands as u64),
+            thousands(r.parents as u64)
+        ));
+    } else {
+        out.push_str("The check on the engine found differences:\n");
+        for p in &r.problems {
+            out.push_str(&format!("  - {p}\n"));
+        }
+    }
+    out
+}
