@@ -48,6 +48,7 @@ mod infer_written;
 mod lifecycle_patterns;
 mod logical_answer;
 mod many_to_many;
+mod migrate;
 mod model_schema;
 mod models;
 mod no_panic;
