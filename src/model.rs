@@ -115,6 +115,18 @@ pub struct Entity {
     pub fields: Fields,
 }
 
+impl Entity {
+    /// Returns the names of the fields it declares, without `_id`: what a copy of it (an
+    /// extended reference, a reference in child) may copy, and what it holds besides its id.
+    pub fn field_names(&self) -> Vec<String> {
+        self.fields
+            .iter()
+            .map(|(n, _)| n.clone())
+            .filter(|n| n != "_id")
+            .collect()
+    }
+}
+
 /// Parent → child with a cardinality distribution and a growth rate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]

@@ -40,6 +40,12 @@ pub fn child_key<'a>(r: &'a Relationship, s: &Strategy) -> &'a str {
     }
 }
 
+/// Returns the field in which a child keeps its copy of its parent's `field` under
+/// `reference_in_child` with `copy` (`host_ipaddr`).
+pub fn parent_copy_field(r: &Relationship, field: &str) -> String {
+    format!("{}_{field}", r.parent)
+}
+
 /// Returns the name of the collection a relationship strategy creates (link, bucket, feed).
 pub fn relationship_collection_name(r: &Relationship, s: &Strategy) -> String {
     match s {

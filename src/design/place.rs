@@ -519,7 +519,7 @@ impl Builder<'_> {
             if let Strategy::ReferenceInChild { copy } = s {
                 for c in copy {
                     let f = copied_field(parent, c)?;
-                    let path = format!("{}_{c}", r.parent);
+                    let path = crate::design::names::parent_copy_field(r, c);
                     fields.push(path.clone(), f);
                     copied.push(CopiedField {
                         path,

@@ -92,14 +92,7 @@ struct Shape {
 fn shapes(m: &Model) -> Vec<Shape> {
     let fields = |entity: &str| -> Vec<String> {
         m.entity(entity)
-            .map(|e| {
-                e.fields
-                    .0
-                    .iter()
-                    .map(|(n, _)| n.clone())
-                    .filter(|n| n != "_id")
-                    .collect()
-            })
+            .map(|e| e.field_names())
             .unwrap_or_default()
     };
     m.relationships
