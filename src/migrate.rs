@@ -7,14 +7,15 @@
 //! 1. **create**: the target's new indexes (and a temporary one a backfill's batches need);
 //! 2. **backfill**: aggregation pipelines, batch by batch over ranges of the parents' `_id`,
 //!    each ending in `$merge`: children moved out of their parent into a collection of their
-//!    own, parent references set on the children, a parent's array rebuilt from its children
-//!    (beside the old one, as `{field}_next`), link documents written, copies added;
+//!    own (or out of their buckets), parent references set on the children, a parent's array
+//!    rebuilt from its children (beside the old one, as `{field}_next`), buckets, link
+//!    documents written, copies added;
 //! 3. **switch**: the rebuilt arrays take their final name, and the application moves its reads
 //!    and writes to the target design (the dual writes it must keep until then are stated);
 //! 4. **clean-up**: the fields, collections and indexes only the source design had.
 //!
 //! What is planned: a change of strategy among `embed`, `embed_subset`, `extended_reference`,
-//! `reference_in_parent`, `reference_in_child`, `two_way` and `link_collection`, of a
+//! `reference_in_parent`, `reference_in_child`, `two_way`, `link_collection` and `bucket`, of a
 //! one-to-many relationship whose child is a leaf (no children of its own, one parent) and
 //! whose parent has a collection of its own in both designs; any number of such changes
 //! together, and index changes alone. Everything else is refused with its reason

@@ -17,9 +17,9 @@ use crate::migrate::{plan, Cost, MigrateError, MigrateOptions, Migration, Side};
 pub const LONG_ABOUT: &str = "Plan the migration of a model's data from one design to another.\n\n\
     The plan runs in four phases: create (the target's new indexes, and temporary ones the \
     backfill's batches need), backfill (aggregation pipelines ending in $merge, run in \
-    resumable batches of parent _ids: children moved out of an embedded array, parent \
+    resumable batches of parent _ids: children moved out of an embedded array or buckets, parent \
     references set, a parent's array rebuilt beside the old one as FIELD_next, link documents \
-    written, copies added), switch (the rebuilt arrays renamed; the application deploys its \
+    written, buckets written, copies added), switch (the rebuilt arrays renamed; the application deploys its \
     reads and writes of the target design; the dual writes it keeps until then are stated) and \
     clean-up (the fields, collections and indexes only the source used).\n\n\
     Each step has its cost at full scale: documents and bytes read and written (the bytes \
@@ -30,7 +30,7 @@ pub const LONG_ABOUT: &str = "Plan the migration of a model's data from one desi
     the target design (every parent's children, every entity, every copy, no field, \
     collection or index left over).\n\n\
     Planned: changes among embed, embed_subset, extended_reference, reference_in_parent, \
-    reference_in_child, two_way and link_collection of one-to-many relationships whose child \
+    reference_in_child, two_way, link_collection and bucket of one-to-many relationships whose child \
     has no other relationship, and index changes. Anything else is refused with its reason. \
     A target whose documents pass 16 MiB where the source's do not is refused with the \
     documents named and the design's fix.\n\n\

@@ -46,9 +46,10 @@ impl ParentArray {
     }
 }
 
-/// True when the children live in a collection of their own under `s`.
+/// True when the children live in a collection of their own under `s` (not embedded in
+/// their parent, nor in buckets).
 pub(super) fn has_child_collection(s: &Strategy) -> bool {
-    !matches!(s, Strategy::Embed)
+    !matches!(s, Strategy::Embed | Strategy::Bucket { .. })
 }
 
 /// True when each child keeps its parent's id under `s`.
@@ -78,6 +79,7 @@ fn planned(s: &Strategy) -> bool {
             | Strategy::ReferenceInChild { .. }
             | Strategy::TwoWay
             | Strategy::LinkCollection
+            | Strategy::Bucket { .. }
     )
 }
 
@@ -152,10 +154,13 @@ fn check_relationship(
     for x in [s, t] {
         if !planned(x) {
             return refuse(format!(
-                "moving from or to {} is not planned yet (planned: embed, embed_subset, extended_reference, reference_in_parent, reference_in_child, two_way, link_collection)",
+                "moving from or to {} is not planned yet (planned: embed, embed_subset, extended_reference, reference_in_parent, reference_in_child, two_way, link_collection, bucket)",
                 x.name()
             ));
         }
+    }
+    if matches!((s, t), (Strategy::Bucket { .. }, Strategy::Bucket { .. })) {
+        return refuse("changing a bucket's size is not planned yet".into());
     }
     if r.many_to_many {
         return refuse("a many-to-many relationship is not planned yet".into());
@@ -237,6 +242,12 @@ impl Change {
                 "push each new {}'s reference into its {}'s `{arr}` too",
                 r.child, r.parent
             ),
+            ParentArray::None if matches!(self.target, Strategy::Bucket { .. }) => format!(
+                "push each new {} into its {}'s newest bucket in `{}` too (a new bucket when it is full)",
+                r.child,
+                r.parent,
+                crate::design::names::relationship_collection_name(r, &self.target)
+            ),
             ParentArray::None if matches!(self.target, Strategy::LinkCollection) => {
                 format!("insert a link into `{}` for each new {}", r.name, r.child)
             }
@@ -253,7 +264,7 @@ impl Change {
                     r.parent_ref(),
                     copies
                         .iter()
-                        .map(|c| format!("`{}_{c}`", r.parent))
+                        .map(|c| format!("`{}`", crate::design::names::parent_copy_field(r, c)))
                         .collect::<Vec<_>>()
                         .join(", ")
                 )

@@ -6,7 +6,7 @@
 //! - every relationship's children of every parent ([`crate::eval::answer::logical_children`]
 //!   of the source read through the source layout, and of the result through the target's),
 //!   each child by the fields its entity declares (with its `_id`, unless the child is embedded
-//!   in one of the designs, where it has none of its own);
+//!   or bucketed in one of the designs, where it has none of its own);
 //! - every entity kept in a collection of its own in both designs, document by document;
 //! - the copies the target keeps (an embedded subset's elements, extended references, a
 //!   child's copies of its parent's fields) against their originals, and a subset's first `k`
@@ -158,15 +158,18 @@ fn all(db: &Database, coll: &str) -> Vec<Document> {
         .unwrap_or_default()
 }
 
-/// The entities embedded (without an `_id` of their own) in either layout.
+/// The entities embedded or bucketed (without an `_id` of their own) in either layout.
 fn embedded_children(model: &Model, from: &Layout, to: &Layout) -> BTreeSet<String> {
     model
         .relationships
         .iter()
         .filter(|r| {
-            [from, to]
-                .iter()
-                .any(|l| matches!(l.strategy(&r.name), Some(Strategy::Embed)))
+            [from, to].iter().any(|l| {
+                matches!(
+                    l.strategy(&r.name),
+                    Some(Strategy::Embed | Strategy::Bucket { .. })
+                )
+            })
         })
         .filter(|r| {
             model
@@ -185,12 +188,7 @@ fn declared(model: &Model, name: &str, without_id: bool) -> Vec<String> {
         vec!["_id".to_string()]
     };
     if let Some(e) = model.entity(name) {
-        out.extend(
-            e.fields
-                .iter()
-                .map(|(n, _)| n.clone())
-                .filter(|n| n != "_id"),
-        );
+        out.extend(e.field_names());
     }
     out
 }
@@ -350,7 +348,7 @@ fn copies(
                 for c in children {
                     for f in copy {
                         let want = parent.as_ref().and_then(|p| p.get(f));
-                        if c.get(format!("{}_{f}", r.parent)) != want {
+                        if c.get(crate::design::names::parent_copy_field(r, f)) != want {
                             problems.push(format!(
                                 "{}: a {} does not copy its {}'s {f}",
                                 r.name, r.child, r.parent

@@ -1,18 +1,21 @@
 //! The planner: the steps of a migration, phase by phase, each with its command and its cost.
 //!
-//! Per change of a relationship, the backfill runs at most five kinds of pipeline, in this
+//! Per change of a relationship, the backfill runs at most six kinds of pipeline, in this
 //! order, each reading what the one before it wrote:
 //!
-//! 1. **move out** (from `embed`): the parent's embedded children unwound into a collection of
-//!    their own, each with its parent's id and a new `_id`;
+//! 1. **move out** (from `embed` or `bucket`): the parent's embedded children, or the buckets'
+//!    children, unwound into a collection of their own (for the migration only, where the
+//!    target embeds or buckets them too), each with its parent's id and a new `_id`;
 //! 2. **link** (from parent arrays or a link collection, when the child does not keep its
 //!    parent): the parent's id set on each child, the key every later step groups by;
 //! 3. **rebuild** (to a parent array): the children grouped by parent, in the order the target
 //!    keeps them (and cut to `k` for a subset), merged into the parent as `{field}_next`
 //!    beside the array the application still reads (or as the field itself where the source
 //!    has none);
-//! 4. **links** (to `link_collection`): one link document per child;
-//! 5. **copies** (to `reference_in_child` with copies): the parent's fields copied into each
+//! 4. **buckets** (to `bucket`): each parent's children in insertion order, cut into buckets
+//!    of `size` numbered from 0 with their count;
+//! 5. **links** (to `link_collection`): one link document per child;
+//! 6. **copies** (to `reference_in_child` with copies): the parent's fields copied into each
 //!    child through a `$lookup`.
 //!
 //! The switch renames the rebuilt arrays; the clean-up unsets what only the source kept (the
@@ -47,6 +50,8 @@ struct Rel<'a> {
     arr: String,
     /// The child's parent reference.
     pref: String,
+    /// The buckets' collection (`{relationship}_buckets`), under `bucket` on either side.
+    buckets: String,
 }
 
 impl Rel<'_> {
@@ -78,6 +83,16 @@ impl Rel<'_> {
         }
     }
 
+    /// The target's bucket size, when the target buckets the children (and the source does
+    /// not).
+    fn bucket_size(&self) -> Option<u64> {
+        match (self.s, self.t) {
+            (Strategy::Bucket { .. }, _) => None,
+            (_, Strategy::Bucket { size }) => Some(*size),
+            _ => None,
+        }
+    }
+
     /// The copies the target's children keep that the source's do not.
     fn new_copies(&self) -> Vec<String> {
         let old = child_copies(self.s);
@@ -91,7 +106,8 @@ impl Rel<'_> {
     /// True when a later step groups or matches the children by their parent reference, so
     /// the children must hold it during the backfill.
     fn needs_parent_ref(&self) -> bool {
-        let rebuilt_from_children = self.rebuilds() && has_child_collection(self.s);
+        let rebuilt_from_children =
+            (self.rebuilds() || self.bucket_size().is_some()) && has_child_collection(self.s);
         rebuilt_from_children
             || has_child_collection(self.t)
                 && (self.rebuilds()
@@ -227,6 +243,10 @@ impl<'a> Planner<'a> {
             cc,
             arr: r.array_field().to_string(),
             pref: r.parent_ref(),
+            buckets: crate::design::names::relationship_collection_name(
+                r,
+                &Strategy::Bucket { size: 1 },
+            ),
         })
     }
 
@@ -363,8 +383,12 @@ impl<'a> Planner<'a> {
         if x.sets_parent_ref() && matches!(x.s, Strategy::LinkCollection) {
             self.batch_index(name, &x.r.name, &x.pref);
         }
+        if matches!(x.s, Strategy::Bucket { .. }) {
+            self.batch_index(name, &x.buckets, &x.pref);
+        }
         if x.needs_parent_ref()
             && (x.rebuilds()
+                || x.bucket_size().is_some()
                 || matches!(x.t, Strategy::LinkCollection)
                 || !x.new_copies().is_empty())
         {
@@ -381,11 +405,14 @@ impl<'a> Planner<'a> {
         if x.rebuilds() {
             self.rebuild(x);
         }
+        if let Some(size) = x.bucket_size() {
+            self.write_buckets(x, size);
+        }
         if matches!(x.t, Strategy::LinkCollection) && !matches!(x.s, Strategy::LinkCollection) {
             self.write_links(x);
         }
         // Moved out of an embedded array, the children take their copies with them.
-        if !x.new_copies().is_empty() && has_child_collection(x.s) {
+        if !x.new_copies().is_empty() && !matches!(x.s, Strategy::Embed) {
             self.copy_parent_fields(x);
         }
     }
@@ -394,6 +421,7 @@ impl<'a> Planner<'a> {
     /// its parent's id and a new `_id`.
     fn move_out(&mut self, x: &Rel) {
         let m = self.model();
+        let from_buckets = matches!(x.s, Strategy::Bucket { .. });
         let mut proj = doc! {};
         let declares_id = m
             .entity(&x.r.child)
@@ -406,44 +434,137 @@ impl<'a> Planner<'a> {
         for f in own_fields(m, &x.r.child) {
             proj.insert(f.clone(), format!("${}.{f}", x.arr));
         }
-        proj.insert(x.pref.clone(), "$_id");
-        for c in x.new_copies() {
-            proj.insert(copy_field(x.r, &c), format!("${c}"));
+        if from_buckets {
+            proj.insert(x.pref.clone(), format!("${}", x.pref));
+        } else {
+            proj.insert(x.pref.clone(), "$_id");
+            // An embedded child moved out takes the copies of its parent's fields with it.
+            for c in x.new_copies() {
+                proj.insert(copy_field(x.r, &c), format!("${c}"));
+            }
         }
-        let pipeline = vec![
+        let mut pipeline = Vec::new();
+        if from_buckets {
+            pipeline.push(doc! { "$sort": { x.pref.clone(): 1, "sequence": 1 } });
+        }
+        pipeline.extend([
             doc! { "$unwind": format!("${}", x.arr) },
             doc! { "$project": proj },
             doc! { "$merge": { "into": x.cc.clone(), "on": "_id", "whenMatched": "fail", "whenNotMatched": "insert" } },
-        ];
-        let children = self.sizes.docs(true, &x.cc);
+        ]);
+        let source = if from_buckets {
+            x.buckets.clone()
+        } else {
+            x.pc.clone()
+        };
+        let children = self.sizes.docs(false, &x.pc) * x.r.cardinality.mean();
+        let child_bytes = match self.sizes.docs(true, &x.cc) {
+            n if n > 0.0 => self.sizes.bytes(true, &x.cc) / n,
+            _ => 0.0,
+        };
         let cost = Cost {
-            docs_read: self.sizes.docs(false, &x.pc),
-            bytes_read: self.sizes.bytes(false, &x.pc),
+            docs_read: self.sizes.docs(false, &source),
+            bytes_read: self.sizes.bytes(false, &source),
             docs_written: children,
-            bytes_written: self.sizes.bytes(true, &x.cc)
-                + if child_holds_parent(x.t) {
-                    0.0
-                } else {
-                    children * reference_bytes(&x.pref)
-                },
+            bytes_written: children * (child_bytes.max(reference_bytes(&x.pref) + 17.0)),
             index_keys: children * self.sizes.indexes(&x.cc),
+            ..Cost::default()
+        };
+        let (whence, field) = if from_buckets {
+            (format!("the buckets in {}", x.buckets), x.pref.clone())
+        } else {
+            (
+                format!("each {}'s embedded {}", x.r.parent, x.arr),
+                "_id".to_string(),
+            )
+        };
+        let why = if has_child_collection(x.t) {
+            String::new()
+        } else {
+            " (a collection for the migration only: the next step reads it, the clean-up drops it)"
+                .to_string()
+        };
+        self.push(
+            Phase::Backfill,
+            Some(&x.r.name),
+            format!(
+                "Move {whence} out into {}, each {} with its {} and a new _id{why}",
+                x.cc, x.r.child, x.pref
+            ),
+            Action::Backfill {
+                collection: source,
+                parents: x.pc.clone(),
+                field,
+                pipeline,
+            },
+            cost,
+        );
+    }
+
+    /// To `bucket`: the children of each parent, in insertion order, cut into buckets of
+    /// `size` numbered from 0 (`sequence`) with their `count`.
+    fn write_buckets(&mut self, x: &Rel, size: u64) {
+        let mut elem = doc! {};
+        for f in self.bucket_element_fields(x) {
+            elem.insert(f.clone(), format!("${f}"));
+        }
+        let arr = x.arr.clone();
+        let pipeline = vec![
+            doc! { "$sort": { "_id": 1 } },
+            doc! { "$group": { "_id": format!("${}", x.pref), "children": { "$push": elem } } },
+            doc! { "$unwind": { "path": "$children", "includeArrayIndex": "i" } },
+            doc! { "$group": {
+                "_id": { "p": "$_id", "s": { "$toInt": { "$floor": { "$divide": ["$i", size as i64] } } } },
+                arr.clone(): { "$push": "$children" },
+            } },
+            doc! { "$project": {
+                "_id": 0,
+                x.pref.clone(): "$_id.p",
+                "sequence": "$_id.s",
+                crate::design::names::BUCKET_COUNT: { "$size": format!("${arr}") },
+                arr.clone(): format!("${arr}"),
+            } },
+            doc! { "$merge": { "into": x.buckets.clone(), "on": "_id", "whenMatched": "fail", "whenNotMatched": "insert" } },
+        ];
+        let buckets = self.sizes.docs(true, &x.buckets);
+        let from_cc = has_child_collection(x.s);
+        let cost = Cost {
+            docs_read: self
+                .sizes
+                .docs(!from_cc, &x.cc)
+                .max(self.sizes.docs(false, &x.pc) * x.r.cardinality.mean()),
+            bytes_read: self.sizes.bytes(!from_cc, &x.cc),
+            docs_written: buckets,
+            bytes_written: self.sizes.bytes(true, &x.buckets),
+            index_keys: buckets * self.sizes.indexes(&x.buckets),
             ..Cost::default()
         };
         self.push(
             Phase::Backfill,
             Some(&x.r.name),
             format!(
-                "Move each {}'s embedded {} out into {}, with its {} and a new _id",
-                x.r.parent, x.arr, x.cc, x.pref
+                "Write each {}'s {} into buckets of {size} in {}, oldest first",
+                x.r.parent, x.arr, x.buckets
             ),
             Action::Backfill {
-                collection: x.pc.clone(),
+                collection: x.cc.clone(),
                 parents: x.pc.clone(),
-                field: "_id".into(),
+                field: x.pref.clone(),
                 pipeline,
             },
             cost,
         );
+    }
+
+    /// The fields of a child in the target's buckets, in order.
+    fn bucket_element_fields(&self, x: &Rel) -> Vec<String> {
+        self.to
+            .layout
+            .collection(&x.buckets)
+            .and_then(|c| c.shapes.first())
+            .and_then(|s| s.fields.get(&x.arr))
+            .map(|f| f.fields.iter().map(|(n, _)| n.clone()).collect())
+            .unwrap_or_else(|| own_fields(self.model(), &x.r.child))
     }
 
     /// The parent's id set on every child, from the parent's array or the link collection.
@@ -815,14 +936,25 @@ impl<'a> Planner<'a> {
             );
         }
         if !has_child_collection(x.t) {
+            let now = if matches!(x.t, Strategy::Bucket { .. }) {
+                format!("its documents now live in the buckets of {}", x.buckets)
+            } else {
+                format!("its documents now live in their {}", x.r.parent)
+            };
             self.push(
                 Phase::CleanUp,
                 Some(name),
-                format!(
-                    "Drop {} (its documents now live in their {})",
-                    x.cc, x.r.parent
-                ),
+                format!("Drop {} ({now})", x.cc),
                 Action::Drop(x.cc.clone()),
+                Cost::default(),
+            );
+        }
+        if matches!(x.s, Strategy::Bucket { .. }) && !matches!(x.t, Strategy::Bucket { .. }) {
+            self.push(
+                Phase::CleanUp,
+                Some(name),
+                format!("Drop the buckets {}", x.buckets),
+                Action::Drop(x.buckets.clone()),
                 Cost::default(),
             );
         }
@@ -888,18 +1020,10 @@ fn merge_into(coll: &str) -> Document {
 
 /// The name a child gives its copy of parent field `c` (`post_title`).
 fn copy_field(r: &Relationship, c: &str) -> String {
-    format!("{}_{c}", r.parent)
+    crate::design::names::parent_copy_field(r, c)
 }
 
 /// The fields entity `name` declares, without `_id`.
 fn own_fields(m: &Model, name: &str) -> Vec<String> {
-    m.entity(name)
-        .map(|e| {
-            e.fields
-                .iter()
-                .map(|(n, _)| n.clone())
-                .filter(|n| n != "_id")
-                .collect()
-        })
-        .unwrap_or_default()
+    m.entity(name).map(|e| e.field_names()).unwrap_or_default()
 }
