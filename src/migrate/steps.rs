@@ -270,6 +270,18 @@ impl<'a> Planner<'a> {
         });
     }
 
+    /// Pushes a backfill over the children of each batch of parents (matched by their parent
+    /// reference): a rebuild, buckets, links.
+    fn over_children(&mut self, x: &Rel, title: String, pipeline: Vec<Document>, cost: Cost) {
+        let action = Action::Backfill {
+            collection: x.cc.clone(),
+            parents: x.pc.clone(),
+            field: x.pref.clone(),
+            pipeline,
+        };
+        self.push(Phase::Backfill, Some(&x.r.name), title, action, cost);
+    }
+
     /// The target's indexes the source has not, created before any data moves.
     fn created_indexes(&mut self) {
         let to: Vec<Index> = self
@@ -539,19 +551,13 @@ impl<'a> Planner<'a> {
             index_keys: buckets * self.sizes.indexes(&x.buckets),
             ..Cost::default()
         };
-        self.push(
-            Phase::Backfill,
-            Some(&x.r.name),
+        self.over_children(
+            x,
             format!(
                 "Write each {}'s {} into buckets of {size} in {}, oldest first",
                 x.r.parent, x.arr, x.buckets
             ),
-            Action::Backfill {
-                collection: x.cc.clone(),
-                parents: x.pc.clone(),
-                field: x.pref.clone(),
-                pipeline,
-            },
+            pipeline,
             cost,
         );
     }
@@ -711,16 +717,10 @@ impl<'a> Planner<'a> {
         } else {
             String::new()
         };
-        self.push(
-            Phase::Backfill,
-            Some(&x.r.name),
+        self.over_children(
+            x,
             format!("Write into each {}'s {field} {what}{beside}", x.r.parent),
-            Action::Backfill {
-                collection: x.cc.clone(),
-                parents: x.pc.clone(),
-                field: x.pref.clone(),
-                pipeline,
-            },
+            pipeline,
             cost,
         );
         let empty = parents * self.empty_share(x);
@@ -784,16 +784,10 @@ impl<'a> Planner<'a> {
             index_keys: links * self.sizes.indexes(&link),
             ..Cost::default()
         };
-        self.push(
-            Phase::Backfill,
-            Some(&x.r.name),
+        self.over_children(
+            x,
             format!("Write a link document into {link} for each {}", x.r.child),
-            Action::Backfill {
-                collection: x.cc.clone(),
-                parents: x.pc.clone(),
-                field: x.pref.clone(),
-                pipeline,
-            },
+            pipeline,
             cost,
         );
     }
