@@ -44,7 +44,8 @@ struct Rel<'a> {
     t: &'a Strategy,
     /// The parent's collection (the same in both designs).
     pc: String,
-    /// The children's collection (the target's, else the source's).
+    /// The children's collection (the target's, else the source's, else, between `embed` and
+    /// `bucket`, the migration's own, named after the child).
     cc: String,
     /// The parent's array field.
     arr: String,
@@ -429,8 +430,8 @@ impl<'a> Planner<'a> {
         }
     }
 
-    /// From `embed`: each embedded child becomes a document of the child's collection, with
-    /// its parent's id and a new `_id`.
+    /// From `embed` or `bucket`: each embedded or bucketed child becomes a document of the
+    /// child's collection, with its parent's id and a new `_id`.
     fn move_out(&mut self, x: &Rel) {
         let m = self.model();
         let from_buckets = matches!(x.s, Strategy::Bucket { .. });
