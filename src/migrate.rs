@@ -228,8 +228,10 @@ pub struct Side<'a> {
 /// and sizes are the source model's at full scale.
 pub fn plan(from: Side, to: Side, opts: MigrateOptions) -> Result<Migration, MigrateError> {
     let changes = change::between(from, to)?;
-    cost::refuse_over_limit(from, to)?;
-    let steps = steps::Planner::new(from, to, &changes, opts).steps();
+    // Each collection's full-scale statistics, simulated once for the refusal and the costs.
+    let sizes = cost::Sizes::new(from, to);
+    sizes.refuse_over_limit()?;
+    let steps = steps::Planner::new(from, to, &changes, opts, sizes).steps();
     let total = steps.iter().fold(Cost::default(), |t, s| t.plus(&s.cost));
     Ok(Migration {
         model: from.model.name.clone(),

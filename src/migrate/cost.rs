@@ -146,37 +146,37 @@ pub(super) fn reference_bytes(name: &str) -> f64 {
     2.0 + name.len() as f64 + 12.0
 }
 
-/// Refuses the migration when a document the target lays out is over 16 MiB at full scale
-/// where the source's documents of the same collection are not: the step that writes it would
-/// fail there (mongod refuses documents over 16 MiB), so the plan names the documents and the
-/// design's own fix instead.
-pub(super) fn refuse_over_limit(from: Side, to: Side) -> Result<(), MigrateError> {
-    for c in &to.layout.collections {
-        let st = crate::stats::collection_stats(c, &to.model.start_date);
-        let before = from
-            .layout
-            .collection(&c.name)
-            .map(|old| crate::stats::collection_stats(old, &from.model.start_date));
-        for ss in &st.shapes {
-            let Some(over) = &ss.over_limit else {
-                continue;
-            };
-            let was_over = before.as_ref().is_some_and(|b| {
-                b.shapes
-                    .iter()
-                    .any(|x| x.label == ss.label && x.over_limit.is_some())
-            });
-            if was_over {
-                continue;
+impl Sizes<'_> {
+    /// Refuses the migration when a document the target lays out is over 16 MiB at full
+    /// scale where the source's documents of the same collection are not: the step that writes
+    /// it would fail there (mongod refuses documents over 16 MiB), so the plan names the
+    /// documents and the design's own fix instead. Read from the statistics the planner prices
+    /// its steps by, computed once.
+    pub(super) fn refuse_over_limit(&self) -> Result<(), MigrateError> {
+        // `of_layout` keeps the layout's order.
+        for (c, st) in self.to.collections.iter().zip(&self.to_stats) {
+            let before = self.stats(false, &c.name);
+            for ss in &st.shapes {
+                let Some(over) = &ss.over_limit else {
+                    continue;
+                };
+                let was_over = before.is_some_and(|b| {
+                    b.shapes
+                        .iter()
+                        .any(|x| x.label == ss.label && x.over_limit.is_some())
+                });
+                if was_over {
+                    continue;
+                }
+                return Err(MigrateError::OverLimit {
+                    collection: c.name.clone(),
+                    documents: over_limit_documents(ss, over.documents),
+                    fix: fix_for(c, ss),
+                });
             }
-            return Err(MigrateError::OverLimit {
-                collection: c.name.clone(),
-                documents: over_limit_documents(ss, over.documents),
-                fix: fix_for(c, ss),
-            });
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Names the documents over 16 MiB: how many, and from which count of which array.

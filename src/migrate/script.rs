@@ -40,6 +40,15 @@ fn pipeline(field: &str, stages: &[Document], batch: Bson) -> Bson {
     Bson::Array(all)
 }
 
+/// Returns a backfill's `aggregate` call over `c` for the parents `batch`.
+fn backfill_command(c: &str, field: &str, stages: &[Document], batch: Bson) -> String {
+    format!(
+        "{}.aggregate({})",
+        collection(c),
+        shell(&pipeline(field, stages, batch))
+    )
+}
+
 /// Returns a step's command as the plan prints it (a backfill's for the parent ids `batch`).
 pub fn command(action: &Action) -> String {
     match action {
@@ -48,15 +57,7 @@ pub fn command(action: &Action) -> String {
             field,
             pipeline: stages,
             ..
-        } => format!(
-            "{}.aggregate({})",
-            collection(c),
-            shell(&pipeline(
-                field,
-                stages,
-                Bson::Document(doc! { "$param": "batch" })
-            ))
-        ),
+        } => backfill_command(c, field, stages, Bson::Document(doc! { "$param": "batch" })),
         Action::CreateIndex { mongosh, .. } => mongosh.clone(),
         Action::Update {
             collection: c,
@@ -89,10 +90,11 @@ pub fn batch_command(action: &Action, ids: &[Bson]) -> Option<String> {
             field,
             pipeline: stages,
             ..
-        } => Some(format!(
-            "{}.aggregate({})",
-            collection(c),
-            shell(&pipeline(field, stages, Bson::Array(ids.to_vec())))
+        } => Some(backfill_command(
+            c,
+            field,
+            stages,
+            Bson::Array(ids.to_vec()),
         )),
         _ => None,
     }

@@ -25,17 +25,13 @@
 
 use bson::{doc, Bson, Document};
 
-use crate::design::{Index, Strategy};
+use crate::design::names::{child_ref, parent_copy_field};
+use crate::design::{Index, Layout, Strategy};
 use crate::model::{Model, Relationship};
 
 use super::change::{child_copies, child_holds_parent, has_child_collection, Change, ParentArray};
 use super::cost::{reference_bytes, update_bytes, Cost, Sizes};
 use super::{Action, MigrateOptions, Phase, Side, Step};
-
-/// The field of a link collection that holds the child's id.
-fn link_child(r: &Relationship) -> String {
-    crate::design::names::child_ref(r)
-}
 
 /// One change with the names its steps use.
 struct Rel<'a> {
@@ -161,13 +157,14 @@ impl<'a> Planner<'a> {
         to: Side<'a>,
         changes: &'a [Change],
         opts: MigrateOptions,
+        sizes: Sizes<'a>,
     ) -> Planner<'a> {
         Planner {
             from,
             to,
             changes,
             opts,
-            sizes: Sizes::new(from, to),
+            sizes,
             steps: Vec::new(),
             temporary: Vec::new(),
         }
@@ -293,7 +290,7 @@ impl<'a> Planner<'a> {
             .flat_map(|c| c.indexes.clone())
             .collect();
         for i in to {
-            if self.source_has(&i) {
+            if has_index(self.from.layout, &i) {
                 continue;
             }
             // The keys of the documents already there: those the backfill writes later are
@@ -323,20 +320,6 @@ impl<'a> Planner<'a> {
         }
     }
 
-    fn source_has(&self, i: &Index) -> bool {
-        self.from
-            .layout
-            .collection(&i.collection)
-            .is_some_and(|c| c.indexes.iter().any(|j| same_index(i, j)))
-    }
-
-    fn target_has(&self, i: &Index) -> bool {
-        self.to
-            .layout
-            .collection(&i.collection)
-            .is_some_and(|c| c.indexes.iter().any(|j| same_index(i, j)))
-    }
-
     /// True when an index of `coll` in either design starts with `field`.
     fn indexed(&self, coll: &str, field: &str) -> bool {
         [self.from.layout, self.to.layout].iter().any(|l| {
@@ -358,16 +341,14 @@ impl<'a> Planner<'a> {
             return;
         }
         let keys = doc! { field: 1 };
+        let docs = self
+            .sizes
+            .docs(false, coll)
+            .max(self.sizes.docs(true, coll));
         let cost = Cost {
-            docs_read: self
-                .sizes
-                .docs(false, coll)
-                .max(self.sizes.docs(true, coll)),
+            docs_read: docs,
             bytes_read: self.sizes.bytes(false, coll),
-            index_keys: self
-                .sizes
-                .docs(false, coll)
-                .max(self.sizes.docs(true, coll)),
+            index_keys: docs,
             ..Cost::default()
         };
         let mongosh = format!(
@@ -453,7 +434,7 @@ impl<'a> Planner<'a> {
             proj.insert(x.pref.clone(), "$_id");
             // An embedded child moved out takes the copies of its parent's fields with it.
             for c in x.new_copies() {
-                proj.insert(copy_field(x.r, &c), format!("${c}"));
+                proj.insert(parent_copy_field(x.r, &c), format!("${c}"));
             }
         }
         let mut pipeline = Vec::new();
@@ -463,7 +444,7 @@ impl<'a> Planner<'a> {
         pipeline.extend([
             doc! { "$unwind": format!("${}", x.arr) },
             doc! { "$project": proj },
-            doc! { "$merge": { "into": x.cc.clone(), "on": "_id", "whenMatched": "fail", "whenNotMatched": "insert" } },
+            insert_into(&x.cc),
         ]);
         let source = if from_buckets {
             x.buckets.clone()
@@ -521,7 +502,7 @@ impl<'a> Planner<'a> {
         // all of them, and mongod caps a `$push` at 100 MB a group (a host's 2,000,000 logs
         // are 320 MB, their ids 40 MB); each child is then read again by its `_id`.
         let mut elem = doc! {};
-        for f in self.bucket_element_fields(x) {
+        for f in self.target_element_fields(x, &x.buckets, &x.r.child) {
             elem.insert(f.clone(), format!("$child.{f}"));
         }
         let arr = x.arr.clone();
@@ -542,7 +523,7 @@ impl<'a> Planner<'a> {
                 crate::design::names::BUCKET_COUNT: { "$size": format!("${arr}") },
                 arr.clone(): format!("${arr}"),
             } },
-            doc! { "$merge": { "into": x.buckets.clone(), "on": "_id", "whenMatched": "fail", "whenNotMatched": "insert" } },
+            insert_into(&x.buckets),
         ];
         let buckets = self.sizes.docs(true, &x.buckets);
         let from_cc = has_child_collection(x.s);
@@ -569,17 +550,6 @@ impl<'a> Planner<'a> {
         );
     }
 
-    /// The fields of a child in the target's buckets, in order.
-    fn bucket_element_fields(&self, x: &Rel) -> Vec<String> {
-        self.to
-            .layout
-            .collection(&x.buckets)
-            .and_then(|c| c.shapes.first())
-            .and_then(|s| s.fields.get(&x.arr))
-            .map(|f| f.fields.iter().map(|(n, _)| n.clone()).collect())
-            .unwrap_or_else(|| own_fields(self.model(), &x.r.child))
-    }
-
     /// The parent's id set on every child, from the parent's array or the link collection.
     fn link_children(&mut self, x: &Rel) {
         let (collection, field, pipeline, read_docs, read_bytes) = match self.source_link(x) {
@@ -587,7 +557,7 @@ impl<'a> Planner<'a> {
                 link.clone(),
                 x.pref.clone(),
                 vec![
-                    doc! { "$project": { "_id": format!("${}", link_child(x.r)), x.pref.clone(): 1 } },
+                    doc! { "$project": { "_id": format!("${}", child_ref(x.r)), x.pref.clone(): 1 } },
                     merge_into(&x.cc),
                 ],
                 self.sizes.docs(false, &link),
@@ -686,7 +656,7 @@ impl<'a> Planner<'a> {
             }
             _ => {
                 let mut d = doc! {};
-                for f in self.target_element_fields(x) {
+                for f in self.target_element_fields(x, &x.pc, &x.r.parent) {
                     d.insert(f.clone(), format!("${f}"));
                 }
                 Bson::Document(d)
@@ -701,7 +671,7 @@ impl<'a> Planner<'a> {
                 doc! { "$set": { field.clone(): { "$slice": [format!("${field}"), k as i64] } } },
             );
         }
-        pipeline.push(doc! { "$merge": { "into": x.pc.clone(), "on": "_id", "whenMatched": "merge", "whenNotMatched": "discard" } });
+        pipeline.push(merge_into(&x.pc));
         let parents = self.sizes.docs(false, &x.pc);
         let arr_bytes = self.sizes.array_bytes(true, &x.pc, &x.arr);
         let children_side = has_child_collection(x.s);
@@ -760,15 +730,17 @@ impl<'a> Planner<'a> {
         }
     }
 
-    /// The fields of an embedded element of the target's parent array, in order.
-    fn target_element_fields(&self, x: &Rel) -> Vec<String> {
+    /// The fields of a child as array `x.arr` holds it in the documents of `entity` in the
+    /// target's collection `coll` (a parent's embedded children, a bucket's), in order; the
+    /// child's own fields where no such array is laid out.
+    fn target_element_fields(&self, x: &Rel, coll: &str, entity: &str) -> Vec<String> {
         self.to
             .layout
-            .collection(&x.pc)
+            .collection(coll)
             .and_then(|c| {
                 c.shapes
                     .iter()
-                    .find(|s| s.entity.as_deref() == Some(x.r.parent.as_str()))
+                    .find(|s| s.entity.as_deref() == Some(entity))
             })
             .and_then(|s| s.fields.get(&x.arr))
             .map(|f| f.fields.iter().map(|(n, _)| n.clone()).collect())
@@ -779,8 +751,8 @@ impl<'a> Planner<'a> {
     fn write_links(&mut self, x: &Rel) {
         let link = x.r.name.clone();
         let pipeline = vec![
-            doc! { "$project": { "_id": 0, x.pref.clone(): 1, link_child(x.r): "$_id" } },
-            doc! { "$merge": { "into": link.clone(), "on": "_id", "whenMatched": "fail", "whenNotMatched": "insert" } },
+            doc! { "$project": { "_id": 0, x.pref.clone(): 1, child_ref(x.r): "$_id" } },
+            insert_into(&link),
         ];
         let links = self.sizes.docs(true, &link);
         let cost = Cost {
@@ -804,13 +776,13 @@ impl<'a> Planner<'a> {
         let copies = x.new_copies();
         let mut proj = doc! {};
         for c in &copies {
-            proj.insert(copy_field(x.r, c), format!("${c}"));
+            proj.insert(parent_copy_field(x.r, c), format!("${c}"));
         }
         // From the parents, each cut to the copied fields first: a `$lookup` from the
         // children would bring each child its whole parent (with every array it holds).
         let mut kept = doc! { "_id": "$__children._id" };
         for c in &copies {
-            kept.insert(copy_field(x.r, c), 1);
+            kept.insert(parent_copy_field(x.r, c), 1);
         }
         let pipeline = vec![
             doc! { "$project": proj },
@@ -823,7 +795,7 @@ impl<'a> Planner<'a> {
         let parent_mean = self.sizes.bytes(false, &x.pc) / self.sizes.docs(false, &x.pc).max(1.0);
         let copy_bytes: f64 = copies
             .iter()
-            .map(|c| 2.0 + copy_field(x.r, c).len() as f64 + 16.0)
+            .map(|c| 2.0 + parent_copy_field(x.r, c).len() as f64 + 16.0)
             .sum();
         let cost = Cost {
             docs_read: 2.0 * children,
@@ -908,7 +880,7 @@ impl<'a> Planner<'a> {
             let keep = child_copies(x.t);
             for c in child_copies(x.s) {
                 if !keep.contains(c) {
-                    unset.push(copy_field(x.r, c));
+                    unset.push(parent_copy_field(x.r, c));
                 }
             }
         }
@@ -980,7 +952,7 @@ impl<'a> Planner<'a> {
             .flat_map(|c| c.indexes.clone())
             .collect();
         for i in from {
-            if self.target_has(&i) || self.to.layout.collection(&i.collection).is_none() {
+            if has_index(self.to.layout, &i) || self.to.layout.collection(&i.collection).is_none() {
                 continue;
             }
             self.push(
@@ -1006,22 +978,24 @@ fn index_name(keys: &Document) -> String {
     crate::engine::index::default_name(keys)
 }
 
-/// True when two indexes are the same index (collection, keys, filter, collation).
-fn same_index(a: &Index, b: &Index) -> bool {
-    a.collection == b.collection
-        && a.keys == b.keys
-        && a.partial == b.partial
-        && a.collation == b.collation
+/// True when `layout` has index `i` (the same collection, keys, filter and collation).
+fn has_index(layout: &Layout, i: &Index) -> bool {
+    layout.collection(&i.collection).is_some_and(|c| {
+        c.indexes
+            .iter()
+            .any(|j| i.keys == j.keys && i.partial == j.partial && i.collation == j.collation)
+    })
+}
+
+/// The `$merge` that inserts the pipeline's documents into `coll`, each with a new `_id`
+/// where it has none (and fails on one it already holds).
+fn insert_into(coll: &str) -> Document {
+    doc! { "$merge": { "into": coll, "on": "_id", "whenMatched": "fail", "whenNotMatched": "insert" } }
 }
 
 /// The `$merge` that sets the pipeline's fields on the matching documents of `coll`.
 fn merge_into(coll: &str) -> Document {
     doc! { "$merge": { "into": coll, "on": "_id", "whenMatched": "merge", "whenNotMatched": "discard" } }
-}
-
-/// The name a child gives its copy of parent field `c` (`post_title`).
-fn copy_field(r: &Relationship, c: &str) -> String {
-    crate::design::names::parent_copy_field(r, c)
 }
 
 /// The fields entity `name` declares, without `_id`.
