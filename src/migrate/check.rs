@@ -21,6 +21,7 @@ use bson::{Bson, Document};
 use crate::design::{Layout, Strategy};
 use crate::engine::compare::compare;
 use crate::engine::{Database, FindCommand};
+use crate::eval::answer::documents;
 use crate::eval::{EvalError, EvalOptions, Samples};
 use crate::model::Model;
 
@@ -39,7 +40,8 @@ pub struct CheckReport {
 }
 
 /// Runs `migration` (planned from `from` to `to`) on the source's sample of `scale` entities
-/// per entity (fewer where that many do not fit the memory budget) and compares the result with the target's logical state of the same data.
+/// per entity (fewer where that many do not fit the memory budget) and compares the result
+/// with the target's logical state of the same data.
 pub fn check(
     from: Side,
     to: Side,
@@ -67,7 +69,7 @@ pub fn check(
         let texts: Vec<String> = match &step.action {
             Action::Application => continue,
             Action::Backfill { parents, .. } => {
-                let mut ids: Vec<Bson> = all(&db, parents)
+                let mut ids: Vec<Bson> = documents(&db, parents)
                     .into_iter()
                     .filter_map(|d| d.get("_id").cloned())
                     .collect();
@@ -101,8 +103,8 @@ pub fn check(
             ));
             continue;
         };
-        let keep =
-            |d: &Document| canonical(d, &declared(model, &r.child, embedded.contains(&r.child)));
+        let fields = declared(model, &r.child, embedded.contains(&r.child));
+        let keep = |d: &Document| canonical(d, &fields);
         let state = |v: &[(Bson, Vec<Document>)]| -> BTreeMap<String, Vec<String>> {
             v.iter()
                 .map(|(p, c)| {
@@ -132,7 +134,7 @@ pub fn check(
         };
         let fields = declared(model, &e.name, false);
         let docs = |db: &Database, c: &str| {
-            let mut v: Vec<String> = all(db, c)
+            let mut v: Vec<String> = documents(db, c)
                 .iter()
                 .filter(|d| !matches!(d.get(crate::design::names::TYPE_FIELD), Some(Bson::String(t)) if *t != e.name))
                 .map(|d| canonical(d, &fields))
@@ -151,11 +153,18 @@ pub fn check(
     Ok(report)
 }
 
-/// Every document of `coll`.
-fn all(db: &Database, coll: &str) -> Vec<Document> {
-    db.find(coll, &FindCommand::default())
-        .map(|x| x.documents.into_iter().map(|d| d.into_document()).collect())
-        .unwrap_or_default()
+/// The document of `coll` whose `_id` is `id`, if any.
+fn by_id(db: &Database, coll: &str, id: &Bson) -> Option<Document> {
+    let find = FindCommand {
+        filter: bson::doc! { "_id": id.clone() },
+        ..FindCommand::default()
+    };
+    db.find(coll, &find)
+        .ok()?
+        .documents
+        .into_iter()
+        .next()
+        .map(|d| d.into_document())
 }
 
 /// The entities embedded or bucketed (without an `_id` of their own) in either layout.
@@ -258,17 +267,7 @@ fn copies(
         Strategy::EmbedSubset { .. } | Strategy::ExtendedReference { .. } => {
             let order = crate::design::plan::array_order(model, &r.name, s);
             for (pid, children) in after {
-                let parent = db
-                    .find(
-                        &pc,
-                        &FindCommand {
-                            filter: bson::doc! { "_id": pid.clone() },
-                            ..FindCommand::default()
-                        },
-                    )
-                    .ok()
-                    .and_then(|x| x.documents.into_iter().next())
-                    .map(|d| d.into_document());
+                let parent = by_id(db, &pc, pid);
                 let elems: Vec<Document> = match parent.as_ref().and_then(|p| p.get(arr)) {
                     Some(Bson::Array(a)) => {
                         a.iter().filter_map(|v| v.as_document().cloned()).collect()
@@ -344,7 +343,7 @@ fn copies(
         }
         Strategy::ReferenceInChild { copy } if !copy.is_empty() => {
             for (pid, children) in after {
-                let parent = all(db, &pc).into_iter().find(|p| p.get("_id") == Some(pid));
+                let parent = by_id(db, &pc, pid);
                 for c in children {
                     for f in copy {
                         let want = parent.as_ref().and_then(|p| p.get(f));
@@ -378,7 +377,7 @@ fn leftovers(db: &Database, to: &Layout, problems: &mut Vec<String>) {
             .chain(["_id"])
             .collect();
         let mut extra: BTreeSet<String> = BTreeSet::new();
-        for d in all(db, &name) {
+        for d in documents(db, &name) {
             for k in d.keys() {
                 if !fields.contains(k.as_str()) {
                     extra.insert(k.clone());

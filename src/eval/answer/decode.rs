@@ -15,7 +15,7 @@ use crate::engine::{compare::compare, Database, FindCommand};
 use crate::model::{ChildRead, Model, Relationship};
 
 /// Returns every document of collection `coll` in the sample (none where it has none).
-pub(super) fn documents(db: &Database, coll: &str) -> Vec<Document> {
+pub fn documents(db: &Database, coll: &str) -> Vec<Document> {
     db.find(coll, &FindCommand::default())
         .map(|x| x.documents.into_iter().map(|d| d.into_document()).collect())
         .unwrap_or_default()
