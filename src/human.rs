@@ -126,9 +126,29 @@ pub fn rate(r: f64) -> String {
     }
 }
 
+/// Returns `seconds` as people read a duration: `45 s`, `12 min`, `3 h 20 min`, `2 d 4 h`.
+pub fn duration(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3_600 => format!("{} min", s.div_ceil(60)),
+        3_600..86_400 => format!("{} h {} min", s / 3_600, (s % 3_600) / 60),
+        _ => format!("{} d {} h", s / 86_400, (s % 86_400) / 3_600),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_read_in_the_largest_units() {
+        assert_eq!(duration(0.4), "0 s");
+        assert_eq!(duration(45.0), "45 s");
+        assert_eq!(duration(200.0), "4 min");
+        assert_eq!(duration(12_000.0), "3 h 20 min");
+        assert_eq!(duration(187_200.0), "2 d 4 h");
+    }
 
     #[test]
     fn count_takes_the_noun_in_the_number() {

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args;
 
 use super::eval::{chosen_design, ModelSource};
-use crate::human::{binary_size, thousands};
+use crate::human::{binary_size, duration, thousands};
 use crate::migrate::check::{check, CheckReport};
 use crate::migrate::script::{script, step_script};
 use crate::migrate::{plan, Cost, MigrateError, MigrateOptions, Migration, Side};
@@ -190,17 +190,6 @@ fn write_out(dir: &Path, m: &Migration, json: &str) -> anyhow::Result<()> {
         write(steps.join(name), &step_script(m, s))?;
     }
     Ok(())
-}
-
-/// Returns `seconds` as people read a duration: `45 s`, `12 min`, `3 h 20 min`, `2 d 4 h`.
-pub fn duration(seconds: f64) -> String {
-    let s = seconds.max(0.0).round() as u64;
-    match s {
-        0..60 => format!("{s} s"),
-        60..3_600 => format!("{} min", s.div_ceil(60)),
-        3_600..86_400 => format!("{} h {} min", s / 3_600, (s % 3_600) / 60),
-        _ => format!("{} d {} h", s / 86_400, (s % 86_400) / 3_600),
-    }
 }
 
 fn cost_line(c: &Cost) -> String {
