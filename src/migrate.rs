@@ -30,12 +30,14 @@
 mod change;
 pub mod check;
 mod cost;
+pub mod report;
 pub mod script;
 mod steps;
 
 use serde::Serialize;
 
 use crate::design::{Layout, Strategy};
+use crate::lang::{Lang, Text};
 use crate::model::Model;
 
 pub use change::Change;
@@ -49,6 +51,10 @@ pub struct MigrateOptions {
     /// Documents the cluster writes per second for the migration (index keys at ten times
     /// that): what each step's `seconds` assumes.
     pub write_rate: f64,
+    /// The language of the plan's words: its steps' titles, its dual writes, a refusal's
+    /// reasons (the JSON's `options` leave it out: the words are in the language asked for).
+    #[serde(skip)]
+    pub lang: Lang,
 }
 
 impl Default for MigrateOptions {
@@ -56,6 +62,7 @@ impl Default for MigrateOptions {
         MigrateOptions {
             batch: 1_000,
             write_rate: 5_000.0,
+            lang: Lang::En,
         }
     }
 }
@@ -186,31 +193,55 @@ pub enum Action {
     Application,
 }
 
-/// Why no migration was planned.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+/// Why no migration was planned. Its words are [`Text`]s, rendered in any language
+/// ([`MigrateError::render`]); `Display` is the English.
+#[derive(Debug, Clone, PartialEq)]
 pub enum MigrateError {
     /// The change is not one the planner makes (yet): what and why.
-    #[error("cannot plan {what}: {why}")]
     Unsupported {
         /// The relationship or part of the design that changes.
-        what: String,
+        what: Text,
         /// Why it is not planned.
-        why: String,
+        why: Text,
     },
     /// The target design would hold documents over 16 MiB that the source does not.
-    #[error(
-        "the target design breaks 16 MiB in {collection}: {documents}; the migration would fail \
-         there ({fix})"
-    )]
     OverLimit {
         /// The collection.
         collection: String,
         /// The documents over the limit (how many, which parents, from which count).
-        documents: String,
+        documents: Text,
         /// The design's own fix.
-        fix: String,
+        fix: Text,
     },
 }
+
+impl MigrateError {
+    /// Returns the whole refusal as one sentence in `lang`.
+    pub fn render(&self, lang: Lang) -> String {
+        match self {
+            MigrateError::Unsupported { what, why } => Text::new("migrate-refused")
+                .nested("what", what.clone())
+                .nested("why", why.clone()),
+            MigrateError::OverLimit {
+                collection,
+                documents,
+                fix,
+            } => Text::new("migrate-over-limit")
+                .arg("collection", collection)
+                .nested("documents", documents.clone())
+                .nested("fix", fix.clone()),
+        }
+        .render(lang)
+    }
+}
+
+impl std::fmt::Display for MigrateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.render(Lang::En))
+    }
+}
+
+impl std::error::Error for MigrateError {}
 
 /// One side of a migration: a design of the model, laid out, with its name.
 #[derive(Debug, Clone, Copy)]
@@ -246,7 +277,10 @@ pub fn plan(from: Side, to: Side, opts: MigrateOptions) -> Result<Migration, Mig
                 to: strategy_label(&c.target),
             })
             .collect(),
-        dual_writes: changes.iter().map(|c| c.dual_write(from.model)).collect(),
+        dual_writes: changes
+            .iter()
+            .map(|c| c.dual_write(from.model).render(opts.lang))
+            .collect(),
         steps,
         total,
     })

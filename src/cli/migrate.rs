@@ -8,10 +8,11 @@ use anyhow::Context;
 use clap::Args;
 
 use super::eval::{chosen_design, ModelSource};
-use crate::human::{binary_size, duration, thousands};
-use crate::migrate::check::{check, CheckReport};
+use crate::lang::{Lang, Text};
+use crate::migrate::check::check;
+use crate::migrate::report::{plan_json, refusal_json, text};
 use crate::migrate::script::{script, step_script};
-use crate::migrate::{plan, Cost, MigrateError, MigrateOptions, Migration, Side};
+use crate::migrate::{plan, MigrateOptions, Migration, Side};
 
 /// The long help of `squillion migrate`.
 pub const LONG_ABOUT: &str = "Plan the migration of a model's data from one design to another.\n\n\
@@ -71,6 +72,10 @@ pub struct MigrateArgs {
     /// Entities per entity in the sample the plan is checked on.
     #[arg(long, value_name = "N", default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..))]
     pub scale: u64,
+    /// The language of the plan's words (its steps, dual writes, a refusal's reasons): en or
+    /// zh-CN; default: LC_ALL, LC_MESSAGES or LANG for the text, English for --json.
+    #[arg(long, value_name = "LANG", value_parser = super::lang::parse)]
+    pub lang: Option<Lang>,
 }
 
 /// Parses `--write-rate`.
@@ -84,7 +89,13 @@ fn positive_rate(text: &str) -> Result<f64, String> {
 impl MigrateArgs {
     /// Plans, checks and prints the migration.
     pub fn run(self) -> anyhow::Result<ExitCode> {
-        let lang = super::lang::or_env(None);
+        let lang = super::lang::or_env(self.lang);
+        // JSON follows --lang only, never the environment (docs/i18n.md).
+        let words = if self.json {
+            self.lang.unwrap_or_default()
+        } else {
+            lang
+        };
         let Ok(model) = self.source.read(lang, self.json) else {
             return Ok(ExitCode::from(2));
         };
@@ -105,14 +116,15 @@ impl MigrateArgs {
         let opts = MigrateOptions {
             batch: self.batch,
             write_rate: self.write_rate,
+            lang: words,
         };
         let m = match plan(from, to, opts) {
             Ok(m) => m,
             Err(e) => {
                 if self.json {
-                    println!("{}", refusal_json(&e));
+                    println!("{}", refusal_json(&e, words));
                 }
-                eprintln!("squillion: {e}");
+                eprintln!("squillion: {}", e.render(words));
                 return Ok(ExitCode::from(1));
             }
         };
@@ -124,12 +136,10 @@ impl MigrateArgs {
         if self.json {
             println!("{json}");
         } else {
-            print!("{}", text(&m, &report));
+            print!("{}", text(&m, &report, words));
             if let Some(dir) = &self.out {
-                println!(
-                    "Written to {}: plan.json, migrate.js, steps/",
-                    dir.display()
-                );
+                let written = Text::new("migrate-report-written").arg("dir", dir.display());
+                println!("{}", written.render(words));
             }
         }
         Ok(if report.problems.is_empty() {
@@ -138,41 +148,6 @@ impl MigrateArgs {
             ExitCode::from(1)
         })
     }
-}
-
-/// The plan with its check, as `--json` prints it and `plan.json` holds it.
-fn plan_json(m: &Migration, r: &CheckReport) -> String {
-    let mut v = serde_json::to_value(m).unwrap_or_default();
-    if let Some(o) = v.as_object_mut() {
-        o.insert(
-            "check".into(),
-            serde_json::json!({
-                "commands": r.commands,
-                "parents": r.parents,
-                "passed": r.problems.is_empty(),
-                "problems": r.problems,
-            }),
-        );
-    }
-    serde_json::to_string_pretty(&v).unwrap_or_default()
-}
-
-/// A refusal as `--json` prints it: `{"refused": {"kind", "message", …}}`.
-fn refusal_json(e: &MigrateError) -> String {
-    let detail = match e {
-        MigrateError::Unsupported { what, why } => serde_json::json!({
-            "kind": "unsupported", "what": what, "why": why, "message": e.to_string()
-        }),
-        MigrateError::OverLimit {
-            collection,
-            documents,
-            fix,
-        } => serde_json::json!({
-            "kind": "over_limit", "collection": collection, "documents": documents,
-            "fix": fix, "message": e.to_string()
-        }),
-    };
-    serde_json::to_string_pretty(&serde_json::json!({ "refused": detail })).unwrap_or_default()
 }
 
 /// Writes plan.json, migrate.js and steps/NN-PHASE.js into `dir`.
@@ -190,69 +165,4 @@ fn write_out(dir: &Path, m: &Migration, json: &str) -> anyhow::Result<()> {
         write(steps.join(name), &step_script(m, s))?;
     }
     Ok(())
-}
-
-fn cost_line(c: &Cost) -> String {
-    format!(
-        "reads {} docs ({}), writes {} docs ({}), {} index keys, {}",
-        thousands(c.docs_read.round() as u64),
-        binary_size(c.bytes_read.round() as u64),
-        thousands(c.docs_written.round() as u64),
-        binary_size(c.bytes_written.round() as u64),
-        thousands(c.index_keys.round() as u64),
-        duration(c.seconds)
-    )
-}
-
-/// The plan as text.
-fn text(m: &Migration, r: &CheckReport) -> String {
-    let mut out = format!(
-        "Migration of {} from {} to {}\n",
-        m.model.as_deref().unwrap_or("the model"),
-        m.from,
-        m.to
-    );
-    if m.changes.is_empty() {
-        out.push_str("  no relationship changes strategy: only indexes change\n");
-    }
-    for c in &m.changes {
-        out.push_str(&format!("  {}: {} → {}\n", c.relationship, c.from, c.to));
-    }
-    if !m.dual_writes.is_empty() {
-        out.push_str("\nDual writes from the first backfill until the switch:\n");
-        for w in &m.dual_writes {
-            out.push_str(&format!("  - {w}\n"));
-        }
-    }
-    out.push_str(&format!(
-        "\nSteps (full scale; {} parents per batch, {} writes/s):\n",
-        thousands(m.options.batch),
-        thousands(m.options.write_rate.round() as u64)
-    ));
-    for s in &m.steps {
-        out.push_str(&format!(
-            "\n{:>2}. [{}] {}\n    {}\n",
-            s.number,
-            s.phase.name(),
-            s.title,
-            s.command
-        ));
-        if s.cost != Cost::default() {
-            out.push_str(&format!("    {}\n", cost_line(&s.cost)));
-        }
-    }
-    out.push_str(&format!("\nTotal: {}\n", cost_line(&m.total)));
-    if r.problems.is_empty() {
-        out.push_str(&format!(
-            "Checked on the engine: {} commands on the source's sample; the result holds the target design's data for all {} parents, with nothing left over.\n",
-            thousands(r.commands as u64),
-            thousands(r.parents as u64)
-        ));
-    } else {
-        out.push_str("The check on the engine found differences:\n");
-        for p in &r.problems {
-            out.push_str(&format!("  - {p}\n"));
-        }
-    }
-    out
 }

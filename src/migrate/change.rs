@@ -3,6 +3,7 @@
 //! (with its reason) of every change the planner does not make.
 
 use crate::design::{Layout, Strategy};
+use crate::lang::Text;
 use crate::model::{Model, Relationship};
 
 use super::{MigrateError, Side};
@@ -85,29 +86,29 @@ fn planned(s: &Strategy) -> bool {
 
 /// Returns the changes from `from` to `to`, or why they are not planned.
 pub(super) fn between(from: Side, to: Side) -> Result<Vec<Change>, MigrateError> {
-    let refuse = |what: &str, why: &str| MigrateError::Unsupported {
-        what: what.to_string(),
-        why: why.to_string(),
+    let refuse = |what: Text, why: &'static str| MigrateError::Unsupported {
+        what,
+        why: Text::new(why),
     };
     let (m, n) = (from.model, to.model);
     if m.entities != n.entities || m.relationships != n.relationships {
         return Err(refuse(
-            "the change",
-            "the two designs describe different entities or relationships; a migration moves one model's data between two of its designs",
+            Text::new("migrate-what-change"),
+            "migrate-why-different-model",
         ));
     }
     if m.design.fields != n.design.fields || m.design.polymorphic != n.design.polymorphic {
         return Err(refuse(
-            "the field patterns",
-            "the designs differ in their field patterns (attributes, computed fields, GridFS, versions, polymorphic collections); only relationship strategies and indexes are migrated",
+            Text::new("migrate-what-field-patterns"),
+            "migrate-why-field-patterns",
         ));
     }
     for c in &to.layout.collections {
         if let Some(old) = from.layout.collection(&c.name) {
             if old.shard_key != c.shard_key {
                 return Err(refuse(
-                    &c.name,
-                    "its shard key changes; resharding (reshardCollection) is not planned",
+                    Text::new("migrate-what-collection").arg("collection", &c.name),
+                    "migrate-why-shard-key",
                 ));
             }
         }
@@ -140,49 +141,43 @@ fn check_relationship(
     s: &Strategy,
     t: &Strategy,
 ) -> Result<(), MigrateError> {
-    let refuse = |why: String| {
+    let refuse = |why: Text| {
         Err(MigrateError::Unsupported {
-            what: format!(
-                "relationship {} ({} → {})",
-                r.name,
-                super::strategy_label(s),
-                super::strategy_label(t)
-            ),
+            what: Text::new("migrate-what-relationship")
+                .arg("relationship", &r.name)
+                .arg("from", super::strategy_label(s))
+                .arg("to", super::strategy_label(t)),
             why,
         })
     };
     for x in [s, t] {
         if !planned(x) {
-            return refuse(format!(
-                "moving from or to {} is not planned yet (planned: embed, embed_subset, extended_reference, reference_in_parent, reference_in_child, two_way, link_collection, bucket)",
-                x.name()
-            ));
+            return refuse(Text::new("migrate-why-strategy").arg("strategy", x.name()));
         }
     }
     if matches!((s, t), (Strategy::Bucket { .. }, Strategy::Bucket { .. })) {
-        return refuse("changing a bucket's size is not planned yet".into());
+        return refuse(Text::new("migrate-why-bucket-size"));
     }
     if r.many_to_many {
-        return refuse("a many-to-many relationship is not planned yet".into());
+        return refuse(Text::new("migrate-why-many-to-many"));
     }
     if r.parent == r.child {
-        return refuse("a relationship of an entity to itself is not planned yet".into());
+        return refuse(Text::new("migrate-why-self"));
     }
     if r.feed.is_some() {
-        return refuse("a feed is not planned yet".into());
+        return refuse(Text::new("migrate-why-feed"));
     }
     if r.parent_key.is_some() || r.child_key.is_some() {
-        return refuse(
-            "references by a business key (parent_key, child_key) are not planned yet".into(),
-        );
+        return refuse(Text::new("migrate-why-business-key"));
     }
     let others = m.relationships.iter().filter(|o| o.name != r.name);
     for o in others {
         if o.parent == r.child || o.child == r.child {
-            return refuse(format!(
-                "its child {} takes part in relationship {} too; only a child with no other relationship is moved",
-                r.child, o.name
-            ));
+            return refuse(
+                Text::new("migrate-why-child-elsewhere")
+                    .arg("child", &r.child)
+                    .arg("other", &o.name),
+            );
         }
         if o.child == r.parent {
             for l in [from, to] {
@@ -190,10 +185,11 @@ fn check_relationship(
                     l.strategy(&o.name),
                     Some(Strategy::Embed | Strategy::EmbedSubset { .. })
                 ) {
-                    return refuse(format!(
-                        "its parent {} is embedded (relationship {}) in one of the designs",
-                        r.parent, o.name
-                    ));
+                    return refuse(
+                        Text::new("migrate-why-parent-embedded")
+                            .arg("parent", &r.parent)
+                            .arg("other", &o.name),
+                    );
                 }
             }
         }
@@ -201,16 +197,13 @@ fn check_relationship(
     if crate::design::shape::holds_map(&from.collections, r)
         || crate::design::shape::holds_map(&to.collections, r)
     {
-        return refuse("the map pattern is not planned yet".into());
+        return refuse(Text::new("migrate-why-map"));
     }
     if from.collection_of(&r.parent).map(|c| &c.name)
         != to.collection_of(&r.parent).map(|c| &c.name)
         || from.collection_of(&r.parent).is_none()
     {
-        return refuse(format!(
-            "the parent {} must keep one collection of its own in both designs",
-            r.parent
-        ));
+        return refuse(Text::new("migrate-why-parent-collection").arg("parent", &r.parent));
     }
     Ok(())
 }
@@ -218,70 +211,65 @@ fn check_relationship(
 impl Change {
     /// Returns what the application must write to both layouts from the first backfill until
     /// the switch, so that nothing written meanwhile is lost.
-    pub fn dual_write(&self, model: &Model) -> String {
+    pub fn dual_write(&self, model: &Model) -> Text {
         let Some(r) = model.relationship(&self.relationship) else {
-            return String::new();
+            return Text::new("nothing");
         };
         let arr = if ParentArray::of(&self.source) == ParentArray::None {
             r.array_field().to_string()
         } else {
             format!("{}_next", r.array_field())
         };
-        let target = match ParentArray::of(&self.target) {
-            ParentArray::Embedded => {
-                format!(
-                    "push each new {} into its {}'s `{arr}` too",
-                    r.child, r.parent
-                )
-            }
-            ParentArray::Subset(k) => format!(
-                "push each new {} into its {}'s `{arr}` too, kept to {k}",
-                r.child, r.parent
-            ),
-            ParentArray::Extended(_) | ParentArray::Ids => format!(
-                "push each new {}'s reference into its {}'s `{arr}` too",
-                r.child, r.parent
-            ),
-            ParentArray::None if matches!(self.target, Strategy::Bucket { .. }) => format!(
-                "push each new {} into its {}'s newest bucket in `{}` too (a new bucket when it is full)",
-                r.child,
-                r.parent,
-                crate::design::names::relationship_collection_name(r, &self.target)
-            ),
-            ParentArray::None if matches!(self.target, Strategy::LinkCollection) => {
-                format!("insert a link into `{}` for each new {}", r.name, r.child)
-            }
-            ParentArray::None => format!("set `{}` on each new {}", r.parent_ref(), r.child),
+        let into_parent = |id: &'static str| {
+            Text::new(id)
+                .arg("child", &r.child)
+                .arg("parent", &r.parent)
+                .arg("array", &arr)
         };
         // Children moved out of an embedded array need their own documents from the start.
         let target = if has_child_collection(&self.target) && !has_child_collection(&self.source) {
             let copies = child_copies(&self.target);
-            let with = if copies.is_empty() {
-                format!("`{}`", r.parent_ref())
+            if copies.is_empty() {
+                Text::new("migrate-dual-own-collection")
             } else {
-                format!(
-                    "`{}` and the copies {}",
-                    r.parent_ref(),
-                    copies
-                        .iter()
-                        .map(|c| format!("`{}`", crate::design::names::parent_copy_field(r, c)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
-            format!(
-                "insert each new {} into its own collection too, with {with}",
-                r.child
-            )
+                let copies: Vec<String> = copies
+                    .iter()
+                    .map(|c| format!("`{}`", crate::design::names::parent_copy_field(r, c)))
+                    .collect();
+                Text::new("migrate-dual-own-collection-copies").arg("copies", copies.join(", "))
+            }
+            .arg("child", &r.child)
+            .arg("reference", r.parent_ref())
         } else {
-            target
+            match ParentArray::of(&self.target) {
+                ParentArray::Embedded => into_parent("migrate-dual-embedded"),
+                ParentArray::Subset(k) => into_parent("migrate-dual-subset").arg("k", k),
+                ParentArray::Extended(_) | ParentArray::Ids => {
+                    into_parent("migrate-dual-reference")
+                }
+                ParentArray::None if matches!(self.target, Strategy::Bucket { .. }) => {
+                    Text::new("migrate-dual-bucket")
+                        .arg("child", &r.child)
+                        .arg("parent", &r.parent)
+                        .arg(
+                            "collection",
+                            crate::design::names::relationship_collection_name(r, &self.target),
+                        )
+                }
+                ParentArray::None if matches!(self.target, Strategy::LinkCollection) => {
+                    Text::new("migrate-dual-link")
+                        .arg("collection", &r.name)
+                        .arg("child", &r.child)
+                }
+                ParentArray::None => Text::new("migrate-dual-parent-reference")
+                    .arg("reference", r.parent_ref())
+                    .arg("child", &r.child),
+            }
         };
-        format!(
-            "{}: while the backfill runs, keep writing {} as {} does, and {}; delete and update both copies; the batch a write falls in must be run again if it ran before the write",
-            r.name,
-            r.child,
-            super::strategy_label(&self.source),
-            target
-        )
+        Text::new("migrate-dual-write")
+            .arg("relationship", &r.name)
+            .arg("child", &r.child)
+            .arg("strategy", super::strategy_label(&self.source))
+            .nested("target", target)
     }
 }

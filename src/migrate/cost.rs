@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::design::{Collection, Layout};
 use crate::human::thousands;
+use crate::lang::Text;
 use crate::size::MAX_BSON_SIZE;
 use crate::stats::{of_layout, CollectionStats};
 
@@ -180,31 +181,35 @@ impl Sizes<'_> {
 }
 
 /// Names the documents over 16 MiB: how many, and from which count of which array.
-fn over_limit_documents(ss: &crate::stats::ShapeStats, documents: f64) -> String {
+fn over_limit_documents(ss: &crate::stats::ShapeStats, documents: f64) -> Text {
     let n = documents.ceil().max(1.0) as u64;
-    let mut out = format!(
-        "{} of its {} {} documents (the largest, {} bytes, against {} allowed)",
-        thousands(n),
-        thousands(ss.count.round() as u64),
-        ss.label,
-        thousands(ss.largest().0.bytes),
-        thousands(MAX_BSON_SIZE)
-    );
-    for a in &ss.arrays {
-        if let Some(b) = &a.break_point {
-            out.push_str(&format!(
-                "; `{}` breaks at {} elements and its largest holds {}",
-                a.field,
-                thousands(b.count),
-                thousands(a.max_count)
-            ));
-        }
-    }
-    out
+    let arrays = ss
+        .arrays
+        .iter()
+        .filter_map(|a| {
+            let b = a.break_point.as_ref()?;
+            Some(
+                Text::new("migrate-over-array")
+                    .arg("field", &a.field)
+                    .arg("count", thousands(b.count))
+                    .arg("largest", thousands(a.max_count)),
+            )
+        })
+        .collect::<Vec<_>>();
+    let text = if arrays.is_empty() {
+        Text::new("migrate-over-documents")
+    } else {
+        Text::new("migrate-over-documents-arrays").clauses("arrays", arrays)
+    };
+    text.arg("count", thousands(n))
+        .arg("total", thousands(ss.count.round() as u64))
+        .arg("shape", &ss.label)
+        .arg("bytes", thousands(ss.largest().0.bytes))
+        .arg("allowed", thousands(MAX_BSON_SIZE))
 }
 
 /// Returns the design's own fix for a collection whose documents pass 16 MiB.
-fn fix_for(c: &Collection, ss: &crate::stats::ShapeStats) -> String {
+fn fix_for(c: &Collection, ss: &crate::stats::ShapeStats) -> Text {
     let arrays: Vec<&str> = ss
         .arrays
         .iter()
@@ -212,10 +217,7 @@ fn fix_for(c: &Collection, ss: &crate::stats::ShapeStats) -> String {
         .map(|a| a.relationship.as_str())
         .collect();
     if arrays.is_empty() {
-        return format!("move the largest fields of {} out of the document", c.name);
+        return Text::new("migrate-fix-fields").arg("collection", &c.name);
     }
-    format!(
-        "keep the relationship {} under embed_subset (the newest children), continuation or bucket instead, or its children in a collection of their own (reference_in_child)",
-        arrays.join(", ")
-    )
+    Text::new("migrate-fix-arrays").arg("relationships", arrays.join(", "))
 }

@@ -27,6 +27,7 @@ use bson::{doc, Bson, Document};
 
 use crate::design::names::{child_ref, parent_copy_field};
 use crate::design::{Index, Layout, Strategy};
+use crate::lang::Text;
 use crate::model::{Model, Relationship};
 
 use super::change::{child_copies, child_holds_parent, has_child_collection, Change, ParentArray};
@@ -191,10 +192,7 @@ impl<'a> Planner<'a> {
             self.push(
                 Phase::Switch,
                 None,
-                format!(
-                    "Deploy the application's reads and writes of {} and stop the dual writes",
-                    self.to.name
-                ),
+                Text::new("migrate-step-deploy").arg("design", self.to.name),
                 Action::Application,
                 Cost::default(),
             );
@@ -212,7 +210,9 @@ impl<'a> Planner<'a> {
             self.push(
                 Phase::CleanUp,
                 None,
-                format!("Drop the temporary index {} on {coll}", index_name(&keys)),
+                Text::new("migrate-step-drop-temporary-index")
+                    .arg("index", index_name(&keys))
+                    .arg("collection", &coll),
                 Action::DropIndex {
                     collection: coll,
                     keys,
@@ -252,7 +252,7 @@ impl<'a> Planner<'a> {
         &mut self,
         phase: Phase,
         relationship: Option<&str>,
-        title: String,
+        title: Text,
         action: Action,
         cost: Cost,
     ) {
@@ -260,7 +260,7 @@ impl<'a> Planner<'a> {
         self.steps.push(Step {
             number: 0,
             phase,
-            title,
+            title: title.render(self.opts.lang),
             relationship: relationship.map(str::to_string),
             action,
             command,
@@ -270,7 +270,7 @@ impl<'a> Planner<'a> {
 
     /// Pushes a backfill over the children of each batch of parents (matched by their parent
     /// reference): a rebuild, buckets, links.
-    fn over_children(&mut self, x: &Rel, title: String, pipeline: Vec<Document>, cost: Cost) {
+    fn over_children(&mut self, x: &Rel, title: Text, pipeline: Vec<Document>, cost: Cost) {
         let action = Action::Backfill {
             collection: x.cc.clone(),
             parents: x.pc.clone(),
@@ -305,12 +305,10 @@ impl<'a> Planner<'a> {
             self.push(
                 Phase::Create,
                 None,
-                format!(
-                    "Create the index {} on {} (needed by {})",
-                    index_name(&i.keys),
-                    i.collection,
-                    i.reason
-                ),
+                Text::new("migrate-step-create-index")
+                    .arg("index", index_name(&i.keys))
+                    .arg("collection", &i.collection)
+                    .arg("reason", &i.reason),
                 Action::CreateIndex {
                     collection: i.collection.clone(),
                     mongosh: i.mongosh(),
@@ -359,10 +357,9 @@ impl<'a> Planner<'a> {
         self.push(
             Phase::Create,
             Some(r),
-            format!(
-                "Create the temporary index {} on {coll} for the backfill's batches",
-                index_name(&keys)
-            ),
+            Text::new("migrate-step-batch-index")
+                .arg("index", index_name(&keys))
+                .arg("collection", coll),
             Action::CreateIndex {
                 collection: coll.to_string(),
                 mongosh,
@@ -465,26 +462,32 @@ impl<'a> Planner<'a> {
             ..Cost::default()
         };
         let (whence, field) = if from_buckets {
-            (format!("the buckets in {}", x.buckets), x.pref.clone())
+            (
+                Text::new("migrate-whence-buckets").arg("buckets", &x.buckets),
+                x.pref.clone(),
+            )
         } else {
             (
-                format!("each {}'s embedded {}", x.r.parent, x.arr),
+                Text::new("migrate-whence-embedded")
+                    .arg("parent", &x.r.parent)
+                    .arg("array", &x.arr),
                 "_id".to_string(),
             )
         };
-        let why = if has_child_collection(x.t) {
-            String::new()
+        let why = Text::new(if has_child_collection(x.t) {
+            "nothing"
         } else {
-            " (a collection for the migration only: the next step reads it, the clean-up drops it)"
-                .to_string()
-        };
+            "migrate-why-temporary-collection"
+        });
         self.push(
             Phase::Backfill,
             Some(&x.r.name),
-            format!(
-                "Move {whence} out into {}, each {} with its {} and a new _id{why}",
-                x.cc, x.r.child, x.pref
-            ),
+            Text::new("migrate-step-move-out")
+                .nested("whence", whence)
+                .arg("collection", &x.cc)
+                .arg("child", &x.r.child)
+                .arg("reference", &x.pref)
+                .nested("why", why),
             Action::Backfill {
                 collection: source,
                 parents: x.pc.clone(),
@@ -541,10 +544,11 @@ impl<'a> Planner<'a> {
         };
         self.over_children(
             x,
-            format!(
-                "Write each {}'s {} into buckets of {size} in {}, oldest first",
-                x.r.parent, x.arr, x.buckets
-            ),
+            Text::new("migrate-step-buckets")
+                .arg("parent", &x.r.parent)
+                .arg("array", &x.arr)
+                .arg("size", size)
+                .arg("buckets", &x.buckets),
             pipeline,
             cost,
         );
@@ -591,19 +595,25 @@ impl<'a> Planner<'a> {
             ..Cost::default()
         };
         let from = if collection == x.pc {
-            format!("its {}'s {}", x.r.parent, x.arr)
+            Text::new("migrate-link-from-array")
+                .arg("parent", &x.r.parent)
+                .arg("array", &x.arr)
         } else {
-            format!("the links in {collection}")
+            Text::new("migrate-link-from-links").arg("collection", &collection)
         };
-        let why = if x.temporary_parent_ref() {
-            " (kept until the clean-up: the next steps group the children by it)"
+        let why = Text::new(if x.temporary_parent_ref() {
+            "migrate-why-kept-reference"
         } else {
-            ""
-        };
+            "nothing"
+        });
         self.push(
             Phase::Backfill,
             Some(&x.r.name),
-            format!("Set {} on each {} from {from}{why}", x.pref, x.r.child),
+            Text::new("migrate-step-link")
+                .arg("reference", &x.pref)
+                .arg("child", &x.r.child)
+                .nested("source", from)
+                .nested("why", why),
             Action::Backfill {
                 collection,
                 parents: x.pc.clone(),
@@ -684,19 +694,26 @@ impl<'a> Planner<'a> {
             ..Cost::default()
         };
         let what = match x.target_array() {
-            ParentArray::Ids => format!("the ids of its {}", x.arr),
-            ParentArray::Extended(c) => format!("{{_id, {}}} of its {}", c.join(", "), x.arr),
-            ParentArray::Subset(k) => format!("its first {k} {} embedded", x.arr),
-            _ => format!("its {} embedded", x.arr),
-        };
+            ParentArray::Ids => Text::new("migrate-array-ids"),
+            ParentArray::Extended(c) => {
+                Text::new("migrate-array-extended").arg("fields", c.join(", "))
+            }
+            ParentArray::Subset(k) => Text::new("migrate-array-subset").arg("k", k),
+            _ => Text::new("migrate-array-embedded"),
+        }
+        .arg("array", &x.arr);
         let beside = if x.staged() {
-            format!(" (beside {}, which the application still reads)", x.arr)
+            Text::new("migrate-beside").arg("array", &x.arr)
         } else {
-            String::new()
+            Text::new("nothing")
         };
         self.over_children(
             x,
-            format!("Write into each {}'s {field} {what}{beside}", x.r.parent),
+            Text::new("migrate-step-rebuild")
+                .arg("parent", &x.r.parent)
+                .arg("field", &field)
+                .nested("what", what)
+                .nested("beside", beside),
             pipeline,
             cost,
         );
@@ -704,7 +721,10 @@ impl<'a> Planner<'a> {
         self.push(
             Phase::Backfill,
             Some(&x.r.name),
-            format!("Set {field}: [] on each {} without {}", x.r.parent, x.arr),
+            Text::new("migrate-step-empty-arrays")
+                .arg("field", &field)
+                .arg("parent", &x.r.parent)
+                .arg("array", &x.arr),
             Action::Update {
                 collection: x.pc.clone(),
                 filter: doc! { field.clone(): { "$exists": false } },
@@ -765,7 +785,9 @@ impl<'a> Planner<'a> {
         };
         self.over_children(
             x,
-            format!("Write a link document into {link} for each {}", x.r.child),
+            Text::new("migrate-step-links")
+                .arg("collection", &link)
+                .arg("child", &x.r.child),
             pipeline,
             cost,
         );
@@ -807,12 +829,10 @@ impl<'a> Planner<'a> {
         self.push(
             Phase::Backfill,
             Some(&x.r.name),
-            format!(
-                "Copy {} of its {} into each {}",
-                copies.join(", "),
-                x.r.parent,
-                x.r.child
-            ),
+            Text::new("migrate-step-copy")
+                .arg("fields", copies.join(", "))
+                .arg("parent", &x.r.parent)
+                .arg("child", &x.r.child),
             Action::Backfill {
                 collection: x.pc.clone(),
                 parents: x.pc.clone(),
@@ -833,7 +853,10 @@ impl<'a> Planner<'a> {
         self.push(
             Phase::Switch,
             Some(&x.r.name),
-            format!("Replace each {}'s {} by {next}", x.r.parent, x.arr),
+            Text::new("migrate-step-switch")
+                .arg("parent", &x.r.parent)
+                .arg("array", &x.arr)
+                .arg("next", &next),
             Action::Update {
                 collection: x.pc.clone(),
                 filter: doc! {},
@@ -856,7 +879,9 @@ impl<'a> Planner<'a> {
             self.push(
                 Phase::CleanUp,
                 Some(name),
-                format!("Remove {} from each {}", x.arr, x.r.parent),
+                Text::new("migrate-step-remove")
+                    .arg("fields", &x.arr)
+                    .arg("entity", &x.r.parent),
                 Action::Update {
                     collection: x.pc.clone(),
                     filter: doc! {},
@@ -892,7 +917,9 @@ impl<'a> Planner<'a> {
             self.push(
                 Phase::CleanUp,
                 Some(name),
-                format!("Remove {} from each {}", unset.join(", "), x.r.child),
+                Text::new("migrate-step-remove")
+                    .arg("fields", unset.join(", "))
+                    .arg("entity", &x.r.child),
                 Action::Update {
                     collection: x.cc.clone(),
                     filter: doc! {},
@@ -910,14 +937,16 @@ impl<'a> Planner<'a> {
         }
         if !has_child_collection(x.t) {
             let now = if matches!(x.t, Strategy::Bucket { .. }) {
-                format!("its documents now live in the buckets of {}", x.buckets)
+                Text::new("migrate-now-buckets").arg("buckets", &x.buckets)
             } else {
-                format!("its documents now live in their {}", x.r.parent)
+                Text::new("migrate-now-parent").arg("parent", &x.r.parent)
             };
             self.push(
                 Phase::CleanUp,
                 Some(name),
-                format!("Drop {} ({now})", x.cc),
+                Text::new("migrate-step-drop")
+                    .arg("collection", &x.cc)
+                    .nested("now", now),
                 Action::Drop(x.cc.clone()),
                 Cost::default(),
             );
@@ -926,7 +955,7 @@ impl<'a> Planner<'a> {
             self.push(
                 Phase::CleanUp,
                 Some(name),
-                format!("Drop the buckets {}", x.buckets),
+                Text::new("migrate-step-drop-buckets").arg("collection", &x.buckets),
                 Action::Drop(x.buckets.clone()),
                 Cost::default(),
             );
@@ -935,7 +964,7 @@ impl<'a> Planner<'a> {
             self.push(
                 Phase::CleanUp,
                 Some(name),
-                format!("Drop the link collection {}", x.r.name),
+                Text::new("migrate-step-drop-links").arg("collection", &x.r.name),
                 Action::Drop(x.r.name.clone()),
                 Cost::default(),
             );
@@ -958,11 +987,9 @@ impl<'a> Planner<'a> {
             self.push(
                 Phase::CleanUp,
                 None,
-                format!(
-                    "Drop the index {} on {} (the target does not use it)",
-                    index_name(&i.keys),
-                    i.collection
-                ),
+                Text::new("migrate-step-drop-index")
+                    .arg("index", index_name(&i.keys))
+                    .arg("collection", &i.collection),
                 Action::DropIndex {
                     collection: i.collection.clone(),
                     keys: i.keys.clone(),

@@ -88,6 +88,22 @@ const KEPT_LATIN: &[&str] = &[
     "gzip",
     // The aggregation stage whose output `squillion infer --log` reads (`$queryStats`).
     "queryStats",
+    // A migration's words (`migrate-*`): the strategies as the model writes them, the model's
+    // keys, the server's resharding command, and the files `squillion migrate --out` writes.
+    "embed_subset",
+    "reference_in_child",
+    "reference_in_parent",
+    "two_way",
+    "link_collection",
+    "bucket",
+    "parent_key",
+    "child_key",
+    "reshardCollection",
+    "plan",
+    "json",
+    "migrate",
+    "js",
+    "steps",
 ];
 
 /// Words a model problem's Chinese (`problem-*`) may keep in Latin letters besides

@@ -6,6 +6,7 @@
 use proptest::prelude::*;
 use squillion::design::{Layout, Strategy};
 use squillion::eval::offer::compared;
+use squillion::lang::Lang;
 use squillion::migrate::script::{script, step_script};
 use squillion::migrate::{check::check, plan, MigrateError, MigrateOptions, Migration, Side};
 use squillion::model::{parse_model, Model};
@@ -79,8 +80,11 @@ fn planned_pairs_of_the_presets_reach_the_target_state() {
                         assert!(r.parents > 0, "{name}: no parent compared");
                         planned.push(name);
                     }
-                    Err(MigrateError::Unsupported { why, .. }) => assert!(!why.is_empty()),
+                    Err(MigrateError::Unsupported { why, .. }) => {
+                        assert!(!why.render(Lang::En).is_empty())
+                    }
                     Err(MigrateError::OverLimit { documents, fix, .. }) => {
+                        let (documents, fix) = (documents.render(Lang::En), fix.render(Lang::En));
                         assert!(documents.contains("breaks at") && !fix.is_empty(), "{name}")
                     }
                 }
@@ -125,12 +129,23 @@ fn a_target_over_16_mib_is_refused_with_the_documents_named() {
     let get = |id: &str| offers.iter().find(|o| o.id == id).unwrap();
     let (_, _, m) = plan_offers(get("normalized"), get("embed-all"));
     match m {
-        Err(MigrateError::OverLimit {
-            collection,
-            documents,
-            fix,
-        }) => {
+        Err(e @ MigrateError::OverLimit { .. }) => {
+            let MigrateError::OverLimit {
+                collection,
+                documents,
+                fix,
+            } = &e
+            else {
+                unreachable!()
+            };
+            let (documents, fix) = (documents.render(Lang::En), fix.render(Lang::En));
             assert_eq!(collection, "host");
+            // The same refusal in Chinese names the same documents and numbers.
+            let zh = e.render(Lang::ZhCn);
+            assert!(
+                zh.contains("突破 16 MiB") && zh.contains("10,000") && zh.contains("139,573"),
+                "{zh}"
+            );
             assert!(
                 documents.contains("of its 10,000 host documents"),
                 "{documents}"
