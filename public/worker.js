@@ -32,6 +32,12 @@
 // model's own diagram; `since`: the design to mark what moved from, or ''):
 // Message out: { id, svg, changes, ms } (changes: JSON or null) | { id, error } | { id, fatal }
 //
+// With `kind: 'migrate'` (the Migrate panel; `design`: the source design, `to`: the target's,
+// `options`: the page's language): what `squillion migrate --from design --to to --json` prints
+// and the panel's summary (src/ui/migrate.rs):
+// Message out: { id, summary, json, script, ms } (a plan) | { id, refused, json, ms } (none is
+//              made, and why) | { id, error } | { id, fatal }
+//
 // With `kind: 'advise'`, the design advisor (`squillionAdvise(modelText, optionsJson, onProgress)`,
 // what the Advise panel asks a worker of its own for; Cancel terminates that worker):
 // Message out: { id, progress: { step, of, what } }…, then { id, json, ms } | { id, error } | { id, fatal }
@@ -97,6 +103,11 @@ self.onmessage = async (event) => {
     if (kind === 'diagram') {
       const { svg, changes } = self.squillionDiagram(model, design, event.data.since ?? '', options ?? 'en');
       self.postMessage({ id, svg, changes, ms: performance.now() - t0 });
+      return;
+    }
+    if (kind === 'migrate') {
+      const answer = self.squillionMigrate(model, design, event.data.to ?? '', options ?? 'en');
+      self.postMessage({ id, ...answer, ms: performance.now() - t0 });
       return;
     }
     const progress = (step, of, what) => self.postMessage({ id, progress: { step, of, what } });

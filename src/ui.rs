@@ -13,6 +13,7 @@ mod files;
 mod gauge;
 mod i18n;
 mod infer;
+mod migrate;
 mod panic;
 mod playground;
 mod sizer;

@@ -682,3 +682,25 @@ diagram-changes = Since { $design }: ✚ not there: { $added } · ± changed: { 
 diagram-no-changes = The same collections, fields and indexes as { $design }
 diagram-model-caption = { $model }: its entities and the relationships between them, before any design
 diagram-model-note = The model before any design: one box per entity with its count and fields, one arrow per relationship with the counts at both ends and its growth. The Diagram view beside the collection cards draws each design's collections.
+
+# The Migrate panel (src/ui/playground/migrate.rs): a plan from one design to another, as
+# squillion migrate makes it (docs/migrate.md); its steps' words come from messages.ftl.
+migrate-button = Migrate…
+migrate-title = Plan the migration of the data from one design to another: its steps as mongosh scripts, their cost at full scale, checked on the engine (squillion migrate)
+migrate-heading = Migrate
+migrate-note = Each step is a mongosh command; the backfills run in resumable batches of parent _ids. The plan runs on the source design's sample before it is shown. Reference: docs/migrate.md
+migrate-from = From
+migrate-to = To
+migrate-same = Choose two different designs.
+migrate-worker-failed = the migration tools could not be loaded
+migrate-planning = Planning the migration and checking it on the engine…
+migrate-refused = Not planned: { $why }
+migrate-failed = The migration could not be planned: { $error }
+migrate-dual-writes = Dual writes from the first backfill until the switch
+migrate-download-script = Download migrate.js
+migrate-download-script-title = The whole plan as one mongosh script (FROM_STEP and TO_STEP run a part; AFTER resumes a backfill), as squillion migrate --out writes it
+migrate-download-plan = Download plan.json
+migrate-download-plan-title = The plan and its check as JSON, what squillion migrate --json prints
+migrate-close = Close
+migrate-close-label = Close the Migrate panel
+migrate-to-winner = Migrate to { $design }…

@@ -679,3 +679,24 @@ diagram-changes = 与 { $design } 相比：✚ 新增：{ $added } · ± 改变�
 diagram-no-changes = 与 { $design } 的集合、字段和索引相同
 diagram-model-caption = { $model }：任何设计之前的实体及其之间的关系
 diagram-model-note = 任何设计之前的模型：每个实体一个框，含其数量和字段；每个关系一个箭头，两端标出数量，并注明增长。集合卡片旁的“结构图”视图绘制每个设计的集合。
+
+# “迁移”面板（src/ui/playground/migrate.rs）：从一个设计到另一个设计的计划，与 squillion migrate 相同（docs/migrate.md）；步骤的文字来自 messages.ftl。
+migrate-button = 迁移…
+migrate-title = 规划把数据从一个设计迁移到另一个设计：每一步都是 mongosh 脚本，附全量规模的代价，并已在引擎上检查（squillion migrate）
+migrate-heading = 迁移
+migrate-note = 每一步都是一条 mongosh 命令；回填按父文档 _id 的可续跑批次运行。计划在显示之前已在源设计的样本上运行过。参考：docs/migrate.md
+migrate-from = 从
+migrate-to = 到
+migrate-same = 请选择两个不同的设计。
+migrate-worker-failed = 无法加载迁移工具
+migrate-planning = 正在规划迁移并在引擎上检查…
+migrate-refused = 未规划：{ $why }
+migrate-failed = 无法规划迁移：{ $error }
+migrate-dual-writes = 从第一次回填到切换期间的双写
+migrate-download-script = 下载 migrate.js
+migrate-download-script-title = 整个计划合成一个 mongosh 脚本（FROM_STEP 和 TO_STEP 运行其中一部分；AFTER 从中断处继续回填），与 squillion migrate --out 写出的相同
+migrate-download-plan = 下载 plan.json
+migrate-download-plan-title = 计划及其检查结果的 JSON，即 squillion migrate --json 的输出
+migrate-close = 关闭
+migrate-close-label = 关闭“迁移”面板
+migrate-to-winner = 迁移到 { $design }…

@@ -2,6 +2,8 @@
 //! page's Migrate panel downloads (one function, so that both are the same bytes), a refusal's
 //! JSON, and the plan as text in either language.
 
+use serde::{Deserialize, Serialize};
+
 use crate::human::{binary_size, duration, thousands};
 use crate::lang::{Lang, Text};
 
@@ -97,6 +99,100 @@ pub fn title(m: &Migration, lang: Lang) -> String {
         .render(lang)
 }
 
+/// A plan as the page's Migrate panel shows it: every line already in one language, so that
+/// the page renders strings and carries none of the planner's words.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// "Migration of MODEL from D1 to D2".
+    pub title: String,
+    /// One line per relationship whose strategy changes ("tasks: reference_in_child →
+    /// two_way"), or the sentence that only indexes change.
+    pub changes: Vec<String>,
+    /// What the application writes to both layouts until the switch, one line per change.
+    pub dual_writes: Vec<String>,
+    /// The heading of the steps: full scale, the batch size and the write rate.
+    pub steps_heading: String,
+    /// The steps, in order.
+    pub steps: Vec<SummaryStep>,
+    /// The total cost's line.
+    pub total: String,
+    /// What the engine's check found.
+    pub check: String,
+    /// True when the check found no difference.
+    pub passed: bool,
+    /// The differences it found.
+    pub problems: Vec<String>,
+}
+
+/// One step of a [`Summary`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SummaryStep {
+    /// Its number, from 1.
+    pub number: usize,
+    /// Its phase as the JSON names it (`create`, `backfill`, `switch`, `clean_up`).
+    pub phase: String,
+    /// Its phase in the summary's language.
+    pub phase_name: String,
+    /// What it does.
+    pub title: String,
+    /// Its mongosh command.
+    pub command: String,
+    /// Its cost's line; empty for a step that costs nothing (an index dropped, the deploy).
+    pub cost: String,
+}
+
+/// Returns the plan and its check as the page shows them, in `lang`.
+pub fn summary(m: &Migration, r: &CheckReport, lang: Lang) -> Summary {
+    let say = |id: &'static str| Text::new(id).render(lang);
+    let mut changes: Vec<String> = m
+        .changes
+        .iter()
+        .map(|c| format!("{}: {} → {}", c.relationship, c.from, c.to))
+        .collect();
+    if changes.is_empty() {
+        changes.push(say("migrate-report-indexes-only"));
+    }
+    Summary {
+        title: title(m, lang),
+        changes,
+        dual_writes: m.dual_writes.clone(),
+        steps_heading: steps_heading(m, lang),
+        steps: m
+            .steps
+            .iter()
+            .map(|s| SummaryStep {
+                number: s.number,
+                phase: serde_json::to_value(s.phase)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+                phase_name: phase_name(s.phase, lang),
+                title: s.title.clone(),
+                command: s.command.clone(),
+                cost: if s.cost == Cost::default() {
+                    String::new()
+                } else {
+                    cost_line(&s.cost, lang)
+                },
+            })
+            .collect(),
+        total: Text::new("migrate-report-total")
+            .arg("cost", cost_line(&m.total, lang))
+            .render(lang),
+        check: check_line(r, lang),
+        passed: r.problems.is_empty(),
+        problems: r.problems.clone(),
+    }
+}
+
+/// Returns the heading of the steps: full scale, the batch size and the write rate.
+fn steps_heading(m: &Migration, lang: Lang) -> String {
+    Text::new("migrate-report-steps")
+        .arg("batch", thousands(m.options.batch))
+        .arg("rate", thousands(m.options.write_rate.round() as u64))
+        .render(lang)
+}
+
 /// Returns the plan as text in `lang` (what `squillion migrate` prints without `--json`).
 pub fn text(m: &Migration, r: &CheckReport, lang: Lang) -> String {
     let say = |id: &'static str| Text::new(id).render(lang);
@@ -113,11 +209,7 @@ pub fn text(m: &Migration, r: &CheckReport, lang: Lang) -> String {
             out.push_str(&format!("  - {w}\n"));
         }
     }
-    let steps = Text::new("migrate-report-steps")
-        .arg("batch", thousands(m.options.batch))
-        .arg("rate", thousands(m.options.write_rate.round() as u64))
-        .render(lang);
-    out.push_str(&format!("\n{steps}\n"));
+    out.push_str(&format!("\n{}\n", steps_heading(m, lang)));
     for s in &m.steps {
         out.push_str(&format!(
             "\n{:>2}. [{}] {}\n    {}\n",

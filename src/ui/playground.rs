@@ -7,6 +7,7 @@ mod design_charts;
 mod evaluated;
 mod export;
 mod growth;
+mod migrate;
 mod operations;
 mod pipeline;
 mod remembered;
@@ -40,6 +41,7 @@ use advise::AdvisePanel;
 use design_charts::DesignCharts;
 use evaluated::{EvalOperations, EvalWarnings};
 use export::ExportButton;
+use migrate::MigratePanel;
 use pipeline::{Key, Outcome, Pipeline};
 use results_switch::{ResultsSwitch, ResultsView};
 use scale::{EvalStatus, ScaleControl};
@@ -212,6 +214,20 @@ pub fn Playground() -> impl IntoView {
     // The Advise panel, shown above the results while open.
     let advise_open = RwSignal::new(false);
     let apply_design = apply_design(ws, custom_seed, set_choice);
+    // The Migrate panel, shown above the results while open: from the design on show to
+    // another (the first other offer, or the comparison's winner).
+    let migrate_open = RwSignal::new(false);
+    let migrate_from = RwSignal::new(String::new());
+    let migrate_to = RwSignal::new(String::new());
+    let migrate = Callback::new(move |to: Option<String>| {
+        let from = chosen.get_untracked();
+        let to = to.filter(|t| *t != from).or_else(|| {
+            bar.with_untracked(|b| b.iter().map(|(i, _)| i.clone()).find(|i| *i != from))
+        });
+        migrate_from.set(from.clone());
+        migrate_to.set(to.unwrap_or(from));
+        migrate_open.set(true);
+    });
 
     design_keys(bar, chosen, select);
 
@@ -260,6 +276,12 @@ pub fn Playground() -> impl IntoView {
                         title=tr!(AdviseTitle)>
                         {tr!(AdviseButton)}
                     </button>
+                    <button type="button" class="button migrate-open" id="open-migrate"
+                        aria-expanded=move || migrate_open.get().to_string() aria-controls="migrate"
+                        on:click=move |_| if migrate_open.get_untracked() { migrate_open.set(false) } else { migrate.run(None) }
+                        title=tr!(MigrateTitle)>
+                        {tr!(MigrateButton)}
+                    </button>
                 </div>
                 // Custom's strategies follow the bar in the page's order: Tab from the Custom
                 // button reaches them before the editor.
@@ -270,8 +292,13 @@ pub fn Playground() -> impl IntoView {
                 {move || advise_open.get().then(|| view! {
                     <AdvisePanel text=good_text apply=apply_design open=advise_open/>
                 })}
+                {move || migrate_open.get().then(|| view! {
+                    <MigratePanel text=Signal::derive(move || chosen_key.get().map(|k| k.text))
+                        offers=Signal::derive(move || bar.get()) from=migrate_from to=migrate_to
+                        open=migrate_open model_name=model_name/>
+                })}
                 {chosen_result(result, outcome, shows)}
-                <CompareTable designs=chart_designs current=chosen/>
+                <CompareTable designs=chart_designs current=chosen migrate=migrate/>
                 <DesignCharts designs=chart_designs/>
             </div>
         </section>

@@ -232,6 +232,8 @@ pub fn register() {
         advise.as_ref(),
     );
     advise.forget();
+    // `squillionMigrate(model, from, to, lang)`: the Migrate panel's plan (`ui::migrate`).
+    crate::ui::migrate::register();
 }
 
 /// Registers `squillionTranslate(json)` on a worker's global scope, in both modules:

@@ -86,6 +86,8 @@ pub fn CompareTable(
     designs: Memo<Vec<Design>>,
     /// The id of the design shown above, marked in the header.
     current: Memo<String>,
+    /// Opens the Migrate panel from the design shown to the one given (the verdict's winner).
+    migrate: Callback<Option<String>>,
 ) -> impl IntoView {
     // The verdict, once every design is evaluated: above the table, and its winner's column
     // marked (it may be scrolled out of view).
@@ -106,7 +108,7 @@ pub fn CompareTable(
                 <h2>{tr!(CompareHeading)}</h2>
                 <p class="card-note">{tr!(CompareNote)}</p>
             </div>
-            <CompareVerdict designs decided/>
+            <CompareVerdict designs decided current migrate/>
             // With many designs the table scrolls sideways inside its card (the metric column
             // stays put), never the page; the region takes the focus so that keys scroll it too.
             <div class="table-scroll" tabindex="0" role="region" aria-label=tr!(CompareTable) node_ref=scroller>
@@ -241,7 +243,12 @@ fn decide(designs: &[Design]) -> Option<Verdict> {
 /// design is evaluated it says how many are, over as many lines as the verdict will take, so
 /// that the table does not move when it comes.
 #[component]
-fn CompareVerdict(designs: Memo<Vec<Design>>, decided: Memo<Option<Verdict>>) -> impl IntoView {
+fn CompareVerdict(
+    designs: Memo<Vec<Design>>,
+    decided: Memo<Option<Verdict>>,
+    current: Memo<String>,
+    migrate: Callback<Option<String>>,
+) -> impl IntoView {
     let shown = move || {
         let lang = lang();
         let Some(v) = decided.get() else {
@@ -276,10 +283,25 @@ fn CompareVerdict(designs: Memo<Vec<Design>>, decided: Memo<Option<Verdict>>) ->
             .zip(v.reasons(lang))
             .map(|(s, line)| view! { <li data-design=s.design.clone()>{line}</li> })
             .collect_view();
+        // From the design on show to the winner: what it takes to get there.
+        let to_winner = v.winner.clone().filter(|w| *w != current.get()).map(|w| {
+            let label = designs.with(|ds| {
+                ds.iter()
+                    .find(|d| d.name == w)
+                    .map_or_else(|| w.clone(), |d| d.label.clone())
+            });
+            view! {
+                <button type="button" class="button verdict-migrate"
+                    on:click=move |_| migrate.run(Some(w.clone()))>
+                    {tv(Msg::MigrateToWinner, &[("design", label)])}
+                </button>
+            }
+        });
         view! {
             <p class="verdict-text" data-state="done" data-outcome=outcome
                 data-winner=v.winner.clone()>{v.sentence(lang)}</p>
             <ul class="verdict-lines">{lines}</ul>
+            {to_winner}
         }
         .into_any()
     };
