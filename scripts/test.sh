@@ -33,6 +33,7 @@ stage "clippy (wasm32)" cargo clippy --locked --all-targets --target wasm32-unkn
 stage "native tests (profile ci)" cargo test --locked --profile ci
 export SQUILLION_BIN="$CARGO_TARGET_DIR/ci/squillion"
 stage "export check: npm bson EJSON, ajv \$jsonSchema, node --check" bash scripts/export-check.sh
+stage "migration scripts run on mingo: every planned preset pair" node scripts/migrate-check.mjs "$SQUILLION_BIN"
 stage "fuzz smoke (every cargo-fuzz target, ${FUZZ_SECONDS:-15} s each)" bash scripts/fuzz-smoke.sh
 stage "peer check: sizes against pymongo's bson" python3 scripts/peer_sizes.py --check
 # The runner gives the whole suite 20 s by default; a debug build on a busy 2-core machine needs
