@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 export const KEPT = new Set(`
   Squillion MongoDB mongod mongosh mongoexport mongodump mongoimport GridFS BSON EJSON JSON SQL
   CSV NDJSON Extended ObjectId id db find aggregate lookup unwind inc push sort limit match
-  COLLSCAN IXSCAN FETCH IDHACK WiredTiger snappy zstd squillion compare advise export diagram docs warnings md
+  COLLSCAN IXSCAN FETCH IDHACK WiredTiger snappy zstd squillion compare advise export diagram migrate docs warnings md
   B KiB MiB GiB TiB KB MB GB s ms p50 p99 k v Ctrl Shift Esc W Z Y zip js README setup workload
   manifest json BSONObjectTooLarge embed copy extended_reference owner sequence control minutes
   hours name dropIndex hideIndex MMAPv1 usePowerOf2Sizes S3 GCS Azure Blob URL Compass fs files

@@ -270,18 +270,22 @@ pub fn Playground() -> impl IntoView {
                     <EvalStatus pipeline=pipeline wanted=wanted/>
                     <ScaleControl model_default=model_default scale=scale fits=scale::fits(shown, chosen)/>
                     <ExportButton key=chosen_key model_name=model_name/>
-                    <button type="button" class="button advise-open" id="open-advise"
-                        aria-expanded=move || advise_open.get().to_string() aria-controls="advise"
-                        on:click=move |_| advise_open.update(|o| *o = !*o)
-                        title=tr!(AdviseTitle)>
-                        {tr!(AdviseButton)}
-                    </button>
-                    <button type="button" class="button migrate-open" id="open-migrate"
-                        aria-expanded=move || migrate_open.get().to_string() aria-controls="migrate"
-                        on:click=move |_| if migrate_open.get_untracked() { migrate_open.set(false) } else { migrate.run(None) }
-                        title=tr!(MigrateTitle)>
-                        {tr!(MigrateButton)}
-                    </button>
+                    // The two panels that answer "which design, and how to get there", side
+                    // by side at the row's end (together on the next line when it wraps).
+                    <span class="design-actions">
+                        <button type="button" class="button advise-open" id="open-advise"
+                            aria-expanded=move || advise_open.get().to_string() aria-controls="advise"
+                            on:click=move |_| advise_open.update(|o| *o = !*o)
+                            title=tr!(AdviseTitle)>
+                            {tr!(AdviseButton)}
+                        </button>
+                        <button type="button" class="button migrate-open" id="open-migrate"
+                            aria-expanded=move || migrate_open.get().to_string() aria-controls="migrate"
+                            on:click=move |_| if migrate_open.get_untracked() { migrate_open.set(false) } else { migrate.run(None) }
+                            title=tr!(MigrateTitle)>
+                            {tr!(MigrateButton)}
+                        </button>
+                    </span>
                 </div>
                 // Custom's strategies follow the bar in the page's order: Tab from the Custom
                 // button reaches them before the editor.
