@@ -214,6 +214,15 @@ const KEPT_LATIN: &[&str] = &[
     "diagram",
     "format",
     "svg",
+    // The Migrate panel: the command it matches (`squillion migrate --out`), the files it
+    // downloads (plan.json, migrate.js) and the script's constants (FROM_STEP, TO_STEP, AFTER).
+    "migrate",
+    "plan",
+    "out",
+    "FROM",
+    "TO",
+    "STEP",
+    "AFTER",
 ];
 
 #[test]
