@@ -50,7 +50,7 @@ pub fn refusal_json(e: &MigrateError, lang: Lang) -> String {
 }
 
 /// Returns a phase's name in `lang` (the JSON's `phase` stays [`Phase::name`]).
-pub fn phase_name(p: Phase, lang: Lang) -> String {
+fn phase_name(p: Phase, lang: Lang) -> String {
     Text::new(match p {
         Phase::Create => "migrate-phase-create",
         Phase::Backfill => "migrate-phase-backfill",
@@ -62,7 +62,7 @@ pub fn phase_name(p: Phase, lang: Lang) -> String {
 
 /// Returns a cost as one line in `lang`: documents and bytes read and written, index keys,
 /// duration.
-pub fn cost_line(c: &Cost, lang: Lang) -> String {
+fn cost_line(c: &Cost, lang: Lang) -> String {
     Text::new("migrate-cost")
         .arg("docs_read", thousands(c.docs_read.round() as u64))
         .arg("bytes_read", binary_size(c.bytes_read.round() as u64))
@@ -75,7 +75,7 @@ pub fn cost_line(c: &Cost, lang: Lang) -> String {
 
 /// Returns the sentence that says what the engine's check found, in `lang` (its problems
 /// follow it, one a line, when there are any).
-pub fn check_line(r: &CheckReport, lang: Lang) -> String {
+fn check_line(r: &CheckReport, lang: Lang) -> String {
     if r.problems.is_empty() {
         Text::new("migrate-checked")
             .arg("commands", thousands(r.commands as u64))
@@ -87,7 +87,7 @@ pub fn check_line(r: &CheckReport, lang: Lang) -> String {
 }
 
 /// Returns the plan's heading in `lang`: "Migration of MODEL from D1 to D2".
-pub fn title(m: &Migration, lang: Lang) -> String {
+fn title(m: &Migration, lang: Lang) -> String {
     let model = m
         .model
         .clone()
@@ -195,38 +195,31 @@ fn steps_heading(m: &Migration, lang: Lang) -> String {
 
 /// Returns the plan as text in `lang` (what `squillion migrate` prints without `--json`).
 pub fn text(m: &Migration, r: &CheckReport, lang: Lang) -> String {
-    let say = |id: &'static str| Text::new(id).render(lang);
-    let mut out = format!("{}\n", title(m, lang));
-    if m.changes.is_empty() {
-        out.push_str(&format!("  {}\n", say("migrate-report-indexes-only")));
+    // The page's summary, written out: both say the same lines.
+    let s = summary(m, r, lang);
+    let mut out = format!("{}\n", s.title);
+    for c in &s.changes {
+        out.push_str(&format!("  {c}\n"));
     }
-    for c in &m.changes {
-        out.push_str(&format!("  {}: {} → {}\n", c.relationship, c.from, c.to));
-    }
-    if !m.dual_writes.is_empty() {
-        out.push_str(&format!("\n{}\n", say("migrate-report-dual-writes")));
-        for w in &m.dual_writes {
+    if !s.dual_writes.is_empty() {
+        let heading = Text::new("migrate-report-dual-writes").render(lang);
+        out.push_str(&format!("\n{heading}\n"));
+        for w in &s.dual_writes {
             out.push_str(&format!("  - {w}\n"));
         }
     }
-    out.push_str(&format!("\n{}\n", steps_heading(m, lang)));
-    for s in &m.steps {
+    out.push_str(&format!("\n{}\n", s.steps_heading));
+    for st in &s.steps {
         out.push_str(&format!(
             "\n{:>2}. [{}] {}\n    {}\n",
-            s.number,
-            phase_name(s.phase, lang),
-            s.title,
-            s.command
+            st.number, st.phase_name, st.title, st.command
         ));
-        if s.cost != Cost::default() {
-            out.push_str(&format!("    {}\n", cost_line(&s.cost, lang)));
+        if !st.cost.is_empty() {
+            out.push_str(&format!("    {}\n", st.cost));
         }
     }
-    let total = Text::new("migrate-report-total")
-        .arg("cost", cost_line(&m.total, lang))
-        .render(lang);
-    out.push_str(&format!("\n{total}\n{}\n", check_line(r, lang)));
-    for p in &r.problems {
+    out.push_str(&format!("\n{}\n{}\n", s.total, s.check));
+    for p in &s.problems {
         out.push_str(&format!("  - {p}\n"));
     }
     out
