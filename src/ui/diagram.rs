@@ -14,7 +14,7 @@ use crate::diagram::changes::{self, Changes};
 use crate::diagram::drawing::{self, Drawing};
 use crate::diagram::svg;
 use crate::lang::Lang;
-use crate::model::{parse_model, Model};
+use crate::model::Model;
 
 /// A picture the worker drew, and what moved since the design it was compared with.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,10 +47,7 @@ pub fn diagram_svg(
     since: &str,
     lang: &str,
 ) -> Result<Drawn, String> {
-    let model = parse_model(model_text).map_err(|e| {
-        let first = e.errors.first().map(|x| x.to_string()).unwrap_or_default();
-        format!("the model has {} problem(s): {first}", e.errors.len())
-    })?;
+    let model = crate::ui::worker::read_model(model_text)?;
     let lang = Lang::from_tag(lang);
     if design.is_empty() {
         return Ok(Drawn {

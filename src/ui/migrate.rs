@@ -15,7 +15,6 @@ use crate::lang::Lang;
 use crate::migrate::check::check;
 use crate::migrate::report::{plan_json, refusal_json, summary};
 use crate::migrate::{plan, script::script, MigrateOptions, Side};
-use crate::model::parse_model;
 
 /// The sample scale the page checks a plan on: the CLI's default `--scale`, so that the
 /// page's plan.json is the CLI's.
@@ -46,10 +45,7 @@ pub enum Answer {
 /// `to` (offer ids, as the design bar names them), its words in `lang`; or why the designs
 /// cannot be read.
 pub fn migration(model_text: &str, from: &str, to: &str, lang: &str) -> Result<Answer, String> {
-    let model = parse_model(model_text).map_err(|e| {
-        let first = e.errors.first().map(|x| x.to_string()).unwrap_or_default();
-        format!("the model has {} problem(s): {first}", e.errors.len())
-    })?;
+    let model = crate::ui::worker::read_model(model_text)?;
     let lang = Lang::from_tag(lang);
     let source = crate::eval::offered_layout(&model, from).map_err(|e| e.to_string())?;
     let target = crate::eval::offered_layout(&model, to).map_err(|e| e.to_string())?;

@@ -77,12 +77,18 @@ pub fn page_words(e: EvalError) -> String {
     }
 }
 
-/// Returns the model and evaluation options of a request, or why they cannot be read.
-fn read_request(model_text: &str, options_json: &str) -> Result<(Model, EvalOptions), String> {
-    let model = parse_model(model_text).map_err(|e| {
+/// Returns the model a worker is handed, or why it cannot be read: how many problems it has
+/// and the first (the page shows every problem in the editor already).
+pub fn read_model(model_text: &str) -> Result<Model, String> {
+    parse_model(model_text).map_err(|e| {
         let first = e.errors.first().map(|x| x.to_string()).unwrap_or_default();
         format!("the model has {} problem(s): {first}", e.errors.len())
-    })?;
+    })
+}
+
+/// Returns the model and evaluation options of a request, or why they cannot be read.
+fn read_request(model_text: &str, options_json: &str) -> Result<(Model, EvalOptions), String> {
+    let model = read_model(model_text)?;
     let opts: EvalOptions =
         serde_json::from_str(options_json).map_err(|e| format!("bad evaluation options: {e}"))?;
     Ok((model, opts))
