@@ -276,6 +276,32 @@ pub fn message(fields: &[(&str, JsValue)]) -> js_sys::Object {
     message
 }
 
+/// A worker started for one run and the listeners that hear it; [`WorkerRun::stop`] ends the
+/// run. The Advise and Migrate panels each keep one.
+#[derive(Default)]
+pub struct WorkerRun {
+    /// The worker, while it runs.
+    pub worker: Option<web_sys::Worker>,
+    /// Its listeners, which go with it.
+    pub listeners: Vec<gloo_events::EventListener>,
+}
+
+impl WorkerRun {
+    /// Terminates the worker, if one runs, and keeps its listeners (a listener may call this
+    /// while it runs: dropping it then would free the closure under way).
+    pub fn terminate(&mut self) {
+        if let Some(w) = self.worker.take() {
+            w.terminate();
+        }
+    }
+
+    /// Terminates the worker, if one runs, and drops its listeners.
+    pub fn stop(&mut self) {
+        self.terminate();
+        self.listeners.clear();
+    }
+}
+
 /// Starts a Web Worker running `public/worker.js` (a module worker) and hands it the page's
 /// compiled wasm module, `window.squillionModule` (set by `public/boot.js`), as its first
 /// message, so that the worker instantiates it instead of fetching and compiling the module a

@@ -27,7 +27,7 @@ use crate::human;
 use crate::lang::Msg;
 use crate::ui::doc_link::WithDocLinks;
 use crate::ui::i18n::{lang, t, tr, tv};
-use crate::ui::worker::{advise_json_with, AdviseRequest};
+use crate::ui::worker::{advise_json_with, AdviseRequest, WorkerRun};
 
 use chart::FrontChart;
 use ratio::RatioChartView;
@@ -71,23 +71,13 @@ fn workload_of(text: &str) -> Option<serde_json::Value> {
     Some(v)
 }
 
-/// The running worker and its listeners; dropping them (or [`Running::stop`]) ends the run.
+/// The advisor's run: its worker and listeners, and which run it is.
 #[derive(Default)]
 struct Running {
-    worker: Option<web_sys::Worker>,
-    listeners: Vec<EventListener>,
+    /// The worker and its listeners.
+    run: WorkerRun,
     /// Counts runs, so that an answer of a run replaced meanwhile is ignored.
     generation: u32,
-}
-
-impl Running {
-    /// Terminates the worker, if one runs.
-    fn stop(&mut self) {
-        if let Some(w) = self.worker.take() {
-            w.terminate();
-        }
-        self.listeners.clear();
-    }
 }
 
 /// The Advise panel (shown while `open`), for the model in `text`.
@@ -111,7 +101,7 @@ pub fn AdvisePanel(
 
     let start = starter(text, weights, cost, run, apply_error, running);
     let cancel = move || {
-        running.get_value().borrow_mut().stop();
+        running.get_value().borrow_mut().run.stop();
         run.set(Run::Idle);
     };
     // Opening the panel runs the advisor, unless advice for this very workload is shown.
@@ -130,7 +120,7 @@ pub fn AdvisePanel(
     });
     on_cleanup(move || {
         if let Some(r) = running.try_get_value() {
-            r.borrow_mut().stop();
+            r.borrow_mut().run.stop();
         }
     });
     let stale = Memo::new(move |_| {
@@ -226,7 +216,7 @@ fn starter(
         let holder = running.get_value();
         let generation = {
             let mut r = holder.borrow_mut();
-            r.stop();
+            r.run.stop();
             r.generation += 1;
             r.generation
         };
@@ -649,9 +639,7 @@ fn spawn(
             }
             // Any other message settles the run: the worker goes.
             if let Ok(mut r) = h.try_borrow_mut() {
-                if let Some(w) = r.worker.take() {
-                    w.terminate();
-                }
+                r.run.terminate();
             }
             if let Some(json) = field("json").and_then(|j| j.as_string()) {
                 let ms = field("ms").and_then(|m| m.as_f64()).unwrap_or(0.0);
@@ -677,7 +665,7 @@ fn spawn(
             ev.prevent_default();
             let Some(h) = current() else { return };
             if let Ok(mut r) = h.try_borrow_mut() {
-                r.stop();
+                r.run.stop();
             }
             inline(model.clone(), options.clone(), run);
         })
@@ -690,7 +678,9 @@ fn spawn(
     ]);
     worker.post_message(&message)?;
     let mut r = holder.borrow_mut();
-    r.worker = Some(worker);
-    r.listeners = vec![on_message, on_error];
+    r.run = WorkerRun {
+        worker: Some(worker),
+        listeners: vec![on_message, on_error],
+    };
     Ok(())
 }

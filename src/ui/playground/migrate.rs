@@ -23,6 +23,7 @@ use crate::migrate::report::Summary;
 use crate::ui::doc_link::WithDocLinks;
 use crate::ui::files;
 use crate::ui::i18n::{lang, t, tr, tv};
+use crate::ui::worker::WorkerRun;
 
 /// A plan the worker made, with the files the panel offers.
 #[derive(Debug, PartialEq)]
@@ -48,22 +49,6 @@ enum Run {
     Refused(String),
 }
 
-/// The running worker and its listeners; a new question drops them.
-#[derive(Default)]
-struct Asking {
-    worker: Option<web_sys::Worker>,
-    listeners: Vec<EventListener>,
-}
-
-impl Asking {
-    fn stop(&mut self) {
-        if let Some(w) = self.worker.take() {
-            w.terminate();
-        }
-        self.listeners.clear();
-    }
-}
-
 /// The Migrate panel (shown while `open`): two design pickers and the plan between them,
 /// planned again whenever a design, the model or the language changes.
 #[component]
@@ -82,7 +67,7 @@ pub fn MigratePanel(
     model_name: Signal<String>,
 ) -> impl IntoView {
     let run = RwSignal::new(Run::Same);
-    let asking: StoredValue<Rc<RefCell<Asking>>, LocalStorage> =
+    let asking: StoredValue<Rc<RefCell<WorkerRun>>, LocalStorage> =
         StoredValue::new_local(Rc::default());
     Effect::new(move |_| {
         let (Some(model), from, to, lang) = (text.get(), from.get(), to.get(), lang().code())
@@ -241,7 +226,7 @@ fn plan_view(s: &Summary) -> impl IntoView {
 /// Asks a new worker, kept in `holder` until it answers, for the plan from `from` to
 /// `to` of `model`, its words in `lang`; its answer settles `run`.
 fn ask(
-    holder: &Rc<RefCell<Asking>>,
+    holder: &Rc<RefCell<WorkerRun>>,
     model: &str,
     from: &str,
     to: &str,
@@ -310,8 +295,9 @@ fn ask(
         ("options", JsValue::from_str(lang)),
     ]);
     worker.post_message(&message)?;
-    let mut a = holder.borrow_mut();
-    a.worker = Some(worker);
-    a.listeners = vec![on_message, on_error];
+    *holder.borrow_mut() = WorkerRun {
+        worker: Some(worker),
+        listeners: vec![on_message, on_error],
+    };
     Ok(())
 }
